@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Installs every tool the project needs, skipping each one already present.
+# Safe to run repeatedly: a machine that has everything returns in seconds.
+# Usage: scripts/setup.sh            (all tools)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+log() { printf '[setup] %s\n' "$*" >&2; }
+export PATH="$HOME/.cargo/bin:$PATH"
+
+# The wasm-bindgen CLI must match the library version in Cargo.lock exactly.
+WASM_BINDGEN_VERSION=$(awk '/^name = "wasm-bindgen"$/{getline; gsub(/version = |"/,""); print; exit}' Cargo.lock)
+TRUNK_VERSION=0.21.14
+WASM_PACK_VERSION=0.15.1
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  log "adding rust target wasm32-unknown-unknown"
+  rustup target add wasm32-unknown-unknown
+fi
+
+have_version() { # tool expected-version
+  command -v "$1" >/dev/null 2>&1 && "$1" --version 2>/dev/null | grep -q -- "$2"
+}
+
+if ! have_version wasm-bindgen "$WASM_BINDGEN_VERSION"; then
+  log "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 3 minutes)"
+  # --locked fails for this crate: its lock names a version the registry no longer serves.
+  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
+fi
+if ! have_version wasm-pack "$WASM_PACK_VERSION"; then
+  log "installing wasm-pack $WASM_PACK_VERSION (about 3 minutes)"
+  cargo install wasm-pack --version "$WASM_PACK_VERSION" --locked --force
+fi
+
+apt_missing=()
+command -v chromium >/dev/null 2>&1 || apt_missing+=(chromium)
+command -v chromedriver >/dev/null 2>&1 || apt_missing+=(chromium-driver)
+command -v wasm-opt >/dev/null 2>&1 || apt_missing+=(binaryen)
+if [ "${#apt_missing[@]}" -gt 0 ]; then
+  log "installing ${apt_missing[*]} with apt-get"
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${apt_missing[@]}" >/dev/null
+fi
+
+if [ "${SETUP_SKIP_TRUNK:-0}" != 1 ] && ! have_version trunk "$TRUNK_VERSION"; then
+  log "installing trunk $TRUNK_VERSION (about 10 minutes)"
+  # trunk 0.22 needs a newer rustc than this toolchain has.
+  cargo install trunk --version "$TRUNK_VERSION" --locked --force
+fi
+log "all tools present"

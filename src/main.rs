@@ -1,0 +1,13 @@
+//! The browser entry point: mounts the app. Native builds have no UI and say so.
+
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    console_error_panic_hook::set_once();
+    leptos::mount::mount_to_body(team_protocols::ui::App);
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {
+    eprintln!("team-protocols is a browser app: run `trunk serve` (see README.md) and open the page it prints.");
+    std::process::exit(2);
+}

@@ -1,0 +1,226 @@
+//! The message bus: one FIFO inbox per agent, with draining reads, a
+//! non-draining peek, and the list of broadcast recipients.
+//!
+//! Owns inboxes and delivery order only. It checks that a message is well
+//! formed and that sender and recipient are known; it must not decide
+//! protocol questions (request state, roster status): `team` does that.
+
+use std::collections::{BTreeMap, VecDeque};
+
+use serde::{Deserialize, Serialize};
+
+use super::message::{Message, MessageError};
+use super::AgentName;
+
+/// A message's identity on the bus: the trace sequence number of the event
+/// that sent it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct MessageId(pub u64);
+
+/// A message in an inbox, with its identity.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Envelope {
+    /// The message's identity.
+    pub id: MessageId,
+    /// The message itself.
+    pub message: Message,
+}
+
+/// Errors from the bus, phrased so they can be handed to a model.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BusError {
+    /// The message is malformed (unknown type, missing field).
+    #[error(transparent)]
+    Invalid(#[from] MessageError),
+    /// Nobody by that name has an inbox.
+    #[error("no agent named '{to}' is on the team (known: {known}); nothing was sent")]
+    UnknownRecipient {
+        /// The name that was addressed.
+        to: AgentName,
+        /// The known names, comma separated.
+        known: String,
+    },
+    /// The sender is not on the team.
+    #[error("'{0}' is not on the team and cannot send messages")]
+    UnknownSender(AgentName),
+    /// An inbox was read for an agent that has none.
+    #[error("no agent named '{0}' has an inbox")]
+    UnknownInbox(AgentName),
+}
+
+/// One FIFO inbox per registered agent.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Bus {
+    inboxes: BTreeMap<AgentName, VecDeque<Envelope>>,
+}
+
+impl Bus {
+    /// An empty bus with no inboxes.
+    pub fn new() -> Self {
+        Bus::default()
+    }
+
+    /// Gives `name` an inbox; an agent that already has one keeps it and its
+    /// unread messages (a restarted teammate reads what waited for it).
+    pub fn register(&mut self, name: &AgentName) {
+        self.inboxes.entry(name.clone()).or_default();
+    }
+
+    /// True when `name` has an inbox.
+    pub fn knows(&self, name: &AgentName) -> bool {
+        self.inboxes.contains_key(name)
+    }
+
+    /// Checks everything `send` would check, without sending.
+    pub fn check_send(&self, message: &Message) -> Result<(), BusError> {
+        message.validate()?;
+        if !self.knows(&message.from) {
+            return Err(BusError::UnknownSender(message.from.clone()));
+        }
+        if !self.knows(&message.to) {
+            return Err(BusError::UnknownRecipient { to: message.to.clone(), known: self.known_names() });
+        }
+        Ok(())
+    }
+
+    /// Appends a message to its recipient's inbox, or refuses it whole.
+    pub fn send(&mut self, id: MessageId, message: Message) -> Result<(), BusError> {
+        self.check_send(&message)?;
+        let inbox = self.inboxes.get_mut(&message.to).expect("recipient checked above");
+        inbox.push_back(Envelope { id, message });
+        Ok(())
+    }
+
+    /// Removes and returns every message waiting for `name`, oldest first.
+    pub fn drain(&mut self, name: &AgentName) -> Result<Vec<Envelope>, BusError> {
+        let inbox = self.inboxes.get_mut(name).ok_or_else(|| BusError::UnknownInbox(name.clone()))?;
+        Ok(inbox.drain(..).collect())
+    }
+
+    /// The messages waiting for `name`, oldest first, without removing them.
+    pub fn peek(&self, name: &AgentName) -> Result<&VecDeque<Envelope>, BusError> {
+        self.inboxes.get(name).ok_or_else(|| BusError::UnknownInbox(name.clone()))
+    }
+
+    /// Everyone a broadcast from `from` reaches: every inbox but the sender's.
+    pub fn broadcast_recipients<'a>(&'a self, from: &'a AgentName) -> impl Iterator<Item = &'a AgentName> + 'a {
+        self.inboxes.keys().filter(move |n| *n != from)
+    }
+
+    /// Every agent with an inbox, in name order.
+    pub fn names(&self) -> impl Iterator<Item = &AgentName> {
+        self.inboxes.keys()
+    }
+
+    /// The number of messages waiting across all inboxes.
+    pub fn pending_total(&self) -> usize {
+        self.inboxes.values().map(VecDeque::len).sum()
+    }
+
+    fn known_names(&self) -> String {
+        self.inboxes.keys().map(AgentName::as_str).collect::<Vec<_>>().join(", ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::message::MessageType;
+    use crate::protocol::time::Millis;
+
+    fn name(s: &str) -> AgentName {
+        AgentName::parse(s).unwrap()
+    }
+
+    fn msg(from: &str, to: &str, text: &str) -> Message {
+        Message::new(MessageType::Message, name(from), name(to), text, Millis(0))
+    }
+
+    fn bus_with(names: &[&str]) -> Bus {
+        let mut bus = Bus::new();
+        for n in names {
+            bus.register(&name(n));
+        }
+        bus
+    }
+
+    #[test]
+    fn inbox_is_first_in_first_out() {
+        let mut bus = bus_with(&["lead", "alice"]);
+        for i in 0..3 {
+            bus.send(MessageId(i), msg("lead", "alice", &format!("m{i}"))).unwrap();
+        }
+        let got: Vec<_> = bus.drain(&name("alice")).unwrap().into_iter().map(|e| e.message.content).collect();
+        assert_eq!(got, ["m0", "m1", "m2"]);
+    }
+
+    #[test]
+    fn drain_empties_the_inbox() {
+        let mut bus = bus_with(&["lead", "alice"]);
+        bus.send(MessageId(0), msg("lead", "alice", "hi")).unwrap();
+        assert_eq!(bus.drain(&name("alice")).unwrap().len(), 1);
+        assert!(bus.drain(&name("alice")).unwrap().is_empty());
+    }
+
+    #[test]
+    fn peek_does_not_drain() {
+        let mut bus = bus_with(&["lead", "alice"]);
+        bus.send(MessageId(7), msg("lead", "alice", "hi")).unwrap();
+        assert_eq!(bus.peek(&name("alice")).unwrap().len(), 1);
+        assert_eq!(bus.peek(&name("alice")).unwrap()[0].id, MessageId(7));
+        assert_eq!(bus.drain(&name("alice")).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn unknown_recipient_is_refused_and_nothing_is_delivered() {
+        let mut bus = bus_with(&["lead", "alice"]);
+        let err = bus.send(MessageId(0), msg("lead", "bob", "hi")).unwrap_err();
+        assert!(matches!(err, BusError::UnknownRecipient { ref to, .. } if to.as_str() == "bob"));
+        assert!(err.to_string().contains("alice, lead"), "{err}");
+        assert_eq!(bus.pending_total(), 0);
+    }
+
+    #[test]
+    fn unknown_sender_is_refused() {
+        let mut bus = bus_with(&["lead"]);
+        assert_eq!(bus.send(MessageId(0), msg("mallory", "lead", "hi")), Err(BusError::UnknownSender(name("mallory"))));
+    }
+
+    #[test]
+    fn malformed_protocol_message_is_refused() {
+        let mut bus = bus_with(&["lead", "alice"]);
+        let m = Message::new(MessageType::ShutdownRequest, name("lead"), name("alice"), "", Millis(0));
+        assert!(matches!(bus.send(MessageId(0), m), Err(BusError::Invalid(MessageError::MissingField { .. }))));
+        assert_eq!(bus.pending_total(), 0);
+    }
+
+    #[test]
+    fn unknown_type_is_refused_as_an_invalid_message() {
+        let err: BusError = "poke".parse::<MessageType>().unwrap_err().into();
+        assert!(err.to_string().starts_with("unknown message type 'poke'"));
+    }
+
+    #[test]
+    fn broadcast_reaches_everyone_but_the_sender() {
+        let bus = bus_with(&["lead", "alice", "bob"]);
+        let lead = name("lead");
+        let got: Vec<_> = bus.broadcast_recipients(&lead).map(|n| n.as_str().to_string()).collect();
+        assert_eq!(got, ["alice", "bob"]);
+    }
+
+    #[test]
+    fn reregistering_keeps_unread_messages() {
+        let mut bus = bus_with(&["lead", "alice"]);
+        bus.send(MessageId(0), msg("lead", "alice", "wait for me")).unwrap();
+        bus.register(&name("alice"));
+        assert_eq!(bus.peek(&name("alice")).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn reading_an_unknown_inbox_is_an_error() {
+        let mut bus = bus_with(&["lead"]);
+        assert_eq!(bus.drain(&name("zed")), Err(BusError::UnknownInbox(name("zed"))));
+        assert_eq!(bus.peek(&name("zed")).unwrap_err(), BusError::UnknownInbox(name("zed")));
+    }
+}

@@ -1,0 +1,145 @@
+//! The invariant checker: reads a trace, on its own terms, and reports every
+//! place where the protocol was broken.
+//!
+//! Owns the list of invariants and their detection. It deliberately does not
+//! reuse `Team`: it must judge traces that `Team` would never produce
+//! (imports, fault injection, a misbehaving model or human), so it keeps its
+//! own minimal model of requests and statuses. It never changes a trace.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::message::{MessageType, RequestId};
+use super::roster::MemberStatus;
+use super::trace::{Event, Trace};
+use super::tracker::RequestKind;
+use super::AgentName;
+
+/// The kinds of protocol violation the checker knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ViolationKind {
+    /// A response names a request id nobody created (or of the other protocol).
+    AnswerToUnknownRequest,
+    /// A response to a request that was already answered.
+    SecondAnswer,
+    /// A response from someone other than the request's addressee.
+    AnswerFromWrongAgent,
+    /// A message addressed to a teammate that had shut down.
+    MessageToExitedTeammate,
+    /// A request still pending when the run finished.
+    LeftPending,
+}
+
+impl fmt::Display for ViolationKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ViolationKind::AnswerToUnknownRequest => "answer to unknown request",
+            ViolationKind::SecondAnswer => "second answer",
+            ViolationKind::AnswerFromWrongAgent => "answer from wrong agent",
+            ViolationKind::MessageToExitedTeammate => "message to exited teammate",
+            ViolationKind::LeftPending => "request left pending",
+        })
+    }
+}
+
+/// One broken invariant, at the event that broke it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Violation {
+    /// The sequence number of the offending event.
+    pub seq: u64,
+    /// What was broken.
+    pub kind: ViolationKind,
+    /// The request involved, if any.
+    pub request_id: Option<RequestId>,
+    /// A sentence for the user.
+    pub detail: String,
+}
+
+struct OpenRequest {
+    kind: RequestKind,
+    addressee: AgentName,
+    answered: bool,
+    flagged_pending: bool,
+}
+
+/// Reads `trace` and returns every violation, in trace order.
+pub fn check(trace: &Trace) -> Vec<Violation> {
+    let mut requests: BTreeMap<RequestId, OpenRequest> = BTreeMap::new();
+    let mut exited: BTreeSet<AgentName> = BTreeSet::new();
+    let mut found = Vec::new();
+    for entry in trace.entries() {
+        let seq = entry.seq;
+        match &entry.event {
+            Event::MemberSpawned { name, .. } => {
+                exited.remove(name);
+            }
+            Event::MemberStatusChanged { name, to, .. } => {
+                if *to == MemberStatus::Shutdown {
+                    exited.insert(name.clone());
+                }
+            }
+            Event::RequestCreated { request_id, request_kind, addressee, .. } => {
+                requests.insert(
+                    request_id.clone(),
+                    OpenRequest { kind: *request_kind, addressee: addressee.clone(), answered: false, flagged_pending: false },
+                );
+            }
+            Event::MessageSent { message } => {
+                if exited.contains(&message.to) {
+                    found.push(Violation {
+                        seq,
+                        kind: ViolationKind::MessageToExitedTeammate,
+                        request_id: message.request_id.clone(),
+                        detail: format!("{} sent a {} to '{}', which had already shut down", message.from, message.msg_type, message.to),
+                    });
+                }
+                if !message.msg_type.is_response() {
+                    continue;
+                }
+                let kind = match message.msg_type {
+                    MessageType::ShutdownResponse => RequestKind::Shutdown,
+                    _ => RequestKind::Plan,
+                };
+                let id = message.request_id.clone();
+                let open = id.as_ref().and_then(|id| requests.get_mut(id)).filter(|r| r.kind == kind);
+                let violation = match open {
+                    None => Some((ViolationKind::AnswerToUnknownRequest, format!("{} answered {}, which no {kind} request has", message.from, show(&id)))),
+                    Some(r) if r.addressee != message.from => Some((
+                        ViolationKind::AnswerFromWrongAgent,
+                        format!("{} answered {}, which is addressed to {}", message.from, show(&id), r.addressee),
+                    )),
+                    Some(r) if r.answered => {
+                        Some((ViolationKind::SecondAnswer, format!("{} answered {} a second time", message.from, show(&id))))
+                    }
+                    Some(r) => {
+                        r.answered = true;
+                        None
+                    }
+                };
+                if let Some((kind, detail)) = violation {
+                    found.push(Violation { seq, kind, request_id: id, detail });
+                }
+            }
+            Event::RunFinished => {
+                for (id, r) in requests.iter_mut().filter(|(_, r)| !r.answered && !r.flagged_pending) {
+                    r.flagged_pending = true;
+                    found.push(Violation {
+                        seq,
+                        kind: ViolationKind::LeftPending,
+                        request_id: Some(id.clone()),
+                        detail: format!("{} request {id} to {} was still pending when the run finished", r.kind, r.addressee),
+                    });
+                }
+            }
+            Event::RunStarted { .. } | Event::InboxDrained { .. } | Event::RequestTransitioned { .. } => {}
+        }
+    }
+    found
+}
+
+fn show(id: &Option<RequestId>) -> String {
+    id.as_ref().map_or_else(|| "a request with no id".to_string(), |id| format!("request {id}"))
+}

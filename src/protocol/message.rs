@@ -1,0 +1,297 @@
+//! Messages: the six message types agents exchange, their typed protocol
+//! fields, and the checks that a message of each type carries what it must.
+//!
+//! Owns the wire shape (serde, with the lesson's JSON field names). It must
+//! not know about inboxes, trackers or the roster: those live in `bus`,
+//! `tracker` and `roster`.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use super::time::Millis;
+use super::AgentName;
+
+/// Errors about the shape of a message, phrased so they can be handed to a
+/// model as `Error: ...`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MessageError {
+    /// The type string is not one of the six message types.
+    #[error("unknown message type '{0}'; valid types: message, broadcast, shutdown_request, shutdown_response, plan_approval_request, plan_approval_response")]
+    UnknownType(String),
+    /// A protocol message lacks a field its type requires.
+    #[error("a {msg_type} message needs the field '{field}'")]
+    MissingField {
+        /// The message type.
+        msg_type: MessageType,
+        /// The name of the missing JSON field.
+        field: &'static str,
+    },
+    /// A request id is not 8 lowercase hex characters.
+    #[error("'{0}' is not a request_id: a request_id is 8 lowercase hex characters, e.g. 'a1b2c3d4'")]
+    BadRequestId(String),
+}
+
+/// One of the six message types of the team protocol.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MessageType {
+    /// Free text between two agents.
+    Message,
+    /// Free text fanned out to every member but the sender.
+    Broadcast,
+    /// Lead asks a teammate to shut down (carries `request_id`).
+    ShutdownRequest,
+    /// Teammate answers a shutdown request (`request_id`, `approve`).
+    ShutdownResponse,
+    /// Teammate submits a plan for review (`request_id`, `plan`).
+    PlanApprovalRequest,
+    /// Lead answers a plan (`request_id`, `approve`, `feedback`).
+    PlanApprovalResponse,
+}
+
+impl MessageType {
+    /// Every message type, in protocol order.
+    pub const ALL: [MessageType; 6] = [
+        MessageType::Message,
+        MessageType::Broadcast,
+        MessageType::ShutdownRequest,
+        MessageType::ShutdownResponse,
+        MessageType::PlanApprovalRequest,
+        MessageType::PlanApprovalResponse,
+    ];
+
+    /// The lesson's name for the type, as it appears in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MessageType::Message => "message",
+            MessageType::Broadcast => "broadcast",
+            MessageType::ShutdownRequest => "shutdown_request",
+            MessageType::ShutdownResponse => "shutdown_response",
+            MessageType::PlanApprovalRequest => "plan_approval_request",
+            MessageType::PlanApprovalResponse => "plan_approval_response",
+        }
+    }
+
+    /// True for the two types that open a request.
+    pub fn is_request(self) -> bool {
+        matches!(self, MessageType::ShutdownRequest | MessageType::PlanApprovalRequest)
+    }
+
+    /// True for the two types that answer a request.
+    pub fn is_response(self) -> bool {
+        matches!(self, MessageType::ShutdownResponse | MessageType::PlanApprovalResponse)
+    }
+}
+
+impl fmt::Display for MessageType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for MessageType {
+    type Err = MessageError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        MessageType::ALL
+            .into_iter()
+            .find(|t| t.as_str() == s)
+            .ok_or_else(|| MessageError::UnknownType(s.to_string()))
+    }
+}
+
+/// The correlation key of a request: the first 8 hex characters of a UUID v4.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct RequestId(String);
+
+impl RequestId {
+    /// Parses a request id, refusing anything but 8 lowercase hex characters.
+    pub fn parse(s: &str) -> Result<Self, MessageError> {
+        let ok = s.len() == 8 && s.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+        if ok {
+            Ok(RequestId(s.to_string()))
+        } else {
+            Err(MessageError::BadRequestId(s.to_string()))
+        }
+    }
+
+    /// The id as text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl TryFrom<String> for RequestId {
+    type Error = MessageError;
+    fn try_from(s: String) -> Result<Self, Self::Error> {
+        RequestId::parse(&s)
+    }
+}
+
+impl From<RequestId> for String {
+    fn from(id: RequestId) -> String {
+        id.0
+    }
+}
+
+impl fmt::Display for RequestId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A message on the bus, with the lesson's JSON field names.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Message {
+    /// The message type (`type` in JSON).
+    #[serde(rename = "type")]
+    pub msg_type: MessageType,
+    /// Sender.
+    pub from: AgentName,
+    /// Recipient.
+    pub to: AgentName,
+    /// Free text: the body, the plan text, the feedback or the reason.
+    pub content: String,
+    /// When it was sent, in milliseconds since the run began.
+    pub timestamp: Millis,
+    /// Correlation key, on the four protocol types.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<RequestId>,
+    /// The decision, on the two response types.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub approve: Option<bool>,
+    /// Reviewer feedback, on `plan_approval_response`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub feedback: Option<String>,
+    /// The plan, on `plan_approval_request`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plan: Option<String>,
+    /// The teammate's reason, on `shutdown_response`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+impl Message {
+    /// A plain message of the given type with no protocol fields.
+    pub fn new(msg_type: MessageType, from: AgentName, to: AgentName, content: impl Into<String>, timestamp: Millis) -> Self {
+        Message {
+            msg_type,
+            from,
+            to,
+            content: content.into(),
+            timestamp,
+            request_id: None,
+            approve: None,
+            feedback: None,
+            plan: None,
+            reason: None,
+        }
+    }
+
+    /// Checks that the message carries every field its type requires.
+    pub fn validate(&self) -> Result<(), MessageError> {
+        let need = |present: bool, field: &'static str| {
+            if present {
+                Ok(())
+            } else {
+                Err(MessageError::MissingField { msg_type: self.msg_type, field })
+            }
+        };
+        if self.msg_type.is_request() || self.msg_type.is_response() {
+            need(self.request_id.is_some(), "request_id")?;
+        }
+        if self.msg_type.is_response() {
+            need(self.approve.is_some(), "approve")?;
+        }
+        if self.msg_type == MessageType::PlanApprovalRequest {
+            need(self.plan.is_some(), "plan")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn name(s: &str) -> AgentName {
+        AgentName::parse(s).unwrap()
+    }
+
+    #[test]
+    fn every_type_round_trips_through_its_lesson_name() {
+        for t in MessageType::ALL {
+            assert_eq!(t.as_str().parse::<MessageType>(), Ok(t));
+            let json = serde_json::to_string(&t).unwrap();
+            assert_eq!(json, format!("\"{}\"", t.as_str()));
+        }
+    }
+
+    #[test]
+    fn unknown_type_is_refused_with_the_list_of_valid_types() {
+        let err = "shutdown".parse::<MessageType>().unwrap_err();
+        assert_eq!(err, MessageError::UnknownType("shutdown".into()));
+        assert!(err.to_string().contains("plan_approval_request"));
+    }
+
+    #[test]
+    fn request_id_must_be_eight_lowercase_hex_chars() {
+        assert!(RequestId::parse("a1b2c3d4").is_ok());
+        for bad in ["", "a1b2c3d", "a1b2c3d45", "A1B2C3D4", "a1b2c3dg", "a1b2 3d4"] {
+            assert_eq!(RequestId::parse(bad), Err(MessageError::BadRequestId(bad.into())), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn message_serialises_with_the_lesson_field_names() {
+        let mut m = Message::new(MessageType::ShutdownResponse, name("alice"), AgentName::lead(), "done", Millis(1500));
+        m.request_id = Some(RequestId::parse("0badf00d").unwrap());
+        m.approve = Some(true);
+        m.reason = Some("finished".into());
+        let v: serde_json::Value = serde_json::to_value(&m).unwrap();
+        assert_eq!(v["type"], "shutdown_response");
+        assert_eq!(v["from"], "alice");
+        assert_eq!(v["to"], "lead");
+        assert_eq!(v["request_id"], "0badf00d");
+        assert_eq!(v["approve"], true);
+        assert_eq!(v["reason"], "finished");
+        assert_eq!(v["timestamp"], 1500);
+        assert!(v.get("plan").is_none(), "absent fields are omitted");
+        let back: Message = serde_json::from_value(v).unwrap();
+        assert_eq!(back, m);
+    }
+
+    #[test]
+    fn deserialising_refuses_an_unknown_type_and_a_bad_request_id() {
+        let bad_type = r#"{"type":"nudge","from":"a","to":"b","content":"","timestamp":0}"#;
+        assert!(serde_json::from_str::<Message>(bad_type).is_err());
+        let bad_id = r#"{"type":"shutdown_request","from":"lead","to":"b","content":"","timestamp":0,"request_id":"xyz"}"#;
+        assert!(serde_json::from_str::<Message>(bad_id).is_err());
+    }
+
+    #[test]
+    fn protocol_messages_must_carry_their_fields() {
+        let base = |t| Message::new(t, AgentName::lead(), name("bob"), "", Millis(0));
+        assert_eq!(
+            base(MessageType::ShutdownRequest).validate(),
+            Err(MessageError::MissingField { msg_type: MessageType::ShutdownRequest, field: "request_id" })
+        );
+        let mut resp = base(MessageType::PlanApprovalResponse);
+        resp.request_id = Some(RequestId::parse("12345678").unwrap());
+        assert_eq!(
+            resp.validate(),
+            Err(MessageError::MissingField { msg_type: MessageType::PlanApprovalResponse, field: "approve" })
+        );
+        let mut plan = base(MessageType::PlanApprovalRequest);
+        plan.request_id = Some(RequestId::parse("12345678").unwrap());
+        assert_eq!(
+            plan.validate(),
+            Err(MessageError::MissingField { msg_type: MessageType::PlanApprovalRequest, field: "plan" })
+        );
+        assert_eq!(base(MessageType::Message).validate(), Ok(()));
+        assert_eq!(base(MessageType::Broadcast).validate(), Ok(()));
+    }
+}

@@ -1,0 +1,27 @@
+//! The sans-IO protocol core: messages, bus, trackers, roster, the trace and
+//! the invariant checker.
+//!
+//! Pure and deterministic: no async, no browser crates, no clock reads (time
+//! is passed in as `Millis`), no global state. Everything above it (runtime,
+//! UI) changes the team only through `Team`, and reads it from the trace.
+
+pub mod bus;
+pub mod checker;
+pub mod ids;
+pub mod message;
+pub mod name;
+pub mod roster;
+pub mod team;
+pub mod time;
+pub mod trace;
+pub mod tracker;
+
+pub use bus::{Bus, BusError, Envelope, MessageId};
+pub use checker::{check, Violation, ViolationKind};
+pub use message::{Message, MessageError, MessageType, RequestId};
+pub use name::{AgentName, NameError};
+pub use roster::{Member, MemberStatus, Roster, RosterError, SpawnKind};
+pub use team::{ReplayError, Team, TeamError, TeamState};
+pub use time::Millis;
+pub use trace::{Event, Trace, TraceEntry, TraceError};
+pub use tracker::{Request, RequestKind, RequestStatus, Tracker, TrackerError, Transition};

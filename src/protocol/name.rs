@@ -1,0 +1,121 @@
+//! Agent names: the validated identity of the lead and of each teammate.
+//!
+//! Owns the syntax of a name only. Whether a name is free, reserved for a
+//! spawn, or known to the bus is decided by `roster` and `bus`.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// The longest name accepted, in characters.
+pub const MAX_NAME_CHARS: usize = 64;
+
+/// The lead's name; reserved, never a teammate's.
+pub const LEAD: &str = "lead";
+
+/// Errors about the syntax of an agent name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NameError {
+    /// The name is empty.
+    #[error("an agent name cannot be empty")]
+    Empty,
+    /// The name contains whitespace or a control character.
+    #[error("agent name {0:?} contains whitespace or a control character; use letters, digits, '-' or '_'")]
+    BadChar(String),
+    /// The name is too long.
+    #[error("agent name is {0} characters long; the limit is {MAX_NAME_CHARS}")]
+    TooLong(usize),
+}
+
+/// A validated agent name: non-empty, at most 64 characters, without
+/// whitespace or control characters.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct AgentName(String);
+
+impl AgentName {
+    /// Parses and validates a name.
+    pub fn parse(s: &str) -> Result<Self, NameError> {
+        if s.is_empty() {
+            return Err(NameError::Empty);
+        }
+        let len = s.chars().count();
+        if len > MAX_NAME_CHARS {
+            return Err(NameError::TooLong(len));
+        }
+        if s.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            return Err(NameError::BadChar(s.to_string()));
+        }
+        Ok(AgentName(s.to_string()))
+    }
+
+    /// The lead's name.
+    pub fn lead() -> Self {
+        AgentName(LEAD.to_string())
+    }
+
+    /// True when this is the lead.
+    pub fn is_lead(&self) -> bool {
+        self.0 == LEAD
+    }
+
+    /// The name as text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl TryFrom<String> for AgentName {
+    type Error = NameError;
+    fn try_from(s: String) -> Result<Self, Self::Error> {
+        AgentName::parse(&s)
+    }
+}
+
+impl From<AgentName> for String {
+    fn from(n: AgentName) -> String {
+        n.0
+    }
+}
+
+impl fmt::Display for AgentName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_must_be_non_empty() {
+        assert_eq!(AgentName::parse(""), Err(NameError::Empty));
+    }
+
+    #[test]
+    fn names_refuse_whitespace_and_control_chars() {
+        for bad in ["al ice", " alice", "alice\n", "a\tb", "a\u{7}b", "a\u{a0}b"] {
+            assert!(matches!(AgentName::parse(bad), Err(NameError::BadChar(_))), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn names_have_a_length_cap() {
+        assert!(AgentName::parse(&"a".repeat(MAX_NAME_CHARS)).is_ok());
+        assert_eq!(AgentName::parse(&"a".repeat(MAX_NAME_CHARS + 1)), Err(NameError::TooLong(MAX_NAME_CHARS + 1)));
+    }
+
+    #[test]
+    fn ordinary_names_parse_and_lead_is_recognised() {
+        assert_eq!(AgentName::parse("alice-2_x").unwrap().as_str(), "alice-2_x");
+        assert!(AgentName::parse("lead").unwrap().is_lead());
+        assert!(!AgentName::parse("leader").unwrap().is_lead());
+    }
+
+    #[test]
+    fn deserialising_validates_the_name() {
+        assert!(serde_json::from_str::<AgentName>("\"bob\"").is_ok());
+        assert!(serde_json::from_str::<AgentName>("\"b ob\"").is_err());
+    }
+}

@@ -1,0 +1,253 @@
+//! The team roster (the lesson's `config.json`): members with a role, a
+//! status `working | idle | shutdown`, and whether they were spawned in plan
+//! mode.
+//!
+//! Owns membership and status rules. Inboxes belong to `bus`; the lead is not
+//! a member (as in the lesson) and its name is reserved.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::name::{AgentName, LEAD};
+
+/// Errors from the roster, phrased so they can be handed to a model.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RosterError {
+    /// Spawning a member that is still working.
+    #[error("'{0}' is already working; wait until it is idle or shut down, or pick another name")]
+    AlreadyWorking(AgentName),
+    /// The name `lead` belongs to the lead.
+    #[error("the name '{LEAD}' is reserved for the lead; pick another name for a teammate")]
+    Reserved,
+    /// No member by that name.
+    #[error("no teammate named '{0}'")]
+    UnknownMember(AgentName),
+    /// A shut-down member can only come back through a new spawn.
+    #[error("'{0}' has shut down; spawn it again to restart it")]
+    Exited(AgentName),
+    /// A role must say something.
+    #[error("a teammate's role cannot be empty")]
+    EmptyRole,
+}
+
+/// A member's status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MemberStatus {
+    /// Running its loop.
+    Working,
+    /// Waiting for a message.
+    Idle,
+    /// Left its loop after an approved shutdown.
+    Shutdown,
+}
+
+impl MemberStatus {
+    /// The status's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MemberStatus::Working => "working",
+            MemberStatus::Idle => "idle",
+            MemberStatus::Shutdown => "shutdown",
+        }
+    }
+}
+
+impl fmt::Display for MemberStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One teammate.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Member {
+    /// Its name.
+    pub name: AgentName,
+    /// Its role, e.g. "coder".
+    pub role: String,
+    /// Its status.
+    pub status: MemberStatus,
+    /// Whether workspace-changing tools wait for an approved plan.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub plan_mode: bool,
+    /// Whether one of its plans was approved since it was last spawned.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub plan_approved: bool,
+}
+
+/// Whether a spawn made a new member or restarted an existing one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SpawnKind {
+    /// A name never seen before.
+    New,
+    /// An idle or shut-down member started again.
+    Restart,
+}
+
+/// The team: a name and its members in spawn order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Roster {
+    /// The team's name.
+    pub team_name: String,
+    /// Members in the order they were first spawned.
+    pub members: Vec<Member>,
+}
+
+impl Roster {
+    /// An empty team.
+    pub fn new(team_name: impl Into<String>) -> Self {
+        Roster { team_name: team_name.into(), members: Vec::new() }
+    }
+
+    /// Checks whether `name` can be spawned, and how.
+    pub fn check_spawn(&self, name: &AgentName, role: &str) -> Result<SpawnKind, RosterError> {
+        if name.is_lead() {
+            return Err(RosterError::Reserved);
+        }
+        if role.trim().is_empty() {
+            return Err(RosterError::EmptyRole);
+        }
+        match self.get(name) {
+            None => Ok(SpawnKind::New),
+            Some(m) if m.status == MemberStatus::Working => Err(RosterError::AlreadyWorking(name.clone())),
+            Some(_) => Ok(SpawnKind::Restart),
+        }
+    }
+
+    /// Adds a working member, or restarts an idle or shut-down one.
+    pub fn spawn(&mut self, name: &AgentName, role: &str, plan_mode: bool) -> Result<SpawnKind, RosterError> {
+        let kind = self.check_spawn(name, role)?;
+        let member = Member { name: name.clone(), role: role.to_string(), status: MemberStatus::Working, plan_mode, plan_approved: false };
+        match self.members.iter_mut().find(|m| &m.name == name) {
+            Some(existing) => *existing = member,
+            None => self.members.push(member),
+        }
+        Ok(kind)
+    }
+
+    /// Checks that `name` may move to `status`, returning its current status.
+    pub fn check_status(&self, name: &AgentName, status: MemberStatus) -> Result<MemberStatus, RosterError> {
+        let m = self.get(name).ok_or_else(|| RosterError::UnknownMember(name.clone()))?;
+        if m.status == MemberStatus::Shutdown && status != MemberStatus::Shutdown {
+            return Err(RosterError::Exited(name.clone()));
+        }
+        Ok(m.status)
+    }
+
+    /// Moves `name` to `status`, returning the status it had.
+    pub fn set_status(&mut self, name: &AgentName, status: MemberStatus) -> Result<MemberStatus, RosterError> {
+        let old = self.check_status(name, status)?;
+        self.members.iter_mut().find(|m| &m.name == name).expect("checked above").status = status;
+        Ok(old)
+    }
+
+    /// Records that a plan of `name` was approved, opening its plan gate.
+    /// Unknown names are ignored: plans come only from members.
+    pub fn mark_plan_approved(&mut self, name: &AgentName) {
+        if let Some(m) = self.members.iter_mut().find(|m| &m.name == name) {
+            m.plan_approved = true;
+        }
+    }
+
+    /// The member with this name.
+    pub fn get(&self, name: &AgentName) -> Option<&Member> {
+        self.members.iter().find(|m| &m.name == name)
+    }
+
+    /// The status of `name`, if it is a member.
+    pub fn status(&self, name: &AgentName) -> Option<MemberStatus> {
+        self.get(name).map(|m| m.status)
+    }
+
+    /// The lesson's `config.json`.
+    pub fn to_config_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("roster serialises")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn name(s: &str) -> AgentName {
+        AgentName::parse(s).unwrap()
+    }
+
+    #[test]
+    fn spawning_adds_a_working_member() {
+        let mut r = Roster::new("team");
+        assert_eq!(r.spawn(&name("alice"), "coder", false), Ok(SpawnKind::New));
+        assert_eq!(r.get(&name("alice")).unwrap().status, MemberStatus::Working);
+    }
+
+    #[test]
+    fn spawning_a_working_name_is_an_error() {
+        let mut r = Roster::new("team");
+        r.spawn(&name("alice"), "coder", false).unwrap();
+        let before = r.clone();
+        assert_eq!(r.spawn(&name("alice"), "tester", false), Err(RosterError::AlreadyWorking(name("alice"))));
+        assert_eq!(r, before);
+    }
+
+    #[test]
+    fn spawning_an_idle_or_shutdown_member_restarts_it() {
+        for status in [MemberStatus::Idle, MemberStatus::Shutdown] {
+            let mut r = Roster::new("team");
+            r.spawn(&name("alice"), "coder", false).unwrap();
+            r.set_status(&name("alice"), status).unwrap();
+            assert_eq!(r.spawn(&name("alice"), "reviewer", true), Ok(SpawnKind::Restart));
+            let m = r.get(&name("alice")).unwrap();
+            assert_eq!((m.status, m.role.as_str(), m.plan_mode), (MemberStatus::Working, "reviewer", true));
+            assert_eq!(r.members.len(), 1, "restart does not duplicate the member");
+        }
+    }
+
+    #[test]
+    fn lead_is_a_reserved_name() {
+        let mut r = Roster::new("team");
+        assert_eq!(r.spawn(&name("lead"), "coder", false), Err(RosterError::Reserved));
+        assert!(r.members.is_empty());
+    }
+
+    #[test]
+    fn a_role_is_required() {
+        assert_eq!(Roster::new("t").spawn(&name("a"), "  ", false), Err(RosterError::EmptyRole));
+    }
+
+    #[test]
+    fn status_of_an_unknown_member_is_an_error() {
+        let mut r = Roster::new("team");
+        assert_eq!(r.set_status(&name("zed"), MemberStatus::Idle), Err(RosterError::UnknownMember(name("zed"))));
+    }
+
+    #[test]
+    fn a_shutdown_member_only_comes_back_by_spawning() {
+        let mut r = Roster::new("team");
+        r.spawn(&name("alice"), "coder", false).unwrap();
+        r.set_status(&name("alice"), MemberStatus::Shutdown).unwrap();
+        assert_eq!(r.set_status(&name("alice"), MemberStatus::Working), Err(RosterError::Exited(name("alice"))));
+        assert_eq!(r.status(&name("alice")), Some(MemberStatus::Shutdown));
+    }
+
+    #[test]
+    fn status_moves_between_working_and_idle() {
+        let mut r = Roster::new("team");
+        r.spawn(&name("alice"), "coder", false).unwrap();
+        assert_eq!(r.set_status(&name("alice"), MemberStatus::Idle), Ok(MemberStatus::Working));
+        assert_eq!(r.set_status(&name("alice"), MemberStatus::Working), Ok(MemberStatus::Idle));
+    }
+
+    #[test]
+    fn config_json_has_the_lesson_shape() {
+        let mut r = Roster::new("default");
+        r.spawn(&name("alice"), "coder", false).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&r.to_config_json()).unwrap();
+        assert_eq!(v["team_name"], "default");
+        assert_eq!(v["members"][0]["name"], "alice");
+        assert_eq!(v["members"][0]["role"], "coder");
+        assert_eq!(v["members"][0]["status"], "working");
+    }
+}

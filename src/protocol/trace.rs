@@ -1,0 +1,285 @@
+//! The trace: an append-only, numbered log of everything that happened in a
+//! run. It is the single source of truth: replaying it (`Team::replay`)
+//! rebuilds the bus, trackers and roster exactly, and the diagram, the panels
+//! and every export are views of it.
+//!
+//! Owns the event vocabulary and the append rules (sequence numbers count up
+//! from zero, time never goes backwards). It must not interpret events: that
+//! is `team` (state) and `checker` (invariants).
+
+use serde::{Deserialize, Serialize};
+
+use super::bus::MessageId;
+use super::message::{Message, RequestId};
+use super::roster::MemberStatus;
+use super::time::Millis;
+use super::tracker::{RequestKind, RequestStatus};
+use super::AgentName;
+
+/// The version of the trace format written by this build.
+pub const TRACE_FORMAT_VERSION: u32 = 1;
+
+/// Errors from appending to or loading a trace.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TraceError {
+    /// An entry's time is earlier than the one before it.
+    #[error("event {seq} happens at {at}, before the previous event at {previous}; time cannot go backwards")]
+    TimeWentBackwards {
+        /// The offending entry.
+        seq: u64,
+        /// Its time.
+        at: Millis,
+        /// The previous entry's time.
+        previous: Millis,
+    },
+    /// Sequence numbers must count 0, 1, 2, ...
+    #[error("event at position {index} has sequence number {seq}; expected {index}")]
+    BadSequence {
+        /// Position in the log.
+        index: u64,
+        /// The number it carried.
+        seq: u64,
+    },
+    /// The trace was written by an unknown format version.
+    #[error("trace format version {0} is not supported (this build reads version {TRACE_FORMAT_VERSION})")]
+    UnsupportedVersion(u32),
+}
+
+/// Something that happened, as recorded in the trace.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Event {
+    /// A user prompt started a run of the lead.
+    RunStarted {
+        /// The prompt.
+        prompt: String,
+    },
+    /// The team went quiet: nothing is working and nothing waits to be read.
+    RunFinished,
+    /// A teammate was spawned, or an idle or shut-down one restarted; it is
+    /// `working` from here on.
+    MemberSpawned {
+        /// Its name.
+        name: AgentName,
+        /// Its role.
+        role: String,
+        /// Whether it must get a plan approved before changing the workspace.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        plan_mode: bool,
+    },
+    /// A member's status changed.
+    MemberStatusChanged {
+        /// Whose.
+        name: AgentName,
+        /// The status before.
+        from: MemberStatus,
+        /// The status after.
+        to: MemberStatus,
+    },
+    /// A message was put in its recipient's inbox. Its `MessageId` is this
+    /// entry's sequence number.
+    MessageSent {
+        /// The message.
+        message: Message,
+    },
+    /// An agent drained its inbox and received these messages, in order.
+    InboxDrained {
+        /// Whose inbox.
+        agent: AgentName,
+        /// The messages delivered.
+        message_ids: Vec<MessageId>,
+    },
+    /// A request entered the tracker, pending.
+    RequestCreated {
+        /// Its id.
+        request_id: RequestId,
+        /// Its protocol.
+        request_kind: RequestKind,
+        /// Who asked.
+        requester: AgentName,
+        /// Who must answer.
+        addressee: AgentName,
+        /// The plan, for plan requests.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        plan: Option<String>,
+    },
+    /// A request moved along the FSM.
+    RequestTransitioned {
+        /// Which request.
+        request_id: RequestId,
+        /// Its protocol.
+        request_kind: RequestKind,
+        /// Who answered.
+        by: AgentName,
+        /// The state before.
+        from: RequestStatus,
+        /// The state after.
+        to: RequestStatus,
+    },
+}
+
+/// One numbered, timed event.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TraceEntry {
+    /// Position in the trace, from zero.
+    pub seq: u64,
+    /// When it happened.
+    pub time: Millis,
+    /// What happened.
+    pub event: Event,
+}
+
+/// The append-only event log of a run, with the settings that make it
+/// reproducible.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Trace {
+    /// Format version, for imports.
+    pub version: u32,
+    /// The team's name.
+    pub team_name: String,
+    /// The seed that request ids (and, in the runtime, scheduling) derive from.
+    pub seed: u64,
+    entries: Vec<TraceEntry>,
+}
+
+impl Trace {
+    /// An empty trace.
+    pub fn new(team_name: impl Into<String>, seed: u64) -> Self {
+        Trace { version: TRACE_FORMAT_VERSION, team_name: team_name.into(), seed, entries: Vec::new() }
+    }
+
+    /// The sequence number the next entry will get.
+    pub fn next_seq(&self) -> u64 {
+        self.entries.len() as u64
+    }
+
+    /// The time of the last entry (zero for an empty trace).
+    pub fn last_time(&self) -> Millis {
+        self.entries.last().map_or(Millis(0), |e| e.time)
+    }
+
+    /// Checks that an event at `time` may be appended.
+    pub fn check_append(&self, time: Millis) -> Result<(), TraceError> {
+        let previous = self.last_time();
+        if time < previous {
+            return Err(TraceError::TimeWentBackwards { seq: self.next_seq(), at: time, previous });
+        }
+        Ok(())
+    }
+
+    /// Appends an event and returns its sequence number.
+    pub fn append(&mut self, time: Millis, event: Event) -> Result<u64, TraceError> {
+        self.check_append(time)?;
+        let seq = self.next_seq();
+        self.entries.push(TraceEntry { seq, time, event });
+        Ok(seq)
+    }
+
+    /// Every entry, oldest first.
+    pub fn entries(&self) -> &[TraceEntry] {
+        &self.entries
+    }
+
+    /// The number of entries.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// True for a trace with no entries.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// A trace from entries of unknown origin, checked for version, numbering
+    /// and time order (not for protocol meaning: `Team::replay` does that).
+    pub fn from_parts(team_name: String, seed: u64, version: u32, entries: Vec<TraceEntry>) -> Result<Self, TraceError> {
+        if version != TRACE_FORMAT_VERSION {
+            return Err(TraceError::UnsupportedVersion(version));
+        }
+        let mut trace = Trace::new(team_name, seed);
+        for (index, entry) in entries.into_iter().enumerate() {
+            let index = index as u64;
+            if entry.seq != index {
+                return Err(TraceError::BadSequence { index, seq: entry.seq });
+            }
+            trace.append(entry.time, entry.event)?;
+        }
+        Ok(trace)
+    }
+
+    /// Parses a trace from JSON and checks its structure.
+    pub fn from_json(json: &str) -> Result<Self, String> {
+        let raw: Trace = serde_json::from_str(json).map_err(|e| format!("not a valid trace file: {e}"))?;
+        Trace::from_parts(raw.team_name, raw.seed, raw.version, raw.entries).map_err(|e| e.to_string())
+    }
+
+    /// The trace as JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("trace serialises")
+    }
+
+    /// The first `len` entries as a trace of their own (for "as of event N").
+    pub fn prefix(&self, len: usize) -> Trace {
+        Trace { entries: self.entries[..len.min(self.entries.len())].to_vec(), ..self.clone_header() }
+    }
+
+    fn clone_header(&self) -> Trace {
+        Trace { version: self.version, team_name: self.team_name.clone(), seed: self.seed, entries: Vec::new() }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sequence_numbers_count_up_from_zero() {
+        let mut t = Trace::new("team", 1);
+        assert_eq!(t.append(Millis(0), Event::RunFinished), Ok(0));
+        assert_eq!(t.append(Millis(0), Event::RunFinished), Ok(1));
+        assert_eq!(t.entries().iter().map(|e| e.seq).collect::<Vec<_>>(), [0, 1]);
+    }
+
+    #[test]
+    fn time_cannot_go_backwards() {
+        let mut t = Trace::new("team", 1);
+        t.append(Millis(10), Event::RunFinished).unwrap();
+        assert_eq!(
+            t.append(Millis(9), Event::RunFinished),
+            Err(TraceError::TimeWentBackwards { seq: 1, at: Millis(9), previous: Millis(10) })
+        );
+        assert_eq!(t.len(), 1);
+    }
+
+    #[test]
+    fn json_round_trip_keeps_every_entry() {
+        let mut t = Trace::new("team", 5);
+        t.append(Millis(1), Event::RunStarted { prompt: "go".into() }).unwrap();
+        t.append(Millis(2), Event::RunFinished).unwrap();
+        let back = Trace::from_json(&t.to_json()).unwrap();
+        assert_eq!(back, t);
+        assert!(t.to_json().contains(r#""kind":"run_started""#));
+    }
+
+    #[test]
+    fn loading_refuses_gaps_in_numbering_and_other_versions() {
+        let e = |seq| TraceEntry { seq, time: Millis(0), event: Event::RunFinished };
+        assert_eq!(
+            Trace::from_parts("t".into(), 0, TRACE_FORMAT_VERSION, vec![e(0), e(2)]),
+            Err(TraceError::BadSequence { index: 1, seq: 2 })
+        );
+        assert_eq!(Trace::from_parts("t".into(), 0, 99, vec![]), Err(TraceError::UnsupportedVersion(99)));
+        assert!(Trace::from_json("{").unwrap_err().starts_with("not a valid trace file"));
+    }
+
+    #[test]
+    fn prefix_is_the_trace_as_of_an_event() {
+        let mut t = Trace::new("team", 5);
+        for i in 0..4 {
+            t.append(Millis(i), Event::RunFinished).unwrap();
+        }
+        assert_eq!(t.prefix(2).len(), 2);
+        assert_eq!(t.prefix(99).len(), 4);
+        assert_eq!(t.prefix(2).seed, 5);
+    }
+}

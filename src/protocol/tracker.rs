@@ -1,0 +1,424 @@
+//! Request trackers: shutdown and plan requests on one shared state machine,
+//! `pending -> approved | rejected`, with every transition and its time.
+//!
+//! Owns request state only. Sending the request and response messages is the
+//! caller's job (`team`), as is checking that the agents exist.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::ids::IdSource;
+use super::message::RequestId;
+use super::time::Millis;
+use super::AgentName;
+
+/// How many fresh ids are tried before giving up on a collision streak.
+pub const MAX_ID_ATTEMPTS: usize = 64;
+
+/// Errors from the trackers, phrased so they can be handed to a model.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TrackerError {
+    /// No request has this id.
+    #[error("unknown request_id '{0}'; check the id in the request you received")]
+    UnknownRequest(RequestId),
+    /// The request was answered already; terminal states are final.
+    #[error("request '{id}' was already {status}; a request can be answered only once")]
+    AlreadySettled {
+        /// The request.
+        id: RequestId,
+        /// Its terminal state.
+        status: RequestStatus,
+    },
+    /// Someone other than the addressee tried to answer.
+    #[error("request '{id}' is addressed to '{addressee}'; '{by}' cannot answer it")]
+    NotAddressee {
+        /// The request.
+        id: RequestId,
+        /// The one who may answer.
+        addressee: AgentName,
+        /// The one who tried.
+        by: AgentName,
+    },
+    /// The request is of the other protocol.
+    #[error("request '{id}' is a {actual} request, not a {expected} request")]
+    WrongKind {
+        /// The request.
+        id: RequestId,
+        /// The protocol the answer was for.
+        expected: RequestKind,
+        /// The request's protocol.
+        actual: RequestKind,
+    },
+    /// The id is in use already.
+    #[error("request_id '{0}' is already in use")]
+    DuplicateId(RequestId),
+    /// The id source kept producing ids in use.
+    #[error("could not find an unused request_id after {MAX_ID_ATTEMPTS} attempts")]
+    IdsExhausted,
+}
+
+/// Which protocol a request belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RequestKind {
+    /// Graceful shutdown: the lead asks, the teammate answers.
+    Shutdown,
+    /// Plan approval: the teammate asks, the lead answers.
+    Plan,
+}
+
+impl fmt::Display for RequestKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            RequestKind::Shutdown => "shutdown",
+            RequestKind::Plan => "plan",
+        })
+    }
+}
+
+/// The shared FSM: `pending -> approved | rejected`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RequestStatus {
+    /// Waiting for the addressee's answer.
+    Pending,
+    /// Answered yes (terminal).
+    Approved,
+    /// Answered no (terminal).
+    Rejected,
+}
+
+impl RequestStatus {
+    /// True for `approved` and `rejected`.
+    pub fn is_terminal(self) -> bool {
+        self != RequestStatus::Pending
+    }
+
+    /// The state an answer leads to, or `None` from a terminal state.
+    pub fn answered(self, approve: bool) -> Option<RequestStatus> {
+        match self {
+            RequestStatus::Pending if approve => Some(RequestStatus::Approved),
+            RequestStatus::Pending => Some(RequestStatus::Rejected),
+            RequestStatus::Approved | RequestStatus::Rejected => None,
+        }
+    }
+
+    /// The state's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RequestStatus::Pending => "pending",
+            RequestStatus::Approved => "approved",
+            RequestStatus::Rejected => "rejected",
+        }
+    }
+}
+
+impl fmt::Display for RequestStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One recorded move of a request's state.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Transition {
+    /// The state before.
+    pub from: RequestStatus,
+    /// The state after.
+    pub to: RequestStatus,
+    /// When it happened.
+    pub at: Millis,
+    /// Who caused it.
+    pub by: AgentName,
+}
+
+/// A request and its history.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Request {
+    /// The correlation key.
+    pub id: RequestId,
+    /// Which protocol.
+    pub kind: RequestKind,
+    /// Who asked (the lead for shutdown, the teammate for a plan).
+    pub requester: AgentName,
+    /// Who must answer (the teammate for shutdown, the lead for a plan).
+    pub addressee: AgentName,
+    /// The plan text, for plan requests.
+    pub plan: Option<String>,
+    /// The current state.
+    pub status: RequestStatus,
+    /// When it was created.
+    pub created_at: Millis,
+    /// Every transition, oldest first.
+    pub transitions: Vec<Transition>,
+}
+
+impl Request {
+    /// Time from creation to the answer, once answered.
+    pub fn latency(&self) -> Option<Millis> {
+        self.transitions.last().map(|t| t.at.since(self.created_at))
+    }
+}
+
+/// Every request of both protocols, keyed by id, on one FSM.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Tracker {
+    requests: BTreeMap<RequestId, Request>,
+    order: Vec<RequestId>,
+}
+
+impl Tracker {
+    /// An empty tracker.
+    pub fn new() -> Self {
+        Tracker::default()
+    }
+
+    /// An id from `source` not used by any request here, retrying collisions.
+    pub fn fresh_id(&self, source: &mut impl IdSource) -> Result<RequestId, TrackerError> {
+        (0..MAX_ID_ATTEMPTS)
+            .map(|_| source.next_request_id())
+            .find(|id| !self.requests.contains_key(id))
+            .ok_or(TrackerError::IdsExhausted)
+    }
+
+    /// Records a new pending request.
+    pub fn create(
+        &mut self,
+        id: RequestId,
+        kind: RequestKind,
+        requester: AgentName,
+        addressee: AgentName,
+        plan: Option<String>,
+        at: Millis,
+    ) -> Result<&Request, TrackerError> {
+        if self.requests.contains_key(&id) {
+            return Err(TrackerError::DuplicateId(id));
+        }
+        self.order.push(id.clone());
+        let request = Request {
+            id: id.clone(),
+            kind,
+            requester,
+            addressee,
+            plan,
+            status: RequestStatus::Pending,
+            created_at: at,
+            transitions: Vec::new(),
+        };
+        Ok(self.requests.entry(id).or_insert(request))
+    }
+
+    /// Checks that `by` may answer request `id` of protocol `kind` now, and
+    /// returns the state the answer would lead to.
+    pub fn check_answer(&self, id: &RequestId, kind: RequestKind, by: &AgentName, approve: bool) -> Result<RequestStatus, TrackerError> {
+        let req = self.requests.get(id).ok_or_else(|| TrackerError::UnknownRequest(id.clone()))?;
+        if req.kind != kind {
+            return Err(TrackerError::WrongKind { id: id.clone(), expected: kind, actual: req.kind });
+        }
+        if &req.addressee != by {
+            return Err(TrackerError::NotAddressee { id: id.clone(), addressee: req.addressee.clone(), by: by.clone() });
+        }
+        req.status
+            .answered(approve)
+            .ok_or_else(|| TrackerError::AlreadySettled { id: id.clone(), status: req.status })
+    }
+
+    /// Moves request `id` along the FSM, or refuses and changes nothing.
+    pub fn answer(&mut self, id: &RequestId, kind: RequestKind, by: &AgentName, approve: bool, at: Millis) -> Result<&Transition, TrackerError> {
+        let to = self.check_answer(id, kind, by, approve)?;
+        let req = self.requests.get_mut(id).expect("checked above");
+        req.transitions.push(Transition { from: req.status, to, at, by: by.clone() });
+        req.status = to;
+        Ok(req.transitions.last().expect("just pushed"))
+    }
+
+    /// The request with this id.
+    pub fn get(&self, id: &RequestId) -> Option<&Request> {
+        self.requests.get(id)
+    }
+
+    /// Every request, in creation order.
+    pub fn iter(&self) -> impl Iterator<Item = &Request> {
+        self.order.iter().map(|id| &self.requests[id])
+    }
+
+    /// The lesson's `shutdown_requests` view.
+    pub fn shutdown_requests(&self) -> impl Iterator<Item = &Request> {
+        self.iter().filter(|r| r.kind == RequestKind::Shutdown)
+    }
+
+    /// The lesson's `plan_requests` view.
+    pub fn plan_requests(&self) -> impl Iterator<Item = &Request> {
+        self.iter().filter(|r| r.kind == RequestKind::Plan)
+    }
+
+    /// Requests still waiting for an answer.
+    pub fn pending(&self) -> impl Iterator<Item = &Request> {
+        self.iter().filter(|r| r.status == RequestStatus::Pending)
+    }
+
+    /// How many requests exist.
+    pub fn len(&self) -> usize {
+        self.order.len()
+    }
+
+    /// True when no request exists.
+    pub fn is_empty(&self) -> bool {
+        self.order.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::ids::SeededIds;
+
+    fn name(s: &str) -> AgentName {
+        AgentName::parse(s).unwrap()
+    }
+    fn rid(s: &str) -> RequestId {
+        RequestId::parse(s).unwrap()
+    }
+
+    fn with_shutdown(id: &str) -> Tracker {
+        let mut t = Tracker::new();
+        t.create(rid(id), RequestKind::Shutdown, AgentName::lead(), name("alice"), None, Millis(10)).unwrap();
+        t
+    }
+
+    #[test]
+    fn new_requests_start_pending() {
+        let t = with_shutdown("aaaaaaaa");
+        assert_eq!(t.get(&rid("aaaaaaaa")).unwrap().status, RequestStatus::Pending);
+        assert_eq!(t.pending().count(), 1);
+    }
+
+    #[test]
+    fn approve_moves_pending_to_approved_and_records_time_and_actor() {
+        let mut t = with_shutdown("aaaaaaaa");
+        let tr = t.answer(&rid("aaaaaaaa"), RequestKind::Shutdown, &name("alice"), true, Millis(250)).unwrap().clone();
+        assert_eq!(tr, Transition { from: RequestStatus::Pending, to: RequestStatus::Approved, at: Millis(250), by: name("alice") });
+        let req = t.get(&rid("aaaaaaaa")).unwrap();
+        assert_eq!(req.status, RequestStatus::Approved);
+        assert_eq!(req.latency(), Some(Millis(240)));
+    }
+
+    #[test]
+    fn reject_moves_pending_to_rejected() {
+        let mut t = with_shutdown("aaaaaaaa");
+        t.answer(&rid("aaaaaaaa"), RequestKind::Shutdown, &name("alice"), false, Millis(20)).unwrap();
+        assert_eq!(t.get(&rid("aaaaaaaa")).unwrap().status, RequestStatus::Rejected);
+    }
+
+    #[test]
+    fn unknown_id_is_refused_and_nothing_changes() {
+        let mut t = with_shutdown("aaaaaaaa");
+        let before = t.clone();
+        assert_eq!(
+            t.answer(&rid("bbbbbbbb"), RequestKind::Shutdown, &name("alice"), true, Millis(20)).unwrap_err(),
+            TrackerError::UnknownRequest(rid("bbbbbbbb"))
+        );
+        assert_eq!(t, before);
+    }
+
+    #[test]
+    fn second_answer_is_refused_and_the_first_stands() {
+        for first in [true, false] {
+            let mut t = with_shutdown("aaaaaaaa");
+            t.answer(&rid("aaaaaaaa"), RequestKind::Shutdown, &name("alice"), first, Millis(20)).unwrap();
+            let before = t.clone();
+            let err = t.answer(&rid("aaaaaaaa"), RequestKind::Shutdown, &name("alice"), !first, Millis(30)).unwrap_err();
+            assert!(matches!(err, TrackerError::AlreadySettled { .. }));
+            assert!(err.to_string().contains("already"), "{err}");
+            assert_eq!(t, before);
+        }
+    }
+
+    #[test]
+    fn only_the_addressee_may_answer() {
+        let mut t = with_shutdown("aaaaaaaa");
+        let before = t.clone();
+        let err = t.answer(&rid("aaaaaaaa"), RequestKind::Shutdown, &name("bob"), true, Millis(20)).unwrap_err();
+        assert_eq!(err, TrackerError::NotAddressee { id: rid("aaaaaaaa"), addressee: name("alice"), by: name("bob") });
+        assert_eq!(t, before);
+    }
+
+    #[test]
+    fn an_answer_must_be_for_the_right_protocol() {
+        let mut t = with_shutdown("aaaaaaaa");
+        let err = t.answer(&rid("aaaaaaaa"), RequestKind::Plan, &name("alice"), true, Millis(20)).unwrap_err();
+        assert!(matches!(err, TrackerError::WrongKind { expected: RequestKind::Plan, actual: RequestKind::Shutdown, .. }));
+        assert_eq!(t.get(&rid("aaaaaaaa")).unwrap().status, RequestStatus::Pending);
+    }
+
+    #[test]
+    fn shutdown_and_plan_requests_share_one_fsm_but_two_views() {
+        let mut t = with_shutdown("aaaaaaaa");
+        t.create(rid("bbbbbbbb"), RequestKind::Plan, name("bob"), AgentName::lead(), Some("p".into()), Millis(11)).unwrap();
+        assert_eq!(t.shutdown_requests().count(), 1);
+        assert_eq!(t.plan_requests().count(), 1);
+        t.answer(&rid("bbbbbbbb"), RequestKind::Plan, &AgentName::lead(), false, Millis(12)).unwrap();
+        assert_eq!(t.get(&rid("bbbbbbbb")).unwrap().status, RequestStatus::Rejected);
+        let ids: Vec<_> = t.iter().map(|r| r.id.as_str().to_string()).collect();
+        assert_eq!(ids, ["aaaaaaaa", "bbbbbbbb"], "creation order");
+    }
+
+    #[test]
+    fn a_duplicate_id_is_refused() {
+        let mut t = with_shutdown("aaaaaaaa");
+        let err = t.create(rid("aaaaaaaa"), RequestKind::Plan, name("x"), AgentName::lead(), None, Millis(0)).unwrap_err();
+        assert_eq!(err, TrackerError::DuplicateId(rid("aaaaaaaa")));
+        assert_eq!(t.len(), 1);
+    }
+
+    /// Yields the same bytes `repeat` times, then fresh ones.
+    struct Stuttering {
+        repeat: usize,
+        inner: SeededIds,
+        first: [u8; 16],
+    }
+    impl IdSource for Stuttering {
+        fn next_bytes(&mut self) -> [u8; 16] {
+            if self.repeat > 0 {
+                self.repeat -= 1;
+                self.first
+            } else {
+                self.inner.next_bytes()
+            }
+        }
+    }
+
+    #[test]
+    fn colliding_ids_are_retried() {
+        let first = SeededIds::new(1).next_bytes();
+        let taken = Stuttering { repeat: 1, inner: SeededIds::new(99), first }.next_request_id();
+        let mut t = Tracker::new();
+        t.create(taken.clone(), RequestKind::Shutdown, AgentName::lead(), name("a"), None, Millis(0)).unwrap();
+        let mut source = Stuttering { repeat: 5, inner: SeededIds::new(2), first };
+        let fresh = t.fresh_id(&mut source).unwrap();
+        assert_ne!(fresh, taken);
+        assert_eq!(source.repeat, 0, "the five colliding ids were each tried");
+    }
+
+    #[test]
+    fn an_endless_collision_streak_is_an_error_not_a_hang() {
+        let first = SeededIds::new(1).next_bytes();
+        let mut t = Tracker::new();
+        let taken = Stuttering { repeat: 1, inner: SeededIds::new(0), first }.next_request_id();
+        t.create(taken, RequestKind::Shutdown, AgentName::lead(), name("a"), None, Millis(0)).unwrap();
+        let mut source = Stuttering { repeat: usize::MAX, inner: SeededIds::new(0), first };
+        assert_eq!(t.fresh_id(&mut source), Err(TrackerError::IdsExhausted));
+    }
+
+    #[test]
+    fn terminal_states_have_no_way_out() {
+        for s in [RequestStatus::Approved, RequestStatus::Rejected] {
+            assert!(s.is_terminal());
+            assert_eq!(s.answered(true), None);
+            assert_eq!(s.answered(false), None);
+        }
+        assert!(!RequestStatus::Pending.is_terminal());
+    }
+}

@@ -134,7 +134,14 @@ pub fn check(trace: &Trace) -> Vec<Violation> {
                     });
                 }
             }
-            Event::RunStarted { .. } | Event::InboxDrained { .. } | Event::RequestTransitioned { .. } => {}
+            Event::RunStarted { .. }
+            | Event::InboxDrained { .. }
+            | Event::RequestTransitioned { .. }
+            | Event::ModelCalled { .. }
+            | Event::ModelReplied { .. }
+            | Event::ModelFailed { .. }
+            | Event::ToolCalled { .. }
+            | Event::ToolReturned { .. } => {}
         }
     }
     found

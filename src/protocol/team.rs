@@ -113,48 +113,89 @@ impl TeamState {
 
     /// Applies one event, or refuses it and changes nothing.
     pub fn apply(&mut self, entry: &TraceEntry) -> Result<(), TeamError> {
+        self.check(entry)?;
+        self.apply_checked(entry);
+        Ok(())
+    }
+
+    /// Checks that `entry` may be applied now, without changing anything.
+    pub fn check(&self, entry: &TraceEntry) -> Result<(), TeamError> {
         match &entry.event {
-            Event::RunStarted { .. } | Event::RunFinished => Ok(()),
-            Event::MemberSpawned { name, role, plan_mode } => {
-                self.roster.spawn(name, role, *plan_mode)?;
-                self.bus.register(name);
-                Ok(())
+            Event::MemberSpawned { name, role, .. } => {
+                self.roster.check_spawn(name, role)?;
             }
             Event::MemberStatusChanged { name, from, to } => {
                 let actual = self.roster.check_status(name, *to)?;
                 if actual != *from {
                     return Err(TeamError::StatusMismatch { name: name.clone(), actual, recorded: *from });
                 }
-                self.roster.set_status(name, *to)?;
-                Ok(())
             }
-            Event::MessageSent { message } => Ok(self.bus.send(MessageId(entry.seq), message.clone())?),
+            Event::MessageSent { message } => self.bus.check_send(message)?,
             Event::InboxDrained { agent, message_ids } => {
-                let expected: Vec<MessageId> = self.bus.peek(agent)?.iter().map(|e| e.id).collect();
-                if &expected != message_ids {
+                let held = self.bus.peek(agent)?;
+                if !held.iter().map(|e| e.id).eq(message_ids.iter().copied()) {
+                    let expected = held.iter().map(|e| e.id).collect();
                     return Err(TeamError::DeliveryMismatch { agent: agent.clone(), expected, recorded: message_ids.clone() });
                 }
-                self.bus.drain(agent)?;
-                Ok(())
             }
-            Event::RequestCreated { request_id, request_kind, requester, addressee, plan } => {
-                self.tracker.create(request_id.clone(), *request_kind, requester.clone(), addressee.clone(), plan.clone(), entry.time)?;
-                Ok(())
+            Event::RequestCreated { request_id, .. } => {
+                if self.tracker.get(request_id).is_some() {
+                    return Err(TrackerError::DuplicateId(request_id.clone()).into());
+                }
             }
             Event::RequestTransitioned { request_id, request_kind, by, from, to } => {
-                let approve = *to == RequestStatus::Approved;
-                let next = self.tracker.check_answer(request_id, *request_kind, by, approve)?;
+                let next = self.tracker.check_answer(request_id, *request_kind, by, *to == RequestStatus::Approved)?;
                 let current = self.tracker.get(request_id).map(|r| r.status);
                 if next != *to || current != Some(*from) {
                     return Err(TeamError::TransitionMismatch(request_id.clone()));
                 }
-                self.tracker.answer(request_id, *request_kind, by, approve, entry.time)?;
+            }
+            Event::RunStarted { .. }
+            | Event::RunFinished
+            | Event::ModelCalled { .. }
+            | Event::ModelReplied { .. }
+            | Event::ModelFailed { .. }
+            | Event::ToolCalled { .. }
+            | Event::ToolReturned { .. } => {}
+        }
+        Ok(())
+    }
+
+    /// Applies an event that `check` accepted against this very state.
+    fn apply_checked(&mut self, entry: &TraceEntry) {
+        const CHECKED: &str = "the event was checked against this state";
+        match &entry.event {
+            Event::MemberSpawned { name, role, plan_mode } => {
+                self.roster.spawn(name, role, *plan_mode).expect(CHECKED);
+                self.bus.register(name);
+            }
+            Event::MemberStatusChanged { name, to, .. } => {
+                self.roster.set_status(name, *to).expect(CHECKED);
+            }
+            Event::MessageSent { message } => self.bus.send(MessageId(entry.seq), message.clone()).expect(CHECKED),
+            Event::InboxDrained { agent, .. } => {
+                self.bus.drain(agent).expect(CHECKED);
+            }
+            Event::RequestCreated { request_id, request_kind, requester, addressee, plan } => {
+                self.tracker
+                    .create(request_id.clone(), *request_kind, requester.clone(), addressee.clone(), plan.clone(), entry.time)
+                    .expect(CHECKED);
+            }
+            Event::RequestTransitioned { request_id, request_kind, by, to, .. } => {
+                let approve = *to == RequestStatus::Approved;
+                self.tracker.answer(request_id, *request_kind, by, approve, entry.time).expect(CHECKED);
                 if *request_kind == RequestKind::Plan && approve {
-                    let requester = self.tracker.get(request_id).expect("answered above").requester.clone();
+                    let requester = self.tracker.get(request_id).expect(CHECKED).requester.clone();
                     self.roster.mark_plan_approved(&requester);
                 }
-                Ok(())
             }
+            Event::RunStarted { .. }
+            | Event::RunFinished
+            | Event::ModelCalled { .. }
+            | Event::ModelReplied { .. }
+            | Event::ModelFailed { .. }
+            | Event::ToolCalled { .. }
+            | Event::ToolReturned { .. } => {}
         }
     }
 }
@@ -207,11 +248,13 @@ impl Team {
         self.state.tracker.get(id)
     }
 
-    /// Applies `events` at `at` as one atomic step: on any refusal, state and
-    /// trace are left as they were.
+    /// Applies `events` at `at` as one atomic step: every event is checked
+    /// first, so on any refusal state and trace are left as they were. The
+    /// events of one command never depend on each other (a request's creation
+    /// and its message touch different parts of the state), which is what
+    /// lets them all be checked against the state before the first applies.
     fn commit(&mut self, at: Millis, events: Vec<Event>) -> Result<Vec<u64>, TeamError> {
         self.trace.check_append(at)?;
-        let mut next = self.state.clone();
         let first = self.trace.next_seq();
         let entries: Vec<TraceEntry> = events
             .into_iter()
@@ -219,15 +262,26 @@ impl Team {
             .map(|(i, event)| TraceEntry { seq: first + i as u64, time: at, event })
             .collect();
         for entry in &entries {
-            next.apply(entry)?;
+            self.state.check(entry)?;
         }
-        self.state = next;
-        Ok(entries.into_iter().map(|e| self.trace.append(e.time, e.event).expect("time checked above")).collect())
+        let mut seqs = Vec::with_capacity(entries.len());
+        for entry in entries {
+            self.state.apply_checked(&entry);
+            seqs.push(self.trace.append(entry.time, entry.event).expect("time checked above"));
+        }
+        Ok(seqs)
     }
 
     /// Records the start of a run from a user prompt.
     pub fn start_run(&mut self, prompt: &str, at: Millis) -> Result<(), TeamError> {
         self.commit(at, vec![Event::RunStarted { prompt: prompt.to_string() }]).map(drop)
+    }
+
+    /// Records an observation (model call, tool run) that changes no
+    /// protocol state.
+    pub fn observe(&mut self, event: Event, at: Millis) -> Result<(), TeamError> {
+        debug_assert!(event.observed_agent().is_some(), "only observation events");
+        self.commit(at, vec![event]).map(drop)
     }
 
     /// Records that the team went quiet.

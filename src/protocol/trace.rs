@@ -116,6 +116,71 @@ pub enum Event {
         /// The state after.
         to: RequestStatus,
     },
+    /// An agent called its model (its activation starts).
+    ModelCalled {
+        /// Who.
+        agent: AgentName,
+    },
+    /// The model answered.
+    ModelReplied {
+        /// Who asked.
+        agent: AgentName,
+        /// The text of the reply, if any.
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        text: String,
+        /// Why it stopped (`end_turn`, `tool_use`, ...).
+        stop_reason: String,
+        /// Prompt tokens.
+        input_tokens: u64,
+        /// Reply tokens.
+        output_tokens: u64,
+    },
+    /// The model call failed; the agent stops its turn.
+    ModelFailed {
+        /// Who.
+        agent: AgentName,
+        /// What went wrong.
+        error: String,
+    },
+    /// A tool run started.
+    ToolCalled {
+        /// Who runs it.
+        agent: AgentName,
+        /// The model's id for the call.
+        tool_use_id: String,
+        /// The tool.
+        tool: String,
+        /// Its arguments.
+        input: serde_json::Value,
+    },
+    /// A tool run ended.
+    ToolReturned {
+        /// Who ran it.
+        agent: AgentName,
+        /// The model's id for the call.
+        tool_use_id: String,
+        /// The tool.
+        tool: String,
+        /// What the model will read.
+        output: String,
+        /// True for an `Error: ...` result.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        is_error: bool,
+    },
+}
+
+impl Event {
+    /// The agent an observation event is about, if it is one.
+    pub fn observed_agent(&self) -> Option<&AgentName> {
+        match self {
+            Event::ModelCalled { agent }
+            | Event::ModelReplied { agent, .. }
+            | Event::ModelFailed { agent, .. }
+            | Event::ToolCalled { agent, .. }
+            | Event::ToolReturned { agent, .. } => Some(agent),
+            _ => None,
+        }
+    }
 }
 
 /// One numbered, timed event.

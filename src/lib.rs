@@ -1,9 +1,12 @@
 //! Team Protocols Playground: a lead and teammate agents coordinating through
 //! request/response protocols, drawn as an animated sequence diagram.
 //!
-//! Layers, with dependencies pointing one way: `ui -> protocol`.
+//! Layers, with dependencies pointing one way: `ui -> runtime -> protocol`,
+//! `runtime -> model`.
 
+pub mod model;
 pub mod protocol;
+pub mod runtime;
 
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

@@ -96,6 +96,11 @@ pub fn describe(entry: &TraceEntry) -> String {
         Event::InboxDrained { agent, message_ids } => format!("{agent} read {} message(s)", message_ids.len()),
         Event::RequestCreated { request_id, request_kind, .. } => format!("{request_kind} request {request_id}: pending"),
         Event::RequestTransitioned { request_id, from, to, by, .. } => format!("request {request_id}: {from} -> {to} (by {by})"),
+        Event::ModelCalled { agent } => format!("{agent} calls its model"),
+        Event::ModelReplied { agent, stop_reason, .. } => format!("{agent}'s model replied ({stop_reason})"),
+        Event::ModelFailed { agent, error } => format!("{agent}'s model failed: {error}"),
+        Event::ToolCalled { agent, tool, .. } => format!("{agent} runs {tool}"),
+        Event::ToolReturned { agent, tool, is_error, .. } => format!("{agent}: {tool} {}", if *is_error { "failed" } else { "done" }),
     };
     format!("#{} {} {what}", entry.seq, entry.time)
 }

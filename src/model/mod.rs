@@ -1,0 +1,237 @@
+//! The model interface, in Anthropic Messages terms: a system prompt, a
+//! conversation of text / `tool_use` / `tool_result` blocks and tool schemas
+//! go in; content blocks, a stop reason and token usage come out.
+//!
+//! Owns the vocabulary every provider speaks and the `Model` trait. It must
+//! not know about the team, the bus or the scheduler: the runtime turns those
+//! into conversation turns. Futures are not `Send` (they run on one thread,
+//! in the browser with `spawn_local`).
+
+pub mod scripted;
+
+use std::cell::Cell;
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// A boxed, non-`Send` future.
+pub type LocalBoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + 'a>>;
+
+/// Who said a turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// The user (and tool results, and inbox deliveries).
+    User,
+    /// The model.
+    Assistant,
+}
+
+/// One block of a turn.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ContentBlock {
+    /// Plain text.
+    Text {
+        /// The text.
+        text: String,
+    },
+    /// The model asks for a tool run.
+    ToolUse {
+        /// Correlates the result.
+        id: String,
+        /// The tool's name.
+        name: String,
+        /// The arguments, as JSON.
+        input: Value,
+    },
+    /// The result of a tool run, in the user turn after the call.
+    ToolResult {
+        /// The `id` of the `tool_use` this answers.
+        tool_use_id: String,
+        /// The output (or `Error: ...`).
+        content: String,
+        /// True when the tool refused or failed.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        is_error: bool,
+    },
+}
+
+impl ContentBlock {
+    /// A text block.
+    pub fn text(text: impl Into<String>) -> Self {
+        ContentBlock::Text { text: text.into() }
+    }
+}
+
+/// One turn of the conversation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Turn {
+    /// Who said it.
+    pub role: Role,
+    /// What was said.
+    pub content: Vec<ContentBlock>,
+}
+
+impl Turn {
+    /// A user turn of plain text.
+    pub fn user_text(text: impl Into<String>) -> Self {
+        Turn { role: Role::User, content: vec![ContentBlock::text(text)] }
+    }
+
+    /// The text of every text block, joined.
+    pub fn text(&self) -> String {
+        self.content
+            .iter()
+            .filter_map(|b| match b {
+                ContentBlock::Text { text } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+}
+
+/// A tool the model may call.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ToolSchema {
+    /// Its name.
+    pub name: String,
+    /// What it does, for the model.
+    pub description: String,
+    /// JSON Schema of its input.
+    pub input_schema: Value,
+}
+
+/// Everything a model call needs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ModelRequest {
+    /// The system prompt.
+    pub system: String,
+    /// The conversation so far; the last turn is the user's.
+    pub messages: Vec<Turn>,
+    /// The tools on offer.
+    pub tools: Vec<ToolSchema>,
+    /// The most tokens the reply may use.
+    pub max_tokens: u32,
+}
+
+/// Why the model stopped.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StopReason {
+    /// It finished its turn.
+    EndTurn,
+    /// It wants tool results.
+    ToolUse,
+    /// It ran out of `max_tokens`.
+    MaxTokens,
+    /// A stop sequence matched.
+    StopSequence,
+    /// The server paused a long turn; send the conversation back to resume.
+    PauseTurn,
+    /// The model declined to answer.
+    Refusal,
+    /// The conversation no longer fits the model's context window.
+    ModelContextWindowExceeded,
+}
+
+impl fmt::Display for StopReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = serde_json::to_value(self).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+        f.write_str(&s)
+    }
+}
+
+/// Tokens used by one call.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Usage {
+    /// Prompt tokens.
+    pub input_tokens: u64,
+    /// Reply tokens.
+    pub output_tokens: u64,
+}
+
+/// The model's reply.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ModelResponse {
+    /// Text and tool calls, in order.
+    pub content: Vec<ContentBlock>,
+    /// Why it stopped.
+    pub stop_reason: StopReason,
+    /// Tokens used.
+    pub usage: Usage,
+}
+
+impl ModelResponse {
+    /// The tool calls in the reply, in order: `(id, name, input)`.
+    pub fn tool_uses(&self) -> impl Iterator<Item = (&str, &str, &Value)> {
+        self.content.iter().filter_map(|b| match b {
+            ContentBlock::ToolUse { id, name, input } => Some((id.as_str(), name.as_str(), input)),
+            _ => None,
+        })
+    }
+}
+
+/// Errors from a model call.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ModelError {
+    /// The call was cancelled by Stop.
+    #[error("the model call was cancelled")]
+    Cancelled,
+    /// The provider refused the credentials.
+    #[error("the key was refused ({0}); check the API key in Settings")]
+    Unauthorized(String),
+    /// The network failed.
+    #[error("network error: {0}")]
+    Network(String),
+    /// The provider answered with an error.
+    #[error("the model server answered {status}: {message}")]
+    Http {
+        /// HTTP status.
+        status: u16,
+        /// The server's message.
+        message: String,
+    },
+    /// The reply could not be understood.
+    #[error("the model's reply could not be read: {0}")]
+    Malformed(String),
+}
+
+/// A flag that Stop raises to cancel in-flight calls.
+#[derive(Debug, Clone, Default)]
+pub struct CancelToken(Rc<Cell<bool>>);
+
+impl CancelToken {
+    /// A token not yet cancelled.
+    pub fn new() -> Self {
+        CancelToken::default()
+    }
+
+    /// Cancels every call holding a clone of this token.
+    pub fn cancel(&self) {
+        self.0.set(true);
+    }
+
+    /// True once cancelled.
+    pub fn is_cancelled(&self) -> bool {
+        self.0.get()
+    }
+}
+
+/// Where streamed text goes as it arrives.
+pub type TextSink = Rc<dyn Fn(&str)>;
+
+/// A language model, local or remote.
+pub trait Model {
+    /// A short name for the UI ("scripted (offline)", a model id, ...).
+    fn label(&self) -> String;
+
+    /// Answers one request. Streaming providers pass text deltas to `on_text`
+    /// as they arrive; every provider checks `cancel`.
+    fn complete<'a>(&'a self, request: &'a ModelRequest, on_text: TextSink, cancel: CancelToken) -> LocalBoxFuture<'a, Result<ModelResponse, ModelError>>;
+}

@@ -1,0 +1,73 @@
+//! Time for the runtime: a virtual clock that each turn advances by a seeded
+//! cost (so a scripted run is byte-for-byte repeatable, in tests and in the
+//! browser alike), or a wall clock for real model providers.
+//!
+//! Owns "what time is it" and "wait a little" (pacing). It must not decide
+//! what happens at a time: the scheduler and the agents do.
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use crate::model::LocalBoxFuture;
+use crate::protocol::Millis;
+
+/// The runtime's notion of now.
+pub trait Clock {
+    /// The current time since the run began.
+    fn now(&self) -> Millis;
+    /// Moves virtual time forward by `ms` (a wall clock ignores this).
+    fn advance(&self, ms: u64);
+}
+
+/// Time that moves only when told to.
+#[derive(Debug, Default, Clone)]
+pub struct VirtualClock(Rc<Cell<u64>>);
+
+impl VirtualClock {
+    /// A clock at zero.
+    pub fn new() -> Self {
+        VirtualClock::default()
+    }
+}
+
+impl Clock for VirtualClock {
+    fn now(&self) -> Millis {
+        Millis(self.0.get())
+    }
+    fn advance(&self, ms: u64) {
+        self.0.set(self.0.get() + ms);
+    }
+}
+
+/// Waits for real time to pass (pacing in Live mode).
+pub trait Sleeper {
+    /// A future that completes after `ms` milliseconds.
+    fn sleep(&self, ms: u64) -> LocalBoxFuture<'static, ()>;
+}
+
+/// A sleeper that never waits: native tests and benchmarks.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct NoSleep;
+
+impl Sleeper for NoSleep {
+    fn sleep(&self, _ms: u64) -> LocalBoxFuture<'static, ()> {
+        Box::pin(std::future::ready(()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn virtual_time_moves_only_when_advanced() {
+        let c = VirtualClock::new();
+        assert_eq!(c.now(), Millis(0));
+        c.advance(250);
+        c.advance(5);
+        assert_eq!(c.now(), Millis(255));
+        let shared = c.clone();
+        shared.advance(1);
+        assert_eq!(c.now(), Millis(256), "clones share one clock");
+    }
+}

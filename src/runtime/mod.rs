@@ -1,0 +1,588 @@
+//! The agent runtime: the lead and each teammate as their own async task,
+//! their tools over the team and an in-memory workspace, and a scheduler
+//! that makes every run repeatable from its seed.
+//!
+//! Owns running agents. It changes the team only through `protocol::Team`
+//! (so every event lands in the trace) and reaches models only through
+//! `model::Model`. It must not draw anything: the UI reads the trace.
+
+pub mod agent;
+pub mod clock;
+pub mod executor;
+pub mod scheduler;
+pub mod tools;
+pub mod workspace;
+
+use std::cell::{Cell, RefCell};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::rc::{Rc, Weak};
+
+use serde_json::Value;
+
+use crate::model::{CancelToken, Model, ModelError, ModelRequest, ModelResponse, TextSink, Turn};
+use crate::protocol::ids::SeededIds;
+use crate::protocol::{AgentName, Event, MemberStatus, Millis, RequestId, RequestKind, RequestStatus, Team, TeamError, Trace};
+use clock::{Clock, Sleeper};
+use executor::Spawner;
+use scheduler::{Mode, Scheduler, Stopped, TurnKind};
+use tools::{AgentRole, ToolCall};
+use workspace::Workspace;
+
+/// Errors from the runtime's own API (what a user or the UI asked for).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RuntimeError {
+    /// The team refused.
+    #[error(transparent)]
+    Team(#[from] TeamError),
+    /// The run was stopped; start a new one.
+    #[error("the run was stopped; start a new run")]
+    Stopped,
+    /// A prompt must say something.
+    #[error("the prompt is empty")]
+    EmptyPrompt,
+    /// A bad name or id from the user.
+    #[error("{0}")]
+    BadInput(String),
+}
+
+/// How a run is set up.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuntimeConfig {
+    /// The team's name (the roster's `team_name`).
+    pub team_name: String,
+    /// Fixes request ids, turn order and virtual time.
+    pub seed: u64,
+    /// Live or Step.
+    pub mode: Mode,
+    /// Live mode: real milliseconds to wait before each turn (0 = none).
+    pub pace_ms: u64,
+    /// Most model calls in one teammate loop (the lesson's 50).
+    pub max_rounds: usize,
+    /// Most model calls the lead makes for one wake-up.
+    pub lead_max_rounds: usize,
+    /// `max_tokens` of each model call.
+    pub max_tokens: u32,
+}
+
+impl Default for RuntimeConfig {
+    fn default() -> Self {
+        RuntimeConfig {
+            team_name: "default".into(),
+            seed: 2026,
+            mode: Mode::Live,
+            pace_ms: 0,
+            max_rounds: 50,
+            lead_max_rounds: 50,
+            max_tokens: 8000,
+        }
+    }
+}
+
+/// What a tool run produced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolOutcome {
+    /// What the model reads.
+    pub output: String,
+    /// True for `Error: ...`.
+    pub is_error: bool,
+}
+
+impl ToolOutcome {
+    fn ok(output: impl Into<String>) -> Self {
+        ToolOutcome { output: output.into(), is_error: false }
+    }
+    fn err(error: impl std::fmt::Display) -> Self {
+        ToolOutcome { output: format!("Error: {error}"), is_error: true }
+    }
+}
+
+/// Shared by the runtime handle and every agent task.
+pub(crate) struct Inner {
+    pub(crate) config: RuntimeConfig,
+    pub(crate) team: RefCell<Team>,
+    pub(crate) workspace: RefCell<Workspace>,
+    pub(crate) sched: Scheduler,
+    pub(crate) model: Rc<dyn Model>,
+    spawner: Rc<dyn Spawner>,
+    clock: Rc<dyn Clock>,
+    sleeper: Rc<dyn Sleeper>,
+    costs: RefCell<SeededIds>,
+    pub(crate) cancel: CancelToken,
+    /// Prompts waiting for the lead, oldest first.
+    pub(crate) prompts: RefCell<VecDeque<String>>,
+    /// New prompts for teammates restarted while their task still runs.
+    pub(crate) restarts: RefCell<BTreeMap<AgentName, VecDeque<String>>>,
+    /// Teammates whose task is alive.
+    pub(crate) alive: RefCell<BTreeSet<AgentName>>,
+    /// Teammates with an approved shutdown they have not acted on yet.
+    pub(crate) exiting: RefCell<BTreeSet<AgentName>>,
+    run_active: Cell<bool>,
+    tasks: Cell<usize>,
+    /// Streamed model text per agent, for the current call.
+    pub(crate) streaming: RefCell<BTreeMap<AgentName, String>>,
+    listeners: RefCell<Vec<Rc<dyn Fn()>>>,
+    self_ref: Weak<Inner>,
+}
+
+impl Inner {
+    pub(crate) fn now(&self) -> Millis {
+        self.clock.now()
+    }
+
+    /// Waits for a turn, then moves virtual time by the turn's cost and
+    /// paces (Live mode).
+    pub(crate) async fn turn(&self, agent: &AgentName, kind: TurnKind) -> Result<(), Stopped> {
+        let ticket = self.sched.enqueue(agent, kind.clone());
+        self.after_change();
+        self.sched.wait(ticket).await?;
+        self.begin_turn(&kind).await
+    }
+
+    /// What every granted turn does first: cost and pacing.
+    pub(crate) async fn begin_turn(&self, kind: &TurnKind) -> Result<(), Stopped> {
+        let jitter = self.costs.borrow_mut().next_u64();
+        let cost = match kind {
+            TurnKind::Deliver => 2 + jitter % 4,
+            TurnKind::ModelCall => 1,
+            TurnKind::Tool { .. } => 5 + jitter % 30,
+        };
+        self.clock.advance(cost);
+        if self.sched.mode() == Mode::Live && self.config.pace_ms > 0 {
+            self.sleeper.sleep(self.config.pace_ms).await;
+        }
+        if self.sched.is_stopped() {
+            return Err(Stopped);
+        }
+        Ok(())
+    }
+
+    /// Records an event that changes no protocol state.
+    pub(crate) fn observe(&self, event: Event) {
+        let at = self.now();
+        self.team.borrow_mut().observe(event, at).expect("observations are always accepted at the current time");
+        self.after_change();
+    }
+
+    /// Tells listeners that something changed.
+    pub(crate) fn after_change(&self) {
+        let listeners: Vec<_> = self.listeners.borrow().clone();
+        for l in listeners {
+            l();
+        }
+    }
+
+    /// Calls the model for `agent`, recording the call and its reply.
+    pub(crate) async fn call_model(&self, agent: &AgentName, request: &ModelRequest) -> Result<ModelResponse, ModelError> {
+        self.observe(Event::ModelCalled { agent: agent.clone() });
+        self.streaming.borrow_mut().insert(agent.clone(), String::new());
+        let sink: TextSink = {
+            let (weak, who) = (self.self_ref.clone(), agent.clone());
+            Rc::new(move |delta: &str| {
+                if let Some(inner) = weak.upgrade() {
+                    inner.streaming.borrow_mut().entry(who.clone()).or_default().push_str(delta);
+                    inner.after_change();
+                }
+            })
+        };
+        let result = self.model.complete(request, sink, self.cancel.clone()).await;
+        self.streaming.borrow_mut().remove(agent);
+        let think = 300 + self.costs.borrow_mut().next_u64() % 900;
+        self.clock.advance(think);
+        match &result {
+            Ok(reply) => {
+                let text = Turn { role: crate::model::Role::Assistant, content: reply.content.clone() }.text();
+                self.observe(Event::ModelReplied {
+                    agent: agent.clone(),
+                    text,
+                    stop_reason: reply.stop_reason.to_string(),
+                    input_tokens: reply.usage.input_tokens,
+                    output_tokens: reply.usage.output_tokens,
+                });
+            }
+            Err(ModelError::Cancelled) => {}
+            Err(e) => self.observe(Event::ModelFailed { agent: agent.clone(), error: e.to_string() }),
+        }
+        result
+    }
+
+    /// Runs one tool call for `agent`, recording it in the trace.
+    pub(crate) fn run_tool(&self, agent: &AgentName, role: AgentRole, tool_use_id: &str, tool: &str, input: &Value) -> ToolOutcome {
+        self.observe(Event::ToolCalled {
+            agent: agent.clone(),
+            tool_use_id: tool_use_id.to_string(),
+            tool: tool.to_string(),
+            input: input.clone(),
+        });
+        let outcome = match tools::parse(role, tool, input) {
+            Ok(call) => self.execute(agent, call),
+            Err(e) => ToolOutcome::err(e),
+        };
+        self.observe(Event::ToolReturned {
+            agent: agent.clone(),
+            tool_use_id: tool_use_id.to_string(),
+            tool: tool.to_string(),
+            output: outcome.output.clone(),
+            is_error: outcome.is_error,
+        });
+        outcome
+    }
+
+    fn execute(&self, agent: &AgentName, call: ToolCall) -> ToolOutcome {
+        if call.changes_workspace() && self.team.borrow().plan_gate_closed(agent) {
+            return ToolOutcome::err(format!(
+                "'{agent}' works in plan mode: submit a plan with plan_approval and wait until the lead approves it before changing files"
+            ));
+        }
+        let result: Result<String, String> = match call {
+            ToolCall::ListFiles => Ok(self.workspace.borrow().list_files()),
+            ToolCall::ReadFile { path, limit } => self.workspace.borrow().read_file(&path, limit).map_err(|e| e.to_string()),
+            ToolCall::WriteFile { path, content } => self.workspace.borrow_mut().write_file(&path, &content).map_err(|e| e.to_string()),
+            ToolCall::EditFile { path, old_text, new_text } => {
+                self.workspace.borrow_mut().edit_file(&path, &old_text, &new_text).map_err(|e| e.to_string())
+            }
+            ToolCall::SpawnTeammate { name, role, prompt, plan_mode } => self.spawn_teammate(&name, &role, &prompt, plan_mode),
+            ToolCall::ListTeammates => Ok(self.list_teammates()),
+            ToolCall::SendMessage { to, content, msg_type } => {
+                let msg_type = msg_type.unwrap_or_else(|| "message".into());
+                self.with_name(&to, |inner, to| {
+                    inner.send_as(agent, to, &msg_type, &content).map(|_| format!("Sent {msg_type} to {to}"))
+                })
+            }
+            ToolCall::ReadInbox => self.read_inbox(agent),
+            ToolCall::Broadcast { content } => {
+                let at = self.now();
+                let sent = self.team.borrow_mut().broadcast(agent, &content, at);
+                sent.map(|to| {
+                    self.wake(&to);
+                    format!("Broadcast to {} teammates", to.len())
+                })
+                .map_err(|e| e.to_string())
+            }
+            ToolCall::ShutdownRequest { teammate } => self.with_name(&teammate, |inner, target| {
+                let at = inner.now();
+                let id = inner.team.borrow_mut().request_shutdown(agent, target, at)?;
+                inner.wake(std::slice::from_ref(target));
+                Ok(format!("Shutdown request {id} sent to '{target}' (status: pending)"))
+            }),
+            ToolCall::ShutdownStatus { request_id } => self.shutdown_status(&request_id),
+            ToolCall::ShutdownResponse { request_id, approve, reason } => {
+                self.answer(RequestKind::Shutdown, &request_id, agent, approve, &reason).map(|_| {
+                    if approve {
+                        "Shutdown approved".to_string()
+                    } else {
+                        "Shutdown rejected".to_string()
+                    }
+                })
+            }
+            ToolCall::PlanReview { request_id, approve, feedback } => {
+                self.answer(RequestKind::Plan, &request_id, agent, approve, &feedback).map(|status| {
+                    let from = self.team.borrow().request(&RequestId::parse(&request_id).expect("answered")).map(|r| r.requester.clone());
+                    format!("Plan {status} for '{}'", from.map(|f| f.to_string()).unwrap_or_default())
+                })
+            }
+            ToolCall::PlanSubmit { plan } => {
+                let at = self.now();
+                let id = self.team.borrow_mut().submit_plan(agent, &plan, at);
+                id.map(|id| {
+                    self.wake(&[AgentName::lead()]);
+                    format!("Plan submitted (request_id={id}). Waiting for lead approval.")
+                })
+                .map_err(|e| e.to_string())
+            }
+        };
+        match result {
+            Ok(out) => ToolOutcome::ok(out),
+            Err(e) => ToolOutcome::err(e),
+        }
+    }
+
+    fn with_name(&self, raw: &str, f: impl FnOnce(&Inner, &AgentName) -> Result<String, TeamError>) -> Result<String, String> {
+        let name = AgentName::parse(raw).map_err(|e| e.to_string())?;
+        f(self, &name).map_err(|e| e.to_string())
+    }
+
+    /// Sends a plain message and wakes its recipient.
+    pub(crate) fn send_as(&self, from: &AgentName, to: &AgentName, msg_type: &str, content: &str) -> Result<(), TeamError> {
+        let at = self.now();
+        if msg_type == "broadcast" {
+            let to = self.team.borrow_mut().broadcast(from, content, at)?;
+            self.wake(&to);
+            return Ok(());
+        }
+        self.team.borrow_mut().send(from, to, msg_type, content, at)?;
+        self.wake(std::slice::from_ref(to));
+        Ok(())
+    }
+
+    /// Answers a request as `by` through the protocol path, marks an approved
+    /// shutdown for its teammate, and wakes whoever must react.
+    pub(crate) fn answer(&self, kind: RequestKind, raw_id: &str, by: &AgentName, approve: bool, text: &str) -> Result<RequestStatus, String> {
+        let id = RequestId::parse(raw_id).map_err(|e| e.to_string())?;
+        let at = self.now();
+        let status = self.team.borrow_mut().answer(kind, &id, by, approve, text, at).map_err(|e| e.to_string())?;
+        let requester = self.team.borrow().request(&id).map(|r| r.requester.clone()).expect("just answered");
+        if kind == RequestKind::Shutdown && approve {
+            self.exiting.borrow_mut().insert(by.clone());
+            self.wake(std::slice::from_ref(by));
+        }
+        self.wake(&[requester]);
+        Ok(status)
+    }
+
+    fn read_inbox(&self, agent: &AgentName) -> Result<String, String> {
+        let at = self.now();
+        let got = self.team.borrow_mut().drain(agent, at).map_err(|e| e.to_string())?;
+        let messages: Vec<_> = got.into_iter().map(|e| e.message).collect();
+        Ok(serde_json::to_string_pretty(&messages).expect("messages serialise"))
+    }
+
+    fn list_teammates(&self) -> String {
+        let team = self.team.borrow();
+        let roster = team.roster();
+        if roster.members.is_empty() {
+            return "No teammates.".to_string();
+        }
+        let mut lines = vec![format!("Team: {}", roster.team_name)];
+        lines.extend(roster.members.iter().map(|m| format!("  {} ({}): {}", m.name, m.role, m.status)));
+        lines.join("\n")
+    }
+
+    fn shutdown_status(&self, raw_id: &str) -> Result<String, String> {
+        let id = RequestId::parse(raw_id).map_err(|e| e.to_string())?;
+        let team = self.team.borrow();
+        let req = team.request(&id).filter(|r| r.kind == RequestKind::Shutdown);
+        let req = req.ok_or_else(|| format!("unknown shutdown request_id '{id}'"))?;
+        Ok(serde_json::json!({ "target": req.addressee, "status": req.status }).to_string())
+    }
+
+    fn spawn_teammate(self: &Inner, raw_name: &str, role: &str, prompt: &str, plan_mode: bool) -> Result<String, String> {
+        let name = AgentName::parse(raw_name).map_err(|e| e.to_string())?;
+        if prompt.trim().is_empty() {
+            return Err(format!("give '{name}' a prompt: what should it work on?"));
+        }
+        let at = self.now();
+        self.team.borrow_mut().spawn(&name, role, plan_mode, at).map_err(|e| e.to_string())?;
+        self.exiting.borrow_mut().remove(&name);
+        if self.alive.borrow().contains(&name) {
+            // An idle teammate whose task still runs: hand it the new prompt.
+            self.restarts.borrow_mut().entry(name.clone()).or_default().push_back(prompt.to_string());
+            self.wake(std::slice::from_ref(&name));
+        } else {
+            self.start_teammate(name.clone(), role.to_string(), prompt.to_string());
+        }
+        let mode = if plan_mode { ", plan mode" } else { "" };
+        Ok(format!("Spawned '{name}' (role: {role}{mode})"))
+    }
+
+    fn start_teammate(&self, name: AgentName, role: String, prompt: String) {
+        let me = self.me();
+        self.alive.borrow_mut().insert(name.clone());
+        let first = self.sched.enqueue(&name, TurnKind::ModelCall);
+        self.task_started();
+        self.spawner.spawn(Box::pin(agent::teammate_task(me, name, role, prompt, first)));
+    }
+
+    /// Gives each parked recipient a delivery turn.
+    pub(crate) fn wake(&self, names: &[AgentName]) {
+        for n in names {
+            self.sched.unpark(n);
+        }
+    }
+
+    pub(crate) fn task_started(&self) {
+        self.tasks.set(self.tasks.get() + 1);
+    }
+
+    pub(crate) fn task_ended(&self, agent: &AgentName) {
+        self.tasks.set(self.tasks.get() - 1);
+        self.alive.borrow_mut().remove(agent);
+        self.sched.finish(agent);
+        self.check_quiet();
+    }
+
+    /// Sets a teammate's status (a no-op when unchanged).
+    pub(crate) fn set_status(&self, agent: &AgentName, status: MemberStatus) {
+        let at = self.now();
+        // Refused only for a member already shut down, which the loops never ask.
+        let _ = self.team.borrow_mut().set_status(agent, status, at);
+        self.after_change();
+    }
+
+    /// Records the end of a run once nothing is running or waiting.
+    pub(crate) fn check_quiet(&self) {
+        if self.run_active.get() && self.sched.is_quiet() && !self.sched.is_stopped() {
+            self.run_active.set(false);
+            let at = self.now();
+            self.team.borrow_mut().finish_run(at).expect("time never goes backwards");
+        }
+        self.after_change();
+    }
+
+    fn me(&self) -> Rc<Inner> {
+        self.self_ref.upgrade().expect("tasks are started only while the runtime is alive")
+    }
+}
+
+/// The services a runtime runs on: where tasks run, what time it is, how to
+/// wait. Native tests pass a `LocalExecutor`, a `VirtualClock` and `NoSleep`.
+#[derive(Clone)]
+pub struct Host {
+    /// Starts agent tasks.
+    pub spawner: Rc<dyn Spawner>,
+    /// Tells the time.
+    pub clock: Rc<dyn Clock>,
+    /// Waits (pacing).
+    pub sleeper: Rc<dyn Sleeper>,
+}
+
+/// A running team: the handle the UI and tests hold.
+#[derive(Clone)]
+pub struct Runtime {
+    inner: Rc<Inner>,
+}
+
+impl Runtime {
+    /// A team with only the lead, whose task is started and parked, waiting
+    /// for a prompt.
+    pub fn new(config: RuntimeConfig, model: Rc<dyn Model>, host: Host) -> Self {
+        let inner = Rc::new_cyclic(|weak| Inner {
+            team: RefCell::new(Team::new(&config.team_name, config.seed)),
+            workspace: RefCell::new(Workspace::new()),
+            sched: Scheduler::new(config.mode, config.seed),
+            costs: RefCell::new(SeededIds::new(config.seed.rotate_left(17) ^ 0xC057)),
+            config,
+            model,
+            spawner: host.spawner,
+            clock: host.clock,
+            sleeper: host.sleeper,
+            cancel: CancelToken::new(),
+            prompts: RefCell::new(VecDeque::new()),
+            restarts: RefCell::new(BTreeMap::new()),
+            alive: RefCell::new(BTreeSet::new()),
+            exiting: RefCell::new(BTreeSet::new()),
+            run_active: Cell::new(false),
+            tasks: Cell::new(0),
+            streaming: RefCell::new(BTreeMap::new()),
+            listeners: RefCell::new(Vec::new()),
+            self_ref: weak.clone(),
+        });
+        let lead = AgentName::lead();
+        let parked = inner.sched.park(&lead);
+        inner.task_started();
+        inner.spawner.spawn(Box::pin(agent::lead_task(inner.clone(), parked)));
+        Runtime { inner }
+    }
+
+    /// Starts (or continues) a run with a user prompt for the lead.
+    pub fn submit_prompt(&self, prompt: &str) -> Result<(), RuntimeError> {
+        let prompt = prompt.trim();
+        if prompt.is_empty() {
+            return Err(RuntimeError::EmptyPrompt);
+        }
+        if self.inner.sched.is_stopped() {
+            return Err(RuntimeError::Stopped);
+        }
+        let at = self.inner.now();
+        self.inner.team.borrow_mut().start_run(prompt, at)?;
+        self.inner.run_active.set(true);
+        self.inner.prompts.borrow_mut().push_back(prompt.to_string());
+        self.inner.wake(&[AgentName::lead()]);
+        self.inner.after_change();
+        Ok(())
+    }
+
+    /// Step mode: releases exactly one waiting event. False when nothing is
+    /// waiting or an event is still in progress.
+    pub fn step(&self) -> bool {
+        let released = self.inner.sched.step();
+        self.inner.after_change();
+        released
+    }
+
+    /// Switches between Live and Step.
+    pub fn set_mode(&self, mode: Mode) {
+        self.inner.sched.set_mode(mode);
+        self.inner.after_change();
+    }
+
+    /// The current mode.
+    pub fn mode(&self) -> Mode {
+        self.inner.sched.mode()
+    }
+
+    /// Ends every task cleanly: waiting turns end, in-flight model calls are
+    /// cancelled, no tool is left half applied (tools run between turns).
+    pub fn stop(&self) {
+        self.inner.cancel.cancel();
+        self.inner.sched.stop();
+        self.inner.after_change();
+    }
+
+    /// True after `stop`.
+    pub fn is_stopped(&self) -> bool {
+        self.inner.sched.is_stopped()
+    }
+
+    /// How many agent tasks are still alive (zero after a stop has settled).
+    pub fn live_tasks(&self) -> usize {
+        self.inner.tasks.get()
+    }
+
+    /// True while a run is in progress (started and not yet quiet).
+    pub fn is_running(&self) -> bool {
+        self.inner.run_active.get()
+    }
+
+    /// The events waiting to be released, in ticket order.
+    pub fn waiting(&self) -> Vec<(AgentName, TurnKind)> {
+        self.inner.sched.waiting()
+    }
+
+    /// A copy of the trace so far.
+    pub fn trace(&self) -> Trace {
+        self.inner.team.borrow().trace().clone()
+    }
+
+    /// Reads the team (roster, tracker, inboxes, trace) without copying it.
+    pub fn with_team<T>(&self, f: impl FnOnce(&Team) -> T) -> T {
+        f(&self.inner.team.borrow())
+    }
+
+    /// Reads the workspace without copying it.
+    pub fn with_workspace<T>(&self, f: impl FnOnce(&Workspace) -> T) -> T {
+        f(&self.inner.workspace.borrow())
+    }
+
+    /// The text streamed so far by each agent's in-flight model call.
+    pub fn streaming_text(&self) -> BTreeMap<AgentName, String> {
+        self.inner.streaming.borrow().clone()
+    }
+
+    /// The model's label.
+    pub fn model_label(&self) -> String {
+        self.inner.model.label()
+    }
+
+    /// Calls `listener` after every change (event, turn, streamed text).
+    pub fn subscribe(&self, listener: Rc<dyn Fn()>) {
+        self.inner.listeners.borrow_mut().push(listener);
+    }
+
+    /// A human answers a pending request as its addressee (`as_agent`),
+    /// through the same protocol path as a model's tool call.
+    pub fn answer_as(&self, as_agent: &AgentName, request_id: &str, approve: bool, text: &str) -> Result<RequestStatus, RuntimeError> {
+        let id = RequestId::parse(request_id).map_err(|e| RuntimeError::BadInput(e.to_string()))?;
+        let kind = self.inner.team.borrow().request(&id).map(|r| r.kind);
+        let kind = kind.ok_or_else(|| RuntimeError::BadInput(format!("unknown request_id '{id}'")))?;
+        let status = self.inner.answer(kind, request_id, as_agent, approve, text).map_err(RuntimeError::BadInput)?;
+        self.inner.check_quiet();
+        Ok(status)
+    }
+
+    /// A human sends a plain message as any agent.
+    pub fn send_as(&self, from: &AgentName, to: &AgentName, content: &str) -> Result<(), RuntimeError> {
+        self.inner.send_as(from, to, "message", content)?;
+        self.inner.after_change();
+        Ok(())
+    }
+}

@@ -128,6 +128,12 @@ async fn teammate_loop(inner: &Inner, me: &AgentName, role: &str, prompt: String
                 }
             }
             Step::Acted => break,
+            Step::Done if has_mail(inner, me) => {
+                // Mail arrived during the model call: read it instead of idling.
+                inner.turn(me, TurnKind::Deliver).await?;
+                deliver_teammate(inner, me, &mut request);
+                rounds = 0;
+            }
             Step::Done => {
                 // Idle until a message (or a restart, or an approved
                 // shutdown answered by hand) arrives.
@@ -189,8 +195,8 @@ async fn lead_loop(inner: &Inner, first_park: impl Future<Output = Result<(), St
         max_tokens: inner.config.max_tokens,
     };
     first_park.await?;
+    inner.begin_turn(&TurnKind::Deliver).await?;
     loop {
-        inner.begin_turn(&TurnKind::Deliver).await?;
         if deliver_lead(inner, &mut request) {
             for _ in 0..inner.config.lead_max_rounds {
                 inner.turn(&lead, TurnKind::ModelCall).await?;
@@ -205,8 +211,14 @@ async fn lead_loop(inner: &Inner, first_park: impl Future<Output = Result<(), St
                 }
             }
         }
+        if lead_has_mail(inner) {
+            // Mail arrived during the last model call: read it, do not idle.
+            inner.turn(&lead, TurnKind::Deliver).await?;
+            continue;
+        }
         let parked = inner.sched.park(&lead);
         inner.check_quiet();
         parked.await?;
+        inner.begin_turn(&TurnKind::Deliver).await?;
     }
 }

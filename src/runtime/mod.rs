@@ -9,6 +9,7 @@
 pub mod agent;
 pub mod clock;
 pub mod executor;
+pub mod scenarios;
 pub mod scheduler;
 pub mod tools;
 pub mod workspace;

@@ -1,0 +1,61 @@
+//! The ready-made scenarios: the lesson's four prompts and two harder ones.
+//! Each is only a prompt; what happens is decided by the model and the
+//! runtime, so the same button works with the scripted model and a real one.
+//!
+//! Owns the scenario list, nothing else.
+
+/// A one-click scenario.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Scenario {
+    /// A stable id (for tests and links).
+    pub id: &'static str,
+    /// A short title for the button.
+    pub title: &'static str,
+    /// The prompts, submitted one after another (each waits for the team to
+    /// go quiet).
+    pub prompts: &'static [&'static str],
+}
+
+/// The lesson's first prompt.
+pub const SHUTDOWN: Scenario =
+    Scenario { id: "shutdown", title: "Graceful shutdown", prompts: &["Spawn alice as a coder. Then request her shutdown."] };
+
+/// The lesson's second prompt, after the first.
+pub const LIST_AFTER_SHUTDOWN: Scenario = Scenario {
+    id: "list-after-shutdown",
+    title: "Status after shutdown",
+    prompts: &["Spawn alice as a coder. Then request her shutdown.", "List teammates to see alice's status after shutdown approval"],
+};
+
+/// The lesson's third prompt.
+pub const REJECT_PLAN: Scenario = Scenario {
+    id: "reject-plan",
+    title: "Reject a risky plan",
+    prompts: &["Spawn bob with a risky refactoring task. Review and reject his plan."],
+};
+
+/// The lesson's fourth prompt.
+pub const APPROVE_PLAN: Scenario =
+    Scenario { id: "approve-plan", title: "Approve a plan", prompts: &["Spawn charlie, have him submit a plan, then approve it."] };
+
+/// Harder: a shutdown rejected mid-task, then accepted.
+pub const REJECT_THEN_ACCEPT: Scenario = Scenario {
+    id: "reject-then-accept",
+    title: "Busy teammate: reject, then accept",
+    prompts: &["Spawn dave to migrate three config files. Request his shutdown while he is mid-task, then request it again when he reports done."],
+};
+
+/// Harder: two requests in flight, answered out of order.
+pub const OUT_OF_ORDER: Scenario = Scenario {
+    id: "out-of-order",
+    title: "Two requests, answered out of order",
+    prompts: &["Spawn erin to write release notes in two parts and frank to stand by, then request both shutdowns; watch the answers arrive out of order."],
+};
+
+/// Every scenario, in the order the UI shows them.
+pub const ALL: [Scenario; 6] = [SHUTDOWN, LIST_AFTER_SHUTDOWN, REJECT_PLAN, APPROVE_PLAN, REJECT_THEN_ACCEPT, OUT_OF_ORDER];
+
+/// The scenario with this id.
+pub fn by_id(id: &str) -> Option<Scenario> {
+    ALL.into_iter().find(|s| s.id == id)
+}

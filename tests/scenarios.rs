@@ -1,0 +1,182 @@
+//! The six scenarios, run headless with the scripted model: final roster,
+//! request states, the messages of each request in order, and a clean
+//! invariant check.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::rc::Rc;
+
+use team_protocols::model::scripted::ScriptedModel;
+use team_protocols::protocol::*;
+use team_protocols::runtime::clock::{NoSleep, VirtualClock};
+use team_protocols::runtime::executor::LocalExecutor;
+use team_protocols::runtime::scenarios::{self, Scenario};
+use team_protocols::runtime::{Host, Runtime, RuntimeConfig};
+
+const SEED: u64 = 2026;
+
+fn run(scenario: Scenario) -> (Runtime, Trace) {
+    let ex = LocalExecutor::new();
+    let host = Host { spawner: Rc::new(ex.clone()), clock: Rc::new(VirtualClock::new()), sleeper: Rc::new(NoSleep) };
+    let rt = Runtime::new(RuntimeConfig { seed: SEED, ..RuntimeConfig::default() }, Rc::new(ScriptedModel), host);
+    for prompt in scenario.prompts {
+        rt.submit_prompt(prompt).unwrap();
+        ex.run_until_stalled();
+        assert!(!rt.is_running(), "the run ends by itself");
+    }
+    let trace = rt.trace();
+    assert_eq!(check(&trace), vec![], "no invariant violation");
+    assert_eq!(Team::replay(&trace).unwrap().state().clone(), rt.with_team(|t| t.state().clone()), "replay equals live state");
+    (rt, trace)
+}
+
+fn status(rt: &Runtime, name: &str) -> Option<MemberStatus> {
+    rt.with_team(|t| t.roster().status(&AgentName::parse(name).unwrap()))
+}
+
+/// Requests in creation order: (kind, requester, addressee, status).
+fn requests(rt: &Runtime) -> Vec<(RequestKind, String, String, RequestStatus)> {
+    rt.with_team(|t| {
+        t.tracker().iter().map(|r| (r.kind, r.requester.to_string(), r.addressee.to_string(), r.status)).collect()
+    })
+}
+
+/// The protocol messages of each request, in trace order: (type, from, to).
+fn messages_of(trace: &Trace, id: &RequestId) -> Vec<(MessageType, String, String)> {
+    trace
+        .entries()
+        .iter()
+        .filter_map(|e| match &e.event {
+            Event::MessageSent { message } if message.request_id.as_ref() == Some(id) => {
+                Some((message.msg_type, message.from.to_string(), message.to.to_string()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+fn ids(rt: &Runtime) -> Vec<RequestId> {
+    rt.with_team(|t| t.tracker().iter().map(|r| r.id.clone()).collect())
+}
+
+fn last_lead_text(trace: &Trace) -> String {
+    trace
+        .entries()
+        .iter()
+        .rev()
+        .find_map(|e| match &e.event {
+            Event::ModelReplied { agent, text, .. } if agent.is_lead() => Some(text.clone()),
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
+fn m(t: MessageType, from: &str, to: &str) -> (MessageType, String, String) {
+    (t, from.to_string(), to.to_string())
+}
+
+#[test]
+fn alice_approves_the_shutdown_and_exits() {
+    let (rt, trace) = run(scenarios::SHUTDOWN);
+    assert_eq!(status(&rt, "alice"), Some(MemberStatus::Shutdown));
+    assert_eq!(requests(&rt), [(RequestKind::Shutdown, "lead".into(), "alice".into(), RequestStatus::Approved)]);
+    let id = &ids(&rt)[0];
+    assert_eq!(
+        messages_of(&trace, id),
+        [m(MessageType::ShutdownRequest, "lead", "alice"), m(MessageType::ShutdownResponse, "alice", "lead")]
+    );
+    assert!(last_lead_text(&trace).contains(&format!("alice approved shutdown request {id}")));
+    assert!(matches!(trace.entries().last().unwrap().event, Event::RunFinished));
+}
+
+#[test]
+fn listing_after_the_shutdown_shows_alice_shut_down() {
+    let (rt, trace) = run(scenarios::LIST_AFTER_SHUTDOWN);
+    assert_eq!(status(&rt, "alice"), Some(MemberStatus::Shutdown));
+    let listed = trace.entries().iter().rev().find_map(|e| match &e.event {
+        Event::ToolReturned { tool, output, .. } if tool == "list_teammates" => Some(output.clone()),
+        _ => None,
+    });
+    assert_eq!(listed.as_deref(), Some("Team: default\n  alice (coder): shutdown"));
+    assert_eq!(requests(&rt).len(), 1, "listing asks nothing of anyone");
+    let runs = trace.entries().iter().filter(|e| matches!(e.event, Event::RunFinished)).count();
+    assert_eq!(runs, 2, "two prompts, two runs");
+}
+
+#[test]
+fn bobs_risky_plan_is_rejected_and_his_revision_approved() {
+    let (rt, trace) = run(scenarios::REJECT_PLAN);
+    assert_eq!(
+        requests(&rt),
+        [
+            (RequestKind::Plan, "bob".into(), "lead".into(), RequestStatus::Rejected),
+            (RequestKind::Plan, "bob".into(), "lead".into(), RequestStatus::Approved),
+        ]
+    );
+    for id in ids(&rt) {
+        assert_eq!(
+            messages_of(&trace, &id),
+            [m(MessageType::PlanApprovalRequest, "bob", "lead"), m(MessageType::PlanApprovalResponse, "lead", "bob")]
+        );
+    }
+    let plans = rt.with_team(|t| t.tracker().iter().map(|r| r.plan.clone().unwrap()).collect::<Vec<_>>());
+    assert!(plans[0].contains("big-bang"));
+    assert!(plans[1].starts_with("Revised plan"));
+    assert_eq!(status(&rt, "bob"), Some(MemberStatus::Idle));
+    assert!(rt.with_workspace(|w| w.get("src/auth.py").is_some()), "bob worked only after approval");
+    let first_write = trace.entries().iter().position(|e| matches!(&e.event, Event::ToolCalled { tool, .. } if tool == "write_file"));
+    let approval = trace.entries().iter().position(|e| matches!(&e.event, Event::RequestTransitioned { to: RequestStatus::Approved, .. }));
+    assert!(approval < first_write);
+}
+
+#[test]
+fn charlies_plan_is_approved_and_he_does_the_work() {
+    let (rt, trace) = run(scenarios::APPROVE_PLAN);
+    assert_eq!(requests(&rt), [(RequestKind::Plan, "charlie".into(), "lead".into(), RequestStatus::Approved)]);
+    assert_eq!(
+        messages_of(&trace, &ids(&rt)[0]),
+        [m(MessageType::PlanApprovalRequest, "charlie", "lead"), m(MessageType::PlanApprovalResponse, "lead", "charlie")]
+    );
+    assert_eq!(status(&rt, "charlie"), Some(MemberStatus::Idle));
+    assert_eq!(rt.with_workspace(|w| w.len()), 1);
+}
+
+#[test]
+fn a_busy_teammate_rejects_mid_task_then_accepts_when_done() {
+    let (rt, trace) = run(scenarios::REJECT_THEN_ACCEPT);
+    assert_eq!(
+        requests(&rt),
+        [
+            (RequestKind::Shutdown, "lead".into(), "dave".into(), RequestStatus::Rejected),
+            (RequestKind::Shutdown, "lead".into(), "dave".into(), RequestStatus::Approved),
+        ]
+    );
+    assert_eq!(status(&rt, "dave"), Some(MemberStatus::Shutdown));
+    assert_eq!(rt.with_workspace(|w| w.len()), 3, "all three files migrated before exiting");
+    let reject_reason = trace.entries().iter().find_map(|e| match &e.event {
+        Event::MessageSent { message } if message.approve == Some(false) => message.reason.clone(),
+        _ => None,
+    });
+    assert!(reject_reason.unwrap().starts_with("Mid-task"));
+    let done = trace.entries().iter().position(|e| matches!(&e.event, Event::MessageSent { message } if message.msg_type == MessageType::Message && message.content.starts_with("Done")));
+    let second = trace.entries().iter().rposition(|e| matches!(&e.event, Event::RequestCreated { .. }));
+    assert!(done < second, "the second request follows dave's report");
+}
+
+#[test]
+fn two_requests_in_flight_are_answered_out_of_order() {
+    let (rt, trace) = run(scenarios::OUT_OF_ORDER);
+    let reqs = requests(&rt);
+    assert_eq!(reqs.iter().map(|r| r.2.as_str()).collect::<Vec<_>>(), ["erin", "frank"], "erin asked first");
+    assert!(reqs.iter().all(|r| r.3 == RequestStatus::Approved));
+    let answered: Vec<String> = trace
+        .entries()
+        .iter()
+        .filter_map(|e| match &e.event {
+            Event::MessageSent { message } if message.msg_type == MessageType::ShutdownResponse => Some(message.from.to_string()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(answered, ["frank", "erin"], "frank answers first");
+    assert_eq!((status(&rt, "erin"), status(&rt, "frank")), (Some(MemberStatus::Shutdown), Some(MemberStatus::Shutdown)));
+    assert!(last_lead_text(&trace).contains("out of order"));
+}

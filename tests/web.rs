@@ -45,3 +45,55 @@ async fn shell_runs_the_shutdown_handshake_through_the_core_in_the_browser() {
     assert!(log.iter().any(|l| l.contains("pending -> approved (by alice)")));
     assert!(texts(&host, "[role=alert]").is_empty(), "no error shown");
 }
+
+mod runtime_in_the_browser {
+    use std::rc::Rc;
+
+    use team_protocols::model::scripted::ScriptedModel;
+    use team_protocols::protocol::{check, AgentName, Event, MemberStatus, MessageType};
+    use team_protocols::runtime::{browser, scenarios, Runtime, RuntimeConfig};
+    use wasm_bindgen_test::*;
+
+    async fn settle(rt: &Runtime) {
+        for _ in 0..2000 {
+            if !rt.is_running() {
+                return;
+            }
+            gloo_timers::future::TimeoutFuture::new(0).await;
+        }
+        panic!("the run did not finish");
+    }
+
+    #[wasm_bindgen_test]
+    async fn the_shutdown_scenario_runs_on_spawn_local_as_it_does_natively() {
+        let rt = Runtime::new(RuntimeConfig::default(), Rc::new(ScriptedModel), browser::host());
+        rt.submit_prompt(scenarios::SHUTDOWN.prompts[0]).unwrap();
+        settle(&rt).await;
+        let trace = rt.trace();
+        assert_eq!(check(&trace), vec![]);
+        let alice = AgentName::parse("alice").unwrap();
+        assert_eq!(rt.with_team(|t| t.roster().status(&alice)), Some(MemberStatus::Shutdown));
+        let types: Vec<MessageType> = trace
+            .entries()
+            .iter()
+            .filter_map(|e| match &e.event {
+                Event::MessageSent { message } => Some(message.msg_type),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(types, [MessageType::ShutdownRequest, MessageType::ShutdownResponse]);
+        assert!(matches!(trace.entries().last().unwrap().event, Event::RunFinished));
+    }
+
+    #[wasm_bindgen_test]
+    async fn a_browser_run_with_pacing_gives_the_same_trace_as_without() {
+        let run = |pace_ms| async move {
+            let config = RuntimeConfig { pace_ms, ..RuntimeConfig::default() };
+            let rt = Runtime::new(config, Rc::new(ScriptedModel), browser::host());
+            rt.submit_prompt(scenarios::APPROVE_PLAN.prompts[0]).unwrap();
+            settle(&rt).await;
+            rt.trace().to_json()
+        };
+        assert_eq!(run(0).await, run(1).await);
+    }
+}

@@ -7,6 +7,8 @@
 //! `model::Model`. It must not draw anything: the UI reads the trace.
 
 pub mod agent;
+#[cfg(target_arch = "wasm32")]
+pub mod browser;
 pub mod clock;
 pub mod executor;
 pub mod scenarios;

@@ -209,15 +209,14 @@ fn object(properties: Value, required: &[&str]) -> Value {
     json!({ "type": "object", "properties": properties, "required": required })
 }
 
-fn workspace_tools(lead: bool) -> Vec<ToolSchema> {
-    let read_props = if lead {
-        json!({ "path": { "type": "string" }, "limit": { "type": "integer" } })
-    } else {
-        json!({ "path": { "type": "string" }, "limit": { "type": "integer" } })
-    };
+fn workspace_tools() -> Vec<ToolSchema> {
     vec![
         schema("list_files", "List the files in the workspace.", object(json!({}), &[])),
-        schema("read_file", "Read file contents.", object(read_props, &["path"])),
+        schema(
+            "read_file",
+            "Read file contents.",
+            object(json!({ "path": { "type": "string" }, "limit": { "type": "integer" } }), &["path"]),
+        ),
         schema(
             "write_file",
             "Write content to file.",
@@ -251,7 +250,7 @@ fn send_message_schema(description: &str) -> ToolSchema {
 
 /// The tool schemas of `role`, in the lesson's order.
 pub fn schemas(role: AgentRole) -> Vec<ToolSchema> {
-    let mut tools = workspace_tools(role == AgentRole::Lead);
+    let mut tools = workspace_tools();
     match role {
         AgentRole::Lead => tools.extend([
             schema(

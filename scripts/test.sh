@@ -9,7 +9,7 @@ echo "== native tests (cargo test)"
 cargo test --locked
 
 echo "== benchmarks, one quick pass each (cargo bench -- --test)"
-cargo bench --locked --bench protocol -- --test
+cargo bench --locked --benches -- --test
 
 echo "== browser tests (wasm-pack test --headless --chrome)"
 wasm-pack test --headless --chrome -- --locked

@@ -8,5 +8,4 @@ pub mod model;
 pub mod protocol;
 pub mod runtime;
 
-#[cfg(target_arch = "wasm32")]
 pub mod ui;

@@ -3,7 +3,7 @@
 #[cfg(target_arch = "wasm32")]
 fn main() {
     console_error_panic_hook::set_once();
-    leptos::mount::mount_to_body(team_protocols::ui::App);
+    leptos::mount::mount_to_body(|| leptos::view! { <team_protocols::ui::App/> });
 }
 
 #[cfg(not(target_arch = "wasm32"))]

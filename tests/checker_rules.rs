@@ -84,11 +84,13 @@ fn an_answer_from_the_wrong_agent_is_flagged() {
 fn a_message_to_an_exited_teammate_is_flagged() {
     let (mut t, _, _) = base();
     t.set_status(&name("alice"), MemberStatus::Shutdown, Millis(4)).unwrap();
-    t.send(&AgentName::lead(), &name("alice"), "message", "still there?", Millis(5)).unwrap();
-    assert_eq!(kinds(t.trace()), [ViolationKind::MessageToExitedTeammate]);
-    t.spawn(&name("alice"), "coder", false, Millis(6)).unwrap();
-    t.send(&AgentName::lead(), &name("alice"), "message", "welcome back", Millis(7)).unwrap();
-    assert_eq!(kinds(t.trace()).len(), 1, "a restarted teammate may be messaged again");
+    let note = Message::new(MessageType::Message, AgentName::lead(), name("alice"), "still there?", Millis(5));
+    let bad = inject(t.trace(), Event::MessageSent { message: note });
+    assert_eq!(kinds(&bad), [ViolationKind::MessageToExitedTeammate]);
+    let mut again = Team::replay(&bad).unwrap();
+    again.spawn(&name("alice"), "coder", false, Millis(6)).unwrap();
+    again.send(&AgentName::lead(), &name("alice"), "message", "welcome back", Millis(7)).unwrap();
+    assert_eq!(kinds(again.trace()).len(), 1, "a restarted teammate may be messaged again");
 }
 
 #[test]

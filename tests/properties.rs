@@ -136,7 +136,8 @@ impl World {
                     6 => "shutdown_response",
                     _ => "poke",
                 };
-                let should = self.known(&from) && self.known(&to) && (ty == "message" || ty == "broadcast");
+                // A plain message to a teammate that has shut down is refused.
+                let should = self.known(&from) && self.known(&to) && (ty == "message" || ty == "broadcast") && !self.exited(&to);
                 let r = self.team.send(&from, &to, ty, text, at);
                 prop_assert_eq!(r.is_ok(), should, "send {} -> {} ({}): {:?}", from, to, ty, r);
                 if let Ok(id) = &r {

@@ -119,6 +119,16 @@ fn protocol_types_cannot_bypass_their_tools() {
 }
 
 #[test]
+fn a_message_to_an_exited_teammate_is_refused_not_lost() {
+    let mut t = team_with(&["alice"]);
+    t.set_status(&name("alice"), MemberStatus::Shutdown, Millis(1)).unwrap();
+    let err = t.send(&lead(), &name("alice"), "message", "hello?", Millis(2)).unwrap_err();
+    assert_eq!(err, TeamError::RecipientExited(name("alice")));
+    assert!(err.to_string().contains("spawn it again"));
+    assert!(t.peek(&name("alice")).unwrap().is_empty());
+}
+
+#[test]
 fn only_the_lead_requests_shutdowns() {
     let mut t = team_with(&["alice", "bob"]);
     assert_eq!(t.request_shutdown(&name("bob"), &name("alice"), Millis(1)), Err(TeamError::NotLead(name("bob"))));

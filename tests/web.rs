@@ -13,37 +13,190 @@ fn mount_app() -> web_sys::HtmlElement {
     let document = document();
     let host: web_sys::HtmlElement = document.create_element("div").unwrap().unchecked_into();
     document.body().unwrap().append_child(&host).unwrap();
-    leptos::mount::mount_to(host.clone(), App).forget();
+    leptos::mount::mount_to(host.clone(), || view! { <App pace_ms=0/> }).forget();
     host
 }
 
-fn texts(host: &web_sys::HtmlElement, selector: &str) -> Vec<String> {
+fn all(host: &web_sys::HtmlElement, selector: &str) -> Vec<web_sys::Element> {
     let list = host.query_selector_all(selector).unwrap();
-    (0..list.length()).map(|i| list.item(i).unwrap().text_content().unwrap_or_default()).collect()
+    (0..list.length()).map(|i| list.item(i).unwrap().unchecked_into()).collect()
+}
+
+fn texts(host: &web_sys::HtmlElement, selector: &str) -> Vec<String> {
+    all(host, selector).iter().map(|e| e.text_content().unwrap_or_default().trim().to_string()).collect()
+}
+
+fn button(host: &web_sys::HtmlElement, text: &str) -> web_sys::HtmlElement {
+    all(host, "button")
+        .into_iter()
+        .find(|b| b.text_content().unwrap_or_default().trim() == text)
+        .unwrap_or_else(|| panic!("a button named {text:?}"))
+        .unchecked_into()
+}
+
+fn click(host: &web_sys::HtmlElement, selector: &str) {
+    let el: web_sys::HtmlElement = host.query_selector(selector).unwrap().unwrap_or_else(|| panic!("{selector}")).unchecked_into();
+    el.click();
+}
+
+/// Waits (in real time, up to ~10 s) until `done` holds.
+async fn until(what: &str, done: impl Fn() -> bool) {
+    for _ in 0..500 {
+        if done() {
+            return;
+        }
+        gloo_timers::future::TimeoutFuture::new(20).await;
+    }
+    panic!("timed out waiting for {what}");
+}
+
+fn run_finished(host: &web_sys::HtmlElement) -> bool {
+    !all(host, ".banner.run-end").is_empty()
+}
+
+/// The request ids of the diagram's arrows of one message type.
+fn arrow_ids(host: &web_sys::HtmlElement, msg_type: &str) -> Vec<String> {
+    all(host, "g.msg")
+        .iter()
+        .filter(|g| g.text_content().unwrap_or_default().starts_with(&format!("{msg_type} [")))
+        .map(|g| g.get_attribute("data-request").unwrap_or_default())
+        .collect()
+}
+
+fn badges(host: &web_sys::HtmlElement) -> Vec<String> {
+    texts(host, "g.badge.fsm text")
+}
+
+fn position(host: &web_sys::HtmlElement) -> (usize, usize) {
+    let text = texts(host, ".position")[0].clone();
+    let (a, b) = text.split_once(" / ").unwrap();
+    (a.parse().unwrap(), b.parse().unwrap())
 }
 
 #[wasm_bindgen_test]
-async fn shell_shows_the_title_and_the_protocol_vocabulary() {
+async fn every_control_has_an_accessible_name_and_the_diagram_is_an_image() {
     let host = mount_app();
     leptos::task::tick().await;
     assert_eq!(texts(&host, "h1"), ["Team Protocols Playground"]);
-    assert_eq!(texts(&host, ".fsm li"), ["pending", "approved", "rejected"]);
-    assert_eq!(texts(&host, ".msg-types li").len(), 6);
-    assert!(texts(&host, ".msg-types li").contains(&"plan_approval_request".to_string()));
+    for name in ["Run", "Play", "Next", "Back", "Stop", "Live", "Step"] {
+        button(&host, name);
+    }
+    for label in ["Provider", "Speed", "Seed", "Prompt for the lead", "Scrub through events"] {
+        assert!(host.query_selector(&format!("[aria-label='{label}']")).unwrap().is_some(), "{label}");
+    }
+    let svg = host.query_selector("svg.diagram").unwrap().unwrap();
+    assert_eq!(svg.get_attribute("role").as_deref(), Some("img"));
+    assert!(svg.get_attribute("aria-label").unwrap().starts_with("Sequence diagram"));
+    assert!(texts(&host, "select[aria-label=Provider] option")[0].contains("Scripted (offline)"));
+    assert_eq!(all(&host, "button.scenario").len(), 6);
 }
 
 #[wasm_bindgen_test]
-async fn shell_runs_the_shutdown_handshake_through_the_core_in_the_browser() {
+async fn the_shutdown_scenario_draws_both_arrows_with_one_id_an_approved_badge_and_alice_shut_down() {
     let host = mount_app();
     leptos::task::tick().await;
-    let log = texts(&host, ".event-log li");
-    let request = log.iter().find(|l| l.contains("shutdown_request")).expect("a shutdown_request line");
-    let response = log.iter().find(|l| l.contains("shutdown_response")).expect("a shutdown_response line");
-    let id_of = |line: &str| line.rsplit('[').next().unwrap().trim_end_matches(']').to_string();
-    assert_eq!(id_of(request).len(), 8);
-    assert_eq!(id_of(request), id_of(response), "both messages carry the same request_id");
-    assert!(log.iter().any(|l| l.contains("pending -> approved (by alice)")));
-    assert!(texts(&host, "[role=alert]").is_empty(), "no error shown");
+    click(&host, "[data-scenario=shutdown]");
+    until("the run to finish", || run_finished(&host)).await;
+    let requests = arrow_ids(&host, "shutdown_request");
+    let responses = arrow_ids(&host, "shutdown_response");
+    assert_eq!(requests.len(), 1);
+    assert_eq!(requests, responses, "both arrows carry the same request_id");
+    assert_eq!(requests[0].len(), 8);
+    assert!(requests[0].chars().all(|c| c.is_ascii_hexdigit()));
+    assert_eq!(badges(&host), ["approved"]);
+    let alice: Vec<String> = texts(&host, ".roster li").into_iter().filter(|t| t.starts_with("alice")).collect();
+    assert_eq!(alice.len(), 1);
+    assert!(alice[0].ends_with("shutdown"), "{alice:?}");
+}
+
+#[wasm_bindgen_test]
+async fn the_bob_scenario_ends_with_a_rejected_badge_and_a_later_approved_one() {
+    let host = mount_app();
+    leptos::task::tick().await;
+    click(&host, "[data-scenario=reject-plan]");
+    until("the run to finish", || run_finished(&host)).await;
+    assert_eq!(badges(&host), ["rejected", "approved"]);
+}
+
+#[wasm_bindgen_test]
+async fn back_and_next_change_what_the_diagram_shows() {
+    let host = mount_app();
+    leptos::task::tick().await;
+    click(&host, "[data-scenario=shutdown]");
+    until("the run to finish", || run_finished(&host)).await;
+    let (_, total) = position(&host);
+    let arrows_at_end = all(&host, "g.msg").len();
+    // Back to before the answer: the badge is pending, one arrow fewer.
+    while badges(&host) != ["pending"] {
+        button(&host, "Back").click();
+        leptos::task::tick().await;
+        assert!(position(&host).0 > 0, "the badge was pending at some point");
+    }
+    assert!(all(&host, "g.msg").len() < arrows_at_end);
+    assert!(position(&host).0 < total);
+    button(&host, "Next").click();
+    button(&host, "Next").click();
+    leptos::task::tick().await;
+    until("Next to reach the answer", || {
+        if badges(&host) == ["approved"] {
+            return true;
+        }
+        button(&host, "Next").click();
+        false
+    })
+    .await;
+}
+
+#[wasm_bindgen_test]
+async fn answering_a_pending_request_by_hand_moves_its_badge() {
+    let host = mount_app();
+    leptos::task::tick().await;
+    button(&host, "Step").click();
+    let prompt: web_sys::HtmlTextAreaElement = host.query_selector("#prompt").unwrap().unwrap().unchecked_into();
+    prompt.set_value("Spawn alice as a coder. Then request her shutdown.");
+    prompt.dispatch_event(&web_sys::Event::new("input").unwrap()).unwrap();
+    button(&host, "Run").click();
+    until("a pending request with an Approve button", || {
+        if !all(&host, ".answer .approve").is_empty() {
+            return true;
+        }
+        button(&host, "Next").click();
+        false
+    })
+    .await;
+    assert_eq!(badges(&host), ["pending"]);
+    let approve = button(&host, "Approve as alice");
+    approve.click();
+    until("the badge to move", || badges(&host) == ["approved"]).await;
+    assert!(texts(&host, ".requests .badge").contains(&"approved".to_string()));
+}
+
+#[wasm_bindgen_test]
+async fn keyboard_shortcuts_move_the_cursor() {
+    let host = mount_app();
+    leptos::task::tick().await;
+    click(&host, "[data-scenario=approve-plan]");
+    until("the run to finish", || run_finished(&host)).await;
+    let (_, total) = position(&host);
+    let press = |key: &str| {
+        let init = web_sys::KeyboardEventInit::new();
+        init.set_key(key);
+        init.set_bubbles(true);
+        let ev = web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+        window().dispatch_event(&ev).unwrap();
+    };
+    press("ArrowLeft");
+    leptos::task::tick().await;
+    assert_eq!(position(&host), (total - 1, total));
+    press("Home");
+    leptos::task::tick().await;
+    assert_eq!(position(&host), (0, total));
+    press("ArrowRight");
+    leptos::task::tick().await;
+    assert_eq!(position(&host), (1, total));
+    press("End");
+    leptos::task::tick().await;
+    assert_eq!(position(&host), (total, total));
 }
 
 mod runtime_in_the_browser {

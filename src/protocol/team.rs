@@ -45,6 +45,9 @@ pub enum TeamError {
     /// The lead submits no plans to itself.
     #[error("the lead does not submit plans; only teammates do")]
     LeadSubmitsPlan,
+    /// A message to a teammate that has shut down would never be read.
+    #[error("'{0}' has shut down and reads no messages; spawn it again to restart it")]
+    RecipientExited(AgentName),
     /// A shutdown request to a teammate that is gone.
     #[error("'{0}' has already shut down; there is nothing to request")]
     TargetExited(AgentName),
@@ -308,12 +311,23 @@ impl Team {
     /// Sends a plain message. `msg_type` is the lesson's type string; the
     /// protocol types are refused here because they go through their tools.
     pub fn send(&mut self, from: &AgentName, to: &AgentName, msg_type: &str, content: &str, at: Millis) -> Result<MessageId, TeamError> {
+        let msg_type = self.check_send(from, to, msg_type)?;
+        let seqs = self.commit(at, vec![Event::MessageSent { message: Message::new(msg_type, from.clone(), to.clone(), content, at) }])?;
+        Ok(MessageId(seqs[0]))
+    }
+
+    /// Checks everything `send` would check, without sending; returns the
+    /// parsed type.
+    pub fn check_send(&self, from: &AgentName, to: &AgentName, msg_type: &str) -> Result<MessageType, TeamError> {
         let msg_type: MessageType = msg_type.parse().map_err(|e: MessageError| TeamError::Bus(e.into()))?;
         if msg_type.is_request() || msg_type.is_response() {
             return Err(TeamError::ProtocolTypeViaSend(msg_type));
         }
-        let seqs = self.commit(at, vec![Event::MessageSent { message: Message::new(msg_type, from.clone(), to.clone(), content, at) }])?;
-        Ok(MessageId(seqs[0]))
+        if self.state.roster.status(to) == Some(MemberStatus::Shutdown) {
+            return Err(TeamError::RecipientExited(to.clone()));
+        }
+        self.state.bus.check_send(&Message::new(msg_type, from.clone(), to.clone(), "", Millis(0)))?;
+        Ok(msg_type)
     }
 
     /// Sends `content` to every teammate but the sender that has not shut

@@ -119,15 +119,20 @@ async fn teammate_loop(inner: &Inner, me: &AgentName, role: &str, prompt: String
         if inner.exiting.borrow().contains(me) {
             break;
         }
+        // Past the round limit a teammate goes idle as if it had ended its
+        // turn; a new message wakes it with a fresh budget of rounds.
+        let step = match step {
+            Step::Acted if rounds >= inner.config.max_rounds => Step::Done,
+            other => other,
+        };
         match step {
             Step::Paused => {}
-            Step::Acted if rounds < inner.config.max_rounds => {
+            Step::Acted => {
                 if has_mail(inner, me) {
                     inner.turn(me, TurnKind::Deliver).await?;
                     deliver_teammate(inner, me, &mut request);
                 }
             }
-            Step::Acted => break,
             Step::Done if has_mail(inner, me) => {
                 // Mail arrived during the model call: read it instead of idling.
                 inner.turn(me, TurnKind::Deliver).await?;

@@ -120,6 +120,7 @@ pub(crate) struct Inner {
     /// Teammates with an approved shutdown they have not acted on yet.
     pub(crate) exiting: RefCell<BTreeSet<AgentName>>,
     run_active: Cell<bool>,
+    pace_ms: Cell<u64>,
     tasks: Cell<usize>,
     /// Streamed model text per agent, for the current call.
     pub(crate) streaming: RefCell<BTreeMap<AgentName, String>>,
@@ -150,8 +151,9 @@ impl Inner {
             TurnKind::Tool { .. } => 5 + jitter % 30,
         };
         self.clock.advance(cost);
-        if self.sched.mode() == Mode::Live && self.config.pace_ms > 0 {
-            self.sleeper.sleep(self.config.pace_ms).await;
+        let pace = self.pace_ms.get();
+        if self.sched.mode() == Mode::Live && pace > 0 {
+            self.sleeper.sleep(pace).await;
         }
         if self.sched.is_stopped() {
             return Err(Stopped);
@@ -453,6 +455,7 @@ impl Runtime {
             workspace: RefCell::new(Workspace::new()),
             sched: Scheduler::new(config.mode, config.seed),
             costs: RefCell::new(SeededIds::new(config.seed.rotate_left(17) ^ 0xC057)),
+            pace_ms: Cell::new(config.pace_ms),
             config,
             model,
             spawner: host.spawner,
@@ -511,6 +514,11 @@ impl Runtime {
     /// The current mode.
     pub fn mode(&self) -> Mode {
         self.inner.sched.mode()
+    }
+
+    /// Live mode: real milliseconds to wait before each event (0 = none).
+    pub fn set_pace(&self, ms: u64) {
+        self.inner.pace_ms.set(ms);
     }
 
     /// Ends every task cleanly: waiting turns end, in-flight model calls are
@@ -577,15 +585,33 @@ impl Runtime {
         let id = RequestId::parse(request_id).map_err(|e| RuntimeError::BadInput(e.to_string()))?;
         let kind = self.inner.team.borrow().request(&id).map(|r| r.kind);
         let kind = kind.ok_or_else(|| RuntimeError::BadInput(format!("unknown request_id '{id}'")))?;
-        let status = self.inner.answer(kind, request_id, as_agent, approve, text).map_err(RuntimeError::BadInput)?;
+        self.inner.team.borrow().tracker().check_answer(&id, kind, as_agent, approve).map_err(|e| RuntimeError::BadInput(e.to_string()))?;
+        self.begin_human_run(&format!("by hand: {as_agent} {} request {id}", if approve { "approves" } else { "rejects" }))?;
+        let result = self.inner.answer(kind, request_id, as_agent, approve, text).map_err(RuntimeError::BadInput);
         self.inner.check_quiet();
-        Ok(status)
+        result
     }
 
     /// A human sends a plain message as any agent.
     pub fn send_as(&self, from: &AgentName, to: &AgentName, content: &str) -> Result<(), RuntimeError> {
-        self.inner.send_as(from, to, "message", content)?;
-        self.inner.after_change();
+        self.inner.team.borrow().check_send(from, to, "message")?;
+        self.begin_human_run(&format!("by hand: {from} messages {to}"))?;
+        let result = self.inner.send_as(from, to, "message", content).map_err(RuntimeError::from);
+        self.inner.check_quiet();
+        result
+    }
+
+    /// Work a human starts while the team is quiet is a run of its own, so
+    /// it ends with `RunFinished` and the checker judges it like any run.
+    fn begin_human_run(&self, what: &str) -> Result<(), RuntimeError> {
+        if self.inner.sched.is_stopped() {
+            return Err(RuntimeError::Stopped);
+        }
+        if !self.inner.run_active.get() {
+            let at = self.inner.now();
+            self.inner.team.borrow_mut().start_run(what, at)?;
+            self.inner.run_active.set(true);
+        }
         Ok(())
     }
 }

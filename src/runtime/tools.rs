@@ -155,7 +155,7 @@ fn typed<T: for<'de> Deserialize<'de>>(tool: &str, input: &Value) -> Result<T, T
 /// Parses a tool call for an agent of `role`, refusing tools it lacks and
 /// inputs that do not fit the schema.
 pub fn parse(role: AgentRole, name: &str, input: &Value) -> Result<ToolCall, ToolError> {
-    if !schemas(role).iter().any(|s| s.name == name) {
+    if !tool_names(role).contains(&name) {
         return Err(ToolError::UnknownTool { name: name.to_string(), available: tool_names(role).join(", ") });
     }
     if !input.is_object() && !input.is_null() {
@@ -310,9 +310,32 @@ pub fn schemas(role: AgentRole) -> Vec<ToolSchema> {
     tools
 }
 
-/// The tool names of `role`.
-pub fn tool_names(role: AgentRole) -> Vec<String> {
-    schemas(role).into_iter().map(|s| s.name).collect()
+/// The lead's tools, in the lesson's order.
+pub const LEAD_TOOLS: [&str; 12] = [
+    "list_files",
+    "read_file",
+    "write_file",
+    "edit_file",
+    "spawn_teammate",
+    "list_teammates",
+    "send_message",
+    "read_inbox",
+    "broadcast",
+    "shutdown_request",
+    "shutdown_response",
+    "plan_approval",
+];
+
+/// A teammate's tools, in the lesson's order.
+pub const TEAMMATE_TOOLS: [&str; 8] =
+    ["list_files", "read_file", "write_file", "edit_file", "send_message", "read_inbox", "shutdown_response", "plan_approval"];
+
+/// The tool names of `role` (cheap: no schema is built).
+pub fn tool_names(role: AgentRole) -> &'static [&'static str] {
+    match role {
+        AgentRole::Lead => &LEAD_TOOLS,
+        AgentRole::Teammate => &TEAMMATE_TOOLS,
+    }
 }
 
 /// The lead's system prompt (the lesson's, with the virtual workspace).
@@ -334,17 +357,12 @@ mod tests {
 
     #[test]
     fn lead_has_twelve_tools_and_teammates_eight() {
-        assert_eq!(
-            tool_names(AgentRole::Lead),
-            [
-                "list_files", "read_file", "write_file", "edit_file", "spawn_teammate", "list_teammates", "send_message",
-                "read_inbox", "broadcast", "shutdown_request", "shutdown_response", "plan_approval"
-            ]
-        );
-        assert_eq!(
-            tool_names(AgentRole::Teammate),
-            ["list_files", "read_file", "write_file", "edit_file", "send_message", "read_inbox", "shutdown_response", "plan_approval"]
-        );
+        for role in [AgentRole::Lead, AgentRole::Teammate] {
+            let names: Vec<String> = schemas(role).into_iter().map(|s| s.name).collect();
+            assert_eq!(names, tool_names(role), "the schemas and the name lists agree");
+        }
+        assert_eq!(LEAD_TOOLS.len(), 12);
+        assert_eq!(TEAMMATE_TOOLS.len(), 8);
     }
 
     #[test]

@@ -1,0 +1,249 @@
+//! The page: prompt and scenarios, settings, the controls bar, the diagram
+//! and the panels, the error banner, and keyboard shortcuts.
+//!
+//! Owns layout and controls. Drawing the diagram is `diagram_view`, the
+//! panels are `panels`, and every action goes through the `Session`.
+
+use leptos::ev;
+use leptos::prelude::*;
+
+use super::diagram_view::DiagramView;
+use super::panels::Panels;
+use super::session::Session;
+use crate::model::scripted::LABEL as SCRIPTED_LABEL;
+use crate::runtime::scenarios;
+use crate::runtime::scheduler::Mode;
+
+/// Speeds offered for playback and Live pacing.
+pub const SPEEDS: [f64; 5] = [0.25, 0.5, 1.0, 2.0, 4.0];
+
+/// The whole page. `pace_ms` overrides Live mode's pacing at 1x (tests use
+/// 0 to run at full speed).
+#[component]
+pub fn App(#[prop(optional)] pace_ms: Option<u64>) -> impl IntoView {
+    let s = Session::new(pace_ms.map_or(super::session::BASE_PACE_MS, |p| p as f64));
+    provide_context(s);
+    s.reset();
+    // `#scenario=ID` runs a scenario on load (a link to a demo).
+    let hash = window().location().hash().unwrap_or_default();
+    if let Some(sc) = hash.strip_prefix("#scenario=").and_then(scenarios::by_id) {
+        s.run_scenario(sc);
+    }
+
+    // Play: advance the cursor through the recording; at its end in Step
+    // mode, release the next event of the run.
+    Effect::new(move |_| {
+        if !s.playing.get() {
+            return;
+        }
+        let delay = std::time::Duration::from_millis((400.0 / s.speed.get()) as u64);
+        let handle = set_interval_with_handle(
+            move || {
+                if s.cursor.get_untracked().is_none() && (s.mode.get_untracked() == Mode::Live || !s.running.get_untracked()) {
+                    s.playing.set(false);
+                } else {
+                    s.next();
+                }
+            },
+            delay,
+        );
+        if let Ok(h) = handle {
+            on_cleanup(move || h.clear());
+        }
+    });
+
+    let keys = window_event_listener(ev::keydown, move |e| {
+        let typing = e
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+            .map(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"))
+            .unwrap_or(false);
+        if typing || e.ctrl_key() || e.meta_key() || e.alt_key() {
+            return;
+        }
+        match e.key().as_str() {
+            " " => s.playing.update(|p| *p = !*p),
+            "ArrowLeft" => s.back(),
+            "ArrowRight" => s.next(),
+            "Home" => s.seek(0),
+            "End" => s.seek(usize::MAX),
+            _ => return,
+        }
+        e.prevent_default();
+    });
+    on_cleanup(move || keys.remove());
+
+    view! {
+        <div class="app">
+            <header class="app-header">
+                <h1>"Team Protocols Playground"</h1>
+                <p class="tagline">"Watch a lead and its teammates negotiate shutdown and plan approval — one state machine, correlated by request_id."</p>
+            </header>
+            <Banner/>
+            <div class="layout">
+                <aside class="left">
+                    <PromptBox/>
+                    <ScenarioList/>
+                    <Settings/>
+                </aside>
+                <main class="centre">
+                    <Controls/>
+                    <DiagramView/>
+                </main>
+                <aside class="right">
+                    <Panels/>
+                </aside>
+            </div>
+        </div>
+    }
+}
+
+#[component]
+fn Banner() -> impl IntoView {
+    let s = expect_context::<Session>();
+    // A failed model call surfaces here as well as on the agent's lifeline.
+    Effect::new(move |seen: Option<usize>| {
+        let errors = s.trace.with(|t| super::views::model_errors(t, None));
+        let seen = seen.unwrap_or(0);
+        if errors.len() > seen {
+            let (_, agent, error) = errors.last().expect("non-empty").clone();
+            s.banner.set(Some(format!(
+                "{agent}'s model call failed: {error}. Check the provider, key and base URL in Settings, or switch to the offline scripted model; then run again."
+            )));
+        }
+        errors.len()
+    });
+    move || {
+        s.banner.get().map(|text| {
+            view! {
+                <div class="banner-error" role="alert">
+                    <span>{text}</span>
+                    <button class="dismiss" aria-label="Dismiss" on:click=move |_| s.banner.set(None)>"×"</button>
+                </div>
+            }
+        })
+    }
+}
+
+#[component]
+fn PromptBox() -> impl IntoView {
+    let s = expect_context::<Session>();
+    let prompt = RwSignal::new(String::new());
+    let run = move || {
+        let p = prompt.get_untracked();
+        if p.trim().is_empty() {
+            s.banner.set(Some("Error: type a prompt for the lead first, or pick a scenario".into()));
+            return;
+        }
+        s.submit(&p);
+    };
+    let on_key = move |ev: ev::KeyboardEvent| {
+        if ev.key() == "Enter" && (ev.ctrl_key() || ev.meta_key()) {
+            ev.prevent_default();
+            run();
+        }
+    };
+    view! {
+        <section class="panel" aria-labelledby="prompt-title">
+            <h2 id="prompt-title">"Prompt"</h2>
+            <textarea id="prompt" rows="3" aria-label="Prompt for the lead" placeholder="Spawn alice as a coder. Then request her shutdown."
+                prop:value=move || prompt.get() on:input=move |ev| prompt.set(event_target_value(&ev))
+                on:keydown=on_key></textarea>
+            <div class="row">
+                <button class="primary" on:click=move |_| run()>"Run"</button>
+                <button on:click=move |_| s.reset()>"New team"</button>
+            </div>
+        </section>
+    }
+}
+
+#[component]
+fn ScenarioList() -> impl IntoView {
+    let s = expect_context::<Session>();
+    view! {
+        <section class="panel" aria-labelledby="scenarios-title">
+            <h2 id="scenarios-title">"Scenarios"</h2>
+            <ul class="scenarios">
+                {scenarios::ALL.into_iter().map(|sc| view! {
+                    <li>
+                        <button class="scenario" data-scenario=sc.id on:click=move |_| s.run_scenario(sc)>
+                            <strong>{sc.title}</strong>
+                            <span class="scenario-prompt">{sc.prompts.join(" → ")}</span>
+                        </button>
+                    </li>
+                }).collect_view()}
+            </ul>
+        </section>
+    }
+}
+
+#[component]
+fn Settings() -> impl IntoView {
+    let s = expect_context::<Session>();
+    let set_seed = move |ev: ev::Event| match event_target_value(&ev).trim().parse::<u64>() {
+        Ok(v) => s.seed.set(v),
+        Err(_) => s.banner.set(Some("Error: the seed must be a whole number ≥ 0".into())),
+    };
+    view! {
+        <section class="panel" aria-labelledby="settings-title">
+            <h2 id="settings-title">"Settings"</h2>
+            <label class="field">"Provider"
+                <select aria-label="Provider">
+                    <option value="scripted" selected=true>{SCRIPTED_LABEL}</option>
+                </select>
+            </label>
+            <p class="muted small">"The scripted model runs offline in this tab: a rule-based policy that plays the scenarios and reacts to what happens. It is not a language model."</p>
+            <label class="field">"Seed"
+                <input type="number" aria-label="Seed" min="0" prop:value=move || s.seed.get().to_string() on:change=set_seed/>
+            </label>
+        </section>
+    }
+}
+
+#[component]
+fn Controls() -> impl IntoView {
+    let s = expect_context::<Session>();
+    let len = move || s.trace.with(|t| t.len());
+    let scrub = move |ev: ev::Event| {
+        if let Ok(v) = event_target_value(&ev).parse::<usize>() {
+            s.seek(v)
+        }
+    };
+    let speed = move |ev: ev::Event| {
+        if let Ok(v) = event_target_value(&ev).parse::<f64>() {
+            s.set_speed(v)
+        }
+    };
+    let follow = move |ev: ev::Event| {
+        if event_target_checked(&ev) {
+            s.seek(usize::MAX)
+        } else {
+            s.cursor.set(Some(s.shown()))
+        }
+    };
+    view! {
+        <div class="controls" role="toolbar" aria-label="Playback controls">
+            <div class="mode" role="group" aria-label="Mode">
+                <button aria-pressed=move || (s.mode.get() == Mode::Live).to_string() on:click=move |_| s.set_mode(Mode::Live)>"Live"</button>
+                <button aria-pressed=move || (s.mode.get() == Mode::Step).to_string() on:click=move |_| s.set_mode(Mode::Step)>"Step"</button>
+            </div>
+            <button on:click=move |_| s.back() disabled=move || s.shown() == 0>"Back"</button>
+            <button on:click=move |_| s.playing.update(|p| *p = !*p)>{move || if s.playing.get() { "Pause" } else { "Play" }}</button>
+            <button on:click=move |_| s.next()>"Next"</button>
+            <input class="scrubber" type="range" min="0" aria-label="Scrub through events"
+                prop:max=move || len().to_string() prop:value=move || s.shown().to_string() on:input=scrub/>
+            <span class="position" aria-live="polite">{move || format!("{} / {}", s.shown(), len())}</span>
+            <label class="field inline">"Speed"
+                <select aria-label="Speed" on:change=speed>
+                    {SPEEDS.into_iter().map(|v| view! { <option value=v.to_string() selected=v == 1.0>{format!("{v}×")}</option> }).collect_view()}
+                </select>
+            </label>
+            <label class="inline"><input type="checkbox" prop:checked=move || s.cursor.get().is_none() on:change=follow/>"Follow latest"</label>
+            <button class="stop" on:click=move |_| s.stop() disabled=move || s.stopped.get()>"Stop"</button>
+            <span class="next-up" aria-live="polite">{move || {
+                let waiting = s.next_up.get();
+                if s.mode.get() == Mode::Step && !waiting.is_empty() { format!("Next: {}", waiting.join(" · ")) } else { String::new() }
+            }}</span>
+        </div>
+    }
+}

@@ -1,0 +1,256 @@
+//! The side panels: roster, request tracker (with answering by hand),
+//! inboxes, workspace and event log — all drawn as of the cursor by
+//! replaying the trace's prefix.
+//!
+//! Owns panel markup. State comes from the session; actions go through it.
+
+use leptos::prelude::*;
+
+use super::session::Session;
+use super::views::{describe, percent_encode, workspace_at};
+use crate::protocol::{AgentName, RequestKind, RequestStatus, Team, TeamState};
+
+/// The team's state as of the cursor.
+fn state_at(s: Session) -> Memo<Option<TeamState>> {
+    Memo::new(move |_| {
+        let cursor = s.cursor.get();
+        s.trace.with(|t| {
+            let prefix = match cursor {
+                Some(c) => t.prefix(c),
+                None => t.clone(),
+            };
+            Team::replay(&prefix).ok().map(|team| team.state().clone())
+        })
+    })
+}
+
+/// Every panel, stacked.
+#[component]
+pub fn Panels() -> impl IntoView {
+    let s = expect_context::<Session>();
+    let state = state_at(s);
+    view! {
+        <RequestsPanel state=state/>
+        <RosterPanel state=state/>
+        <InboxPanel state=state/>
+        <WorkspacePanel/>
+        <SendPanel state=state/>
+        <EventLog/>
+    }
+}
+
+#[component]
+fn RosterPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
+    view! {
+        <section class="panel" aria-labelledby="roster-title">
+            <h2 id="roster-title">"Team"</h2>
+            <ul class="roster">
+                <li class="member status-lead"><span class="name">"lead"</span><span class="status">"lead"</span></li>
+                {move || state.with(|st| st.as_ref().map(|st| st.roster.members.iter().map(|m| view! {
+                    <li class=format!("member status-{}", m.status)>
+                        <span class="name">{m.name.to_string()}</span>
+                        <span class="role">{m.role.clone()}{if m.plan_mode { " · plan mode" } else { "" }}</span>
+                        <span class="status">{m.status.as_str()}</span>
+                    </li>
+                }).collect_view()))}
+            </ul>
+        </section>
+    }
+}
+
+#[component]
+fn RequestsPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
+    let s = expect_context::<Session>();
+    view! {
+        <section class="panel" aria-labelledby="requests-title">
+            <h2 id="requests-title">"Requests"</h2>
+            {move || {
+                let live = s.cursor.get().is_none() && !s.stopped.get();
+                let selected = s.selected.get();
+                state.with(|st| {
+                    let Some(st) = st else { return view! { <p class="muted">"The trace cannot be replayed."</p> }.into_any() };
+                    if st.tracker.is_empty() {
+                        return view! { <p class="muted">"No requests yet."</p> }.into_any();
+                    }
+                    view! {
+                        <ul class="requests">
+                            {st.tracker.iter().map(|r| {
+                                let id = r.id.clone();
+                                let pick = id.clone();
+                                let open = selected.as_ref() == Some(&r.id);
+                                let transitions = r.transitions.iter().map(|t| view! {
+                                    <li>{format!("{} → {} at {} by {}", t.from, t.to, t.at, t.by)}</li>
+                                }).collect_view();
+                                let latency = r.latency().map(|l| format!("latency {l}")).unwrap_or_else(|| "waiting".into());
+                                let answer = (live && r.status == RequestStatus::Pending).then(|| view! {
+                                    <AnswerForm id=id.clone() addressee=r.addressee.clone() kind=r.kind/>
+                                });
+                                view! {
+                                    <li class=format!("request{}", if open { " open" } else { "" }) data-request=r.id.to_string()>
+                                        <button class="request-head" aria-expanded=open.to_string() on:click=move |_| s.selected.set(Some(pick.clone()))>
+                                            <span class=format!("badge badge-{}", r.status)>{r.status.as_str()}</span>
+                                            <code>{r.id.to_string()}</code>
+                                            {format!(" {} · {} → {}", r.kind, r.requester, r.addressee)}
+                                        </button>
+                                        {open.then(|| view! {
+                                            <div class="request-detail">
+                                                <p>{format!("created at {} · {latency}", r.created_at)}</p>
+                                                {r.plan.clone().map(|p| view! { <blockquote class="plan">{p}</blockquote> })}
+                                                <ul class="transitions">{transitions}</ul>
+                                            </div>
+                                        })}
+                                        {answer}
+                                    </li>
+                                }
+                            }).collect_view()}
+                        </ul>
+                    }.into_any()
+                })
+            }}
+        </section>
+    }
+}
+
+/// Approve or reject a pending request by hand, as its addressee.
+#[component]
+fn AnswerForm(id: crate::protocol::RequestId, addressee: AgentName, kind: RequestKind) -> impl IntoView {
+    let s = expect_context::<Session>();
+    let text = RwSignal::new(String::new());
+    let what = if kind == RequestKind::Shutdown { "reason" } else { "feedback" };
+    let label = format!("{what} from {addressee} for {id}");
+    let (id2, who2) = (id.clone(), addressee.clone());
+    let on_text = move |ev: leptos::ev::Event| text.set(event_target_value(&ev));
+    view! {
+        <div class="answer">
+            <input type="text" placeholder=format!("{what} (optional)") aria-label=label prop:value=move || text.get() on:input=on_text/>
+            <button class="approve" on:click=move |_| s.answer(&addressee, &id, true, &text.get_untracked())>
+                {format!("Approve as {}", who2)}
+            </button>
+            <button class="reject" on:click=move |_| s.answer(&who2, &id2, false, &text.get_untracked())>
+                "Reject"
+            </button>
+        </div>
+    }
+}
+
+#[component]
+fn InboxPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
+    view! {
+        <section class="panel" aria-labelledby="inbox-title">
+            <h2 id="inbox-title">"Inboxes"</h2>
+            {move || state.with(|st| st.as_ref().map(|st| {
+                let names: Vec<AgentName> = st.bus.names().cloned().collect();
+                names.into_iter().map(|n| {
+                    let waiting: Vec<String> = st.bus.peek(&n).map(|q| q.iter().map(|e| match &e.message.request_id {
+                        Some(id) => format!("{} from {} [{id}]", e.message.msg_type, e.message.from),
+                        None => format!("{} from {}: {}", e.message.msg_type, e.message.from, e.message.content),
+                    }).collect()).unwrap_or_default();
+                    let (count, any) = (waiting.len(), !waiting.is_empty());
+                    view! {
+                        <details class="inbox" open=any>
+                            <summary>{format!("{n} ({count} unread)")}</summary>
+                            <ul>{waiting.into_iter().map(|w| view! { <li>{w}</li> }).collect_view()}</ul>
+                        </details>
+                    }
+                }).collect_view()
+            }))}
+        </section>
+    }
+}
+
+#[component]
+fn WorkspacePanel() -> impl IntoView {
+    let s = expect_context::<Session>();
+    let files = Memo::new(move |_| s.trace.with(|t| workspace_at(t, s.cursor.get())));
+    let open = RwSignal::new(None::<String>);
+    view! {
+        <section class="panel" aria-labelledby="ws-title">
+            <h2 id="ws-title">"Workspace"</h2>
+            {move || files.with(|f| if f.is_empty() {
+                view! { <p class="muted">"No files yet."</p> }.into_any()
+            } else {
+                view! {
+                    <ul class="files">
+                        {f.iter().map(|(path, content)| {
+                            let p = path.clone();
+                            let href = format!("data:text/plain;charset=utf-8,{}", percent_encode(content));
+                            let file_name = path.rsplit('/').next().unwrap_or(path).to_string();
+                            let shown = open.get() == Some(path.clone());
+                            view! {
+                                <li>
+                                    <button class="file" on:click=move |_| open.update(|o| *o = if o.as_ref() == Some(&p) { None } else { Some(p.clone()) })>
+                                        {format!("{path} ({} bytes)", content.len())}
+                                    </button>
+                                    <a class="download" href=href download=file_name aria-label=format!("Download {path}")>"Download"</a>
+                                    {shown.then(|| view! { <pre class="file-content">{content.clone()}</pre> })}
+                                </li>
+                            }
+                        }).collect_view()}
+                    </ul>
+                }.into_any()
+            })}
+        </section>
+    }
+}
+
+/// Send a message as any agent.
+#[component]
+fn SendPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
+    let s = expect_context::<Session>();
+    let from = RwSignal::new("lead".to_string());
+    let to = RwSignal::new(String::new());
+    let text = RwSignal::new(String::new());
+    let names = move || state.with(|st| st.as_ref().map(|st| st.bus.names().map(|n| n.to_string()).collect::<Vec<_>>()).unwrap_or_default());
+    let send = move |_| {
+        let (Ok(f), Ok(t)) = (AgentName::parse(&from.get_untracked()), AgentName::parse(&to.get_untracked())) else {
+            s.banner.set(Some("Error: pick a sender and a recipient".into()));
+            return;
+        };
+        s.send(&f, &t, &text.get_untracked());
+        text.set(String::new());
+    };
+    let on_text = move |ev: leptos::ev::Event| text.set(event_target_value(&ev));
+    view! {
+        <section class="panel" aria-labelledby="send-title">
+            <h2 id="send-title">"Send a message as…"</h2>
+            <div class="send-form">
+                <label>"From" <select aria-label="From" on:change=move |ev| from.set(event_target_value(&ev)) prop:value=move || from.get()>
+                    {move || names().into_iter().map(|n| view! { <option value=n.clone()>{n.clone()}</option> }).collect_view()}
+                </select></label>
+                <label>"To" <select aria-label="To" on:change=move |ev| to.set(event_target_value(&ev)) prop:value=move || to.get()>
+                    <option value="">"—"</option>
+                    {move || names().into_iter().map(|n| view! { <option value=n.clone()>{n.clone()}</option> }).collect_view()}
+                </select></label>
+                <input type="text" aria-label="Message text" placeholder="message" prop:value=move || text.get() on:input=on_text/>
+                <button on:click=send disabled=move || s.stopped.get() || s.cursor.get().is_some()>"Send"</button>
+            </div>
+        </section>
+    }
+}
+
+#[component]
+fn EventLog() -> impl IntoView {
+    let s = expect_context::<Session>();
+    const SHOWN: usize = 300;
+    view! {
+        <section class="panel" aria-labelledby="log-title">
+            <h2 id="log-title">"Event log"</h2>
+            <ol class="event-log" aria-label="Event log">
+                {move || {
+                    let shown = s.shown();
+                    s.trace.with(|t| {
+                        let start = shown.saturating_sub(SHOWN);
+                        t.entries()[start..shown].iter().rev().map(|e| {
+                            let seq = e.seq as usize;
+                            view! {
+                                <li class=if seq + 1 == shown { "current" } else { "" }>
+                                    <button class="log-line" on:click=move |_| s.seek(seq + 1)>{describe(e)}</button>
+                                </li>
+                            }
+                        }).collect_view()
+                    })
+                }}
+            </ol>
+        </section>
+    }
+}

@@ -1,0 +1,259 @@
+//! The session: the running team and the signals every component reads —
+//! the trace (the single source of truth), the cursor (which event the view
+//! shows), the controls' state. Runtime changes reach the trace once per
+//! animation frame, however many events happened in between.
+//!
+//! Owns the link between the runtime and the reactive graph. Components read
+//! signals; only the actions here talk to the runtime.
+
+use std::cell::Cell;
+use std::collections::{BTreeMap, VecDeque};
+use std::rc::Rc;
+
+use leptos::prelude::*;
+
+use crate::model::scripted::ScriptedModel;
+use crate::model::Model;
+use crate::protocol::{AgentName, RequestId, Trace};
+use crate::runtime::scenarios::Scenario;
+use crate::runtime::scheduler::Mode;
+use crate::runtime::{browser, Runtime, RuntimeConfig};
+
+/// Base pacing of Live mode at 1x, in milliseconds per event.
+pub const BASE_PACE_MS: f64 = 320.0;
+
+/// Every signal of one session. `Copy`: pass it around freely.
+#[derive(Clone, Copy)]
+pub struct Session {
+    rt: StoredValue<Option<Runtime>, LocalStorage>,
+    queued: StoredValue<VecDeque<String>, LocalStorage>,
+    sync_pending: StoredValue<Rc<Cell<bool>>, LocalStorage>,
+    /// The trace so far.
+    pub trace: RwSignal<Trace>,
+    /// The number of events shown; `None` follows the latest.
+    pub cursor: RwSignal<Option<usize>>,
+    /// Live or Step.
+    pub mode: RwSignal<Mode>,
+    /// Replay (or auto-step) is playing.
+    pub playing: RwSignal<bool>,
+    /// Playback and pacing speed, 0.25x to 4x.
+    pub speed: RwSignal<f64>,
+    /// The request whose messages are highlighted.
+    pub selected: RwSignal<Option<RequestId>>,
+    /// A dismissible error for the banner.
+    pub banner: RwSignal<Option<String>>,
+    /// A run is in progress.
+    pub running: RwSignal<bool>,
+    /// The runtime was stopped.
+    pub stopped: RwSignal<bool>,
+    /// Step mode: what Next will release.
+    pub next_up: RwSignal<Vec<String>>,
+    /// Text streaming from in-flight model calls.
+    pub streaming: RwSignal<BTreeMap<AgentName, String>>,
+    /// The seed of the next run.
+    pub seed: RwSignal<u64>,
+    /// Live pacing at 1x, in milliseconds per event.
+    base_pace: StoredValue<f64>,
+}
+
+impl Session {
+    /// A session with no run yet, pacing Live mode at `base_pace_ms` per
+    /// event at 1x (0 runs as fast as the agents go).
+    pub fn new(base_pace_ms: f64) -> Self {
+        Session {
+            base_pace: StoredValue::new(base_pace_ms),
+            rt: StoredValue::new_local(None),
+            queued: StoredValue::new_local(VecDeque::new()),
+            sync_pending: StoredValue::new_local(Rc::new(Cell::new(false))),
+            trace: RwSignal::new(Trace::new("default", 2026)),
+            cursor: RwSignal::new(None),
+            mode: RwSignal::new(Mode::Live),
+            playing: RwSignal::new(false),
+            speed: RwSignal::new(1.0),
+            selected: RwSignal::new(None),
+            banner: RwSignal::new(None),
+            running: RwSignal::new(false),
+            stopped: RwSignal::new(false),
+            next_up: RwSignal::new(Vec::new()),
+            streaming: RwSignal::new(BTreeMap::new()),
+            seed: RwSignal::new(2026),
+        }
+    }
+
+    /// The pace of Live mode at the current speed.
+    pub fn pace_ms(&self) -> u64 {
+        (self.base_pace.get_value() / self.speed.get_untracked()).round() as u64
+    }
+
+    /// Runs `f` on the runtime, if there is one.
+    pub fn with_rt<T>(&self, f: impl FnOnce(&Runtime) -> T) -> Option<T> {
+        self.rt.with_value(|rt| rt.as_ref().map(f))
+    }
+
+    fn model(&self) -> Rc<dyn Model> {
+        Rc::new(ScriptedModel)
+    }
+
+    /// Replaces the runtime with a fresh team (the old one is stopped).
+    pub fn reset(&self) {
+        self.with_rt(Runtime::stop);
+        let config = RuntimeConfig {
+            seed: self.seed.get_untracked(),
+            mode: self.mode.get_untracked(),
+            pace_ms: self.pace_ms(),
+            ..RuntimeConfig::default()
+        };
+        let rt = Runtime::new(config, self.model(), browser::host());
+        let session = *self;
+        rt.subscribe(Rc::new(move || session.schedule_sync()));
+        self.rt.set_value(Some(rt));
+        self.queued.update_value(VecDeque::clear);
+        self.trace.set(Trace::new("default", self.seed.get_untracked()));
+        self.cursor.set(None);
+        self.selected.set(None);
+        self.banner.set(None);
+        self.stopped.set(false);
+        self.sync();
+    }
+
+    /// Sends a prompt to the lead, starting a team first if needed.
+    pub fn submit(&self, prompt: &str) {
+        if self.with_rt(Runtime::is_stopped).unwrap_or(true) {
+            self.reset();
+        }
+        match self.with_rt(|rt| rt.submit_prompt(prompt)) {
+            Some(Err(e)) => self.banner.set(Some(format!("Error: {e}"))),
+            _ => self.cursor.set(None),
+        }
+        self.sync();
+    }
+
+    /// Runs a scenario on a fresh team; later prompts wait for the team to
+    /// go quiet.
+    pub fn run_scenario(&self, scenario: Scenario) {
+        self.reset();
+        self.queued.update_value(|q| q.extend(scenario.prompts.iter().skip(1).map(|p| p.to_string())));
+        self.submit(scenario.prompts[0]);
+    }
+
+    /// Live or Step.
+    pub fn set_mode(&self, mode: Mode) {
+        self.mode.set(mode);
+        self.with_rt(|rt| rt.set_mode(mode));
+        self.sync();
+    }
+
+    /// Changes speed (and Live pacing).
+    pub fn set_speed(&self, speed: f64) {
+        self.speed.set(speed.clamp(0.25, 4.0));
+        let pace = self.pace_ms();
+        self.with_rt(|rt| rt.set_pace(pace));
+    }
+
+    /// Stops every agent; the trace stays for replay.
+    pub fn stop(&self) {
+        self.with_rt(Runtime::stop);
+        self.playing.set(false);
+        self.queued.update_value(VecDeque::clear);
+        self.sync();
+    }
+
+    /// One event forward: through the recorded trace, or (at its end, in
+    /// Step mode) by releasing the next event of the run.
+    pub fn next(&self) {
+        let len = self.trace.with_untracked(Trace::len);
+        match self.cursor.get_untracked() {
+            Some(c) if c + 1 < len => self.cursor.set(Some(c + 1)),
+            Some(_) => self.cursor.set(None),
+            None => {
+                if self.mode.get_untracked() == Mode::Step {
+                    self.with_rt(Runtime::step);
+                    self.sync();
+                }
+            }
+        }
+    }
+
+    /// One event back.
+    pub fn back(&self) {
+        let len = self.trace.with_untracked(Trace::len);
+        let at = self.cursor.get_untracked().unwrap_or(len);
+        self.cursor.set(Some(at.saturating_sub(1)));
+    }
+
+    /// The number of events shown.
+    pub fn shown(&self) -> usize {
+        let len = self.trace.with(Trace::len);
+        self.cursor.get().map_or(len, |c| c.min(len))
+    }
+
+    /// Jumps to an event count (the scrubber); the end follows the latest.
+    pub fn seek(&self, to: usize) {
+        let len = self.trace.with_untracked(Trace::len);
+        self.cursor.set(if to >= len { None } else { Some(to) });
+    }
+
+    /// A human answers a request as its addressee.
+    pub fn answer(&self, as_agent: &AgentName, id: &RequestId, approve: bool, text: &str) {
+        if let Some(Err(e)) = self.with_rt(|rt| rt.answer_as(as_agent, id.as_str(), approve, text)) {
+            self.banner.set(Some(format!("Error: {e}")));
+        }
+        self.sync();
+    }
+
+    /// A human sends a message as any agent.
+    pub fn send(&self, from: &AgentName, to: &AgentName, content: &str) {
+        if let Some(Err(e)) = self.with_rt(|rt| rt.send_as(from, to, content)) {
+            self.banner.set(Some(format!("Error: {e}")));
+        }
+        self.sync();
+    }
+
+    fn schedule_sync(&self) {
+        let pending = self.sync_pending.get_value();
+        if pending.replace(true) {
+            return;
+        }
+        let session = *self;
+        request_animation_frame(move || {
+            pending.set(false);
+            session.sync();
+        });
+    }
+
+    /// Copies what changed in the runtime into the signals.
+    pub fn sync(&self) {
+        let Some((new_entries, running, stopped, waiting, streaming)) = self.with_rt(|rt| {
+            let have = self.trace.with_untracked(Trace::len);
+            let new = rt.with_team(|t| t.trace().entries()[have.min(t.trace().len())..].to_vec());
+            let waiting = rt.waiting().into_iter().map(|(who, kind)| format!("{who}: {kind}")).collect::<Vec<_>>();
+            (new, rt.is_running(), rt.is_stopped(), waiting, rt.streaming_text())
+        }) else {
+            return;
+        };
+        if !new_entries.is_empty() {
+            self.trace.update(|t| {
+                for e in new_entries {
+                    // The runtime's trace only grows, in time order.
+                    let _ = t.append(e.time, e.event);
+                }
+            });
+        }
+        self.running.set(running);
+        self.stopped.set(stopped);
+        self.next_up.set(waiting);
+        self.streaming.set(streaming);
+        if !running && !stopped {
+            let next = self.queued.try_update_value(VecDeque::pop_front).flatten();
+            if let Some(prompt) = next {
+                self.submit(&prompt);
+            }
+        }
+    }
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Session::new(BASE_PACE_MS)
+    }
+}

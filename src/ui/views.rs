@@ -1,0 +1,136 @@
+//! Small pure views of a trace for the panels: one line per event, the
+//! workspace as of an event, the model errors to surface.
+//!
+//! Owns text and derived data only; no DOM, no signals.
+
+use std::collections::BTreeMap;
+
+use crate::protocol::{AgentName, Event, Trace, TraceEntry};
+
+/// One line of the event log.
+pub fn describe(entry: &TraceEntry) -> String {
+    let what = match &entry.event {
+        Event::RunStarted { prompt } => format!("run started: {prompt}"),
+        Event::RunFinished => "run finished: the team is quiet".to_string(),
+        Event::MemberSpawned { name, role, plan_mode } => {
+            format!("{name} spawned as {role}{}", if *plan_mode { " (plan mode)" } else { "" })
+        }
+        Event::MemberStatusChanged { name, from, to } => format!("{name}: {from} -> {to}"),
+        Event::MessageSent { message } => match &message.request_id {
+            Some(id) => format!("{} -> {}: {} [{id}]", message.from, message.to, message.msg_type),
+            None => format!("{} -> {}: {} \"{}\"", message.from, message.to, message.msg_type, message.content),
+        },
+        Event::InboxDrained { agent, message_ids } => format!("{agent} read {} message(s)", message_ids.len()),
+        Event::RequestCreated { request_id, request_kind, requester, addressee, .. } => {
+            format!("{request_kind} request {request_id} from {requester} to {addressee}: pending")
+        }
+        Event::RequestTransitioned { request_id, from, to, by, .. } => format!("request {request_id}: {from} -> {to} (by {by})"),
+        Event::ModelCalled { agent } => format!("{agent} calls its model"),
+        Event::ModelReplied { agent, stop_reason, text, output_tokens, .. } => {
+            let said = if text.is_empty() { String::new() } else { format!(": \"{}\"", text.lines().next().unwrap_or("")) };
+            format!("{agent}'s model replied ({stop_reason}, {output_tokens} tokens){said}")
+        }
+        Event::ModelFailed { agent, error } => format!("{agent}'s model call failed: {error}"),
+        Event::ToolCalled { agent, tool, input, .. } => format!("{agent} runs {tool} {input}"),
+        Event::ToolReturned { agent, tool, is_error, output, .. } => {
+            let first = output.lines().next().unwrap_or("");
+            format!("{agent}: {tool} {} {first}", if *is_error { "failed:" } else { "->" })
+        }
+    };
+    format!("#{} {} {what}", entry.seq, entry.time)
+}
+
+/// The workspace files as of the first `cursor` events: every successful
+/// `write_file` and `edit_file`, replayed in order.
+pub fn workspace_at(trace: &Trace, cursor: Option<usize>) -> BTreeMap<String, String> {
+    let entries = &trace.entries()[..cursor.unwrap_or(usize::MAX).min(trace.len())];
+    let mut calls: BTreeMap<&str, (&str, &serde_json::Value)> = BTreeMap::new();
+    let mut files: BTreeMap<String, String> = BTreeMap::new();
+    for e in entries {
+        match &e.event {
+            Event::ToolCalled { tool_use_id, tool, input, .. } => {
+                calls.insert(tool_use_id, (tool, input));
+            }
+            Event::ToolReturned { tool_use_id, is_error: false, .. } => {
+                let Some((tool, input)) = calls.remove(tool_use_id.as_str()) else { continue };
+                let Ok(path) = crate::runtime::workspace::normalise(input["path"].as_str().unwrap_or_default()) else { continue };
+                match tool {
+                    "write_file" => {
+                        files.insert(path, input["content"].as_str().unwrap_or_default().to_string());
+                    }
+                    "edit_file" => {
+                        if let Some(f) = files.get_mut(&path) {
+                            *f = f.replacen(input["old_text"].as_str().unwrap_or_default(), input["new_text"].as_str().unwrap_or_default(), 1);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    files
+}
+
+/// Every failed model call as of `cursor`: (seq, agent, error).
+pub fn model_errors(trace: &Trace, cursor: Option<usize>) -> Vec<(u64, AgentName, String)> {
+    trace.entries()[..cursor.unwrap_or(usize::MAX).min(trace.len())]
+        .iter()
+        .filter_map(|e| match &e.event {
+            Event::ModelFailed { agent, error } => Some((e.seq, agent.clone(), error.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Percent-encodes text for a `data:` URL.
+pub fn percent_encode(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::Millis;
+    use serde_json::json;
+
+    fn tool(trace: &mut Trace, id: &str, tool: &str, input: serde_json::Value, ok: bool) {
+        let agent = AgentName::parse("a").unwrap();
+        trace.append(Millis(0), Event::ToolCalled { agent: agent.clone(), tool_use_id: id.into(), tool: tool.into(), input }).unwrap();
+        trace
+            .append(Millis(0), Event::ToolReturned { agent, tool_use_id: id.into(), tool: tool.into(), output: String::new(), is_error: !ok })
+            .unwrap();
+    }
+
+    #[test]
+    fn the_workspace_is_rebuilt_from_successful_writes_and_edits_as_of_the_cursor() {
+        let mut t = Trace::new("d", 0);
+        tool(&mut t, "1", "write_file", json!({"path": "./a.txt", "content": "hello world"}), true);
+        tool(&mut t, "2", "edit_file", json!({"path": "a.txt", "old_text": "world", "new_text": "team"}), true);
+        tool(&mut t, "3", "write_file", json!({"path": "b.txt", "content": "refused"}), false);
+        assert_eq!(workspace_at(&t, None).get("a.txt").map(String::as_str), Some("hello team"));
+        assert!(!workspace_at(&t, None).contains_key("b.txt"), "a refused write changes nothing");
+        assert_eq!(workspace_at(&t, Some(2)).get("a.txt").map(String::as_str), Some("hello world"));
+        assert!(workspace_at(&t, Some(1)).is_empty(), "a write counts once it returned");
+    }
+
+    #[test]
+    fn percent_encoding_keeps_only_unreserved_characters() {
+        assert_eq!(percent_encode("a b/é"), "a%20b%2F%C3%A9");
+    }
+
+    #[test]
+    fn every_event_has_a_log_line_with_its_number_and_time() {
+        let mut t = Trace::new("d", 0);
+        t.append(Millis(1500), Event::RunStarted { prompt: "go".into() }).unwrap();
+        assert_eq!(describe(&t.entries()[0]), "#0 1.500s run started: go");
+    }
+}

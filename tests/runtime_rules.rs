@@ -885,3 +885,31 @@ fn a_message_sent_by_hand_wakes_an_idle_teammate() {
     let err = run.rt.send_as(&AgentName::lead(), &name("zed"), "hello").unwrap_err();
     assert!(err.to_string().contains("'zed'"), "{err}");
 }
+
+/// A model whose call never finishes and never looks at its cancel token,
+/// like a request to a server that hangs.
+struct Hung;
+
+impl Model for Hung {
+    fn label(&self) -> String {
+        "hung".into()
+    }
+    fn complete<'a>(&'a self, _: &'a ModelRequest, _: TextSink, _: CancelToken) -> LocalBoxFuture<'a, Result<ModelResponse, ModelError>> {
+        Box::pin(std::future::pending())
+    }
+}
+
+#[test]
+fn stop_ends_a_task_whose_model_call_hangs() {
+    let run = live(Rc::new(Hung));
+    run.prompt("anything");
+    assert_eq!(run.rt.live_tasks(), 1, "the lead waits on its model");
+    let before = run.rt.trace().len();
+    run.rt.stop();
+    run.ex.run_until_stalled();
+    assert_eq!(run.rt.live_tasks(), 0);
+    assert_eq!(run.ex.live_tasks(), 0);
+    let trace = run.rt.trace();
+    assert_eq!(trace.len(), before, "a cancelled call records no reply");
+    assert!(trace.entries().iter().all(|e| !matches!(e.event, Event::ModelReplied { .. } | Event::ModelFailed { .. })));
+}

@@ -81,7 +81,7 @@ async fn every_control_has_an_accessible_name_and_the_diagram_is_an_image() {
     for name in ["Run", "Play", "Next", "Back", "Stop", "Live", "Step"] {
         button(&host, name);
     }
-    for label in ["Provider", "Speed", "Seed", "Prompt for the lead", "Scrub through events"] {
+    for label in ["Provider", "API key", "Base URL", "Model", "Speed", "Seed", "Prompt for the lead", "Scrub through events"] {
         assert!(host.query_selector(&format!("[aria-label='{label}']")).unwrap().is_some(), "{label}");
     }
     let svg = host.query_selector("svg.diagram").unwrap().unwrap();
@@ -89,6 +89,25 @@ async fn every_control_has_an_accessible_name_and_the_diagram_is_an_image() {
     assert!(svg.get_attribute("aria-label").unwrap().starts_with("Sequence diagram"));
     assert!(texts(&host, "select[aria-label=Provider] option")[0].contains("Scripted (offline)"));
     assert_eq!(all(&host, "button.scenario").len(), 6);
+}
+
+#[wasm_bindgen_test]
+async fn a_real_provider_without_a_key_explains_what_is_missing_and_runs_nothing() {
+    let host = mount_app();
+    leptos::task::tick().await;
+    let select: web_sys::HtmlSelectElement = host.query_selector("[aria-label=Provider]").unwrap().unwrap().unchecked_into();
+    select.set_value("anthropic");
+    select.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
+    leptos::task::tick().await;
+    let key: web_sys::HtmlInputElement = host.query_selector("[aria-label='API key']").unwrap().unwrap().unchecked_into();
+    assert!(!key.disabled(), "the key field opens for a real provider");
+    assert_eq!(key.type_(), "password");
+    click(&host, "[data-scenario=shutdown]");
+    leptos::task::tick().await;
+    let alert = texts(&host, ".banner-error");
+    assert_eq!(alert.len(), 1);
+    assert!(alert[0].contains("API key"), "{alert:?}");
+    assert!(all(&host, "g.msg").is_empty(), "nothing ran");
 }
 
 #[wasm_bindgen_test]

@@ -7,9 +7,16 @@
 //! into conversation turns. Futures are not `Send` (they run on one thread,
 //! in the browser with `spawn_local`).
 
+pub mod anthropic;
+pub mod fake;
+pub mod http;
+pub mod openai;
+pub mod retry;
 pub mod scripted;
+pub mod sse;
+pub mod turns;
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
@@ -203,8 +210,28 @@ pub enum ModelError {
 }
 
 /// A flag that Stop raises to cancel in-flight calls.
-#[derive(Debug, Clone, Default)]
-pub struct CancelToken(Rc<Cell<bool>>);
+///
+/// Clones share one flag. Besides polling [`CancelToken::is_cancelled`], a
+/// call can register a callback ([`CancelToken::on_cancel`], e.g. to abort a
+/// `fetch`) or await [`CancelToken::cancelled`].
+#[derive(Clone, Default)]
+pub struct CancelToken(Rc<CancelState>);
+
+#[derive(Default)]
+struct CancelState {
+    cancelled: Cell<bool>,
+    next_id: Cell<u64>,
+    callbacks: RefCell<Vec<(u64, CancelCallback)>>,
+}
+
+/// A callback run once, when the token is cancelled.
+type CancelCallback = Box<dyn FnOnce()>;
+
+impl fmt::Debug for CancelToken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CancelToken").field("cancelled", &self.is_cancelled()).finish()
+    }
+}
 
 impl CancelToken {
     /// A token not yet cancelled.
@@ -212,14 +239,86 @@ impl CancelToken {
         CancelToken::default()
     }
 
-    /// Cancels every call holding a clone of this token.
+    /// Cancels every call holding a clone of this token, running each
+    /// registered callback once.
     pub fn cancel(&self) {
-        self.0.set(true);
+        if self.0.cancelled.replace(true) {
+            return;
+        }
+        let callbacks = std::mem::take(&mut *self.0.callbacks.borrow_mut());
+        for (_, callback) in callbacks {
+            callback();
+        }
     }
 
     /// True once cancelled.
     pub fn is_cancelled(&self) -> bool {
-        self.0.get()
+        self.0.cancelled.get()
+    }
+
+    /// Runs `callback` when the token is cancelled (at once if it already
+    /// is). Dropping the returned registration unregisters it.
+    pub fn on_cancel(&self, callback: impl FnOnce() + 'static) -> CancelRegistration {
+        let id = self.0.next_id.get();
+        self.0.next_id.set(id + 1);
+        if self.is_cancelled() {
+            callback();
+        } else {
+            self.0.callbacks.borrow_mut().push((id, Box::new(callback)));
+        }
+        CancelRegistration { state: Rc::downgrade(&self.0), id }
+    }
+
+    /// A future that completes once the token is cancelled.
+    pub fn cancelled(&self) -> Cancelled {
+        Cancelled { token: self.clone(), registration: None }
+    }
+}
+
+/// A callback registered with [`CancelToken::on_cancel`]; dropping it
+/// unregisters the callback.
+#[must_use = "dropping the registration unregisters the callback"]
+pub struct CancelRegistration {
+    state: std::rc::Weak<CancelState>,
+    id: u64,
+}
+
+impl fmt::Debug for CancelRegistration {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CancelRegistration").field("id", &self.id).finish()
+    }
+}
+
+impl Drop for CancelRegistration {
+    fn drop(&mut self) {
+        if let Some(state) = self.state.upgrade() {
+            if let Ok(mut callbacks) = state.callbacks.try_borrow_mut() {
+                callbacks.retain(|(id, _)| *id != self.id);
+            }
+        }
+    }
+}
+
+/// The future returned by [`CancelToken::cancelled`].
+#[derive(Debug)]
+#[must_use = "futures do nothing unless polled"]
+pub struct Cancelled {
+    token: CancelToken,
+    registration: Option<CancelRegistration>,
+}
+
+impl Future for Cancelled {
+    type Output = ();
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<()> {
+        if self.token.is_cancelled() {
+            self.registration = None;
+            return std::task::Poll::Ready(());
+        }
+        let waker = cx.waker().clone();
+        // Replacing the registration drops (unregisters) the previous waker.
+        self.registration = Some(self.token.on_cancel(move || waker.wake()));
+        std::task::Poll::Pending
     }
 }
 

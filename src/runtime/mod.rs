@@ -189,7 +189,9 @@ impl Inner {
                 }
             })
         };
-        let result = self.model.complete(request, sink, self.cancel.clone()).await;
+        // Stop must end the call even if the provider never looks at the
+        // token again (a hung request): race the call against it.
+        let result = first_of(self.model.complete(request, sink, self.cancel.clone()), self.cancel.cancelled()).await;
         self.streaming.borrow_mut().remove(agent);
         let think = 300 + self.costs.borrow_mut().next_u64() % 900;
         self.clock.advance(think);
@@ -426,6 +428,22 @@ impl Inner {
     fn me(&self) -> Rc<Inner> {
         self.self_ref.upgrade().expect("tasks are started only while the runtime is alive")
     }
+}
+
+/// Runs `call` until it finishes or `cancelled` does, whichever is first.
+async fn first_of<T>(
+    call: impl std::future::Future<Output = Result<T, ModelError>>,
+    cancelled: impl std::future::Future<Output = ()>,
+) -> Result<T, ModelError> {
+    let mut call = std::pin::pin!(call);
+    let mut cancelled = std::pin::pin!(cancelled);
+    std::future::poll_fn(move |cx| {
+        if cancelled.as_mut().poll(cx).is_ready() {
+            return std::task::Poll::Ready(Err(ModelError::Cancelled));
+        }
+        call.as_mut().poll(cx)
+    })
+    .await
 }
 
 /// The services a runtime runs on: where tasks run, what time it is, how to

@@ -9,8 +9,7 @@ use leptos::prelude::*;
 
 use super::diagram_view::DiagramView;
 use super::panels::Panels;
-use super::session::Session;
-use crate::model::scripted::LABEL as SCRIPTED_LABEL;
+use super::session::{Provider, Session};
 use crate::runtime::scenarios;
 use crate::runtime::scheduler::Mode;
 
@@ -78,6 +77,7 @@ pub fn App(#[prop(optional)] pace_ms: Option<u64>) -> impl IntoView {
             <header class="app-header">
                 <h1>"Team Protocols Playground"</h1>
                 <p class="tagline">"Watch a lead and its teammates negotiate shutdown and plan approval — one state machine, correlated by request_id."</p>
+                <p class="model-label">{move || { s.running.get(); s.stopped.get(); format!("Model: {}", s.model_label()) }}</p>
             </header>
             <Banner/>
             <div class="layout">
@@ -184,18 +184,58 @@ fn Settings() -> impl IntoView {
         Ok(v) => s.seed.set(v),
         Err(_) => s.banner.set(Some("Error: the seed must be a whole number ≥ 0".into())),
     };
+    let set_provider = move |ev: ev::Event| {
+        if let Some(p) = Provider::from_id(&event_target_value(&ev)) {
+            s.provider.set(p);
+            s.load_remembered_key();
+            if p == Provider::Scripted {
+                s.reset();
+            }
+        }
+    };
+    let set_key = move |ev: ev::Event| {
+        s.api_key.set(event_target_value(&ev));
+        s.store_key();
+    };
+    let set_remember = move |ev: ev::Event| {
+        s.remember_key.set(event_target_checked(&ev));
+        s.store_key();
+    };
+    let set_base = move |ev: ev::Event| s.base_url.set(event_target_value(&ev));
+    let set_model = move |ev: ev::Event| s.model_name.set(event_target_value(&ev));
+    let scripted = move || s.provider.get() == Provider::Scripted;
     view! {
         <section class="panel" aria-labelledby="settings-title">
             <h2 id="settings-title">"Settings"</h2>
             <label class="field">"Provider"
-                <select aria-label="Provider">
-                    <option value="scripted" selected=true>{SCRIPTED_LABEL}</option>
+                <select aria-label="Provider" on:change=set_provider>
+                    {Provider::ALL.into_iter().map(|p| view! {
+                        <option value=p.id() selected=move || s.provider.get() == p>{p.label()}</option>
+                    }).collect_view()}
                 </select>
             </label>
-            <p class="muted small">"The scripted model runs offline in this tab: a rule-based policy that plays the scenarios and reacts to what happens. It is not a language model."</p>
+            <p class="muted small">{move || if scripted() {
+                "The scripted model runs offline in this tab: a rule-based policy that plays the scenarios and reacts to what happens. It is not a language model."
+            } else {
+                "Requests go from this tab straight to the server. The key stays in memory unless you tick the box; it is never put in a trace, an export, a log or a URL."
+            }}</p>
+            <label class="field">"API key"
+                <input type="password" aria-label="API key" autocomplete="off" spellcheck="false" disabled=scripted prop:value=move || s.api_key.get() on:change=set_key/>
+            </label>
+            <label class="inline small">
+                <input type="checkbox" disabled=scripted prop:checked=move || s.remember_key.get() on:change=set_remember/>
+                "Remember on this device"
+            </label>
+            <label class="field">"Base URL"
+                <input type="url" aria-label="Base URL" disabled=scripted placeholder=move || s.provider.get().default_base_url() prop:value=move || s.base_url.get() on:change=set_base/>
+            </label>
+            <label class="field">"Model"
+                <input type="text" aria-label="Model" disabled=scripted placeholder=move || s.provider.get().default_model() prop:value=move || s.model_name.get() on:change=set_model/>
+            </label>
             <label class="field">"Seed"
                 <input type="number" aria-label="Seed" min="0" prop:value=move || s.seed.get().to_string() on:change=set_seed/>
             </label>
+            <button on:click=move |_| s.reset()>"Apply (new team)"</button>
         </section>
     }
 }

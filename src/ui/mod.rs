@@ -6,6 +6,7 @@
 //! changes the team except through `runtime::Runtime`, via the `Session`.
 
 pub mod diagram;
+pub mod synthetic;
 pub mod views;
 
 #[cfg(target_arch = "wasm32")]
@@ -19,3 +20,5 @@ pub mod session;
 
 #[cfg(target_arch = "wasm32")]
 pub use app::App;
+#[cfg(target_arch = "wasm32")]
+pub use diagram_view::DiagramView;

@@ -22,6 +22,72 @@ use crate::runtime::{browser, Runtime, RuntimeConfig};
 /// Base pacing of Live mode at 1x, in milliseconds per event.
 pub const BASE_PACE_MS: f64 = 320.0;
 
+/// Which model the team runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Provider {
+    /// The offline scripted model.
+    Scripted,
+    /// The Anthropic Messages API (or a proxy).
+    Anthropic,
+    /// Any OpenAI-compatible Chat Completions server.
+    OpenAi,
+}
+
+impl Provider {
+    /// Every provider, in menu order.
+    pub const ALL: [Provider; 3] = [Provider::Scripted, Provider::Anthropic, Provider::OpenAi];
+
+    /// A stable id (the `<option>` value, the storage key).
+    pub fn id(self) -> &'static str {
+        match self {
+            Provider::Scripted => "scripted",
+            Provider::Anthropic => "anthropic",
+            Provider::OpenAi => "openai",
+        }
+    }
+
+    /// What the menu says.
+    pub fn label(self) -> &'static str {
+        match self {
+            Provider::Scripted => crate::model::scripted::LABEL,
+            Provider::Anthropic => "Anthropic (your key)",
+            Provider::OpenAi => "OpenAI-compatible (base URL)",
+        }
+    }
+
+    /// The provider with this id.
+    pub fn from_id(id: &str) -> Option<Provider> {
+        Provider::ALL.into_iter().find(|p| p.id() == id)
+    }
+
+    /// The default base URL, shown as a placeholder.
+    pub fn default_base_url(self) -> &'static str {
+        match self {
+            Provider::Scripted => "",
+            Provider::Anthropic => crate::model::anthropic::DEFAULT_BASE_URL,
+            Provider::OpenAi => "http://127.0.0.1:11434/v1",
+        }
+    }
+
+    /// The default model id, shown as a placeholder.
+    pub fn default_model(self) -> &'static str {
+        match self {
+            Provider::Scripted => "",
+            Provider::Anthropic => crate::model::anthropic::DEFAULT_MODEL,
+            Provider::OpenAi => crate::model::openai::DEFAULT_MODEL,
+        }
+    }
+}
+
+/// Where a remembered key is kept on this device.
+fn storage_key(p: Provider) -> String {
+    format!("team-protocols.api-key.{}", p.id())
+}
+
+fn local_storage() -> Option<web_sys::Storage> {
+    web_sys::window().and_then(|w| w.local_storage().ok().flatten())
+}
+
 /// Every signal of one session. `Copy`: pass it around freely.
 #[derive(Clone, Copy)]
 pub struct Session {
@@ -54,6 +120,16 @@ pub struct Session {
     pub seed: RwSignal<u64>,
     /// Live pacing at 1x, in milliseconds per event.
     base_pace: StoredValue<f64>,
+    /// The model provider for the next team.
+    pub provider: RwSignal<Provider>,
+    /// The API key, in memory (and on the device only if remembered).
+    pub api_key: RwSignal<String>,
+    /// Keep the key in this browser's local storage.
+    pub remember_key: RwSignal<bool>,
+    /// Base URL override (empty: the provider's default).
+    pub base_url: RwSignal<String>,
+    /// Model id override (empty: the provider's default).
+    pub model_name: RwSignal<String>,
 }
 
 impl Session {
@@ -62,6 +138,11 @@ impl Session {
     pub fn new(base_pace_ms: f64) -> Self {
         Session {
             base_pace: StoredValue::new(base_pace_ms),
+            provider: RwSignal::new(Provider::Scripted),
+            api_key: RwSignal::new(String::new()),
+            remember_key: RwSignal::new(false),
+            base_url: RwSignal::new(String::new()),
+            model_name: RwSignal::new(String::new()),
             rt: StoredValue::new_local(None),
             queued: StoredValue::new_local(VecDeque::new()),
             sync_pending: StoredValue::new_local(Rc::new(Cell::new(false))),
@@ -90,8 +171,50 @@ impl Session {
         self.rt.with_value(|rt| rt.as_ref().map(f))
     }
 
-    fn model(&self) -> Rc<dyn Model> {
-        Rc::new(ScriptedModel)
+    /// The model the settings describe, or what is missing.
+    fn model(&self) -> Result<Rc<dyn Model>, String> {
+        use crate::model::anthropic::{AnthropicConfig, AnthropicModel};
+        use crate::model::http::{ApiKey, FetchTransport, TimerSleeper};
+        use crate::model::openai::{OpenAiConfig, OpenAiModel};
+        let provider = self.provider.get_untracked();
+        let or_default = |value: String, default: &str| if value.trim().is_empty() { default.to_string() } else { value.trim().to_string() };
+        let base_url = or_default(self.base_url.get_untracked(), provider.default_base_url());
+        let model = or_default(self.model_name.get_untracked(), provider.default_model());
+        let key = ApiKey::new(self.api_key.get_untracked().trim());
+        let jitter = self.seed.get_untracked();
+        Ok(match provider {
+            Provider::Scripted => Rc::new(ScriptedModel),
+            Provider::Anthropic => {
+                if key.is_empty() {
+                    return Err("enter your Anthropic API key in Settings, or choose the offline scripted model".into());
+                }
+                let config = AnthropicConfig { base_url, model, api_key: key, ..AnthropicConfig::default() };
+                Rc::new(AnthropicModel::new(config, FetchTransport, Rc::new(TimerSleeper)).with_jitter_seed(jitter))
+            }
+            Provider::OpenAi => {
+                let config = OpenAiConfig { api_key: key, ..OpenAiConfig::new(base_url, model) };
+                Rc::new(OpenAiModel::new(config, FetchTransport, Rc::new(TimerSleeper)).with_jitter_seed(jitter))
+            }
+        })
+    }
+
+    /// Loads a key remembered on this device for the current provider.
+    pub fn load_remembered_key(&self) {
+        let stored = local_storage().and_then(|s| s.get_item(&storage_key(self.provider.get_untracked())).ok().flatten());
+        self.remember_key.set(stored.is_some());
+        self.api_key.set(stored.unwrap_or_default());
+    }
+
+    /// Stores or forgets the key on this device, as the checkbox says.
+    pub fn store_key(&self) {
+        let Some(storage) = local_storage() else { return };
+        let name = storage_key(self.provider.get_untracked());
+        let key = self.api_key.get_untracked();
+        if self.remember_key.get_untracked() && !key.is_empty() {
+            let _ = storage.set_item(&name, &key);
+        } else {
+            let _ = storage.remove_item(&name);
+        }
     }
 
     /// Replaces the runtime with a fresh team (the old one is stopped).
@@ -103,7 +226,16 @@ impl Session {
             pace_ms: self.pace_ms(),
             ..RuntimeConfig::default()
         };
-        let rt = Runtime::new(config, self.model(), browser::host());
+        let model = match self.model() {
+            Ok(model) => model,
+            Err(e) => {
+                self.rt.set_value(None);
+                self.banner.set(Some(format!("Error: {e}")));
+                return;
+            }
+        };
+        let host = if self.provider.get_untracked() == Provider::Scripted { browser::host() } else { browser::real_time_host() };
+        let rt = Runtime::new(config, model, host);
         let session = *self;
         rt.subscribe(Rc::new(move || session.schedule_sync()));
         self.rt.set_value(Some(rt));
@@ -116,10 +248,18 @@ impl Session {
         self.sync();
     }
 
+    /// The model's label for the header.
+    pub fn model_label(&self) -> String {
+        self.with_rt(Runtime::model_label).unwrap_or_default()
+    }
+
     /// Sends a prompt to the lead, starting a team first if needed.
     pub fn submit(&self, prompt: &str) {
         if self.with_rt(Runtime::is_stopped).unwrap_or(true) {
             self.reset();
+        }
+        if self.with_rt(|_| ()).is_none() {
+            return; // reset said what is missing
         }
         match self.with_rt(|rt| rt.submit_prompt(prompt)) {
             Some(Err(e)) => self.banner.set(Some(format!("Error: {e}"))),

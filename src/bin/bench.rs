@@ -1,0 +1,98 @@
+//! The browser benchmark page (`bench.html`): loads generated traces of 1k
+//! and 10k events into the diagram and reports the time to first draw and
+//! the median time of a step (Back, Next), measured in the page itself.
+//!
+//! Build and open it with `trunk serve bench.html`, or headless with
+//! `scripts/bench-browser.sh`.
+
+#[cfg(target_arch = "wasm32")]
+mod page {
+    use leptos::prelude::*;
+    use team_protocols::ui::diagram::layout;
+    use team_protocols::ui::session::Session;
+    use team_protocols::ui::synthetic::busy_trace;
+    use team_protocols::ui::DiagramView;
+    use wasm_bindgen::JsCast;
+
+    fn now() -> f64 {
+        window().performance().expect("performance").now()
+    }
+
+    async fn next_frame() {
+        let promise = js_sys::Promise::new(&mut |resolve, _| {
+            let _ = window().request_animation_frame(&resolve);
+        });
+        let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+    }
+
+    fn median(mut v: Vec<f64>) -> f64 {
+        v.sort_by(|a, b| a.total_cmp(b));
+        v[v.len() / 2]
+    }
+
+    /// One size: (first draw ms, median Back ms, median Next ms, layout ms).
+    async fn measure(events: usize) -> (f64, f64, f64, f64, usize) {
+        let trace = busy_trace(events, 8, 7);
+        let len = trace.len();
+        let t = now();
+        let _ = layout(&trace, None);
+        let layout_ms = now() - t;
+
+        let host: web_sys::HtmlElement = document().create_element("div").unwrap().unchecked_into();
+        host.set_attribute("style", "height: 700px; width: 1400px; display: grid;").unwrap();
+        document().body().unwrap().append_child(&host).unwrap();
+        let s = Session::new(0.0);
+        let start = now();
+        s.trace.set(trace);
+        let handle = leptos::mount::mount_to(host.clone(), move || {
+            provide_context(s);
+            view! { <DiagramView/> }
+        });
+        next_frame().await;
+        let _ = host.offset_height();
+        let first_draw = now() - start;
+
+        let mut back = Vec::new();
+        for _ in 0..41 {
+            let t = now();
+            s.back();
+            leptos::task::tick().await;
+            let _ = host.offset_height();
+            back.push(now() - t);
+        }
+        let mut next = Vec::new();
+        for _ in 0..41 {
+            let t = now();
+            s.next();
+            leptos::task::tick().await;
+            let _ = host.offset_height();
+            next.push(now() - t);
+        }
+        drop(handle);
+        host.remove();
+        (first_draw, median(back), median(next), layout_ms, len)
+    }
+
+    pub async fn run() {
+        let out = document().get_element_by_id("results").expect("#results");
+        let mut lines = vec!["events  first-draw-ms  median-back-ms  median-next-ms  layout-ms".to_string()];
+        for n in [1_000, 10_000] {
+            let (first, back, next, lay, len) = measure(n).await;
+            lines.push(format!("{len:>6}  {first:>13.1}  {back:>14.2}  {next:>14.2}  {lay:>9.2}"));
+            out.set_text_content(Some(&lines.join("\n")));
+        }
+        document().set_title("bench done");
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    console_error_panic_hook::set_once();
+    wasm_bindgen_futures::spawn_local(page::run());
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {
+    eprintln!("the benchmark page runs in a browser: `trunk serve bench.html` or scripts/bench-browser.sh");
+    std::process::exit(2);
+}

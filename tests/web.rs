@@ -269,3 +269,63 @@ mod runtime_in_the_browser {
         assert_eq!(run(0).await, run(1).await);
     }
 }
+
+/// Puts `text` into the page's file input as a file and fires `change`.
+fn choose_file(host: &web_sys::HtmlElement, name: &str, text: &str) {
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
+    let file = web_sys::File::new_with_str_sequence(&parts, name).unwrap();
+    let transfer = web_sys::DataTransfer::new().unwrap();
+    transfer.items().add_with_file(&file).unwrap();
+    let input: web_sys::HtmlInputElement = host.query_selector("input[type=file]").unwrap().unwrap().unchecked_into();
+    input.set_files(Some(&transfer.files().unwrap()));
+    input.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
+}
+
+fn exported(host: &web_sys::HtmlElement, format: &str) -> String {
+    button(host, &format!("Export {}", if format == "json" { "JSON" } else if format == "svg" { "SVG" } else { "Mermaid" })).click();
+    let href = host.query_selector(&format!("a[data-format={format}]")).unwrap().unwrap().get_attribute("href").unwrap();
+    let encoded = href.split_once(',').unwrap().1;
+    js_sys::decode_uri_component(encoded).unwrap().as_string().unwrap()
+}
+
+fn arrow_labels(host: &web_sys::HtmlElement) -> Vec<String> {
+    texts(host, "g.msg .msg-label")
+}
+
+#[wasm_bindgen_test]
+async fn export_then_import_restores_the_same_diagram() {
+    let host = mount_app();
+    leptos::task::tick().await;
+    click(&host, "[data-scenario=reject-then-accept]");
+    until("the run to finish", || run_finished(&host)).await;
+    let (labels, badges_before, json) = (arrow_labels(&host), badges(&host), exported(&host, "json"));
+    assert!(json.contains("\"version\": 1"), "a versioned export");
+    assert!(exported(&host, "mermaid").starts_with("sequenceDiagram"));
+    assert!(exported(&host, "svg").contains("<svg"));
+
+    click(&host, "[data-scenario=shutdown]");
+    until("another run", || run_finished(&host) && arrow_labels(&host) != labels).await;
+    choose_file(&host, "trace.json", &json);
+    until("the import to show", || arrow_labels(&host) == labels).await;
+    assert_eq!(badges(&host), badges_before);
+    assert_eq!(exported(&host, "json"), json, "export → import → export is identical");
+}
+
+#[wasm_bindgen_test]
+async fn a_bad_file_is_refused_with_its_reason_and_nothing_is_lost() {
+    let host = mount_app();
+    leptos::task::tick().await;
+    click(&host, "[data-scenario=shutdown]");
+    until("the run to finish", || run_finished(&host)).await;
+    let labels = arrow_labels(&host);
+    choose_file(&host, "notes.json", "this is not json");
+    until("an error", || !texts(&host, ".banner-error").is_empty()).await;
+    let alert = texts(&host, ".banner-error")[0].clone();
+    assert!(alert.contains("not JSON") || alert.contains("not valid JSON"), "{alert}");
+    assert!(alert.contains("Nothing was changed"), "{alert}");
+    assert_eq!(arrow_labels(&host), labels, "the run on screen stays");
+    button(&host, "×").click();
+    choose_file(&host, "old.json", r#"{"version": 99, "team_name": "x", "seed": 1, "entries": []}"#);
+    until("a version error", || texts(&host, ".banner-error").iter().any(|t| t.contains("99"))).await;
+    assert_eq!(arrow_labels(&host), labels);
+}

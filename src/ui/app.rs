@@ -7,7 +7,9 @@
 use leptos::ev;
 use leptos::prelude::*;
 
+use super::diagram::layout;
 use super::diagram_view::DiagramView;
+use super::{export, views};
 use super::panels::Panels;
 use super::session::{Provider, Session};
 use crate::runtime::scenarios;
@@ -84,6 +86,7 @@ pub fn App(#[prop(optional)] pace_ms: Option<u64>) -> impl IntoView {
                 <aside class="left">
                     <PromptBox/>
                     <ScenarioList/>
+                    <TracePanel/>
                     <Settings/>
                 </aside>
                 <main class="centre">
@@ -236,6 +239,64 @@ fn Settings() -> impl IntoView {
                 <input type="number" aria-label="Seed" min="0" prop:value=move || s.seed.get().to_string() on:change=set_seed/>
             </label>
             <button on:click=move |_| s.reset()>"Apply (new team)"</button>
+        </section>
+    }
+}
+
+/// Export the trace (JSON, Mermaid, SVG) and import a JSON trace to replay.
+#[component]
+fn TracePanel() -> impl IntoView {
+    let s = expect_context::<Session>();
+    let links = NodeRef::<leptos::html::Div>::new();
+    // Each export fills a link the user's click then follows (and tests read).
+    let export = move |format: &'static str| {
+        let (text, name, mime) = s.trace.with_untracked(|t| match format {
+            "json" => (export::trace_json(t), "trace.json", "application/json"),
+            "mermaid" => (export::mermaid(t), "trace.mmd", "text/plain"),
+            _ => (export::svg(&layout(t, s.cursor.get_untracked()), "Team Protocols Playground"), "diagram.svg", "image/svg+xml"),
+        });
+        let Some(holder) = links.get() else { return };
+        let Ok(Some(a)) = holder.query_selector(&format!("a[data-format={format}]")) else { return };
+        let a: web_sys::HtmlElement = wasm_bindgen::JsCast::unchecked_into(a);
+        let _ = a.set_attribute("href", &format!("data:{mime};charset=utf-8,{}", views::percent_encode(&text)));
+        let _ = a.set_attribute("download", name);
+        a.click();
+    };
+    let import = move |ev: ev::Event| {
+        let input: web_sys::HtmlInputElement = event_target(&ev);
+        let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+        if let Err(e) = export::check_import_size(file.size() as u64) {
+            s.banner.set(Some(format!("Error: {e}")));
+            input.set_value("");
+            return;
+        }
+        input.set_value("");
+        leptos::task::spawn_local(async move {
+            let text = wasm_bindgen_futures::JsFuture::from(file.text()).await.ok().and_then(|v| v.as_string());
+            match text.map(|t| export::import_json(&t)) {
+                Some(Ok(trace)) => s.load(trace),
+                Some(Err(e)) => s.banner.set(Some(format!("Error: {e}. Nothing was changed."))),
+                None => s.banner.set(Some("Error: the file could not be read. Nothing was changed.".into())),
+            }
+        });
+    };
+    view! {
+        <section class="panel" aria-labelledby="trace-title">
+            <h2 id="trace-title">"Trace"</h2>
+            <div class="row wrap">
+                <button on:click=move |_| export("json")>"Export JSON"</button>
+                <button on:click=move |_| export("mermaid")>"Export Mermaid"</button>
+                <button on:click=move |_| export("svg")>"Export SVG"</button>
+            </div>
+            <div class="export-links" node_ref=links hidden=true>
+                <a data-format="json" aria-hidden="true">"json"</a>
+                <a data-format="mermaid" aria-hidden="true">"mermaid"</a>
+                <a data-format="svg" aria-hidden="true">"svg"</a>
+            </div>
+            <label class="field">"Import a JSON trace"
+                <input type="file" accept="application/json,.json" aria-label="Import a JSON trace" on:change=import/>
+            </label>
+            <p class="muted small">{move || if s.imported.get() { "Showing an imported trace: step through it with Back, Next and the scrubber." } else { "" }}</p>
         </section>
     }
 }

@@ -4,12 +4,14 @@
 //! Owns drawing and scrolling. The geometry comes from `diagram`; selection
 //! and cursor live in the session.
 
+use std::collections::BTreeMap;
+
 use leptos::html::Div;
 use leptos::prelude::*;
 
 use super::diagram::{layout, Badge, Diagram, Row, RowKind, ROW_HEIGHT};
 use super::session::Session;
-use crate::protocol::{MessageType, RequestId};
+use crate::protocol::{check, MessageType, RequestId};
 
 /// How far beyond the viewport rows are still drawn.
 const OVERSCAN: f64 = 240.0;
@@ -19,6 +21,8 @@ const OVERSCAN: f64 = 240.0;
 pub fn DiagramView() -> impl IntoView {
     let s = expect_context::<Session>();
     let diagram = Memo::new(move |_| s.trace.with(|t| layout(t, s.cursor.get())));
+    // Events the invariant checker flags, marked on their rows.
+    let flagged = Memo::new(move |_| s.trace.with(|t| check(t).into_iter().map(|v| (v.seq, v.kind.to_string())).collect::<BTreeMap<u64, String>>()));
     let scroll_top = RwSignal::new(0.0_f64);
     let viewport = RwSignal::new(720.0_f64);
     let scroller = NodeRef::<Div>::new();
@@ -101,7 +105,21 @@ pub fn DiagramView() -> impl IntoView {
                 {move || {
                     let (top, bottom) = (scroll_top.get() - OVERSCAN, scroll_top.get() + viewport.get() + OVERSCAN);
                     let selected = s.selected.get();
-                    diagram.with(|d| d.rows_between(top, bottom).iter().map(|r| row_view(r, selected.as_ref(), s)).collect_view())
+                    let flagged = flagged.get();
+                    diagram.with(|d| {
+                        d.rows_between(top, bottom)
+                            .iter()
+                            .map(|r| {
+                                let mark = flagged.get(&r.seq).map(|kind| view! {
+                                    <g class="violation-mark" role="note" aria-label=format!("violation: {kind}")>
+                                        <title>{format!("Protocol violation: {kind}")}</title>
+                                        <text x="4" y=r.y + ROW_HEIGHT / 2.0 + 4.0>"⚠"</text>
+                                    </g>
+                                });
+                                view! { {mark} {row_view(r, selected.as_ref(), s)} }
+                            })
+                            .collect_view()
+                    })
                 }}
                 {move || {
                     let (top, bottom) = (scroll_top.get() - OVERSCAN, scroll_top.get() + viewport.get() + OVERSCAN);

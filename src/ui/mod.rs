@@ -6,6 +6,7 @@
 //! changes the team except through `runtime::Runtime`, via the `Session`.
 
 pub mod diagram;
+pub mod export;
 pub mod synthetic;
 pub mod views;
 

@@ -8,7 +8,7 @@ use leptos::prelude::*;
 
 use super::session::Session;
 use super::views::{describe, percent_encode, workspace_at};
-use crate::protocol::{AgentName, RequestKind, RequestStatus, Team, TeamState};
+use crate::protocol::{check, AgentName, RequestKind, RequestStatus, Team, TeamState};
 
 /// The team's state as of the cursor.
 fn state_at(s: Session) -> Memo<Option<TeamState>> {
@@ -30,12 +30,50 @@ pub fn Panels() -> impl IntoView {
     let s = expect_context::<Session>();
     let state = state_at(s);
     view! {
+        <ViolationsPanel/>
         <RequestsPanel state=state/>
         <RosterPanel state=state/>
         <InboxPanel state=state/>
         <WorkspacePanel/>
         <SendPanel state=state/>
         <EventLog/>
+    }
+}
+
+/// The invariant checker's findings as of the cursor; each jumps to its event.
+#[component]
+fn ViolationsPanel() -> impl IntoView {
+    let s = expect_context::<Session>();
+    let found = Memo::new(move |_| {
+        let cursor = s.cursor.get();
+        s.trace.with(|t| match cursor {
+            Some(c) => check(&t.prefix(c)),
+            None => check(t),
+        })
+    });
+    view! {
+        <section class="panel violations" aria-labelledby="violations-title">
+            <h2 id="violations-title">{move || format!("Protocol check ({})", found.with(Vec::len))}</h2>
+            {move || found.with(|v| if v.is_empty() {
+                view! { <p class="muted ok">"No violation: every answer matched a pending request from its addressee."</p> }.into_any()
+            } else {
+                view! {
+                    <ul class="violation-list">
+                        {v.iter().map(|v| {
+                            let seq = v.seq as usize;
+                            view! {
+                                <li>
+                                    <button class="violation-item" on:click=move |_| s.seek(seq + 1)>
+                                        <strong>{v.kind.to_string()}</strong>
+                                        {format!(" at #{}: {}", v.seq, v.detail)}
+                                    </button>
+                                </li>
+                            }
+                        }).collect_view()}
+                    </ul>
+                }.into_any()
+            })}
+        </section>
     }
 }
 

@@ -130,6 +130,8 @@ pub struct Session {
     pub base_url: RwSignal<String>,
     /// Model id override (empty: the provider's default).
     pub model_name: RwSignal<String>,
+    /// The trace on screen was imported (no team runs behind it).
+    pub imported: RwSignal<bool>,
 }
 
 impl Session {
@@ -143,6 +145,7 @@ impl Session {
             remember_key: RwSignal::new(false),
             base_url: RwSignal::new(String::new()),
             model_name: RwSignal::new(String::new()),
+            imported: RwSignal::new(false),
             rt: StoredValue::new_local(None),
             queued: StoredValue::new_local(VecDeque::new()),
             sync_pending: StoredValue::new_local(Rc::new(Cell::new(false))),
@@ -245,7 +248,26 @@ impl Session {
         self.selected.set(None);
         self.banner.set(None);
         self.stopped.set(false);
+        self.imported.set(false);
         self.sync();
+    }
+
+    /// Shows an imported trace for replay: the running team (if any) is
+    /// stopped and set aside; a new prompt starts a fresh team.
+    pub fn load(&self, trace: Trace) {
+        self.with_rt(Runtime::stop);
+        self.rt.set_value(None);
+        self.queued.update_value(VecDeque::clear);
+        self.playing.set(false);
+        self.trace.set(trace);
+        self.cursor.set(None);
+        self.selected.set(None);
+        self.banner.set(None);
+        self.running.set(false);
+        self.stopped.set(true);
+        self.imported.set(true);
+        self.next_up.set(Vec::new());
+        self.streaming.set(BTreeMap::new());
     }
 
     /// The model's label for the header.

@@ -9,7 +9,15 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+/// Mounts the app as on a first visit: no run kept from before.
 fn mount_app() -> web_sys::HtmlElement {
+    let storage = window().local_storage().unwrap().unwrap();
+    storage.remove_item("team-protocols.current").unwrap();
+    mount_app_keeping_storage()
+}
+
+/// Mounts the app over whatever browser storage holds (a reload).
+fn mount_app_keeping_storage() -> web_sys::HtmlElement {
     let document = document();
     let host: web_sys::HtmlElement = document.create_element("div").unwrap().unchecked_into();
     document.body().unwrap().append_child(&host).unwrap();
@@ -328,4 +336,75 @@ async fn a_bad_file_is_refused_with_its_reason_and_nothing_is_lost() {
     choose_file(&host, "old.json", r#"{"version": 99, "team_name": "x", "seed": 1, "entries": []}"#);
     until("a version error", || texts(&host, ".banner-error").iter().any(|t| t.contains("99"))).await;
     assert_eq!(arrow_labels(&host), labels);
+}
+
+#[wasm_bindgen_test]
+async fn a_reload_restores_the_run_and_a_share_link_names_scenario_and_seed() {
+    let first = mount_app();
+    leptos::task::tick().await;
+    click(&first, "[data-scenario=approve-plan]");
+    until("the run to finish", || run_finished(&first)).await;
+    let labels = arrow_labels(&first);
+    let link: web_sys::HtmlInputElement = first.query_selector("[aria-label='Share link']").unwrap().unwrap().unchecked_into();
+    assert!(link.value().ends_with("#scenario=approve-plan&seed=2026"), "{}", link.value());
+    // A second app on the same page reads what the first left: a reload.
+    let second = mount_app_keeping_storage();
+    leptos::task::tick().await;
+    until("the restored run", || arrow_labels(&second) == labels).await;
+    assert_eq!(badges(&second), badges(&first));
+}
+
+#[wasm_bindgen_test]
+async fn a_saved_run_can_be_reopened_and_deleted() {
+    let host = mount_app();
+    leptos::task::tick().await;
+    click(&host, "[data-scenario=reject-plan]");
+    until("the run to finish", || run_finished(&host)).await;
+    let labels = arrow_labels(&host);
+    let before = all(&host, ".saved-open").len();
+    button(&host, "Save run").click();
+    leptos::task::tick().await;
+    assert_eq!(all(&host, ".saved-open").len(), before + 1);
+    click(&host, "[data-scenario=shutdown]");
+    until("another run", || run_finished(&host) && arrow_labels(&host) != labels).await;
+    click(&host, ".saved-open");
+    until("the saved run", || arrow_labels(&host) == labels).await;
+    click(&host, ".saved-delete");
+    leptos::task::tick().await;
+    assert_eq!(all(&host, ".saved-open").len(), before);
+}
+
+#[wasm_bindgen_test]
+async fn a_stored_key_is_absent_from_every_export_and_from_storage_of_runs() {
+    const KEY: &str = "sk-ant-test-0123456789-secret";
+    let host = mount_app();
+    leptos::task::tick().await;
+    click(&host, "[data-scenario=shutdown]");
+    until("the run to finish", || run_finished(&host)).await;
+    let select: web_sys::HtmlSelectElement = host.query_selector("[aria-label=Provider]").unwrap().unwrap().unchecked_into();
+    select.set_value("anthropic");
+    select.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
+    leptos::task::tick().await;
+    let key: web_sys::HtmlInputElement = host.query_selector("[aria-label='API key']").unwrap().unwrap().unchecked_into();
+    key.set_value(KEY);
+    key.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
+    let remember: web_sys::HtmlInputElement = host.query_selector("input[type=checkbox]:not([aria-label])").unwrap().unwrap().unchecked_into();
+    remember.set_checked(true);
+    remember.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
+    leptos::task::tick().await;
+    let storage = window().local_storage().unwrap().unwrap();
+    assert_eq!(storage.get_item("team-protocols.api-key.anthropic").unwrap().as_deref(), Some(KEY), "remembered only when asked");
+    button(&host, "Save run").click();
+    for format in ["json", "mermaid", "svg"] {
+        assert!(!exported(&host, format).contains(KEY), "{format} export holds no key");
+    }
+    for item in ["team-protocols.current", "team-protocols.saved"] {
+        assert!(!storage.get_item(item).unwrap().unwrap_or_default().contains(KEY), "{item} holds no key");
+    }
+    assert!(!window().location().href().unwrap().contains(KEY), "the URL holds no key");
+    remember.set_checked(false);
+    remember.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
+    assert_eq!(storage.get_item("team-protocols.api-key.anthropic").unwrap(), None, "unticking forgets it");
+    select.set_value("scripted");
+    select.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
 }

@@ -995,6 +995,18 @@ mod tests {
     }
 
     #[test]
+    fn a_server_that_repeats_the_key_in_its_error_does_not_get_it_shown() {
+        let body = format!(r#"{{"type":"error","error":{{"type":"authentication_error","message":"invalid x-api-key: {KEY}"}}}}"#);
+        let (model, _, _) = model_with(vec![FakeReply::json(401, &body)]);
+        let e = block_on(model.complete(&sample_request(), Rc::new(|_: &str| {}), CancelToken::new())).unwrap_err();
+        assert_eq!(e, ModelError::Unauthorized("401: authentication_error: invalid x-api-key: <redacted>".into()));
+        let echo = format!("event: error\ndata: {{\"type\":\"error\",\"error\":{{\"type\":\"invalid_request_error\",\"message\":\"for {KEY}\"}}}}\n\n");
+        let (model, _, _) = model_with(vec![FakeReply::sse([echo.as_bytes()])]);
+        let e = block_on(model.complete(&sample_request(), Rc::new(|_: &str| {}), CancelToken::new())).unwrap_err();
+        assert!(!e.to_string().contains(KEY) && e.to_string().contains("<redacted>"), "{e}");
+    }
+
+    #[test]
     fn a_400_is_shown_at_once_with_the_servers_message() {
         let (model, transport, _) = model_with(vec![FakeReply::json(400, r#"{"type":"error","error":{"type":"invalid_request_error","message":"messages: roles must alternate"}}"#)]);
         let e = block_on(model.complete(&sample_request(), Rc::new(|_: &str| {}), CancelToken::new())).unwrap_err();

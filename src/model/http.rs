@@ -354,7 +354,15 @@ impl Sender<'_> {
     /// `on_text` yet: otherwise the user has seen part of a reply, and the
     /// error is shown instead. Stop wins over everything: once `cancel`
     /// fires the result is `ModelError::Cancelled`.
+    ///
+    /// Every error is passed through [`redact_error`]: a server (or proxy)
+    /// that repeats the key in its error message must not get it into the
+    /// trace, the UI or a log.
     pub async fn send(&self, request: &HttpRequest, on_text: TextSink, cancel: &CancelToken, read: &ReadReply<'_>) -> Result<ModelResponse, ModelError> {
+        self.attempts(request, on_text, cancel, read).await.map_err(|e| redact_error(e, &request.headers))
+    }
+
+    async fn attempts(&self, request: &HttpRequest, on_text: TextSink, cancel: &CancelToken, read: &ReadReply<'_>) -> Result<ModelResponse, ModelError> {
         let emitted = Rc::new(Cell::new(false));
         let sink: TextSink = {
             let emitted = emitted.clone();
@@ -404,6 +412,47 @@ impl Sender<'_> {
                 RetryDecision::GiveUp => return Err(gave_up(error, attempts)),
             }
         }
+    }
+}
+
+/// Secrets shorter than this are not searched for in error messages
+/// (replacing every occurrence of a two-letter "key" would garble them).
+const MIN_REDACTED_LEN: usize = 8;
+
+/// `text` with the value of every credential header in `headers` (and a
+/// bearer token without its `Bearer ` prefix) replaced by `<redacted>`.
+pub fn redact(text: &str, headers: &Headers) -> String {
+    let mut secrets: Vec<&str> = Vec::new();
+    for (name, value) in headers.iter() {
+        if SECRET_HEADERS.iter().any(|s| name.eq_ignore_ascii_case(s)) {
+            secrets.push(value.trim());
+            if let Some((scheme, token)) = value.trim().split_once(' ') {
+                if scheme.eq_ignore_ascii_case("bearer") || scheme.eq_ignore_ascii_case("basic") {
+                    secrets.push(token.trim());
+                }
+            }
+        }
+    }
+    secrets.retain(|s| s.len() >= MIN_REDACTED_LEN);
+    // Longest first, so "Bearer <key>" goes whole before "<key>".
+    secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
+    let mut out = text.to_string();
+    for secret in secrets {
+        if out.contains(secret) {
+            out = out.replace(secret, "<redacted>");
+        }
+    }
+    out
+}
+
+/// `error` with every credential in `headers` redacted from its message.
+pub fn redact_error(error: ModelError, headers: &Headers) -> ModelError {
+    match error {
+        ModelError::Cancelled => ModelError::Cancelled,
+        ModelError::Unauthorized(m) => ModelError::Unauthorized(redact(&m, headers)),
+        ModelError::Network(m) => ModelError::Network(redact(&m, headers)),
+        ModelError::Http { status, message } => ModelError::Http { status, message: redact(&message, headers) },
+        ModelError::Malformed(m) => ModelError::Malformed(redact(&m, headers)),
     }
 }
 
@@ -564,6 +613,20 @@ mod tests {
         assert_eq!(format!("{:?}", ApiKey::new(" sk-ant-123\n")), "ApiKey(<redacted>)");
         assert_eq!(ApiKey::new(" sk-ant-123\n").expose(), "sk-ant-123", "whitespace from a paste is trimmed");
         assert_eq!(format!("{:?}", ApiKey::new("")), "ApiKey(none)");
+    }
+
+    #[test]
+    fn credentials_are_redacted_from_error_messages() {
+        let h = Headers::new().with("X-Api-Key", "sk-ant-secret-123").with("content-type", "application/json");
+        assert_eq!(redact("invalid key sk-ant-secret-123 (sk-ant-secret-123)", &h), "invalid key <redacted> (<redacted>)");
+        let h = Headers::new().with("authorization", "Bearer sk-proj-secret-9");
+        assert_eq!(redact("got 'Bearer sk-proj-secret-9', key=sk-proj-secret-9", &h), "got '<redacted>', key=<redacted>");
+        let short = Headers::new().with("x-api-key", "k");
+        assert_eq!(redact("invalid key k", &short), "invalid key k", "too short to search for without garbling the text");
+        assert_eq!(redact("application/json", &h), "application/json", "other headers are not secrets");
+        let e = redact_error(ModelError::Http { status: 429, message: "slow down, sk-proj-secret-9".into() }, &h);
+        assert_eq!(e, ModelError::Http { status: 429, message: "slow down, <redacted>".into() });
+        assert_eq!(redact_error(ModelError::Cancelled, &h), ModelError::Cancelled);
     }
 
     #[test]

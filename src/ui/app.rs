@@ -25,11 +25,19 @@ pub fn App(#[prop(optional)] pace_ms: Option<u64>) -> impl IntoView {
     let s = Session::new(pace_ms.map_or(super::session::BASE_PACE_MS, |p| p as f64));
     provide_context(s);
     s.reset();
-    // `#scenario=ID` runs a scenario on load (a link to a demo).
+    // A share link (`#scenario=ID&seed=N`) reruns that scenario; otherwise
+    // the run from before a reload comes back for replay.
     let hash = window().location().hash().unwrap_or_default();
-    if let Some(sc) = hash.strip_prefix("#scenario=").and_then(scenarios::by_id) {
+    let (scenario, seed) = parse_share_hash(&hash);
+    if let Some(sc) = scenario {
+        if let Some(seed) = seed {
+            s.seed.set(seed);
+        }
         s.run_scenario(sc);
+    } else {
+        s.restore_current();
     }
+    s.refresh_saved();
 
     // Play: advance the cursor through the recording; at its end in Step
     // mode, release the next event of the run.
@@ -99,6 +107,20 @@ pub fn App(#[prop(optional)] pace_ms: Option<u64>) -> impl IntoView {
             </div>
         </div>
     }
+}
+
+/// Reads `#scenario=ID&seed=N`.
+fn parse_share_hash(hash: &str) -> (Option<scenarios::Scenario>, Option<u64>) {
+    let mut scenario = None;
+    let mut seed = None;
+    for part in hash.trim_start_matches('#').split('&') {
+        match part.split_once('=') {
+            Some(("scenario", id)) => scenario = scenarios::by_id(id),
+            Some(("seed", n)) => seed = n.parse().ok(),
+            _ => {}
+        }
+    }
+    (scenario, seed)
 }
 
 #[component]
@@ -296,7 +318,23 @@ fn TracePanel() -> impl IntoView {
             <label class="field">"Import a JSON trace"
                 <input type="file" accept="application/json,.json" aria-label="Import a JSON trace" on:change=import/>
             </label>
-            <p class="muted small">{move || if s.imported.get() { "Showing an imported trace: step through it with Back, Next and the scrubber." } else { "" }}</p>
+            <p class="muted small">{move || if s.imported.get() { "Showing a recorded trace: step through it with Back, Next and the scrubber; Run starts a new team." } else { "" }}</p>
+            <div class="row wrap">
+                <button on:click=move |_| s.save_run()>"Save run"</button>
+            </div>
+            {move || s.share_link().map(|link| view! {
+                <label class="field">"Share link (reruns this scenario with this seed)"
+                    <input type="text" readonly=true aria-label="Share link" prop:value=link/>
+                </label>
+            })}
+            <ul class="saved-runs" aria-label="Saved runs">
+                {move || s.saved.get().into_iter().map(|(id, title)| view! {
+                    <li>
+                        <button class="saved-open" on:click=move |_| s.open_saved(id)>{title.clone()}</button>
+                        <button class="saved-delete" aria-label=format!("Delete saved run {title}") on:click=move |_| s.delete_saved(id)>"Delete"</button>
+                    </li>
+                }).collect_view()}
+            </ul>
         </section>
     }
 }

@@ -18,6 +18,8 @@ mod diagram_view;
 mod panels;
 #[cfg(target_arch = "wasm32")]
 pub mod session;
+#[cfg(target_arch = "wasm32")]
+pub mod storage;
 
 #[cfg(target_arch = "wasm32")]
 pub use app::App;

@@ -18,6 +18,7 @@ use crate::protocol::{AgentName, RequestId, Trace};
 use crate::runtime::scenarios::Scenario;
 use crate::runtime::scheduler::Mode;
 use crate::runtime::{browser, Runtime, RuntimeConfig};
+use super::{export, storage};
 
 /// Base pacing of Live mode at 1x, in milliseconds per event.
 pub const BASE_PACE_MS: f64 = 320.0;
@@ -132,6 +133,10 @@ pub struct Session {
     pub model_name: RwSignal<String>,
     /// The trace on screen was imported (no team runs behind it).
     pub imported: RwSignal<bool>,
+    /// The scenario the current run came from, for share links.
+    pub scenario: RwSignal<Option<&'static str>>,
+    /// Saved runs, as last read from storage.
+    pub saved: RwSignal<Vec<(u64, String)>>,
 }
 
 impl Session {
@@ -146,6 +151,8 @@ impl Session {
             base_url: RwSignal::new(String::new()),
             model_name: RwSignal::new(String::new()),
             imported: RwSignal::new(false),
+            scenario: RwSignal::new(None),
+            saved: RwSignal::new(Vec::new()),
             rt: StoredValue::new_local(None),
             queued: StoredValue::new_local(VecDeque::new()),
             sync_pending: StoredValue::new_local(Rc::new(Cell::new(false))),
@@ -249,6 +256,7 @@ impl Session {
         self.banner.set(None);
         self.stopped.set(false);
         self.imported.set(false);
+        self.scenario.set(None);
         self.sync();
     }
 
@@ -294,6 +302,7 @@ impl Session {
     /// go quiet.
     pub fn run_scenario(&self, scenario: Scenario) {
         self.reset();
+        self.scenario.set(Some(scenario.id));
         self.queued.update_value(|q| q.extend(scenario.prompts.iter().skip(1).map(|p| p.to_string())));
         self.submit(scenario.prompts[0]);
     }
@@ -401,8 +410,13 @@ impl Session {
                 }
             });
         }
+        let finished = self.running.get_untracked() && !running;
+        let newly_stopped = stopped && !self.stopped.get_untracked();
         self.running.set(running);
         self.stopped.set(stopped);
+        if finished || newly_stopped {
+            self.keep_current();
+        }
         self.next_up.set(waiting);
         self.streaming.set(streaming);
         if !running && !stopped {
@@ -411,6 +425,124 @@ impl Session {
                 self.submit(&prompt);
             }
         }
+    }
+}
+
+impl Session {
+    fn settings(&self) -> storage::RunSettings {
+        storage::RunSettings {
+            provider: self.provider.get_untracked().id().to_string(),
+            base_url: self.base_url.get_untracked(),
+            model: self.model_name.get_untracked(),
+            seed: self.seed.get_untracked(),
+            scenario: self.scenario.get_untracked().map(str::to_string),
+        }
+    }
+
+    fn stored(&self, title: String) -> storage::StoredRun {
+        let id = js_sys::Date::now() as u64;
+        storage::StoredRun { id, title, settings: self.settings(), trace: self.trace.with_untracked(export::trace_json) }
+    }
+
+    fn title(&self) -> String {
+        let prompt = self.trace.with_untracked(|t| {
+            t.entries().iter().find_map(|e| match &e.event {
+                crate::protocol::Event::RunStarted { prompt } => Some(prompt.clone()),
+                _ => None,
+            })
+        });
+        let prompt = prompt.unwrap_or_else(|| "empty run".into());
+        format!("{} ({} events)", prompt.chars().take(60).collect::<String>(), self.trace.with_untracked(Trace::len))
+    }
+
+    /// Keeps the run on screen as the one a reload restores.
+    pub fn keep_current(&self) {
+        if let Err(e) = storage::save_current(&self.stored(self.title())) {
+            self.banner.set(Some(format!("Error: {e}")));
+        }
+    }
+
+    /// Shows the run from before the reload, if there was one. True if so.
+    pub fn restore_current(&self) -> bool {
+        match storage::load_current() {
+            Ok(Some(run)) => match run.trace() {
+                Ok(trace) if !trace.is_empty() => {
+                    self.apply_settings(&run.settings);
+                    self.load(trace);
+                    self.scenario.set(run.settings.scenario.as_deref().and_then(crate::runtime::scenarios::by_id).map(|s| s.id));
+                    true
+                }
+                Ok(_) => false,
+                Err(e) => {
+                    self.banner.set(Some(format!("Error: {e}")));
+                    false
+                }
+            },
+            Ok(None) => false,
+            Err(e) => {
+                self.banner.set(Some(format!("Error: {e}")));
+                false
+            }
+        }
+    }
+
+    fn apply_settings(&self, settings: &storage::RunSettings) {
+        if let Some(p) = Provider::from_id(&settings.provider) {
+            self.provider.set(p);
+        }
+        self.base_url.set(settings.base_url.clone());
+        self.model_name.set(settings.model.clone());
+        self.seed.set(settings.seed);
+        self.load_remembered_key();
+    }
+
+    /// Adds the run on screen to the saved runs.
+    pub fn save_run(&self) {
+        match storage::save(self.stored(self.title())) {
+            Ok(()) => self.refresh_saved(),
+            Err(e) => self.banner.set(Some(format!("Error: {e}"))),
+        }
+    }
+
+    /// Re-reads the saved runs list.
+    pub fn refresh_saved(&self) {
+        match storage::saved() {
+            Ok(runs) => self.saved.set(runs.into_iter().map(|r| (r.id, r.title)).collect()),
+            Err(e) => self.banner.set(Some(format!("Error: {e}"))),
+        }
+    }
+
+    /// Opens a saved run for replay.
+    pub fn open_saved(&self, id: u64) {
+        let run = storage::saved().and_then(|runs| runs.into_iter().find(|r| r.id == id).ok_or(storage::StorageError::Corrupt("it is gone".into())));
+        match run.and_then(|r| r.trace().map(|t| (r.settings, t))) {
+            Ok((settings, trace)) => {
+                self.apply_settings(&settings);
+                self.load(trace);
+                self.keep_current();
+            }
+            Err(e) => self.banner.set(Some(format!("Error: {e}"))),
+        }
+    }
+
+    /// Deletes a saved run.
+    pub fn delete_saved(&self, id: u64) {
+        if let Err(e) = storage::delete(id) {
+            self.banner.set(Some(format!("Error: {e}")));
+        }
+        self.refresh_saved();
+    }
+
+    /// A link that reproduces the run: for a scripted scenario run, its id
+    /// and seed (the run replays exactly); `None` otherwise.
+    pub fn share_link(&self) -> Option<String> {
+        let scenario = self.scenario.get()?;
+        if self.provider.get() != Provider::Scripted {
+            return None;
+        }
+        let location = web_sys::window()?.location();
+        let base = format!("{}{}", location.origin().ok()?, location.pathname().ok()?);
+        Some(format!("{base}#scenario={scenario}&seed={}", self.seed.get()))
     }
 }
 

@@ -36,6 +36,7 @@ apt_missing=()
 command -v chromium >/dev/null 2>&1 || apt_missing+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || apt_missing+=(chromium-driver)
 command -v wasm-opt >/dev/null 2>&1 || apt_missing+=(binaryen)
+command -v python3 >/dev/null 2>&1 || apt_missing+=(python3)
 if [ "${#apt_missing[@]}" -gt 0 ]; then
   log "installing ${apt_missing[*]} with apt-get"
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo

@@ -408,3 +408,36 @@ async fn a_stored_key_is_absent_from_every_export_and_from_storage_of_runs() {
     select.set_value("scripted");
     select.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
 }
+
+#[wasm_bindgen_test]
+async fn a_key_never_reaches_the_console_even_when_the_call_fails() {
+    const KEY: &str = "sk-ant-console-check-0123456789";
+    js_sys::eval(
+        "window.__logged = []; for (const m of ['log','info','warn','error','debug']) { const o = console[m]; \
+         console[m] = (...a) => { window.__logged.push(a.map(String).join(' ')); o.apply(console, a); }; }",
+    )
+    .unwrap();
+    let host = mount_app();
+    leptos::task::tick().await;
+    let set = |selector: &str, value: &str| {
+        let el: web_sys::HtmlInputElement = host.query_selector(selector).unwrap().unwrap().unchecked_into();
+        el.set_value(value);
+        el.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
+    };
+    let select: web_sys::HtmlSelectElement = host.query_selector("[aria-label=Provider]").unwrap().unwrap().unchecked_into();
+    select.set_value("anthropic");
+    select.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
+    leptos::task::tick().await;
+    set("[aria-label='API key']", KEY);
+    // A closed port on loopback: the call fails at once, and the failure is shown.
+    set("[aria-label='Base URL']", "http://127.0.0.1:9");
+    click(&host, "[data-scenario=shutdown]");
+    until("the failure to show", || texts(&host, ".banner-error").iter().any(|t| t.contains("model call failed"))).await;
+    let logged = js_sys::eval("JSON.stringify(window.__logged)").unwrap().as_string().unwrap();
+    assert!(!logged.contains(KEY), "the console saw the key: {logged}");
+    let banner = texts(&host, ".banner-error").join(" ");
+    assert!(!banner.contains(KEY), "the banner shows no key");
+    assert!(!exported(&host, "json").contains(KEY));
+    select.set_value("scripted");
+    select.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
+}

@@ -228,6 +228,10 @@ fn Settings() -> impl IntoView {
     };
     let set_base = move |ev: ev::Event| s.base_url.set(event_target_value(&ev));
     let set_model = move |ev: ev::Event| s.model_name.set(event_target_value(&ev));
+    let set_max_tokens = move |ev: ev::Event| match event_target_value(&ev).trim().parse::<u32>() {
+        Ok(v) if (1..=200_000).contains(&v) => s.max_tokens.set(v),
+        _ => s.banner.set(Some("Error: max tokens must be a whole number from 1 to 200000".into())),
+    };
     let scripted = move || s.provider.get() == Provider::Scripted;
     view! {
         <section class="panel" aria-labelledby="settings-title">
@@ -256,6 +260,9 @@ fn Settings() -> impl IntoView {
             </label>
             <label class="field">"Model"
                 <input type="text" aria-label="Model" disabled=scripted placeholder=move || s.provider.get().default_model() prop:value=move || s.model_name.get() on:change=set_model/>
+            </label>
+            <label class="field">"Max tokens"
+                <input type="number" aria-label="Max tokens" min="1" max="200000" disabled=scripted prop:value=move || s.max_tokens.get().to_string() on:change=set_max_tokens/>
             </label>
             <label class="field">"Seed"
                 <input type="number" aria-label="Seed" min="0" prop:value=move || s.seed.get().to_string() on:change=set_seed/>

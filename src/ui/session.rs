@@ -131,6 +131,8 @@ pub struct Session {
     pub base_url: RwSignal<String>,
     /// Model id override (empty: the provider's default).
     pub model_name: RwSignal<String>,
+    /// `max_tokens` of each model call.
+    pub max_tokens: RwSignal<u32>,
     /// The trace on screen was imported (no team runs behind it).
     pub imported: RwSignal<bool>,
     /// The scenario the current run came from, for share links.
@@ -150,6 +152,7 @@ impl Session {
             remember_key: RwSignal::new(false),
             base_url: RwSignal::new(String::new()),
             model_name: RwSignal::new(String::new()),
+            max_tokens: RwSignal::new(crate::model::anthropic::DEFAULT_MAX_TOKENS),
             imported: RwSignal::new(false),
             scenario: RwSignal::new(None),
             saved: RwSignal::new(Vec::new()),
@@ -198,11 +201,11 @@ impl Session {
                 if key.is_empty() {
                     return Err("enter your Anthropic API key in Settings, or choose the offline scripted model".into());
                 }
-                let config = AnthropicConfig { base_url, model, api_key: key, ..AnthropicConfig::default() };
+                let config = AnthropicConfig { base_url, model, api_key: key, max_tokens: self.max_tokens.get_untracked(), ..AnthropicConfig::default() };
                 Rc::new(AnthropicModel::new(config, FetchTransport, Rc::new(TimerSleeper)).with_jitter_seed(jitter))
             }
             Provider::OpenAi => {
-                let config = OpenAiConfig { api_key: key, ..OpenAiConfig::new(base_url, model) };
+                let config = OpenAiConfig { api_key: key, max_tokens: self.max_tokens.get_untracked(), ..OpenAiConfig::new(base_url, model) };
                 Rc::new(OpenAiModel::new(config, FetchTransport, Rc::new(TimerSleeper)).with_jitter_seed(jitter))
             }
         })
@@ -232,6 +235,7 @@ impl Session {
         self.with_rt(Runtime::stop);
         let config = RuntimeConfig {
             seed: self.seed.get_untracked(),
+            max_tokens: self.max_tokens.get_untracked(),
             mode: self.mode.get_untracked(),
             pace_ms: self.pace_ms(),
             ..RuntimeConfig::default()

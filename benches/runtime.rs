@@ -364,6 +364,8 @@ fn describe(trace: &Trace) -> String {
             Event::ModelFailed { .. } => "model_failed",
             Event::ToolCalled { .. } => "tool_called",
             Event::ToolReturned { .. } => "tool_returned",
+            Event::FaultApplied { .. } => "fault_applied",
+            Event::MessageReleased { .. } => "message_released",
         };
         *kinds.entry(kind).or_default() += 1;
     }

@@ -441,3 +441,36 @@ async fn a_key_never_reaches_the_console_even_when_the_call_fails() {
     select.set_value("scripted");
     select.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
 }
+
+#[wasm_bindgen_test]
+async fn a_dropped_answer_shows_as_a_crossed_arrow_and_a_violation_that_jumps_to_its_event() {
+    let host = mount_app();
+    leptos::task::tick().await;
+    let set_select = |label: &str, value: &str| {
+        let el: web_sys::HtmlSelectElement = host.query_selector(&format!("[aria-label='{label}']")).unwrap().unwrap().unchecked_into();
+        el.set_value(value);
+        el.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
+    };
+    set_select("Fault action", "drop");
+    set_select("Fault message type", "shutdown_response");
+    button(&host, "Add fault rule").click();
+    leptos::task::tick().await;
+    assert_eq!(texts(&host, ".fault-rules li span").len(), 1);
+    click(&host, "[data-scenario=shutdown]");
+    until("the run to finish", || run_finished(&host)).await;
+    assert_eq!(all(&host, "g.msg.fault-dropped").len(), 1, "the answer is drawn as dropped");
+    assert_eq!(all(&host, "g.msg.fault-dropped .drop-x").len(), 1);
+    let violations = texts(&host, ".violation-item");
+    assert_eq!(violations.len(), 1, "{violations:?}");
+    assert!(violations[0].starts_with("request left pending"), "{violations:?}");
+    let (_, total) = position(&host);
+    click(&host, ".violation-item");
+    leptos::task::tick().await;
+    assert!(position(&host).0 <= total);
+    assert!(!all(&host, ".violation-mark").is_empty(), "the diagram marks the event");
+    let mermaid = exported(&host, "mermaid");
+    assert!(mermaid.contains("-x"), "{mermaid}");
+    click(&host, "[aria-label='Remove rule: drop shutdown_response from anyone to anyone, p=1']");
+    leptos::task::tick().await;
+    assert!(texts(&host, ".fault-rules li span").is_empty());
+}

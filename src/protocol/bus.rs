@@ -1,7 +1,8 @@
 //! The message bus: one FIFO inbox per agent, with draining reads, a
 //! non-draining peek, and the list of broadcast recipients.
 //!
-//! Owns inboxes and delivery order only. It checks that a message is well
+//! Owns inboxes, delivery order and the messages held back by fault
+//! injection (delayed or reordered) until they are released. It checks that a message is well
 //! formed and that sender and recipient are known; it must not decide
 //! protocol questions (request state, roster status): `team` does that.
 
@@ -47,12 +48,28 @@ pub enum BusError {
     /// An inbox was read for an agent that has none.
     #[error("no agent named '{0}' has an inbox")]
     UnknownInbox(AgentName),
+    /// A release named a message the bus does not hold.
+    #[error("event {0} holds no message on the bus; nothing to release")]
+    NotHeld(u64),
+}
+
+/// A message held back on the bus by a `Delay` or `Reorder` fault.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Held {
+    /// The sequence number of the `FaultApplied` event that held it.
+    pub seq: u64,
+    /// When a delayed message is due; `None` for a reordered one (released
+    /// after the next delivery to its recipient).
+    pub due: Option<super::time::Millis>,
+    /// The message.
+    pub message: Message,
 }
 
 /// One FIFO inbox per registered agent.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Bus {
     inboxes: BTreeMap<AgentName, VecDeque<Envelope>>,
+    held: Vec<Held>,
 }
 
 impl Bus {
@@ -116,6 +133,35 @@ impl Bus {
     /// The number of messages waiting across all inboxes.
     pub fn pending_total(&self) -> usize {
         self.inboxes.values().map(VecDeque::len).sum()
+    }
+
+    /// Holds a well-formed message back (a delay or reorder fault); it
+    /// reaches no inbox until `release`.
+    pub fn hold(&mut self, held: Held) -> Result<(), BusError> {
+        self.check_send(&held.message)?;
+        self.held.push(held);
+        Ok(())
+    }
+
+    /// Checks that the message held by event `seq` may be released now.
+    pub fn check_release(&self, seq: u64) -> Result<&Held, BusError> {
+        let held = self.held.iter().find(|h| h.seq == seq).ok_or(BusError::NotHeld(seq))?;
+        self.check_send(&held.message)?;
+        Ok(held)
+    }
+
+    /// Moves the message held by event `seq` into its recipient's inbox as
+    /// message `id`.
+    pub fn release(&mut self, seq: u64, id: MessageId) -> Result<(), BusError> {
+        self.check_release(seq)?;
+        let index = self.held.iter().position(|h| h.seq == seq).expect("checked above");
+        let held = self.held.remove(index);
+        self.send(id, held.message)
+    }
+
+    /// The held messages, in hold order.
+    pub fn held(&self) -> &[Held] {
+        &self.held
     }
 
     fn known_names(&self) -> String {
@@ -215,6 +261,19 @@ mod tests {
         bus.send(MessageId(0), msg("lead", "alice", "wait for me")).unwrap();
         bus.register(&name("alice"));
         assert_eq!(bus.peek(&name("alice")).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn a_held_message_reaches_no_inbox_until_released() {
+        let mut bus = bus_with(&["lead", "alice"]);
+        bus.hold(Held { seq: 3, due: Some(Millis(50)), message: msg("lead", "alice", "later") }).unwrap();
+        assert_eq!(bus.pending_total(), 0);
+        assert_eq!(bus.held().len(), 1);
+        assert_eq!(bus.release(4, MessageId(9)), Err(BusError::NotHeld(4)));
+        bus.release(3, MessageId(9)).unwrap();
+        assert!(bus.held().is_empty());
+        assert_eq!(bus.peek(&name("alice")).unwrap()[0].id, MessageId(9));
+        assert_eq!(bus.release(3, MessageId(10)), Err(BusError::NotHeld(3)));
     }
 
     #[test]

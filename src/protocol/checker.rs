@@ -5,13 +5,16 @@
 //! reuse `Team`: it must judge traces that `Team` would never produce
 //! (imports, fault injection, a misbehaving model or human), so it keeps its
 //! own minimal model of requests and statuses. It never changes a trace.
+//! Fault injection counts as the trace says: a released message is a
+//! delivery like a sent one, a dropped one never arrived (so a dropped
+//! response is no answer).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::message::{MessageType, RequestId};
+use super::message::{Message, MessageType, RequestId};
 use super::roster::MemberStatus;
 use super::trace::{Event, Trace};
 use super::tracker::RequestKind;
@@ -69,6 +72,7 @@ struct OpenRequest {
 pub fn check(trace: &Trace) -> Vec<Violation> {
     let mut requests: BTreeMap<RequestId, OpenRequest> = BTreeMap::new();
     let mut exited: BTreeSet<AgentName> = BTreeSet::new();
+    let mut held: BTreeMap<u64, Message> = BTreeMap::new();
     let mut found = Vec::new();
     for entry in trace.entries() {
         let seq = entry.seq;
@@ -87,40 +91,15 @@ pub fn check(trace: &Trace) -> Vec<Violation> {
                     OpenRequest { kind: *request_kind, addressee: addressee.clone(), answered: false, flagged_pending: false },
                 );
             }
-            Event::MessageSent { message } => {
-                if exited.contains(&message.to) {
-                    found.push(Violation {
-                        seq,
-                        kind: ViolationKind::MessageToExitedTeammate,
-                        request_id: message.request_id.clone(),
-                        detail: format!("{} sent a {} to '{}', which had already shut down", message.from, message.msg_type, message.to),
-                    });
+            Event::MessageSent { message } => deliver(seq, message, &mut requests, &exited, &mut found),
+            Event::FaultApplied { action, message } => {
+                if action.holds() {
+                    held.insert(seq, message.clone());
                 }
-                if !message.msg_type.is_response() {
-                    continue;
-                }
-                let kind = match message.msg_type {
-                    MessageType::ShutdownResponse => RequestKind::Shutdown,
-                    _ => RequestKind::Plan,
-                };
-                let id = message.request_id.clone();
-                let open = id.as_ref().and_then(|id| requests.get_mut(id)).filter(|r| r.kind == kind);
-                let violation = match open {
-                    None => Some((ViolationKind::AnswerToUnknownRequest, format!("{} answered {}, which no {kind} request has", message.from, show(&id)))),
-                    Some(r) if r.addressee != message.from => Some((
-                        ViolationKind::AnswerFromWrongAgent,
-                        format!("{} answered {}, which is addressed to {}", message.from, show(&id), r.addressee),
-                    )),
-                    Some(r) if r.answered => {
-                        Some((ViolationKind::SecondAnswer, format!("{} answered {} a second time", message.from, show(&id))))
-                    }
-                    Some(r) => {
-                        r.answered = true;
-                        None
-                    }
-                };
-                if let Some((kind, detail)) = violation {
-                    found.push(Violation { seq, kind, request_id: id, detail });
+            }
+            Event::MessageReleased { held: from } => {
+                if let Some(message) = held.remove(from) {
+                    deliver(seq, &message, &mut requests, &exited, &mut found);
                 }
             }
             Event::RunFinished => {
@@ -147,6 +126,95 @@ pub fn check(trace: &Trace) -> Vec<Violation> {
     found
 }
 
+/// A message reached an inbox (sent, or released after a delay or reorder):
+/// flags a message to an exited teammate, and accounts a response as an
+/// answer to its request.
+fn deliver(
+    seq: u64,
+    message: &Message,
+    requests: &mut BTreeMap<RequestId, OpenRequest>,
+    exited: &BTreeSet<AgentName>,
+    found: &mut Vec<Violation>,
+) {
+    if exited.contains(&message.to) {
+        found.push(Violation {
+            seq,
+            kind: ViolationKind::MessageToExitedTeammate,
+            request_id: message.request_id.clone(),
+            detail: format!("{} sent a {} to '{}', which had already shut down", message.from, message.msg_type, message.to),
+        });
+    }
+    if !message.msg_type.is_response() {
+        return;
+    }
+    let kind = match message.msg_type {
+        MessageType::ShutdownResponse => RequestKind::Shutdown,
+        _ => RequestKind::Plan,
+    };
+    let id = message.request_id.clone();
+    let open = id.as_ref().and_then(|id| requests.get_mut(id)).filter(|r| r.kind == kind);
+    let violation = match open {
+        None => Some((ViolationKind::AnswerToUnknownRequest, format!("{} answered {}, which no {kind} request has", message.from, show(&id)))),
+        Some(r) if r.addressee != message.from => Some((
+            ViolationKind::AnswerFromWrongAgent,
+            format!("{} answered {}, which is addressed to {}", message.from, show(&id), r.addressee),
+        )),
+        Some(r) if r.answered => {
+            Some((ViolationKind::SecondAnswer, format!("{} answered {} a second time", message.from, show(&id))))
+        }
+        Some(r) => {
+            r.answered = true;
+            None
+        }
+    };
+    if let Some((kind, detail)) = violation {
+        found.push(Violation { seq, kind, request_id: id, detail });
+    }
+}
+
 fn show(id: &Option<RequestId>) -> String {
     id.as_ref().map_or_else(|| "a request with no id".to_string(), |id| format!("request {id}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::faults::{FaultAction, FaultPlan, FaultRule};
+    use crate::protocol::{Millis, Team};
+
+    fn alice() -> AgentName {
+        AgentName::parse("alice").unwrap()
+    }
+
+    /// A shutdown answered under `action`, then (held messages released and)
+    /// the run finished.
+    fn answered_under(action: FaultAction) -> (Vec<(ViolationKind, Option<RequestId>)>, RequestId) {
+        let mut t = Team::new("t", 1);
+        t.spawn(&alice(), "coder", false, Millis(0)).unwrap();
+        let id = t.request_shutdown(&AgentName::lead(), &alice(), Millis(1)).unwrap();
+        t.drain(&alice(), Millis(2)).unwrap();
+        t.set_faults(FaultPlan::new(vec![FaultRule::new(action)]));
+        t.answer(RequestKind::Shutdown, &id, &alice(), true, "ok", Millis(3)).unwrap();
+        t.release_all(Millis(4)).unwrap();
+        t.finish_run(Millis(5)).unwrap();
+        (check(t.trace()).into_iter().map(|v| (v.kind, v.request_id)).collect(), id)
+    }
+
+    #[test]
+    fn a_dropped_response_is_no_answer() {
+        let (found, id) = answered_under(FaultAction::Drop);
+        assert_eq!(found, [(ViolationKind::LeftPending, Some(id))]);
+    }
+
+    #[test]
+    fn a_duplicated_response_is_a_second_answer() {
+        let (found, id) = answered_under(FaultAction::Duplicate);
+        assert_eq!(found, [(ViolationKind::SecondAnswer, Some(id))]);
+    }
+
+    #[test]
+    fn a_released_response_is_an_answer() {
+        assert_eq!(answered_under(FaultAction::Delay { ms: 1_000 }).0, []);
+        assert_eq!(answered_under(FaultAction::Reorder).0, []);
+    }
 }

@@ -7,6 +7,7 @@
 
 pub mod bus;
 pub mod checker;
+pub mod faults;
 pub mod ids;
 pub mod message;
 pub mod name;
@@ -16,8 +17,9 @@ pub mod time;
 pub mod trace;
 pub mod tracker;
 
-pub use bus::{Bus, BusError, Envelope, MessageId};
+pub use bus::{Bus, BusError, Envelope, Held, MessageId};
 pub use checker::{check, Violation, ViolationKind};
+pub use faults::{FaultAction, FaultError, FaultPlan, FaultRule};
 pub use message::{Message, MessageError, MessageType, RequestId};
 pub use name::{AgentName, NameError};
 pub use roster::{Member, MemberStatus, Roster, RosterError, SpawnKind};

@@ -9,7 +9,8 @@
 
 use std::collections::VecDeque;
 
-use super::bus::{Bus, BusError, Envelope, MessageId};
+use super::bus::{Bus, BusError, Envelope, Held, MessageId};
+use super::faults::{self, FaultAction, FaultPlan};
 use super::ids::SeededIds;
 use super::message::{Message, MessageError, MessageType, RequestId};
 use super::roster::{MemberStatus, Roster, RosterError, SpawnKind};
@@ -153,6 +154,10 @@ impl TeamState {
                     return Err(TeamError::TransitionMismatch(request_id.clone()));
                 }
             }
+            Event::FaultApplied { message, .. } => self.bus.check_send(message)?,
+            Event::MessageReleased { held } => {
+                self.bus.check_release(*held)?;
+            }
             Event::RunStarted { .. }
             | Event::RunFinished
             | Event::ModelCalled { .. }
@@ -192,6 +197,17 @@ impl TeamState {
                     self.roster.mark_plan_approved(&requester);
                 }
             }
+            Event::FaultApplied { action, message } => {
+                let due = match action {
+                    FaultAction::Delay { ms } => Some(Some(Millis(entry.time.0.saturating_add(*ms)))),
+                    FaultAction::Reorder => Some(None),
+                    FaultAction::Drop | FaultAction::Duplicate => None,
+                };
+                if let Some(due) = due {
+                    self.bus.hold(Held { seq: entry.seq, due, message: message.clone() }).expect(CHECKED);
+                }
+            }
+            Event::MessageReleased { held } => self.bus.release(*held, MessageId(entry.seq)).expect(CHECKED),
             Event::RunStarted { .. }
             | Event::RunFinished
             | Event::ModelCalled { .. }
@@ -209,12 +225,13 @@ impl TeamState {
 pub struct Team {
     state: TeamState,
     trace: Trace,
+    faults: FaultPlan,
 }
 
 impl Team {
     /// A new team with only the lead; `seed` fixes the request ids.
     pub fn new(team_name: &str, seed: u64) -> Self {
-        Team { state: TeamState::new(team_name), trace: Trace::new(team_name, seed) }
+        Team { state: TeamState::new(team_name), trace: Trace::new(team_name, seed), faults: FaultPlan::default() }
     }
 
     /// Rebuilds a team by applying every event of `trace`.
@@ -223,7 +240,7 @@ impl Team {
         for entry in trace.entries() {
             state.apply(entry).map_err(|source| ReplayError { seq: entry.seq, source })?;
         }
-        Ok(Team { state, trace: trace.clone() })
+        Ok(Team { state, trace: trace.clone(), faults: FaultPlan::default() })
     }
 
     /// The current protocol state.
@@ -275,6 +292,98 @@ impl Team {
         Ok(seqs)
     }
 
+    /// Sets the fault plan applied to every message a command sends from now
+    /// on. The plan is not recorded: its decisions are, as events.
+    pub fn set_faults(&mut self, plan: FaultPlan) {
+        self.faults = plan;
+    }
+
+    /// The fault plan in force.
+    pub fn faults(&self) -> &FaultPlan {
+        &self.faults
+    }
+
+    /// The messages held on the bus by delay and reorder faults.
+    pub fn held(&self) -> &[Held] {
+        self.state.bus.held()
+    }
+
+    /// Releases, in hold order, every delayed message due at or before
+    /// `now` into its recipient's inbox. Returns how many were released.
+    pub fn release_due(&mut self, now: Millis) -> Result<usize, TeamError> {
+        let due: Vec<Event> = self
+            .state
+            .bus
+            .held()
+            .iter()
+            .filter(|h| h.due.is_some_and(|d| d <= now))
+            .map(|h| Event::MessageReleased { held: h.seq })
+            .collect();
+        self.commit_releases(now, due)
+    }
+
+    /// Releases every held message (delayed or reordered, due or not), in
+    /// hold order. Used when the team would otherwise go quiet.
+    pub fn release_all(&mut self, now: Millis) -> Result<usize, TeamError> {
+        let all: Vec<Event> = self.state.bus.held().iter().map(|h| Event::MessageReleased { held: h.seq }).collect();
+        self.commit_releases(now, all)
+    }
+
+    fn commit_releases(&mut self, now: Millis, events: Vec<Event>) -> Result<usize, TeamError> {
+        let n = events.len();
+        if n > 0 {
+            self.commit(now, events)?;
+        }
+        Ok(n)
+    }
+
+    /// Passes the `MessageSent` events of a command through the fault plan:
+    /// each may be dropped, duplicated, delayed or reordered, and a delivery
+    /// releases the messages reordered by earlier commands for the same
+    /// recipient, right after it. Other
+    /// events pass unchanged. With an empty plan and nothing held for
+    /// reordering this is the identity.
+    fn inject_faults(&self, events: Vec<Event>) -> Vec<Event> {
+        let mut reordered: Vec<(u64, AgentName)> =
+            self.state.bus.held().iter().filter(|h| h.due.is_none()).map(|h| (h.seq, h.message.to.clone())).collect();
+        if self.faults.is_empty() && reordered.is_empty() {
+            return events;
+        }
+        let first = self.trace.next_seq();
+        let mut out = Vec::with_capacity(events.len());
+        for event in events {
+            let Event::MessageSent { message } = event else {
+                out.push(event);
+                continue;
+            };
+            let seq = first + out.len() as u64;
+            let action = self.faults.decide(&message, faults::draw(self.trace.seed, seq));
+            match action {
+                Some(FaultAction::Drop) => {
+                    out.push(Event::FaultApplied { action: FaultAction::Drop, message });
+                    continue;
+                }
+                Some(action @ (FaultAction::Delay { .. } | FaultAction::Reorder)) => {
+                    // A message held here waits for a later command's
+                    // delivery, which keeps this command's events independent
+                    // of each other (see `commit`).
+                    out.push(Event::FaultApplied { action, message });
+                    continue;
+                }
+                Some(FaultAction::Duplicate) => {
+                    out.push(Event::MessageSent { message: message.clone() });
+                    out.push(Event::FaultApplied { action: FaultAction::Duplicate, message: message.clone() });
+                    out.push(Event::MessageSent { message: message.clone() });
+                }
+                None => out.push(Event::MessageSent { message: message.clone() }),
+            }
+            let (release, keep): (Vec<_>, Vec<_>) = reordered.into_iter().partition(|(_, to)| *to == message.to);
+            reordered = keep;
+            out.extend(release.into_iter().map(|(held, _)| Event::MessageReleased { held }));
+        }
+        out
+    }
+
     /// Records the start of a run from a user prompt.
     pub fn start_run(&mut self, prompt: &str, at: Millis) -> Result<(), TeamError> {
         self.commit(at, vec![Event::RunStarted { prompt: prompt.to_string() }]).map(drop)
@@ -312,7 +421,8 @@ impl Team {
     /// protocol types are refused here because they go through their tools.
     pub fn send(&mut self, from: &AgentName, to: &AgentName, msg_type: &str, content: &str, at: Millis) -> Result<MessageId, TeamError> {
         let msg_type = self.check_send(from, to, msg_type)?;
-        let seqs = self.commit(at, vec![Event::MessageSent { message: Message::new(msg_type, from.clone(), to.clone(), content, at) }])?;
+        let events = self.inject_faults(vec![Event::MessageSent { message: Message::new(msg_type, from.clone(), to.clone(), content, at) }]);
+        let seqs = self.commit(at, events)?;
         Ok(MessageId(seqs[0]))
     }
 
@@ -347,6 +457,7 @@ impl Team {
             .iter()
             .map(|to| Event::MessageSent { message: Message::new(MessageType::Broadcast, from.clone(), to.clone(), content, at) })
             .collect();
+        let events = self.inject_faults(events);
         self.commit(at, events)?;
         Ok(recipients)
     }
@@ -388,7 +499,8 @@ impl Team {
             addressee: target.clone(),
             plan: None,
         };
-        self.commit(at, vec![created, Event::MessageSent { message }])?;
+        let events = self.inject_faults(vec![created, Event::MessageSent { message }]);
+        self.commit(at, events)?;
         Ok(id)
     }
 
@@ -412,7 +524,8 @@ impl Team {
             addressee: AgentName::lead(),
             plan: Some(plan.to_string()),
         };
-        self.commit(at, vec![created, Event::MessageSent { message }])?;
+        let events = self.inject_faults(vec![created, Event::MessageSent { message }]);
+        self.commit(at, events)?;
         Ok(id)
     }
 
@@ -442,7 +555,8 @@ impl Team {
             RequestKind::Plan => message.feedback = Some(text.to_string()),
         }
         let moved = Event::RequestTransitioned { request_id: id.clone(), request_kind: kind, by: by.clone(), from: req.status, to };
-        self.commit(at, vec![moved, Event::MessageSent { message }])?;
+        let events = self.inject_faults(vec![moved, Event::MessageSent { message }]);
+        self.commit(at, events)?;
         Ok(to)
     }
 
@@ -457,5 +571,145 @@ impl Team {
     fn fresh_id(&self) -> Result<RequestId, TeamError> {
         let mut source = SeededIds::new(self.trace.seed ^ self.trace.next_seq().wrapping_mul(0xA24B_AED4_963E_E407));
         Ok(self.state.tracker.fresh_id(&mut source)?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::faults::FaultRule;
+
+    fn name(s: &str) -> AgentName {
+        AgentName::parse(s).unwrap()
+    }
+
+    /// A team with alice, where every message matching `rule` is hit.
+    fn team_with(rule: FaultRule) -> Team {
+        let mut t = Team::new("t", 1);
+        t.spawn(&name("alice"), "coder", false, Millis(0)).unwrap();
+        t.set_faults(FaultPlan::new(vec![rule]));
+        t
+    }
+
+    fn kinds(t: &Team) -> Vec<&'static str> {
+        t.trace()
+            .entries()
+            .iter()
+            .skip(1)
+            .map(|e| match &e.event {
+                Event::MessageSent { .. } => "sent",
+                Event::FaultApplied { action, .. } => action.name(),
+                Event::MessageReleased { .. } => "released",
+                Event::RequestCreated { .. } => "created",
+                Event::RequestTransitioned { .. } => "moved",
+                Event::InboxDrained { .. } => "drained",
+                _ => "other",
+            })
+            .collect()
+    }
+
+    fn assert_replays(t: &Team) {
+        assert_eq!(Team::replay(t.trace()).unwrap().state(), t.state(), "replay equals live state");
+    }
+
+    #[test]
+    fn a_dropped_message_replaces_its_send_and_reaches_no_inbox() {
+        let mut t = team_with(FaultRule::new(FaultAction::Drop));
+        let id = t.send(&AgentName::lead(), &name("alice"), "message", "hi", Millis(1)).unwrap();
+        assert_eq!(id, MessageId(1), "the sender still gets an id");
+        assert_eq!(kinds(&t), ["drop"]);
+        assert!(t.peek(&name("alice")).unwrap().is_empty());
+        assert_replays(&t);
+    }
+
+    #[test]
+    fn a_duplicated_message_is_sent_twice_around_its_fault_event() {
+        let mut t = team_with(FaultRule::new(FaultAction::Duplicate));
+        t.send(&AgentName::lead(), &name("alice"), "message", "hi", Millis(1)).unwrap();
+        assert_eq!(kinds(&t), ["sent", "duplicate", "sent"]);
+        let inbox: Vec<_> = t.peek(&name("alice")).unwrap().iter().map(|e| (e.id, e.message.content.clone())).collect();
+        assert_eq!(inbox, [(MessageId(1), "hi".to_string()), (MessageId(3), "hi".to_string())]);
+        assert_replays(&t);
+    }
+
+    #[test]
+    fn a_delayed_message_is_held_until_it_is_due() {
+        let mut t = team_with(FaultRule::new(FaultAction::Delay { ms: 100 }));
+        t.send(&AgentName::lead(), &name("alice"), "message", "later", Millis(10)).unwrap();
+        assert_eq!(t.held().len(), 1);
+        assert_eq!(t.held()[0].due, Some(Millis(110)));
+        assert_eq!(t.release_due(Millis(109)), Ok(0));
+        assert!(t.peek(&name("alice")).unwrap().is_empty());
+        assert_replays(&t);
+        assert_eq!(t.release_due(Millis(110)), Ok(1));
+        assert_eq!(t.trace().entries().last().unwrap().event, Event::MessageReleased { held: 1 });
+        assert_eq!(t.peek(&name("alice")).unwrap()[0].id, MessageId(2), "its id is the release's seq");
+        assert!(t.held().is_empty());
+        assert_replays(&t);
+    }
+
+    #[test]
+    fn a_reordered_message_follows_the_next_one_to_its_recipient() {
+        let only_first = FaultRule { msg_type: Some(MessageType::Broadcast), ..FaultRule::new(FaultAction::Reorder) };
+        let mut t = team_with(only_first);
+        t.broadcast(&AgentName::lead(), "first", Millis(1)).unwrap();
+        t.send(&AgentName::lead(), &name("alice"), "message", "second", Millis(2)).unwrap();
+        assert_eq!(kinds(&t), ["reorder", "sent", "released"]);
+        let inbox: Vec<_> = t.peek(&name("alice")).unwrap().iter().map(|e| e.message.content.clone()).collect();
+        assert_eq!(inbox, ["second", "first"]);
+        assert_replays(&t);
+    }
+
+    #[test]
+    fn release_all_releases_every_held_message_in_hold_order() {
+        let mut t = team_with(FaultRule::new(FaultAction::Delay { ms: 500 }));
+        t.send(&AgentName::lead(), &name("alice"), "message", "a", Millis(1)).unwrap();
+        t.set_faults(FaultPlan::new(vec![FaultRule::new(FaultAction::Reorder)]));
+        t.send(&AgentName::lead(), &name("alice"), "message", "b", Millis(2)).unwrap();
+        assert_eq!(t.release_all(Millis(3)), Ok(2));
+        let inbox: Vec<_> = t.peek(&name("alice")).unwrap().iter().map(|e| e.message.content.clone()).collect();
+        assert_eq!(inbox, ["a", "b"]);
+        assert_eq!(t.release_all(Millis(3)), Ok(0), "nothing left, nothing recorded");
+        assert_replays(&t);
+    }
+
+    #[test]
+    fn a_dropped_response_still_moves_the_request() {
+        let mut t = Team::new("t", 1);
+        t.spawn(&name("alice"), "coder", false, Millis(0)).unwrap();
+        let id = t.request_shutdown(&AgentName::lead(), &name("alice"), Millis(1)).unwrap();
+        t.drain(&name("alice"), Millis(2)).unwrap();
+        t.set_faults(FaultPlan::new(vec![FaultRule::new(FaultAction::Drop)]));
+        t.answer(RequestKind::Shutdown, &id, &name("alice"), true, "ok", Millis(3)).unwrap();
+        assert_eq!(t.request(&id).unwrap().status, RequestStatus::Approved);
+        assert!(t.peek(&AgentName::lead()).unwrap().is_empty(), "the lead never hears");
+        assert_replays(&t);
+    }
+
+    #[test]
+    fn releasing_a_message_that_is_not_held_is_refused() {
+        let t = Team::new("t", 1);
+        let entry = TraceEntry { seq: 0, time: Millis(0), event: Event::MessageReleased { held: 7 } };
+        assert_eq!(t.state().check(&entry), Err(TeamError::Bus(BusError::NotHeld(7))));
+        let bad = Message::new(MessageType::Message, AgentName::lead(), name("ghost"), "x", Millis(0));
+        let entry = TraceEntry { seq: 0, time: Millis(0), event: Event::FaultApplied { action: FaultAction::Drop, message: bad } };
+        assert!(matches!(t.state().check(&entry), Err(TeamError::Bus(BusError::UnknownRecipient { .. }))));
+    }
+
+    #[test]
+    fn the_same_seed_and_plan_make_the_same_decisions() {
+        let half = FaultPlan::new(vec![FaultRule { probability: 0.5, ..FaultRule::new(FaultAction::Drop) }]);
+        let run = || {
+            let mut t = Team::new("t", 42);
+            t.spawn(&name("alice"), "coder", false, Millis(0)).unwrap();
+            t.set_faults(half.clone());
+            for i in 0..20 {
+                t.send(&AgentName::lead(), &name("alice"), "message", &format!("m{i}"), Millis(i)).unwrap();
+            }
+            t.trace().to_json()
+        };
+        let trace = run();
+        assert_eq!(trace, run());
+        assert!(trace.contains(r#""kind":"fault_applied""#) && trace.contains(r#""kind":"message_sent""#), "some hit, some not");
     }
 }

@@ -10,6 +10,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::bus::MessageId;
+use super::faults::FaultAction;
 use super::message::{Message, RequestId};
 use super::roster::MemberStatus;
 use super::time::Millis;
@@ -166,6 +167,23 @@ pub enum Event {
         /// True for an `Error: ...` result.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         is_error: bool,
+    },
+    /// Fault injection hit a message on its way to an inbox. `Drop`: it
+    /// never arrives (this event replaces its `MessageSent`). `Duplicate`:
+    /// it follows the first `MessageSent` and precedes the copy's.
+    /// `Delay` and `Reorder`: the bus holds the message until a
+    /// `MessageReleased` naming this entry's sequence number.
+    FaultApplied {
+        /// What was done.
+        action: FaultAction,
+        /// The message it was done to.
+        message: Message,
+    },
+    /// A message held by a `Delay` or `Reorder` fault was put in its
+    /// recipient's inbox. Its `MessageId` is this entry's sequence number.
+    MessageReleased {
+        /// The sequence number of the `FaultApplied` event that held it.
+        held: u64,
     },
 }
 

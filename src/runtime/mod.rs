@@ -24,7 +24,7 @@ use serde_json::Value;
 
 use crate::model::{CancelToken, Model, ModelError, ModelRequest, ModelResponse, TextSink, Turn};
 use crate::protocol::ids::SeededIds;
-use crate::protocol::{AgentName, Event, MemberStatus, Millis, RequestId, RequestKind, RequestStatus, Team, TeamError, Trace};
+use crate::protocol::{AgentName, Event, FaultPlan, MemberStatus, Millis, RequestId, RequestKind, RequestStatus, Team, TeamError, Trace};
 use clock::{Clock, Sleeper};
 use executor::Spawner;
 use scheduler::{Mode, Scheduler, Stopped, TurnKind};
@@ -49,7 +49,7 @@ pub enum RuntimeError {
 }
 
 /// How a run is set up.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct RuntimeConfig {
     /// The team's name (the roster's `team_name`).
     pub team_name: String,
@@ -65,6 +65,9 @@ pub struct RuntimeConfig {
     pub lead_max_rounds: usize,
     /// `max_tokens` of each model call.
     pub max_tokens: u32,
+    /// Faults injected on the bus (none by default). Agents never see them:
+    /// a sender gets its usual tool result whatever happens to the message.
+    pub faults: FaultPlan,
 }
 
 impl Default for RuntimeConfig {
@@ -77,6 +80,7 @@ impl Default for RuntimeConfig {
             max_rounds: 50,
             lead_max_rounds: 50,
             max_tokens: 8000,
+            faults: FaultPlan::default(),
         }
     }
 }
@@ -151,6 +155,7 @@ impl Inner {
             TurnKind::Tool { .. } => 5 + jitter % 30,
         };
         self.clock.advance(cost);
+        self.release_held(false);
         let pace = self.pace_ms.get();
         if self.sched.mode() == Mode::Live && pace > 0 {
             self.sleeper.sleep(pace).await;
@@ -415,8 +420,54 @@ impl Inner {
         self.after_change();
     }
 
-    /// Records the end of a run once nothing is running or waiting.
+    /// Releases the messages fault injection holds on the bus: the delayed
+    /// ones now due, or (`all`) every one. Wakes their recipients and
+    /// returns how many were released.
+    fn release_held(&self, all: bool) -> usize {
+        let before = self.team.borrow().held().to_vec();
+        if before.is_empty() {
+            return 0;
+        }
+        let now = self.now();
+        let released = {
+            let mut team = self.team.borrow_mut();
+            if all {
+                team.release_all(now)
+            } else {
+                team.release_due(now)
+            }
+        };
+        let released = released.expect("held messages are released at the current time to known agents");
+        if released > 0 {
+            let still: BTreeSet<u64> = self.team.borrow().held().iter().map(|h| h.seq).collect();
+            let mut to: Vec<AgentName> = Vec::new();
+            for h in before.iter().filter(|h| !still.contains(&h.seq)) {
+                if !to.contains(&h.message.to) {
+                    to.push(h.message.to.clone());
+                }
+            }
+            self.wake(&to);
+            self.after_change();
+        }
+        released
+    }
+
+    /// Records the end of a run once nothing is running or waiting. Messages
+    /// still held by faults are released first (the clock moves on to the
+    /// latest due time); the run ends only if that wakes nobody.
     pub(crate) fn check_quiet(&self) {
+        if self.run_active.get() && self.sched.is_quiet() && !self.sched.is_stopped() {
+            let latest = self.team.borrow().held().iter().filter_map(|h| h.due).max();
+            if let Some(latest) = latest {
+                let now = self.now();
+                if latest > now {
+                    self.clock.advance(latest.0 - now.0);
+                }
+            }
+            if self.release_held(true) > 0 && !self.sched.is_quiet() {
+                return;
+            }
+        }
         if self.run_active.get() && self.sched.is_quiet() && !self.sched.is_stopped() {
             self.run_active.set(false);
             let at = self.now();
@@ -468,8 +519,10 @@ impl Runtime {
     /// A team with only the lead, whose task is started and parked, waiting
     /// for a prompt.
     pub fn new(config: RuntimeConfig, model: Rc<dyn Model>, host: Host) -> Self {
+        let mut team = Team::new(&config.team_name, config.seed);
+        team.set_faults(config.faults.clone());
         let inner = Rc::new_cyclic(|weak| Inner {
-            team: RefCell::new(Team::new(&config.team_name, config.seed)),
+            team: RefCell::new(team),
             workspace: RefCell::new(Workspace::new()),
             sched: Scheduler::new(config.mode, config.seed),
             costs: RefCell::new(SeededIds::new(config.seed.rotate_left(17) ^ 0xC057)),

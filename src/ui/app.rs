@@ -10,6 +10,7 @@ use leptos::prelude::*;
 use super::diagram::layout;
 use super::diagram_view::DiagramView;
 use super::{export, views};
+use crate::protocol::{AgentName, FaultAction, FaultRule, MessageType};
 use super::panels::Panels;
 use super::session::{Provider, Session};
 use crate::runtime::scenarios;
@@ -96,6 +97,7 @@ pub fn App(#[prop(optional)] pace_ms: Option<u64>) -> impl IntoView {
                     <ScenarioList/>
                     <TracePanel/>
                     <Settings/>
+                    <FaultsPanel/>
                 </aside>
                 <main class="centre">
                     <Controls/>
@@ -340,6 +342,114 @@ fn TracePanel() -> impl IntoView {
                         <button class="saved-open" on:click=move |_| s.open_saved(id)>{title.clone()}</button>
                         <button class="saved-delete" aria-label=format!("Delete saved run {title}") on:click=move |_| s.delete_saved(id)>"Delete"</button>
                     </li>
+                }).collect_view()}
+            </ul>
+        </section>
+    }
+}
+
+/// Fault rules for the bus, applied to the next team: drop, delay,
+/// duplicate or reorder messages, filtered by type, sender and recipient,
+/// drawn from the run's seed so a faulty run replays exactly.
+#[component]
+fn FaultsPanel() -> impl IntoView {
+    let s = expect_context::<Session>();
+    let action = RwSignal::new("drop".to_string());
+    let delay = RwSignal::new(500u64);
+    let msg_type = RwSignal::new(String::new());
+    let from = RwSignal::new(String::new());
+    let to = RwSignal::new(String::new());
+    let probability = RwSignal::new(1.0f64);
+    let add = move |_| {
+        let action = match action.get_untracked().as_str() {
+            "delay" => FaultAction::Delay { ms: delay.get_untracked() },
+            "duplicate" => FaultAction::Duplicate,
+            "reorder" => FaultAction::Reorder,
+            _ => FaultAction::Drop,
+        };
+        let name = |v: String| -> Result<Option<AgentName>, String> {
+            let v = v.trim().to_string();
+            if v.is_empty() { Ok(None) } else { AgentName::parse(&v).map(Some).map_err(|e| e.to_string()) }
+        };
+        let rule = (|| -> Result<FaultRule, String> {
+            let mut rule = FaultRule::new(action);
+            let t = msg_type.get_untracked();
+            rule.msg_type = if t.is_empty() { None } else { Some(t.parse().map_err(|e: crate::protocol::MessageError| e.to_string())?) };
+            rule.from = name(from.get_untracked())?;
+            rule.to = name(to.get_untracked())?;
+            rule.probability = probability.get_untracked();
+            rule.validate().map_err(|e| e.to_string())?;
+            Ok(rule)
+        })();
+        match rule {
+            Ok(rule) => s.faults.update(|p| p.rules.push(rule)),
+            Err(e) => s.banner.set(Some(format!("Error: {e}"))),
+        }
+    };
+    let on = |sig: RwSignal<String>| move |ev: ev::Event| sig.set(event_target_value(&ev));
+    let set_delay = move |ev: ev::Event| match event_target_value(&ev).trim().parse::<u64>() {
+        Ok(v) => delay.set(v),
+        Err(_) => s.banner.set(Some("Error: the delay is a whole number of milliseconds".into())),
+    };
+    let set_probability = move |ev: ev::Event| match event_target_value(&ev).trim().parse::<f64>() {
+        Ok(v) if (0.0..=1.0).contains(&v) => probability.set(v),
+        _ => s.banner.set(Some("Error: the probability is a number from 0 to 1".into())),
+    };
+    view! {
+        <section class="panel" aria-labelledby="faults-title">
+            <h2 id="faults-title">"Faults on the bus"</h2>
+            <p class="muted small">"Rules apply to the next team (Apply or a scenario). Decisions come from the seed, so a faulty run replays exactly."</p>
+            <div class="fault-form">
+                <label class="field">"Action"
+                    <select aria-label="Fault action" on:change=on(action)>
+                        <option value="drop">"drop"</option>
+                        <option value="delay">"delay"</option>
+                        <option value="duplicate">"duplicate"</option>
+                        <option value="reorder">"reorder"</option>
+                    </select>
+                </label>
+                <label class="field">"Delay (ms)"
+                    <input type="number" min="0" aria-label="Fault delay in milliseconds" prop:value=move || delay.get().to_string() on:change=set_delay/>
+                </label>
+                <label class="field">"Message type"
+                    <select aria-label="Fault message type" on:change=on(msg_type)>
+                        <option value="">"any"</option>
+                        {MessageType::ALL.into_iter().map(|t| view! { <option value=t.as_str()>{t.as_str()}</option> }).collect_view()}
+                    </select>
+                </label>
+                <label class="field">"From"
+                    <input type="text" aria-label="Fault sender" placeholder="any" prop:value=move || from.get() on:change=on(from)/>
+                </label>
+                <label class="field">"To"
+                    <input type="text" aria-label="Fault recipient" placeholder="any" prop:value=move || to.get() on:change=on(to)/>
+                </label>
+                <label class="field">"Probability"
+                    <input type="number" min="0" max="1" step="0.05" aria-label="Fault probability" prop:value=move || probability.get().to_string() on:change=set_probability/>
+                </label>
+                <button on:click=add>"Add fault rule"</button>
+            </div>
+            <ul class="fault-rules" aria-label="Fault rules">
+                {move || s.faults.get().rules.into_iter().enumerate().map(|(i, r)| {
+                    let what = match &r.action {
+                        FaultAction::Drop => "drop".to_string(),
+                        FaultAction::Delay { ms } => format!("delay {ms} ms"),
+                        FaultAction::Duplicate => "duplicate".to_string(),
+                        FaultAction::Reorder => "reorder".to_string(),
+                    };
+                    let filter = format!(
+                        "{} {} from {} to {}, p={}",
+                        what,
+                        r.msg_type.map_or("any message".to_string(), |t| t.to_string()),
+                        r.from.as_ref().map_or("anyone".to_string(), |n| n.to_string()),
+                        r.to.as_ref().map_or("anyone".to_string(), |n| n.to_string()),
+                        r.probability
+                    );
+                    view! {
+                        <li>
+                            <span>{filter.clone()}</span>
+                            <button aria-label=format!("Remove rule: {filter}") on:click=move |_| s.faults.update(|p| { p.rules.remove(i); })>"Remove"</button>
+                        </li>
+                    }
                 }).collect_view()}
             </ul>
         </section>

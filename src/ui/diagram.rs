@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::protocol::{AgentName, Event, MemberStatus, MessageType, RequestId, RequestStatus, Trace};
+use crate::protocol::{AgentName, Event, FaultAction, MemberStatus, MessageType, RequestId, RequestStatus, Trace};
 
 /// Width of one agent column, in SVG units.
 pub const COLUMN_WIDTH: f64 = 170.0;
@@ -68,8 +68,13 @@ pub enum RowKind {
         request_id: Option<RequestId>,
         /// Colour slot of its request.
         color: Option<usize>,
-        /// Whether the recipient has read it as of the cursor.
+        /// Whether the recipient has read it as of the cursor (never, for a
+        /// dropped message).
         delivered: bool,
+        /// The fault that hit it: `dropped`, `duplicate` (the copy),
+        /// `delayed` or `reordered` (the late arrival); `None` for a
+        /// normal message.
+        fault: Option<&'static str>,
     },
     /// A request moved along its FSM.
     Transition {
@@ -217,6 +222,8 @@ pub fn layout(trace: &Trace, cursor: Option<usize>) -> Diagram {
     let mut open_calls: BTreeMap<AgentName, usize> = BTreeMap::new();
     let mut open_tools: BTreeMap<String, usize> = BTreeMap::new();
     let mut row_of_message: BTreeMap<u64, usize> = BTreeMap::new();
+    let mut held: BTreeMap<u64, (crate::protocol::Message, &'static str)> = BTreeMap::new();
+    let mut duplicate_next = false;
     let mut y = HEADER_HEIGHT;
 
     let x_of = |d: &mut Diagram, col_of: &mut BTreeMap<AgentName, usize>, name: &AgentName, y: f64| -> f64 {
@@ -232,30 +239,27 @@ pub fn layout(trace: &Trace, cursor: Option<usize>) -> Diagram {
 
     for entry in entries {
         let seq = entry.seq;
-        let kind = match &entry.event {
-            Event::RunStarted { prompt } => Some(RowKind::RunStarted { prompt: clip(prompt, 90) }),
-            Event::RunFinished => Some(RowKind::RunFinished),
-            Event::MemberSpawned { name, .. } => {
-                let to_x = x_of(&mut d, &mut col_of, name, y);
-                let col = &mut d.columns[col_of[name]];
-                if col.ended_y.is_some() {
-                    // A restart: the lifeline resumes.
-                    col.ended_y = None;
-                }
-                col.status = Some(MemberStatus::Working);
-                Some(RowKind::Spawn { name: name.clone(), from_x: LEFT, to_x })
-            }
-            Event::MemberStatusChanged { name, to, .. } => {
-                let i = col_of.get(name).copied();
-                if let Some(i) = i {
-                    d.columns[i].status = Some(*to);
-                    if *to == MemberStatus::Shutdown {
-                        d.columns[i].ended_y = Some(y);
-                    }
-                }
+        let released: Option<(crate::protocol::Message, &'static str)>;
+        let arrow = match &entry.event {
+            Event::MessageSent { message } => Some((message, std::mem::take(&mut duplicate_next).then_some("duplicate"))),
+            Event::FaultApplied { action: FaultAction::Drop, message } => Some((message, Some("dropped"))),
+            Event::FaultApplied { action: FaultAction::Duplicate, .. } => {
+                duplicate_next = true;
                 None
             }
-            Event::MessageSent { message } => {
+            Event::FaultApplied { action, message } => {
+                let mark = if matches!(action, FaultAction::Reorder) { "reordered" } else { "delayed" };
+                held.insert(seq, (message.clone(), mark));
+                None
+            }
+            Event::MessageReleased { held: from } => {
+                released = held.remove(from);
+                released.as_ref().map(|(m, mark)| (m, Some(*mark)))
+            }
+            _ => None,
+        };
+        let kind = match (&entry.event, arrow) {
+            (_, Some((message, fault))) => {
                 let from_x = x_of(&mut d, &mut col_of, &message.from, y);
                 let to_x = x_of(&mut d, &mut col_of, &message.to, y);
                 let color = message.request_id.as_ref().map(|id| {
@@ -268,18 +272,22 @@ pub fn layout(trace: &Trace, cursor: Option<usize>) -> Diagram {
                 };
                 if message.msg_type.is_request() {
                     if let (Some(id), Some(color)) = (&message.request_id, color) {
-                        badge_of.insert(id.clone(), d.badges.len());
-                        d.badges.push(Badge {
-                            request_id: id.clone(),
-                            status: RequestStatus::Pending,
-                            y,
-                            x: from_x.max(to_x),
-                            color,
-                            changed_at: seq,
-                        });
+                        if !badge_of.contains_key(id) {
+                            badge_of.insert(id.clone(), d.badges.len());
+                            d.badges.push(Badge {
+                                request_id: id.clone(),
+                                status: RequestStatus::Pending,
+                                y,
+                                x: from_x.max(to_x),
+                                color,
+                                changed_at: seq,
+                            });
+                        }
                     }
                 }
-                row_of_message.insert(seq, d.rows.len());
+                if fault != Some("dropped") {
+                    row_of_message.insert(seq, d.rows.len());
+                }
                 Some(RowKind::Message {
                     from_x,
                     to_x,
@@ -288,9 +296,33 @@ pub fn layout(trace: &Trace, cursor: Option<usize>) -> Diagram {
                     request_id: message.request_id.clone(),
                     color,
                     delivered: false,
+                    fault,
                 })
             }
-            Event::InboxDrained { message_ids, .. } => {
+            (Event::RunStarted { prompt }, None) => Some(RowKind::RunStarted { prompt: clip(prompt, 90) }),
+            (Event::RunFinished, None) => Some(RowKind::RunFinished),
+            (Event::MemberSpawned { name, .. }, None) => {
+                let to_x = x_of(&mut d, &mut col_of, name, y);
+                let col = &mut d.columns[col_of[name]];
+                if col.ended_y.is_some() {
+                    // A restart: the lifeline resumes.
+                    col.ended_y = None;
+                }
+                col.status = Some(MemberStatus::Working);
+                Some(RowKind::Spawn { name: name.clone(), from_x: LEFT, to_x })
+            }
+            (Event::MemberStatusChanged { name, to, .. }, None) => {
+                let i = col_of.get(name).copied();
+                if let Some(i) = i {
+                    d.columns[i].status = Some(*to);
+                    if *to == MemberStatus::Shutdown {
+                        d.columns[i].ended_y = Some(y);
+                    }
+                }
+                None
+            }
+            (Event::MessageSent { .. } | Event::FaultApplied { .. } | Event::MessageReleased { .. }, None) => None,
+            (Event::InboxDrained { message_ids, .. }, None) => {
                 for id in message_ids {
                     if let Some(&r) = row_of_message.get(&id.0) {
                         if let RowKind::Message { delivered, .. } = &mut d.rows[r].kind {
@@ -300,12 +332,12 @@ pub fn layout(trace: &Trace, cursor: Option<usize>) -> Diagram {
                 }
                 None
             }
-            Event::RequestCreated { request_id, .. } => {
+            (Event::RequestCreated { request_id, .. }, None) => {
                 let next = color_of.len() % PALETTE_SIZE;
                 color_of.entry(request_id.clone()).or_insert(next);
                 None
             }
-            Event::RequestTransitioned { request_id, to, by, .. } => {
+            (Event::RequestTransitioned { request_id, to, by, .. }, None) => {
                 let color = color_of.get(request_id).copied().unwrap_or(0);
                 if let Some(&b) = badge_of.get(request_id) {
                     d.badges[b].status = *to;
@@ -314,13 +346,13 @@ pub fn layout(trace: &Trace, cursor: Option<usize>) -> Diagram {
                 let x = x_of(&mut d, &mut col_of, by, y);
                 Some(RowKind::Transition { request_id: request_id.clone(), to: *to, x, color })
             }
-            Event::ModelCalled { agent } => {
+            (Event::ModelCalled { agent }, None) => {
                 let x = x_of(&mut d, &mut col_of, agent, y);
                 open_calls.insert(agent.clone(), d.activations.len());
                 d.activations.push(Activation { x, y0: y, y1: y, open: true });
                 None
             }
-            Event::ModelReplied { agent, .. } => {
+            (Event::ModelReplied { agent, .. }, None) => {
                 if let Some(i) = open_calls.remove(agent) {
                     // At least most of a row, so a quick reply still shows.
                     d.activations[i].y1 = y.max(d.activations[i].y0 + ROW_HEIGHT - 6.0);
@@ -328,7 +360,7 @@ pub fn layout(trace: &Trace, cursor: Option<usize>) -> Diagram {
                 }
                 None
             }
-            Event::ModelFailed { agent, error } => {
+            (Event::ModelFailed { agent, error }, None) => {
                 if let Some(i) = open_calls.remove(agent) {
                     d.activations[i].y1 = y;
                     d.activations[i].open = false;
@@ -336,12 +368,12 @@ pub fn layout(trace: &Trace, cursor: Option<usize>) -> Diagram {
                 let x = x_of(&mut d, &mut col_of, agent, y);
                 Some(RowKind::Failure { x, error: clip(error, 80) })
             }
-            Event::ToolCalled { agent, tool_use_id, tool, input } => {
+            (Event::ToolCalled { agent, tool_use_id, tool, input }, None) => {
                 let x = x_of(&mut d, &mut col_of, agent, y);
                 open_tools.insert(tool_use_id.clone(), d.rows.len());
                 Some(RowKind::Tool { x, label: clip(&format!("{tool}({})", short_args(input)), 44), ok: None, output: None })
             }
-            Event::ToolReturned { tool_use_id, output, is_error, .. } => {
+            (Event::ToolReturned { tool_use_id, output, is_error, .. }, None) => {
                 if let Some(r) = open_tools.remove(tool_use_id) {
                     if let RowKind::Tool { ok, output: out, .. } = &mut d.rows[r].kind {
                         *ok = Some(!is_error);
@@ -448,5 +480,28 @@ mod tests {
         assert!(visible.len() >= 20 && visible.len() <= 23, "{}", visible.len());
         assert!(d.rows_between(-100.0, -50.0).is_empty());
         assert_eq!(d.y_of(0), HEADER_HEIGHT);
+    }
+
+    #[test]
+    fn faulty_messages_are_marked_and_a_dropped_one_is_never_delivered() {
+        use crate::protocol::{FaultPlan, FaultRule, Millis, Team};
+        let mut t = Team::new("d", 1);
+        t.spawn(&name("alice"), "coder", false, Millis(0)).unwrap();
+        for (i, action) in [FaultAction::Drop, FaultAction::Duplicate, FaultAction::Reorder].into_iter().enumerate() {
+            t.set_faults(FaultPlan::new(vec![FaultRule::new(action)]));
+            t.send(&AgentName::lead(), &name("alice"), "message", &format!("m{i}"), Millis(1)).unwrap();
+        }
+        t.release_all(Millis(2)).unwrap();
+        t.drain(&name("alice"), Millis(3)).unwrap();
+        let d = layout(t.trace(), None);
+        let marks: Vec<_> = d
+            .rows
+            .iter()
+            .filter_map(|r| match &r.kind {
+                RowKind::Message { fault, delivered, .. } => Some((*fault, *delivered)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(marks, [(Some("dropped"), false), (None, true), (Some("duplicate"), true), (Some("reordered"), true)]);
     }
 }

@@ -191,9 +191,9 @@ fn row_view(r: &Row, selected: Option<&RequestId>, s: Session) -> AnyView {
             </g>
         }
         .into_any(),
-        RowKind::Message { from_x, to_x, label, msg_type, request_id, color, delivered } => {
+        RowKind::Message { from_x, to_x, label, msg_type, request_id, color, delivered, fault } => {
             let class = format!(
-                "msg {} {} {} {}",
+                "msg {} {} {} {} {}",
                 color.map(|c| format!("c{c}")).unwrap_or_else(|| "plain".into()),
                 if *delivered { "delivered" } else { "in-flight" },
                 if matches!(msg_type, MessageType::Message | MessageType::Broadcast) { "text" } else { "protocol" },
@@ -201,16 +201,28 @@ fn row_view(r: &Row, selected: Option<&RequestId>, s: Session) -> AnyView {
                     (Some(sel), Some(id)) if sel == id => "hl",
                     (Some(_), _) => "dim",
                     _ => "",
-                }
+                },
+                fault.map(|f| format!("fault-{f}")).unwrap_or_default()
             );
+            let label = match fault {
+                Some(f) => format!("{label} ({f})"),
+                None => label.clone(),
+            };
+            let dropped = *fault == Some("dropped");
             let rid = request_id.clone();
             let (x1, x2) = if (to_x - from_x).abs() < 1.0 { (*from_x, from_x + 40.0) } else { (*from_x, *to_x) };
             let dir = if x2 >= x1 { -1.0 } else { 1.0 };
             view! {
                 <g class=class data-seq=seq data-request=request_id.as_ref().map(|r| r.to_string())
                     on:click=move |_| { if let Some(id) = rid.clone() { s.selected.set(Some(id)); } }>
-                    <line x1=x1 y1=y x2=x2 + dir * 6.0 y2=y marker-end=marker(*color)></line>
-                    <text class="msg-label" x=(x1 + x2) / 2.0 y=y - 5.0>{label.clone()}</text>
+                    <line x1=x1 y1=y x2=x2 + dir * 6.0 y2=y marker-end=if dropped { String::new() } else { marker(*color) }></line>
+                    <text class="msg-label" x=(x1 + x2) / 2.0 y=y - 5.0>{label}</text>
+                    {dropped.then(|| view! {
+                        <g class="drop-x" aria-label="dropped">
+                            <line x1=x2 + dir * 16.0 y1=y - 7.0 x2=x2 + dir * 2.0 y2=y + 7.0></line>
+                            <line x1=x2 + dir * 16.0 y1=y + 7.0 x2=x2 + dir * 2.0 y2=y - 7.0></line>
+                        </g>
+                    })}
                 </g>
             }
             .into_any()

@@ -18,7 +18,7 @@ use serde_json::{Map, Value};
 use super::diagram::{layout, Diagram, Row, RowKind, PALETTE_SIZE, ROW_HEIGHT};
 use crate::protocol::trace::TRACE_FORMAT_VERSION;
 use crate::protocol::{
-    AgentName, Event, MemberStatus, Message, MessageId, MessageType, Millis, ReplayError, RequestId, RequestKind, RequestStatus, Team,
+    AgentName, Event, FaultAction, MemberStatus, Message, MessageId, MessageType, Millis, ReplayError, RequestId, RequestKind, RequestStatus, Team,
     Trace, TraceEntry, TraceError,
 };
 
@@ -345,7 +345,8 @@ pub struct MermaidOptions {
     pub dropped: BTreeSet<u64>,
 }
 
-/// The trace as a Mermaid `sequenceDiagram`, with no dropped messages.
+/// The trace as a Mermaid `sequenceDiagram`; messages dropped by fault
+/// injection (`FaultApplied { Drop }`) end in a cross.
 pub fn mermaid(trace: &Trace) -> String {
     mermaid_with(trace, &MermaidOptions::default())
 }
@@ -354,8 +355,10 @@ pub fn mermaid(trace: &Trace) -> String {
 /// arrows (`autonumber`), one participant per lifeline in the diagram's order
 /// (lead first) under a safe id (`p0`, `p1`, ...) with the agent's name as
 /// its alias, one arrow per sent message (`-x` for those in
-/// `options.dropped`), and notes for run starts and ends, spawns, shutdowns,
-/// request transitions and failed model calls. Text is escaped with
+/// `options.dropped` and for messages dropped by fault injection; a released
+/// delayed or reordered message arrives as a `(released)` arrow), and notes
+/// for run starts and ends, spawns, shutdowns, request transitions, failed
+/// model calls and the other faults (duplicate, delay, reorder). Text is escaped with
 /// Mermaid's entity codes, so no name or message can break the syntax.
 pub fn mermaid_with(trace: &Trace, options: &MermaidOptions) -> String {
     let names = participants(trace);
@@ -376,6 +379,7 @@ pub fn mermaid_with(trace: &Trace, options: &MermaidOptions) -> String {
     }
     let lead = AgentName::lead();
     let mut parties: BTreeMap<&RequestId, (&AgentName, &AgentName)> = BTreeMap::new();
+    let mut held: BTreeMap<u64, &Message> = BTreeMap::new();
     for entry in trace.entries() {
         match &entry.event {
             Event::RunStarted { prompt } => {
@@ -393,11 +397,29 @@ pub fn mermaid_with(trace: &Trace, options: &MermaidOptions) -> String {
             }
             Event::MessageSent { message } => {
                 let arrow = if options.dropped.contains(&entry.seq) { "-x" } else { "->>" };
-                let label = match &message.request_id {
-                    Some(rid) => format!("{} [{rid}]", message.msg_type),
-                    None => format!("{}: {}", message.msg_type, clip(&message.content, MERMAID_TEXT_CHARS)),
+                let _ = writeln!(out, "    {}{arrow}{}: {}", p(&message.from), p(&message.to), mermaid_text(&message_label(message)));
+            }
+            Event::FaultApplied { action: FaultAction::Drop, message } => {
+                let label = format!("{} (dropped)", message_label(message));
+                let _ = writeln!(out, "    {}-x{}: {}", p(&message.from), p(&message.to), mermaid_text(&label));
+            }
+            Event::FaultApplied { action, message } => {
+                let what = match action {
+                    FaultAction::Delay { ms } => format!("⚡ delayed {ms} ms"),
+                    FaultAction::Reorder => "⚡ held back (reorder)".to_string(),
+                    _ => "⚡ duplicated".to_string(),
                 };
-                let _ = writeln!(out, "    {}{arrow}{}: {}", p(&message.from), p(&message.to), mermaid_text(&label));
+                if action.holds() {
+                    held.insert(entry.seq, message);
+                }
+                let label = format!("{what}: {}", message_label(message));
+                let _ = writeln!(out, "    Note over {}: {}", p(&message.to), mermaid_text(&label));
+            }
+            Event::MessageReleased { held: from } => {
+                if let Some(message) = held.remove(from) {
+                    let label = format!("{} (released)", message_label(message));
+                    let _ = writeln!(out, "    {}->>{}: {}", p(&message.from), p(&message.to), mermaid_text(&label));
+                }
             }
             Event::RequestCreated { request_id, requester, addressee, .. } => {
                 parties.insert(request_id, (requester, addressee));
@@ -444,7 +466,7 @@ fn participants(trace: &Trace) -> Vec<AgentName> {
     for entry in trace.entries() {
         match &entry.event {
             Event::MemberSpawned { name, .. } | Event::MemberStatusChanged { name, .. } => add(name),
-            Event::MessageSent { message } => {
+            Event::MessageSent { message } | Event::FaultApplied { message, .. } => {
                 add(&message.from);
                 add(&message.to);
             }
@@ -459,10 +481,18 @@ fn participants(trace: &Trace) -> Vec<AgentName> {
                 add(addressee);
             }
             Event::RequestTransitioned { by, .. } => add(by),
-            Event::RunStarted { .. } | Event::RunFinished => {}
+            Event::RunStarted { .. } | Event::RunFinished | Event::MessageReleased { .. } => {}
         }
     }
     names
+}
+
+/// `type [request_id]` for protocol messages, `type: content` otherwise.
+fn message_label(message: &Message) -> String {
+    match &message.request_id {
+        Some(rid) => format!("{} [{rid}]", message.msg_type),
+        None => format!("{}: {}", message.msg_type, clip(&message.content, MERMAID_TEXT_CHARS)),
+    }
 }
 
 /// Text made safe for a Mermaid label, alias or note: whitespace runs
@@ -662,7 +692,7 @@ fn svg_row(out: &mut String, r: &Row) {
             y - 4.0,
             xml(&format!("spawn {name}"))
         ),
-        RowKind::Message { from_x, to_x, label, msg_type, request_id, color, delivered } => {
+        RowKind::Message { from_x, to_x, label, msg_type, request_id, color, delivered, .. } => {
             let class = format!(
                 "msg {} {} {}",
                 color.map_or_else(|| "plain".to_string(), |c| format!("c{}", c % PALETTE_SIZE)),
@@ -951,6 +981,24 @@ mod tests {
         let m = mermaid_with(&trace, &MermaidOptions { dropped: BTreeSet::from([sent]) });
         assert!(m.contains("    p0-xp1: message: "), "{m}");
         assert_eq!(m.lines().filter(|l| l.contains("->>")).count(), 2);
+    }
+
+    #[test]
+    fn injected_faults_show_in_mermaid_as_crosses_and_notes() {
+        use crate::protocol::{FaultAction, FaultPlan, FaultRule};
+        let mut t = Team::new("default", 7);
+        t.spawn(&name("alice"), "coder", false, Millis(1)).unwrap();
+        for (i, action) in [FaultAction::Drop, FaultAction::Duplicate, FaultAction::Delay { ms: 5 }].into_iter().enumerate() {
+            t.set_faults(FaultPlan::new(vec![FaultRule::new(action)]));
+            t.send(&AgentName::lead(), &name("alice"), "message", &format!("m{i}"), Millis(2)).unwrap();
+        }
+        t.release_all(Millis(9)).unwrap();
+        let m = mermaid(t.trace());
+        assert!(m.contains("    p0-xp1: message: m0 (dropped)\n"), "{m}");
+        assert_eq!(m.lines().filter(|l| l.contains("->>p1: message: m1")).count(), 2, "{m}");
+        assert!(m.contains("    Note over p1: ⚡ duplicated: message: m1\n"), "{m}");
+        assert!(m.contains("    Note over p1: ⚡ delayed 5 ms: message: m2\n"), "{m}");
+        assert!(m.contains("    p0->>p1: message: m2 (released)\n"), "{m}");
     }
 
     #[test]

@@ -14,7 +14,7 @@ use leptos::prelude::*;
 
 use crate::model::scripted::ScriptedModel;
 use crate::model::Model;
-use crate::protocol::{AgentName, RequestId, Trace};
+use crate::protocol::{AgentName, FaultPlan, RequestId, Trace};
 use crate::runtime::scenarios::Scenario;
 use crate::runtime::scheduler::Mode;
 use crate::runtime::{browser, Runtime, RuntimeConfig};
@@ -133,6 +133,8 @@ pub struct Session {
     pub model_name: RwSignal<String>,
     /// `max_tokens` of each model call.
     pub max_tokens: RwSignal<u32>,
+    /// Fault rules for the next team's bus.
+    pub faults: RwSignal<FaultPlan>,
     /// The trace on screen was imported (no team runs behind it).
     pub imported: RwSignal<bool>,
     /// The scenario the current run came from, for share links.
@@ -153,6 +155,7 @@ impl Session {
             base_url: RwSignal::new(String::new()),
             model_name: RwSignal::new(String::new()),
             max_tokens: RwSignal::new(crate::model::anthropic::DEFAULT_MAX_TOKENS),
+            faults: RwSignal::new(FaultPlan::default()),
             imported: RwSignal::new(false),
             scenario: RwSignal::new(None),
             saved: RwSignal::new(Vec::new()),
@@ -236,6 +239,7 @@ impl Session {
         let config = RuntimeConfig {
             seed: self.seed.get_untracked(),
             max_tokens: self.max_tokens.get_untracked(),
+            faults: self.faults.get_untracked(),
             mode: self.mode.get_untracked(),
             pace_ms: self.pace_ms(),
             ..RuntimeConfig::default()

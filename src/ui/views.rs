@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::protocol::{AgentName, Event, Trace, TraceEntry};
+use crate::protocol::{AgentName, Event, FaultAction, Trace, TraceEntry};
 
 /// One line of the event log.
 pub fn describe(entry: &TraceEntry) -> String {
@@ -20,6 +20,16 @@ pub fn describe(entry: &TraceEntry) -> String {
             Some(id) => format!("{} -> {}: {} [{id}]", message.from, message.to, message.msg_type),
             None => format!("{} -> {}: {} \"{}\"", message.from, message.to, message.msg_type, message.content),
         },
+        Event::FaultApplied { action, message } => {
+            let what = match action {
+                FaultAction::Drop => "dropped".to_string(),
+                FaultAction::Delay { ms } => format!("delayed {ms} ms"),
+                FaultAction::Duplicate => "duplicated".to_string(),
+                FaultAction::Reorder => "held back (reorder)".to_string(),
+            };
+            format!("fault: {} -> {}: {} {what}", message.from, message.to, message.msg_type)
+        }
+        Event::MessageReleased { held } => format!("message held by #{held} released"),
         Event::InboxDrained { agent, message_ids } => format!("{agent} read {} message(s)", message_ids.len()),
         Event::RequestCreated { request_id, request_kind, requester, addressee, .. } => {
             format!("{request_kind} request {request_id} from {requester} to {addressee}: pending")

@@ -474,3 +474,24 @@ async fn a_dropped_answer_shows_as_a_crossed_arrow_and_a_violation_that_jumps_to
     leptos::task::tick().await;
     assert!(texts(&host, ".fault-rules li span").is_empty());
 }
+
+#[wasm_bindgen_test]
+async fn a_share_link_of_a_typed_prompt_carries_the_trace_and_opens_the_same_run() {
+    let first = mount_app();
+    leptos::task::tick().await;
+    let prompt: web_sys::HtmlTextAreaElement = first.query_selector("#prompt").unwrap().unwrap().unchecked_into();
+    prompt.set_value("Spawn bob with a risky refactoring task. Review and reject his plan.");
+    prompt.dispatch_event(&web_sys::Event::new("input").unwrap()).unwrap();
+    button(&first, "Run").click();
+    until("the run to finish", || run_finished(&first)).await;
+    let labels = arrow_labels(&first);
+    let link: web_sys::HtmlInputElement = first.query_selector("[aria-label='Share link']").unwrap().unwrap().unchecked_into();
+    let fragment = link.value().split_once('#').unwrap().1.to_string();
+    assert!(fragment.starts_with("trace="), "{fragment}");
+    window().location().set_hash(&fragment).unwrap();
+    let opened = mount_app();
+    leptos::task::tick().await;
+    window().location().set_hash("").unwrap();
+    until("the shared run", || arrow_labels(&opened) == labels).await;
+    assert_eq!(badges(&opened), ["rejected", "approved"]);
+}

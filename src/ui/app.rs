@@ -9,7 +9,7 @@ use leptos::prelude::*;
 
 use super::diagram::layout;
 use super::diagram_view::DiagramView;
-use super::{export, views};
+use super::{export, share, views};
 use crate::protocol::{AgentName, FaultAction, FaultRule, MessageType};
 use super::panels::Panels;
 use super::session::{Provider, Session};
@@ -29,14 +29,28 @@ pub fn App(#[prop(optional)] pace_ms: Option<u64>) -> impl IntoView {
     // A share link (`#scenario=ID&seed=N`) reruns that scenario; otherwise
     // the run from before a reload comes back for replay.
     let hash = window().location().hash().unwrap_or_default();
-    let (scenario, seed) = parse_share_hash(&hash);
-    if let Some(sc) = scenario {
-        if let Some(seed) = seed {
-            s.seed.set(seed);
+    match share::parse_fragment(&hash) {
+        Ok(Some(share::SharedRun::Scenario { id, seed, faults })) => match scenarios::by_id(&id) {
+            Some(sc) => {
+                if let Some(seed) = seed {
+                    s.seed.set(seed);
+                }
+                s.faults.set(faults);
+                s.run_scenario(sc);
+            }
+            None => s.banner.set(Some(format!("Error: the link names a scenario this version does not have: '{id}'"))),
+        },
+        Ok(Some(share::SharedRun::Trace(trace))) => {
+            s.load(trace);
+            s.keep_current();
         }
-        s.run_scenario(sc);
-    } else {
-        s.restore_current();
+        Ok(None) => {
+            s.restore_current();
+        }
+        Err(e) => {
+            s.banner.set(Some(format!("Error: {e}")));
+            s.restore_current();
+        }
     }
     s.refresh_saved();
 
@@ -109,20 +123,6 @@ pub fn App(#[prop(optional)] pace_ms: Option<u64>) -> impl IntoView {
             </div>
         </div>
     }
-}
-
-/// Reads `#scenario=ID&seed=N`.
-fn parse_share_hash(hash: &str) -> (Option<scenarios::Scenario>, Option<u64>) {
-    let mut scenario = None;
-    let mut seed = None;
-    for part in hash.trim_start_matches('#').split('&') {
-        match part.split_once('=') {
-            Some(("scenario", id)) => scenario = scenarios::by_id(id),
-            Some(("seed", n)) => seed = n.parse().ok(),
-            _ => {}
-        }
-    }
-    (scenario, seed)
 }
 
 #[component]
@@ -331,11 +331,14 @@ fn TracePanel() -> impl IntoView {
             <div class="row wrap">
                 <button on:click=move |_| s.save_run()>"Save run"</button>
             </div>
-            {move || s.share_link().map(|link| view! {
-                <label class="field">"Share link (reruns this scenario with this seed)"
-                    <input type="text" readonly=true aria-label="Share link" prop:value=link/>
-                </label>
-            })}
+            {move || match s.share_link() {
+                Ok(link) => view! {
+                    <label class="field">"Share link"
+                        <input type="text" readonly=true aria-label="Share link" prop:value=link/>
+                    </label>
+                }.into_any(),
+                Err(why) => view! { <p class="muted small">{why}</p> }.into_any(),
+            }}
             <ul class="saved-runs" aria-label="Saved runs">
                 {move || s.saved.get().into_iter().map(|(id, title)| view! {
                     <li>

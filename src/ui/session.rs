@@ -18,7 +18,7 @@ use crate::protocol::{AgentName, FaultPlan, RequestId, Trace};
 use crate::runtime::scenarios::Scenario;
 use crate::runtime::scheduler::Mode;
 use crate::runtime::{browser, Runtime, RuntimeConfig};
-use super::{export, storage};
+use super::{export, share, storage};
 
 /// Base pacing of Live mode at 1x, in milliseconds per event.
 pub const BASE_PACE_MS: f64 = 320.0;
@@ -541,16 +541,22 @@ impl Session {
         self.refresh_saved();
     }
 
-    /// A link that reproduces the run: for a scripted scenario run, its id
-    /// and seed (the run replays exactly); `None` otherwise.
-    pub fn share_link(&self) -> Option<String> {
-        let scenario = self.scenario.get()?;
-        if self.provider.get() != Provider::Scripted {
-            return None;
+    /// A link that reopens the run: for a scripted scenario run, its id, seed
+    /// and fault rules (the run replays exactly); otherwise the trace itself,
+    /// compressed, when it fits in a link.
+    pub fn share_link(&self) -> Result<String, String> {
+        if self.running.get() {
+            return Err("The share link appears when the run ends.".into());
         }
-        let location = web_sys::window()?.location();
-        let base = format!("{}{}", location.origin().ok()?, location.pathname().ok()?);
-        Some(format!("{base}#scenario={scenario}&seed={}", self.seed.get()))
+        let location = web_sys::window().ok_or("no window")?.location();
+        let base = format!("{}{}", location.origin().map_err(|_| "no origin")?, location.pathname().map_err(|_| "no path")?);
+        let fragment = match self.scenario.get() {
+            Some(id) if self.provider.get() == Provider::Scripted && !self.imported.get() => {
+                share::scenario_fragment(id, self.seed.get(), &self.faults.get())
+            }
+            _ => self.trace.with(share::trace_fragment).map_err(|e| e.to_string())?,
+        };
+        Ok(format!("{base}#{fragment}"))
     }
 }
 

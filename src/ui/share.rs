@@ -1,0 +1,183 @@
+//! Share links: the URL fragment that reopens a run. A scripted scenario run
+//! is named by scenario, seed and fault rules (it replays exactly); any other
+//! run carries its trace, deflated and base64url-encoded, when that fits.
+//!
+//! Owns the link format and its errors. Pure: no DOM, no storage.
+
+use std::io::Read as _;
+
+use super::export::{import_json, ImportError, MAX_IMPORT_BYTES};
+use crate::protocol::{FaultPlan, Trace};
+
+/// Longest fragment offered as a link (browsers and chat apps cut longer).
+pub const MAX_LINK_CHARS: usize = 16_000;
+
+/// Errors reading a share link, phrased for the banner.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ShareError {
+    /// Not base64url.
+    #[error("the link is damaged (not base64url text); copy the whole link")]
+    BadEncoding,
+    /// Not deflate data, or it grows past the import limit.
+    #[error("the link's trace could not be unpacked: {0}")]
+    BadCompression(String),
+    /// The unpacked trace is not a valid trace.
+    #[error("the link's trace is not valid: {0}")]
+    BadTrace(#[from] ImportError),
+    /// The fault rules in the link are not valid.
+    #[error("the link's fault rules are not valid: {0}")]
+    BadFaults(String),
+    /// The trace is too big for a link.
+    #[error("this run is too large to share as a link ({0} characters); export it as JSON instead")]
+    TooLong(usize),
+}
+
+/// What a link asks for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SharedRun {
+    /// Rerun a scenario with this seed and these faults (scripted model).
+    Scenario {
+        /// Scenario id.
+        id: String,
+        /// Seed.
+        seed: Option<u64>,
+        /// Fault rules.
+        faults: FaultPlan,
+    },
+    /// Show this recorded trace.
+    Trace(Trace),
+}
+
+const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/// base64url without padding.
+pub fn base64url(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n = chunk.iter().enumerate().fold(0u32, |acc, (i, b)| acc | (*b as u32) << (16 - 8 * i));
+        for i in 0..chunk.len() + 1 {
+            out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
+        }
+    }
+    out
+}
+
+/// Decodes base64url without padding.
+pub fn from_base64url(text: &str) -> Result<Vec<u8>, ShareError> {
+    let mut out = Vec::with_capacity(text.len() * 3 / 4);
+    let values: Vec<u32> = text
+        .bytes()
+        .map(|c| ALPHABET.iter().position(|a| *a == c).map(|p| p as u32).ok_or(ShareError::BadEncoding))
+        .collect::<Result<_, _>>()?;
+    for chunk in values.chunks(4) {
+        if chunk.len() == 1 {
+            return Err(ShareError::BadEncoding);
+        }
+        let n = chunk.iter().enumerate().fold(0u32, |acc, (i, v)| acc | v << (18 - 6 * i));
+        for i in 0..chunk.len() - 1 {
+            out.push((n >> (16 - 8 * i) & 0xFF) as u8);
+        }
+    }
+    Ok(out)
+}
+
+/// The fragment for a trace: `trace=` + base64url(deflate(JSON)).
+pub fn trace_fragment(trace: &Trace) -> Result<String, ShareError> {
+    let packed = miniz_oxide::deflate::compress_to_vec(trace.to_json().as_bytes(), 9);
+    let fragment = format!("trace={}", base64url(&packed));
+    if fragment.len() > MAX_LINK_CHARS {
+        return Err(ShareError::TooLong(fragment.len()));
+    }
+    Ok(fragment)
+}
+
+/// The fragment for a scenario run.
+pub fn scenario_fragment(id: &str, seed: u64, faults: &FaultPlan) -> String {
+    let mut fragment = format!("scenario={id}&seed={seed}");
+    if !faults.rules.is_empty() {
+        fragment.push_str("&faults=");
+        fragment.push_str(&base64url(serde_json::to_string(faults).expect("faults serialise").as_bytes()));
+    }
+    fragment
+}
+
+/// What the fragment (with or without `#`) asks for; `None` for none.
+pub fn parse_fragment(fragment: &str) -> Result<Option<SharedRun>, ShareError> {
+    let mut scenario = None;
+    let mut seed = None;
+    let mut faults = FaultPlan::default();
+    for part in fragment.trim_start_matches('#').split('&') {
+        match part.split_once('=') {
+            Some(("trace", data)) => return Ok(Some(SharedRun::Trace(unpack(data)?))),
+            Some(("scenario", id)) => scenario = Some(id.to_string()),
+            Some(("seed", n)) => seed = n.parse().ok(),
+            Some(("faults", data)) => {
+                let json = from_base64url(data)?;
+                faults = serde_json::from_slice(&json).map_err(|e| ShareError::BadFaults(e.to_string()))?;
+                faults.validate().map_err(|e| ShareError::BadFaults(e.to_string()))?;
+            }
+            _ => {}
+        }
+    }
+    Ok(scenario.map(|id| SharedRun::Scenario { id, seed, faults }))
+}
+
+fn unpack(data: &str) -> Result<Trace, ShareError> {
+    let packed = from_base64url(data)?;
+    let limit = MAX_IMPORT_BYTES as usize;
+    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, limit)
+        .map_err(|e| ShareError::BadCompression(format!("{:?}", e.status)))?;
+    let mut text = String::new();
+    json.as_slice().read_to_string(&mut text).map_err(|e| ShareError::BadCompression(e.to_string()))?;
+    Ok(import_json(&text)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::{FaultAction, FaultRule, Millis, Team};
+    use crate::ui::synthetic::busy_trace;
+
+    #[test]
+    fn base64url_round_trips_every_length() {
+        for len in 0..40 {
+            let bytes: Vec<u8> = (0..len).map(|i| (i * 37 + 11) as u8).collect();
+            let text = base64url(&bytes);
+            assert!(text.bytes().all(|b| ALPHABET.contains(&b)));
+            assert_eq!(from_base64url(&text).unwrap(), bytes);
+        }
+        assert_eq!(base64url(b"hello"), "aGVsbG8");
+    }
+
+    #[test]
+    fn a_damaged_link_is_refused_with_its_reason() {
+        assert_eq!(from_base64url("ab$c"), Err(ShareError::BadEncoding));
+        assert!(matches!(parse_fragment("#trace=AAAA"), Err(ShareError::BadCompression(_))));
+        let not_a_trace = base64url(&miniz_oxide::deflate::compress_to_vec(b"{\"hello\": 1}", 9));
+        assert!(matches!(parse_fragment(&format!("trace={not_a_trace}")), Err(ShareError::BadTrace(_))));
+        assert!(matches!(parse_fragment(&format!("scenario=x&faults={}", base64url(b"[1]"))), Err(ShareError::BadFaults(_))));
+    }
+
+    #[test]
+    fn a_trace_link_reopens_the_same_trace() {
+        let mut team = Team::new("d", 3);
+        team.spawn(&crate::protocol::AgentName::parse("alice").unwrap(), "coder", false, Millis(1)).unwrap();
+        let fragment = trace_fragment(team.trace()).unwrap();
+        assert_eq!(parse_fragment(&format!("#{fragment}")).unwrap(), Some(SharedRun::Trace(team.trace().clone())));
+    }
+
+    #[test]
+    fn a_scenario_link_carries_seed_and_faults() {
+        let faults = FaultPlan { rules: vec![FaultRule::new(FaultAction::Delay { ms: 40 })] };
+        let fragment = scenario_fragment("shutdown", 7, &faults);
+        assert_eq!(parse_fragment(&fragment).unwrap(), Some(SharedRun::Scenario { id: "shutdown".into(), seed: Some(7), faults }));
+        assert_eq!(scenario_fragment("shutdown", 7, &FaultPlan::default()), "scenario=shutdown&seed=7");
+        assert_eq!(parse_fragment("").unwrap(), None);
+    }
+
+    #[test]
+    fn a_trace_too_big_for_a_link_says_so() {
+        assert!(matches!(trace_fragment(&busy_trace(20_000, 8, 1)), Err(ShareError::TooLong(_))));
+        assert!(trace_fragment(&busy_trace(200, 4, 1)).is_ok());
+    }
+}

@@ -495,3 +495,30 @@ async fn a_share_link_of_a_typed_prompt_carries_the_trace_and_opens_the_same_run
     until("the shared run", || arrow_labels(&opened) == labels).await;
     assert_eq!(badges(&opened), ["rejected", "approved"]);
 }
+
+#[wasm_bindgen_test]
+async fn full_browser_storage_gives_a_clear_error_and_the_run_stays() {
+    let host = mount_app();
+    leptos::task::tick().await;
+    click(&host, "[data-scenario=shutdown]");
+    until("the run to finish", || run_finished(&host)).await;
+    let labels = arrow_labels(&host);
+    // Fill local storage to its quota.
+    let storage = window().local_storage().unwrap().unwrap();
+    let mut filled = 0;
+    for size in [256 * 1024, 16 * 1024, 1024, 64, 1] {
+        let block = "x".repeat(size);
+        while filled < 2000 && storage.set_item(&format!("filler-{filled}"), &block).is_ok() {
+            filled += 1;
+        }
+    }
+    button(&host, "Save run").click();
+    leptos::task::tick().await;
+    let alert = texts(&host, ".banner-error").join(" ");
+    for i in 0..=filled {
+        storage.remove_item(&format!("filler-{i}")).unwrap();
+    }
+    assert!(filled < 2000, "the quota was reached");
+    assert!(alert.contains("browser storage refused the run"), "{alert}");
+    assert_eq!(arrow_labels(&host), labels, "the run on screen stays");
+}

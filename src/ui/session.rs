@@ -444,6 +444,7 @@ impl Session {
             model: self.model_name.get_untracked(),
             seed: self.seed.get_untracked(),
             scenario: self.scenario.get_untracked().map(str::to_string),
+            faults: self.faults.get_untracked(),
         }
     }
 
@@ -501,6 +502,7 @@ impl Session {
         self.base_url.set(settings.base_url.clone());
         self.model_name.set(settings.model.clone());
         self.seed.set(settings.seed);
+        self.faults.set(settings.faults.clone());
         self.load_remembered_key();
     }
 

@@ -29,7 +29,7 @@ pub enum StorageError {
 
 /// Settings that travel with a run (no key: keys are stored separately and
 /// only when the user asks).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 pub struct RunSettings {
     /// Provider id.
     pub provider: String,
@@ -42,6 +42,9 @@ pub struct RunSettings {
     /// The scenario it came from, if any.
     #[serde(default)]
     pub scenario: Option<String>,
+    /// The fault rules the run used.
+    #[serde(default)]
+    pub faults: crate::protocol::FaultPlan,
 }
 
 /// One stored run.

@@ -180,10 +180,10 @@ fn row_view(r: &Row, selected: Option<&RequestId>, s: Session) -> AnyView {
     let seq = r.seq;
     match &r.kind {
         RowKind::RunStarted { prompt } => view! {
-            <g class="banner run-start"><text x="8" y=y>{format!("▶ {prompt}")}</text></g>
+            <g class="banner run-start"><text x="22" y=y>{format!("▶ {prompt}")}</text></g>
         }
         .into_any(),
-        RowKind::RunFinished => view! { <g class="banner run-end"><text x="8" y=y>"■ run finished"</text></g> }.into_any(),
+        RowKind::RunFinished => view! { <g class="banner run-end"><text x="22" y=y>"■ run finished"</text></g> }.into_any(),
         RowKind::Spawn { name, from_x, to_x } => view! {
             <g class="spawn">
                 <line x1=*from_x y1=y x2=*to_x - 62.0 y2=y marker-end="url(#arrow-plain)"></line>

@@ -19,18 +19,15 @@
 //! - `ping`, unknown events, and content blocks and deltas we do not use
 //!   (thinking, citations) are skipped.
 
-use std::cell::Cell;
 use std::collections::BTreeMap;
-use std::fmt;
-use std::rc::Rc;
 
 use serde_json::{json, Map, Value};
 
-use super::http::{self, ApiKey, Headers, HttpError, HttpReply, HttpRequest, HttpTransport, RetrySleeper, Sender};
-use super::retry::{self, RetryPolicy};
+use super::http::{self, ApiKey, Headers, HttpError, HttpRequest};
+use super::provider::{Dialect, HttpModel};
 use super::sse::{SseDecoder, SseError, SseEvent};
 use super::turns::normalize;
-use super::{CancelToken, ContentBlock, LocalBoxFuture, Model, ModelError, ModelRequest, ModelResponse, Role, StopReason, TextSink, Turn, Usage};
+use super::{ContentBlock, ModelError, ModelRequest, ModelResponse, Role, StopReason, Turn, Usage};
 
 /// The public API's address.
 pub const DEFAULT_BASE_URL: &str = "https://api.anthropic.com";
@@ -503,106 +500,64 @@ impl AnthropicStream {
     }
 }
 
-/// Reads a 2xx reply: a stream if the server streams, JSON otherwise (a
-/// proxy may ignore `stream`). Text goes to `on_text` as it arrives.
-pub async fn read_reply(mut reply: HttpReply, on_text: TextSink, cancel: CancelToken, streamed: bool) -> Result<ModelResponse, ModelError> {
-    let stream = reply.is_event_stream() || (streamed && !reply.is_json());
-    if !stream {
-        let bytes = http::read_to_end(reply.body.as_mut(), &cancel, http::MAX_REPLY_BODY).await?;
-        let response = parse_response(&String::from_utf8_lossy(&bytes))?;
-        for block in &response.content {
-            if let ContentBlock::Text { text } = block {
-                on_text(text);
-            }
-        }
-        return Ok(response);
-    }
-    let mut parser = AnthropicStream::new();
-    let mut events = Vec::new();
-    while let Some(chunk) = http::or_cancel(reply.body.next_chunk(), &cancel).await?? {
-        let fed = parser.feed_into(&chunk, &mut events);
-        for ev in events.drain(..) {
-            if let StreamEvent::TextDelta { text, .. } = ev {
-                on_text(&text);
-            }
-        }
-        fed?;
-    }
-    Ok(parser.finish()?)
-}
-
 // ------------------------------------------------------------- the model
+
+/// The Anthropic Messages dialect, for `provider::HttpModel`.
+#[derive(Debug, Clone, Copy)]
+pub enum Anthropic {}
+
+impl Dialect for Anthropic {
+    type Config = AnthropicConfig;
+    type Stream = AnthropicStream;
+    type Event = StreamEvent;
+    const FAMILY: &'static str = "Anthropic";
+
+    fn model_id(config: &AnthropicConfig) -> &str {
+        &config.model
+    }
+
+    fn streamed(config: &AnthropicConfig) -> bool {
+        config.stream
+    }
+
+    fn prepare(config: &AnthropicConfig, request: &ModelRequest) -> Result<HttpRequest, ModelError> {
+        if config.api_key.is_empty() {
+            return Err(ModelError::Unauthorized("no API key was entered".into()));
+        }
+        Ok(build_request(config, request)?)
+    }
+
+    fn parse_body(body: &str) -> Result<ModelResponse, ModelError> {
+        Ok(parse_response(body)?)
+    }
+
+    fn feed(stream: &mut AnthropicStream, bytes: &[u8], out: &mut Vec<StreamEvent>) -> Result<(), ModelError> {
+        Ok(stream.feed_into(bytes, out)?)
+    }
+
+    fn text_of(event: &StreamEvent) -> Option<&str> {
+        match event {
+            StreamEvent::TextDelta { text, .. } => Some(text),
+            _ => None,
+        }
+    }
+
+    fn finish(stream: AnthropicStream) -> Result<ModelResponse, ModelError> {
+        Ok(stream.finish()?)
+    }
+}
 
 /// The Anthropic provider over a transport `T` (`FetchTransport` in the
 /// browser, a fake in tests).
-pub struct AnthropicModel<T> {
-    config: AnthropicConfig,
-    transport: T,
-    sleeper: Rc<dyn RetrySleeper>,
-    policy: RetryPolicy,
-    random: Cell<u64>,
-}
-
-impl<T> fmt::Debug for AnthropicModel<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("AnthropicModel").field("config", &self.config).field("policy", &self.policy).finish_non_exhaustive()
-    }
-}
-
-impl<T: HttpTransport> AnthropicModel<T> {
-    /// A provider sending through `transport` and waiting between attempts
-    /// with `sleeper`, under the default retry policy.
-    pub fn new(config: AnthropicConfig, transport: T, sleeper: Rc<dyn RetrySleeper>) -> Self {
-        AnthropicModel { config, transport, sleeper, policy: RetryPolicy::default(), random: Cell::new(retry::DEFAULT_JITTER_SEED) }
-    }
-
-    /// Replaces the retry policy.
-    pub fn with_retry_policy(mut self, policy: RetryPolicy) -> Self {
-        self.policy = policy;
-        self
-    }
-
-    /// Seeds the backoff jitter (pass something random in the browser).
-    pub fn with_jitter_seed(self, seed: u64) -> Self {
-        self.random.set(seed);
-        self
-    }
-
-    /// The configuration.
-    pub fn config(&self) -> &AnthropicConfig {
-        &self.config
-    }
-}
-
-impl<T: HttpTransport> Model for AnthropicModel<T> {
-    fn label(&self) -> String {
-        format!("{} (Anthropic)", self.config.model)
-    }
-
-    fn complete<'a>(&'a self, request: &'a ModelRequest, on_text: TextSink, cancel: CancelToken) -> LocalBoxFuture<'a, Result<ModelResponse, ModelError>> {
-        Box::pin(async move {
-            if cancel.is_cancelled() {
-                return Err(ModelError::Cancelled);
-            }
-            if self.config.api_key.is_empty() {
-                return Err(ModelError::Unauthorized("no API key was entered".into()));
-            }
-            let http_request = build_request(&self.config, request)?;
-            let sender = Sender { transport: &self.transport, sleeper: &*self.sleeper, policy: &self.policy, random: &self.random };
-            let streamed = self.config.stream;
-            let read = move |reply: HttpReply, sink: TextSink, cancel: CancelToken| -> LocalBoxFuture<'a, Result<ModelResponse, ModelError>> {
-                Box::pin(read_reply(reply, sink, cancel, streamed))
-            };
-            sender.send(&http_request, on_text, &cancel, &read).await
-        })
-    }
-}
+pub type AnthropicModel<T> = HttpModel<Anthropic, T>;
 
 #[cfg(test)]
 mod tests {
     use std::cell::RefCell;
+    use std::rc::Rc;
 
     use super::*;
+    use crate::model::{CancelToken, Model, TextSink};
     use crate::model::fake::{block_on, poll_once, sample_request, FakeReply, FakeTransport, ForeverSleeper, RecordingSleeper};
     use crate::model::http::NoWait;
 

@@ -11,6 +11,7 @@ pub mod anthropic;
 pub mod fake;
 pub mod http;
 pub mod openai;
+pub mod provider;
 pub mod retry;
 pub mod scripted;
 pub mod sse;

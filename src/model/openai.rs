@@ -21,18 +21,15 @@
 //! - Tool arguments that do not parse are an error, except in a reply cut
 //!   off by `length`, where the call is kept with an empty input.
 
-use std::cell::Cell;
 use std::collections::BTreeMap;
-use std::fmt;
-use std::rc::Rc;
 
 use serde_json::{json, Map, Value};
 
-use super::http::{self, ApiKey, Headers, HttpError, HttpReply, HttpRequest, HttpTransport, RetrySleeper, Sender};
-use super::retry::{self, RetryPolicy};
+use super::http::{self, ApiKey, Headers, HttpError, HttpRequest};
+use super::provider::{Dialect, HttpModel};
 use super::sse::{SseDecoder, SseError, SseEvent};
 use super::turns::normalize;
-use super::{CancelToken, ContentBlock, LocalBoxFuture, Model, ModelError, ModelRequest, ModelResponse, Role, StopReason, TextSink, Usage};
+use super::{ContentBlock, ModelError, ModelRequest, ModelResponse, Role, StopReason, Usage};
 
 /// OpenAI's own address (local servers use e.g. `http://localhost:11434/v1`).
 pub const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
@@ -451,101 +448,60 @@ impl ChatStream {
     }
 }
 
-/// Reads a 2xx reply: a stream if the server streams, JSON otherwise.
-pub async fn read_reply(mut reply: HttpReply, on_text: TextSink, cancel: CancelToken, streamed: bool) -> Result<ModelResponse, ModelError> {
-    let stream = reply.is_event_stream() || (streamed && !reply.is_json());
-    if !stream {
-        let bytes = http::read_to_end(reply.body.as_mut(), &cancel, http::MAX_REPLY_BODY).await?;
-        let response = parse_response(&String::from_utf8_lossy(&bytes))?;
-        for block in &response.content {
-            if let ContentBlock::Text { text } = block {
-                on_text(text);
-            }
-        }
-        return Ok(response);
-    }
-    let mut parser = ChatStream::new();
-    let mut events = Vec::new();
-    while let Some(chunk) = http::or_cancel(reply.body.next_chunk(), &cancel).await?? {
-        let fed = parser.feed_into(&chunk, &mut events);
-        for ev in events.drain(..) {
-            if let ChatEvent::TextDelta(text) = ev {
-                on_text(&text);
-            }
-        }
-        fed?;
-    }
-    Ok(parser.finish()?)
-}
-
 // ------------------------------------------------------------- the model
 
+/// The OpenAI-compatible Chat Completions dialect, for `provider::HttpModel`.
+#[derive(Debug, Clone, Copy)]
+pub enum OpenAi {}
+
+impl Dialect for OpenAi {
+    type Config = OpenAiConfig;
+    type Stream = ChatStream;
+    type Event = ChatEvent;
+    const FAMILY: &'static str = "OpenAI-compatible";
+
+    fn model_id(config: &OpenAiConfig) -> &str {
+        &config.model
+    }
+
+    fn streamed(config: &OpenAiConfig) -> bool {
+        config.stream
+    }
+
+    fn prepare(config: &OpenAiConfig, request: &ModelRequest) -> Result<HttpRequest, ModelError> {
+        Ok(build_request(config, request)?)
+    }
+
+    fn parse_body(body: &str) -> Result<ModelResponse, ModelError> {
+        Ok(parse_response(body)?)
+    }
+
+    fn feed(stream: &mut ChatStream, bytes: &[u8], out: &mut Vec<ChatEvent>) -> Result<(), ModelError> {
+        Ok(stream.feed_into(bytes, out)?)
+    }
+
+    fn text_of(event: &ChatEvent) -> Option<&str> {
+        match event {
+            ChatEvent::TextDelta(text) => Some(text),
+            _ => None,
+        }
+    }
+
+    fn finish(stream: ChatStream) -> Result<ModelResponse, ModelError> {
+        Ok(stream.finish()?)
+    }
+}
+
 /// The Chat Completions provider over a transport `T`.
-pub struct OpenAiModel<T> {
-    config: OpenAiConfig,
-    transport: T,
-    sleeper: Rc<dyn RetrySleeper>,
-    policy: RetryPolicy,
-    random: Cell<u64>,
-}
-
-impl<T> fmt::Debug for OpenAiModel<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("OpenAiModel").field("config", &self.config).field("policy", &self.policy).finish_non_exhaustive()
-    }
-}
-
-impl<T: HttpTransport> OpenAiModel<T> {
-    /// A provider sending through `transport` and waiting between attempts
-    /// with `sleeper`, under the default retry policy.
-    pub fn new(config: OpenAiConfig, transport: T, sleeper: Rc<dyn RetrySleeper>) -> Self {
-        OpenAiModel { config, transport, sleeper, policy: RetryPolicy::default(), random: Cell::new(retry::DEFAULT_JITTER_SEED) }
-    }
-
-    /// Replaces the retry policy.
-    pub fn with_retry_policy(mut self, policy: RetryPolicy) -> Self {
-        self.policy = policy;
-        self
-    }
-
-    /// Seeds the backoff jitter (pass something random in the browser).
-    pub fn with_jitter_seed(self, seed: u64) -> Self {
-        self.random.set(seed);
-        self
-    }
-
-    /// The configuration.
-    pub fn config(&self) -> &OpenAiConfig {
-        &self.config
-    }
-}
-
-impl<T: HttpTransport> Model for OpenAiModel<T> {
-    fn label(&self) -> String {
-        format!("{} (OpenAI-compatible)", self.config.model)
-    }
-
-    fn complete<'a>(&'a self, request: &'a ModelRequest, on_text: TextSink, cancel: CancelToken) -> LocalBoxFuture<'a, Result<ModelResponse, ModelError>> {
-        Box::pin(async move {
-            if cancel.is_cancelled() {
-                return Err(ModelError::Cancelled);
-            }
-            let http_request = build_request(&self.config, request)?;
-            let sender = Sender { transport: &self.transport, sleeper: &*self.sleeper, policy: &self.policy, random: &self.random };
-            let streamed = self.config.stream;
-            let read = move |reply: HttpReply, sink: TextSink, cancel: CancelToken| -> LocalBoxFuture<'a, Result<ModelResponse, ModelError>> {
-                Box::pin(read_reply(reply, sink, cancel, streamed))
-            };
-            sender.send(&http_request, on_text, &cancel, &read).await
-        })
-    }
-}
+pub type OpenAiModel<T> = HttpModel<OpenAi, T>;
 
 #[cfg(test)]
 mod tests {
     use std::cell::RefCell;
+    use std::rc::Rc;
 
     use super::*;
+    use crate::model::{CancelToken, Model, TextSink};
     use crate::model::fake::{block_on, poll_once, sample_request, FakeReply, FakeTransport, RecordingSleeper};
     use crate::model::http::NoWait;
     use crate::model::Turn;

@@ -15,9 +15,13 @@ use team_protocols::runtime::{Host, Runtime, RuntimeConfig};
 const SEED: u64 = 2026;
 
 fn run(scenario: Scenario) -> (Runtime, Trace) {
+    run_seeded(scenario, SEED)
+}
+
+fn run_seeded(scenario: Scenario, seed: u64) -> (Runtime, Trace) {
     let ex = LocalExecutor::new();
     let host = Host { spawner: Rc::new(ex.clone()), clock: Rc::new(VirtualClock::new()), sleeper: Rc::new(NoSleep) };
-    let rt = Runtime::new(RuntimeConfig { seed: SEED, ..RuntimeConfig::default() }, Rc::new(ScriptedModel), host);
+    let rt = Runtime::new(RuntimeConfig { seed, ..RuntimeConfig::default() }, Rc::new(ScriptedModel), host);
     for prompt in scenario.prompts {
         rt.submit_prompt(prompt).unwrap();
         ex.run_until_stalled();
@@ -179,4 +183,104 @@ fn two_requests_in_flight_are_answered_out_of_order() {
     assert_eq!(answered, ["frank", "erin"], "frank answers first");
     assert_eq!((status(&rt, "erin"), status(&rt, "frank")), (Some(MemberStatus::Shutdown), Some(MemberStatus::Shutdown)));
     assert!(last_lead_text(&trace).contains("out of order"));
+}
+
+/// What a lead summary line claims about a request: (who, verdict, request id,
+/// is a plan).
+#[derive(Debug)]
+struct Claim {
+    name: String,
+    verdict: RequestStatus,
+    id: String,
+    plan: bool,
+}
+
+fn verdict(word: &str) -> Option<RequestStatus> {
+    match word {
+        "approved" => Some(RequestStatus::Approved),
+        "rejected" => Some(RequestStatus::Rejected),
+        _ => None,
+    }
+}
+
+/// The claims of one lead reply, in the order they are written:
+/// `<name> approved|rejected shutdown request <id>` and
+/// `Plan approved|rejected for '<name>' (request <id>)`.
+fn claims(text: &str) -> Vec<Claim> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let clean = |w: &str| w.trim_matches(|c: char| !c.is_alphanumeric()).to_string();
+    let mut out = Vec::new();
+    for i in 0..words.len() {
+        if let Some(v) = verdict(words[i]) {
+            if i >= 1 && words.get(i + 1) == Some(&"shutdown") && words.get(i + 2) == Some(&"request") {
+                out.push(Claim { name: clean(words[i - 1]), verdict: v, id: clean(words.get(i + 3).unwrap_or(&"")), plan: false });
+            } else if i >= 1 && words[i - 1] == "Plan" && words.get(i + 1) == Some(&"for") && words.get(i + 3) == Some(&"(request") {
+                out.push(Claim { name: clean(words[i + 2]), verdict: v, id: clean(words.get(i + 4).unwrap_or(&"")), plan: true });
+            }
+        }
+    }
+    out
+}
+
+/// Checks every lead reply of `trace` against the request events before it:
+/// each claimed verdict happened, by the named teammate (shutdown) or for
+/// the named requester (plan), and the newest outcome comes first, so the
+/// headline is what just happened. Returns the number of claims checked.
+fn lead_summaries_agree_with_the_trace(trace: &Trace, what: &str) -> usize {
+    // request id -> (kind, requester, addressee)
+    let mut created: std::collections::BTreeMap<String, (RequestKind, String, String)> = Default::default();
+    // request id -> (seq, by, to)
+    let mut answered: std::collections::BTreeMap<String, (u64, String, RequestStatus)> = Default::default();
+    let mut checked = 0;
+    for e in trace.entries() {
+        match &e.event {
+            Event::RequestCreated { request_id, request_kind, requester, addressee, .. } => {
+                created.insert(request_id.to_string(), (*request_kind, requester.to_string(), addressee.to_string()));
+            }
+            Event::RequestTransitioned { request_id, by, to, .. } => {
+                answered.insert(request_id.to_string(), (e.seq, by.to_string(), *to));
+            }
+            Event::ModelReplied { agent, text, .. } if agent.is_lead() => {
+                let mut last_seq = u64::MAX;
+                for c in claims(text) {
+                    let at = format!("{what}, lead reply #{}: {text:?} claims {c:?}", e.seq);
+                    let (kind, requester, addressee) = created.get(&c.id).unwrap_or_else(|| panic!("{at}: no such request"));
+                    let (seq, by, to) = answered.get(&c.id).unwrap_or_else(|| panic!("{at}: the request was never answered"));
+                    assert_eq!(*to, c.verdict, "{at}: the request ended {to}");
+                    if c.plan {
+                        assert_eq!(*kind, RequestKind::Plan, "{at}");
+                        assert_eq!(*requester, c.name, "{at}: the plan was {requester}'s");
+                    } else {
+                        assert_eq!(*kind, RequestKind::Shutdown, "{at}");
+                        assert_eq!((by, addressee), (&c.name, &c.name), "{at}: {by} answered");
+                    }
+                    assert!(*seq < last_seq, "{at}: an older outcome is reported before a newer one");
+                    last_seq = *seq;
+                    checked += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    checked
+}
+
+#[test]
+fn every_lead_summary_agrees_with_the_request_events_newest_first() {
+    let mut checked = 0;
+    for scenario in scenarios::ALL {
+        for seed in 0..12 {
+            let (_, trace) = run_seeded(scenario, seed);
+            checked += lead_summaries_agree_with_the_trace(&trace, &format!("{} seed {seed}", scenario.id));
+        }
+    }
+    assert!(checked > 100, "the summaries make claims to check ({checked})");
+}
+
+#[test]
+fn the_claim_reader_finds_both_kinds_of_claim() {
+    let c = claims("Plan approved for 'bob' (request 307a8725).\nEarlier: dave rejected shutdown request 4607cc28 (Mid-task).");
+    assert_eq!(c.len(), 2);
+    assert_eq!((c[0].name.as_str(), c[0].verdict, c[0].id.as_str(), c[0].plan), ("bob", RequestStatus::Approved, "307a8725", true));
+    assert_eq!((c[1].name.as_str(), c[1].verdict, c[1].id.as_str(), c[1].plan), ("dave", RequestStatus::Rejected, "4607cc28", false));
 }

@@ -130,6 +130,19 @@ struct Conversation {
     messages: Vec<Value>,
     /// Every bus message heard.
     all_messages: Vec<Value>,
+    /// What the agent learned since the latest prompt, in the order it
+    /// learned it: tool results and bus messages.
+    learned: Vec<Learned>,
+}
+
+/// One thing learned, by its index in `Conversation::calls` or
+/// `Conversation::messages`.
+#[derive(Debug, Clone, Copy)]
+enum Learned {
+    /// The result of `calls[i]`.
+    Result(usize),
+    /// The message `messages[i]`.
+    Message(usize),
 }
 
 impl Conversation {
@@ -146,8 +159,10 @@ impl Conversation {
                                     c.prompt = p;
                                     c.calls.clear();
                                     c.messages.clear();
+                                    c.learned.clear();
                                 }
                                 Heard::Message(m) => {
+                                    c.learned.push(Learned::Message(c.messages.len()));
                                     c.messages.push(m.clone());
                                     c.all_messages.push(m);
                                 }
@@ -161,10 +176,12 @@ impl Conversation {
                     }
                     (Role::User, ContentBlock::ToolResult { content, is_error, .. }) => {
                         // Results follow their calls in order; fill the oldest open one.
-                        for list in [&mut c.calls, &mut c.all_calls] {
-                            if let Some(open) = list.iter_mut().find(|p| p.result.is_none()) {
-                                open.result = Some((content.clone(), *is_error));
-                            }
+                        if let Some(i) = c.calls.iter().position(|p| p.result.is_none()) {
+                            c.calls[i].result = Some((content.clone(), *is_error));
+                            c.learned.push(Learned::Result(i));
+                        }
+                        if let Some(open) = c.all_calls.iter_mut().find(|p| p.result.is_none()) {
+                            open.result = Some((content.clone(), *is_error));
                         }
                     }
                     _ => {}
@@ -399,7 +416,13 @@ fn lead_policy(c: &Conversation) -> Decision {
     let mut waiting: Vec<String> = Vec::new();
     for target in goal.shutdowns.iter().filter(|t| !spawn_failed(t)) {
         let asked: Vec<&PastCall> = c.calls_named("shutdown_request").filter(|k| k.arg("teammate") == target).collect();
-        let answers: Vec<&Value> = c.messages_of("shutdown_response").filter(|m| m["from"] == target.as_str()).collect();
+        // One answer per request, even if a fault delivered it twice.
+        let mut answers: Vec<&Value> = Vec::new();
+        for m in c.messages_of("shutdown_response").filter(|m| m["from"] == target.as_str()) {
+            if !answers.iter().any(|a| a["request_id"] == m["request_id"]) {
+                answers.push(m);
+            }
+        }
         let last_asked_ok = asked.last().is_some_and(|k| k.ok());
         if asked.is_empty() {
             d = d.call("shutdown_request", json!({ "teammate": target }));
@@ -451,23 +474,49 @@ fn reported_done_after_rejection(c: &Conversation, target: &str) -> bool {
     c.messages[at + 1..].iter().any(|m| m["from"] == target && m["type"] == "message")
 }
 
-/// A plain-language account of what happened since the prompt.
+/// A plain-language account of what happened since the prompt. Outcomes
+/// come newest first, so the first line is the latest news (it is what an
+/// event log shows first); each request is reported once, even if its
+/// answer arrived twice.
 fn summary(c: &Conversation, goal: &LeadGoal) -> String {
-    let mut lines: Vec<String> = Vec::new();
-    for k in c.calls.iter().filter(|k| k.result.as_ref().is_some_and(|r| r.1)) {
-        lines.push(format!("{} failed: {}", k.name, k.output().trim_start_matches("Error: ")));
+    let mut outcomes: Vec<String> = Vec::new();
+    let mut reported: Vec<&str> = Vec::new();
+    for item in c.learned.iter().rev() {
+        match *item {
+            Learned::Result(i) => {
+                let k = &c.calls[i];
+                if k.result.as_ref().is_some_and(|r| r.1) {
+                    outcomes.push(format!("{} failed: {}", k.name, k.output().trim_start_matches("Error: ")));
+                } else if k.name == "plan_approval" {
+                    outcomes.push(format!("{} (request {}).", k.output(), k.arg("request_id")));
+                }
+            }
+            Learned::Message(i) => {
+                let r = &c.messages[i];
+                let id = str_of(&r["request_id"]);
+                if r["type"] != "shutdown_response" || reported.contains(&id) {
+                    continue;
+                }
+                reported.push(id);
+                let verdict = if r["approve"] == true { "approved" } else { "rejected" };
+                let reason = r["content"].as_str().filter(|s| !s.is_empty()).map(|s| format!(" ({s})")).unwrap_or_default();
+                outcomes.push(format!("{} {verdict} shutdown request {id}{reason}.", str_of(&r["from"])));
+            }
+        }
     }
-    for r in c.messages_of("shutdown_response") {
-        let verdict = if r["approve"] == true { "approved" } else { "rejected" };
-        let reason = r["content"].as_str().filter(|s| !s.is_empty()).map(|s| format!(" ({s})")).unwrap_or_default();
-        lines.push(format!("{} {verdict} shutdown request {}{reason}.", str_of(&r["from"]), str_of(&r["request_id"])));
-    }
-    for k in c.calls_named("plan_approval").filter(|k| k.ok()) {
-        lines.push(format!("{} (request {}).", k.output(), k.arg("request_id")));
-    }
+    let mut lines: Vec<String> =
+        outcomes.into_iter().enumerate().map(|(i, line)| if i == 0 { line } else { format!("Earlier: {line}") }).collect();
     if goal.out_of_order {
         let asked: Vec<&str> = c.calls_named("shutdown_request").filter(|k| k.ok()).map(|k| k.arg("teammate")).collect();
-        let answered: Vec<&str> = c.messages_of("shutdown_response").map(|m| m["from"].as_str().unwrap_or_default()).collect();
+        let mut answered: Vec<&str> = Vec::new();
+        let mut seen: Vec<&str> = Vec::new();
+        for m in c.messages_of("shutdown_response") {
+            let id = str_of(&m["request_id"]);
+            if !seen.contains(&id) {
+                seen.push(id);
+                answered.push(m["from"].as_str().unwrap_or_default());
+            }
+        }
         if answered.len() >= 2 && asked.len() >= 2 {
             let order = if asked[..answered.len().min(asked.len())] == answered[..] { "in the order they were asked" } else { "out of order" };
             lines.push(format!("Asked {}; answers came from {}: {order}, matched by request_id.", asked.join(" then "), answered.join(" then ")));
@@ -481,8 +530,6 @@ fn summary(c: &Conversation, goal: &LeadGoal) -> String {
     } else {
         lines.join("\n") + "\n"
     }
-    .trim_start()
-    .to_string()
 }
 
 fn str_of(v: &Value) -> &str {

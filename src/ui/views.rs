@@ -7,7 +7,9 @@ use std::collections::BTreeMap;
 
 use crate::protocol::{AgentName, Event, FaultAction, Trace, TraceEntry};
 
-/// One line of the event log.
+/// The event log entry of one event: its number, time and what happened.
+/// Multi-line text (tool output, a model reply) is kept whole, line breaks
+/// included; the panel decides how to wrap it.
 pub fn describe(entry: &TraceEntry) -> String {
     let what = match &entry.event {
         Event::RunStarted { prompt } => format!("run started: {prompt}"),
@@ -37,14 +39,15 @@ pub fn describe(entry: &TraceEntry) -> String {
         Event::RequestTransitioned { request_id, from, to, by, .. } => format!("request {request_id}: {from} -> {to} (by {by})"),
         Event::ModelCalled { agent } => format!("{agent} calls its model"),
         Event::ModelReplied { agent, stop_reason, text, output_tokens, .. } => {
-            let said = if text.is_empty() { String::new() } else { format!(": \"{}\"", text.lines().next().unwrap_or("")) };
+            // Whole, line breaks kept: a summary's later lines matter too.
+            let said = if text.is_empty() { String::new() } else { format!(": \"{}\"", text.trim_end()) };
             format!("{agent}'s model replied ({stop_reason}, {output_tokens} tokens){said}")
         }
         Event::ModelFailed { agent, error } => format!("{agent}'s model call failed: {error}"),
         Event::ToolCalled { agent, tool, input, .. } => format!("{agent} runs {tool} {input}"),
         Event::ToolReturned { agent, tool, is_error, output, .. } => {
-            let first = output.lines().next().unwrap_or("");
-            format!("{agent}: {tool} {} {first}", if *is_error { "failed:" } else { "->" })
+            // Whole, line breaks kept (list_teammates answers in lines).
+            format!("{agent}: {tool} {} {}", if *is_error { "failed:" } else { "->" }, output.trim_end())
         }
     };
     format!("#{} {} {what}", entry.seq, entry.time)
@@ -142,5 +145,21 @@ mod tests {
         let mut t = Trace::new("d", 0);
         t.append(Millis(1500), Event::RunStarted { prompt: "go".into() }).unwrap();
         assert_eq!(describe(&t.entries()[0]), "#0 1.500s run started: go");
+    }
+
+    #[test]
+    fn multi_line_tool_output_and_model_text_are_shown_whole() {
+        let mut t = Trace::new("d", 0);
+        let lead = AgentName::lead();
+        let list = "Team: default\n  alice (coder): shutdown\n  bob (coder): idle";
+        let output = Event::ToolReturned { agent: lead.clone(), tool_use_id: "t".into(), tool: "list_teammates".into(), output: list.into(), is_error: false };
+        t.append(Millis(0), output).unwrap();
+        let said = "Plan approved for 'bob' (request b).\nEarlier: Plan rejected for 'bob' (request a).";
+        let reply = Event::ModelReplied { agent: lead, text: said.into(), stop_reason: "end_turn".into(), input_tokens: 1, output_tokens: 2 };
+        t.append(Millis(0), reply).unwrap();
+        let line = describe(&t.entries()[0]);
+        assert!(line.ends_with(&format!("lead: list_teammates -> {list}")), "{line}");
+        let line = describe(&t.entries()[1]);
+        assert!(line.ends_with(&format!("\"{said}\"")), "{line}");
     }
 }

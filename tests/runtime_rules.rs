@@ -913,3 +913,98 @@ fn stop_ends_a_task_whose_model_call_hangs() {
     assert_eq!(trace.len(), before, "a cancelled call records no reply");
     assert!(trace.entries().iter().all(|e| !matches!(e.event, Event::ModelReplied { .. } | Event::ModelFailed { .. })));
 }
+
+// ---------------------------------------------------------------------------
+// 5. The words a model reads.
+// ---------------------------------------------------------------------------
+
+/// Every tool result of `trace`, by tool_use_id: (output, is_error).
+fn tool_results(trace: &Trace) -> BTreeMap<String, (String, bool)> {
+    trace
+        .entries()
+        .iter()
+        .filter_map(|e| match &e.event {
+            Event::ToolReturned { tool_use_id, output, is_error, .. } => Some((tool_use_id.clone(), (output.clone(), *is_error))),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn every_tool_answers_in_the_words_models_read() {
+    let model = Misbehaving::new()
+        .script(
+            "lead",
+            vec![
+                Canned::tools(&[
+                    ("t_spawn_alice", "spawn_teammate", json!({ "name": "alice", "role": "coder", "prompt": "Say hi." })),
+                    ("t_spawn_bob", "spawn_teammate", json!({ "name": "bob", "role": "planner", "prompt": "Plan.", "plan_mode": true })),
+                    ("t_spawn_empty", "spawn_teammate", json!({ "name": "carol", "role": "coder", "prompt": "  " })),
+                    ("t_spawn_bad_name", "spawn_teammate", json!({ "name": "", "role": "coder", "prompt": "p" })),
+                    ("t_send", "send_message", json!({ "to": "alice", "content": "hi" })),
+                    ("t_send_bad_name", "send_message", json!({ "to": "a b", "content": "hi" })),
+                    ("t_send_protocol", "send_message", json!({ "to": "alice", "content": "x", "msg_type": "shutdown_request" })),
+                    ("t_broadcast", "broadcast", json!({ "content": "all hands" })),
+                    ("t_ask", "shutdown_request", json!({ "teammate": "alice" })),
+                    ("t_ask_lead", "shutdown_request", json!({ "teammate": "lead" })),
+                    ("t_status_bad_id", "shutdown_response", json!({ "request_id": "nothex" })),
+                    ("t_status_unknown", "shutdown_response", json!({ "request_id": "0badf00d" })),
+                    ("t_review_bad_id", "plan_approval", json!({ "request_id": "x", "approve": true })),
+                    ("t_write", "write_file", json!({ "path": "a.txt", "content": "one\ntwo\n" })),
+                    ("t_read", "read_file", json!({ "path": "a.txt", "limit": 1 })),
+                    ("t_edit", "edit_file", json!({ "path": "a.txt", "old_text": "two", "new_text": "three" })),
+                    ("t_read_missing", "read_file", json!({ "path": "nope.txt" })),
+                    ("t_list_files", "list_files", json!({})),
+                ]),
+                on_received("plan_approval_request", |id| {
+                    vec![("t_review", "plan_approval", json!({ "request_id": id, "approve": true, "feedback": "go" }))]
+                }),
+                on_received("shutdown_response", |id| vec![("t_status", "shutdown_response", json!({ "request_id": id }))]),
+            ],
+        )
+        .script("bob", vec![Canned::tools(&[("t_plan", "plan_approval", json!({ "plan": "Do it." }))])])
+        .script(
+            "alice",
+            vec![on_received("shutdown_request", |id| {
+                vec![
+                    ("t_inbox", "read_inbox", json!({})),
+                    ("t_answer", "shutdown_response", json!({ "request_id": id, "approve": true, "reason": "done" })),
+                ]
+            })],
+        );
+    let run = live(model.clone());
+    run.prompt("Exercise every tool.");
+    run.assert_finished();
+    let trace = run.rt.trace();
+    let results = tool_results(&trace);
+    let out = |id: &str| results.get(id).cloned().unwrap_or_else(|| panic!("{id} never returned: {results:#?}"));
+    let ok = |id: &str, text: &str| assert_eq!(out(id), (text.to_string(), false), "{id}");
+    let err = |id: &str, text: &str| assert_eq!(out(id), (format!("Error: {text}"), true), "{id}");
+    let ids: Vec<(RequestKind, String)> = run.rt.with_team(|t| t.tracker().iter().map(|r| (r.kind, r.id.to_string())).collect());
+    let shutdown_id = &ids.iter().find(|r| r.0 == RequestKind::Shutdown).unwrap().1;
+    let plan_id = &ids.iter().find(|r| r.0 == RequestKind::Plan).unwrap().1;
+
+    ok("t_spawn_alice", "Spawned 'alice' (role: coder)");
+    ok("t_spawn_bob", "Spawned 'bob' (role: planner, plan mode)");
+    err("t_spawn_empty", "give 'carol' a prompt: what should it work on?");
+    err("t_spawn_bad_name", "an agent name cannot be empty");
+    ok("t_send", "Sent message to alice");
+    err("t_send_bad_name", "agent name \"a b\" contains whitespace or a control character; use letters, digits, '-' or '_'");
+    err("t_send_protocol", "a shutdown_request cannot be sent as a plain message; use the shutdown_request tool");
+    ok("t_broadcast", "Broadcast to 2 teammates");
+    ok("t_ask", &format!("Shutdown request {shutdown_id} sent to 'alice' (status: pending)"));
+    err("t_ask_lead", "no teammate named 'lead'");
+    err("t_status_bad_id", "'nothex' is not a request_id: a request_id is 8 lowercase hex characters, e.g. 'a1b2c3d4'");
+    err("t_status_unknown", "unknown shutdown request_id '0badf00d'");
+    err("t_review_bad_id", "'x' is not a request_id: a request_id is 8 lowercase hex characters, e.g. 'a1b2c3d4'");
+    ok("t_write", "Wrote 8 bytes to a.txt");
+    ok("t_read", "one\n... (1 more lines)");
+    ok("t_edit", "Edited a.txt");
+    err("t_read_missing", "no file at 'nope.txt'; call list_files to see which files exist");
+    ok("t_list_files", "a.txt (10 bytes)");
+    ok("t_plan", &format!("Plan submitted (request_id={plan_id}). Waiting for lead approval."));
+    ok("t_review", "Plan approved for 'bob'");
+    ok("t_answer", "Shutdown approved");
+    ok("t_status", "{\"status\":\"approved\",\"target\":\"alice\"}");
+    ok("t_inbox", "[]");
+}

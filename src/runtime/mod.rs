@@ -16,19 +16,18 @@ pub mod scheduler;
 pub mod tools;
 pub mod workspace;
 
+pub use tools::ToolOutcome;
+
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::rc::{Rc, Weak};
 
-use serde_json::Value;
-
 use crate::model::{CancelToken, Model, ModelError, ModelRequest, ModelResponse, TextSink, Turn};
 use crate::protocol::ids::SeededIds;
-use crate::protocol::{AgentName, Event, FaultPlan, MemberStatus, Millis, RequestId, RequestKind, RequestStatus, Team, TeamError, Trace};
+use crate::protocol::{AgentName, Event, FaultPlan, MemberStatus, MessageError, Millis, RequestId, RequestKind, RequestStatus, Team, TeamError, Trace};
 use clock::{Clock, Sleeper};
 use executor::Spawner;
 use scheduler::{Mode, Scheduler, Stopped, TurnKind};
-use tools::{AgentRole, ToolCall};
 use workspace::Workspace;
 
 /// Errors from the runtime's own API (what a user or the UI asked for).
@@ -43,9 +42,12 @@ pub enum RuntimeError {
     /// A prompt must say something.
     #[error("the prompt is empty")]
     EmptyPrompt,
-    /// A bad name or id from the user.
-    #[error("{0}")]
-    BadInput(String),
+    /// A request id that is not one (8 lowercase hex characters).
+    #[error(transparent)]
+    BadRequestId(#[from] MessageError),
+    /// No request has this id.
+    #[error("unknown request_id '{0}'")]
+    UnknownRequest(RequestId),
 }
 
 /// How a run is set up.
@@ -82,24 +84,6 @@ impl Default for RuntimeConfig {
             max_tokens: 8000,
             faults: FaultPlan::default(),
         }
-    }
-}
-
-/// What a tool run produced.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ToolOutcome {
-    /// What the model reads.
-    pub output: String,
-    /// True for `Error: ...`.
-    pub is_error: bool,
-}
-
-impl ToolOutcome {
-    fn ok(output: impl Into<String>) -> Self {
-        ToolOutcome { output: output.into(), is_error: false }
-    }
-    fn err(error: impl std::fmt::Display) -> Self {
-        ToolOutcome { output: format!("Error: {error}"), is_error: true }
     }
 }
 
@@ -217,102 +201,6 @@ impl Inner {
         result
     }
 
-    /// Runs one tool call for `agent`, recording it in the trace.
-    pub(crate) fn run_tool(&self, agent: &AgentName, role: AgentRole, tool_use_id: &str, tool: &str, input: &Value) -> ToolOutcome {
-        self.observe(Event::ToolCalled {
-            agent: agent.clone(),
-            tool_use_id: tool_use_id.to_string(),
-            tool: tool.to_string(),
-            input: input.clone(),
-        });
-        let outcome = match tools::parse(role, tool, input) {
-            Ok(call) => self.execute(agent, call),
-            Err(e) => ToolOutcome::err(e),
-        };
-        self.observe(Event::ToolReturned {
-            agent: agent.clone(),
-            tool_use_id: tool_use_id.to_string(),
-            tool: tool.to_string(),
-            output: outcome.output.clone(),
-            is_error: outcome.is_error,
-        });
-        outcome
-    }
-
-    fn execute(&self, agent: &AgentName, call: ToolCall) -> ToolOutcome {
-        if call.changes_workspace() && self.team.borrow().plan_gate_closed(agent) {
-            return ToolOutcome::err(format!(
-                "'{agent}' works in plan mode: submit a plan with plan_approval and wait until the lead approves it before changing files"
-            ));
-        }
-        let result: Result<String, String> = match call {
-            ToolCall::ListFiles => Ok(self.workspace.borrow().list_files()),
-            ToolCall::ReadFile { path, limit } => self.workspace.borrow().read_file(&path, limit).map_err(|e| e.to_string()),
-            ToolCall::WriteFile { path, content } => self.workspace.borrow_mut().write_file(&path, &content).map_err(|e| e.to_string()),
-            ToolCall::EditFile { path, old_text, new_text } => {
-                self.workspace.borrow_mut().edit_file(&path, &old_text, &new_text).map_err(|e| e.to_string())
-            }
-            ToolCall::SpawnTeammate { name, role, prompt, plan_mode } => self.spawn_teammate(&name, &role, &prompt, plan_mode),
-            ToolCall::ListTeammates => Ok(self.list_teammates()),
-            ToolCall::SendMessage { to, content, msg_type } => {
-                let msg_type = msg_type.unwrap_or_else(|| "message".into());
-                self.with_name(&to, |inner, to| {
-                    inner.send_as(agent, to, &msg_type, &content).map(|_| format!("Sent {msg_type} to {to}"))
-                })
-            }
-            ToolCall::ReadInbox => self.read_inbox(agent),
-            ToolCall::Broadcast { content } => {
-                let at = self.now();
-                let sent = self.team.borrow_mut().broadcast(agent, &content, at);
-                sent.map(|to| {
-                    self.wake(&to);
-                    format!("Broadcast to {} teammates", to.len())
-                })
-                .map_err(|e| e.to_string())
-            }
-            ToolCall::ShutdownRequest { teammate } => self.with_name(&teammate, |inner, target| {
-                let at = inner.now();
-                let id = inner.team.borrow_mut().request_shutdown(agent, target, at)?;
-                inner.wake(std::slice::from_ref(target));
-                Ok(format!("Shutdown request {id} sent to '{target}' (status: pending)"))
-            }),
-            ToolCall::ShutdownStatus { request_id } => self.shutdown_status(&request_id),
-            ToolCall::ShutdownResponse { request_id, approve, reason } => {
-                self.answer(RequestKind::Shutdown, &request_id, agent, approve, &reason).map(|_| {
-                    if approve {
-                        "Shutdown approved".to_string()
-                    } else {
-                        "Shutdown rejected".to_string()
-                    }
-                })
-            }
-            ToolCall::PlanReview { request_id, approve, feedback } => {
-                self.answer(RequestKind::Plan, &request_id, agent, approve, &feedback).map(|status| {
-                    let from = self.team.borrow().request(&RequestId::parse(&request_id).expect("answered")).map(|r| r.requester.clone());
-                    format!("Plan {status} for '{}'", from.map(|f| f.to_string()).unwrap_or_default())
-                })
-            }
-            ToolCall::PlanSubmit { plan } => {
-                let at = self.now();
-                let id = self.team.borrow_mut().submit_plan(agent, &plan, at);
-                id.map(|id| {
-                    self.wake(&[AgentName::lead()]);
-                    format!("Plan submitted (request_id={id}). Waiting for lead approval.")
-                })
-                .map_err(|e| e.to_string())
-            }
-        };
-        match result {
-            Ok(out) => ToolOutcome::ok(out),
-            Err(e) => ToolOutcome::err(e),
-        }
-    }
-
-    fn with_name(&self, raw: &str, f: impl FnOnce(&Inner, &AgentName) -> Result<String, TeamError>) -> Result<String, String> {
-        let name = AgentName::parse(raw).map_err(|e| e.to_string())?;
-        f(self, &name).map_err(|e| e.to_string())
-    }
-
     /// Sends a plain message and wakes its recipient.
     pub(crate) fn send_as(&self, from: &AgentName, to: &AgentName, msg_type: &str, content: &str) -> Result<(), TeamError> {
         let at = self.now();
@@ -328,66 +216,37 @@ impl Inner {
 
     /// Answers a request as `by` through the protocol path, marks an approved
     /// shutdown for its teammate, and wakes whoever must react.
-    pub(crate) fn answer(&self, kind: RequestKind, raw_id: &str, by: &AgentName, approve: bool, text: &str) -> Result<RequestStatus, String> {
-        let id = RequestId::parse(raw_id).map_err(|e| e.to_string())?;
+    pub(crate) fn answer(&self, kind: RequestKind, id: &RequestId, by: &AgentName, approve: bool, text: &str) -> Result<RequestStatus, TeamError> {
         let at = self.now();
-        let status = self.team.borrow_mut().answer(kind, &id, by, approve, text, at).map_err(|e| e.to_string())?;
-        let requester = self.team.borrow().request(&id).map(|r| r.requester.clone()).expect("just answered");
+        let status = self.team.borrow_mut().answer(kind, id, by, approve, text, at)?;
+        let requester = self.team.borrow().request(id).map(|r| r.requester.clone());
         if kind == RequestKind::Shutdown && approve {
             self.exiting.borrow_mut().insert(by.clone());
             self.wake(std::slice::from_ref(by));
         }
-        self.wake(&[requester]);
+        if let Some(requester) = requester {
+            self.wake(&[requester]);
+        }
         Ok(status)
     }
 
-    fn read_inbox(&self, agent: &AgentName) -> Result<String, String> {
-        let at = self.now();
-        let got = self.team.borrow_mut().drain(agent, at).map_err(|e| e.to_string())?;
-        let messages: Vec<_> = got.into_iter().map(|e| e.message).collect();
-        Ok(serde_json::to_string_pretty(&messages).expect("messages serialise"))
-    }
-
-    fn list_teammates(&self) -> String {
-        let team = self.team.borrow();
-        let roster = team.roster();
-        if roster.members.is_empty() {
-            return "No teammates.".to_string();
-        }
-        let mut lines = vec![format!("Team: {}", roster.team_name)];
-        lines.extend(roster.members.iter().map(|m| format!("  {} ({}): {}", m.name, m.role, m.status)));
-        lines.join("\n")
-    }
-
-    fn shutdown_status(&self, raw_id: &str) -> Result<String, String> {
-        let id = RequestId::parse(raw_id).map_err(|e| e.to_string())?;
-        let team = self.team.borrow();
-        let req = team.request(&id).filter(|r| r.kind == RequestKind::Shutdown);
-        let req = req.ok_or_else(|| format!("unknown shutdown request_id '{id}'"))?;
-        Ok(serde_json::json!({ "target": req.addressee, "status": req.status }).to_string())
-    }
-
-    fn spawn_teammate(self: &Inner, raw_name: &str, role: &str, prompt: &str, plan_mode: bool) -> Result<String, String> {
-        let name = AgentName::parse(raw_name).map_err(|e| e.to_string())?;
-        if prompt.trim().is_empty() {
-            return Err(format!("give '{name}' a prompt: what should it work on?"));
-        }
-        let at = self.now();
-        self.team.borrow_mut().spawn(&name, role, plan_mode, at).map_err(|e| e.to_string())?;
-        self.exiting.borrow_mut().remove(&name);
-        if self.alive.borrow().contains(&name) {
+    /// Runs a teammate the team has just spawned: an idle teammate whose
+    /// task still runs gets the new prompt, otherwise a task starts.
+    pub(crate) fn launch_teammate(&self, name: &AgentName, role: &str, prompt: &str) {
+        self.exiting.borrow_mut().remove(name);
+        if self.alive.borrow().contains(name) {
             // An idle teammate whose task still runs: hand it the new prompt.
             self.restarts.borrow_mut().entry(name.clone()).or_default().push_back(prompt.to_string());
-            self.wake(std::slice::from_ref(&name));
+            self.wake(std::slice::from_ref(name));
         } else {
             self.start_teammate(name.clone(), role.to_string(), prompt.to_string());
         }
-        let mode = if plan_mode { ", plan mode" } else { "" };
-        Ok(format!("Spawned '{name}' (role: {role}{mode})"))
     }
 
     fn start_teammate(&self, name: AgentName, role: String, prompt: String) {
-        let me = self.me();
+        // Tasks start only from a running runtime's own methods, so the
+        // runtime is alive; if it were being dropped there is nothing to run.
+        let Some(me) = self.self_ref.upgrade() else { return };
         self.alive.borrow_mut().insert(name.clone());
         let first = self.sched.enqueue(&name, TurnKind::ModelCall);
         self.task_started();
@@ -474,10 +333,6 @@ impl Inner {
             self.team.borrow_mut().finish_run(at).expect("time never goes backwards");
         }
         self.after_change();
-    }
-
-    fn me(&self) -> Rc<Inner> {
-        self.self_ref.upgrade().expect("tasks are started only while the runtime is alive")
     }
 }
 
@@ -653,12 +508,12 @@ impl Runtime {
     /// A human answers a pending request as its addressee (`as_agent`),
     /// through the same protocol path as a model's tool call.
     pub fn answer_as(&self, as_agent: &AgentName, request_id: &str, approve: bool, text: &str) -> Result<RequestStatus, RuntimeError> {
-        let id = RequestId::parse(request_id).map_err(|e| RuntimeError::BadInput(e.to_string()))?;
+        let id = RequestId::parse(request_id)?;
         let kind = self.inner.team.borrow().request(&id).map(|r| r.kind);
-        let kind = kind.ok_or_else(|| RuntimeError::BadInput(format!("unknown request_id '{id}'")))?;
-        self.inner.team.borrow().tracker().check_answer(&id, kind, as_agent, approve).map_err(|e| RuntimeError::BadInput(e.to_string()))?;
+        let kind = kind.ok_or_else(|| RuntimeError::UnknownRequest(id.clone()))?;
+        self.inner.team.borrow().tracker().check_answer(&id, kind, as_agent, approve).map_err(TeamError::from)?;
         self.begin_human_run(&format!("by hand: {as_agent} {} request {id}", if approve { "approves" } else { "rejects" }))?;
-        let result = self.inner.answer(kind, request_id, as_agent, approve, text).map_err(RuntimeError::BadInput);
+        let result = self.inner.answer(kind, &id, as_agent, approve, text).map_err(RuntimeError::from);
         self.inner.check_quiet();
         result
     }

@@ -1,0 +1,192 @@
+//! Running a tool call: each `ToolCall` against the team (through
+//! `protocol::Team`, so every change is a trace event) or the workspace, with
+//! the call and its result recorded in the trace.
+//!
+//! Owns the text a successful tool hands back and the order of checks before
+//! a call runs (the plan gate first). Refusals are `ToolError`s wrapping the
+//! source error; the runtime's own bookkeeping (waking agents, starting
+//! tasks, marking approved shutdowns) stays in `runtime::Inner`.
+
+use serde_json::Value;
+
+use super::{parse, AgentRole, ToolCall, ToolError, ToolOutcome};
+use crate::protocol::{AgentName, Event, RequestId, RequestKind};
+use crate::runtime::Inner;
+
+impl Inner {
+    /// Runs one tool call for `agent`, recording it in the trace.
+    pub(crate) fn run_tool(
+        &self,
+        agent: &AgentName,
+        role: AgentRole,
+        tool_use_id: &str,
+        tool: &str,
+        input: &Value,
+    ) -> ToolOutcome {
+        self.observe(Event::ToolCalled {
+            agent: agent.clone(),
+            tool_use_id: tool_use_id.to_string(),
+            tool: tool.to_string(),
+            input: input.clone(),
+        });
+        let outcome =
+            ToolOutcome::from(parse(role, tool, input).and_then(|call| execute(self, agent, call)));
+        self.observe(Event::ToolReturned {
+            agent: agent.clone(),
+            tool_use_id: tool_use_id.to_string(),
+            tool: tool.to_string(),
+            output: outcome.output.clone(),
+            is_error: outcome.is_error,
+        });
+        outcome
+    }
+}
+
+/// Runs a parsed call; the `Ok` text is what the model reads.
+fn execute(inner: &Inner, agent: &AgentName, call: ToolCall) -> Result<String, ToolError> {
+    if call.changes_workspace() && inner.team.borrow().plan_gate_closed(agent) {
+        return Err(ToolError::PlanGateClosed(agent.clone()));
+    }
+    match call {
+        ToolCall::ListFiles => Ok(inner.workspace.borrow().list_files()),
+        ToolCall::ReadFile { path, limit } => {
+            Ok(inner.workspace.borrow().read_file(&path, limit)?)
+        }
+        ToolCall::WriteFile { path, content } => {
+            Ok(inner.workspace.borrow_mut().write_file(&path, &content)?)
+        }
+        ToolCall::EditFile {
+            path,
+            old_text,
+            new_text,
+        } => Ok(inner
+            .workspace
+            .borrow_mut()
+            .edit_file(&path, &old_text, &new_text)?),
+        ToolCall::SpawnTeammate {
+            name,
+            role,
+            prompt,
+            plan_mode,
+        } => spawn_teammate(inner, &name, &role, &prompt, plan_mode),
+        ToolCall::ListTeammates => Ok(list_teammates(inner)),
+        ToolCall::SendMessage {
+            to,
+            content,
+            msg_type,
+        } => {
+            let msg_type = msg_type.unwrap_or_else(|| "message".into());
+            let to = AgentName::parse(&to)?;
+            inner.send_as(agent, &to, &msg_type, &content)?;
+            Ok(format!("Sent {msg_type} to {to}"))
+        }
+        ToolCall::ReadInbox => read_inbox(inner, agent),
+        ToolCall::Broadcast { content } => {
+            let at = inner.now();
+            let to = inner.team.borrow_mut().broadcast(agent, &content, at)?;
+            inner.wake(&to);
+            Ok(format!("Broadcast to {} teammates", to.len()))
+        }
+        ToolCall::ShutdownRequest { teammate } => {
+            let target = AgentName::parse(&teammate)?;
+            let at = inner.now();
+            let id = inner
+                .team
+                .borrow_mut()
+                .request_shutdown(agent, &target, at)?;
+            inner.wake(std::slice::from_ref(&target));
+            Ok(format!(
+                "Shutdown request {id} sent to '{target}' (status: pending)"
+            ))
+        }
+        ToolCall::ShutdownStatus { request_id } => shutdown_status(inner, &request_id),
+        ToolCall::ShutdownResponse {
+            request_id,
+            approve,
+            reason,
+        } => {
+            let id = RequestId::parse(&request_id)?;
+            inner.answer(RequestKind::Shutdown, &id, agent, approve, &reason)?;
+            Ok(if approve {
+                "Shutdown approved"
+            } else {
+                "Shutdown rejected"
+            }
+            .to_string())
+        }
+        ToolCall::PlanReview {
+            request_id,
+            approve,
+            feedback,
+        } => {
+            let id = RequestId::parse(&request_id)?;
+            let status = inner.answer(RequestKind::Plan, &id, agent, approve, &feedback)?;
+            let from = inner
+                .team
+                .borrow()
+                .request(&id)
+                .map(|r| r.requester.to_string())
+                .unwrap_or_default();
+            Ok(format!("Plan {status} for '{from}'"))
+        }
+        ToolCall::PlanSubmit { plan } => {
+            let at = inner.now();
+            let id = inner.team.borrow_mut().submit_plan(agent, &plan, at)?;
+            inner.wake(&[AgentName::lead()]);
+            Ok(format!(
+                "Plan submitted (request_id={id}). Waiting for lead approval."
+            ))
+        }
+    }
+}
+
+fn spawn_teammate(
+    inner: &Inner,
+    raw_name: &str,
+    role: &str,
+    prompt: &str,
+    plan_mode: bool,
+) -> Result<String, ToolError> {
+    let name = AgentName::parse(raw_name)?;
+    if prompt.trim().is_empty() {
+        return Err(ToolError::EmptyPrompt(name));
+    }
+    let at = inner.now();
+    inner.team.borrow_mut().spawn(&name, role, plan_mode, at)?;
+    inner.launch_teammate(&name, role, prompt);
+    let mode = if plan_mode { ", plan mode" } else { "" };
+    Ok(format!("Spawned '{name}' (role: {role}{mode})"))
+}
+
+fn list_teammates(inner: &Inner) -> String {
+    let team = inner.team.borrow();
+    let roster = team.roster();
+    if roster.members.is_empty() {
+        return "No teammates.".to_string();
+    }
+    let mut lines = vec![format!("Team: {}", roster.team_name)];
+    lines.extend(
+        roster
+            .members
+            .iter()
+            .map(|m| format!("  {} ({}): {}", m.name, m.role, m.status)),
+    );
+    lines.join("\n")
+}
+
+fn read_inbox(inner: &Inner, agent: &AgentName) -> Result<String, ToolError> {
+    let at = inner.now();
+    let got = inner.team.borrow_mut().drain(agent, at)?;
+    let messages: Vec<_> = got.into_iter().map(|e| e.message).collect();
+    Ok(serde_json::to_string_pretty(&messages)?)
+}
+
+fn shutdown_status(inner: &Inner, raw_id: &str) -> Result<String, ToolError> {
+    let id = RequestId::parse(raw_id)?;
+    let team = inner.team.borrow();
+    let req = team
+        .request(&id)
+        .filter(|r| r.kind == RequestKind::Shutdown);
+    let req = req.ok_or_else(|| ToolError::UnknownShutdownRequest(id.clone()))?;
+    Ok(serde_json::json!({ "target": req.addressee, "status": req.status }).to_string())
+}

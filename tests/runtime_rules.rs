@@ -1527,3 +1527,76 @@ fn every_tool_answers_in_the_words_models_read() {
     ok("t_status", "{\"status\":\"approved\",\"target\":\"alice\"}");
     ok("t_inbox", "[]");
 }
+
+// ---------------------------------------------------------------------------
+// 6. Time and bad settings never break the runtime.
+// ---------------------------------------------------------------------------
+
+/// Steps a Step-mode run until nothing is waiting, at most `max` steps, so a
+/// run that would never end fails the test instead of hanging it.
+fn step_until_quiet(run: &Run, max: usize) -> usize {
+    let mut steps = 0;
+    run.ex.run_until_stalled();
+    while run.rt.step() {
+        steps += 1;
+        assert!(steps <= max, "the run is still going after {max} steps");
+        run.ex.run_until_stalled();
+    }
+    steps
+}
+
+#[test]
+fn a_delay_rule_too_long_to_run_is_refused_with_its_rule_number_not_a_panic_or_a_hang() {
+    for ms in [u64::MAX, 1 << 63] {
+        let ok_rule = FaultRule { msg_type: Some(MessageType::Message), ..FaultRule::new(FaultAction::Drop) };
+        let faults = FaultPlan::new(vec![ok_rule, FaultRule::new(FaultAction::Delay { ms })]);
+        let run = start(Rc::new(ScriptedModel), RuntimeConfig { seed: SEED, mode: Mode::Step, faults, ..RuntimeConfig::default() });
+        let err = run.rt.submit_prompt(scenarios::SHUTDOWN.prompts[0]).unwrap_err();
+        assert!(matches!(err, RuntimeError::BadFaultRule { index: 2, .. }), "{err:?}");
+        assert_eq!(err.to_string(), format!("fault rule 2 cannot run: a delay of {ms} ms is too long; the most is 600000 ms"));
+        assert_eq!(step_until_quiet(&run, 1000), 0, "nothing runs");
+        assert!(!run.rt.is_running());
+        assert!(run.rt.trace().is_empty(), "a refused run records nothing");
+        // Work by hand is refused the same way.
+        let err = run.rt.send_as(&AgentName::lead(), &AgentName::lead(), "hi").unwrap_err();
+        assert!(matches!(err, RuntimeError::BadFaultRule { index: 2, .. }), "{err:?}");
+        assert!(run.rt.trace().is_empty());
+    }
+}
+
+/// A clock that starts near the end of time and wraps around on overflow,
+/// as the virtual clock once did: its time jumps backwards.
+struct WrappingClock(std::cell::Cell<u64>);
+
+impl team_protocols::runtime::clock::Clock for WrappingClock {
+    fn now(&self) -> Millis {
+        Millis(self.0.get())
+    }
+    fn advance(&self, ms: u64) {
+        self.0.set(self.0.get().wrapping_add(ms));
+    }
+}
+
+#[test]
+fn a_clock_that_jumps_backwards_cannot_move_the_trace_backwards_or_break_the_run() {
+    for scenario in [scenarios::SHUTDOWN, scenarios::OUT_OF_ORDER] {
+        let ex = LocalExecutor::new();
+        let clock = Rc::new(WrappingClock(std::cell::Cell::new(u64::MAX - 2_000)));
+        let host = Host { spawner: Rc::new(ex.clone()), clock, sleeper: Rc::new(NoSleep) };
+        let delay = FaultRule { msg_type: Some(MessageType::ShutdownResponse), ..FaultRule::new(FaultAction::Delay { ms: 600_000 }) };
+        let config = RuntimeConfig { seed: SEED, mode: Mode::Step, faults: FaultPlan::new(vec![delay]), ..RuntimeConfig::default() };
+        let rt = Runtime::new(config, Rc::new(ScriptedModel), host);
+        let run = Run { ex, rt, states: Rc::default(), silent_changes: Rc::default() };
+        for prompt in scenario.prompts {
+            run.rt.submit_prompt(prompt).unwrap();
+            step_until_quiet(&run, 5_000);
+        }
+        let trace = run.rt.trace();
+        assert!(!run.rt.is_running(), "{}: the run ends", scenario.id);
+        assert_eq!(run.rt.failure(), None, "{}", scenario.id);
+        assert!(matches!(trace.entries().last().map(|e| &e.event), Some(Event::RunFinished)), "{}", scenario.id);
+        assert!(trace.entries().windows(2).all(|w| w[0].time <= w[1].time), "{}: time never goes backwards", scenario.id);
+        assert_eq!(check(&trace), vec![], "{}", scenario.id);
+        assert_eq!(Team::replay(&trace).unwrap().state().clone(), run.state(), "{}", scenario.id);
+    }
+}

@@ -78,13 +78,20 @@ async fn think_and_act(inner: &Inner, me: &AgentName, role: AgentRole, request: 
     Ok(Step::Acted)
 }
 
+/// Delivered messages as the JSON text a model reads. Plain data always
+/// serialises; were it ever refused, the model reads why instead of the
+/// runtime panicking.
+fn as_json(written: serde_json::Result<String>) -> String {
+    written.unwrap_or_else(|e| format!("(a message could not be written as JSON: {e})"))
+}
+
 /// Drains a teammate's inbox (one user block per message, as JSON, as in
 /// the lesson) and any prompt from a restart into the conversation.
 fn deliver_teammate(inner: &Inner, me: &AgentName, request: &mut ModelRequest) {
     let at = inner.now();
     let got = inner.team.borrow_mut().drain(me, at).unwrap_or_default();
     let mut blocks: Vec<ContentBlock> =
-        got.into_iter().map(|e| ContentBlock::text(serde_json::to_string(&e.message).expect("messages serialise"))).collect();
+        got.into_iter().map(|e| ContentBlock::text(as_json(serde_json::to_string(&e.message)))).collect();
     if let Some(prompts) = inner.restarts.borrow_mut().remove(me) {
         blocks.extend(prompts.into_iter().map(ContentBlock::text));
     }
@@ -171,7 +178,7 @@ fn deliver_lead(inner: &Inner, request: &mut ModelRequest) -> bool {
     let mail = inner.team.borrow_mut().drain(&lead, at).unwrap_or_default();
     if !mail.is_empty() {
         let messages: Vec<_> = mail.into_iter().map(|e| e.message).collect();
-        let json = serde_json::to_string_pretty(&messages).expect("messages serialise");
+        let json = as_json(serde_json::to_string_pretty(&messages));
         blocks.push(ContentBlock::text(format!("<inbox>{json}</inbox>")));
     }
     let delivered = !blocks.is_empty();

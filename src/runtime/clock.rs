@@ -15,7 +15,8 @@ use crate::protocol::Millis;
 pub trait Clock {
     /// The current time since the run began.
     fn now(&self) -> Millis;
-    /// Moves virtual time forward by `ms` (a wall clock ignores this).
+    /// Moves virtual time forward by `ms` (a wall clock ignores this). Time
+    /// stops at the end of `u64` milliseconds rather than wrapping around.
     fn advance(&self, ms: u64);
 }
 
@@ -35,7 +36,7 @@ impl Clock for VirtualClock {
         Millis(self.0.get())
     }
     fn advance(&self, ms: u64) {
-        self.0.set(self.0.get() + ms);
+        self.0.set(self.0.get().saturating_add(ms));
     }
 }
 
@@ -69,5 +70,15 @@ mod tests {
         let shared = c.clone();
         shared.advance(1);
         assert_eq!(c.now(), Millis(256), "clones share one clock");
+    }
+
+    #[test]
+    fn advancing_past_the_end_of_time_stops_there_instead_of_wrapping() {
+        let c = VirtualClock::new();
+        c.advance(1 << 63);
+        c.advance(1 << 63);
+        assert_eq!(c.now(), Millis(u64::MAX));
+        c.advance(u64::MAX);
+        assert_eq!(c.now(), Millis(u64::MAX), "still the end, not a time before it");
     }
 }

@@ -28,6 +28,14 @@ type Slot = Option<Pin<Box<dyn Future<Output = ()>>>>;
 #[derive(Default)]
 struct WakeQueue(Mutex<VecDeque<usize>>);
 
+impl WakeQueue {
+    /// The queue; a panic elsewhere while it was held (a poisoned lock)
+    /// leaves a plain list of ids, still good to use.
+    fn lock(&self) -> std::sync::MutexGuard<'_, VecDeque<usize>> {
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
 struct TaskWaker {
     id: usize,
     queue: Arc<WakeQueue>,
@@ -38,7 +46,7 @@ impl Wake for TaskWaker {
         self.wake_by_ref();
     }
     fn wake_by_ref(self: &Arc<Self>) {
-        let mut q = self.queue.0.lock().expect("wake queue");
+        let mut q = self.queue.lock();
         if !q.contains(&self.id) {
             q.push_back(self.id);
         }
@@ -62,7 +70,7 @@ impl LocalExecutor {
     pub fn run_until_stalled(&self) -> usize {
         let mut polls = 0;
         loop {
-            let next = self.queue.0.lock().expect("wake queue").pop_front();
+            let next = self.queue.lock().pop_front();
             let Some(id) = next else { return polls };
             let task = self.tasks.borrow_mut()[id].take();
             let Some(mut task) = task else { continue };
@@ -100,7 +108,7 @@ impl Spawner for LocalExecutor {
             tasks.push(Some(task));
             tasks.len() - 1
         };
-        self.queue.0.lock().expect("wake queue").push_back(id);
+        self.queue.lock().push_back(id);
     }
 }
 

@@ -24,14 +24,14 @@ use std::rc::{Rc, Weak};
 
 use crate::model::{CancelToken, Model, ModelError, ModelRequest, ModelResponse, TextSink, Turn};
 use crate::protocol::ids::SeededIds;
-use crate::protocol::{AgentName, Event, FaultPlan, MemberStatus, MessageError, Millis, RequestId, RequestKind, RequestStatus, Team, TeamError, Trace};
+use crate::protocol::{AgentName, Event, FaultError, FaultPlan, MemberStatus, MessageError, Millis, RequestId, RequestKind, RequestStatus, Team, TeamError, Trace};
 use clock::{Clock, Sleeper};
 use executor::Spawner;
 use scheduler::{Mode, Scheduler, Stopped, TurnKind};
 use workspace::Workspace;
 
 /// Errors from the runtime's own API (what a user or the UI asked for).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum RuntimeError {
     /// The team refused.
     #[error(transparent)]
@@ -48,6 +48,18 @@ pub enum RuntimeError {
     /// No request has this id.
     #[error("unknown request_id '{0}'")]
     UnknownRequest(RequestId),
+    /// A fault rule of the run's plan cannot run (it skipped validation).
+    #[error("fault rule {index} cannot run: {source}")]
+    BadFaultRule {
+        /// Its number, from 1, as the fault form shows it.
+        index: usize,
+        /// What is wrong with it.
+        source: FaultError,
+    },
+    /// The team refused to record what the runtime did (a broken host, e.g.
+    /// a clock error), so the run was stopped rather than left half done.
+    #[error("the run was stopped: {0}")]
+    Halted(TeamError),
 }
 
 /// How a run is set up.
@@ -108,6 +120,8 @@ pub(crate) struct Inner {
     /// Teammates with an approved shutdown they have not acted on yet.
     pub(crate) exiting: RefCell<BTreeSet<AgentName>>,
     run_active: Cell<bool>,
+    /// Why the runtime stopped itself, if it did.
+    failure: RefCell<Option<RuntimeError>>,
     pace_ms: Cell<u64>,
     tasks: Cell<usize>,
     /// Streamed model text per agent, for the current call.
@@ -117,8 +131,23 @@ pub(crate) struct Inner {
 }
 
 impl Inner {
+    /// Now, never earlier than the last event recorded: a host clock that
+    /// jumps back (or wraps around) cannot move the trace backwards.
     pub(crate) fn now(&self) -> Millis {
-        self.clock.now()
+        let last = self.team.borrow().trace().entries().last().map_or(Millis(0), |e| e.time);
+        self.clock.now().max(last)
+    }
+
+    /// Stops the run because the team refused to record what the runtime
+    /// did. The first failure is kept for the UI (`Runtime::failure`).
+    fn halt(&self, error: TeamError) {
+        if self.failure.borrow().is_none() {
+            *self.failure.borrow_mut() = Some(RuntimeError::Halted(error));
+        }
+        self.run_active.set(false);
+        self.cancel.cancel();
+        self.sched.stop();
+        self.after_change();
     }
 
     /// Waits for a turn, then moves virtual time by the turn's cost and
@@ -153,8 +182,11 @@ impl Inner {
     /// Records an event that changes no protocol state.
     pub(crate) fn observe(&self, event: Event) {
         let at = self.now();
-        self.team.borrow_mut().observe(event, at).expect("observations are always accepted at the current time");
-        self.after_change();
+        let recorded = self.team.borrow_mut().observe(event, at);
+        match recorded {
+            Ok(()) => self.after_change(),
+            Err(e) => self.halt(e),
+        }
     }
 
     /// Tells listeners that something changed.
@@ -265,7 +297,7 @@ impl Inner {
     }
 
     pub(crate) fn task_ended(&self, agent: &AgentName) {
-        self.tasks.set(self.tasks.get() - 1);
+        self.tasks.set(self.tasks.get().saturating_sub(1));
         self.alive.borrow_mut().remove(agent);
         self.sched.finish(agent);
         self.check_quiet();
@@ -296,7 +328,13 @@ impl Inner {
                 team.release_due(now)
             }
         };
-        let released = released.expect("held messages are released at the current time to known agents");
+        let released = match released {
+            Ok(n) => n,
+            Err(e) => {
+                self.halt(e);
+                return 0;
+            }
+        };
         if released > 0 {
             let still: BTreeSet<u64> = self.team.borrow().held().iter().map(|h| h.seq).collect();
             let mut to: Vec<AgentName> = Vec::new();
@@ -318,10 +356,7 @@ impl Inner {
         if self.run_active.get() && self.sched.is_quiet() && !self.sched.is_stopped() {
             let latest = self.team.borrow().held().iter().filter_map(|h| h.due).max();
             if let Some(latest) = latest {
-                let now = self.now();
-                if latest > now {
-                    self.clock.advance(latest.0 - now.0);
-                }
+                self.clock.advance(latest.0.saturating_sub(self.clock.now().0));
             }
             if self.release_held(true) > 0 && !self.sched.is_quiet() {
                 return;
@@ -330,7 +365,11 @@ impl Inner {
         if self.run_active.get() && self.sched.is_quiet() && !self.sched.is_stopped() {
             self.run_active.set(false);
             let at = self.now();
-            self.team.borrow_mut().finish_run(at).expect("time never goes backwards");
+            let finished = self.team.borrow_mut().finish_run(at);
+            if let Err(e) = finished {
+                self.halt(e);
+                return;
+            }
         }
         self.after_change();
     }
@@ -393,6 +432,7 @@ impl Runtime {
             alive: RefCell::new(BTreeSet::new()),
             exiting: RefCell::new(BTreeSet::new()),
             run_active: Cell::new(false),
+            failure: RefCell::new(None),
             tasks: Cell::new(0),
             streaming: RefCell::new(BTreeMap::new()),
             listeners: RefCell::new(Vec::new()),
@@ -411,9 +451,7 @@ impl Runtime {
         if prompt.is_empty() {
             return Err(RuntimeError::EmptyPrompt);
         }
-        if self.inner.sched.is_stopped() {
-            return Err(RuntimeError::Stopped);
-        }
+        self.check_can_run()?;
         let at = self.inner.now();
         self.inner.team.borrow_mut().start_run(prompt, at)?;
         self.inner.run_active.set(true);
@@ -527,12 +565,32 @@ impl Runtime {
         result
     }
 
-    /// Work a human starts while the team is quiet is a run of its own, so
-    /// it ends with `RunFinished` and the checker judges it like any run.
-    fn begin_human_run(&self, what: &str) -> Result<(), RuntimeError> {
+    /// Refuses new work after a stop or a failure, and when a fault rule
+    /// cannot run: the plan came in without validation (its delay would
+    /// push time past any sensible end), so nothing starts.
+    fn check_can_run(&self) -> Result<(), RuntimeError> {
+        if let Some(failure) = self.inner.failure.borrow().clone() {
+            return Err(failure);
+        }
         if self.inner.sched.is_stopped() {
             return Err(RuntimeError::Stopped);
         }
+        for (i, rule) in self.inner.config.faults.rules.iter().enumerate() {
+            rule.validate().map_err(|source| RuntimeError::BadFaultRule { index: i + 1, source })?;
+        }
+        Ok(())
+    }
+
+    /// Why the runtime stopped itself (the team refused to record an event),
+    /// if it did; `None` for a run that is fine or was stopped by `stop`.
+    pub fn failure(&self) -> Option<RuntimeError> {
+        self.inner.failure.borrow().clone()
+    }
+
+    /// Work a human starts while the team is quiet is a run of its own, so
+    /// it ends with `RunFinished` and the checker judges it like any run.
+    fn begin_human_run(&self, what: &str) -> Result<(), RuntimeError> {
+        self.check_can_run()?;
         if !self.inner.run_active.get() {
             let at = self.inner.now();
             self.inner.team.borrow_mut().start_run(what, at)?;

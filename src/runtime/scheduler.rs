@@ -110,8 +110,8 @@ impl State {
             self.credits -= 1;
         }
         let pick = (self.rng.next_u64() % count as u64) as usize;
-        let id = *self.waiting().nth(pick).expect("pick < count").0;
-        let ticket = self.tickets.get_mut(&id).expect("picked");
+        let Some(id) = self.waiting().nth(pick).map(|(id, _)| *id) else { return };
+        let Some(ticket) = self.tickets.get_mut(&id) else { return };
         ticket.granted = true;
         self.holder = Some(ticket.agent.clone());
         self.released += 1;
@@ -210,10 +210,11 @@ impl Scheduler {
         let id = s.next_ticket;
         s.next_ticket += 1;
         s.tickets.insert(id, Ticket { agent: agent.clone(), kind: TurnKind::Deliver, granted: false, waker: None });
-        let p = s.parked.get_mut(agent).expect("checked");
-        p.ticket = Some(id);
-        if let Some(w) = p.waker.take() {
-            w.wake();
+        if let Some(p) = s.parked.get_mut(agent) {
+            p.ticket = Some(id);
+            if let Some(w) = p.waker.take() {
+                w.wake();
+            }
         }
         s.try_grant();
         true
@@ -312,7 +313,9 @@ fn poll_ticket(s: &mut State, ticket: u64, cx: &mut Context<'_>) -> Poll<Result<
         }
         return Poll::Ready(Err(Stopped));
     }
-    let t = s.tickets.get_mut(&ticket).expect("a ticket is polled until granted");
+    // A ticket is polled until granted and then forgotten; polling one that
+    // is gone ends the wait as a stop would, rather than panicking.
+    let Some(t) = s.tickets.get_mut(&ticket) else { return Poll::Ready(Err(Stopped)) };
     if t.granted {
         s.tickets.remove(&ticket);
         Poll::Ready(Ok(()))

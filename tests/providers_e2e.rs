@@ -652,4 +652,8 @@ async fn the_key_is_sent_in_its_header_only() {
     let e = anthropic(&leaky).complete(&simple_request(), Rc::new(|_: &str| {}), CancelToken::new()).await.unwrap_err();
     assert!(e.to_string().contains("contains the API key") && !e.to_string().contains(KEY), "{e}");
     assert_eq!(received(&scope).await.len(), records.len(), "nothing more was sent");
+    // A key over plain http to a host other than this computer is refused too.
+    let cleartext = OpenAiConfig { base_url: "http://example.com/v1".into(), ..o.clone() };
+    let e = openai(&cleartext).complete(&simple_request(), Rc::new(|_: &str| {}), CancelToken::new()).await.unwrap_err();
+    assert!(matches!(&e, ModelError::Settings(m) if m.contains("unencrypted")) && !e.to_string().contains(KEY), "{e}");
 }

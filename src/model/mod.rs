@@ -208,6 +208,10 @@ pub enum ModelError {
     /// The reply could not be understood.
     #[error("the model's reply could not be read: {0}")]
     Malformed(String),
+    /// The provider settings cannot be used as they are (a bad base URL, a
+    /// key that would leak); nothing was sent.
+    #[error("the model settings cannot be used: {0}")]
+    Settings(String),
 }
 
 /// A flag that Stop raises to cancel in-flight calls.

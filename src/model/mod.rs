@@ -8,6 +8,10 @@
 //! in the browser with `spawn_local`).
 
 pub mod anthropic;
+/// Test doubles for the network (a scripted transport, recording sleepers):
+/// compiled for unit tests, and for integration tests through the
+/// `test-doubles` feature. Not part of the app's API.
+#[cfg(any(test, feature = "test-doubles"))]
 pub mod fake;
 pub mod http;
 pub mod openai;

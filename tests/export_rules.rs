@@ -9,32 +9,16 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::path::PathBuf;
-use std::rc::Rc;
 
 use serde_json::Value;
-use team_protocols::model::scripted::ScriptedModel;
 use team_protocols::protocol::*;
-use team_protocols::runtime::clock::{NoSleep, VirtualClock};
-use team_protocols::runtime::executor::LocalExecutor;
 use team_protocols::runtime::scenarios::{self, Scenario};
-use team_protocols::runtime::{Host, Runtime, RuntimeConfig};
 use team_protocols::ui::diagram::layout;
 use team_protocols::ui::export::{import_json, mermaid, svg, trace_json, ImportError, MAX_IMPORT_BYTES};
 
-const SEED: u64 = 2026;
-
-/// The scenario's trace, run to the end as `tests/scenarios.rs` does.
-fn run(scenario: Scenario) -> Trace {
-    let ex = LocalExecutor::new();
-    let host = Host { spawner: Rc::new(ex.clone()), clock: Rc::new(VirtualClock::new()), sleeper: Rc::new(NoSleep) };
-    let rt = Runtime::new(RuntimeConfig { seed: SEED, ..RuntimeConfig::default() }, Rc::new(ScriptedModel), host);
-    for prompt in scenario.prompts {
-        rt.submit_prompt(prompt).unwrap();
-        ex.run_until_stalled();
-        assert!(!rt.is_running(), "{}: the run ends by itself", scenario.id);
-    }
-    rt.trace()
-}
+mod common;
+/// The scenario's trace, run to the end by the shared harness.
+use common::scenario_trace as run;
 
 fn all() -> impl Iterator<Item = (Scenario, Trace)> {
     scenarios::ALL.into_iter().map(|s| (s, run(s)))

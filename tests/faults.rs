@@ -5,37 +5,18 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::rc::Rc;
 
 use proptest::prelude::*;
-use proptest::test_runner::TestCaseError;
-use team_protocols::model::scripted::ScriptedModel;
 use team_protocols::protocol::*;
-use team_protocols::runtime::clock::{NoSleep, VirtualClock};
-use team_protocols::runtime::executor::LocalExecutor;
-use team_protocols::runtime::scenarios::{self, Scenario};
-use team_protocols::runtime::{Host, Runtime, RuntimeConfig};
+use team_protocols::runtime::scenarios;
+use team_protocols::runtime::Runtime;
 
 const SEED: u64 = 2026;
 
-/// Runs every prompt of `scenario` to quiescence under `faults`; returns the
-/// runtime and the trace, after checking that each run ended and that replay
-/// rebuilds the live state.
-fn run(scenario: Scenario, seed: u64, faults: FaultPlan) -> Result<(Runtime, Trace), TestCaseError> {
-    let ex = LocalExecutor::new();
-    let host = Host { spawner: Rc::new(ex.clone()), clock: Rc::new(VirtualClock::new()), sleeper: Rc::new(NoSleep) };
-    let rt = Runtime::new(RuntimeConfig { seed, faults, ..RuntimeConfig::default() }, Rc::new(ScriptedModel), host);
-    for prompt in scenario.prompts {
-        rt.submit_prompt(prompt).map_err(|e| TestCaseError::fail(e.to_string()))?;
-        ex.run_until_stalled();
-        prop_assert!(!rt.is_running(), "the run ends by itself ({})", scenario.id);
-    }
-    let trace = rt.trace();
-    let replayed = Team::replay(&trace).map_err(|e| TestCaseError::fail(e.to_string()))?;
-    prop_assert_eq!(replayed.state(), &rt.with_team(|t| t.state().clone()), "replay equals live state");
-    prop_assert!(rt.with_team(|t| t.held().is_empty()), "nothing stays held once the team is quiet");
-    Ok((rt, trace))
-}
+mod common;
+/// Runs every prompt of `scenario` to quiescence under `faults` (the shared
+/// harness: each run ends, replay equals live, nothing stays held).
+use common::try_run_scenario as run;
 
 fn shutdown_with(action: FaultAction) -> (Runtime, Trace) {
     let rule = FaultRule { msg_type: Some(MessageType::ShutdownResponse), ..FaultRule::new(action) };

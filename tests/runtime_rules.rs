@@ -14,13 +14,15 @@ use team_protocols::model::{
     Role, StopReason, TextSink, Usage,
 };
 use team_protocols::protocol::*;
-use team_protocols::runtime::clock::{NoSleep, VirtualClock};
+use team_protocols::runtime::clock::NoSleep;
 use team_protocols::runtime::executor::LocalExecutor;
 use team_protocols::runtime::scenarios::{self, Scenario};
 use team_protocols::runtime::scheduler::{Mode, TurnKind};
 use team_protocols::runtime::{Host, Runtime, RuntimeConfig, RuntimeError};
 
-const SEED: u64 = 2026;
+mod common;
+
+use common::SEED;
 
 fn name(s: &str) -> AgentName {
     AgentName::parse(s).unwrap()
@@ -247,14 +249,10 @@ struct Run {
     silent_changes: Rc<RefCell<Vec<usize>>>,
 }
 
+/// A runtime on the shared native host, watched: every state it passes
+/// through is kept by trace length, so a change without an event shows.
 fn start(model: Rc<dyn Model>, config: RuntimeConfig) -> Run {
-    let ex = LocalExecutor::new();
-    let host = Host {
-        spawner: Rc::new(ex.clone()),
-        clock: Rc::new(VirtualClock::new()),
-        sleeper: Rc::new(NoSleep),
-    };
-    let rt = Runtime::new(config, model, host);
+    let (ex, rt) = common::start(config, model);
     let states: Rc<RefCell<BTreeMap<usize, TeamState>>> = Rc::default();
     let silent_changes: Rc<RefCell<Vec<usize>>> = Rc::default();
     let (watched, seen, silent) = (rt.clone(), states.clone(), silent_changes.clone());
@@ -1548,18 +1546,46 @@ fn step_until_quiet(run: &Run, max: usize) -> usize {
 #[test]
 fn a_delay_rule_too_long_to_run_is_refused_with_its_rule_number_not_a_panic_or_a_hang() {
     for ms in [u64::MAX, 1 << 63] {
-        let ok_rule = FaultRule { msg_type: Some(MessageType::Message), ..FaultRule::new(FaultAction::Drop) };
+        let ok_rule = FaultRule {
+            msg_type: Some(MessageType::Message),
+            ..FaultRule::new(FaultAction::Drop)
+        };
         let faults = FaultPlan::new(vec![ok_rule, FaultRule::new(FaultAction::Delay { ms })]);
-        let run = start(Rc::new(ScriptedModel), RuntimeConfig { seed: SEED, mode: Mode::Step, faults, ..RuntimeConfig::default() });
-        let err = run.rt.submit_prompt(scenarios::SHUTDOWN.prompts[0]).unwrap_err();
-        assert!(matches!(err, RuntimeError::BadFaultRule { index: 2, .. }), "{err:?}");
-        assert_eq!(err.to_string(), format!("fault rule 2 cannot run: a delay of {ms} ms is too long; the most is 600000 ms"));
+        let run = start(
+            Rc::new(ScriptedModel),
+            RuntimeConfig {
+                seed: SEED,
+                mode: Mode::Step,
+                faults,
+                ..RuntimeConfig::default()
+            },
+        );
+        let err = run
+            .rt
+            .submit_prompt(scenarios::SHUTDOWN.prompts[0])
+            .unwrap_err();
+        assert!(
+            matches!(err, RuntimeError::BadFaultRule { index: 2, .. }),
+            "{err:?}"
+        );
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "fault rule 2 cannot run: a delay of {ms} ms is too long; the most is 600000 ms"
+            )
+        );
         assert_eq!(step_until_quiet(&run, 1000), 0, "nothing runs");
         assert!(!run.rt.is_running());
         assert!(run.rt.trace().is_empty(), "a refused run records nothing");
         // Work by hand is refused the same way.
-        let err = run.rt.send_as(&AgentName::lead(), &AgentName::lead(), "hi").unwrap_err();
-        assert!(matches!(err, RuntimeError::BadFaultRule { index: 2, .. }), "{err:?}");
+        let err = run
+            .rt
+            .send_as(&AgentName::lead(), &AgentName::lead(), "hi")
+            .unwrap_err();
+        assert!(
+            matches!(err, RuntimeError::BadFaultRule { index: 2, .. }),
+            "{err:?}"
+        );
         assert!(run.rt.trace().is_empty());
     }
 }
@@ -1582,11 +1608,28 @@ fn a_clock_that_jumps_backwards_cannot_move_the_trace_backwards_or_break_the_run
     for scenario in [scenarios::SHUTDOWN, scenarios::OUT_OF_ORDER] {
         let ex = LocalExecutor::new();
         let clock = Rc::new(WrappingClock(std::cell::Cell::new(u64::MAX - 2_000)));
-        let host = Host { spawner: Rc::new(ex.clone()), clock, sleeper: Rc::new(NoSleep) };
-        let delay = FaultRule { msg_type: Some(MessageType::ShutdownResponse), ..FaultRule::new(FaultAction::Delay { ms: 600_000 }) };
-        let config = RuntimeConfig { seed: SEED, mode: Mode::Step, faults: FaultPlan::new(vec![delay]), ..RuntimeConfig::default() };
+        let host = Host {
+            spawner: Rc::new(ex.clone()),
+            clock,
+            sleeper: Rc::new(NoSleep),
+        };
+        let delay = FaultRule {
+            msg_type: Some(MessageType::ShutdownResponse),
+            ..FaultRule::new(FaultAction::Delay { ms: 600_000 })
+        };
+        let config = RuntimeConfig {
+            seed: SEED,
+            mode: Mode::Step,
+            faults: FaultPlan::new(vec![delay]),
+            ..RuntimeConfig::default()
+        };
         let rt = Runtime::new(config, Rc::new(ScriptedModel), host);
-        let run = Run { ex, rt, states: Rc::default(), silent_changes: Rc::default() };
+        let run = Run {
+            ex,
+            rt,
+            states: Rc::default(),
+            silent_changes: Rc::default(),
+        };
         for prompt in scenario.prompts {
             run.rt.submit_prompt(prompt).unwrap();
             step_until_quiet(&run, 5_000);
@@ -1594,9 +1637,25 @@ fn a_clock_that_jumps_backwards_cannot_move_the_trace_backwards_or_break_the_run
         let trace = run.rt.trace();
         assert!(!run.rt.is_running(), "{}: the run ends", scenario.id);
         assert_eq!(run.rt.failure(), None, "{}", scenario.id);
-        assert!(matches!(trace.entries().last().map(|e| &e.event), Some(Event::RunFinished)), "{}", scenario.id);
-        assert!(trace.entries().windows(2).all(|w| w[0].time <= w[1].time), "{}: time never goes backwards", scenario.id);
+        assert!(
+            matches!(
+                trace.entries().last().map(|e| &e.event),
+                Some(Event::RunFinished)
+            ),
+            "{}",
+            scenario.id
+        );
+        assert!(
+            trace.entries().windows(2).all(|w| w[0].time <= w[1].time),
+            "{}: time never goes backwards",
+            scenario.id
+        );
         assert_eq!(check(&trace), vec![], "{}", scenario.id);
-        assert_eq!(Team::replay(&trace).unwrap().state().clone(), run.state(), "{}", scenario.id);
+        assert_eq!(
+            Team::replay(&trace).unwrap().state().clone(),
+            run.state(),
+            "{}",
+            scenario.id
+        );
     }
 }

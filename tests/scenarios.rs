@@ -3,47 +3,27 @@
 //! invariant check.
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::rc::Rc;
+mod common;
 
-use team_protocols::model::scripted::ScriptedModel;
 use team_protocols::protocol::*;
-use team_protocols::runtime::clock::{NoSleep, VirtualClock};
-use team_protocols::runtime::executor::LocalExecutor;
 use team_protocols::runtime::scenarios::{self, Scenario};
-use team_protocols::runtime::{Host, Runtime, RuntimeConfig};
+use team_protocols::runtime::Runtime;
 
-const SEED: u64 = 2026;
+use common::{run_scenario, SEED};
 
 fn run(scenario: Scenario) -> (Runtime, Trace) {
     run_seeded(scenario, SEED)
 }
 
+/// The shared runner, plus the rule every clean run keeps: no invariant
+/// violation.
 fn run_seeded(scenario: Scenario, seed: u64) -> (Runtime, Trace) {
-    let ex = LocalExecutor::new();
-    let host = Host {
-        spawner: Rc::new(ex.clone()),
-        clock: Rc::new(VirtualClock::new()),
-        sleeper: Rc::new(NoSleep),
-    };
-    let rt = Runtime::new(
-        RuntimeConfig {
-            seed,
-            ..RuntimeConfig::default()
-        },
-        Rc::new(ScriptedModel),
-        host,
-    );
-    for prompt in scenario.prompts {
-        rt.submit_prompt(prompt).unwrap();
-        ex.run_until_stalled();
-        assert!(!rt.is_running(), "the run ends by itself");
-    }
-    let trace = rt.trace();
-    assert_eq!(check(&trace), vec![], "no invariant violation");
+    let (rt, trace) = run_scenario(scenario, seed, FaultPlan::default());
     assert_eq!(
-        Team::replay(&trace).unwrap().state().clone(),
-        rt.with_team(|t| t.state().clone()),
-        "replay equals live state"
+        check(&trace),
+        vec![],
+        "{} seed {seed}: no invariant violation",
+        scenario.id
     );
     (rt, trace)
 }

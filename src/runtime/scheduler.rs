@@ -152,7 +152,7 @@ impl Scheduler {
         Scheduler {
             state: Rc::new(RefCell::new(State {
                 mode,
-                rng: SeededIds::new(seed ^ 0x5EED_0F_7A5C),
+                rng: SeededIds::new(seed ^ 0x005E_ED0F_7A5C),
                 next_ticket: 0,
                 tickets: BTreeMap::new(),
                 holder: None,

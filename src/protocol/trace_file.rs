@@ -58,10 +58,7 @@ pub enum ImportError {
     #[error("the file has no \"version\" field, so it is not a trace export; this build reads trace format version {}", supported())]
     MissingVersion,
     /// The file was written in a format version this build does not read.
-    #[error(
-        "trace format version {found} is not supported; this build reads version {}",
-        supported()
-    )]
+    #[error("trace format version {found} is not supported; this build reads version {}", supported())]
     UnsupportedVersion {
         /// The version as written in the file (JSON text).
         found: String,
@@ -126,11 +123,7 @@ fn mib(bytes: u64) -> String {
 }
 
 fn supported() -> String {
-    SUPPORTED_VERSIONS
-        .iter()
-        .map(u32::to_string)
-        .collect::<Vec<_>>()
-        .join(" or ")
+    SUPPORTED_VERSIONS.iter().map(u32::to_string).collect::<Vec<_>>().join(" or ")
 }
 
 fn location(entry: Option<u64>) -> String {
@@ -155,10 +148,7 @@ pub fn trace_json(trace: &Trace) -> String {
 /// a file handle can ask this before reading the file at all.
 pub fn check_import_size(size: u64) -> Result<(), ImportError> {
     if size > MAX_IMPORT_BYTES {
-        return Err(ImportError::TooLarge {
-            size,
-            cap: MAX_IMPORT_BYTES,
-        });
+        return Err(ImportError::TooLarge { size, cap: MAX_IMPORT_BYTES });
     }
     Ok(())
 }
@@ -181,45 +171,21 @@ pub fn import_json(text: &str) -> Result<Trace, ImportError> {
         let full = e.to_string();
         let suffix = format!(" at line {} column {}", e.line(), e.column());
         let detail = full.strip_suffix(&suffix).unwrap_or(&full).to_string();
-        ImportError::NotJson {
-            line: e.line(),
-            column: e.column(),
-            detail,
-        }
+        ImportError::NotJson { line: e.line(), column: e.column(), detail }
     })?;
     let Value::Object(top) = &value else {
-        return Err(ImportError::NotATrace {
-            found: describe_value(&value),
-        });
+        return Err(ImportError::NotATrace { found: describe_value(&value) });
     };
     match top.get("version") {
         None => return Err(ImportError::MissingVersion),
-        Some(v)
-            if v.as_u64()
-                .and_then(|n| u32::try_from(n).ok())
-                .is_some_and(|n| SUPPORTED_VERSIONS.contains(&n)) => {}
-        Some(v) => {
-            return Err(ImportError::UnsupportedVersion {
-                found: clip(&v.to_string(), 40),
-            })
-        }
+        Some(v) if v.as_u64().and_then(|n| u32::try_from(n).ok()).is_some_and(|n| SUPPORTED_VERSIONS.contains(&n)) => {}
+        Some(v) => return Err(ImportError::UnsupportedVersion { found: clip(&v.to_string(), 40) }),
     }
-    let raw: Trace =
-        serde_path_to_error::deserialize(&value).map_err(|e| field_error(&value, e))?;
-    let trace = Trace::from_parts(
-        raw.team_name.clone(),
-        raw.seed,
-        raw.version,
-        raw.entries().to_vec(),
-    )
-    .map_err(|e| match e {
+    let raw: Trace = serde_path_to_error::deserialize(&value).map_err(|e| field_error(&value, e))?;
+    let trace = Trace::from_parts(raw.team_name.clone(), raw.seed, raw.version, raw.entries().to_vec()).map_err(|e| match e {
         TraceError::BadSequence { index, seq } => ImportError::BadSequence { index, seq },
-        TraceError::TimeWentBackwards { seq, at, previous } => {
-            ImportError::TimeWentBackwards { seq, at, previous }
-        }
-        TraceError::UnsupportedVersion(v) => ImportError::UnsupportedVersion {
-            found: v.to_string(),
-        },
+        TraceError::TimeWentBackwards { seq, at, previous } => ImportError::TimeWentBackwards { seq, at, previous },
+        TraceError::UnsupportedVersion(v) => ImportError::UnsupportedVersion { found: v.to_string() },
     })?;
     Team::replay(&trace).map_err(ImportError::BreaksProtocol)?;
     Ok(trace)
@@ -267,9 +233,7 @@ fn dotted(steps: &[Step]) -> String {
 /// error's category (serde's fixed wording for a missing field), not the
 /// schema.
 fn missing_field(message: &str) -> Option<&str> {
-    message
-        .strip_prefix("missing field `")
-        .and_then(|rest| rest.split('`').next())
+    message.strip_prefix("missing field `").and_then(|rest| rest.split('`').next())
 }
 
 /// Turns a path-tracked serde error about the whole file into the error
@@ -290,9 +254,7 @@ fn field_error(file: &Value, error: serde_path_to_error::Error<serde_json::Error
                 };
             }
             match rest {
-                [Step::Key(event), ..] if event == "event" && entry["event"].is_object() => {
-                    event_error(index, &entry["event"], &message)
-                }
+                [Step::Key(event), ..] if event == "event" && entry["event"].is_object() => event_error(index, &entry["event"], &message),
                 _ => located(Some(index), rest, &message),
             }
         }
@@ -307,16 +269,9 @@ fn located(entry: Option<u64>, path: &[Step], message: &str) -> ImportError {
         Some(field) => {
             let mut full = path.to_vec();
             full.push(Step::Key(field.to_string()));
-            ImportError::MissingField {
-                entry,
-                field: dotted(&full),
-            }
+            ImportError::MissingField { entry, field: dotted(&full) }
         }
-        None => ImportError::BadField {
-            entry,
-            field: dotted(path),
-            problem: plain(message),
-        },
+        None => ImportError::BadField { entry, field: dotted(path), problem: plain(message) },
     }
 }
 
@@ -343,19 +298,10 @@ fn event_error(index: u64, event: &Value, message: &str) -> ImportError {
         }
     }
     match fields.get("kind") {
-        None => {
-            return ImportError::MissingField {
-                entry: at,
-                field: "event.kind".into(),
-            }
-        }
+        None => return ImportError::MissingField { entry: at, field: "event.kind".into() },
         Some(Value::String(kind)) => {
             if let Some(rest) = message.strip_prefix(&format!("unknown variant `{kind}`, ")) {
-                return ImportError::UnknownEventKind {
-                    entry: index,
-                    kind: kind.clone(),
-                    expected: rest.replace('`', ""),
-                };
+                return ImportError::UnknownEventKind { entry: index, kind: kind.clone(), expected: rest.replace('`', "") };
             }
         }
         Some(other) => {
@@ -367,22 +313,11 @@ fn event_error(index: u64, event: &Value, message: &str) -> ImportError {
         }
     }
     if let Some(field) = missing_field(message) {
-        return ImportError::MissingField {
-            entry: at,
-            field: format!("event.{field}"),
-        };
+        return ImportError::MissingField { entry: at, field: format!("event.{field}") };
     }
     match culprit(fields) {
-        Some(field) => ImportError::BadField {
-            entry: at,
-            field: format!("event.{field}"),
-            problem: plain(message),
-        },
-        None => ImportError::BadField {
-            entry: at,
-            field: "event".into(),
-            problem: plain(message),
-        },
+        Some(field) => ImportError::BadField { entry: at, field: format!("event.{field}"), problem: plain(message) },
+        None => ImportError::BadField { entry: at, field: "event".into(), problem: plain(message) },
     }
 }
 
@@ -391,20 +326,15 @@ fn event_error(index: u64, event: &Value, message: &str) -> ImportError {
 /// error at all. Only run on the error path.
 fn culprit(fields: &Map<String, Value>) -> Option<&str> {
     // `kind` is a known kind by now; removing it would only blame it.
-    fields
-        .keys()
-        .filter(|name| *name != "kind")
-        .find_map(|name| {
-            let mut without = fields.clone();
-            without.remove(name);
-            match Event::deserialize(&Value::Object(without)) {
-                Ok(_) => Some(name.as_str()),
-                Err(e) if missing_field(&e.to_string()) == Some(name.as_str()) => {
-                    Some(name.as_str())
-                }
-                Err(_) => None,
-            }
-        })
+    fields.keys().filter(|name| *name != "kind").find_map(|name| {
+        let mut without = fields.clone();
+        without.remove(name);
+        match Event::deserialize(&Value::Object(without)) {
+            Ok(_) => Some(name.as_str()),
+            Err(e) if missing_field(&e.to_string()) == Some(name.as_str()) => Some(name.as_str()),
+            Err(_) => None,
+        }
+    })
 }
 
 /// serde's message with Rust's integer type names said as ranges.
@@ -418,10 +348,7 @@ fn describe_value(v: &Value) -> String {
         Value::Null => "null".to_string(),
         Value::Bool(b) => format!("the boolean {b}"),
         Value::Number(n) => format!("the number {n}"),
-        Value::String(s) => format!(
-            "the string {}",
-            clip(&Value::String(s.clone()).to_string(), 40)
-        ),
+        Value::String(s) => format!("the string {}", clip(&Value::String(s.clone()).to_string(), 40)),
         Value::Array(_) => "an array".to_string(),
         Value::Object(_) => "an object".to_string(),
     }
@@ -447,32 +374,13 @@ mod tests {
     /// alice: spawned, asked to shut down, approves, exits.
     fn handshake() -> Trace {
         let mut t = Team::new("default", 7);
-        t.start_run("Spawn alice; then shut her down.", Millis(0))
-            .unwrap();
+        t.start_run("Spawn alice; then shut her down.", Millis(0)).unwrap();
         t.spawn(&name("alice"), "coder", false, Millis(1)).unwrap();
-        t.send(
-            &AgentName::lead(),
-            &name("alice"),
-            "message",
-            "hi; #1 <b>&</b>\n100%",
-            Millis(2),
-        )
-        .unwrap();
-        let id = t
-            .request_shutdown(&AgentName::lead(), &name("alice"), Millis(3))
-            .unwrap();
+        t.send(&AgentName::lead(), &name("alice"), "message", "hi; #1 <b>&</b>\n100%", Millis(2)).unwrap();
+        let id = t.request_shutdown(&AgentName::lead(), &name("alice"), Millis(3)).unwrap();
         t.drain(&name("alice"), Millis(4)).unwrap();
-        t.answer(
-            RequestKind::Shutdown,
-            &id,
-            &name("alice"),
-            true,
-            "done",
-            Millis(5),
-        )
-        .unwrap();
-        t.set_status(&name("alice"), MemberStatus::Shutdown, Millis(6))
-            .unwrap();
+        t.answer(RequestKind::Shutdown, &id, &name("alice"), true, "done", Millis(5)).unwrap();
+        t.set_status(&name("alice"), MemberStatus::Shutdown, Millis(6)).unwrap();
         t.finish_run(Millis(7)).unwrap();
         t.trace().clone()
     }
@@ -492,48 +400,25 @@ mod tests {
         let back = import_json(&first).unwrap();
         assert_eq!(back, trace);
         assert_eq!(trace_json(&back), first);
-        assert!(
-            first.starts_with("{\n  \"version\": 1,"),
-            "{}",
-            &first[..40]
-        );
+        assert!(first.starts_with("{\n  \"version\": 1,"), "{}", &first[..40]);
         assert!(first.ends_with("}\n"));
     }
 
     #[test]
     fn a_byte_order_mark_is_ignored() {
         let trace = handshake();
-        assert_eq!(
-            import_json(&format!("\u{feff}{}", trace_json(&trace))).unwrap(),
-            trace
-        );
+        assert_eq!(import_json(&format!("\u{feff}{}", trace_json(&trace))).unwrap(), trace);
     }
 
     #[test]
     fn a_file_over_the_cap_is_refused_before_parsing() {
         let huge = " ".repeat(MAX_IMPORT_BYTES as usize + 1);
         let err = import_json(&huge).unwrap_err();
-        assert_eq!(
-            err,
-            ImportError::TooLarge {
-                size: MAX_IMPORT_BYTES + 1,
-                cap: MAX_IMPORT_BYTES
-            }
-        );
+        assert_eq!(err, ImportError::TooLarge { size: MAX_IMPORT_BYTES + 1, cap: MAX_IMPORT_BYTES });
         assert!(err.to_string().contains("20.0 MiB"), "{err}");
-        assert!(
-            err.to_string()
-                .contains(&(MAX_IMPORT_BYTES + 1).to_string()),
-            "{err}"
-        );
+        assert!(err.to_string().contains(&(MAX_IMPORT_BYTES + 1).to_string()), "{err}");
         assert_eq!(check_import_size(MAX_IMPORT_BYTES), Ok(()));
-        assert_eq!(
-            check_import_size(u64::MAX),
-            Err(ImportError::TooLarge {
-                size: u64::MAX,
-                cap: MAX_IMPORT_BYTES
-            })
-        );
+        assert_eq!(check_import_size(u64::MAX), Err(ImportError::TooLarge { size: u64::MAX, cap: MAX_IMPORT_BYTES }));
     }
 
     #[test]
@@ -544,26 +429,16 @@ mod tests {
     #[test]
     fn text_that_is_not_json_is_refused_with_its_line_and_column() {
         let err = import_json("{\n  \"version\": 1,\n  oops\n}").unwrap_err();
-        let ImportError::NotJson { line, column, .. } = &err else {
-            panic!("{err:?}")
-        };
+        let ImportError::NotJson { line, column, .. } = &err else { panic!("{err:?}") };
         assert_eq!((*line, *column), (3, 3));
         assert!(err.to_string().contains("line 3, column 3"), "{err}");
-        assert!(
-            !err.to_string().contains("line 3 column 3"),
-            "the position is not repeated: {err}"
-        );
+        assert!(!err.to_string().contains("line 3 column 3"), "the position is not repeated: {err}");
     }
 
     #[test]
     fn json_that_is_not_an_object_is_not_a_trace() {
         let err = import_json("[1, 2]").unwrap_err();
-        assert_eq!(
-            err,
-            ImportError::NotATrace {
-                found: "an array".into()
-            }
-        );
+        assert_eq!(err, ImportError::NotATrace { found: "an array".into() });
     }
 
     #[test]
@@ -572,17 +447,9 @@ mod tests {
         v["version"] = Value::from(2);
         let err = import_value(&v).unwrap_err();
         assert_eq!(err, ImportError::UnsupportedVersion { found: "2".into() });
-        assert_eq!(
-            err.to_string(),
-            "trace format version 2 is not supported; this build reads version 1"
-        );
+        assert_eq!(err.to_string(), "trace format version 2 is not supported; this build reads version 1");
         v["version"] = Value::from("1");
-        assert_eq!(
-            import_value(&v),
-            Err(ImportError::UnsupportedVersion {
-                found: "\"1\"".into()
-            })
-        );
+        assert_eq!(import_value(&v), Err(ImportError::UnsupportedVersion { found: "\"1\"".into() }));
         v.as_object_mut().unwrap().remove("version");
         let err = import_value(&v).unwrap_err();
         assert_eq!(err, ImportError::MissingVersion);
@@ -593,67 +460,25 @@ mod tests {
     fn a_missing_field_is_named_with_its_event() {
         let mut v = json_value(&handshake());
         v.as_object_mut().unwrap().remove("entries");
-        assert_eq!(
-            import_value(&v),
-            Err(ImportError::MissingField {
-                entry: None,
-                field: "entries".into()
-            })
-        );
+        assert_eq!(import_value(&v), Err(ImportError::MissingField { entry: None, field: "entries".into() }));
 
         let mut v = json_value(&handshake());
         v["entries"][2].as_object_mut().unwrap().remove("time");
         let err = import_value(&v).unwrap_err();
-        assert_eq!(
-            err,
-            ImportError::MissingField {
-                entry: Some(2),
-                field: "time".into()
-            }
-        );
-        assert_eq!(
-            err.to_string(),
-            "event 2 is missing the required field 'time'"
-        );
+        assert_eq!(err, ImportError::MissingField { entry: Some(2), field: "time".into() });
+        assert_eq!(err.to_string(), "event 2 is missing the required field 'time'");
 
         let mut v = json_value(&handshake());
-        v["entries"][2]["event"]["message"]
-            .as_object_mut()
-            .unwrap()
-            .remove("from");
-        assert_eq!(
-            import_value(&v),
-            Err(ImportError::MissingField {
-                entry: Some(2),
-                field: "event.message.from".into()
-            })
-        );
+        v["entries"][2]["event"]["message"].as_object_mut().unwrap().remove("from");
+        assert_eq!(import_value(&v), Err(ImportError::MissingField { entry: Some(2), field: "event.message.from".into() }));
 
         let mut v = json_value(&handshake());
-        v["entries"][1]["event"]
-            .as_object_mut()
-            .unwrap()
-            .remove("role");
-        assert_eq!(
-            import_value(&v),
-            Err(ImportError::MissingField {
-                entry: Some(1),
-                field: "event.role".into()
-            })
-        );
+        v["entries"][1]["event"].as_object_mut().unwrap().remove("role");
+        assert_eq!(import_value(&v), Err(ImportError::MissingField { entry: Some(1), field: "event.role".into() }));
 
         let mut v = json_value(&handshake());
-        v["entries"][1]["event"]
-            .as_object_mut()
-            .unwrap()
-            .remove("kind");
-        assert_eq!(
-            import_value(&v),
-            Err(ImportError::MissingField {
-                entry: Some(1),
-                field: "event.kind".into()
-            })
-        );
+        v["entries"][1]["event"].as_object_mut().unwrap().remove("kind");
+        assert_eq!(import_value(&v), Err(ImportError::MissingField { entry: Some(1), field: "event.kind".into() }));
     }
 
     #[test]
@@ -661,49 +486,30 @@ mod tests {
         let mut v = json_value(&handshake());
         v["seed"] = Value::from(-1);
         let err = import_value(&v).unwrap_err();
-        assert!(
-            matches!(&err, ImportError::BadField { entry: None, field, .. } if field == "seed"),
-            "{err:?}"
-        );
+        assert!(matches!(&err, ImportError::BadField { entry: None, field, .. } if field == "seed"), "{err:?}");
 
         let mut v = json_value(&handshake());
         v["entries"][3]["time"] = Value::from("soon");
         let err = import_value(&v).unwrap_err();
-        assert!(
-            matches!(&err, ImportError::BadField { entry: Some(3), field, .. } if field == "time"),
-            "{err:?}"
-        );
-        assert!(
-            err.to_string()
-                .starts_with("event 3 has an invalid field 'time'"),
-            "{err}"
-        );
+        assert!(matches!(&err, ImportError::BadField { entry: Some(3), field, .. } if field == "time"), "{err:?}");
+        assert!(err.to_string().starts_with("event 3 has an invalid field 'time'"), "{err}");
         assert!(err.to_string().contains("\"soon\""), "{err}");
 
         let mut v = json_value(&handshake());
         v["entries"][4]["event"]["message"]["request_id"] = Value::from("XYZ");
         let err = import_value(&v).unwrap_err();
-        assert!(
-            matches!(&err, ImportError::BadField { entry: Some(4), field, .. } if field == "event.message.request_id"),
-            "{err:?}"
-        );
+        assert!(matches!(&err, ImportError::BadField { entry: Some(4), field, .. } if field == "event.message.request_id"), "{err:?}");
         assert!(err.to_string().contains("8 lowercase hex"), "{err}");
 
         let mut v = json_value(&handshake());
         v["entries"][1]["event"]["name"] = Value::from("two words");
         let err = import_value(&v).unwrap_err();
-        assert!(
-            matches!(&err, ImportError::BadField { entry: Some(1), field, .. } if field == "event.name"),
-            "{err:?}"
-        );
+        assert!(matches!(&err, ImportError::BadField { entry: Some(1), field, .. } if field == "event.name"), "{err:?}");
 
         let mut v = json_value(&handshake());
         v["entries"][0] = Value::from(5);
         let err = import_value(&v).unwrap_err();
-        assert!(
-            matches!(&err, ImportError::BadField { entry: None, field, .. } if field == "entries[0]"),
-            "{err:?}"
-        );
+        assert!(matches!(&err, ImportError::BadField { entry: None, field, .. } if field == "entries[0]"), "{err:?}");
     }
 
     #[test]
@@ -711,10 +517,7 @@ mod tests {
         let mut v = json_value(&handshake());
         v["entries"][0]["event"]["kind"] = Value::from("teleported");
         let err = import_value(&v).unwrap_err();
-        assert!(
-            matches!(&err, ImportError::UnknownEventKind { entry: 0, kind, .. } if kind == "teleported"),
-            "{err:?}"
-        );
+        assert!(matches!(&err, ImportError::UnknownEventKind { entry: 0, kind, .. } if kind == "teleported"), "{err:?}");
         assert!(err.to_string().contains("run_started"), "{err}");
     }
 
@@ -722,95 +525,50 @@ mod tests {
     fn bad_numbering_and_time_going_backwards_are_refused() {
         let mut v = json_value(&handshake());
         v["entries"][2]["seq"] = Value::from(7);
-        assert_eq!(
-            import_value(&v),
-            Err(ImportError::BadSequence { index: 2, seq: 7 })
-        );
+        assert_eq!(import_value(&v), Err(ImportError::BadSequence { index: 2, seq: 7 }));
         let mut v = json_value(&handshake());
         v["entries"][3]["time"] = Value::from(0);
-        assert_eq!(
-            import_value(&v),
-            Err(ImportError::TimeWentBackwards {
-                seq: 3,
-                at: Millis(0),
-                previous: Millis(2)
-            })
-        );
+        assert_eq!(import_value(&v), Err(ImportError::TimeWentBackwards { seq: 3, at: Millis(0), previous: Millis(2) }));
     }
 
     #[test]
     fn a_trace_whose_replay_breaks_the_rules_names_the_event_and_the_rule() {
         let mut v = json_value(&handshake());
         // The shutdown response now comes from someone nobody spawned.
-        let seq = v["entries"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .position(|e| e["event"]["message"]["type"] == "shutdown_response")
-            .unwrap();
+        let seq = v["entries"].as_array().unwrap().iter().position(|e| e["event"]["message"]["type"] == "shutdown_response").unwrap();
         v["entries"][seq - 1]["event"]["by"] = Value::from("mallory");
         let err = import_value(&v).unwrap_err();
-        let ImportError::BreaksProtocol(replay) = &err else {
-            panic!("{err:?}")
-        };
+        let ImportError::BreaksProtocol(replay) = &err else { panic!("{err:?}") };
         assert_eq!(replay.seq, seq as u64 - 1);
-        assert!(
-            err.to_string()
-                .starts_with(&format!("event {} breaks the protocol rules: ", seq - 1)),
-            "{err}"
-        );
+        assert!(err.to_string().starts_with(&format!("event {} breaks the protocol rules: ", seq - 1)), "{err}");
         assert!(err.to_string().contains("mallory"), "{err}");
     }
 
     fn one_event(event: &str) -> String {
-        format!(
-            r#"{{"version":1,"team_name":"x","seed":1,"entries":[{{"seq":0,"time":0,"event":{event}}}]}}"#
-        )
+        format!(r#"{{"version":1,"team_name":"x","seed":1,"entries":[{{"seq":0,"time":0,"event":{event}}}]}}"#)
     }
 
     #[test]
     fn an_ill_typed_event_field_is_named_wherever_it_stands_in_the_event() {
-        let err = import_json(&one_event(
-            r#"{"kind":"member_spawned","name":"alice","role":"r","plan_mode":"yes"}"#,
-        ))
-        .unwrap_err();
+        let err = import_json(&one_event(r#"{"kind":"member_spawned","name":"alice","role":"r","plan_mode":"yes"}"#)).unwrap_err();
         assert_eq!(err.to_string(), "event 0 has an invalid field 'event.plan_mode': invalid type: string \"yes\", expected a boolean");
-        let err = import_json(&one_event(
-            r#"{"agent":"lead","input":{},"kind":"tool_called","tool":"x","tool_use_id":3}"#,
-        ))
-        .unwrap_err();
-        assert!(
-            matches!(&err, ImportError::BadField { entry: Some(0), field, .. } if field == "event.tool_use_id"),
-            "{err:?}"
-        );
-        let err = import_json(&one_event(
-            r#"{"kind":"tool_called","agent":"lead","input":{},"tool":"x","tool_use_id":"t","extra":1}"#,
-        ));
-        assert!(
-            err.is_ok(),
-            "unknown fields are ignored, as before: {err:?}"
-        );
+        let err = import_json(&one_event(r#"{"agent":"lead","input":{},"kind":"tool_called","tool":"x","tool_use_id":3}"#)).unwrap_err();
+        assert!(matches!(&err, ImportError::BadField { entry: Some(0), field, .. } if field == "event.tool_use_id"), "{err:?}");
+        let err = import_json(&one_event(r#"{"kind":"tool_called","agent":"lead","input":{},"tool":"x","tool_use_id":"t","extra":1}"#));
+        assert!(err.is_ok(), "unknown fields are ignored, as before: {err:?}");
     }
 
     #[test]
     fn a_kind_that_is_not_a_string_is_named_as_such() {
         let err = import_json(&one_event(r#"{"kind":5}"#)).unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "event 0 has an invalid field 'event.kind': expected a string, found the number 5"
-        );
+        assert_eq!(err.to_string(), "event 0 has an invalid field 'event.kind': expected a string, found the number 5");
     }
 
     #[test]
     fn a_whole_number_field_says_its_range() {
-        let err =
-            import_json(r#"{"version":1,"team_name":"x","seed":-1,"entries":[]}"#).unwrap_err();
+        let err = import_json(r#"{"version":1,"team_name":"x","seed":-1,"entries":[]}"#).unwrap_err();
         assert_eq!(err.to_string(), "the trace has an invalid field 'seed': invalid value: integer `-1`, expected a whole number from 0 to 2^64-1");
-        let err =
-            import_json(r#"{"version":1,"team_name":"x","seed":1,"entries":{}}"#).unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "the trace has an invalid field 'entries': invalid type: map, expected a sequence"
-        );
+        let err = import_json(r#"{"version":1,"team_name":"x","seed":1,"entries":{}}"#).unwrap_err();
+        assert_eq!(err.to_string(), "the trace has an invalid field 'entries': invalid type: map, expected a sequence");
     }
 }

@@ -7,7 +7,6 @@
 use leptos::ev;
 use leptos::prelude::*;
 
-use super::diagram::layout;
 use super::diagram_view::DiagramView;
 use super::{export, share, views};
 use crate::protocol::{AgentName, FaultAction, FaultRule, MessageType};
@@ -284,7 +283,7 @@ fn TracePanel() -> impl IntoView {
         let (text, name, mime) = s.trace.with_untracked(|t| match format {
             "json" => (export::trace_json(t), "trace.json", "application/json"),
             "mermaid" => (export::mermaid(t), "trace.mmd", "text/plain"),
-            _ => (export::svg(&layout(t, s.cursor.get_untracked()), "Team Protocols Playground"), "diagram.svg", "image/svg+xml"),
+            _ => (export::svg_of_run(t, s.cursor.get_untracked(), "Team Protocols Playground"), "diagram.svg", "image/svg+xml"),
         });
         let Some(holder) = links.get() else { return };
         let Ok(Some(a)) = holder.query_selector(&format!("a[data-format={format}]")) else { return };

@@ -7,6 +7,7 @@
 
 pub mod diagram;
 pub mod export;
+pub mod geometry;
 pub mod share;
 pub mod synthetic;
 pub mod views;

@@ -1,24 +1,23 @@
-//! A laid-out diagram as a standalone SVG document: light palette, styles
-//! embedded, `role="img"` with a label and a title.
+//! The run as a standalone SVG document: light palette, styles embedded,
+//! `role="img"` with a label and a title.
 //!
 //! Owns the SVG document (header, styles, arrow markers) and the
-//! serialisation of geometry primitives to SVG text. Pure: it must not
-//! compute geometry (that is `diagram`) nor touch the DOM.
+//! serialisation of `geometry` primitives to SVG text. Pure: it must not
+//! place anything itself (where things go is `diagram` and `geometry`, which
+//! the live view draws too) nor touch the DOM.
 
 use std::fmt::Write as _;
 
-use crate::protocol::MemberStatus;
-use crate::protocol::MessageType;
-use crate::ui::diagram::{Diagram, Row, RowKind, PALETTE_SIZE, ROW_HEIGHT};
+use crate::protocol::{check, Trace};
+use crate::ui::diagram::{layout, PALETTE_SIZE};
+use crate::ui::geometry::{draw, Geometry, Item, Shape};
 
 /// Height of the title band above the diagram in an SVG export.
 pub const SVG_TITLE_HEIGHT: f64 = 28.0;
 
 /// The light palette of request colours, slot for slot with the app's
 /// `--c0` ... `--c7`.
-pub const SVG_PALETTE: [&str; PALETTE_SIZE] = [
-    "#3355cc", "#b8338a", "#148a8a", "#c25e00", "#6b4fc8", "#2f7a4f", "#a23b3b", "#5a6b00",
-];
+pub const SVG_PALETTE: [&str; PALETTE_SIZE] = ["#3355cc", "#b8338a", "#148a8a", "#c25e00", "#6b4fc8", "#2f7a4f", "#a23b3b", "#5a6b00"];
 
 const SVG_STYLE: &str = r#"
 text { fill: #1d1f24; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; font-size: 12px; }
@@ -60,27 +59,32 @@ text { fill: #1d1f24; font-family: system-ui, -apple-system, "Segoe UI", Roboto,
 .badge.badge-pending text { fill: #a86a12; } .badge.badge-pending rect { stroke: #a86a12; }
 .badge.badge-approved text { fill: #2f7a4f; } .badge.badge-approved rect { stroke: #2f7a4f; }
 .badge.badge-rejected text { fill: #c0392b; } .badge.badge-rejected rect { stroke: #c0392b; }
+.msg.fault-dropped line { stroke-dasharray: 3 3; opacity: 0.8; }
+.drop-x line { stroke: #c0392b; stroke-width: 3; stroke-dasharray: none; opacity: 1; }
+.msg.fault-duplicate .msg-label, .msg.fault-delayed .msg-label, .msg.fault-reordered .msg-label { font-style: italic; }
+.violation-mark text { fill: #c0392b; font-size: 14px; font-weight: 700; }
 "#;
 
-/// `diagram` as a standalone SVG document (light colours, styles embedded,
-/// `role="img"` with an `aria-label` and a `<title>`), drawing what the app
-/// draws: lifelines with their heads and end crosses, activation bars, every
-/// row (run banners, spawns, message arrows in their request's colour with
-/// labels, transitions, tool notes, failures) and the request badges with
-/// their state. `title` is shown above the diagram. All text is XML-escaped.
-pub fn svg(diagram: &Diagram, title: &str) -> String {
-    let width = diagram.width.max(600.0);
-    let height = diagram.height + SVG_TITLE_HEIGHT;
-    let arrows = diagram
-        .rows
-        .iter()
-        .filter(|r| matches!(r.kind, RowKind::Message { .. }))
-        .count();
+/// The run on screen as a standalone SVG document: `trace` laid out as of
+/// `cursor` (all of it for `None`), with the invariant checker's violations
+/// marked, drawn from the same geometry as the live view.
+pub fn svg_of_run(trace: &Trace, cursor: Option<usize>, title: &str) -> String {
+    svg(&draw(&layout(trace, cursor), &check(trace)), title)
+}
+
+/// `geometry` as a standalone SVG document (light colours, styles embedded,
+/// `role="img"` with an `aria-label` and a `<title>`): every item of every
+/// layer, back to front, each a `<g>` with its classes, event number and
+/// request, holding its shapes. `title` is shown above the drawing. All
+/// text is XML-escaped.
+pub fn svg(geometry: &Geometry, title: &str) -> String {
+    let width = geometry.width;
+    let height = geometry.height + SVG_TITLE_HEIGHT;
     let label = format!(
         "{title}: sequence diagram of {}, {}, {}",
-        count(diagram.columns.len(), "agent"),
-        count(arrows, "message"),
-        count(diagram.badges.len(), "request")
+        count(geometry.agents, "agent"),
+        count(geometry.messages, "message"),
+        count(geometry.requests, "request")
     );
     let mut out = String::new();
     out.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
@@ -97,96 +101,11 @@ pub fn svg(diagram: &Diagram, title: &str) -> String {
     }
     let _ = writeln!(out, "{}", marker("arrow-plain", "#5b6170"));
     out.push_str("</defs>\n");
-    let _ = writeln!(
-        out,
-        r#"<rect class="bg" x="0" y="0" width="{width}" height="{height}"/>"#
-    );
-    let _ = writeln!(
-        out,
-        r#"<text class="title" x="8" y="19">{}</text>"#,
-        xml(title)
-    );
+    let _ = writeln!(out, r#"<rect class="bg" x="0" y="0" width="{width}" height="{height}"/>"#);
+    let _ = writeln!(out, r#"<text class="title" x="8" y="19">{}</text>"#, xml(title));
     let _ = writeln!(out, r#"<g transform="translate(0 {SVG_TITLE_HEIGHT})">"#);
-    for c in &diagram.columns {
-        let end = c.ended_y.unwrap_or(diagram.height);
-        let status = c.status.map_or("lead", MemberStatus::as_str);
-        let head_y = if c.name.is_lead() {
-            8.0
-        } else {
-            c.born_y + 1.0
-        };
-        let _ = writeln!(out, r#"<g class="lifeline status-{status}">"#);
-        let _ = writeln!(
-            out,
-            r#"<line class="life" x1="{x}" y1="{}" x2="{x}" y2="{end}"/>"#,
-            head_y + 28.0,
-            x = c.x
-        );
-        let _ = writeln!(
-            out,
-            r#"<rect class="head" x="{}" y="{head_y}" width="120" height="28" rx="6"/>"#,
-            c.x - 60.0
-        );
-        let _ = writeln!(
-            out,
-            r#"<text class="head-name" x="{}" y="{}">{}</text>"#,
-            c.x,
-            head_y + 14.0,
-            xml(c.name.as_str())
-        );
-        let _ = writeln!(
-            out,
-            r#"<text class="head-status" x="{}" y="{}">{status}</text>"#,
-            c.x,
-            head_y + 25.0
-        );
-        if let Some(y) = c.ended_y {
-            let _ = writeln!(
-                out,
-                r#"<g class="cross"><line x1="{}" y1="{}" x2="{}" y2="{}"/><line x1="{}" y1="{}" x2="{}" y2="{}"/></g>"#,
-                c.x - 9.0,
-                y - 9.0,
-                c.x + 9.0,
-                y + 9.0,
-                c.x + 9.0,
-                y - 9.0,
-                c.x - 9.0,
-                y + 9.0
-            );
-        }
-        out.push_str("</g>\n");
-    }
-    for a in &diagram.activations {
-        let class = if a.open {
-            "activation open"
-        } else {
-            "activation"
-        };
-        let _ = writeln!(
-            out,
-            r#"<rect class="{class}" x="{}" y="{}" width="10" height="{}"/>"#,
-            a.x - 5.0,
-            a.y0 + 4.0,
-            (a.y1 - a.y0).max(8.0)
-        );
-    }
-    for r in &diagram.rows {
-        svg_row(&mut out, r);
-    }
-    for b in &diagram.badges {
-        let y = b.y + ROW_HEIGHT / 2.0;
-        let _ = writeln!(
-            out,
-            r#"<g class="badge c{} badge-{}" data-request="{}"><rect x="{}" y="{}" width="74" height="18" rx="9"/><text x="{}" y="{}">{}</text></g>"#,
-            b.color % PALETTE_SIZE,
-            b.status,
-            xml(b.request_id.as_str()),
-            b.x + 12.0,
-            y - 9.0,
-            b.x + 49.0,
-            y + 4.0,
-            b.status
-        );
+    for it in geometry.items() {
+        item(&mut out, it);
     }
     out.push_str("</g>\n</svg>\n");
     out
@@ -202,119 +121,56 @@ fn marker(id: &str, colour: &str) -> String {
     )
 }
 
-fn svg_row(out: &mut String, r: &Row) {
-    let y = r.y + ROW_HEIGHT / 2.0;
-    let seq = r.seq;
-    let _ = match &r.kind {
-        RowKind::RunStarted { prompt } => {
-            writeln!(
-                out,
-                r#"<g class="banner run-start" data-seq="{seq}"><text x="8" y="{y}">{}</text></g>"#,
-                xml(&format!("▶ {prompt}"))
-            )
-        }
-        RowKind::RunFinished => {
-            writeln!(
-                out,
-                r#"<g class="banner run-end" data-seq="{seq}"><text x="8" y="{y}">■ run finished</text></g>"#
-            )
-        }
-        RowKind::Spawn { name, from_x, to_x } => writeln!(
+/// ` name="value"` with the value escaped, or nothing.
+fn attr(name: &str, value: Option<&str>) -> String {
+    value.map(|v| format!(r#" {name}="{}""#, xml(v))).unwrap_or_default()
+}
+
+fn item(out: &mut String, it: &Item) {
+    let seq = it.seq.map(|s| s.to_string());
+    let _ = write!(
+        out,
+        r#"<g class="{}"{}{}{}{}>"#,
+        xml(&it.class),
+        attr("data-seq", seq.as_deref()),
+        attr("data-request", it.request.as_ref().map(|r| r.as_str())),
+        attr("role", it.role),
+        attr("aria-label", it.label.as_deref())
+    );
+    for s in &it.shapes {
+        shape(out, s);
+    }
+    out.push_str("</g>\n");
+}
+
+/// One primitive as SVG. The match has no wildcard arm: every `Shape` kind
+/// is serialised (the live view's `shape_view` matches the same way).
+fn shape(out: &mut String, s: &Shape) {
+    let _ = match s {
+        Shape::Line { x1, y1, x2, y2, class, head } => write!(
             out,
-            r#"<g class="spawn" data-seq="{seq}"><line x1="{from_x}" y1="{y}" x2="{}" y2="{y}" marker-end="url(#arrow-plain)"/><text x="{}" y="{}">{}</text></g>"#,
-            to_x - 62.0,
-            (from_x + to_x) / 2.0,
-            y - 4.0,
-            xml(&format!("spawn {name}"))
+            r#"<line{} x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}"{}/>"#,
+            attr("class", *class),
+            head.map(|h| format!(r#" marker-end="url(#{})""#, h.marker_id())).unwrap_or_default()
         ),
-        RowKind::Message {
-            from_x,
-            to_x,
-            label,
-            msg_type,
-            request_id,
-            color,
-            delivered,
-            ..
-        } => {
-            let class = format!(
-                "msg {} {} {}",
-                color.map_or_else(|| "plain".to_string(), |c| format!("c{}", c % PALETTE_SIZE)),
-                if *delivered { "delivered" } else { "in-flight" },
-                if matches!(msg_type, MessageType::Message | MessageType::Broadcast) {
-                    "text"
-                } else {
-                    "protocol"
-                },
-            );
-            let marker = color.map_or_else(
-                || "arrow-plain".to_string(),
-                |c| format!("arrow-{}", c % PALETTE_SIZE),
-            );
-            let (x1, x2) = if (to_x - from_x).abs() < 1.0 {
-                (*from_x, from_x + 40.0)
-            } else {
-                (*from_x, *to_x)
-            };
-            let dir = if x2 >= x1 { -1.0 } else { 1.0 };
-            let request = request_id
-                .as_ref()
-                .map(|id| format!(r#" data-request="{}""#, xml(id.as_str())))
-                .unwrap_or_default();
-            writeln!(
-                out,
-                r#"<g class="{class}" data-seq="{seq}"{request}><line x1="{x1}" y1="{y}" x2="{}" y2="{y}" marker-end="url(#{marker})"/><text class="msg-label" x="{}" y="{}">{}</text></g>"#,
-                x2 + dir * 6.0,
-                (x1 + x2) / 2.0,
-                y - 5.0,
-                xml(label)
-            )
-        }
-        RowKind::Transition {
-            request_id,
-            to,
-            x,
-            color,
-        } => writeln!(
+        Shape::Cross { x, y, half, class, label } => write!(
             out,
-            r#"<g class="transition c{} to-{to}" data-seq="{seq}" data-request="{}"><text x="{}" y="{y}">{}</text></g>"#,
-            color % PALETTE_SIZE,
-            xml(request_id.as_str()),
-            x + 10.0,
-            xml(&format!("{request_id}: pending → {to}"))
+            r#"<g class="{class}" aria-label="{}"><line x1="{}" y1="{}" x2="{}" y2="{}"/><line x1="{}" y1="{}" x2="{}" y2="{}"/></g>"#,
+            xml(label),
+            x - half,
+            y - half,
+            x + half,
+            y + half,
+            x + half,
+            y - half,
+            x - half,
+            y + half
         ),
-        RowKind::Tool {
-            x,
-            label,
-            ok,
-            output,
-        } => {
-            let state = match ok {
-                None => "running",
-                Some(true) => "ok",
-                Some(false) => "error",
-            };
-            let tip = output.as_deref().unwrap_or("running…");
-            writeln!(
-                out,
-                r#"<g class="note tool-{state}" data-seq="{seq}"><title>{}</title><rect x="{}" y="{}" width="{}" height="{}" rx="3"/><text x="{}" y="{}">{}</text></g>"#,
-                xml(tip),
-                x + 8.0,
-                r.y + 4.0,
-                label.chars().count() as f64 * 6.6 + 14.0,
-                ROW_HEIGHT - 8.0,
-                x + 15.0,
-                y + 4.0,
-                xml(label)
-            )
+        Shape::Text { x, y, text, class } => write!(out, r#"<text{} x="{x}" y="{y}">{}</text>"#, attr("class", *class), xml(text)),
+        Shape::Rect { x, y, width, height, rx, class } => {
+            write!(out, r#"<rect{} x="{x}" y="{y}" width="{width}" height="{height}" rx="{rx}"/>"#, attr("class", *class))
         }
-        RowKind::Failure { x, error } => writeln!(
-            out,
-            r#"<g class="note failure" data-seq="{seq}"><text x="{}" y="{}">{}</text></g>"#,
-            x + 10.0,
-            y + 4.0,
-            xml(&format!("⚠ {error}"))
-        ),
+        Shape::Tooltip(text) => write!(out, "<title>{}</title>", xml(text)),
     };
 }
 
@@ -340,8 +196,11 @@ pub fn xml(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::{AgentName, Millis, RequestKind, Team, Trace};
+    use crate::protocol::check;
+    use crate::protocol::{AgentName, MemberStatus, Millis, RequestKind, Team, Trace};
     use crate::ui::diagram::layout;
+    use crate::ui::geometry::fixtures::faulty_run;
+    use crate::ui::geometry::ShapeKind;
 
     fn name(s: &str) -> AgentName {
         AgentName::parse(s).unwrap()
@@ -350,61 +209,73 @@ mod tests {
     /// alice: spawned, asked to shut down, approves, exits.
     fn handshake() -> Trace {
         let mut t = Team::new("default", 7);
-        t.start_run("Spawn alice; then shut her down.", Millis(0))
-            .unwrap();
+        t.start_run("Spawn alice; then shut her down.", Millis(0)).unwrap();
         t.spawn(&name("alice"), "coder", false, Millis(1)).unwrap();
-        t.send(
-            &AgentName::lead(),
-            &name("alice"),
-            "message",
-            "hi; #1 <b>&</b>\n100%",
-            Millis(2),
-        )
-        .unwrap();
-        let id = t
-            .request_shutdown(&AgentName::lead(), &name("alice"), Millis(3))
-            .unwrap();
+        t.send(&AgentName::lead(), &name("alice"), "message", "hi; #1 <b>&</b>\n100%", Millis(2)).unwrap();
+        let id = t.request_shutdown(&AgentName::lead(), &name("alice"), Millis(3)).unwrap();
         t.drain(&name("alice"), Millis(4)).unwrap();
-        t.answer(
-            RequestKind::Shutdown,
-            &id,
-            &name("alice"),
-            true,
-            "done",
-            Millis(5),
-        )
-        .unwrap();
-        t.set_status(&name("alice"), MemberStatus::Shutdown, Millis(6))
-            .unwrap();
+        t.answer(RequestKind::Shutdown, &id, &name("alice"), true, "done", Millis(5)).unwrap();
+        t.set_status(&name("alice"), MemberStatus::Shutdown, Millis(6)).unwrap();
         t.finish_run(Millis(7)).unwrap();
         t.trace().clone()
     }
 
     #[test]
     fn xml_escapes_the_five_and_drops_forbidden_characters() {
-        assert_eq!(
-            xml("<a href=\"x\">'&'</a>\u{1}\n"),
-            "&lt;a href=&quot;x&quot;&gt;&apos;&amp;&apos;&lt;/a&gt; "
-        );
+        assert_eq!(xml("<a href=\"x\">'&'</a>\u{1}\n"), "&lt;a href=&quot;x&quot;&gt;&apos;&amp;&apos;&lt;/a&gt; ");
     }
 
     #[test]
     fn the_svg_is_a_standalone_accessible_document() {
         let d = layout(&handshake(), None);
-        let s = svg(&d, "Run <1> & co");
+        let s = svg(&draw(&d, &[]), "Run <1> & co");
         assert!(s.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "));
-        assert!(
-            s.contains(" role=\"img\" aria-label=\"Run &lt;1&gt; &amp; co: sequence diagram of 2 agents, 3 messages, 1 request\""),
-            "{s}"
-        );
+        assert!(s.contains(" role=\"img\" aria-label=\"Run &lt;1&gt; &amp; co: sequence diagram of 2 agents, 3 messages, 1 request\""), "{s}");
         assert!(s.contains("<title>Run &lt;1&gt; &amp; co</title>"));
-        assert!(s.contains(&format!(
-            "viewBox=\"0 0 {} {}\"",
-            d.width.max(600.0),
-            d.height + SVG_TITLE_HEIGHT
-        )));
-        assert!(s.contains("<style>") && s.contains("class=\"badge c0 badge-approved\""));
+        assert!(s.contains(&format!("viewBox=\"0 0 {} {}\"", d.width.max(600.0), d.height + SVG_TITLE_HEIGHT)));
+        assert!(s.contains("<style>") && s.contains("class=\"badge fsm c0 badge-approved\""));
         assert!(s.contains("hi; #1 &lt;b&gt;&amp;&lt;/b&gt; 100%"), "{s}");
         assert!(s.trim_end().ends_with("</svg>"));
+    }
+
+    #[test]
+    fn the_svg_of_a_run_with_a_dropped_message_shows_the_cross() {
+        let s = svg_of_run(&faulty_run(), None, "faulty");
+        let dropped = s.lines().find(|l| l.starts_with("<g class=\"msg ") && l.contains(" fault-dropped\"")).expect("a dropped arrow");
+        assert!(dropped.contains(r#"<g class="drop-x" aria-label="dropped"><line "#), "{dropped}");
+        assert!(!dropped.contains("marker-end"), "a dropped arrow has no head: {dropped}");
+    }
+
+    #[test]
+    fn the_svg_of_a_run_with_a_violation_marks_it_at_its_event() {
+        let trace = faulty_run();
+        let violations = check(&trace);
+        assert!(!violations.is_empty());
+        let s = svg_of_run(&trace, None, "faulty");
+        for v in &violations {
+            let mark = format!(r#"<g class="violation-mark" data-seq="{}""#, v.seq);
+            let line = s.lines().find(|l| l.starts_with(&mark)).unwrap_or_else(|| panic!("no mark for {v:?} in {s}"));
+            assert!(line.contains(&format!(r#"aria-label="violation: {}""#, v.kind)), "{line}");
+            assert!(line.contains(&xml(&v.detail)), "the tooltip says what happened: {line}");
+            assert!(line.contains(">⚠</text>"), "{line}");
+        }
+    }
+
+    #[test]
+    fn every_shape_kind_is_serialised() {
+        let g = draw(&layout(&faulty_run(), None), &check(&faulty_run()));
+        for kind in ShapeKind::ALL {
+            let one = g.items().flat_map(|i| &i.shapes).find(|s| s.kind() == kind).expect("the fixture has every kind");
+            let mut out = String::new();
+            shape(&mut out, one);
+            let tag = match kind {
+                ShapeKind::Line => "<line ",
+                ShapeKind::Cross => "<g class=",
+                ShapeKind::Text => "<text",
+                ShapeKind::Rect => "<rect",
+                ShapeKind::Tooltip => "<title>",
+            };
+            assert!(out.starts_with(tag), "{kind:?}: {out}");
+        }
     }
 }

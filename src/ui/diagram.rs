@@ -7,9 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::protocol::{
-    AgentName, Event, FaultAction, MemberStatus, MessageType, RequestId, RequestStatus, Trace,
-};
+use crate::protocol::{AgentName, Event, FaultAction, MemberStatus, MessageType, RequestId, RequestStatus, Trace};
 
 /// Width of one agent column, in SVG units.
 pub const COLUMN_WIDTH: f64 = 170.0;
@@ -222,13 +220,7 @@ pub fn layout(trace: &Trace, cursor: Option<usize>) -> Diagram {
     let mut col_of: BTreeMap<AgentName, usize> = BTreeMap::new();
     let lead = AgentName::lead();
     col_of.insert(lead.clone(), 0);
-    d.columns.push(Column {
-        name: lead,
-        x: LEFT,
-        born_y: HEADER_HEIGHT - 20.0,
-        ended_y: None,
-        status: None,
-    });
+    d.columns.push(Column { name: lead, x: LEFT, born_y: HEADER_HEIGHT - 20.0, ended_y: None, status: None });
     let mut color_of: BTreeMap<RequestId, usize> = BTreeMap::new();
     let mut badge_of: BTreeMap<RequestId, usize> = BTreeMap::new();
     let mut open_calls: BTreeMap<AgentName, usize> = BTreeMap::new();
@@ -238,24 +230,14 @@ pub fn layout(trace: &Trace, cursor: Option<usize>) -> Diagram {
     let mut duplicate_next = false;
     let mut y = HEADER_HEIGHT;
 
-    let x_of = |d: &mut Diagram,
-                col_of: &mut BTreeMap<AgentName, usize>,
-                name: &AgentName,
-                y: f64|
-     -> f64 {
+    let x_of = |d: &mut Diagram, col_of: &mut BTreeMap<AgentName, usize>, name: &AgentName, y: f64| -> f64 {
         if let Some(&i) = col_of.get(name) {
             return d.columns[i].x;
         }
         let i = d.columns.len();
         let x = LEFT + COLUMN_WIDTH * i as f64;
         col_of.insert(name.clone(), i);
-        d.columns.push(Column {
-            name: name.clone(),
-            x,
-            born_y: y,
-            ended_y: None,
-            status: Some(MemberStatus::Working),
-        });
+        d.columns.push(Column { name: name.clone(), x, born_y: y, ended_y: None, status: Some(MemberStatus::Working) });
         x
     };
 
@@ -263,27 +245,14 @@ pub fn layout(trace: &Trace, cursor: Option<usize>) -> Diagram {
         let seq = entry.seq;
         let released: Option<(crate::protocol::Message, &'static str)>;
         let arrow = match &entry.event {
-            Event::MessageSent { message } => Some((
-                message,
-                std::mem::take(&mut duplicate_next).then_some("duplicate"),
-            )),
-            Event::FaultApplied {
-                action: FaultAction::Drop,
-                message,
-            } => Some((message, Some("dropped"))),
-            Event::FaultApplied {
-                action: FaultAction::Duplicate,
-                ..
-            } => {
+            Event::MessageSent { message } => Some((message, std::mem::take(&mut duplicate_next).then_some("duplicate"))),
+            Event::FaultApplied { action: FaultAction::Drop, message } => Some((message, Some("dropped"))),
+            Event::FaultApplied { action: FaultAction::Duplicate, .. } => {
                 duplicate_next = true;
                 None
             }
             Event::FaultApplied { action, message } => {
-                let mark = if matches!(action, FaultAction::Reorder) {
-                    "reordered"
-                } else {
-                    "delayed"
-                };
+                let mark = if matches!(action, FaultAction::Reorder) { "reordered" } else { "delayed" };
                 held.insert(seq, (message.clone(), mark));
                 None
             }
@@ -334,9 +303,7 @@ pub fn layout(trace: &Trace, cursor: Option<usize>) -> Diagram {
                     fault,
                 })
             }
-            (Event::RunStarted { prompt }, None) => Some(RowKind::RunStarted {
-                prompt: clip(prompt, 90),
-            }),
+            (Event::RunStarted { prompt }, None) => Some(RowKind::RunStarted { prompt: clip(prompt, 90) }),
             (Event::RunFinished, None) => Some(RowKind::RunFinished),
             (Event::MemberSpawned { name, .. }, None) => {
                 let to_x = x_of(&mut d, &mut col_of, name, y);
@@ -346,11 +313,7 @@ pub fn layout(trace: &Trace, cursor: Option<usize>) -> Diagram {
                     col.ended_y = None;
                 }
                 col.status = Some(MemberStatus::Working);
-                Some(RowKind::Spawn {
-                    name: name.clone(),
-                    from_x: LEFT,
-                    to_x,
-                })
+                Some(RowKind::Spawn { name: name.clone(), from_x: LEFT, to_x })
             }
             (Event::MemberStatusChanged { name, to, .. }, None) => {
                 let i = col_of.get(name).copied();
@@ -362,12 +325,7 @@ pub fn layout(trace: &Trace, cursor: Option<usize>) -> Diagram {
                 }
                 None
             }
-            (
-                Event::MessageSent { .. }
-                | Event::FaultApplied { .. }
-                | Event::MessageReleased { .. },
-                None,
-            ) => None,
+            (Event::MessageSent { .. } | Event::FaultApplied { .. } | Event::MessageReleased { .. }, None) => None,
             (Event::InboxDrained { message_ids, .. }, None) => {
                 for id in message_ids {
                     if let Some(&r) = row_of_message.get(&id.0) {
@@ -383,34 +341,19 @@ pub fn layout(trace: &Trace, cursor: Option<usize>) -> Diagram {
                 color_of.entry(request_id.clone()).or_insert(next);
                 None
             }
-            (
-                Event::RequestTransitioned {
-                    request_id, to, by, ..
-                },
-                None,
-            ) => {
+            (Event::RequestTransitioned { request_id, to, by, .. }, None) => {
                 let color = color_of.get(request_id).copied().unwrap_or(0);
                 if let Some(&b) = badge_of.get(request_id) {
                     d.badges[b].status = *to;
                     d.badges[b].changed_at = seq;
                 }
                 let x = x_of(&mut d, &mut col_of, by, y);
-                Some(RowKind::Transition {
-                    request_id: request_id.clone(),
-                    to: *to,
-                    x,
-                    color,
-                })
+                Some(RowKind::Transition { request_id: request_id.clone(), to: *to, x, color })
             }
             (Event::ModelCalled { agent }, None) => {
                 let x = x_of(&mut d, &mut col_of, agent, y);
                 open_calls.insert(agent.clone(), d.activations.len());
-                d.activations.push(Activation {
-                    x,
-                    y0: y,
-                    y1: y,
-                    open: true,
-                });
+                d.activations.push(Activation { x, y0: y, y1: y, open: true });
                 None
             }
             (Event::ModelReplied { agent, .. }, None) => {
@@ -427,43 +370,16 @@ pub fn layout(trace: &Trace, cursor: Option<usize>) -> Diagram {
                     d.activations[i].open = false;
                 }
                 let x = x_of(&mut d, &mut col_of, agent, y);
-                Some(RowKind::Failure {
-                    x,
-                    error: clip(error, 80),
-                })
+                Some(RowKind::Failure { x, error: clip(error, 80) })
             }
-            (
-                Event::ToolCalled {
-                    agent,
-                    tool_use_id,
-                    tool,
-                    input,
-                },
-                None,
-            ) => {
+            (Event::ToolCalled { agent, tool_use_id, tool, input }, None) => {
                 let x = x_of(&mut d, &mut col_of, agent, y);
                 open_tools.insert(tool_use_id.clone(), d.rows.len());
-                Some(RowKind::Tool {
-                    x,
-                    label: clip(&format!("{tool}({})", short_args(input)), 44),
-                    ok: None,
-                    output: None,
-                })
+                Some(RowKind::Tool { x, label: clip(&format!("{tool}({})", short_args(input)), 44), ok: None, output: None })
             }
-            (
-                Event::ToolReturned {
-                    tool_use_id,
-                    output,
-                    is_error,
-                    ..
-                },
-                None,
-            ) => {
+            (Event::ToolReturned { tool_use_id, output, is_error, .. }, None) => {
                 if let Some(r) = open_tools.remove(tool_use_id) {
-                    if let RowKind::Tool {
-                        ok, output: out, ..
-                    } = &mut d.rows[r].kind
-                    {
+                    if let RowKind::Tool { ok, output: out, .. } = &mut d.rows[r].kind {
                         *ok = Some(!is_error);
                         *out = Some(clip(output, 200));
                     }
@@ -497,21 +413,10 @@ mod tests {
     fn handshake() -> (Trace, RequestId) {
         let mut t = Team::new("d", 1);
         t.spawn(&name("alice"), "coder", false, Millis(0)).unwrap();
-        let id = t
-            .request_shutdown(&AgentName::lead(), &name("alice"), Millis(1))
-            .unwrap();
+        let id = t.request_shutdown(&AgentName::lead(), &name("alice"), Millis(1)).unwrap();
         t.drain(&name("alice"), Millis(2)).unwrap();
-        t.answer(
-            RequestKind::Shutdown,
-            &id,
-            &name("alice"),
-            true,
-            "ok",
-            Millis(3),
-        )
-        .unwrap();
-        t.set_status(&name("alice"), MemberStatus::Shutdown, Millis(4))
-            .unwrap();
+        t.answer(RequestKind::Shutdown, &id, &name("alice"), true, "ok", Millis(3)).unwrap();
+        t.set_status(&name("alice"), MemberStatus::Shutdown, Millis(4)).unwrap();
         (t.trace().clone(), id)
     }
 
@@ -519,12 +424,7 @@ mod tests {
         d.rows
             .iter()
             .filter_map(|r| match &r.kind {
-                RowKind::Message {
-                    label,
-                    color,
-                    delivered,
-                    ..
-                } => Some((label.clone(), *color, *delivered)),
+                RowKind::Message { label, color, delivered, .. } => Some((label.clone(), *color, *delivered)),
                 _ => None,
             })
             .collect()
@@ -545,19 +445,9 @@ mod tests {
     #[test]
     fn the_badge_shows_the_state_as_of_the_cursor() {
         let (trace, _) = handshake();
-        let transition = trace
-            .entries()
-            .iter()
-            .position(|e| matches!(e.event, Event::RequestTransitioned { .. }))
-            .unwrap();
-        assert_eq!(
-            layout(&trace, Some(transition)).badges[0].status,
-            RequestStatus::Pending
-        );
-        assert_eq!(
-            layout(&trace, Some(transition + 1)).badges[0].status,
-            RequestStatus::Approved
-        );
+        let transition = trace.entries().iter().position(|e| matches!(e.event, Event::RequestTransitioned { .. })).unwrap();
+        assert_eq!(layout(&trace, Some(transition)).badges[0].status, RequestStatus::Pending);
+        assert_eq!(layout(&trace, Some(transition + 1)).badges[0].status, RequestStatus::Approved);
     }
 
     #[test]
@@ -576,17 +466,8 @@ mod tests {
     #[test]
     fn an_open_model_call_is_an_open_activation_to_the_bottom() {
         let mut trace = Trace::new("d", 0);
-        trace
-            .append(
-                Millis(0),
-                Event::ModelCalled {
-                    agent: AgentName::lead(),
-                },
-            )
-            .unwrap();
-        trace
-            .append(Millis(0), Event::RunStarted { prompt: "x".into() })
-            .unwrap();
+        trace.append(Millis(0), Event::ModelCalled { agent: AgentName::lead() }).unwrap();
+        trace.append(Millis(0), Event::RunStarted { prompt: "x".into() }).unwrap();
         let d = layout(&trace, None);
         assert!(d.activations[0].open);
         assert_eq!(d.activations[0].y1, d.rows.last().unwrap().y + ROW_HEIGHT);
@@ -597,19 +478,11 @@ mod tests {
         let mut t = Team::new("d", 1);
         t.spawn(&name("a"), "r", false, Millis(0)).unwrap();
         for i in 0..1000 {
-            t.send(&AgentName::lead(), &name("a"), "message", "hi", Millis(i))
-                .unwrap();
+            t.send(&AgentName::lead(), &name("a"), "message", "hi", Millis(i)).unwrap();
         }
         let d = layout(t.trace(), None);
-        let visible = d.rows_between(
-            HEADER_HEIGHT + 300.0 * ROW_HEIGHT,
-            HEADER_HEIGHT + 320.0 * ROW_HEIGHT,
-        );
-        assert!(
-            visible.len() >= 20 && visible.len() <= 23,
-            "{}",
-            visible.len()
-        );
+        let visible = d.rows_between(HEADER_HEIGHT + 300.0 * ROW_HEIGHT, HEADER_HEIGHT + 320.0 * ROW_HEIGHT);
+        assert!(visible.len() >= 20 && visible.len() <= 23, "{}", visible.len());
         assert!(d.rows_between(-100.0, -50.0).is_empty());
         assert_eq!(d.y_of(0), HEADER_HEIGHT);
     }
@@ -619,23 +492,9 @@ mod tests {
         use crate::protocol::{FaultPlan, FaultRule, Millis, Team};
         let mut t = Team::new("d", 1);
         t.spawn(&name("alice"), "coder", false, Millis(0)).unwrap();
-        for (i, action) in [
-            FaultAction::Drop,
-            FaultAction::Duplicate,
-            FaultAction::Reorder,
-        ]
-        .into_iter()
-        .enumerate()
-        {
+        for (i, action) in [FaultAction::Drop, FaultAction::Duplicate, FaultAction::Reorder].into_iter().enumerate() {
             t.set_faults(FaultPlan::new(vec![FaultRule::new(action)]));
-            t.send(
-                &AgentName::lead(),
-                &name("alice"),
-                "message",
-                &format!("m{i}"),
-                Millis(1),
-            )
-            .unwrap();
+            t.send(&AgentName::lead(), &name("alice"), "message", &format!("m{i}"), Millis(1)).unwrap();
         }
         t.release_all(Millis(2)).unwrap();
         t.drain(&name("alice"), Millis(3)).unwrap();
@@ -644,20 +503,10 @@ mod tests {
             .rows
             .iter()
             .filter_map(|r| match &r.kind {
-                RowKind::Message {
-                    fault, delivered, ..
-                } => Some((*fault, *delivered)),
+                RowKind::Message { fault, delivered, .. } => Some((*fault, *delivered)),
                 _ => None,
             })
             .collect();
-        assert_eq!(
-            marks,
-            [
-                (Some("dropped"), false),
-                (None, true),
-                (Some("duplicate"), true),
-                (Some("reordered"), true)
-            ]
-        );
+        assert_eq!(marks, [(Some("dropped"), false), (None, true), (Some("duplicate"), true), (Some("reordered"), true)]);
     }
 }

@@ -60,9 +60,9 @@ text { fill: #1d1f24; font-family: system-ui, -apple-system, "Segoe UI", Roboto,
 .badge.badge-approved text { fill: #2f7a4f; } .badge.badge-approved rect { stroke: #2f7a4f; }
 .badge.badge-rejected text { fill: #c0392b; } .badge.badge-rejected rect { stroke: #c0392b; }
 .msg.fault-dropped line { stroke-dasharray: 3 3; opacity: 0.8; }
-.drop-x line { stroke: #c0392b; stroke-width: 3; stroke-dasharray: none; opacity: 1; }
 .msg.fault-duplicate .msg-label, .msg.fault-delayed .msg-label, .msg.fault-reordered .msg-label { font-style: italic; }
 .violation-mark text { fill: #c0392b; font-size: 14px; font-weight: 700; }
+.msg .drop-x line { stroke: #c0392b; stroke-width: 3; stroke-dasharray: none; opacity: 1; }
 "#;
 
 /// The run on screen as a standalone SVG document: `trace` laid out as of
@@ -145,6 +145,7 @@ fn item(out: &mut String, it: &Item) {
 
 /// One primitive as SVG. The match has no wildcard arm: every `Shape` kind
 /// is serialised (the live view's `shape_view` matches the same way).
+#[deny(clippy::wildcard_enum_match_arm)]
 fn shape(out: &mut String, s: &Shape) {
     let _ = match s {
         Shape::Line { x1, y1, x2, y2, class, head } => write!(
@@ -277,5 +278,17 @@ mod tests {
             };
             assert!(out.starts_with(tag), "{kind:?}: {out}");
         }
+    }
+
+    #[test]
+    fn the_cross_of_a_dropped_message_is_styled_solid_red_over_the_arrow_styles() {
+        // Later rules of equal specificity win: the × must not inherit the
+        // dashes of an in-flight or dropped arrow's line.
+        let cross = SVG_STYLE.find(".msg .drop-x line {").expect("a rule for the cross");
+        for earlier in [".msg.in-flight line", ".msg.text line", ".msg.fault-dropped line", ".c0 line"] {
+            assert!(SVG_STYLE.find(earlier).is_some_and(|at| at < cross), "{earlier} comes before the cross's rule");
+        }
+        let rule = &SVG_STYLE[cross..][..SVG_STYLE[cross..].find('}').unwrap()];
+        assert!(rule.contains("stroke-dasharray: none") && rule.contains("stroke: #c0392b"), "{rule}");
     }
 }

@@ -1,6 +1,6 @@
-//! The sequence diagram component: draws `geometry::draw(layout(trace,
-//! cursor), check(trace))` as SVG elements, only the rows on screen, and lets
-//! the user pick a request.
+//! The sequence diagram component: draws the primitives of `geometry` for
+//! `layout(trace, cursor)` and `check(trace)` as SVG elements, only the rows
+//! on screen, and lets the user pick a request.
 //!
 //! Owns drawing, scrolling and selection highlights. Where things go comes
 //! from `diagram` and `geometry`, the same primitives the SVG export
@@ -11,8 +11,8 @@
 use leptos::html::Div;
 use leptos::prelude::*;
 
-use super::diagram::{layout, Diagram, PALETTE_SIZE};
-use super::geometry::{draw, visible, Item, ItemKind, Shape};
+use super::diagram::{layout, Diagram, RowKind, PALETTE_SIZE, ROW_HEIGHT};
+use super::geometry::{self, Item, ItemKind, Shape};
 use super::session::Session;
 use crate::protocol::{check, RequestId};
 
@@ -26,7 +26,7 @@ pub fn DiagramView() -> impl IntoView {
     let diagram = Memo::new(move |_| s.run.trace.with(|t| layout(t, s.playback.cursor.get())));
     // The invariant checker's findings, marked on their events' rows.
     let violations = Memo::new(move |_| s.run.trace.with(check));
-    let geometry = Memo::new(move |_| violations.with(|v| diagram.with(|d| draw(d, v))));
+    let marks = Memo::new(move |_| violations.with(|v| diagram.with(|d| geometry::marks(d, v))));
     let scroll_top = RwSignal::new(0.0_f64);
     let viewport = RwSignal::new(720.0_f64);
     let scroller = NodeRef::<Div>::new();
@@ -51,12 +51,13 @@ pub fn DiagramView() -> impl IntoView {
     });
 
     let label = move || {
-        geometry.with(|g| {
+        diagram.with(|d| {
+            let arrows = d.rows.iter().filter(|r| matches!(r.kind, RowKind::Message { .. })).count();
             format!(
                 "Sequence diagram: {} agents, {} messages, {} requests; showing {} of {} events",
-                g.agents,
-                g.messages,
-                g.requests,
+                d.columns.len(),
+                arrows,
+                d.badges.len(),
                 s.shown(),
                 s.run.trace.with(|t| t.len())
             )
@@ -79,8 +80,8 @@ pub fn DiagramView() -> impl IntoView {
                 class="diagram"
                 role="img"
                 aria-label=label
-                width=move || geometry.with(|g| g.width)
-                height=move || geometry.with(|g| g.height)
+                width=move || diagram.with(|d| d.width.max(600.0))
+                height=move || diagram.with(|d| d.height)
             >
                 <defs>
                     {(0..PALETTE_SIZE)
@@ -97,18 +98,24 @@ pub fn DiagramView() -> impl IntoView {
                     </marker>
                 </defs>
                 // Lifelines and activation bars span many rows: drawn whole.
-                {move || geometry.with(|g| g.lifelines.iter().chain(&g.activations).map(|it| item_view(it, String::new(), s)).collect_view())}
-                // Rows, violation marks and badges: only those on screen.
+                {move || {
+                    diagram.with(|d| {
+                        let lifelines = d.columns.iter().map(|c| geometry::lifeline(c, d.height));
+                        let bars = d.activations.iter().map(geometry::activation);
+                        lifelines.chain(bars).map(|it| item_view(&it, String::new(), s)).collect_view()
+                    })
+                }}
+                // Rows, violation marks and badges: only those on screen are
+                // turned into primitives and drawn.
                 {move || {
                     let (top, bottom) = window();
                     let selected = s.playback.selected.get();
                     let last = s.shown() as u64;
-                    geometry.with(|g| {
-                        [&g.rows, &g.marks, &g.badges]
-                            .into_iter()
-                            .flat_map(|layer| visible(layer, top, bottom))
-                            .map(|it| item_view(it, highlight(it, selected.as_ref(), last), s))
-                            .collect_view()
+                    diagram.with(|d| {
+                        let rows = d.rows_between(top, bottom).iter().map(geometry::row);
+                        let badges = d.badges.iter().filter(|b| b.y + ROW_HEIGHT >= top && b.y <= bottom).map(geometry::badge);
+                        let items: Vec<Item> = rows.chain(marks.with(|m| geometry::visible(m, top, bottom).to_vec())).chain(badges).collect();
+                        items.iter().map(|it| item_view(it, highlight(it, selected.as_ref(), last), s)).collect_view()
                     })
                 }}
                 {move || streaming_notes(s, &diagram.get())}

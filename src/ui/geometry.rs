@@ -13,7 +13,7 @@
 
 use std::collections::BTreeMap;
 
-use super::diagram::{Diagram, Row, RowKind, PALETTE_SIZE, ROW_HEIGHT};
+use super::diagram::{Activation, Badge, Column, Diagram, Row, RowKind, PALETTE_SIZE, ROW_HEIGHT};
 use crate::protocol::{MemberStatus, MessageType, RequestId, Violation};
 
 /// Where run banners and violation marks start: marks at the left edge,
@@ -251,60 +251,71 @@ fn line(x1: f64, y1: f64, x2: f64, y2: f64, head: Option<Head>) -> Shape {
 
 /// Draws `diagram` with a mark on the row of each violation whose event it
 /// shows (violations of later events are left out, as their rows are).
+/// The export draws all of it; the live view draws the same pieces
+/// (`lifeline`, `activation`, `row`, `badge`, `marks`) for what is on
+/// screen only, so its cost does not grow with the run.
 pub fn draw(diagram: &Diagram, violations: &[Violation]) -> Geometry {
-    let mut g = Geometry {
+    Geometry {
         width: diagram.width.max(600.0),
         height: diagram.height,
         agents: diagram.columns.len(),
         messages: diagram.rows.iter().filter(|r| matches!(r.kind, RowKind::Message { .. })).count(),
         requests: diagram.badges.len(),
-        ..Geometry::default()
-    };
-    for c in &diagram.columns {
-        let end = c.ended_y.unwrap_or(diagram.height);
-        let status = c.status.map_or("lead", MemberStatus::as_str);
-        let head_y = if c.name.is_lead() { 8.0 } else { c.born_y + 1.0 };
-        let mut shapes = vec![
-            Shape::Line { x1: c.x, y1: head_y + 28.0, x2: c.x, y2: end, class: Some("life"), head: None },
-            Shape::Rect { x: c.x - 60.0, y: head_y, width: 120.0, height: 28.0, rx: 6.0, class: Some("head") },
-            text(c.x, head_y + 14.0, c.name.as_str(), Some("head-name")),
-            text(c.x, head_y + 25.0, status, Some("head-status")),
-        ];
-        if let Some(y) = c.ended_y {
-            shapes.push(Shape::Cross { x: c.x, y, half: 9.0, class: "cross", label: format!("{} shut down", c.name) });
-        }
-        g.lifelines.push(item(ItemKind::Lifeline, format!("lifeline status-{status}"), None, head_y, end, shapes));
+        lifelines: diagram.columns.iter().map(|c| lifeline(c, diagram.height)).collect(),
+        activations: diagram.activations.iter().map(activation).collect(),
+        rows: diagram.rows.iter().map(row).collect(),
+        marks: marks(diagram, violations),
+        badges: diagram.badges.iter().map(badge).collect(),
     }
-    for a in &diagram.activations {
-        let class = if a.open { "activation open" } else { "activation" };
-        let (y, height) = (a.y0 + 4.0, (a.y1 - a.y0).max(8.0));
-        let rect = Shape::Rect { x: a.x - 5.0, y, width: 10.0, height, rx: 0.0, class: Some(class) };
-        g.activations.push(item(ItemKind::Activation, "model-call", None, y, y + height, vec![rect]));
+}
+
+/// An agent's head, lifeline (down to `bottom` while it lives) and end ×.
+pub fn lifeline(c: &Column, bottom: f64) -> Item {
+    let end = c.ended_y.unwrap_or(bottom);
+    let status = c.status.map_or("lead", MemberStatus::as_str);
+    let head_y = if c.name.is_lead() { 8.0 } else { c.born_y + 1.0 };
+    let mut shapes = vec![
+        Shape::Line { x1: c.x, y1: head_y + 28.0, x2: c.x, y2: end, class: Some("life"), head: None },
+        Shape::Rect { x: c.x - 60.0, y: head_y, width: 120.0, height: 28.0, rx: 6.0, class: Some("head") },
+        text(c.x, head_y + 14.0, c.name.as_str(), Some("head-name")),
+        text(c.x, head_y + 25.0, status, Some("head-status")),
+    ];
+    if let Some(y) = c.ended_y {
+        shapes.push(Shape::Cross { x: c.x, y, half: 9.0, class: "cross", label: format!("{} shut down", c.name) });
     }
-    g.rows = diagram.rows.iter().map(row).collect();
-    g.marks = marks(diagram, violations);
-    for b in &diagram.badges {
-        let y = b.y + ROW_HEIGHT / 2.0;
-        let mut badge = item(
-            ItemKind::Badge,
-            format!("badge fsm c{} badge-{}", b.color % PALETTE_SIZE, b.status),
-            Some(b.changed_at),
-            b.y,
-            b.y + ROW_HEIGHT,
-            vec![
-                Shape::Rect { x: b.x + 12.0, y: y - 9.0, width: 74.0, height: 18.0, rx: 9.0, class: None },
-                text(b.x + 49.0, y + 4.0, b.status.as_str(), None),
-            ],
-        );
-        badge.request = Some(b.request_id.clone());
-        g.badges.push(badge);
-    }
-    g
+    item(ItemKind::Lifeline, format!("lifeline status-{status}"), None, head_y, end, shapes)
+}
+
+/// A model call's activation bar.
+pub fn activation(a: &Activation) -> Item {
+    let class = if a.open { "activation open" } else { "activation" };
+    let (y, height) = (a.y0 + 4.0, (a.y1 - a.y0).max(8.0));
+    let rect = Shape::Rect { x: a.x - 5.0, y, width: 10.0, height, rx: 0.0, class: Some(class) };
+    item(ItemKind::Activation, "model-call", None, y, y + height, vec![rect])
+}
+
+/// A request's state badge beside its request arrow.
+pub fn badge(b: &Badge) -> Item {
+    let y = b.y + ROW_HEIGHT / 2.0;
+    let mut badge = item(
+        ItemKind::Badge,
+        format!("badge fsm c{} badge-{}", b.color % PALETTE_SIZE, b.status),
+        Some(b.changed_at),
+        b.y,
+        b.y + ROW_HEIGHT,
+        vec![
+            Shape::Rect { x: b.x + 12.0, y: y - 9.0, width: 74.0, height: 18.0, rx: 9.0, class: None },
+            text(b.x + 49.0, y + 4.0, b.status.as_str(), None),
+        ],
+    );
+    badge.request = Some(b.request_id.clone());
+    badge
 }
 
 /// One mark per event with violations, at that event's row (or the nearest
-/// row before it, for an event the diagram draws no row for).
-fn marks(diagram: &Diagram, violations: &[Violation]) -> Vec<Item> {
+/// row before it, for an event the diagram draws no row for), top to
+/// bottom; violations of events the diagram does not show yet are left out.
+pub fn marks(diagram: &Diagram, violations: &[Violation]) -> Vec<Item> {
     let mut by_seq: BTreeMap<u64, Vec<&Violation>> = BTreeMap::new();
     for v in violations.iter().filter(|v| v.seq < diagram.shown as u64) {
         by_seq.entry(v.seq).or_default().push(v);
@@ -333,7 +344,9 @@ fn marks(diagram: &Diagram, violations: &[Violation]) -> Vec<Item> {
     marks
 }
 
-fn row(r: &Row) -> Item {
+/// One diagram row: a banner, spawn, message arrow (with its × if dropped),
+/// transition, tool note or failure.
+pub fn row(r: &Row) -> Item {
     let y = r.y + ROW_HEIGHT / 2.0;
     let seq = Some(r.seq);
     let (top, bottom) = (r.y, r.y + ROW_HEIGHT);

@@ -280,17 +280,24 @@ fn located(entry: Option<u64>, path: &[Step], message: &str) -> ImportError {
 /// `Event` is an internally tagged enum (`"kind": ...`): serde buffers its
 /// fields before choosing the variant, so `serde_path_to_error` sees no
 /// further than `event`. The field is found without a copy of the schema:
-/// a message-carrying event's `message` is deserialised as a `Message` on
-/// its own (with its path); otherwise the culprit is the one field whose
-/// removal turns the error into "missing field" for that field, or makes it
-/// go away (an optional field).
+/// the `message` of an event whose kind takes one (serde asks for it when
+/// it is removed) is deserialised as a `Message` on its own, with its path;
+/// otherwise the culprit is the one field whose removal turns the error
+/// into "missing field" for that field, or makes it go away (an optional
+/// field).
 fn event_error(index: u64, event: &Value, message: &str) -> ImportError {
     let at = Some(index);
     let key = |k: &str| Step::Key(k.to_string());
     let Value::Object(fields) = event else {
         return located(at, &[key("event")], message);
     };
-    if let Some(inner @ Value::Object(_)) = fields.get("message") {
+    // The event's kind takes a `message` when, without it, serde asks for it.
+    let takes_message = || {
+        let mut without = fields.clone();
+        without.remove("message");
+        Event::deserialize(&Value::Object(without)).is_err_and(|e| missing_field(&e.to_string()) == Some("message"))
+    };
+    if let Some(inner @ Value::Object(_)) = fields.get("message").filter(|_| takes_message()) {
         if let Err(e) = serde_path_to_error::deserialize::<_, Message>(inner) {
             let mut path = vec![key("event"), key("message")];
             path.extend(steps(e.path()));
@@ -570,5 +577,11 @@ mod tests {
         assert_eq!(err.to_string(), "the trace has an invalid field 'seed': invalid value: integer `-1`, expected a whole number from 0 to 2^64-1");
         let err = import_json(r#"{"version":1,"team_name":"x","seed":1,"entries":{}}"#).unwrap_err();
         assert_eq!(err.to_string(), "the trace has an invalid field 'entries': invalid type: map, expected a sequence");
+    }
+
+    #[test]
+    fn a_stray_message_object_on_an_event_without_one_is_not_blamed() {
+        let err = import_json(&one_event(r#"{"kind":"run_started","message":{"junk":1}}"#)).unwrap_err();
+        assert_eq!(err, ImportError::MissingField { entry: Some(0), field: "event.prompt".into() });
     }
 }

@@ -25,9 +25,14 @@ const SEED: u64 = 2026;
 
 /// The scenario's trace, run to the end as `tests/scenarios.rs` does.
 fn run(scenario: Scenario) -> Trace {
+    run_with(scenario, FaultPlan::default())
+}
+
+/// The scenario's trace with `faults` injected on the bus.
+fn run_with(scenario: Scenario, faults: FaultPlan) -> Trace {
     let ex = LocalExecutor::new();
     let host = Host { spawner: Rc::new(ex.clone()), clock: Rc::new(VirtualClock::new()), sleeper: Rc::new(NoSleep) };
-    let rt = Runtime::new(RuntimeConfig { seed: SEED, ..RuntimeConfig::default() }, Rc::new(ScriptedModel), host);
+    let rt = Runtime::new(RuntimeConfig { seed: SEED, faults, ..RuntimeConfig::default() }, Rc::new(ScriptedModel), host);
     for prompt in scenario.prompts {
         rt.submit_prompt(prompt).unwrap();
         ex.run_until_stalled();
@@ -179,6 +184,30 @@ fn the_svg_of_every_scenario_is_well_formed_and_holds_its_elements() {
         assert_eq!(doc.matches("<g class=\"msg ").count(), trace.entries().iter().filter(|e| matches!(e.event, Event::MessageSent { .. })).count());
         assert_eq!(doc.matches("<g class=\"badge ").count(), d.badges.len(), "{}", s.id);
         assert_eq!(doc.matches("class=\"activation").count(), d.activations.len(), "{}", s.id);
+    }
+}
+
+/// The shutdown scenario with alice's answer dropped on the bus: the lead
+/// never learns it, and the checker flags the request.
+fn shutdown_with_dropped_answer() -> Trace {
+    let mut rule = FaultRule::new(FaultAction::Drop);
+    rule.msg_type = Some(MessageType::ShutdownResponse);
+    run_with(scenarios::SHUTDOWN, FaultPlan::new(vec![rule]))
+}
+
+#[test]
+fn the_svg_of_a_run_with_a_dropped_answer_shows_the_cross_and_the_violation_mark() {
+    let trace = shutdown_with_dropped_answer();
+    let doc = svg_of_run(&trace, None, "dropped answer");
+    assert_well_formed(&doc);
+    let dropped: Vec<&str> = doc.lines().filter(|l| l.starts_with("<g class=\"msg ") && l.contains(" fault-dropped\"")).collect();
+    assert_eq!(dropped.len(), 1, "{doc}");
+    assert!(dropped[0].contains("<g class=\"drop-x\" aria-label=\"dropped\">") && !dropped[0].contains("marker-end"), "{}", dropped[0]);
+    let violations = check(&trace);
+    assert!(!violations.is_empty(), "the dropped answer is a finding");
+    for v in &violations {
+        let mark = format!("<g class=\"violation-mark\" data-seq=\"{}\"", v.seq);
+        assert!(doc.lines().any(|l| l.starts_with(&mark) && l.contains(">⚠</text>")), "{v:?} is marked in the SVG");
     }
 }
 

@@ -164,8 +164,6 @@ pub struct Diagram {
     pub width: f64,
     /// Total height.
     pub height: f64,
-    /// How many events of the trace it shows (the cursor, or all).
-    pub shown: usize,
 }
 
 impl Diagram {
@@ -189,9 +187,7 @@ impl Diagram {
 }
 
 fn short_args(input: &serde_json::Value) -> String {
-    let Some(obj) = input.as_object() else {
-        return String::new();
-    };
+    let Some(obj) = input.as_object() else { return String::new() };
     let mut parts = Vec::new();
     for key in ["path", "name", "teammate", "to", "request_id", "approve"] {
         if let Some(v) = obj.get(key) {
@@ -397,7 +393,6 @@ pub fn layout(trace: &Trace, cursor: Option<usize>) -> Diagram {
     }
     d.width = LEFT + COLUMN_WIDTH * (d.columns.len() as f64 - 0.5) + 140.0;
     d.height = y + ROW_HEIGHT;
-    d.shown = entries.len();
     d
 }
 

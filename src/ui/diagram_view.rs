@@ -26,7 +26,7 @@ pub fn DiagramView() -> impl IntoView {
     let diagram = Memo::new(move |_| s.run.trace.with(|t| layout(t, s.playback.cursor.get())));
     // The invariant checker's findings, marked on their events' rows.
     let violations = Memo::new(move |_| s.run.trace.with(check));
-    let marks = Memo::new(move |_| violations.with(|v| diagram.with(|d| geometry::marks(d, v))));
+    let marks = Memo::new(move |_| violations.with(|v| diagram.with(|d| geometry::marks(v, s.shown(), |seq| d.y_of(seq)))));
     let scroll_top = RwSignal::new(0.0_f64);
     let viewport = RwSignal::new(720.0_f64);
     let scroller = NodeRef::<Div>::new();

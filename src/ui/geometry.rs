@@ -249,12 +249,13 @@ fn line(x1: f64, y1: f64, x2: f64, y2: f64, head: Option<Head>) -> Shape {
     Shape::Line { x1, y1, x2, y2, class: None, head }
 }
 
-/// Draws `diagram` with a mark on the row of each violation whose event it
-/// shows (violations of later events are left out, as their rows are).
+/// Draws `diagram`, laid out from the first `shown` events of a trace, with
+/// a mark on the row of each violation among those events (violations of
+/// later events are left out, as their rows are).
 /// The export draws all of it; the live view draws the same pieces
 /// (`lifeline`, `activation`, `row`, `badge`, `marks`) for what is on
 /// screen only, so its cost does not grow with the run.
-pub fn draw(diagram: &Diagram, violations: &[Violation]) -> Geometry {
+pub fn draw(diagram: &Diagram, violations: &[Violation], shown: usize) -> Geometry {
     Geometry {
         width: diagram.width.max(600.0),
         height: diagram.height,
@@ -264,7 +265,7 @@ pub fn draw(diagram: &Diagram, violations: &[Violation]) -> Geometry {
         lifelines: diagram.columns.iter().map(|c| lifeline(c, diagram.height)).collect(),
         activations: diagram.activations.iter().map(activation).collect(),
         rows: diagram.rows.iter().map(row).collect(),
-        marks: marks(diagram, violations),
+        marks: marks(violations, shown, |seq| diagram.y_of(seq)),
         badges: diagram.badges.iter().map(badge).collect(),
     }
 }
@@ -312,18 +313,18 @@ pub fn badge(b: &Badge) -> Item {
     badge
 }
 
-/// One mark per event with violations, at that event's row (or the nearest
-/// row before it, for an event the diagram draws no row for), top to
-/// bottom; violations of events the diagram does not show yet are left out.
-pub fn marks(diagram: &Diagram, violations: &[Violation]) -> Vec<Item> {
+/// One mark per event with violations among the first `shown` events, at
+/// `y_of(seq)` (the top of that event's row, or of the nearest row before
+/// it for an event the diagram draws no row for), top to bottom.
+pub fn marks(violations: &[Violation], shown: usize, y_of: impl Fn(u64) -> f64) -> Vec<Item> {
     let mut by_seq: BTreeMap<u64, Vec<&Violation>> = BTreeMap::new();
-    for v in violations.iter().filter(|v| v.seq < diagram.shown as u64) {
+    for v in violations.iter().filter(|v| v.seq < shown as u64) {
         by_seq.entry(v.seq).or_default().push(v);
     }
     let mut marks: Vec<Item> = by_seq
         .into_iter()
         .map(|(seq, vs)| {
-            let y = diagram.y_of(seq);
+            let y = y_of(seq);
             let kinds = vs.iter().map(|v| v.kind.to_string()).collect::<Vec<_>>().join(", ");
             let details = vs.iter().map(|v| format!("Protocol violation: {}: {}", v.kind, v.detail)).collect::<Vec<_>>().join("\n");
             let mut mark = item(
@@ -471,7 +472,7 @@ mod tests {
     #[test]
     fn a_dropped_message_ends_in_a_cross_instead_of_a_head() {
         let trace = faulty_run();
-        let g = draw(&layout(&trace, None), &check(&trace));
+        let g = draw(&layout(&trace, None), &check(&trace), trace.len());
         let dropped: Vec<&Item> = g.rows.iter().filter(|i| i.class.contains("fault-dropped")).collect();
         assert_eq!(dropped.len(), 1);
         let shapes = &dropped[0].shapes;
@@ -485,19 +486,19 @@ mod tests {
         let violations = check(&trace);
         assert!(!violations.is_empty(), "the dropped approval leaves a violation");
         let d = layout(&trace, None);
-        let g = draw(&d, &violations);
+        let g = draw(&d, &violations, trace.len());
         assert_eq!(g.marks.len(), violations.iter().map(|v| v.seq).collect::<std::collections::BTreeSet<_>>().len());
         for v in &violations {
             assert!(g.marks.iter().any(|m| m.seq == Some(v.seq) && m.top == d.y_of(v.seq)), "{v:?}");
         }
         let before = violations[0].seq as usize;
-        assert!(draw(&layout(&trace, Some(before)), &violations).marks.is_empty(), "a mark appears with its event");
+        assert!(draw(&layout(&trace, Some(before)), &violations, before).marks.is_empty(), "a mark appears with its event");
     }
 
     #[test]
     fn every_shape_kind_is_produced_by_some_run() {
         let trace = faulty_run();
-        let g = draw(&layout(&trace, None), &check(&trace));
+        let g = draw(&layout(&trace, None), &check(&trace), trace.len());
         let kinds: std::collections::BTreeSet<ShapeKind> = g.items().flat_map(|i| i.shapes.iter().map(Shape::kind)).collect();
         // Tooltips come from tool notes and violation marks; the faulty run
         // has a violation.
@@ -529,7 +530,7 @@ mod tests {
         for i in 0..1000 {
             t.send(&AgentName::lead(), &name("a"), "message", "hi", Millis(i)).unwrap();
         }
-        let g = draw(&layout(t.trace(), None), &[]);
+        let g = draw(&layout(t.trace(), None), &[], t.trace().len());
         let top = crate::ui::diagram::HEADER_HEIGHT + 300.0 * ROW_HEIGHT;
         let shown = visible(&g.rows, top, top + 20.0 * ROW_HEIGHT);
         assert!(shown.len() >= 20 && shown.len() <= 23, "{}", shown.len());

@@ -69,7 +69,8 @@ text { fill: #1d1f24; font-family: system-ui, -apple-system, "Segoe UI", Roboto,
 /// `cursor` (all of it for `None`), with the invariant checker's violations
 /// marked, drawn from the same geometry as the live view.
 pub fn svg_of_run(trace: &Trace, cursor: Option<usize>, title: &str) -> String {
-    svg(&draw(&layout(trace, cursor), &check(trace)), title)
+    let shown = cursor.unwrap_or(usize::MAX).min(trace.len());
+    svg(&draw(&layout(trace, cursor), &check(trace), shown), title)
 }
 
 /// `geometry` as a standalone SVG document (light colours, styles embedded,
@@ -229,7 +230,7 @@ mod tests {
     #[test]
     fn the_svg_is_a_standalone_accessible_document() {
         let d = layout(&handshake(), None);
-        let s = svg(&draw(&d, &[]), "Run <1> & co");
+        let s = svg(&draw(&d, &[], 0), "Run <1> & co");
         assert!(s.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "));
         assert!(s.contains(" role=\"img\" aria-label=\"Run &lt;1&gt; &amp; co: sequence diagram of 2 agents, 3 messages, 1 request\""), "{s}");
         assert!(s.contains("<title>Run &lt;1&gt; &amp; co</title>"));
@@ -264,7 +265,8 @@ mod tests {
 
     #[test]
     fn every_shape_kind_is_serialised() {
-        let g = draw(&layout(&faulty_run(), None), &check(&faulty_run()));
+        let trace = faulty_run();
+        let g = draw(&layout(&trace, None), &check(&trace), trace.len());
         for kind in ShapeKind::ALL {
             let one = g.items().flat_map(|i| &i.shapes).find(|s| s.kind() == kind).expect("the fixture has every kind");
             let mut out = String::new();

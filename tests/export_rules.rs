@@ -14,11 +14,16 @@ use serde_json::Value;
 use team_protocols::protocol::*;
 use team_protocols::runtime::scenarios::{self, Scenario};
 use team_protocols::ui::diagram::layout;
-use team_protocols::ui::export::{import_json, mermaid, svg, trace_json, ImportError, MAX_IMPORT_BYTES};
+use team_protocols::ui::export::{import_json, mermaid, svg_of_run, trace_json, ImportError, MAX_IMPORT_BYTES};
 
 mod common;
 /// The scenario's trace, run to the end by the shared harness.
 use common::scenario_trace as run;
+
+/// The scenario's trace with `faults` injected on the bus.
+fn run_with(scenario: Scenario, faults: FaultPlan) -> Trace {
+    common::run_scenario(scenario, common::SEED, faults).1
+}
 
 fn all() -> impl Iterator<Item = (Scenario, Trace)> {
     scenarios::ALL.into_iter().map(|s| (s, run(s)))
@@ -63,8 +68,7 @@ fn mermaid_of_every_scenario_matches_its_expected_file() {
             std::fs::write(&path, &text).unwrap();
             continue;
         }
-        let expected =
-            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}; run with UPDATE_EXPECTED=1 to create it", path.display()));
+        let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}; run with UPDATE_EXPECTED=1 to create it", path.display()));
         if expected != text {
             stale.push(format!("{}:\n--- expected\n{expected}\n--- actual\n{text}", s.id));
         }
@@ -77,11 +81,8 @@ fn mermaid_declares_lifelines_in_order_and_draws_one_arrow_per_message() {
     for (s, trace) in all() {
         let text = mermaid(&trace);
         let columns: Vec<String> = layout(&trace, None).columns.iter().map(|c| c.name.to_string()).collect();
-        let declared: Vec<String> = text
-            .lines()
-            .filter_map(|l| l.trim().strip_prefix("participant "))
-            .map(|l| l.split_once(" as ").unwrap().1.to_string())
-            .collect();
+        let declared: Vec<String> =
+            text.lines().filter_map(|l| l.trim().strip_prefix("participant ")).map(|l| l.split_once(" as ").unwrap().1.to_string()).collect();
         assert_eq!(declared, columns, "{}: lead first, then lifeline order", s.id);
         let sent = trace.entries().iter().filter(|e| matches!(e.event, Event::MessageSent { .. })).count();
         assert_eq!(text.lines().filter(|l| l.contains("->>")).count(), sent, "{}", s.id);
@@ -152,25 +153,45 @@ fn looks_like_a_key(text: &str) -> bool {
     if ["x-api-key", "authorization:", "bearer ", "api_key", "apikey"].iter().any(|m| lower.contains(m)) {
         return true;
     }
-    text.match_indices("sk-")
-        .any(|(i, _)| text[i + 3..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_').count() >= 16)
+    text.match_indices("sk-").any(|(i, _)| text[i + 3..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_').count() >= 16)
 }
 
 #[test]
 fn the_svg_of_every_scenario_is_well_formed_and_holds_its_elements() {
     for (s, trace) in all() {
         let d = layout(&trace, None);
-        let doc = svg(&d, &format!("Team Protocols Playground — {}", s.title));
+        let doc = svg_of_run(&trace, None, &format!("Team Protocols Playground — {}", s.title));
         assert_well_formed(&doc);
         for c in &d.columns {
             assert!(doc.contains(&format!(">{}</text>", c.name)), "{}: a head for {}", s.id, c.name);
         }
-        assert_eq!(
-            doc.matches("<g class=\"msg ").count(),
-            trace.entries().iter().filter(|e| matches!(e.event, Event::MessageSent { .. })).count()
-        );
+        assert_eq!(doc.matches("<g class=\"msg ").count(), trace.entries().iter().filter(|e| matches!(e.event, Event::MessageSent { .. })).count());
         assert_eq!(doc.matches("<g class=\"badge ").count(), d.badges.len(), "{}", s.id);
         assert_eq!(doc.matches("class=\"activation").count(), d.activations.len(), "{}", s.id);
+    }
+}
+
+/// The shutdown scenario with alice's answer dropped on the bus: the lead
+/// never learns it, and the checker flags the request.
+fn shutdown_with_dropped_answer() -> Trace {
+    let mut rule = FaultRule::new(FaultAction::Drop);
+    rule.msg_type = Some(MessageType::ShutdownResponse);
+    run_with(scenarios::SHUTDOWN, FaultPlan::new(vec![rule]))
+}
+
+#[test]
+fn the_svg_of_a_run_with_a_dropped_answer_shows_the_cross_and_the_violation_mark() {
+    let trace = shutdown_with_dropped_answer();
+    let doc = svg_of_run(&trace, None, "dropped answer");
+    assert_well_formed(&doc);
+    let dropped: Vec<&str> = doc.lines().filter(|l| l.starts_with("<g class=\"msg ") && l.contains(" fault-dropped\"")).collect();
+    assert_eq!(dropped.len(), 1, "{doc}");
+    assert!(dropped[0].contains("<g class=\"drop-x\" aria-label=\"dropped\">") && !dropped[0].contains("marker-end"), "{}", dropped[0]);
+    let violations = check(&trace);
+    assert!(!violations.is_empty(), "the dropped answer is a finding");
+    for v in &violations {
+        let mark = format!("<g class=\"violation-mark\" data-seq=\"{}\"", v.seq);
+        assert!(doc.lines().any(|l| l.starts_with(&mark) && l.contains(">⚠</text>")), "{v:?} is marked in the SVG");
     }
 }
 
@@ -178,13 +199,9 @@ fn the_svg_of_every_scenario_is_well_formed_and_holds_its_elements() {
 fn the_well_formedness_check_catches_broken_documents() {
     let ok = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg a=\"1\"><g><text>a &amp; b</text></g><rect/></svg>\n";
     assert_well_formed(ok);
-    for broken in [
-        ok.replace("</g>", ""),
-        ok.replace("&amp;", "&"),
-        ok.replace("a &amp; b", "a < b"),
-        ok.replace("a=\"1\"", "a=1"),
-        format!("{ok}<svg></svg>"),
-    ] {
+    for broken in
+        [ok.replace("</g>", ""), ok.replace("&amp;", "&"), ok.replace("a &amp; b", "a < b"), ok.replace("a=\"1\"", "a=1"), format!("{ok}<svg></svg>")]
+    {
         assert!(std::panic::catch_unwind(|| assert_well_formed(&broken)).is_err(), "{broken}");
     }
 }
@@ -193,8 +210,7 @@ fn the_well_formedness_check_catches_broken_documents() {
 fn no_export_holds_anything_like_an_api_key() {
     assert!(looks_like_a_key("key sk-ant-api03-SECRET-0123456789abcdef"), "the detector sees a key");
     for (s, trace) in all() {
-        let d = layout(&trace, None);
-        for (what, text) in [("json", trace_json(&trace)), ("mermaid", mermaid(&trace)), ("svg", svg(&d, s.title))] {
+        for (what, text) in [("json", trace_json(&trace)), ("mermaid", mermaid(&trace)), ("svg", svg_of_run(&trace, None, s.title))] {
             assert!(!looks_like_a_key(&text), "{}: the {what} export looks like it holds a key", s.id);
         }
     }

@@ -15,6 +15,7 @@ pub mod roster;
 pub mod team;
 pub mod time;
 pub mod trace;
+pub mod trace_file;
 pub mod tracker;
 
 pub use bus::{Bus, BusError, Envelope, Held, MessageId};

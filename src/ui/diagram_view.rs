@@ -1,17 +1,20 @@
-//! The sequence diagram component: draws `diagram::layout(trace, cursor)` as
-//! SVG, only the rows on screen, and lets the user pick a request.
+//! The sequence diagram component: draws the primitives of `geometry` for
+//! `layout(trace, cursor)` and `check(trace)` as SVG elements, only the rows
+//! on screen, and lets the user pick a request.
 //!
-//! Owns drawing and scrolling. The geometry comes from `diagram`; selection
-//! and cursor live in the session.
-
-use std::collections::BTreeMap;
+//! Owns drawing, scrolling and selection highlights. Where things go comes
+//! from `diagram` and `geometry`, the same primitives the SVG export
+//! serialises; this module must not place anything itself (the streaming
+//! preview of a model's reply, which is not part of the run, is the one
+//! exception). Selection and cursor live in the session.
 
 use leptos::html::Div;
 use leptos::prelude::*;
 
-use super::diagram::{layout, Badge, Diagram, Row, RowKind, ROW_HEIGHT};
+use super::diagram::{layout, Diagram, RowKind, PALETTE_SIZE, ROW_HEIGHT};
+use super::geometry::{self, Item, ItemKind, Shape};
 use super::session::Session;
-use crate::protocol::{check, MessageType, RequestId};
+use crate::protocol::{check, RequestId};
 
 /// How far beyond the viewport rows are still drawn.
 const OVERSCAN: f64 = 240.0;
@@ -20,9 +23,10 @@ const OVERSCAN: f64 = 240.0;
 #[component]
 pub fn DiagramView() -> impl IntoView {
     let s = expect_context::<Session>();
-    let diagram = Memo::new(move |_| s.trace.with(|t| layout(t, s.cursor.get())));
-    // Events the invariant checker flags, marked on their rows.
-    let flagged = Memo::new(move |_| s.trace.with(|t| check(t).into_iter().map(|v| (v.seq, v.kind.to_string())).collect::<BTreeMap<u64, String>>()));
+    let diagram = Memo::new(move |_| s.run.trace.with(|t| layout(t, s.playback.cursor.get())));
+    // The invariant checker's findings, marked on their events' rows.
+    let violations = Memo::new(move |_| s.run.trace.with(check));
+    let marks = Memo::new(move |_| violations.with(|v| diagram.with(|d| geometry::marks(v, s.shown(), |seq| d.y_of(seq)))));
     let scroll_top = RwSignal::new(0.0_f64);
     let viewport = RwSignal::new(720.0_f64);
     let scroller = NodeRef::<Div>::new();
@@ -30,7 +34,7 @@ pub fn DiagramView() -> impl IntoView {
     // Follow the latest event, or keep the cursor's row in view.
     Effect::new(move |_| {
         let d = diagram.get();
-        let cursor = s.cursor.get();
+        let cursor = s.playback.cursor.get();
         let Some(el) = scroller.get() else { return };
         let height = el.client_height() as f64;
         viewport.set(height.max(200.0));
@@ -55,10 +59,11 @@ pub fn DiagramView() -> impl IntoView {
                 arrows,
                 d.badges.len(),
                 s.shown(),
-                s.trace.with(|t| t.len())
+                s.run.trace.with(|t| t.len())
             )
         })
     };
+    let window = move || (scroll_top.get() - OVERSCAN, scroll_top.get() + viewport.get() + OVERSCAN);
 
     view! {
         <div
@@ -79,7 +84,7 @@ pub fn DiagramView() -> impl IntoView {
                 height=move || diagram.with(|d| d.height)
             >
                 <defs>
-                    {(0..super::diagram::PALETTE_SIZE)
+                    {(0..PALETTE_SIZE)
                         .map(|i| {
                             view! {
                                 <marker id=format!("arrow-{i}") class=format!("c{i}") viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse">
@@ -92,45 +97,25 @@ pub fn DiagramView() -> impl IntoView {
                         <path d="M 0 0 L 10 5 L 0 10 z"></path>
                     </marker>
                 </defs>
-                {move || diagram.with(|d| lifelines(d))}
-                {move || diagram.with(|d| {
-                    d.activations
-                        .iter()
-                        .map(|a| {
-                            let class = if a.open { "activation open" } else { "activation" };
-                            view! { <rect class=class x=a.x - 5.0 y=a.y0 + 4.0 width="10" height=(a.y1 - a.y0).max(8.0)></rect> }
-                        })
-                        .collect_view()
-                })}
+                // Lifelines and activation bars span many rows: drawn whole.
                 {move || {
-                    let (top, bottom) = (scroll_top.get() - OVERSCAN, scroll_top.get() + viewport.get() + OVERSCAN);
-                    let selected = s.selected.get();
-                    let flagged = flagged.get();
                     diagram.with(|d| {
-                        d.rows_between(top, bottom)
-                            .iter()
-                            .map(|r| {
-                                let mark = flagged.get(&r.seq).map(|kind| view! {
-                                    <g class="violation-mark" role="note" aria-label=format!("violation: {kind}")>
-                                        <title>{format!("Protocol violation: {kind}")}</title>
-                                        <text x="4" y=r.y + ROW_HEIGHT / 2.0 + 4.0>"⚠"</text>
-                                    </g>
-                                });
-                                view! { {mark} {row_view(r, selected.as_ref(), s)} }
-                            })
-                            .collect_view()
+                        let lifelines = d.columns.iter().map(|c| geometry::lifeline(c, d.height));
+                        let bars = d.activations.iter().map(geometry::activation);
+                        lifelines.chain(bars).map(|it| item_view(&it, String::new(), s)).collect_view()
                     })
                 }}
+                // Rows, violation marks and badges: only those on screen are
+                // turned into primitives and drawn.
                 {move || {
-                    let (top, bottom) = (scroll_top.get() - OVERSCAN, scroll_top.get() + viewport.get() + OVERSCAN);
-                    let selected = s.selected.get();
+                    let (top, bottom) = window();
+                    let selected = s.playback.selected.get();
                     let last = s.shown() as u64;
                     diagram.with(|d| {
-                        d.badges
-                            .iter()
-                            .filter(|b| b.y >= top && b.y <= bottom)
-                            .map(|b| badge_view(b, selected.as_ref(), last, s))
-                            .collect_view()
+                        let rows = d.rows_between(top, bottom).iter().map(geometry::row);
+                        let badges = d.badges.iter().filter(|b| b.y + ROW_HEIGHT >= top && b.y <= bottom).map(geometry::badge);
+                        let items: Vec<Item> = rows.chain(marks.with(|m| geometry::visible(m, top, bottom).to_vec())).chain(badges).collect();
+                        items.iter().map(|it| item_view(it, highlight(it, selected.as_ref(), last), s)).collect_view()
                     })
                 }}
                 {move || streaming_notes(s, &diagram.get())}
@@ -139,153 +124,76 @@ pub fn DiagramView() -> impl IntoView {
     }
 }
 
-fn lifelines(d: &Diagram) -> impl IntoView {
-    let bottom = d.height;
-    d.columns
-        .iter()
-        .map(|c| {
-            let end = c.ended_y.unwrap_or(bottom);
-            let status = c.status.map(|s| s.as_str()).unwrap_or("lead");
-            let head_y = if c.name.is_lead() { 8.0 } else { c.born_y + 1.0 };
-            let crossed = c.ended_y.map(|y| {
-                view! {
-                    <g class="cross" aria-label=format!("{} shut down", c.name)>
-                        <line x1=c.x - 9.0 y1=y - 9.0 x2=c.x + 9.0 y2=y + 9.0></line>
-                        <line x1=c.x + 9.0 y1=y - 9.0 x2=c.x - 9.0 y2=y + 9.0></line>
-                    </g>
-                }
-            });
-            view! {
-                <g class=format!("lifeline status-{status}")>
-                    <line class="life" x1=c.x y1=head_y + 28.0 x2=c.x y2=end></line>
-                    <rect class="head" x=c.x - 60.0 y=head_y width="120" height="28" rx="6"></rect>
-                    <text class="head-name" x=c.x y=head_y + 14.0>{c.name.to_string()}</text>
-                    <text class="head-status" x=c.x y=head_y + 25.0>{status}</text>
-                    {crossed}
-                </g>
-            }
-        })
-        .collect_view()
-}
-
-fn marker(color: Option<usize>) -> String {
-    match color {
-        Some(c) => format!("url(#arrow-{c})"),
-        None => "url(#arrow-plain)".to_string(),
+/// Classes the live view adds to an item: the selected request's arrows and
+/// badge stand out (other arrows dim), and a badge that just changed
+/// flashes.
+fn highlight(it: &Item, selected: Option<&RequestId>, last_shown: u64) -> String {
+    let mine = selected.is_some() && it.request.as_ref() == selected;
+    match it.kind {
+        ItemKind::Message if mine => " hl".into(),
+        ItemKind::Message if selected.is_some() => " dim".into(),
+        ItemKind::Badge => {
+            let fresh = it.seq.is_some_and(|changed| changed + 1 >= last_shown);
+            format!("{}{}", if fresh { " flash" } else { "" }, if mine { " hl" } else { "" })
+        }
+        _ => String::new(),
     }
 }
 
-fn row_view(r: &Row, selected: Option<&RequestId>, s: Session) -> AnyView {
-    let y = r.y + ROW_HEIGHT / 2.0;
-    let seq = r.seq;
-    match &r.kind {
-        RowKind::RunStarted { prompt } => view! {
-            <g class="banner run-start"><text x="22" y=y>{format!("▶ {prompt}")}</text></g>
-        }
-        .into_any(),
-        RowKind::RunFinished => view! { <g class="banner run-end"><text x="22" y=y>"■ run finished"</text></g> }.into_any(),
-        RowKind::Spawn { name, from_x, to_x } => view! {
-            <g class="spawn">
-                <line x1=*from_x y1=y x2=*to_x - 62.0 y2=y marker-end="url(#arrow-plain)"></line>
-                <text x=(from_x + to_x) / 2.0 y=y - 4.0>{format!("spawn {name}")}</text>
-            </g>
-        }
-        .into_any(),
-        RowKind::Message { from_x, to_x, label, msg_type, request_id, color, delivered, fault } => {
-            let class = format!(
-                "msg {} {} {} {} {}",
-                color.map(|c| format!("c{c}")).unwrap_or_else(|| "plain".into()),
-                if *delivered { "delivered" } else { "in-flight" },
-                if matches!(msg_type, MessageType::Message | MessageType::Broadcast) { "text" } else { "protocol" },
-                match (selected, request_id) {
-                    (Some(sel), Some(id)) if sel == id => "hl",
-                    (Some(_), _) => "dim",
-                    _ => "",
-                },
-                fault.map(|f| format!("fault-{f}")).unwrap_or_default()
-            );
-            let label = match fault {
-                Some(f) => format!("{label} ({f})"),
-                None => label.clone(),
-            };
-            let dropped = *fault == Some("dropped");
-            let rid = request_id.clone();
-            let (x1, x2) = if (to_x - from_x).abs() < 1.0 { (*from_x, from_x + 40.0) } else { (*from_x, *to_x) };
-            let dir = if x2 >= x1 { -1.0 } else { 1.0 };
-            view! {
-                <g class=class data-seq=seq data-request=request_id.as_ref().map(|r| r.to_string())
-                    on:click=move |_| { if let Some(id) = rid.clone() { s.selected.set(Some(id)); } }>
-                    <line x1=x1 y1=y x2=x2 + dir * 6.0 y2=y marker-end=if dropped { String::new() } else { marker(*color) }></line>
-                    <text class="msg-label" x=(x1 + x2) / 2.0 y=y - 5.0>{label}</text>
-                    {dropped.then(|| view! {
-                        <g class="drop-x" aria-label="dropped">
-                            <line x1=x2 + dir * 16.0 y1=y - 7.0 x2=x2 + dir * 2.0 y2=y + 7.0></line>
-                            <line x1=x2 + dir * 16.0 y1=y + 7.0 x2=x2 + dir * 2.0 y2=y - 7.0></line>
-                        </g>
-                    })}
-                </g>
-            }
-            .into_any()
-        }
-        RowKind::Transition { request_id, to, x, color } => {
-            let rid = request_id.clone();
-            view! {
-                <g class=format!("transition c{color} to-{to}") on:click=move |_| s.selected.set(Some(rid.clone()))>
-                    <text x=x + 10.0 y=y>{format!("{request_id}: pending → {to}")}</text>
-                </g>
-            }
-            .into_any()
-        }
-        RowKind::Tool { x, label, ok, output } => {
-            let state = match ok {
-                None => "running",
-                Some(true) => "ok",
-                Some(false) => "error",
-            };
-            let title = output.clone().unwrap_or_else(|| "running…".into());
-            view! {
-                <g class=format!("note tool-{state}")>
-                    <title>{title}</title>
-                    <rect x=x + 8.0 y=r.y + 4.0 width=label.chars().count() as f64 * 6.6 + 14.0 height=ROW_HEIGHT - 8.0 rx="3"></rect>
-                    <text x=x + 15.0 y=y + 4.0>{label.clone()}</text>
-                </g>
-            }
-            .into_any()
-        }
-        RowKind::Failure { x, error } => view! {
-            <g class="note failure" role="alert">
-                <text x=x + 10.0 y=y + 4.0>{format!("⚠ {error}")}</text>
-            </g>
-        }
-        .into_any(),
-    }
-}
-
-fn badge_view(b: &Badge, selected: Option<&RequestId>, last_shown: u64, s: Session) -> impl IntoView {
-    let fresh = b.changed_at + 1 >= last_shown;
-    let class = format!(
-        "badge fsm c{} badge-{}{}{}",
-        b.color,
-        b.status,
-        if fresh { " flash" } else { "" },
-        if selected == Some(&b.request_id) { " hl" } else { "" }
-    );
-    let id = b.request_id.clone();
-    let text = b.status.as_str();
-    let y = b.y + ROW_HEIGHT / 2.0;
+/// One item as a `<g>` with its classes (plus `extra`), event number,
+/// request and accessible name; clicking an item of a request selects it.
+fn item_view(it: &Item, extra: String, s: Session) -> AnyView {
+    let request = it.request.clone();
     view! {
-        <g class=class data-request=b.request_id.to_string() on:click=move |_| s.selected.set(Some(id.clone()))>
-            <rect x=b.x + 12.0 y=y - 9.0 width="74" height="18" rx="9"></rect>
-            <text x=b.x + 49.0 y=y + 4.0>{text}</text>
+        <g
+            class=format!("{}{extra}", it.class)
+            data-seq=it.seq.map(|q| q.to_string())
+            data-request=it.request.as_ref().map(|r| r.to_string())
+            role=it.role
+            aria-label=it.label.clone()
+            on:click=move |_| {
+                if let Some(id) = request.clone() {
+                    s.playback.selected.set(Some(id));
+                }
+            }
+        >
+            {it.shapes.iter().map(shape_view).collect_view()}
         </g>
     }
+    .into_any()
 }
 
+/// One primitive as an SVG element. The match has no wildcard arm: every
+/// `Shape` kind is drawn (the export's `svg::shape` matches the same way).
+#[deny(clippy::wildcard_enum_match_arm)]
+fn shape_view(shape: &Shape) -> AnyView {
+    match shape {
+        Shape::Line { x1, y1, x2, y2, class, head } => {
+            let marker = head.map(|h| format!("url(#{})", h.marker_id()));
+            view! { <line class=*class x1=*x1 y1=*y1 x2=*x2 y2=*y2 marker-end=marker></line> }.into_any()
+        }
+        Shape::Cross { x, y, half, class, label } => view! {
+            <g class=*class aria-label=label.clone()>
+                <line x1=x - half y1=y - half x2=x + half y2=y + half></line>
+                <line x1=x + half y1=y - half x2=x - half y2=y + half></line>
+            </g>
+        }
+        .into_any(),
+        Shape::Text { x, y, text, class } => view! { <text class=*class x=*x y=*y>{text.clone()}</text> }.into_any(),
+        Shape::Rect { x, y, width, height, rx, class } => {
+            view! { <rect class=*class x=*x y=*y width=*width height=*height rx=*rx></rect> }.into_any()
+        }
+        Shape::Tooltip(text) => view! { <title>{text.clone()}</title> }.into_any(),
+    }
+}
+
+/// The live preview of each model's reply while it streams (not part of
+/// the run, so not in the geometry or the export).
 fn streaming_notes(s: Session, d: &Diagram) -> impl IntoView {
-    if s.cursor.get().is_some() {
+    if s.playback.cursor.get().is_some() {
         return Vec::new();
     }
-    let streams = s.streaming.get();
+    let streams = s.run.streaming.get();
     d.columns
         .iter()
         .filter_map(|c| streams.get(&c.name).filter(|t| !t.is_empty()).map(|t| (c.x, t.clone())))

@@ -1,0 +1,296 @@
+//! The run as a standalone SVG document: light palette, styles embedded,
+//! `role="img"` with a label and a title.
+//!
+//! Owns the SVG document (header, styles, arrow markers) and the
+//! serialisation of `geometry` primitives to SVG text. Pure: it must not
+//! place anything itself (where things go is `diagram` and `geometry`, which
+//! the live view draws too) nor touch the DOM.
+
+use std::fmt::Write as _;
+
+use crate::protocol::{check, Trace};
+use crate::ui::diagram::{layout, PALETTE_SIZE};
+use crate::ui::geometry::{draw, Geometry, Item, Shape};
+
+/// Height of the title band above the diagram in an SVG export.
+pub const SVG_TITLE_HEIGHT: f64 = 28.0;
+
+/// The light palette of request colours, slot for slot with the app's
+/// `--c0` ... `--c7`.
+pub const SVG_PALETTE: [&str; PALETTE_SIZE] = ["#3355cc", "#b8338a", "#148a8a", "#c25e00", "#6b4fc8", "#2f7a4f", "#a23b3b", "#5a6b00"];
+
+const SVG_STYLE: &str = r#"
+text { fill: #1d1f24; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; font-size: 12px; }
+.bg { fill: #f5f6f8; }
+.title { font-size: 14px; font-weight: 700; }
+.life { stroke: #9aa1b1; stroke-dasharray: 4 4; }
+.head { fill: #ffffff; stroke: #d9dce3; }
+.status-shutdown .head { opacity: 0.6; }
+.head-name { text-anchor: middle; font-weight: 600; }
+.head-status { text-anchor: middle; font-size: 9px; fill: #5b6170; }
+.cross line { stroke: #c0392b; stroke-width: 3; }
+.activation { fill: #c3cdef; stroke: #3355cc; }
+.banner text { fill: #5b6170; font-style: italic; }
+.spawn line { stroke: #5b6170; stroke-dasharray: 2 3; }
+.spawn text { text-anchor: middle; fill: #5b6170; font-size: 11px; }
+.msg line { stroke-width: 2; }
+.msg.text line { stroke-dasharray: 6 3; }
+.msg.in-flight line { stroke-dasharray: 2 4; }
+.msg-label { text-anchor: middle; font-size: 11px; }
+.plain line { stroke: #5b6170; }
+.c0 line { stroke: #3355cc; } .c0 rect { stroke: #3355cc; }
+.c1 line { stroke: #b8338a; } .c1 rect { stroke: #b8338a; }
+.c2 line { stroke: #148a8a; } .c2 rect { stroke: #148a8a; }
+.c3 line { stroke: #c25e00; } .c3 rect { stroke: #c25e00; }
+.c4 line { stroke: #6b4fc8; } .c4 rect { stroke: #6b4fc8; }
+.c5 line { stroke: #2f7a4f; } .c5 rect { stroke: #2f7a4f; }
+.c6 line { stroke: #a23b3b; } .c6 rect { stroke: #a23b3b; }
+.c7 line { stroke: #5a6b00; } .c7 rect { stroke: #5a6b00; }
+.transition text { font-weight: 600; }
+.transition.to-approved text { fill: #2f7a4f; }
+.transition.to-rejected text { fill: #c0392b; }
+.note rect { fill: #fbf3d4; stroke: #c9a227; }
+.note.tool-error rect { fill: #f5dcd9; stroke: #c0392b; }
+.note.tool-running rect { stroke-dasharray: 3 2; }
+.note text { font-size: 11px; }
+.note.failure text { fill: #c0392b; font-weight: 600; }
+.badge rect { fill: #ffffff; stroke-width: 2; }
+.badge text { text-anchor: middle; font-size: 11px; font-weight: 700; }
+.badge.badge-pending text { fill: #a86a12; } .badge.badge-pending rect { stroke: #a86a12; }
+.badge.badge-approved text { fill: #2f7a4f; } .badge.badge-approved rect { stroke: #2f7a4f; }
+.badge.badge-rejected text { fill: #c0392b; } .badge.badge-rejected rect { stroke: #c0392b; }
+.msg.fault-dropped line { stroke-dasharray: 3 3; opacity: 0.8; }
+.msg.fault-duplicate .msg-label, .msg.fault-delayed .msg-label, .msg.fault-reordered .msg-label { font-style: italic; }
+.violation-mark text { fill: #c0392b; font-size: 14px; font-weight: 700; }
+.msg .drop-x line { stroke: #c0392b; stroke-width: 3; stroke-dasharray: none; opacity: 1; }
+"#;
+
+/// The run on screen as a standalone SVG document: `trace` laid out as of
+/// `cursor` (all of it for `None`), with the invariant checker's violations
+/// marked, drawn from the same geometry as the live view.
+pub fn svg_of_run(trace: &Trace, cursor: Option<usize>, title: &str) -> String {
+    let shown = cursor.unwrap_or(usize::MAX).min(trace.len());
+    svg(&draw(&layout(trace, cursor), &check(trace), shown), title)
+}
+
+/// `geometry` as a standalone SVG document (light colours, styles embedded,
+/// `role="img"` with an `aria-label` and a `<title>`): every item of every
+/// layer, back to front, each a `<g>` with its classes, event number and
+/// request, holding its shapes. `title` is shown above the drawing. All
+/// text is XML-escaped.
+pub fn svg(geometry: &Geometry, title: &str) -> String {
+    let width = geometry.width;
+    let height = geometry.height + SVG_TITLE_HEIGHT;
+    let label = format!(
+        "{title}: sequence diagram of {}, {}, {}",
+        count(geometry.agents, "agent"),
+        count(geometry.messages, "message"),
+        count(geometry.requests, "request")
+    );
+    let mut out = String::new();
+    out.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let _ = writeln!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" role="img" aria-label="{}">"#,
+        xml(&label)
+    );
+    let _ = writeln!(out, "<title>{}</title>", xml(title));
+    let _ = writeln!(out, "<style>{SVG_STYLE}</style>");
+    out.push_str("<defs>\n");
+    for (i, colour) in SVG_PALETTE.iter().enumerate() {
+        let _ = writeln!(out, "{}", marker(&format!("arrow-{i}"), colour));
+    }
+    let _ = writeln!(out, "{}", marker("arrow-plain", "#5b6170"));
+    out.push_str("</defs>\n");
+    let _ = writeln!(out, r#"<rect class="bg" x="0" y="0" width="{width}" height="{height}"/>"#);
+    let _ = writeln!(out, r#"<text class="title" x="8" y="19">{}</text>"#, xml(title));
+    let _ = writeln!(out, r#"<g transform="translate(0 {SVG_TITLE_HEIGHT})">"#);
+    for it in geometry.items() {
+        item(&mut out, it);
+    }
+    out.push_str("</g>\n</svg>\n");
+    out
+}
+
+fn count(n: usize, noun: &str) -> String {
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
+}
+
+fn marker(id: &str, colour: &str) -> String {
+    format!(
+        r#"<marker id="{id}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="{colour}"/></marker>"#
+    )
+}
+
+/// ` name="value"` with the value escaped, or nothing.
+fn attr(name: &str, value: Option<&str>) -> String {
+    value.map(|v| format!(r#" {name}="{}""#, xml(v))).unwrap_or_default()
+}
+
+fn item(out: &mut String, it: &Item) {
+    let seq = it.seq.map(|s| s.to_string());
+    let _ = write!(
+        out,
+        r#"<g class="{}"{}{}{}{}>"#,
+        xml(&it.class),
+        attr("data-seq", seq.as_deref()),
+        attr("data-request", it.request.as_ref().map(|r| r.as_str())),
+        attr("role", it.role),
+        attr("aria-label", it.label.as_deref())
+    );
+    for s in &it.shapes {
+        shape(out, s);
+    }
+    out.push_str("</g>\n");
+}
+
+/// One primitive as SVG. The match has no wildcard arm: every `Shape` kind
+/// is serialised (the live view's `shape_view` matches the same way).
+#[deny(clippy::wildcard_enum_match_arm)]
+fn shape(out: &mut String, s: &Shape) {
+    let _ = match s {
+        Shape::Line { x1, y1, x2, y2, class, head } => write!(
+            out,
+            r#"<line{} x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}"{}/>"#,
+            attr("class", *class),
+            head.map(|h| format!(r#" marker-end="url(#{})""#, h.marker_id())).unwrap_or_default()
+        ),
+        Shape::Cross { x, y, half, class, label } => write!(
+            out,
+            r#"<g class="{class}" aria-label="{}"><line x1="{}" y1="{}" x2="{}" y2="{}"/><line x1="{}" y1="{}" x2="{}" y2="{}"/></g>"#,
+            xml(label),
+            x - half,
+            y - half,
+            x + half,
+            y + half,
+            x + half,
+            y - half,
+            x - half,
+            y + half
+        ),
+        Shape::Text { x, y, text, class } => write!(out, r#"<text{} x="{x}" y="{y}">{}</text>"#, attr("class", *class), xml(text)),
+        Shape::Rect { x, y, width, height, rx, class } => {
+            write!(out, r#"<rect{} x="{x}" y="{y}" width="{width}" height="{height}" rx="{rx}"/>"#, attr("class", *class))
+        }
+        Shape::Tooltip(text) => write!(out, "<title>{}</title>", xml(text)),
+    };
+}
+
+/// Text made safe for XML content and attribute values: the five special
+/// characters become entities and characters XML 1.0 forbids are dropped.
+pub fn xml(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' | '\n' | '\r' => out.push(' '),
+            c if (c as u32) < 0x20 || matches!(c, '\u{fffe}' | '\u{ffff}') => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::check;
+    use crate::protocol::{AgentName, MemberStatus, Millis, RequestKind, Team, Trace};
+    use crate::ui::diagram::layout;
+    use crate::ui::geometry::fixtures::faulty_run;
+    use crate::ui::geometry::ShapeKind;
+
+    fn name(s: &str) -> AgentName {
+        AgentName::parse(s).unwrap()
+    }
+
+    /// alice: spawned, asked to shut down, approves, exits.
+    fn handshake() -> Trace {
+        let mut t = Team::new("default", 7);
+        t.start_run("Spawn alice; then shut her down.", Millis(0)).unwrap();
+        t.spawn(&name("alice"), "coder", false, Millis(1)).unwrap();
+        t.send(&AgentName::lead(), &name("alice"), "message", "hi; #1 <b>&</b>\n100%", Millis(2)).unwrap();
+        let id = t.request_shutdown(&AgentName::lead(), &name("alice"), Millis(3)).unwrap();
+        t.drain(&name("alice"), Millis(4)).unwrap();
+        t.answer(RequestKind::Shutdown, &id, &name("alice"), true, "done", Millis(5)).unwrap();
+        t.set_status(&name("alice"), MemberStatus::Shutdown, Millis(6)).unwrap();
+        t.finish_run(Millis(7)).unwrap();
+        t.trace().clone()
+    }
+
+    #[test]
+    fn xml_escapes_the_five_and_drops_forbidden_characters() {
+        assert_eq!(xml("<a href=\"x\">'&'</a>\u{1}\n"), "&lt;a href=&quot;x&quot;&gt;&apos;&amp;&apos;&lt;/a&gt; ");
+    }
+
+    #[test]
+    fn the_svg_is_a_standalone_accessible_document() {
+        let d = layout(&handshake(), None);
+        let s = svg(&draw(&d, &[], 0), "Run <1> & co");
+        assert!(s.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "));
+        assert!(s.contains(" role=\"img\" aria-label=\"Run &lt;1&gt; &amp; co: sequence diagram of 2 agents, 3 messages, 1 request\""), "{s}");
+        assert!(s.contains("<title>Run &lt;1&gt; &amp; co</title>"));
+        assert!(s.contains(&format!("viewBox=\"0 0 {} {}\"", d.width.max(600.0), d.height + SVG_TITLE_HEIGHT)));
+        assert!(s.contains("<style>") && s.contains("class=\"badge fsm c0 badge-approved\""));
+        assert!(s.contains("hi; #1 &lt;b&gt;&amp;&lt;/b&gt; 100%"), "{s}");
+        assert!(s.trim_end().ends_with("</svg>"));
+    }
+
+    #[test]
+    fn the_svg_of_a_run_with_a_dropped_message_shows_the_cross() {
+        let s = svg_of_run(&faulty_run(), None, "faulty");
+        let dropped = s.lines().find(|l| l.starts_with("<g class=\"msg ") && l.contains(" fault-dropped\"")).expect("a dropped arrow");
+        assert!(dropped.contains(r#"<g class="drop-x" aria-label="dropped"><line "#), "{dropped}");
+        assert!(!dropped.contains("marker-end"), "a dropped arrow has no head: {dropped}");
+    }
+
+    #[test]
+    fn the_svg_of_a_run_with_a_violation_marks_it_at_its_event() {
+        let trace = faulty_run();
+        let violations = check(&trace);
+        assert!(!violations.is_empty());
+        let s = svg_of_run(&trace, None, "faulty");
+        for v in &violations {
+            let mark = format!(r#"<g class="violation-mark" data-seq="{}""#, v.seq);
+            let line = s.lines().find(|l| l.starts_with(&mark)).unwrap_or_else(|| panic!("no mark for {v:?} in {s}"));
+            assert!(line.contains(&format!(r#"aria-label="violation: {}""#, v.kind)), "{line}");
+            assert!(line.contains(&xml(&v.detail)), "the tooltip says what happened: {line}");
+            assert!(line.contains(">⚠</text>"), "{line}");
+        }
+    }
+
+    #[test]
+    fn every_shape_kind_is_serialised() {
+        let trace = faulty_run();
+        let g = draw(&layout(&trace, None), &check(&trace), trace.len());
+        for kind in ShapeKind::ALL {
+            let one = g.items().flat_map(|i| &i.shapes).find(|s| s.kind() == kind).expect("the fixture has every kind");
+            let mut out = String::new();
+            shape(&mut out, one);
+            let tag = match kind {
+                ShapeKind::Line => "<line ",
+                ShapeKind::Cross => "<g class=",
+                ShapeKind::Text => "<text",
+                ShapeKind::Rect => "<rect",
+                ShapeKind::Tooltip => "<title>",
+            };
+            assert!(out.starts_with(tag), "{kind:?}: {out}");
+        }
+    }
+
+    #[test]
+    fn the_cross_of_a_dropped_message_is_styled_solid_red_over_the_arrow_styles() {
+        // Later rules of equal specificity win: the × must not inherit the
+        // dashes of an in-flight or dropped arrow's line.
+        let cross = SVG_STYLE.find(".msg .drop-x line {").expect("a rule for the cross");
+        for earlier in [".msg.in-flight line", ".msg.text line", ".msg.fault-dropped line", ".c0 line"] {
+            assert!(SVG_STYLE.find(earlier).is_some_and(|at| at < cross), "{earlier} comes before the cross's rule");
+        }
+        let rule = &SVG_STYLE[cross..][..SVG_STYLE[cross..].find('}').unwrap()];
+        assert!(rule.contains("stroke-dasharray: none") && rule.contains("stroke: #c0392b"), "{rule}");
+    }
+}

@@ -5,6 +5,7 @@
 //! Every component draws from the trace (and the state it replays to); none
 //! changes the team except through `runtime::Runtime`, via the `Session`.
 
+pub mod derived;
 pub mod diagram;
 pub mod export;
 pub mod share;

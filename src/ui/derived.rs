@@ -132,7 +132,7 @@ impl RunViews {
     pub fn state_at(&self, entries: &[TraceEntry], cursor: Option<usize>) -> Result<TeamState, ReplayError> {
         let shown = cursor.unwrap_or(usize::MAX).min(self.len());
         match &self.broken {
-            Some(e) if e.seq as usize <= shown => Err(e.clone()),
+            Some(e) if (e.seq as usize) < shown => Err(e.clone()),
             _ => Ok(self.timeline.state_at(entries, Some(shown))),
         }
     }

@@ -43,7 +43,7 @@ mod page {
         document().body().unwrap().append_child(&host).unwrap();
         let s = Session::new(0.0);
         let start = now();
-        s.trace.set(trace);
+        s.run.trace.set(trace);
         let handle = leptos::mount::mount_to(host.clone(), move || {
             provide_context(s);
             view! { <DiagramView/> }

@@ -12,6 +12,7 @@ pub mod fake;
 pub mod http;
 pub mod openai;
 pub mod provider;
+pub mod provider_settings;
 pub mod retry;
 pub mod scripted;
 pub mod sse;

@@ -9,10 +9,11 @@ use leptos::prelude::*;
 
 use super::diagram::layout;
 use super::diagram_view::DiagramView;
-use super::{export, share, views};
-use crate::protocol::{AgentName, FaultAction, FaultRule, MessageType};
 use super::panels::Panels;
-use super::session::{Provider, Session};
+use super::session::Session;
+use super::{export, share, views};
+use crate::model::provider_settings::Provider;
+use crate::protocol::{AgentName, FaultAction, FaultRule, MessageType};
 use crate::runtime::scenarios;
 use crate::runtime::scheduler::Mode;
 
@@ -33,15 +34,17 @@ pub fn App(#[prop(optional)] pace_ms: Option<u64>) -> impl IntoView {
         Ok(Some(share::SharedRun::Scenario { id, seed, faults })) => match scenarios::by_id(&id) {
             Some(sc) => {
                 if let Some(seed) = seed {
-                    s.seed.set(seed);
+                    s.settings.seed.set(seed);
                 }
-                s.faults.set(faults);
+                s.settings.faults.set(faults);
                 s.run_scenario(sc);
             }
-            None => s.banner.set(Some(format!("Error: the link names a scenario this version does not have: '{id}'"))),
+            None => s.banner.set(Some(format!(
+                "Error: the link names a scenario this version does not have: '{id}'"
+            ))),
         },
         Ok(Some(share::SharedRun::Trace(trace))) => {
-            s.load(trace);
+            s.load(trace, None);
             s.keep_current();
         }
         Ok(None) => {
@@ -57,14 +60,17 @@ pub fn App(#[prop(optional)] pace_ms: Option<u64>) -> impl IntoView {
     // Play: advance the cursor through the recording; at its end in Step
     // mode, release the next event of the run.
     Effect::new(move |_| {
-        if !s.playing.get() {
+        if !s.playback.playing.get() {
             return;
         }
-        let delay = std::time::Duration::from_millis((400.0 / s.speed.get()) as u64);
+        let delay = std::time::Duration::from_millis((400.0 / s.playback.speed.get()) as u64);
         let handle = set_interval_with_handle(
             move || {
-                if s.cursor.get_untracked().is_none() && (s.mode.get_untracked() == Mode::Live || !s.running.get_untracked()) {
-                    s.playing.set(false);
+                if s.playback.cursor.get_untracked().is_none()
+                    && (s.playback.mode.get_untracked() == Mode::Live
+                        || !s.run.running.get_untracked())
+                {
+                    s.playback.playing.set(false);
                 } else {
                     s.next();
                 }
@@ -86,7 +92,7 @@ pub fn App(#[prop(optional)] pace_ms: Option<u64>) -> impl IntoView {
             return;
         }
         match e.key().as_str() {
-            " " => s.playing.update(|p| *p = !*p),
+            " " => s.playback.playing.update(|p| *p = !*p),
             "ArrowLeft" => s.back(),
             "ArrowRight" => s.next(),
             "Home" => s.seek(0),
@@ -102,7 +108,7 @@ pub fn App(#[prop(optional)] pace_ms: Option<u64>) -> impl IntoView {
             <header class="app-header">
                 <h1>"Team Protocols Playground"</h1>
                 <p class="tagline">"Watch a lead and its teammates negotiate shutdown and plan approval — one state machine, correlated by request_id."</p>
-                <p class="model-label">{move || { s.running.get(); s.stopped.get(); format!("Model: {}", s.model_label()) }}</p>
+                <p class="model-label">{move || { s.run.running.get(); s.run.stopped.get(); format!("Model: {}", s.model_label()) }}</p>
             </header>
             <Banner/>
             <div class="layout">
@@ -130,7 +136,7 @@ fn Banner() -> impl IntoView {
     let s = expect_context::<Session>();
     // A failed model call surfaces here as well as on the agent's lifeline.
     Effect::new(move |seen: Option<usize>| {
-        let errors = s.trace.with(|t| super::views::model_errors(t, None));
+        let errors = s.run.trace.with(|t| super::views::model_errors(t, None));
         let seen = seen.unwrap_or(0);
         if errors.len() > seen {
             let (_, agent, error) = errors.last().expect("non-empty").clone();
@@ -159,7 +165,9 @@ fn PromptBox() -> impl IntoView {
     let run = move || {
         let p = prompt.get_untracked();
         if p.trim().is_empty() {
-            s.banner.set(Some("Error: type a prompt for the lead first, or pick a scenario".into()));
+            s.banner.set(Some(
+                "Error: type a prompt for the lead first, or pick a scenario".into(),
+            ));
             return;
         }
         s.submit(&p);
@@ -178,7 +186,7 @@ fn PromptBox() -> impl IntoView {
                 on:keydown=on_key></textarea>
             <div class="row">
                 <button class="primary" on:click=move |_| run()>"Run"</button>
-                <button on:click=move |_| s.reset()>"New team"</button>
+                <button on:click=move |_| { s.reset(); }>"New team"</button>
             </div>
         </section>
     }
@@ -208,40 +216,48 @@ fn ScenarioList() -> impl IntoView {
 fn Settings() -> impl IntoView {
     let s = expect_context::<Session>();
     let set_seed = move |ev: ev::Event| match event_target_value(&ev).trim().parse::<u64>() {
-        Ok(v) => s.seed.set(v),
-        Err(_) => s.banner.set(Some("Error: the seed must be a whole number ≥ 0".into())),
+        Ok(v) => s.settings.seed.set(v),
+        Err(_) => s
+            .banner
+            .set(Some("Error: the seed must be a whole number ≥ 0".into())),
     };
     let set_provider = move |ev: ev::Event| {
-        if let Some(p) = Provider::from_id(&event_target_value(&ev)) {
-            s.provider.set(p);
-            s.load_remembered_key();
+        if let Ok(p) = Provider::parse(&event_target_value(&ev)) {
+            s.settings.provider.set(p);
+            s.settings.load_remembered_key();
             if p == Provider::Scripted {
                 s.reset();
             }
         }
     };
     let set_key = move |ev: ev::Event| {
-        s.api_key.set(event_target_value(&ev));
-        s.store_key();
+        s.settings.api_key.set(event_target_value(&ev));
+        if let Err(e) = s.settings.store_key() {
+            s.error(e);
+        }
     };
     let set_remember = move |ev: ev::Event| {
-        s.remember_key.set(event_target_checked(&ev));
-        s.store_key();
+        s.settings.remember_key.set(event_target_checked(&ev));
+        if let Err(e) = s.settings.store_key() {
+            s.error(e);
+        }
     };
-    let set_base = move |ev: ev::Event| s.base_url.set(event_target_value(&ev));
-    let set_model = move |ev: ev::Event| s.model_name.set(event_target_value(&ev));
+    let set_base = move |ev: ev::Event| s.settings.base_url.set(event_target_value(&ev));
+    let set_model = move |ev: ev::Event| s.settings.model_name.set(event_target_value(&ev));
     let set_max_tokens = move |ev: ev::Event| match event_target_value(&ev).trim().parse::<u32>() {
-        Ok(v) if (1..=200_000).contains(&v) => s.max_tokens.set(v),
-        _ => s.banner.set(Some("Error: max tokens must be a whole number from 1 to 200000".into())),
+        Ok(v) if (1..=200_000).contains(&v) => s.settings.max_tokens.set(v),
+        _ => s.banner.set(Some(
+            "Error: max tokens must be a whole number from 1 to 200000".into(),
+        )),
     };
-    let scripted = move || s.provider.get() == Provider::Scripted;
+    let scripted = move || s.settings.provider.get() == Provider::Scripted;
     view! {
         <section class="panel" aria-labelledby="settings-title">
             <h2 id="settings-title">"Settings"</h2>
             <label class="field">"Provider"
                 <select aria-label="Provider" on:change=set_provider>
                     {Provider::ALL.into_iter().map(|p| view! {
-                        <option value=p.id() selected=move || s.provider.get() == p>{p.label()}</option>
+                        <option value=p.id() selected=move || s.settings.provider.get() == p>{p.label()}</option>
                     }).collect_view()}
                 </select>
             </label>
@@ -251,25 +267,25 @@ fn Settings() -> impl IntoView {
                 "Requests go from this tab straight to the server. The key stays in memory unless you tick the box; it is never put in a trace, an export, a log or a URL."
             }}</p>
             <label class="field">"API key"
-                <input type="password" aria-label="API key" autocomplete="off" spellcheck="false" disabled=scripted prop:value=move || s.api_key.get() on:change=set_key/>
+                <input type="password" aria-label="API key" autocomplete="off" spellcheck="false" disabled=scripted prop:value=move || s.settings.api_key.get() on:change=set_key/>
             </label>
             <label class="inline small">
-                <input type="checkbox" disabled=scripted prop:checked=move || s.remember_key.get() on:change=set_remember/>
+                <input type="checkbox" disabled=scripted prop:checked=move || s.settings.remember_key.get() on:change=set_remember/>
                 "Remember on this device"
             </label>
             <label class="field">"Base URL"
-                <input type="url" aria-label="Base URL" disabled=scripted placeholder=move || s.provider.get().default_base_url() prop:value=move || s.base_url.get() on:change=set_base/>
+                <input type="url" aria-label="Base URL" disabled=scripted placeholder=move || s.settings.provider.get().default_base_url() prop:value=move || s.settings.base_url.get() on:change=set_base/>
             </label>
             <label class="field">"Model"
-                <input type="text" aria-label="Model" disabled=scripted placeholder=move || s.provider.get().default_model() prop:value=move || s.model_name.get() on:change=set_model/>
+                <input type="text" aria-label="Model" disabled=scripted placeholder=move || s.settings.provider.get().default_model() prop:value=move || s.settings.model_name.get() on:change=set_model/>
             </label>
             <label class="field">"Max tokens"
-                <input type="number" aria-label="Max tokens" min="1" max="200000" disabled=scripted prop:value=move || s.max_tokens.get().to_string() on:change=set_max_tokens/>
+                <input type="number" aria-label="Max tokens" min="1" max="200000" disabled=scripted prop:value=move || s.settings.max_tokens.get().to_string() on:change=set_max_tokens/>
             </label>
             <label class="field">"Seed"
-                <input type="number" aria-label="Seed" min="0" prop:value=move || s.seed.get().to_string() on:change=set_seed/>
+                <input type="number" aria-label="Seed" min="0" prop:value=move || s.settings.seed.get().to_string() on:change=set_seed/>
             </label>
-            <button on:click=move |_| s.reset()>"Apply (new team)"</button>
+            <button on:click=move |_| { s.reset(); }>"Apply (new team)"</button>
         </section>
     }
 }
@@ -281,21 +297,35 @@ fn TracePanel() -> impl IntoView {
     let links = NodeRef::<leptos::html::Div>::new();
     // Each export fills a link the user's click then follows (and tests read).
     let export = move |format: &'static str| {
-        let (text, name, mime) = s.trace.with_untracked(|t| match format {
+        let (text, name, mime) = s.run.trace.with_untracked(|t| match format {
             "json" => (export::trace_json(t), "trace.json", "application/json"),
             "mermaid" => (export::mermaid(t), "trace.mmd", "text/plain"),
-            _ => (export::svg(&layout(t, s.cursor.get_untracked()), "Team Protocols Playground"), "diagram.svg", "image/svg+xml"),
+            _ => (
+                export::svg(
+                    &layout(t, s.playback.cursor.get_untracked()),
+                    "Team Protocols Playground",
+                ),
+                "diagram.svg",
+                "image/svg+xml",
+            ),
         });
         let Some(holder) = links.get() else { return };
-        let Ok(Some(a)) = holder.query_selector(&format!("a[data-format={format}]")) else { return };
+        let Ok(Some(a)) = holder.query_selector(&format!("a[data-format={format}]")) else {
+            return;
+        };
         let a: web_sys::HtmlElement = wasm_bindgen::JsCast::unchecked_into(a);
-        let _ = a.set_attribute("href", &format!("data:{mime};charset=utf-8,{}", views::percent_encode(&text)));
+        let _ = a.set_attribute(
+            "href",
+            &format!("data:{mime};charset=utf-8,{}", views::percent_encode(&text)),
+        );
         let _ = a.set_attribute("download", name);
         a.click();
     };
     let import = move |ev: ev::Event| {
         let input: web_sys::HtmlInputElement = event_target(&ev);
-        let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+        let Some(file) = input.files().and_then(|f| f.get(0)) else {
+            return;
+        };
         if let Err(e) = export::check_import_size(file.size() as u64) {
             s.banner.set(Some(format!("Error: {e}")));
             input.set_value("");
@@ -303,11 +333,18 @@ fn TracePanel() -> impl IntoView {
         }
         input.set_value("");
         leptos::task::spawn_local(async move {
-            let text = wasm_bindgen_futures::JsFuture::from(file.text()).await.ok().and_then(|v| v.as_string());
+            let text = wasm_bindgen_futures::JsFuture::from(file.text())
+                .await
+                .ok()
+                .and_then(|v| v.as_string());
             match text.map(|t| export::import_json(&t)) {
-                Some(Ok(trace)) => s.load(trace),
-                Some(Err(e)) => s.banner.set(Some(format!("Error: {e}. Nothing was changed."))),
-                None => s.banner.set(Some("Error: the file could not be read. Nothing was changed.".into())),
+                Some(Ok(trace)) => s.load(trace, None),
+                Some(Err(e)) => s
+                    .banner
+                    .set(Some(format!("Error: {e}. Nothing was changed."))),
+                None => s.banner.set(Some(
+                    "Error: the file could not be read. Nothing was changed.".into(),
+                )),
             }
         });
     };
@@ -327,7 +364,7 @@ fn TracePanel() -> impl IntoView {
             <label class="field">"Import a JSON trace"
                 <input type="file" accept="application/json,.json" aria-label="Import a JSON trace" on:change=import/>
             </label>
-            <p class="muted small">{move || if s.imported.get() { "Showing a recorded trace: step through it with Back, Next and the scrubber; Run starts a new team." } else { "" }}</p>
+            <p class="muted small">{move || if s.run.imported.get() { "Showing a recorded trace: step through it with Back, Next and the scrubber; Run starts a new team." } else { "" }}</p>
             <div class="row wrap">
                 <button on:click=move |_| s.save_run()>"Save run"</button>
             </div>
@@ -340,7 +377,7 @@ fn TracePanel() -> impl IntoView {
                 Err(why) => view! { <p class="muted small">{why}</p> }.into_any(),
             }}
             <ul class="saved-runs" aria-label="Saved runs">
-                {move || s.saved.get().into_iter().map(|(id, title)| view! {
+                {move || s.library.saved.get().into_iter().map(|(id, title)| view! {
                     <li>
                         <button class="saved-open" on:click=move |_| s.open_saved(id)>{title.clone()}</button>
                         <button class="saved-delete" aria-label=format!("Delete saved run {title}") on:click=move |_| s.delete_saved(id)>"Delete"</button>
@@ -365,19 +402,32 @@ fn FaultsPanel() -> impl IntoView {
     let probability = RwSignal::new(1.0f64);
     let add = move |_| {
         let action = match action.get_untracked().as_str() {
-            "delay" => FaultAction::Delay { ms: delay.get_untracked() },
+            "delay" => FaultAction::Delay {
+                ms: delay.get_untracked(),
+            },
             "duplicate" => FaultAction::Duplicate,
             "reorder" => FaultAction::Reorder,
             _ => FaultAction::Drop,
         };
         let name = |v: String| -> Result<Option<AgentName>, String> {
             let v = v.trim().to_string();
-            if v.is_empty() { Ok(None) } else { AgentName::parse(&v).map(Some).map_err(|e| e.to_string()) }
+            if v.is_empty() {
+                Ok(None)
+            } else {
+                AgentName::parse(&v).map(Some).map_err(|e| e.to_string())
+            }
         };
         let rule = (|| -> Result<FaultRule, String> {
             let mut rule = FaultRule::new(action);
             let t = msg_type.get_untracked();
-            rule.msg_type = if t.is_empty() { None } else { Some(t.parse().map_err(|e: crate::protocol::MessageError| e.to_string())?) };
+            rule.msg_type = if t.is_empty() {
+                None
+            } else {
+                Some(
+                    t.parse()
+                        .map_err(|e: crate::protocol::MessageError| e.to_string())?,
+                )
+            };
             rule.from = name(from.get_untracked())?;
             rule.to = name(to.get_untracked())?;
             rule.probability = probability.get_untracked();
@@ -385,18 +435,22 @@ fn FaultsPanel() -> impl IntoView {
             Ok(rule)
         })();
         match rule {
-            Ok(rule) => s.faults.update(|p| p.rules.push(rule)),
+            Ok(rule) => s.settings.faults.update(|p| p.rules.push(rule)),
             Err(e) => s.banner.set(Some(format!("Error: {e}"))),
         }
     };
     let on = |sig: RwSignal<String>| move |ev: ev::Event| sig.set(event_target_value(&ev));
     let set_delay = move |ev: ev::Event| match event_target_value(&ev).trim().parse::<u64>() {
         Ok(v) => delay.set(v),
-        Err(_) => s.banner.set(Some("Error: the delay is a whole number of milliseconds".into())),
+        Err(_) => s.banner.set(Some(
+            "Error: the delay is a whole number of milliseconds".into(),
+        )),
     };
     let set_probability = move |ev: ev::Event| match event_target_value(&ev).trim().parse::<f64>() {
         Ok(v) if (0.0..=1.0).contains(&v) => probability.set(v),
-        _ => s.banner.set(Some("Error: the probability is a number from 0 to 1".into())),
+        _ => s.banner.set(Some(
+            "Error: the probability is a number from 0 to 1".into(),
+        )),
     };
     view! {
         <section class="panel" aria-labelledby="faults-title">
@@ -432,7 +486,7 @@ fn FaultsPanel() -> impl IntoView {
                 <button on:click=add>"Add fault rule"</button>
             </div>
             <ul class="fault-rules" aria-label="Fault rules">
-                {move || s.faults.get().rules.into_iter().enumerate().map(|(i, r)| {
+                {move || s.settings.faults.get().rules.into_iter().enumerate().map(|(i, r)| {
                     let what = match &r.action {
                         FaultAction::Drop => "drop".to_string(),
                         FaultAction::Delay { ms } => format!("delay {ms} ms"),
@@ -450,7 +504,7 @@ fn FaultsPanel() -> impl IntoView {
                     view! {
                         <li>
                             <span>{filter.clone()}</span>
-                            <button aria-label=format!("Remove rule: {filter}") on:click=move |_| s.faults.update(|p| { p.rules.remove(i); })>"Remove"</button>
+                            <button aria-label=format!("Remove rule: {filter}") on:click=move |_| s.settings.faults.update(|p| { p.rules.remove(i); })>"Remove"</button>
                         </li>
                     }
                 }).collect_view()}
@@ -462,7 +516,7 @@ fn FaultsPanel() -> impl IntoView {
 #[component]
 fn Controls() -> impl IntoView {
     let s = expect_context::<Session>();
-    let len = move || s.trace.with(|t| t.len());
+    let len = move || s.run.trace.with(|t| t.len());
     let scrub = move |ev: ev::Event| {
         if let Ok(v) = event_target_value(&ev).parse::<usize>() {
             s.seek(v)
@@ -477,17 +531,17 @@ fn Controls() -> impl IntoView {
         if event_target_checked(&ev) {
             s.seek(usize::MAX)
         } else {
-            s.cursor.set(Some(s.shown()))
+            s.playback.cursor.set(Some(s.shown()))
         }
     };
     view! {
         <div class="controls" role="toolbar" aria-label="Playback controls">
             <div class="mode" role="group" aria-label="Mode">
-                <button aria-pressed=move || (s.mode.get() == Mode::Live).to_string() on:click=move |_| s.set_mode(Mode::Live)>"Live"</button>
-                <button aria-pressed=move || (s.mode.get() == Mode::Step).to_string() on:click=move |_| s.set_mode(Mode::Step)>"Step"</button>
+                <button aria-pressed=move || (s.playback.mode.get() == Mode::Live).to_string() on:click=move |_| s.set_mode(Mode::Live)>"Live"</button>
+                <button aria-pressed=move || (s.playback.mode.get() == Mode::Step).to_string() on:click=move |_| s.set_mode(Mode::Step)>"Step"</button>
             </div>
             <button on:click=move |_| s.back() disabled=move || s.shown() == 0>"Back"</button>
-            <button on:click=move |_| s.playing.update(|p| *p = !*p)>{move || if s.playing.get() { "Pause" } else { "Play" }}</button>
+            <button on:click=move |_| s.playback.playing.update(|p| *p = !*p)>{move || if s.playback.playing.get() { "Pause" } else { "Play" }}</button>
             <button on:click=move |_| s.next()>"Next"</button>
             <input class="scrubber" type="range" min="0" aria-label="Scrub through events"
                 prop:max=move || len().to_string() prop:value=move || s.shown().to_string() on:input=scrub/>
@@ -497,11 +551,11 @@ fn Controls() -> impl IntoView {
                     {SPEEDS.into_iter().map(|v| view! { <option value=v.to_string() selected=v == 1.0>{format!("{v}×")}</option> }).collect_view()}
                 </select>
             </label>
-            <label class="inline"><input type="checkbox" prop:checked=move || s.cursor.get().is_none() on:change=follow/>"Follow latest"</label>
-            <button class="stop" on:click=move |_| s.stop() disabled=move || s.stopped.get()>"Stop"</button>
+            <label class="inline"><input type="checkbox" prop:checked=move || s.playback.cursor.get().is_none() on:change=follow/>"Follow latest"</label>
+            <button class="stop" on:click=move |_| s.stop() disabled=move || s.run.stopped.get()>"Stop"</button>
             <span class="next-up" aria-live="polite">{move || {
-                let waiting = s.next_up.get();
-                if s.mode.get() == Mode::Step && !waiting.is_empty() { format!("Next: {}", waiting.join(" · ")) } else { String::new() }
+                let waiting = s.run.next_up.get();
+                if s.playback.mode.get() == Mode::Step && !waiting.is_empty() { format!("Next: {}", waiting.join(" · ")) } else { String::new() }
             }}</span>
         </div>
     }

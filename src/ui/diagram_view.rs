@@ -20,9 +20,16 @@ const OVERSCAN: f64 = 240.0;
 #[component]
 pub fn DiagramView() -> impl IntoView {
     let s = expect_context::<Session>();
-    let diagram = Memo::new(move |_| s.trace.with(|t| layout(t, s.cursor.get())));
+    let diagram = Memo::new(move |_| s.run.trace.with(|t| layout(t, s.playback.cursor.get())));
     // Events the invariant checker flags, marked on their rows.
-    let flagged = Memo::new(move |_| s.trace.with(|t| check(t).into_iter().map(|v| (v.seq, v.kind.to_string())).collect::<BTreeMap<u64, String>>()));
+    let flagged = Memo::new(move |_| {
+        s.run.trace.with(|t| {
+            check(t)
+                .into_iter()
+                .map(|v| (v.seq, v.kind.to_string()))
+                .collect::<BTreeMap<u64, String>>()
+        })
+    });
     let scroll_top = RwSignal::new(0.0_f64);
     let viewport = RwSignal::new(720.0_f64);
     let scroller = NodeRef::<Div>::new();
@@ -30,7 +37,7 @@ pub fn DiagramView() -> impl IntoView {
     // Follow the latest event, or keep the cursor's row in view.
     Effect::new(move |_| {
         let d = diagram.get();
-        let cursor = s.cursor.get();
+        let cursor = s.playback.cursor.get();
         let Some(el) = scroller.get() else { return };
         let height = el.client_height() as f64;
         viewport.set(height.max(200.0));
@@ -48,14 +55,18 @@ pub fn DiagramView() -> impl IntoView {
 
     let label = move || {
         diagram.with(|d| {
-            let arrows = d.rows.iter().filter(|r| matches!(r.kind, RowKind::Message { .. })).count();
+            let arrows = d
+                .rows
+                .iter()
+                .filter(|r| matches!(r.kind, RowKind::Message { .. }))
+                .count();
             format!(
                 "Sequence diagram: {} agents, {} messages, {} requests; showing {} of {} events",
                 d.columns.len(),
                 arrows,
                 d.badges.len(),
                 s.shown(),
-                s.trace.with(|t| t.len())
+                s.run.trace.with(|t| t.len())
             )
         })
     };
@@ -104,7 +115,7 @@ pub fn DiagramView() -> impl IntoView {
                 })}
                 {move || {
                     let (top, bottom) = (scroll_top.get() - OVERSCAN, scroll_top.get() + viewport.get() + OVERSCAN);
-                    let selected = s.selected.get();
+                    let selected = s.playback.selected.get();
                     let flagged = flagged.get();
                     diagram.with(|d| {
                         d.rows_between(top, bottom)
@@ -123,7 +134,7 @@ pub fn DiagramView() -> impl IntoView {
                 }}
                 {move || {
                     let (top, bottom) = (scroll_top.get() - OVERSCAN, scroll_top.get() + viewport.get() + OVERSCAN);
-                    let selected = s.selected.get();
+                    let selected = s.playback.selected.get();
                     let last = s.shown() as u64;
                     diagram.with(|d| {
                         d.badges
@@ -146,7 +157,11 @@ fn lifelines(d: &Diagram) -> impl IntoView {
         .map(|c| {
             let end = c.ended_y.unwrap_or(bottom);
             let status = c.status.map(|s| s.as_str()).unwrap_or("lead");
-            let head_y = if c.name.is_lead() { 8.0 } else { c.born_y + 1.0 };
+            let head_y = if c.name.is_lead() {
+                8.0
+            } else {
+                c.born_y + 1.0
+            };
             let crossed = c.ended_y.map(|y| {
                 view! {
                     <g class="cross" aria-label=format!("{} shut down", c.name)>
@@ -183,7 +198,10 @@ fn row_view(r: &Row, selected: Option<&RequestId>, s: Session) -> AnyView {
             <g class="banner run-start"><text x="22" y=y>{format!("▶ {prompt}")}</text></g>
         }
         .into_any(),
-        RowKind::RunFinished => view! { <g class="banner run-end"><text x="22" y=y>"■ run finished"</text></g> }.into_any(),
+        RowKind::RunFinished => {
+            view! { <g class="banner run-end"><text x="22" y=y>"■ run finished"</text></g> }
+                .into_any()
+        }
         RowKind::Spawn { name, from_x, to_x } => view! {
             <g class="spawn">
                 <line x1=*from_x y1=y x2=*to_x - 62.0 y2=y marker-end="url(#arrow-plain)"></line>
@@ -191,12 +209,27 @@ fn row_view(r: &Row, selected: Option<&RequestId>, s: Session) -> AnyView {
             </g>
         }
         .into_any(),
-        RowKind::Message { from_x, to_x, label, msg_type, request_id, color, delivered, fault } => {
+        RowKind::Message {
+            from_x,
+            to_x,
+            label,
+            msg_type,
+            request_id,
+            color,
+            delivered,
+            fault,
+        } => {
             let class = format!(
                 "msg {} {} {} {} {}",
-                color.map(|c| format!("c{c}")).unwrap_or_else(|| "plain".into()),
+                color
+                    .map(|c| format!("c{c}"))
+                    .unwrap_or_else(|| "plain".into()),
                 if *delivered { "delivered" } else { "in-flight" },
-                if matches!(msg_type, MessageType::Message | MessageType::Broadcast) { "text" } else { "protocol" },
+                if matches!(msg_type, MessageType::Message | MessageType::Broadcast) {
+                    "text"
+                } else {
+                    "protocol"
+                },
                 match (selected, request_id) {
                     (Some(sel), Some(id)) if sel == id => "hl",
                     (Some(_), _) => "dim",
@@ -210,11 +243,15 @@ fn row_view(r: &Row, selected: Option<&RequestId>, s: Session) -> AnyView {
             };
             let dropped = *fault == Some("dropped");
             let rid = request_id.clone();
-            let (x1, x2) = if (to_x - from_x).abs() < 1.0 { (*from_x, from_x + 40.0) } else { (*from_x, *to_x) };
+            let (x1, x2) = if (to_x - from_x).abs() < 1.0 {
+                (*from_x, from_x + 40.0)
+            } else {
+                (*from_x, *to_x)
+            };
             let dir = if x2 >= x1 { -1.0 } else { 1.0 };
             view! {
                 <g class=class data-seq=seq data-request=request_id.as_ref().map(|r| r.to_string())
-                    on:click=move |_| { if let Some(id) = rid.clone() { s.selected.set(Some(id)); } }>
+                    on:click=move |_| { if let Some(id) = rid.clone() { s.playback.selected.set(Some(id)); } }>
                     <line x1=x1 y1=y x2=x2 + dir * 6.0 y2=y marker-end=if dropped { String::new() } else { marker(*color) }></line>
                     <text class="msg-label" x=(x1 + x2) / 2.0 y=y - 5.0>{label}</text>
                     {dropped.then(|| view! {
@@ -227,16 +264,26 @@ fn row_view(r: &Row, selected: Option<&RequestId>, s: Session) -> AnyView {
             }
             .into_any()
         }
-        RowKind::Transition { request_id, to, x, color } => {
+        RowKind::Transition {
+            request_id,
+            to,
+            x,
+            color,
+        } => {
             let rid = request_id.clone();
             view! {
-                <g class=format!("transition c{color} to-{to}") on:click=move |_| s.selected.set(Some(rid.clone()))>
+                <g class=format!("transition c{color} to-{to}") on:click=move |_| s.playback.selected.set(Some(rid.clone()))>
                     <text x=x + 10.0 y=y>{format!("{request_id}: pending → {to}")}</text>
                 </g>
             }
             .into_any()
         }
-        RowKind::Tool { x, label, ok, output } => {
+        RowKind::Tool {
+            x,
+            label,
+            ok,
+            output,
+        } => {
             let state = match ok {
                 None => "running",
                 Some(true) => "ok",
@@ -261,20 +308,29 @@ fn row_view(r: &Row, selected: Option<&RequestId>, s: Session) -> AnyView {
     }
 }
 
-fn badge_view(b: &Badge, selected: Option<&RequestId>, last_shown: u64, s: Session) -> impl IntoView {
+fn badge_view(
+    b: &Badge,
+    selected: Option<&RequestId>,
+    last_shown: u64,
+    s: Session,
+) -> impl IntoView {
     let fresh = b.changed_at + 1 >= last_shown;
     let class = format!(
         "badge fsm c{} badge-{}{}{}",
         b.color,
         b.status,
         if fresh { " flash" } else { "" },
-        if selected == Some(&b.request_id) { " hl" } else { "" }
+        if selected == Some(&b.request_id) {
+            " hl"
+        } else {
+            ""
+        }
     );
     let id = b.request_id.clone();
     let text = b.status.as_str();
     let y = b.y + ROW_HEIGHT / 2.0;
     view! {
-        <g class=class data-request=b.request_id.to_string() on:click=move |_| s.selected.set(Some(id.clone()))>
+        <g class=class data-request=b.request_id.to_string() on:click=move |_| s.playback.selected.set(Some(id.clone()))>
             <rect x=b.x + 12.0 y=y - 9.0 width="74" height="18" rx="9"></rect>
             <text x=b.x + 49.0 y=y + 4.0>{text}</text>
         </g>
@@ -282,10 +338,10 @@ fn badge_view(b: &Badge, selected: Option<&RequestId>, last_shown: u64, s: Sessi
 }
 
 fn streaming_notes(s: Session, d: &Diagram) -> impl IntoView {
-    if s.cursor.get().is_some() {
+    if s.playback.cursor.get().is_some() {
         return Vec::new();
     }
-    let streams = s.streaming.get();
+    let streams = s.run.streaming.get();
     d.columns
         .iter()
         .filter_map(|c| streams.get(&c.name).filter(|t| !t.is_empty()).map(|t| (c.x, t.clone())))

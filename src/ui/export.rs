@@ -18,8 +18,8 @@ use serde_json::{Map, Value};
 use super::diagram::{layout, Diagram, Row, RowKind, PALETTE_SIZE, ROW_HEIGHT};
 use crate::protocol::trace::TRACE_FORMAT_VERSION;
 use crate::protocol::{
-    AgentName, Event, FaultAction, MemberStatus, Message, MessageId, MessageType, Millis, ReplayError, RequestId, RequestKind, RequestStatus, Team,
-    Trace, TraceEntry, TraceError,
+    AgentName, Event, FaultAction, MemberStatus, Message, MessageId, MessageType, Millis,
+    ReplayError, RequestId, RequestKind, RequestStatus, Team, Trace, TraceEntry, TraceError,
 };
 
 /// The largest file `import_json` reads, in bytes (20 MiB); checked before
@@ -73,7 +73,10 @@ pub enum ImportError {
     #[error("the file has no \"version\" field, so it is not a trace export; this build reads trace format version {}", supported())]
     MissingVersion,
     /// The file was written in a format version this build does not read.
-    #[error("trace format version {found} is not supported; this build reads version {}", supported())]
+    #[error(
+        "trace format version {found} is not supported; this build reads version {}",
+        supported()
+    )]
     UnsupportedVersion {
         /// The version as written in the file (JSON text).
         found: String,
@@ -136,7 +139,11 @@ fn mib(bytes: u64) -> String {
 }
 
 fn supported() -> String {
-    SUPPORTED_VERSIONS.iter().map(u32::to_string).collect::<Vec<_>>().join(" or ")
+    SUPPORTED_VERSIONS
+        .iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(" or ")
 }
 
 fn location(entry: Option<u64>) -> String {
@@ -154,7 +161,8 @@ fn location(entry: Option<u64>) -> String {
 /// in a fixed order, ending in a newline. `trace_json(&import_json(&x)?)`
 /// equals `x` byte for byte for every `x` this function wrote.
 pub fn trace_json(trace: &Trace) -> String {
-    let mut json = serde_json::to_string_pretty(trace).expect("a trace serialises: every map key is a string");
+    let mut json =
+        serde_json::to_string_pretty(trace).expect("a trace serialises: every map key is a string");
     json.push('\n');
     json
 }
@@ -177,10 +185,16 @@ pub fn import_json(text: &str) -> Result<Trace, ImportError> {
         let full = e.to_string();
         let suffix = format!(" at line {} column {}", e.line(), e.column());
         let detail = full.strip_suffix(&suffix).unwrap_or(&full).to_string();
-        ImportError::NotJson { line: e.line(), column: e.column(), detail }
+        ImportError::NotJson {
+            line: e.line(),
+            column: e.column(),
+            detail,
+        }
     })?;
     let Value::Object(mut top) = value else {
-        return Err(ImportError::NotATrace { found: describe_value(&value) });
+        return Err(ImportError::NotATrace {
+            found: describe_value(&value),
+        });
     };
     let version = match top.get("version") {
         None => return Err(ImportError::MissingVersion),
@@ -188,7 +202,9 @@ pub fn import_json(text: &str) -> Result<Trace, ImportError> {
             .as_u64()
             .and_then(|n| u32::try_from(n).ok())
             .filter(|n| SUPPORTED_VERSIONS.contains(n))
-            .ok_or_else(|| ImportError::UnsupportedVersion { found: clip(&v.to_string(), 40) })?,
+            .ok_or_else(|| ImportError::UnsupportedVersion {
+                found: clip(&v.to_string(), 40),
+            })?,
     };
     let team_name = take(&mut top, "team_name", None, "")?;
     let team_name = typed::<String>(&team_name, None, "team_name", "a string")?;
@@ -196,13 +212,30 @@ pub fn import_json(text: &str) -> Result<Trace, ImportError> {
     let seed = typed::<u64>(&seed, None, "seed", "a whole number from 0 to 2^64-1")?;
     let entries = match take(&mut top, "entries", None, "")? {
         Value::Array(items) => items,
-        other => return Err(bad(None, "entries", format!("expected an array of events, found {}", describe_value(&other)))),
+        other => {
+            return Err(bad(
+                None,
+                "entries",
+                format!(
+                    "expected an array of events, found {}",
+                    describe_value(&other)
+                ),
+            ))
+        }
     };
-    let entries = entries.into_iter().enumerate().map(|(i, v)| entry(i as u64, v)).collect::<Result<Vec<_>, _>>()?;
+    let entries = entries
+        .into_iter()
+        .enumerate()
+        .map(|(i, v)| entry(i as u64, v))
+        .collect::<Result<Vec<_>, _>>()?;
     let trace = Trace::from_parts(team_name, seed, version, entries).map_err(|e| match e {
         TraceError::BadSequence { index, seq } => ImportError::BadSequence { index, seq },
-        TraceError::TimeWentBackwards { seq, at, previous } => ImportError::TimeWentBackwards { seq, at, previous },
-        TraceError::UnsupportedVersion(v) => ImportError::UnsupportedVersion { found: v.to_string() },
+        TraceError::TimeWentBackwards { seq, at, previous } => {
+            ImportError::TimeWentBackwards { seq, at, previous }
+        }
+        TraceError::UnsupportedVersion(v) => ImportError::UnsupportedVersion {
+            found: v.to_string(),
+        },
     })?;
     Team::replay(&trace).map_err(ImportError::BreaksProtocol)?;
     Ok(trace)
@@ -212,23 +245,49 @@ pub fn import_json(text: &str) -> Result<Trace, ImportError> {
 /// a file handle can ask this before reading the file at all.
 pub fn check_import_size(size: u64) -> Result<(), ImportError> {
     if size > MAX_IMPORT_BYTES {
-        return Err(ImportError::TooLarge { size, cap: MAX_IMPORT_BYTES });
+        return Err(ImportError::TooLarge {
+            size,
+            cap: MAX_IMPORT_BYTES,
+        });
     }
     Ok(())
 }
 
 fn bad(entry: Option<u64>, field: &str, problem: String) -> ImportError {
-    ImportError::BadField { entry, field: field.to_string(), problem }
+    ImportError::BadField {
+        entry,
+        field: field.to_string(),
+        problem,
+    }
 }
 
 /// Removes `field` from `obj`, or reports it missing (`prefix` is the path
 /// of `obj` within the entry, e.g. `event.`).
-fn take(obj: &mut Map<String, Value>, field: &str, entry: Option<u64>, prefix: &str) -> Result<Value, ImportError> {
-    obj.remove(field).ok_or_else(|| ImportError::MissingField { entry, field: format!("{prefix}{field}") })
+fn take(
+    obj: &mut Map<String, Value>,
+    field: &str,
+    entry: Option<u64>,
+    prefix: &str,
+) -> Result<Value, ImportError> {
+    obj.remove(field).ok_or_else(|| ImportError::MissingField {
+        entry,
+        field: format!("{prefix}{field}"),
+    })
 }
 
-fn typed<T: for<'de> Deserialize<'de>>(v: &Value, entry: Option<u64>, field: &str, expected: &str) -> Result<T, ImportError> {
-    T::deserialize(v).map_err(|_| bad(entry, field, format!("expected {expected}, found {}", describe_value(v))))
+fn typed<T: for<'de> Deserialize<'de>>(
+    v: &Value,
+    entry: Option<u64>,
+    field: &str,
+    expected: &str,
+) -> Result<T, ImportError> {
+    T::deserialize(v).map_err(|_| {
+        bad(
+            entry,
+            field,
+            format!("expected {expected}, found {}", describe_value(v)),
+        )
+    })
 }
 
 /// One element of `entries`, checked field by field so an error names the
@@ -236,31 +295,73 @@ fn typed<T: for<'de> Deserialize<'de>>(v: &Value, entry: Option<u64>, field: &st
 fn entry(index: u64, value: Value) -> Result<TraceEntry, ImportError> {
     let at = Some(index);
     let Value::Object(mut obj) = value else {
-        return Err(bad(None, &format!("entries[{index}]"), format!("expected an event object, found {}", describe_value(&value))));
+        return Err(bad(
+            None,
+            &format!("entries[{index}]"),
+            format!("expected an event object, found {}", describe_value(&value)),
+        ));
     };
     let seq = typed::<u64>(&take(&mut obj, "seq", at, "")?, at, "seq", "a whole number")?;
-    let time = typed::<Millis>(&take(&mut obj, "time", at, "")?, at, "time", "a whole number of milliseconds")?;
+    let time = typed::<Millis>(
+        &take(&mut obj, "time", at, "")?,
+        at,
+        "time",
+        "a whole number of milliseconds",
+    )?;
     let event = take(&mut obj, "event", at, "")?;
     let Value::Object(fields) = &event else {
-        return Err(bad(at, "event", format!("expected an object, found {}", describe_value(&event))));
+        return Err(bad(
+            at,
+            "event",
+            format!("expected an object, found {}", describe_value(&event)),
+        ));
     };
     let kind = match fields.get("kind") {
-        None => return Err(ImportError::MissingField { entry: at, field: "event.kind".into() }),
+        None => {
+            return Err(ImportError::MissingField {
+                entry: at,
+                field: "event.kind".into(),
+            })
+        }
         Some(Value::String(k)) => k.clone(),
-        Some(other) => return Err(bad(at, "event.kind", format!("expected a string, found {}", describe_value(other)))),
+        Some(other) => {
+            return Err(bad(
+                at,
+                "event.kind",
+                format!("expected a string, found {}", describe_value(other)),
+            ))
+        }
     };
     let event = Event::deserialize(&event).map_err(|e| {
         // A message's own fields are checked apart, so that a field the
         // message lacks is not reported as one the event lacks.
-        if let (true, Some(whole @ Value::Object(message))) = (kind == "message_sent", fields.get("message")) {
+        if let (true, Some(whole @ Value::Object(message))) =
+            (kind == "message_sent", fields.get("message"))
+        {
             if let Err(e) = Message::deserialize(whole) {
-                return classify(index, "event.message.", message, &e.to_string(), probe_message_field);
+                return classify(
+                    index,
+                    "event.message.",
+                    message,
+                    &e.to_string(),
+                    probe_message_field,
+                );
             }
         }
         let detail = e.to_string();
-        if let (Some(rest), true) = (detail.strip_prefix("unknown variant `"), probe_fields(fields, &kind, probe_event_field).is_none()) {
-            let expected = rest.split_once(", ").map_or("", |(_, tail)| tail).replace('`', "");
-            return ImportError::UnknownEventKind { entry: index, kind: kind.clone(), expected };
+        if let (Some(rest), true) = (
+            detail.strip_prefix("unknown variant `"),
+            probe_fields(fields, &kind, probe_event_field).is_none(),
+        ) {
+            let expected = rest
+                .split_once(", ")
+                .map_or("", |(_, tail)| tail)
+                .replace('`', "");
+            return ImportError::UnknownEventKind {
+                entry: index,
+                kind: kind.clone(),
+                expected,
+            };
         }
         classify(index, "event.", fields, &detail, probe_event_field)
     })?;
@@ -270,10 +371,22 @@ fn entry(index: u64, value: Value) -> Result<TraceEntry, ImportError> {
 type Probe = fn(&str, &str, &Value) -> Option<String>;
 
 /// Turns a serde error about `obj` into the error that names its field.
-fn classify(index: u64, prefix: &str, obj: &Map<String, Value>, detail: &str, probe: Probe) -> ImportError {
+fn classify(
+    index: u64,
+    prefix: &str,
+    obj: &Map<String, Value>,
+    detail: &str,
+    probe: Probe,
+) -> ImportError {
     let at = Some(index);
-    if let Some(field) = detail.strip_prefix("missing field `").and_then(|r| r.split('`').next()) {
-        return ImportError::MissingField { entry: at, field: format!("{prefix}{field}") };
+    if let Some(field) = detail
+        .strip_prefix("missing field `")
+        .and_then(|r| r.split('`').next())
+    {
+        return ImportError::MissingField {
+            entry: at,
+            field: format!("{prefix}{field}"),
+        };
     }
     let kind = obj.get("kind").and_then(Value::as_str).unwrap_or("");
     match probe_fields(obj, kind, probe) {
@@ -284,7 +397,8 @@ fn classify(index: u64, prefix: &str, obj: &Map<String, Value>, detail: &str, pr
 
 /// The first field of `obj` whose value does not have its type.
 fn probe_fields(obj: &Map<String, Value>, kind: &str, probe: Probe) -> Option<(String, String)> {
-    obj.iter().find_map(|(field, v)| probe(kind, field, v).map(|problem| (field.clone(), problem)))
+    obj.iter()
+        .find_map(|(field, v)| probe(kind, field, v).map(|problem| (field.clone(), problem)))
 }
 
 fn type_problem<T: for<'de> Deserialize<'de>>(v: &Value) -> Option<String> {
@@ -294,7 +408,8 @@ fn type_problem<T: for<'de> Deserialize<'de>>(v: &Value) -> Option<String> {
 fn probe_event_field(kind: &str, field: &str, v: &Value) -> Option<String> {
     match field {
         "name" | "agent" | "by" | "requester" | "addressee" => type_problem::<AgentName>(v),
-        "prompt" | "role" | "text" | "stop_reason" | "error" | "tool_use_id" | "tool" | "output" => type_problem::<String>(v),
+        "prompt" | "role" | "text" | "stop_reason" | "error" | "tool_use_id" | "tool"
+        | "output" => type_problem::<String>(v),
         "plan" => type_problem::<Option<String>>(v),
         "plan_mode" | "is_error" => type_problem::<bool>(v),
         "from" | "to" if kind == "member_status_changed" => type_problem::<MemberStatus>(v),
@@ -327,7 +442,10 @@ fn describe_value(v: &Value) -> String {
         Value::Null => "null".to_string(),
         Value::Bool(b) => format!("the boolean {b}"),
         Value::Number(n) => format!("the number {n}"),
-        Value::String(s) => format!("the string {}", clip(&Value::String(s.clone()).to_string(), 40)),
+        Value::String(s) => format!(
+            "the string {}",
+            clip(&Value::String(s.clone()).to_string(), 40)
+        ),
         Value::Array(_) => "an array".to_string(),
         Value::Object(_) => "an object".to_string(),
     }
@@ -375,7 +493,11 @@ pub fn mermaid_with(trace: &Trace, options: &MermaidOptions) -> String {
     );
     out.push_str("    autonumber\n");
     for (i, name) in names.iter().enumerate() {
-        let _ = writeln!(out, "    participant p{i} as {}", mermaid_text(name.as_str()));
+        let _ = writeln!(
+            out,
+            "    participant p{i} as {}",
+            mermaid_text(name.as_str())
+        );
     }
     let lead = AgentName::lead();
     let mut parties: BTreeMap<&RequestId, (&AgentName, &AgentName)> = BTreeMap::new();
@@ -383,25 +505,62 @@ pub fn mermaid_with(trace: &Trace, options: &MermaidOptions) -> String {
     for entry in trace.entries() {
         match &entry.event {
             Event::RunStarted { prompt } => {
-                let _ = writeln!(out, "    Note over {}: {}", p(&lead), mermaid_text(&format!("▶ {}", clip(prompt, MERMAID_PROMPT_CHARS))));
+                let _ = writeln!(
+                    out,
+                    "    Note over {}: {}",
+                    p(&lead),
+                    mermaid_text(&format!("▶ {}", clip(prompt, MERMAID_PROMPT_CHARS)))
+                );
             }
             Event::RunFinished => {
                 let _ = writeln!(out, "    Note over {}: ■ run finished", p(&lead));
             }
-            Event::MemberSpawned { name, role, plan_mode } => {
+            Event::MemberSpawned {
+                name,
+                role,
+                plan_mode,
+            } => {
                 let mode = if *plan_mode { ", plan mode" } else { "" };
-                let _ = writeln!(out, "    Note over {}: {}", p(name), mermaid_text(&format!("spawned ({}{mode})", clip(role, 40))));
+                let _ = writeln!(
+                    out,
+                    "    Note over {}: {}",
+                    p(name),
+                    mermaid_text(&format!("spawned ({}{mode})", clip(role, 40)))
+                );
             }
-            Event::MemberStatusChanged { name, to: MemberStatus::Shutdown, .. } => {
+            Event::MemberStatusChanged {
+                name,
+                to: MemberStatus::Shutdown,
+                ..
+            } => {
                 let _ = writeln!(out, "    Note over {}: shut down", p(name));
             }
             Event::MessageSent { message } => {
-                let arrow = if options.dropped.contains(&entry.seq) { "-x" } else { "->>" };
-                let _ = writeln!(out, "    {}{arrow}{}: {}", p(&message.from), p(&message.to), mermaid_text(&message_label(message)));
+                let arrow = if options.dropped.contains(&entry.seq) {
+                    "-x"
+                } else {
+                    "->>"
+                };
+                let _ = writeln!(
+                    out,
+                    "    {}{arrow}{}: {}",
+                    p(&message.from),
+                    p(&message.to),
+                    mermaid_text(&message_label(message))
+                );
             }
-            Event::FaultApplied { action: FaultAction::Drop, message } => {
+            Event::FaultApplied {
+                action: FaultAction::Drop,
+                message,
+            } => {
                 let label = format!("{} (dropped)", message_label(message));
-                let _ = writeln!(out, "    {}-x{}: {}", p(&message.from), p(&message.to), mermaid_text(&label));
+                let _ = writeln!(
+                    out,
+                    "    {}-x{}: {}",
+                    p(&message.from),
+                    p(&message.to),
+                    mermaid_text(&label)
+                );
             }
             Event::FaultApplied { action, message } => {
                 let what = match action {
@@ -413,18 +572,40 @@ pub fn mermaid_with(trace: &Trace, options: &MermaidOptions) -> String {
                     held.insert(entry.seq, message);
                 }
                 let label = format!("{what}: {}", message_label(message));
-                let _ = writeln!(out, "    Note over {}: {}", p(&message.to), mermaid_text(&label));
+                let _ = writeln!(
+                    out,
+                    "    Note over {}: {}",
+                    p(&message.to),
+                    mermaid_text(&label)
+                );
             }
             Event::MessageReleased { held: from } => {
                 if let Some(message) = held.remove(from) {
                     let label = format!("{} (released)", message_label(message));
-                    let _ = writeln!(out, "    {}->>{}: {}", p(&message.from), p(&message.to), mermaid_text(&label));
+                    let _ = writeln!(
+                        out,
+                        "    {}->>{}: {}",
+                        p(&message.from),
+                        p(&message.to),
+                        mermaid_text(&label)
+                    );
                 }
             }
-            Event::RequestCreated { request_id, requester, addressee, .. } => {
+            Event::RequestCreated {
+                request_id,
+                requester,
+                addressee,
+                ..
+            } => {
                 parties.insert(request_id, (requester, addressee));
             }
-            Event::RequestTransitioned { request_id, by, from, to, .. } => {
+            Event::RequestTransitioned {
+                request_id,
+                by,
+                from,
+                to,
+                ..
+            } => {
                 let over = match parties.get(request_id) {
                     Some((a, b)) => {
                         let (a, b) = if id[a] <= id[b] { (a, b) } else { (b, a) };
@@ -439,7 +620,12 @@ pub fn mermaid_with(trace: &Trace, options: &MermaidOptions) -> String {
                 let _ = writeln!(out, "    Note over {over}: {request_id} {from} → {to}");
             }
             Event::ModelFailed { agent, error } => {
-                let _ = writeln!(out, "    Note over {}: {}", p(agent), mermaid_text(&format!("⚠ model call failed: {}", clip(error, 80))));
+                let _ = writeln!(
+                    out,
+                    "    Note over {}: {}",
+                    p(agent),
+                    mermaid_text(&format!("⚠ model call failed: {}", clip(error, 80)))
+                );
             }
             Event::MemberStatusChanged { .. }
             | Event::InboxDrained { .. }
@@ -456,7 +642,11 @@ pub fn mermaid_with(trace: &Trace, options: &MermaidOptions) -> String {
 /// (lead first, then teammates as they appear), then any name only events
 /// the diagram does not place mention (possible in hand-made traces).
 fn participants(trace: &Trace) -> Vec<AgentName> {
-    let mut names: Vec<AgentName> = layout(trace, None).columns.into_iter().map(|c| c.name).collect();
+    let mut names: Vec<AgentName> = layout(trace, None)
+        .columns
+        .into_iter()
+        .map(|c| c.name)
+        .collect();
     let mut seen: BTreeSet<AgentName> = names.iter().cloned().collect();
     let mut add = |n: &AgentName| {
         if seen.insert(n.clone()) {
@@ -465,7 +655,9 @@ fn participants(trace: &Trace) -> Vec<AgentName> {
     };
     for entry in trace.entries() {
         match &entry.event {
-            Event::MemberSpawned { name, .. } | Event::MemberStatusChanged { name, .. } => add(name),
+            Event::MemberSpawned { name, .. } | Event::MemberStatusChanged { name, .. } => {
+                add(name)
+            }
             Event::MessageSent { message } | Event::FaultApplied { message, .. } => {
                 add(&message.from);
                 add(&message.to);
@@ -476,7 +668,11 @@ fn participants(trace: &Trace) -> Vec<AgentName> {
             | Event::ModelFailed { agent, .. }
             | Event::ToolCalled { agent, .. }
             | Event::ToolReturned { agent, .. } => add(agent),
-            Event::RequestCreated { requester, addressee, .. } => {
+            Event::RequestCreated {
+                requester,
+                addressee,
+                ..
+            } => {
                 add(requester);
                 add(addressee);
             }
@@ -491,7 +687,11 @@ fn participants(trace: &Trace) -> Vec<AgentName> {
 fn message_label(message: &Message) -> String {
     match &message.request_id {
         Some(rid) => format!("{} [{rid}]", message.msg_type),
-        None => format!("{}: {}", message.msg_type, clip(&message.content, MERMAID_TEXT_CHARS)),
+        None => format!(
+            "{}: {}",
+            message.msg_type,
+            clip(&message.content, MERMAID_TEXT_CHARS)
+        ),
     }
 }
 
@@ -534,7 +734,9 @@ fn clip(s: &str, max: usize) -> String {
 
 /// The light palette of request colours, slot for slot with the app's
 /// `--c0` ... `--c7`.
-pub const SVG_PALETTE: [&str; PALETTE_SIZE] = ["#3355cc", "#b8338a", "#148a8a", "#c25e00", "#6b4fc8", "#2f7a4f", "#a23b3b", "#5a6b00"];
+pub const SVG_PALETTE: [&str; PALETTE_SIZE] = [
+    "#3355cc", "#b8338a", "#148a8a", "#c25e00", "#6b4fc8", "#2f7a4f", "#a23b3b", "#5a6b00",
+];
 
 const SVG_STYLE: &str = r#"
 text { fill: #1d1f24; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; font-size: 12px; }
@@ -587,7 +789,11 @@ text { fill: #1d1f24; font-family: system-ui, -apple-system, "Segoe UI", Roboto,
 pub fn svg(diagram: &Diagram, title: &str) -> String {
     let width = diagram.width.max(600.0);
     let height = diagram.height + SVG_TITLE_HEIGHT;
-    let arrows = diagram.rows.iter().filter(|r| matches!(r.kind, RowKind::Message { .. })).count();
+    let arrows = diagram
+        .rows
+        .iter()
+        .filter(|r| matches!(r.kind, RowKind::Message { .. }))
+        .count();
     let label = format!(
         "{title}: sequence diagram of {}, {}, {}",
         count(diagram.columns.len(), "agent"),
@@ -609,18 +815,49 @@ pub fn svg(diagram: &Diagram, title: &str) -> String {
     }
     let _ = writeln!(out, "{}", marker("arrow-plain", "#5b6170"));
     out.push_str("</defs>\n");
-    let _ = writeln!(out, r#"<rect class="bg" x="0" y="0" width="{width}" height="{height}"/>"#);
-    let _ = writeln!(out, r#"<text class="title" x="8" y="19">{}</text>"#, xml(title));
+    let _ = writeln!(
+        out,
+        r#"<rect class="bg" x="0" y="0" width="{width}" height="{height}"/>"#
+    );
+    let _ = writeln!(
+        out,
+        r#"<text class="title" x="8" y="19">{}</text>"#,
+        xml(title)
+    );
     let _ = writeln!(out, r#"<g transform="translate(0 {SVG_TITLE_HEIGHT})">"#);
     for c in &diagram.columns {
         let end = c.ended_y.unwrap_or(diagram.height);
         let status = c.status.map_or("lead", MemberStatus::as_str);
-        let head_y = if c.name.is_lead() { 8.0 } else { c.born_y + 1.0 };
+        let head_y = if c.name.is_lead() {
+            8.0
+        } else {
+            c.born_y + 1.0
+        };
         let _ = writeln!(out, r#"<g class="lifeline status-{status}">"#);
-        let _ = writeln!(out, r#"<line class="life" x1="{x}" y1="{}" x2="{x}" y2="{end}"/>"#, head_y + 28.0, x = c.x);
-        let _ = writeln!(out, r#"<rect class="head" x="{}" y="{head_y}" width="120" height="28" rx="6"/>"#, c.x - 60.0);
-        let _ = writeln!(out, r#"<text class="head-name" x="{}" y="{}">{}</text>"#, c.x, head_y + 14.0, xml(c.name.as_str()));
-        let _ = writeln!(out, r#"<text class="head-status" x="{}" y="{}">{status}</text>"#, c.x, head_y + 25.0);
+        let _ = writeln!(
+            out,
+            r#"<line class="life" x1="{x}" y1="{}" x2="{x}" y2="{end}"/>"#,
+            head_y + 28.0,
+            x = c.x
+        );
+        let _ = writeln!(
+            out,
+            r#"<rect class="head" x="{}" y="{head_y}" width="120" height="28" rx="6"/>"#,
+            c.x - 60.0
+        );
+        let _ = writeln!(
+            out,
+            r#"<text class="head-name" x="{}" y="{}">{}</text>"#,
+            c.x,
+            head_y + 14.0,
+            xml(c.name.as_str())
+        );
+        let _ = writeln!(
+            out,
+            r#"<text class="head-status" x="{}" y="{}">{status}</text>"#,
+            c.x,
+            head_y + 25.0
+        );
         if let Some(y) = c.ended_y {
             let _ = writeln!(
                 out,
@@ -638,9 +875,18 @@ pub fn svg(diagram: &Diagram, title: &str) -> String {
         out.push_str("</g>\n");
     }
     for a in &diagram.activations {
-        let class = if a.open { "activation open" } else { "activation" };
-        let _ =
-            writeln!(out, r#"<rect class="{class}" x="{}" y="{}" width="10" height="{}"/>"#, a.x - 5.0, a.y0 + 4.0, (a.y1 - a.y0).max(8.0));
+        let class = if a.open {
+            "activation open"
+        } else {
+            "activation"
+        };
+        let _ = writeln!(
+            out,
+            r#"<rect class="{class}" x="{}" y="{}" width="10" height="{}"/>"#,
+            a.x - 5.0,
+            a.y0 + 4.0,
+            (a.y1 - a.y0).max(8.0)
+        );
     }
     for r in &diagram.rows {
         svg_row(&mut out, r);
@@ -679,10 +925,17 @@ fn svg_row(out: &mut String, r: &Row) {
     let seq = r.seq;
     let _ = match &r.kind {
         RowKind::RunStarted { prompt } => {
-            writeln!(out, r#"<g class="banner run-start" data-seq="{seq}"><text x="8" y="{y}">{}</text></g>"#, xml(&format!("▶ {prompt}")))
+            writeln!(
+                out,
+                r#"<g class="banner run-start" data-seq="{seq}"><text x="8" y="{y}">{}</text></g>"#,
+                xml(&format!("▶ {prompt}"))
+            )
         }
         RowKind::RunFinished => {
-            writeln!(out, r#"<g class="banner run-end" data-seq="{seq}"><text x="8" y="{y}">■ run finished</text></g>"#)
+            writeln!(
+                out,
+                r#"<g class="banner run-end" data-seq="{seq}"><text x="8" y="{y}">■ run finished</text></g>"#
+            )
         }
         RowKind::Spawn { name, from_x, to_x } => writeln!(
             out,
@@ -692,17 +945,40 @@ fn svg_row(out: &mut String, r: &Row) {
             y - 4.0,
             xml(&format!("spawn {name}"))
         ),
-        RowKind::Message { from_x, to_x, label, msg_type, request_id, color, delivered, .. } => {
+        RowKind::Message {
+            from_x,
+            to_x,
+            label,
+            msg_type,
+            request_id,
+            color,
+            delivered,
+            ..
+        } => {
             let class = format!(
                 "msg {} {} {}",
                 color.map_or_else(|| "plain".to_string(), |c| format!("c{}", c % PALETTE_SIZE)),
                 if *delivered { "delivered" } else { "in-flight" },
-                if matches!(msg_type, MessageType::Message | MessageType::Broadcast) { "text" } else { "protocol" },
+                if matches!(msg_type, MessageType::Message | MessageType::Broadcast) {
+                    "text"
+                } else {
+                    "protocol"
+                },
             );
-            let marker = color.map_or_else(|| "arrow-plain".to_string(), |c| format!("arrow-{}", c % PALETTE_SIZE));
-            let (x1, x2) = if (to_x - from_x).abs() < 1.0 { (*from_x, from_x + 40.0) } else { (*from_x, *to_x) };
+            let marker = color.map_or_else(
+                || "arrow-plain".to_string(),
+                |c| format!("arrow-{}", c % PALETTE_SIZE),
+            );
+            let (x1, x2) = if (to_x - from_x).abs() < 1.0 {
+                (*from_x, from_x + 40.0)
+            } else {
+                (*from_x, *to_x)
+            };
             let dir = if x2 >= x1 { -1.0 } else { 1.0 };
-            let request = request_id.as_ref().map(|id| format!(r#" data-request="{}""#, xml(id.as_str()))).unwrap_or_default();
+            let request = request_id
+                .as_ref()
+                .map(|id| format!(r#" data-request="{}""#, xml(id.as_str())))
+                .unwrap_or_default();
             writeln!(
                 out,
                 r#"<g class="{class}" data-seq="{seq}"{request}><line x1="{x1}" y1="{y}" x2="{}" y2="{y}" marker-end="url(#{marker})"/><text class="msg-label" x="{}" y="{}">{}</text></g>"#,
@@ -712,7 +988,12 @@ fn svg_row(out: &mut String, r: &Row) {
                 xml(label)
             )
         }
-        RowKind::Transition { request_id, to, x, color } => writeln!(
+        RowKind::Transition {
+            request_id,
+            to,
+            x,
+            color,
+        } => writeln!(
             out,
             r#"<g class="transition c{} to-{to}" data-seq="{seq}" data-request="{}"><text x="{}" y="{y}">{}</text></g>"#,
             color % PALETTE_SIZE,
@@ -720,7 +1001,12 @@ fn svg_row(out: &mut String, r: &Row) {
             x + 10.0,
             xml(&format!("{request_id}: pending → {to}"))
         ),
-        RowKind::Tool { x, label, ok, output } => {
+        RowKind::Tool {
+            x,
+            label,
+            ok,
+            output,
+        } => {
             let state = match ok {
                 None => "running",
                 Some(true) => "ok",
@@ -780,13 +1066,32 @@ mod tests {
     /// alice: spawned, asked to shut down, approves, exits.
     fn handshake() -> Trace {
         let mut t = Team::new("default", 7);
-        t.start_run("Spawn alice; then shut her down.", Millis(0)).unwrap();
+        t.start_run("Spawn alice; then shut her down.", Millis(0))
+            .unwrap();
         t.spawn(&name("alice"), "coder", false, Millis(1)).unwrap();
-        t.send(&AgentName::lead(), &name("alice"), "message", "hi; #1 <b>&</b>\n100%", Millis(2)).unwrap();
-        let id = t.request_shutdown(&AgentName::lead(), &name("alice"), Millis(3)).unwrap();
+        t.send(
+            &AgentName::lead(),
+            &name("alice"),
+            "message",
+            "hi; #1 <b>&</b>\n100%",
+            Millis(2),
+        )
+        .unwrap();
+        let id = t
+            .request_shutdown(&AgentName::lead(), &name("alice"), Millis(3))
+            .unwrap();
         t.drain(&name("alice"), Millis(4)).unwrap();
-        t.answer(RequestKind::Shutdown, &id, &name("alice"), true, "done", Millis(5)).unwrap();
-        t.set_status(&name("alice"), MemberStatus::Shutdown, Millis(6)).unwrap();
+        t.answer(
+            RequestKind::Shutdown,
+            &id,
+            &name("alice"),
+            true,
+            "done",
+            Millis(5),
+        )
+        .unwrap();
+        t.set_status(&name("alice"), MemberStatus::Shutdown, Millis(6))
+            .unwrap();
         t.finish_run(Millis(7)).unwrap();
         t.trace().clone()
     }
@@ -806,25 +1111,48 @@ mod tests {
         let back = import_json(&first).unwrap();
         assert_eq!(back, trace);
         assert_eq!(trace_json(&back), first);
-        assert!(first.starts_with("{\n  \"version\": 1,"), "{}", &first[..40]);
+        assert!(
+            first.starts_with("{\n  \"version\": 1,"),
+            "{}",
+            &first[..40]
+        );
         assert!(first.ends_with("}\n"));
     }
 
     #[test]
     fn a_byte_order_mark_is_ignored() {
         let trace = handshake();
-        assert_eq!(import_json(&format!("\u{feff}{}", trace_json(&trace))).unwrap(), trace);
+        assert_eq!(
+            import_json(&format!("\u{feff}{}", trace_json(&trace))).unwrap(),
+            trace
+        );
     }
 
     #[test]
     fn a_file_over_the_cap_is_refused_before_parsing() {
         let huge = " ".repeat(MAX_IMPORT_BYTES as usize + 1);
         let err = import_json(&huge).unwrap_err();
-        assert_eq!(err, ImportError::TooLarge { size: MAX_IMPORT_BYTES + 1, cap: MAX_IMPORT_BYTES });
+        assert_eq!(
+            err,
+            ImportError::TooLarge {
+                size: MAX_IMPORT_BYTES + 1,
+                cap: MAX_IMPORT_BYTES
+            }
+        );
         assert!(err.to_string().contains("20.0 MiB"), "{err}");
-        assert!(err.to_string().contains(&(MAX_IMPORT_BYTES + 1).to_string()), "{err}");
+        assert!(
+            err.to_string()
+                .contains(&(MAX_IMPORT_BYTES + 1).to_string()),
+            "{err}"
+        );
         assert_eq!(check_import_size(MAX_IMPORT_BYTES), Ok(()));
-        assert_eq!(check_import_size(u64::MAX), Err(ImportError::TooLarge { size: u64::MAX, cap: MAX_IMPORT_BYTES }));
+        assert_eq!(
+            check_import_size(u64::MAX),
+            Err(ImportError::TooLarge {
+                size: u64::MAX,
+                cap: MAX_IMPORT_BYTES
+            })
+        );
     }
 
     #[test]
@@ -835,16 +1163,26 @@ mod tests {
     #[test]
     fn text_that_is_not_json_is_refused_with_its_line_and_column() {
         let err = import_json("{\n  \"version\": 1,\n  oops\n}").unwrap_err();
-        let ImportError::NotJson { line, column, .. } = &err else { panic!("{err:?}") };
+        let ImportError::NotJson { line, column, .. } = &err else {
+            panic!("{err:?}")
+        };
         assert_eq!((*line, *column), (3, 3));
         assert!(err.to_string().contains("line 3, column 3"), "{err}");
-        assert!(!err.to_string().contains("line 3 column 3"), "the position is not repeated: {err}");
+        assert!(
+            !err.to_string().contains("line 3 column 3"),
+            "the position is not repeated: {err}"
+        );
     }
 
     #[test]
     fn json_that_is_not_an_object_is_not_a_trace() {
         let err = import_json("[1, 2]").unwrap_err();
-        assert_eq!(err, ImportError::NotATrace { found: "an array".into() });
+        assert_eq!(
+            err,
+            ImportError::NotATrace {
+                found: "an array".into()
+            }
+        );
     }
 
     #[test]
@@ -853,9 +1191,17 @@ mod tests {
         v["version"] = Value::from(2);
         let err = import_value(&v).unwrap_err();
         assert_eq!(err, ImportError::UnsupportedVersion { found: "2".into() });
-        assert_eq!(err.to_string(), "trace format version 2 is not supported; this build reads version 1");
+        assert_eq!(
+            err.to_string(),
+            "trace format version 2 is not supported; this build reads version 1"
+        );
         v["version"] = Value::from("1");
-        assert_eq!(import_value(&v), Err(ImportError::UnsupportedVersion { found: "\"1\"".into() }));
+        assert_eq!(
+            import_value(&v),
+            Err(ImportError::UnsupportedVersion {
+                found: "\"1\"".into()
+            })
+        );
         v.as_object_mut().unwrap().remove("version");
         let err = import_value(&v).unwrap_err();
         assert_eq!(err, ImportError::MissingVersion);
@@ -866,25 +1212,67 @@ mod tests {
     fn a_missing_field_is_named_with_its_event() {
         let mut v = json_value(&handshake());
         v.as_object_mut().unwrap().remove("entries");
-        assert_eq!(import_value(&v), Err(ImportError::MissingField { entry: None, field: "entries".into() }));
+        assert_eq!(
+            import_value(&v),
+            Err(ImportError::MissingField {
+                entry: None,
+                field: "entries".into()
+            })
+        );
 
         let mut v = json_value(&handshake());
         v["entries"][2].as_object_mut().unwrap().remove("time");
         let err = import_value(&v).unwrap_err();
-        assert_eq!(err, ImportError::MissingField { entry: Some(2), field: "time".into() });
-        assert_eq!(err.to_string(), "event 2 is missing the required field 'time'");
+        assert_eq!(
+            err,
+            ImportError::MissingField {
+                entry: Some(2),
+                field: "time".into()
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            "event 2 is missing the required field 'time'"
+        );
 
         let mut v = json_value(&handshake());
-        v["entries"][2]["event"]["message"].as_object_mut().unwrap().remove("from");
-        assert_eq!(import_value(&v), Err(ImportError::MissingField { entry: Some(2), field: "event.message.from".into() }));
+        v["entries"][2]["event"]["message"]
+            .as_object_mut()
+            .unwrap()
+            .remove("from");
+        assert_eq!(
+            import_value(&v),
+            Err(ImportError::MissingField {
+                entry: Some(2),
+                field: "event.message.from".into()
+            })
+        );
 
         let mut v = json_value(&handshake());
-        v["entries"][1]["event"].as_object_mut().unwrap().remove("role");
-        assert_eq!(import_value(&v), Err(ImportError::MissingField { entry: Some(1), field: "event.role".into() }));
+        v["entries"][1]["event"]
+            .as_object_mut()
+            .unwrap()
+            .remove("role");
+        assert_eq!(
+            import_value(&v),
+            Err(ImportError::MissingField {
+                entry: Some(1),
+                field: "event.role".into()
+            })
+        );
 
         let mut v = json_value(&handshake());
-        v["entries"][1]["event"].as_object_mut().unwrap().remove("kind");
-        assert_eq!(import_value(&v), Err(ImportError::MissingField { entry: Some(1), field: "event.kind".into() }));
+        v["entries"][1]["event"]
+            .as_object_mut()
+            .unwrap()
+            .remove("kind");
+        assert_eq!(
+            import_value(&v),
+            Err(ImportError::MissingField {
+                entry: Some(1),
+                field: "event.kind".into()
+            })
+        );
     }
 
     #[test]
@@ -892,30 +1280,49 @@ mod tests {
         let mut v = json_value(&handshake());
         v["seed"] = Value::from(-1);
         let err = import_value(&v).unwrap_err();
-        assert!(matches!(&err, ImportError::BadField { entry: None, field, .. } if field == "seed"), "{err:?}");
+        assert!(
+            matches!(&err, ImportError::BadField { entry: None, field, .. } if field == "seed"),
+            "{err:?}"
+        );
 
         let mut v = json_value(&handshake());
         v["entries"][3]["time"] = Value::from("soon");
         let err = import_value(&v).unwrap_err();
-        assert!(matches!(&err, ImportError::BadField { entry: Some(3), field, .. } if field == "time"), "{err:?}");
-        assert!(err.to_string().starts_with("event 3 has an invalid field 'time'"), "{err}");
+        assert!(
+            matches!(&err, ImportError::BadField { entry: Some(3), field, .. } if field == "time"),
+            "{err:?}"
+        );
+        assert!(
+            err.to_string()
+                .starts_with("event 3 has an invalid field 'time'"),
+            "{err}"
+        );
         assert!(err.to_string().contains("\"soon\""), "{err}");
 
         let mut v = json_value(&handshake());
         v["entries"][4]["event"]["message"]["request_id"] = Value::from("XYZ");
         let err = import_value(&v).unwrap_err();
-        assert!(matches!(&err, ImportError::BadField { entry: Some(4), field, .. } if field == "event.message.request_id"), "{err:?}");
+        assert!(
+            matches!(&err, ImportError::BadField { entry: Some(4), field, .. } if field == "event.message.request_id"),
+            "{err:?}"
+        );
         assert!(err.to_string().contains("8 lowercase hex"), "{err}");
 
         let mut v = json_value(&handshake());
         v["entries"][1]["event"]["name"] = Value::from("two words");
         let err = import_value(&v).unwrap_err();
-        assert!(matches!(&err, ImportError::BadField { entry: Some(1), field, .. } if field == "event.name"), "{err:?}");
+        assert!(
+            matches!(&err, ImportError::BadField { entry: Some(1), field, .. } if field == "event.name"),
+            "{err:?}"
+        );
 
         let mut v = json_value(&handshake());
         v["entries"][0] = Value::from(5);
         let err = import_value(&v).unwrap_err();
-        assert!(matches!(&err, ImportError::BadField { entry: None, field, .. } if field == "entries[0]"), "{err:?}");
+        assert!(
+            matches!(&err, ImportError::BadField { entry: None, field, .. } if field == "entries[0]"),
+            "{err:?}"
+        );
     }
 
     #[test]
@@ -923,7 +1330,10 @@ mod tests {
         let mut v = json_value(&handshake());
         v["entries"][0]["event"]["kind"] = Value::from("teleported");
         let err = import_value(&v).unwrap_err();
-        assert!(matches!(&err, ImportError::UnknownEventKind { entry: 0, kind, .. } if kind == "teleported"), "{err:?}");
+        assert!(
+            matches!(&err, ImportError::UnknownEventKind { entry: 0, kind, .. } if kind == "teleported"),
+            "{err:?}"
+        );
         assert!(err.to_string().contains("run_started"), "{err}");
     }
 
@@ -931,28 +1341,52 @@ mod tests {
     fn bad_numbering_and_time_going_backwards_are_refused() {
         let mut v = json_value(&handshake());
         v["entries"][2]["seq"] = Value::from(7);
-        assert_eq!(import_value(&v), Err(ImportError::BadSequence { index: 2, seq: 7 }));
+        assert_eq!(
+            import_value(&v),
+            Err(ImportError::BadSequence { index: 2, seq: 7 })
+        );
         let mut v = json_value(&handshake());
         v["entries"][3]["time"] = Value::from(0);
-        assert_eq!(import_value(&v), Err(ImportError::TimeWentBackwards { seq: 3, at: Millis(0), previous: Millis(2) }));
+        assert_eq!(
+            import_value(&v),
+            Err(ImportError::TimeWentBackwards {
+                seq: 3,
+                at: Millis(0),
+                previous: Millis(2)
+            })
+        );
     }
 
     #[test]
     fn a_trace_whose_replay_breaks_the_rules_names_the_event_and_the_rule() {
         let mut v = json_value(&handshake());
         // The shutdown response now comes from someone nobody spawned.
-        let seq = v["entries"].as_array().unwrap().iter().position(|e| e["event"]["message"]["type"] == "shutdown_response").unwrap();
+        let seq = v["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .position(|e| e["event"]["message"]["type"] == "shutdown_response")
+            .unwrap();
         v["entries"][seq - 1]["event"]["by"] = Value::from("mallory");
         let err = import_value(&v).unwrap_err();
-        let ImportError::BreaksProtocol(replay) = &err else { panic!("{err:?}") };
+        let ImportError::BreaksProtocol(replay) = &err else {
+            panic!("{err:?}")
+        };
         assert_eq!(replay.seq, seq as u64 - 1);
-        assert!(err.to_string().starts_with(&format!("event {} breaks the protocol rules: ", seq - 1)), "{err}");
+        assert!(
+            err.to_string()
+                .starts_with(&format!("event {} breaks the protocol rules: ", seq - 1)),
+            "{err}"
+        );
         assert!(err.to_string().contains("mallory"), "{err}");
     }
 
     #[test]
     fn mermaid_text_escapes_what_the_grammar_reacts_to() {
-        assert_eq!(mermaid_text("a;b#c%d<e>f&g"), "a#59;b#35;c#37;d#lt;e#gt;f#amp;g");
+        assert_eq!(
+            mermaid_text("a;b#c%d<e>f&g"),
+            "a#59;b#35;c#37;d#lt;e#gt;f#amp;g"
+        );
         assert_eq!(mermaid_text(" two\nlines\t here "), "two lines here");
         assert_eq!(mermaid_text("message: hi: there"), "message: hi: there");
         assert_eq!(mermaid_text("restyle: x#"), "restyle#58; x#35;");
@@ -965,20 +1399,52 @@ mod tests {
         let lines: Vec<&str> = m.lines().collect();
         assert_eq!(lines[0], "sequenceDiagram");
         assert!(lines.contains(&"    autonumber"));
-        assert_eq!(lines.iter().filter(|l| l.trim_start().starts_with("participant")).count(), 2);
-        assert!(lines.contains(&"    participant p0 as lead") && lines.contains(&"    participant p1 as alice"));
+        assert_eq!(
+            lines
+                .iter()
+                .filter(|l| l.trim_start().starts_with("participant"))
+                .count(),
+            2
+        );
+        assert!(
+            lines.contains(&"    participant p0 as lead")
+                && lines.contains(&"    participant p1 as alice")
+        );
         assert_eq!(lines.iter().filter(|l| l.contains("->>")).count(), 3);
-        assert!(m.contains("    p0->>p1: message: hi#59; #35;1 #lt;b#gt;#amp;#lt;/b#gt; 100#37;\n"), "{m}");
-        assert!(m.contains("Note over p0,p1: ") && m.contains(" pending → approved\n"), "{m}");
-        assert!(m.contains("    Note over p1: spawned (coder)\n") && m.contains("    Note over p1: shut down\n"), "{m}");
-        assert!(m.contains("    Note over p0: ▶ Spawn alice#59; then shut her down.\n"), "{m}");
+        assert!(
+            m.contains("    p0->>p1: message: hi#59; #35;1 #lt;b#gt;#amp;#lt;/b#gt; 100#37;\n"),
+            "{m}"
+        );
+        assert!(
+            m.contains("Note over p0,p1: ") && m.contains(" pending → approved\n"),
+            "{m}"
+        );
+        assert!(
+            m.contains("    Note over p1: spawned (coder)\n")
+                && m.contains("    Note over p1: shut down\n"),
+            "{m}"
+        );
+        assert!(
+            m.contains("    Note over p0: ▶ Spawn alice#59; then shut her down.\n"),
+            "{m}"
+        );
     }
 
     #[test]
     fn a_dropped_message_ends_in_a_cross() {
         let trace = handshake();
-        let sent = trace.entries().iter().find(|e| matches!(e.event, Event::MessageSent { .. })).unwrap().seq;
-        let m = mermaid_with(&trace, &MermaidOptions { dropped: BTreeSet::from([sent]) });
+        let sent = trace
+            .entries()
+            .iter()
+            .find(|e| matches!(e.event, Event::MessageSent { .. }))
+            .unwrap()
+            .seq;
+        let m = mermaid_with(
+            &trace,
+            &MermaidOptions {
+                dropped: BTreeSet::from([sent]),
+            },
+        );
         assert!(m.contains("    p0-xp1: message: "), "{m}");
         assert_eq!(m.lines().filter(|l| l.contains("->>")).count(), 2);
     }
@@ -988,31 +1454,70 @@ mod tests {
         use crate::protocol::{FaultAction, FaultPlan, FaultRule};
         let mut t = Team::new("default", 7);
         t.spawn(&name("alice"), "coder", false, Millis(1)).unwrap();
-        for (i, action) in [FaultAction::Drop, FaultAction::Duplicate, FaultAction::Delay { ms: 5 }].into_iter().enumerate() {
+        for (i, action) in [
+            FaultAction::Drop,
+            FaultAction::Duplicate,
+            FaultAction::Delay { ms: 5 },
+        ]
+        .into_iter()
+        .enumerate()
+        {
             t.set_faults(FaultPlan::new(vec![FaultRule::new(action)]));
-            t.send(&AgentName::lead(), &name("alice"), "message", &format!("m{i}"), Millis(2)).unwrap();
+            t.send(
+                &AgentName::lead(),
+                &name("alice"),
+                "message",
+                &format!("m{i}"),
+                Millis(2),
+            )
+            .unwrap();
         }
         t.release_all(Millis(9)).unwrap();
         let m = mermaid(t.trace());
         assert!(m.contains("    p0-xp1: message: m0 (dropped)\n"), "{m}");
-        assert_eq!(m.lines().filter(|l| l.contains("->>p1: message: m1")).count(), 2, "{m}");
-        assert!(m.contains("    Note over p1: ⚡ duplicated: message: m1\n"), "{m}");
-        assert!(m.contains("    Note over p1: ⚡ delayed 5 ms: message: m2\n"), "{m}");
+        assert_eq!(
+            m.lines()
+                .filter(|l| l.contains("->>p1: message: m1"))
+                .count(),
+            2,
+            "{m}"
+        );
+        assert!(
+            m.contains("    Note over p1: ⚡ duplicated: message: m1\n"),
+            "{m}"
+        );
+        assert!(
+            m.contains("    Note over p1: ⚡ delayed 5 ms: message: m2\n"),
+            "{m}"
+        );
         assert!(m.contains("    p0->>p1: message: m2 (released)\n"), "{m}");
     }
 
     #[test]
     fn long_prompts_are_truncated_in_mermaid() {
         let mut t = Trace::new("t", 0);
-        t.append(Millis(0), Event::RunStarted { prompt: "x".repeat(500) }).unwrap();
+        t.append(
+            Millis(0),
+            Event::RunStarted {
+                prompt: "x".repeat(500),
+            },
+        )
+        .unwrap();
         let m = mermaid(&t);
         let note = m.lines().find(|l| l.contains("Note over p0: ▶")).unwrap();
-        assert!(note.ends_with('…') && note.chars().filter(|c| *c == 'x').count() == MERMAID_PROMPT_CHARS - 1, "{note}");
+        assert!(
+            note.ends_with('…')
+                && note.chars().filter(|c| *c == 'x').count() == MERMAID_PROMPT_CHARS - 1,
+            "{note}"
+        );
     }
 
     #[test]
     fn xml_escapes_the_five_and_drops_forbidden_characters() {
-        assert_eq!(xml("<a href=\"x\">'&'</a>\u{1}\n"), "&lt;a href=&quot;x&quot;&gt;&apos;&amp;&apos;&lt;/a&gt; ");
+        assert_eq!(
+            xml("<a href=\"x\">'&'</a>\u{1}\n"),
+            "&lt;a href=&quot;x&quot;&gt;&apos;&amp;&apos;&lt;/a&gt; "
+        );
     }
 
     #[test]
@@ -1025,7 +1530,11 @@ mod tests {
             "{s}"
         );
         assert!(s.contains("<title>Run &lt;1&gt; &amp; co</title>"));
-        assert!(s.contains(&format!("viewBox=\"0 0 {} {}\"", d.width.max(600.0), d.height + SVG_TITLE_HEIGHT)));
+        assert!(s.contains(&format!(
+            "viewBox=\"0 0 {} {}\"",
+            d.width.max(600.0),
+            d.height + SVG_TITLE_HEIGHT
+        )));
         assert!(s.contains("<style>") && s.contains("class=\"badge c0 badge-approved\""));
         assert!(s.contains("hi; #1 &lt;b&gt;&amp;&lt;/b&gt; 100%"), "{s}");
         assert!(s.trim_end().ends_with("</svg>"));

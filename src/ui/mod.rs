@@ -4,11 +4,18 @@
 //!
 //! Every component draws from the trace (and the state it replays to); none
 //! changes the team except through `runtime::Runtime`, via the `Session`.
+//!
+//! The page's state, one concern per module: `settings` (being edited, for
+//! the next team), `run` (the run on screen and the `snapshot` that built
+//! it), `playback` (cursor, mode, speed), `library` (saved runs), with
+//! `session` holding them and the link to the runtime. `storage` and
+//! `share` are the formats that outlive the page.
 
 pub mod derived;
 pub mod diagram;
 pub mod export;
 pub mod share;
+pub mod snapshot;
 pub mod synthetic;
 pub mod views;
 
@@ -17,9 +24,17 @@ mod app;
 #[cfg(target_arch = "wasm32")]
 mod diagram_view;
 #[cfg(target_arch = "wasm32")]
+pub mod library;
+#[cfg(target_arch = "wasm32")]
 mod panels;
 #[cfg(target_arch = "wasm32")]
+pub mod playback;
+#[cfg(target_arch = "wasm32")]
+pub mod run;
+#[cfg(target_arch = "wasm32")]
 pub mod session;
+#[cfg(target_arch = "wasm32")]
+pub mod settings;
 #[cfg(target_arch = "wasm32")]
 pub mod storage;
 

@@ -13,8 +13,8 @@ use crate::protocol::{check, AgentName, RequestKind, RequestStatus, Team, TeamSt
 /// The team's state as of the cursor.
 fn state_at(s: Session) -> Memo<Option<TeamState>> {
     Memo::new(move |_| {
-        let cursor = s.cursor.get();
-        s.trace.with(|t| {
+        let cursor = s.playback.cursor.get();
+        s.run.trace.with(|t| {
             let prefix = match cursor {
                 Some(c) => t.prefix(c),
                 None => t.clone(),
@@ -45,8 +45,8 @@ pub fn Panels() -> impl IntoView {
 fn ViolationsPanel() -> impl IntoView {
     let s = expect_context::<Session>();
     let found = Memo::new(move |_| {
-        let cursor = s.cursor.get();
-        s.trace.with(|t| match cursor {
+        let cursor = s.playback.cursor.get();
+        s.run.trace.with(|t| match cursor {
             Some(c) => check(&t.prefix(c)),
             None => check(t),
         })
@@ -103,8 +103,8 @@ fn RequestsPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
         <section class="panel" aria-labelledby="requests-title">
             <h2 id="requests-title">"Requests"</h2>
             {move || {
-                let live = s.cursor.get().is_none() && !s.stopped.get();
-                let selected = s.selected.get();
+                let live = s.playback.cursor.get().is_none() && !s.run.stopped.get();
+                let selected = s.playback.selected.get();
                 state.with(|st| {
                     let Some(st) = st else { return view! { <p class="muted">"The trace cannot be replayed."</p> }.into_any() };
                     if st.tracker.is_empty() {
@@ -125,7 +125,7 @@ fn RequestsPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
                                 });
                                 view! {
                                     <li class=format!("request{}", if open { " open" } else { "" }) data-request=r.id.to_string()>
-                                        <button class="request-head" aria-expanded=open.to_string() on:click=move |_| s.selected.set(Some(pick.clone()))>
+                                        <button class="request-head" aria-expanded=open.to_string() on:click=move |_| s.playback.selected.set(Some(pick.clone()))>
                                             <span class=format!("badge badge-{}", r.status)>{r.status.as_str()}</span>
                                             <code>{r.id.to_string()}</code>
                                             {format!(" {} · {} → {}", r.kind, r.requester, r.addressee)}
@@ -151,10 +151,18 @@ fn RequestsPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
 
 /// Approve or reject a pending request by hand, as its addressee.
 #[component]
-fn AnswerForm(id: crate::protocol::RequestId, addressee: AgentName, kind: RequestKind) -> impl IntoView {
+fn AnswerForm(
+    id: crate::protocol::RequestId,
+    addressee: AgentName,
+    kind: RequestKind,
+) -> impl IntoView {
     let s = expect_context::<Session>();
     let text = RwSignal::new(String::new());
-    let what = if kind == RequestKind::Shutdown { "reason" } else { "feedback" };
+    let what = if kind == RequestKind::Shutdown {
+        "reason"
+    } else {
+        "feedback"
+    };
     let label = format!("{what} from {addressee} for {id}");
     let (id2, who2) = (id.clone(), addressee.clone());
     let on_text = move |ev: leptos::ev::Event| text.set(event_target_value(&ev));
@@ -199,7 +207,11 @@ fn InboxPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
 #[component]
 fn WorkspacePanel() -> impl IntoView {
     let s = expect_context::<Session>();
-    let files = Memo::new(move |_| s.trace.with(|t| workspace_at(t, s.cursor.get())));
+    let files = Memo::new(move |_| {
+        s.run
+            .trace
+            .with(|t| workspace_at(t, s.playback.cursor.get()))
+    });
     let open = RwSignal::new(None::<String>);
     view! {
         <section class="panel" aria-labelledby="ws-title">
@@ -238,10 +250,20 @@ fn SendPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
     let from = RwSignal::new("lead".to_string());
     let to = RwSignal::new(String::new());
     let text = RwSignal::new(String::new());
-    let names = move || state.with(|st| st.as_ref().map(|st| st.bus.names().map(|n| n.to_string()).collect::<Vec<_>>()).unwrap_or_default());
+    let names = move || {
+        state.with(|st| {
+            st.as_ref()
+                .map(|st| st.bus.names().map(|n| n.to_string()).collect::<Vec<_>>())
+                .unwrap_or_default()
+        })
+    };
     let send = move |_| {
-        let (Ok(f), Ok(t)) = (AgentName::parse(&from.get_untracked()), AgentName::parse(&to.get_untracked())) else {
-            s.banner.set(Some("Error: pick a sender and a recipient".into()));
+        let (Ok(f), Ok(t)) = (
+            AgentName::parse(&from.get_untracked()),
+            AgentName::parse(&to.get_untracked()),
+        ) else {
+            s.banner
+                .set(Some("Error: pick a sender and a recipient".into()));
             return;
         };
         s.send(&f, &t, &text.get_untracked());
@@ -260,7 +282,7 @@ fn SendPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
                     {move || names().into_iter().map(|n| view! { <option value=n.clone()>{n.clone()}</option> }).collect_view()}
                 </select></label>
                 <input type="text" aria-label="Message text" placeholder="message" prop:value=move || text.get() on:input=on_text/>
-                <button on:click=send disabled=move || s.stopped.get() || s.cursor.get().is_some()>"Send"</button>
+                <button on:click=send disabled=move || s.run.stopped.get() || s.playback.cursor.get().is_some()>"Send"</button>
             </div>
         </section>
     }
@@ -276,7 +298,7 @@ fn EventLog() -> impl IntoView {
             <ol class="event-log" aria-label="Event log">
                 {move || {
                     let shown = s.shown();
-                    s.trace.with(|t| {
+                    s.run.trace.with(|t| {
                         let start = shown.saturating_sub(SHOWN);
                         t.entries()[start..shown].iter().rev().map(|e| {
                             let seq = e.seq as usize;

@@ -28,7 +28,9 @@ pub enum ShareError {
     #[error("the link's fault rules are not valid: {0}")]
     BadFaults(String),
     /// The trace is too big for a link.
-    #[error("this run is too large to share as a link ({0} characters); export it as JSON instead")]
+    #[error(
+        "this run is too large to share as a link ({0} characters); export it as JSON instead"
+    )]
     TooLong(usize),
 }
 
@@ -54,7 +56,10 @@ const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwx
 pub fn base64url(bytes: &[u8]) -> String {
     let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
     for chunk in bytes.chunks(3) {
-        let n = chunk.iter().enumerate().fold(0u32, |acc, (i, b)| acc | (*b as u32) << (16 - 8 * i));
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |acc, (i, b)| acc | (*b as u32) << (16 - 8 * i));
         for i in 0..chunk.len() + 1 {
             out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
         }
@@ -67,13 +72,22 @@ pub fn from_base64url(text: &str) -> Result<Vec<u8>, ShareError> {
     let mut out = Vec::with_capacity(text.len() * 3 / 4);
     let values: Vec<u32> = text
         .bytes()
-        .map(|c| ALPHABET.iter().position(|a| *a == c).map(|p| p as u32).ok_or(ShareError::BadEncoding))
+        .map(|c| {
+            ALPHABET
+                .iter()
+                .position(|a| *a == c)
+                .map(|p| p as u32)
+                .ok_or(ShareError::BadEncoding)
+        })
         .collect::<Result<_, _>>()?;
     for chunk in values.chunks(4) {
         if chunk.len() == 1 {
             return Err(ShareError::BadEncoding);
         }
-        let n = chunk.iter().enumerate().fold(0u32, |acc, (i, v)| acc | v << (18 - 6 * i));
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |acc, (i, v)| acc | v << (18 - 6 * i));
         for i in 0..chunk.len() - 1 {
             out.push((n >> (16 - 8 * i) & 0xFF) as u8);
         }
@@ -96,7 +110,11 @@ pub fn scenario_fragment(id: &str, seed: u64, faults: &FaultPlan) -> String {
     let mut fragment = format!("scenario={id}&seed={seed}");
     if !faults.rules.is_empty() {
         fragment.push_str("&faults=");
-        fragment.push_str(&base64url(serde_json::to_string(faults).expect("faults serialise").as_bytes()));
+        fragment.push_str(&base64url(
+            serde_json::to_string(faults)
+                .expect("faults serialise")
+                .as_bytes(),
+        ));
     }
     fragment
 }
@@ -113,8 +131,11 @@ pub fn parse_fragment(fragment: &str) -> Result<Option<SharedRun>, ShareError> {
             Some(("seed", n)) => seed = n.parse().ok(),
             Some(("faults", data)) => {
                 let json = from_base64url(data)?;
-                faults = serde_json::from_slice(&json).map_err(|e| ShareError::BadFaults(e.to_string()))?;
-                faults.validate().map_err(|e| ShareError::BadFaults(e.to_string()))?;
+                faults = serde_json::from_slice(&json)
+                    .map_err(|e| ShareError::BadFaults(e.to_string()))?;
+                faults
+                    .validate()
+                    .map_err(|e| ShareError::BadFaults(e.to_string()))?;
             }
             _ => {}
         }
@@ -128,7 +149,9 @@ fn unpack(data: &str) -> Result<Trace, ShareError> {
     let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, limit)
         .map_err(|e| ShareError::BadCompression(format!("{:?}", e.status)))?;
     let mut text = String::new();
-    json.as_slice().read_to_string(&mut text).map_err(|e| ShareError::BadCompression(e.to_string()))?;
+    json.as_slice()
+        .read_to_string(&mut text)
+        .map_err(|e| ShareError::BadCompression(e.to_string()))?;
     Ok(import_json(&text)?)
 }
 
@@ -152,32 +175,65 @@ mod tests {
     #[test]
     fn a_damaged_link_is_refused_with_its_reason() {
         assert_eq!(from_base64url("ab$c"), Err(ShareError::BadEncoding));
-        assert!(matches!(parse_fragment("#trace=AAAA"), Err(ShareError::BadCompression(_))));
+        assert!(matches!(
+            parse_fragment("#trace=AAAA"),
+            Err(ShareError::BadCompression(_))
+        ));
         let not_a_trace = base64url(&miniz_oxide::deflate::compress_to_vec(b"{\"hello\": 1}", 9));
-        assert!(matches!(parse_fragment(&format!("trace={not_a_trace}")), Err(ShareError::BadTrace(_))));
-        assert!(matches!(parse_fragment(&format!("scenario=x&faults={}", base64url(b"[1]"))), Err(ShareError::BadFaults(_))));
+        assert!(matches!(
+            parse_fragment(&format!("trace={not_a_trace}")),
+            Err(ShareError::BadTrace(_))
+        ));
+        assert!(matches!(
+            parse_fragment(&format!("scenario=x&faults={}", base64url(b"[1]"))),
+            Err(ShareError::BadFaults(_))
+        ));
     }
 
     #[test]
     fn a_trace_link_reopens_the_same_trace() {
         let mut team = Team::new("d", 3);
-        team.spawn(&crate::protocol::AgentName::parse("alice").unwrap(), "coder", false, Millis(1)).unwrap();
+        team.spawn(
+            &crate::protocol::AgentName::parse("alice").unwrap(),
+            "coder",
+            false,
+            Millis(1),
+        )
+        .unwrap();
         let fragment = trace_fragment(team.trace()).unwrap();
-        assert_eq!(parse_fragment(&format!("#{fragment}")).unwrap(), Some(SharedRun::Trace(team.trace().clone())));
+        assert_eq!(
+            parse_fragment(&format!("#{fragment}")).unwrap(),
+            Some(SharedRun::Trace(team.trace().clone()))
+        );
     }
 
     #[test]
     fn a_scenario_link_carries_seed_and_faults() {
-        let faults = FaultPlan { rules: vec![FaultRule::new(FaultAction::Delay { ms: 40 })] };
+        let faults = FaultPlan {
+            rules: vec![FaultRule::new(FaultAction::Delay { ms: 40 })],
+        };
         let fragment = scenario_fragment("shutdown", 7, &faults);
-        assert_eq!(parse_fragment(&fragment).unwrap(), Some(SharedRun::Scenario { id: "shutdown".into(), seed: Some(7), faults }));
-        assert_eq!(scenario_fragment("shutdown", 7, &FaultPlan::default()), "scenario=shutdown&seed=7");
+        assert_eq!(
+            parse_fragment(&fragment).unwrap(),
+            Some(SharedRun::Scenario {
+                id: "shutdown".into(),
+                seed: Some(7),
+                faults
+            })
+        );
+        assert_eq!(
+            scenario_fragment("shutdown", 7, &FaultPlan::default()),
+            "scenario=shutdown&seed=7"
+        );
         assert_eq!(parse_fragment("").unwrap(), None);
     }
 
     #[test]
     fn a_trace_too_big_for_a_link_says_so() {
-        assert!(matches!(trace_fragment(&busy_trace(20_000, 8, 1)), Err(ShareError::TooLong(_))));
+        assert!(matches!(
+            trace_fragment(&busy_trace(20_000, 8, 1)),
+            Err(ShareError::TooLong(_))
+        ));
         assert!(trace_fragment(&busy_trace(200, 4, 1)).is_ok());
     }
 }

@@ -1,17 +1,23 @@
 //! Runs kept in the browser: the current run (restored after a reload) and a
 //! list of saved runs, in `localStorage`, as versioned trace JSON plus the
-//! settings that are safe to keep (never an API key).
+//! snapshot of what built the run (never an API key); and, separately and
+//! only when asked, a remembered API key per provider.
 //!
-//! Owns the storage format and its errors. What is shown is the session's
-//! business; this module only reads and writes.
+//! Owns the storage format, the storage keys and their errors. What is
+//! shown is the session's business; this module only reads and writes.
 
 use serde::{Deserialize, Serialize};
+use wasm_bindgen::JsValue;
 
 use super::export;
+use super::snapshot::RunSnapshot;
+use crate::model::provider_settings::Provider;
 use crate::protocol::Trace;
 
 const CURRENT: &str = "team-protocols.current";
 const SAVED: &str = "team-protocols.saved";
+/// Where a saved-runs list that could not be read is set aside.
+const SAVED_DAMAGED: &str = "team-protocols.saved.damaged";
 
 /// Errors from browser storage, phrased for the banner.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -20,31 +26,21 @@ pub enum StorageError {
     #[error("browser storage is unavailable here; export the trace as JSON to keep it")]
     Unavailable,
     /// Writing failed, usually because the quota is full.
-    #[error("browser storage refused the run (it may be full: delete saved runs, or export the trace as JSON): {0}")]
+    #[error(
+        "browser storage refused the run ({0}): delete saved runs, or export the trace as JSON"
+    )]
     WriteFailed(String),
     /// What was stored could not be read back.
     #[error("a stored run could not be read ({0}); it was left untouched")]
     Corrupt(String),
-}
-
-/// Settings that travel with a run (no key: keys are stored separately and
-/// only when the user asks).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
-pub struct RunSettings {
-    /// Provider id.
-    pub provider: String,
-    /// Base URL override.
-    pub base_url: String,
-    /// Model override.
-    pub model: String,
-    /// Seed.
-    pub seed: u64,
-    /// The scenario it came from, if any.
-    #[serde(default)]
-    pub scenario: Option<String>,
-    /// The fault rules the run used.
-    #[serde(default)]
-    pub faults: crate::protocol::FaultPlan,
+    /// The saved-runs list could not be read.
+    #[error(
+        "the list of saved runs is damaged ({0}); use \"Clear saved runs\" to start a new list"
+    )]
+    ListDamaged(String),
+    /// The saved run asked for is not in the list.
+    #[error("that saved run is no longer stored (another tab may have deleted it)")]
+    Gone,
 }
 
 /// One stored run.
@@ -54,8 +50,8 @@ pub struct StoredRun {
     pub id: u64,
     /// What the list shows.
     pub title: String,
-    /// The settings.
-    pub settings: RunSettings,
+    /// What built the run (validated when read back).
+    pub settings: RunSnapshot,
     /// The trace, as exported JSON.
     pub trace: String,
 }
@@ -68,44 +64,120 @@ impl StoredRun {
 }
 
 fn storage() -> Result<web_sys::Storage, StorageError> {
-    web_sys::window().and_then(|w| w.local_storage().ok().flatten()).ok_or(StorageError::Unavailable)
+    web_sys::window()
+        .and_then(|w| w.local_storage().ok().flatten())
+        .ok_or(StorageError::Unavailable)
+}
+
+/// A browser exception as a sentence (never a raw `JsValue(...)`).
+fn refusal(e: &JsValue) -> String {
+    let name = js_sys::Reflect::get(e, &JsValue::from_str("name"))
+        .ok()
+        .and_then(|n| n.as_string())
+        .unwrap_or_default();
+    match name.as_str() {
+        "QuotaExceededError" => "it is full".into(),
+        "SecurityError" => "this page may not use it".into(),
+        _ => "it would not write".into(),
+    }
 }
 
 fn write(key: &str, value: &str) -> Result<(), StorageError> {
-    storage()?.set_item(key, value).map_err(|e| StorageError::WriteFailed(format!("{e:?}")))
+    storage()?
+        .set_item(key, value)
+        .map_err(|e| StorageError::WriteFailed(refusal(&e)))
 }
 
 fn read(key: &str) -> Result<Option<String>, StorageError> {
     Ok(storage()?.get_item(key).ok().flatten())
 }
 
+fn to_json<T: Serialize>(value: &T) -> Result<String, StorageError> {
+    serde_json::to_string(value)
+        .map_err(|e| StorageError::WriteFailed(format!("it could not be encoded: {e}")))
+}
+
 /// Keeps `run` as the current run.
 pub fn save_current(run: &StoredRun) -> Result<(), StorageError> {
-    write(CURRENT, &serde_json::to_string(run).expect("runs serialise"))
+    write(CURRENT, &to_json(run)?)
 }
 
 /// The current run from before the reload, if any.
 pub fn load_current() -> Result<Option<StoredRun>, StorageError> {
-    read(CURRENT)?.map(|text| serde_json::from_str(&text).map_err(|e| StorageError::Corrupt(e.to_string()))).transpose()
+    read(CURRENT)?
+        .map(|text| serde_json::from_str(&text).map_err(|e| StorageError::Corrupt(e.to_string())))
+        .transpose()
+}
+
+/// Forgets the current run (a damaged one, once reported).
+pub fn forget_current() {
+    if let Ok(s) = storage() {
+        let _ = s.remove_item(CURRENT);
+    }
 }
 
 /// Every saved run, newest first.
 pub fn saved() -> Result<Vec<StoredRun>, StorageError> {
     match read(SAVED)? {
         None => Ok(Vec::new()),
-        Some(text) => serde_json::from_str(&text).map_err(|e| StorageError::Corrupt(e.to_string())),
+        Some(text) => {
+            serde_json::from_str(&text).map_err(|e| StorageError::ListDamaged(e.to_string()))
+        }
     }
 }
 
-/// Adds a run to the saved list.
+/// Adds a run to the saved list. A damaged list does not block this: it is
+/// set aside (not deleted) and a new list starts with `run`.
 pub fn save(run: StoredRun) -> Result<(), StorageError> {
-    let mut runs = saved()?;
+    let mut runs = match saved() {
+        Ok(runs) => runs,
+        Err(StorageError::ListDamaged(_)) => {
+            if let Some(text) = read(SAVED)? {
+                write(SAVED_DAMAGED, &text)?;
+            }
+            Vec::new()
+        }
+        Err(e) => return Err(e),
+    };
     runs.insert(0, run);
-    write(SAVED, &serde_json::to_string(&runs).expect("runs serialise"))
+    write(SAVED, &to_json(&runs)?)
 }
 
 /// Removes a saved run.
 pub fn delete(id: u64) -> Result<(), StorageError> {
     let runs: Vec<StoredRun> = saved()?.into_iter().filter(|r| r.id != id).collect();
-    write(SAVED, &serde_json::to_string(&runs).expect("runs serialise"))
+    write(SAVED, &to_json(&runs)?)
+}
+
+/// Deletes every saved run (and a damaged list set aside).
+pub fn clear_saved() -> Result<(), StorageError> {
+    let s = storage()?;
+    for key in [SAVED, SAVED_DAMAGED] {
+        s.remove_item(key)
+            .map_err(|e| StorageError::WriteFailed(refusal(&e)))?;
+    }
+    Ok(())
+}
+
+/// Where a remembered key is kept on this device.
+fn key_item(p: Provider) -> String {
+    format!("team-protocols.api-key.{}", p.id())
+}
+
+/// The key remembered on this device for `provider`, if any.
+pub fn remembered_key(provider: Provider) -> Option<String> {
+    storage().ok()?.get_item(&key_item(provider)).ok().flatten()
+}
+
+/// Remembers `key` for `provider` on this device, or forgets it (`None`).
+pub fn remember_key(provider: Provider, key: Option<&str>) -> Result<(), StorageError> {
+    let s = storage()?;
+    match key {
+        Some(key) => s
+            .set_item(&key_item(provider), key)
+            .map_err(|e| StorageError::WriteFailed(refusal(&e))),
+        None => s
+            .remove_item(&key_item(provider))
+            .map_err(|e| StorageError::WriteFailed(refusal(&e))),
+    }
 }

@@ -12,13 +12,26 @@ pub fn describe(entry: &TraceEntry) -> String {
     let what = match &entry.event {
         Event::RunStarted { prompt } => format!("run started: {prompt}"),
         Event::RunFinished => "run finished: the team is quiet".to_string(),
-        Event::MemberSpawned { name, role, plan_mode } => {
-            format!("{name} spawned as {role}{}", if *plan_mode { " (plan mode)" } else { "" })
+        Event::MemberSpawned {
+            name,
+            role,
+            plan_mode,
+        } => {
+            format!(
+                "{name} spawned as {role}{}",
+                if *plan_mode { " (plan mode)" } else { "" }
+            )
         }
         Event::MemberStatusChanged { name, from, to } => format!("{name}: {from} -> {to}"),
         Event::MessageSent { message } => match &message.request_id {
-            Some(id) => format!("{} -> {}: {} [{id}]", message.from, message.to, message.msg_type),
-            None => format!("{} -> {}: {} \"{}\"", message.from, message.to, message.msg_type, message.content),
+            Some(id) => format!(
+                "{} -> {}: {} [{id}]",
+                message.from, message.to, message.msg_type
+            ),
+            None => format!(
+                "{} -> {}: {} \"{}\"",
+                message.from, message.to, message.msg_type, message.content
+            ),
         },
         Event::FaultApplied { action, message } => {
             let what = match action {
@@ -27,24 +40,62 @@ pub fn describe(entry: &TraceEntry) -> String {
                 FaultAction::Duplicate => "duplicated".to_string(),
                 FaultAction::Reorder => "held back (reorder)".to_string(),
             };
-            format!("fault: {} -> {}: {} {what}", message.from, message.to, message.msg_type)
+            format!(
+                "fault: {} -> {}: {} {what}",
+                message.from, message.to, message.msg_type
+            )
         }
         Event::MessageReleased { held } => format!("message held by #{held} released"),
-        Event::InboxDrained { agent, message_ids } => format!("{agent} read {} message(s)", message_ids.len()),
-        Event::RequestCreated { request_id, request_kind, requester, addressee, .. } => {
+        Event::InboxDrained { agent, message_ids } => {
+            format!("{agent} read {} message(s)", message_ids.len())
+        }
+        Event::RequestCreated {
+            request_id,
+            request_kind,
+            requester,
+            addressee,
+            ..
+        } => {
             format!("{request_kind} request {request_id} from {requester} to {addressee}: pending")
         }
-        Event::RequestTransitioned { request_id, from, to, by, .. } => format!("request {request_id}: {from} -> {to} (by {by})"),
+        Event::RequestTransitioned {
+            request_id,
+            from,
+            to,
+            by,
+            ..
+        } => format!("request {request_id}: {from} -> {to} (by {by})"),
         Event::ModelCalled { agent } => format!("{agent} calls its model"),
-        Event::ModelReplied { agent, stop_reason, text, output_tokens, .. } => {
-            let said = if text.is_empty() { String::new() } else { format!(": \"{}\"", text.lines().next().unwrap_or("")) };
+        Event::ModelReplied {
+            agent,
+            stop_reason,
+            text,
+            output_tokens,
+            ..
+        } => {
+            let said = if text.is_empty() {
+                String::new()
+            } else {
+                format!(": \"{}\"", text.lines().next().unwrap_or(""))
+            };
             format!("{agent}'s model replied ({stop_reason}, {output_tokens} tokens){said}")
         }
         Event::ModelFailed { agent, error } => format!("{agent}'s model call failed: {error}"),
-        Event::ToolCalled { agent, tool, input, .. } => format!("{agent} runs {tool} {input}"),
-        Event::ToolReturned { agent, tool, is_error, output, .. } => {
+        Event::ToolCalled {
+            agent, tool, input, ..
+        } => format!("{agent} runs {tool} {input}"),
+        Event::ToolReturned {
+            agent,
+            tool,
+            is_error,
+            output,
+            ..
+        } => {
             let first = output.lines().next().unwrap_or("");
-            format!("{agent}: {tool} {} {first}", if *is_error { "failed:" } else { "->" })
+            format!(
+                "{agent}: {tool} {} {first}",
+                if *is_error { "failed:" } else { "->" }
+            )
         }
     };
     format!("#{} {} {what}", entry.seq, entry.time)
@@ -58,19 +109,41 @@ pub fn workspace_at(trace: &Trace, cursor: Option<usize>) -> BTreeMap<String, St
     let mut files: BTreeMap<String, String> = BTreeMap::new();
     for e in entries {
         match &e.event {
-            Event::ToolCalled { tool_use_id, tool, input, .. } => {
+            Event::ToolCalled {
+                tool_use_id,
+                tool,
+                input,
+                ..
+            } => {
                 calls.insert(tool_use_id, (tool, input));
             }
-            Event::ToolReturned { tool_use_id, is_error: false, .. } => {
-                let Some((tool, input)) = calls.remove(tool_use_id.as_str()) else { continue };
-                let Ok(path) = crate::runtime::workspace::normalise(input["path"].as_str().unwrap_or_default()) else { continue };
+            Event::ToolReturned {
+                tool_use_id,
+                is_error: false,
+                ..
+            } => {
+                let Some((tool, input)) = calls.remove(tool_use_id.as_str()) else {
+                    continue;
+                };
+                let Ok(path) = crate::runtime::workspace::normalise(
+                    input["path"].as_str().unwrap_or_default(),
+                ) else {
+                    continue;
+                };
                 match tool {
                     "write_file" => {
-                        files.insert(path, input["content"].as_str().unwrap_or_default().to_string());
+                        files.insert(
+                            path,
+                            input["content"].as_str().unwrap_or_default().to_string(),
+                        );
                     }
                     "edit_file" => {
                         if let Some(f) = files.get_mut(&path) {
-                            *f = f.replacen(input["old_text"].as_str().unwrap_or_default(), input["new_text"].as_str().unwrap_or_default(), 1);
+                            *f = f.replacen(
+                                input["old_text"].as_str().unwrap_or_default(),
+                                input["new_text"].as_str().unwrap_or_default(),
+                                1,
+                            );
                         }
                     }
                     _ => {}
@@ -114,22 +187,71 @@ mod tests {
 
     fn tool(trace: &mut Trace, id: &str, tool: &str, input: serde_json::Value, ok: bool) {
         let agent = AgentName::parse("a").unwrap();
-        trace.append(Millis(0), Event::ToolCalled { agent: agent.clone(), tool_use_id: id.into(), tool: tool.into(), input }).unwrap();
         trace
-            .append(Millis(0), Event::ToolReturned { agent, tool_use_id: id.into(), tool: tool.into(), output: String::new(), is_error: !ok })
+            .append(
+                Millis(0),
+                Event::ToolCalled {
+                    agent: agent.clone(),
+                    tool_use_id: id.into(),
+                    tool: tool.into(),
+                    input,
+                },
+            )
+            .unwrap();
+        trace
+            .append(
+                Millis(0),
+                Event::ToolReturned {
+                    agent,
+                    tool_use_id: id.into(),
+                    tool: tool.into(),
+                    output: String::new(),
+                    is_error: !ok,
+                },
+            )
             .unwrap();
     }
 
     #[test]
     fn the_workspace_is_rebuilt_from_successful_writes_and_edits_as_of_the_cursor() {
         let mut t = Trace::new("d", 0);
-        tool(&mut t, "1", "write_file", json!({"path": "./a.txt", "content": "hello world"}), true);
-        tool(&mut t, "2", "edit_file", json!({"path": "a.txt", "old_text": "world", "new_text": "team"}), true);
-        tool(&mut t, "3", "write_file", json!({"path": "b.txt", "content": "refused"}), false);
-        assert_eq!(workspace_at(&t, None).get("a.txt").map(String::as_str), Some("hello team"));
-        assert!(!workspace_at(&t, None).contains_key("b.txt"), "a refused write changes nothing");
-        assert_eq!(workspace_at(&t, Some(2)).get("a.txt").map(String::as_str), Some("hello world"));
-        assert!(workspace_at(&t, Some(1)).is_empty(), "a write counts once it returned");
+        tool(
+            &mut t,
+            "1",
+            "write_file",
+            json!({"path": "./a.txt", "content": "hello world"}),
+            true,
+        );
+        tool(
+            &mut t,
+            "2",
+            "edit_file",
+            json!({"path": "a.txt", "old_text": "world", "new_text": "team"}),
+            true,
+        );
+        tool(
+            &mut t,
+            "3",
+            "write_file",
+            json!({"path": "b.txt", "content": "refused"}),
+            false,
+        );
+        assert_eq!(
+            workspace_at(&t, None).get("a.txt").map(String::as_str),
+            Some("hello team")
+        );
+        assert!(
+            !workspace_at(&t, None).contains_key("b.txt"),
+            "a refused write changes nothing"
+        );
+        assert_eq!(
+            workspace_at(&t, Some(2)).get("a.txt").map(String::as_str),
+            Some("hello world")
+        );
+        assert!(
+            workspace_at(&t, Some(1)).is_empty(),
+            "a write counts once it returned"
+        );
     }
 
     #[test]
@@ -140,7 +262,13 @@ mod tests {
     #[test]
     fn every_event_has_a_log_line_with_its_number_and_time() {
         let mut t = Trace::new("d", 0);
-        t.append(Millis(1500), Event::RunStarted { prompt: "go".into() }).unwrap();
+        t.append(
+            Millis(1500),
+            Event::RunStarted {
+                prompt: "go".into(),
+            },
+        )
+        .unwrap();
         assert_eq!(describe(&t.entries()[0]), "#0 1.500s run started: go");
     }
 }

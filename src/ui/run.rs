@@ -1,0 +1,107 @@
+//! The run on screen: its trace (the single source of truth), whether it
+//! is running, stopped or imported, what streams from in-flight model
+//! calls, what Step mode releases next, and the snapshot of what built it.
+//!
+//! Owns these signals. Links, saved runs and the header read the snapshot,
+//! never the settings boxes. It must not touch the runtime: the `Session`
+//! copies the runtime's changes in.
+
+use std::collections::BTreeMap;
+
+use leptos::prelude::*;
+
+use super::snapshot::RunSnapshot;
+use crate::protocol::{AgentName, Event, Trace};
+
+/// The run on screen. `Copy`: pass it around freely.
+#[derive(Clone, Copy)]
+pub struct Run {
+    /// The trace so far.
+    pub trace: RwSignal<Trace>,
+    /// A run is in progress.
+    pub running: RwSignal<bool>,
+    /// The runtime was stopped (or there is none behind the trace).
+    pub stopped: RwSignal<bool>,
+    /// Stop was pressed on this run (not merely finished or imported).
+    pub stopped_by_user: RwSignal<bool>,
+    /// The trace was imported or restored (no team runs behind it).
+    pub imported: RwSignal<bool>,
+    /// Step mode: what Next will release.
+    pub next_up: RwSignal<Vec<String>>,
+    /// Text streaming from in-flight model calls.
+    pub streaming: RwSignal<BTreeMap<AgentName, String>>,
+    /// What built this run: settings when its team started, and prompts.
+    /// `None` for a trace that came without one (an imported file).
+    pub snapshot: RwSignal<Option<RunSnapshot>>,
+}
+
+impl Run {
+    /// An empty run.
+    pub fn new() -> Self {
+        Run {
+            trace: RwSignal::new(Trace::new("default", 2026)),
+            running: RwSignal::new(false),
+            stopped: RwSignal::new(false),
+            stopped_by_user: RwSignal::new(false),
+            imported: RwSignal::new(false),
+            next_up: RwSignal::new(Vec::new()),
+            streaming: RwSignal::new(BTreeMap::new()),
+            snapshot: RwSignal::new(None),
+        }
+    }
+
+    /// Starts showing a fresh team's run, built as `snapshot` says.
+    pub fn start(&self, seed: u64, snapshot: RunSnapshot) {
+        self.trace.set(Trace::new("default", seed));
+        self.running.set(false);
+        self.stopped.set(false);
+        self.stopped_by_user.set(false);
+        self.imported.set(false);
+        self.next_up.set(Vec::new());
+        self.streaming.set(BTreeMap::new());
+        self.snapshot.set(Some(snapshot));
+    }
+
+    /// Shows a recorded trace with no team behind it.
+    pub fn show_recorded(&self, trace: Trace, snapshot: Option<RunSnapshot>) {
+        self.trace.set(trace);
+        self.running.set(false);
+        self.stopped.set(true);
+        self.stopped_by_user.set(false);
+        self.imported.set(true);
+        self.next_up.set(Vec::new());
+        self.streaming.set(BTreeMap::new());
+        self.snapshot.set(snapshot);
+    }
+
+    /// Notes that a human acted in the run, so only its trace reproduces it.
+    pub fn mark_by_hand(&self) {
+        self.snapshot.update(|s| {
+            if let Some(s) = s {
+                s.by_hand = true;
+            }
+        });
+    }
+
+    /// A title for lists: the first prompt and the length.
+    pub fn title(&self) -> String {
+        self.trace.with_untracked(|t| {
+            let prompt = t.entries().iter().find_map(|e| match &e.event {
+                Event::RunStarted { prompt } => Some(prompt.clone()),
+                _ => None,
+            });
+            let prompt = prompt.unwrap_or_else(|| "empty run".into());
+            format!(
+                "{} ({} events)",
+                prompt.chars().take(60).collect::<String>(),
+                t.len()
+            )
+        })
+    }
+}
+
+impl Default for Run {
+    fn default() -> Self {
+        Run::new()
+    }
+}

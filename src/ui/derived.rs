@@ -149,6 +149,16 @@ impl RunViews {
         self.layout.diagram(cursor, window)
     }
 
+    /// The whole run's diagram layout.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// Every finding of the checker so far.
+    pub fn violations(&self) -> &[Violation] {
+        &self.violations
+    }
+
     /// The workspace as of `cursor`.
     pub fn workspace_at(&self, cursor: Option<usize>) -> BTreeMap<String, String> {
         self.workspace.at(cursor)

@@ -479,6 +479,23 @@ impl Layout {
         }
     }
 
+    /// The y of the row showing event `seq`, or of the nearest row before
+    /// it (as [`Diagram::y_of`] on the whole diagram).
+    pub fn y_of(&self, seq: u64) -> f64 {
+        let i = self.rows.partition_point(|r| r.seq <= seq);
+        if i == 0 {
+            HEADER_HEIGHT
+        } else {
+            self.rows[i - 1].y
+        }
+    }
+
+    /// The diagram's height as of the first `cursor` events.
+    pub fn height_at(&self, cursor: Option<usize>) -> f64 {
+        let shown = cursor.unwrap_or(usize::MAX).min(self.len) as u64;
+        HEADER_HEIGHT + ROW_HEIGHT * (self.rows.partition_point(|r| r.seq < shown) + 1) as f64
+    }
+
     /// The diagram as of the first `cursor` events (all laid out for
     /// `None`). With a `window` `(top, bottom)`, only the rows, badges and
     /// activations that intersect it are materialised — what the page draws

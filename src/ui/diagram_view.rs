@@ -9,9 +9,9 @@ use std::collections::BTreeMap;
 use leptos::html::Div;
 use leptos::prelude::*;
 
-use super::diagram::{layout, Badge, Diagram, Row, RowKind, ROW_HEIGHT};
+use super::diagram::{Badge, Diagram, Row, RowKind, ROW_HEIGHT};
 use super::session::Session;
-use crate::protocol::{check, MessageType, RequestId};
+use crate::protocol::{MessageType, RequestId};
 
 /// How far beyond the viewport rows are still drawn.
 const OVERSCAN: f64 = 240.0;
@@ -20,30 +20,40 @@ const OVERSCAN: f64 = 240.0;
 #[component]
 pub fn DiagramView() -> impl IntoView {
     let s = expect_context::<Session>();
-    let diagram = Memo::new(move |_| s.run.trace.with(|t| layout(t, s.playback.cursor.get())));
-    // Events the invariant checker flags, marked on their rows.
-    let flagged = Memo::new(move |_| {
-        s.run.trace.with(|t| {
-            check(t)
-                .into_iter()
-                .map(|v| (v.seq, v.kind.to_string()))
-                .collect::<BTreeMap<u64, String>>()
-        })
-    });
     let scroll_top = RwSignal::new(0.0_f64);
     let viewport = RwSignal::new(720.0_f64);
     let scroller = NodeRef::<Div>::new();
+    // The diagram as of the cursor, materialised only for the rows on
+    // screen (plus overscan): the run's layout is built once, as events
+    // arrive, so a step costs the window, not the run's length.
+    let diagram = Memo::new(move |_| {
+        let window = (scroll_top.get() - OVERSCAN, scroll_top.get() + viewport.get() + OVERSCAN);
+        s.run.views.with(|v| v.diagram(s.playback.cursor.get(), Some(window)))
+    });
+    // Where the cursor's row is and how tall the diagram is: scrolling
+    // follows these, not the windowed diagram (which follows scrolling).
+    let extent = Memo::new(move |_| {
+        let cursor = s.playback.cursor.get();
+        s.run.views.with(|v| {
+            let layout = v.layout();
+            (layout.height_at(cursor), cursor.map(|c| layout.y_of(c.saturating_sub(1) as u64)))
+        })
+    });
+    // Events the invariant checker flags, marked on their rows.
+    let flagged = Memo::new(move |_| {
+        s.run.views.with(|v| v.violations().iter().map(|v| (v.seq, v.kind.to_string())).collect::<BTreeMap<u64, String>>())
+    });
 
     // Follow the latest event, or keep the cursor's row in view.
     Effect::new(move |_| {
-        let d = diagram.get();
+        let (diagram_height, cursor_y) = extent.get();
         let cursor = s.playback.cursor.get();
         let Some(el) = scroller.get() else { return };
         let height = el.client_height() as f64;
         viewport.set(height.max(200.0));
-        let target = match cursor {
-            None => d.height - height,
-            Some(c) => d.y_of(c.saturating_sub(1) as u64) - height / 2.0,
+        let target = match cursor_y {
+            None => diagram_height - height,
+            Some(y) => y - height / 2.0,
         };
         let top = el.scroll_top() as f64;
         let row = target + height / 2.0;
@@ -55,16 +65,11 @@ pub fn DiagramView() -> impl IntoView {
 
     let label = move || {
         diagram.with(|d| {
-            let arrows = d
-                .rows
-                .iter()
-                .filter(|r| matches!(r.kind, RowKind::Message { .. }))
-                .count();
             format!(
                 "Sequence diagram: {} agents, {} messages, {} requests; showing {} of {} events",
                 d.columns.len(),
-                arrows,
-                d.badges.len(),
+                d.messages,
+                d.requests,
                 s.shown(),
                 s.run.trace.with(|t| t.len())
             )

@@ -42,3 +42,5 @@ pub mod storage;
 pub use app::App;
 #[cfg(target_arch = "wasm32")]
 pub use diagram_view::DiagramView;
+#[cfg(target_arch = "wasm32")]
+pub use panels::Panels;

@@ -44,23 +44,27 @@ pub fn DiagramView() -> impl IntoView {
         s.run.views.with(|v| v.violations().iter().map(|v| (v.seq, v.kind.to_string())).collect::<BTreeMap<u64, String>>())
     });
 
-    // Follow the latest event, or keep the cursor's row in view.
+    // Follow the latest event, or keep the cursor's row in view. The
+    // scroll waits for the next frame, when the SVG has its new height:
+    // scrolling earlier would be clamped to the old one.
     Effect::new(move |_| {
         let (diagram_height, cursor_y) = extent.get();
-        let cursor = s.playback.cursor.get();
+        let follow = s.playback.cursor.get().is_none();
         let Some(el) = scroller.get() else { return };
-        let height = el.client_height() as f64;
-        viewport.set(height.max(200.0));
-        let target = match cursor_y {
-            None => diagram_height - height,
-            Some(y) => y - height / 2.0,
-        };
-        let top = el.scroll_top() as f64;
-        let row = target + height / 2.0;
-        if cursor.is_none() || row < top || row > top + height {
-            el.set_scroll_top(target.max(0.0) as i32);
-            scroll_top.set(target.max(0.0));
-        }
+        request_animation_frame(move || {
+            let height = el.client_height() as f64;
+            viewport.set(height.max(200.0));
+            let target = match cursor_y {
+                None => diagram_height - height,
+                Some(y) => y - height / 2.0,
+            };
+            let top = el.scroll_top() as f64;
+            let row = target + height / 2.0;
+            if follow || row < top || row > top + height {
+                el.set_scroll_top(target.max(0.0) as i32);
+                scroll_top.set(el.scroll_top() as f64);
+            }
+        });
     });
 
     let label = move || {

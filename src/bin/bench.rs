@@ -1,6 +1,7 @@
-//! The browser benchmark page (`bench.html`): loads generated traces of 1k
-//! and 10k events into the diagram and reports the time to first draw and
-//! the median time of a step (Back, Next), measured in the page itself.
+//! The browser benchmark page (`bench.html`): loads generated traces of 1k,
+//! 10k and 100k events into the diagram and the side panels and reports the
+//! time to first draw and the median time of a step (Back, Next), measured
+//! in the page itself, plus the wasm memory the run's derived views take.
 //!
 //! Build and open it with `trunk serve bench.html`, or headless with
 //! `scripts/bench-browser.sh`.
@@ -11,7 +12,7 @@ mod page {
     use team_protocols::ui::diagram::layout;
     use team_protocols::ui::session::Session;
     use team_protocols::ui::synthetic::busy_trace;
-    use team_protocols::ui::DiagramView;
+    use team_protocols::ui::{DiagramView, Panels};
     use wasm_bindgen::JsCast;
 
     fn now() -> f64 {
@@ -43,10 +44,10 @@ mod page {
         document().body().unwrap().append_child(&host).unwrap();
         let s = Session::new(0.0);
         let start = now();
-        s.run.trace.set(trace);
+        s.run.show_recorded(trace, None);
         let handle = leptos::mount::mount_to(host.clone(), move || {
             provide_context(s);
-            view! { <DiagramView/> }
+            view! { <DiagramView/> <aside class="right"><Panels/></aside> }
         });
         next_frame().await;
         let _ = host.offset_height();
@@ -75,10 +76,12 @@ mod page {
 
     pub async fn run() {
         let out = document().get_element_by_id("results").expect("#results");
-        let mut lines = vec!["events  first-draw-ms  median-back-ms  median-next-ms  layout-ms".to_string()];
-        for n in [1_000, 10_000] {
+        let mut lines = vec!["events  first-draw-ms  median-back-ms  median-next-ms  layout-ms  wasm-memory-MB".to_string()];
+        for n in [1_000, 10_000, 100_000] {
             let (first, back, next, lay, len) = measure(n).await;
-            lines.push(format!("{len:>6}  {first:>13.1}  {back:>14.2}  {next:>14.2}  {lay:>9.2}"));
+            let memory = wasm_bindgen::memory().unchecked_into::<js_sys::WebAssembly::Memory>().buffer().unchecked_into::<js_sys::ArrayBuffer>().byte_length();
+            let mb = f64::from(memory) / 1_048_576.0;
+            lines.push(format!("{len:>6}  {first:>13.1}  {back:>14.2}  {next:>14.2}  {lay:>9.2}  {mb:>14.1}"));
             out.set_text_content(Some(&lines.join("\n")));
         }
         document().set_title("bench done");

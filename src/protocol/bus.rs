@@ -6,7 +6,7 @@
 //! formed and that sender and recipient are known; it must not decide
 //! protocol questions (request state, roster status): `team` does that.
 
-use std::collections::{BTreeMap, VecDeque};
+
 
 use serde::{Deserialize, Serialize};
 
@@ -68,7 +68,8 @@ pub struct Held {
 /// One FIFO inbox per registered agent.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Bus {
-    inboxes: BTreeMap<AgentName, VecDeque<Envelope>>,
+    // Persistent: cloning a bus (a keyframe of the timeline) is O(1).
+    inboxes: imbl::OrdMap<AgentName, imbl::Vector<Envelope>>,
     held: Vec<Held>,
 }
 
@@ -81,7 +82,9 @@ impl Bus {
     /// Gives `name` an inbox; an agent that already has one keeps it and its
     /// unread messages (a restarted teammate reads what waited for it).
     pub fn register(&mut self, name: &AgentName) {
-        self.inboxes.entry(name.clone()).or_default();
+        if !self.inboxes.contains_key(name) {
+            self.inboxes.insert(name.clone(), imbl::Vector::new());
+        }
     }
 
     /// True when `name` has an inbox.
@@ -112,11 +115,11 @@ impl Bus {
     /// Removes and returns every message waiting for `name`, oldest first.
     pub fn drain(&mut self, name: &AgentName) -> Result<Vec<Envelope>, BusError> {
         let inbox = self.inboxes.get_mut(name).ok_or_else(|| BusError::UnknownInbox(name.clone()))?;
-        Ok(inbox.drain(..).collect())
+        Ok(std::mem::take(inbox).into_iter().collect())
     }
 
     /// The messages waiting for `name`, oldest first, without removing them.
-    pub fn peek(&self, name: &AgentName) -> Result<&VecDeque<Envelope>, BusError> {
+    pub fn peek(&self, name: &AgentName) -> Result<&imbl::Vector<Envelope>, BusError> {
         self.inboxes.get(name).ok_or_else(|| BusError::UnknownInbox(name.clone()))
     }
 
@@ -132,7 +135,7 @@ impl Bus {
 
     /// The number of messages waiting across all inboxes.
     pub fn pending_total(&self) -> usize {
-        self.inboxes.values().map(VecDeque::len).sum()
+        self.inboxes.values().map(imbl::Vector::len).sum()
     }
 
     /// Holds a well-formed message back (a delay or reorder fault); it

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use super::message::{Message, MessageType, RequestId};
 use super::roster::MemberStatus;
-use super::trace::{Event, Trace};
+use super::trace::{Event, Trace, TraceEntry};
 use super::tracker::RequestKind;
 use super::AgentName;
 
@@ -61,6 +61,7 @@ pub struct Violation {
     pub detail: String,
 }
 
+#[derive(Debug, Clone)]
 struct OpenRequest {
     kind: RequestKind,
     addressee: AgentName,
@@ -70,12 +71,32 @@ struct OpenRequest {
 
 /// Reads `trace` and returns every violation, in trace order.
 pub fn check(trace: &Trace) -> Vec<Violation> {
-    let mut requests: BTreeMap<RequestId, OpenRequest> = BTreeMap::new();
-    let mut exited: BTreeSet<AgentName> = BTreeSet::new();
-    let mut held: BTreeMap<u64, Message> = BTreeMap::new();
-    let mut found = Vec::new();
-    for entry in trace.entries() {
+    let mut checker = Checker::new();
+    trace.entries().iter().flat_map(|e| checker.observe(e)).collect()
+}
+
+/// The checker as a fold over events: feed it a trace's events in order and
+/// it returns each event's violations. A violation at event `n` depends only
+/// on events up to `n`, so the findings of a prefix are the first findings
+/// of the whole. Cloneable, so views can snapshot it.
+#[derive(Debug, Clone, Default)]
+pub struct Checker {
+    requests: BTreeMap<RequestId, OpenRequest>,
+    exited: BTreeSet<AgentName>,
+    held: BTreeMap<u64, Message>,
+}
+
+impl Checker {
+    /// A checker that has seen nothing.
+    pub fn new() -> Self {
+        Checker::default()
+    }
+
+    /// Takes in the next event; returns the violations it causes.
+    pub fn observe(&mut self, entry: &TraceEntry) -> Vec<Violation> {
+        let mut found = Vec::new();
         let seq = entry.seq;
+        let Checker { requests, exited, held } = self;
         match &entry.event {
             Event::MemberSpawned { name, .. } => {
                 exited.remove(name);
@@ -91,7 +112,7 @@ pub fn check(trace: &Trace) -> Vec<Violation> {
                     OpenRequest { kind: *request_kind, addressee: addressee.clone(), answered: false, flagged_pending: false },
                 );
             }
-            Event::MessageSent { message } => deliver(seq, message, &mut requests, &exited, &mut found),
+            Event::MessageSent { message } => deliver(seq, message, requests, exited, &mut found),
             Event::FaultApplied { action, message } => {
                 if action.holds() {
                     held.insert(seq, message.clone());
@@ -99,7 +120,7 @@ pub fn check(trace: &Trace) -> Vec<Violation> {
             }
             Event::MessageReleased { held: from } => {
                 if let Some(message) = held.remove(from) {
-                    deliver(seq, &message, &mut requests, &exited, &mut found);
+                    deliver(seq, &message, requests, exited, &mut found);
                 }
             }
             Event::RunFinished => {
@@ -122,8 +143,8 @@ pub fn check(trace: &Trace) -> Vec<Violation> {
             | Event::ToolCalled { .. }
             | Event::ToolReturned { .. } => {}
         }
+        found
     }
-    found
 }
 
 /// A message reached an inbox (sent, or released after a delay or reorder):

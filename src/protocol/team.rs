@@ -7,7 +7,7 @@
 //! whom, what an answer sends back). It must not do I/O, await, or read a
 //! clock: callers pass time in.
 
-use std::collections::VecDeque;
+
 
 use super::bus::{Bus, BusError, Envelope, Held, MessageId};
 use super::faults::{self, FaultAction, FaultPlan};
@@ -474,7 +474,7 @@ impl Team {
     }
 
     /// The messages waiting for `agent`, without removing them.
-    pub fn peek(&self, agent: &AgentName) -> Result<&VecDeque<Envelope>, TeamError> {
+    pub fn peek(&self, agent: &AgentName) -> Result<&imbl::Vector<Envelope>, TeamError> {
         Ok(self.state.bus.peek(agent)?)
     }
 

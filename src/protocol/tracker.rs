@@ -4,7 +4,6 @@
 //! Owns request state only. Sending the request and response messages is the
 //! caller's job (`team`), as is checking that the agents exist.
 
-use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -165,8 +164,10 @@ impl Request {
 /// Every request of both protocols, keyed by id, on one FSM.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Tracker {
-    requests: BTreeMap<RequestId, Request>,
-    order: Vec<RequestId>,
+    // Persistent: cloning a tracker (a keyframe of the timeline) is O(1)
+    // and clones share every request they have in common.
+    requests: imbl::OrdMap<RequestId, Request>,
+    order: imbl::Vector<RequestId>,
 }
 
 impl Tracker {
@@ -196,7 +197,7 @@ impl Tracker {
         if self.requests.contains_key(&id) {
             return Err(TrackerError::DuplicateId(id));
         }
-        self.order.push(id.clone());
+        self.order.push_back(id.clone());
         let request = Request {
             id: id.clone(),
             kind,
@@ -207,7 +208,8 @@ impl Tracker {
             created_at: at,
             transitions: Vec::new(),
         };
-        Ok(self.requests.entry(id).or_insert(request))
+        self.requests.insert(id.clone(), request);
+        Ok(&self.requests[&id])
     }
 
     /// Checks that `by` may answer request `id` of protocol `kind` now, and
@@ -241,7 +243,7 @@ impl Tracker {
 
     /// Every request, in creation order.
     pub fn iter(&self) -> impl Iterator<Item = &Request> {
-        self.order.iter().map(|id| &self.requests[id])
+        self.order.iter().filter_map(|id| self.requests.get(id))
     }
 
     /// The lesson's `shutdown_requests` view.

@@ -135,15 +135,16 @@ fn Banner() -> impl IntoView {
     let s = expect_context::<Session>();
     // A failed model call surfaces here as well as on the agent's lifeline.
     Effect::new(move |seen: Option<usize>| {
-        let errors = s.run.trace.with(|t| super::views::model_errors(t, None));
-        let seen = seen.unwrap_or(0);
-        if errors.len() > seen {
-            let (_, agent, error) = errors.last().expect("non-empty").clone();
-            s.banner.set(Some(format!(
-                "{agent}'s model call failed: {error}. Check the provider, key and base URL in Settings, or switch to the offline scripted model; then run again."
-            )));
+        let errors = s.run.views.with(|v| v.model_errors());
+        if errors > seen.unwrap_or(0) {
+            let last = s.run.trace.with(|t| super::views::last_model_error(t));
+            if let Some((agent, error)) = last {
+                s.banner.set(Some(format!(
+                    "{agent}'s model call failed: {error}. Check the provider, key and base URL in Settings, or switch to the offline scripted model; then run again."
+                )));
+            }
         }
-        errors.len()
+        errors
     });
     move || {
         s.banner.get().map(|text| {

@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::protocol::{AgentName, Event, FaultAction, MemberStatus, MessageType, RequestId, RequestStatus, Trace};
+use crate::protocol::{AgentName, Event, FaultAction, MemberStatus, MessageType, RequestId, RequestStatus, Trace, TraceEntry};
 
 /// Width of one agent column, in SVG units.
 pub const COLUMN_WIDTH: f64 = 170.0;
@@ -164,6 +164,10 @@ pub struct Diagram {
     pub width: f64,
     /// Total height.
     pub height: f64,
+    /// Message arrows up to the cursor (also those outside the window).
+    pub messages: usize,
+    /// Requests up to the cursor (also those outside the window).
+    pub requests: usize,
 }
 
 impl Diagram {
@@ -210,85 +214,174 @@ fn clip(s: &str, max: usize) -> String {
 }
 
 /// Lays out the first `cursor` events of `trace` (all of them for `None`).
+/// For repeated cursors over one trace, keep a [`Layout`] instead: this
+/// builds one and throws it away.
 pub fn layout(trace: &Trace, cursor: Option<usize>) -> Diagram {
-    let entries = &trace.entries()[..cursor.unwrap_or(usize::MAX).min(trace.len())];
-    let mut d = Diagram::default();
-    let mut col_of: BTreeMap<AgentName, usize> = BTreeMap::new();
-    let lead = AgentName::lead();
-    col_of.insert(lead.clone(), 0);
-    d.columns.push(Column { name: lead, x: LEFT, born_y: HEADER_HEIGHT - 20.0, ended_y: None, status: None });
-    let mut color_of: BTreeMap<RequestId, usize> = BTreeMap::new();
-    let mut badge_of: BTreeMap<RequestId, usize> = BTreeMap::new();
-    let mut open_calls: BTreeMap<AgentName, usize> = BTreeMap::new();
-    let mut open_tools: BTreeMap<String, usize> = BTreeMap::new();
-    let mut row_of_message: BTreeMap<u64, usize> = BTreeMap::new();
-    let mut held: BTreeMap<u64, (crate::protocol::Message, &'static str)> = BTreeMap::new();
-    let mut duplicate_next = false;
-    let mut y = HEADER_HEIGHT;
+    Layout::of(trace).diagram(cursor, None)
+}
 
-    let x_of = |d: &mut Diagram, col_of: &mut BTreeMap<AgentName, usize>, name: &AgentName, y: f64| -> f64 {
-        if let Some(&i) = col_of.get(name) {
-            return d.columns[i].x;
+/// A message row's history: when its recipient read it.
+#[derive(Debug, Clone, PartialEq)]
+enum RowTrack {
+    /// Nothing changes after the row is drawn.
+    Fixed,
+    /// A message arrow, delivered by the drain at this seq (never, if `None`).
+    Message { delivered_at: Option<u64> },
+    /// A tool note, finished at this seq with this outcome.
+    Tool { done: Option<(u64, bool, String)> },
+}
+
+/// A column's history: born at a seq, then status changes with their rows.
+#[derive(Debug, Clone, PartialEq)]
+struct ColumnTrack {
+    name: AgentName,
+    x: f64,
+    born_seq: u64,
+    born_y: f64,
+    /// (seq, status, y): spawns (as `Working`) and status changes, in order.
+    changes: Vec<(u64, MemberStatus, f64)>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct ActivationTrack {
+    x: f64,
+    y0: f64,
+    start_seq: u64,
+    /// (seq, y1) of the reply or failure that closed it.
+    end: Option<(u64, f64)>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct BadgeTrack {
+    request_id: RequestId,
+    y: f64,
+    x: f64,
+    color: usize,
+    first_seq: u64,
+    /// (seq, status) of each transition.
+    moves: Vec<(u64, RequestStatus)>,
+}
+
+/// The whole run laid out once, every element stamped with the events that
+/// create and change it, so the diagram as of any cursor is a cheap view
+/// ([`Layout::diagram`]) rather than a fold from event 0. Extended in place
+/// as events arrive ([`Layout::push`]); cost per event is O(log n).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Layout {
+    columns: Vec<ColumnTrack>,
+    rows: Vec<Row>,
+    tracks: Vec<RowTrack>,
+    /// Messages among `rows[..i]`, for each i (prefix counts, one longer than rows).
+    messages_before: Vec<usize>,
+    activations: Vec<ActivationTrack>,
+    badges: Vec<BadgeTrack>,
+    len: usize,
+    y: f64,
+    col_of: BTreeMap<AgentName, usize>,
+    color_of: BTreeMap<RequestId, usize>,
+    badge_of: BTreeMap<RequestId, usize>,
+    open_calls: BTreeMap<AgentName, usize>,
+    open_tools: BTreeMap<String, usize>,
+    row_of_message: BTreeMap<u64, usize>,
+    held: BTreeMap<u64, (crate::protocol::Message, &'static str)>,
+    duplicate_next: bool,
+}
+
+impl Layout {
+    /// An empty layout: only the lead's column.
+    pub fn new() -> Self {
+        let lead = AgentName::lead();
+        let mut l = Layout { y: HEADER_HEIGHT, messages_before: vec![0], ..Layout::default() };
+        l.col_of.insert(lead.clone(), 0);
+        l.columns.push(ColumnTrack { name: lead, x: LEFT, born_seq: 0, born_y: HEADER_HEIGHT - 20.0, changes: Vec::new() });
+        l
+    }
+
+    /// Lays out every event of `trace`.
+    pub fn of(trace: &Trace) -> Self {
+        let mut l = Layout::new();
+        l.extend(trace.entries());
+        l
+    }
+
+    /// How many events are laid out.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True before the first event.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Lays out the events of `entries` this layout has not seen yet
+    /// (`entries` is the whole trace or any suffix that starts at or before
+    /// [`Layout::len`]).
+    pub fn extend(&mut self, entries: &[TraceEntry]) {
+        let new = entries.partition_point(|e| (e.seq as usize) < self.len);
+        for entry in &entries[new..] {
+            self.push(entry);
         }
-        let i = d.columns.len();
-        let x = LEFT + COLUMN_WIDTH * i as f64;
-        col_of.insert(name.clone(), i);
-        d.columns.push(Column { name: name.clone(), x, born_y: y, ended_y: None, status: Some(MemberStatus::Working) });
-        x
-    };
+    }
 
-    for entry in entries {
+    fn x_of(&mut self, name: &AgentName, seq: u64) -> f64 {
+        if let Some(&i) = self.col_of.get(name) {
+            return self.columns[i].x;
+        }
+        let i = self.columns.len();
+        let x = LEFT + COLUMN_WIDTH * i as f64;
+        self.col_of.insert(name.clone(), i);
+        let y = self.y;
+        self.columns.push(ColumnTrack { name: name.clone(), x, born_seq: seq, born_y: y, changes: vec![(seq, MemberStatus::Working, y)] });
+        x
+    }
+
+    fn color(&mut self, id: &RequestId) -> usize {
+        let next = self.color_of.len() % PALETTE_SIZE;
+        *self.color_of.entry(id.clone()).or_insert(next)
+    }
+
+    /// Lays out the next event (its seq must be [`Layout::len`]).
+    pub fn push(&mut self, entry: &TraceEntry) {
         let seq = entry.seq;
-        let released: Option<(crate::protocol::Message, &'static str)>;
+        self.len = self.len.max(seq as usize + 1);
+        let y = self.y;
         let arrow = match &entry.event {
-            Event::MessageSent { message } => Some((message, std::mem::take(&mut duplicate_next).then_some("duplicate"))),
-            Event::FaultApplied { action: FaultAction::Drop, message, .. } => Some((message, Some("dropped"))),
+            Event::MessageSent { message } => Some((message.clone(), std::mem::take(&mut self.duplicate_next).then_some("duplicate"))),
+            Event::FaultApplied { action: FaultAction::Drop, message, .. } => Some((message.clone(), Some("dropped"))),
             Event::FaultApplied { action: FaultAction::Duplicate, .. } => {
-                duplicate_next = true;
+                self.duplicate_next = true;
                 None
             }
             Event::FaultApplied { action, message, .. } => {
                 let mark = if matches!(action, FaultAction::Reorder) { "reordered" } else { "delayed" };
-                held.insert(seq, (message.clone(), mark));
+                self.held.insert(seq, (message.clone(), mark));
                 None
             }
-            Event::MessageReleased { held: from } => {
-                released = held.remove(from);
-                released.as_ref().map(|(m, mark)| (m, Some(*mark)))
-            }
+            Event::MessageReleased { held: from } => self.held.remove(from).map(|(m, mark)| (m, Some(mark))),
             _ => None,
         };
-        let kind = match (&entry.event, arrow) {
+        let (kind, track) = match (&entry.event, arrow) {
             (_, Some((message, fault))) => {
-                let from_x = x_of(&mut d, &mut col_of, &message.from, y);
-                let to_x = x_of(&mut d, &mut col_of, &message.to, y);
-                let color = message.request_id.as_ref().map(|id| {
-                    let next = color_of.len() % PALETTE_SIZE;
-                    *color_of.entry(id.clone()).or_insert(next)
-                });
+                let from_x = self.x_of(&message.from, seq);
+                let to_x = self.x_of(&message.to, seq);
+                let color = message.request_id.as_ref().map(|id| self.color(id));
                 let label = match &message.request_id {
                     Some(id) => format!("{} [{id}]", message.msg_type),
                     None => format!("{}: {}", message.msg_type, clip(&message.content, 40)),
                 };
                 if message.msg_type.is_request() {
                     if let (Some(id), Some(color)) = (&message.request_id, color) {
-                        if !badge_of.contains_key(id) {
-                            badge_of.insert(id.clone(), d.badges.len());
-                            d.badges.push(Badge {
-                                request_id: id.clone(),
-                                status: RequestStatus::Pending,
-                                y,
-                                x: from_x.max(to_x),
-                                color,
-                                changed_at: seq,
-                            });
+                        if !self.badge_of.contains_key(id) {
+                            self.badge_of.insert(id.clone(), self.badges.len());
+                            self.badges.push(BadgeTrack { request_id: id.clone(), y, x: from_x.max(to_x), color, first_seq: seq, moves: Vec::new() });
                         }
                     }
                 }
                 if fault != Some("dropped") {
-                    row_of_message.insert(seq, d.rows.len());
+                    self.row_of_message.insert(seq, self.rows.len());
                 }
-                Some(RowKind::Message {
+                let kind = RowKind::Message {
                     from_x,
                     to_x,
                     label,
@@ -297,103 +390,191 @@ pub fn layout(trace: &Trace, cursor: Option<usize>) -> Diagram {
                     color,
                     delivered: false,
                     fault,
-                })
+                };
+                (Some(kind), RowTrack::Message { delivered_at: None })
             }
-            (Event::RunStarted { prompt }, None) => Some(RowKind::RunStarted { prompt: clip(prompt, 90) }),
-            (Event::RunFinished, None) => Some(RowKind::RunFinished),
+            (Event::RunStarted { prompt }, None) => (Some(RowKind::RunStarted { prompt: clip(prompt, 90) }), RowTrack::Fixed),
+            (Event::RunFinished, None) => (Some(RowKind::RunFinished), RowTrack::Fixed),
             (Event::MemberSpawned { name, .. }, None) => {
-                let to_x = x_of(&mut d, &mut col_of, name, y);
-                let col = &mut d.columns[col_of[name]];
-                if col.ended_y.is_some() {
-                    // A restart: the lifeline resumes.
-                    col.ended_y = None;
+                let to_x = self.x_of(name, seq);
+                let i = self.col_of[name];
+                let col = &mut self.columns[i];
+                if col.changes.last() != Some(&(seq, MemberStatus::Working, y)) {
+                    col.changes.push((seq, MemberStatus::Working, y));
                 }
-                col.status = Some(MemberStatus::Working);
-                Some(RowKind::Spawn { name: name.clone(), from_x: LEFT, to_x })
+                (Some(RowKind::Spawn { name: name.clone(), from_x: LEFT, to_x }), RowTrack::Fixed)
             }
             (Event::MemberStatusChanged { name, to, .. }, None) => {
-                let i = col_of.get(name).copied();
-                if let Some(i) = i {
-                    d.columns[i].status = Some(*to);
-                    if *to == MemberStatus::Shutdown {
-                        d.columns[i].ended_y = Some(y);
-                    }
+                if let Some(&i) = self.col_of.get(name) {
+                    self.columns[i].changes.push((seq, *to, y));
                 }
-                None
+                (None, RowTrack::Fixed)
             }
-            (Event::MessageSent { .. } | Event::FaultApplied { .. } | Event::MessageReleased { .. }, None) => None,
+            (Event::MessageSent { .. } | Event::FaultApplied { .. } | Event::MessageReleased { .. }, None) => (None, RowTrack::Fixed),
             (Event::InboxDrained { message_ids, .. }, None) => {
                 for id in message_ids {
-                    if let Some(&r) = row_of_message.get(&id.0) {
-                        if let RowKind::Message { delivered, .. } = &mut d.rows[r].kind {
-                            *delivered = true;
+                    if let Some(&r) = self.row_of_message.get(&id.0) {
+                        if let RowTrack::Message { delivered_at } = &mut self.tracks[r] {
+                            delivered_at.get_or_insert(seq);
                         }
                     }
                 }
-                None
+                (None, RowTrack::Fixed)
             }
             (Event::RequestCreated { request_id, .. }, None) => {
-                let next = color_of.len() % PALETTE_SIZE;
-                color_of.entry(request_id.clone()).or_insert(next);
-                None
+                self.color(request_id);
+                (None, RowTrack::Fixed)
             }
             (Event::RequestTransitioned { request_id, to, by, .. }, None) => {
-                let color = color_of.get(request_id).copied().unwrap_or(0);
-                if let Some(&b) = badge_of.get(request_id) {
-                    d.badges[b].status = *to;
-                    d.badges[b].changed_at = seq;
+                let color = self.color_of.get(request_id).copied().unwrap_or(0);
+                if let Some(&b) = self.badge_of.get(request_id) {
+                    self.badges[b].moves.push((seq, *to));
                 }
-                let x = x_of(&mut d, &mut col_of, by, y);
-                Some(RowKind::Transition { request_id: request_id.clone(), to: *to, x, color })
+                let x = self.x_of(by, seq);
+                (Some(RowKind::Transition { request_id: request_id.clone(), to: *to, x, color }), RowTrack::Fixed)
             }
             (Event::ModelCalled { agent }, None) => {
-                let x = x_of(&mut d, &mut col_of, agent, y);
-                open_calls.insert(agent.clone(), d.activations.len());
-                d.activations.push(Activation { x, y0: y, y1: y, open: true });
-                None
+                let x = self.x_of(agent, seq);
+                self.open_calls.insert(agent.clone(), self.activations.len());
+                self.activations.push(ActivationTrack { x, y0: y, start_seq: seq, end: None });
+                (None, RowTrack::Fixed)
             }
             (Event::ModelReplied { agent, .. }, None) => {
-                if let Some(i) = open_calls.remove(agent) {
+                if let Some(i) = self.open_calls.remove(agent) {
                     // At least most of a row, so a quick reply still shows.
-                    d.activations[i].y1 = y.max(d.activations[i].y0 + ROW_HEIGHT - 6.0);
-                    d.activations[i].open = false;
+                    let a = &mut self.activations[i];
+                    a.end = Some((seq, y.max(a.y0 + ROW_HEIGHT - 6.0)));
                 }
-                None
+                (None, RowTrack::Fixed)
             }
             (Event::ModelFailed { agent, error }, None) => {
-                if let Some(i) = open_calls.remove(agent) {
-                    d.activations[i].y1 = y;
-                    d.activations[i].open = false;
+                if let Some(i) = self.open_calls.remove(agent) {
+                    self.activations[i].end = Some((seq, y));
                 }
-                let x = x_of(&mut d, &mut col_of, agent, y);
-                Some(RowKind::Failure { x, error: clip(error, 80) })
+                let x = self.x_of(agent, seq);
+                (Some(RowKind::Failure { x, error: clip(error, 80) }), RowTrack::Fixed)
             }
             (Event::ToolCalled { agent, tool_use_id, tool, input }, None) => {
-                let x = x_of(&mut d, &mut col_of, agent, y);
-                open_tools.insert(tool_use_id.clone(), d.rows.len());
-                Some(RowKind::Tool { x, label: clip(&format!("{tool}({})", short_args(input)), 44), ok: None, output: None })
+                let x = self.x_of(agent, seq);
+                self.open_tools.insert(tool_use_id.clone(), self.rows.len());
+                let label = clip(&format!("{tool}({})", short_args(input)), 44);
+                (Some(RowKind::Tool { x, label, ok: None, output: None }), RowTrack::Tool { done: None })
             }
             (Event::ToolReturned { tool_use_id, output, is_error, .. }, None) => {
-                if let Some(r) = open_tools.remove(tool_use_id) {
-                    if let RowKind::Tool { ok, output: out, .. } = &mut d.rows[r].kind {
-                        *ok = Some(!is_error);
-                        *out = Some(clip(output, 200));
+                if let Some(r) = self.open_tools.remove(tool_use_id) {
+                    if let RowTrack::Tool { done } = &mut self.tracks[r] {
+                        *done = Some((seq, !is_error, clip(output, 200)));
                     }
                 }
-                None
+                (None, RowTrack::Fixed)
             }
         };
         if let Some(kind) = kind {
-            d.rows.push(Row { seq, y, kind });
-            y += ROW_HEIGHT;
+            let is_message = matches!(kind, RowKind::Message { .. });
+            self.rows.push(Row { seq, y, kind });
+            self.tracks.push(track);
+            let before = *self.messages_before.last().unwrap_or(&0);
+            self.messages_before.push(before + usize::from(is_message));
+            self.y += ROW_HEIGHT;
         }
     }
-    for a in d.activations.iter_mut().filter(|a| a.open) {
-        a.y1 = y;
+
+    /// The y of the row showing event `seq`, or of the nearest row before
+    /// it (as [`Diagram::y_of`] on the whole diagram).
+    pub fn y_of(&self, seq: u64) -> f64 {
+        let i = self.rows.partition_point(|r| r.seq <= seq);
+        if i == 0 {
+            HEADER_HEIGHT
+        } else {
+            self.rows[i - 1].y
+        }
     }
-    d.width = LEFT + COLUMN_WIDTH * (d.columns.len() as f64 - 0.5) + 140.0;
-    d.height = y + ROW_HEIGHT;
-    d
+
+    /// The diagram's height as of the first `cursor` events.
+    pub fn height_at(&self, cursor: Option<usize>) -> f64 {
+        let shown = cursor.unwrap_or(usize::MAX).min(self.len) as u64;
+        HEADER_HEIGHT + ROW_HEIGHT * (self.rows.partition_point(|r| r.seq < shown) + 1) as f64
+    }
+
+    /// The diagram as of the first `cursor` events (all laid out for
+    /// `None`). With a `window` `(top, bottom)`, only the rows, badges and
+    /// activations that intersect it are materialised — what the page draws
+    /// on each step — so the cost follows the window, not the run's length.
+    pub fn diagram(&self, cursor: Option<usize>, window: Option<(f64, f64)>) -> Diagram {
+        let shown = cursor.unwrap_or(usize::MAX).min(self.len) as u64;
+        let before = |seq: u64| seq < shown;
+        let row_count = self.rows.partition_point(|r| before(r.seq));
+        let bottom_y = HEADER_HEIGHT + ROW_HEIGHT * row_count as f64;
+        let (top, bottom) = window.unwrap_or((f64::NEG_INFINITY, f64::INFINITY));
+        let first = self.rows[..row_count].partition_point(|r| r.y + ROW_HEIGHT < top);
+        let last = self.rows[..row_count].partition_point(|r| r.y <= bottom).max(first);
+        let rows = self.rows[first..last]
+            .iter()
+            .zip(&self.tracks[first..last])
+            .map(|(row, track)| {
+                let mut row = row.clone();
+                match (&mut row.kind, track) {
+                    (RowKind::Message { delivered, .. }, RowTrack::Message { delivered_at }) => {
+                        *delivered = delivered_at.is_some_and(before);
+                    }
+                    (RowKind::Tool { ok, output, .. }, RowTrack::Tool { done: Some((at, done_ok, done_output)) }) if before(*at) => {
+                        *ok = Some(*done_ok);
+                        *output = Some(done_output.clone());
+                    }
+                    _ => {}
+                }
+                row
+            })
+            .collect();
+        let columns: Vec<Column> = self
+            .columns
+            .iter()
+            .filter(|c| c.name.is_lead() || before(c.born_seq))
+            .map(|c| {
+                let upto = c.changes.partition_point(|(seq, _, _)| before(*seq));
+                let last = upto.checked_sub(1).map(|i| c.changes[i]);
+                Column {
+                    name: c.name.clone(),
+                    x: c.x,
+                    born_y: c.born_y,
+                    ended_y: last.and_then(|(_, status, y)| (status == MemberStatus::Shutdown).then_some(y)),
+                    status: if c.name.is_lead() { None } else { Some(last.map_or(MemberStatus::Working, |(_, status, _)| status)) },
+                }
+            })
+            .collect();
+        let activations = self
+            .activations
+            .iter()
+            .take_while(|a| before(a.start_seq))
+            .map(|a| match a.end {
+                Some((at, y1)) if before(at) => Activation { x: a.x, y0: a.y0, y1, open: false },
+                _ => Activation { x: a.x, y0: a.y0, y1: bottom_y, open: true },
+            })
+            .filter(|a| a.y1 + ROW_HEIGHT >= top && a.y0 <= bottom)
+            .collect();
+        let badges = self
+            .badges
+            .iter()
+            .take_while(|b| before(b.first_seq))
+            .filter(|b| b.y >= top && b.y <= bottom)
+            .map(|b| {
+                let upto = b.moves.partition_point(|(seq, _)| before(*seq));
+                let (changed_at, status) = upto.checked_sub(1).map_or((b.first_seq, RequestStatus::Pending), |i| b.moves[i]);
+                Badge { request_id: b.request_id.clone(), status, y: b.y, x: b.x, color: b.color, changed_at }
+            })
+            .collect();
+        let requests = self.badges.partition_point(|b| before(b.first_seq));
+        Diagram {
+            width: LEFT + COLUMN_WIDTH * (columns.len() as f64 - 0.5) + 140.0,
+            height: bottom_y + ROW_HEIGHT,
+            columns,
+            rows,
+            activations,
+            badges,
+            messages: self.messages_before[row_count],
+            requests,
+        }
+    }
 }
 
 #[cfg(test)]

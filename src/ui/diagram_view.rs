@@ -1,6 +1,6 @@
 //! The sequence diagram component: draws the primitives of `geometry` for
-//! `layout(trace, cursor)` and `check(trace)` as SVG elements, only the rows
-//! on screen, and lets the user pick a request.
+//! the run's layout at the cursor and the checker's findings as SVG
+//! elements, only the rows on screen, and lets the user pick a request.
 //!
 //! Owns drawing, scrolling and selection highlights. Where things go comes
 //! from `diagram` and `geometry`, the same primitives the SVG export
@@ -11,10 +11,10 @@
 use leptos::html::Div;
 use leptos::prelude::*;
 
-use super::diagram::{layout, Diagram, RowKind, PALETTE_SIZE, ROW_HEIGHT};
+use super::diagram::{Diagram, PALETTE_SIZE, ROW_HEIGHT};
 use super::geometry::{self, Item, ItemKind, Shape};
 use super::session::Session;
-use crate::protocol::{check, RequestId};
+use crate::protocol::RequestId;
 
 /// How far beyond the viewport rows are still drawn.
 const OVERSCAN: f64 = 240.0;
@@ -23,41 +23,62 @@ const OVERSCAN: f64 = 240.0;
 #[component]
 pub fn DiagramView() -> impl IntoView {
     let s = expect_context::<Session>();
-    let diagram = Memo::new(move |_| s.run.trace.with(|t| layout(t, s.playback.cursor.get())));
-    // The invariant checker's findings, marked on their events' rows.
-    let violations = Memo::new(move |_| s.run.trace.with(check));
-    let marks = Memo::new(move |_| violations.with(|v| diagram.with(|d| geometry::marks(v, s.shown(), |seq| d.y_of(seq)))));
     let scroll_top = RwSignal::new(0.0_f64);
     let viewport = RwSignal::new(720.0_f64);
     let scroller = NodeRef::<Div>::new();
-
-    // Follow the latest event, or keep the cursor's row in view.
-    Effect::new(move |_| {
-        let d = diagram.get();
+    // The diagram as of the cursor, materialised only for the rows on
+    // screen (plus overscan): the run's layout is built once, as events
+    // arrive, so a step costs the window, not the run's length.
+    let diagram = Memo::new(move |_| {
+        let window = (scroll_top.get() - OVERSCAN, scroll_top.get() + viewport.get() + OVERSCAN);
+        s.run.views.with(|v| v.diagram(s.playback.cursor.get(), Some(window)))
+    });
+    // Where the cursor's row is and how tall the diagram is: scrolling
+    // follows these, not the windowed diagram (which follows scrolling).
+    let extent = Memo::new(move |_| {
         let cursor = s.playback.cursor.get();
+        s.run.views.with(|v| {
+            let layout = v.layout();
+            (layout.height_at(cursor), cursor.map(|c| layout.y_of(c.saturating_sub(1) as u64)))
+        })
+    });
+    // The invariant checker's findings (kept up to date as events arrive),
+    // marked on their events' rows.
+    let marks = Memo::new(move |_| {
+        let shown = s.shown();
+        s.run.views.with(|v| geometry::marks(v.violations(), shown, |seq| v.layout().y_of(seq)))
+    });
+
+    // Follow the latest event, or keep the cursor's row in view. The
+    // scroll waits for the next frame, when the SVG has its new height:
+    // scrolling earlier would be clamped to the old one.
+    Effect::new(move |_| {
+        let (diagram_height, cursor_y) = extent.get();
+        let follow = s.playback.cursor.get().is_none();
         let Some(el) = scroller.get() else { return };
-        let height = el.client_height() as f64;
-        viewport.set(height.max(200.0));
-        let target = match cursor {
-            None => d.height - height,
-            Some(c) => d.y_of(c.saturating_sub(1) as u64) - height / 2.0,
-        };
-        let top = el.scroll_top() as f64;
-        let row = target + height / 2.0;
-        if cursor.is_none() || row < top || row > top + height {
-            el.set_scroll_top(target.max(0.0) as i32);
-            scroll_top.set(target.max(0.0));
-        }
+        request_animation_frame(move || {
+            let height = el.client_height() as f64;
+            viewport.set(height.max(200.0));
+            let target = match cursor_y {
+                None => diagram_height - height,
+                Some(y) => y - height / 2.0,
+            };
+            let top = el.scroll_top() as f64;
+            let row = target + height / 2.0;
+            if follow || row < top || row > top + height {
+                el.set_scroll_top(target.max(0.0) as i32);
+                scroll_top.set(el.scroll_top() as f64);
+            }
+        });
     });
 
     let label = move || {
         diagram.with(|d| {
-            let arrows = d.rows.iter().filter(|r| matches!(r.kind, RowKind::Message { .. })).count();
             format!(
                 "Sequence diagram: {} agents, {} messages, {} requests; showing {} of {} events",
                 d.columns.len(),
-                arrows,
-                d.badges.len(),
+                d.messages,
+                d.requests,
                 s.shown(),
                 s.run.trace.with(|t| t.len())
             )

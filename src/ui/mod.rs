@@ -11,6 +11,7 @@
 //! `session` holding them and the link to the runtime. `storage` and
 //! `share` are the formats that outlive the page.
 
+pub mod derived;
 pub mod diagram;
 pub mod export;
 pub mod geometry;
@@ -42,3 +43,5 @@ pub mod storage;
 pub use app::App;
 #[cfg(target_arch = "wasm32")]
 pub use diagram_view::DiagramView;
+#[cfg(target_arch = "wasm32")]
+pub use panels::Panels;

@@ -7,20 +7,15 @@
 use leptos::prelude::*;
 
 use super::session::Session;
-use super::views::{describe, percent_encode, workspace_at};
-use crate::protocol::{check, AgentName, RequestKind, RequestStatus, Team, TeamState};
+use super::views::{describe, percent_encode};
+use crate::protocol::{AgentName, RequestKind, RequestStatus, TeamState};
 
-/// The team's state as of the cursor.
+/// The team's state as of the cursor: the nearest keyframe of the run's
+/// timeline plus the few events after it, never a replay from event 0.
 fn state_at(s: Session) -> Memo<Option<TeamState>> {
     Memo::new(move |_| {
         let cursor = s.playback.cursor.get();
-        s.run.trace.with(|t| {
-            let prefix = match cursor {
-                Some(c) => t.prefix(c),
-                None => t.clone(),
-            };
-            Team::replay(&prefix).ok().map(|team| team.state().clone())
-        })
+        s.run.views.with(|v| s.run.trace.with(|t| v.state_at(t.entries(), cursor).ok()))
     })
 }
 
@@ -46,10 +41,7 @@ fn ViolationsPanel() -> impl IntoView {
     let s = expect_context::<Session>();
     let found = Memo::new(move |_| {
         let cursor = s.playback.cursor.get();
-        s.run.trace.with(|t| match cursor {
-            Some(c) => check(&t.prefix(c)),
-            None => check(t),
-        })
+        s.run.views.with(|v| v.violations_at(cursor).to_vec())
     });
     view! {
         <section class="panel violations" aria-labelledby="violations-title">
@@ -208,9 +200,7 @@ fn InboxPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
 fn WorkspacePanel() -> impl IntoView {
     let s = expect_context::<Session>();
     let files = Memo::new(move |_| {
-        s.run
-            .trace
-            .with(|t| workspace_at(t, s.playback.cursor.get()))
+        s.run.views.with(|v| v.workspace_at(s.playback.cursor.get()))
     });
     let open = RwSignal::new(None::<String>);
     view! {

@@ -10,14 +10,19 @@ use std::collections::BTreeMap;
 
 use leptos::prelude::*;
 
+use super::derived::RunViews;
 use super::snapshot::RunSnapshot;
-use crate::protocol::{AgentName, Event, Trace};
+use crate::protocol::{AgentName, Event, Trace, TraceEntry};
 
 /// The run on screen. `Copy`: pass it around freely.
 #[derive(Clone, Copy)]
 pub struct Run {
-    /// The trace so far.
+    /// The trace so far. Write it only through `start`, `append` and
+    /// `show_recorded`, which keep `views` in step.
     pub trace: RwSignal<Trace>,
+    /// What the page derives from the trace (state at any cursor, check,
+    /// diagram layout, workspace), extended as events arrive.
+    pub views: RwSignal<RunViews>,
     /// A run is in progress.
     pub running: RwSignal<bool>,
     /// The runtime was stopped (or there is none behind the trace).
@@ -40,6 +45,7 @@ impl Run {
     pub fn new() -> Self {
         Run {
             trace: RwSignal::new(Trace::new("default", 2026)),
+            views: RwSignal::new(RunViews::new("default")),
             running: RwSignal::new(false),
             stopped: RwSignal::new(false),
             stopped_by_user: RwSignal::new(false),
@@ -52,6 +58,7 @@ impl Run {
 
     /// Starts showing a fresh team's run, built as `snapshot` says.
     pub fn start(&self, seed: u64, snapshot: RunSnapshot) {
+        self.views.set(RunViews::new("default"));
         self.trace.set(Trace::new("default", seed));
         self.running.set(false);
         self.stopped.set(false);
@@ -64,6 +71,7 @@ impl Run {
 
     /// Shows a recorded trace with no team behind it.
     pub fn show_recorded(&self, trace: Trace, snapshot: Option<RunSnapshot>) {
+        self.views.set(RunViews::of(&trace));
         self.trace.set(trace);
         self.running.set(false);
         self.stopped.set(true);
@@ -72,6 +80,21 @@ impl Run {
         self.next_up.set(Vec::new());
         self.streaming.set(BTreeMap::new());
         self.snapshot.set(snapshot);
+    }
+
+    /// Appends the runtime's new events (they carry their sequence numbers
+    /// and only grow, in time order) and extends the derived views by them.
+    pub fn append(&self, entries: Vec<TraceEntry>) {
+        if entries.is_empty() {
+            return;
+        }
+        self.views.update(|v| v.extend(&entries));
+        self.trace.update(|t| {
+            for e in entries {
+                // The runtime's trace only grows, in time order.
+                let _ = t.append(e.time, e.event);
+            }
+        });
     }
 
     /// Notes that a human acted in the run, so only its trace reproduces it.

@@ -327,14 +327,7 @@ impl Session {
         }) else {
             return;
         };
-        if !new_entries.is_empty() {
-            self.run.trace.update(|t| {
-                for e in new_entries {
-                    // The runtime's trace only grows, in time order.
-                    let _ = t.append(e.time, e.event);
-                }
-            });
-        }
+        self.run.append(new_entries);
         let finished = self.run.running.get_untracked() && !running;
         let newly_stopped = stopped && !self.run.stopped.get_untracked();
         let running = running && !stopped;

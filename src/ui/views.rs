@@ -85,15 +85,13 @@ pub fn workspace_at(trace: &Trace, cursor: Option<usize>) -> BTreeMap<String, St
     files
 }
 
-/// Every failed model call as of `cursor`: (seq, agent, error).
-pub fn model_errors(trace: &Trace, cursor: Option<usize>) -> Vec<(u64, AgentName, String)> {
-    trace.entries()[..cursor.unwrap_or(usize::MAX).min(trace.len())]
-        .iter()
-        .filter_map(|e| match &e.event {
-            Event::ModelFailed { agent, error } => Some((e.seq, agent.clone(), error.clone())),
-            _ => None,
-        })
-        .collect()
+/// The last failed model call of the run, if any: (agent, error). Reads
+/// from the end, so it costs nothing when the run has no failure near it.
+pub fn last_model_error(trace: &Trace) -> Option<(AgentName, String)> {
+    trace.entries().iter().rev().find_map(|e| match &e.event {
+        Event::ModelFailed { agent, error } => Some((agent.clone(), error.clone())),
+        _ => None,
+    })
 }
 
 /// Percent-encodes text for a `data:` URL.

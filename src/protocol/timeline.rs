@@ -1,0 +1,183 @@
+//! The timeline: the protocol state of a run at any cursor, without
+//! replaying from event 0. It keeps a keyframe of the team state every
+//! `every` events and the state after the last event (the tip); the state
+//! after the first `c` events is the nearest keyframe at or before `c` plus
+//! at most `every - 1` events. Extended in place as a live run's events
+//! arrive, so its cost per event is one `apply` (and one clone per keyframe).
+//!
+//! Owns keyframing only: the rules are `TeamState::apply`'s, the events are
+//! the trace's. It must not change a trace, and holds no clock.
+
+use super::team::{ReplayError, TeamState};
+use super::trace::{TraceEntry, TraceError};
+
+/// Keyframes every this many events unless told otherwise: small enough
+/// that a cursor costs a few hundred `apply`s, large enough that a run of
+/// 100k events keeps about a hundred states.
+pub const DEFAULT_KEYFRAME_EVERY: usize = 256;
+
+/// Team states at regular points of one trace, and at its end.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Timeline {
+    every: usize,
+    /// `frames[i]` is the state after the first `i * every` events.
+    frames: Vec<TeamState>,
+    tip: TeamState,
+    len: usize,
+}
+
+impl Timeline {
+    /// An empty run of team `team_name`, keyframed every `every` events
+    /// (at least 1).
+    pub fn new(team_name: &str, every: usize) -> Self {
+        let start = TeamState::new(team_name);
+        Timeline { every: every.max(1), frames: vec![start.clone()], tip: start, len: 0 }
+    }
+
+    /// How many events it has taken in.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True before the first event.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// How many keyframes it keeps (the empty start counts).
+    pub fn keyframes(&self) -> usize {
+        self.frames.len()
+    }
+
+    /// The state after every event taken in.
+    pub fn tip(&self) -> &TeamState {
+        &self.tip
+    }
+
+    /// Takes in the events of `entries` it has not seen yet (`entries` is
+    /// the whole trace or any suffix that starts at or before `len()`). On a
+    /// refusal the events before the bad one stay taken in.
+    pub fn extend(&mut self, entries: &[TraceEntry]) -> Result<(), ReplayError> {
+        let new = entries.partition_point(|e| (e.seq as usize) < self.len);
+        for entry in &entries[new..] {
+            self.push(entry)?;
+        }
+        Ok(())
+    }
+
+    /// Takes in the next event, which must be number `len()`.
+    pub fn push(&mut self, entry: &TraceEntry) -> Result<(), ReplayError> {
+        if entry.seq != self.len as u64 {
+            let source = TraceError::BadSequence { index: self.len as u64, seq: entry.seq }.into();
+            return Err(ReplayError { seq: entry.seq, source });
+        }
+        self.tip.apply(entry).map_err(|source| ReplayError { seq: entry.seq, source })?;
+        self.len += 1;
+        if self.len % self.every == 0 {
+            self.frames.push(self.tip.clone());
+        }
+        Ok(())
+    }
+
+    /// The state after the first `cursor` events (all of them for `None`
+    /// or a cursor past the end). `entries` is the trace this timeline was
+    /// built from. Costs one clone and fewer than `every` applies.
+    pub fn state_at(&self, entries: &[TraceEntry], cursor: Option<usize>) -> TeamState {
+        let cursor = cursor.unwrap_or(usize::MAX).min(self.len);
+        if cursor == self.len {
+            return self.tip.clone();
+        }
+        let frame = (cursor / self.every).min(self.frames.len() - 1);
+        let mut state = self.frames[frame].clone();
+        for entry in &entries[frame * self.every..cursor] {
+            // Every event up to `len` was applied once already, in this order.
+            if state.apply(entry).is_err() {
+                break;
+            }
+        }
+        state
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::{AgentName, Millis, RequestKind, Team};
+
+    fn name(s: &str) -> AgentName {
+        AgentName::parse(s).unwrap()
+    }
+
+    /// A team that spawns, requests, answers and shuts down, `rounds` times.
+    fn busy(rounds: u64) -> Team {
+        let mut t = Team::new("t", 9);
+        for i in 0..rounds {
+            let who = name(&format!("a{}", i % 3));
+            if t.roster().status(&who).is_none_or(|s| s == crate::protocol::MemberStatus::Shutdown) {
+                t.spawn(&who, "coder", false, Millis(i)).unwrap();
+            }
+            t.send(&AgentName::lead(), &who, "message", "hi", Millis(i)).unwrap();
+            let id = t.request_shutdown(&AgentName::lead(), &who, Millis(i)).unwrap();
+            t.drain(&who, Millis(i)).unwrap();
+            t.answer(RequestKind::Shutdown, &id, &who, i % 2 == 0, "", Millis(i)).unwrap();
+        }
+        t
+    }
+
+    #[test]
+    fn the_state_at_every_cursor_equals_replay_from_zero() {
+        let team = busy(40);
+        let trace = team.trace();
+        for every in [1, 2, 7, 64, 10_000] {
+            let mut tl = Timeline::new("t", every);
+            tl.extend(trace.entries()).unwrap();
+            for c in 0..=trace.len() {
+                let replayed = Team::replay(&trace.prefix(c)).unwrap().state().clone();
+                assert_eq!(tl.state_at(trace.entries(), Some(c)), replayed, "every {every}, cursor {c}");
+            }
+            assert_eq!(tl.state_at(trace.entries(), None), *team.state());
+            assert_eq!(tl.tip(), team.state());
+        }
+    }
+
+    #[test]
+    fn keyframes_are_kept_every_so_many_events() {
+        let trace = busy(40).trace().clone();
+        let mut tl = Timeline::new("t", 10);
+        tl.extend(trace.entries()).unwrap();
+        assert_eq!(tl.keyframes(), 1 + trace.len() / 10);
+        assert_eq!(tl.len(), trace.len());
+    }
+
+    #[test]
+    fn extending_twice_with_overlap_takes_each_event_once() {
+        let trace = busy(10).trace().clone();
+        let mut tl = Timeline::new("t", 4);
+        let half = trace.len() / 2;
+        tl.extend(&trace.entries()[..half]).unwrap();
+        tl.extend(trace.entries()).unwrap();
+        let mut whole = Timeline::new("t", 4);
+        whole.extend(trace.entries()).unwrap();
+        assert_eq!(tl, whole);
+    }
+
+    #[test]
+    fn an_event_out_of_order_is_refused_and_not_taken_in() {
+        let trace = busy(3).trace().clone();
+        let mut tl = Timeline::new("t", 4);
+        let err = tl.extend(&trace.entries()[1..]).unwrap_err();
+        assert_eq!((err.seq, err.source), (1, TraceError::BadSequence { index: 0, seq: 1 }.into()));
+        assert_eq!(tl.len(), 0);
+    }
+
+    #[test]
+    fn an_event_the_rules_refuse_is_reported_with_its_number_and_not_taken_in() {
+        let mut trace = crate::protocol::Trace::new("t", 1);
+        let ghost = crate::protocol::Message::new(crate::protocol::MessageType::Message, AgentName::lead(), name("ghost"), "x", Millis(0));
+        trace.append(Millis(0), crate::protocol::Event::MessageSent { message: ghost }).unwrap();
+        let mut tl = Timeline::new("t", 4);
+        let err = tl.extend(trace.entries()).unwrap_err();
+        assert_eq!(err.seq, 0);
+        assert_eq!((tl.len(), tl.tip()), (0, &TeamState::new("t")));
+    }
+}

@@ -1,0 +1,310 @@
+//! The incremental diagram layout (`ui::diagram::Layout`) against the
+//! straightforward fold from event 0 it replaced: for every scenario, with
+//! and without faults, at every cursor, the diagram is the same; a window
+//! returns exactly the rows, badges and activations that intersect it; and
+//! extending a layout in any chunks gives the layout of the whole trace.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use team_protocols::model::scripted::ScriptedModel;
+use team_protocols::protocol::*;
+use team_protocols::runtime::clock::{NoSleep, VirtualClock};
+use team_protocols::runtime::executor::LocalExecutor;
+use team_protocols::runtime::scenarios;
+use team_protocols::runtime::{Host, Runtime, RuntimeConfig};
+use team_protocols::ui::diagram::*;
+
+fn clip(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        s.to_string()
+    } else {
+        s.chars().take(max.saturating_sub(1)).collect::<String>() + "…"
+    }
+}
+
+fn short_args(input: &serde_json::Value) -> String {
+    let Some(obj) = input.as_object() else { return String::new() };
+    let mut parts = Vec::new();
+    for key in ["path", "name", "teammate", "to", "request_id", "approve"] {
+        if let Some(v) = obj.get(key) {
+            parts.push(match v {
+                serde_json::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            });
+        }
+    }
+    parts.join(", ")
+}
+
+/// The straightforward fold from event 0 that `Layout` replaced: the
+/// reference the incremental layout must agree with at every cursor.
+fn reference_layout(trace: &Trace, cursor: Option<usize>) -> Diagram {
+    let entries = &trace.entries()[..cursor.unwrap_or(usize::MAX).min(trace.len())];
+    let mut d = Diagram::default();
+    let mut col_of: BTreeMap<AgentName, usize> = BTreeMap::new();
+    let lead = AgentName::lead();
+    col_of.insert(lead.clone(), 0);
+    d.columns.push(Column { name: lead, x: LEFT, born_y: HEADER_HEIGHT - 20.0, ended_y: None, status: None });
+    let mut color_of: BTreeMap<RequestId, usize> = BTreeMap::new();
+    let mut badge_of: BTreeMap<RequestId, usize> = BTreeMap::new();
+    let mut open_calls: BTreeMap<AgentName, usize> = BTreeMap::new();
+    let mut open_tools: BTreeMap<String, usize> = BTreeMap::new();
+    let mut row_of_message: BTreeMap<u64, usize> = BTreeMap::new();
+    let mut held: BTreeMap<u64, (Message, &'static str)> = BTreeMap::new();
+    let mut duplicate_next = false;
+    let mut y = HEADER_HEIGHT;
+
+    let x_of = |d: &mut Diagram, col_of: &mut BTreeMap<AgentName, usize>, name: &AgentName, y: f64| -> f64 {
+        if let Some(&i) = col_of.get(name) {
+            return d.columns[i].x;
+        }
+        let i = d.columns.len();
+        let x = LEFT + COLUMN_WIDTH * i as f64;
+        col_of.insert(name.clone(), i);
+        d.columns.push(Column { name: name.clone(), x, born_y: y, ended_y: None, status: Some(MemberStatus::Working) });
+        x
+    };
+
+    for entry in entries {
+        let seq = entry.seq;
+        let released: Option<(Message, &'static str)>;
+        let arrow = match &entry.event {
+            Event::MessageSent { message } => Some((message, std::mem::take(&mut duplicate_next).then_some("duplicate"))),
+            Event::FaultApplied { action: FaultAction::Drop, message, .. } => Some((message, Some("dropped"))),
+            Event::FaultApplied { action: FaultAction::Duplicate, .. } => {
+                duplicate_next = true;
+                None
+            }
+            Event::FaultApplied { action, message, .. } => {
+                let mark = if matches!(action, FaultAction::Reorder) { "reordered" } else { "delayed" };
+                held.insert(seq, (message.clone(), mark));
+                None
+            }
+            Event::MessageReleased { held: from } => {
+                released = held.remove(from);
+                released.as_ref().map(|(m, mark)| (m, Some(*mark)))
+            }
+            _ => None,
+        };
+        let kind = match (&entry.event, arrow) {
+            (_, Some((message, fault))) => {
+                let from_x = x_of(&mut d, &mut col_of, &message.from, y);
+                let to_x = x_of(&mut d, &mut col_of, &message.to, y);
+                let color = message.request_id.as_ref().map(|id| {
+                    let next = color_of.len() % PALETTE_SIZE;
+                    *color_of.entry(id.clone()).or_insert(next)
+                });
+                let label = match &message.request_id {
+                    Some(id) => format!("{} [{id}]", message.msg_type),
+                    None => format!("{}: {}", message.msg_type, clip(&message.content, 40)),
+                };
+                if message.msg_type.is_request() {
+                    if let (Some(id), Some(color)) = (&message.request_id, color) {
+                        if !badge_of.contains_key(id) {
+                            badge_of.insert(id.clone(), d.badges.len());
+                            d.badges.push(Badge {
+                                request_id: id.clone(),
+                                status: RequestStatus::Pending,
+                                y,
+                                x: from_x.max(to_x),
+                                color,
+                                changed_at: seq,
+                            });
+                        }
+                    }
+                }
+                if fault != Some("dropped") {
+                    row_of_message.insert(seq, d.rows.len());
+                }
+                Some(RowKind::Message {
+                    from_x,
+                    to_x,
+                    label,
+                    msg_type: message.msg_type,
+                    request_id: message.request_id.clone(),
+                    color,
+                    delivered: false,
+                    fault,
+                })
+            }
+            (Event::RunStarted { prompt }, None) => Some(RowKind::RunStarted { prompt: clip(prompt, 90) }),
+            (Event::RunFinished, None) => Some(RowKind::RunFinished),
+            (Event::MemberSpawned { name, .. }, None) => {
+                let to_x = x_of(&mut d, &mut col_of, name, y);
+                let col = &mut d.columns[col_of[name]];
+                if col.ended_y.is_some() {
+                    // A restart: the lifeline resumes.
+                    col.ended_y = None;
+                }
+                col.status = Some(MemberStatus::Working);
+                Some(RowKind::Spawn { name: name.clone(), from_x: LEFT, to_x })
+            }
+            (Event::MemberStatusChanged { name, to, .. }, None) => {
+                let i = col_of.get(name).copied();
+                if let Some(i) = i {
+                    d.columns[i].status = Some(*to);
+                    if *to == MemberStatus::Shutdown {
+                        d.columns[i].ended_y = Some(y);
+                    }
+                }
+                None
+            }
+            (Event::MessageSent { .. } | Event::FaultApplied { .. } | Event::MessageReleased { .. }, None) => None,
+            (Event::InboxDrained { message_ids, .. }, None) => {
+                for id in message_ids {
+                    if let Some(&r) = row_of_message.get(&id.0) {
+                        if let RowKind::Message { delivered, .. } = &mut d.rows[r].kind {
+                            *delivered = true;
+                        }
+                    }
+                }
+                None
+            }
+            (Event::RequestCreated { request_id, .. }, None) => {
+                let next = color_of.len() % PALETTE_SIZE;
+                color_of.entry(request_id.clone()).or_insert(next);
+                None
+            }
+            (Event::RequestTransitioned { request_id, to, by, .. }, None) => {
+                let color = color_of.get(request_id).copied().unwrap_or(0);
+                if let Some(&b) = badge_of.get(request_id) {
+                    d.badges[b].status = *to;
+                    d.badges[b].changed_at = seq;
+                }
+                let x = x_of(&mut d, &mut col_of, by, y);
+                Some(RowKind::Transition { request_id: request_id.clone(), to: *to, x, color })
+            }
+            (Event::ModelCalled { agent }, None) => {
+                let x = x_of(&mut d, &mut col_of, agent, y);
+                open_calls.insert(agent.clone(), d.activations.len());
+                d.activations.push(Activation { x, y0: y, y1: y, open: true });
+                None
+            }
+            (Event::ModelReplied { agent, .. }, None) => {
+                if let Some(i) = open_calls.remove(agent) {
+                    // At least most of a row, so a quick reply still shows.
+                    d.activations[i].y1 = y.max(d.activations[i].y0 + ROW_HEIGHT - 6.0);
+                    d.activations[i].open = false;
+                }
+                None
+            }
+            (Event::ModelFailed { agent, error }, None) => {
+                if let Some(i) = open_calls.remove(agent) {
+                    d.activations[i].y1 = y;
+                    d.activations[i].open = false;
+                }
+                let x = x_of(&mut d, &mut col_of, agent, y);
+                Some(RowKind::Failure { x, error: clip(error, 80) })
+            }
+            (Event::ToolCalled { agent, tool_use_id, tool, input }, None) => {
+                let x = x_of(&mut d, &mut col_of, agent, y);
+                open_tools.insert(tool_use_id.clone(), d.rows.len());
+                Some(RowKind::Tool { x, label: clip(&format!("{tool}({})", short_args(input)), 44), ok: None, output: None })
+            }
+            (Event::ToolReturned { tool_use_id, output, is_error, .. }, None) => {
+                if let Some(r) = open_tools.remove(tool_use_id) {
+                    if let RowKind::Tool { ok, output: out, .. } = &mut d.rows[r].kind {
+                        *ok = Some(!is_error);
+                        *out = Some(clip(output, 200));
+                    }
+                }
+                None
+            }
+        };
+        if let Some(kind) = kind {
+            d.rows.push(Row { seq, y, kind });
+            y += ROW_HEIGHT;
+        }
+    }
+    for a in d.activations.iter_mut().filter(|a| a.open) {
+        a.y1 = y;
+    }
+    d.width = LEFT + COLUMN_WIDTH * (d.columns.len() as f64 - 0.5) + 140.0;
+    d.height = y + ROW_HEIGHT;
+    d.messages = d.rows.iter().filter(|r| matches!(r.kind, RowKind::Message { .. })).count();
+    d.requests = d.badges.len();
+    d
+}
+
+
+/// Every scenario under no faults and under each fault action, plus a
+/// busy synthetic trace.
+fn traces() -> Vec<(String, Trace)> {
+    let plans = [
+        None,
+        Some(FaultAction::Drop),
+        Some(FaultAction::Duplicate),
+        Some(FaultAction::Delay { ms: 700 }),
+        Some(FaultAction::Reorder),
+    ];
+    let mut out = Vec::new();
+    for sc in scenarios::ALL {
+        for action in &plans {
+            let faults = action
+                .clone()
+                .map(|a| FaultPlan::new(vec![FaultRule { probability: 0.4, ..FaultRule::new(a) }]))
+                .unwrap_or_default();
+            let ex = LocalExecutor::new();
+            let host = Host { spawner: Rc::new(ex.clone()), clock: Rc::new(VirtualClock::new()), sleeper: Rc::new(NoSleep) };
+            let rt = Runtime::new(RuntimeConfig { seed: 7, faults, ..RuntimeConfig::default() }, Rc::new(ScriptedModel), host);
+            for prompt in sc.prompts {
+                rt.submit_prompt(prompt).unwrap();
+                ex.run_until_stalled();
+            }
+            out.push((format!("{} {:?}", sc.id, action), rt.trace()));
+        }
+    }
+    out.push(("busy".into(), team_protocols::ui::synthetic::busy_trace(600, 5, 3)));
+    out
+}
+
+#[test]
+fn the_incremental_layout_equals_the_fold_from_zero_at_every_cursor() {
+    for (name, trace) in traces() {
+        let layout = Layout::of(&trace);
+        for c in 0..=trace.len() {
+            assert_eq!(layout.diagram(Some(c), None), reference_layout(&trace, Some(c)), "{name} at cursor {c}");
+        }
+        assert_eq!(layout.diagram(None, None), reference_layout(&trace, None), "{name} following the latest");
+    }
+}
+
+#[test]
+fn a_window_materialises_exactly_what_intersects_it() {
+    for (name, trace) in traces() {
+        let layout = Layout::of(&trace);
+        for c in (0..=trace.len()).step_by(7) {
+            let full = layout.diagram(Some(c), None);
+            for (top, bottom) in [(0.0, 300.0), (400.0, 900.0), (HEADER_HEIGHT + 10.0 * ROW_HEIGHT, HEADER_HEIGHT + 11.0 * ROW_HEIGHT)] {
+                let win = layout.diagram(Some(c), Some((top, bottom)));
+                assert_eq!(win.rows, full.rows_between(top, bottom), "{name} rows at {c} in {top}..{bottom}");
+                let badges: Vec<_> = full.badges.iter().filter(|b| b.y >= top && b.y <= bottom).cloned().collect();
+                assert_eq!(win.badges, badges, "{name} badges at {c}");
+                let acts: Vec<_> = full.activations.iter().filter(|a| a.y1 + ROW_HEIGHT >= top && a.y0 <= bottom).cloned().collect();
+                assert_eq!(win.activations, acts, "{name} activations at {c}");
+                assert_eq!((win.columns, win.width, win.height, win.messages, win.requests), (full.columns.clone(), full.width, full.height, full.messages, full.requests));
+            }
+        }
+    }
+}
+
+#[test]
+fn extending_a_layout_in_chunks_equals_laying_out_the_whole_trace() {
+    for (name, trace) in traces() {
+        let whole = Layout::of(&trace);
+        for chunk in [1, 3, 17] {
+            let mut grown = Layout::new();
+            let entries = trace.entries();
+            let mut at = 0;
+            while at < entries.len() {
+                let end = (at + chunk).min(entries.len());
+                // Overlapping input is fine: events already laid out are skipped.
+                grown.extend(&entries[at.saturating_sub(1)..end]);
+                at = end;
+            }
+            assert_eq!(grown, whole, "{name} in chunks of {chunk}");
+        }
+    }
+}

@@ -50,8 +50,10 @@ pub struct StoredRun {
     pub id: u64,
     /// What the list shows.
     pub title: String,
-    /// What built the run (validated when read back).
-    pub settings: RunSnapshot,
+    /// What built the run (validated when read back); `None` for a trace
+    /// that came without one (an imported file).
+    #[serde(default)]
+    pub settings: Option<RunSnapshot>,
     /// The trace, as exported JSON.
     pub trace: String,
 }

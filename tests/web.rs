@@ -942,3 +942,22 @@ async fn a_shut_down_teammate_is_not_offered_as_a_sender() {
         "alice has shut down: {from:?}"
     );
 }
+
+#[wasm_bindgen_test]
+async fn a_rejected_seed_stops_run_instead_of_running_the_previous_seed() {
+    let host = mount_app();
+    leptos::task::tick().await;
+    set_input(&host, "[aria-label='Seed']", "-1", "change");
+    leptos::task::tick().await;
+    assert!(banner(&host).contains("seed '-1'"), "{}", banner(&host));
+    button(&host, "×").click();
+    click(&host, "[data-scenario=shutdown]");
+    leptos::task::tick().await;
+    assert!(banner(&host).contains("seed"), "{}", banner(&host));
+    assert!(all(&host, "g.msg").is_empty(), "nothing ran with the old seed");
+    assert!(texts(&host, ".will-run").join(" ").contains("fix Settings"));
+    set_input(&host, "[aria-label='Seed']", "7", "change");
+    click(&host, "[data-scenario=shutdown]");
+    until("the run with seed 7", || run_finished(&host)).await;
+    assert!(share_link(&host).unwrap().ends_with("seed=7"));
+}

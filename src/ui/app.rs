@@ -29,6 +29,7 @@ fn open_link(s: Session, hash: &str) -> bool {
                 s.settings.load_remembered_key();
                 if let Some(seed) = seed {
                     s.settings.seed.set(seed);
+                    s.settings.mark("seed", None);
                 }
                 s.settings.faults.set(faults);
                 s.run_scenario(sc);
@@ -262,6 +263,7 @@ fn PromptBox() -> impl IntoView {
                     let changed = !s.settings_match_team() && !s.run.trace.with(|t| t.is_empty()) && !s.run.imported.get();
                     changed.then(|| view! { <span class="unapplied">" · settings changed: Run starts a new team"</span> })
                 }}
+                {move || s.settings.invalid.with(|m| m.values().next().cloned()).map(|why| view! { <span class="unapplied">{format!(" · fix Settings: {why}")}</span> })}
             </p>
         </section>
     }
@@ -290,11 +292,19 @@ fn ScenarioList() -> impl IntoView {
 #[component]
 fn Settings() -> impl IntoView {
     let s = expect_context::<Session>();
-    let set_seed = move |ev: ev::Event| match event_target_value(&ev).trim().parse::<u64>() {
-        Ok(v) => s.settings.seed.set(v),
-        Err(_) => s
-            .banner
-            .set(Some("Error: the seed must be a whole number ≥ 0".into())),
+    let set_seed = move |ev: ev::Event| {
+        let text = event_target_value(&ev);
+        match text.trim().parse::<u64>() {
+            Ok(v) => {
+                s.settings.seed.set(v);
+                s.settings.mark("seed", None);
+            }
+            Err(_) => {
+                let why = format!("the seed '{}' is not a whole number from 0 to 18446744073709551615", text.trim().chars().take(40).collect::<String>());
+                s.settings.mark("seed", Some(why.clone()));
+                s.error(why);
+            }
+        }
     };
     let set_provider = move |ev: ev::Event| {
         if let Ok(p) = Provider::parse(&event_target_value(&ev)) {
@@ -316,11 +326,19 @@ fn Settings() -> impl IntoView {
     };
     let set_base = move |ev: ev::Event| s.settings.base_url.set(event_target_value(&ev));
     let set_model = move |ev: ev::Event| s.settings.model_name.set(event_target_value(&ev));
-    let set_max_tokens = move |ev: ev::Event| match event_target_value(&ev).trim().parse::<u32>() {
-        Ok(v) if (1..=200_000).contains(&v) => s.settings.max_tokens.set(v),
-        _ => s.banner.set(Some(
-            "Error: max tokens must be a whole number from 1 to 200000".into(),
-        )),
+    let set_max_tokens = move |ev: ev::Event| {
+        let text = event_target_value(&ev);
+        match text.trim().parse::<u32>() {
+            Ok(v) if (1..=crate::model::provider_settings::MAX_TOKENS_LIMIT).contains(&v) => {
+                s.settings.max_tokens.set(v);
+                s.settings.mark("max tokens", None);
+            }
+            _ => {
+                let why = format!("max tokens must be a whole number from 1 to {}, not '{}'", crate::model::provider_settings::MAX_TOKENS_LIMIT, text.trim().chars().take(40).collect::<String>());
+                s.settings.mark("max tokens", Some(why.clone()));
+                s.error(why);
+            }
+        }
     };
     let scripted = move || s.settings.provider.get() == Provider::Scripted;
     view! {
@@ -352,10 +370,10 @@ fn Settings() -> impl IntoView {
                 <input type="text" aria-label="Model" disabled=scripted placeholder=move || s.settings.provider.get().default_model() prop:value=move || s.settings.model_name.get() on:change=set_model/>
             </label>
             <label class="field">"Max tokens"
-                <input type="number" aria-label="Max tokens" min="1" max="200000" disabled=scripted prop:value=move || s.settings.max_tokens.get().to_string() on:change=set_max_tokens/>
+                <input type="number" aria-label="Max tokens" min="1" max="200000" disabled=scripted aria-invalid=move || s.settings.invalid.with(|m| m.contains_key("max tokens")).to_string() prop:value=move || s.settings.max_tokens.get().to_string() on:change=set_max_tokens/>
             </label>
             <label class="field">"Seed"
-                <input type="number" aria-label="Seed" min="0" prop:value=move || s.settings.seed.get().to_string() on:change=set_seed/>
+                <input type="number" aria-label="Seed" min="0" aria-invalid=move || s.settings.invalid.with(|m| m.contains_key("seed")).to_string() prop:value=move || s.settings.seed.get().to_string() on:change=set_seed/>
             </label>
             <p class="muted small">"Run, New team and the scenarios use these settings as shown; Run continues the team on screen only while they are unchanged."</p>
         </section>

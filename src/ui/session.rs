@@ -94,6 +94,12 @@ impl Session {
     /// (the old one is stopped). False (and the banner says why) if the
     /// settings cannot build a team.
     pub fn reset(&self) -> bool {
+        if let Some(why) = self.settings.first_problem() {
+            self.error(format!(
+                "{why}; fix it in Settings first (nothing was started)"
+            ));
+            return false;
+        }
         self.with_rt(Runtime::stop);
         let team = self.settings.team_untracked();
         let built = team
@@ -183,6 +189,12 @@ impl Session {
     pub fn submit(&self, prompt: &str) {
         if self.is_busy() {
             self.error("a run is in progress: wait for it to finish, or press Stop");
+            return;
+        }
+        if let Some(why) = self.settings.first_problem() {
+            self.error(format!(
+                "{why}; fix it in Settings first (nothing was started)"
+            ));
             return;
         }
         let continue_team = !self.with_rt(Runtime::is_stopped).unwrap_or(true)

@@ -961,3 +961,19 @@ async fn a_rejected_seed_stops_run_instead_of_running_the_previous_seed() {
     until("the run with seed 7", || run_finished(&host)).await;
     assert!(share_link(&host).unwrap().ends_with("seed=7"));
 }
+
+#[wasm_bindgen_test]
+async fn a_shut_down_teammate_cannot_send_through_the_session() {
+    use team_protocols::protocol::{AgentName, Event};
+    use team_protocols::runtime::scenarios;
+    use team_protocols::ui::session::Session;
+    let s = Session::new(0.0);
+    s.run_scenario(scenarios::SHUTDOWN);
+    let finished = move || s.run.trace.with_untracked(|t| t.entries().iter().any(|e| matches!(e.event, Event::RunFinished)));
+    until("the run to finish", finished).await;
+    let before = s.run.trace.with_untracked(|t| t.len());
+    s.send(&AgentName::parse("alice").unwrap(), &AgentName::lead(), "one more thing");
+    let banner = s.banner.get_untracked().unwrap_or_default();
+    assert!(banner.contains("alice has shut down"), "{banner}");
+    assert_eq!(s.run.trace.with_untracked(|t| t.len()), before, "nothing was sent");
+}

@@ -188,7 +188,7 @@ pub fn App(#[prop(optional)] pace_ms: Option<u64>) -> impl IntoView {
                     <Settings/>
                     <FaultsPanel/>
                 </aside>
-                <main class=move || if s.run.stopped_by_user.get() && s.playback.cursor.get().is_none() { "centre stopped" } else { "centre" }>
+                <main class=move || if s.run.stopped.get() && s.playback.cursor.get().is_none() { "centre stopped" } else { "centre" }>
                     <Controls/>
                     <DiagramView/>
                 </main>
@@ -300,7 +300,10 @@ fn Settings() -> impl IntoView {
                 s.settings.mark("seed", None);
             }
             Err(_) => {
-                let why = format!("the seed '{}' is not a whole number from 0 to 18446744073709551615", text.trim().chars().take(40).collect::<String>());
+                let why = format!(
+                    "the seed '{}' is not a whole number from 0 to 18446744073709551615",
+                    text.trim().chars().take(40).collect::<String>()
+                );
                 s.settings.mark("seed", Some(why.clone()));
                 s.error(why);
             }
@@ -334,7 +337,11 @@ fn Settings() -> impl IntoView {
                 s.settings.mark("max tokens", None);
             }
             _ => {
-                let why = format!("max tokens must be a whole number from 1 to {}, not '{}'", crate::model::provider_settings::MAX_TOKENS_LIMIT, text.trim().chars().take(40).collect::<String>());
+                let why = format!(
+                    "max tokens must be a whole number from 1 to {}, not '{}'",
+                    crate::model::provider_settings::MAX_TOKENS_LIMIT,
+                    text.trim().chars().take(40).collect::<String>()
+                );
                 s.settings.mark("max tokens", Some(why.clone()));
                 s.error(why);
             }

@@ -82,18 +82,18 @@ fn ViolationsPanel() -> impl IntoView {
 #[component]
 fn RosterPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
     let s = expect_context::<Session>();
-    // After Stop, no one works any more: a member the trace last saw at work
-    // is shown as stopped (the trace itself is unchanged).
-    let stopped = move || s.run.stopped_by_user.get() && s.playback.cursor.get().is_none();
+    // Nothing runs behind a stopped or recorded run: at its end, a member
+    // the trace last saw at work is shown as stopped.
+    let stopped = move || s.run.stopped.get() && s.playback.cursor.get().is_none();
     view! {
         <section class="panel" aria-labelledby="roster-title">
             <h2 id="roster-title">"Team"</h2>
             <ul class="roster">
-                <li class="member status-lead"><span class="name">"lead"</span><span class="status">{move || if stopped() { "lead · stopped" } else { "lead" }}</span></li>
+                <li class="member status-lead"><span class="name">"lead"</span><span class="status">{move || if s.run.stopped_by_user.get() && s.playback.cursor.get().is_none() { "lead · stopped" } else { "lead" }}</span></li>
                 {move || {
                     let stopped = stopped();
                     state.with(|st| st.as_ref().map(|st| st.roster.members.iter().map(|m| {
-                        let status = if stopped && m.status != MemberStatus::Shutdown { "stopped" } else { m.status.as_str() };
+                        let status = if stopped && m.status == MemberStatus::Working { "stopped" } else { m.status.as_str() };
                         view! {
                             <li class=format!("member status-{status}")>
                                 <span class="name">{m.name.to_string()}</span>

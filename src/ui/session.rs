@@ -261,6 +261,10 @@ impl Session {
         self.playback.playing.set(false);
         self.queued.update_value(VecDeque::clear);
         if had_run {
+            // A run cut short is reproduced by its trace only, also after a reload.
+            if self.run.running.get_untracked() {
+                self.run.mark_by_hand();
+            }
             self.run.stopped_by_user.set(true);
         }
         self.sync();

@@ -726,14 +726,21 @@ async fn a_damaged_link_keeps_its_error_over_the_restored_run() {
     click(&first, "[data-scenario=shutdown]");
     until("the run to finish", || run_finished(&first)).await;
     let labels = arrow_labels(&first);
+    let faults = |action: &str, probability: &str| {
+        let json = format!(r#"{{"rules":[{{"action":{action},"msg_type":null,"from":null,"to":null,"probability":{probability}}}]}}"#);
+        format!("scenario=shutdown&faults={}", team_protocols::ui::share::base64url(json.as_bytes()))
+    };
     for (link, says) in [
-        ("trace=@@not-base64@@", "damaged"),
-        ("trace=AAAA", "unpacked"),
-        ("scenario=shutdown&seed=-1", "seed"),
-        ("scenario=shutdown&seed=99999999999999999999999", "seed"),
-        ("scenario=shutdown&faults=garbage!", "fault"),
+        ("trace=@@not-base64@@".to_string(), "damaged"),
+        ("trace=AAAA".to_string(), "unpacked"),
+        ("scenario=shutdown&seed=-1".to_string(), "seed"),
+        ("scenario=shutdown&seed=99999999999999999999999".to_string(), "seed"),
+        ("scenario=shutdown&faults=garbage!".to_string(), "fault"),
+        (faults(r#"{"kind":"drop"}"#, "5"), "probability"),
+        (faults(r#"{"kind":"delay","ms":-1}"#, "1"), "fault"),
+        (faults(r#"{"kind":"delay","ms":18446744073709551615}"#, "1"), "too long"),
     ] {
-        window().location().set_hash(link).unwrap();
+        window().location().set_hash(&link).unwrap();
         let opened = mount_app_keeping_storage();
         leptos::task::tick().await;
         window().location().set_hash("").unwrap();

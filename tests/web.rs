@@ -984,3 +984,22 @@ async fn a_shut_down_teammate_cannot_send_through_the_session() {
     assert!(banner.contains("alice has shut down"), "{banner}");
     assert_eq!(s.run.trace.with_untracked(|t| t.len()), before, "nothing was sent");
 }
+
+#[wasm_bindgen_test]
+async fn settings_that_cannot_build_a_team_leave_the_run_on_screen_as_it_was() {
+    let host = mount_app();
+    leptos::task::tick().await;
+    click(&host, "[data-scenario=shutdown]");
+    until("the run to finish", || run_finished(&host)).await;
+    let (labels, link) = (arrow_labels(&host), share_link(&host));
+    set_select(&host, "Provider", "anthropic");
+    leptos::task::tick().await;
+    assert!(texts(&host, ".will-run .unapplied").join(" ").contains("settings changed"));
+    type_prompt(&host, "Spawn bob.");
+    button(&host, "Run").click();
+    leptos::task::tick().await;
+    assert!(banner(&host).contains("Anthropic API key"), "{}", banner(&host));
+    assert_eq!(arrow_labels(&host), labels);
+    assert_eq!(share_link(&host), link, "the run on screen and its link are unchanged");
+    back_to_scripted(&host);
+}

@@ -100,7 +100,6 @@ impl Session {
             ));
             return false;
         }
-        self.with_rt(Runtime::stop);
         let team = self.settings.team_untracked();
         let built = team
             .faults
@@ -118,12 +117,12 @@ impl Session {
         let model = match built {
             Ok(model) => model,
             Err(e) => {
-                self.rt.set_value(None);
-                self.rt_settings.set_value(None);
+                // The team on screen (if any) carries on untouched.
                 self.error(e);
                 return false;
             }
         };
+        self.with_rt(Runtime::stop);
         let config = RuntimeConfig {
             seed: team.seed,
             max_tokens: team.provider.max_tokens,

@@ -254,7 +254,8 @@ fn PromptBox() -> impl IntoView {
                 prop:value=move || prompt.get() on:input=move |ev| prompt.set(event_target_value(&ev))
                 on:keydown=on_key></textarea>
             <div class="row">
-                <button class="primary" on:click=move |_| run()>"Run"</button>
+                <button class="primary" on:click=move |_| run() disabled=move || s.run.running.get()
+                    title=move || if s.run.running.get() { "A run is in progress: wait for it to finish, or press Stop" } else { "" }>"Run"</button>
                 <button on:click=move |_| { s.reset(); }>"New team"</button>
             </div>
             <p class="will-run small" aria-live="polite">

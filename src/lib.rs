@@ -2,7 +2,8 @@
 //! request/response protocols, drawn as an animated sequence diagram.
 //!
 //! Layers, with dependencies pointing one way: `ui -> runtime -> protocol`,
-//! `runtime -> model`.
+//! `runtime -> model`, and `ui -> model` only to build the team's model from
+//! the settings (`model::provider_settings`).
 
 pub mod model;
 pub mod protocol;

@@ -16,6 +16,82 @@ use crate::protocol::{AgentName, FaultAction, FaultRule, MessageType};
 use crate::runtime::scenarios;
 use crate::runtime::scheduler::Mode;
 
+/// Opens what a link's fragment asks for. False when it asks for nothing
+/// or cannot be opened (the banner then says what is wrong with it, and the
+/// run on screen stays).
+fn open_link(s: Session, hash: &str) -> bool {
+    match share::parse_fragment(hash) {
+        Ok(Some(share::SharedRun::Scenario { id, seed, faults })) => match scenarios::by_id(&id) {
+            Some(sc) => {
+                // A scenario link replays on the scripted model.
+                s.settings.provider.set(Provider::Scripted);
+                s.settings.load_remembered_key();
+                if let Some(seed) = seed {
+                    s.settings.seed.set(seed);
+                    s.settings.mark("seed", None);
+                }
+                s.settings.faults.set(faults);
+                s.run_scenario(sc);
+                true
+            }
+            None => {
+                s.error(format!(
+                    "this link names a scenario this version does not have: '{}'",
+                    id.chars().take(40).collect::<String>()
+                ));
+                false
+            }
+        },
+        Ok(Some(share::SharedRun::Trace(trace))) => {
+            s.load(trace, None);
+            s.keep_current();
+            true
+        }
+        Ok(None) => false,
+        Err(e) => {
+            s.error(format!(
+                "this link could not be opened: {e}. The run on screen is unchanged"
+            ));
+            false
+        }
+    }
+}
+
+/// Copies `text` with the async clipboard API; `status` says whether it
+/// worked, in words (a refusal is the browser's, not a bug).
+fn copy_to_clipboard(text: String, status: RwSignal<String>) {
+    use wasm_bindgen::JsCast;
+    let refused = "The browser refused to copy: select the link and copy it by hand.";
+    let navigator = js_sys::Reflect::get(&window(), &"navigator".into()).unwrap_or_default();
+    let clipboard = js_sys::Reflect::get(&navigator, &"clipboard".into())
+        .ok()
+        .filter(|c| !c.is_undefined());
+    let write = clipboard
+        .as_ref()
+        .and_then(|c| js_sys::Reflect::get(c, &"writeText".into()).ok())
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+    let (Some(clipboard), Some(write)) = (clipboard, write) else {
+        status.set(
+            "This browser has no clipboard access here: select the link and copy it by hand."
+                .into(),
+        );
+        return;
+    };
+    let Ok(promise) = write.call1(&clipboard, &text.into()) else {
+        status.set(refused.into());
+        return;
+    };
+    status.set("Copying…".into());
+    leptos::task::spawn_local(async move {
+        let done = wasm_bindgen_futures::JsFuture::from(js_sys::Promise::from(promise)).await;
+        status.set(if done.is_ok() {
+            "Link copied.".into()
+        } else {
+            refused.into()
+        });
+    });
+}
+
 /// Speeds offered for playback and Live pacing.
 pub const SPEEDS: [f64; 5] = [0.25, 0.5, 1.0, 2.0, 4.0];
 
@@ -26,34 +102,21 @@ pub fn App(#[prop(optional)] pace_ms: Option<u64>) -> impl IntoView {
     let s = Session::new(pace_ms.map_or(super::session::BASE_PACE_MS, |p| p as f64));
     provide_context(s);
     s.reset();
-    // A share link (`#scenario=ID&seed=N`) reruns that scenario; otherwise
-    // the run from before a reload comes back for replay.
+    // A share link reruns its scenario or shows its trace; otherwise the run
+    // from before a reload comes back for replay. A bad link says so, and
+    // its banner stays over the restored run.
     let hash = window().location().hash().unwrap_or_default();
-    match share::parse_fragment(&hash) {
-        Ok(Some(share::SharedRun::Scenario { id, seed, faults })) => match scenarios::by_id(&id) {
-            Some(sc) => {
-                if let Some(seed) = seed {
-                    s.settings.seed.set(seed);
-                }
-                s.settings.faults.set(faults);
-                s.run_scenario(sc);
-            }
-            None => s.banner.set(Some(format!(
-                "Error: the link names a scenario this version does not have: '{id}'"
-            ))),
-        },
-        Ok(Some(share::SharedRun::Trace(trace))) => {
-            s.load(trace, None);
-            s.keep_current();
-        }
-        Ok(None) => {
-            s.restore_current();
-        }
-        Err(e) => {
-            s.banner.set(Some(format!("Error: {e}")));
-            s.restore_current();
-        }
+    if !open_link(s, &hash) {
+        s.restore_current();
     }
+    // A link pasted into this open tab.
+    let hash_listener = window_event_listener(ev::hashchange, move |_| {
+        let hash = window().location().hash().unwrap_or_default();
+        if !hash.trim_start_matches('#').is_empty() {
+            open_link(s, &hash);
+        }
+    });
+    on_cleanup(move || hash_listener.remove());
     s.refresh_saved();
 
     // Play: advance the cursor through the recording; at its end in Step
@@ -107,7 +170,13 @@ pub fn App(#[prop(optional)] pace_ms: Option<u64>) -> impl IntoView {
             <header class="app-header">
                 <h1>"Team Protocols Playground"</h1>
                 <p class="tagline">"Watch a lead and its teammates negotiate shutdown and plan approval — one state machine, correlated by request_id."</p>
-                <p class="model-label">{move || { s.run.running.get(); s.run.stopped.get(); format!("Model: {}", s.model_label()) }}</p>
+                <p class="model-label">{move || {
+                    // The model of the run on screen: its team's, or its snapshot's.
+                    let snapshot = s.run.snapshot.get();
+                    let label = s.model_label();
+                    let label = if label.is_empty() { snapshot.map(|snap| snap.describe()).unwrap_or_else(|| "(recorded trace)".into()) } else { label };
+                    format!("Model: {label}")
+                }}</p>
             </header>
             <Banner/>
             <div class="layout">
@@ -118,7 +187,7 @@ pub fn App(#[prop(optional)] pace_ms: Option<u64>) -> impl IntoView {
                     <Settings/>
                     <FaultsPanel/>
                 </aside>
-                <main class="centre">
+                <main class=move || if s.run.stopped.get() && s.playback.cursor.get().is_none() { "centre stopped" } else { "centre" }>
                     <Controls/>
                     <DiagramView/>
                 </main>
@@ -185,9 +254,18 @@ fn PromptBox() -> impl IntoView {
                 prop:value=move || prompt.get() on:input=move |ev| prompt.set(event_target_value(&ev))
                 on:keydown=on_key></textarea>
             <div class="row">
-                <button class="primary" on:click=move |_| run()>"Run"</button>
+                <button class="primary" on:click=move |_| run() disabled=move || s.run.running.get()
+                    title=move || if s.run.running.get() { "A run is in progress: wait for it to finish, or press Stop" } else { "" }>"Run"</button>
                 <button on:click=move |_| { s.reset(); }>"New team"</button>
             </div>
+            <p class="will-run small" aria-live="polite">
+                {move || format!("Will run: {}", s.settings.team().provider.describe())}
+                {move || {
+                    let changed = !s.settings_match_team() && !s.run.trace.with(|t| t.is_empty()) && !s.run.imported.get();
+                    changed.then(|| view! { <span class="unapplied">" · settings changed: Run starts a new team"</span> })
+                }}
+                {move || s.settings.invalid.with(|m| m.values().next().cloned()).map(|why| view! { <span class="unapplied">{format!(" · fix Settings: {why}")}</span> })}
+            </p>
         </section>
     }
 }
@@ -215,19 +293,27 @@ fn ScenarioList() -> impl IntoView {
 #[component]
 fn Settings() -> impl IntoView {
     let s = expect_context::<Session>();
-    let set_seed = move |ev: ev::Event| match event_target_value(&ev).trim().parse::<u64>() {
-        Ok(v) => s.settings.seed.set(v),
-        Err(_) => s
-            .banner
-            .set(Some("Error: the seed must be a whole number ≥ 0".into())),
+    let set_seed = move |ev: ev::Event| {
+        let text = event_target_value(&ev);
+        match text.trim().parse::<u64>() {
+            Ok(v) => {
+                s.settings.seed.set(v);
+                s.settings.mark("seed", None);
+            }
+            Err(_) => {
+                let why = format!(
+                    "the seed '{}' is not a whole number from 0 to 18446744073709551615",
+                    text.trim().chars().take(40).collect::<String>()
+                );
+                s.settings.mark("seed", Some(why.clone()));
+                s.error(why);
+            }
+        }
     };
     let set_provider = move |ev: ev::Event| {
         if let Ok(p) = Provider::parse(&event_target_value(&ev)) {
             s.settings.provider.set(p);
             s.settings.load_remembered_key();
-            if p == Provider::Scripted {
-                s.reset();
-            }
         }
     };
     let set_key = move |ev: ev::Event| {
@@ -244,11 +330,23 @@ fn Settings() -> impl IntoView {
     };
     let set_base = move |ev: ev::Event| s.settings.base_url.set(event_target_value(&ev));
     let set_model = move |ev: ev::Event| s.settings.model_name.set(event_target_value(&ev));
-    let set_max_tokens = move |ev: ev::Event| match event_target_value(&ev).trim().parse::<u32>() {
-        Ok(v) if (1..=200_000).contains(&v) => s.settings.max_tokens.set(v),
-        _ => s.banner.set(Some(
-            "Error: max tokens must be a whole number from 1 to 200000".into(),
-        )),
+    let set_max_tokens = move |ev: ev::Event| {
+        let text = event_target_value(&ev);
+        match text.trim().parse::<u32>() {
+            Ok(v) if (1..=crate::model::provider_settings::MAX_TOKENS_LIMIT).contains(&v) => {
+                s.settings.max_tokens.set(v);
+                s.settings.mark("max tokens", None);
+            }
+            _ => {
+                let why = format!(
+                    "max tokens must be a whole number from 1 to {}, not '{}'",
+                    crate::model::provider_settings::MAX_TOKENS_LIMIT,
+                    text.trim().chars().take(40).collect::<String>()
+                );
+                s.settings.mark("max tokens", Some(why.clone()));
+                s.error(why);
+            }
+        }
     };
     let scripted = move || s.settings.provider.get() == Provider::Scripted;
     view! {
@@ -280,12 +378,12 @@ fn Settings() -> impl IntoView {
                 <input type="text" aria-label="Model" disabled=scripted placeholder=move || s.settings.provider.get().default_model() prop:value=move || s.settings.model_name.get() on:change=set_model/>
             </label>
             <label class="field">"Max tokens"
-                <input type="number" aria-label="Max tokens" min="1" max="200000" disabled=scripted prop:value=move || s.settings.max_tokens.get().to_string() on:change=set_max_tokens/>
+                <input type="number" aria-label="Max tokens" min="1" max="200000" disabled=scripted aria-invalid=move || s.settings.invalid.with(|m| m.contains_key("max tokens")).to_string() prop:value=move || s.settings.max_tokens.get().to_string() on:change=set_max_tokens/>
             </label>
             <label class="field">"Seed"
-                <input type="number" aria-label="Seed" min="0" prop:value=move || s.settings.seed.get().to_string() on:change=set_seed/>
+                <input type="number" aria-label="Seed" min="0" aria-invalid=move || s.settings.invalid.with(|m| m.contains_key("seed")).to_string() prop:value=move || s.settings.seed.get().to_string() on:change=set_seed/>
             </label>
-            <button on:click=move |_| { s.reset(); }>"Apply (new team)"</button>
+            <p class="muted small">"Run, New team and the scenarios use these settings as shown; Run continues the team on screen only while they are unchanged."</p>
         </section>
     }
 }
@@ -294,6 +392,8 @@ fn Settings() -> impl IntoView {
 #[component]
 fn TracePanel() -> impl IntoView {
     let s = expect_context::<Session>();
+    let copy_status = RwSignal::new(String::new());
+    let confirm_clear = RwSignal::new(false);
     let links = NodeRef::<leptos::html::Div>::new();
     // Each export fills a link the user's click then follows (and tests read).
     let export = move |format: &'static str| {
@@ -331,7 +431,10 @@ fn TracePanel() -> impl IntoView {
                 .ok()
                 .and_then(|v| v.as_string());
             match text.map(|t| export::import_json(&t)) {
-                Some(Ok(trace)) => s.load(trace, None),
+                Some(Ok(trace)) => {
+                    s.load(trace, None);
+                    s.keep_current();
+                }
                 Some(Err(e)) => s
                     .banner
                     .set(Some(format!("Error: {e}. Nothing was changed."))),
@@ -362,13 +465,34 @@ fn TracePanel() -> impl IntoView {
                 <button on:click=move |_| s.save_run()>"Save run"</button>
             </div>
             {move || match s.share_link() {
-                Ok(link) => view! {
-                    <label class="field">"Share link"
-                        <input type="text" readonly=true aria-label="Share link" prop:value=link/>
-                    </label>
-                }.into_any(),
+                Ok(link) => {
+                    let copied = link.clone();
+                    view! {
+                        <label class="field">"Share link"
+                            <input type="text" readonly=true aria-label="Share link" prop:value=link/>
+                        </label>
+                        <div class="row">
+                            <button on:click=move |_| copy_to_clipboard(copied.clone(), copy_status)>"Copy"</button>
+                            <span class="copy-status small" role="status">{move || copy_status.get()}</span>
+                        </div>
+                    }.into_any()
+                }
                 Err(why) => view! { <p class="muted small">{why}</p> }.into_any(),
             }}
+            {move || s.library.damaged.get().map(|why| view! { <p class="saved-damaged small" role="alert">{why}</p> })}
+            {move || (s.library.damaged.with(Option::is_some) || !s.library.saved.with(Vec::is_empty)).then(|| view! {
+                <div class="row wrap">
+                    {move || if confirm_clear.get() {
+                        view! {
+                            <span class="small">"Delete every saved run?"</span>
+                            <button class="danger" on:click=move |_| { confirm_clear.set(false); s.clear_saved(); }>"Yes, delete every saved run"</button>
+                            <button on:click=move |_| confirm_clear.set(false)>"Cancel"</button>
+                        }.into_any()
+                    } else {
+                        view! { <button on:click=move |_| confirm_clear.set(true)>"Clear saved runs"</button> }.into_any()
+                    }}
+                </div>
+            })}
             <ul class="saved-runs" aria-label="Saved runs">
                 {move || s.library.saved.get().into_iter().map(|(id, title)| view! {
                     <li>
@@ -388,20 +512,44 @@ fn TracePanel() -> impl IntoView {
 fn FaultsPanel() -> impl IntoView {
     let s = expect_context::<Session>();
     let action = RwSignal::new("drop".to_string());
-    let delay = RwSignal::new(500u64);
+    // Number fields keep what was typed: a rejected value stays on screen,
+    // marked, and "Add fault rule" refuses it rather than using an older one.
+    let delay = RwSignal::new("500".to_string());
     let msg_type = RwSignal::new(String::new());
     let from = RwSignal::new(String::new());
     let to = RwSignal::new(String::new());
-    let probability = RwSignal::new(1.0f64);
-    let add = move |_| {
-        let action = match action.get_untracked().as_str() {
-            "delay" => FaultAction::Delay {
-                ms: delay.get_untracked(),
-            },
-            "duplicate" => FaultAction::Duplicate,
-            "reorder" => FaultAction::Reorder,
-            _ => FaultAction::Drop,
+    let probability = RwSignal::new("1".to_string());
+    let parse_delay = move || -> Result<u64, String> {
+        let text = delay.get_untracked();
+        let ms = text.trim().parse::<u64>().map_err(|_| {
+            format!(
+                "the delay '{}' is not a whole number of milliseconds",
+                text.trim()
+            )
+        })?;
+        FaultRule::new(FaultAction::Delay { ms })
+            .validate()
+            .map_err(|e| e.to_string())?;
+        Ok(ms)
+    };
+    let parse_probability = move || -> Result<f64, String> {
+        let text = probability.get_untracked();
+        let bad = || {
+            format!(
+                "the probability '{}' is not a number from 0 to 1",
+                text.trim()
+            )
         };
+        let p = text.trim().parse::<f64>().map_err(|_| bad())?;
+        FaultRule {
+            probability: p,
+            ..FaultRule::new(FaultAction::Drop)
+        }
+        .validate()
+        .map_err(|_| bad())?;
+        Ok(p)
+    };
+    let add = move |_| {
         let name = |v: String| -> Result<Option<AgentName>, String> {
             let v = v.trim().to_string();
             if v.is_empty() {
@@ -411,6 +559,12 @@ fn FaultsPanel() -> impl IntoView {
             }
         };
         let rule = (|| -> Result<FaultRule, String> {
+            let action = match action.get_untracked().as_str() {
+                "delay" => FaultAction::Delay { ms: parse_delay()? },
+                "duplicate" => FaultAction::Duplicate,
+                "reorder" => FaultAction::Reorder,
+                _ => FaultAction::Drop,
+            };
             let mut rule = FaultRule::new(action);
             let t = msg_type.get_untracked();
             rule.msg_type = if t.is_empty() {
@@ -423,32 +577,40 @@ fn FaultsPanel() -> impl IntoView {
             };
             rule.from = name(from.get_untracked())?;
             rule.to = name(to.get_untracked())?;
-            rule.probability = probability.get_untracked();
+            rule.probability = parse_probability()?;
             rule.validate().map_err(|e| e.to_string())?;
             Ok(rule)
         })();
         match rule {
             Ok(rule) => s.settings.faults.update(|p| p.rules.push(rule)),
-            Err(e) => s.banner.set(Some(format!("Error: {e}"))),
+            Err(e) => s.error(format!("{e}. No rule was added")),
         }
     };
     let on = |sig: RwSignal<String>| move |ev: ev::Event| sig.set(event_target_value(&ev));
-    let set_delay = move |ev: ev::Event| match event_target_value(&ev).trim().parse::<u64>() {
-        Ok(v) => delay.set(v),
-        Err(_) => s.banner.set(Some(
-            "Error: the delay is a whole number of milliseconds".into(),
-        )),
+    let set_delay = move |ev: ev::Event| {
+        delay.set(event_target_value(&ev));
+        if let Err(e) = parse_delay() {
+            s.error(e);
+        }
     };
-    let set_probability = move |ev: ev::Event| match event_target_value(&ev).trim().parse::<f64>() {
-        Ok(v) if (0.0..=1.0).contains(&v) => probability.set(v),
-        _ => s.banner.set(Some(
-            "Error: the probability is a number from 0 to 1".into(),
-        )),
+    let set_probability = move |ev: ev::Event| {
+        probability.set(event_target_value(&ev));
+        if let Err(e) = parse_probability() {
+            s.error(e);
+        }
+    };
+    let delay_bad = move || {
+        delay.track();
+        parse_delay().is_err().to_string()
+    };
+    let probability_bad = move || {
+        probability.track();
+        parse_probability().is_err().to_string()
     };
     view! {
         <section class="panel" aria-labelledby="faults-title">
             <h2 id="faults-title">"Faults on the bus"</h2>
-            <p class="muted small">"Rules apply to the next team (Apply or a scenario). Decisions come from the seed, so a faulty run replays exactly."</p>
+            <p class="muted small">"Rules apply when a team starts (Run after a change, New team, or a scenario). Decisions come from the seed, so a faulty run replays exactly."</p>
             <div class="fault-form">
                 <label class="field">"Action"
                     <select aria-label="Fault action" on:change=on(action)>
@@ -459,7 +621,7 @@ fn FaultsPanel() -> impl IntoView {
                     </select>
                 </label>
                 <label class="field">"Delay (ms)"
-                    <input type="number" min="0" aria-label="Fault delay in milliseconds" prop:value=move || delay.get().to_string() on:change=set_delay/>
+                    <input type="number" min="0" aria-label="Fault delay in milliseconds" aria-invalid=delay_bad prop:value=move || delay.get() on:change=set_delay/>
                 </label>
                 <label class="field">"Message type"
                     <select aria-label="Fault message type" on:change=on(msg_type)>
@@ -474,7 +636,7 @@ fn FaultsPanel() -> impl IntoView {
                     <input type="text" aria-label="Fault recipient" placeholder="any" prop:value=move || to.get() on:change=on(to)/>
                 </label>
                 <label class="field">"Probability"
-                    <input type="number" min="0" max="1" step="0.05" aria-label="Fault probability" prop:value=move || probability.get().to_string() on:change=set_probability/>
+                    <input type="number" min="0" max="1" step="0.05" aria-label="Fault probability" aria-invalid=probability_bad prop:value=move || probability.get() on:change=set_probability/>
                 </label>
                 <button on:click=add>"Add fault rule"</button>
             </div>

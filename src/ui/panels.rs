@@ -8,7 +8,7 @@ use leptos::prelude::*;
 
 use super::session::Session;
 use super::views::{describe, percent_encode};
-use crate::protocol::{AgentName, RequestKind, RequestStatus, TeamState};
+use crate::protocol::{AgentName, MemberStatus, RequestId, RequestKind, RequestStatus, TeamState};
 
 /// The team's state as of the cursor: the nearest keyframe of the run's
 /// timeline plus the few events after it, never a replay from event 0.
@@ -71,18 +71,28 @@ fn ViolationsPanel() -> impl IntoView {
 
 #[component]
 fn RosterPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
+    let s = expect_context::<Session>();
+    // Nothing runs behind a stopped or recorded run: at its end, a member
+    // the trace last saw at work is shown as stopped.
+    let stopped = move || s.run.stopped.get() && s.playback.cursor.get().is_none();
     view! {
         <section class="panel" aria-labelledby="roster-title">
             <h2 id="roster-title">"Team"</h2>
             <ul class="roster">
-                <li class="member status-lead"><span class="name">"lead"</span><span class="status">"lead"</span></li>
-                {move || state.with(|st| st.as_ref().map(|st| st.roster.members.iter().map(|m| view! {
-                    <li class=format!("member status-{}", m.status)>
-                        <span class="name">{m.name.to_string()}</span>
-                        <span class="role">{m.role.clone()}{if m.plan_mode { " · plan mode" } else { "" }}</span>
-                        <span class="status">{m.status.as_str()}</span>
-                    </li>
-                }).collect_view()))}
+                <li class="member status-lead"><span class="name">"lead"</span><span class="status">{move || if s.run.stopped_by_user.get() && s.playback.cursor.get().is_none() { "lead · stopped" } else { "lead" }}</span></li>
+                {move || {
+                    let stopped = stopped();
+                    state.with(|st| st.as_ref().map(|st| st.roster.members.iter().map(|m| {
+                        let status = if stopped && m.status == MemberStatus::Working { "stopped" } else { m.status.as_str() };
+                        view! {
+                            <li class=format!("member status-{status}")>
+                                <span class="name">{m.name.to_string()}</span>
+                                <span class="role">{m.role.clone()}{if m.plan_mode { " · plan mode" } else { "" }}</span>
+                                <span class="status">{status}</span>
+                            </li>
+                        }
+                    }).collect_view()))
+                }}
             </ul>
         </section>
     }
@@ -90,66 +100,96 @@ fn RosterPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
 
 #[component]
 fn RequestsPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
-    let s = expect_context::<Session>();
+    // Rows are keyed by request id: a protocol event updates a row in place,
+    // and what is typed into its answer form stays.
+    let ids = Memo::new(move |_| {
+        state.with(|st| {
+            st.as_ref()
+                .map(|st| st.tracker.iter().map(|r| r.id.clone()).collect::<Vec<_>>())
+        })
+    });
     view! {
         <section class="panel" aria-labelledby="requests-title">
             <h2 id="requests-title">"Requests"</h2>
-            {move || {
-                let live = s.playback.cursor.get().is_none() && !s.run.stopped.get();
-                let selected = s.playback.selected.get();
-                state.with(|st| {
-                    let Some(st) = st else { return view! { <p class="muted">"The trace cannot be replayed."</p> }.into_any() };
-                    if st.tracker.is_empty() {
-                        return view! { <p class="muted">"No requests yet."</p> }.into_any();
-                    }
-                    view! {
-                        <ul class="requests">
-                            {st.tracker.iter().map(|r| {
-                                let id = r.id.clone();
-                                let pick = id.clone();
-                                let open = selected.as_ref() == Some(&r.id);
-                                let transitions = r.transitions.iter().map(|t| view! {
-                                    <li>{format!("{} → {} at {} by {}", t.from, t.to, t.at, t.by)}</li>
-                                }).collect_view();
-                                let latency = r.latency().map(|l| format!("latency {l}")).unwrap_or_else(|| "waiting".into());
-                                let answer = (live && r.status == RequestStatus::Pending).then(|| view! {
-                                    <AnswerForm id=id.clone() addressee=r.addressee.clone() kind=r.kind/>
-                                });
-                                view! {
-                                    <li class=format!("request{}", if open { " open" } else { "" }) data-request=r.id.to_string()>
-                                        <button class="request-head" aria-expanded=open.to_string() on:click=move |_| s.playback.selected.set(Some(pick.clone()))>
-                                            <span class=format!("badge badge-{}", r.status)>{r.status.as_str()}</span>
-                                            <code>{r.id.to_string()}</code>
-                                            {format!(" {} · {} → {}", r.kind, r.requester, r.addressee)}
-                                        </button>
-                                        {open.then(|| view! {
-                                            <div class="request-detail">
-                                                <p>{format!("created at {} · {latency}", r.created_at)}</p>
-                                                {r.plan.clone().map(|p| view! { <blockquote class="plan">{p}</blockquote> })}
-                                                <ul class="transitions">{transitions}</ul>
-                                            </div>
-                                        })}
-                                        {answer}
-                                    </li>
-                                }
-                            }).collect_view()}
-                        </ul>
-                    }.into_any()
-                })
-            }}
+            {move || ids.with(|ids| match ids {
+                None => Some(view! { <p class="muted">"The trace cannot be replayed."</p> }.into_any()),
+                Some(ids) if ids.is_empty() => Some(view! { <p class="muted">"No requests yet."</p> }.into_any()),
+                Some(_) => None,
+            })}
+            <ul class="requests">
+                <For each=move || ids.get().unwrap_or_default() key=|id| id.clone() let:id>
+                    <RequestRow id=id state=state/>
+                </For>
+            </ul>
         </section>
+    }
+}
+
+/// One request: its badge and detail, and (while it is pending and the
+/// view is live) a form to answer it by hand.
+#[component]
+fn RequestRow(id: RequestId, state: Memo<Option<TeamState>>) -> impl IntoView {
+    let s = expect_context::<Session>();
+    let key = id.clone();
+    let request = Memo::new(move |_| {
+        state.with(|st| st.as_ref().and_then(|st| st.tracker.get(&key).cloned()))
+    });
+    // Kept here, not in the form, so it outlives the form being hidden.
+    let text = RwSignal::new(String::new());
+    let open = {
+        let id = id.clone();
+        Memo::new(move |_| s.playback.selected.with(|sel| sel.as_ref() == Some(&id)))
+    };
+    let pending_live = move || {
+        let live = s.playback.cursor.get().is_none() && !s.run.stopped.get();
+        live && request.with(|r| {
+            r.as_ref()
+                .is_some_and(|r| r.status == RequestStatus::Pending)
+        })
+    };
+    let pick = id.clone();
+    view! {
+        <li class=move || format!("request{}", if open.get() { " open" } else { "" }) data-request=id.to_string()>
+            {move || request.get().map(|r| view! {
+                <button class="request-head" aria-expanded=move || open.get().to_string() on:click={
+                    let pick = pick.clone();
+                    move |_| s.playback.selected.set(Some(pick.clone()))
+                }>
+                    <span class=format!("badge badge-{}", r.status)>{r.status.as_str()}</span>
+                    <code>{r.id.to_string()}</code>
+                    {format!(" {} · {} → {}", r.kind, r.requester, r.addressee)}
+                </button>
+            })}
+            {move || (open.get()).then(|| request.get()).flatten().map(|r| {
+                let latency = r.latency().map(|l| format!("latency {l}")).unwrap_or_else(|| "waiting".into());
+                view! {
+                    <div class="request-detail">
+                        <p>{format!("created at {} · {latency}", r.created_at)}</p>
+                        {r.plan.clone().map(|p| view! { <blockquote class="plan">{p}</blockquote> })}
+                        <ul class="transitions">{r.transitions.iter().map(|t| view! {
+                            <li>{format!("{} → {} at {} by {}", t.from, t.to, t.at, t.by)}</li>
+                        }).collect_view()}</ul>
+                    </div>
+                }
+            })}
+            <Show when=pending_live>
+                {move || request.with_untracked(|r| r.as_ref().map(|r| view! {
+                    <AnswerForm id=r.id.clone() addressee=r.addressee.clone() kind=r.kind text=text/>
+                }))}
+            </Show>
+        </li>
     }
 }
 
 /// Approve or reject a pending request by hand, as its addressee.
 #[component]
 fn AnswerForm(
-    id: crate::protocol::RequestId,
+    id: RequestId,
     addressee: AgentName,
     kind: RequestKind,
+    text: RwSignal<String>,
 ) -> impl IntoView {
     let s = expect_context::<Session>();
-    let text = RwSignal::new(String::new());
     let what = if kind == RequestKind::Shutdown {
         "reason"
     } else {
@@ -247,6 +287,20 @@ fn SendPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
                 .unwrap_or_default()
         })
     };
+    // A teammate that has shut down sends nothing more: it is not offered.
+    let senders = move || {
+        state.with(|st| {
+            st.as_ref()
+                .map(|st| {
+                    st.bus
+                        .names()
+                        .filter(|n| st.roster.status(n) != Some(MemberStatus::Shutdown))
+                        .map(|n| n.to_string())
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
+        })
+    };
     let send = move |_| {
         let (Ok(f), Ok(t)) = (
             AgentName::parse(&from.get_untracked()),
@@ -265,7 +319,7 @@ fn SendPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
             <h2 id="send-title">"Send a message as…"</h2>
             <div class="send-form">
                 <label>"From" <select aria-label="From" on:change=move |ev| from.set(event_target_value(&ev)) prop:value=move || from.get()>
-                    {move || names().into_iter().map(|n| view! { <option value=n.clone()>{n.clone()}</option> }).collect_view()}
+                    {move || senders().into_iter().map(|n| view! { <option value=n.clone()>{n.clone()}</option> }).collect_view()}
                 </select></label>
                 <label>"To" <select aria-label="To" on:change=move |ev| to.set(event_target_value(&ev)) prop:value=move || to.get()>
                     <option value="">"—"</option>

@@ -94,7 +94,12 @@ impl Session {
     /// (the old one is stopped). False (and the banner says why) if the
     /// settings cannot build a team.
     pub fn reset(&self) -> bool {
-        self.with_rt(Runtime::stop);
+        if let Some(why) = self.settings.first_problem() {
+            self.error(format!(
+                "{why}; fix it in Settings first (nothing was started)"
+            ));
+            return false;
+        }
         let team = self.settings.team_untracked();
         let built = team
             .faults
@@ -112,12 +117,12 @@ impl Session {
         let model = match built {
             Ok(model) => model,
             Err(e) => {
-                self.rt.set_value(None);
-                self.rt_settings.set_value(None);
+                // The team on screen (if any) carries on untouched.
                 self.error(e);
                 return false;
             }
         };
+        self.with_rt(Runtime::stop);
         let config = RuntimeConfig {
             seed: team.seed,
             max_tokens: team.provider.max_tokens,
@@ -173,7 +178,8 @@ impl Session {
 
     /// True while the runtime has work in flight.
     pub fn is_busy(&self) -> bool {
-        self.with_rt(Runtime::is_running).unwrap_or(false)
+        self.with_rt(|rt| rt.is_running() && !rt.is_stopped())
+            .unwrap_or(false)
     }
 
     /// Sends a prompt to the lead. The team on screen continues when it was
@@ -182,6 +188,12 @@ impl Session {
     pub fn submit(&self, prompt: &str) {
         if self.is_busy() {
             self.error("a run is in progress: wait for it to finish, or press Stop");
+            return;
+        }
+        if let Some(why) = self.settings.first_problem() {
+            self.error(format!(
+                "{why}; fix it in Settings first (nothing was started)"
+            ));
             return;
         }
         let continue_team = !self.with_rt(Runtime::is_stopped).unwrap_or(true)
@@ -248,6 +260,10 @@ impl Session {
         self.playback.playing.set(false);
         self.queued.update_value(VecDeque::clear);
         if had_run {
+            // A run cut short is reproduced by its trace only, also after a reload.
+            if self.run.running.get_untracked() {
+                self.run.mark_by_hand();
+            }
             self.run.stopped_by_user.set(true);
         }
         self.sync();
@@ -285,8 +301,19 @@ impl Session {
         self.sync();
     }
 
-    /// A human sends a message as any agent.
+    /// A human sends a message as any agent still in the team; a teammate
+    /// that has shut down is refused.
     pub fn send(&self, from: &AgentName, to: &AgentName, content: &str) {
+        let gone = self
+            .with_rt(|rt| rt.with_team(|t| t.roster().status(from)))
+            .flatten()
+            == Some(crate::protocol::MemberStatus::Shutdown);
+        if gone {
+            self.error(format!(
+                "{from} has shut down and can no longer send messages"
+            ));
+            return;
+        }
         match self.with_rt(|rt| rt.send_as(from, to, content)) {
             Some(Err(e)) => self.error(e),
             Some(Ok(())) => self.run.mark_by_hand(),
@@ -357,18 +384,10 @@ impl Session {
 impl Session {
     fn stored(&self) -> storage::StoredRun {
         let id = js_sys::Date::now() as u64;
-        let settings = self
-            .run
-            .snapshot
-            .get_untracked()
-            .unwrap_or_else(|| RunSnapshot {
-                seed: self.run.trace.with_untracked(|t| t.seed),
-                ..RunSnapshot::default()
-            });
         storage::StoredRun {
             id,
             title: self.run.title(),
-            settings,
+            settings: self.run.snapshot.get_untracked(),
             trace: self.run.trace.with_untracked(export::trace_json),
         }
     }
@@ -384,11 +403,14 @@ impl Session {
     /// validation; a bad value is dropped and the banner says so.
     fn show_stored(&self, run: storage::StoredRun) -> Result<(), String> {
         let trace = run.trace().map_err(|e| e.to_string())?;
-        let applied = self.settings.apply(&run.settings);
-        let snapshot = applied.is_ok().then(|| run.settings.clone());
+        let applied = run.settings.as_ref().map(|snap| self.settings.apply(snap));
+        let snapshot = match applied {
+            Some(Ok(())) => run.settings.clone(),
+            _ => None,
+        };
         self.load(trace, snapshot);
-        if let Err(e) = applied {
-            self.error(format!("the stored run's settings were not used: {e}. The trace is shown; the settings are unchanged"));
+        if let Some(Err(e)) = applied {
+            self.error(format!("the stored run's settings were not used: {e}. Its trace is shown; the settings are unchanged"));
         }
         Ok(())
     }

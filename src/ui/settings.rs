@@ -6,6 +6,8 @@
 //! restored from storage, or read from a link) has passed validation. It
 //! must not touch the runtime or the run on screen.
 
+use std::collections::BTreeMap;
+
 use leptos::prelude::*;
 
 use super::snapshot::{RunSnapshot, SnapshotError};
@@ -31,6 +33,10 @@ pub struct Settings {
     pub seed: RwSignal<u64>,
     /// Fault rules for the next team's bus.
     pub faults: RwSignal<FaultPlan>,
+    /// Fields whose typed text was refused (field name → why). While any
+    /// is listed, no team starts: the page never runs an older value than
+    /// the one on screen.
+    pub invalid: RwSignal<BTreeMap<&'static str, String>>,
 }
 
 /// What a team is built from: the provider settings (with the key), the
@@ -74,6 +80,7 @@ impl Settings {
             max_tokens: RwSignal::new(crate::model::anthropic::DEFAULT_MAX_TOKENS),
             seed: RwSignal::new(2026),
             faults: RwSignal::new(FaultPlan::default()),
+            invalid: RwSignal::new(BTreeMap::new()),
         }
     }
 
@@ -108,8 +115,26 @@ impl Settings {
         self.max_tokens.set(snapshot.max_tokens);
         self.seed.set(snapshot.seed);
         self.faults.set(snapshot.faults.clone());
+        self.invalid.set(BTreeMap::new());
         self.load_remembered_key();
         Ok(())
+    }
+
+    /// Records whether the text typed into `field` was accepted.
+    pub fn mark(&self, field: &'static str, problem: Option<String>) {
+        self.invalid.update(|m| match problem {
+            Some(why) => {
+                m.insert(field, why);
+            }
+            None => {
+                m.remove(field);
+            }
+        });
+    }
+
+    /// The first refused field's problem, if any (untracked).
+    pub fn first_problem(&self) -> Option<String> {
+        self.invalid.with_untracked(|m| m.values().next().cloned())
     }
 
     /// Loads a key remembered on this device for the current provider.

@@ -18,9 +18,20 @@ pub enum ShareError {
     /// Not base64url.
     #[error("the link is damaged (not base64url text); copy the whole link")]
     BadEncoding,
-    /// Not deflate data, or it grows past the import limit.
-    #[error("the link's trace could not be unpacked: {0}")]
-    BadCompression(String),
+    /// Not deflate data.
+    #[error(
+        "the link's trace could not be unpacked (it is not deflate data); copy the whole link"
+    )]
+    BadCompression,
+    /// The packed trace grows past the import limit (a deflate bomb).
+    #[error("the link's trace could not be unpacked: it grows past {} MB, more than any trace a link can carry", MAX_IMPORT_BYTES / (1024 * 1024))]
+    TooBig,
+    /// The unpacked trace is not UTF-8 text.
+    #[error("the link's trace could not be unpacked: it is not text")]
+    NotText,
+    /// The seed is not a whole number from 0 to 2^64-1.
+    #[error("the link's seed '{0}' is not a whole number from 0 to 18446744073709551615")]
+    BadSeed(String),
     /// The unpacked trace is not a valid trace.
     #[error("the link's trace is not valid: {0}")]
     BadTrace(#[from] ImportError),
@@ -128,30 +139,46 @@ pub fn parse_fragment(fragment: &str) -> Result<Option<SharedRun>, ShareError> {
         match part.split_once('=') {
             Some(("trace", data)) => return Ok(Some(SharedRun::Trace(unpack(data)?))),
             Some(("scenario", id)) => scenario = Some(id.to_string()),
-            Some(("seed", n)) => seed = n.parse().ok(),
-            Some(("faults", data)) => {
-                let json = from_base64url(data)?;
-                faults = serde_json::from_slice(&json)
-                    .map_err(|e| ShareError::BadFaults(e.to_string()))?;
-                faults
-                    .validate()
-                    .map_err(|e| ShareError::BadFaults(e.to_string()))?;
+            Some(("seed", n)) => {
+                seed = Some(
+                    n.parse()
+                        .map_err(|_| ShareError::BadSeed(n.chars().take(40).collect()))?,
+                )
             }
+            Some(("faults", data)) => faults = parse_faults(data)?,
             _ => {}
         }
     }
     Ok(scenario.map(|id| SharedRun::Scenario { id, seed, faults }))
 }
 
+/// Fault rules from a link, checked as the form checks them.
+fn parse_faults(data: &str) -> Result<FaultPlan, ShareError> {
+    let json = from_base64url(data)
+        .map_err(|_| ShareError::BadFaults("they are not base64url text".into()))?;
+    let faults: FaultPlan =
+        serde_json::from_slice(&json).map_err(|e| ShareError::BadFaults(e.to_string()))?;
+    faults
+        .validate()
+        .map_err(|e| ShareError::BadFaults(e.to_string()))?;
+    Ok(faults)
+}
+
 fn unpack(data: &str) -> Result<Trace, ShareError> {
+    use miniz_oxide::inflate::TINFLStatus;
     let packed = from_base64url(data)?;
     let limit = MAX_IMPORT_BYTES as usize;
-    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, limit)
-        .map_err(|e| ShareError::BadCompression(format!("{:?}", e.status)))?;
+    let json =
+        miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, limit).map_err(|e| match e
+            .status
+        {
+            TINFLStatus::HasMoreOutput => ShareError::TooBig,
+            _ => ShareError::BadCompression,
+        })?;
     let mut text = String::new();
     json.as_slice()
         .read_to_string(&mut text)
-        .map_err(|e| ShareError::BadCompression(e.to_string()))?;
+        .map_err(|_| ShareError::NotText)?;
     Ok(import_json(&text)?)
 }
 
@@ -177,7 +204,7 @@ mod tests {
         assert_eq!(from_base64url("ab$c"), Err(ShareError::BadEncoding));
         assert!(matches!(
             parse_fragment("#trace=AAAA"),
-            Err(ShareError::BadCompression(_))
+            Err(ShareError::BadCompression)
         ));
         let not_a_trace = base64url(&miniz_oxide::deflate::compress_to_vec(b"{\"hello\": 1}", 9));
         assert!(matches!(
@@ -188,6 +215,93 @@ mod tests {
             parse_fragment(&format!("scenario=x&faults={}", base64url(b"[1]"))),
             Err(ShareError::BadFaults(_))
         ));
+    }
+
+    fn faults_link(json: &str) -> String {
+        format!("scenario=shutdown&faults={}", base64url(json.as_bytes()))
+    }
+
+    fn rule(action: &str, probability: &str) -> String {
+        format!(
+            r#"{{"rules":[{{"action":{action},"msg_type":null,"from":null,"to":null,"probability":{probability}}}]}}"#
+        )
+    }
+
+    #[test]
+    fn every_kind_of_damaged_link_says_what_is_wrong_in_words() {
+        let cases: Vec<(String, &str)> = vec![
+            ("trace=@@garbage@@".into(), "not base64url"),
+            ("trace=AAAA".into(), "not deflate"),
+            (
+                format!(
+                    "trace={}",
+                    base64url(&miniz_oxide::deflate::compress_to_vec(
+                        &[0xff, 0xfe, 0x00],
+                        9
+                    ))
+                ),
+                "not text",
+            ),
+            (
+                format!(
+                    "trace={}",
+                    base64url(&miniz_oxide::deflate::compress_to_vec(
+                        b"not json at all",
+                        9
+                    ))
+                ),
+                "not valid",
+            ),
+            (
+                format!(
+                    "trace={}",
+                    base64url(&miniz_oxide::deflate::compress_to_vec(
+                        br#"{"version":1,"team_name":"x","seed":1,"entries":[{"seq":5}]}"#,
+                        9
+                    ))
+                ),
+                "not valid",
+            ),
+            ("scenario=shutdown&faults=garbage!".into(), "fault rules"),
+            (faults_link("[1]"), "fault rules"),
+            (faults_link(&rule(r#"{"kind":"drop"}"#, "5")), "probability"),
+            (
+                faults_link(&rule(r#"{"kind":"drop"}"#, "NaN")),
+                "fault rules",
+            ),
+            (
+                faults_link(&rule(r#"{"kind":"delay","ms":-1}"#, "1")),
+                "fault rules",
+            ),
+            (
+                faults_link(&rule(r#"{"kind":"delay","ms":18446744073709551615}"#, "1")),
+                "too long",
+            ),
+            ("scenario=shutdown&seed=-1".into(), "seed '-1'"),
+            (
+                "scenario=shutdown&seed=99999999999999999999999".into(),
+                "seed '99999999999999999999999'",
+            ),
+            ("scenario=shutdown&seed=".into(), "seed ''"),
+        ];
+        for (link, says) in cases {
+            let error = parse_fragment(&link).expect_err(&link).to_string();
+            assert!(error.contains(says), "{link}: {error}");
+            for raw in ["HasMoreOutput", "Failed", "JsValue", "Err("] {
+                assert!(!error.contains(raw), "{link}: {error}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_deflate_bomb_is_refused_without_unpacking_it_all() {
+        let bomb =
+            miniz_oxide::deflate::compress_to_vec(&vec![b' '; MAX_IMPORT_BYTES as usize + 1024], 9);
+        assert!(bomb.len() < MAX_LINK_CHARS * 3, "{}", bomb.len());
+        assert_eq!(
+            parse_fragment(&format!("trace={}", base64url(&bomb))),
+            Err(ShareError::TooBig)
+        );
     }
 
     #[test]

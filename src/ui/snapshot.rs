@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::provider_settings::{BuildError, Provider, MAX_TOKENS_LIMIT};
+use crate::model::provider_settings::{BuildError, Provider, ProviderSettings, MAX_TOKENS_LIMIT};
 use crate::protocol::{FaultError, FaultPlan};
 use crate::runtime::scenarios::{self, Scenario};
 
@@ -110,6 +110,20 @@ impl RunSnapshot {
             return Err(SnapshotError::TooManyPrompts(self.prompts.len()));
         }
         Ok(provider)
+    }
+
+    /// Which model ran: "Scripted (offline)", "Anthropic · claude-…".
+    pub fn describe(&self) -> String {
+        match Provider::parse(&self.provider) {
+            Ok(provider) => ProviderSettings {
+                provider,
+                base_url: self.base_url.clone(),
+                model: self.model.clone(),
+                ..ProviderSettings::default()
+            }
+            .describe(),
+            Err(_) => "an unknown provider".into(),
+        }
     }
 
     /// The scenario this run replays exactly from its seed and faults: a

@@ -38,6 +38,9 @@ pub enum StorageError {
         "the list of saved runs is damaged ({0}); use \"Clear saved runs\" to start a new list"
     )]
     ListDamaged(String),
+    /// The key could not be remembered or forgotten.
+    #[error("browser storage refused to change the remembered key ({0}); the key is still used for this tab")]
+    KeyNotKept(String),
     /// The saved run asked for is not in the list.
     #[error("that saved run is no longer stored (another tab may have deleted it)")]
     Gone,
@@ -50,8 +53,10 @@ pub struct StoredRun {
     pub id: u64,
     /// What the list shows.
     pub title: String,
-    /// What built the run (validated when read back).
-    pub settings: RunSnapshot,
+    /// What built the run (validated when read back); `None` for a trace
+    /// that came without one (an imported file).
+    #[serde(default)]
+    pub settings: Option<RunSnapshot>,
     /// The trace, as exported JSON.
     pub trace: String,
 }
@@ -175,9 +180,9 @@ pub fn remember_key(provider: Provider, key: Option<&str>) -> Result<(), Storage
     match key {
         Some(key) => s
             .set_item(&key_item(provider), key)
-            .map_err(|e| StorageError::WriteFailed(refusal(&e))),
+            .map_err(|e| StorageError::KeyNotKept(refusal(&e))),
         None => s
             .remove_item(&key_item(provider))
-            .map_err(|e| StorageError::WriteFailed(refusal(&e))),
+            .map_err(|e| StorageError::KeyNotKept(refusal(&e))),
     }
 }

@@ -152,6 +152,34 @@ impl Roster {
         }
     }
 
+    /// Undoes a change to `name`: puts back the member as it was, or
+    /// removes it when it did not exist (a new member is always the last).
+    pub(crate) fn restore(&mut self, name: &AgentName, before: Option<Member>) {
+        match (self.members.iter().position(|m| &m.name == name), before) {
+            (Some(i), Some(member)) => self.members[i] = member,
+            (Some(i), None) => {
+                self.members.remove(i);
+            }
+            (None, Some(member)) => self.members.push(member),
+            (None, None) => {}
+        }
+    }
+
+    /// Undoes `set_status`: puts back `status`, past the rule that a
+    /// shut-down member only returns by spawning.
+    pub(crate) fn restore_status(&mut self, name: &AgentName, status: MemberStatus) {
+        if let Some(m) = self.members.iter_mut().find(|m| &m.name == name) {
+            m.status = status;
+        }
+    }
+
+    /// Undoes `mark_plan_approved`: puts back whether the gate was open.
+    pub(crate) fn restore_plan_approved(&mut self, name: &AgentName, approved: bool) {
+        if let Some(m) = self.members.iter_mut().find(|m| &m.name == name) {
+            m.plan_approved = approved;
+        }
+    }
+
     /// The member with this name.
     pub fn get(&self, name: &AgentName) -> Option<&Member> {
         self.members.iter().find(|m| &m.name == name)

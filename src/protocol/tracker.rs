@@ -177,10 +177,7 @@ impl Tracker {
 
     /// An id from `source` not used by any request here, retrying collisions.
     pub fn fresh_id(&self, source: &mut impl IdSource) -> Result<RequestId, TrackerError> {
-        (0..MAX_ID_ATTEMPTS)
-            .map(|_| source.next_request_id())
-            .find(|id| !self.requests.contains_key(id))
-            .ok_or(TrackerError::IdsExhausted)
+        (0..MAX_ID_ATTEMPTS).map(|_| source.next_request_id()).find(|id| !self.requests.contains_key(id)).ok_or(TrackerError::IdsExhausted)
     }
 
     /// Records a new pending request.
@@ -220,18 +217,41 @@ impl Tracker {
         if &req.addressee != by {
             return Err(TrackerError::NotAddressee { id: id.clone(), addressee: req.addressee.clone(), by: by.clone() });
         }
-        req.status
-            .answered(approve)
-            .ok_or_else(|| TrackerError::AlreadySettled { id: id.clone(), status: req.status })
+        req.status.answered(approve).ok_or_else(|| TrackerError::AlreadySettled { id: id.clone(), status: req.status })
     }
 
     /// Moves request `id` along the FSM, or refuses and changes nothing.
-    pub fn answer(&mut self, id: &RequestId, kind: RequestKind, by: &AgentName, approve: bool, at: Millis) -> Result<&Transition, TrackerError> {
+    pub fn answer(
+        &mut self,
+        id: &RequestId,
+        kind: RequestKind,
+        by: &AgentName,
+        approve: bool,
+        at: Millis,
+    ) -> Result<&Transition, TrackerError> {
         let to = self.check_answer(id, kind, by, approve)?;
         let req = self.requests.get_mut(id).expect("checked above");
         req.transitions.push(Transition { from: req.status, to, at, by: by.clone() });
         req.status = to;
         Ok(req.transitions.last().expect("just pushed"))
+    }
+
+    /// Undoes `create` of the newest request `id`.
+    pub(crate) fn uncreate(&mut self, id: &RequestId) {
+        if self.order.last() == Some(id) {
+            self.order.pop();
+            self.requests.remove(id);
+        }
+    }
+
+    /// Undoes `answer` of request `id`: drops its newest transition and
+    /// puts back the state it left.
+    pub(crate) fn unanswer(&mut self, id: &RequestId) {
+        if let Some(req) = self.requests.get_mut(id) {
+            if let Some(t) = req.transitions.pop() {
+                req.status = t.from;
+            }
+        }
     }
 
     /// The request with this id.

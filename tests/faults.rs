@@ -184,7 +184,7 @@ fn explained(trace: &Trace, v: &Violation) -> bool {
         }
         // A held message arrived after its recipient had exited.
         ViolationKind::MessageToExitedTeammate => matches!(trace.entries()[v.seq as usize].event, Event::MessageReleased { .. }),
-        ViolationKind::AnswerToUnknownRequest | ViolationKind::AnswerFromWrongAgent => false,
+        ViolationKind::AnswerToUnknownRequest | ViolationKind::AnswerFromWrongAgent | ViolationKind::AnswerAcrossRestart => false,
     }
 }
 
@@ -201,8 +201,13 @@ fn rule() -> impl Strategy<Value = FaultRule> {
     let msg_type = prop_oneof![Just(None), proptest::sample::select(MessageType::ALL.to_vec()).prop_map(Some)];
     let name = proptest::sample::select(vec![None, Some("lead"), Some("alice"), Some("bob"), Some("dave"), Some("erin")])
         .prop_map(|n| n.map(|n| AgentName::parse(n).unwrap()));
-    (action(), msg_type, name.clone(), name, 0.0f64..=1.0)
-        .prop_map(|(action, msg_type, from, to, probability)| FaultRule { action, msg_type, from, to, probability })
+    (action(), msg_type, name.clone(), name, 0.0f64..=1.0).prop_map(|(action, msg_type, from, to, probability)| FaultRule {
+        action,
+        msg_type,
+        from,
+        to,
+        probability,
+    })
 }
 
 proptest! {
@@ -239,4 +244,3 @@ proptest! {
         prop_assert_eq!(check(&trace), vec![]);
     }
 }
-

@@ -261,3 +261,73 @@ fn commands_refuse_time_going_backwards() {
     assert!(matches!(err, TeamError::Trace(TraceError::TimeWentBackwards { .. })));
     assert_eq!(t.peek(&name("alice")).unwrap().len(), 1);
 }
+
+/// alice is asked to shut down, goes idle without answering, and is spawned
+/// again (incarnation 2) before she answers.
+fn restarted_with_a_pending_shutdown() -> (Team, RequestId) {
+    let mut t = team_with(&["alice"]);
+    let id = t.request_shutdown(&lead(), &name("alice"), Millis(1)).unwrap();
+    t.set_status(&name("alice"), MemberStatus::Idle, Millis(2)).unwrap();
+    t.spawn(&name("alice"), "coder", false, Millis(3)).unwrap();
+    (t, id)
+}
+
+#[test]
+fn a_stale_shutdown_answer_is_refused_with_its_own_error() {
+    let (mut t, id) = restarted_with_a_pending_shutdown();
+    let len = t.trace().len();
+    let err = t.answer(RequestKind::Shutdown, &id, &name("alice"), true, "ok", Millis(4)).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "request '{id}' was addressed to alice's previous run (incarnation 1); alice has restarted (incarnation 2) and cannot answer it"
+        )
+    );
+    assert_eq!(t.request(&id).unwrap().status, RequestStatus::Pending, "the stale request stays as it was");
+    assert_eq!(t.trace().len(), len, "nothing recorded");
+}
+
+#[test]
+fn incarnations_count_spawns_and_bind_requests_and_replay_derives_them() {
+    let (mut t, id) = restarted_with_a_pending_shutdown();
+    assert_eq!(t.roster().get(&name("alice")).unwrap().incarnation, 2);
+    let req = t.request(&id).unwrap();
+    assert_eq!((req.incarnations.requester, req.incarnations.addressee), (1, 1));
+    let fresh = t.request_shutdown(&lead(), &name("alice"), Millis(4)).unwrap();
+    assert_eq!(t.request(&fresh).unwrap().incarnations.addressee, 2);
+    assert_eq!(t.answer(RequestKind::Shutdown, &fresh, &name("alice"), true, "ok", Millis(5)), Ok(RequestStatus::Approved));
+    assert_eq!(Team::replay(t.trace()).unwrap().state(), t.state());
+    assert!(!t.trace().to_json().contains("incarnation"), "the trace format is unchanged");
+}
+
+#[test]
+fn a_stale_shutdown_in_a_trace_is_refused_on_replay() {
+    let (t, id) = restarted_with_a_pending_shutdown();
+    let mut entries = t.trace().entries().to_vec();
+    let moved = Event::RequestTransitioned {
+        request_id: id.clone(),
+        request_kind: RequestKind::Shutdown,
+        by: name("alice"),
+        from: RequestStatus::Pending,
+        to: RequestStatus::Approved,
+    };
+    entries.push(TraceEntry { seq: entries.len() as u64, time: Millis(4), event: moved });
+    let trace = Trace::from_parts("default".into(), 7, t.trace().version, entries).unwrap();
+    let err = Team::replay(&trace).unwrap_err();
+    assert!(matches!(err.source, TeamError::StaleRequest { addressed: 1, current: 2, .. }), "{err}");
+}
+
+#[test]
+fn a_plan_approved_for_an_earlier_run_does_not_open_the_new_runs_gate() {
+    let mut t = Team::new("default", 7);
+    t.spawn(&name("bob"), "coder", true, Millis(0)).unwrap();
+    let plan = t.submit_plan(&name("bob"), "old plan", Millis(1)).unwrap();
+    t.set_status(&name("bob"), MemberStatus::Idle, Millis(2)).unwrap();
+    t.spawn(&name("bob"), "coder", true, Millis(3)).unwrap();
+    assert_eq!(t.answer(RequestKind::Plan, &plan, &lead(), true, "fine", Millis(4)), Ok(RequestStatus::Approved));
+    assert!(t.plan_gate_closed(&name("bob")), "the approval was for bob's previous run");
+    let fresh = t.submit_plan(&name("bob"), "new plan", Millis(5)).unwrap();
+    t.answer(RequestKind::Plan, &fresh, &lead(), true, "fine", Millis(6)).unwrap();
+    assert!(!t.plan_gate_closed(&name("bob")), "the new run's own plan opens it");
+    assert_eq!(Team::replay(t.trace()).unwrap().state(), t.state());
+}

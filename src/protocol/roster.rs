@@ -75,7 +75,14 @@ pub struct Member {
     /// Whether one of its plans was approved since it was last spawned.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub plan_approved: bool,
+    /// Which run of this name it is: 1 after its first spawn, one more with
+    /// each restart. Derived from the spawns in the trace, never recorded.
+    #[serde(default)]
+    pub incarnation: u32,
 }
+
+/// The incarnation of the lead, which is never spawned or restarted.
+pub const LEAD_INCARNATION: u32 = 1;
 
 /// Whether a spawn made a new member or restarted an existing one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -120,7 +127,15 @@ impl Roster {
     /// Adds a working member, or restarts an idle or shut-down one.
     pub fn spawn(&mut self, name: &AgentName, role: &str, plan_mode: bool) -> Result<SpawnKind, RosterError> {
         let kind = self.check_spawn(name, role)?;
-        let member = Member { name: name.clone(), role: role.to_string(), status: MemberStatus::Working, plan_mode, plan_approved: false };
+        let previous = self.get(name).map_or(0, |m| m.incarnation);
+        let member = Member {
+            name: name.clone(),
+            role: role.to_string(),
+            status: MemberStatus::Working,
+            plan_mode,
+            plan_approved: false,
+            incarnation: previous.saturating_add(1),
+        };
         match self.members.iter_mut().find(|m| &m.name == name) {
             Some(existing) => *existing = member,
             None => self.members.push(member),
@@ -185,6 +200,15 @@ impl Roster {
         self.members.iter().find(|m| &m.name == name)
     }
 
+    /// The current incarnation of `name`: `LEAD_INCARNATION` for the lead,
+    /// 0 for a name never spawned.
+    pub fn incarnation(&self, name: &AgentName) -> u32 {
+        if name.is_lead() {
+            return LEAD_INCARNATION;
+        }
+        self.get(name).map_or(0, |m| m.incarnation)
+    }
+
     /// The status of `name`, if it is a member.
     pub fn status(&self, name: &AgentName) -> Option<MemberStatus> {
         self.get(name).map(|m| m.status)
@@ -230,6 +254,7 @@ mod tests {
             let m = r.get(&name("alice")).unwrap();
             assert_eq!((m.status, m.role.as_str(), m.plan_mode), (MemberStatus::Working, "reviewer", true));
             assert_eq!(r.members.len(), 1, "restart does not duplicate the member");
+            assert_eq!((m.incarnation, r.incarnation(&name("alice"))), (2, 2), "a restart is a new incarnation");
         }
     }
 

@@ -16,7 +16,7 @@ use super::message::{Message, MessageError, MessageType, RequestId};
 use super::roster::{Member, MemberStatus, Roster, RosterError, SpawnKind};
 use super::time::Millis;
 use super::trace::{Event, Trace, TraceEntry, TraceError};
-use super::tracker::{Request, RequestKind, RequestStatus, Tracker, TrackerError};
+use super::tracker::{Incarnations, Request, RequestKind, RequestStatus, Tracker, TrackerError};
 use super::AgentName;
 
 /// The text of every shutdown request, as in the lesson.
@@ -61,6 +61,21 @@ pub enum TeamError {
         expected: Vec<MessageId>,
         /// What the trace said was delivered.
         recorded: Vec<MessageId>,
+    },
+    /// A restarted teammate answered a request made to its previous run.
+    #[error(
+        "request '{id}' was addressed to {addressee}'s previous run (incarnation {addressed}); \
+         {addressee} has restarted (incarnation {current}) and cannot answer it"
+    )]
+    StaleRequest {
+        /// The request.
+        id: RequestId,
+        /// Its addressee.
+        addressee: AgentName,
+        /// The incarnation the request was addressed to.
+        addressed: u32,
+        /// The addressee's incarnation now.
+        current: u32,
     },
     /// A transition record does not match the tracker.
     #[error("request '{0}' moved to a state the answer does not lead to")]
@@ -148,7 +163,7 @@ impl TeamState {
                 }
             }
             Event::RequestTransitioned { request_id, request_kind, by, from, to } => {
-                let next = self.tracker.check_answer(request_id, *request_kind, by, *to == RequestStatus::Approved)?;
+                let next = self.check_answer(request_id, *request_kind, by, *to == RequestStatus::Approved)?;
                 let current = self.tracker.get(request_id).map(|r| r.status);
                 if next != *to || current != Some(*from) {
                     return Err(TeamError::TransitionMismatch(request_id.clone()));
@@ -167,6 +182,19 @@ impl TeamState {
             | Event::ToolReturned { .. } => {}
         }
         Ok(())
+    }
+
+    /// Checks that `by` may answer request `id` of protocol `kind` now: the
+    /// tracker's rules, and that `by` is still the run the request was
+    /// addressed to. Returns the state the answer leads to.
+    pub fn check_answer(&self, id: &RequestId, kind: RequestKind, by: &AgentName, approve: bool) -> Result<RequestStatus, TeamError> {
+        let next = self.tracker.check_answer(id, kind, by, approve)?;
+        let addressed = self.tracker.get(id).map_or(0, |r| r.incarnations.addressee);
+        let current = self.roster.incarnation(by);
+        if addressed < current {
+            return Err(TeamError::StaleRequest { id: id.clone(), addressee: by.clone(), addressed, current });
+        }
+        Ok(next)
     }
 
     /// Applies an event that `check` accepted against this very state, and
@@ -192,16 +220,21 @@ impl TeamState {
             }
             Event::InboxDrained { agent, .. } => Undo::Drained(self.bus.drain(agent).expect(CHECKED)),
             Event::RequestCreated { request_id, request_kind, requester, addressee, plan } => {
+                let bound = Incarnations { requester: self.roster.incarnation(requester), addressee: self.roster.incarnation(addressee) };
                 self.tracker
-                    .create(request_id.clone(), *request_kind, requester.clone(), addressee.clone(), plan.clone(), entry.time)
+                    .create(request_id.clone(), *request_kind, requester.clone(), addressee.clone(), bound, plan.clone(), entry.time)
                     .expect(CHECKED);
                 Undo::Nothing
             }
             Event::RequestTransitioned { request_id, request_kind, by, to, .. } => {
                 let approve = *to == RequestStatus::Approved;
                 self.tracker.answer(request_id, *request_kind, by, approve, entry.time).expect(CHECKED);
-                if *request_kind == RequestKind::Plan && approve {
-                    let requester = &self.tracker.get(request_id).expect(CHECKED).requester;
+                let req = self.tracker.get(request_id).expect(CHECKED);
+                // An approval opens the gate of the run that submitted the
+                // plan only: a restarted teammate submits its own.
+                let same_run = self.roster.incarnation(&req.requester) == req.incarnations.requester;
+                if *request_kind == RequestKind::Plan && approve && same_run {
+                    let requester = &req.requester;
                     let was = self.roster.get(requester).map(|m| m.plan_approved);
                     self.roster.mark_plan_approved(requester);
                     return Undo::Gate(was);
@@ -605,8 +638,8 @@ impl Team {
         text: &str,
         at: Millis,
     ) -> Result<RequestStatus, TeamError> {
-        let to = self.state.tracker.check_answer(id, kind, by, approve)?;
-        let req = self.state.tracker.get(id).expect("checked");
+        let to = self.state.check_answer(id, kind, by, approve)?;
+        let req = self.state.tracker.get(id).ok_or_else(|| TrackerError::UnknownRequest(id.clone()))?;
         let msg_type = match kind {
             RequestKind::Shutdown => MessageType::ShutdownResponse,
             RequestKind::Plan => MessageType::PlanApprovalResponse,
@@ -622,6 +655,12 @@ impl Team {
         let events = self.inject_faults(vec![moved, Event::MessageSent { message }]);
         self.commit(at, events)?;
         Ok(to)
+    }
+
+    /// Checks everything `answer` would check, without answering; returns
+    /// the state the answer would lead to.
+    pub fn check_answer(&self, kind: RequestKind, id: &RequestId, by: &AgentName, approve: bool) -> Result<RequestStatus, TeamError> {
+        self.state.check_answer(id, kind, by, approve)
     }
 
     /// True when `name` was spawned in plan mode and none of its plans has

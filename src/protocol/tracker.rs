@@ -134,6 +134,16 @@ pub struct Transition {
     pub by: AgentName,
 }
 
+/// The incarnations of a request's two parties when it was made: an answer
+/// must come from the run it was addressed to.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Incarnations {
+    /// The requester's incarnation.
+    pub requester: u32,
+    /// The addressee's incarnation.
+    pub addressee: u32,
+}
+
 /// A request and its history.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Request {
@@ -147,6 +157,9 @@ pub struct Request {
     pub addressee: AgentName,
     /// The plan text, for plan requests.
     pub plan: Option<String>,
+    /// Which runs of requester and addressee it binds (derived on replay).
+    #[serde(default)]
+    pub incarnations: Incarnations,
     /// The current state.
     pub status: RequestStatus,
     /// When it was created.
@@ -180,13 +193,16 @@ impl Tracker {
         (0..MAX_ID_ATTEMPTS).map(|_| source.next_request_id()).find(|id| !self.requests.contains_key(id)).ok_or(TrackerError::IdsExhausted)
     }
 
-    /// Records a new pending request.
+    /// Records a new pending request, bound to these incarnations of its
+    /// requester and addressee.
+    #[allow(clippy::too_many_arguments)]
     pub fn create(
         &mut self,
         id: RequestId,
         kind: RequestKind,
         requester: AgentName,
         addressee: AgentName,
+        incarnations: Incarnations,
         plan: Option<String>,
         at: Millis,
     ) -> Result<&Request, TrackerError> {
@@ -200,6 +216,7 @@ impl Tracker {
             requester,
             addressee,
             plan,
+            incarnations,
             status: RequestStatus::Pending,
             created_at: at,
             transitions: Vec::new(),
@@ -302,9 +319,11 @@ mod tests {
         RequestId::parse(s).unwrap()
     }
 
+    const ONE: Incarnations = Incarnations { requester: 1, addressee: 1 };
+
     fn with_shutdown(id: &str) -> Tracker {
         let mut t = Tracker::new();
-        t.create(rid(id), RequestKind::Shutdown, AgentName::lead(), name("alice"), None, Millis(10)).unwrap();
+        t.create(rid(id), RequestKind::Shutdown, AgentName::lead(), name("alice"), ONE, None, Millis(10)).unwrap();
         t
     }
 
@@ -376,7 +395,7 @@ mod tests {
     #[test]
     fn shutdown_and_plan_requests_share_one_fsm_but_two_views() {
         let mut t = with_shutdown("aaaaaaaa");
-        t.create(rid("bbbbbbbb"), RequestKind::Plan, name("bob"), AgentName::lead(), Some("p".into()), Millis(11)).unwrap();
+        t.create(rid("bbbbbbbb"), RequestKind::Plan, name("bob"), AgentName::lead(), ONE, Some("p".into()), Millis(11)).unwrap();
         assert_eq!(t.shutdown_requests().count(), 1);
         assert_eq!(t.plan_requests().count(), 1);
         t.answer(&rid("bbbbbbbb"), RequestKind::Plan, &AgentName::lead(), false, Millis(12)).unwrap();
@@ -388,7 +407,7 @@ mod tests {
     #[test]
     fn a_duplicate_id_is_refused() {
         let mut t = with_shutdown("aaaaaaaa");
-        let err = t.create(rid("aaaaaaaa"), RequestKind::Plan, name("x"), AgentName::lead(), None, Millis(0)).unwrap_err();
+        let err = t.create(rid("aaaaaaaa"), RequestKind::Plan, name("x"), AgentName::lead(), ONE, None, Millis(0)).unwrap_err();
         assert_eq!(err, TrackerError::DuplicateId(rid("aaaaaaaa")));
         assert_eq!(t.len(), 1);
     }
@@ -415,7 +434,7 @@ mod tests {
         let first = SeededIds::new(1).next_bytes();
         let taken = Stuttering { repeat: 1, inner: SeededIds::new(99), first }.next_request_id();
         let mut t = Tracker::new();
-        t.create(taken.clone(), RequestKind::Shutdown, AgentName::lead(), name("a"), None, Millis(0)).unwrap();
+        t.create(taken.clone(), RequestKind::Shutdown, AgentName::lead(), name("a"), ONE, None, Millis(0)).unwrap();
         let mut source = Stuttering { repeat: 5, inner: SeededIds::new(2), first };
         let fresh = t.fresh_id(&mut source).unwrap();
         assert_ne!(fresh, taken);
@@ -427,7 +446,7 @@ mod tests {
         let first = SeededIds::new(1).next_bytes();
         let mut t = Tracker::new();
         let taken = Stuttering { repeat: 1, inner: SeededIds::new(0), first }.next_request_id();
-        t.create(taken, RequestKind::Shutdown, AgentName::lead(), name("a"), None, Millis(0)).unwrap();
+        t.create(taken, RequestKind::Shutdown, AgentName::lead(), name("a"), ONE, None, Millis(0)).unwrap();
         let mut source = Stuttering { repeat: usize::MAX, inner: SeededIds::new(0), first };
         assert_eq!(t.fresh_id(&mut source), Err(TrackerError::IdsExhausted));
     }

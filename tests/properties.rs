@@ -243,7 +243,15 @@ impl World {
             }
             Op::RequestShutdown { from, target } => {
                 let (from, target) = (self.agent(*from), self.agent(*target));
-                let should = from.is_lead() && matches!(self.status(&target), Some(MemberStatus::Working | MemberStatus::Idle));
+                // One shutdown request at a time per run of a teammate.
+                let open = self.ids.iter().any(|id| {
+                    let r = self.team.request(id).unwrap();
+                    r.kind == RequestKind::Shutdown
+                        && r.addressee == target
+                        && r.status == RequestStatus::Pending
+                        && self.addressed[id] == self.incarnation(&target)
+                });
+                let should = from.is_lead() && matches!(self.status(&target), Some(MemberStatus::Working | MemberStatus::Idle)) && !open;
                 let r = self.team.request_shutdown(&from, &target, at);
                 prop_assert_eq!(r.is_ok(), should, "shutdown request {} -> {}: {:?}", from, target, r);
                 if let Ok(id) = &r {

@@ -202,8 +202,10 @@ fn every_transition_is_recorded_with_its_time_and_author() {
 fn same_seed_gives_the_same_request_ids() {
     let run = |seed| {
         let mut t = Team::new("d", seed);
-        t.spawn(&name("a"), "r", false, Millis(0)).unwrap();
-        (0..3).map(|i| t.request_shutdown(&lead(), &name("a"), Millis(i)).unwrap()).collect::<Vec<_>>()
+        for n in ["a", "b", "c"] {
+            t.spawn(&name(n), "r", false, Millis(0)).unwrap();
+        }
+        ["a", "b", "c"].iter().zip(0..).map(|(n, i)| t.request_shutdown(&lead(), &name(n), Millis(i)).unwrap()).collect::<Vec<_>>()
     };
     assert_eq!(run(9), run(9));
     assert_ne!(run(9), run(10));
@@ -330,4 +332,16 @@ fn a_plan_approved_for_an_earlier_run_does_not_open_the_new_runs_gate() {
     t.answer(RequestKind::Plan, &fresh, &lead(), true, "fine", Millis(6)).unwrap();
     assert!(!t.plan_gate_closed(&name("bob")), "the new run's own plan opens it");
     assert_eq!(Team::replay(t.trace()).unwrap().state(), t.state());
+}
+
+#[test]
+fn a_second_shutdown_request_while_one_is_pending_is_refused() {
+    let mut t = team_with(&["alice"]);
+    let first = t.request_shutdown(&lead(), &name("alice"), Millis(1)).unwrap();
+    let len = t.trace().len();
+    let err = t.request_shutdown(&lead(), &name("alice"), Millis(2)).unwrap_err();
+    assert_eq!(err.to_string(), format!("a shutdown request to 'alice' is already pending ({first}); wait for its answer"));
+    assert_eq!(t.trace().len(), len);
+    t.answer(RequestKind::Shutdown, &first, &name("alice"), false, "busy", Millis(3)).unwrap();
+    assert!(t.request_shutdown(&lead(), &name("alice"), Millis(4)).is_ok(), "once answered, the lead may ask again");
 }

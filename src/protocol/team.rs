@@ -49,6 +49,15 @@ pub enum TeamError {
     /// A message to a teammate that has shut down would never be read.
     #[error("'{0}' has shut down and reads no messages; spawn it again to restart it")]
     RecipientExited(AgentName),
+    /// A second shutdown request while one to the same teammate is pending:
+    /// the teammate would answer one and exit, leaving the other pending.
+    #[error("a shutdown request to '{target}' is already pending ({pending}); wait for its answer")]
+    ShutdownPending {
+        /// The teammate.
+        target: AgentName,
+        /// The request still waiting for its answer.
+        pending: RequestId,
+    },
     /// A shutdown request to a teammate that is gone.
     #[error("'{0}' has already shut down; there is nothing to request")]
     TargetExited(AgentName),
@@ -241,7 +250,7 @@ impl TeamState {
                 }
                 Undo::Nothing
             }
-            Event::FaultApplied { action, message } => {
+            Event::FaultApplied { action, message, .. } => {
                 let due = match action {
                     FaultAction::Delay { ms } => Some(Some(Millis(entry.time.0.saturating_add(*ms)))),
                     FaultAction::Reorder => Some(None),
@@ -454,21 +463,21 @@ impl Team {
                 continue;
             };
             let seq = first + out.len() as u64;
-            let action = self.faults.decide(&message, faults::draw(self.trace.seed, seq));
-            match action {
-                Some(FaultAction::Drop) => {
-                    out.push(Event::FaultApplied { action: FaultAction::Drop, message });
+            let decision = self.faults.decide(&message, faults::draw(self.trace.seed, seq));
+            match decision {
+                Some((rule, FaultAction::Drop)) => {
+                    out.push(Event::FaultApplied { action: FaultAction::Drop, message, rule: Some(rule) });
                     continue;
                 }
-                Some(action @ (FaultAction::Delay { .. } | FaultAction::Reorder)) => {
+                Some((rule, action @ (FaultAction::Delay { .. } | FaultAction::Reorder))) => {
                     // A message held here waits for a later command's
                     // delivery to its recipient.
-                    out.push(Event::FaultApplied { action, message });
+                    out.push(Event::FaultApplied { action, message, rule: Some(rule) });
                     continue;
                 }
-                Some(FaultAction::Duplicate) => {
+                Some((rule, FaultAction::Duplicate)) => {
                     out.push(Event::MessageSent { message: message.clone() });
-                    out.push(Event::FaultApplied { action: FaultAction::Duplicate, message: message.clone() });
+                    out.push(Event::FaultApplied { action: FaultAction::Duplicate, message: message.clone(), rule: Some(rule) });
                     out.push(Event::MessageSent { message: message.clone() });
                 }
                 None => out.push(Event::MessageSent { message: message.clone() }),
@@ -585,6 +594,11 @@ impl Team {
             None => return Err(RosterError::UnknownMember(target.clone()).into()),
             Some(MemberStatus::Shutdown) => return Err(TeamError::TargetExited(target.clone())),
             Some(_) => {}
+        }
+        let current = self.state.roster.incarnation(target);
+        let open = self.state.tracker.pending_to(target).find(|r| r.kind == RequestKind::Shutdown && r.incarnations.addressee == current);
+        if let Some(r) = open {
+            return Err(TeamError::ShutdownPending { target: target.clone(), pending: r.id.clone() });
         }
         let id = self.fresh_id()?;
         let mut message = Message::new(MessageType::ShutdownRequest, from.clone(), target.clone(), SHUTDOWN_REQUEST_TEXT, at);
@@ -795,7 +809,8 @@ mod tests {
         let entry = TraceEntry { seq: 0, time: Millis(0), event: Event::MessageReleased { held: 7 } };
         assert_eq!(t.state().check(&entry), Err(TeamError::Bus(BusError::NotHeld(7))));
         let bad = Message::new(MessageType::Message, AgentName::lead(), name("ghost"), "x", Millis(0));
-        let entry = TraceEntry { seq: 0, time: Millis(0), event: Event::FaultApplied { action: FaultAction::Drop, message: bad } };
+        let entry =
+            TraceEntry { seq: 0, time: Millis(0), event: Event::FaultApplied { action: FaultAction::Drop, message: bad, rule: None } };
         assert!(matches!(t.state().check(&entry), Err(TeamError::Bus(BusError::UnknownRecipient { .. }))));
     }
 
@@ -883,7 +898,7 @@ mod commit_rules {
                 addressee: alice.clone(),
                 plan: None,
             },
-            Event::FaultApplied { action: FaultAction::Reorder, message: note },
+            Event::FaultApplied { action: FaultAction::Reorder, message: note, rule: None },
             Event::MessageReleased { held: held.seq },
             Event::MessageReleased { held: held.seq },
         ];

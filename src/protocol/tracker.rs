@@ -4,7 +4,7 @@
 //! Owns request state only. Sending the request and response messages is the
 //! caller's job (`team`), as is checking that the agents exist.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -180,6 +180,8 @@ impl Request {
 pub struct Tracker {
     requests: BTreeMap<RequestId, Request>,
     order: Vec<RequestId>,
+    /// The pending requests by addressee, so `pending_to` does not scan.
+    open: BTreeMap<AgentName, BTreeSet<RequestId>>,
 }
 
 impl Tracker {
@@ -210,6 +212,7 @@ impl Tracker {
             return Err(TrackerError::DuplicateId(id));
         }
         self.order.push(id.clone());
+        self.open.entry(addressee.clone()).or_default().insert(id.clone());
         let request = Request {
             id: id.clone(),
             kind,
@@ -250,6 +253,7 @@ impl Tracker {
         let req = self.requests.get_mut(id).expect("checked above");
         req.transitions.push(Transition { from: req.status, to, at, by: by.clone() });
         req.status = to;
+        close(&mut self.open, &req.addressee, id);
         Ok(req.transitions.last().expect("just pushed"))
     }
 
@@ -257,7 +261,9 @@ impl Tracker {
     pub(crate) fn uncreate(&mut self, id: &RequestId) {
         if self.order.last() == Some(id) {
             self.order.pop();
-            self.requests.remove(id);
+            if let Some(req) = self.requests.remove(id) {
+                close(&mut self.open, &req.addressee, id);
+            }
         }
     }
 
@@ -267,6 +273,9 @@ impl Tracker {
         if let Some(req) = self.requests.get_mut(id) {
             if let Some(t) = req.transitions.pop() {
                 req.status = t.from;
+                if t.from == RequestStatus::Pending {
+                    self.open.entry(req.addressee.clone()).or_default().insert(id.clone());
+                }
             }
         }
     }
@@ -296,6 +305,11 @@ impl Tracker {
         self.iter().filter(|r| r.status == RequestStatus::Pending)
     }
 
+    /// The requests still waiting for `addressee`'s answer, by id.
+    pub fn pending_to<'a>(&'a self, addressee: &AgentName) -> impl Iterator<Item = &'a Request> + 'a {
+        self.open.get(addressee).into_iter().flatten().filter_map(|id| self.requests.get(id))
+    }
+
     /// How many requests exist.
     pub fn len(&self) -> usize {
         self.order.len()
@@ -304,6 +318,17 @@ impl Tracker {
     /// True when no request exists.
     pub fn is_empty(&self) -> bool {
         self.order.is_empty()
+    }
+}
+
+/// Takes `id` out of `addressee`'s pending set, dropping an emptied set so
+/// equal trackers have equal indexes however they got there.
+fn close(open: &mut BTreeMap<AgentName, BTreeSet<RequestId>>, addressee: &AgentName, id: &RequestId) {
+    if let Some(ids) = open.get_mut(addressee) {
+        ids.remove(id);
+        if ids.is_empty() {
+            open.remove(addressee);
+        }
     }
 }
 

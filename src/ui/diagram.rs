@@ -242,12 +242,12 @@ pub fn layout(trace: &Trace, cursor: Option<usize>) -> Diagram {
         let released: Option<(crate::protocol::Message, &'static str)>;
         let arrow = match &entry.event {
             Event::MessageSent { message } => Some((message, std::mem::take(&mut duplicate_next).then_some("duplicate"))),
-            Event::FaultApplied { action: FaultAction::Drop, message } => Some((message, Some("dropped"))),
+            Event::FaultApplied { action: FaultAction::Drop, message, .. } => Some((message, Some("dropped"))),
             Event::FaultApplied { action: FaultAction::Duplicate, .. } => {
                 duplicate_next = true;
                 None
             }
-            Event::FaultApplied { action, message } => {
+            Event::FaultApplied { action, message, .. } => {
                 let mark = if matches!(action, FaultAction::Reorder) { "reordered" } else { "delayed" };
                 held.insert(seq, (message.clone(), mark));
                 None

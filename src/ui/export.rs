@@ -399,11 +399,11 @@ pub fn mermaid_with(trace: &Trace, options: &MermaidOptions) -> String {
                 let arrow = if options.dropped.contains(&entry.seq) { "-x" } else { "->>" };
                 let _ = writeln!(out, "    {}{arrow}{}: {}", p(&message.from), p(&message.to), mermaid_text(&message_label(message)));
             }
-            Event::FaultApplied { action: FaultAction::Drop, message } => {
+            Event::FaultApplied { action: FaultAction::Drop, message, .. } => {
                 let label = format!("{} (dropped)", message_label(message));
                 let _ = writeln!(out, "    {}-x{}: {}", p(&message.from), p(&message.to), mermaid_text(&label));
             }
-            Event::FaultApplied { action, message } => {
+            Event::FaultApplied { action, message, .. } => {
                 let what = match action {
                     FaultAction::Delay { ms } => format!("⚡ delayed {ms} ms"),
                     FaultAction::Reorder => "⚡ held back (reorder)".to_string(),

@@ -287,6 +287,7 @@ fn a_stale_shutdown_answer_is_refused_with_its_own_error() {
     );
     assert_eq!(t.request(&id).unwrap().status, RequestStatus::Pending, "the stale request stays as it was");
     assert_eq!(t.trace().len(), len, "nothing recorded");
+    assert!(!t.is_exiting(&name("alice")), "the new run does not exit");
 }
 
 #[test]
@@ -344,4 +345,23 @@ fn a_second_shutdown_request_while_one_is_pending_is_refused() {
     assert_eq!(t.trace().len(), len);
     t.answer(RequestKind::Shutdown, &first, &name("alice"), false, "busy", Millis(3)).unwrap();
     assert!(t.request_shutdown(&lead(), &name("alice"), Millis(4)).is_ok(), "once answered, the lead may ask again");
+}
+
+#[test]
+fn a_teammate_that_approved_its_shutdown_is_exiting_until_it_shuts_down_or_respawns() {
+    let mut t = team_with(&["alice", "bob"]);
+    let a = t.request_shutdown(&lead(), &name("alice"), Millis(1)).unwrap();
+    let b = t.request_shutdown(&lead(), &name("bob"), Millis(1)).unwrap();
+    assert!(!t.is_exiting(&name("alice")), "asked is not exiting");
+    t.answer(RequestKind::Shutdown, &b, &name("bob"), false, "busy", Millis(2)).unwrap();
+    assert!(!t.is_exiting(&name("bob")), "a rejection keeps it working");
+    t.answer(RequestKind::Shutdown, &a, &name("alice"), true, "ok", Millis(2)).unwrap();
+    assert!(t.is_exiting(&name("alice")), "approved: it finishes its turn, then exits");
+    assert_eq!(Team::replay(t.trace()).unwrap().is_exiting(&name("alice")), true, "derived on replay");
+    t.set_status(&name("alice"), MemberStatus::Shutdown, Millis(3)).unwrap();
+    assert!(!t.is_exiting(&name("alice")), "it has exited");
+    t.spawn(&name("alice"), "coder", false, Millis(4)).unwrap();
+    assert!(!t.is_exiting(&name("alice")), "a new run is not exiting");
+    assert!(!t.is_exiting(&name("ghost")));
+    assert_eq!(Team::replay(t.trace()).unwrap().state(), t.state());
 }

@@ -79,6 +79,18 @@ pub struct Member {
     /// each restart. Derived from the spawns in the trace, never recorded.
     #[serde(default)]
     pub incarnation: u32,
+    /// Whether this run approved a request to shut down (it then finishes
+    /// its turn and exits: see `Member::is_exiting`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub shutdown_approved: bool,
+}
+
+impl Member {
+    /// True from the moment this run approved its shutdown until it reaches
+    /// `shutdown`; a respawn starts a new run that is not exiting.
+    pub fn is_exiting(&self) -> bool {
+        self.shutdown_approved && self.status != MemberStatus::Shutdown
+    }
 }
 
 /// The incarnation of the lead, which is never spawned or restarted.
@@ -135,6 +147,7 @@ impl Roster {
             plan_mode,
             plan_approved: false,
             incarnation: previous.saturating_add(1),
+            shutdown_approved: false,
         };
         match self.members.iter_mut().find(|m| &m.name == name) {
             Some(existing) => *existing = member,
@@ -185,6 +198,21 @@ impl Roster {
     pub(crate) fn restore_status(&mut self, name: &AgentName, status: MemberStatus) {
         if let Some(m) = self.members.iter_mut().find(|m| &m.name == name) {
             m.status = status;
+        }
+    }
+
+    /// Records that `name` approved a request to shut down: it is exiting.
+    /// Unknown names are ignored: only members answer shutdown requests.
+    pub fn mark_shutdown_approved(&mut self, name: &AgentName) {
+        if let Some(m) = self.members.iter_mut().find(|m| &m.name == name) {
+            m.shutdown_approved = true;
+        }
+    }
+
+    /// Undoes `mark_shutdown_approved`.
+    pub(crate) fn restore_shutdown_approved(&mut self, name: &AgentName, approved: bool) {
+        if let Some(m) = self.members.iter_mut().find(|m| &m.name == name) {
+            m.shutdown_approved = approved;
         }
     }
 

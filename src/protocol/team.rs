@@ -239,6 +239,12 @@ impl TeamState {
                 let approve = *to == RequestStatus::Approved;
                 self.tracker.answer(request_id, *request_kind, by, approve, entry.time).expect(CHECKED);
                 let req = self.tracker.get(request_id).expect(CHECKED);
+                if *request_kind == RequestKind::Shutdown && approve {
+                    // The addressee finishes its turn, then exits.
+                    let was = self.roster.get(by).map(|m| m.shutdown_approved);
+                    self.roster.mark_shutdown_approved(by);
+                    return Undo::Exiting(was);
+                }
                 // An approval opens the gate of the run that submitted the
                 // plan only: a restarted teammate submits its own.
                 let same_run = self.roster.incarnation(&req.requester) == req.incarnations.requester;
@@ -292,10 +298,14 @@ impl TeamState {
             (Event::MessageSent { message }, _) => self.bus.unsend(&message.to),
             (Event::InboxDrained { agent, .. }, Undo::Drained(drained)) => self.bus.undrain(agent, drained),
             (Event::RequestCreated { request_id, .. }, _) => self.tracker.uncreate(request_id),
-            (Event::RequestTransitioned { request_id, .. }, saved) => {
-                if let (Undo::Gate(Some(was)), Some(req)) = (saved, self.tracker.get(request_id)) {
-                    let requester = req.requester.clone();
-                    self.roster.restore_plan_approved(&requester, was);
+            (Event::RequestTransitioned { request_id, by, .. }, saved) => {
+                match (saved, self.tracker.get(request_id)) {
+                    (Undo::Gate(Some(was)), Some(req)) => {
+                        let requester = req.requester.clone();
+                        self.roster.restore_plan_approved(&requester, was);
+                    }
+                    (Undo::Exiting(Some(was)), _) => self.roster.restore_shutdown_approved(by, was),
+                    _ => {}
                 }
                 self.tracker.unanswer(request_id);
             }
@@ -318,6 +328,9 @@ enum Undo {
     /// A plan approval: whether the requester's gate was open before (none
     /// when the requester is not a member).
     Gate(Option<bool>),
+    /// A shutdown approval: whether the addressee had approved one before
+    /// (none when it is not a member).
+    Exiting(Option<bool>),
     /// A release: the held message and its place in the held list.
     Released(usize, Box<Held>),
 }
@@ -675,6 +688,12 @@ impl Team {
     /// the state the answer would lead to.
     pub fn check_answer(&self, kind: RequestKind, id: &RequestId, by: &AgentName, approve: bool) -> Result<RequestStatus, TeamError> {
         self.state.check_answer(id, kind, by, approve)
+    }
+
+    /// True when `name` approved a request to shut down and has not reached
+    /// `shutdown` yet: it finishes its turn, then exits. A respawn clears it.
+    pub fn is_exiting(&self, name: &AgentName) -> bool {
+        self.state.roster.get(name).is_some_and(|m| m.is_exiting())
     }
 
     /// True when `name` was spawned in plan mode and none of its plans has

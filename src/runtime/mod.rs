@@ -121,8 +121,6 @@ pub(crate) struct Inner {
     pub(crate) restarts: RefCell<BTreeMap<AgentName, VecDeque<String>>>,
     /// Teammates whose task is alive.
     pub(crate) alive: RefCell<BTreeSet<AgentName>>,
-    /// Teammates with an approved shutdown they have not acted on yet.
-    pub(crate) exiting: RefCell<BTreeSet<AgentName>>,
     run_active: Cell<bool>,
     pace_ms: Cell<u64>,
     tasks: Cell<usize>,
@@ -334,7 +332,6 @@ impl Inner {
         let status = self.team.borrow_mut().answer(kind, &id, by, approve, text, at).map_err(|e| e.to_string())?;
         let requester = self.team.borrow().request(&id).map(|r| r.requester.clone()).expect("just answered");
         if kind == RequestKind::Shutdown && approve {
-            self.exiting.borrow_mut().insert(by.clone());
             self.wake(std::slice::from_ref(by));
         }
         self.wake(&[requester]);
@@ -374,7 +371,6 @@ impl Inner {
         }
         let at = self.now();
         self.team.borrow_mut().spawn(&name, role, plan_mode, at).map_err(|e| e.to_string())?;
-        self.exiting.borrow_mut().remove(&name);
         if self.alive.borrow().contains(&name) {
             // An idle teammate whose task still runs: hand it the new prompt.
             self.restarts.borrow_mut().entry(name.clone()).or_default().push_back(prompt.to_string());
@@ -536,7 +532,6 @@ impl Runtime {
             prompts: RefCell::new(VecDeque::new()),
             restarts: RefCell::new(BTreeMap::new()),
             alive: RefCell::new(BTreeSet::new()),
-            exiting: RefCell::new(BTreeSet::new()),
             run_active: Cell::new(false),
             tasks: Cell::new(0),
             streaming: RefCell::new(BTreeMap::new()),

@@ -365,3 +365,17 @@ fn a_teammate_that_approved_its_shutdown_is_exiting_until_it_shuts_down_or_respa
     assert!(!t.is_exiting(&name("ghost")));
     assert_eq!(Team::replay(t.trace()).unwrap().state(), t.state());
 }
+
+#[test]
+fn events_since_returns_exactly_the_entries_a_poller_has_not_seen() {
+    let mut t = team_with(&["alice"]);
+    assert_eq!(t.events_since(0), t.trace().entries());
+    let seen = t.trace().len() as u64;
+    assert!(t.events_since(seen).is_empty(), "nothing new");
+    t.send(&lead(), &name("alice"), "message", "hi", Millis(1)).unwrap();
+    let new = t.events_since(seen);
+    assert_eq!(new.len(), 1);
+    assert_eq!(new[0].seq, seen);
+    assert!(matches!(new[0].event, Event::MessageSent { .. }));
+    assert!(t.events_since(u64::MAX).is_empty(), "past the end is empty, not a panic");
+}

@@ -369,6 +369,16 @@ impl Team {
         &self.trace
     }
 
+    /// The output contract: every entry with sequence number `seq` or
+    /// later, oldest first (empty when `seq` is past the end). A caller that
+    /// has seen `n` entries polls `events_since(n)` for what is new, instead
+    /// of slicing `trace().entries()` itself.
+    pub fn events_since(&self, seq: u64) -> &[TraceEntry] {
+        let entries = self.trace.entries();
+        let from = usize::try_from(seq).unwrap_or(usize::MAX).min(entries.len());
+        &entries[from..]
+    }
+
     /// The roster.
     pub fn roster(&self) -> &Roster {
         &self.state.roster

@@ -237,8 +237,11 @@ mod tests {
         for i in 0..3 {
             bus.send(MessageId(i), msg("lead", "alice", &format!("m{i}"))).unwrap();
         }
+        bus.send(MessageId(3), msg("alice", "lead", "back")).unwrap();
+        assert_eq!(bus.pending_total(), 4, "every waiting message in every inbox counts");
         let got: Vec<_> = bus.drain(&name("alice")).unwrap().into_iter().map(|e| e.message.content).collect();
         assert_eq!(got, ["m0", "m1", "m2"]);
+        assert_eq!(bus.pending_total(), 1, "the lead's message still waits");
     }
 
     #[test]

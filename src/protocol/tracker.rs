@@ -354,7 +354,10 @@ mod tests {
 
     #[test]
     fn new_requests_start_pending() {
+        assert!(Tracker::new().is_empty());
         let t = with_shutdown("aaaaaaaa");
+        assert!(!t.is_empty(), "a tracker with a request is not empty");
+        assert_eq!(t.len(), 1);
         assert_eq!(t.get(&rid("aaaaaaaa")).unwrap().status, RequestStatus::Pending);
         assert_eq!(t.pending().count(), 1);
     }
@@ -414,15 +417,19 @@ mod tests {
         let mut t = with_shutdown("aaaaaaaa");
         let err = t.answer(&rid("aaaaaaaa"), RequestKind::Plan, &name("alice"), true, Millis(20)).unwrap_err();
         assert!(matches!(err, TrackerError::WrongKind { expected: RequestKind::Plan, actual: RequestKind::Shutdown, .. }));
+        assert_eq!(err.to_string(), "request 'aaaaaaaa' is a shutdown request, not a plan request", "the text a model reads");
         assert_eq!(t.get(&rid("aaaaaaaa")).unwrap().status, RequestStatus::Pending);
+        let plan = TrackerError::WrongKind { id: rid("aaaaaaaa"), expected: RequestKind::Shutdown, actual: RequestKind::Plan };
+        assert_eq!(plan.to_string(), "request 'aaaaaaaa' is a plan request, not a shutdown request");
     }
 
     #[test]
     fn shutdown_and_plan_requests_share_one_fsm_but_two_views() {
         let mut t = with_shutdown("aaaaaaaa");
         t.create(rid("bbbbbbbb"), RequestKind::Plan, name("bob"), AgentName::lead(), ONE, Some("p".into()), Millis(11)).unwrap();
-        assert_eq!(t.shutdown_requests().count(), 1);
-        assert_eq!(t.plan_requests().count(), 1);
+        let ids = |it: &mut dyn Iterator<Item = &Request>| it.map(|r| r.id.as_str().to_string()).collect::<Vec<_>>();
+        assert_eq!(ids(&mut t.shutdown_requests()), ["aaaaaaaa"]);
+        assert_eq!(ids(&mut t.plan_requests()), ["bbbbbbbb"]);
         t.answer(&rid("bbbbbbbb"), RequestKind::Plan, &AgentName::lead(), false, Millis(12)).unwrap();
         assert_eq!(t.get(&rid("bbbbbbbb")).unwrap().status, RequestStatus::Rejected);
         let ids: Vec<_> = t.iter().map(|r| r.id.as_str().to_string()).collect();

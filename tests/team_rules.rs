@@ -357,7 +357,7 @@ fn a_teammate_that_approved_its_shutdown_is_exiting_until_it_shuts_down_or_respa
     assert!(!t.is_exiting(&name("bob")), "a rejection keeps it working");
     t.answer(RequestKind::Shutdown, &a, &name("alice"), true, "ok", Millis(2)).unwrap();
     assert!(t.is_exiting(&name("alice")), "approved: it finishes its turn, then exits");
-    assert_eq!(Team::replay(t.trace()).unwrap().is_exiting(&name("alice")), true, "derived on replay");
+    assert!(Team::replay(t.trace()).unwrap().is_exiting(&name("alice")), "derived on replay");
     t.set_status(&name("alice"), MemberStatus::Shutdown, Millis(3)).unwrap();
     assert!(!t.is_exiting(&name("alice")), "it has exited");
     t.spawn(&name("alice"), "coder", false, Millis(4)).unwrap();

@@ -4,10 +4,17 @@
 //! Owns the list of invariants and their detection. It deliberately does not
 //! reuse `Team`: it must judge traces that `Team` would never produce
 //! (imports, fault injection, a misbehaving model or human), so it keeps its
-//! own minimal model of requests and statuses. It never changes a trace.
+//! own minimal model of requests (what the tracker recorded, what was
+//! delivered), statuses and incarnations. It never changes a trace.
 //! Fault injection counts as the trace says: a released message is a
-//! delivery like a sent one, a dropped one never arrived (so a dropped
-//! response is no answer).
+//! delivery like a sent one, a dropped one never arrived. Findings agree
+//! with the tracker: a dropped reply to an answered request is an answer
+//! lost (not a request left pending), a duplicate's copy is a duplicate
+//! delivered (not a second answer), and every finding a fault caused names
+//! that fault's event and rule.
+//!
+//! `Checker` is a fold over entries (cloneable, for keyframes); `check` runs
+//! it over a whole trace.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;

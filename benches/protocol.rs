@@ -17,7 +17,9 @@ use std::time::Duration;
 use criterion::measurement::WallTime;
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkGroup, BenchmarkId, Criterion, SamplingMode, Throughput};
 use team_protocols::protocol::ids::SeededIds;
-use team_protocols::protocol::{AgentName, Bus, Envelope, Message, MessageId, MessageType, Millis, RequestKind, Team, Tracker};
+use team_protocols::protocol::{
+    AgentName, Bus, Envelope, Incarnations, Message, MessageId, MessageType, Millis, RequestKind, Team, Tracker,
+};
 
 /// Teammates next to the lead: the bus has `TEAMMATES + 1` inboxes.
 const TEAMMATES: usize = 8;
@@ -136,12 +138,24 @@ fn tracker_create_resolve(c: &mut Criterion) {
                     for i in 0..n {
                         let id = tracker.fresh_id(&mut ids).expect("a free id within 64 tries");
                         let to = teammates[i % teammates.len()].clone();
-                        tracker.create(id.clone(), RequestKind::Shutdown, lead.clone(), to, None, Millis(i as u64)).expect("fresh id");
+                        tracker
+                            .create(
+                                id.clone(),
+                                RequestKind::Shutdown,
+                                lead.clone(),
+                                to,
+                                Incarnations { requester: 1, addressee: 1 },
+                                None,
+                                Millis(i as u64),
+                            )
+                            .expect("fresh id");
                         created.push(id);
                     }
                     for (i, id) in created.iter().enumerate() {
                         let by = &teammates[i % teammates.len()];
-                        tracker.answer(id, RequestKind::Shutdown, by, i % 2 == 0, Millis((n + i) as u64)).expect("pending, right addressee");
+                        tracker
+                            .answer(id, RequestKind::Shutdown, by, i % 2 == 0, Millis((n + i) as u64))
+                            .expect("pending, right addressee");
                     }
                     // Every answer above succeeded, so none is pending.
                     assert_eq!(tracker.len(), n);

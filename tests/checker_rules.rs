@@ -109,3 +109,23 @@ fn a_pending_request_in_an_unfinished_run_is_not_a_violation() {
     let (t, _, _) = base();
     assert_eq!(check(t.trace()), vec![]);
 }
+
+#[test]
+fn an_answer_across_a_restart_is_flagged() {
+    let mut t = Team::new("default", 3);
+    t.spawn(&name("alice"), "coder", false, Millis(0)).unwrap();
+    let shut = t.request_shutdown(&AgentName::lead(), &name("alice"), Millis(1)).unwrap();
+    t.set_status(&name("alice"), MemberStatus::Idle, Millis(2)).unwrap();
+    t.spawn(&name("alice"), "coder", false, Millis(3)).unwrap();
+    let bad = inject(t.trace(), response(MessageType::ShutdownResponse, "alice", "lead", &shut));
+    let v = check(&bad);
+    assert_eq!(v.len(), 1, "{v:?}");
+    assert_eq!((v[0].kind, v[0].seq, v[0].request_id.clone()), (ViolationKind::AnswerAcrossRestart, bad.len() as u64 - 1, Some(shut)));
+    assert_eq!(
+        v[0].detail,
+        format!(
+            "alice (incarnation 2) answered shutdown request {}, which was addressed to its previous run (incarnation 1)",
+            v[0].request_id.clone().unwrap()
+        )
+    );
+}

@@ -1,7 +1,7 @@
 //! Fault injection end to end: each action on the shutdown scenario, seeded
 //! reproducibility, and a property test over seeds, fault plans and the six
 //! scenarios: runs end, drops are visible, replay equals live, and every
-//! checker finding is explained by an injected fault.
+//! checker finding names the injected fault that caused it.
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -50,7 +50,7 @@ fn delivered(trace: &Trace) -> BTreeMap<u64, Message> {
             Event::MessageSent { message } => {
                 out.insert(e.seq, message.clone());
             }
-            Event::FaultApplied { action, message } if action.holds() => {
+            Event::FaultApplied { action, message, .. } if action.holds() => {
                 held.insert(e.seq, message.clone());
             }
             Event::MessageReleased { held: from } => {
@@ -67,14 +67,14 @@ fn faults_of(trace: &Trace) -> Vec<(u64, FaultAction, Message)> {
         .entries()
         .iter()
         .filter_map(|e| match &e.event {
-            Event::FaultApplied { action, message } => Some((e.seq, action.clone(), message.clone())),
+            Event::FaultApplied { action, message, .. } => Some((e.seq, action.clone(), message.clone())),
             _ => None,
         })
         .collect()
 }
 
 #[test]
-fn a_dropped_shutdown_response_never_reaches_the_lead_and_leaves_the_request_pending() {
+fn a_dropped_shutdown_response_is_an_answer_lost_that_agrees_with_the_tracker() {
     let (rt, trace) = shutdown_with(FaultAction::Drop);
     let id = request_id(&rt);
     assert_eq!(rt.with_team(|t| t.request(&id).unwrap().status), RequestStatus::Approved, "the tracker moves as without faults");
@@ -82,19 +82,39 @@ fn a_dropped_shutdown_response_never_reaches_the_lead_and_leaves_the_request_pen
     assert_eq!(faults.len(), 1);
     assert_eq!((faults[0].1.clone(), faults[0].2.msg_type), (FaultAction::Drop, MessageType::ShutdownResponse));
     assert!(delivered(&trace).values().all(|m| m.msg_type != MessageType::ShutdownResponse), "the lead never hears");
-    let found: Vec<_> = check(&trace).into_iter().map(|v| (v.kind, v.request_id)).collect();
-    assert_eq!(found, [(ViolationKind::LeftPending, Some(id))]);
+    let drop = faults[0].0;
+    let found = check(&trace);
+    assert_eq!(found.len(), 1, "{found:?}");
+    let v = &found[0];
+    assert_eq!((v.kind, v.request_id.clone(), v.seq, v.fault), (ViolationKind::AnswerLost, Some(id.clone()), drop, Some(drop)));
+    assert_eq!(
+        v.detail,
+        format!("alice approved shutdown request {id} and exits; fault rule 1 dropped the reply (#{drop}), so the lead never learned it")
+    );
+    assert!(matches!(trace.entries()[drop as usize].event, Event::FaultApplied { rule: Some(1), .. }), "the rule is recorded");
     assert!(matches!(trace.entries().last().unwrap().event, Event::RunFinished));
 }
 
 #[test]
-fn a_duplicated_shutdown_response_is_a_second_answer() {
+fn a_duplicated_shutdown_response_is_a_duplicate_delivered_that_the_tracker_ignored() {
     let (rt, trace) = shutdown_with(FaultAction::Duplicate);
     let id = request_id(&rt);
     let responses = delivered(&trace).into_values().filter(|m| m.msg_type == MessageType::ShutdownResponse).count();
     assert_eq!(responses, 2);
-    let found: Vec<_> = check(&trace).into_iter().map(|v| (v.kind, v.request_id)).collect();
-    assert_eq!(found, [(ViolationKind::SecondAnswer, Some(id))]);
+    let dup = faults_of(&trace)[0].0;
+    let found = check(&trace);
+    assert_eq!(found.len(), 1, "{found:?}");
+    let v = &found[0];
+    assert_eq!((v.kind, v.request_id.clone(), v.seq, v.fault), (ViolationKind::DuplicateDelivered, Some(id.clone()), dup + 1, Some(dup)));
+    assert_eq!(
+        v.detail,
+        format!(
+            "fault rule 1 duplicated alice's reply to request {id} (#{dup}): the lead received the same answer twice; \
+             the tracker recorded one answer (approved) and ignored the copy"
+        )
+    );
+    let transitions = rt.with_team(|t| t.request(&id).unwrap().transitions.len());
+    assert_eq!(transitions, 1, "the copy did not move the tracker");
 }
 
 #[test]
@@ -145,28 +165,37 @@ fn the_same_seed_and_plan_give_a_byte_identical_trace() {
     assert_eq!(a.to_json(), b.to_json());
 }
 
-/// Each finding the checker reports, explained by the faults in the trace.
+/// Each finding the checker reports must name the fault event that caused
+/// it (`Violation::fault`, and `#seq` in its detail), and that event must be
+/// the right kind of fault on the right message.
 fn explained(trace: &Trace, v: &Violation) -> bool {
-    let faults = faults_of(trace);
-    let of_request = |action: &dyn Fn(&FaultAction) -> bool| {
-        faults.iter().any(|(_, a, m)| action(a) && m.request_id.is_some() && m.request_id == v.request_id)
+    let Some(f) = v.fault else { return false };
+    let Some(TraceEntry { event: Event::FaultApplied { action, message, rule }, .. }) = trace.entries().get(f as usize) else {
+        return false;
     };
-    match v.kind {
-        // A response was duplicated.
-        ViolationKind::SecondAnswer => {
-            faults.iter().any(|(_, a, m)| *a == FaultAction::Duplicate && m.msg_type.is_response() && m.request_id == v.request_id)
+    let names_it = v.detail.contains(&format!("(#{f})")) && rule.is_some_and(|n| v.detail.contains(&format!("fault rule {n} ")));
+    let of_request = message.request_id.is_some() && message.request_id == v.request_id;
+    names_it
+        && match v.kind {
+            // Its reply was dropped.
+            ViolationKind::AnswerLost => *action == FaultAction::Drop && message.msg_type.is_response() && of_request,
+            // Its reply was duplicated, and the copy is what was flagged.
+            ViolationKind::DuplicateDelivered => {
+                *action == FaultAction::Duplicate && message.msg_type.is_response() && of_request && v.seq == f + 1
+            }
+            // Its request message was dropped or held back.
+            ViolationKind::LeftPending => message.msg_type.is_request() && of_request,
+            // A held message (or a copy) arrived after its recipient had exited.
+            ViolationKind::MessageToExitedTeammate => match &trace.entries()[v.seq as usize].event {
+                Event::MessageReleased { held } => *held == f && action.holds(),
+                Event::MessageSent { .. } => *action == FaultAction::Duplicate && v.seq == f + 1,
+                _ => false,
+            },
+            ViolationKind::SecondAnswer
+            | ViolationKind::AnswerToUnknownRequest
+            | ViolationKind::AnswerFromWrongAgent
+            | ViolationKind::AnswerAcrossRestart => false,
         }
-        // Its request or response was dropped or held back, or a message the
-        // flow needed was dropped (nobody asked or answered), or one was
-        // duplicated (a second "done" report makes the lead ask a teammate
-        // to shut down twice; the teammate exits after the first).
-        ViolationKind::LeftPending => {
-            of_request(&|_| true) || faults.iter().any(|(_, a, _)| matches!(a, FaultAction::Drop | FaultAction::Duplicate))
-        }
-        // A held message arrived after its recipient had exited.
-        ViolationKind::MessageToExitedTeammate => matches!(trace.entries()[v.seq as usize].event, Event::MessageReleased { .. }),
-        ViolationKind::AnswerToUnknownRequest | ViolationKind::AnswerFromWrongAgent => false,
-    }
 }
 
 fn action() -> impl Strategy<Value = FaultAction> {
@@ -182,8 +211,13 @@ fn rule() -> impl Strategy<Value = FaultRule> {
     let msg_type = prop_oneof![Just(None), proptest::sample::select(MessageType::ALL.to_vec()).prop_map(Some)];
     let name = proptest::sample::select(vec![None, Some("lead"), Some("alice"), Some("bob"), Some("dave"), Some("erin")])
         .prop_map(|n| n.map(|n| AgentName::parse(n).unwrap()));
-    (action(), msg_type, name.clone(), name, 0.0f64..=1.0)
-        .prop_map(|(action, msg_type, from, to, probability)| FaultRule { action, msg_type, from, to, probability })
+    (action(), msg_type, name.clone(), name, 0.0f64..=1.0).prop_map(|(action, msg_type, from, to, probability)| FaultRule {
+        action,
+        msg_type,
+        from,
+        to,
+        probability,
+    })
 }
 
 proptest! {
@@ -208,9 +242,23 @@ proptest! {
                 prop_assert!(!read_ids(&trace).contains(&seq));
             }
         }
-        for v in check(&trace) {
-            prop_assert!(explained(&trace, &v), "unexplained {:?} in {} (seed {seed})", v, scenario.id);
+        let found = check(&trace);
+        for v in &found {
+            prop_assert!(explained(&trace, v), "unexplained {:?} in {} (seed {seed})", v, scenario.id);
         }
+        // The checker is a fold: a snapshot at any entry, resumed, agrees
+        // with checking from zero, and what it holds then is the prefix's verdict.
+        let n = (seed % (trace.len() as u64 + 1)) as usize;
+        let mut checker = Checker::new();
+        for e in &trace.entries()[..n] {
+            checker.observe(e);
+        }
+        prop_assert_eq!(checker.violations(), &check(&trace.prefix(n))[..]);
+        let mut resumed = checker.clone();
+        for e in &trace.entries()[n..] {
+            resumed.observe(e);
+        }
+        prop_assert_eq!(resumed.finish(), found);
     }
 
     #[test]
@@ -220,4 +268,3 @@ proptest! {
         prop_assert_eq!(check(&trace), vec![]);
     }
 }
-

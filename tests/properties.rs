@@ -45,16 +45,45 @@ fn fail(reason: impl std::fmt::Display) -> TestCaseError {
 /// (taken modulo its length), so the same op is meaningful for any team.
 #[derive(Debug, Clone)]
 enum Op {
-    Send { from: usize, to: usize, ty: u8, text: String },
-    Broadcast { from: usize, text: String },
-    Drain { agent: usize },
-    RequestShutdown { from: usize, target: usize },
-    SubmitPlan { from: usize, plan: String },
+    Send {
+        from: usize,
+        to: usize,
+        ty: u8,
+        text: String,
+    },
+    Broadcast {
+        from: usize,
+        text: String,
+    },
+    Drain {
+        agent: usize,
+    },
+    RequestShutdown {
+        from: usize,
+        target: usize,
+    },
+    SubmitPlan {
+        from: usize,
+        plan: String,
+    },
     /// Answer the `pick`th request created so far (or an id nobody created),
     /// by its addressee (`by: None`) or by anyone in the pool.
-    Answer { pick: usize, by: Option<usize>, approve: bool, wrong_kind: bool, unknown: bool, text: String },
-    SetStatus { agent: usize, to: MemberStatus },
-    Spawn { agent: usize, plan_mode: bool },
+    Answer {
+        pick: usize,
+        by: Option<usize>,
+        approve: bool,
+        wrong_kind: bool,
+        unknown: bool,
+        text: String,
+    },
+    SetStatus {
+        agent: usize,
+        to: MemberStatus,
+    },
+    Spawn {
+        agent: usize,
+        plan_mode: bool,
+    },
     FinishRun,
 }
 
@@ -65,6 +94,8 @@ enum Refusal {
     WrongKind,
     NotAddressee,
     Settled,
+    /// The addressee restarted since the request was made to it.
+    Stale,
 }
 
 /// A team under test plus what the test has seen of it.
@@ -81,6 +112,10 @@ struct World {
     clean: bool,
     /// Every envelope `drain` returned, with whose inbox it came from, in order.
     delivered: Vec<(AgentName, Envelope)>,
+    /// How often each teammate was spawned (its incarnation).
+    spawns: BTreeMap<AgentName, u32>,
+    /// The addressee's incarnation when each request was made.
+    addressed: BTreeMap<RequestId, u32>,
 }
 
 impl World {
@@ -88,13 +123,15 @@ impl World {
         let mut team = Team::new(team_name, seed);
         team.start_run("go", Millis(0)).unwrap();
         let mut pool = vec![lead()];
+        let mut spawns = BTreeMap::new();
         for t in teammates {
             let n = name(t);
             team.spawn(&n, "coder", false, Millis(0)).unwrap();
+            spawns.insert(n.clone(), 1);
             pool.push(n);
         }
         pool.push(name(GHOST));
-        World { team, pool, ids: Vec::new(), now: 0, clean, delivered: Vec::new() }
+        World { team, pool, ids: Vec::new(), now: 0, clean, delivered: Vec::new(), spawns, addressed: BTreeMap::new() }
     }
 
     fn agent(&self, i: usize) -> AgentName {
@@ -111,6 +148,14 @@ impl World {
 
     fn exited(&self, n: &AgentName) -> bool {
         self.status(n) == Some(MemberStatus::Shutdown)
+    }
+
+    /// The model's incarnation of `n` (the lead's is 1).
+    fn incarnation(&self, n: &AgentName) -> u32 {
+        if n.is_lead() {
+            return 1;
+        }
+        self.spawns.get(n).copied().unwrap_or(0)
     }
 
     fn has_pending_plan(&self, n: &AgentName) -> bool {
@@ -198,14 +243,28 @@ impl World {
             }
             Op::RequestShutdown { from, target } => {
                 let (from, target) = (self.agent(*from), self.agent(*target));
-                let should = from.is_lead() && matches!(self.status(&target), Some(MemberStatus::Working | MemberStatus::Idle));
+                // One shutdown request at a time per run of a teammate.
+                let open = self.ids.iter().any(|id| {
+                    let r = self.team.request(id).unwrap();
+                    r.kind == RequestKind::Shutdown
+                        && r.addressee == target
+                        && r.status == RequestStatus::Pending
+                        && self.addressed[id] == self.incarnation(&target)
+                });
+                let should = from.is_lead() && matches!(self.status(&target), Some(MemberStatus::Working | MemberStatus::Idle)) && !open;
                 let r = self.team.request_shutdown(&from, &target, at);
                 prop_assert_eq!(r.is_ok(), should, "shutdown request {} -> {}: {:?}", from, target, r);
                 if let Ok(id) = &r {
                     prop_assert!(!self.ids.contains(id), "request id {} reused", id);
                     let req = self.team.request(id).unwrap();
-                    prop_assert_eq!((req.kind, &req.requester, &req.addressee, req.status), (RequestKind::Shutdown, &lead(), &target, RequestStatus::Pending));
+                    prop_assert_eq!(
+                        (req.kind, &req.requester, &req.addressee, req.status),
+                        (RequestKind::Shutdown, &lead(), &target, RequestStatus::Pending)
+                    );
                     prop_assert_eq!(self.team.trace().len(), len_before + 2);
+                    let bound = Incarnations { requester: 1, addressee: self.incarnation(&target) };
+                    prop_assert_eq!(req.incarnations, bound, "a request binds the current runs of both sides");
+                    self.addressed.insert(id.clone(), bound.addressee);
                     self.ids.push(id.clone());
                 }
                 r.map(drop)
@@ -221,9 +280,15 @@ impl World {
                 if let Ok(id) = &r {
                     prop_assert!(!self.ids.contains(id), "request id {} reused", id);
                     let req = self.team.request(id).unwrap();
-                    prop_assert_eq!((req.kind, &req.requester, &req.addressee, req.status), (RequestKind::Plan, &from, &lead(), RequestStatus::Pending));
+                    prop_assert_eq!(
+                        (req.kind, &req.requester, &req.addressee, req.status),
+                        (RequestKind::Plan, &from, &lead(), RequestStatus::Pending)
+                    );
                     prop_assert_eq!(req.plan.as_deref(), Some(plan.as_str()));
                     prop_assert_eq!(self.team.trace().len(), len_before + 2);
+                    let bound = Incarnations { requester: self.incarnation(&from), addressee: 1 };
+                    prop_assert_eq!(req.incarnations, bound, "a request binds the current runs of both sides");
+                    self.addressed.insert(id.clone(), 1);
                     self.ids.push(id.clone());
                 }
                 r.map(drop)
@@ -250,6 +315,7 @@ impl World {
                     Some(r) if r.kind != kind => Err(Refusal::WrongKind),
                     Some(r) if r.addressee != by => Err(Refusal::NotAddressee),
                     Some(r) if r.status != RequestStatus::Pending => Err(Refusal::Settled),
+                    Some(r) if self.addressed[&r.id] < self.incarnation(&by) => Err(Refusal::Stale),
                     Some(_) if *approve => Ok(RequestStatus::Approved),
                     Some(_) => Ok(RequestStatus::Rejected),
                 };
@@ -279,6 +345,21 @@ impl World {
                             if message.msg_type == response_type(kind) && message.from == by && message.to == requester
                                 && message.request_id.as_ref() == Some(&id) && message.approve == Some(*approve));
                         prop_assert!(ok, "answer sent {:?}", new[1].event);
+                        if kind == RequestKind::Plan && *approve {
+                            let same_run = req.as_ref().unwrap().incarnations.requester == self.incarnation(&requester);
+                            let gate = self.team.roster().get(&requester).map(|m| m.plan_approved);
+                            prop_assert!(
+                                gate.is_none() || !same_run || gate == Some(true),
+                                "an approval opens the gate of the run that asked"
+                            );
+                            if !same_run {
+                                prop_assert_eq!(
+                                    gate,
+                                    state_before.roster.get(&requester).map(|m| m.plan_approved),
+                                    "a stale approval leaves the gate"
+                                );
+                            }
+                        }
                     }
                     (Err(why), Err(TeamError::Tracker(e))) => {
                         let same = matches!(
@@ -289,6 +370,9 @@ impl World {
                                 | (Refusal::Settled, TrackerError::AlreadySettled { .. })
                         );
                         prop_assert!(same, "answer refused with {:?}, expected {:?}", e, why);
+                    }
+                    (Err(Refusal::Stale), Err(TeamError::StaleRequest { addressed, current, .. })) => {
+                        prop_assert_eq!((*addressed, *current), (self.addressed[&id], self.incarnation(&by)));
                     }
                     _ => return Err(fail(format!("answer {id} ({kind}) by {by}: got {r:?}, expected {expect:?}"))),
                 }
@@ -320,9 +404,15 @@ impl World {
                     return Ok(());
                 }
                 let should = !agent.is_lead() && self.status(&agent) != Some(MemberStatus::Working);
+                // A clean run never restarts a teammate that still owes an answer.
+                if self.clean && self.team.tracker().pending().any(|r| r.addressee == agent) {
+                    return Ok(());
+                }
                 let r = self.team.spawn(&agent, "coder", *plan_mode, at);
                 prop_assert_eq!(r.is_ok(), should, "spawn {}: {:?}", agent, r);
                 if r.is_ok() {
+                    *self.spawns.entry(agent.clone()).or_insert(0) += 1;
+                    prop_assert_eq!(self.team.roster().incarnation(&agent), self.incarnation(&agent), "a spawn is a new incarnation");
                     prop_assert_eq!(self.status(&agent), Some(MemberStatus::Working));
                     prop_assert_eq!(self.team.plan_gate_closed(&agent), *plan_mode);
                     prop_assert_eq!(&self.team.state().bus, &state_before.bus, "a restart keeps every inbox as it was");
@@ -350,7 +440,10 @@ impl World {
         let pending: Vec<Request> = self.team.tracker().pending().cloned().collect();
         for (i, r) in pending.iter().enumerate() {
             let pick = self.ids.iter().position(|id| *id == r.id).unwrap();
-            self.step(&Op::Answer { pick, by: None, approve: approve ^ (i % 2 == 1), wrong_kind: false, unknown: false, text: String::new() }, 1)?;
+            self.step(
+                &Op::Answer { pick, by: None, approve: approve ^ (i % 2 == 1), wrong_kind: false, unknown: false, text: String::new() },
+                1,
+            )?;
             prop_assert!(self.team.request(&r.id).unwrap().status.is_terminal(), "{} still pending", r.id);
         }
         self.step(&Op::FinishRun, 1)
@@ -381,9 +474,8 @@ fn status() -> impl Strategy<Value = MemberStatus> {
 /// An answer: by the addressee 70% of the time, the right protocol 90%, a
 /// created id 95%.
 fn answer() -> impl Strategy<Value = Op> {
-    (any::<usize>(), prop::option::weighted(0.3, idx()), any::<bool>(), prop::bool::weighted(0.1), prop::bool::weighted(0.05), ".{0,4}").prop_map(
-        |(pick, by, approve, wrong_kind, unknown, text)| Op::Answer { pick, by, approve, wrong_kind, unknown, text },
-    )
+    (any::<usize>(), prop::option::weighted(0.3, idx()), any::<bool>(), prop::bool::weighted(0.1), prop::bool::weighted(0.05), ".{0,4}")
+        .prop_map(|(pick, by, approve, wrong_kind, unknown, text)| Op::Answer { pick, by, approve, wrong_kind, unknown, text })
 }
 
 fn shutdown_request() -> impl Strategy<Value = Op> {
@@ -519,10 +611,18 @@ impl<'a> Ctx<'a> {
                     used.insert(request_id.clone());
                     let answered = entries
                         .iter()
-                        .position(|a| matches!(&a.event, Event::MessageSent { message }
-                            if message.msg_type.is_response() && message.request_id.as_ref() == Some(request_id)))
+                        .position(|a| {
+                            matches!(&a.event, Event::MessageSent { message }
+                            if message.msg_type.is_response() && message.request_id.as_ref() == Some(request_id))
+                        })
                         .ok_or_else(|| fail(format!("clean run left {request_id} unanswered")))?;
-                    requests.push(OrigRequest { id: request_id.clone(), kind: *request_kind, addressee: addressee.clone(), created: i, answered });
+                    requests.push(OrigRequest {
+                        id: request_id.clone(),
+                        kind: *request_kind,
+                        addressee: addressee.clone(),
+                        created: i,
+                        answered,
+                    });
                 }
                 Event::MessageSent { message } => used.extend(message.request_id.clone()),
                 _ => {}
@@ -569,7 +669,12 @@ impl<'a> Ctx<'a> {
                 let r = &self.requests[inj.pick % self.requests.len()];
                 let gap = r.answered + 1 + inj.gap % (n - r.answered);
                 let m = Self::response(r.kind, r.addressee.clone(), self.agent(inj.to), &r.id, inj.flag);
-                Planned { gap, events: vec![(Event::MessageSent { message: m }, vec![(ViolationKind::SecondAnswer, Some(r.id.clone()))])], pending: None }
+                // The addressee restarted in between: its new run answers a request of its old one.
+                let restarted = self.entries[r.created..gap]
+                    .iter()
+                    .any(|e| matches!(&e.event, Event::MemberSpawned { name, .. } if *name == r.addressee));
+                let kind = if restarted { ViolationKind::AnswerAcrossRestart } else { ViolationKind::SecondAnswer };
+                Planned { gap, events: vec![(Event::MessageSent { message: m }, vec![(kind, Some(r.id.clone()))])], pending: None }
             }
             // An answer by someone other than the addressee, any time after creation.
             2 if !self.requests.is_empty() => {

@@ -202,8 +202,10 @@ fn every_transition_is_recorded_with_its_time_and_author() {
 fn same_seed_gives_the_same_request_ids() {
     let run = |seed| {
         let mut t = Team::new("d", seed);
-        t.spawn(&name("a"), "r", false, Millis(0)).unwrap();
-        (0..3).map(|i| t.request_shutdown(&lead(), &name("a"), Millis(i)).unwrap()).collect::<Vec<_>>()
+        for n in ["a", "b", "c"] {
+            t.spawn(&name(n), "r", false, Millis(0)).unwrap();
+        }
+        ["a", "b", "c"].iter().zip(0..).map(|(n, i)| t.request_shutdown(&lead(), &name(n), Millis(i)).unwrap()).collect::<Vec<_>>()
     };
     assert_eq!(run(9), run(9));
     assert_ne!(run(9), run(10));
@@ -260,4 +262,120 @@ fn commands_refuse_time_going_backwards() {
     let err = t.send(&lead(), &name("alice"), "message", "early", Millis(10)).unwrap_err();
     assert!(matches!(err, TeamError::Trace(TraceError::TimeWentBackwards { .. })));
     assert_eq!(t.peek(&name("alice")).unwrap().len(), 1);
+}
+
+/// alice is asked to shut down, goes idle without answering, and is spawned
+/// again (incarnation 2) before she answers.
+fn restarted_with_a_pending_shutdown() -> (Team, RequestId) {
+    let mut t = team_with(&["alice"]);
+    let id = t.request_shutdown(&lead(), &name("alice"), Millis(1)).unwrap();
+    t.set_status(&name("alice"), MemberStatus::Idle, Millis(2)).unwrap();
+    t.spawn(&name("alice"), "coder", false, Millis(3)).unwrap();
+    (t, id)
+}
+
+#[test]
+fn a_stale_shutdown_answer_is_refused_with_its_own_error() {
+    let (mut t, id) = restarted_with_a_pending_shutdown();
+    let len = t.trace().len();
+    let err = t.answer(RequestKind::Shutdown, &id, &name("alice"), true, "ok", Millis(4)).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "request '{id}' was addressed to alice's previous run (incarnation 1); alice has restarted (incarnation 2) and cannot answer it"
+        )
+    );
+    assert_eq!(t.request(&id).unwrap().status, RequestStatus::Pending, "the stale request stays as it was");
+    assert_eq!(t.trace().len(), len, "nothing recorded");
+    assert!(!t.is_exiting(&name("alice")), "the new run does not exit");
+}
+
+#[test]
+fn incarnations_count_spawns_and_bind_requests_and_replay_derives_them() {
+    let (mut t, id) = restarted_with_a_pending_shutdown();
+    assert_eq!(t.roster().get(&name("alice")).unwrap().incarnation, 2);
+    let req = t.request(&id).unwrap();
+    assert_eq!((req.incarnations.requester, req.incarnations.addressee), (1, 1));
+    let fresh = t.request_shutdown(&lead(), &name("alice"), Millis(4)).unwrap();
+    assert_eq!(t.request(&fresh).unwrap().incarnations.addressee, 2);
+    assert_eq!(t.answer(RequestKind::Shutdown, &fresh, &name("alice"), true, "ok", Millis(5)), Ok(RequestStatus::Approved));
+    assert_eq!(Team::replay(t.trace()).unwrap().state(), t.state());
+    assert!(!t.trace().to_json().contains("incarnation"), "the trace format is unchanged");
+}
+
+#[test]
+fn a_stale_shutdown_in_a_trace_is_refused_on_replay() {
+    let (t, id) = restarted_with_a_pending_shutdown();
+    let mut entries = t.trace().entries().to_vec();
+    let moved = Event::RequestTransitioned {
+        request_id: id.clone(),
+        request_kind: RequestKind::Shutdown,
+        by: name("alice"),
+        from: RequestStatus::Pending,
+        to: RequestStatus::Approved,
+    };
+    entries.push(TraceEntry { seq: entries.len() as u64, time: Millis(4), event: moved });
+    let trace = Trace::from_parts("default".into(), 7, t.trace().version, entries).unwrap();
+    let err = Team::replay(&trace).unwrap_err();
+    assert!(matches!(err.source, TeamError::StaleRequest { addressed: 1, current: 2, .. }), "{err}");
+}
+
+#[test]
+fn a_plan_approved_for_an_earlier_run_does_not_open_the_new_runs_gate() {
+    let mut t = Team::new("default", 7);
+    t.spawn(&name("bob"), "coder", true, Millis(0)).unwrap();
+    let plan = t.submit_plan(&name("bob"), "old plan", Millis(1)).unwrap();
+    t.set_status(&name("bob"), MemberStatus::Idle, Millis(2)).unwrap();
+    t.spawn(&name("bob"), "coder", true, Millis(3)).unwrap();
+    assert_eq!(t.answer(RequestKind::Plan, &plan, &lead(), true, "fine", Millis(4)), Ok(RequestStatus::Approved));
+    assert!(t.plan_gate_closed(&name("bob")), "the approval was for bob's previous run");
+    let fresh = t.submit_plan(&name("bob"), "new plan", Millis(5)).unwrap();
+    t.answer(RequestKind::Plan, &fresh, &lead(), true, "fine", Millis(6)).unwrap();
+    assert!(!t.plan_gate_closed(&name("bob")), "the new run's own plan opens it");
+    assert_eq!(Team::replay(t.trace()).unwrap().state(), t.state());
+}
+
+#[test]
+fn a_second_shutdown_request_while_one_is_pending_is_refused() {
+    let mut t = team_with(&["alice"]);
+    let first = t.request_shutdown(&lead(), &name("alice"), Millis(1)).unwrap();
+    let len = t.trace().len();
+    let err = t.request_shutdown(&lead(), &name("alice"), Millis(2)).unwrap_err();
+    assert_eq!(err.to_string(), format!("a shutdown request to 'alice' is already pending ({first}); wait for its answer"));
+    assert_eq!(t.trace().len(), len);
+    t.answer(RequestKind::Shutdown, &first, &name("alice"), false, "busy", Millis(3)).unwrap();
+    assert!(t.request_shutdown(&lead(), &name("alice"), Millis(4)).is_ok(), "once answered, the lead may ask again");
+}
+
+#[test]
+fn a_teammate_that_approved_its_shutdown_is_exiting_until_it_shuts_down_or_respawns() {
+    let mut t = team_with(&["alice", "bob"]);
+    let a = t.request_shutdown(&lead(), &name("alice"), Millis(1)).unwrap();
+    let b = t.request_shutdown(&lead(), &name("bob"), Millis(1)).unwrap();
+    assert!(!t.is_exiting(&name("alice")), "asked is not exiting");
+    t.answer(RequestKind::Shutdown, &b, &name("bob"), false, "busy", Millis(2)).unwrap();
+    assert!(!t.is_exiting(&name("bob")), "a rejection keeps it working");
+    t.answer(RequestKind::Shutdown, &a, &name("alice"), true, "ok", Millis(2)).unwrap();
+    assert!(t.is_exiting(&name("alice")), "approved: it finishes its turn, then exits");
+    assert!(Team::replay(t.trace()).unwrap().is_exiting(&name("alice")), "derived on replay");
+    t.set_status(&name("alice"), MemberStatus::Shutdown, Millis(3)).unwrap();
+    assert!(!t.is_exiting(&name("alice")), "it has exited");
+    t.spawn(&name("alice"), "coder", false, Millis(4)).unwrap();
+    assert!(!t.is_exiting(&name("alice")), "a new run is not exiting");
+    assert!(!t.is_exiting(&name("ghost")));
+    assert_eq!(Team::replay(t.trace()).unwrap().state(), t.state());
+}
+
+#[test]
+fn events_since_returns_exactly_the_entries_a_poller_has_not_seen() {
+    let mut t = team_with(&["alice"]);
+    assert_eq!(t.events_since(0), t.trace().entries());
+    let seen = t.trace().len() as u64;
+    assert!(t.events_since(seen).is_empty(), "nothing new");
+    t.send(&lead(), &name("alice"), "message", "hi", Millis(1)).unwrap();
+    let new = t.events_since(seen);
+    assert_eq!(new.len(), 1);
+    assert_eq!(new[0].seq, seen);
+    assert!(matches!(new[0].event, Event::MessageSent { .. }));
+    assert!(t.events_since(u64::MAX).is_empty(), "past the end is empty, not a panic");
 }

@@ -167,6 +167,46 @@ impl Bus {
         &self.held
     }
 
+    /// Undoes `register`: removes an inbox that `register` just created.
+    pub(crate) fn unregister(&mut self, name: &AgentName) {
+        self.inboxes.remove(name);
+    }
+
+    /// Undoes `send` (or the inbox half of `release`): removes the newest
+    /// message of `to`'s inbox.
+    pub(crate) fn unsend(&mut self, to: &AgentName) {
+        if let Some(inbox) = self.inboxes.get_mut(to) {
+            inbox.pop_back();
+        }
+    }
+
+    /// Undoes `drain`: puts the drained messages back, in front of anything
+    /// that arrived since.
+    pub(crate) fn undrain(&mut self, name: &AgentName, drained: Vec<Envelope>) {
+        if let Some(inbox) = self.inboxes.get_mut(name) {
+            for envelope in drained.into_iter().rev() {
+                inbox.push_front(envelope);
+            }
+        }
+    }
+
+    /// Undoes `hold`: forgets the newest held message.
+    pub(crate) fn unhold(&mut self) {
+        self.held.pop();
+    }
+
+    /// Where the message held by event `seq` sits in hold order.
+    pub(crate) fn held_index(&self, seq: u64) -> Option<usize> {
+        self.held.iter().position(|h| h.seq == seq)
+    }
+
+    /// Undoes `release`: holds the message again at `index`, and takes it
+    /// back out of its recipient's inbox.
+    pub(crate) fn unrelease(&mut self, index: usize, held: Held) {
+        self.unsend(&held.message.to);
+        self.held.insert(index.min(self.held.len()), held);
+    }
+
     fn known_names(&self) -> String {
         self.inboxes.keys().map(AgentName::as_str).collect::<Vec<_>>().join(", ")
     }
@@ -200,8 +240,11 @@ mod tests {
         for i in 0..3 {
             bus.send(MessageId(i), msg("lead", "alice", &format!("m{i}"))).unwrap();
         }
+        bus.send(MessageId(3), msg("alice", "lead", "back")).unwrap();
+        assert_eq!(bus.pending_total(), 4, "every waiting message in every inbox counts");
         let got: Vec<_> = bus.drain(&name("alice")).unwrap().into_iter().map(|e| e.message.content).collect();
         assert_eq!(got, ["m0", "m1", "m2"]);
+        assert_eq!(bus.pending_total(), 1, "the lead's message still waits");
     }
 
     #[test]

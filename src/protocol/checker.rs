@@ -4,20 +4,28 @@
 //! Owns the list of invariants and their detection. It deliberately does not
 //! reuse `Team`: it must judge traces that `Team` would never produce
 //! (imports, fault injection, a misbehaving model or human), so it keeps its
-//! own minimal model of requests and statuses. It never changes a trace.
+//! own minimal model of requests (what the tracker recorded, what was
+//! delivered), statuses and incarnations. It never changes a trace.
 //! Fault injection counts as the trace says: a released message is a
-//! delivery like a sent one, a dropped one never arrived (so a dropped
-//! response is no answer).
+//! delivery like a sent one, a dropped one never arrived. Findings agree
+//! with the tracker: a dropped reply to an answered request is an answer
+//! lost (not a request left pending), a duplicate's copy is a duplicate
+//! delivered (not a second answer), and every finding a fault caused names
+//! that fault's event and rule.
+//!
+//! `Checker` is a fold over entries (cloneable, for keyframes); `check` runs
+//! it over a whole trace.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use super::faults::FaultAction;
 use super::message::{Message, MessageType, RequestId};
-use super::roster::MemberStatus;
+use super::roster::{MemberStatus, LEAD_INCARNATION};
 use super::trace::{Event, Trace, TraceEntry};
-use super::tracker::RequestKind;
+use super::tracker::{RequestKind, RequestStatus};
 use super::AgentName;
 
 /// The kinds of protocol violation the checker knows.
@@ -26,14 +34,24 @@ use super::AgentName;
 pub enum ViolationKind {
     /// A response names a request id nobody created (or of the other protocol).
     AnswerToUnknownRequest,
-    /// A response to a request that was already answered.
+    /// A response to a request that was already answered (not a copy made
+    /// by a duplicate fault: that is `DuplicateDelivered`).
     SecondAnswer,
     /// A response from someone other than the request's addressee.
     AnswerFromWrongAgent,
+    /// A response from a restarted teammate to a request addressed to its
+    /// previous run (incarnation).
+    AnswerAcrossRestart,
     /// A message addressed to a teammate that had shut down.
     MessageToExitedTeammate,
-    /// A request still pending when the run finished.
+    /// A request the tracker still held pending when the run finished.
     LeftPending,
+    /// The addressee answered (the tracker moved) but a drop fault lost the
+    /// reply, so the requester never learned the answer.
+    AnswerLost,
+    /// A duplicate fault delivered a copy of a reply: the requester read the
+    /// same answer twice.
+    DuplicateDelivered,
 }
 
 impl fmt::Display for ViolationKind {
@@ -42,8 +60,11 @@ impl fmt::Display for ViolationKind {
             ViolationKind::AnswerToUnknownRequest => "answer to unknown request",
             ViolationKind::SecondAnswer => "second answer",
             ViolationKind::AnswerFromWrongAgent => "answer from wrong agent",
+            ViolationKind::AnswerAcrossRestart => "answer across a restart",
             ViolationKind::MessageToExitedTeammate => "message to exited teammate",
             ViolationKind::LeftPending => "request left pending",
+            ViolationKind::AnswerLost => "answer lost",
+            ViolationKind::DuplicateDelivered => "duplicate delivered",
         })
     }
 }
@@ -59,31 +80,80 @@ pub struct Violation {
     pub request_id: Option<RequestId>,
     /// A sentence for the user.
     pub detail: String,
+    /// The sequence number of the `FaultApplied` event that caused it, when
+    /// a fault did (the detail names it too, as `#seq`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fault: Option<u64>,
+}
+
+/// A fault that hit a message: where, by which rule, doing what.
+#[derive(Debug, Clone)]
+struct FaultNote {
+    seq: u64,
+    rule: Option<usize>,
+    action: FaultAction,
+}
+
+impl FaultNote {
+    /// "fault rule 2" (or "a fault" for traces without rule numbers).
+    fn by(&self) -> String {
+        self.rule.map_or_else(|| "a fault".to_string(), |n| format!("fault rule {n}"))
+    }
 }
 
 #[derive(Debug, Clone)]
 struct OpenRequest {
     kind: RequestKind,
     addressee: AgentName,
+    /// The addressee's incarnation when the request was made.
+    addressed: u32,
+    /// The tracker's answer (from `RequestTransitioned`), if any.
+    settled: Option<RequestStatus>,
+    /// A reply reached the requester's inbox.
     answered: bool,
     flagged_pending: bool,
+    /// The last fault that hit the request message itself.
+    request_fault: Option<FaultNote>,
 }
 
-/// Reads `trace` and returns every violation, in trace order.
-pub fn check(trace: &Trace) -> Vec<Violation> {
-    let mut checker = Checker::new();
-    trace.entries().iter().flat_map(|e| checker.observe(e)).collect()
+/// A message held on the bus by a delay or reorder fault, with its
+/// sender's incarnation when it was sent and the fault that held it.
+#[derive(Debug, Clone)]
+struct HeldMessage {
+    message: Message,
+    sender_incarnation: u32,
+    fault: FaultNote,
 }
 
-/// The checker as a fold over events: feed it a trace's events in order and
-/// it returns each event's violations. A violation at event `n` depends only
-/// on events up to `n`, so the findings of a prefix are the first findings
-/// of the whole. Cloneable, so views can snapshot it.
+/// How a message reached an inbox.
+enum Via {
+    /// Sent straight away.
+    Sent,
+    /// The copy a duplicate fault made.
+    Copy(FaultNote),
+    /// Released after a delay or reorder fault held it.
+    Released(FaultNote),
+}
+
+/// The checker as a fold over trace entries: feed it entries in order with
+/// `observe`, read `violations` at any point.
+///
+/// Each violation is reported while observing the entry it is at, from that
+/// entry and the ones before it only: after observing entries `0..n`,
+/// `violations()` is exactly `check(&trace.prefix(n))`, and the violations
+/// with `seq < n` never change as more entries arrive. So a clone taken at
+/// entry `n` (a keyframe) plus the entries after it gives the same result as
+/// checking from zero.
 #[derive(Debug, Clone, Default)]
 pub struct Checker {
     requests: BTreeMap<RequestId, OpenRequest>,
+    incarnations: BTreeMap<AgentName, u32>,
     exited: BTreeSet<AgentName>,
-    held: BTreeMap<u64, Message>,
+    held: BTreeMap<u64, HeldMessage>,
+    /// The message a duplicate fault just copied: the next `MessageSent` of
+    /// the same message is the copy.
+    copy: Option<(FaultNote, Message)>,
+    found: Vec<Violation>,
 }
 
 impl Checker {
@@ -92,104 +162,257 @@ impl Checker {
         Checker::default()
     }
 
-    /// Takes in the next event; returns the violations it causes.
-    pub fn observe(&mut self, entry: &TraceEntry) -> Vec<Violation> {
-        let mut found = Vec::new();
+    /// The violations found so far, in trace order.
+    pub fn violations(&self) -> &[Violation] {
+        &self.found
+    }
+
+    /// The violations found, once every entry was observed.
+    pub fn finish(self) -> Vec<Violation> {
+        self.found
+    }
+
+    /// The incarnation of `name` as the trace has it so far (the lead's is
+    /// `LEAD_INCARNATION`).
+    fn incarnation(&self, name: &AgentName) -> u32 {
+        if name.is_lead() {
+            return LEAD_INCARNATION;
+        }
+        self.incarnations.get(name).copied().unwrap_or(0)
+    }
+
+    fn flag(&mut self, seq: u64, kind: ViolationKind, request_id: Option<RequestId>, detail: String, fault: Option<u64>) {
+        self.found.push(Violation { seq, kind, request_id, detail, fault });
+    }
+
+    /// Takes in the next entry of the trace.
+    pub fn observe(&mut self, entry: &TraceEntry) {
         let seq = entry.seq;
-        let Checker { requests, exited, held } = self;
         match &entry.event {
             Event::MemberSpawned { name, .. } => {
-                exited.remove(name);
+                self.exited.remove(name);
+                let n = self.incarnations.entry(name.clone()).or_insert(0);
+                *n = n.saturating_add(1);
             }
             Event::MemberStatusChanged { name, to, .. } => {
                 if *to == MemberStatus::Shutdown {
-                    exited.insert(name.clone());
+                    self.exited.insert(name.clone());
                 }
             }
             Event::RequestCreated { request_id, request_kind, addressee, .. } => {
-                requests.insert(
-                    request_id.clone(),
-                    OpenRequest { kind: *request_kind, addressee: addressee.clone(), answered: false, flagged_pending: false },
-                );
+                let addressed = self.incarnation(addressee);
+                let open = OpenRequest {
+                    kind: *request_kind,
+                    addressee: addressee.clone(),
+                    addressed,
+                    settled: None,
+                    answered: false,
+                    flagged_pending: false,
+                    request_fault: None,
+                };
+                self.requests.insert(request_id.clone(), open);
             }
-            Event::MessageSent { message } => deliver(seq, message, requests, exited, &mut found),
-            Event::FaultApplied { action, message } => {
-                if action.holds() {
-                    held.insert(seq, message.clone());
+            Event::RequestTransitioned { request_id, to, .. } => {
+                if let Some(r) = self.requests.get_mut(request_id) {
+                    r.settled = Some(*to);
+                }
+            }
+            Event::MessageSent { message } => {
+                let via = match self.copy.take() {
+                    Some((note, copied)) if copied == *message => Via::Copy(note),
+                    _ => Via::Sent,
+                };
+                let sender_incarnation = self.incarnation(&message.from);
+                self.deliver(seq, message, sender_incarnation, via);
+            }
+            Event::FaultApplied { action, message, rule } => {
+                let note = FaultNote { seq, rule: *rule, action: action.clone() };
+                self.fault_hit(seq, &note, message);
+                match action {
+                    FaultAction::Drop => {}
+                    FaultAction::Duplicate => self.copy = Some((note, message.clone())),
+                    FaultAction::Delay { .. } | FaultAction::Reorder => {
+                        let sender_incarnation = self.incarnation(&message.from);
+                        self.held.insert(seq, HeldMessage { message: message.clone(), sender_incarnation, fault: note });
+                    }
                 }
             }
             Event::MessageReleased { held: from } => {
-                if let Some(message) = held.remove(from) {
-                    deliver(seq, &message, requests, exited, &mut found);
+                if let Some(held) = self.held.remove(from) {
+                    self.deliver(seq, &held.message, held.sender_incarnation, Via::Released(held.fault));
                 }
             }
-            Event::RunFinished => {
-                for (id, r) in requests.iter_mut().filter(|(_, r)| !r.answered && !r.flagged_pending) {
-                    r.flagged_pending = true;
-                    found.push(Violation {
-                        seq,
-                        kind: ViolationKind::LeftPending,
-                        request_id: Some(id.clone()),
-                        detail: format!("{} request {id} to {} was still pending when the run finished", r.kind, r.addressee),
-                    });
-                }
-            }
+            Event::RunFinished => self.finish_run(seq),
             Event::RunStarted { .. }
             | Event::InboxDrained { .. }
-            | Event::RequestTransitioned { .. }
             | Event::ModelCalled { .. }
             | Event::ModelReplied { .. }
             | Event::ModelFailed { .. }
             | Event::ToolCalled { .. }
             | Event::ToolReturned { .. } => {}
         }
-        found
+    }
+
+    /// A fault hit `message`: remembers it against a request it carries, and
+    /// flags a dropped reply to a request as an answer lost.
+    fn fault_hit(&mut self, seq: u64, note: &FaultNote, message: &Message) {
+        let Some(id) = &message.request_id else { return };
+        let Some(r) = self.requests.get_mut(id) else { return };
+        if message.msg_type.is_request() {
+            r.request_fault = Some(note.clone());
+            return;
+        }
+        let legit = message.msg_type.is_response() && response_kind(message.msg_type) == r.kind && message.from == r.addressee;
+        if note.action != FaultAction::Drop || !legit || r.answered {
+            return;
+        }
+        let approved = r.settled.map_or(message.approve == Some(true), |s| s == RequestStatus::Approved);
+        let verb = if approved { "approved" } else { "rejected" };
+        let exits = if approved && r.kind == RequestKind::Shutdown { " and exits" } else { "" };
+        let detail = format!(
+            "{} {verb} {} request {id}{exits}; {} dropped the reply (#{}), so {} never learned it",
+            message.from,
+            r.kind,
+            note.by(),
+            note.seq,
+            who(&message.to)
+        );
+        self.flag(seq, ViolationKind::AnswerLost, Some(id.clone()), detail, Some(note.seq));
+    }
+
+    /// The run finished: flags every request the tracker still holds
+    /// pending, once, saying why it stayed pending when the trace shows it.
+    fn finish_run(&mut self, seq: u64) {
+        let mut flagged = Vec::new();
+        for (id, r) in self.requests.iter_mut().filter(|(_, r)| r.settled.is_none() && !r.flagged_pending) {
+            r.flagged_pending = true;
+            let head = format!("{} request {id} to {} was still pending when the run finished", r.kind, r.addressee);
+            let now = if r.addressee.is_lead() { LEAD_INCARNATION } else { self.incarnations.get(&r.addressee).copied().unwrap_or(0) };
+            let (why, fault) = match &r.request_fault {
+                Some(f) if f.action == FaultAction::Drop => {
+                    (format!(": {} dropped the request (#{}), so {} never saw it", f.by(), f.seq, r.addressee), Some(f.seq))
+                }
+                Some(f) if f.action.holds() => {
+                    (format!(": {} held the request back (#{}) and {} never answered it", f.by(), f.seq, r.addressee), Some(f.seq))
+                }
+                _ if now > r.addressed => (
+                    format!(
+                        ": {} restarted (incarnation {now}) before answering, and its new run cannot answer for the old one",
+                        r.addressee
+                    ),
+                    None,
+                ),
+                _ if r.answered => ("; a reply arrived but the tracker never recorded an answer".to_string(), None),
+                _ if self.exited.contains(&r.addressee) => (format!("; {} shut down without answering it", r.addressee), None),
+                _ => (String::new(), None),
+            };
+            flagged.push((id.clone(), format!("{head}{why}"), fault));
+        }
+        for (id, detail, fault) in flagged {
+            self.flag(seq, ViolationKind::LeftPending, Some(id), detail, fault);
+        }
+    }
+
+    /// A message reached an inbox (`via` says how), sent by incarnation
+    /// `sender_incarnation` of its sender: flags a message to an exited
+    /// teammate, and accounts a response as an answer to its request.
+    fn deliver(&mut self, seq: u64, message: &Message, sender_incarnation: u32, via: Via) {
+        if self.exited.contains(&message.to) {
+            let (how, fault) = match &via {
+                Via::Released(f) => (format!("; {} had held it back (#{}) until then", f.by(), f.seq), Some(f.seq)),
+                Via::Copy(f) => (format!("; it is the copy {} made (#{})", f.by(), f.seq), Some(f.seq)),
+                Via::Sent => (String::new(), None),
+            };
+            let detail = format!("{} sent a {} to '{}', which had already shut down{how}", message.from, message.msg_type, message.to);
+            self.flag(seq, ViolationKind::MessageToExitedTeammate, message.request_id.clone(), detail, fault);
+        }
+        if !message.msg_type.is_response() {
+            return;
+        }
+        let kind = response_kind(message.msg_type);
+        let id = message.request_id.clone();
+        let open = id.as_ref().and_then(|id| self.requests.get_mut(id)).filter(|r| r.kind == kind);
+        let (violation, fault) = match (open, &via) {
+            (None, _) => (
+                (ViolationKind::AnswerToUnknownRequest, format!("{} answered {}, which no {kind} request has", message.from, show(&id))),
+                None,
+            ),
+            (Some(r), _) if r.addressee != message.from => (
+                (
+                    ViolationKind::AnswerFromWrongAgent,
+                    format!("{} answered {}, which is addressed to {}", message.from, show(&id), r.addressee),
+                ),
+                None,
+            ),
+            (Some(r), _) if r.addressed < sender_incarnation => (
+                (
+                    ViolationKind::AnswerAcrossRestart,
+                    format!(
+                        "{} (incarnation {sender_incarnation}) answered {kind} {}, which was addressed to its previous run (incarnation {})",
+                        message.from,
+                        show(&id),
+                        r.addressed
+                    ),
+                ),
+                None,
+            ),
+            (Some(r), Via::Copy(f)) if r.answered => {
+                let tracker = match r.settled {
+                    Some(status) => format!("the tracker recorded one answer ({status}) and ignored the copy"),
+                    None => "the tracker recorded no answer".to_string(),
+                };
+                (
+                    (
+                        ViolationKind::DuplicateDelivered,
+                        format!(
+                            "{} duplicated {}'s reply to {} (#{}): {} received the same answer twice; {tracker}",
+                            f.by(),
+                            message.from,
+                            show(&id),
+                            f.seq,
+                            who(&message.to)
+                        ),
+                    ),
+                    Some(f.seq),
+                )
+            }
+            (Some(r), _) if r.answered => {
+                ((ViolationKind::SecondAnswer, format!("{} answered {} a second time", message.from, show(&id))), None)
+            }
+            (Some(r), _) => {
+                r.answered = true;
+                return;
+            }
+        };
+        let (kind, detail) = violation;
+        self.flag(seq, kind, id, detail, fault);
     }
 }
 
-/// A message reached an inbox (sent, or released after a delay or reorder):
-/// flags a message to an exited teammate, and accounts a response as an
-/// answer to its request.
-fn deliver(
-    seq: u64,
-    message: &Message,
-    requests: &mut BTreeMap<RequestId, OpenRequest>,
-    exited: &BTreeSet<AgentName>,
-    found: &mut Vec<Violation>,
-) {
-    if exited.contains(&message.to) {
-        found.push(Violation {
-            seq,
-            kind: ViolationKind::MessageToExitedTeammate,
-            request_id: message.request_id.clone(),
-            detail: format!("{} sent a {} to '{}', which had already shut down", message.from, message.msg_type, message.to),
-        });
-    }
-    if !message.msg_type.is_response() {
-        return;
-    }
-    let kind = match message.msg_type {
-        MessageType::ShutdownResponse => RequestKind::Shutdown,
+/// The protocol a response type answers.
+fn response_kind(t: MessageType) -> RequestKind {
+    match t {
+        MessageType::ShutdownResponse | MessageType::ShutdownRequest => RequestKind::Shutdown,
         _ => RequestKind::Plan,
-    };
-    let id = message.request_id.clone();
-    let open = id.as_ref().and_then(|id| requests.get_mut(id)).filter(|r| r.kind == kind);
-    let violation = match open {
-        None => Some((ViolationKind::AnswerToUnknownRequest, format!("{} answered {}, which no {kind} request has", message.from, show(&id)))),
-        Some(r) if r.addressee != message.from => Some((
-            ViolationKind::AnswerFromWrongAgent,
-            format!("{} answered {}, which is addressed to {}", message.from, show(&id), r.addressee),
-        )),
-        Some(r) if r.answered => {
-            Some((ViolationKind::SecondAnswer, format!("{} answered {} a second time", message.from, show(&id))))
-        }
-        Some(r) => {
-            r.answered = true;
-            None
-        }
-    };
-    if let Some((kind, detail)) = violation {
-        found.push(Violation { seq, kind, request_id: id, detail });
+    }
+}
+
+/// Reads `trace` and returns every violation, in trace order: a fold of
+/// `Checker::observe` over its entries.
+pub fn check(trace: &Trace) -> Vec<Violation> {
+    let mut checker = Checker::new();
+    for entry in trace.entries() {
+        checker.observe(entry);
+    }
+    checker.finish()
+}
+
+/// A name as the subject of a sentence: "the lead", or the teammate's name.
+fn who(name: &AgentName) -> String {
+    if name.is_lead() {
+        "the lead".to_string()
+    } else {
+        name.to_string()
     }
 }
 
@@ -222,15 +445,31 @@ mod tests {
     }
 
     #[test]
-    fn a_dropped_response_is_no_answer() {
+    fn a_dropped_response_is_an_answer_lost_not_a_pending_request() {
         let (found, id) = answered_under(FaultAction::Drop);
-        assert_eq!(found, [(ViolationKind::LeftPending, Some(id))]);
+        assert_eq!(found, [(ViolationKind::AnswerLost, Some(id))]);
     }
 
     #[test]
-    fn a_duplicated_response_is_a_second_answer() {
+    fn a_duplicated_response_is_a_duplicate_delivered_not_a_second_answer() {
         let (found, id) = answered_under(FaultAction::Duplicate);
-        assert_eq!(found, [(ViolationKind::SecondAnswer, Some(id))]);
+        assert_eq!(found, [(ViolationKind::DuplicateDelivered, Some(id))]);
+    }
+
+    #[test]
+    fn a_request_left_pending_by_a_dropped_request_names_the_drop() {
+        let mut t = Team::new("t", 1);
+        t.spawn(&alice(), "coder", false, Millis(0)).unwrap();
+        t.set_faults(FaultPlan::new(vec![FaultRule { msg_type: Some(MessageType::ShutdownRequest), ..FaultRule::new(FaultAction::Drop) }]));
+        let id = t.request_shutdown(&AgentName::lead(), &alice(), Millis(1)).unwrap();
+        t.finish_run(Millis(2)).unwrap();
+        let found = check(t.trace());
+        assert_eq!(found.len(), 1);
+        assert_eq!((found[0].kind, found[0].fault), (ViolationKind::LeftPending, Some(2)));
+        assert_eq!(
+            found[0].detail,
+            format!("shutdown request {id} to alice was still pending when the run finished: fault rule 1 dropped the request (#2), so alice never saw it")
+        );
     }
 
     #[test]

@@ -131,10 +131,15 @@ impl FaultPlan {
     /// The fault for `message` given the random `draw`: the first rule whose
     /// filters match and whose probability passes
     /// (`draw / u64::MAX < probability`; a probability of 1 always passes,
-    /// even for the draws that round to 1.0), or `None`.
-    pub fn decide(&self, message: &Message, draw: u64) -> Option<FaultAction> {
+    /// even for the draws that round to 1.0), with its number counted from 1,
+    /// or `None`.
+    pub fn decide(&self, message: &Message, draw: u64) -> Option<(usize, FaultAction)> {
         let roll = draw as f64 / u64::MAX as f64;
-        self.rules.iter().find(|r| r.matches(message) && (roll < r.probability || r.probability >= 1.0)).map(|r| r.action.clone())
+        self.rules
+            .iter()
+            .enumerate()
+            .find(|(_, r)| r.matches(message) && (roll < r.probability || r.probability >= 1.0))
+            .map(|(i, r)| (i + 1, r.action.clone()))
     }
 }
 
@@ -161,7 +166,7 @@ mod tests {
     fn a_new_rule_hits_every_message() {
         let plan = FaultPlan::new(vec![FaultRule::new(FaultAction::Drop)]);
         for d in [0, 1, u64::MAX / 2, u64::MAX - 1, u64::MAX] {
-            assert_eq!(plan.decide(&msg(MessageType::Message, "lead", "alice"), d), Some(FaultAction::Drop));
+            assert_eq!(plan.decide(&msg(MessageType::Message, "lead", "alice"), d), Some((1, FaultAction::Drop)));
         }
     }
 
@@ -175,7 +180,7 @@ mod tests {
         };
         let plan = FaultPlan::new(vec![rule]);
         let hit = Message { request_id: None, ..msg(MessageType::ShutdownResponse, "alice", "lead") };
-        assert_eq!(plan.decide(&hit, 0), Some(FaultAction::Duplicate));
+        assert_eq!(plan.decide(&hit, 0), Some((1, FaultAction::Duplicate)));
         assert_eq!(plan.decide(&msg(MessageType::Message, "alice", "lead"), 0), None);
         assert_eq!(plan.decide(&msg(MessageType::ShutdownResponse, "bob", "lead"), 0), None);
         assert_eq!(plan.decide(&msg(MessageType::ShutdownResponse, "alice", "bob"), 0), None);
@@ -188,8 +193,8 @@ mod tests {
         let always = FaultRule::new(FaultAction::Delay { ms: 10 });
         let plan = FaultPlan::new(vec![never, half, always]);
         let m = msg(MessageType::Message, "lead", "alice");
-        assert_eq!(plan.decide(&m, 0), Some(FaultAction::Reorder));
-        assert_eq!(plan.decide(&m, u64::MAX / 4 * 3), Some(FaultAction::Delay { ms: 10 }));
+        assert_eq!(plan.decide(&m, 0), Some((2, FaultAction::Reorder)), "rules are numbered from 1");
+        assert_eq!(plan.decide(&m, u64::MAX / 4 * 3), Some((3, FaultAction::Delay { ms: 10 })));
         assert_eq!(FaultPlan::default().decide(&m, 0), None);
     }
 

@@ -59,10 +59,12 @@ mod tests {
 
     #[test]
     fn same_seed_gives_the_same_ids() {
-        let a: Vec<_> = (0..5).map({
-            let mut g = SeededIds::new(42);
-            move |_| g.next_request_id()
-        }).collect();
+        let a: Vec<_> = (0..5)
+            .map({
+                let mut g = SeededIds::new(42);
+                move |_| g.next_request_id()
+            })
+            .collect();
         let mut g = SeededIds::new(42);
         let b: Vec<_> = (0..5).map(|_| g.next_request_id()).collect();
         assert_eq!(a, b);

@@ -95,10 +95,7 @@ impl FromStr for MessageType {
     type Err = MessageError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        MessageType::ALL
-            .into_iter()
-            .find(|t| t.as_str() == s)
-            .ok_or_else(|| MessageError::UnknownType(s.to_string()))
+        MessageType::ALL.into_iter().find(|t| t.as_str() == s).ok_or_else(|| MessageError::UnknownType(s.to_string()))
     }
 }
 
@@ -281,16 +278,10 @@ mod tests {
         );
         let mut resp = base(MessageType::PlanApprovalResponse);
         resp.request_id = Some(RequestId::parse("12345678").unwrap());
-        assert_eq!(
-            resp.validate(),
-            Err(MessageError::MissingField { msg_type: MessageType::PlanApprovalResponse, field: "approve" })
-        );
+        assert_eq!(resp.validate(), Err(MessageError::MissingField { msg_type: MessageType::PlanApprovalResponse, field: "approve" }));
         let mut plan = base(MessageType::PlanApprovalRequest);
         plan.request_id = Some(RequestId::parse("12345678").unwrap());
-        assert_eq!(
-            plan.validate(),
-            Err(MessageError::MissingField { msg_type: MessageType::PlanApprovalRequest, field: "plan" })
-        );
+        assert_eq!(plan.validate(), Err(MessageError::MissingField { msg_type: MessageType::PlanApprovalRequest, field: "plan" }));
         assert_eq!(base(MessageType::Message).validate(), Ok(()));
         assert_eq!(base(MessageType::Broadcast).validate(), Ok(()));
     }

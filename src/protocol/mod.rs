@@ -20,13 +20,13 @@ pub mod trace_file;
 pub mod tracker;
 
 pub use bus::{Bus, BusError, Envelope, Held, MessageId};
-pub use checker::{check, Violation, ViolationKind};
+pub use checker::{check, Checker, Violation, ViolationKind};
 pub use faults::{FaultAction, FaultError, FaultPlan, FaultRule};
 pub use message::{Message, MessageError, MessageType, RequestId};
 pub use name::{AgentName, NameError};
-pub use roster::{Member, MemberStatus, Roster, RosterError, SpawnKind};
+pub use roster::{Member, MemberStatus, Roster, RosterError, SpawnKind, LEAD_INCARNATION};
 pub use team::{ReplayError, Team, TeamError, TeamState};
 pub use time::Millis;
 pub use timeline::Timeline;
 pub use trace::{Event, Trace, TraceEntry, TraceError};
-pub use tracker::{Request, RequestKind, RequestStatus, Tracker, TrackerError, Transition};
+pub use tracker::{Incarnations, Request, RequestKind, RequestStatus, Tracker, TrackerError, Transition};

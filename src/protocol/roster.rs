@@ -75,7 +75,26 @@ pub struct Member {
     /// Whether one of its plans was approved since it was last spawned.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub plan_approved: bool,
+    /// Which run of this name it is: 1 after its first spawn, one more with
+    /// each restart. Derived from the spawns in the trace, never recorded.
+    #[serde(default)]
+    pub incarnation: u32,
+    /// Whether this run approved a request to shut down (it then finishes
+    /// its turn and exits: see `Member::is_exiting`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub shutdown_approved: bool,
 }
+
+impl Member {
+    /// True from the moment this run approved its shutdown until it reaches
+    /// `shutdown`; a respawn starts a new run that is not exiting.
+    pub fn is_exiting(&self) -> bool {
+        self.shutdown_approved && self.status != MemberStatus::Shutdown
+    }
+}
+
+/// The incarnation of the lead, which is never spawned or restarted.
+pub const LEAD_INCARNATION: u32 = 1;
 
 /// Whether a spawn made a new member or restarted an existing one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -120,7 +139,16 @@ impl Roster {
     /// Adds a working member, or restarts an idle or shut-down one.
     pub fn spawn(&mut self, name: &AgentName, role: &str, plan_mode: bool) -> Result<SpawnKind, RosterError> {
         let kind = self.check_spawn(name, role)?;
-        let member = Member { name: name.clone(), role: role.to_string(), status: MemberStatus::Working, plan_mode, plan_approved: false };
+        let previous = self.get(name).map_or(0, |m| m.incarnation);
+        let member = Member {
+            name: name.clone(),
+            role: role.to_string(),
+            status: MemberStatus::Working,
+            plan_mode,
+            plan_approved: false,
+            incarnation: previous.saturating_add(1),
+            shutdown_approved: false,
+        };
         match self.members.iter_mut().find(|m| &m.name == name) {
             Some(existing) => *existing = member,
             None => self.members.push(member),
@@ -152,9 +180,61 @@ impl Roster {
         }
     }
 
+    /// Undoes a change to `name`: puts back the member as it was, or
+    /// removes it when it did not exist (a new member is always the last).
+    pub(crate) fn restore(&mut self, name: &AgentName, before: Option<Member>) {
+        match (self.members.iter().position(|m| &m.name == name), before) {
+            (Some(i), Some(member)) => self.members[i] = member,
+            (Some(i), None) => {
+                self.members.remove(i);
+            }
+            (None, Some(member)) => self.members.push(member),
+            (None, None) => {}
+        }
+    }
+
+    /// Undoes `set_status`: puts back `status`, past the rule that a
+    /// shut-down member only returns by spawning.
+    pub(crate) fn restore_status(&mut self, name: &AgentName, status: MemberStatus) {
+        if let Some(m) = self.members.iter_mut().find(|m| &m.name == name) {
+            m.status = status;
+        }
+    }
+
+    /// Records that `name` approved a request to shut down: it is exiting.
+    /// Unknown names are ignored: only members answer shutdown requests.
+    pub fn mark_shutdown_approved(&mut self, name: &AgentName) {
+        if let Some(m) = self.members.iter_mut().find(|m| &m.name == name) {
+            m.shutdown_approved = true;
+        }
+    }
+
+    /// Undoes `mark_shutdown_approved`.
+    pub(crate) fn restore_shutdown_approved(&mut self, name: &AgentName, approved: bool) {
+        if let Some(m) = self.members.iter_mut().find(|m| &m.name == name) {
+            m.shutdown_approved = approved;
+        }
+    }
+
+    /// Undoes `mark_plan_approved`: puts back whether the gate was open.
+    pub(crate) fn restore_plan_approved(&mut self, name: &AgentName, approved: bool) {
+        if let Some(m) = self.members.iter_mut().find(|m| &m.name == name) {
+            m.plan_approved = approved;
+        }
+    }
+
     /// The member with this name.
     pub fn get(&self, name: &AgentName) -> Option<&Member> {
         self.members.iter().find(|m| &m.name == name)
+    }
+
+    /// The current incarnation of `name`: `LEAD_INCARNATION` for the lead,
+    /// 0 for a name never spawned.
+    pub fn incarnation(&self, name: &AgentName) -> u32 {
+        if name.is_lead() {
+            return LEAD_INCARNATION;
+        }
+        self.get(name).map_or(0, |m| m.incarnation)
     }
 
     /// The status of `name`, if it is a member.
@@ -202,6 +282,7 @@ mod tests {
             let m = r.get(&name("alice")).unwrap();
             assert_eq!((m.status, m.role.as_str(), m.plan_mode), (MemberStatus::Working, "reviewer", true));
             assert_eq!(r.members.len(), 1, "restart does not duplicate the member");
+            assert_eq!((m.incarnation, r.incarnation(&name("alice"))), (2, 2), "a restart is a new incarnation");
         }
     }
 

@@ -13,10 +13,10 @@ use super::bus::{Bus, BusError, Envelope, Held, MessageId};
 use super::faults::{self, FaultAction, FaultPlan};
 use super::ids::SeededIds;
 use super::message::{Message, MessageError, MessageType, RequestId};
-use super::roster::{MemberStatus, Roster, RosterError, SpawnKind};
+use super::roster::{Member, MemberStatus, Roster, RosterError, SpawnKind};
 use super::time::Millis;
 use super::trace::{Event, Trace, TraceEntry, TraceError};
-use super::tracker::{Request, RequestKind, RequestStatus, Tracker, TrackerError};
+use super::tracker::{Incarnations, Request, RequestKind, RequestStatus, Tracker, TrackerError};
 use super::AgentName;
 
 /// The text of every shutdown request, as in the lesson.
@@ -49,6 +49,15 @@ pub enum TeamError {
     /// A message to a teammate that has shut down would never be read.
     #[error("'{0}' has shut down and reads no messages; spawn it again to restart it")]
     RecipientExited(AgentName),
+    /// A second shutdown request while one to the same teammate is pending:
+    /// the teammate would answer one and exit, leaving the other pending.
+    #[error("a shutdown request to '{target}' is already pending ({pending}); wait for its answer")]
+    ShutdownPending {
+        /// The teammate.
+        target: AgentName,
+        /// The request still waiting for its answer.
+        pending: RequestId,
+    },
     /// A shutdown request to a teammate that is gone.
     #[error("'{0}' has already shut down; there is nothing to request")]
     TargetExited(AgentName),
@@ -61,6 +70,21 @@ pub enum TeamError {
         expected: Vec<MessageId>,
         /// What the trace said was delivered.
         recorded: Vec<MessageId>,
+    },
+    /// A restarted teammate answered a request made to its previous run.
+    #[error(
+        "request '{id}' was addressed to {addressee}'s previous run (incarnation {addressed}); \
+         {addressee} has restarted (incarnation {current}) and cannot answer it"
+    )]
+    StaleRequest {
+        /// The request.
+        id: RequestId,
+        /// Its addressee.
+        addressee: AgentName,
+        /// The incarnation the request was addressed to.
+        addressed: u32,
+        /// The addressee's incarnation now.
+        current: u32,
     },
     /// A transition record does not match the tracker.
     #[error("request '{0}' moved to a state the answer does not lead to")]
@@ -148,7 +172,7 @@ impl TeamState {
                 }
             }
             Event::RequestTransitioned { request_id, request_kind, by, from, to } => {
-                let next = self.tracker.check_answer(request_id, *request_kind, by, *to == RequestStatus::Approved)?;
+                let next = self.check_answer(request_id, *request_kind, by, *to == RequestStatus::Approved)?;
                 let current = self.tracker.get(request_id).map(|r| r.status);
                 if next != *to || current != Some(*from) {
                     return Err(TeamError::TransitionMismatch(request_id.clone()));
@@ -169,35 +193,70 @@ impl TeamState {
         Ok(())
     }
 
-    /// Applies an event that `check` accepted against this very state.
-    fn apply_checked(&mut self, entry: &TraceEntry) {
+    /// Checks that `by` may answer request `id` of protocol `kind` now: the
+    /// tracker's rules, and that `by` is still the run the request was
+    /// addressed to. Returns the state the answer leads to.
+    pub fn check_answer(&self, id: &RequestId, kind: RequestKind, by: &AgentName, approve: bool) -> Result<RequestStatus, TeamError> {
+        let next = self.tracker.check_answer(id, kind, by, approve)?;
+        let addressed = self.tracker.get(id).map_or(0, |r| r.incarnations.addressee);
+        let current = self.roster.incarnation(by);
+        if addressed < current {
+            return Err(TeamError::StaleRequest { id: id.clone(), addressee: by.clone(), addressed, current });
+        }
+        Ok(next)
+    }
+
+    /// Applies an event that `check` accepted against this very state, and
+    /// returns what `undo` needs beyond the event itself to take it back:
+    /// usually nothing, so a command costs the same with or without undo.
+    fn apply_checked(&mut self, entry: &TraceEntry) -> Undo {
         const CHECKED: &str = "the event was checked against this state";
         match &entry.event {
             Event::MemberSpawned { name, role, plan_mode } => {
+                let before = self.roster.get(name).cloned().map(Box::new);
+                let new_inbox = !self.bus.knows(name);
                 self.roster.spawn(name, role, *plan_mode).expect(CHECKED);
                 self.bus.register(name);
+                Undo::Spawn { before, new_inbox }
             }
             Event::MemberStatusChanged { name, to, .. } => {
                 self.roster.set_status(name, *to).expect(CHECKED);
+                Undo::Nothing
             }
-            Event::MessageSent { message } => self.bus.send(MessageId(entry.seq), message.clone()).expect(CHECKED),
-            Event::InboxDrained { agent, .. } => {
-                self.bus.drain(agent).expect(CHECKED);
+            Event::MessageSent { message } => {
+                self.bus.send(MessageId(entry.seq), message.clone()).expect(CHECKED);
+                Undo::Nothing
             }
+            Event::InboxDrained { agent, .. } => Undo::Drained(self.bus.drain(agent).expect(CHECKED)),
             Event::RequestCreated { request_id, request_kind, requester, addressee, plan } => {
+                let bound = Incarnations { requester: self.roster.incarnation(requester), addressee: self.roster.incarnation(addressee) };
                 self.tracker
-                    .create(request_id.clone(), *request_kind, requester.clone(), addressee.clone(), plan.clone(), entry.time)
+                    .create(request_id.clone(), *request_kind, requester.clone(), addressee.clone(), bound, plan.clone(), entry.time)
                     .expect(CHECKED);
+                Undo::Nothing
             }
             Event::RequestTransitioned { request_id, request_kind, by, to, .. } => {
                 let approve = *to == RequestStatus::Approved;
                 self.tracker.answer(request_id, *request_kind, by, approve, entry.time).expect(CHECKED);
-                if *request_kind == RequestKind::Plan && approve {
-                    let requester = self.tracker.get(request_id).expect(CHECKED).requester.clone();
-                    self.roster.mark_plan_approved(&requester);
+                let req = self.tracker.get(request_id).expect(CHECKED);
+                if *request_kind == RequestKind::Shutdown && approve {
+                    // The addressee finishes its turn, then exits.
+                    let was = self.roster.get(by).map(|m| m.shutdown_approved);
+                    self.roster.mark_shutdown_approved(by);
+                    return Undo::Exiting(was);
                 }
+                // An approval opens the gate of the run that submitted the
+                // plan only: a restarted teammate submits its own.
+                let same_run = self.roster.incarnation(&req.requester) == req.incarnations.requester;
+                if *request_kind == RequestKind::Plan && approve && same_run {
+                    let requester = &req.requester;
+                    let was = self.roster.get(requester).map(|m| m.plan_approved);
+                    self.roster.mark_plan_approved(requester);
+                    return Undo::Gate(was);
+                }
+                Undo::Nothing
             }
-            Event::FaultApplied { action, message } => {
+            Event::FaultApplied { action, message, .. } => {
                 let due = match action {
                     FaultAction::Delay { ms } => Some(Some(Millis(entry.time.0.saturating_add(*ms)))),
                     FaultAction::Reorder => Some(None),
@@ -206,17 +265,74 @@ impl TeamState {
                 if let Some(due) = due {
                     self.bus.hold(Held { seq: entry.seq, due, message: message.clone() }).expect(CHECKED);
                 }
+                Undo::Nothing
             }
-            Event::MessageReleased { held } => self.bus.release(*held, MessageId(entry.seq)).expect(CHECKED),
+            Event::MessageReleased { held } => {
+                let index = self.bus.held_index(*held).expect(CHECKED);
+                let saved = self.bus.held()[index].clone();
+                self.bus.release(*held, MessageId(entry.seq)).expect(CHECKED);
+                Undo::Released(index, Box::new(saved))
+            }
             Event::RunStarted { .. }
             | Event::RunFinished
             | Event::ModelCalled { .. }
             | Event::ModelReplied { .. }
             | Event::ModelFailed { .. }
             | Event::ToolCalled { .. }
-            | Event::ToolReturned { .. } => {}
+            | Event::ToolReturned { .. } => Undo::Nothing,
         }
     }
+
+    /// Takes back `entry`, which was applied last, with what `apply_checked`
+    /// saved for it; undoing a command's events newest first restores the
+    /// state before the command exactly.
+    fn undo(&mut self, entry: &TraceEntry, saved: Undo) {
+        match (&entry.event, saved) {
+            (Event::MemberSpawned { name, .. }, Undo::Spawn { before, new_inbox }) => {
+                self.roster.restore(name, before.map(|m| *m));
+                if new_inbox {
+                    self.bus.unregister(name);
+                }
+            }
+            (Event::MemberStatusChanged { name, from, .. }, _) => self.roster.restore_status(name, *from),
+            (Event::MessageSent { message }, _) => self.bus.unsend(&message.to),
+            (Event::InboxDrained { agent, .. }, Undo::Drained(drained)) => self.bus.undrain(agent, drained),
+            (Event::RequestCreated { request_id, .. }, _) => self.tracker.uncreate(request_id),
+            (Event::RequestTransitioned { request_id, by, .. }, saved) => {
+                match (saved, self.tracker.get(request_id)) {
+                    (Undo::Gate(Some(was)), Some(req)) => {
+                        let requester = req.requester.clone();
+                        self.roster.restore_plan_approved(&requester, was);
+                    }
+                    (Undo::Exiting(Some(was)), _) => self.roster.restore_shutdown_approved(by, was),
+                    _ => {}
+                }
+                self.tracker.unanswer(request_id);
+            }
+            (Event::FaultApplied { action, .. }, _) if action.holds() => self.bus.unhold(),
+            (Event::MessageReleased { .. }, Undo::Released(index, held)) => self.bus.unrelease(index, *held),
+            _ => {}
+        }
+    }
+}
+
+/// What taking back one applied event needs beyond the event itself.
+#[derive(Debug)]
+enum Undo {
+    /// The event says it all (or changed nothing).
+    Nothing,
+    /// A spawn: the member before (none if new), and whether its inbox is new.
+    Spawn { before: Option<Box<Member>>, new_inbox: bool },
+    /// The messages a drain took out of the inbox.
+    Drained(Vec<Envelope>),
+    /// A plan approval: whether the requester's gate was open before (none
+    /// when the requester is not a member).
+    Gate(Option<bool>),
+    /// A shutdown approval: whether the addressee had approved one before
+    /// (none when it is not a member).
+    Exiting(Option<bool>),
+    /// A release: the held message and its place in the held list.
+    Released(usize, Box<Held>),
 }
 
 /// The live team: state plus the trace that produced it. Every command is
@@ -253,6 +369,16 @@ impl Team {
         &self.trace
     }
 
+    /// The output contract: every entry with sequence number `seq` or
+    /// later, oldest first (empty when `seq` is past the end). A caller that
+    /// has seen `n` entries polls `events_since(n)` for what is new, instead
+    /// of slicing `trace().entries()` itself.
+    pub fn events_since(&self, seq: u64) -> &[TraceEntry] {
+        let entries = self.trace.entries();
+        let from = usize::try_from(seq).unwrap_or(usize::MAX).min(entries.len());
+        &entries[from..]
+    }
+
     /// The roster.
     pub fn roster(&self) -> &Roster {
         &self.state.roster
@@ -268,25 +394,28 @@ impl Team {
         self.state.tracker.get(id)
     }
 
-    /// Applies `events` at `at` as one atomic step: every event is checked
-    /// first, so on any refusal state and trace are left as they were. The
-    /// events of one command never depend on each other (a request's creation
-    /// and its message touch different parts of the state), which is what
-    /// lets them all be checked against the state before the first applies.
+    /// Applies `events` at `at` as one atomic step: each event is checked
+    /// against the state the events before it left, then applied; on any
+    /// refusal the applied ones are undone (newest first), so state and trace
+    /// are left as they were. Only what each event touched is saved for the
+    /// undo, so a command costs the same at any trace length.
     fn commit(&mut self, at: Millis, events: Vec<Event>) -> Result<Vec<u64>, TeamError> {
         self.trace.check_append(at)?;
         let first = self.trace.next_seq();
-        let entries: Vec<TraceEntry> = events
-            .into_iter()
-            .enumerate()
-            .map(|(i, event)| TraceEntry { seq: first + i as u64, time: at, event })
-            .collect();
+        let entries: Vec<TraceEntry> =
+            events.into_iter().enumerate().map(|(i, event)| TraceEntry { seq: first + i as u64, time: at, event }).collect();
+        let mut saved = Vec::with_capacity(entries.len());
         for entry in &entries {
-            self.state.check(entry)?;
+            if let Err(refused) = self.state.check(entry) {
+                for (done, undo) in entries.iter().zip(saved).rev() {
+                    self.state.undo(done, undo);
+                }
+                return Err(refused);
+            }
+            saved.push(self.state.apply_checked(entry));
         }
         let mut seqs = Vec::with_capacity(entries.len());
         for entry in entries {
-            self.state.apply_checked(&entry);
             seqs.push(self.trace.append(entry.time, entry.event).expect("time checked above"));
         }
         Ok(seqs)
@@ -357,22 +486,21 @@ impl Team {
                 continue;
             };
             let seq = first + out.len() as u64;
-            let action = self.faults.decide(&message, faults::draw(self.trace.seed, seq));
-            match action {
-                Some(FaultAction::Drop) => {
-                    out.push(Event::FaultApplied { action: FaultAction::Drop, message });
+            let decision = self.faults.decide(&message, faults::draw(self.trace.seed, seq));
+            match decision {
+                Some((rule, FaultAction::Drop)) => {
+                    out.push(Event::FaultApplied { action: FaultAction::Drop, message, rule: Some(rule) });
                     continue;
                 }
-                Some(action @ (FaultAction::Delay { .. } | FaultAction::Reorder)) => {
+                Some((rule, action @ (FaultAction::Delay { .. } | FaultAction::Reorder))) => {
                     // A message held here waits for a later command's
-                    // delivery, which keeps this command's events independent
-                    // of each other (see `commit`).
-                    out.push(Event::FaultApplied { action, message });
+                    // delivery to its recipient.
+                    out.push(Event::FaultApplied { action, message, rule: Some(rule) });
                     continue;
                 }
-                Some(FaultAction::Duplicate) => {
+                Some((rule, FaultAction::Duplicate)) => {
                     out.push(Event::MessageSent { message: message.clone() });
-                    out.push(Event::FaultApplied { action: FaultAction::Duplicate, message: message.clone() });
+                    out.push(Event::FaultApplied { action: FaultAction::Duplicate, message: message.clone(), rule: Some(rule) });
                     out.push(Event::MessageSent { message: message.clone() });
                 }
                 None => out.push(Event::MessageSent { message: message.clone() }),
@@ -421,7 +549,8 @@ impl Team {
     /// protocol types are refused here because they go through their tools.
     pub fn send(&mut self, from: &AgentName, to: &AgentName, msg_type: &str, content: &str, at: Millis) -> Result<MessageId, TeamError> {
         let msg_type = self.check_send(from, to, msg_type)?;
-        let events = self.inject_faults(vec![Event::MessageSent { message: Message::new(msg_type, from.clone(), to.clone(), content, at) }]);
+        let events =
+            self.inject_faults(vec![Event::MessageSent { message: Message::new(msg_type, from.clone(), to.clone(), content, at) }]);
         let seqs = self.commit(at, events)?;
         Ok(MessageId(seqs[0]))
     }
@@ -489,6 +618,11 @@ impl Team {
             Some(MemberStatus::Shutdown) => return Err(TeamError::TargetExited(target.clone())),
             Some(_) => {}
         }
+        let current = self.state.roster.incarnation(target);
+        let open = self.state.tracker.pending_to(target).find(|r| r.kind == RequestKind::Shutdown && r.incarnations.addressee == current);
+        if let Some(r) = open {
+            return Err(TeamError::ShutdownPending { target: target.clone(), pending: r.id.clone() });
+        }
         let id = self.fresh_id()?;
         let mut message = Message::new(MessageType::ShutdownRequest, from.clone(), target.clone(), SHUTDOWN_REQUEST_TEXT, at);
         message.request_id = Some(id.clone());
@@ -541,8 +675,8 @@ impl Team {
         text: &str,
         at: Millis,
     ) -> Result<RequestStatus, TeamError> {
-        let to = self.state.tracker.check_answer(id, kind, by, approve)?;
-        let req = self.state.tracker.get(id).expect("checked");
+        let to = self.state.check_answer(id, kind, by, approve)?;
+        let req = self.state.tracker.get(id).ok_or_else(|| TrackerError::UnknownRequest(id.clone()))?;
         let msg_type = match kind {
             RequestKind::Shutdown => MessageType::ShutdownResponse,
             RequestKind::Plan => MessageType::PlanApprovalResponse,
@@ -558,6 +692,18 @@ impl Team {
         let events = self.inject_faults(vec![moved, Event::MessageSent { message }]);
         self.commit(at, events)?;
         Ok(to)
+    }
+
+    /// Checks everything `answer` would check, without answering; returns
+    /// the state the answer would lead to.
+    pub fn check_answer(&self, kind: RequestKind, id: &RequestId, by: &AgentName, approve: bool) -> Result<RequestStatus, TeamError> {
+        self.state.check_answer(id, kind, by, approve)
+    }
+
+    /// True when `name` approved a request to shut down and has not reached
+    /// `shutdown` yet: it finishes its turn, then exits. A respawn clears it.
+    pub fn is_exiting(&self, name: &AgentName) -> bool {
+        self.state.roster.get(name).is_some_and(|m| m.is_exiting())
     }
 
     /// True when `name` was spawned in plan mode and none of its plans has
@@ -692,7 +838,8 @@ mod tests {
         let entry = TraceEntry { seq: 0, time: Millis(0), event: Event::MessageReleased { held: 7 } };
         assert_eq!(t.state().check(&entry), Err(TeamError::Bus(BusError::NotHeld(7))));
         let bad = Message::new(MessageType::Message, AgentName::lead(), name("ghost"), "x", Millis(0));
-        let entry = TraceEntry { seq: 0, time: Millis(0), event: Event::FaultApplied { action: FaultAction::Drop, message: bad } };
+        let entry =
+            TraceEntry { seq: 0, time: Millis(0), event: Event::FaultApplied { action: FaultAction::Drop, message: bad, rule: None } };
         assert!(matches!(t.state().check(&entry), Err(TeamError::Bus(BusError::UnknownRecipient { .. }))));
     }
 
@@ -711,5 +858,81 @@ mod tests {
         let trace = run();
         assert_eq!(trace, run());
         assert!(trace.contains(r#""kind":"fault_applied""#) && trace.contains(r#""kind":"message_sent""#), "some hit, some not");
+    }
+}
+
+#[cfg(test)]
+mod commit_rules {
+    use super::*;
+
+    fn name(s: &str) -> AgentName {
+        AgentName::parse(s).unwrap()
+    }
+
+    #[test]
+    fn an_event_that_needs_the_one_before_it_in_the_same_command_is_accepted() {
+        let mut t = Team::new("t", 1);
+        let bob = name("bob");
+        let hello = Message::new(MessageType::Message, AgentName::lead(), bob.clone(), "hi", Millis(1));
+        let events =
+            vec![Event::MemberSpawned { name: bob.clone(), role: "coder".into(), plan_mode: false }, Event::MessageSent { message: hello }];
+        assert_eq!(t.commit(Millis(1), events), Ok(vec![0, 1]), "bob's inbox exists once the first event is applied");
+        assert_eq!(t.peek(&bob).unwrap().len(), 1);
+        assert_eq!(Team::replay(t.trace()).unwrap().state(), t.state());
+    }
+
+    #[test]
+    fn an_event_that_contradicts_the_one_before_it_in_the_same_command_is_refused_whole() {
+        let mut t = Team::new("t", 1);
+        let alice = name("alice");
+        t.spawn(&alice, "coder", false, Millis(0)).unwrap();
+        let id = t.send(&AgentName::lead(), &alice, "message", "hi", Millis(1)).unwrap();
+        let (state, len) = (t.state().clone(), t.trace().len());
+        let drained = Event::InboxDrained { agent: alice.clone(), message_ids: vec![id] };
+        let err = t.commit(Millis(2), vec![drained.clone(), drained]).unwrap_err();
+        assert!(matches!(err, TeamError::DeliveryMismatch { .. }), "{err}");
+        assert_eq!((t.state(), t.trace().len()), (&state, len), "nothing of the command stays");
+    }
+
+    #[test]
+    fn a_refused_command_undoes_every_kind_of_event_it_applied() {
+        let mut t = Team::new("t", 1);
+        let alice = name("alice");
+        t.spawn(&alice, "coder", true, Millis(0)).unwrap();
+        t.send(&AgentName::lead(), &alice, "message", "one", Millis(1)).unwrap();
+        t.set_faults(FaultPlan::new(vec![crate::protocol::faults::FaultRule::new(FaultAction::Delay { ms: 5 })]));
+        t.send(&AgentName::lead(), &alice, "message", "held", Millis(1)).unwrap();
+        t.set_faults(FaultPlan::default());
+        let plan = t.submit_plan(&alice, "p", Millis(1)).unwrap();
+        let held = t.held()[0].clone();
+        let (state, len) = (t.state().clone(), t.trace().len());
+        let ids: Vec<MessageId> = t.peek(&alice).unwrap().iter().map(|e| e.id).collect();
+        let note = Message::new(MessageType::Message, alice.clone(), AgentName::lead(), "x", Millis(2));
+        let events = vec![
+            Event::MemberSpawned { name: name("carol"), role: "r".into(), plan_mode: false },
+            Event::MemberStatusChanged { name: alice.clone(), from: MemberStatus::Working, to: MemberStatus::Idle },
+            Event::MessageSent { message: note.clone() },
+            Event::InboxDrained { agent: alice.clone(), message_ids: ids },
+            Event::RequestTransitioned {
+                request_id: plan.clone(),
+                request_kind: RequestKind::Plan,
+                by: AgentName::lead(),
+                from: RequestStatus::Pending,
+                to: RequestStatus::Approved,
+            },
+            Event::RequestCreated {
+                request_id: RequestId::parse("0badc0de").unwrap(),
+                request_kind: RequestKind::Shutdown,
+                requester: AgentName::lead(),
+                addressee: alice.clone(),
+                plan: None,
+            },
+            Event::FaultApplied { action: FaultAction::Reorder, message: note, rule: None },
+            Event::MessageReleased { held: held.seq },
+            Event::MessageReleased { held: held.seq },
+        ];
+        assert_eq!(t.commit(Millis(3), events), Err(TeamError::Bus(BusError::NotHeld(held.seq))));
+        assert_eq!((t.state(), t.trace().len()), (&state, len), "every applied event was undone");
+        assert!(t.plan_gate_closed(&alice));
     }
 }

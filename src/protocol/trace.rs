@@ -178,6 +178,11 @@ pub enum Event {
         action: FaultAction,
         /// The message it was done to.
         message: Message,
+        /// Which rule of the fault plan fired, counted from 1 as the page
+        /// lists them (`FaultPlan::rules[rule - 1]`); `None` in traces
+        /// recorded before rules were numbered.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rule: Option<usize>,
     },
     /// A message held by a `Delay` or `Reorder` fault was put in its
     /// recipient's inbox. Its `MessageId` is this entry's sequence number.
@@ -353,6 +358,14 @@ mod tests {
         );
         assert_eq!(Trace::from_parts("t".into(), 0, 99, vec![]), Err(TraceError::UnsupportedVersion(99)));
         assert!(Trace::from_json("{").unwrap_err().starts_with("not a valid trace file"));
+    }
+
+    #[test]
+    fn a_fault_event_recorded_before_rules_were_numbered_still_loads() {
+        let old = r#"{"version":1,"team_name":"t","seed":1,"entries":[{"seq":0,"time":0,"event":{"kind":"fault_applied","action":{"kind":"drop"},"message":{"type":"message","from":"lead","to":"alice","content":"hi","timestamp":0}}}]}"#;
+        let trace = Trace::from_json(old).unwrap();
+        assert!(matches!(&trace.entries()[0].event, Event::FaultApplied { rule: None, .. }));
+        assert!(!trace.to_json().contains("rule"), "no rule, no field: old traces round-trip unchanged");
     }
 
     #[test]

@@ -133,6 +133,16 @@ pub struct Transition {
     pub by: AgentName,
 }
 
+/// The incarnations of a request's two parties when it was made: an answer
+/// must come from the run it was addressed to.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Incarnations {
+    /// The requester's incarnation.
+    pub requester: u32,
+    /// The addressee's incarnation.
+    pub addressee: u32,
+}
+
 /// A request and its history.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Request {
@@ -146,6 +156,9 @@ pub struct Request {
     pub addressee: AgentName,
     /// The plan text, for plan requests.
     pub plan: Option<String>,
+    /// Which runs of requester and addressee it binds (derived on replay).
+    #[serde(default)]
+    pub incarnations: Incarnations,
     /// The current state.
     pub status: RequestStatus,
     /// When it was created.
@@ -168,6 +181,8 @@ pub struct Tracker {
     // and clones share every request they have in common.
     requests: imbl::OrdMap<RequestId, Request>,
     order: imbl::Vector<RequestId>,
+    /// The pending requests by addressee, so `pending_to` does not scan.
+    open: imbl::OrdMap<AgentName, imbl::OrdSet<RequestId>>,
 }
 
 impl Tracker {
@@ -178,19 +193,19 @@ impl Tracker {
 
     /// An id from `source` not used by any request here, retrying collisions.
     pub fn fresh_id(&self, source: &mut impl IdSource) -> Result<RequestId, TrackerError> {
-        (0..MAX_ID_ATTEMPTS)
-            .map(|_| source.next_request_id())
-            .find(|id| !self.requests.contains_key(id))
-            .ok_or(TrackerError::IdsExhausted)
+        (0..MAX_ID_ATTEMPTS).map(|_| source.next_request_id()).find(|id| !self.requests.contains_key(id)).ok_or(TrackerError::IdsExhausted)
     }
 
-    /// Records a new pending request.
+    /// Records a new pending request, bound to these incarnations of its
+    /// requester and addressee.
+    #[allow(clippy::too_many_arguments)]
     pub fn create(
         &mut self,
         id: RequestId,
         kind: RequestKind,
         requester: AgentName,
         addressee: AgentName,
+        incarnations: Incarnations,
         plan: Option<String>,
         at: Millis,
     ) -> Result<&Request, TrackerError> {
@@ -198,12 +213,14 @@ impl Tracker {
             return Err(TrackerError::DuplicateId(id));
         }
         self.order.push_back(id.clone());
+        open(&mut self.open, &addressee, &id);
         let request = Request {
             id: id.clone(),
             kind,
             requester,
             addressee,
             plan,
+            incarnations,
             status: RequestStatus::Pending,
             created_at: at,
             transitions: Vec::new(),
@@ -222,18 +239,47 @@ impl Tracker {
         if &req.addressee != by {
             return Err(TrackerError::NotAddressee { id: id.clone(), addressee: req.addressee.clone(), by: by.clone() });
         }
-        req.status
-            .answered(approve)
-            .ok_or_else(|| TrackerError::AlreadySettled { id: id.clone(), status: req.status })
+        req.status.answered(approve).ok_or_else(|| TrackerError::AlreadySettled { id: id.clone(), status: req.status })
     }
 
     /// Moves request `id` along the FSM, or refuses and changes nothing.
-    pub fn answer(&mut self, id: &RequestId, kind: RequestKind, by: &AgentName, approve: bool, at: Millis) -> Result<&Transition, TrackerError> {
+    pub fn answer(
+        &mut self,
+        id: &RequestId,
+        kind: RequestKind,
+        by: &AgentName,
+        approve: bool,
+        at: Millis,
+    ) -> Result<&Transition, TrackerError> {
         let to = self.check_answer(id, kind, by, approve)?;
         let req = self.requests.get_mut(id).expect("checked above");
         req.transitions.push(Transition { from: req.status, to, at, by: by.clone() });
         req.status = to;
+        close(&mut self.open, &req.addressee, id);
         Ok(req.transitions.last().expect("just pushed"))
+    }
+
+    /// Undoes `create` of the newest request `id`.
+    pub(crate) fn uncreate(&mut self, id: &RequestId) {
+        if self.order.last() == Some(id) {
+            self.order.pop_back();
+            if let Some(req) = self.requests.remove(id) {
+                close(&mut self.open, &req.addressee, id);
+            }
+        }
+    }
+
+    /// Undoes `answer` of request `id`: drops its newest transition and
+    /// puts back the state it left.
+    pub(crate) fn unanswer(&mut self, id: &RequestId) {
+        if let Some(req) = self.requests.get_mut(id) {
+            if let Some(t) = req.transitions.pop() {
+                req.status = t.from;
+                if t.from == RequestStatus::Pending {
+                    open(&mut self.open, &req.addressee, id);
+                }
+            }
+        }
     }
 
     /// The request with this id.
@@ -261,6 +307,11 @@ impl Tracker {
         self.iter().filter(|r| r.status == RequestStatus::Pending)
     }
 
+    /// The requests still waiting for `addressee`'s answer, by id.
+    pub fn pending_to<'a>(&'a self, addressee: &AgentName) -> impl Iterator<Item = &'a Request> + 'a {
+        self.open.get(addressee).into_iter().flatten().filter_map(|id| self.requests.get(id))
+    }
+
     /// How many requests exist.
     pub fn len(&self) -> usize {
         self.order.len()
@@ -270,6 +321,24 @@ impl Tracker {
     pub fn is_empty(&self) -> bool {
         self.order.is_empty()
     }
+}
+
+/// Takes `id` out of `addressee`'s pending set, dropping an emptied set so
+/// equal trackers have equal indexes however they got there.
+fn close(open: &mut imbl::OrdMap<AgentName, imbl::OrdSet<RequestId>>, addressee: &AgentName, id: &RequestId) {
+    if let Some(ids) = open.get_mut(addressee) {
+        ids.remove(id);
+        if ids.is_empty() {
+            open.remove(addressee);
+        }
+    }
+}
+
+/// Puts `id` into `addressee`'s pending set.
+fn open(open: &mut imbl::OrdMap<AgentName, imbl::OrdSet<RequestId>>, addressee: &AgentName, id: &RequestId) {
+    let mut ids = open.get(addressee).cloned().unwrap_or_default();
+    ids.insert(id.clone());
+    open.insert(addressee.clone(), ids);
 }
 
 #[cfg(test)]
@@ -284,15 +353,20 @@ mod tests {
         RequestId::parse(s).unwrap()
     }
 
+    const ONE: Incarnations = Incarnations { requester: 1, addressee: 1 };
+
     fn with_shutdown(id: &str) -> Tracker {
         let mut t = Tracker::new();
-        t.create(rid(id), RequestKind::Shutdown, AgentName::lead(), name("alice"), None, Millis(10)).unwrap();
+        t.create(rid(id), RequestKind::Shutdown, AgentName::lead(), name("alice"), ONE, None, Millis(10)).unwrap();
         t
     }
 
     #[test]
     fn new_requests_start_pending() {
+        assert!(Tracker::new().is_empty());
         let t = with_shutdown("aaaaaaaa");
+        assert!(!t.is_empty(), "a tracker with a request is not empty");
+        assert_eq!(t.len(), 1);
         assert_eq!(t.get(&rid("aaaaaaaa")).unwrap().status, RequestStatus::Pending);
         assert_eq!(t.pending().count(), 1);
     }
@@ -352,15 +426,19 @@ mod tests {
         let mut t = with_shutdown("aaaaaaaa");
         let err = t.answer(&rid("aaaaaaaa"), RequestKind::Plan, &name("alice"), true, Millis(20)).unwrap_err();
         assert!(matches!(err, TrackerError::WrongKind { expected: RequestKind::Plan, actual: RequestKind::Shutdown, .. }));
+        assert_eq!(err.to_string(), "request 'aaaaaaaa' is a shutdown request, not a plan request", "the text a model reads");
         assert_eq!(t.get(&rid("aaaaaaaa")).unwrap().status, RequestStatus::Pending);
+        let plan = TrackerError::WrongKind { id: rid("aaaaaaaa"), expected: RequestKind::Shutdown, actual: RequestKind::Plan };
+        assert_eq!(plan.to_string(), "request 'aaaaaaaa' is a plan request, not a shutdown request");
     }
 
     #[test]
     fn shutdown_and_plan_requests_share_one_fsm_but_two_views() {
         let mut t = with_shutdown("aaaaaaaa");
-        t.create(rid("bbbbbbbb"), RequestKind::Plan, name("bob"), AgentName::lead(), Some("p".into()), Millis(11)).unwrap();
-        assert_eq!(t.shutdown_requests().count(), 1);
-        assert_eq!(t.plan_requests().count(), 1);
+        t.create(rid("bbbbbbbb"), RequestKind::Plan, name("bob"), AgentName::lead(), ONE, Some("p".into()), Millis(11)).unwrap();
+        let ids = |it: &mut dyn Iterator<Item = &Request>| it.map(|r| r.id.as_str().to_string()).collect::<Vec<_>>();
+        assert_eq!(ids(&mut t.shutdown_requests()), ["aaaaaaaa"]);
+        assert_eq!(ids(&mut t.plan_requests()), ["bbbbbbbb"]);
         t.answer(&rid("bbbbbbbb"), RequestKind::Plan, &AgentName::lead(), false, Millis(12)).unwrap();
         assert_eq!(t.get(&rid("bbbbbbbb")).unwrap().status, RequestStatus::Rejected);
         let ids: Vec<_> = t.iter().map(|r| r.id.as_str().to_string()).collect();
@@ -370,7 +448,7 @@ mod tests {
     #[test]
     fn a_duplicate_id_is_refused() {
         let mut t = with_shutdown("aaaaaaaa");
-        let err = t.create(rid("aaaaaaaa"), RequestKind::Plan, name("x"), AgentName::lead(), None, Millis(0)).unwrap_err();
+        let err = t.create(rid("aaaaaaaa"), RequestKind::Plan, name("x"), AgentName::lead(), ONE, None, Millis(0)).unwrap_err();
         assert_eq!(err, TrackerError::DuplicateId(rid("aaaaaaaa")));
         assert_eq!(t.len(), 1);
     }
@@ -397,7 +475,7 @@ mod tests {
         let first = SeededIds::new(1).next_bytes();
         let taken = Stuttering { repeat: 1, inner: SeededIds::new(99), first }.next_request_id();
         let mut t = Tracker::new();
-        t.create(taken.clone(), RequestKind::Shutdown, AgentName::lead(), name("a"), None, Millis(0)).unwrap();
+        t.create(taken.clone(), RequestKind::Shutdown, AgentName::lead(), name("a"), ONE, None, Millis(0)).unwrap();
         let mut source = Stuttering { repeat: 5, inner: SeededIds::new(2), first };
         let fresh = t.fresh_id(&mut source).unwrap();
         assert_ne!(fresh, taken);
@@ -409,7 +487,7 @@ mod tests {
         let first = SeededIds::new(1).next_bytes();
         let mut t = Tracker::new();
         let taken = Stuttering { repeat: 1, inner: SeededIds::new(0), first }.next_request_id();
-        t.create(taken, RequestKind::Shutdown, AgentName::lead(), name("a"), None, Millis(0)).unwrap();
+        t.create(taken, RequestKind::Shutdown, AgentName::lead(), name("a"), ONE, None, Millis(0)).unwrap();
         let mut source = Stuttering { repeat: usize::MAX, inner: SeededIds::new(0), first };
         assert_eq!(t.fresh_id(&mut source), Err(TrackerError::IdsExhausted));
     }

@@ -123,7 +123,7 @@ async fn teammate_loop(inner: &Inner, me: &AgentName, role: &str, prompt: String
     loop {
         rounds += 1;
         let step = think_and_act(inner, me, AgentRole::Teammate, &mut request).await?;
-        if inner.exiting.borrow().contains(me) {
+        if inner.team.borrow().is_exiting(me) {
             break;
         }
         // Past the round limit a teammate goes idle as if it had ended its
@@ -154,7 +154,7 @@ async fn teammate_loop(inner: &Inner, me: &AgentName, role: &str, prompt: String
                 inner.check_quiet();
                 parked.await?;
                 inner.begin_turn(&TurnKind::Deliver).await?;
-                if inner.exiting.borrow().contains(me) {
+                if inner.team.borrow().is_exiting(me) {
                     break;
                 }
                 inner.set_status(me, MemberStatus::Working);
@@ -164,7 +164,7 @@ async fn teammate_loop(inner: &Inner, me: &AgentName, role: &str, prompt: String
         }
         inner.turn(me, TurnKind::ModelCall).await?;
     }
-    let exiting = inner.exiting.borrow_mut().remove(me);
+    let exiting = inner.team.borrow().is_exiting(me);
     inner.set_status(me, if exiting { MemberStatus::Shutdown } else { MemberStatus::Idle });
     Ok(())
 }

@@ -117,8 +117,6 @@ pub(crate) struct Inner {
     pub(crate) restarts: RefCell<BTreeMap<AgentName, VecDeque<String>>>,
     /// Teammates whose task is alive.
     pub(crate) alive: RefCell<BTreeSet<AgentName>>,
-    /// Teammates with an approved shutdown they have not acted on yet.
-    pub(crate) exiting: RefCell<BTreeSet<AgentName>>,
     run_active: Cell<bool>,
     /// Why the runtime stopped itself, if it did.
     failure: RefCell<Option<RuntimeError>>,
@@ -253,7 +251,6 @@ impl Inner {
         let status = self.team.borrow_mut().answer(kind, id, by, approve, text, at)?;
         let requester = self.team.borrow().request(id).map(|r| r.requester.clone());
         if kind == RequestKind::Shutdown && approve {
-            self.exiting.borrow_mut().insert(by.clone());
             self.wake(std::slice::from_ref(by));
         }
         if let Some(requester) = requester {
@@ -265,7 +262,6 @@ impl Inner {
     /// Runs a teammate the team has just spawned: an idle teammate whose
     /// task still runs gets the new prompt, otherwise a task starts.
     pub(crate) fn launch_teammate(&self, name: &AgentName, role: &str, prompt: &str) {
-        self.exiting.borrow_mut().remove(name);
         if self.alive.borrow().contains(name) {
             // An idle teammate whose task still runs: hand it the new prompt.
             self.restarts.borrow_mut().entry(name.clone()).or_default().push_back(prompt.to_string());
@@ -430,7 +426,6 @@ impl Runtime {
             prompts: RefCell::new(VecDeque::new()),
             restarts: RefCell::new(BTreeMap::new()),
             alive: RefCell::new(BTreeSet::new()),
-            exiting: RefCell::new(BTreeSet::new()),
             run_active: Cell::new(false),
             failure: RefCell::new(None),
             tasks: Cell::new(0),

@@ -22,7 +22,7 @@ pub fn describe(entry: &TraceEntry) -> String {
             Some(id) => format!("{} -> {}: {} [{id}]", message.from, message.to, message.msg_type),
             None => format!("{} -> {}: {} \"{}\"", message.from, message.to, message.msg_type, message.content),
         },
-        Event::FaultApplied { action, message } => {
+        Event::FaultApplied { action, message, .. } => {
             let what = match action {
                 FaultAction::Drop => "dropped".to_string(),
                 FaultAction::Delay { ms } => format!("delayed {ms} ms"),

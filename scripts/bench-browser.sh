@@ -35,7 +35,7 @@ const browser = await chromium.launch({
 });
 const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
 await page.goto('http://127.0.0.1:8097/index.html');
-await page.waitForFunction(() => document.title === 'bench done', null, { timeout: 180000 });
+await page.waitForFunction(() => document.title === 'bench done', null, { timeout: 540000 });
 console.log(await page.textContent('#results'));
 await browser.close();
 JS

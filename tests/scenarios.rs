@@ -442,3 +442,17 @@ fn the_claim_reader_finds_both_kinds_of_claim() {
         ("dave", RequestStatus::Rejected, "4607cc28", false)
     );
 }
+
+#[test]
+fn the_scale_scenario_asks_each_of_fifty_teammates_twenty_times_and_each_agrees_on_the_last() {
+    assert_eq!(scenarios::SCALE.prompts[0], team_protocols::model::scripted::scale::prompt(50, 20));
+    let (rt, trace) = common::run_scenario(scenarios::SCALE, common::SEED, FaultPlan::default());
+    let requests = rt.with_team(|t| t.tracker().iter().map(|r| r.status).collect::<Vec<_>>());
+    assert_eq!(requests.len(), 1000);
+    assert_eq!(requests.iter().filter(|s| **s == RequestStatus::Approved).count(), 50);
+    assert_eq!(requests.iter().filter(|s| **s == RequestStatus::Rejected).count(), 950);
+    let shut_down = rt.with_team(|t| t.roster().members.iter().filter(|m| m.status == MemberStatus::Shutdown).count());
+    assert_eq!(shut_down, 50, "every teammate left after approving");
+    assert_eq!(check(&trace), vec![], "no finding");
+    assert!(trace.len() > 10_000, "a run of thousands of events: {}", trace.len());
+}

@@ -2,6 +2,11 @@
 //! 10k and 100k events into the diagram and the side panels and reports the
 //! time to first draw and the median time of a step (Back, Next), measured
 //! in the page itself, plus the wasm memory the run's derived views take.
+//! Then the scale scenario (50 teammates × 20 requests): the run itself in
+//! the browser, and the UI work per animation frame while its events arrive
+//! in batches of 1, 16 and 128 per frame (appending to the run, updating
+//! the derived views, the diagram and the panels), as 50th and 95th
+//! percentiles.
 //!
 //! Build and open it with `trunk serve bench.html`, or headless with
 //! `scripts/bench-browser.sh`.
@@ -74,6 +79,58 @@ mod page {
         (first_draw, median(back), median(next), layout_ms, len)
     }
 
+    fn percentile(mut v: Vec<f64>, p: f64) -> f64 {
+        v.sort_by(|a, b| a.total_cmp(b));
+        v[((v.len() as f64 - 1.0) * p).round() as usize]
+    }
+
+    /// Runs the scale scenario on the scripted model in this tab, as fast
+    /// as the agents go: (its trace, milliseconds).
+    async fn scale_run() -> (team_protocols::protocol::Trace, f64) {
+        use std::rc::Rc;
+        use team_protocols::model::scripted::ScriptedModel;
+        use team_protocols::runtime::{browser, scenarios, Runtime, RuntimeConfig};
+        let rt = Runtime::new(RuntimeConfig { pace_ms: 0, ..RuntimeConfig::default() }, Rc::new(ScriptedModel), browser::host());
+        let start = now();
+        rt.submit_prompt(scenarios::SCALE.prompts[0]).expect("the scale prompt is accepted");
+        while rt.is_running() {
+            gloo_timers::future::TimeoutFuture::new(20).await;
+        }
+        (rt.trace(), now() - start)
+    }
+
+    /// UI work per frame while the last `tail` events of `trace` arrive
+    /// `batch` at a time (the ones before arrive at once, unmeasured: the
+    /// end of a long run is the costly part): (p50 ms, p95 ms, frames).
+    async fn live_frames(trace: &team_protocols::protocol::Trace, batch: usize, tail: usize) -> (f64, f64, usize) {
+        let host: web_sys::HtmlElement = document().create_element("div").unwrap().unchecked_into();
+        host.set_attribute("style", "height: 700px; width: 1400px; display: grid;").unwrap();
+        document().body().unwrap().append_child(&host).unwrap();
+        let s = Session::new(0.0);
+        s.run.show_recorded(team_protocols::protocol::Trace::new(&trace.team_name, trace.seed), None);
+        let handle = leptos::mount::mount_to(host.clone(), move || {
+            provide_context(s);
+            view! { <DiagramView/> <aside class="right"><Panels/></aside> }
+        });
+        next_frame().await;
+        let split = trace.len().saturating_sub(tail);
+        s.run.append(trace.entries()[..split].to_vec());
+        next_frame().await;
+        let mut work = Vec::new();
+        for chunk in trace.entries()[split..].chunks(batch) {
+            next_frame().await;
+            let t = now();
+            s.run.append(chunk.to_vec());
+            leptos::task::tick().await;
+            let _ = host.offset_height();
+            work.push(now() - t);
+        }
+        drop(handle);
+        host.remove();
+        let frames = work.len();
+        (percentile(work.clone(), 0.5), percentile(work, 0.95), frames)
+    }
+
     pub async fn run() {
         let out = document().get_element_by_id("results").expect("#results");
         let mut lines = vec!["events  first-draw-ms  median-back-ms  median-next-ms  layout-ms  wasm-memory-MB".to_string()];
@@ -82,6 +139,16 @@ mod page {
             let memory = wasm_bindgen::memory().unchecked_into::<js_sys::WebAssembly::Memory>().buffer().unchecked_into::<js_sys::ArrayBuffer>().byte_length();
             let mb = f64::from(memory) / 1_048_576.0;
             lines.push(format!("{len:>6}  {first:>13.1}  {back:>14.2}  {next:>14.2}  {lay:>9.2}  {mb:>14.1}"));
+            out.set_text_content(Some(&lines.join("\n")));
+        }
+        let (trace, run_ms) = scale_run().await;
+        lines.push(String::new());
+        lines.push(format!("scale scenario (50 teammates x 20 requests): {} events, run in the browser in {run_ms:.0} ms", trace.len()));
+        lines.push("events/frame  frames (at the run's end)  p50-ui-work-ms  p95-ui-work-ms".to_string());
+        out.set_text_content(Some(&lines.join("\n")));
+        for (batch, tail) in [(1, 600), (16, 4_000), (128, usize::MAX)] {
+            let (p50, p95, frames) = live_frames(&trace, batch, tail).await;
+            lines.push(format!("{batch:>12}  {frames:>23}  {p50:>14.2}  {p95:>14.2}"));
             out.set_text_content(Some(&lines.join("\n")));
         }
         document().set_title("bench done");

@@ -292,6 +292,11 @@ impl Tracker {
         self.order.iter().filter_map(|id| self.requests.get(id))
     }
 
+    /// Every request, newest first (for lists that show the latest).
+    pub fn newest_first(&self) -> impl Iterator<Item = &Request> {
+        self.order.iter().rev().filter_map(|id| self.requests.get(id))
+    }
+
     /// The lesson's `shutdown_requests` view.
     pub fn shutdown_requests(&self) -> impl Iterator<Item = &Request> {
         self.iter().filter(|r| r.kind == RequestKind::Shutdown)

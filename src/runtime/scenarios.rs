@@ -52,10 +52,23 @@ pub const OUT_OF_ORDER: Scenario = Scenario {
     prompts: &["Spawn erin to write release notes in two parts and frank to stand by, then request both shutdowns; watch the answers arrive out of order."],
 };
 
-/// Every scenario, in the order the UI shows them.
+/// The lesson's scenarios and the two harder ones, in the order the UI
+/// shows them.
 pub const ALL: [Scenario; 6] = [SHUTDOWN, LIST_AFTER_SHUTDOWN, REJECT_PLAN, APPROVE_PLAN, REJECT_THEN_ACCEPT, OUT_OF_ORDER];
+
+/// The scale demo: 50 teammates, 20 shutdown requests each (1,000 requests,
+/// about 15,000 events). With the scripted model its policy is
+/// `model::scripted::scale`; a real model gets the same instructions.
+pub const SCALE: Scenario = Scenario {
+    id: "scale",
+    title: "Scale: 50 teammates × 20 requests",
+    prompts: &["Scale: spawn 50 teammates, then request each one's shutdown until it agrees; each rejects 19 times and approves request 20."],
+};
+
+/// Every scenario the page offers: `ALL`, then the scale demo.
+pub const PAGE: [Scenario; 7] = [SHUTDOWN, LIST_AFTER_SHUTDOWN, REJECT_PLAN, APPROVE_PLAN, REJECT_THEN_ACCEPT, OUT_OF_ORDER, SCALE];
 
 /// The scenario with this id.
 pub fn by_id(id: &str) -> Option<Scenario> {
-    ALL.into_iter().find(|s| s.id == id)
+    PAGE.into_iter().find(|s| s.id == id)
 }

@@ -277,7 +277,7 @@ fn ScenarioList() -> impl IntoView {
         <section class="panel" aria-labelledby="scenarios-title">
             <h2 id="scenarios-title">"Scenarios"</h2>
             <ul class="scenarios">
-                {scenarios::ALL.into_iter().map(|sc| view! {
+                {scenarios::PAGE.into_iter().map(|sc| view! {
                     <li>
                         <button class="scenario" data-scenario=sc.id on:click=move |_| s.run_scenario(sc)>
                             <strong>{sc.title}</strong>

@@ -13,6 +13,7 @@
 
 pub mod derived;
 pub mod diagram;
+pub mod lists;
 pub mod export;
 pub mod geometry;
 pub mod share;

@@ -6,6 +6,7 @@
 
 use leptos::prelude::*;
 
+use super::lists;
 use super::session::Session;
 use super::views::{describe, percent_encode};
 use crate::protocol::{AgentName, MemberStatus, RequestId, RequestKind, RequestStatus, TeamState};
@@ -41,12 +42,13 @@ fn ViolationsPanel() -> impl IntoView {
     let s = expect_context::<Session>();
     let found = Memo::new(move |_| {
         let cursor = s.playback.cursor.get();
-        s.run.views.with(|v| v.violations_at(cursor).to_vec())
+        s.run.views.with(|v| lists::first(v.violations_at(cursor), lists::FINDING_ROWS))
     });
     view! {
         <section class="panel violations" aria-labelledby="violations-title">
-            <h2 id="violations-title">{move || format!("Protocol check ({})", found.with(Vec::len))}</h2>
-            {move || found.with(|v| if v.is_empty() {
+            <h2 id="violations-title">{move || format!("Protocol check ({})", found.with(|f| f.total))}</h2>
+            {move || found.with(|f| f.cut_note("findings")).map(|note| view! { <p class="muted small list-cut">{note}</p> })}
+            {move || found.with(|f| { let v = &f.rows; if v.is_empty() {
                 view! { <p class="muted ok">"No violation: every answer matched a pending request from its addressee."</p> }.into_any()
             } else {
                 view! {
@@ -64,7 +66,7 @@ fn ViolationsPanel() -> impl IntoView {
                         }).collect_view()}
                     </ul>
                 }.into_any()
-            })}
+            }})}
         </section>
     }
 }
@@ -100,24 +102,31 @@ fn RosterPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
 
 #[component]
 fn RequestsPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
+    let s = expect_context::<Session>();
     // Rows are keyed by request id: a protocol event updates a row in place,
-    // and what is typed into its answer form stays.
-    let ids = Memo::new(move |_| {
-        state.with(|st| {
-            st.as_ref()
-                .map(|st| st.tracker.iter().map(|r| r.id.clone()).collect::<Vec<_>>())
-        })
+    // and what is typed into its answer form stays. A long run shows a
+    // bounded slice (selected, then pending, then settled, newest first).
+    let query = RwSignal::new(String::new());
+    let shown = Memo::new(move |_| {
+        let selected = s.playback.selected.get();
+        let query = query.get();
+        state.with(|st| st.as_ref().map(|st| lists::request_rows(&st.tracker, selected.as_ref(), &query, lists::REQUEST_ROWS)))
     });
     view! {
         <section class="panel" aria-labelledby="requests-title">
             <h2 id="requests-title">"Requests"</h2>
-            {move || ids.with(|ids| match ids {
+            {move || shown.with(|shown| match shown {
                 None => Some(view! { <p class="muted">"The trace cannot be replayed."</p> }.into_any()),
-                Some(ids) if ids.is_empty() => Some(view! { <p class="muted">"No requests yet."</p> }.into_any()),
+                Some(shown) if shown.total == 0 => Some(view! { <p class="muted">"No requests yet."</p> }.into_any()),
                 Some(_) => None,
             })}
+            <Show when=move || shown.with(|s| s.as_ref().is_some_and(|s| s.total > lists::REQUEST_ROWS))>
+                <input type="search" class="request-filter" placeholder="Find a request: id or agent" aria-label="Find a request by id or agent"
+                    prop:value=move || query.get() on:input=move |ev| query.set(event_target_value(&ev))/>
+            </Show>
+            {move || shown.with(|shown| shown.as_ref().and_then(|s| s.cut_note("requests")).map(|note| view! { <p class="muted small list-cut">{note}</p> }))}
             <ul class="requests">
-                <For each=move || ids.get().unwrap_or_default() key=|id| id.clone() let:id>
+                <For each=move || shown.with(|s| s.as_ref().map(|s| s.rows.clone()).unwrap_or_default()) key=|id| id.clone() let:id>
                     <RequestRow id=id state=state/>
                 </For>
             </ul>
@@ -219,15 +228,20 @@ fn InboxPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
             {move || state.with(|st| st.as_ref().map(|st| {
                 let names: Vec<AgentName> = st.bus.names().cloned().collect();
                 names.into_iter().map(|n| {
-                    let waiting: Vec<String> = st.bus.peek(&n).map(|q| q.iter().map(|e| match &e.message.request_id {
+                    let count = st.bus.peek(&n).map_or(0, |q| q.len());
+                    // The oldest few: the ones the agent reads first.
+                    let waiting: Vec<String> = st.bus.peek(&n).map(|q| q.iter().take(lists::INBOX_ROWS).map(|e| match &e.message.request_id {
                         Some(id) => format!("{} from {} [{id}]", e.message.msg_type, e.message.from),
                         None => format!("{} from {}: {}", e.message.msg_type, e.message.from, e.message.content),
                     }).collect()).unwrap_or_default();
-                    let (count, any) = (waiting.len(), !waiting.is_empty());
+                    let more = count.saturating_sub(waiting.len());
                     view! {
-                        <details class="inbox" open=any>
+                        <details class="inbox" open=count > 0>
                             <summary>{format!("{n} ({count} unread)")}</summary>
-                            <ul>{waiting.into_iter().map(|w| view! { <li>{w}</li> }).collect_view()}</ul>
+                            <ul>
+                                {waiting.into_iter().map(|w| view! { <li>{w}</li> }).collect_view()}
+                                {(more > 0).then(|| view! { <li class="muted">{format!("… and {more} more")}</li> })}
+                            </ul>
                         </details>
                     }
                 }).collect_view()

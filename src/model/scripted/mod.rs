@@ -15,6 +15,8 @@ use super::{
     Role, StopReason, TextSink, Usage,
 };
 
+pub mod scale;
+
 /// The label the UI shows for this provider.
 pub const LABEL: &str = "Scripted (offline)";
 
@@ -54,10 +56,10 @@ impl Model for ScriptedModel {
 pub fn respond(request: &ModelRequest) -> ModelResponse {
     let convo = Conversation::read(request);
     let decision = if request.system.starts_with("You are a team lead") {
-        lead_policy(&convo)
+        scale::lead(&convo).unwrap_or_else(|| lead_policy(&convo))
     } else {
         let (name, _role) = teammate_identity(&request.system);
-        teammate_policy(&name, &convo)
+        scale::teammate(&convo).unwrap_or_else(|| teammate_policy(&name, &convo))
     };
     let turn_index = request
         .messages

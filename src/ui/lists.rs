@@ -1,0 +1,137 @@
+//! Which rows the page's long lists show. A run can hold thousands of
+//! requests, queued messages and findings; a panel shows a bounded, useful
+//! slice of them (what needs an answer and what just happened first) and
+//! says how many there are, so drawing a panel costs the same at 100 events
+//! and at 100,000.
+//!
+//! Owns the choice of rows only: pure functions of the state at the cursor.
+//! No DOM, no signals.
+
+use crate::protocol::{RequestId, RequestStatus, Tracker};
+
+/// Rows a request list shows at most.
+pub const REQUEST_ROWS: usize = 40;
+/// Messages an inbox lists at most.
+pub const INBOX_ROWS: usize = 12;
+/// Findings the protocol check lists at most.
+pub const FINDING_ROWS: usize = 60;
+
+/// A bounded slice of a longer list.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Shown<T> {
+    /// The rows to draw, in order.
+    pub rows: Vec<T>,
+    /// How many items match (the rows are the first of these).
+    pub matching: usize,
+    /// How many items there are in all.
+    pub total: usize,
+}
+
+impl<T> Shown<T> {
+    /// "Showing 40 of 10,385" when the list is cut, or nothing.
+    pub fn cut_note(&self, noun: &str) -> Option<String> {
+        (self.rows.len() < self.matching).then(|| format!("Showing {} of {} {noun}", self.rows.len(), self.matching))
+    }
+}
+
+/// The requests a request list shows: the selected one first, then pending
+/// ones newest first (they are what can still be answered), then settled
+/// ones newest first; only those whose id, protocol or agents contain
+/// `query` (case-insensitive); at most `limit`.
+pub fn request_rows(tracker: &Tracker, selected: Option<&RequestId>, query: &str, limit: usize) -> Shown<RequestId> {
+    let query = query.trim().to_lowercase();
+    let matches = |r: &&crate::protocol::Request| {
+        query.is_empty()
+            || r.id.as_str().contains(&query)
+            || r.kind.to_string().contains(&query)
+            || r.requester.as_str().contains(&query)
+            || r.addressee.as_str().contains(&query)
+    };
+    let mut rows: Vec<RequestId> = Vec::new();
+    if let Some(sel) = selected.and_then(|id| tracker.get(id)).filter(matches) {
+        rows.push(sel.id.clone());
+    }
+    let mut matching = 0;
+    for pending in [true, false] {
+        for r in tracker.newest_first().filter(|r| (r.status == RequestStatus::Pending) == pending).filter(matches) {
+            matching += 1;
+            if rows.len() < limit && Some(&r.id) != selected {
+                rows.push(r.id.clone());
+            }
+        }
+    }
+    Shown { rows, matching, total: tracker.len() }
+}
+
+/// The first `limit` of `items`, with the counts.
+pub fn first<T: Clone>(items: &[T], limit: usize) -> Shown<T> {
+    Shown { rows: items.iter().take(limit).cloned().collect(), matching: items.len(), total: items.len() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::{AgentName, Millis, RequestKind, Team};
+
+    fn team(n: u64) -> (Team, Vec<RequestId>) {
+        let mut t = Team::new("t", 3);
+        let mut ids = Vec::new();
+        for i in 0..n {
+            // One agent per request: a shutdown may be pending once per agent.
+            let a = AgentName::parse(&format!("alice-{i:03}")).unwrap();
+            t.spawn(&a, "coder", false, Millis(i)).unwrap();
+            let id = t.request_shutdown(&AgentName::lead(), &a, Millis(i)).unwrap();
+            if i % 2 == 0 {
+                t.answer(RequestKind::Shutdown, &id, &a, false, "busy", Millis(i)).unwrap();
+            }
+            ids.push(id);
+        }
+        (t, ids)
+    }
+
+    #[test]
+    fn pending_requests_come_first_newest_first_then_settled_ones() {
+        let (t, ids) = team(6);
+        let shown = request_rows(t.tracker(), None, "", 10);
+        assert_eq!(shown.rows, [&ids[5], &ids[3], &ids[1], &ids[4], &ids[2], &ids[0]].map(Clone::clone));
+        assert_eq!((shown.matching, shown.total), (6, 6));
+        assert_eq!(shown.cut_note("requests"), None);
+    }
+
+    #[test]
+    fn a_long_list_is_cut_to_the_limit_and_says_so() {
+        let (t, ids) = team(100);
+        let shown = request_rows(t.tracker(), None, "", REQUEST_ROWS);
+        assert_eq!(shown.rows.len(), REQUEST_ROWS);
+        assert_eq!(shown.rows[0], ids[99]);
+        assert_eq!(shown.cut_note("requests").as_deref(), Some("Showing 40 of 100 requests"));
+    }
+
+    #[test]
+    fn the_selected_request_is_shown_first_even_when_it_would_be_cut() {
+        let (t, ids) = team(100);
+        let shown = request_rows(t.tracker(), Some(&ids[0]), "", 5);
+        assert_eq!(shown.rows[0], ids[0]);
+        assert_eq!(shown.rows.len(), 5);
+        assert_eq!(shown.rows.iter().filter(|id| **id == ids[0]).count(), 1, "not twice");
+    }
+
+    #[test]
+    fn a_query_keeps_only_requests_whose_id_or_agents_contain_it() {
+        let (t, ids) = team(30);
+        let id = ids[7].as_str().to_uppercase();
+        let shown = request_rows(t.tracker(), None, &id, 10);
+        assert_eq!(shown.rows, [ids[7].clone()]);
+        assert_eq!(shown.matching, 1);
+        assert_eq!(request_rows(t.tracker(), None, "nobody", 10).matching, 0);
+        assert_eq!(request_rows(t.tracker(), None, "alice", 10).matching, 30);
+        assert_eq!(request_rows(t.tracker(), None, "alice-007", 10).rows, [ids[7].clone()]);
+    }
+
+    #[test]
+    fn first_takes_a_prefix_and_counts_the_rest() {
+        let shown = first(&[1, 2, 3, 4], 2);
+        assert_eq!((shown.rows, shown.matching, shown.total), (vec![1, 2], 4, 4));
+        assert_eq!(first::<u8>(&[], 2).cut_note("x"), None);
+    }
+}

@@ -96,7 +96,8 @@ async fn every_control_has_an_accessible_name_and_the_diagram_is_an_image() {
     assert_eq!(svg.get_attribute("role").as_deref(), Some("img"));
     assert!(svg.get_attribute("aria-label").unwrap().starts_with("Sequence diagram"));
     assert!(texts(&host, "select[aria-label=Provider] option")[0].contains("Scripted (offline)"));
-    assert_eq!(all(&host, "button.scenario").len(), 6);
+    assert_eq!(all(&host, "button.scenario").len(), 7, "the six lesson scenarios and the scale demo");
+    assert!(host.query_selector("[data-scenario=scale]").unwrap().is_some());
 }
 
 #[wasm_bindgen_test]
@@ -462,7 +463,9 @@ async fn a_dropped_answer_shows_as_a_crossed_arrow_and_a_violation_that_jumps_to
     assert_eq!(all(&host, "g.msg.fault-dropped .drop-x").len(), 1);
     let violations = texts(&host, ".violation-item");
     assert_eq!(violations.len(), 1, "{violations:?}");
-    assert!(violations[0].starts_with("request left pending"), "{violations:?}");
+    // The tracker says approved: the finding says the answer was lost, and which fault dropped it.
+    assert!(violations[0].starts_with("answer lost"), "{violations:?}");
+    assert!(violations[0].contains("fault rule 1"), "{violations:?}");
     let (_, total) = position(&host);
     click(&host, ".violation-item");
     leptos::task::tick().await;

@@ -36,8 +36,19 @@ mod page {
         v[v.len() / 2]
     }
 
+    /// What a measurement mounts.
+    #[derive(Clone, Copy, PartialEq)]
+    enum Parts {
+        /// The diagram and the side panels, as the page shows them.
+        Both,
+        /// The diagram alone.
+        Diagram,
+        /// The side panels alone.
+        Panels,
+    }
+
     /// One size: (first draw ms, median Back ms, median Next ms, layout ms).
-    async fn measure(events: usize) -> (f64, f64, f64, f64, usize) {
+    async fn measure(events: usize, parts: Parts) -> (f64, f64, f64, f64, usize) {
         let trace = busy_trace(events, 8, 7);
         let len = trace.len();
         let t = now();
@@ -52,7 +63,10 @@ mod page {
         s.run.show_recorded(trace, None);
         let handle = leptos::mount::mount_to(host.clone(), move || {
             provide_context(s);
-            view! { <DiagramView/> <aside class="right"><Panels/></aside> }
+            view! {
+                {(parts != Parts::Panels).then(|| view! { <DiagramView/> })}
+                {(parts != Parts::Diagram).then(|| view! { <aside class="right"><Panels/></aside> })}
+            }
         });
         next_frame().await;
         let _ = host.offset_height();
@@ -135,10 +149,17 @@ mod page {
         let out = document().get_element_by_id("results").expect("#results");
         let mut lines = vec!["events  first-draw-ms  median-back-ms  median-next-ms  layout-ms  wasm-memory-MB".to_string()];
         for n in [1_000, 10_000, 100_000] {
-            let (first, back, next, lay, len) = measure(n).await;
+            let (first, back, next, lay, len) = measure(n, Parts::Both).await;
             let memory = wasm_bindgen::memory().unchecked_into::<js_sys::WebAssembly::Memory>().buffer().unchecked_into::<js_sys::ArrayBuffer>().byte_length();
             let mb = f64::from(memory) / 1_048_576.0;
             lines.push(format!("{len:>6}  {first:>13.1}  {back:>14.2}  {next:>14.2}  {lay:>9.2}  {mb:>14.1}"));
+            out.set_text_content(Some(&lines.join("\n")));
+        }
+        lines.push(String::new());
+        lines.push("10k events, one part mounted at a time:".to_string());
+        for (name, parts) in [("diagram only", Parts::Diagram), ("panels only", Parts::Panels)] {
+            let (first, back, next, _, _) = measure(10_000, parts).await;
+            lines.push(format!("{name:>13}  first draw {first:.1} ms  median back {back:.2} ms  median next {next:.2} ms"));
             out.set_text_content(Some(&lines.join("\n")));
         }
         let (trace, run_ms) = scale_run().await;

@@ -14,7 +14,7 @@ use super::trace::{TraceEntry, TraceError};
 /// Keyframes every this many events unless told otherwise: small enough
 /// that a cursor costs a few hundred `apply`s, large enough that a run of
 /// 100k events keeps about a hundred states.
-pub const DEFAULT_KEYFRAME_EVERY: usize = 256;
+pub const DEFAULT_KEYFRAME_EVERY: usize = 1024;
 
 /// Team states at regular points of one trace, and at its end.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -119,30 +119,47 @@ pub fn DiagramView() -> impl IntoView {
                     </marker>
                 </defs>
                 // Lifelines and activation bars span many rows: drawn whole.
-                {move || {
-                    diagram.with(|d| {
+                // Keyed by what they draw: a step redraws only what changed.
+                <For
+                    each=move || diagram.with(|d| {
                         let lifelines = d.columns.iter().map(|c| geometry::lifeline(c, d.height));
                         let bars = d.activations.iter().map(geometry::activation);
-                        lifelines.chain(bars).map(|it| item_view(&it, String::new(), s)).collect_view()
+                        keyed(lifelines.chain(bars).map(|it| (it, String::new())))
                     })
-                }}
+                    key=|(key, _, _)| key.clone()
+                    children=move |(_, it, extra)| item_view(&it, extra, s)
+                />
                 // Rows, violation marks and badges: only those on screen are
-                // turned into primitives and drawn.
-                {move || {
-                    let (top, bottom) = window();
-                    let selected = s.playback.selected.get();
-                    let last = s.shown() as u64;
-                    diagram.with(|d| {
-                        let rows = d.rows_between(top, bottom).iter().map(geometry::row);
-                        let badges = d.badges.iter().filter(|b| b.y + ROW_HEIGHT >= top && b.y <= bottom).map(geometry::badge);
-                        let items: Vec<Item> = rows.chain(marks.with(|m| geometry::visible(m, top, bottom).to_vec())).chain(badges).collect();
-                        items.iter().map(|it| item_view(it, highlight(it, selected.as_ref(), last), s)).collect_view()
-                    })
-                }}
+                // turned into primitives and drawn, keyed by what they draw.
+                <For
+                    each=move || {
+                        let (top, bottom) = window();
+                        let selected = s.playback.selected.get();
+                        let last = s.shown() as u64;
+                        diagram.with(|d| {
+                            let rows = d.rows_between(top, bottom).iter().map(geometry::row);
+                            let badges = d.badges.iter().filter(|b| b.y + ROW_HEIGHT >= top && b.y <= bottom).map(geometry::badge);
+                            let items: Vec<Item> = rows.chain(marks.with(|m| geometry::visible(m, top, bottom).to_vec())).chain(badges).collect();
+                            keyed(items.into_iter().map(|it| {
+                                let extra = highlight(&it, selected.as_ref(), last);
+                                (it, extra)
+                            }))
+                        })
+                    }
+                    key=|(key, _, _)| key.clone()
+                    children=move |(_, it, extra)| item_view(&it, extra, s)
+                />
                 {move || streaming_notes(s, &diagram.get())}
             </svg>
         </div>
     }
+}
+
+/// Items with a key that changes whenever anything they draw changes (the
+/// item's own description and the classes the view adds), so a keyed list
+/// keeps every element that is still drawn the same and rebuilds the rest.
+fn keyed(items: impl Iterator<Item = (Item, String)>) -> Vec<(String, Item, String)> {
+    items.map(|(it, extra)| (format!("{it:?}{extra}"), it, extra)).collect()
 }
 
 /// Classes the live view adds to an item: the selected request's arrows and

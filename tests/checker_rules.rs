@@ -129,3 +129,168 @@ fn an_answer_across_a_restart_is_flagged() {
         )
     );
 }
+
+#[test]
+fn every_violation_kind_has_a_readable_name() {
+    let names: Vec<String> = [
+        ViolationKind::AnswerToUnknownRequest,
+        ViolationKind::SecondAnswer,
+        ViolationKind::AnswerFromWrongAgent,
+        ViolationKind::AnswerAcrossRestart,
+        ViolationKind::MessageToExitedTeammate,
+        ViolationKind::LeftPending,
+        ViolationKind::AnswerLost,
+        ViolationKind::DuplicateDelivered,
+    ]
+    .iter()
+    .map(ToString::to_string)
+    .collect();
+    assert_eq!(
+        names,
+        [
+            "answer to unknown request",
+            "second answer",
+            "answer from wrong agent",
+            "answer across a restart",
+            "message to exited teammate",
+            "request left pending",
+            "answer lost",
+            "duplicate delivered",
+        ]
+    );
+}
+
+/// alice has a pending shutdown request; the rest is up to the test.
+fn asked_alice() -> (Team, RequestId) {
+    let mut t = Team::new("default", 3);
+    t.spawn(&name("alice"), "coder", false, Millis(0)).unwrap();
+    let id = t.request_shutdown(&AgentName::lead(), &name("alice"), Millis(1)).unwrap();
+    (t, id)
+}
+
+fn pending_detail(t: &Trace) -> (String, Option<u64>) {
+    let v = check(t);
+    assert_eq!(v.len(), 1, "{v:?}");
+    assert_eq!(v[0].kind, ViolationKind::LeftPending);
+    (v[0].detail.clone(), v[0].fault)
+}
+
+#[test]
+fn a_request_left_pending_says_why_when_the_trace_shows_it() {
+    // The addressee restarted before answering.
+    let (mut t, id) = asked_alice();
+    t.set_status(&name("alice"), MemberStatus::Idle, Millis(2)).unwrap();
+    t.spawn(&name("alice"), "coder", false, Millis(3)).unwrap();
+    t.finish_run(Millis(4)).unwrap();
+    assert_eq!(
+        pending_detail(t.trace()),
+        (
+            format!(
+                "shutdown request {id} to alice was still pending when the run finished: alice restarted (incarnation 2) \
+                 before answering, and its new run cannot answer for the old one"
+            ),
+            None
+        )
+    );
+    // The addressee shut down without answering.
+    let (mut t, id) = asked_alice();
+    t.set_status(&name("alice"), MemberStatus::Shutdown, Millis(2)).unwrap();
+    t.finish_run(Millis(3)).unwrap();
+    let want = format!("shutdown request {id} to alice was still pending when the run finished; alice shut down without answering it");
+    assert_eq!(pending_detail(t.trace()), (want, None));
+    // Nothing in the trace explains it.
+    let (mut t, id) = asked_alice();
+    t.finish_run(Millis(2)).unwrap();
+    assert_eq!(pending_detail(t.trace()), (format!("shutdown request {id} to alice was still pending when the run finished"), None));
+    // A reply arrived but the tracker never moved (only an import has that).
+    let (t, id) = asked_alice();
+    let bad = inject(&inject(t.trace(), response(MessageType::ShutdownResponse, "alice", "lead", &id)), Event::RunFinished);
+    let want = format!(
+        "shutdown request {id} to alice was still pending when the run finished; a reply arrived but the tracker never recorded an answer"
+    );
+    assert_eq!(pending_detail(&bad), (want, None));
+}
+
+#[test]
+fn a_request_held_back_by_a_fault_and_left_pending_names_the_fault() {
+    let mut t = Team::new("default", 3);
+    t.spawn(&name("alice"), "coder", false, Millis(0)).unwrap();
+    let late = FaultRule { msg_type: Some(MessageType::ShutdownRequest), ..FaultRule::new(FaultAction::Delay { ms: 500 }) };
+    let quiet = FaultRule { msg_type: Some(MessageType::Broadcast), ..FaultRule::new(FaultAction::Drop) };
+    t.set_faults(FaultPlan::new(vec![quiet, late]));
+    let id = t.request_shutdown(&AgentName::lead(), &name("alice"), Millis(1)).unwrap();
+    t.finish_run(Millis(2)).unwrap();
+    let want = format!(
+        "shutdown request {id} to alice was still pending when the run finished: fault rule 2 held the request back (#2) and alice never answered it"
+    );
+    assert_eq!(pending_detail(t.trace()), (want, Some(2)));
+}
+
+/// alice answers her shutdown request (`approve`) under `rule`; returns
+/// the violations and the request id.
+fn shutdown_answered_under(approve: bool, rule: FaultRule) -> (Vec<Violation>, RequestId) {
+    let (mut t, id) = asked_alice();
+    t.set_faults(FaultPlan::new(vec![rule]));
+    t.answer(RequestKind::Shutdown, &id, &name("alice"), approve, "no", Millis(2)).unwrap();
+    (check(t.trace()), id)
+}
+
+#[test]
+fn a_lost_rejection_says_rejected_and_nobody_exits() {
+    let (v, id) = shutdown_answered_under(false, FaultRule::new(FaultAction::Drop));
+    assert_eq!(v.len(), 1);
+    assert_eq!(
+        v[0].detail,
+        format!("alice rejected shutdown request {id}; fault rule 1 dropped the reply (#4), so the lead never learned it")
+    );
+}
+
+#[test]
+fn a_lost_plan_approval_does_not_say_the_teammate_exits() {
+    let mut t = Team::new("default", 3);
+    t.spawn(&name("bob"), "coder", true, Millis(0)).unwrap();
+    let id = t.submit_plan(&name("bob"), "p", Millis(1)).unwrap();
+    t.set_faults(FaultPlan::new(vec![FaultRule::new(FaultAction::Drop)]));
+    t.answer(RequestKind::Plan, &id, &AgentName::lead(), true, "ok", Millis(2)).unwrap();
+    let v = check(t.trace());
+    assert_eq!(v.len(), 1);
+    assert_eq!(v[0].detail, format!("the lead approved plan request {id}; fault rule 1 dropped the reply (#4), so bob never learned it"));
+}
+
+#[test]
+fn a_dropped_reply_that_was_no_valid_answer_is_not_an_answer_lost() {
+    let (t, id) = asked_alice();
+    let mut reply = Message::new(MessageType::ShutdownResponse, name("bob"), AgentName::lead(), "", Millis(0));
+    reply.request_id = Some(id.clone());
+    reply.approve = Some(true);
+    let spawn_bob = Event::MemberSpawned { name: name("bob"), role: "r".into(), plan_mode: false };
+    let wrong_agent = Event::FaultApplied { action: FaultAction::Drop, message: reply.clone(), rule: Some(1) };
+    let mut plan_reply = reply.clone();
+    plan_reply.msg_type = MessageType::PlanApprovalResponse;
+    plan_reply.from = name("alice");
+    let wrong_kind = Event::FaultApplied { action: FaultAction::Drop, message: plan_reply, rule: Some(1) };
+    let bad = inject(&inject(&inject(t.trace(), spawn_bob), wrong_agent), wrong_kind);
+    assert_eq!(check(&bad), vec![], "nobody lost an answer: neither was the addressee's reply");
+    // A reply dropped after one already arrived lost nothing either.
+    let (mut t, id) = asked_alice();
+    t.answer(RequestKind::Shutdown, &id, &name("alice"), true, "ok", Millis(2)).unwrap();
+    let mut again = Message::new(MessageType::ShutdownResponse, name("alice"), AgentName::lead(), "ok", Millis(0));
+    again.request_id = Some(id.clone());
+    again.approve = Some(true);
+    let dropped = Event::FaultApplied { action: FaultAction::Drop, message: again, rule: Some(1) };
+    assert_eq!(check(&inject(t.trace(), dropped)), vec![]);
+}
+
+#[test]
+fn a_different_message_after_a_duplicate_fault_is_not_its_copy() {
+    let (mut t, id) = asked_alice();
+    t.answer(RequestKind::Shutdown, &id, &name("alice"), true, "ok", Millis(2)).unwrap();
+    let mut reply = Message::new(MessageType::ShutdownResponse, name("alice"), AgentName::lead(), "again", Millis(0));
+    reply.request_id = Some(id.clone());
+    reply.approve = Some(true);
+    let note = Message::new(MessageType::Message, name("alice"), AgentName::lead(), "note", Millis(0));
+    let dup = Event::FaultApplied { action: FaultAction::Duplicate, message: note, rule: Some(1) };
+    let bad = inject(&inject(t.trace(), dup), Event::MessageSent { message: reply });
+    let kinds: Vec<ViolationKind> = check(&bad).into_iter().map(|v| v.kind).collect();
+    assert_eq!(kinds, [ViolationKind::SecondAnswer], "a second answer, not a duplicate's copy");
+}

@@ -379,3 +379,20 @@ fn events_since_returns_exactly_the_entries_a_poller_has_not_seen() {
     assert!(matches!(new[0].event, Event::MessageSent { .. }));
     assert!(t.events_since(u64::MAX).is_empty(), "past the end is empty, not a panic");
 }
+
+#[test]
+fn replay_refuses_a_transition_whose_recorded_from_state_is_wrong() {
+    let mut t = team_with(&["alice"]);
+    let id = t.request_shutdown(&lead(), &name("alice"), Millis(1)).unwrap();
+    let mut entries = t.trace().entries().to_vec();
+    let moved = Event::RequestTransitioned {
+        request_id: id.clone(),
+        request_kind: RequestKind::Shutdown,
+        by: name("alice"),
+        from: RequestStatus::Rejected,
+        to: RequestStatus::Approved,
+    };
+    entries.push(TraceEntry { seq: entries.len() as u64, time: Millis(2), event: moved });
+    let trace = Trace::from_parts("default".into(), 7, t.trace().version, entries).unwrap();
+    assert_eq!(Team::replay(&trace).unwrap_err().source, TeamError::TransitionMismatch(id));
+}

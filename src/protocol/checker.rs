@@ -271,7 +271,7 @@ impl Checker {
         let exits = if approved && r.kind == RequestKind::Shutdown { " and exits" } else { "" };
         let detail = format!(
             "{} {verb} {} request {id}{exits}; {} dropped the reply (#{}), so {} never learned it",
-            message.from,
+            who(&message.from),
             r.kind,
             note.by(),
             note.seq,

@@ -172,7 +172,7 @@ impl World {
         let outcome: Result<(), TeamError> = match op {
             Op::Send { from, to, ty, text } => {
                 let (from, to) = (self.agent(*from), self.agent(*to));
-                if self.clean && self.exited(&to) {
+                if self.clean && (self.exited(&to) || self.exited(&from)) {
                     return Ok(());
                 }
                 let ty = match ty {
@@ -181,8 +181,12 @@ impl World {
                     6 => "shutdown_response",
                     _ => "poke",
                 };
-                // A plain message to a teammate that has shut down is refused.
-                let should = self.known(&from) && self.known(&to) && (ty == "message" || ty == "broadcast") && !self.exited(&to);
+                // A plain message to or from a teammate that has shut down is refused.
+                let should = self.known(&from)
+                    && self.known(&to)
+                    && (ty == "message" || ty == "broadcast")
+                    && !self.exited(&to)
+                    && !self.exited(&from);
                 let r = self.team.send(&from, &to, ty, text, at);
                 prop_assert_eq!(r.is_ok(), should, "send {} -> {} ({}): {:?}", from, to, ty, r);
                 if let Ok(id) = &r {
@@ -201,13 +205,16 @@ impl World {
             }
             Op::Broadcast { from, text } => {
                 let from = self.agent(*from);
+                if self.clean && self.exited(&from) {
+                    return Ok(());
+                }
                 let expected: BTreeSet<AgentName> = if self.known(&from) {
                     self.team.state().bus.names().filter(|n| **n != from && !self.exited(n)).cloned().collect()
                 } else {
                     BTreeSet::new()
                 };
                 let r = self.team.broadcast(&from, text, at);
-                prop_assert_eq!(r.is_ok(), self.known(&from), "broadcast from {}: {:?}", from, r);
+                prop_assert_eq!(r.is_ok(), self.known(&from) && !self.exited(&from), "broadcast from {}: {:?}", from, r);
                 if let Ok(got) = &r {
                     prop_assert_eq!(got.len(), expected.len(), "each recipient once");
                     prop_assert_eq!(got.iter().cloned().collect::<BTreeSet<_>>(), expected);

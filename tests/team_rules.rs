@@ -396,3 +396,14 @@ fn replay_refuses_a_transition_whose_recorded_from_state_is_wrong() {
     let trace = Trace::from_parts("default".into(), 7, t.trace().version, entries).unwrap();
     assert_eq!(Team::replay(&trace).unwrap_err().source, TeamError::TransitionMismatch(id));
 }
+
+#[test]
+fn a_teammate_that_has_shut_down_can_send_nothing() {
+    let mut t = team_with(&["alice", "bob"]);
+    t.set_status(&name("alice"), MemberStatus::Shutdown, Millis(1)).unwrap();
+    let before = t.trace().len();
+    assert_eq!(t.send(&name("alice"), &name("bob"), "message", "still here", Millis(2)), Err(TeamError::SenderExited(name("alice"))));
+    assert_eq!(t.broadcast(&name("alice"), "still here", Millis(2)), Err(TeamError::SenderExited(name("alice"))));
+    assert_eq!(t.trace().len(), before, "nothing recorded");
+    assert!(TeamError::SenderExited(name("alice")).to_string().contains("'alice' has shut down and can send nothing"));
+}

@@ -49,6 +49,9 @@ pub enum TeamError {
     /// A message to a teammate that has shut down would never be read.
     #[error("'{0}' has shut down and reads no messages; spawn it again to restart it")]
     RecipientExited(AgentName),
+    /// A teammate that has shut down has left its loop: it says nothing more.
+    #[error("'{0}' has shut down and can send nothing; spawn it again to restart it")]
+    SenderExited(AgentName),
     /// A second shutdown request while one to the same teammate is pending:
     /// the teammate would answer one and exit, leaving the other pending.
     #[error("a shutdown request to '{target}' is already pending ({pending}); wait for its answer")]
@@ -562,6 +565,9 @@ impl Team {
         if msg_type.is_request() || msg_type.is_response() {
             return Err(TeamError::ProtocolTypeViaSend(msg_type));
         }
+        if self.state.roster.status(from) == Some(MemberStatus::Shutdown) {
+            return Err(TeamError::SenderExited(from.clone()));
+        }
         if self.state.roster.status(to) == Some(MemberStatus::Shutdown) {
             return Err(TeamError::RecipientExited(to.clone()));
         }
@@ -572,6 +578,9 @@ impl Team {
     /// Sends `content` to every teammate but the sender that has not shut
     /// down, and to the lead when a teammate broadcasts. Returns who got it.
     pub fn broadcast(&mut self, from: &AgentName, content: &str, at: Millis) -> Result<Vec<AgentName>, TeamError> {
+        if self.state.roster.status(from) == Some(MemberStatus::Shutdown) {
+            return Err(TeamError::SenderExited(from.clone()));
+        }
         if !self.state.bus.knows(from) {
             return Err(BusError::UnknownSender(from.clone()).into());
         }

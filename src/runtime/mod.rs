@@ -544,7 +544,9 @@ impl Runtime {
         let id = RequestId::parse(request_id)?;
         let kind = self.inner.team.borrow().request(&id).map(|r| r.kind);
         let kind = kind.ok_or_else(|| RuntimeError::UnknownRequest(id.clone()))?;
-        self.inner.team.borrow().tracker().check_answer(&id, kind, as_agent, approve).map_err(TeamError::from)?;
+        // The team's check, not only the tracker's: a stale answer across a
+        // restart is refused before anything is recorded.
+        self.inner.team.borrow().check_answer(kind, &id, as_agent, approve)?;
         self.begin_human_run(&format!("by hand: {as_agent} {} request {id}", if approve { "approves" } else { "rejects" }))?;
         let result = self.inner.answer(kind, &id, as_agent, approve, text).map_err(RuntimeError::from);
         self.inner.check_quiet();

@@ -338,7 +338,7 @@ impl Session {
     pub fn sync(&self) {
         let Some((new_entries, running, stopped, waiting, streaming)) = self.with_rt(|rt| {
             let have = self.run.trace.with_untracked(Trace::len);
-            let new = rt.with_team(|t| t.trace().entries()[have.min(t.trace().len())..].to_vec());
+            let new = rt.with_team(|t| t.events_since(have as u64).to_vec());
             let waiting = rt
                 .waiting()
                 .into_iter()

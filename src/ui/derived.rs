@@ -70,7 +70,6 @@ impl WorkspaceHistory {
 pub struct RunViews {
     timeline: Timeline,
     checker: Checker,
-    violations: Vec<Violation>,
     layout: Layout,
     workspace: WorkspaceHistory,
     model_errors: usize,
@@ -83,7 +82,6 @@ impl RunViews {
         RunViews {
             timeline: Timeline::new(team_name, DEFAULT_KEYFRAME_EVERY),
             checker: Checker::new(),
-            violations: Vec::new(),
             layout: Layout::new(),
             workspace: WorkspaceHistory::default(),
             model_errors: 0,
@@ -118,7 +116,7 @@ impl RunViews {
                     self.broken = Some(e);
                 }
             }
-            self.violations.extend(self.checker.observe(entry));
+            self.checker.observe(entry);
             self.layout.push(entry);
             self.workspace.push(entry);
             if matches!(entry.event, Event::ModelFailed { .. }) {
@@ -140,8 +138,8 @@ impl RunViews {
     /// The checker's findings among the first `cursor` events.
     pub fn violations_at(&self, cursor: Option<usize>) -> &[Violation] {
         let shown = cursor.map_or(u64::MAX, |c| c as u64);
-        let upto = self.violations.partition_point(|v| v.seq < shown);
-        &self.violations[..upto]
+        let found = self.checker.violations();
+        &found[..found.partition_point(|v| v.seq < shown)]
     }
 
     /// The diagram as of `cursor`, materialised for `window` only.
@@ -156,7 +154,7 @@ impl RunViews {
 
     /// Every finding of the checker so far.
     pub fn violations(&self) -> &[Violation] {
-        &self.violations
+        self.checker.violations()
     }
 
     /// The workspace as of `cursor`.

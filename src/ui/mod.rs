@@ -11,6 +11,7 @@
 //! `session` holding them and the link to the runtime. `storage` and
 //! `share` are the formats that outlive the page.
 
+pub mod captions;
 pub mod derived;
 pub mod diagram;
 pub mod export;

@@ -24,6 +24,8 @@ pub mod views;
 #[cfg(target_arch = "wasm32")]
 mod app;
 #[cfg(target_arch = "wasm32")]
+mod caption_box;
+#[cfg(target_arch = "wasm32")]
 mod diagram_view;
 #[cfg(target_arch = "wasm32")]
 pub mod library;

@@ -1,0 +1,43 @@
+//! The caption box under the controls: the step the cursor shows, told in
+//! the lesson's words (`captions`), announced to screen readers through a
+//! polite live region; and the diagram's legend.
+//!
+//! Owns this markup only. The words come from `captions` (pure, tested
+//! natively); the legend's drawing from `geometry::legend` (the SVG export
+//! draws the same); cursor and run come from the session.
+
+use leptos::prelude::*;
+
+use super::captions;
+use super::session::Session;
+
+/// The caption of the step on screen. It follows the cursor in Live, Step,
+/// replay and imported traces alike; the state just before the event (from
+/// the run's keyframed timeline, never a replay from event 0) lets it tell a
+/// restart and a stale answer.
+#[component]
+pub fn CaptionBox() -> impl IntoView {
+    let s = expect_context::<Session>();
+    let caption = Memo::new(move |_| {
+        let shown = s.shown();
+        s.run.trace.with(|t| {
+            s.run.views.with(|v| {
+                let before = shown.checked_sub(1).and_then(|c| v.state_at(t.entries(), Some(c)).ok());
+                captions::caption_with(t.entries(), Some(shown), before.as_ref())
+            })
+        })
+    });
+    view! {
+        <section class="caption-box" aria-labelledby="caption-heading">
+            <h2 id="caption-heading" class="visually-hidden">"What just happened"</h2>
+            <p class="caption-step small muted">{move || {
+                let (shown, len) = (s.shown(), s.run.trace.with(|t| t.len()));
+                if shown == 0 { "Start".to_string() } else { format!("Step {shown} of {len}") }
+            }}</p>
+            <div class="caption-live" aria-live="polite" aria-atomic="true">
+                <p class="caption-title">{move || caption.with(|c| c.title.clone())}</p>
+                <p class="caption-text">{move || caption.with(|c| c.text.clone())}</p>
+            </div>
+        </section>
+    }
+}

@@ -1081,3 +1081,24 @@ async fn the_event_log_shows_captions_and_the_raw_form_on_demand_with_one_tab_st
     until("Enter to move the cursor", || position(&host).0 == seq + 1).await;
     assert_eq!(all(&host, ".event-log li.log-row").len(), seq + 1, "the log ends at the cursor");
 }
+
+#[wasm_bindgen_test]
+async fn the_reject_plan_arrows_carry_the_plan_and_the_feedback_whole_on_hover_with_captions() {
+    let host = mount_app();
+    leptos::task::tick().await;
+    click(&host, "[data-scenario=reject-plan]");
+    until("the run to finish", || run_finished(&host)).await;
+    let request = all(&host, "g.msg")
+        .into_iter()
+        .find(|g| g.text_content().unwrap_or_default().starts_with("plan_approval_request ["))
+        .expect("the plan request arrow");
+    let said = request.query_selector(".msg-said").unwrap().expect("the plan under its arrow").text_content().unwrap_or_default();
+    assert!(said.starts_with("plan: “"), "{said}");
+    let title = request.query_selector("title").unwrap().expect("the whole plan on hover").text_content().unwrap_or_default();
+    assert!(title.starts_with("plan: ") && title.len() > said.len(), "{title} / {said}");
+    let feedback = all(&host, "g.msg .msg-said").into_iter().map(|e| e.text_content().unwrap_or_default()).find(|t| t.starts_with("feedback: "));
+    assert!(feedback.is_some(), "the lead's feedback is on its answer's arrow");
+    assert!(!texts(&host, "g.note text").iter().any(|t| t.contains("plan_approval()")), "the plan note names the plan");
+    let titles = texts(&host, ".event-log .log-title");
+    assert!(titles.iter().any(|t| t == "Plan rejected") && titles.iter().any(|t| t == "Plan approved"), "{titles:?}");
+}

@@ -13,6 +13,7 @@
 
 use std::collections::BTreeMap;
 
+use super::captions::{clip, Said};
 use super::diagram::{Activation, Badge, Column, Diagram, Row, RowKind, PALETTE_SIZE, ROW_HEIGHT};
 use crate::protocol::{MemberStatus, MessageType, RequestId, Violation};
 
@@ -21,6 +22,9 @@ use crate::protocol::{MemberStatus, MessageType, RequestId, Violation};
 pub const MARK_X: f64 = 4.0;
 /// Left edge of run banners (leaves room for a violation mark).
 pub const BANNER_X: f64 = 22.0;
+/// The width of one character of what was said under an arrow (13 px
+/// italic), for cutting it to the arrow's length.
+pub const SAID_CHAR_WIDTH: f64 = 7.0;
 /// Half the size of a cross (a dropped message's end, a lifeline's end).
 pub const CROSS_HALF: f64 = 7.0;
 
@@ -276,10 +280,10 @@ pub fn lifeline(c: &Column, bottom: f64) -> Item {
     let status = c.status.map_or("lead", MemberStatus::as_str);
     let head_y = if c.name.is_lead() { 8.0 } else { c.born_y + 1.0 };
     let mut shapes = vec![
-        Shape::Line { x1: c.x, y1: head_y + 28.0, x2: c.x, y2: end, class: Some("life"), head: None },
-        Shape::Rect { x: c.x - 60.0, y: head_y, width: 120.0, height: 28.0, rx: 6.0, class: Some("head") },
-        text(c.x, head_y + 14.0, c.name.as_str(), Some("head-name")),
-        text(c.x, head_y + 25.0, status, Some("head-status")),
+        Shape::Line { x1: c.x, y1: head_y + 34.0, x2: c.x, y2: end, class: Some("life"), head: None },
+        Shape::Rect { x: c.x - 60.0, y: head_y, width: 120.0, height: 34.0, rx: 6.0, class: Some("head") },
+        text(c.x, head_y + 15.0, c.name.as_str(), Some("head-name")),
+        text(c.x, head_y + 30.0, status, Some("head-status")),
     ];
     if let Some(y) = c.ended_y {
         shapes.push(Shape::Cross { x: c.x, y, half: 9.0, class: "cross", label: format!("{} shut down", c.name) });
@@ -345,6 +349,13 @@ pub fn marks(violations: &[Violation], shown: usize, y_of: impl Fn(u64) -> f64) 
     marks
 }
 
+/// What was said, as drawn under its arrow: `plan: “…”`, cut to `max`
+/// characters in all (the tooltip has it whole).
+pub fn said_on_arrow(said: &Said, max: usize) -> String {
+    let room = max.saturating_sub(said.field.len() + 4);
+    format!("{}: “{}”", said.field, clip(&said.text, room))
+}
+
 /// One diagram row: a banner, spawn, message arrow (with its × if dropped),
 /// transition, tool note or failure.
 pub fn row(r: &Row) -> Item {
@@ -364,7 +375,7 @@ pub fn row(r: &Row) -> Item {
             bottom,
             vec![line(*from_x, y, to_x - 62.0, y, Some(Head { color: None })), text((from_x + to_x) / 2.0, y - 4.0, format!("spawn {name}"), None)],
         ),
-        RowKind::Message { from_x, to_x, label, msg_type, request_id, color, delivered, fault } => {
+        RowKind::Message { from_x, to_x, label, msg_type, request_id, color, delivered, fault, said } => {
             let class = format!(
                 "msg {} {} {}{}",
                 color.map_or_else(|| "plain".to_string(), |c| format!("c{}", c % PALETTE_SIZE)),
@@ -382,6 +393,13 @@ pub fn row(r: &Row) -> Item {
             let dir = if x2 >= x1 { -1.0 } else { 1.0 };
             let head = (!dropped).then_some(Head { color: *color });
             let mut shapes = vec![line(x1, y, x2 + dir * 6.0, y, head), text((x1 + x2) / 2.0, y - 5.0, label, Some("msg-label"))];
+            if let Some(said) = said {
+                // What was said, under the arrow: cut to the arrow's length,
+                // whole on hover.
+                let fits = (((x2 - x1).abs() - 16.0) / SAID_CHAR_WIDTH).max(12.0) as usize;
+                shapes.insert(0, Shape::Tooltip(format!("{}: {}", said.field, said.text)));
+                shapes.push(text((x1 + x2) / 2.0, y + 15.0, said_on_arrow(said, fits), Some("msg-said")));
+            }
             if dropped {
                 // The × stands where the head would have been.
                 let cx = x2 + dir * (2.0 + CROSS_HALF);
@@ -409,7 +427,7 @@ pub fn row(r: &Row) -> Item {
                 Some(true) => "ok",
                 Some(false) => "error",
             };
-            let width = label.chars().count() as f64 * 6.6 + 14.0;
+            let width = label.chars().count() as f64 * 7.3 + 14.0;
             item(
                 ItemKind::Tool,
                 format!("note tool-{state}"),
@@ -535,5 +553,24 @@ mod tests {
         let shown = visible(&g.rows, top, top + 20.0 * ROW_HEIGHT);
         assert!(shown.len() >= 20 && shown.len() <= 23, "{}", shown.len());
         assert!(visible(&g.rows, -100.0, -50.0).is_empty());
+    }
+
+    #[test]
+    fn what_was_said_is_cut_to_the_arrow_and_whole_on_hover() {
+        let mut t = Team::new("d", 1);
+        t.spawn(&name("bob"), "refactorer", true, Millis(0)).unwrap();
+        let plan = "Rewrite the whole auth module in one go, then migrate every session and delete the old tables";
+        t.submit_plan(&name("bob"), plan, Millis(1)).unwrap();
+        let g = draw(&layout(t.trace(), None), &[], t.trace().len());
+        let arrow = g.rows.iter().find(|i| i.kind == ItemKind::Message).expect("the plan arrow");
+        let said = arrow.shapes.iter().find_map(|s| match s {
+            Shape::Text { text, class: Some("msg-said"), .. } => Some(text.clone()),
+            _ => None,
+        });
+        let said = said.expect("the plan under its arrow");
+        assert!(said.starts_with("plan: “Rewrite the whole") && said.ends_with("…”"), "{said}");
+        assert!(said.chars().count() as f64 * SAID_CHAR_WIDTH <= crate::ui::diagram::COLUMN_WIDTH, "fits between the lifelines: {said}");
+        assert_eq!(arrow.shapes[0], Shape::Tooltip(format!("plan: {plan}")), "the tooltip comes first in its group, whole");
+        assert!(!arrow.shapes.iter().any(|s| matches!(s, Shape::Text { text, .. } if text.contains("plan_approval()"))));
     }
 }

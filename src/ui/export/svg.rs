@@ -20,23 +20,24 @@ pub const SVG_TITLE_HEIGHT: f64 = 28.0;
 pub const SVG_PALETTE: [&str; PALETTE_SIZE] = ["#3355cc", "#b8338a", "#148a8a", "#c25e00", "#6b4fc8", "#2f7a4f", "#a23b3b", "#5a6b00"];
 
 const SVG_STYLE: &str = r#"
-text { fill: #1d1f24; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; font-size: 12px; }
+text { fill: #1d1f24; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; font-size: 13px; }
 .bg { fill: #f5f6f8; }
 .title { font-size: 14px; font-weight: 700; }
 .life { stroke: #9aa1b1; stroke-dasharray: 4 4; }
 .head { fill: #ffffff; stroke: #d9dce3; }
 .status-shutdown .head { opacity: 0.6; }
 .head-name { text-anchor: middle; font-weight: 600; }
-.head-status { text-anchor: middle; font-size: 9px; fill: #5b6170; }
+.head-status { text-anchor: middle; font-size: 13px; fill: #5b6170; }
 .cross line { stroke: #c0392b; stroke-width: 3; }
 .activation { fill: #c3cdef; stroke: #3355cc; }
 .banner text { fill: #5b6170; font-style: italic; }
 .spawn line { stroke: #5b6170; stroke-dasharray: 2 3; }
-.spawn text { text-anchor: middle; fill: #5b6170; font-size: 11px; }
+.spawn text { text-anchor: middle; fill: #5b6170; font-size: 13px; }
 .msg line { stroke-width: 2; }
 .msg.text line { stroke-dasharray: 6 3; }
 .msg.in-flight line { stroke-dasharray: 2 4; }
-.msg-label { text-anchor: middle; font-size: 11px; }
+.msg-label { text-anchor: middle; font-size: 13px; }
+.msg-said { text-anchor: middle; font-size: 13px; font-style: italic; fill: #3d4250; }
 .plain line { stroke: #5b6170; }
 .c0 line { stroke: #3355cc; } .c0 rect { stroke: #3355cc; }
 .c1 line { stroke: #b8338a; } .c1 rect { stroke: #b8338a; }
@@ -52,10 +53,10 @@ text { fill: #1d1f24; font-family: system-ui, -apple-system, "Segoe UI", Roboto,
 .note rect { fill: #fbf3d4; stroke: #c9a227; }
 .note.tool-error rect { fill: #f5dcd9; stroke: #c0392b; }
 .note.tool-running rect { stroke-dasharray: 3 2; }
-.note text { font-size: 11px; }
+.note text { font-size: 13px; }
 .note.failure text { fill: #c0392b; font-weight: 600; }
 .badge rect { fill: #ffffff; stroke-width: 2; }
-.badge text { text-anchor: middle; font-size: 11px; font-weight: 700; }
+.badge text { text-anchor: middle; font-size: 13px; font-weight: 700; }
 .badge.badge-pending text { fill: #a86a12; } .badge.badge-pending rect { stroke: #a86a12; }
 .badge.badge-approved text { fill: #2f7a4f; } .badge.badge-approved rect { stroke: #2f7a4f; }
 .badge.badge-rejected text { fill: #c0392b; } .badge.badge-rejected rect { stroke: #c0392b; }

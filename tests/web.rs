@@ -1102,3 +1102,18 @@ async fn the_reject_plan_arrows_carry_the_plan_and_the_feedback_whole_on_hover_w
     let titles = texts(&host, ".event-log .log-title");
     assert!(titles.iter().any(|t| t == "Plan rejected") && titles.iter().any(|t| t == "Plan approved"), "{titles:?}");
 }
+
+#[wasm_bindgen_test]
+async fn the_legend_in_the_caption_box_explains_the_diagram_marks_when_opened() {
+    let host = mount_app();
+    leptos::task::tick().await;
+    assert!(all(&host, ".legend .legend-entry").is_empty(), "a closed legend draws nothing");
+    let details = host.query_selector(".caption-box details.legend").unwrap().expect("a legend");
+    details.set_attribute("open", "").unwrap();
+    details.dispatch_event(&web_sys::Event::new("toggle").unwrap()).unwrap();
+    until("the legend to draw", || !all(&host, ".legend .legend-entry").is_empty()).await;
+    let words = texts(&host, ".legend .legend-text");
+    for needed in ["dotted", "dashed", "×", "pending", "tool call", "violation"] {
+        assert!(words.iter().any(|w| w.contains(needed)), "{needed} in {words:?}");
+    }
+}

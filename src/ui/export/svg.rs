@@ -10,8 +10,10 @@ use std::fmt::Write as _;
 
 use crate::protocol::{check, Trace};
 use crate::ui::diagram::{layout, PALETTE_SIZE};
-use crate::ui::geometry::{draw, Geometry, Item, Shape};
+use crate::ui::geometry::{draw, legend, Geometry, Item, Shape, LEGEND_SUMMARY};
 
+/// Space between the diagram and its legend in an SVG export.
+pub const SVG_LEGEND_GAP: f64 = 12.0;
 /// Height of the title band above the diagram in an SVG export.
 pub const SVG_TITLE_HEIGHT: f64 = 28.0;
 
@@ -64,6 +66,9 @@ text { fill: #1d1f24; font-family: system-ui, -apple-system, "Segoe UI", Roboto,
 .msg.fault-duplicate .msg-label, .msg.fault-delayed .msg-label, .msg.fault-reordered .msg-label { font-style: italic; }
 .violation-mark text { fill: #c0392b; font-size: 14px; font-weight: 700; }
 .msg .drop-x line { stroke: #c0392b; stroke-width: 3; stroke-dasharray: none; opacity: 1; }
+.legend-text { font-size: 13px; fill: #3d4250; }
+.legend-rule { stroke: #d9dce3; }
+.legend-activation { fill: #c3cdef; stroke: #3355cc; }
 "#;
 
 /// The run on screen as a standalone SVG document: `trace` laid out as of
@@ -76,12 +81,13 @@ pub fn svg_of_run(trace: &Trace, cursor: Option<usize>, title: &str) -> String {
 
 /// `geometry` as a standalone SVG document (light colours, styles embedded,
 /// `role="img"` with an `aria-label` and a `<title>`): every item of every
-/// layer, back to front, each a `<g>` with its classes, event number and
+/// layer, back to front, then the legend under the drawing, each a `<g>` with its classes, event number and
 /// request, holding its shapes. `title` is shown above the drawing. All
 /// text is XML-escaped.
 pub fn svg(geometry: &Geometry, title: &str) -> String {
     let width = geometry.width;
-    let height = geometry.height + SVG_TITLE_HEIGHT;
+    let legend = legend(geometry.height + SVG_LEGEND_GAP, width);
+    let height = geometry.height + SVG_TITLE_HEIGHT + SVG_LEGEND_GAP + legend.height;
     let label = format!(
         "{title}: sequence diagram of {}, {}, {}",
         count(geometry.agents, "agent"),
@@ -109,7 +115,12 @@ pub fn svg(geometry: &Geometry, title: &str) -> String {
     for it in geometry.items() {
         item(&mut out, it);
     }
-    out.push_str("</g>\n</svg>\n");
+    let _ = writeln!(out, r#"<g class="legend" role="list" aria-label="{}">"#, xml(LEGEND_SUMMARY));
+    let _ = writeln!(out, r#"<line class="legend-rule" x1="8" y1="{0}" x2="{1}" y2="{0}"/>"#, geometry.height + 4.0, width - 8.0);
+    for it in &legend.items {
+        item(&mut out, it);
+    }
+    out.push_str("</g>\n</g>\n</svg>\n");
     out
 }
 
@@ -235,7 +246,9 @@ mod tests {
         assert!(s.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "));
         assert!(s.contains(" role=\"img\" aria-label=\"Run &lt;1&gt; &amp; co: sequence diagram of 2 agents, 3 messages, 1 request\""), "{s}");
         assert!(s.contains("<title>Run &lt;1&gt; &amp; co</title>"));
-        assert!(s.contains(&format!("viewBox=\"0 0 {} {}\"", d.width.max(600.0), d.height + SVG_TITLE_HEIGHT)));
+        let legend = crate::ui::geometry::legend(0.0, d.width.max(600.0));
+        assert!(s.contains(&format!("viewBox=\"0 0 {} {}\"", d.width.max(600.0), d.height + SVG_TITLE_HEIGHT + SVG_LEGEND_GAP + legend.height)));
+        assert!(s.contains("<g class=\"legend\" role=\"list\"") && s.contains(">request or response, read; colour = its request_id</text>"), "the legend is in the export");
         assert!(s.contains("<style>") && s.contains("class=\"badge fsm c0 badge-approved\""));
         assert!(s.contains("hi; #1 &lt;b&gt;&amp;&lt;/b&gt; 100%"), "{s}");
         assert!(s.trim_end().ends_with("</svg>"));

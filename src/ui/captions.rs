@@ -32,7 +32,12 @@ pub struct Caption {
 
 impl Caption {
     fn new(title: impl Into<String>, text: impl Into<String>) -> Self {
-        Caption { title: title.into(), text: text.into() }
+        // A quote that ends its own sentence takes no second full stop.
+        let mut text: String = text.into();
+        for end in [".”.", "!”.", "?”.", "…”."] {
+            text = text.replace(end, &end[..end.len() - 1]);
+        }
+        Caption { title: title.into(), text }
     }
 }
 
@@ -83,6 +88,14 @@ pub fn clip(text: &str, max: usize) -> String {
 
 fn quote(text: &str) -> String {
     format!("“{}”", clip(text, CAPTION_QUOTE_CHARS))
+}
+
+/// `field: “text”.` — without a second full stop when the quote ends a
+/// sentence of its own.
+fn quoted_field(field: &str, text: &str) -> String {
+    let q = clip(text, CAPTION_QUOTE_CHARS);
+    let stop = if q.ends_with(['.', '!', '?', '…']) { "" } else { "." };
+    format!(" {field}: “{q}”{stop}")
 }
 
 /// The caption of the step the cursor shows: the last of the first `cursor`
@@ -164,6 +177,11 @@ fn who_cap(name: &AgentName) -> String {
 /// `the lead's` or `alice's`.
 fn whose(name: &AgentName) -> String {
     format!("{}'s", who(name))
+}
+
+/// `The lead's` or `alice's`, to start a sentence.
+fn whose_cap(name: &AgentName) -> String {
+    format!("{}'s", who_cap(name))
 }
 
 /// A message as a noun phrase: "the shutdown_request 4607cc28 from the lead",
@@ -261,7 +279,7 @@ pub fn caption_of(entries: &[TraceEntry], before: Option<&TeamState>, entry: &Tr
             let known = before.and_then(|st| st.tracker.get(request_id));
             let requester = known.map(|r| r.requester.clone()).or_else(|| reply.map(|m| m.to.clone()));
             let stale = known.zip(before).is_some_and(|(r, st)| r.incarnations.addressee < st.roster.incarnation(by));
-            let words = reply.and_then(said).map(|s| format!(" {}: {}.", s.field, quote(&s.text))).unwrap_or_default();
+            let words = reply.and_then(said).map(|s| quoted_field(s.field, &s.text)).unwrap_or_default();
             let moved = format!("the tracker moves it {from} → {to}");
             let mut c = match (request_kind, to) {
                 (RequestKind::Shutdown, RequestStatus::Approved) => Caption::new(
@@ -295,11 +313,11 @@ pub fn caption_of(entries: &[TraceEntry], before: Option<&TeamState>, entry: &Tr
         Event::ModelReplied { agent, text, stop_reason, output_tokens, .. } => {
             let said = if text.trim().is_empty() { String::new() } else { format!(" It says: {}.", quote(text)) };
             let next = if stop_reason == "tool_use" { "it asks for tool calls, which the loop runs next" } else { "its turn ends" };
-            Caption::new("Model replied", format!("{} model answers ({output_tokens} tokens, {stop_reason}): {next}.{said}", whose(agent).replacen("the", "The", 1)))
+            Caption::new("Model replied", format!("{} model answers ({output_tokens} tokens, {stop_reason}): {next}.{said}", whose_cap(agent)))
         }
         Event::ModelFailed { agent, error } => Caption::new(
             "Model call failed",
-            format!("{} model call failed: {}. {} stops this turn.", whose(agent).replacen("the", "The", 1), clip(error, CAPTION_QUOTE_CHARS), who_cap(agent)),
+            format!("{} model call failed: {}. {} stops this turn.", whose_cap(agent), clip(error, CAPTION_QUOTE_CHARS), who_cap(agent)),
         ),
         Event::ToolCalled { agent, tool, input, .. } => tool_caption(agent, tool, input),
         Event::ToolReturned { agent, tool, output, is_error, .. } => {
@@ -309,7 +327,7 @@ pub fn caption_of(entries: &[TraceEntry], before: Option<&TeamState>, entry: &Tr
                     format!("The runtime refuses {} {tool}: {}. The model reads the error and can try again.", whose(agent), quote(output)),
                 )
             } else {
-                Caption::new("Tool returned", format!("{} {tool} returns: {}.", whose(agent).replacen("the", "The", 1), quote(output)))
+                Caption::new("Tool returned", format!("{} {tool} returns: {}.", whose_cap(agent), quote(output)))
             }
         }
         Event::FaultApplied { action, message, rule } => {
@@ -363,7 +381,7 @@ fn sent_caption(entries: &[TraceEntry], before: Option<&TeamState>, entry: &Trac
     let copy = if copy { " This is the copy a duplicate fault made." } else { "" };
     let waits = format!("It waits in {} inbox until {to} reads it.", whose(&m.to));
     let id = m.request_id.as_ref().map(ToString::to_string).unwrap_or_default();
-    let words = said(m).map(|s| format!(" {}: {}.", s.field, quote(&s.text))).unwrap_or_default();
+    let words = said(m).map(|s| quoted_field(s.field, &s.text)).unwrap_or_default();
     let stale = m.msg_type.is_response()
         && before.zip(m.request_id.as_ref()).and_then(|(st, id)| st.tracker.get(id).map(|r| r.incarnations.addressee < st.roster.incarnation(&m.from))).unwrap_or(false);
     let stale = if stale { format!(" It answers {id}, addressed to {}'s previous run: a stale answer across a restart.", m.from) } else { String::new() };
@@ -635,5 +653,13 @@ mod tests {
                 assert!(!c.text.is_empty() && !c.text.contains("Some(") && !c.text.contains("None") && !c.text.contains("{\""), "{}: {c:?}", sc.id);
             }
         }
+    }
+
+    #[test]
+    fn a_quote_that_ends_a_sentence_takes_no_second_full_stop() {
+        let mut t = Trace::new("d", 0);
+        t.append(Millis(0), Event::RunStarted { prompt: "Spawn alice. Then stop her.".into() }).unwrap();
+        let c = caption(&t, None);
+        assert!(c.text.contains("“Spawn alice. Then stop her.” The lead"), "{}", c.text);
     }
 }

@@ -66,7 +66,7 @@ text { fill: #1d1f24; font-family: system-ui, -apple-system, "Segoe UI", Roboto,
 .msg.fault-duplicate .msg-label, .msg.fault-delayed .msg-label, .msg.fault-reordered .msg-label { font-style: italic; }
 .violation-mark text { fill: #c0392b; font-size: 14px; font-weight: 700; }
 .msg .drop-x line { stroke: #c0392b; stroke-width: 3; stroke-dasharray: none; opacity: 1; }
-.legend-text { font-size: 13px; fill: #3d4250; }
+.legend .legend-entry text.legend-text { font-size: 13px; fill: #3d4250; text-anchor: start; font-weight: 400; font-style: normal; }
 .legend-rule { stroke: #d9dce3; }
 .legend-activation { fill: #c3cdef; stroke: #3355cc; }
 "#;

@@ -59,7 +59,7 @@ pub fn Legend() -> impl IntoView {
             <summary>"Legend"</summary>
             <Show when=move || open.get()>
                 {
-                    let legend = geometry::legend(0.0, 780.0);
+                    let legend = geometry::legend(0.0, 800.0);
                     let (width, height) = (legend.width, legend.height);
                     view! {
                         <svg class="diagram legend-drawing" role="list" aria-label=geometry::LEGEND_SUMMARY width=width height=height viewBox=format!("0 0 {width} {height}")>

@@ -396,7 +396,7 @@ pub fn row(r: &Row) -> Item {
             if let Some(said) = said {
                 // What was said, under the arrow: cut to the arrow's length,
                 // whole on hover.
-                let fits = (((x2 - x1).abs() - 16.0) / SAID_CHAR_WIDTH).max(12.0) as usize;
+                let fits = (((x2 - x1).abs() - 36.0) / SAID_CHAR_WIDTH).max(12.0) as usize;
                 // After the label: the arrow's text still begins with its type.
                 shapes.push(Shape::Tooltip(format!("{}: {}", said.field, said.text)));
                 shapes.push(text((x1 + x2) / 2.0, y + 15.0, said_on_arrow(said, fits), Some("msg-said")));
@@ -473,9 +473,9 @@ pub struct Legend {
 }
 
 /// The legend, its first entry's top at `top`, laid out in as many
-/// columns of at least 380 units as `width` holds (one at least).
+/// columns of at least 400 units as `width` holds (one at least).
 pub fn legend(top: f64, width: f64) -> Legend {
-    const COLUMN: f64 = 380.0;
+    const COLUMN: f64 = 400.0;
     let columns = ((width / COLUMN).floor() as usize).clamp(1, 2);
     type Sample = Box<dyn Fn(f64, f64) -> (String, Vec<Shape>)>;
     fn arrow(class: &'static str, color: Option<usize>, label: Option<&'static str>, fault: Option<&'static str>) -> Sample {
@@ -501,7 +501,7 @@ pub fn legend(top: f64, width: f64) -> Legend {
         })
     };
     let entries: Vec<(Sample, &str)> = vec![
-        (arrow("c0 delivered protocol", Some(0), None, None), "request or response, read; colour = its request_id"),
+        (arrow("c0 delivered protocol", Some(0), None, None), "solid: read; colour = its request_id"),
         (arrow("c0 in-flight protocol", Some(0), None, None), "dotted: sent, still waiting in the inbox"),
         (arrow("plain delivered text", None, None, None), "dashed: a plain message or broadcast"),
         (arrow("plain delivered protocol", None, None, Some("dropped")), "× at the end: dropped by a fault, never arrives"),
@@ -685,6 +685,6 @@ mod tests {
         assert!(l.items.iter().all(|i| i.label.as_deref().is_some_and(|w| !w.is_empty())), "every entry has its words");
         assert!(l.items.iter().all(|i| i.class.starts_with("legend-entry ")), "legend entries are not counted as the run's arrows or badges");
         let narrow = legend(0.0, 500.0);
-        assert!(narrow.height > l.height && narrow.width <= 500.0_f64.max(380.0), "one column when narrow");
+        assert!(narrow.height > l.height && narrow.width <= 500.0_f64.max(400.0), "one column when narrow");
     }
 }

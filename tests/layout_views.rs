@@ -27,7 +27,7 @@ fn clip(s: &str, max: usize) -> String {
 fn short_args(input: &serde_json::Value) -> String {
     let Some(obj) = input.as_object() else { return String::new() };
     let mut parts = Vec::new();
-    for key in ["path", "name", "teammate", "to", "request_id", "approve"] {
+    for key in ["path", "name", "teammate", "to", "request_id", "approve", "plan", "feedback", "reason"] {
         if let Some(v) = obj.get(key) {
             parts.push(match v {
                 serde_json::Value::String(s) => s.clone(),
@@ -98,7 +98,7 @@ fn reference_layout(trace: &Trace, cursor: Option<usize>) -> Diagram {
                 });
                 let label = match &message.request_id {
                     Some(id) => format!("{} [{id}]", message.msg_type),
-                    None => format!("{}: {}", message.msg_type, clip(&message.content, 40)),
+                    None => format!("{}: {}", message.msg_type, clip(&message.content, MESSAGE_TEXT_CHARS)),
                 };
                 if message.msg_type.is_request() {
                     if let (Some(id), Some(color)) = (&message.request_id, color) {
@@ -127,6 +127,7 @@ fn reference_layout(trace: &Trace, cursor: Option<usize>) -> Diagram {
                     color,
                     delivered: false,
                     fault,
+                    said: team_protocols::ui::captions::said(message),
                 })
             }
             (Event::RunStarted { prompt }, None) => Some(RowKind::RunStarted { prompt: clip(prompt, 90) }),
@@ -201,7 +202,7 @@ fn reference_layout(trace: &Trace, cursor: Option<usize>) -> Diagram {
             (Event::ToolCalled { agent, tool_use_id, tool, input }, None) => {
                 let x = x_of(&mut d, &mut col_of, agent, y);
                 open_tools.insert(tool_use_id.clone(), d.rows.len());
-                Some(RowKind::Tool { x, label: clip(&format!("{tool}({})", short_args(input)), 44), ok: None, output: None })
+                Some(RowKind::Tool { x, label: clip(&format!("{tool}({})", short_args(input)), TOOL_LABEL_CHARS), ok: None, output: None })
             }
             (Event::ToolReturned { tool_use_id, output, is_error, .. }, None) => {
                 if let Some(r) = open_tools.remove(tool_use_id) {

@@ -1006,3 +1006,117 @@ async fn settings_that_cannot_build_a_team_leave_the_run_on_screen_as_it_was() {
     assert_eq!(share_link(&host), link, "the run on screen and its link are unchanged");
     back_to_scripted(&host);
 }
+
+// ---- explain (issue 11): captions, the event log, what was said ----
+
+fn caption_text(host: &web_sys::HtmlElement) -> (String, String) {
+    (texts(host, ".caption-box .caption-title").concat(), texts(host, ".caption-box .caption-text").concat())
+}
+
+#[wasm_bindgen_test]
+async fn the_caption_follows_back_and_next_and_is_announced_politely() {
+    let host = mount_app();
+    leptos::task::tick().await;
+    let live = host.query_selector(".caption-box [aria-live]").unwrap().expect("a live region in the caption box");
+    assert_eq!(live.get_attribute("aria-live").as_deref(), Some("polite"));
+    click(&host, "[data-scenario=shutdown]");
+    until("the run to finish", || run_finished(&host)).await;
+    assert_eq!(caption_text(&host).0, "Run finished");
+    // Back until the caption tells the request: its words name alice and the pending request.
+    until("Back to reach the shutdown request", || {
+        if caption_text(&host).0 == "Shutdown requested" {
+            return true;
+        }
+        button(&host, "Back").click();
+        false
+    })
+    .await;
+    let (_, text) = caption_text(&host);
+    let id = arrow_ids(&host, "shutdown_request").into_iter().next().unwrap_or_default();
+    assert!(text.starts_with("The lead asks alice to shut down. Request ") && text.contains("pending until alice answers"), "{text}");
+    assert!(id.is_empty() || text.contains(&id), "the caption names the request {id}: {text}");
+    let at = position(&host).0;
+    button(&host, "Next").click();
+    leptos::task::tick().await;
+    until("the caption of the next event", || position(&host).0 == at + 1 && caption_text(&host).0 == "shutdown_request sent").await;
+    button(&host, "Back").click();
+    until("the caption to come back", || caption_text(&host).0 == "Shutdown requested").await;
+}
+
+#[wasm_bindgen_test]
+async fn the_event_log_shows_captions_and_the_raw_form_on_demand_with_one_tab_stop() {
+    let host = mount_app();
+    leptos::task::tick().await;
+    click(&host, "[data-scenario=shutdown]");
+    until("the run to finish", || run_finished(&host)).await;
+    let (_, total) = position(&host);
+    let rows = all(&host, ".event-log li.log-row");
+    assert_eq!(rows.len(), total.min(200), "one row per event up to the cursor");
+    let titles = texts(&host, ".event-log .log-title");
+    assert!(titles.iter().any(|t| t == "Shutdown approved"), "{titles:?}");
+    assert!(all(&host, ".event-log .log-raw").is_empty(), "raw lines are hidden by default");
+    let toggle: web_sys::HtmlInputElement = host.query_selector(".log-raw-toggle input").unwrap().unwrap().unchecked_into();
+    toggle.click();
+    leptos::task::tick().await;
+    let raw = texts(&host, ".event-log .log-raw");
+    assert_eq!(raw.len(), rows.len());
+    assert!(raw.iter().any(|r| r.contains("pending -> approved")), "the raw line of the transition: {raw:?}");
+    // One tab stop: the current row.
+    let stops: Vec<_> = all(&host, ".event-log li").into_iter().filter(|li| li.get_attribute("tabindex").as_deref() == Some("0")).collect();
+    assert_eq!(stops.len(), 1);
+    assert!(stops[0].class_list().contains("current"));
+    // ArrowDown moves the stop to the older row; Enter jumps the cursor there.
+    let first: web_sys::HtmlElement = stops[0].clone().unchecked_into();
+    first.focus().unwrap();
+    let key = |k: &str| {
+        let init = web_sys::KeyboardEventInit::new();
+        init.set_key(k);
+        init.set_bubbles(true);
+        web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap()
+    };
+    first.dispatch_event(&key("ArrowDown")).unwrap();
+    leptos::task::tick().await;
+    let focused = document().active_element().unwrap();
+    let seq: usize = focused.get_attribute("data-seq").unwrap().parse().unwrap();
+    assert_eq!(seq, total - 2, "the next row down is the event before");
+    assert_eq!(focused.get_attribute("tabindex").as_deref(), Some("0"));
+    focused.dispatch_event(&key("Enter")).unwrap();
+    until("Enter to move the cursor", || position(&host).0 == seq + 1).await;
+    assert_eq!(all(&host, ".event-log li.log-row").len(), seq + 1, "the log ends at the cursor");
+}
+
+#[wasm_bindgen_test]
+async fn the_reject_plan_arrows_carry_the_plan_and_the_feedback_whole_on_hover_with_captions() {
+    let host = mount_app();
+    leptos::task::tick().await;
+    click(&host, "[data-scenario=reject-plan]");
+    until("the run to finish", || run_finished(&host)).await;
+    let request = all(&host, "g.msg")
+        .into_iter()
+        .find(|g| g.text_content().unwrap_or_default().starts_with("plan_approval_request ["))
+        .expect("the plan request arrow");
+    let said = request.query_selector(".msg-said").unwrap().expect("the plan under its arrow").text_content().unwrap_or_default();
+    assert!(said.starts_with("plan: “"), "{said}");
+    let title = request.query_selector("title").unwrap().expect("the whole plan on hover").text_content().unwrap_or_default();
+    assert!(title.starts_with("plan: ") && title.len() > said.len(), "{title} / {said}");
+    let feedback = all(&host, "g.msg .msg-said").into_iter().map(|e| e.text_content().unwrap_or_default()).find(|t| t.starts_with("feedback: "));
+    assert!(feedback.is_some(), "the lead's feedback is on its answer's arrow");
+    assert!(!texts(&host, "g.note text").iter().any(|t| t.contains("plan_approval()")), "the plan note names the plan");
+    let titles = texts(&host, ".event-log .log-title");
+    assert!(titles.iter().any(|t| t == "Plan rejected") && titles.iter().any(|t| t == "Plan approved"), "{titles:?}");
+}
+
+#[wasm_bindgen_test]
+async fn the_legend_in_the_caption_box_explains_the_diagram_marks_when_opened() {
+    let host = mount_app();
+    leptos::task::tick().await;
+    assert!(all(&host, ".legend .legend-entry").is_empty(), "a closed legend draws nothing");
+    let details = host.query_selector(".caption-box details.legend").unwrap().expect("a legend");
+    details.set_attribute("open", "").unwrap();
+    details.dispatch_event(&web_sys::Event::new("toggle").unwrap()).unwrap();
+    until("the legend to draw", || !all(&host, ".legend .legend-entry").is_empty()).await;
+    let words = texts(&host, ".legend .legend-text");
+    for needed in ["dotted", "dashed", "×", "pending", "tool call", "violation"] {
+        assert!(words.iter().any(|w| w.contains(needed)), "{needed} in {words:?}");
+    }
+}

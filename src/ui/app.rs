@@ -7,6 +7,7 @@
 use leptos::ev;
 use leptos::prelude::*;
 
+use super::caption_box::CaptionBox;
 use super::diagram_view::DiagramView;
 use super::panels::Panels;
 use super::session::Session;
@@ -189,6 +190,7 @@ pub fn App(#[prop(optional)] pace_ms: Option<u64>) -> impl IntoView {
                 </aside>
                 <main class=move || if s.run.stopped.get() && s.playback.cursor.get().is_none() { "centre stopped" } else { "centre" }>
                     <Controls/>
+                    <CaptionBox/>
                     <DiagramView/>
                 </main>
                 <aside class="right">

@@ -7,16 +7,21 @@
 
 use std::collections::BTreeMap;
 
+use super::captions::{said, Said};
 use crate::protocol::{AgentName, Event, FaultAction, MemberStatus, MessageType, RequestId, RequestStatus, Trace, TraceEntry};
 
 /// Width of one agent column, in SVG units.
-pub const COLUMN_WIDTH: f64 = 170.0;
+pub const COLUMN_WIDTH: f64 = 240.0;
 /// Height of one row.
-pub const ROW_HEIGHT: f64 = 30.0;
+pub const ROW_HEIGHT: f64 = 36.0;
 /// Space above the first row, for the agent heads.
 pub const HEADER_HEIGHT: f64 = 56.0;
 /// Left margin.
 pub const LEFT: f64 = 90.0;
+/// How many characters of a tool call a note keeps (the rest is on hover).
+pub const TOOL_LABEL_CHARS: usize = 34;
+/// How many characters of a plain message's text its arrow keeps.
+pub const MESSAGE_TEXT_CHARS: usize = 28;
 /// How many colours requests cycle through.
 pub const PALETTE_SIZE: usize = 8;
 
@@ -75,6 +80,9 @@ pub enum RowKind {
         /// `delayed` or `reordered` (the late arrival); `None` for a
         /// normal message.
         fault: Option<&'static str>,
+        /// What was said, whole: the plan on a plan request, the lead's
+        /// feedback or the teammate's reason on a response.
+        said: Option<Said>,
     },
     /// A request moved along its FSM.
     Transition {
@@ -193,7 +201,7 @@ impl Diagram {
 fn short_args(input: &serde_json::Value) -> String {
     let Some(obj) = input.as_object() else { return String::new() };
     let mut parts = Vec::new();
-    for key in ["path", "name", "teammate", "to", "request_id", "approve"] {
+    for key in ["path", "name", "teammate", "to", "request_id", "approve", "plan", "feedback", "reason"] {
         if let Some(v) = obj.get(key) {
             let text = match v {
                 serde_json::Value::String(s) => s.clone(),
@@ -368,7 +376,7 @@ impl Layout {
                 let color = message.request_id.as_ref().map(|id| self.color(id));
                 let label = match &message.request_id {
                     Some(id) => format!("{} [{id}]", message.msg_type),
-                    None => format!("{}: {}", message.msg_type, clip(&message.content, 40)),
+                    None => format!("{}: {}", message.msg_type, clip(&message.content, MESSAGE_TEXT_CHARS)),
                 };
                 if message.msg_type.is_request() {
                     if let (Some(id), Some(color)) = (&message.request_id, color) {
@@ -390,6 +398,7 @@ impl Layout {
                     color,
                     delivered: false,
                     fault,
+                    said: said(&message),
                 };
                 (Some(kind), RowTrack::Message { delivered_at: None })
             }
@@ -457,7 +466,7 @@ impl Layout {
             (Event::ToolCalled { agent, tool_use_id, tool, input }, None) => {
                 let x = self.x_of(agent, seq);
                 self.open_tools.insert(tool_use_id.clone(), self.rows.len());
-                let label = clip(&format!("{tool}({})", short_args(input)), 44);
+                let label = clip(&format!("{tool}({})", short_args(input)), TOOL_LABEL_CHARS);
                 (Some(RowKind::Tool { x, label, ok: None, output: None }), RowTrack::Tool { done: None })
             }
             (Event::ToolReturned { tool_use_id, output, is_error, .. }, None) => {
@@ -684,5 +693,34 @@ mod tests {
             })
             .collect();
         assert_eq!(marks, [(Some("dropped"), false), (None, true), (Some("duplicate"), true), (Some("reordered"), true)]);
+    }
+
+    #[test]
+    fn the_plan_request_arrow_carries_the_plan_and_the_answer_carries_the_feedback() {
+        let mut t = Team::new("d", 1);
+        t.spawn(&name("bob"), "refactorer", true, Millis(0)).unwrap();
+        let id = t.submit_plan(&name("bob"), "Rewrite the auth module in one go", Millis(1)).unwrap();
+        t.answer(RequestKind::Plan, &id, &AgentName::lead(), false, "Too risky: split it", Millis(2)).unwrap();
+        let d = layout(t.trace(), None);
+        let said: Vec<_> = d
+            .rows
+            .iter()
+            .filter_map(|r| match &r.kind {
+                RowKind::Message { said, .. } => said.as_ref().map(|s| (s.field, s.text.as_str())),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(said, [("plan", "Rewrite the auth module in one go"), ("feedback", "Too risky: split it")]);
+    }
+
+    #[test]
+    fn the_plan_approval_tool_note_shows_the_plan_not_empty_parentheses() {
+        let mut trace = Trace::new("d", 0);
+        let input = serde_json::json!({"plan": "Split auth into three steps"});
+        trace.append(Millis(0), Event::ToolCalled { agent: name("bob"), tool_use_id: "t".into(), tool: "plan_approval".into(), input }).unwrap();
+        let d = layout(&trace, None);
+        let RowKind::Tool { label, .. } = &d.rows[0].kind else { panic!("a tool note") };
+        assert!(label.starts_with("plan_approval(Split auth"), "{label}");
+        assert!(label.chars().count() <= TOOL_LABEL_CHARS);
     }
 }

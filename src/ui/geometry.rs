@@ -13,6 +13,7 @@
 
 use std::collections::BTreeMap;
 
+use super::captions::{clip, Said};
 use super::diagram::{Activation, Badge, Column, Diagram, Row, RowKind, PALETTE_SIZE, ROW_HEIGHT};
 use crate::protocol::{MemberStatus, MessageType, RequestId, Violation};
 
@@ -21,6 +22,9 @@ use crate::protocol::{MemberStatus, MessageType, RequestId, Violation};
 pub const MARK_X: f64 = 4.0;
 /// Left edge of run banners (leaves room for a violation mark).
 pub const BANNER_X: f64 = 22.0;
+/// The width of one character of what was said under an arrow (13 px
+/// italic), for cutting it to the arrow's length.
+pub const SAID_CHAR_WIDTH: f64 = 7.0;
 /// Half the size of a cross (a dropped message's end, a lifeline's end).
 pub const CROSS_HALF: f64 = 7.0;
 
@@ -276,10 +280,10 @@ pub fn lifeline(c: &Column, bottom: f64) -> Item {
     let status = c.status.map_or("lead", MemberStatus::as_str);
     let head_y = if c.name.is_lead() { 8.0 } else { c.born_y + 1.0 };
     let mut shapes = vec![
-        Shape::Line { x1: c.x, y1: head_y + 28.0, x2: c.x, y2: end, class: Some("life"), head: None },
-        Shape::Rect { x: c.x - 60.0, y: head_y, width: 120.0, height: 28.0, rx: 6.0, class: Some("head") },
-        text(c.x, head_y + 14.0, c.name.as_str(), Some("head-name")),
-        text(c.x, head_y + 25.0, status, Some("head-status")),
+        Shape::Line { x1: c.x, y1: head_y + 34.0, x2: c.x, y2: end, class: Some("life"), head: None },
+        Shape::Rect { x: c.x - 60.0, y: head_y, width: 120.0, height: 34.0, rx: 6.0, class: Some("head") },
+        text(c.x, head_y + 15.0, c.name.as_str(), Some("head-name")),
+        text(c.x, head_y + 30.0, status, Some("head-status")),
     ];
     if let Some(y) = c.ended_y {
         shapes.push(Shape::Cross { x: c.x, y, half: 9.0, class: "cross", label: format!("{} shut down", c.name) });
@@ -345,6 +349,13 @@ pub fn marks(violations: &[Violation], shown: usize, y_of: impl Fn(u64) -> f64) 
     marks
 }
 
+/// What was said, as drawn under its arrow: `plan: “…”`, cut to `max`
+/// characters in all (the tooltip has it whole).
+pub fn said_on_arrow(said: &Said, max: usize) -> String {
+    let room = max.saturating_sub(said.field.len() + 4);
+    format!("{}: “{}”", said.field, clip(&said.text, room))
+}
+
 /// One diagram row: a banner, spawn, message arrow (with its × if dropped),
 /// transition, tool note or failure.
 pub fn row(r: &Row) -> Item {
@@ -364,7 +375,7 @@ pub fn row(r: &Row) -> Item {
             bottom,
             vec![line(*from_x, y, to_x - 62.0, y, Some(Head { color: None })), text((from_x + to_x) / 2.0, y - 4.0, format!("spawn {name}"), None)],
         ),
-        RowKind::Message { from_x, to_x, label, msg_type, request_id, color, delivered, fault } => {
+        RowKind::Message { from_x, to_x, label, msg_type, request_id, color, delivered, fault, said } => {
             let class = format!(
                 "msg {} {} {}{}",
                 color.map_or_else(|| "plain".to_string(), |c| format!("c{}", c % PALETTE_SIZE)),
@@ -382,6 +393,14 @@ pub fn row(r: &Row) -> Item {
             let dir = if x2 >= x1 { -1.0 } else { 1.0 };
             let head = (!dropped).then_some(Head { color: *color });
             let mut shapes = vec![line(x1, y, x2 + dir * 6.0, y, head), text((x1 + x2) / 2.0, y - 5.0, label, Some("msg-label"))];
+            if let Some(said) = said {
+                // What was said, under the arrow: cut to the arrow's length,
+                // whole on hover.
+                let fits = (((x2 - x1).abs() - 36.0) / SAID_CHAR_WIDTH).max(12.0) as usize;
+                // After the label: the arrow's text still begins with its type.
+                shapes.push(Shape::Tooltip(format!("{}: {}", said.field, said.text)));
+                shapes.push(text((x1 + x2) / 2.0, y + 15.0, said_on_arrow(said, fits), Some("msg-said")));
+            }
             if dropped {
                 // The × stands where the head would have been.
                 let cx = x2 + dir * (2.0 + CROSS_HALF);
@@ -409,7 +428,7 @@ pub fn row(r: &Row) -> Item {
                 Some(true) => "ok",
                 Some(false) => "error",
             };
-            let width = label.chars().count() as f64 * 6.6 + 14.0;
+            let width = label.chars().count() as f64 * 7.3 + 14.0;
             item(
                 ItemKind::Tool,
                 format!("note tool-{state}"),
@@ -429,6 +448,105 @@ pub fn row(r: &Row) -> Item {
             it
         }
     }
+}
+
+/// Height of one legend entry.
+pub const LEGEND_ROW: f64 = 28.0;
+/// Width of a legend entry's sample drawing; its words start after it.
+pub const LEGEND_SAMPLE: f64 = 96.0;
+/// The legend in words, for its accessible name.
+pub const LEGEND_SUMMARY: &str = "Legend: solid coloured arrow, a request or response read by its recipient, coloured by its request_id; \
+dotted arrow, a message still waiting in an inbox; dashed arrow, a plain message or broadcast; arrow ending in ×, dropped by a fault; \
+italic label, delayed, reordered or duplicated by a fault; badges, each request's state pending, approved or rejected; \
+yellow box, a tool call; bar on a lifeline, an agent waiting on its model; × on a lifeline, a teammate shut down; ⚠, a protocol violation.";
+
+/// What the diagram's marks mean, drawn with the diagram's own classes and
+/// primitives, so it reads the same in the page and in the SVG export.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Legend {
+    /// Width it takes.
+    pub width: f64,
+    /// Height it takes.
+    pub height: f64,
+    /// One item per entry: a sample and its words.
+    pub items: Vec<Item>,
+}
+
+/// The legend, its first entry's top at `top`, laid out in as many
+/// columns of at least 400 units as `width` holds (one at least).
+pub fn legend(top: f64, width: f64) -> Legend {
+    const COLUMN: f64 = 400.0;
+    let columns = ((width / COLUMN).floor() as usize).clamp(1, 2);
+    type Sample = Box<dyn Fn(f64, f64) -> (String, Vec<Shape>)>;
+    fn arrow(class: &'static str, color: Option<usize>, label: Option<&'static str>, fault: Option<&'static str>) -> Sample {
+        Box::new(move |x: f64, y: f64| {
+            let x2 = x + LEGEND_SAMPLE - 14.0;
+            let dropped = fault == Some("dropped");
+            let mut shapes = vec![line(x, y, if dropped { x2 - 10.0 } else { x2 }, y, (!dropped).then_some(Head { color }))];
+            if let Some(label) = label {
+                shapes.push(text(x + (x2 - x) / 2.0, y - 5.0, label, Some("msg-label")));
+            }
+            if dropped {
+                shapes.push(Shape::Cross { x: x2 - 2.0, y, half: CROSS_HALF - 2.0, class: "drop-x", label: "dropped".into() });
+            }
+            (format!("legend-entry msg {class}{}", fault.map(|f| format!(" fault-{f}")).unwrap_or_default()), shapes)
+        })
+    }
+    let badge_sample = |status: &'static str| -> Sample {
+        Box::new(move |x: f64, y: f64| {
+            (
+                format!("legend-entry badge fsm c0 badge-{status}"),
+                vec![Shape::Rect { x, y: y - 9.0, width: 74.0, height: 18.0, rx: 9.0, class: None }, text(x + 37.0, y + 4.0, status, None)],
+            )
+        })
+    };
+    let entries: Vec<(Sample, &str)> = vec![
+        (arrow("c0 delivered protocol", Some(0), None, None), "solid: read; colour = its request_id"),
+        (arrow("c0 in-flight protocol", Some(0), None, None), "dotted: sent, still waiting in the inbox"),
+        (arrow("plain delivered text", None, None, None), "dashed: a plain message or broadcast"),
+        (arrow("plain delivered protocol", None, None, Some("dropped")), "× at the end: dropped by a fault, never arrives"),
+        (arrow("plain delivered protocol", None, Some("(delayed)"), Some("delayed")), "italic label: delayed, reordered or duplicated"),
+        (badge_sample("pending"), "request pending: waiting for its answer (FSM)"),
+        (badge_sample("approved"), "pending → approved"),
+        (badge_sample("rejected"), "pending → rejected"),
+        (
+            Box::new(|x: f64, y: f64| {
+                ("legend-entry note tool-ok".to_string(), vec![Shape::Rect { x, y: y - 11.0, width: 74.0, height: 22.0, rx: 3.0, class: None }, text(x + 7.0, y + 4.0, "tool()", None)])
+            }),
+            "a tool call (red: refused; dashed: running)",
+        ),
+        (
+            Box::new(|x: f64, y: f64| {
+                ("legend-entry model-call".to_string(), vec![Shape::Rect { x: x + 30.0, y: y - 12.0, width: 10.0, height: 24.0, rx: 0.0, class: Some("legend-activation") }])
+            }),
+            "bar on a lifeline: waiting on its model",
+        ),
+        (
+            Box::new(|x: f64, y: f64| {
+                ("legend-entry lifeline".to_string(), vec![Shape::Cross { x: x + 35.0, y, half: 9.0, class: "cross", label: "shut down".into() }])
+            }),
+            "× on a lifeline: the teammate shut down",
+        ),
+        (Box::new(|x: f64, y: f64| ("legend-entry violation-mark".to_string(), vec![text(x + 28.0, y + 5.0, "⚠", None)])), "a protocol violation (hover it for details)"),
+    ];
+    let rows = entries.len().div_ceil(columns);
+    let column_width = (width / columns as f64).max(COLUMN);
+    let items = entries
+        .iter()
+        .enumerate()
+        .map(|(i, (sample, words))| {
+            let (col, row) = (i / rows, i % rows);
+            let x = 12.0 + col as f64 * column_width;
+            let y = top + row as f64 * LEGEND_ROW + LEGEND_ROW / 2.0;
+            let (class, mut shapes) = sample(x, y);
+            shapes.push(text(x + LEGEND_SAMPLE, y + 5.0, *words, Some("legend-text")));
+            let mut it = item(ItemKind::Banner, class, None, y - LEGEND_ROW / 2.0, y + LEGEND_ROW / 2.0, shapes);
+            it.role = Some("listitem");
+            it.label = Some((*words).to_string());
+            it
+        })
+        .collect();
+    Legend { width: column_width * columns as f64, height: rows as f64 * LEGEND_ROW + 8.0, items }
 }
 
 /// Runs to draw, for the tests of both renderers.
@@ -535,5 +653,38 @@ mod tests {
         let shown = visible(&g.rows, top, top + 20.0 * ROW_HEIGHT);
         assert!(shown.len() >= 20 && shown.len() <= 23, "{}", shown.len());
         assert!(visible(&g.rows, -100.0, -50.0).is_empty());
+    }
+
+    #[test]
+    fn what_was_said_is_cut_to_the_arrow_and_whole_on_hover() {
+        let mut t = Team::new("d", 1);
+        t.spawn(&name("bob"), "refactorer", true, Millis(0)).unwrap();
+        let plan = "Rewrite the whole auth module in one go, then migrate every session and delete the old tables";
+        t.submit_plan(&name("bob"), plan, Millis(1)).unwrap();
+        let g = draw(&layout(t.trace(), None), &[], t.trace().len());
+        let arrow = g.rows.iter().find(|i| i.kind == ItemKind::Message).expect("the plan arrow");
+        let said = arrow.shapes.iter().find_map(|s| match s {
+            Shape::Text { text, class: Some("msg-said"), .. } => Some(text.clone()),
+            _ => None,
+        });
+        let said = said.expect("the plan under its arrow");
+        assert!(said.starts_with("plan: “Rewrite the whole") && said.ends_with("…”"), "{said}");
+        assert!(said.chars().count() as f64 * SAID_CHAR_WIDTH <= crate::ui::diagram::COLUMN_WIDTH, "fits between the lifelines: {said}");
+        assert!(arrow.shapes.contains(&Shape::Tooltip(format!("plan: {plan}"))), "whole on hover");
+        assert!(matches!(&arrow.shapes[1], Shape::Text { class: Some("msg-label"), .. }), "the arrow's text begins with its label");
+        assert!(!arrow.shapes.iter().any(|s| matches!(s, Shape::Text { text, .. } if text.contains("plan_approval()"))));
+    }
+
+    #[test]
+    fn the_legend_explains_every_line_style_mark_and_badge_colour() {
+        let l = legend(0.0, 800.0);
+        let classes: Vec<&str> = l.items.iter().map(|i| i.class.as_str()).collect();
+        for needed in ["msg c0 delivered", "in-flight", "plain delivered text", "fault-dropped", "fault-delayed", "badge-pending", "badge-approved", "badge-rejected", "note", "model-call", "lifeline", "violation-mark"] {
+            assert!(classes.iter().any(|c| c.contains(needed)), "{needed} in {classes:?}");
+        }
+        assert!(l.items.iter().all(|i| i.label.as_deref().is_some_and(|w| !w.is_empty())), "every entry has its words");
+        assert!(l.items.iter().all(|i| i.class.starts_with("legend-entry ")), "legend entries are not counted as the run's arrows or badges");
+        let narrow = legend(0.0, 500.0);
+        assert!(narrow.height > l.height && narrow.width <= 500.0_f64.max(400.0), "one column when narrow");
     }
 }

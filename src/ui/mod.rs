@@ -11,6 +11,7 @@
 //! `session` holding them and the link to the runtime. `storage` and
 //! `share` are the formats that outlive the page.
 
+pub mod captions;
 pub mod derived;
 pub mod diagram;
 pub mod lists;
@@ -23,6 +24,8 @@ pub mod views;
 
 #[cfg(target_arch = "wasm32")]
 mod app;
+#[cfg(target_arch = "wasm32")]
+mod caption_box;
 #[cfg(target_arch = "wasm32")]
 mod diagram_view;
 #[cfg(target_arch = "wasm32")]

@@ -346,28 +346,99 @@ fn SendPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
     }
 }
 
+/// The event log: the last `SHOWN` events up to the cursor, newest first,
+/// each told as its caption (title and text), the raw line on demand. Rows
+/// are keyed by (run, seq), so a step adds or removes a row instead of
+/// redrawing the list. One tab stop for the whole list (a roving tab
+/// index): ↑/↓ move, Home/End go to the ends, Enter jumps the cursor there.
 #[component]
 fn EventLog() -> impl IntoView {
+    use wasm_bindgen::JsCast;
     let s = expect_context::<Session>();
-    const SHOWN: usize = 300;
+    const SHOWN: usize = 200;
+    let raw = RwSignal::new(false);
+    // Which row holds the list's one tab stop (`None`: the newest shown).
+    let active = RwSignal::new(None::<usize>);
+    // A new run (or a recorded one) reuses sequence numbers from 0: its rows
+    // are new rows.
+    let generation = RwSignal::new(0_u64);
+    Effect::new(move |_| {
+        s.run.snapshot.track();
+        s.run.imported.track();
+        generation.update(|g| *g += 1);
+        active.set(None);
+    });
+    let rows = move || {
+        let shown = s.shown();
+        let g = generation.get();
+        (shown.saturating_sub(SHOWN)..shown).rev().map(|seq| (g, seq)).collect::<Vec<_>>()
+    };
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        let Some(li) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).and_then(|el| el.closest("li[data-seq]").ok().flatten()) else { return };
+        let Some(list) = li.parent_element() else { return };
+        let to = match ev.key().as_str() {
+            "ArrowDown" => li.next_element_sibling(),
+            "ArrowUp" => li.previous_element_sibling(),
+            "Home" => list.first_element_child(),
+            "End" => list.last_element_child(),
+            "Enter" => {
+                if let Some(seq) = li.get_attribute("data-seq").and_then(|v| v.parse::<usize>().ok()) {
+                    s.seek(seq + 1);
+                }
+                ev.prevent_default();
+                ev.stop_propagation();
+                return;
+            }
+            _ => return,
+        };
+        ev.prevent_default();
+        ev.stop_propagation();
+        if let Some(to) = to {
+            if let Some(seq) = to.get_attribute("data-seq").and_then(|v| v.parse::<usize>().ok()) {
+                active.set(Some(seq));
+            }
+            if let Ok(el) = to.dyn_into::<web_sys::HtmlElement>() {
+                let _ = el.focus();
+            }
+        }
+    };
     view! {
         <section class="panel" aria-labelledby="log-title">
             <h2 id="log-title">"Event log"</h2>
-            <ol class="event-log" aria-label="Event log">
-                {move || {
-                    let shown = s.shown();
-                    s.run.trace.with(|t| {
-                        let start = shown.saturating_sub(SHOWN);
-                        t.entries()[start..shown].iter().rev().map(|e| {
-                            let seq = e.seq as usize;
-                            view! {
-                                <li class=if seq + 1 == shown { "current" } else { "" }>
-                                    <button class="log-line" on:click=move |_| s.seek(seq + 1)>{describe(e)}</button>
-                                </li>
-                            }
-                        }).collect_view()
-                    })
-                }}
+            <label class="inline small log-raw-toggle">
+                <input type="checkbox" prop:checked=move || raw.get() on:change=move |ev| raw.set(event_target_checked(&ev))/>
+                "Show raw events"
+            </label>
+            <ol class="event-log" role="listbox" aria-label="Event log, newest first" on:keydown=on_key>
+                <For each=rows key=|k| *k let:key>
+                    {
+                        let seq = key.1;
+                        let entry = s.run.trace.with_untracked(|t| t.entries().get(seq).cloned());
+                        let caption = s.run.trace.with_untracked(|t| entry.as_ref().map(|e| super::captions::caption_of(t.entries(), None, e)));
+                        let line = entry.as_ref().map(describe).unwrap_or_default();
+                        let (title, text) = caption.map(|c| (c.title, c.text)).unwrap_or_default();
+                        let current = move || s.shown() == seq + 1;
+                        let tab = move || {
+                            let focused = match active.get() {
+                                Some(a) if a < s.shown() && a + SHOWN >= s.shown() => a == seq,
+                                _ => current(),
+                            };
+                            if focused { "0" } else { "-1" }
+                        };
+                        view! {
+                            <li class=move || if current() { "log-row current" } else { "log-row" } data-seq=seq.to_string() role="option"
+                                aria-selected=move || current().to_string() tabindex=tab
+                                on:click=move |_| { active.set(Some(seq)); s.seek(seq + 1); }>
+                                <span class="log-seq">{format!("#{seq}")}</span>
+                                <span class="log-title">{title}</span>
+                                <span class="log-text">{text}</span>
+                                <Show when=move || raw.get()>
+                                    <code class="log-raw">{line.clone()}</code>
+                                </Show>
+                            </li>
+                        }
+                    }
+                </For>
             </ol>
         </section>
     }

@@ -10,6 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use crate::protocol::{AgentName, Event, FaultAction, MemberStatus, Message, RequestId, Trace};
+use crate::ui::captions::said;
 use crate::ui::diagram::layout;
 
 /// How many characters of a prompt a Mermaid note keeps.
@@ -33,7 +34,8 @@ pub fn mermaid(trace: &Trace) -> String {
 }
 
 /// The trace as a Mermaid `sequenceDiagram` that renders unchanged: numbered
-/// arrows (`autonumber`), one participant per lifeline in the diagram's order
+/// arrows (`autonumber`) that carry what was said (the plan, the feedback,
+/// the reason), one participant per lifeline in the diagram's order
 /// (lead first) under a safe id (`p0`, `p1`, ...) with the agent's name as
 /// its alias, one arrow per sent message (`-x` for those in
 /// `options.dropped` and for messages dropped by fault injection; a released
@@ -168,11 +170,14 @@ fn participants(trace: &Trace) -> Vec<AgentName> {
     names
 }
 
-/// `type [request_id]` for protocol messages, `type: content` otherwise.
+/// `type [request_id]` for protocol messages, followed by what was said
+/// (`plan: “…”`, `feedback: “…”`, `reason: “…”`) when anything was;
+/// `type: content` otherwise.
 fn message_label(message: &Message) -> String {
-    match &message.request_id {
-        Some(rid) => format!("{} [{rid}]", message.msg_type),
-        None => format!("{}: {}", message.msg_type, clip(&message.content, MERMAID_TEXT_CHARS)),
+    match (&message.request_id, said(message)) {
+        (Some(rid), Some(said)) => format!("{} [{rid}] {}: “{}”", message.msg_type, said.field, clip(&said.text, MERMAID_TEXT_CHARS)),
+        (Some(rid), None) => format!("{} [{rid}]", message.msg_type),
+        (None, _) => format!("{}: {}", message.msg_type, clip(&message.content, MERMAID_TEXT_CHARS)),
     }
 }
 
@@ -290,5 +295,16 @@ mod tests {
         let m = mermaid(&t);
         let note = m.lines().find(|l| l.contains("Note over p0: ▶")).unwrap();
         assert!(note.ends_with('…') && note.chars().filter(|c| *c == 'x').count() == MERMAID_PROMPT_CHARS - 1, "{note}");
+    }
+
+    #[test]
+    fn protocol_arrows_carry_what_was_said() {
+        let mut t = Team::new("default", 7);
+        t.spawn(&name("bob"), "refactorer", true, Millis(1)).unwrap();
+        let id = t.submit_plan(&name("bob"), "Rewrite auth; all at once", Millis(2)).unwrap();
+        t.answer(RequestKind::Plan, &id, &AgentName::lead(), false, "Too risky", Millis(3)).unwrap();
+        let m = mermaid(t.trace());
+        assert!(m.contains(&format!("    p1->>p0: plan_approval_request [{id}] plan: “Rewrite auth#59; all at once”\n")), "{m}");
+        assert!(m.contains(&format!("    p0->>p1: plan_approval_response [{id}] feedback: “Too risky”\n")), "{m}");
     }
 }

@@ -10,8 +10,10 @@ use std::fmt::Write as _;
 
 use crate::protocol::{check, Trace};
 use crate::ui::diagram::{layout, PALETTE_SIZE};
-use crate::ui::geometry::{draw, Geometry, Item, Shape};
+use crate::ui::geometry::{draw, legend, Geometry, Item, Shape, LEGEND_SUMMARY};
 
+/// Space between the diagram and its legend in an SVG export.
+pub const SVG_LEGEND_GAP: f64 = 12.0;
 /// Height of the title band above the diagram in an SVG export.
 pub const SVG_TITLE_HEIGHT: f64 = 28.0;
 
@@ -20,23 +22,24 @@ pub const SVG_TITLE_HEIGHT: f64 = 28.0;
 pub const SVG_PALETTE: [&str; PALETTE_SIZE] = ["#3355cc", "#b8338a", "#148a8a", "#c25e00", "#6b4fc8", "#2f7a4f", "#a23b3b", "#5a6b00"];
 
 const SVG_STYLE: &str = r#"
-text { fill: #1d1f24; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; font-size: 12px; }
+text { fill: #1d1f24; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; font-size: 13px; }
 .bg { fill: #f5f6f8; }
 .title { font-size: 14px; font-weight: 700; }
 .life { stroke: #9aa1b1; stroke-dasharray: 4 4; }
 .head { fill: #ffffff; stroke: #d9dce3; }
 .status-shutdown .head { opacity: 0.6; }
 .head-name { text-anchor: middle; font-weight: 600; }
-.head-status { text-anchor: middle; font-size: 9px; fill: #5b6170; }
+.head-status { text-anchor: middle; font-size: 13px; fill: #5b6170; }
 .cross line { stroke: #c0392b; stroke-width: 3; }
 .activation { fill: #c3cdef; stroke: #3355cc; }
 .banner text { fill: #5b6170; font-style: italic; }
 .spawn line { stroke: #5b6170; stroke-dasharray: 2 3; }
-.spawn text { text-anchor: middle; fill: #5b6170; font-size: 11px; }
+.spawn text { text-anchor: middle; fill: #5b6170; font-size: 13px; }
 .msg line { stroke-width: 2; }
 .msg.text line { stroke-dasharray: 6 3; }
 .msg.in-flight line { stroke-dasharray: 2 4; }
-.msg-label { text-anchor: middle; font-size: 11px; }
+.msg-label { text-anchor: middle; font-size: 13px; }
+.msg-said { text-anchor: middle; font-size: 13px; font-style: italic; fill: #3d4250; }
 .plain line { stroke: #5b6170; }
 .c0 line { stroke: #3355cc; } .c0 rect { stroke: #3355cc; }
 .c1 line { stroke: #b8338a; } .c1 rect { stroke: #b8338a; }
@@ -52,10 +55,10 @@ text { fill: #1d1f24; font-family: system-ui, -apple-system, "Segoe UI", Roboto,
 .note rect { fill: #fbf3d4; stroke: #c9a227; }
 .note.tool-error rect { fill: #f5dcd9; stroke: #c0392b; }
 .note.tool-running rect { stroke-dasharray: 3 2; }
-.note text { font-size: 11px; }
+.note text { font-size: 13px; }
 .note.failure text { fill: #c0392b; font-weight: 600; }
 .badge rect { fill: #ffffff; stroke-width: 2; }
-.badge text { text-anchor: middle; font-size: 11px; font-weight: 700; }
+.badge text { text-anchor: middle; font-size: 13px; font-weight: 700; }
 .badge.badge-pending text { fill: #a86a12; } .badge.badge-pending rect { stroke: #a86a12; }
 .badge.badge-approved text { fill: #2f7a4f; } .badge.badge-approved rect { stroke: #2f7a4f; }
 .badge.badge-rejected text { fill: #c0392b; } .badge.badge-rejected rect { stroke: #c0392b; }
@@ -63,6 +66,9 @@ text { fill: #1d1f24; font-family: system-ui, -apple-system, "Segoe UI", Roboto,
 .msg.fault-duplicate .msg-label, .msg.fault-delayed .msg-label, .msg.fault-reordered .msg-label { font-style: italic; }
 .violation-mark text { fill: #c0392b; font-size: 14px; font-weight: 700; }
 .msg .drop-x line { stroke: #c0392b; stroke-width: 3; stroke-dasharray: none; opacity: 1; }
+.legend .legend-entry text.legend-text { font-size: 13px; fill: #3d4250; text-anchor: start; font-weight: 400; font-style: normal; }
+.legend-rule { stroke: #d9dce3; }
+.legend-activation { fill: #c3cdef; stroke: #3355cc; }
 "#;
 
 /// The run on screen as a standalone SVG document: `trace` laid out as of
@@ -75,12 +81,13 @@ pub fn svg_of_run(trace: &Trace, cursor: Option<usize>, title: &str) -> String {
 
 /// `geometry` as a standalone SVG document (light colours, styles embedded,
 /// `role="img"` with an `aria-label` and a `<title>`): every item of every
-/// layer, back to front, each a `<g>` with its classes, event number and
+/// layer, back to front, then the legend under the drawing, each a `<g>` with its classes, event number and
 /// request, holding its shapes. `title` is shown above the drawing. All
 /// text is XML-escaped.
 pub fn svg(geometry: &Geometry, title: &str) -> String {
     let width = geometry.width;
-    let height = geometry.height + SVG_TITLE_HEIGHT;
+    let legend = legend(geometry.height + SVG_LEGEND_GAP, width);
+    let height = geometry.height + SVG_TITLE_HEIGHT + SVG_LEGEND_GAP + legend.height;
     let label = format!(
         "{title}: sequence diagram of {}, {}, {}",
         count(geometry.agents, "agent"),
@@ -108,7 +115,12 @@ pub fn svg(geometry: &Geometry, title: &str) -> String {
     for it in geometry.items() {
         item(&mut out, it);
     }
-    out.push_str("</g>\n</svg>\n");
+    let _ = writeln!(out, r#"<g class="legend" role="list" aria-label="{}">"#, xml(LEGEND_SUMMARY));
+    let _ = writeln!(out, r#"<line class="legend-rule" x1="8" y1="{0}" x2="{1}" y2="{0}"/>"#, geometry.height + 4.0, width - 8.0);
+    for it in &legend.items {
+        item(&mut out, it);
+    }
+    out.push_str("</g>\n</g>\n</svg>\n");
     out
 }
 
@@ -234,7 +246,9 @@ mod tests {
         assert!(s.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "));
         assert!(s.contains(" role=\"img\" aria-label=\"Run &lt;1&gt; &amp; co: sequence diagram of 2 agents, 3 messages, 1 request\""), "{s}");
         assert!(s.contains("<title>Run &lt;1&gt; &amp; co</title>"));
-        assert!(s.contains(&format!("viewBox=\"0 0 {} {}\"", d.width.max(600.0), d.height + SVG_TITLE_HEIGHT)));
+        let legend = crate::ui::geometry::legend(0.0, d.width.max(600.0));
+        assert!(s.contains(&format!("viewBox=\"0 0 {} {}\"", d.width.max(600.0), d.height + SVG_TITLE_HEIGHT + SVG_LEGEND_GAP + legend.height)));
+        assert!(s.contains("<g class=\"legend\" role=\"list\"") && s.contains(">solid: read; colour = its request_id</text>"), "the legend is in the export");
         assert!(s.contains("<style>") && s.contains("class=\"badge fsm c0 badge-approved\""));
         assert!(s.contains("hi; #1 &lt;b&gt;&amp;&lt;/b&gt; 100%"), "{s}");
         assert!(s.trim_end().ends_with("</svg>"));

@@ -1,0 +1,106 @@
+//! The caption box under the controls: the step the cursor shows, told in
+//! the lesson's words (`captions`), announced to screen readers through a
+//! polite live region; and the diagram's legend.
+//!
+//! Owns this markup only. The words come from `captions` (pure, tested
+//! natively); the legend's drawing from `geometry::legend` (the SVG export
+//! draws the same); cursor and run come from the session.
+
+use leptos::prelude::*;
+
+use super::captions;
+use super::geometry::{self, Item, Shape};
+use super::session::Session;
+
+/// The caption of the step on screen. It follows the cursor in Live, Step,
+/// replay and imported traces alike; the state just before the event (from
+/// the run's keyframed timeline, never a replay from event 0) lets it tell a
+/// restart and a stale answer.
+#[component]
+pub fn CaptionBox() -> impl IntoView {
+    let s = expect_context::<Session>();
+    let caption = Memo::new(move |_| {
+        let shown = s.shown();
+        s.run.trace.with(|t| {
+            s.run.views.with(|v| {
+                let before = shown.checked_sub(1).and_then(|c| v.state_at(t.entries(), Some(c)).ok());
+                captions::caption_with(t.entries(), Some(shown), before.as_ref())
+            })
+        })
+    });
+    view! {
+        <section class="caption-box" aria-labelledby="caption-heading">
+            <h2 id="caption-heading" class="visually-hidden">"What just happened"</h2>
+            <p class="caption-step small muted">{move || {
+                let (shown, len) = (s.shown(), s.run.trace.with(|t| t.len()));
+                if shown == 0 { "Start".to_string() } else { format!("Step {shown} of {len}") }
+            }}</p>
+            <div class="caption-live" aria-live="polite" aria-atomic="true">
+                <p class="caption-title">{move || caption.with(|c| c.title.clone())}</p>
+                <p class="caption-text">{move || caption.with(|c| c.text.clone())}</p>
+            </div>
+            <Legend/>
+        </section>
+    }
+}
+
+/// What the diagram's lines, boxes and marks mean: the same entries, drawn
+/// with the same primitives and classes, as the SVG export's legend. Drawn
+/// only while open, so a closed legend adds nothing to the page.
+#[component]
+pub fn Legend() -> impl IntoView {
+    let open = RwSignal::new(false);
+    let on_toggle = move |ev: leptos::ev::Event| {
+        let el: web_sys::Element = event_target(&ev);
+        open.set(el.has_attribute("open"));
+    };
+    view! {
+        <details class="legend" on:toggle=on_toggle>
+            <summary>"Legend"</summary>
+            <Show when=move || open.get()>
+                {
+                    let legend = geometry::legend(0.0, 800.0);
+                    let (width, height) = (legend.width, legend.height);
+                    view! {
+                        <svg class="diagram legend-drawing" role="list" aria-label=geometry::LEGEND_SUMMARY width=width height=height viewBox=format!("0 0 {width} {height}")>
+                            {legend.items.iter().map(entry_view).collect_view()}
+                        </svg>
+                    }
+                }
+            </Show>
+        </details>
+    }
+}
+
+fn entry_view(it: &Item) -> AnyView {
+    view! {
+        <g class=it.class.clone() role=it.role aria-label=it.label.clone()>
+            {it.shapes.iter().map(shape_view).collect_view()}
+        </g>
+    }
+    .into_any()
+}
+
+/// One primitive as an SVG element, as `diagram_view` draws it. The match
+/// has no wildcard arm: a new `Shape` kind must be drawn here too.
+#[deny(clippy::wildcard_enum_match_arm)]
+fn shape_view(shape: &Shape) -> AnyView {
+    match shape {
+        Shape::Line { x1, y1, x2, y2, class, head } => {
+            let marker = head.map(|h| format!("url(#{})", h.marker_id()));
+            view! { <line class=*class x1=*x1 y1=*y1 x2=*x2 y2=*y2 marker-end=marker></line> }.into_any()
+        }
+        Shape::Cross { x, y, half, class, label } => view! {
+            <g class=*class aria-label=label.clone()>
+                <line x1=x - half y1=y - half x2=x + half y2=y + half></line>
+                <line x1=x + half y1=y - half x2=x - half y2=y + half></line>
+            </g>
+        }
+        .into_any(),
+        Shape::Text { x, y, text, class } => view! { <text class=*class x=*x y=*y>{text.clone()}</text> }.into_any(),
+        Shape::Rect { x, y, width, height, rx, class } => {
+            view! { <rect class=*class x=*x y=*y width=*width height=*height rx=*rx></rect> }.into_any()
+        }
+        Shape::Tooltip(text) => view! { <title>{text.clone()}</title> }.into_any(),
+    }
+}

@@ -4,8 +4,6 @@
 //!
 //! Owns the link format and its errors. Pure: no DOM, no storage.
 
-use std::io::Read as _;
-
 use super::export::{import_json, ImportError, MAX_IMPORT_BYTES};
 use crate::protocol::{FaultPlan, Trace};
 
@@ -175,10 +173,7 @@ fn unpack(data: &str) -> Result<Trace, ShareError> {
             TINFLStatus::HasMoreOutput => ShareError::TooBig,
             _ => ShareError::BadCompression,
         })?;
-    let mut text = String::new();
-    json.as_slice()
-        .read_to_string(&mut text)
-        .map_err(|_| ShareError::NotText)?;
+    let text = String::from_utf8(json).map_err(|_| ShareError::NotText)?;
     Ok(import_json(&text)?)
 }
 

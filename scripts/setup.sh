@@ -12,6 +12,11 @@ export PATH="$HOME/.cargo/bin:$PATH"
 WASM_BINDGEN_VERSION=$(awk '/^name = "wasm-bindgen"$/{getline; gsub(/version = |"/,""); print; exit}' Cargo.lock)
 TRUNK_VERSION=0.21.14
 WASM_PACK_VERSION=0.15.1
+# wasm-opt from the npm registry's `binaryen` package (a node build of binaryen):
+# Debian's binaryen 108 breaks wasm-bindgen 0.2.130's tables (WebAssembly.Table.set
+# error at load). Trunk.toml pins the same version, so Trunk never uses another one.
+BINARYEN_VERSION=132
+BINARYEN_DIR="${XDG_DATA_HOME:-$HOME/.local/share}/team-protocols/binaryen-$BINARYEN_VERSION"
 
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   log "adding rust target wasm32-unknown-unknown"
@@ -35,13 +40,24 @@ fi
 apt_missing=()
 command -v chromium >/dev/null 2>&1 || apt_missing+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || apt_missing+=(chromium-driver)
-command -v wasm-opt >/dev/null 2>&1 || apt_missing+=(binaryen)
+command -v npm >/dev/null 2>&1 || apt_missing+=(npm)
 command -v python3 >/dev/null 2>&1 || apt_missing+=(python3)
 if [ "${#apt_missing[@]}" -gt 0 ]; then
   log "installing ${apt_missing[*]} with apt-get"
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${apt_missing[@]}" >/dev/null
+fi
+
+# A `wasm-opt` wrapper in ~/.cargo/bin, ahead of /usr/bin on PATH, where Trunk looks.
+if ! have_version wasm-opt "version_$BINARYEN_VERSION"; then
+  log "installing wasm-opt (binaryen $BINARYEN_VERSION from npm) into $BINARYEN_DIR"
+  mkdir -p "$BINARYEN_DIR" "$HOME/.cargo/bin"
+  (cd "$BINARYEN_DIR" && npm install --silent --no-audit --no-fund --prefix . "binaryen@$BINARYEN_VERSION.0.0" >/dev/null)
+  printf '#!/bin/sh\n# binaryen %s from npm, installed by team-protocols scripts/setup.sh\nexec node "%s/node_modules/binaryen/bin/wasm-opt" "$@"\n' \
+    "$BINARYEN_VERSION" "$BINARYEN_DIR" > "$HOME/.cargo/bin/wasm-opt"
+  chmod +x "$HOME/.cargo/bin/wasm-opt"
+  have_version wasm-opt "version_$BINARYEN_VERSION" || { log "wasm-opt $BINARYEN_VERSION is not first on PATH: put \$HOME/.cargo/bin before /usr/bin"; exit 1; }
 fi
 
 if [ "${SETUP_SKIP_TRUNK:-0}" != 1 ] && ! have_version trunk "$TRUNK_VERSION"; then

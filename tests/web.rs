@@ -293,8 +293,12 @@ fn choose_file(host: &web_sys::HtmlElement, name: &str, text: &str) {
 fn exported(host: &web_sys::HtmlElement, format: &str) -> String {
     button(host, &format!("Export {}", if format == "json" { "JSON" } else if format == "svg" { "SVG" } else { "Mermaid" })).click();
     let href = host.query_selector(&format!("a[data-format={format}]")).unwrap().unwrap().get_attribute("href").unwrap();
-    let encoded = href.split_once(',').unwrap().1;
-    js_sys::decode_uri_component(encoded).unwrap().as_string().unwrap()
+    assert!(href.starts_with("blob:"), "{href}");
+    // A synchronous request reads the blob: URL back before the page revokes it.
+    let request = web_sys::XmlHttpRequest::new().unwrap();
+    request.open_with_async("GET", &href, false).unwrap();
+    request.send().unwrap();
+    request.response_text().unwrap().unwrap()
 }
 
 fn arrow_labels(host: &web_sys::HtmlElement) -> Vec<String> {

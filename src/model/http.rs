@@ -1,7 +1,8 @@
 //! The transport under the real providers: a small HTTP `POST` trait whose
 //! reply body is read as a stream of byte chunks, the browser implementation
-//! on `fetch` (wasm32 only) with an `AbortController` wired to Stop, and the
-//! retry loop every provider shares.
+//! on `fetch` through `gloo-net` (wasm32 only) with an `AbortController`
+//! wired to Stop and the body read with `wasm-streams`, and the retry loop
+//! every provider shares.
 //!
 //! Owns sending, cancelling, waiting between attempts and the API key's
 //! safekeeping ([`ApiKey`], redacting [`Headers`]). It must not know any
@@ -611,18 +612,21 @@ pub use browser::{FetchTransport, TimerSleeper};
 
 #[cfg(target_arch = "wasm32")]
 mod browser {
-    //! `fetch` and `setTimeout`, for the browser.
+    //! `fetch` through `gloo-net`, the body read with `wasm-streams`, and
+    //! `setTimeout`, for the browser.
 
-    use js_sys::{Array, Function, Promise, Reflect, Uint8Array};
+    use futures_util::StreamExt as _;
+    use gloo_net::http::Request;
+    use js_sys::Uint8Array;
     use wasm_bindgen::{JsCast, JsValue};
-    use wasm_bindgen_futures::JsFuture;
-    use web_sys::{AbortController, ReadableStreamDefaultReader, Request, RequestInit, Response};
+    use wasm_streams::readable::IntoStream;
+    use web_sys::AbortController;
 
     use super::{ByteStream, HttpError, HttpReply, HttpTransport, RetrySleeper};
     use crate::model::{CancelRegistration, CancelToken, LocalBoxFuture, ModelError};
 
-    /// Sends with the browser's `fetch`; Stop aborts the call through an
-    /// `AbortController`, also while the body streams in.
+    /// Sends with the browser's `fetch` (through `gloo-net`); Stop aborts
+    /// the call through an `AbortController`, also while the body streams in.
     #[derive(Debug, Default, Clone, Copy)]
     pub struct FetchTransport;
 
@@ -632,12 +636,11 @@ mod browser {
 
     impl RetrySleeper for TimerSleeper {
         fn sleep(&self, ms: u64) -> LocalBoxFuture<'static, ()> {
-            Box::pin(gloo_timers::future::TimeoutFuture::new(
-                ms.min(u32::MAX as u64) as u32,
-            ))
+            Box::pin(gloo_timers::future::TimeoutFuture::new(ms.min(u32::MAX as u64) as u32))
         }
     }
 
+    /// What a JS error says: `Name: message`, or the name alone.
     fn describe(e: &JsValue) -> String {
         if let Some(err) = e.dyn_ref::<js_sys::Error>() {
             let (name, message) = (String::from(err.name()), String::from(err.message()));
@@ -656,13 +659,7 @@ mod browser {
     }
 
     impl HttpTransport for FetchTransport {
-        fn post<'a>(
-            &'a self,
-            url: &'a str,
-            headers: &'a super::Headers,
-            body: String,
-            cancel: CancelToken,
-        ) -> LocalBoxFuture<'a, Result<HttpReply, ModelError>> {
+        fn post<'a>(&'a self, url: &'a str, headers: &'a super::Headers, body: String, cancel: CancelToken) -> LocalBoxFuture<'a, Result<HttpReply, ModelError>> {
             Box::pin(async move {
                 if cancel.is_cancelled() {
                     return Err(ModelError::Cancelled);
@@ -672,75 +669,37 @@ mod browser {
                     let controller = controller.clone();
                     cancel.on_cancel(move || controller.abort())
                 };
-                let init = RequestInit::new();
-                init.set_method("POST");
+                // Built here rather than with gloo's `header`, which throws on a
+                // value a browser cannot send; the browser's message could echo
+                // the value, so say only which header.
                 let js_headers = web_sys::Headers::new().map_err(refused)?;
                 for (name, value) in headers.iter() {
-                    // The browser's message could echo the value: say only which header.
-                    js_headers.set(name, value).map_err(|_| {
-                        HttpError::Refused(format!(
-                            "the header {name:?} has a value a browser cannot send"
-                        ))
-                    })?;
+                    js_headers.set(name, value).map_err(|_| HttpError::Refused(format!("the header {name:?} has a value a browser cannot send")))?;
                 }
-                init.set_headers(&js_headers);
-                init.set_body(&JsValue::from_str(&body));
-                init.set_signal(Some(&controller.signal()));
-                let request = Request::new_with_str_and_init(url, &init).map_err(refused)?;
-                let global = js_sys::global();
-                let fetch: Function = Reflect::get(&global, &JsValue::from_str("fetch"))
-                    .map_err(refused)?
-                    .dyn_into()
-                    .map_err(refused)?;
-                let promise: Promise = fetch
-                    .call1(&global, &request)
-                    .map_err(refused)?
-                    .dyn_into()
-                    .map_err(refused)?;
-                let response: Response = match JsFuture::from(promise).await {
-                    Ok(v) => v.dyn_into().map_err(refused)?,
+                let request = Request::post(url)
+                    .headers(gloo_net::http::Headers::from_raw(js_headers))
+                    .abort_signal(Some(&controller.signal()))
+                    .body(body)
+                    .map_err(|e| HttpError::Refused(e.to_string()))?;
+                let response = match request.send().await {
+                    Ok(response) => response,
                     Err(_) if cancel.is_cancelled() => return Err(ModelError::Cancelled),
-                    Err(e) => {
-                        return Err(HttpError::Unreachable {
-                            url: url.to_string(),
-                            reason: describe(&e),
-                        }
-                        .into())
-                    }
+                    Err(e) => return Err(HttpError::Unreachable { url: url.to_string(), reason: e.to_string() }.into()),
                 };
                 let mut reply_headers = super::Headers::new();
-                for entry in response.headers().entries() {
-                    let Ok(entry) = entry else { continue };
-                    let pair: Array = entry.unchecked_into();
-                    if let (Some(name), Some(value)) =
-                        (pair.get(0).as_string(), pair.get(1).as_string())
-                    {
-                        reply_headers.insert(name, value);
-                    }
+                for (name, value) in response.headers().entries() {
+                    reply_headers.insert(name, value);
                 }
-                let reader = response.body().map(|stream| {
-                    stream
-                        .get_reader()
-                        .unchecked_into::<ReadableStreamDefaultReader>()
-                });
-                Ok(HttpReply {
-                    status: response.status(),
-                    headers: reply_headers,
-                    body: Box::new(FetchBody {
-                        reader,
-                        controller,
-                        cancel,
-                        _registration: registration,
-                    }),
-                })
+                let chunks = response.body().map(|raw| wasm_streams::ReadableStream::from_raw(raw).into_stream());
+                Ok(HttpReply { status: response.status(), headers: reply_headers, body: Box::new(FetchBody { chunks, controller, cancel, _registration: registration }) })
             })
         }
     }
 
-    /// A `fetch` body, read with its stream reader. Dropping it aborts the
+    /// A `fetch` body, read as a stream of chunks. Dropping it aborts the
     /// call, so an abandoned stream does not keep the connection open.
     struct FetchBody {
-        reader: Option<ReadableStreamDefaultReader>,
+        chunks: Option<IntoStream<'static>>,
         controller: AbortController,
         cancel: CancelToken,
         _registration: CancelRegistration,
@@ -755,29 +714,21 @@ mod browser {
     impl ByteStream for FetchBody {
         fn next_chunk(&mut self) -> LocalBoxFuture<'_, Result<Option<Vec<u8>>, ModelError>> {
             Box::pin(async move {
-                let Some(reader) = &self.reader else {
+                let Some(chunks) = &mut self.chunks else {
                     return Ok(None);
                 };
-                let result = match JsFuture::from(reader.read()).await {
-                    Ok(result) => result,
-                    Err(_) if self.cancel.is_cancelled() => return Err(ModelError::Cancelled),
-                    Err(e) => {
-                        return Err(ModelError::Network(format!(
-                            "the reply was cut off: {}",
-                            describe(&e)
-                        )))
+                match chunks.next().await {
+                    Some(Ok(chunk)) => match chunk.dyn_into::<Uint8Array>() {
+                        Ok(bytes) => Ok(Some(bytes.to_vec())),
+                        Err(_) => Err(HttpError::Refused("the reply body is not bytes".to_string()).into()),
+                    },
+                    Some(Err(_)) if self.cancel.is_cancelled() => Err(ModelError::Cancelled),
+                    Some(Err(e)) => Err(ModelError::Network(format!("the reply was cut off: {}", describe(&e)))),
+                    None => {
+                        self.chunks = None;
+                        Ok(None)
                     }
-                };
-                let done = Reflect::get(&result, &JsValue::from_str("done"))
-                    .ok()
-                    .and_then(|d| d.as_bool())
-                    .unwrap_or(true);
-                if done {
-                    self.reader = None;
-                    return Ok(None);
                 }
-                let value = Reflect::get(&result, &JsValue::from_str("value")).map_err(refused)?;
-                Ok(Some(value.unchecked_into::<Uint8Array>().to_vec()))
             })
         }
     }

@@ -1,10 +1,9 @@
 //! Share links: the URL fragment that reopens a run. A scripted scenario run
 //! is named by scenario, seed and fault rules (it replays exactly); any other
-//! run carries its trace, deflated and base64url-encoded, when that fits.
+//! run carries its trace, deflated and base64url-encoded (the `base64`
+//! crate), when that fits.
 //!
 //! Owns the link format and its errors. Pure: no DOM, no storage.
-
-use std::io::Read as _;
 
 use super::export::{import_json, ImportError, MAX_IMPORT_BYTES};
 use crate::protocol::{FaultPlan, Trace};
@@ -61,49 +60,17 @@ pub enum SharedRun {
     Trace(Trace),
 }
 
-const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+/// base64url without padding, as links carry it.
+const BASE64URL: base64::engine::GeneralPurpose = base64::engine::general_purpose::URL_SAFE_NO_PAD;
 
 /// base64url without padding.
 pub fn base64url(bytes: &[u8]) -> String {
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |acc, (i, b)| acc | (*b as u32) << (16 - 8 * i));
-        for i in 0..chunk.len() + 1 {
-            out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
-        }
-    }
-    out
+    base64::Engine::encode(&BASE64URL, bytes)
 }
 
 /// Decodes base64url without padding.
 pub fn from_base64url(text: &str) -> Result<Vec<u8>, ShareError> {
-    let mut out = Vec::with_capacity(text.len() * 3 / 4);
-    let values: Vec<u32> = text
-        .bytes()
-        .map(|c| {
-            ALPHABET
-                .iter()
-                .position(|a| *a == c)
-                .map(|p| p as u32)
-                .ok_or(ShareError::BadEncoding)
-        })
-        .collect::<Result<_, _>>()?;
-    for chunk in values.chunks(4) {
-        if chunk.len() == 1 {
-            return Err(ShareError::BadEncoding);
-        }
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |acc, (i, v)| acc | v << (18 - 6 * i));
-        for i in 0..chunk.len() - 1 {
-            out.push((n >> (16 - 8 * i) & 0xFF) as u8);
-        }
-    }
-    Ok(out)
+    base64::Engine::decode(&BASE64URL, text).map_err(|_| ShareError::BadEncoding)
 }
 
 /// The fragment for a trace: `trace=` + base64url(deflate(JSON)).
@@ -175,10 +142,7 @@ fn unpack(data: &str) -> Result<Trace, ShareError> {
             TINFLStatus::HasMoreOutput => ShareError::TooBig,
             _ => ShareError::BadCompression,
         })?;
-    let mut text = String::new();
-    json.as_slice()
-        .read_to_string(&mut text)
-        .map_err(|_| ShareError::NotText)?;
+    let text = String::from_utf8(json).map_err(|_| ShareError::NotText)?;
     Ok(import_json(&text)?)
 }
 
@@ -193,7 +157,8 @@ mod tests {
         for len in 0..40 {
             let bytes: Vec<u8> = (0..len).map(|i| (i * 37 + 11) as u8).collect();
             let text = base64url(&bytes);
-            assert!(text.bytes().all(|b| ALPHABET.contains(&b)));
+            assert!(text.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'), "{text}");
+            assert_eq!(text.len(), (len as usize * 4).div_ceil(3), "no padding");
             assert_eq!(from_base64url(&text).unwrap(), bytes);
         }
         assert_eq!(base64url(b"hello"), "aGVsbG8");
@@ -202,6 +167,8 @@ mod tests {
     #[test]
     fn a_damaged_link_is_refused_with_its_reason() {
         assert_eq!(from_base64url("ab$c"), Err(ShareError::BadEncoding));
+        assert_eq!(from_base64url("aGVsbG8="), Err(ShareError::BadEncoding), "padding is not base64url as links carry it");
+        assert_eq!(from_base64url("a"), Err(ShareError::BadEncoding), "a lone character holds no byte");
         assert!(matches!(
             parse_fragment("#trace=AAAA"),
             Err(ShareError::BadCompression)

@@ -371,7 +371,7 @@ fn ShortcutsHelp(dialog: NodeRef<leptos::html::Dialog>) -> impl IntoView {
             <dl class="shortcut-list">
                 {keys.into_iter().map(|(key, what)| view! { <div><dt><kbd>{key}</kbd></dt><dd>{what}</dd></div> }).collect_view()}
             </dl>
-            <p class="muted small">"Shortcuts work anywhere on the page except while typing in a field."</p>
+            <p class="muted small">"Shortcuts work anywhere on the page except while typing in a field; Space on a focused button presses that button."</p>
             <button class="primary" on:click=move |_| { if let Some(d) = dialog.get_untracked() { d.close(); } }>"Close"</button>
         </dialog>
     }

@@ -335,6 +335,26 @@ test('1440x900 dark: zoom in, zoom out and fit to width resize the diagram; life
   }
 });
 
+// The extremes: the smallest phone and a 4K projector, after a run.
+for (const [size, scheme] of [[{ name: 'small phone', width: 360, height: 640 }, 'light'], [{ name: '4K', width: 3840, height: 2160 }, 'dark']]) {
+  test(`${size.width}x${size.height} ${scheme}: after the shutdown run the page fits the screen with no axe violation`, async (browser) => {
+    const { context, page, errors } = await openPage(browser, size, scheme);
+    try {
+      await runShutdown(page, size);
+      await expectUsableLayout(page, size);
+      if (size.width >= 3000) {
+        const zoom = await page.getByRole('group', { name: 'Diagram zoom' }).innerText();
+        expect(zoom.includes('150 %'), `a projector starts at 150 % zoom, not: ${zoom}`);
+      }
+      await screenshot(page, size, scheme, 'run');
+      await expectNoAxeViolations(page, `after the shutdown run (${size.width}x${size.height} ${scheme})`);
+      return errors;
+    } finally {
+      await context.close();
+    }
+  });
+}
+
 const browser = await chromium.launch({
   executablePath: process.env.E2E_CHROMIUM || '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],

@@ -38,6 +38,19 @@ pub fn zoom_step(scale: f64, dir: i32) -> Option<f64> {
     }
 }
 
+/// The starting zoom: one step up on a large screen and two on a projector,
+/// as the stylesheet enlarges the page's text there (at 2200 and 3000 px).
+fn default_zoom() -> f64 {
+    let width = window().inner_width().ok().and_then(|w| w.as_f64()).unwrap_or(0.0);
+    if width >= 3000.0 {
+        1.5
+    } else if width >= 2200.0 {
+        1.25
+    } else {
+        1.0
+    }
+}
+
 /// The diagram, in a scrolling viewport.
 #[component]
 pub fn DiagramView() -> impl IntoView {
@@ -47,7 +60,7 @@ pub fn DiagramView() -> impl IntoView {
     let scroller = NodeRef::<Div>::new();
     // Zoom: a step, or fit the diagram to the pane's width (kept fitted as
     // the pane and the diagram change).
-    let zoom = RwSignal::new(1.0_f64);
+    let zoom = RwSignal::new(default_zoom());
     let fit = RwSignal::new(false);
     let pane_width = RwSignal::new(800.0_f64);
     let resize = window_event_listener(ev::resize, move |_| {

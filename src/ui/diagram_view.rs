@@ -190,7 +190,7 @@ pub fn DiagramView() -> impl IntoView {
             }
         >
             <div class="diagram-heads" aria-hidden="true" style=move || format!("width: {:.1}px; height: {:.1}px", width(), HEAD_ROW * scale.get())>
-                <svg class="diagram" width=width height=move || HEAD_ROW * scale.get() viewBox=move || format!("0 0 {} {HEAD_ROW}", full_width.get())>
+                <svg class="diagram-heads-svg" width=width height=move || HEAD_ROW * scale.get() viewBox=move || format!("0 0 {} {HEAD_ROW}", full_width.get())>
                     {sticky_heads}
                 </svg>
             </div>

@@ -138,7 +138,7 @@ async function runShutdown(page, size) {
   // The run is over when Run is enabled again and the trace has events.
   await page.waitForFunction(() => {
     const run = [...document.querySelectorAll('button')].find((b) => b.textContent.trim() === 'Run');
-    const svg = document.querySelector('svg.diagram[role=img]');
+    const svg = document.querySelector('svg.diagram');
     const m = /showing (\d+) of (\d+) events/.exec(svg?.getAttribute('aria-label') || '');
     return run && !run.disabled && m && Number(m[2]) > 5 && m[1] === m[2];
   }, null, { timeout: 60_000 });

@@ -888,7 +888,7 @@ fn Controls() -> impl IntoView {
                     {SPEEDS.into_iter().map(|v| view! { <option value=v.to_string() selected=v == 1.0>{format!("{v}×")}</option> }).collect_view()}
                 </select>
             </label>
-            <label class="inline"><input type="checkbox" prop:checked=move || s.playback.cursor.get().is_none() on:change=follow/>"Follow latest"</label>
+            <label class="inline"><input type="checkbox" aria-label="Follow latest" prop:checked=move || s.playback.cursor.get().is_none() on:change=follow/>"Follow latest"</label>
             <button class="stop" on:click=move |_| s.stop() disabled=move || s.run.stopped.get()>"Stop"</button>
             <span class="next-up" aria-live="polite">{move || {
                 let waiting = s.run.next_up.get();

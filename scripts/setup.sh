@@ -66,3 +66,19 @@ if [ "${SETUP_SKIP_TRUNK:-0}" != 1 ] && ! have_version trunk "$TRUNK_VERSION"; t
   cargo install trunk --version "$TRUNK_VERSION" --locked --force
 fi
 log "all tools present"
+
+# ---- End-to-end test tools (tests/e2e, run by scripts/e2e.sh) --------------
+# Node.js 20+ and npm, then playwright-core and axe-core at the versions in
+# tests/e2e/package-lock.json into tests/e2e/node_modules (npm ci). The
+# browser is Debian's Chromium, installed above: no browser download.
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  log "installing nodejs and npm with apt-get"
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq nodejs npm >/dev/null
+fi
+if [ ! -f tests/e2e/node_modules/playwright-core/package.json ] || [ ! -f tests/e2e/node_modules/axe-core/package.json ]; then
+  log "installing the end-to-end test packages (npm ci in tests/e2e)"
+  (cd tests/e2e && npm ci --no-audit --no-fund)
+fi
+log "end-to-end test tools present"

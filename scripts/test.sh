@@ -113,3 +113,6 @@ start_fake_model_server
 export WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-90}
 wasm-pack test --headless --chrome -- --locked
 stop_fake_model_server
+
+echo "== end-to-end tests of the release page in Chromium (scripts/e2e.sh: playwright-core, axe-core)"
+./scripts/e2e.sh

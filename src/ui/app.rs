@@ -145,21 +145,37 @@ pub fn App(#[prop(optional)] pace_ms: Option<u64>) -> impl IntoView {
         }
     });
 
+    // The side panels: columns on a wide screen, drawers behind buttons on
+    // a narrow one (at most one open); Escape closes the open one.
+    let drawer = Drawers::default();
+    provide_context(drawer);
+    let shortcuts = NodeRef::<leptos::html::Dialog>::new();
+    let open_shortcuts = move || {
+        if let Some(d) = shortcuts.get_untracked() {
+            if !d.open() {
+                let _ = d.show_modal();
+            }
+        }
+    };
+
     let keys = window_event_listener(ev::keydown, move |e| {
-        let typing = e
-            .target()
-            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
-            .map(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"))
-            .unwrap_or(false);
-        if typing || e.ctrl_key() || e.meta_key() || e.alt_key() {
+        let target = e.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok());
+        let tag = target.as_ref().map(|el| el.tag_name()).unwrap_or_default();
+        let typing = matches!(tag.as_str(), "INPUT" | "TEXTAREA" | "SELECT");
+        let dialog_open = shortcuts.get_untracked().is_some_and(|d| d.open());
+        if typing || dialog_open || e.ctrl_key() || e.meta_key() || e.alt_key() {
             return;
         }
         match e.key().as_str() {
+            // Space on a focused button or link presses it, as everywhere.
+            " " if matches!(tag.as_str(), "BUTTON" | "A" | "SUMMARY") => return,
             " " => s.playback.playing.update(|p| *p = !*p),
             "ArrowLeft" => s.back(),
             "ArrowRight" => s.next(),
             "Home" => s.seek(0),
             "End" => s.seek(usize::MAX),
+            "?" => open_shortcuts(),
+            "Escape" if drawer.0.get_untracked().is_some() => drawer.close(true),
             _ => return,
         }
         e.prevent_default();
@@ -168,6 +184,11 @@ pub fn App(#[prop(optional)] pace_ms: Option<u64>) -> impl IntoView {
 
     view! {
         <div class="app">
+            <nav class="skip-links" aria-label="Skip links">
+                <a class="skip" href="#controls" on:click=move |e| skip_to(e, "controls")>"Skip to playback controls"</a>
+                <a class="skip" href="#diagram" on:click=move |e| skip_to(e, "diagram")>"Skip to diagram"</a>
+                <a class="skip" href="#setup" on:click=move |e| if narrow() { e.prevent_default(); drawer.open(Drawer::Setup) } else { skip_to(e, "prompt") }>"Skip to run setup"</a>
+            </nav>
             <header class="app-header">
                 <h1>"Team Protocols Playground"</h1>
                 <p class="tagline">"Watch a lead and its teammates negotiate shutdown and plan approval — one state machine, correlated by request_id."</p>
@@ -178,26 +199,183 @@ pub fn App(#[prop(optional)] pace_ms: Option<u64>) -> impl IntoView {
                     let label = if label.is_empty() { snapshot.map(|snap| snap.describe()).unwrap_or_else(|| "(recorded trace)".into()) } else { label };
                     format!("Model: {label}")
                 }}</p>
+                <div class="header-actions">
+                    <DrawerToggle which=Drawer::Setup/>
+                    <DrawerToggle which=Drawer::Panels/>
+                    <button class="shortcuts-button" aria-haspopup="dialog" on:click=move |_| open_shortcuts()>"Keyboard shortcuts "<kbd aria-hidden="true">"?"</kbd></button>
+                </div>
             </header>
             <Banner/>
             <div class="layout">
-                <aside class="left">
+                // The diagram comes first in reading and tab order; on a wide
+                // screen the grid puts the setup column to its left.
+                <main id="main" class=move || if s.run.stopped.get() && s.playback.cursor.get().is_none() { "centre stopped" } else { "centre" }>
+                    <Controls/>
+                    <CaptionBox/>
+                    {move || s.run.trace.with(|t| t.is_empty()).then(|| view! {
+                        <p class="empty-hint">"Nothing has run yet: pick a scenario or type a prompt for the lead"<span class="narrow-only">" (under Setup)"</span>"."</p>
+                    })}
+                    <DiagramView/>
+                </main>
+                <aside id="setup" class=move || drawer.class(Drawer::Setup, "left") aria-label="Run setup">
+                    <DrawerHead which=Drawer::Setup/>
                     <PromptBox/>
                     <ScenarioList/>
                     <TracePanel/>
                     <Settings/>
                     <FaultsPanel/>
                 </aside>
-                <main class=move || if s.run.stopped.get() && s.playback.cursor.get().is_none() { "centre stopped" } else { "centre" }>
-                    <Controls/>
-                    <CaptionBox/>
-                    <DiagramView/>
-                </main>
-                <aside class="right">
+                <aside id="panels" class=move || drawer.class(Drawer::Panels, "right") aria-label="Team and protocol">
+                    <DrawerHead which=Drawer::Panels/>
                     <Panels/>
                 </aside>
+                <div class="scrim" hidden=move || drawer.0.get().is_none() on:click=move |_| drawer.close(true)></div>
             </div>
+            <ShortcutsHelp dialog=shortcuts/>
         </div>
+    }
+}
+
+/// Moves focus to the element with `id` without touching the URL (a
+/// fragment would be read as a share link).
+fn skip_to(e: ev::MouseEvent, id: &str) {
+    e.prevent_default();
+    if let Some(el) = document().get_element_by_id(id) {
+        let el: web_sys::HtmlElement = wasm_bindgen::JsCast::unchecked_into(el);
+        let _ = el.focus();
+        el.scroll_into_view();
+    }
+}
+
+/// A side panel that is a drawer on a narrow screen.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Drawer {
+    /// Prompt, scenarios, trace, settings and faults (the left column).
+    Setup,
+    /// The protocol check, requests, team, inboxes and the rest (the right column).
+    Panels,
+}
+
+impl Drawer {
+    /// The toggle button's id, where focus returns when the drawer closes.
+    fn toggle_id(self) -> &'static str {
+        match self {
+            Drawer::Setup => "setup-toggle",
+            Drawer::Panels => "panels-toggle",
+        }
+    }
+    /// The drawer's element id.
+    fn id(self) -> &'static str {
+        match self {
+            Drawer::Setup => "setup",
+            Drawer::Panels => "panels",
+        }
+    }
+    /// The toggle's label.
+    fn label(self) -> &'static str {
+        match self {
+            Drawer::Setup => "Setup",
+            Drawer::Panels => "Panels",
+        }
+    }
+    /// The drawer's title.
+    fn title(self) -> &'static str {
+        match self {
+            Drawer::Setup => "Run setup",
+            Drawer::Panels => "Team and protocol",
+        }
+    }
+}
+
+/// Which drawer is open on a narrow screen (ignored on a wide one, where
+/// both columns show).
+#[derive(Clone, Copy, Default)]
+struct Drawers(RwSignal<Option<Drawer>>);
+
+impl Drawers {
+    /// Opens `which` (closing the other) and moves focus into it.
+    fn open(self, which: Drawer) {
+        self.0.set(Some(which));
+        request_animation_frame(move || focus_id(&format!("{}-close", which.id())));
+    }
+    /// Closes the open drawer; `restore` returns focus to its toggle.
+    fn close(self, restore: bool) {
+        let Some(was) = self.0.get_untracked() else { return };
+        self.0.set(None);
+        if restore && narrow() {
+            focus_id(was.toggle_id());
+        }
+    }
+    /// The aside's classes: `side` plus `drawer` and `open`.
+    fn class(self, which: Drawer, side: &str) -> String {
+        if self.0.get() == Some(which) { format!("{side} drawer open") } else { format!("{side} drawer") }
+    }
+}
+
+/// Focuses the element with `id`, if there is one.
+fn focus_id(id: &str) {
+    if let Some(el) = document().get_element_by_id(id) {
+        let _ = wasm_bindgen::JsCast::unchecked_into::<web_sys::HtmlElement>(el).focus();
+    }
+}
+
+/// Whether the side panels are drawers (the same width as the stylesheet's).
+fn narrow() -> bool {
+    let Ok(media) = js_sys::Reflect::get(&window(), &"matchMedia".into()) else { return false };
+    let Ok(media) = wasm_bindgen::JsCast::dyn_into::<js_sys::Function>(media) else { return false };
+    media.call1(&window(), &"(max-width: 1199.98px)".into()).ok().and_then(|m| js_sys::Reflect::get(&m, &"matches".into()).ok()).and_then(|v| v.as_bool()).unwrap_or(false)
+}
+
+/// The button that opens or closes a drawer (shown on narrow screens only).
+#[component]
+fn DrawerToggle(which: Drawer) -> impl IntoView {
+    let drawer = expect_context::<Drawers>();
+    let open = move || drawer.0.get() == Some(which);
+    view! {
+        <button id=which.toggle_id() class="drawer-toggle" aria-controls=which.id() aria-expanded=move || open().to_string()
+            on:click=move |_| if open() { drawer.close(false) } else { drawer.open(which) }>
+            {which.label()}
+        </button>
+    }
+}
+
+/// A drawer's title bar with its Close button (narrow screens only).
+#[component]
+fn DrawerHead(which: Drawer) -> impl IntoView {
+    let drawer = expect_context::<Drawers>();
+    let close_label = match which {
+        Drawer::Setup => "Close run setup",
+        Drawer::Panels => "Close panels",
+    };
+    view! {
+        <div class="drawer-head">
+            <h2 class="drawer-title">{which.title()}</h2>
+            <button id=format!("{}-close", which.id()) class="drawer-close" aria-label=close_label on:click=move |_| drawer.close(true)>"Close"</button>
+        </div>
+    }
+}
+
+/// The keyboard shortcuts, in a modal dialog (opened with `?` or its button).
+#[component]
+fn ShortcutsHelp(dialog: NodeRef<leptos::html::Dialog>) -> impl IntoView {
+    let keys: [(&str, &str); 7] = [
+        ("Space", "Play or pause"),
+        ("←", "Back one event"),
+        ("→", "Next event (in Step mode at the end: release the next one)"),
+        ("Home", "First event"),
+        ("End", "Latest event (follow the run)"),
+        ("?", "This help"),
+        ("Esc", "Close this help or an open panel drawer"),
+    ];
+    view! {
+        <dialog class="shortcuts" node_ref=dialog aria-labelledby="shortcuts-title">
+            <h2 id="shortcuts-title">"Keyboard shortcuts"</h2>
+            <dl class="shortcut-list">
+                {keys.into_iter().map(|(key, what)| view! { <div><dt><kbd>{key}</kbd></dt><dd>{what}</dd></div> }).collect_view()}
+            </dl>
+            <p class="muted small">"Shortcuts work anywhere on the page except while typing in a field; Space on a focused button presses that button."</p>
+            <button class="primary" on:click=move |_| { if let Some(d) = dialog.get_untracked() { d.close(); } }>"Close"</button>
+        </dialog>
     }
 }
 
@@ -232,6 +410,7 @@ fn Banner() -> impl IntoView {
 #[component]
 fn PromptBox() -> impl IntoView {
     let s = expect_context::<Session>();
+    let drawer = expect_context::<Drawers>();
     let prompt = RwSignal::new(String::new());
     let run = move || {
         let p = prompt.get_untracked();
@@ -242,6 +421,7 @@ fn PromptBox() -> impl IntoView {
             return;
         }
         s.submit(&p);
+        drawer.close(true);
     };
     let on_key = move |ev: ev::KeyboardEvent| {
         if ev.key() == "Enter" && (ev.ctrl_key() || ev.meta_key()) {
@@ -275,13 +455,15 @@ fn PromptBox() -> impl IntoView {
 #[component]
 fn ScenarioList() -> impl IntoView {
     let s = expect_context::<Session>();
+    // On a narrow screen the drawer closes so the run shows.
+    let drawer = expect_context::<Drawers>();
     view! {
         <section class="panel" aria-labelledby="scenarios-title">
             <h2 id="scenarios-title">"Scenarios"</h2>
             <ul class="scenarios">
                 {scenarios::PAGE.into_iter().map(|sc| view! {
                     <li>
-                        <button class="scenario" data-scenario=sc.id on:click=move |_| s.run_scenario(sc)>
+                        <button class="scenario" data-scenario=sc.id on:click=move |_| { s.run_scenario(sc); drawer.close(true); }>
                             <strong>{sc.title}</strong>
                             <span class="scenario-prompt">{sc.prompts.join(" → ")}</span>
                         </button>
@@ -719,14 +901,14 @@ fn Controls() -> impl IntoView {
         }
     };
     view! {
-        <div class="controls" role="toolbar" aria-label="Playback controls">
+        <div class="controls" id="controls" tabindex="-1" role="toolbar" aria-label="Playback controls">
             <div class="mode" role="group" aria-label="Mode">
                 <button aria-pressed=move || (s.playback.mode.get() == Mode::Live).to_string() on:click=move |_| s.set_mode(Mode::Live)>"Live"</button>
                 <button aria-pressed=move || (s.playback.mode.get() == Mode::Step).to_string() on:click=move |_| s.set_mode(Mode::Step)>"Step"</button>
             </div>
-            <button on:click=move |_| s.back() disabled=move || s.shown() == 0>"Back"</button>
-            <button on:click=move |_| s.playback.playing.update(|p| *p = !*p)>{move || if s.playback.playing.get() { "Pause" } else { "Play" }}</button>
-            <button on:click=move |_| s.next()>"Next"</button>
+            <button on:click=move |_| s.back() disabled=move || s.shown() == 0 aria-keyshortcuts="ArrowLeft" title="Back one event (←)">"Back"</button>
+            <button class="play" on:click=move |_| s.playback.playing.update(|p| *p = !*p) aria-keyshortcuts="Space" title="Play or pause (Space)">{move || if s.playback.playing.get() { "Pause" } else { "Play" }}</button>
+            <button on:click=move |_| s.next() aria-keyshortcuts="ArrowRight" title="Next event (→)">"Next"</button>
             <input class="scrubber" type="range" min="0" aria-label="Scrub through events"
                 prop:max=move || len().to_string() prop:value=move || s.shown().to_string() on:input=scrub/>
             <span class="position" aria-live="polite">{move || format!("{} / {}", s.shown(), len())}</span>
@@ -735,7 +917,7 @@ fn Controls() -> impl IntoView {
                     {SPEEDS.into_iter().map(|v| view! { <option value=v.to_string() selected=v == 1.0>{format!("{v}×")}</option> }).collect_view()}
                 </select>
             </label>
-            <label class="inline"><input type="checkbox" prop:checked=move || s.playback.cursor.get().is_none() on:change=follow/>"Follow latest"</label>
+            <label class="inline"><input type="checkbox" aria-label="Follow latest" prop:checked=move || s.playback.cursor.get().is_none() on:change=follow/>"Follow latest"</label>
             <button class="stop" on:click=move |_| s.stop() disabled=move || s.run.stopped.get()>"Stop"</button>
             <span class="next-up" aria-live="polite">{move || {
                 let waiting = s.run.next_up.get();

@@ -2,12 +2,15 @@
 //! the run's layout at the cursor and the checker's findings as SVG
 //! elements, only the rows on screen, and lets the user pick a request.
 //!
-//! Owns drawing, scrolling and selection highlights. Where things go comes
-//! from `diagram` and `geometry`, the same primitives the SVG export
-//! serialises; this module must not place anything itself (the streaming
-//! preview of a model's reply, which is not part of the run, is the one
-//! exception). Selection and cursor live in the session.
+//! Owns drawing, scrolling, zoom (steps and fit-to-width) and selection
+//! highlights. Where things go comes from `diagram` and `geometry`, the same
+//! primitives the SVG export serialises; this module must not place anything
+//! itself. Two exceptions, neither part of the run: the streaming preview of
+//! a model's reply, and the sticky row of lifeline heads, which redraws the
+//! geometry's heads moved to the top of the viewport. Selection and cursor
+//! live in the session.
 
+use leptos::ev;
 use leptos::html::Div;
 use leptos::prelude::*;
 
@@ -18,6 +21,35 @@ use crate::protocol::RequestId;
 
 /// How far beyond the viewport rows are still drawn.
 const OVERSCAN: f64 = 240.0;
+/// The zoom steps of Zoom in and Zoom out (1 = one SVG unit per CSS pixel).
+pub const ZOOM_STEPS: [f64; 8] = [0.5, 0.67, 0.8, 1.0, 1.25, 1.5, 2.0, 3.0];
+/// Fit-to-width never goes beyond these scales.
+const FIT_RANGE: (f64, f64) = (0.3, 3.0);
+/// Height of the sticky row of lifeline heads, in SVG units: the lead's
+/// head (at y 8, 28 tall) with the same margin below.
+const HEAD_ROW: f64 = 44.0;
+
+/// The next zoom step after `scale`, up (`dir` > 0) or down; `None` past the last.
+pub fn zoom_step(scale: f64, dir: i32) -> Option<f64> {
+    if dir > 0 {
+        ZOOM_STEPS.into_iter().find(|z| *z > scale + 1e-6)
+    } else {
+        ZOOM_STEPS.into_iter().rev().find(|z| *z < scale - 1e-6)
+    }
+}
+
+/// The starting zoom: one step up on a large screen and two on a projector,
+/// as the stylesheet enlarges the page's text there (at 2200 and 3000 px).
+fn default_zoom() -> f64 {
+    let width = window().inner_width().ok().and_then(|w| w.as_f64()).unwrap_or(0.0);
+    if width >= 3000.0 {
+        1.5
+    } else if width >= 2200.0 {
+        1.25
+    } else {
+        1.0
+    }
+}
 
 /// The diagram, in a scrolling viewport.
 #[component]
@@ -26,11 +58,37 @@ pub fn DiagramView() -> impl IntoView {
     let scroll_top = RwSignal::new(0.0_f64);
     let viewport = RwSignal::new(720.0_f64);
     let scroller = NodeRef::<Div>::new();
+    // Zoom: a step, or fit the diagram to the pane's width (kept fitted as
+    // the pane and the diagram change).
+    let zoom = RwSignal::new(default_zoom());
+    let fit = RwSignal::new(false);
+    let pane_width = RwSignal::new(800.0_f64);
+    let resize = window_event_listener(ev::resize, move |_| {
+        if let Some(el) = scroller.get_untracked() {
+            pane_width.set(el.client_width() as f64);
+            viewport.set((el.client_height() as f64).max(200.0));
+        }
+    });
+    on_cleanup(move || resize.remove());
     // The diagram as of the cursor, materialised only for the rows on
     // screen (plus overscan): the run's layout is built once, as events
     // arrive, so a step costs the window, not the run's length.
+    // The scale needs the diagram's width, which does not depend on the
+    // window: read it from the full layout's columns.
+    let full_width = Memo::new(move |_| {
+        let cursor = s.playback.cursor.get();
+        s.run.views.with(|v| v.diagram(cursor, Some((0.0, 0.0))).width.max(600.0))
+    });
+    let scale = Memo::new(move |_| {
+        if fit.get() { (pane_width.get() / full_width.get()).clamp(FIT_RANGE.0, FIT_RANGE.1) } else { zoom.get() }
+    });
+    // The rows on screen, in SVG units.
+    let window = move || {
+        let k = scale.get();
+        (scroll_top.get() / k - OVERSCAN, (scroll_top.get() + viewport.get()) / k + OVERSCAN)
+    };
     let diagram = Memo::new(move |_| {
-        let window = (scroll_top.get() - OVERSCAN, scroll_top.get() + viewport.get() + OVERSCAN);
+        let window = window();
         s.run.views.with(|v| v.diagram(s.playback.cursor.get(), Some(window)))
     });
     // Where the cursor's row is and how tall the diagram is: scrolling
@@ -54,14 +112,16 @@ pub fn DiagramView() -> impl IntoView {
     // scrolling earlier would be clamped to the old one.
     Effect::new(move |_| {
         let (diagram_height, cursor_y) = extent.get();
+        let k = scale.get();
         let follow = s.playback.cursor.get().is_none();
         let Some(el) = scroller.get() else { return };
         request_animation_frame(move || {
             let height = el.client_height() as f64;
             viewport.set(height.max(200.0));
+            pane_width.set(el.client_width() as f64);
             let target = match cursor_y {
-                None => diagram_height - height,
-                Some(y) => y - height / 2.0,
+                None => diagram_height * k - height,
+                Some(y) => y * k - height / 2.0,
             };
             let top = el.scroll_top() as f64;
             let row = target + height / 2.0;
@@ -84,11 +144,43 @@ pub fn DiagramView() -> impl IntoView {
             )
         })
     };
-    let window = move || (scroll_top.get() - OVERSCAN, scroll_top.get() + viewport.get() + OVERSCAN);
+    let zoom_by = move |dir: i32| {
+        if let Some(z) = zoom_step(scale.get_untracked(), dir) {
+            fit.set(false);
+            zoom.set(z);
+        }
+    };
+    let width = move || full_width.get() * scale.get();
+    // Heads whose own head has scrolled above the viewport (the lead's
+    // always: at the top it covers its own head exactly).
+    let sticky_heads = move || {
+        let top = scroll_top.get() / scale.get();
+        diagram.with(|d| {
+            d.columns
+                .iter()
+                .map(|c| geometry::lifeline(c, d.height))
+                .filter(|it| it.top <= 8.0 || it.top < top + 8.0)
+                .map(|it| {
+                    let shapes: Vec<AnyView> = it.shapes.iter().filter(|sh| matches!(sh, Shape::Rect { .. } | Shape::Text { .. })).map(shape_view).collect();
+                    view! { <g class=it.class.clone() transform=format!("translate(0 {})", 8.0 - it.top)>{shapes}</g> }
+                })
+                .collect_view()
+        })
+    };
 
     view! {
+        <div class="diagram-tools" role="group" aria-label="Diagram zoom">
+            <button aria-label="Zoom out" title="Zoom out" disabled=move || zoom_step(scale.get(), -1).is_none() on:click=move |_| zoom_by(-1)>"−"</button>
+            <span class="zoom-level" aria-live="polite">{move || format!("{:.0} %", scale.get() * 100.0)}</span>
+            <button aria-label="Zoom in" title="Zoom in" disabled=move || zoom_step(scale.get(), 1).is_none() on:click=move |_| zoom_by(1)>"+"</button>
+            <button aria-pressed=move || fit.get().to_string() on:click=move |_| fit.update(|f| *f = !*f)>"Fit to width"</button>
+        </div>
         <div
             class="diagram-scroll"
+            id="diagram"
+            tabindex="0"
+            role="region"
+            aria-label="Diagram (scrolls)"
             node_ref=scroller
             on:scroll=move |_| {
                 if let Some(el) = scroller.get() {
@@ -97,12 +189,19 @@ pub fn DiagramView() -> impl IntoView {
                 }
             }
         >
+            <div class="diagram-heads" aria-hidden="true" style=move || format!("width: {:.1}px; height: {:.1}px", width(), HEAD_ROW * scale.get())>
+                <svg class="diagram-heads-svg" width=width height=move || HEAD_ROW * scale.get() viewBox=move || format!("0 0 {} {HEAD_ROW}", full_width.get())>
+                    {sticky_heads}
+                </svg>
+            </div>
             <svg
                 class="diagram"
                 role="img"
                 aria-label=label
-                width=move || diagram.with(|d| d.width.max(600.0))
-                height=move || diagram.with(|d| d.height)
+                style=move || format!("margin-top: -{:.1}px", HEAD_ROW * scale.get())
+                width=width
+                height=move || diagram.with(|d| d.height) * scale.get()
+                viewBox=move || format!("0 0 {} {}", full_width.get(), diagram.with(|d| d.height))
             >
                 <defs>
                     {(0..PALETTE_SIZE)
@@ -211,7 +310,7 @@ fn shape_view(shape: &Shape) -> AnyView {
             view! { <line class=*class x1=*x1 y1=*y1 x2=*x2 y2=*y2 marker-end=marker></line> }.into_any()
         }
         Shape::Cross { x, y, half, class, label } => view! {
-            <g class=*class aria-label=label.clone()>
+            <g class=*class role="img" aria-label=label.clone()>
                 <line x1=x - half y1=y - half x2=x + half y2=y + half></line>
                 <line x1=x + half y1=y - half x2=x - half y2=y + half></line>
             </g>

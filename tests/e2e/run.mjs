@@ -1,0 +1,385 @@
+// End-to-end tests of the built page in Debian's Chromium, the way people
+// use it: by accessible names, at a desktop, a tablet and a phone size, in
+// light and dark, with an axe-core audit. Any console error or page error
+// fails the test it happens in.
+//
+// Usage: E2E_BASE_URL=http://127.0.0.1:PORT/ node tests/e2e/run.mjs
+//   E2E_SCREENSHOTS=DIR   save a screenshot of every size and theme there
+//   E2E_CHROMIUM=PATH     the browser (default /usr/bin/chromium)
+//   E2E_ONLY=TEXT         run only the tests whose name contains TEXT
+// Prints one line per test and closes with "e2e: N passed, M failed";
+// exits 1 when any test failed.
+import { readFileSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { chromium } from 'playwright-core';
+
+const require = createRequire(import.meta.url);
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+const BASE = process.env.E2E_BASE_URL;
+const SHOTS = process.env.E2E_SCREENSHOTS || '';
+const ONLY = process.env.E2E_ONLY || '';
+if (!BASE) {
+  console.error('E2E_BASE_URL is not set (the address of the served release build)');
+  process.exit(2);
+}
+if (SHOTS) mkdirSync(SHOTS, { recursive: true });
+
+const SIZES = [
+  { name: 'desktop', width: 1440, height: 900 },
+  { name: 'tablet', width: 768, height: 1024 },
+  { name: 'phone', width: 390, height: 844 },
+];
+const SCHEMES = ['light', 'dark'];
+// Below this width the side panels are drawers behind buttons.
+const DRAWER_BELOW = 1200;
+const TIMEOUT = 30_000;
+
+class Failure extends Error {}
+function expect(cond, what) {
+  if (!cond) throw new Failure(what);
+}
+
+/** A fresh page at `size` in `scheme`, collecting console and page errors. */
+async function openPage(browser, size, scheme) {
+  const context = await browser.newContext({
+    viewport: { width: size.width, height: size.height },
+    colorScheme: scheme,
+    reducedMotion: 'reduce',
+  });
+  const page = await context.newPage();
+  page.setDefaultTimeout(TIMEOUT);
+  const errors = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(`console error: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => errors.push(`page error: ${err.message}`));
+  page.on('requestfailed', (req) => errors.push(`request failed: ${req.url()} ${req.failure()?.errorText ?? ''}`));
+  await page.goto(BASE, { waitUntil: 'load' });
+  await page.getByRole('button', { name: 'Play', exact: true }).waitFor({ state: 'visible' });
+  return { context, page, errors };
+}
+
+/** The axe-core audit of the page as it is: a list of `id (n nodes)`. */
+async function axeViolations(page) {
+  if (!(await page.evaluate(() => typeof window.axe !== 'undefined'))) {
+    await page.addScriptTag({ content: AXE_SOURCE });
+  }
+  const result = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      nodes: v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary.split('\n').slice(1, 2).join(' ').trim()}`),
+    }));
+  });
+  return result;
+}
+
+function describeViolations(vs) {
+  return vs.map((v) => `${v.id} [${v.impact}] on ${v.nodes.length}: ${v.nodes.slice(0, 3).join(' | ')}`).join('\n    ');
+}
+
+async function expectNoAxeViolations(page, when) {
+  const vs = await axeViolations(page);
+  axeCounts.push({ when, count: vs.reduce((n, v) => n + v.nodes.length, 0), rules: vs.map((v) => v.id) });
+  expect(vs.length === 0, `axe found ${vs.length} rule(s) violated ${when}:\n    ${describeViolations(vs)}`);
+}
+
+/** The page does not scroll sideways and `name`d controls are not covered. */
+async function expectUsableLayout(page, size) {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow <= 0, `the page scrolls sideways by ${overflow} px`);
+  const play = page.getByRole('button', { name: 'Play', exact: true });
+  const covered = await play.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return hit && (hit === el || el.contains(hit)) ? null : (hit ? hit.outerHTML.slice(0, 80) : 'nothing');
+  });
+  expect(covered === null, `Play is covered by ${covered}`);
+  const diagram = await page.locator('.diagram-scroll').boundingBox();
+  expect(diagram && diagram.width >= Math.min(size.width - 40, 600), `the diagram pane is only ${diagram?.width} px wide`);
+  expect(diagram.height >= 300, `the diagram pane is only ${diagram.height} px tall`);
+}
+
+const drawerToggle = (page, name) => page.getByRole('button', { name, exact: true });
+
+/** On a narrow screen, opens the drawer named `name` (a no-op when wide). */
+async function openDrawer(page, size, name) {
+  if (size.width >= DRAWER_BELOW) return;
+  const toggle = drawerToggle(page, name);
+  expect((await toggle.getAttribute('aria-expanded')) === 'false', `${name} starts open`);
+  await toggle.click();
+  expect((await toggle.getAttribute('aria-expanded')) === 'true', `${name} did not open (aria-expanded)`);
+}
+
+async function closeDrawer(page, size, name) {
+  if (size.width >= DRAWER_BELOW) return;
+  const toggle = drawerToggle(page, name);
+  if ((await toggle.getAttribute('aria-expanded')) === 'true') {
+    await page.keyboard.press('Escape');
+    expect((await toggle.getAttribute('aria-expanded')) === 'false', `Escape did not close ${name}`);
+  }
+}
+
+/** "showing N of M events", from the diagram's accessible name. */
+async function shownOf(page) {
+  const label = await page.getByRole('img', { name: /^Sequence diagram/ }).getAttribute('aria-label');
+  const m = /showing (\d+) of (\d+) events/.exec(label || '');
+  expect(m, `the diagram's name does not say what it shows: ${label}`);
+  return [Number(m[1]), Number(m[2])];
+}
+
+/** Runs the shutdown scenario at 4x and waits for the team to go quiet. */
+async function runShutdown(page, size) {
+  await page.getByRole('combobox', { name: 'Speed' }).selectOption('4');
+  await openDrawer(page, size, 'Setup');
+  await page.getByRole('button', { name: /^Graceful shutdown/ }).click();
+  await closeDrawer(page, size, 'Setup');
+  // The run is over when Run is enabled again and the trace has events.
+  await page.waitForFunction(() => {
+    const run = [...document.querySelectorAll('button')].find((b) => b.textContent.trim() === 'Run');
+    const svg = document.querySelector('svg.diagram');
+    const m = /showing (\d+) of (\d+) events/.exec(svg?.getAttribute('aria-label') || '');
+    return run && !run.disabled && m && Number(m[2]) > 5 && m[1] === m[2];
+  }, null, { timeout: 60_000 });
+}
+
+async function screenshot(page, size, scheme, what) {
+  if (!SHOTS) return;
+  await page.screenshot({ path: `${SHOTS}/${size.width}x${size.height}-${scheme}-${what}.png` });
+}
+
+const tests = [];
+const test = (name, fn) => tests.push({ name, fn });
+const axeCounts = [];
+
+for (const size of SIZES) {
+  for (const scheme of SCHEMES) {
+    const tag = `${size.width}x${size.height} ${scheme}`;
+
+    test(`${tag}: the landing page fits the screen and has no axe violation`, async (browser) => {
+      const { context, page, errors } = await openPage(browser, size, scheme);
+      try {
+        await expectUsableLayout(page, size);
+        await screenshot(page, size, scheme, 'landing');
+        await expectNoAxeViolations(page, `on landing (${tag})`);
+        return errors;
+      } finally {
+        await context.close();
+      }
+    });
+
+    test(`${tag}: the shutdown scenario runs, Back and Next step, no axe violation after the run`, async (browser) => {
+      const { context, page, errors } = await openPage(browser, size, scheme);
+      try {
+        await runShutdown(page, size);
+        const [shown, total] = await shownOf(page);
+        await page.getByRole('button', { name: 'Back', exact: true }).click();
+        expect((await shownOf(page))[0] === shown - 1, 'Back did not step one event back');
+        await page.getByRole('button', { name: 'Back', exact: true }).click();
+        expect((await shownOf(page))[0] === shown - 2, 'a second Back did not step back again');
+        await page.getByRole('button', { name: 'Next', exact: true }).click();
+        expect((await shownOf(page))[0] === shown - 1, 'Next did not step one event forward');
+        await page.keyboard.press('End');
+        expect((await shownOf(page)).join() === [total, total].join(), 'End did not go to the last event');
+        // The shutdown ends alice's lifeline with a cross.
+        await page.getByRole('img', { name: /^Sequence diagram/ }).locator('[aria-label="alice shut down"]').waitFor({ state: 'attached' });
+        await expectUsableLayout(page, size);
+        await screenshot(page, size, scheme, 'run');
+        await expectNoAxeViolations(page, `after the shutdown run (${tag})`);
+        return errors;
+      } finally {
+        await context.close();
+      }
+    });
+  }
+}
+
+for (const scheme of SCHEMES) {
+  const size = SIZES[2];
+  test(`390x844 ${scheme}: the panels open as drawers with their buttons, fit the screen, and close`, async (browser) => {
+    const { context, page, errors } = await openPage(browser, size, scheme);
+    try {
+      await runShutdown(page, size);
+      // The right-hand panels: the request the scenario made, approved.
+      await openDrawer(page, size, 'Panels');
+      const requests = page.getByRole('heading', { name: 'Requests', exact: true });
+      await requests.waitFor({ state: 'visible' });
+      const drawer = page.getByRole('complementary', { name: 'Team and protocol' });
+      const box = await drawer.boundingBox();
+      expect(box && box.x >= 0 && box.x + box.width <= size.width + 0.5, `the panels drawer is off screen: ${JSON.stringify(box)}`);
+      expect(await drawer.getByText('approved').first().isVisible(), 'the shutdown request is not shown as approved');
+      await screenshot(page, size, scheme, 'panels');
+      await expectNoAxeViolations(page, `with the panels drawer open (390x844 ${scheme})`);
+      await page.getByRole('button', { name: 'Close panels' }).click();
+      expect((await drawerToggle(page, 'Panels').getAttribute('aria-expanded')) === 'false', 'Close panels did not close the drawer');
+      expect(!(await requests.isVisible()), 'the closed drawer is still visible');
+      // The setup drawer: every fault field is inside it, none clipped.
+      await openDrawer(page, size, 'Setup');
+      const setup = page.getByRole('complementary', { name: 'Run setup' });
+      const setupBox = await setup.boundingBox();
+      for (const name of ['Fault action', 'Fault delay in milliseconds', 'Fault message type', 'Fault sender', 'Fault recipient', 'Fault probability']) {
+        const field = setup.getByLabel(name, { exact: true });
+        await field.scrollIntoViewIfNeeded();
+        const b = await field.boundingBox();
+        expect(b && b.width >= 60 && b.x >= setupBox.x && b.x + b.width <= setupBox.x + setupBox.width + 0.5, `the field '${name}' is clipped: ${JSON.stringify(b)}`);
+      }
+      await screenshot(page, size, scheme, 'setup');
+      await expectNoAxeViolations(page, `with the setup drawer open (390x844 ${scheme})`);
+      await page.keyboard.press('Escape');
+      expect((await drawerToggle(page, 'Setup').getAttribute('aria-expanded')) === 'false', 'Escape did not close the setup drawer');
+      await expectUsableLayout(page, size);
+      return errors;
+    } finally {
+      await context.close();
+    }
+  });
+}
+
+test('1440x900 light: skip links come first and reach the controls and the diagram', async (browser) => {
+  const { context, page, errors } = await openPage(browser, SIZES[0], 'light');
+  try {
+    await page.keyboard.press('Tab');
+    const first = await page.evaluate(() => document.activeElement?.textContent?.trim());
+    expect(first === 'Skip to playback controls', `the first tab stop is '${first}'`);
+    await page.keyboard.press('Enter');
+    // From the controls, Play is a few tab stops away.
+    let stops = 0;
+    for (; stops < 8; stops++) {
+      await page.keyboard.press('Tab');
+      const name = await page.evaluate(() => document.activeElement?.textContent?.trim());
+      if (name === 'Play') break;
+    }
+    expect(stops < 8, 'Play is not within 8 tab stops of the skip link');
+    const count = await page.evaluate(() => {
+      // Tab stops before Play from the top of the page, in document order.
+      const all = [...document.querySelectorAll('a[href], button, input, select, textarea, [tabindex]')]
+        .filter((el) => !el.disabled && el.tabIndex >= 0 && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden');
+      return all.findIndex((el) => el.textContent.trim() === 'Play');
+    });
+    tabStopsBeforePlay.push(count);
+    expect(count >= 0 && count <= 10, `${count} tab stops before Play`);
+    const skipDiagram = page.getByRole('link', { name: 'Skip to diagram' });
+    await skipDiagram.focus();
+    await page.keyboard.press('Enter');
+    const focused = await page.evaluate(() => document.activeElement?.id);
+    expect(focused === 'diagram', `Skip to diagram focused '${focused}'`);
+    return errors;
+  } finally {
+    await context.close();
+  }
+});
+const tabStopsBeforePlay = [];
+
+for (const scheme of SCHEMES) {
+  test(`768x1024 ${scheme}: ? opens the keyboard shortcuts dialog, which lists every key and closes with Escape`, async (browser) => {
+    const { context, page, errors } = await openPage(browser, SIZES[1], scheme);
+    try {
+      await page.keyboard.press('?');
+      const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+      await dialog.waitFor({ state: 'visible' });
+      const text = await dialog.innerText();
+      for (const key of ['Space', '←', '→', 'Home', 'End', '?']) {
+        expect(text.includes(key), `the shortcuts dialog does not list ${key}`);
+      }
+      await screenshot(page, SIZES[1], scheme, 'shortcuts');
+      await expectNoAxeViolations(page, `with the shortcuts dialog open (768x1024 ${scheme})`);
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+      // The button on screen opens it too.
+      await page.getByRole('button', { name: 'Keyboard shortcuts' }).click();
+      await dialog.waitFor({ state: 'visible' });
+      await dialog.getByRole('button', { name: 'Close' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      return errors;
+    } finally {
+      await context.close();
+    }
+  });
+}
+
+test('1440x900 dark: zoom in, zoom out and fit to width resize the diagram; lifeline heads stay on screen while it scrolls', async (browser) => {
+  const size = SIZES[0];
+  const { context, page, errors } = await openPage(browser, size, 'dark');
+  try {
+    await runShutdown(page, size);
+    const svg = page.getByRole('img', { name: /^Sequence diagram/ });
+    const width = async () => (await svg.boundingBox()).width;
+    const w0 = await width();
+    await page.getByRole('button', { name: 'Zoom in' }).click();
+    const w1 = await width();
+    expect(w1 > w0 * 1.1, `Zoom in did not enlarge the diagram (${w0} -> ${w1})`);
+    await page.getByRole('button', { name: 'Zoom out' }).click();
+    await page.getByRole('button', { name: 'Zoom out' }).click();
+    const w2 = await width();
+    expect(w2 < w0 * 0.95, `Zoom out did not shrink the diagram (${w0} -> ${w2})`);
+    await page.getByRole('button', { name: 'Fit to width' }).click();
+    const pane = await page.locator('.diagram-scroll').boundingBox();
+    const w3 = await width();
+    expect(w3 <= pane.width + 0.5 && w3 >= pane.width * 0.8, `Fit to width gave ${w3} px in a ${pane.width} px pane`);
+    // Scroll to the top, zoom in, then scroll down: the heads stay visible.
+    await page.getByRole('button', { name: 'Zoom in' }).click();
+    await page.getByRole('button', { name: 'Zoom in' }).click();
+    await page.getByRole('button', { name: 'Zoom in' }).click();
+    await page.locator('.diagram-scroll').evaluate((el) => { el.scrollTop = el.scrollHeight; el.dispatchEvent(new Event('scroll')); });
+    const heads = page.locator('.diagram-heads');
+    await page.waitForFunction(() => document.querySelectorAll('.diagram-heads .head-name').length >= 2);
+    const hb = await heads.boundingBox();
+    expect(hb && Math.abs(hb.y - pane.y) < 2, `the lifeline heads are not at the top of the pane: ${JSON.stringify(hb)} vs ${pane.y}`);
+    const names = await heads.locator('.head-name').allTextContents();
+    expect(names.includes('lead') && names.includes('alice'), `the sticky heads show ${names}`);
+    await screenshot(page, size, 'dark', 'zoomed-scrolled');
+    return errors;
+  } finally {
+    await context.close();
+  }
+});
+
+// The extremes: the smallest phone and a 4K projector, after a run.
+for (const [size, scheme] of [[{ name: 'small phone', width: 360, height: 640 }, 'light'], [{ name: '4K', width: 3840, height: 2160 }, 'dark']]) {
+  test(`${size.width}x${size.height} ${scheme}: after the shutdown run the page fits the screen with no axe violation`, async (browser) => {
+    const { context, page, errors } = await openPage(browser, size, scheme);
+    try {
+      await runShutdown(page, size);
+      await expectUsableLayout(page, size);
+      if (size.width >= 3000) {
+        const zoom = await page.getByRole('group', { name: 'Diagram zoom' }).innerText();
+        expect(zoom.includes('150 %'), `a projector starts at 150 % zoom, not: ${zoom}`);
+      }
+      await screenshot(page, size, scheme, 'run');
+      await expectNoAxeViolations(page, `after the shutdown run (${size.width}x${size.height} ${scheme})`);
+      return errors;
+    } finally {
+      await context.close();
+    }
+  });
+}
+
+const browser = await chromium.launch({
+  executablePath: process.env.E2E_CHROMIUM || '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+});
+let passed = 0;
+let failed = 0;
+const started = Date.now();
+try {
+  for (const t of tests) {
+    if (ONLY && !t.name.includes(ONLY)) continue;
+    const t0 = Date.now();
+    try {
+      const errors = await t.fn(browser);
+      expect(errors.length === 0, `errors in the browser:\n    ${errors.join('\n    ')}`);
+      passed++;
+      console.log(`ok   ${t.name} (${Date.now() - t0} ms)`);
+    } catch (e) {
+      failed++;
+      console.log(`FAIL ${t.name} (${Date.now() - t0} ms)\n    ${e instanceof Failure ? e.message : e.stack || e}`);
+    }
+  }
+} finally {
+  await browser.close();
+}
+const total = axeCounts.reduce((n, a) => n + a.count, 0);
+console.log(`axe: ${axeCounts.length} audits, ${total} violating nodes${tabStopsBeforePlay.length ? `; ${tabStopsBeforePlay[0]} tab stops before Play` : ''}; ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(`e2e: ${passed} passed, ${failed} failed`);
+process.exit(failed === 0 && passed > 0 ? 0 : 1);

@@ -1124,3 +1124,16 @@ async fn the_legend_in_the_caption_box_explains_the_diagram_marks_when_opened() 
         assert!(words.iter().any(|w| w.contains(needed)), "{needed} in {words:?}");
     }
 }
+
+#[wasm_bindgen_test]
+async fn each_inbox_shows_its_count_and_nothing_stray() {
+    let host = mount_app();
+    leptos::task::tick().await;
+    click(&host, "[data-scenario=shutdown]");
+    until("the run to finish", || run_finished(&host)).await;
+    let inboxes = texts(&host, ".inbox");
+    assert!(!inboxes.is_empty());
+    for text in &inboxes {
+        assert!(text.trim().ends_with("(0 unread)"), "an emptied inbox says so and nothing else: {text:?}");
+    }
+}

@@ -236,7 +236,7 @@ fn InboxPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
                     }).collect()).unwrap_or_default();
                     let more = count.saturating_sub(waiting.len());
                     view! {
-                        <details class="inbox" open=count > 0>
+                        <details class="inbox" open={count > 0}>
                             <summary>{format!("{n} ({count} unread)")}</summary>
                             <ul>
                                 {waiting.into_iter().map(|w| view! { <li>{w}</li> }).collect_view()}

@@ -92,7 +92,12 @@ impl<M: Model> Model for Timed<M> {
         self.inner.label()
     }
 
-    fn complete<'a>(&'a self, request: &'a ModelRequest, on_text: TextSink, cancel: CancelToken) -> LocalBoxFuture<'a, Result<ModelResponse, ModelError>> {
+    fn complete<'a>(
+        &'a self,
+        request: &'a ModelRequest,
+        on_text: TextSink,
+        cancel: CancelToken,
+    ) -> LocalBoxFuture<'a, Result<ModelResponse, ModelError>> {
         let call = self.inner.complete(request, on_text, cancel);
         let spent = self.spent.clone();
         Box::pin(async move {
@@ -202,7 +207,12 @@ impl Model for StressModel {
         "stress (bench)".to_string()
     }
 
-    fn complete<'a>(&'a self, request: &'a ModelRequest, on_text: TextSink, cancel: CancelToken) -> LocalBoxFuture<'a, Result<ModelResponse, ModelError>> {
+    fn complete<'a>(
+        &'a self,
+        request: &'a ModelRequest,
+        on_text: TextSink,
+        cancel: CancelToken,
+    ) -> LocalBoxFuture<'a, Result<ModelResponse, ModelError>> {
         Box::pin(async move {
             if cancel.is_cancelled() {
                 return Err(ModelError::Cancelled);

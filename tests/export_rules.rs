@@ -68,7 +68,8 @@ fn mermaid_of_every_scenario_matches_its_expected_file() {
             std::fs::write(&path, &text).unwrap();
             continue;
         }
-        let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}; run with UPDATE_EXPECTED=1 to create it", path.display()));
+        let expected =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}; run with UPDATE_EXPECTED=1 to create it", path.display()));
         if expected != text {
             stale.push(format!("{}:\n--- expected\n{expected}\n--- actual\n{text}", s.id));
         }
@@ -81,8 +82,11 @@ fn mermaid_declares_lifelines_in_order_and_draws_one_arrow_per_message() {
     for (s, trace) in all() {
         let text = mermaid(&trace);
         let columns: Vec<String> = layout(&trace, None).columns.iter().map(|c| c.name.to_string()).collect();
-        let declared: Vec<String> =
-            text.lines().filter_map(|l| l.trim().strip_prefix("participant ")).map(|l| l.split_once(" as ").unwrap().1.to_string()).collect();
+        let declared: Vec<String> = text
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("participant "))
+            .map(|l| l.split_once(" as ").unwrap().1.to_string())
+            .collect();
         assert_eq!(declared, columns, "{}: lead first, then lifeline order", s.id);
         let sent = trace.entries().iter().filter(|e| matches!(e.event, Event::MessageSent { .. })).count();
         assert_eq!(text.lines().filter(|l| l.contains("->>")).count(), sent, "{}", s.id);
@@ -153,7 +157,8 @@ fn looks_like_a_key(text: &str) -> bool {
     if ["x-api-key", "authorization:", "bearer ", "api_key", "apikey"].iter().any(|m| lower.contains(m)) {
         return true;
     }
-    text.match_indices("sk-").any(|(i, _)| text[i + 3..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_').count() >= 16)
+    text.match_indices("sk-")
+        .any(|(i, _)| text[i + 3..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_').count() >= 16)
 }
 
 #[test]
@@ -165,7 +170,10 @@ fn the_svg_of_every_scenario_is_well_formed_and_holds_its_elements() {
         for c in &d.columns {
             assert!(doc.contains(&format!(">{}</text>", c.name)), "{}: a head for {}", s.id, c.name);
         }
-        assert_eq!(doc.matches("<g class=\"msg ").count(), trace.entries().iter().filter(|e| matches!(e.event, Event::MessageSent { .. })).count());
+        assert_eq!(
+            doc.matches("<g class=\"msg ").count(),
+            trace.entries().iter().filter(|e| matches!(e.event, Event::MessageSent { .. })).count()
+        );
         assert_eq!(doc.matches("<g class=\"badge ").count(), d.badges.len(), "{}", s.id);
         assert_eq!(doc.matches("class=\"activation").count(), d.activations.len(), "{}", s.id);
     }
@@ -199,9 +207,13 @@ fn the_svg_of_a_run_with_a_dropped_answer_shows_the_cross_and_the_violation_mark
 fn the_well_formedness_check_catches_broken_documents() {
     let ok = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg a=\"1\"><g><text>a &amp; b</text></g><rect/></svg>\n";
     assert_well_formed(ok);
-    for broken in
-        [ok.replace("</g>", ""), ok.replace("&amp;", "&"), ok.replace("a &amp; b", "a < b"), ok.replace("a=\"1\"", "a=1"), format!("{ok}<svg></svg>")]
-    {
+    for broken in [
+        ok.replace("</g>", ""),
+        ok.replace("&amp;", "&"),
+        ok.replace("a &amp; b", "a < b"),
+        ok.replace("a=\"1\"", "a=1"),
+        format!("{ok}<svg></svg>"),
+    ] {
         assert!(std::panic::catch_unwind(|| assert_well_formed(&broken)).is_err(), "{broken}");
     }
 }

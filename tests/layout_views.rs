@@ -229,24 +229,16 @@ fn reference_layout(trace: &Trace, cursor: Option<usize>) -> Diagram {
     d
 }
 
-
 /// Every scenario under no faults and under each fault action, plus a
 /// busy synthetic trace.
 fn traces() -> Vec<(String, Trace)> {
-    let plans = [
-        None,
-        Some(FaultAction::Drop),
-        Some(FaultAction::Duplicate),
-        Some(FaultAction::Delay { ms: 700 }),
-        Some(FaultAction::Reorder),
-    ];
+    let plans =
+        [None, Some(FaultAction::Drop), Some(FaultAction::Duplicate), Some(FaultAction::Delay { ms: 700 }), Some(FaultAction::Reorder)];
     let mut out = Vec::new();
     for sc in scenarios::ALL {
         for action in &plans {
-            let faults = action
-                .clone()
-                .map(|a| FaultPlan::new(vec![FaultRule { probability: 0.4, ..FaultRule::new(a) }]))
-                .unwrap_or_default();
+            let faults =
+                action.clone().map(|a| FaultPlan::new(vec![FaultRule { probability: 0.4, ..FaultRule::new(a) }])).unwrap_or_default();
             let ex = LocalExecutor::new();
             let host = Host { spawner: Rc::new(ex.clone()), clock: Rc::new(VirtualClock::new()), sleeper: Rc::new(NoSleep) };
             let rt = Runtime::new(RuntimeConfig { seed: 7, faults, ..RuntimeConfig::default() }, Rc::new(ScriptedModel), host);
@@ -285,7 +277,10 @@ fn a_window_materialises_exactly_what_intersects_it() {
                 assert_eq!(win.badges, badges, "{name} badges at {c}");
                 let acts: Vec<_> = full.activations.iter().filter(|a| a.y1 + ROW_HEIGHT >= top && a.y0 <= bottom).cloned().collect();
                 assert_eq!(win.activations, acts, "{name} activations at {c}");
-                assert_eq!((win.columns, win.width, win.height, win.messages, win.requests), (full.columns.clone(), full.width, full.height, full.messages, full.requests));
+                assert_eq!(
+                    (win.columns, win.width, win.height, win.messages, win.requests),
+                    (full.columns.clone(), full.width, full.height, full.messages, full.requests)
+                );
             }
         }
     }

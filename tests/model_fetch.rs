@@ -28,7 +28,14 @@ async fn a_streamed_reply_is_read_chunk_by_chunk_from_fetch() {
     assert!(reply.is_event_stream(), "{:?}", reply.headers);
     let text = Rc::new(std::cell::RefCell::new(String::new()));
     let seen = text.clone();
-    let response = team_protocols::model::provider::read_reply::<anthropic::Anthropic>(reply, Rc::new(move |t: &str| seen.borrow_mut().push_str(t)), CancelToken::new(), true).await.unwrap();
+    let response = team_protocols::model::provider::read_reply::<anthropic::Anthropic>(
+        reply,
+        Rc::new(move |t: &str| seen.borrow_mut().push_str(t)),
+        CancelToken::new(),
+        true,
+    )
+    .await
+    .unwrap();
     assert_eq!(response.stop_reason, StopReason::ToolUse);
     assert!(text.borrow().contains("caf\u{e9} notes \u{2713}"));
 }

@@ -178,7 +178,12 @@ fn failures(trace: &Trace) -> Vec<(String, String)> {
 }
 
 fn simple_request() -> ModelRequest {
-    ModelRequest { system: tools::lead_system_prompt(), messages: vec![Turn::user_text("Say hello.")], tools: tools::schemas(AgentRole::Lead), max_tokens: 256 }
+    ModelRequest {
+        system: tools::lead_system_prompt(),
+        messages: vec![Turn::user_text("Say hello.")],
+        tools: tools::schemas(AgentRole::Lead),
+        max_tokens: 256,
+    }
 }
 
 /// A text sink that keeps every delta.
@@ -216,7 +221,8 @@ fn assert_clean_handshake(rt: &Runtime) {
         })
         .collect();
     assert_eq!(types, [MessageType::ShutdownRequest, MessageType::ShutdownResponse]);
-    let spawned = trace.entries().iter().any(|e| matches!(&e.event, Event::MemberSpawned { name, role, .. } if *name == alice && role == "coder"));
+    let spawned =
+        trace.entries().iter().any(|e| matches!(&e.event, Event::MemberSpawned { name, role, .. } if *name == alice && role == "coder"));
     assert!(spawned, "the lead spawned alice as a coder");
     let replies: Vec<(u64, u64)> = trace
         .entries()
@@ -289,7 +295,13 @@ fn assert_anthropic_results_follow_calls(body: &Value) {
             let calls: Vec<String> = if i == 0 {
                 vec![]
             } else {
-                messages[i - 1]["content"].as_array().unwrap().iter().filter(|b| b["type"] == "tool_use").map(|b| b["id"].as_str().unwrap().to_string()).collect()
+                messages[i - 1]["content"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|b| b["type"] == "tool_use")
+                    .map(|b| b["id"].as_str().unwrap().to_string())
+                    .collect()
             };
             assert_eq!(results, calls, "message {i}: the results answer exactly the previous message's calls, in order");
             let kinds: Vec<&str> = blocks.iter().map(|b| b["type"].as_str().unwrap()).collect();
@@ -310,7 +322,8 @@ fn assert_openai_results_follow_calls(body: &Value) {
     while i < messages.len() {
         let m = &messages[i];
         assert_ne!(m["role"], "tool", "message {i}: a tool message without its call right before");
-        let calls: Vec<String> = m["tool_calls"].as_array().map(|c| c.iter().map(|c| c["id"].as_str().unwrap().to_string()).collect()).unwrap_or_default();
+        let calls: Vec<String> =
+            m["tool_calls"].as_array().map(|c| c.iter().map(|c| c["id"].as_str().unwrap().to_string()).collect()).unwrap_or_default();
         for (k, id) in calls.iter().enumerate() {
             let r = &messages[i + 1 + k];
             assert_eq!(r["role"], "tool", "message {}: the result of {id} follows its call", i + 1 + k);
@@ -390,7 +403,11 @@ async fn anthropic_streaming_team_completes_a_shutdown_handshake_over_the_fake()
     for h in ["x-api-key", "anthropic-version", "anthropic-dangerous-direct-browser-access", "content-type"] {
         assert!(asked.contains(h), "the preflight asks for {h}: {asked}");
     }
-    assert_key_not_leaked(&rt.trace(), &records, &[format!("{config:?}"), format!("{config:#?}"), format!("{model:?}"), format!("{:?}", config.api_key)]);
+    assert_key_not_leaked(
+        &rt.trace(),
+        &records,
+        &[format!("{config:?}"), format!("{config:#?}"), format!("{model:?}"), format!("{:?}", config.api_key)],
+    );
     stop_and_drain(&rt).await;
 }
 
@@ -461,7 +478,11 @@ async fn openai_streaming_team_with_a_key_completes_a_shutdown_handshake() {
 async fn a_429_with_retry_after_is_waited_out_then_succeeds() {
     require_server().await;
     for (api, scope) in [("anthropic", new_scope("f429-anthropic")), ("openai", new_scope("f429-openai"))] {
-        let model: Rc<dyn Model> = if api == "anthropic" { anthropic(&anthropic_config(&scope, Some("429"), true)) } else { openai(&openai_config(&scope, Some("429"), true, Some(KEY))) };
+        let model: Rc<dyn Model> = if api == "anthropic" {
+            anthropic(&anthropic_config(&scope, Some("429"), true))
+        } else {
+            openai(&openai_config(&scope, Some("429"), true, Some(KEY)))
+        };
         let started = now_ms();
         let reply = model.complete(&simple_request(), Rc::new(|_: &str| {}), CancelToken::new()).await;
         let waited = now_ms() - started;
@@ -480,7 +501,11 @@ async fn a_429_with_retry_after_is_waited_out_then_succeeds() {
 async fn a_529_is_retried_then_succeeds() {
     require_server().await;
     for (api, scope, stream) in [("anthropic", new_scope("f529-anthropic"), false), ("openai", new_scope("f529-openai"), true)] {
-        let model: Rc<dyn Model> = if api == "anthropic" { anthropic(&anthropic_config(&scope, Some("529"), stream)) } else { openai(&openai_config(&scope, Some("529"), stream, None)) };
+        let model: Rc<dyn Model> = if api == "anthropic" {
+            anthropic(&anthropic_config(&scope, Some("529"), stream))
+        } else {
+            openai(&openai_config(&scope, Some("529"), stream, None))
+        };
         let reply = model.complete(&simple_request(), Rc::new(|_: &str| {}), CancelToken::new()).await;
         assert!(reply.is_ok(), "{api}: {reply:?}");
         assert_eq!(posts(&scope).await.len(), 2, "{api}: one 529, one success");
@@ -505,7 +530,10 @@ async fn a_401_is_a_model_failure_that_says_the_key_was_refused() {
     stop_and_drain(&rt).await;
     // The OpenAI dialect of the same refusal.
     let scope = new_scope("f401-openai");
-    let e = openai(&openai_config(&scope, Some("401"), false, Some(KEY))).complete(&simple_request(), Rc::new(|_: &str| {}), CancelToken::new()).await.unwrap_err();
+    let e = openai(&openai_config(&scope, Some("401"), false, Some(KEY)))
+        .complete(&simple_request(), Rc::new(|_: &str| {}), CancelToken::new())
+        .await
+        .unwrap_err();
     assert!(matches!(&e, ModelError::Unauthorized(_)) && e.to_string().contains("the key was refused"), "{e:?}");
 }
 
@@ -513,7 +541,11 @@ async fn a_401_is_a_model_failure_that_says_the_key_was_refused() {
 async fn a_server_that_echoes_the_key_in_its_refusal_does_not_put_it_in_the_trace() {
     require_server().await;
     for (api, scope) in [("anthropic", new_scope("f401-echo-a")), ("openai", new_scope("f401-echo-o"))] {
-        let model: Rc<dyn Model> = if api == "anthropic" { anthropic(&anthropic_config(&scope, Some("401-echo"), true)) } else { openai(&openai_config(&scope, Some("401-echo"), false, Some(KEY))) };
+        let model: Rc<dyn Model> = if api == "anthropic" {
+            anthropic(&anthropic_config(&scope, Some("401-echo"), true))
+        } else {
+            openai(&openai_config(&scope, Some("401-echo"), false, Some(KEY)))
+        };
         let rt = run_team(model, "Say hello.").await;
         let trace = rt.trace();
         let failed = failures(&trace);
@@ -562,11 +594,17 @@ async fn an_error_event_mid_stream_is_a_model_failure() {
     // OpenAI: an error object in the stream after some text.
     let scope_o = new_scope("fmidstream-openai");
     let (on_text, seen) = sink();
-    let e = openai(&openai_config(&scope_o, Some("midstream-error"), true, None)).complete(&simple_request(), on_text, CancelToken::new()).await.unwrap_err();
+    let e = openai(&openai_config(&scope_o, Some("midstream-error"), true, None))
+        .complete(&simple_request(), on_text, CancelToken::new())
+        .await
+        .unwrap_err();
     assert!(matches!(&e, ModelError::Http { status: 503, message } if message.contains("overloaded")), "{e:?}");
     assert_eq!(seen.borrow().concat(), "Here is the first part");
     // A non-streamed body cut off by a dropped connection.
-    let e = anthropic(&anthropic_config(&new_scope("fmidstream-json"), Some("midstream-error"), false)).complete(&simple_request(), Rc::new(|_: &str| {}), CancelToken::new()).await.unwrap_err();
+    let e = anthropic(&anthropic_config(&new_scope("fmidstream-json"), Some("midstream-error"), false))
+        .complete(&simple_request(), Rc::new(|_: &str| {}), CancelToken::new())
+        .await
+        .unwrap_err();
     assert!(matches!(&e, ModelError::Network(m) if m.contains("cut off")), "{e:?}");
 }
 

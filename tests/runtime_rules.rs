@@ -10,8 +10,7 @@ use serde_json::{json, Value};
 
 use team_protocols::model::scripted::ScriptedModel;
 use team_protocols::model::{
-    CancelToken, ContentBlock, LocalBoxFuture, Model, ModelError, ModelRequest, ModelResponse,
-    Role, StopReason, TextSink, Usage,
+    CancelToken, ContentBlock, LocalBoxFuture, Model, ModelError, ModelRequest, ModelResponse, Role, StopReason, TextSink, Usage,
 };
 use team_protocols::protocol::*;
 use team_protocols::runtime::clock::NoSleep;
@@ -45,29 +44,17 @@ impl Canned {
     /// Tool calls `(tool_use_id, tool, input)`, given at the next call.
     fn tools(calls: &[(&str, &str, Value)]) -> Canned {
         let reply = tool_use(calls);
-        Canned {
-            when: Box::new(|_| true),
-            reply: Box::new(move |_| Ok(reply.clone())),
-        }
+        Canned { when: Box::new(|_| true), reply: Box::new(move |_| Ok(reply.clone())) }
     }
 
     /// A failed call, at the next call.
     fn fail(error: ModelError) -> Canned {
-        Canned {
-            when: Box::new(|_| true),
-            reply: Box::new(move |_| Err(error.clone())),
-        }
+        Canned { when: Box::new(|_| true), reply: Box::new(move |_| Err(error.clone())) }
     }
 
     /// A reply built from the request, once `when` accepts it.
-    fn when(
-        when: impl Fn(&ModelRequest) -> bool + 'static,
-        reply: impl Fn(&ModelRequest) -> Reply + 'static,
-    ) -> Canned {
-        Canned {
-            when: Box::new(when),
-            reply: Box::new(reply),
-        }
+    fn when(when: impl Fn(&ModelRequest) -> bool + 'static, reply: impl Fn(&ModelRequest) -> Reply + 'static) -> Canned {
+        Canned { when: Box::new(when), reply: Box::new(reply) }
     }
 }
 
@@ -75,17 +62,10 @@ fn tool_use(calls: &[(&str, &str, Value)]) -> ModelResponse {
     ModelResponse {
         content: calls
             .iter()
-            .map(|(id, tool, input)| ContentBlock::ToolUse {
-                id: id.to_string(),
-                name: tool.to_string(),
-                input: input.clone(),
-            })
+            .map(|(id, tool, input)| ContentBlock::ToolUse { id: id.to_string(), name: tool.to_string(), input: input.clone() })
             .collect(),
         stop_reason: StopReason::ToolUse,
-        usage: Usage {
-            input_tokens: 10,
-            output_tokens: 5,
-        },
+        usage: Usage { input_tokens: 10, output_tokens: 5 },
     }
 }
 
@@ -93,10 +73,7 @@ fn end_turn(text: &str) -> ModelResponse {
     ModelResponse {
         content: vec![ContentBlock::text(text)],
         stop_reason: StopReason::EndTurn,
-        usage: Usage {
-            input_tokens: 10,
-            output_tokens: 2,
-        },
+        usage: Usage { input_tokens: 10, output_tokens: 2 },
     }
 }
 
@@ -105,15 +82,8 @@ fn agent_of(system: &str) -> String {
     if system.starts_with("You are a team lead") {
         "lead".to_string()
     } else {
-        assert!(
-            system.starts_with("You are '"),
-            "unexpected system prompt: {system}"
-        );
-        system
-            .split('\'')
-            .nth(1)
-            .expect("a quoted name")
-            .to_string()
+        assert!(system.starts_with("You are '"), "unexpected system prompt: {system}");
+        system.split('\'').nth(1).expect("a quoted name").to_string()
     }
 }
 
@@ -131,22 +101,13 @@ impl Misbehaving {
     }
 
     fn script(self: &Rc<Self>, agent: &str, replies: Vec<Canned>) -> Rc<Self> {
-        self.scripts
-            .borrow_mut()
-            .entry(agent.to_string())
-            .or_default()
-            .extend(replies);
+        self.scripts.borrow_mut().entry(agent.to_string()).or_default().extend(replies);
         self.clone()
     }
 
     /// Every request `agent` was sent, in order.
     fn requests_of(&self, agent: &str) -> Vec<ModelRequest> {
-        self.requests
-            .borrow()
-            .iter()
-            .filter(|(a, _)| a == agent)
-            .map(|(_, r)| r.clone())
-            .collect()
+        self.requests.borrow().iter().filter(|(a, _)| a == agent).map(|(_, r)| r.clone()).collect()
     }
 
     /// Canned replies not given yet.
@@ -160,20 +121,13 @@ impl Model for Misbehaving {
         "misbehaving (test)".into()
     }
 
-    fn complete<'a>(
-        &'a self,
-        request: &'a ModelRequest,
-        _on_text: TextSink,
-        cancel: CancelToken,
-    ) -> LocalBoxFuture<'a, Reply> {
+    fn complete<'a>(&'a self, request: &'a ModelRequest, _on_text: TextSink, cancel: CancelToken) -> LocalBoxFuture<'a, Reply> {
         Box::pin(async move {
             if cancel.is_cancelled() {
                 return Err(ModelError::Cancelled);
             }
             let who = agent_of(&request.system);
-            self.requests
-                .borrow_mut()
-                .push((who.clone(), request.clone()));
+            self.requests.borrow_mut().push((who.clone(), request.clone()));
             let next = {
                 let mut scripts = self.scripts.borrow_mut();
                 let queue = scripts.entry(who).or_default();
@@ -201,10 +155,7 @@ fn delivered(request: &ModelRequest) -> Vec<Value> {
                 continue;
             };
             let text = text.trim();
-            if let Some(inner) = text
-                .strip_prefix("<inbox>")
-                .and_then(|t| t.strip_suffix("</inbox>"))
-            {
+            if let Some(inner) = text.strip_prefix("<inbox>").and_then(|t| t.strip_suffix("</inbox>")) {
                 if let Ok(Value::Array(items)) = serde_json::from_str::<Value>(inner) {
                     out.extend(items);
                 }
@@ -218,22 +169,12 @@ fn delivered(request: &ModelRequest) -> Vec<Value> {
 
 /// The `request_id` of the latest delivered message of `msg_type`.
 fn received_id(request: &ModelRequest, msg_type: &str) -> Option<String> {
-    delivered(request)
-        .iter()
-        .rev()
-        .find(|m| m["type"] == msg_type)
-        .and_then(|m| m["request_id"].as_str().map(str::to_string))
+    delivered(request).iter().rev().find(|m| m["type"] == msg_type).and_then(|m| m["request_id"].as_str().map(str::to_string))
 }
 
 /// Once a message of `msg_type` has been delivered: tool calls built from its request id.
-fn on_received(
-    msg_type: &'static str,
-    calls: impl Fn(&str) -> Vec<(&'static str, &'static str, Value)> + 'static,
-) -> Canned {
-    Canned::when(
-        move |r| received_id(r, msg_type).is_some(),
-        move |r| Ok(tool_use(&calls(&received_id(r, msg_type).unwrap()))),
-    )
+fn on_received(msg_type: &'static str, calls: impl Fn(&str) -> Vec<(&'static str, &'static str, Value)> + 'static) -> Canned {
+    Canned::when(move |r| received_id(r, msg_type).is_some(), move |r| Ok(tool_use(&calls(&received_id(r, msg_type).unwrap()))))
 }
 
 // ---------------------------------------------------------------------------
@@ -267,22 +208,11 @@ fn start(model: Rc<dyn Model>, config: RuntimeConfig) -> Run {
             }
         }
     }));
-    Run {
-        ex,
-        rt,
-        states,
-        silent_changes,
-    }
+    Run { ex, rt, states, silent_changes }
 }
 
 fn live(model: Rc<dyn Model>) -> Run {
-    start(
-        model,
-        RuntimeConfig {
-            seed: SEED,
-            ..RuntimeConfig::default()
-        },
-    )
+    start(model, RuntimeConfig { seed: SEED, ..RuntimeConfig::default() })
 }
 
 impl Run {
@@ -299,23 +229,9 @@ impl Run {
     fn assert_finished(&self) {
         assert!(!self.rt.is_running(), "the run ends by itself");
         let trace = self.rt.trace();
-        assert!(
-            matches!(
-                trace.entries().last().map(|e| &e.event),
-                Some(Event::RunFinished)
-            ),
-            "RunFinished is the last event"
-        );
-        assert_eq!(
-            *self.silent_changes.borrow(),
-            Vec::<usize>::new(),
-            "protocol state changed without a trace event"
-        );
-        assert_eq!(
-            Team::replay(&trace).unwrap().state().clone(),
-            self.state(),
-            "replay equals the live state"
-        );
+        assert!(matches!(trace.entries().last().map(|e| &e.event), Some(Event::RunFinished)), "RunFinished is the last event");
+        assert_eq!(*self.silent_changes.borrow(), Vec::<usize>::new(), "protocol state changed without a trace event");
+        assert_eq!(Team::replay(&trace).unwrap().state().clone(), self.state(), "replay equals the live state");
     }
 
     fn status(&self, who: &str) -> Option<MemberStatus> {
@@ -333,11 +249,7 @@ fn assert_refused(run: &Run, model: &Misbehaving, tool_use_id: &str) -> String {
     let called: Vec<(u64, AgentName)> = entries
         .iter()
         .filter_map(|e| match &e.event {
-            Event::ToolCalled {
-                agent,
-                tool_use_id: id,
-                ..
-            } if id == tool_use_id => Some((e.seq, agent.clone())),
+            Event::ToolCalled { agent, tool_use_id: id, .. } if id == tool_use_id => Some((e.seq, agent.clone())),
             _ => None,
         })
         .collect();
@@ -346,13 +258,9 @@ fn assert_refused(run: &Run, model: &Misbehaving, tool_use_id: &str) -> String {
     let returned: Vec<(u64, AgentName, String, bool)> = entries
         .iter()
         .filter_map(|e| match &e.event {
-            Event::ToolReturned {
-                agent,
-                tool_use_id: id,
-                output,
-                is_error,
-                ..
-            } if id == tool_use_id => Some((e.seq, agent.clone(), output.clone(), *is_error)),
+            Event::ToolReturned { agent, tool_use_id: id, output, is_error, .. } if id == tool_use_id => {
+                Some((e.seq, agent.clone(), output.clone(), *is_error))
+            }
             _ => None,
         })
         .collect();
@@ -368,35 +276,16 @@ fn assert_refused(run: &Run, model: &Misbehaving, tool_use_id: &str) -> String {
         &entries[called_at as usize..=returned_at as usize]
     );
     let states = run.states.borrow();
-    let before = states
-        .get(&(called_at as usize + 1))
-        .expect("state seen at the call");
-    let after = states
-        .get(&(returned_at as usize + 1))
-        .expect("state seen at the result");
+    let before = states.get(&(called_at as usize + 1)).expect("state seen at the call");
+    let after = states.get(&(returned_at as usize + 1)).expect("state seen at the result");
     assert_eq!(before, after, "{tool_use_id} changed no protocol state");
     // The loop goes on: the model is called again, with the error in its conversation.
-    let later_call = entries[returned_at as usize..]
-        .iter()
-        .any(|e| matches!(&e.event, Event::ModelCalled { agent: a } if *a == agent));
-    assert!(
-        later_call,
-        "{agent}'s model is called again after {tool_use_id}"
-    );
-    let expected = ContentBlock::ToolResult {
-        tool_use_id: tool_use_id.to_string(),
-        content: output.clone(),
-        is_error: true,
-    };
-    let seen = model.requests_of(agent.as_str()).iter().any(|r| {
-        r.messages
-            .iter()
-            .any(|t| t.role == Role::User && t.content.contains(&expected))
-    });
-    assert!(
-        seen,
-        "{agent}'s next request carries the error result of {tool_use_id}"
-    );
+    let later_call = entries[returned_at as usize..].iter().any(|e| matches!(&e.event, Event::ModelCalled { agent: a } if *a == agent));
+    assert!(later_call, "{agent}'s model is called again after {tool_use_id}");
+    let expected = ContentBlock::ToolResult { tool_use_id: tool_use_id.to_string(), content: output.clone(), is_error: true };
+    let seen =
+        model.requests_of(agent.as_str()).iter().any(|r| r.messages.iter().any(|t| t.role == Role::User && t.content.contains(&expected)));
+    assert!(seen, "{agent}'s next request carries the error result of {tool_use_id}");
     output
 }
 
@@ -416,28 +305,13 @@ fn spawn(id: &'static str, who: &str, plan_mode: bool) -> Canned {
 fn a_shutdown_answer_to_an_unknown_request_id_is_refused() {
     let model = Misbehaving::new()
         .script("lead", vec![spawn("t_spawn", "alice", false)])
-        .script(
-            "alice",
-            vec![Canned::tools(&[(
-                "t_ghost",
-                "shutdown_response",
-                json!({ "request_id": "deadbeef", "approve": true }),
-            )])],
-        );
+        .script("alice", vec![Canned::tools(&[("t_ghost", "shutdown_response", json!({ "request_id": "deadbeef", "approve": true }))])]);
     let run = live(model.clone());
     run.prompt("Spawn alice.");
     let out = assert_refused(&run, &model, "t_ghost");
     assert!(out.contains("unknown request_id 'deadbeef'"), "{out}");
-    assert_eq!(
-        run.status("alice"),
-        Some(MemberStatus::Idle),
-        "a refused approval does not shut alice down"
-    );
-    assert_eq!(
-        check(&run.rt.trace()),
-        vec![],
-        "a refused answer sends no response message"
-    );
+    assert_eq!(run.status("alice"), Some(MemberStatus::Idle), "a refused approval does not shut alice down");
+    assert_eq!(check(&run.rt.trace()), vec![], "a refused answer sends no response message");
     run.assert_finished();
 }
 
@@ -445,11 +319,7 @@ fn a_shutdown_answer_to_an_unknown_request_id_is_refused() {
 fn a_plan_review_of_an_unknown_request_id_is_refused() {
     let model = Misbehaving::new().script(
         "lead",
-        vec![Canned::tools(&[(
-            "t_review",
-            "plan_approval",
-            json!({ "request_id": "0badf00d", "approve": true, "feedback": "ok" }),
-        )])],
+        vec![Canned::tools(&[("t_review", "plan_approval", json!({ "request_id": "0badf00d", "approve": true, "feedback": "ok" }))])],
     );
     let run = live(model.clone());
     run.prompt("Approve the plan.");
@@ -464,27 +334,16 @@ fn a_second_answer_to_a_request_is_refused() {
     let model = Misbehaving::new()
         .script(
             "lead",
-            vec![
-                spawn("t_spawn", "alice", false),
-                Canned::tools(&[("t_ask", "shutdown_request", json!({ "teammate": "alice" }))]),
-            ],
+            vec![spawn("t_spawn", "alice", false), Canned::tools(&[("t_ask", "shutdown_request", json!({ "teammate": "alice" }))])],
         )
         .script(
             "alice",
             vec![
                 on_received("shutdown_request", |id| {
-                    vec![(
-                        "t_first",
-                        "shutdown_response",
-                        json!({ "request_id": id, "approve": false, "reason": "busy" }),
-                    )]
+                    vec![("t_first", "shutdown_response", json!({ "request_id": id, "approve": false, "reason": "busy" }))]
                 }),
                 on_received("shutdown_request", |id| {
-                    vec![(
-                        "t_second",
-                        "shutdown_response",
-                        json!({ "request_id": id, "approve": true, "reason": "changed my mind" }),
-                    )]
+                    vec![("t_second", "shutdown_response", json!({ "request_id": id, "approve": true, "reason": "changed my mind" }))]
                 }),
             ],
         );
@@ -493,24 +352,10 @@ fn a_second_answer_to_a_request_is_refused() {
     assert_eq!(model.left("alice"), 0, "alice gave both answers");
     let out = assert_refused(&run, &model, "t_second");
     assert!(out.contains("already rejected"), "{out}");
-    let statuses: Vec<RequestStatus> = run
-        .rt
-        .with_team(|t| t.tracker().iter().map(|r| r.status).collect());
-    assert_eq!(
-        statuses,
-        [RequestStatus::Rejected],
-        "the first answer stands"
-    );
-    assert_eq!(
-        run.status("alice"),
-        Some(MemberStatus::Idle),
-        "a refused approval does not shut alice down"
-    );
-    assert_eq!(
-        check(&run.rt.trace()),
-        vec![],
-        "no second response message is sent"
-    );
+    let statuses: Vec<RequestStatus> = run.rt.with_team(|t| t.tracker().iter().map(|r| r.status).collect());
+    assert_eq!(statuses, [RequestStatus::Rejected], "the first answer stands");
+    assert_eq!(run.status("alice"), Some(MemberStatus::Idle), "a refused approval does not shut alice down");
+    assert_eq!(check(&run.rt.trace()), vec![], "no second response message is sent");
     run.assert_finished();
 }
 
@@ -519,25 +364,14 @@ fn a_second_answer_in_the_same_reply_is_refused_and_the_first_stands() {
     let model = Misbehaving::new()
         .script(
             "lead",
-            vec![
-                spawn("t_spawn", "alice", false),
-                Canned::tools(&[("t_ask", "shutdown_request", json!({ "teammate": "alice" }))]),
-            ],
+            vec![spawn("t_spawn", "alice", false), Canned::tools(&[("t_ask", "shutdown_request", json!({ "teammate": "alice" }))])],
         )
         .script(
             "alice",
             vec![on_received("shutdown_request", |id| {
                 vec![
-                    (
-                        "t_yes",
-                        "shutdown_response",
-                        json!({ "request_id": id, "approve": true }),
-                    ),
-                    (
-                        "t_again",
-                        "shutdown_response",
-                        json!({ "request_id": id, "approve": false }),
-                    ),
+                    ("t_yes", "shutdown_response", json!({ "request_id": id, "approve": true })),
+                    ("t_again", "shutdown_response", json!({ "request_id": id, "approve": false })),
                 ]
             })],
         );
@@ -548,28 +382,14 @@ fn a_second_answer_in_the_same_reply_is_refused_and_the_first_stands() {
         .entries()
         .iter()
         .find_map(|e| match &e.event {
-            Event::ToolReturned {
-                tool_use_id,
-                output,
-                is_error: true,
-                ..
-            } if tool_use_id == "t_again" => Some(output.clone()),
+            Event::ToolReturned { tool_use_id, output, is_error: true, .. } if tool_use_id == "t_again" => Some(output.clone()),
             _ => None,
         })
         .expect("the second answer is refused");
-    assert!(
-        out.starts_with("Error: ") && out.contains("already approved"),
-        "{out}"
-    );
-    let statuses: Vec<RequestStatus> = run
-        .rt
-        .with_team(|t| t.tracker().iter().map(|r| r.status).collect());
+    assert!(out.starts_with("Error: ") && out.contains("already approved"), "{out}");
+    let statuses: Vec<RequestStatus> = run.rt.with_team(|t| t.tracker().iter().map(|r| r.status).collect());
     assert_eq!(statuses, [RequestStatus::Approved]);
-    assert_eq!(
-        run.status("alice"),
-        Some(MemberStatus::Shutdown),
-        "the approval still shuts alice down"
-    );
+    assert_eq!(run.status("alice"), Some(MemberStatus::Shutdown), "the approval still shuts alice down");
     assert_eq!(check(&trace), vec![]);
     run.assert_finished();
 }
@@ -581,21 +401,10 @@ fn a_message_to_an_unknown_agent_is_refused() {
             "lead",
             vec![
                 spawn("t_spawn", "alice", false),
-                Canned::tools(&[(
-                    "t_lead_send",
-                    "send_message",
-                    json!({ "to": "zed", "content": "hi" }),
-                )]),
+                Canned::tools(&[("t_lead_send", "send_message", json!({ "to": "zed", "content": "hi" }))]),
             ],
         )
-        .script(
-            "alice",
-            vec![Canned::tools(&[(
-                "t_alice_send",
-                "send_message",
-                json!({ "to": "zed", "content": "hi" }),
-            )])],
-        );
+        .script("alice", vec![Canned::tools(&[("t_alice_send", "send_message", json!({ "to": "zed", "content": "hi" }))])]);
     let run = live(model.clone());
     run.prompt("Spawn alice and say hi to zed.");
     for id in ["t_lead_send", "t_alice_send"] {
@@ -611,11 +420,7 @@ fn malformed_tool_input_is_refused() {
         .script(
             "lead",
             vec![
-                Canned::tools(&[(
-                    "t_no_prompt",
-                    "spawn_teammate",
-                    json!({ "name": "alice", "role": "coder" }),
-                )]),
+                Canned::tools(&[("t_no_prompt", "spawn_teammate", json!({ "name": "alice", "role": "coder" }))]),
                 Canned::tools(&[("t_not_object", "shutdown_request", json!("alice"))]),
                 spawn("t_spawn", "alice", false),
                 Canned::tools(&[("t_ask", "shutdown_request", json!({ "teammate": "alice" }))]),
@@ -625,20 +430,10 @@ fn malformed_tool_input_is_refused() {
             "alice",
             vec![
                 on_received("shutdown_request", |id| {
-                    vec![(
-                        "t_yes_string",
-                        "shutdown_response",
-                        json!({ "request_id": id, "approve": "yes" }),
-                    )]
+                    vec![("t_yes_string", "shutdown_response", json!({ "request_id": id, "approve": "yes" }))]
                 }),
                 Canned::tools(&[("t_no_id", "shutdown_response", json!({ "approve": true }))]),
-                on_received("shutdown_request", |id| {
-                    vec![(
-                        "t_valid",
-                        "shutdown_response",
-                        json!({ "request_id": id, "approve": true }),
-                    )]
-                }),
+                on_received("shutdown_request", |id| vec![("t_valid", "shutdown_response", json!({ "request_id": id, "approve": true }))]),
             ],
         );
     let run = live(model.clone());
@@ -652,9 +447,7 @@ fn malformed_tool_input_is_refused() {
     let out = assert_refused(&run, &model, "t_no_id");
     assert!(out.contains("missing field `request_id`"), "{out}");
     // The well-formed answer after both refusals still works.
-    let statuses: Vec<RequestStatus> = run
-        .rt
-        .with_team(|t| t.tracker().iter().map(|r| r.status).collect());
+    let statuses: Vec<RequestStatus> = run.rt.with_team(|t| t.tracker().iter().map(|r| r.status).collect());
     assert_eq!(statuses, [RequestStatus::Approved]);
     assert_eq!(run.status("alice"), Some(MemberStatus::Shutdown));
     assert_eq!(check(&run.rt.trace()), vec![]);
@@ -664,30 +457,17 @@ fn malformed_tool_input_is_refused() {
 #[test]
 fn an_unknown_tool_is_refused() {
     let model = Misbehaving::new()
-        .script(
-            "lead",
-            vec![
-                Canned::tools(&[("t_bash", "bash", json!({ "command": "rm -rf /" }))]),
-                spawn("t_spawn", "alice", false),
-            ],
-        )
+        .script("lead", vec![Canned::tools(&[("t_bash", "bash", json!({ "command": "rm -rf /" }))]), spawn("t_spawn", "alice", false)])
         .script(
             "alice",
-            vec![Canned::tools(&[(
-                "t_lead_tool",
-                "spawn_teammate",
-                json!({ "name": "mallory", "role": "x", "prompt": "p" }),
-            )])],
+            vec![Canned::tools(&[("t_lead_tool", "spawn_teammate", json!({ "name": "mallory", "role": "x", "prompt": "p" }))])],
         );
     let run = live(model.clone());
     run.prompt("Run bash, then spawn alice.");
     let out = assert_refused(&run, &model, "t_bash");
     assert!(out.contains("unknown tool 'bash'"), "{out}");
     let out = assert_refused(&run, &model, "t_lead_tool");
-    assert!(
-        out.contains("unknown tool 'spawn_teammate'"),
-        "a teammate has no lead tools: {out}"
-    );
+    assert!(out.contains("unknown tool 'spawn_teammate'"), "a teammate has no lead tools: {out}");
     assert_eq!(run.status("mallory"), None);
     run.assert_finished();
 }
@@ -700,38 +480,18 @@ fn a_plan_mode_teammate_cannot_change_the_workspace_before_approval() {
             vec![
                 spawn("t_spawn", "bob", true),
                 on_received("plan_approval_request", |id| {
-                    vec![(
-                        "t_approve",
-                        "plan_approval",
-                        json!({ "request_id": id, "approve": true, "feedback": "go" }),
-                    )]
+                    vec![("t_approve", "plan_approval", json!({ "request_id": id, "approve": true, "feedback": "go" }))]
                 }),
             ],
         )
         .script(
             "bob",
             vec![
-                Canned::tools(&[(
-                    "t_write",
-                    "write_file",
-                    json!({ "path": "src/a.rs", "content": "fn a() {}" }),
-                )]),
-                Canned::tools(&[(
-                    "t_edit",
-                    "edit_file",
-                    json!({ "path": "src/a.rs", "old_text": "a", "new_text": "b" }),
-                )]),
-                Canned::tools(&[(
-                    "t_plan",
-                    "plan_approval",
-                    json!({ "plan": "Write src/a.rs." }),
-                )]),
+                Canned::tools(&[("t_write", "write_file", json!({ "path": "src/a.rs", "content": "fn a() {}" }))]),
+                Canned::tools(&[("t_edit", "edit_file", json!({ "path": "src/a.rs", "old_text": "a", "new_text": "b" }))]),
+                Canned::tools(&[("t_plan", "plan_approval", json!({ "plan": "Write src/a.rs." }))]),
                 on_received("plan_approval_response", |_| {
-                    vec![(
-                        "t_write_approved",
-                        "write_file",
-                        json!({ "path": "src/a.rs", "content": "fn a() {}" }),
-                    )]
+                    vec![("t_write_approved", "write_file", json!({ "path": "src/a.rs", "content": "fn a() {}" }))]
                 }),
             ],
         );
@@ -744,22 +504,11 @@ fn a_plan_mode_teammate_cannot_change_the_workspace_before_approval() {
     // After the approval the gate opens: the same write succeeds.
     let trace = run.rt.trace();
     let approved_write = trace.entries().iter().find_map(|e| match &e.event {
-        Event::ToolReturned {
-            tool_use_id,
-            is_error,
-            ..
-        } if tool_use_id == "t_write_approved" => Some(*is_error),
+        Event::ToolReturned { tool_use_id, is_error, .. } if tool_use_id == "t_write_approved" => Some(*is_error),
         _ => None,
     });
-    assert_eq!(
-        approved_write,
-        Some(false),
-        "bob writes once his plan is approved"
-    );
-    assert!(run
-        .rt
-        .with_workspace(|w| w.list_files())
-        .contains("src/a.rs"));
+    assert_eq!(approved_write, Some(false), "bob writes once his plan is approved");
+    assert!(run.rt.with_workspace(|w| w.list_files()).contains("src/a.rs"));
     assert_eq!(check(&trace), vec![]);
     run.assert_finished();
 }
@@ -768,10 +517,7 @@ fn a_plan_mode_teammate_cannot_change_the_workspace_before_approval() {
 fn a_teammate_model_network_error_is_recorded_and_the_run_still_ends() {
     let model = Misbehaving::new()
         .script("lead", vec![spawn("t_spawn", "alice", false)])
-        .script(
-            "alice",
-            vec![Canned::fail(ModelError::Network("connection reset".into()))],
-        );
+        .script("alice", vec![Canned::fail(ModelError::Network("connection reset".into()))]);
     let run = live(model.clone());
     run.prompt("Spawn alice.");
     let trace = run.rt.trace();
@@ -783,41 +529,22 @@ fn a_teammate_model_network_error_is_recorded_and_the_run_still_ends() {
             _ => None,
         })
         .collect();
-    assert_eq!(
-        failed,
-        [(
-            "alice".to_string(),
-            "network error: connection reset".to_string()
-        )]
-    );
-    assert_eq!(
-        run.status("alice"),
-        Some(MemberStatus::Idle),
-        "alice waits for the next message"
-    );
+    assert_eq!(failed, [("alice".to_string(), "network error: connection reset".to_string())]);
+    assert_eq!(run.status("alice"), Some(MemberStatus::Idle), "alice waits for the next message");
     run.assert_finished();
     // She is still alive: a message wakes her and her model is called again.
-    run.rt
-        .send_as(&AgentName::lead(), &name("alice"), "try again")
-        .unwrap();
+    run.rt.send_as(&AgentName::lead(), &name("alice"), "try again").unwrap();
     run.ex.run_until_stalled();
     assert_eq!(model.requests_of("alice").len(), 2);
 }
 
 #[test]
 fn a_lead_model_network_error_is_recorded_and_the_run_still_ends() {
-    let model = Misbehaving::new().script(
-        "lead",
-        vec![Canned::fail(ModelError::Network("timed out".into()))],
-    );
+    let model = Misbehaving::new().script("lead", vec![Canned::fail(ModelError::Network("timed out".into()))]);
     let run = live(model.clone());
     run.prompt("Do something.");
     let trace = run.rt.trace();
-    let failed = trace
-        .entries()
-        .iter()
-        .filter(|e| matches!(&e.event, Event::ModelFailed { agent, .. } if agent.is_lead()))
-        .count();
+    let failed = trace.entries().iter().filter(|e| matches!(&e.event, Event::ModelFailed { agent, .. } if agent.is_lead())).count();
     assert_eq!(failed, 1);
     run.assert_finished();
     // The lead's loop survives: the next prompt reaches its model.
@@ -825,20 +552,9 @@ fn a_lead_model_network_error_is_recorded_and_the_run_still_ends() {
     let requests = model.requests_of("lead");
     assert_eq!(requests.len(), 2);
     let text: Vec<String> = requests[1].messages.iter().map(|t| t.text()).collect();
-    assert!(
-        text.join("\n").contains("Do something.") && text.join("\n").contains("Try again."),
-        "{text:?}"
-    );
+    assert!(text.join("\n").contains("Do something.") && text.join("\n").contains("Try again."), "{text:?}");
     run.assert_finished();
-    assert_eq!(
-        run.rt
-            .trace()
-            .entries()
-            .iter()
-            .filter(|e| e.event == Event::RunFinished)
-            .count(),
-        2
-    );
+    assert_eq!(run.rt.trace().entries().iter().filter(|e| e.event == Event::RunFinished).count(), 2);
 }
 
 // ---------------------------------------------------------------------------
@@ -846,14 +562,7 @@ fn a_lead_model_network_error_is_recorded_and_the_run_still_ends() {
 // ---------------------------------------------------------------------------
 
 fn scripted(seed: u64, mode: Mode) -> Run {
-    start(
-        Rc::new(ScriptedModel),
-        RuntimeConfig {
-            seed,
-            mode,
-            ..RuntimeConfig::default()
-        },
-    )
+    start(Rc::new(ScriptedModel), RuntimeConfig { seed, mode, ..RuntimeConfig::default() })
 }
 
 fn run_live(scenario: Scenario, seed: u64) -> Run {
@@ -873,8 +582,7 @@ fn classify(events: &[Event]) -> Result<(AgentName, TurnKind), String> {
     let status_of = |e: &Event, who: &AgentName| matches!(e, Event::MemberStatusChanged { name, .. } if name == who);
     // What may follow a model reply or a tool result in the same turn: the
     // agent going idle or shutting down.
-    let tail_ok =
-        |rest: &[Event], who: &AgentName| rest.len() <= 1 && rest.iter().all(|e| status_of(e, who));
+    let tail_ok = |rest: &[Event], who: &AgentName| rest.len() <= 1 && rest.iter().all(|e| status_of(e, who));
     match events.first() {
         // The lead's prompt delivery: the prompt was recorded by RunStarted.
         None => Ok((AgentName::lead(), TurnKind::Deliver)),
@@ -886,12 +594,7 @@ fn classify(events: &[Event]) -> Result<(AgentName, TurnKind), String> {
             }
             _ => Err("a model turn is ModelCalled, its reply, then at most a status change".into()),
         },
-        Some(Event::ToolCalled {
-            agent,
-            tool_use_id,
-            tool,
-            ..
-        }) => {
+        Some(Event::ToolCalled { agent, tool_use_id, tool, .. }) => {
             let end = events
                 .iter()
                 .position(|e| matches!(e, Event::ToolReturned { tool_use_id: id, agent: a, .. } if id == tool_use_id && a == agent))
@@ -912,16 +615,9 @@ fn classify(events: &[Event]) -> Result<(AgentName, TurnKind), String> {
                 Err("a tool turn holds only its protocol events".into())
             }
         }
-        Some(
-            Event::MemberStatusChanged { name: who, .. } | Event::InboxDrained { agent: who, .. },
-        ) => {
-            let only_mine = events.iter().all(|e| {
-                status_of(e, who) || matches!(e, Event::InboxDrained { agent, .. } if agent == who)
-            });
-            let drains = events
-                .iter()
-                .filter(|e| matches!(e, Event::InboxDrained { .. }))
-                .count();
+        Some(Event::MemberStatusChanged { name: who, .. } | Event::InboxDrained { agent: who, .. }) => {
+            let only_mine = events.iter().all(|e| status_of(e, who) || matches!(e, Event::InboxDrained { agent, .. } if agent == who));
+            let drains = events.iter().filter(|e| matches!(e, Event::InboxDrained { .. })).count();
             let statuses = events.len() - drains;
             if only_mine && drains <= 1 && statuses <= 1 {
                 Ok((who.clone(), TurnKind::Deliver))
@@ -943,46 +639,23 @@ fn step_through(scenario: Scenario, seed: u64) -> (Run, usize) {
         run.prompt(p);
         let trace = run.rt.trace();
         let new: Vec<&Event> = trace.entries()[before..].iter().map(|e| &e.event).collect();
-        assert_eq!(
-            new,
-            [&Event::RunStarted {
-                prompt: p.to_string()
-            }],
-            "{}: nothing runs before the first step",
-            scenario.id
-        );
+        assert_eq!(new, [&Event::RunStarted { prompt: p.to_string() }], "{}: nothing runs before the first step", scenario.id);
         assert!(run.rt.is_running());
         loop {
             let waiting = run.rt.waiting();
             let len = run.rt.trace().len();
             if !run.rt.step() {
-                assert!(
-                    waiting.is_empty(),
-                    "{}: step refused with turns waiting: {waiting:?}",
-                    scenario.id
-                );
+                assert!(waiting.is_empty(), "{}: step refused with turns waiting: {waiting:?}", scenario.id);
                 break;
             }
             steps += 1;
             run.ex.run_until_stalled();
             let trace = run.rt.trace();
-            let group: Vec<Event> = trace.entries()[len..]
-                .iter()
-                .map(|e| e.event.clone())
-                .collect();
-            let turn = classify(&group)
-                .unwrap_or_else(|e| panic!("{}: step {steps}: {e}: {group:?}", scenario.id));
-            assert!(
-                waiting.contains(&turn),
-                "{}: step {steps} ran {turn:?}, which was not waiting: {waiting:?}",
-                scenario.id
-            );
+            let group: Vec<Event> = trace.entries()[len..].iter().map(|e| e.event.clone()).collect();
+            let turn = classify(&group).unwrap_or_else(|e| panic!("{}: step {steps}: {e}: {group:?}", scenario.id));
+            assert!(waiting.contains(&turn), "{}: step {steps} ran {turn:?}, which was not waiting: {waiting:?}", scenario.id);
         }
-        assert!(
-            !run.rt.is_running(),
-            "{}: the run ends when nothing is left to step",
-            scenario.id
-        );
+        assert!(!run.rt.is_running(), "{}: the run ends when nothing is left to step", scenario.id);
     }
     (run, steps)
 }
@@ -993,19 +666,8 @@ fn step_mode_runs_nothing_until_stepped() {
     run.prompt(scenarios::SHUTDOWN.prompts[0]);
     // More polling changes nothing either.
     run.ex.run_until_stalled();
-    let events: Vec<Event> = run
-        .rt
-        .trace()
-        .entries()
-        .iter()
-        .map(|e| e.event.clone())
-        .collect();
-    assert_eq!(
-        events,
-        [Event::RunStarted {
-            prompt: scenarios::SHUTDOWN.prompts[0].to_string()
-        }]
-    );
+    let events: Vec<Event> = run.rt.trace().entries().iter().map(|e| e.event.clone()).collect();
+    assert_eq!(events, [Event::RunStarted { prompt: scenarios::SHUTDOWN.prompts[0].to_string() }]);
     assert_eq!(run.rt.waiting(), [(AgentName::lead(), TurnKind::Deliver)]);
 }
 
@@ -1024,35 +686,21 @@ fn stepping_to_the_end_gives_the_live_trace() {
         for seed in [SEED, 1, 0xFEED_BEEF] {
             let live = run_live(scenario, seed);
             let (stepped, _) = step_through(scenario, seed);
-            assert_eq!(
-                stepped.rt.with_team(|t| t.roster().clone()),
-                live.rt.with_team(|t| t.roster().clone()),
-                "{}: roster",
-                scenario.id
-            );
+            assert_eq!(stepped.rt.with_team(|t| t.roster().clone()), live.rt.with_team(|t| t.roster().clone()), "{}: roster", scenario.id);
             assert_eq!(
                 stepped.rt.with_team(|t| t.tracker().clone()),
                 live.rt.with_team(|t| t.tracker().clone()),
                 "{}: tracker",
                 scenario.id
             );
-            assert_eq!(
-                stepped.rt.trace().to_json(),
-                live.rt.trace().to_json(),
-                "{} seed {seed}: identical trace",
-                scenario.id
-            );
+            assert_eq!(stepped.rt.trace().to_json(), live.rt.trace().to_json(), "{} seed {seed}: identical trace", scenario.id);
         }
     }
 }
 
 #[test]
 fn stop_ends_every_task_and_leaves_no_tool_half_run() {
-    for scenario in [
-        scenarios::SHUTDOWN,
-        scenarios::REJECT_THEN_ACCEPT,
-        scenarios::OUT_OF_ORDER,
-    ] {
+    for scenario in [scenarios::SHUTDOWN, scenarios::REJECT_THEN_ACCEPT, scenarios::OUT_OF_ORDER] {
         let (full, steps) = step_through(scenario, SEED);
         let full = full.rt.trace();
         for stop_after in 0..=steps {
@@ -1073,31 +721,12 @@ fn stop_ends_every_task_and_leaves_no_tool_half_run() {
             assert_eq!(run.ex.live_tasks(), 0, "{ctx}: executor tasks");
             let trace = run.rt.trace();
             assert_eq!(trace, before, "{ctx}: stopping records nothing");
-            assert_eq!(
-                full.entries()[..trace.len()],
-                *trace.entries(),
-                "{ctx}: the stopped run is a prefix of the full run"
-            );
-            let calls = trace
-                .entries()
-                .iter()
-                .filter(|e| matches!(e.event, Event::ToolCalled { .. }))
-                .count();
-            let returns = trace
-                .entries()
-                .iter()
-                .filter(|e| matches!(e.event, Event::ToolReturned { .. }))
-                .count();
-            assert_eq!(
-                calls, returns,
-                "{ctx}: every ToolCalled has its ToolReturned"
-            );
+            assert_eq!(full.entries()[..trace.len()], *trace.entries(), "{ctx}: the stopped run is a prefix of the full run");
+            let calls = trace.entries().iter().filter(|e| matches!(e.event, Event::ToolCalled { .. })).count();
+            let returns = trace.entries().iter().filter(|e| matches!(e.event, Event::ToolReturned { .. })).count();
+            assert_eq!(calls, returns, "{ctx}: every ToolCalled has its ToolReturned");
             assert!(!run.rt.step(), "{ctx}: nothing is released after stop");
-            assert_eq!(
-                run.rt.submit_prompt("again"),
-                Err(RuntimeError::Stopped),
-                "{ctx}"
-            );
+            assert_eq!(run.rt.submit_prompt("again"), Err(RuntimeError::Stopped), "{ctx}");
         }
     }
 }
@@ -1105,10 +734,7 @@ fn stop_ends_every_task_and_leaves_no_tool_half_run() {
 #[test]
 fn stop_after_a_live_run_ends_the_parked_tasks() {
     let run = run_live(scenarios::REJECT_PLAN, SEED);
-    assert!(
-        run.rt.live_tasks() >= 1,
-        "the lead is parked, waiting for a prompt"
-    );
+    assert!(run.rt.live_tasks() >= 1, "the lead is parked, waiting for a prompt");
     run.rt.stop();
     run.ex.run_until_stalled();
     assert_eq!(run.rt.live_tasks(), 0);
@@ -1128,9 +754,7 @@ fn the_same_seed_gives_a_byte_identical_trace() {
     }
     // ...and the seed matters, so the comparison above is not vacuous.
     let first = run_live(scenarios::OUT_OF_ORDER, SEED).rt.trace().to_json();
-    assert!(
-        (0..8).any(|seed| run_live(scenarios::OUT_OF_ORDER, seed).rt.trace().to_json() != first)
-    );
+    assert!((0..8).any(|seed| run_live(scenarios::OUT_OF_ORDER, seed).rt.trace().to_json() != first));
 }
 
 /// Teammates whose latest shutdown request was approved and who were not
@@ -1139,12 +763,7 @@ fn approved_shutdowns(trace: &Trace) -> Vec<AgentName> {
     let mut out: BTreeMap<AgentName, bool> = BTreeMap::new();
     for e in trace.entries() {
         match &e.event {
-            Event::RequestTransitioned {
-                request_kind: RequestKind::Shutdown,
-                by,
-                to: RequestStatus::Approved,
-                ..
-            } => {
+            Event::RequestTransitioned { request_kind: RequestKind::Shutdown, by, to: RequestStatus::Approved, .. } => {
                 out.insert(by.clone(), true);
             }
             Event::MemberSpawned { name, .. } => {
@@ -1153,10 +772,7 @@ fn approved_shutdowns(trace: &Trace) -> Vec<AgentName> {
             _ => {}
         }
     }
-    out.into_iter()
-        .filter(|(_, approved)| *approved)
-        .map(|(who, _)| who)
-        .collect()
+    out.into_iter().filter(|(_, approved)| *approved).map(|(who, _)| who).collect()
 }
 
 proptest! {
@@ -1190,26 +806,14 @@ proptest! {
 fn unanswered_shutdown() -> (Run, Rc<Misbehaving>, String) {
     let model = Misbehaving::new().script(
         "lead",
-        vec![
-            spawn("t_spawn", "alice", false),
-            Canned::tools(&[("t_ask", "shutdown_request", json!({ "teammate": "alice" }))]),
-        ],
+        vec![spawn("t_spawn", "alice", false), Canned::tools(&[("t_ask", "shutdown_request", json!({ "teammate": "alice" }))])],
     );
     let run = live(model.clone());
     run.prompt("Spawn alice, then request her shutdown.");
     run.assert_finished();
-    let pending: Vec<(String, RequestStatus)> = run.rt.with_team(|t| {
-        t.tracker()
-            .iter()
-            .map(|r| (r.id.to_string(), r.status))
-            .collect()
-    });
+    let pending: Vec<(String, RequestStatus)> = run.rt.with_team(|t| t.tracker().iter().map(|r| (r.id.to_string(), r.status)).collect());
     assert_eq!(pending.len(), 1);
-    assert_eq!(
-        pending[0].1,
-        RequestStatus::Pending,
-        "alice ignored the request"
-    );
+    assert_eq!(pending[0].1, RequestStatus::Pending, "alice ignored the request");
     assert_eq!(run.status("alice"), Some(MemberStatus::Idle));
     let id = pending[0].0.clone();
     (run, model, id)
@@ -1219,52 +823,23 @@ fn unanswered_shutdown() -> (Run, Rc<Misbehaving>, String) {
 fn a_request_answered_by_hand_moves_and_the_teammate_exits() {
     let (run, model, id) = unanswered_shutdown();
     let lead_calls = model.requests_of("lead").len();
-    assert_eq!(
-        run.rt.answer_as(&name("alice"), &id, true, "done by hand"),
-        Ok(RequestStatus::Approved)
-    );
-    let request = run
-        .rt
-        .with_team(|t| t.request(&RequestId::parse(&id).unwrap()).cloned())
-        .unwrap();
-    assert_eq!(
-        request.status,
-        RequestStatus::Approved,
-        "the answer moves the request at once"
-    );
-    assert_eq!(
-        request.transitions.last().map(|t| t.by.clone()),
-        Some(name("alice"))
-    );
+    assert_eq!(run.rt.answer_as(&name("alice"), &id, true, "done by hand"), Ok(RequestStatus::Approved));
+    let request = run.rt.with_team(|t| t.request(&RequestId::parse(&id).unwrap()).cloned()).unwrap();
+    assert_eq!(request.status, RequestStatus::Approved, "the answer moves the request at once");
+    assert_eq!(request.transitions.last().map(|t| t.by.clone()), Some(name("alice")));
     run.ex.run_until_stalled();
-    assert_eq!(
-        run.status("alice"),
-        Some(MemberStatus::Shutdown),
-        "alice acts on the approval and exits"
-    );
+    assert_eq!(run.status("alice"), Some(MemberStatus::Shutdown), "alice acts on the approval and exits");
     assert_eq!(run.rt.live_tasks(), 1, "only the lead's task is left");
     // Same path as a model's answer: a shutdown_response message reaches the lead, who reads it.
     let trace = run.rt.trace();
     let response = trace.entries().iter().find_map(|e| match &e.event {
-        Event::MessageSent { message } if message.msg_type == MessageType::ShutdownResponse => {
-            Some(message.clone())
-        }
+        Event::MessageSent { message } if message.msg_type == MessageType::ShutdownResponse => Some(message.clone()),
         _ => None,
     });
     let response = response.expect("a shutdown_response is sent");
-    assert_eq!(
-        (
-            response.from.as_str(),
-            response.to.as_str(),
-            response.approve
-        ),
-        ("alice", "lead", Some(true))
-    );
+    assert_eq!((response.from.as_str(), response.to.as_str(), response.approve), ("alice", "lead", Some(true)));
     assert_eq!(response.request_id.map(|r| r.to_string()), Some(id.clone()));
-    assert!(
-        model.requests_of("lead").len() > lead_calls,
-        "the lead is woken by the answer"
-    );
+    assert!(model.requests_of("lead").len() > lead_calls, "the lead is woken by the answer");
     assert_eq!(Team::replay(&trace).unwrap().state().clone(), run.state());
     // The only violation is the honest one: the request was pending when the first run finished.
     let kinds: Vec<ViolationKind> = check(&trace).into_iter().map(|v| v.kind).collect();
@@ -1277,26 +852,13 @@ fn answering_a_request_by_hand_twice_is_refused() {
     run.rt.answer_as(&name("alice"), &id, true, "yes").unwrap();
     run.ex.run_until_stalled();
     let (state, len) = (run.state(), run.rt.trace().len());
-    let err = run
-        .rt
-        .answer_as(&name("alice"), &id, false, "no, wait")
-        .unwrap_err();
-    assert!(
-        matches!(err, RuntimeError::Team(TeamError::Tracker(_))),
-        "the tracker refuses it: {err:?}"
-    );
+    let err = run.rt.answer_as(&name("alice"), &id, false, "no, wait").unwrap_err();
+    assert!(matches!(err, RuntimeError::Team(TeamError::Tracker(_))), "the tracker refuses it: {err:?}");
     let msg = err.to_string();
-    assert!(
-        msg.contains(&id) && msg.contains("already approved"),
-        "a clear reason: {msg}"
-    );
+    assert!(msg.contains(&id) && msg.contains("already approved"), "a clear reason: {msg}");
     run.ex.run_until_stalled();
     assert_eq!(run.state(), state, "a refused answer changes nothing");
-    assert_eq!(
-        run.rt.trace().len(),
-        len,
-        "a refused answer records nothing"
-    );
+    assert_eq!(run.rt.trace().len(), len, "a refused answer records nothing");
     assert_eq!(run.status("alice"), Some(MemberStatus::Shutdown));
 }
 
@@ -1304,23 +866,11 @@ fn answering_a_request_by_hand_twice_is_refused() {
 fn a_hand_answer_from_the_wrong_agent_or_to_an_unknown_id_is_refused() {
     let (run, _model, id) = unanswered_shutdown();
     let (state, len) = (run.state(), run.rt.trace().len());
-    let err = run
-        .rt
-        .answer_as(&AgentName::lead(), &id, true, "")
-        .unwrap_err();
+    let err = run.rt.answer_as(&AgentName::lead(), &id, true, "").unwrap_err();
     assert!(err.to_string().contains("addressed to 'alice'"), "{err}");
-    let err = run
-        .rt
-        .answer_as(&name("alice"), "0badf00d", true, "")
-        .unwrap_err();
-    assert!(
-        err.to_string().contains("unknown request_id '0badf00d'"),
-        "{err}"
-    );
-    let err = run
-        .rt
-        .answer_as(&name("alice"), "not-an-id", true, "")
-        .unwrap_err();
+    let err = run.rt.answer_as(&name("alice"), "0badf00d", true, "").unwrap_err();
+    assert!(err.to_string().contains("unknown request_id '0badf00d'"), "{err}");
+    let err = run.rt.answer_as(&name("alice"), "not-an-id", true, "").unwrap_err();
     assert!(matches!(err, RuntimeError::BadRequestId(_)), "{err:?}");
     run.ex.run_until_stalled();
     assert_eq!(run.state(), state);
@@ -1331,31 +881,13 @@ fn a_hand_answer_from_the_wrong_agent_or_to_an_unknown_id_is_refused() {
 fn a_message_sent_by_hand_wakes_an_idle_teammate() {
     let (run, model, _id) = unanswered_shutdown();
     let calls = model.requests_of("alice").len();
-    run.rt
-        .send_as(&AgentName::lead(), &name("alice"), "please report")
-        .unwrap();
+    run.rt.send_as(&AgentName::lead(), &name("alice"), "please report").unwrap();
     run.ex.run_until_stalled();
-    assert_eq!(
-        model.requests_of("alice").len(),
-        calls + 1,
-        "alice's model is called again"
-    );
+    assert_eq!(model.requests_of("alice").len(), calls + 1, "alice's model is called again");
     let last = model.requests_of("alice").pop().unwrap();
-    assert!(
-        delivered(&last)
-            .iter()
-            .any(|m| m["content"] == "please report"),
-        "the message is in her conversation"
-    );
-    assert_eq!(
-        run.status("alice"),
-        Some(MemberStatus::Idle),
-        "she goes idle again"
-    );
-    let err = run
-        .rt
-        .send_as(&AgentName::lead(), &name("zed"), "hello")
-        .unwrap_err();
+    assert!(delivered(&last).iter().any(|m| m["content"] == "please report"), "the message is in her conversation");
+    assert_eq!(run.status("alice"), Some(MemberStatus::Idle), "she goes idle again");
+    let err = run.rt.send_as(&AgentName::lead(), &name("zed"), "hello").unwrap_err();
     assert!(err.to_string().contains("'zed'"), "{err}");
 }
 
@@ -1367,12 +899,7 @@ impl Model for Hung {
     fn label(&self) -> String {
         "hung".into()
     }
-    fn complete<'a>(
-        &'a self,
-        _: &'a ModelRequest,
-        _: TextSink,
-        _: CancelToken,
-    ) -> LocalBoxFuture<'a, Result<ModelResponse, ModelError>> {
+    fn complete<'a>(&'a self, _: &'a ModelRequest, _: TextSink, _: CancelToken) -> LocalBoxFuture<'a, Result<ModelResponse, ModelError>> {
         Box::pin(std::future::pending())
     }
 }
@@ -1389,10 +916,7 @@ fn stop_ends_a_task_whose_model_call_hangs() {
     assert_eq!(run.ex.live_tasks(), 0);
     let trace = run.rt.trace();
     assert_eq!(trace.len(), before, "a cancelled call records no reply");
-    assert!(trace.entries().iter().all(|e| !matches!(
-        e.event,
-        Event::ModelReplied { .. } | Event::ModelFailed { .. }
-    )));
+    assert!(trace.entries().iter().all(|e| !matches!(e.event, Event::ModelReplied { .. } | Event::ModelFailed { .. })));
 }
 
 // ---------------------------------------------------------------------------
@@ -1405,12 +929,7 @@ fn tool_results(trace: &Trace) -> BTreeMap<String, (String, bool)> {
         .entries()
         .iter()
         .filter_map(|e| match &e.event {
-            Event::ToolReturned {
-                tool_use_id,
-                output,
-                is_error,
-                ..
-            } => Some((tool_use_id.clone(), (output.clone(), *is_error))),
+            Event::ToolReturned { tool_use_id, output, is_error, .. } => Some((tool_use_id.clone(), (output.clone(), *is_error))),
             _ => None,
         })
         .collect()
@@ -1463,63 +982,32 @@ fn every_tool_answers_in_the_words_models_read() {
     run.assert_finished();
     let trace = run.rt.trace();
     let results = tool_results(&trace);
-    let out = |id: &str| {
-        results
-            .get(id)
-            .cloned()
-            .unwrap_or_else(|| panic!("{id} never returned: {results:#?}"))
-    };
+    let out = |id: &str| results.get(id).cloned().unwrap_or_else(|| panic!("{id} never returned: {results:#?}"));
     let ok = |id: &str, text: &str| assert_eq!(out(id), (text.to_string(), false), "{id}");
     let err = |id: &str, text: &str| assert_eq!(out(id), (format!("Error: {text}"), true), "{id}");
-    let ids: Vec<(RequestKind, String)> = run.rt.with_team(|t| {
-        t.tracker()
-            .iter()
-            .map(|r| (r.kind, r.id.to_string()))
-            .collect()
-    });
+    let ids: Vec<(RequestKind, String)> = run.rt.with_team(|t| t.tracker().iter().map(|r| (r.kind, r.id.to_string())).collect());
     let shutdown_id = &ids.iter().find(|r| r.0 == RequestKind::Shutdown).unwrap().1;
     let plan_id = &ids.iter().find(|r| r.0 == RequestKind::Plan).unwrap().1;
 
     ok("t_spawn_alice", "Spawned 'alice' (role: coder)");
     ok("t_spawn_bob", "Spawned 'bob' (role: planner, plan mode)");
-    err(
-        "t_spawn_empty",
-        "give 'carol' a prompt: what should it work on?",
-    );
+    err("t_spawn_empty", "give 'carol' a prompt: what should it work on?");
     err("t_spawn_bad_name", "an agent name cannot be empty");
     ok("t_send", "Sent message to alice");
     err("t_send_bad_name", "agent name \"a b\" contains whitespace or a control character; use letters, digits, '-' or '_'");
-    err(
-        "t_send_protocol",
-        "a shutdown_request cannot be sent as a plain message; use the shutdown_request tool",
-    );
+    err("t_send_protocol", "a shutdown_request cannot be sent as a plain message; use the shutdown_request tool");
     ok("t_broadcast", "Broadcast to 2 teammates");
-    ok(
-        "t_ask",
-        &format!("Shutdown request {shutdown_id} sent to 'alice' (status: pending)"),
-    );
+    ok("t_ask", &format!("Shutdown request {shutdown_id} sent to 'alice' (status: pending)"));
     err("t_ask_lead", "no teammate named 'lead'");
-    err(
-        "t_status_bad_id",
-        "'nothex' is not a request_id: a request_id is 8 lowercase hex characters, e.g. 'a1b2c3d4'",
-    );
+    err("t_status_bad_id", "'nothex' is not a request_id: a request_id is 8 lowercase hex characters, e.g. 'a1b2c3d4'");
     err("t_status_unknown", "unknown shutdown request_id '0badf00d'");
-    err(
-        "t_review_bad_id",
-        "'x' is not a request_id: a request_id is 8 lowercase hex characters, e.g. 'a1b2c3d4'",
-    );
+    err("t_review_bad_id", "'x' is not a request_id: a request_id is 8 lowercase hex characters, e.g. 'a1b2c3d4'");
     ok("t_write", "Wrote 8 bytes to a.txt");
     ok("t_read", "one\n... (1 more lines)");
     ok("t_edit", "Edited a.txt");
-    err(
-        "t_read_missing",
-        "no file at 'nope.txt'; call list_files to see which files exist",
-    );
+    err("t_read_missing", "no file at 'nope.txt'; call list_files to see which files exist");
     ok("t_list_files", "a.txt (10 bytes)");
-    ok(
-        "t_plan",
-        &format!("Plan submitted (request_id={plan_id}). Waiting for lead approval."),
-    );
+    ok("t_plan", &format!("Plan submitted (request_id={plan_id}). Waiting for lead approval."));
     ok("t_review", "Plan approved for 'bob'");
     ok("t_answer", "Shutdown approved");
     ok("t_status", "{\"status\":\"approved\",\"target\":\"alice\"}");
@@ -1546,46 +1034,18 @@ fn step_until_quiet(run: &Run, max: usize) -> usize {
 #[test]
 fn a_delay_rule_too_long_to_run_is_refused_with_its_rule_number_not_a_panic_or_a_hang() {
     for ms in [u64::MAX, 1 << 63] {
-        let ok_rule = FaultRule {
-            msg_type: Some(MessageType::Message),
-            ..FaultRule::new(FaultAction::Drop)
-        };
+        let ok_rule = FaultRule { msg_type: Some(MessageType::Message), ..FaultRule::new(FaultAction::Drop) };
         let faults = FaultPlan::new(vec![ok_rule, FaultRule::new(FaultAction::Delay { ms })]);
-        let run = start(
-            Rc::new(ScriptedModel),
-            RuntimeConfig {
-                seed: SEED,
-                mode: Mode::Step,
-                faults,
-                ..RuntimeConfig::default()
-            },
-        );
-        let err = run
-            .rt
-            .submit_prompt(scenarios::SHUTDOWN.prompts[0])
-            .unwrap_err();
-        assert!(
-            matches!(err, RuntimeError::BadFaultRule { index: 2, .. }),
-            "{err:?}"
-        );
-        assert_eq!(
-            err.to_string(),
-            format!(
-                "fault rule 2 cannot run: a delay of {ms} ms is too long; the most is 600000 ms"
-            )
-        );
+        let run = start(Rc::new(ScriptedModel), RuntimeConfig { seed: SEED, mode: Mode::Step, faults, ..RuntimeConfig::default() });
+        let err = run.rt.submit_prompt(scenarios::SHUTDOWN.prompts[0]).unwrap_err();
+        assert!(matches!(err, RuntimeError::BadFaultRule { index: 2, .. }), "{err:?}");
+        assert_eq!(err.to_string(), format!("fault rule 2 cannot run: a delay of {ms} ms is too long; the most is 600000 ms"));
         assert_eq!(step_until_quiet(&run, 1000), 0, "nothing runs");
         assert!(!run.rt.is_running());
         assert!(run.rt.trace().is_empty(), "a refused run records nothing");
         // Work by hand is refused the same way.
-        let err = run
-            .rt
-            .send_as(&AgentName::lead(), &AgentName::lead(), "hi")
-            .unwrap_err();
-        assert!(
-            matches!(err, RuntimeError::BadFaultRule { index: 2, .. }),
-            "{err:?}"
-        );
+        let err = run.rt.send_as(&AgentName::lead(), &AgentName::lead(), "hi").unwrap_err();
+        assert!(matches!(err, RuntimeError::BadFaultRule { index: 2, .. }), "{err:?}");
         assert!(run.rt.trace().is_empty());
     }
 }
@@ -1608,28 +1068,11 @@ fn a_clock_that_jumps_backwards_cannot_move_the_trace_backwards_or_break_the_run
     for scenario in [scenarios::SHUTDOWN, scenarios::OUT_OF_ORDER] {
         let ex = LocalExecutor::new();
         let clock = Rc::new(WrappingClock(std::cell::Cell::new(u64::MAX - 2_000)));
-        let host = Host {
-            spawner: Rc::new(ex.clone()),
-            clock,
-            sleeper: Rc::new(NoSleep),
-        };
-        let delay = FaultRule {
-            msg_type: Some(MessageType::ShutdownResponse),
-            ..FaultRule::new(FaultAction::Delay { ms: 600_000 })
-        };
-        let config = RuntimeConfig {
-            seed: SEED,
-            mode: Mode::Step,
-            faults: FaultPlan::new(vec![delay]),
-            ..RuntimeConfig::default()
-        };
+        let host = Host { spawner: Rc::new(ex.clone()), clock, sleeper: Rc::new(NoSleep) };
+        let delay = FaultRule { msg_type: Some(MessageType::ShutdownResponse), ..FaultRule::new(FaultAction::Delay { ms: 600_000 }) };
+        let config = RuntimeConfig { seed: SEED, mode: Mode::Step, faults: FaultPlan::new(vec![delay]), ..RuntimeConfig::default() };
         let rt = Runtime::new(config, Rc::new(ScriptedModel), host);
-        let run = Run {
-            ex,
-            rt,
-            states: Rc::default(),
-            silent_changes: Rc::default(),
-        };
+        let run = Run { ex, rt, states: Rc::default(), silent_changes: Rc::default() };
         for prompt in scenario.prompts {
             run.rt.submit_prompt(prompt).unwrap();
             step_until_quiet(&run, 5_000);
@@ -1637,25 +1080,9 @@ fn a_clock_that_jumps_backwards_cannot_move_the_trace_backwards_or_break_the_run
         let trace = run.rt.trace();
         assert!(!run.rt.is_running(), "{}: the run ends", scenario.id);
         assert_eq!(run.rt.failure(), None, "{}", scenario.id);
-        assert!(
-            matches!(
-                trace.entries().last().map(|e| &e.event),
-                Some(Event::RunFinished)
-            ),
-            "{}",
-            scenario.id
-        );
-        assert!(
-            trace.entries().windows(2).all(|w| w[0].time <= w[1].time),
-            "{}: time never goes backwards",
-            scenario.id
-        );
+        assert!(matches!(trace.entries().last().map(|e| &e.event), Some(Event::RunFinished)), "{}", scenario.id);
+        assert!(trace.entries().windows(2).all(|w| w[0].time <= w[1].time), "{}: time never goes backwards", scenario.id);
         assert_eq!(check(&trace), vec![], "{}", scenario.id);
-        assert_eq!(
-            Team::replay(&trace).unwrap().state().clone(),
-            run.state(),
-            "{}",
-            scenario.id
-        );
+        assert_eq!(Team::replay(&trace).unwrap().state().clone(), run.state(), "{}", scenario.id);
     }
 }

@@ -19,12 +19,7 @@ fn run(scenario: Scenario) -> (Runtime, Trace) {
 /// violation.
 fn run_seeded(scenario: Scenario, seed: u64) -> (Runtime, Trace) {
     let (rt, trace) = run_scenario(scenario, seed, FaultPlan::default());
-    assert_eq!(
-        check(&trace),
-        vec![],
-        "{} seed {seed}: no invariant violation",
-        scenario.id
-    );
+    assert_eq!(check(&trace), vec![], "{} seed {seed}: no invariant violation", scenario.id);
     (rt, trace)
 }
 
@@ -34,19 +29,7 @@ fn status(rt: &Runtime, name: &str) -> Option<MemberStatus> {
 
 /// Requests in creation order: (kind, requester, addressee, status).
 fn requests(rt: &Runtime) -> Vec<(RequestKind, String, String, RequestStatus)> {
-    rt.with_team(|t| {
-        t.tracker()
-            .iter()
-            .map(|r| {
-                (
-                    r.kind,
-                    r.requester.to_string(),
-                    r.addressee.to_string(),
-                    r.status,
-                )
-            })
-            .collect()
-    })
+    rt.with_team(|t| t.tracker().iter().map(|r| (r.kind, r.requester.to_string(), r.addressee.to_string(), r.status)).collect())
 }
 
 /// The protocol messages of each request, in trace order: (type, from, to).
@@ -55,11 +38,9 @@ fn messages_of(trace: &Trace, id: &RequestId) -> Vec<(MessageType, String, Strin
         .entries()
         .iter()
         .filter_map(|e| match &e.event {
-            Event::MessageSent { message } if message.request_id.as_ref() == Some(id) => Some((
-                message.msg_type,
-                message.from.to_string(),
-                message.to.to_string(),
-            )),
+            Event::MessageSent { message } if message.request_id.as_ref() == Some(id) => {
+                Some((message.msg_type, message.from.to_string(), message.to.to_string()))
+            }
             _ => None,
         })
         .collect()
@@ -89,28 +70,14 @@ fn m(t: MessageType, from: &str, to: &str) -> (MessageType, String, String) {
 fn alice_approves_the_shutdown_and_exits() {
     let (rt, trace) = run(scenarios::SHUTDOWN);
     assert_eq!(status(&rt, "alice"), Some(MemberStatus::Shutdown));
-    assert_eq!(
-        requests(&rt),
-        [(
-            RequestKind::Shutdown,
-            "lead".into(),
-            "alice".into(),
-            RequestStatus::Approved
-        )]
-    );
+    assert_eq!(requests(&rt), [(RequestKind::Shutdown, "lead".into(), "alice".into(), RequestStatus::Approved)]);
     let id = &ids(&rt)[0];
     assert_eq!(
         messages_of(&trace, id),
-        [
-            m(MessageType::ShutdownRequest, "lead", "alice"),
-            m(MessageType::ShutdownResponse, "alice", "lead")
-        ]
+        [m(MessageType::ShutdownRequest, "lead", "alice"), m(MessageType::ShutdownResponse, "alice", "lead")]
     );
     assert!(last_lead_text(&trace).contains(&format!("alice approved shutdown request {id}")));
-    assert!(matches!(
-        trace.entries().last().unwrap().event,
-        Event::RunFinished
-    ));
+    assert!(matches!(trace.entries().last().unwrap().event, Event::RunFinished));
 }
 
 #[test]
@@ -118,21 +85,12 @@ fn listing_after_the_shutdown_shows_alice_shut_down() {
     let (rt, trace) = run(scenarios::LIST_AFTER_SHUTDOWN);
     assert_eq!(status(&rt, "alice"), Some(MemberStatus::Shutdown));
     let listed = trace.entries().iter().rev().find_map(|e| match &e.event {
-        Event::ToolReturned { tool, output, .. } if tool == "list_teammates" => {
-            Some(output.clone())
-        }
+        Event::ToolReturned { tool, output, .. } if tool == "list_teammates" => Some(output.clone()),
         _ => None,
     });
-    assert_eq!(
-        listed.as_deref(),
-        Some("Team: default\n  alice (coder): shutdown")
-    );
+    assert_eq!(listed.as_deref(), Some("Team: default\n  alice (coder): shutdown"));
     assert_eq!(requests(&rt).len(), 1, "listing asks nothing of anyone");
-    let runs = trace
-        .entries()
-        .iter()
-        .filter(|e| matches!(e.event, Event::RunFinished))
-        .count();
+    let runs = trace.entries().iter().filter(|e| matches!(e.event, Event::RunFinished)).count();
     assert_eq!(runs, 2, "two prompts, two runs");
 }
 
@@ -142,76 +100,33 @@ fn bobs_risky_plan_is_rejected_and_his_revision_approved() {
     assert_eq!(
         requests(&rt),
         [
-            (
-                RequestKind::Plan,
-                "bob".into(),
-                "lead".into(),
-                RequestStatus::Rejected
-            ),
-            (
-                RequestKind::Plan,
-                "bob".into(),
-                "lead".into(),
-                RequestStatus::Approved
-            ),
+            (RequestKind::Plan, "bob".into(), "lead".into(), RequestStatus::Rejected),
+            (RequestKind::Plan, "bob".into(), "lead".into(), RequestStatus::Approved),
         ]
     );
     for id in ids(&rt) {
         assert_eq!(
             messages_of(&trace, &id),
-            [
-                m(MessageType::PlanApprovalRequest, "bob", "lead"),
-                m(MessageType::PlanApprovalResponse, "lead", "bob")
-            ]
+            [m(MessageType::PlanApprovalRequest, "bob", "lead"), m(MessageType::PlanApprovalResponse, "lead", "bob")]
         );
     }
-    let plans = rt.with_team(|t| {
-        t.tracker()
-            .iter()
-            .map(|r| r.plan.clone().unwrap())
-            .collect::<Vec<_>>()
-    });
+    let plans = rt.with_team(|t| t.tracker().iter().map(|r| r.plan.clone().unwrap()).collect::<Vec<_>>());
     assert!(plans[0].contains("big-bang"));
     assert!(plans[1].starts_with("Revised plan"));
     assert_eq!(status(&rt, "bob"), Some(MemberStatus::Idle));
-    assert!(
-        rt.with_workspace(|w| w.get("src/auth.py").is_some()),
-        "bob worked only after approval"
-    );
-    let first_write = trace
-        .entries()
-        .iter()
-        .position(|e| matches!(&e.event, Event::ToolCalled { tool, .. } if tool == "write_file"));
-    let approval = trace.entries().iter().position(|e| {
-        matches!(
-            &e.event,
-            Event::RequestTransitioned {
-                to: RequestStatus::Approved,
-                ..
-            }
-        )
-    });
+    assert!(rt.with_workspace(|w| w.get("src/auth.py").is_some()), "bob worked only after approval");
+    let first_write = trace.entries().iter().position(|e| matches!(&e.event, Event::ToolCalled { tool, .. } if tool == "write_file"));
+    let approval = trace.entries().iter().position(|e| matches!(&e.event, Event::RequestTransitioned { to: RequestStatus::Approved, .. }));
     assert!(approval < first_write);
 }
 
 #[test]
 fn charlies_plan_is_approved_and_he_does_the_work() {
     let (rt, trace) = run(scenarios::APPROVE_PLAN);
-    assert_eq!(
-        requests(&rt),
-        [(
-            RequestKind::Plan,
-            "charlie".into(),
-            "lead".into(),
-            RequestStatus::Approved
-        )]
-    );
+    assert_eq!(requests(&rt), [(RequestKind::Plan, "charlie".into(), "lead".into(), RequestStatus::Approved)]);
     assert_eq!(
         messages_of(&trace, &ids(&rt)[0]),
-        [
-            m(MessageType::PlanApprovalRequest, "charlie", "lead"),
-            m(MessageType::PlanApprovalResponse, "lead", "charlie")
-        ]
+        [m(MessageType::PlanApprovalRequest, "charlie", "lead"), m(MessageType::PlanApprovalResponse, "lead", "charlie")]
     );
     assert_eq!(status(&rt, "charlie"), Some(MemberStatus::Idle));
     assert_eq!(rt.with_workspace(|w| w.len()), 1);
@@ -223,36 +138,19 @@ fn a_busy_teammate_rejects_mid_task_then_accepts_when_done() {
     assert_eq!(
         requests(&rt),
         [
-            (
-                RequestKind::Shutdown,
-                "lead".into(),
-                "dave".into(),
-                RequestStatus::Rejected
-            ),
-            (
-                RequestKind::Shutdown,
-                "lead".into(),
-                "dave".into(),
-                RequestStatus::Approved
-            ),
+            (RequestKind::Shutdown, "lead".into(), "dave".into(), RequestStatus::Rejected),
+            (RequestKind::Shutdown, "lead".into(), "dave".into(), RequestStatus::Approved),
         ]
     );
     assert_eq!(status(&rt, "dave"), Some(MemberStatus::Shutdown));
-    assert_eq!(
-        rt.with_workspace(|w| w.len()),
-        3,
-        "all three files migrated before exiting"
-    );
+    assert_eq!(rt.with_workspace(|w| w.len()), 3, "all three files migrated before exiting");
     let reject_reason = trace.entries().iter().find_map(|e| match &e.event {
         Event::MessageSent { message } if message.approve == Some(false) => message.reason.clone(),
         _ => None,
     });
     assert!(reject_reason.unwrap().starts_with("Mid-task"));
     let done = trace.entries().iter().position(|e| matches!(&e.event, Event::MessageSent { message } if message.msg_type == MessageType::Message && message.content.starts_with("Done")));
-    let second = trace
-        .entries()
-        .iter()
-        .rposition(|e| matches!(&e.event, Event::RequestCreated { .. }));
+    let second = trace.entries().iter().rposition(|e| matches!(&e.event, Event::RequestCreated { .. }));
     assert!(done < second, "the second request follows dave's report");
 }
 
@@ -260,27 +158,18 @@ fn a_busy_teammate_rejects_mid_task_then_accepts_when_done() {
 fn two_requests_in_flight_are_answered_out_of_order() {
     let (rt, trace) = run(scenarios::OUT_OF_ORDER);
     let reqs = requests(&rt);
-    assert_eq!(
-        reqs.iter().map(|r| r.2.as_str()).collect::<Vec<_>>(),
-        ["erin", "frank"],
-        "erin asked first"
-    );
+    assert_eq!(reqs.iter().map(|r| r.2.as_str()).collect::<Vec<_>>(), ["erin", "frank"], "erin asked first");
     assert!(reqs.iter().all(|r| r.3 == RequestStatus::Approved));
     let answered: Vec<String> = trace
         .entries()
         .iter()
         .filter_map(|e| match &e.event {
-            Event::MessageSent { message } if message.msg_type == MessageType::ShutdownResponse => {
-                Some(message.from.to_string())
-            }
+            Event::MessageSent { message } if message.msg_type == MessageType::ShutdownResponse => Some(message.from.to_string()),
             _ => None,
         })
         .collect();
     assert_eq!(answered, ["frank", "erin"], "frank answers first");
-    assert_eq!(
-        (status(&rt, "erin"), status(&rt, "frank")),
-        (Some(MemberStatus::Shutdown), Some(MemberStatus::Shutdown))
-    );
+    assert_eq!((status(&rt, "erin"), status(&rt, "frank")), (Some(MemberStatus::Shutdown), Some(MemberStatus::Shutdown)));
     assert!(last_lead_text(&trace).contains("out of order"));
 }
 
@@ -311,27 +200,10 @@ fn claims(text: &str) -> Vec<Claim> {
     let mut out = Vec::new();
     for i in 0..words.len() {
         if let Some(v) = verdict(words[i]) {
-            if i >= 1
-                && words.get(i + 1) == Some(&"shutdown")
-                && words.get(i + 2) == Some(&"request")
-            {
-                out.push(Claim {
-                    name: clean(words[i - 1]),
-                    verdict: v,
-                    id: clean(words.get(i + 3).unwrap_or(&"")),
-                    plan: false,
-                });
-            } else if i >= 1
-                && words[i - 1] == "Plan"
-                && words.get(i + 1) == Some(&"for")
-                && words.get(i + 3) == Some(&"(request")
-            {
-                out.push(Claim {
-                    name: clean(words[i + 2]),
-                    verdict: v,
-                    id: clean(words.get(i + 4).unwrap_or(&"")),
-                    plan: true,
-                });
+            if i >= 1 && words.get(i + 1) == Some(&"shutdown") && words.get(i + 2) == Some(&"request") {
+                out.push(Claim { name: clean(words[i - 1]), verdict: v, id: clean(words.get(i + 3).unwrap_or(&"")), plan: false });
+            } else if i >= 1 && words[i - 1] == "Plan" && words.get(i + 1) == Some(&"for") && words.get(i + 3) == Some(&"(request") {
+                out.push(Claim { name: clean(words[i + 2]), verdict: v, id: clean(words.get(i + 4).unwrap_or(&"")), plan: true });
             }
         }
     }
@@ -344,41 +216,24 @@ fn claims(text: &str) -> Vec<Claim> {
 /// headline is what just happened. Returns the number of claims checked.
 fn lead_summaries_agree_with_the_trace(trace: &Trace, what: &str) -> usize {
     // request id -> (kind, requester, addressee)
-    let mut created: std::collections::BTreeMap<String, (RequestKind, String, String)> =
-        Default::default();
+    let mut created: std::collections::BTreeMap<String, (RequestKind, String, String)> = Default::default();
     // request id -> (seq, by, to)
-    let mut answered: std::collections::BTreeMap<String, (u64, String, RequestStatus)> =
-        Default::default();
+    let mut answered: std::collections::BTreeMap<String, (u64, String, RequestStatus)> = Default::default();
     let mut checked = 0;
     for e in trace.entries() {
         match &e.event {
-            Event::RequestCreated {
-                request_id,
-                request_kind,
-                requester,
-                addressee,
-                ..
-            } => {
-                created.insert(
-                    request_id.to_string(),
-                    (*request_kind, requester.to_string(), addressee.to_string()),
-                );
+            Event::RequestCreated { request_id, request_kind, requester, addressee, .. } => {
+                created.insert(request_id.to_string(), (*request_kind, requester.to_string(), addressee.to_string()));
             }
-            Event::RequestTransitioned {
-                request_id, by, to, ..
-            } => {
+            Event::RequestTransitioned { request_id, by, to, .. } => {
                 answered.insert(request_id.to_string(), (e.seq, by.to_string(), *to));
             }
             Event::ModelReplied { agent, text, .. } if agent.is_lead() => {
                 let mut last_seq = u64::MAX;
                 for c in claims(text) {
                     let at = format!("{what}, lead reply #{}: {text:?} claims {c:?}", e.seq);
-                    let (kind, requester, addressee) = created
-                        .get(&c.id)
-                        .unwrap_or_else(|| panic!("{at}: no such request"));
-                    let (seq, by, to) = answered
-                        .get(&c.id)
-                        .unwrap_or_else(|| panic!("{at}: the request was never answered"));
+                    let (kind, requester, addressee) = created.get(&c.id).unwrap_or_else(|| panic!("{at}: no such request"));
+                    let (seq, by, to) = answered.get(&c.id).unwrap_or_else(|| panic!("{at}: the request was never answered"));
                     assert_eq!(*to, c.verdict, "{at}: the request ended {to}");
                     if c.plan {
                         assert_eq!(*kind, RequestKind::Plan, "{at}");
@@ -387,10 +242,7 @@ fn lead_summaries_agree_with_the_trace(trace: &Trace, what: &str) -> usize {
                         assert_eq!(*kind, RequestKind::Shutdown, "{at}");
                         assert_eq!((by, addressee), (&c.name, &c.name), "{at}: {by} answered");
                     }
-                    assert!(
-                        *seq < last_seq,
-                        "{at}: an older outcome is reported before a newer one"
-                    );
+                    assert!(*seq < last_seq, "{at}: an older outcome is reported before a newer one");
                     last_seq = *seq;
                     checked += 1;
                 }
@@ -407,40 +259,18 @@ fn every_lead_summary_agrees_with_the_request_events_newest_first() {
     for scenario in scenarios::ALL {
         for seed in 0..12 {
             let (_, trace) = run_seeded(scenario, seed);
-            checked += lead_summaries_agree_with_the_trace(
-                &trace,
-                &format!("{} seed {seed}", scenario.id),
-            );
+            checked += lead_summaries_agree_with_the_trace(&trace, &format!("{} seed {seed}", scenario.id));
         }
     }
-    assert!(
-        checked > 100,
-        "the summaries make claims to check ({checked})"
-    );
+    assert!(checked > 100, "the summaries make claims to check ({checked})");
 }
 
 #[test]
 fn the_claim_reader_finds_both_kinds_of_claim() {
     let c = claims("Plan approved for 'bob' (request 307a8725).\nEarlier: dave rejected shutdown request 4607cc28 (Mid-task).");
     assert_eq!(c.len(), 2);
-    assert_eq!(
-        (
-            c[0].name.as_str(),
-            c[0].verdict,
-            c[0].id.as_str(),
-            c[0].plan
-        ),
-        ("bob", RequestStatus::Approved, "307a8725", true)
-    );
-    assert_eq!(
-        (
-            c[1].name.as_str(),
-            c[1].verdict,
-            c[1].id.as_str(),
-            c[1].plan
-        ),
-        ("dave", RequestStatus::Rejected, "4607cc28", false)
-    );
+    assert_eq!((c[0].name.as_str(), c[0].verdict, c[0].id.as_str(), c[0].plan), ("bob", RequestStatus::Approved, "307a8725", true));
+    assert_eq!((c[1].name.as_str(), c[1].verdict, c[1].id.as_str(), c[1].plan), ("dave", RequestStatus::Rejected, "4607cc28", false));
 }
 
 #[test]

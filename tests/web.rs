@@ -291,7 +291,20 @@ fn choose_file(host: &web_sys::HtmlElement, name: &str, text: &str) {
 }
 
 fn exported(host: &web_sys::HtmlElement, format: &str) -> String {
-    button(host, &format!("Export {}", if format == "json" { "JSON" } else if format == "svg" { "SVG" } else { "Mermaid" })).click();
+    button(
+        host,
+        &format!(
+            "Export {}",
+            if format == "json" {
+                "JSON"
+            } else if format == "svg" {
+                "SVG"
+            } else {
+                "Mermaid"
+            }
+        ),
+    )
+    .click();
     let href = host.query_selector(&format!("a[data-format={format}]")).unwrap().unwrap().get_attribute("href").unwrap();
     assert!(href.starts_with("blob:"), "{href}");
     // A synchronous request reads the blob: URL back before the page revokes it.
@@ -393,7 +406,8 @@ async fn a_stored_key_is_absent_from_every_export_and_from_storage_of_runs() {
     let key: web_sys::HtmlInputElement = host.query_selector("[aria-label='API key']").unwrap().unwrap().unchecked_into();
     key.set_value(KEY);
     key.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
-    let remember: web_sys::HtmlInputElement = host.query_selector("input[type=checkbox]:not([aria-label])").unwrap().unwrap().unchecked_into();
+    let remember: web_sys::HtmlInputElement =
+        host.query_selector("input[type=checkbox]:not([aria-label])").unwrap().unwrap().unchecked_into();
     remember.set_checked(true);
     remember.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
     leptos::task::tick().await;
@@ -533,37 +547,21 @@ async fn full_browser_storage_gives_a_clear_error_and_the_run_stays() {
 // ---- issue 9: the page as an honest view of the run ----
 
 fn set_input(host: &web_sys::HtmlElement, selector: &str, value: &str, event: &str) {
-    let el: web_sys::HtmlInputElement = host
-        .query_selector(selector)
-        .unwrap()
-        .unwrap_or_else(|| panic!("{selector}"))
-        .unchecked_into();
+    let el: web_sys::HtmlInputElement = host.query_selector(selector).unwrap().unwrap_or_else(|| panic!("{selector}")).unchecked_into();
     el.set_value(value);
-    el.dispatch_event(&web_sys::Event::new(event).unwrap())
-        .unwrap();
+    el.dispatch_event(&web_sys::Event::new(event).unwrap()).unwrap();
 }
 
 fn set_select(host: &web_sys::HtmlElement, label: &str, value: &str) {
-    let el: web_sys::HtmlSelectElement = host
-        .query_selector(&format!("[aria-label='{label}']"))
-        .unwrap()
-        .unwrap()
-        .unchecked_into();
+    let el: web_sys::HtmlSelectElement = host.query_selector(&format!("[aria-label='{label}']")).unwrap().unwrap().unchecked_into();
     el.set_value(value);
-    el.dispatch_event(&web_sys::Event::new("change").unwrap())
-        .unwrap();
+    el.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
 }
 
 fn type_prompt(host: &web_sys::HtmlElement, text: &str) {
-    let prompt: web_sys::HtmlTextAreaElement = host
-        .query_selector("#prompt")
-        .unwrap()
-        .unwrap()
-        .unchecked_into();
+    let prompt: web_sys::HtmlTextAreaElement = host.query_selector("#prompt").unwrap().unwrap().unchecked_into();
     prompt.set_value(text);
-    prompt
-        .dispatch_event(&web_sys::Event::new("input").unwrap())
-        .unwrap();
+    prompt.dispatch_event(&web_sys::Event::new("input").unwrap()).unwrap();
 }
 
 fn runs_finished(host: &web_sys::HtmlElement) -> usize {
@@ -571,9 +569,7 @@ fn runs_finished(host: &web_sys::HtmlElement) -> usize {
 }
 
 fn share_link(host: &web_sys::HtmlElement) -> Option<String> {
-    host.query_selector("[aria-label='Share link']")
-        .unwrap()
-        .map(|e| e.unchecked_into::<web_sys::HtmlInputElement>().value())
+    host.query_selector("[aria-label='Share link']").unwrap().map(|e| e.unchecked_into::<web_sys::HtmlInputElement>().value())
 }
 
 fn banner(host: &web_sys::HtmlElement) -> String {
@@ -588,61 +584,23 @@ fn back_to_scripted(host: &web_sys::HtmlElement) {
 async fn run_uses_the_settings_shown_and_the_page_says_which_model_will_run() {
     let host = mount_app();
     leptos::task::tick().await;
-    assert!(
-        texts(&host, ".will-run")
-            .join(" ")
-            .contains("Will run: Scripted (offline)"),
-        "{:?}",
-        texts(&host, ".will-run")
-    );
+    assert!(texts(&host, ".will-run").join(" ").contains("Will run: Scripted (offline)"), "{:?}", texts(&host, ".will-run"));
     set_select(&host, "Provider", "anthropic");
     leptos::task::tick().await;
     type_prompt(&host, "Spawn alice as a coder. Then request her shutdown.");
     button(&host, "Run").click();
     leptos::task::tick().await;
-    assert!(
-        banner(&host).contains("API key"),
-        "Run builds the team from the settings shown: {}",
-        banner(&host)
-    );
-    assert!(
-        all(&host, "g.msg").is_empty(),
-        "the scripted model did not run instead"
-    );
+    assert!(banner(&host).contains("API key"), "Run builds the team from the settings shown: {}", banner(&host));
+    assert!(all(&host, "g.msg").is_empty(), "the scripted model did not run instead");
     // A model name edited after the team was built is the one sent.
-    set_input(
-        &host,
-        "[aria-label='API key']",
-        "sk-ant-test-not-real",
-        "change",
-    );
-    set_input(
-        &host,
-        "[aria-label='Base URL']",
-        "http://127.0.0.1:9",
-        "change",
-    );
+    set_input(&host, "[aria-label='API key']", "sk-ant-test-not-real", "change");
+    set_input(&host, "[aria-label='Base URL']", "http://127.0.0.1:9", "change");
     set_input(&host, "[aria-label='Model']", "claude-edited-1", "change");
     leptos::task::tick().await;
-    assert!(
-        texts(&host, ".will-run")
-            .join(" ")
-            .contains("Anthropic · claude-edited-1"),
-        "{:?}",
-        texts(&host, ".will-run")
-    );
+    assert!(texts(&host, ".will-run").join(" ").contains("Anthropic · claude-edited-1"), "{:?}", texts(&host, ".will-run"));
     button(&host, "Run").click();
-    until("the failed call", || {
-        banner(&host).contains("model call failed")
-    })
-    .await;
-    assert!(
-        texts(&host, ".model-label")
-            .join(" ")
-            .contains("claude-edited-1"),
-        "{:?}",
-        texts(&host, ".model-label")
-    );
+    until("the failed call", || banner(&host).contains("model call failed")).await;
+    assert!(texts(&host, ".model-label").join(" ").contains("claude-edited-1"), "{:?}", texts(&host, ".model-label"));
     back_to_scripted(&host);
 }
 
@@ -653,27 +611,15 @@ async fn after_a_scenario_and_a_typed_prompt_the_link_carries_the_trace_and_can_
     click(&host, "[data-scenario=shutdown]");
     until("the scenario to finish", || run_finished(&host)).await;
     assert!(share_link(&host).unwrap().contains("#scenario=shutdown"));
-    type_prompt(
-        &host,
-        "Spawn bob with a risky refactoring task. Review and reject his plan.",
-    );
+    type_prompt(&host, "Spawn bob with a risky refactoring task. Review and reject his plan.");
     button(&host, "Run").click();
-    until("the prompt's run to finish", || {
-        runs_finished(&host) == 2 && share_link(&host).is_some()
-    })
-    .await;
+    until("the prompt's run to finish", || runs_finished(&host) == 2 && share_link(&host).is_some()).await;
     let link = share_link(&host).unwrap();
     let fragment = link.split_once('#').unwrap().1.to_string();
-    assert!(
-        fragment.starts_with("trace="),
-        "the link describes the run on screen: {fragment}"
-    );
+    assert!(fragment.starts_with("trace="), "the link describes the run on screen: {fragment}");
     let labels = arrow_labels(&host);
     button(&host, "Copy").click();
-    until("the copy to say what happened", || {
-        !texts(&host, ".copy-status").join("").is_empty()
-    })
-    .await;
+    until("the copy to say what happened", || !texts(&host, ".copy-status").join("").is_empty()).await;
     window().location().set_hash(&fragment).unwrap();
     let opened = mount_app();
     leptos::task::tick().await;
@@ -702,17 +648,10 @@ async fn text_typed_into_an_answer_survives_protocol_events() {
     set_select(&host, "To", "alice");
     set_input(&host, "[aria-label='Message text']", "hold on", "input");
     button(&host, "Send").click();
-    until("the message event", || {
-        all(&host, ".event-log li").len() > before
-    })
-    .await;
+    until("the message event", || all(&host, ".event-log li").len() > before).await;
     click(&host, ".request-head");
     leptos::task::tick().await;
-    let answer: web_sys::HtmlInputElement = host
-        .query_selector(".answer input")
-        .unwrap()
-        .expect("the form stays")
-        .unchecked_into();
+    let answer: web_sys::HtmlInputElement = host.query_selector(".answer input").unwrap().expect("the form stays").unchecked_into();
     assert_eq!(answer.value(), "still running the tests");
     button(&host, "Live").click();
 }
@@ -720,10 +659,7 @@ async fn text_typed_into_an_answer_survives_protocol_events() {
 #[wasm_bindgen_test]
 fn the_page_declares_a_favicon_so_loading_it_logs_no_404() {
     let html = include_str!("../index.html");
-    assert!(
-        html.contains("rel=\"icon\"") && html.contains("data:image/svg+xml"),
-        "an inline icon"
-    );
+    assert!(html.contains("rel=\"icon\"") && html.contains("data:image/svg+xml"), "an inline icon");
 }
 
 #[wasm_bindgen_test]
@@ -753,10 +689,7 @@ async fn a_damaged_link_keeps_its_error_over_the_restored_run() {
         window().location().set_hash("").unwrap();
         until("the restored run", || arrow_labels(&opened) == labels).await;
         let text = banner(&opened);
-        assert!(
-            text.contains("link") && text.contains(says),
-            "{link}: {text}"
-        );
+        assert!(text.contains("link") && text.contains(says), "{link}: {text}");
         opened.remove();
     }
 }
@@ -768,14 +701,8 @@ async fn a_link_pasted_into_an_open_tab_is_read() {
     click(&host, "[data-scenario=shutdown]");
     until("the run to finish", || run_finished(&host)).await;
     let labels = arrow_labels(&host);
-    window()
-        .location()
-        .set_hash("scenario=shutdown&seed=-1")
-        .unwrap();
-    until("the hashchange to be read", || {
-        banner(&host).contains("seed")
-    })
-    .await;
+    window().location().set_hash("scenario=shutdown&seed=-1").unwrap();
+    until("the hashchange to be read", || banner(&host).contains("seed")).await;
     assert_eq!(arrow_labels(&host), labels, "the run on screen stays");
     window().location().set_hash("").unwrap();
     gloo_timers::future::TimeoutFuture::new(50).await;
@@ -791,16 +718,11 @@ async fn a_stored_fault_rule_out_of_range_is_dropped_with_a_banner_and_never_run
     let stored = storage.get_item("team-protocols.current").unwrap().unwrap();
     let poisoned = stored.replacen("\"faults\":{\"rules\":[]}", "\"faults\":{\"rules\":[{\"action\":{\"kind\":\"delay\",\"ms\":18446744073709551615},\"msg_type\":null,\"from\":null,\"to\":null,\"probability\":1.0}]}", 1);
     assert_ne!(poisoned, stored, "the stored run names its faults");
-    storage
-        .set_item("team-protocols.current", &poisoned)
-        .unwrap();
+    storage.set_item("team-protocols.current", &poisoned).unwrap();
     let reloaded = mount_app_keeping_storage();
     leptos::task::tick().await;
     until("a banner", || banner(&reloaded).contains("fault")).await;
-    assert!(
-        texts(&reloaded, ".fault-rules li span").is_empty(),
-        "the bad rule is not on the form"
-    );
+    assert!(texts(&reloaded, ".fault-rules li span").is_empty(), "the bad rule is not on the form");
     click(&reloaded, "[data-scenario=shutdown]");
     until("a clean run", || run_finished(&reloaded)).await;
     reloaded.remove();
@@ -814,10 +736,7 @@ async fn stop_mid_run_leaves_nothing_looking_busy() {
     type_prompt(&host, "Spawn alice as a coder. Then request her shutdown.");
     button(&host, "Run").click();
     until("alice at work", || {
-        if texts(&host, ".roster li")
-            .iter()
-            .any(|t| t.starts_with("alice") && t.contains("working"))
-        {
+        if texts(&host, ".roster li").iter().any(|t| t.starts_with("alice") && t.contains("working")) {
             return true;
         }
         button(&host, "Next").click();
@@ -829,19 +748,9 @@ async fn stop_mid_run_leaves_nothing_looking_busy() {
     until("the page to show the stop", || share_link(&host).is_some()).await;
     let roster = texts(&host, ".roster li");
     assert!(!roster.iter().any(|t| t.contains("working")), "{roster:?}");
-    assert!(
-        roster
-            .iter()
-            .any(|t| t.starts_with("alice") && t.contains("stopped")),
-        "{roster:?}"
-    );
-    assert!(texts(&host, ".muted")
-        .iter()
-        .all(|t| !t.contains("appears when the run ends")));
-    assert!(
-        host.query_selector(".centre.stopped").unwrap().is_some(),
-        "the diagram is drawn as stopped"
-    );
+    assert!(roster.iter().any(|t| t.starts_with("alice") && t.contains("stopped")), "{roster:?}");
+    assert!(texts(&host, ".muted").iter().all(|t| !t.contains("appears when the run ends")));
+    assert!(host.query_selector(".centre.stopped").unwrap().is_some(), "the diagram is drawn as stopped");
     button(&host, "Live").click();
 }
 
@@ -857,18 +766,8 @@ async fn ten_quick_clicks_on_run_start_one_run() {
     until("the run to finish", || run_finished(&host)).await;
     gloo_timers::future::TimeoutFuture::new(100).await;
     assert_eq!(all(&host, ".banner.run-start").len(), 1);
-    assert_eq!(
-        texts(&host, ".roster li")
-            .iter()
-            .filter(|t| t.starts_with("alice"))
-            .count(),
-        1
-    );
-    assert_eq!(
-        arrow_ids(&host, "shutdown_request").len(),
-        1,
-        "the shutdown was requested"
-    );
+    assert_eq!(texts(&host, ".roster li").iter().filter(|t| t.starts_with("alice")).count(), 1);
+    assert_eq!(arrow_ids(&host, "shutdown_request").len(), 1, "the shutdown was requested");
 }
 
 #[wasm_bindgen_test]
@@ -879,18 +778,12 @@ async fn an_imported_run_survives_a_reload() {
     until("the run to finish", || run_finished(&host)).await;
     let (labels, json) = (arrow_labels(&host), exported(&host, "json"));
     click(&host, "[data-scenario=shutdown]");
-    until("another run", || {
-        run_finished(&host) && arrow_labels(&host) != labels
-    })
-    .await;
+    until("another run", || run_finished(&host) && arrow_labels(&host) != labels).await;
     choose_file(&host, "trace.json", &json);
     until("the import", || arrow_labels(&host) == labels).await;
     let reloaded = mount_app_keeping_storage();
     leptos::task::tick().await;
-    until("the imported run after the reload", || {
-        arrow_labels(&reloaded) == labels
-    })
-    .await;
+    until("the imported run after the reload", || arrow_labels(&reloaded) == labels).await;
 }
 
 #[wasm_bindgen_test]
@@ -900,27 +793,18 @@ async fn a_rejected_fault_value_is_not_replaced_by_the_previous_one() {
     set_input(&host, "[aria-label='Fault probability']", "5", "change");
     leptos::task::tick().await;
     assert!(banner(&host).contains("probability"), "{}", banner(&host));
-    let field: web_sys::HtmlInputElement = host
-        .query_selector("[aria-label='Fault probability']")
-        .unwrap()
-        .unwrap()
-        .unchecked_into();
+    let field: web_sys::HtmlInputElement = host.query_selector("[aria-label='Fault probability']").unwrap().unwrap().unchecked_into();
     assert_eq!(field.value(), "5", "what was typed stays, marked wrong");
     button(&host, "Add fault rule").click();
     leptos::task::tick().await;
-    assert!(
-        texts(&host, ".fault-rules li span").is_empty(),
-        "no rule was added with another value"
-    );
+    assert!(texts(&host, ".fault-rules li span").is_empty(), "no rule was added with another value");
     assert!(banner(&host).contains("probability"));
 }
 
 #[wasm_bindgen_test]
 async fn a_damaged_saved_list_does_not_block_save_and_can_be_cleared() {
     let storage = window().local_storage().unwrap().unwrap();
-    storage
-        .set_item("team-protocols.saved", "{ not a list")
-        .unwrap();
+    storage.set_item("team-protocols.saved", "{ not a list").unwrap();
     let host = mount_app();
     leptos::task::tick().await;
     assert!(texts(&host, ".saved-damaged").join(" ").contains("damaged"));
@@ -930,9 +814,7 @@ async fn a_damaged_saved_list_does_not_block_save_and_can_be_cleared() {
     leptos::task::tick().await;
     assert_eq!(banner(&host), "", "saving works");
     assert_eq!(all(&host, ".saved-open").len(), 1);
-    storage
-        .set_item("team-protocols.saved", "{ not a list")
-        .unwrap();
+    storage.set_item("team-protocols.saved", "{ not a list").unwrap();
     button(&host, "Save run").click();
     leptos::task::tick().await;
     button(&host, "Clear saved runs").click();
@@ -951,10 +833,7 @@ async fn a_shut_down_teammate_is_not_offered_as_a_sender() {
     until("the run to finish", || run_finished(&host)).await;
     let from = texts(&host, "select[aria-label=From] option");
     assert!(from.contains(&"lead".to_string()), "{from:?}");
-    assert!(
-        !from.contains(&"alice".to_string()),
-        "alice has shut down: {from:?}"
-    );
+    assert!(!from.contains(&"alice".to_string()), "alice has shut down: {from:?}");
 }
 
 #[wasm_bindgen_test]
@@ -1103,7 +982,8 @@ async fn the_reject_plan_arrows_carry_the_plan_and_the_feedback_whole_on_hover_w
     assert!(said.starts_with("plan: “"), "{said}");
     let title = request.query_selector("title").unwrap().expect("the whole plan on hover").text_content().unwrap_or_default();
     assert!(title.starts_with("plan: ") && title.len() > said.len(), "{title} / {said}");
-    let feedback = all(&host, "g.msg .msg-said").into_iter().map(|e| e.text_content().unwrap_or_default()).find(|t| t.starts_with("feedback: "));
+    let feedback =
+        all(&host, "g.msg .msg-said").into_iter().map(|e| e.text_content().unwrap_or_default()).find(|t| t.starts_with("feedback: "));
     assert!(feedback.is_some(), "the lead's feedback is on its answer's arrow");
     assert!(!texts(&host, "g.note text").iter().any(|t| t.contains("plan_approval()")), "the plan note names the plan");
     let titles = texts(&host, ".event-log .log-title");

@@ -150,7 +150,11 @@ mod page {
         let mut lines = vec!["events  first-draw-ms  median-back-ms  median-next-ms  layout-ms  wasm-memory-MB".to_string()];
         for n in [1_000, 10_000, 100_000] {
             let (first, back, next, lay, len) = measure(n, Parts::Both).await;
-            let memory = wasm_bindgen::memory().unchecked_into::<js_sys::WebAssembly::Memory>().buffer().unchecked_into::<js_sys::ArrayBuffer>().byte_length();
+            let memory = wasm_bindgen::memory()
+                .unchecked_into::<js_sys::WebAssembly::Memory>()
+                .buffer()
+                .unchecked_into::<js_sys::ArrayBuffer>()
+                .byte_length();
             let mb = f64::from(memory) / 1_048_576.0;
             lines.push(format!("{len:>6}  {first:>13.1}  {back:>14.2}  {next:>14.2}  {lay:>9.2}  {mb:>14.1}"));
             out.set_text_content(Some(&lines.join("\n")));

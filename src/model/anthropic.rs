@@ -119,7 +119,13 @@ pub struct AnthropicConfig {
 
 impl Default for AnthropicConfig {
     fn default() -> Self {
-        AnthropicConfig { base_url: DEFAULT_BASE_URL.into(), model: DEFAULT_MODEL.into(), max_tokens: DEFAULT_MAX_TOKENS, stream: true, api_key: ApiKey::default() }
+        AnthropicConfig {
+            base_url: DEFAULT_BASE_URL.into(),
+            model: DEFAULT_MODEL.into(),
+            max_tokens: DEFAULT_MAX_TOKENS,
+            stream: true,
+            api_key: ApiKey::default(),
+        }
     }
 }
 
@@ -144,7 +150,8 @@ pub fn request_body(config: &AnthropicConfig, request: &ModelRequest) -> Value {
     let messages: Vec<Value> = normalize(&request.messages).iter().map(turn_json).collect();
     body.insert("messages".into(), Value::Array(messages));
     if !request.tools.is_empty() {
-        let tools = request.tools.iter().map(|t| json!({ "name": t.name, "description": t.description, "input_schema": t.input_schema })).collect();
+        let tools =
+            request.tools.iter().map(|t| json!({ "name": t.name, "description": t.description, "input_schema": t.input_schema })).collect();
         body.insert("tools".into(), Value::Array(tools));
     }
     body.insert("stream".into(), json!(config.stream));
@@ -304,7 +311,12 @@ pub enum StreamEvent {
 #[derive(Debug)]
 enum Partial {
     Text(String),
-    Tool { id: String, name: String, input: Value, json: String },
+    Tool {
+        id: String,
+        name: String,
+        input: Value,
+        json: String,
+    },
     /// A block type we skip (thinking, server tools).
     Skipped,
 }
@@ -333,7 +345,15 @@ impl Default for AnthropicStream {
 impl AnthropicStream {
     /// A parser at the start of a stream.
     pub fn new() -> Self {
-        AnthropicStream { sse: SseDecoder::new(), blocks: BTreeMap::new(), stop_reason: None, usage: Usage::default(), started: false, stopped: false, bad_input: None }
+        AnthropicStream {
+            sse: SseDecoder::new(),
+            blocks: BTreeMap::new(),
+            stop_reason: None,
+            usage: Usage::default(),
+            started: false,
+            stopped: false,
+            bad_input: None,
+        }
     }
 
     /// Feeds the next chunk; returns the events it completed. An `error`
@@ -379,7 +399,8 @@ impl AnthropicStream {
         if self.stopped {
             return Ok(());
         }
-        const KNOWN: [&str; 7] = ["message_start", "content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop", "error"];
+        const KNOWN: [&str; 7] =
+            ["message_start", "content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop", "error"];
         let v: Value = match serde_json::from_str(&ev.data) {
             Ok(v) => v,
             // A ping or an event type added later may carry anything.
@@ -557,9 +578,9 @@ mod tests {
     use std::rc::Rc;
 
     use super::*;
-    use crate::model::{CancelToken, Model, TextSink};
     use crate::model::fake::{block_on, poll_once, sample_request, FakeReply, FakeTransport, ForeverSleeper, RecordingSleeper};
     use crate::model::http::NoWait;
+    use crate::model::{CancelToken, Model, TextSink};
 
     const KEY: &str = "sk-ant-api03-SECRET-0123456789abcdef";
     const TOOL_USE: &[u8] = include_bytes!("../../tests/fixtures/anthropic_stream_tool_use.sse");
@@ -637,7 +658,12 @@ mod tests {
         let headers: Vec<(&str, &str)> = r.headers.iter().collect();
         assert_eq!(
             headers,
-            [("x-api-key", KEY), ("anthropic-version", "2023-06-01"), ("anthropic-dangerous-direct-browser-access", "true"), ("content-type", "application/json")]
+            [
+                ("x-api-key", KEY),
+                ("anthropic-version", "2023-06-01"),
+                ("anthropic-dangerous-direct-browser-access", "true"),
+                ("content-type", "application/json")
+            ]
         );
         assert_eq!(serde_json::from_str::<Value>(&r.body).unwrap(), request_body(&cfg, &sample_request()));
         assert_eq!(AnthropicConfig::default().base_url, "https://api.anthropic.com");
@@ -667,9 +693,13 @@ mod tests {
 
     #[test]
     fn tool_use_and_tool_result_blocks_map_both_ways() {
-        let call = ContentBlock::ToolUse { id: "toolu_9".into(), name: "send_message".into(), input: json!({ "to": "lead", "content": "done" }) };
+        let call =
+            ContentBlock::ToolUse { id: "toolu_9".into(), name: "send_message".into(), input: json!({ "to": "lead", "content": "done" }) };
         let sent = block_json(&call);
-        assert_eq!(sent, json!({ "type": "tool_use", "id": "toolu_9", "name": "send_message", "input": { "to": "lead", "content": "done" } }));
+        assert_eq!(
+            sent,
+            json!({ "type": "tool_use", "id": "toolu_9", "name": "send_message", "input": { "to": "lead", "content": "done" } })
+        );
         // The same block, as the API sends it back, reads as the same block.
         let reply = json!({ "content": [sent], "stop_reason": "tool_use", "usage": { "input_tokens": 1, "output_tokens": 2 } });
         assert_eq!(parse_response(&reply.to_string()).unwrap().content, vec![call]);
@@ -687,7 +717,10 @@ mod tests {
         assert_eq!(r.stop_reason, StopReason::ToolUse);
         assert_eq!(r.usage, Usage { input_tokens: 2095, output_tokens: 503 });
         assert_eq!(r.content[0], ContentBlock::text("I'll ask alice to shut down."));
-        assert_eq!(r.tool_uses().map(|(id, n, i)| (id.to_string(), n.to_string(), i.clone())).collect::<Vec<_>>(), [("toolu_01D7FLrfh4GYq7yT1ULFeyMV".to_string(), "shutdown_request".to_string(), json!({ "teammate": "alice" }))]);
+        assert_eq!(
+            r.tool_uses().map(|(id, n, i)| (id.to_string(), n.to_string(), i.clone())).collect::<Vec<_>>(),
+            [("toolu_01D7FLrfh4GYq7yT1ULFeyMV".to_string(), "shutdown_request".to_string(), json!({ "teammate": "alice" }))]
+        );
     }
 
     #[test]
@@ -771,7 +804,10 @@ mod tests {
     #[test]
     fn input_json_pieces_are_joined_and_parsed_at_block_stop() {
         let (events, _) = stream_in_pieces(TOOL_USE, 7);
-        let pieces: Vec<&str> = events.iter().filter_map(|e| if let StreamEvent::InputJsonDelta { partial_json, .. } = e { Some(partial_json.as_str()) } else { None }).collect();
+        let pieces: Vec<&str> = events
+            .iter()
+            .filter_map(|e| if let StreamEvent::InputJsonDelta { partial_json, .. } = e { Some(partial_json.as_str()) } else { None })
+            .collect();
         assert_eq!(pieces.len(), 4);
         assert_eq!(pieces.concat(), "{\"name\": \"alice\", \"role\": \"coder\", \"prompt\": \"Write the caf\u{e9} notes \u{2713}\"}");
     }
@@ -805,7 +841,12 @@ mod tests {
         let e = result.unwrap_err();
         assert!(matches!(&e, AnthropicError::BadToolInput { name, .. } if name == "spawn_teammate"), "{e:?}");
         let m: ModelError = e.into();
-        assert!(m.to_string().starts_with("the model's reply could not be read: the arguments of the tool call \"spawn_teammate\" are not a valid JSON object"), "{m}");
+        assert!(
+            m.to_string().starts_with(
+                "the model's reply could not be read: the arguments of the tool call \"spawn_teammate\" are not a valid JSON object"
+            ),
+            "{m}"
+        );
     }
 
     #[test]
@@ -813,7 +854,10 @@ mod tests {
         let (_, result) = stream_in_pieces(MAX_TOKENS, 13);
         let r = result.unwrap();
         assert_eq!(r.stop_reason, StopReason::MaxTokens);
-        assert_eq!(r.content[1], ContentBlock::ToolUse { id: "toolu_01A09q90qw90lq917835lq9".into(), name: "write_file".into(), input: json!({}) });
+        assert_eq!(
+            r.content[1],
+            ContentBlock::ToolUse { id: "toolu_01A09q90qw90lq917835lq9".into(), name: "write_file".into(), input: json!({}) }
+        );
     }
 
     #[test]
@@ -890,7 +934,10 @@ mod tests {
     #[test]
     fn a_proxy_that_answers_json_to_a_streaming_request_is_still_read() {
         let (model, _, _) = model_with(vec![FakeReply::json(200, RESPONSE)]);
-        assert_eq!(block_on(model.complete(&sample_request(), Rc::new(|_: &str| {}), CancelToken::new())), Ok(parse_response(RESPONSE).unwrap()));
+        assert_eq!(
+            block_on(model.complete(&sample_request(), Rc::new(|_: &str| {}), CancelToken::new())),
+            Ok(parse_response(RESPONSE).unwrap())
+        );
     }
 
     #[test]
@@ -906,7 +953,8 @@ mod tests {
 
     #[test]
     fn a_529_is_retried_with_jittered_backoff() {
-        let (model, transport, sleeper) = model_with(vec![FakeReply::json(529, overloaded_body()), FakeReply::json(529, overloaded_body()), FakeReply::sse([TOOL_USE])]);
+        let (model, transport, sleeper) =
+            model_with(vec![FakeReply::json(529, overloaded_body()), FakeReply::json(529, overloaded_body()), FakeReply::sse([TOOL_USE])]);
         let r = block_on(model.complete(&sample_request(), Rc::new(|_: &str| {}), CancelToken::new()));
         assert!(r.is_ok());
         assert_eq!(transport.sent().len(), 3);
@@ -942,7 +990,10 @@ mod tests {
 
     #[test]
     fn a_401_says_the_key_was_refused_and_is_not_retried() {
-        let (model, transport, _) = model_with(vec![FakeReply::json(401, r#"{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}"#)]);
+        let (model, transport, _) = model_with(vec![FakeReply::json(
+            401,
+            r#"{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}"#,
+        )]);
         let e = block_on(model.complete(&sample_request(), Rc::new(|_: &str| {}), CancelToken::new())).unwrap_err();
         assert_eq!(e, ModelError::Unauthorized("401: authentication_error: invalid x-api-key".into()));
         assert!(e.to_string().contains("the key was refused"));
@@ -955,7 +1006,9 @@ mod tests {
         let (model, _, _) = model_with(vec![FakeReply::json(401, &body)]);
         let e = block_on(model.complete(&sample_request(), Rc::new(|_: &str| {}), CancelToken::new())).unwrap_err();
         assert_eq!(e, ModelError::Unauthorized("401: authentication_error: invalid x-api-key: <redacted>".into()));
-        let echo = format!("event: error\ndata: {{\"type\":\"error\",\"error\":{{\"type\":\"invalid_request_error\",\"message\":\"for {KEY}\"}}}}\n\n");
+        let echo = format!(
+            "event: error\ndata: {{\"type\":\"error\",\"error\":{{\"type\":\"invalid_request_error\",\"message\":\"for {KEY}\"}}}}\n\n"
+        );
         let (model, _, _) = model_with(vec![FakeReply::sse([echo.as_bytes()])]);
         let e = block_on(model.complete(&sample_request(), Rc::new(|_: &str| {}), CancelToken::new())).unwrap_err();
         assert!(!e.to_string().contains(KEY) && e.to_string().contains("<redacted>"), "{e}");
@@ -963,7 +1016,10 @@ mod tests {
 
     #[test]
     fn a_400_is_shown_at_once_with_the_servers_message() {
-        let (model, transport, _) = model_with(vec![FakeReply::json(400, r#"{"type":"error","error":{"type":"invalid_request_error","message":"messages: roles must alternate"}}"#)]);
+        let (model, transport, _) = model_with(vec![FakeReply::json(
+            400,
+            r#"{"type":"error","error":{"type":"invalid_request_error","message":"messages: roles must alternate"}}"#,
+        )]);
         let e = block_on(model.complete(&sample_request(), Rc::new(|_: &str| {}), CancelToken::new())).unwrap_err();
         assert_eq!(e.to_string(), "the model server answered 400: invalid_request_error: messages: roles must alternate");
         assert_eq!(transport.sent().len(), 1);
@@ -983,14 +1039,17 @@ mod tests {
         let (model, _, _) = model_with(vec![FakeReply::json(200, "{\"content\": [")]);
         let e = block_on(model.complete(&sample_request(), Rc::new(|_: &str| {}), CancelToken::new())).unwrap_err();
         assert!(matches!(&e, ModelError::Malformed(m) if m.starts_with("the reply is not valid JSON")), "{e:?}");
-        let (model, _, _) = model_with(vec![FakeReply::sse([&b"event: message_start\ndata: {\"type\":\"message_start\",\"message\":{}}\n\n"[..]])]);
+        let (model, _, _) =
+            model_with(vec![FakeReply::sse([&b"event: message_start\ndata: {\"type\":\"message_start\",\"message\":{}}\n\n"[..]])]);
         let e = block_on(model.complete(&sample_request(), Rc::new(|_: &str| {}), CancelToken::new())).unwrap_err();
         assert_eq!(e, ModelError::Malformed("the stream ended before the message was complete (no message_stop)".into()));
     }
 
     #[test]
     fn a_network_error_is_reported_not_retried_and_never_panics() {
-        let (model, transport, _) = model_with(vec![FakeReply::Fail(ModelError::Network("could not reach https://api.anthropic.com/v1/messages: TypeError: Failed to fetch".into()))]);
+        let (model, transport, _) = model_with(vec![FakeReply::Fail(ModelError::Network(
+            "could not reach https://api.anthropic.com/v1/messages: TypeError: Failed to fetch".into(),
+        ))]);
         let e = block_on(model.complete(&sample_request(), Rc::new(|_: &str| {}), CancelToken::new())).unwrap_err();
         assert!(matches!(&e, ModelError::Network(m) if m.contains("Failed to fetch")));
         assert_eq!(transport.sent().len(), 1);
@@ -1003,7 +1062,8 @@ mod tests {
     #[test]
     fn a_bad_base_url_is_an_error_before_sending() {
         let transport = FakeTransport::new([]);
-        let model = AnthropicModel::new(AnthropicConfig { base_url: "api.anthropic.com".into(), ..config() }, transport.clone(), Rc::new(NoWait));
+        let model =
+            AnthropicModel::new(AnthropicConfig { base_url: "api.anthropic.com".into(), ..config() }, transport.clone(), Rc::new(NoWait));
         let e = block_on(model.complete(&sample_request(), Rc::new(|_: &str| {}), CancelToken::new())).unwrap_err();
         assert!(e.to_string().contains("must start with http:// or https://"), "{e}");
         assert!(transport.sent().is_empty());

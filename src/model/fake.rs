@@ -38,7 +38,11 @@ pub enum FakeReply {
 impl FakeReply {
     /// A JSON reply.
     pub fn json(status: u16, body: &str) -> Self {
-        FakeReply::Reply { status, headers: Headers::new().with("content-type", "application/json"), chunks: vec![Ok(body.as_bytes().to_vec())] }
+        FakeReply::Reply {
+            status,
+            headers: Headers::new().with("content-type", "application/json"),
+            chunks: vec![Ok(body.as_bytes().to_vec())],
+        }
     }
 
     /// A 200 event stream delivered in these chunks.
@@ -47,7 +51,11 @@ impl FakeReply {
         I: IntoIterator<Item = C>,
         C: Into<Vec<u8>>,
     {
-        FakeReply::Reply { status: 200, headers: Headers::new().with("content-type", "text/event-stream"), chunks: chunks.into_iter().map(|c| Ok(c.into())).collect() }
+        FakeReply::Reply {
+            status: 200,
+            headers: Headers::new().with("content-type", "text/event-stream"),
+            chunks: chunks.into_iter().map(|c| Ok(c.into())).collect(),
+        }
     }
 
     /// Adds a header to a reply.
@@ -91,7 +99,13 @@ impl FakeTransport {
 }
 
 impl HttpTransport for FakeTransport {
-    fn post<'a>(&'a self, url: &'a str, headers: &'a Headers, body: String, cancel: CancelToken) -> LocalBoxFuture<'a, Result<HttpReply, ModelError>> {
+    fn post<'a>(
+        &'a self,
+        url: &'a str,
+        headers: &'a Headers,
+        body: String,
+        cancel: CancelToken,
+    ) -> LocalBoxFuture<'a, Result<HttpReply, ModelError>> {
         self.sent.borrow_mut().push(HttpRequest { url: url.to_string(), headers: headers.clone(), body });
         let next = self.script.borrow_mut().pop_front();
         Box::pin(async move {
@@ -102,7 +116,9 @@ impl HttpTransport for FakeTransport {
                     cancel.cancelled().await;
                     Err(ModelError::Cancelled)
                 }
-                Some(FakeReply::Reply { status, headers, chunks }) => Ok(HttpReply { status, headers, body: Box::new(MemoryBody::new(chunks)) }),
+                Some(FakeReply::Reply { status, headers, chunks }) => {
+                    Ok(HttpReply { status, headers, body: Box::new(MemoryBody::new(chunks)) })
+                }
             }
         })
     }
@@ -172,7 +188,8 @@ pub fn sample_request() -> super::ModelRequest {
     use super::{ContentBlock, Role, ToolSchema, Turn};
     use serde_json::json;
     let schema = |props: &[&str]| {
-        let properties: serde_json::Map<String, serde_json::Value> = props.iter().map(|p| (p.to_string(), json!({ "type": "string" }))).collect();
+        let properties: serde_json::Map<String, serde_json::Value> =
+            props.iter().map(|p| (p.to_string(), json!({ "type": "string" }))).collect();
         json!({ "type": "object", "properties": properties, "required": props })
     };
     super::ModelRequest {
@@ -183,14 +200,22 @@ pub fn sample_request() -> super::ModelRequest {
                 role: Role::Assistant,
                 content: vec![
                     ContentBlock::text("Spawning alice."),
-                    ContentBlock::ToolUse { id: "toolu_1".into(), name: "spawn_teammate".into(), input: json!({ "name": "alice", "role": "coder", "prompt": "Write notes." }) },
+                    ContentBlock::ToolUse {
+                        id: "toolu_1".into(),
+                        name: "spawn_teammate".into(),
+                        input: json!({ "name": "alice", "role": "coder", "prompt": "Write notes." }),
+                    },
                 ],
             },
             Turn {
                 role: Role::User,
                 content: vec![
                     ContentBlock::text("<inbox>[]</inbox>"),
-                    ContentBlock::ToolResult { tool_use_id: "toolu_1".into(), content: "Spawned 'alice' (role: coder)".into(), is_error: false },
+                    ContentBlock::ToolResult {
+                        tool_use_id: "toolu_1".into(),
+                        content: "Spawned 'alice' (role: coder)".into(),
+                        is_error: false,
+                    },
                 ],
             },
             Turn::user_text("Now request her shutdown."),
@@ -201,11 +226,26 @@ pub fn sample_request() -> super::ModelRequest {
                     ContentBlock::ToolUse { id: "toolu_2".into(), name: "shutdown_request".into(), input: json!({ "teammate": "alice" }) },
                 ],
             },
-            Turn { role: Role::User, content: vec![ContentBlock::ToolResult { tool_use_id: "toolu_2".into(), content: "Error: alice is busy".into(), is_error: true }] },
+            Turn {
+                role: Role::User,
+                content: vec![ContentBlock::ToolResult {
+                    tool_use_id: "toolu_2".into(),
+                    content: "Error: alice is busy".into(),
+                    is_error: true,
+                }],
+            },
         ],
         tools: vec![
-            ToolSchema { name: "spawn_teammate".into(), description: "Spawn a teammate.".into(), input_schema: schema(&["name", "role", "prompt"]) },
-            ToolSchema { name: "shutdown_request".into(), description: "Ask a teammate to shut down.".into(), input_schema: schema(&["teammate"]) },
+            ToolSchema {
+                name: "spawn_teammate".into(),
+                description: "Spawn a teammate.".into(),
+                input_schema: schema(&["name", "role", "prompt"]),
+            },
+            ToolSchema {
+                name: "shutdown_request".into(),
+                description: "Ask a teammate to shut down.".into(),
+                input_schema: schema(&["teammate"]),
+            },
         ],
         max_tokens: 8000,
     }

@@ -40,9 +40,7 @@ pub enum HttpError {
     )]
     KeyInClearText,
     /// The key holds characters an HTTP header cannot carry.
-    #[error(
-        "the API key contains characters that cannot be sent (line breaks or control characters)"
-    )]
+    #[error("the API key contains characters that cannot be sent (line breaks or control characters)")]
     BadKey,
     /// A reply body grew past the limit.
     #[error("the reply was larger than {0} bytes")]
@@ -64,13 +62,10 @@ impl From<HttpError> for ModelError {
     fn from(e: HttpError) -> Self {
         match e {
             HttpError::TooLarge(_) => ModelError::Malformed(e.to_string()),
-            HttpError::BadBaseUrl(_)
-            | HttpError::KeyInUrl
-            | HttpError::KeyInClearText
-            | HttpError::BadKey => ModelError::Settings(e.to_string()),
-            HttpError::Unreachable { .. } | HttpError::Refused(_) => {
-                ModelError::Network(e.to_string())
+            HttpError::BadBaseUrl(_) | HttpError::KeyInUrl | HttpError::KeyInClearText | HttpError::BadKey => {
+                ModelError::Settings(e.to_string())
             }
+            HttpError::Unreachable { .. } | HttpError::Refused(_) => ModelError::Network(e.to_string()),
         }
     }
 }
@@ -110,9 +105,7 @@ impl ApiKey {
             return Err(HttpError::KeyInUrl);
         }
         let url = url.trim();
-        let cleartext = url
-            .get(..7)
-            .is_some_and(|scheme| scheme.eq_ignore_ascii_case("http://"));
+        let cleartext = url.get(..7).is_some_and(|scheme| scheme.eq_ignore_ascii_case("http://"));
         if cleartext && !is_loopback(&url[7..]) {
             return Err(HttpError::KeyInClearText);
         }
@@ -132,38 +125,23 @@ fn is_loopback(rest: &str) -> bool {
     let host = match host_port.strip_prefix('[') {
         Some(v6) => match v6.split_once(']') {
             Some((addr, port)) if port.is_empty() || port.starts_with(':') => {
-                return addr
-                    .parse::<std::net::Ipv6Addr>()
-                    .is_ok_and(|a| a.is_loopback());
+                return addr.parse::<std::net::Ipv6Addr>().is_ok_and(|a| a.is_loopback());
             }
             _ => return false,
         },
         None => host_port.split(':').next().unwrap_or_default(),
     };
-    host.eq_ignore_ascii_case("localhost")
-        || host
-            .parse::<std::net::Ipv4Addr>()
-            .is_ok_and(|a| a.is_loopback())
+    host.eq_ignore_ascii_case("localhost") || host.parse::<std::net::Ipv4Addr>().is_ok_and(|a| a.is_loopback())
 }
 
 impl fmt::Debug for ApiKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(if self.0.is_empty() {
-            "ApiKey(none)"
-        } else {
-            "ApiKey(<redacted>)"
-        })
+        f.write_str(if self.0.is_empty() { "ApiKey(none)" } else { "ApiKey(<redacted>)" })
     }
 }
 
 /// Header names whose values are secrets and never shown.
-const SECRET_HEADERS: [&str; 5] = [
-    "x-api-key",
-    "authorization",
-    "proxy-authorization",
-    "api-key",
-    "cookie",
-];
+const SECRET_HEADERS: [&str; 5] = ["x-api-key", "authorization", "proxy-authorization", "api-key", "cookie"];
 
 /// HTTP headers, in order, names compared case-insensitively. `Debug`
 /// redacts the values of credential headers.
@@ -191,10 +169,7 @@ impl Headers {
 
     /// The value of a header, if present.
     pub fn get(&self, name: &str) -> Option<&str> {
-        self.0
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
+        self.0.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
     }
 
     /// Every `(name, value)`, in order.
@@ -240,11 +215,7 @@ pub struct HttpRequest {
 
 impl fmt::Debug for HttpRequest {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("HttpRequest")
-            .field("url", &self.url)
-            .field("headers", &self.headers)
-            .field("body", &self.body)
-            .finish()
+        f.debug_struct("HttpRequest").field("url", &self.url).field("headers", &self.headers).field("body", &self.body).finish()
     }
 }
 
@@ -253,9 +224,7 @@ pub fn endpoint(base_url: &str, path: &str, key: &ApiKey) -> Result<String, Http
     key.check(base_url)?;
     let base = base_url.trim().trim_end_matches('/');
     let lower = base.to_ascii_lowercase();
-    let host = lower
-        .strip_prefix("https://")
-        .or_else(|| lower.strip_prefix("http://"));
+    let host = lower.strip_prefix("https://").or_else(|| lower.strip_prefix("http://"));
     if !host.is_some_and(|h| !h.is_empty() && !h.starts_with('/')) {
         return Err(HttpError::BadBaseUrl(base.to_string()));
     }
@@ -305,10 +274,7 @@ pub struct HttpReply {
 
 impl fmt::Debug for HttpReply {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("HttpReply")
-            .field("status", &self.status)
-            .field("headers", &self.headers)
-            .finish_non_exhaustive()
+        f.debug_struct("HttpReply").field("status", &self.status).field("headers", &self.headers).finish_non_exhaustive()
     }
 }
 
@@ -320,16 +286,12 @@ impl HttpReply {
 
     /// True when the body is an event stream.
     pub fn is_event_stream(&self) -> bool {
-        self.headers
-            .get("content-type")
-            .is_some_and(|t| t.to_ascii_lowercase().contains("text/event-stream"))
+        self.headers.get("content-type").is_some_and(|t| t.to_ascii_lowercase().contains("text/event-stream"))
     }
 
     /// True when the body says it is JSON.
     pub fn is_json(&self) -> bool {
-        self.headers
-            .get("content-type")
-            .is_some_and(|t| t.to_ascii_lowercase().contains("json"))
+        self.headers.get("content-type").is_some_and(|t| t.to_ascii_lowercase().contains("json"))
     }
 }
 
@@ -377,10 +339,7 @@ impl RetrySleeper for NoWait {
 
 /// Runs `fut` until it completes or `cancel` fires, whichever is first.
 pub fn or_cancel<F: Future>(fut: F, cancel: &CancelToken) -> OrCancel<F> {
-    OrCancel {
-        fut: Box::pin(fut),
-        cancelled: cancel.cancelled(),
-    }
+    OrCancel { fut: Box::pin(fut), cancelled: cancel.cancelled() }
 }
 
 /// The future returned by [`or_cancel`].
@@ -402,11 +361,7 @@ impl<F: Future> Future for OrCancel<F> {
 }
 
 /// Reads a whole body, up to `limit` bytes, stopping at Stop.
-pub async fn read_to_end(
-    body: &mut dyn ByteStream,
-    cancel: &CancelToken,
-    limit: usize,
-) -> Result<Vec<u8>, ModelError> {
+pub async fn read_to_end(body: &mut dyn ByteStream, cancel: &CancelToken, limit: usize) -> Result<Vec<u8>, ModelError> {
     let mut all = Vec::new();
     while let Some(chunk) = or_cancel(body.next_chunk(), cancel).await?? {
         if all.len() + chunk.len() > limit {
@@ -437,15 +392,12 @@ pub struct Sender<'a> {
 
 impl fmt::Debug for Sender<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Sender")
-            .field("policy", self.policy)
-            .finish_non_exhaustive()
+        f.debug_struct("Sender").field("policy", self.policy).finish_non_exhaustive()
     }
 }
 
 /// Reads a successful reply into a response (the provider's half).
-pub type ReadReply<'a> = dyn Fn(HttpReply, TextSink, CancelToken) -> LocalBoxFuture<'a, Result<ModelResponse, ModelError>>
-    + 'a;
+pub type ReadReply<'a> = dyn Fn(HttpReply, TextSink, CancelToken) -> LocalBoxFuture<'a, Result<ModelResponse, ModelError>> + 'a;
 
 impl Sender<'_> {
     /// Sends `request`, retrying as `retry` decides, and reads the reply
@@ -466,9 +418,7 @@ impl Sender<'_> {
         cancel: &CancelToken,
         read: &ReadReply<'_>,
     ) -> Result<ModelResponse, ModelError> {
-        self.attempts(request, on_text, cancel, read)
-            .await
-            .map_err(|e| redact_error(e, &request.headers))
+        self.attempts(request, on_text, cancel, read).await.map_err(|e| redact_error(e, &request.headers))
     }
 
     async fn attempts(
@@ -494,35 +444,15 @@ impl Sender<'_> {
                 return Err(ModelError::Cancelled);
             }
             attempts += 1;
-            let sent = or_cancel(
-                self.transport.post(
-                    &request.url,
-                    &request.headers,
-                    request.body.clone(),
-                    cancel.clone(),
-                ),
-                cancel,
-            )
-            .await;
+            let sent = or_cancel(self.transport.post(&request.url, &request.headers, request.body.clone(), cancel.clone()), cancel).await;
             let (error, wait) = match sent.and_then(|r| r) {
-                Ok(reply) if reply.is_success() => {
-                    match read(reply, sink.clone(), cancel.clone()).await {
-                        Ok(response) => return Ok(response),
-                        Err(e) if emitted.get() => {
-                            return Err(if cancel.is_cancelled() {
-                                ModelError::Cancelled
-                            } else {
-                                e
-                            })
-                        }
-                        Err(e) => (e, None),
-                    }
-                }
+                Ok(reply) if reply.is_success() => match read(reply, sink.clone(), cancel.clone()).await {
+                    Ok(response) => return Ok(response),
+                    Err(e) if emitted.get() => return Err(if cancel.is_cancelled() { ModelError::Cancelled } else { e }),
+                    Err(e) => (e, None),
+                },
                 Ok(mut reply) => {
-                    let wait = retry::retry_after(
-                        reply.headers.get("retry-after-ms"),
-                        reply.headers.get("retry-after"),
-                    );
+                    let wait = retry::retry_after(reply.headers.get("retry-after-ms"), reply.headers.get("retry-after"));
                     let body = read_to_end(reply.body.as_mut(), cancel, MAX_ERROR_BODY).await;
                     let body = match body {
                         Err(ModelError::Cancelled) => return Err(ModelError::Cancelled),
@@ -543,9 +473,7 @@ impl Sender<'_> {
                 r
             };
             match retry::decide(self.policy, attempts, &error, wait, random) {
-                RetryDecision::RetryAfterMs(ms) => {
-                    or_cancel(self.sleeper.sleep(ms), cancel).await?
-                }
+                RetryDecision::RetryAfterMs(ms) => or_cancel(self.sleeper.sleep(ms), cancel).await?,
                 RetryDecision::GiveUp => return Err(gave_up(error, attempts)),
             }
         }
@@ -588,10 +516,7 @@ pub fn redact_error(error: ModelError, headers: &Headers) -> ModelError {
         ModelError::Cancelled => ModelError::Cancelled,
         ModelError::Unauthorized(m) => ModelError::Unauthorized(redact(&m, headers)),
         ModelError::Network(m) => ModelError::Network(redact(&m, headers)),
-        ModelError::Http { status, message } => ModelError::Http {
-            status,
-            message: redact(&message, headers),
-        },
+        ModelError::Http { status, message } => ModelError::Http { status, message: redact(&message, headers) },
         ModelError::Malformed(m) => ModelError::Malformed(redact(&m, headers)),
         ModelError::Settings(m) => ModelError::Settings(redact(&m, headers)),
     }
@@ -599,10 +524,9 @@ pub fn redact_error(error: ModelError, headers: &Headers) -> ModelError {
 
 fn gave_up(error: ModelError, attempts: u32) -> ModelError {
     match error {
-        ModelError::Http { status, message } if attempts > 1 => ModelError::Http {
-            status,
-            message: format!("{message} (gave up after {attempts} attempts)"),
-        },
+        ModelError::Http { status, message } if attempts > 1 => {
+            ModelError::Http { status, message: format!("{message} (gave up after {attempts} attempts)") }
+        }
         e => e,
     }
 }
@@ -659,7 +583,13 @@ mod browser {
     }
 
     impl HttpTransport for FetchTransport {
-        fn post<'a>(&'a self, url: &'a str, headers: &'a super::Headers, body: String, cancel: CancelToken) -> LocalBoxFuture<'a, Result<HttpReply, ModelError>> {
+        fn post<'a>(
+            &'a self,
+            url: &'a str,
+            headers: &'a super::Headers,
+            body: String,
+            cancel: CancelToken,
+        ) -> LocalBoxFuture<'a, Result<HttpReply, ModelError>> {
             Box::pin(async move {
                 if cancel.is_cancelled() {
                     return Err(ModelError::Cancelled);
@@ -674,7 +604,9 @@ mod browser {
                 // the value, so say only which header.
                 let js_headers = web_sys::Headers::new().map_err(refused)?;
                 for (name, value) in headers.iter() {
-                    js_headers.set(name, value).map_err(|_| HttpError::Refused(format!("the header {name:?} has a value a browser cannot send")))?;
+                    js_headers
+                        .set(name, value)
+                        .map_err(|_| HttpError::Refused(format!("the header {name:?} has a value a browser cannot send")))?;
                 }
                 let request = Request::post(url)
                     .headers(gloo_net::http::Headers::from_raw(js_headers))
@@ -691,7 +623,11 @@ mod browser {
                     reply_headers.insert(name, value);
                 }
                 let chunks = response.body().map(|raw| wasm_streams::ReadableStream::from_raw(raw).into_stream());
-                Ok(HttpReply { status: response.status(), headers: reply_headers, body: Box::new(FetchBody { chunks, controller, cancel, _registration: registration }) })
+                Ok(HttpReply {
+                    status: response.status(),
+                    headers: reply_headers,
+                    body: Box::new(FetchBody { chunks, controller, cancel, _registration: registration }),
+                })
             })
         }
     }
@@ -748,100 +684,43 @@ mod tests {
         let shown = format!("{h:?}");
         assert!(!shown.contains("secret"), "{shown}");
         assert!(shown.contains("application/json") && shown.contains("<redacted>"));
-        assert_eq!(
-            h.get("x-api-key"),
-            Some("sk-ant-secret"),
-            "lookups ignore case"
-        );
+        assert_eq!(h.get("x-api-key"), Some("sk-ant-secret"), "lookups ignore case");
     }
 
     #[test]
     fn the_key_debug_output_is_redacted() {
-        assert_eq!(
-            format!("{:?}", ApiKey::new(" sk-ant-123\n")),
-            "ApiKey(<redacted>)"
-        );
-        assert_eq!(
-            ApiKey::new(" sk-ant-123\n").expose(),
-            "sk-ant-123",
-            "whitespace from a paste is trimmed"
-        );
+        assert_eq!(format!("{:?}", ApiKey::new(" sk-ant-123\n")), "ApiKey(<redacted>)");
+        assert_eq!(ApiKey::new(" sk-ant-123\n").expose(), "sk-ant-123", "whitespace from a paste is trimmed");
         assert_eq!(format!("{:?}", ApiKey::new("")), "ApiKey(none)");
     }
 
     #[test]
     fn credentials_are_redacted_from_error_messages() {
-        let h = Headers::new()
-            .with("X-Api-Key", "sk-ant-secret-123")
-            .with("content-type", "application/json");
-        assert_eq!(
-            redact("invalid key sk-ant-secret-123 (sk-ant-secret-123)", &h),
-            "invalid key <redacted> (<redacted>)"
-        );
+        let h = Headers::new().with("X-Api-Key", "sk-ant-secret-123").with("content-type", "application/json");
+        assert_eq!(redact("invalid key sk-ant-secret-123 (sk-ant-secret-123)", &h), "invalid key <redacted> (<redacted>)");
         let h = Headers::new().with("authorization", "Bearer sk-proj-secret-9");
-        assert_eq!(
-            redact("got 'Bearer sk-proj-secret-9', key=sk-proj-secret-9", &h),
-            "got '<redacted>', key=<redacted>"
-        );
+        assert_eq!(redact("got 'Bearer sk-proj-secret-9', key=sk-proj-secret-9", &h), "got '<redacted>', key=<redacted>");
         let short = Headers::new().with("x-api-key", "k");
-        assert_eq!(
-            redact("invalid key k", &short),
-            "invalid key k",
-            "too short to search for without garbling the text"
-        );
-        assert_eq!(
-            redact("application/json", &h),
-            "application/json",
-            "other headers are not secrets"
-        );
-        let e = redact_error(
-            ModelError::Http {
-                status: 429,
-                message: "slow down, sk-proj-secret-9".into(),
-            },
-            &h,
-        );
-        assert_eq!(
-            e,
-            ModelError::Http {
-                status: 429,
-                message: "slow down, <redacted>".into()
-            }
-        );
-        assert_eq!(
-            redact_error(ModelError::Cancelled, &h),
-            ModelError::Cancelled
-        );
+        assert_eq!(redact("invalid key k", &short), "invalid key k", "too short to search for without garbling the text");
+        assert_eq!(redact("application/json", &h), "application/json", "other headers are not secrets");
+        let e = redact_error(ModelError::Http { status: 429, message: "slow down, sk-proj-secret-9".into() }, &h);
+        assert_eq!(e, ModelError::Http { status: 429, message: "slow down, <redacted>".into() });
+        assert_eq!(redact_error(ModelError::Cancelled, &h), ModelError::Cancelled);
     }
 
     #[test]
     fn a_key_inside_the_base_url_is_refused() {
         let key = ApiKey::new("sk-ant-123");
-        assert_eq!(
-            endpoint("https://proxy.example/sk-ant-123", "/v1/messages", &key),
-            Err(HttpError::KeyInUrl)
-        );
+        assert_eq!(endpoint("https://proxy.example/sk-ant-123", "/v1/messages", &key), Err(HttpError::KeyInUrl));
         assert!(!HttpError::KeyInUrl.to_string().contains("sk-ant"));
-        assert_eq!(
-            endpoint("https://api.anthropic.com/", "/v1/messages", &key).as_deref(),
-            Ok("https://api.anthropic.com/v1/messages")
-        );
+        assert_eq!(endpoint("https://api.anthropic.com/", "/v1/messages", &key).as_deref(), Ok("https://api.anthropic.com/v1/messages"));
     }
 
     #[test]
     fn a_base_url_must_be_http_or_https() {
         let key = ApiKey::default();
-        for bad in [
-            "",
-            "api.anthropic.com",
-            "ftp://x",
-            "javascript:alert(1)",
-            "https://",
-        ] {
-            assert!(
-                matches!(endpoint(bad, "/x", &key), Err(HttpError::BadBaseUrl(_))),
-                "{bad:?}"
-            );
+        for bad in ["", "api.anthropic.com", "ftp://x", "javascript:alert(1)", "https://"] {
+            assert!(matches!(endpoint(bad, "/x", &key), Err(HttpError::BadBaseUrl(_))), "{bad:?}");
         }
         assert_eq!(
             endpoint("http://localhost:11434/v1", "/chat/completions", &key).as_deref(),
@@ -866,11 +745,7 @@ mod tests {
             "http://0.0.0.0",
             "http://127.1",
         ] {
-            assert_eq!(
-                endpoint(bad, "/v1/messages", &key),
-                Err(HttpError::KeyInClearText),
-                "{bad:?}"
-            );
+            assert_eq!(endpoint(bad, "/v1/messages", &key), Err(HttpError::KeyInClearText), "{bad:?}");
         }
         let e = HttpError::KeyInClearText.to_string();
         assert!(e.contains("https://") && !e.contains("sk-ant"), "{e}");
@@ -885,48 +760,27 @@ mod tests {
             "https://example.com",
             "https://api.anthropic.com/",
         ] {
-            assert!(
-                endpoint(ok, "/v1/messages", &key).is_ok(),
-                "{ok:?}: {:?}",
-                endpoint(ok, "/v1/messages", &key)
-            );
+            assert!(endpoint(ok, "/v1/messages", &key).is_ok(), "{ok:?}: {:?}", endpoint(ok, "/v1/messages", &key));
         }
-        assert!(
-            endpoint("http://example.com", "/v1/messages", &ApiKey::default()).is_ok(),
-            "no key, nothing to protect"
-        );
-        assert!(
-            endpoint("http://example.com", "/v1/messages", &ApiKey::new("  ")).is_ok(),
-            "a blank key is no key"
-        );
+        assert!(endpoint("http://example.com", "/v1/messages", &ApiKey::default()).is_ok(), "no key, nothing to protect");
+        assert!(endpoint("http://example.com", "/v1/messages", &ApiKey::new("  ")).is_ok(), "a blank key is no key");
     }
 
     #[test]
     fn a_key_with_line_breaks_is_refused_before_sending() {
-        assert_eq!(
-            ApiKey::new("sk-a\nb").check("https://x"),
-            Err(HttpError::BadKey)
-        );
+        assert_eq!(ApiKey::new("sk-a\nb").check("https://x"), Err(HttpError::BadKey));
     }
 
     #[test]
     fn reading_a_body_stops_at_the_limit_and_at_stop() {
         let cancel = CancelToken::new();
         let mut body = MemoryBody::new([Ok(b"ab".to_vec()), Ok(b"cd".to_vec())]);
-        assert_eq!(
-            block_on(read_to_end(&mut body, &cancel, 10)),
-            Ok(b"abcd".to_vec())
-        );
+        assert_eq!(block_on(read_to_end(&mut body, &cancel, 10)), Ok(b"abcd".to_vec()));
         let mut body = MemoryBody::new([Ok(b"ab".to_vec()), Ok(b"cd".to_vec())]);
-        assert!(
-            matches!(block_on(read_to_end(&mut body, &cancel, 3)), Err(ModelError::Malformed(m)) if m.contains("larger than 3 bytes"))
-        );
+        assert!(matches!(block_on(read_to_end(&mut body, &cancel, 3)), Err(ModelError::Malformed(m)) if m.contains("larger than 3 bytes")));
         cancel.cancel();
         let mut body = MemoryBody::whole("x");
-        assert_eq!(
-            block_on(read_to_end(&mut body, &cancel, 10)),
-            Err(ModelError::Cancelled)
-        );
+        assert_eq!(block_on(read_to_end(&mut body, &cancel, 10)), Err(ModelError::Cancelled));
     }
 
     #[test]
@@ -937,10 +791,7 @@ mod tests {
         let mut cx = Context::from_waker(waker);
         assert!(fut.as_mut().poll(&mut cx).is_pending());
         cancel.cancel();
-        assert_eq!(
-            fut.as_mut().poll(&mut cx),
-            Poll::Ready(Err(ModelError::Cancelled))
-        );
+        assert_eq!(fut.as_mut().poll(&mut cx), Poll::Ready(Err(ModelError::Cancelled)));
     }
 
     #[test]
@@ -964,11 +815,7 @@ mod tests {
             let hits = hits.clone();
             cancel.on_cancel(move || hits.set(hits.get() + 100))
         };
-        assert_eq!(
-            hits.get(),
-            101,
-            "registering on a cancelled token runs at once"
-        );
+        assert_eq!(hits.get(), 101, "registering on a cancelled token runs at once");
         drop(late);
     }
 }

@@ -342,5 +342,10 @@ pub trait Model {
 
     /// Answers one request. Streaming providers pass text deltas to `on_text`
     /// as they arrive; every provider checks `cancel`.
-    fn complete<'a>(&'a self, request: &'a ModelRequest, on_text: TextSink, cancel: CancelToken) -> LocalBoxFuture<'a, Result<ModelResponse, ModelError>>;
+    fn complete<'a>(
+        &'a self,
+        request: &'a ModelRequest,
+        on_text: TextSink,
+        cancel: CancelToken,
+    ) -> LocalBoxFuture<'a, Result<ModelResponse, ModelError>>;
 }

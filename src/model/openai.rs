@@ -104,7 +104,13 @@ pub struct OpenAiConfig {
 
 impl Default for OpenAiConfig {
     fn default() -> Self {
-        OpenAiConfig { base_url: DEFAULT_BASE_URL.into(), model: DEFAULT_MODEL.into(), max_tokens: DEFAULT_MAX_TOKENS, stream: true, api_key: ApiKey::default() }
+        OpenAiConfig {
+            base_url: DEFAULT_BASE_URL.into(),
+            model: DEFAULT_MODEL.into(),
+            max_tokens: DEFAULT_MAX_TOKENS,
+            stream: true,
+            api_key: ApiKey::default(),
+        }
     }
 }
 
@@ -154,7 +160,8 @@ pub fn chat_messages(system: &str, turns: &[super::Turn]) -> Vec<Value> {
             Role::User => {
                 for b in &turn.content {
                     if let ContentBlock::ToolResult { tool_use_id, content, is_error } = b {
-                        let content = if *is_error && !content.starts_with("Error") { format!("Error: {content}") } else { content.clone() };
+                        let content =
+                            if *is_error && !content.starts_with("Error") { format!("Error: {content}") } else { content.clone() };
                         out.push(json!({ "role": "tool", "tool_call_id": tool_use_id, "content": content }));
                     }
                 }
@@ -221,7 +228,12 @@ pub fn parse_finish_reason(reason: Option<&str>, has_tool_calls: bool) -> Result
 }
 
 fn api_error(err: &Value) -> OpenAiError {
-    let message = err.get("message").and_then(Value::as_str).map(str::to_string).or_else(|| err.as_str().map(str::to_string)).unwrap_or_else(|| err.to_string());
+    let message = err
+        .get("message")
+        .and_then(Value::as_str)
+        .map(str::to_string)
+        .or_else(|| err.as_str().map(str::to_string))
+        .unwrap_or_else(|| err.to_string());
     let status = err.get("code").and_then(Value::as_u64).filter(|c| (400..600).contains(c)).map(|c| c as u16);
     OpenAiError::Api { status, message }
 }
@@ -301,7 +313,14 @@ pub fn parse_response(body: &str) -> Result<ModelResponse, OpenAiError> {
                         Value::Null => String::new(),
                         other => other.to_string(), // some servers send an object
                     };
-                    (i, PartialCall { id: c["id"].as_str().unwrap_or_default().into(), name: f["name"].as_str().unwrap_or_default().into(), arguments })
+                    (
+                        i,
+                        PartialCall {
+                            id: c["id"].as_str().unwrap_or_default().into(),
+                            name: f["name"].as_str().unwrap_or_default().into(),
+                            arguments,
+                        },
+                    )
                 })
                 .collect()
         })
@@ -359,7 +378,14 @@ impl Default for ChatStream {
 impl ChatStream {
     /// A parser at the start of a stream.
     pub fn new() -> Self {
-        ChatStream { sse: SseDecoder::new(), text: String::new(), calls: BTreeMap::new(), finish_reason: None, usage: Usage::default(), done: false }
+        ChatStream {
+            sse: SseDecoder::new(),
+            text: String::new(),
+            calls: BTreeMap::new(),
+            finish_reason: None,
+            usage: Usage::default(),
+            done: false,
+        }
     }
 
     /// Feeds the next chunk; returns the events it completed. An error
@@ -408,7 +434,9 @@ impl ChatStream {
             usage_of(u, &mut self.usage);
             out.push(ChatEvent::Usage(self.usage));
         }
-        let Some(choice) = v.get("choices").and_then(Value::as_array).and_then(|c| c.iter().find(|c| c["index"].as_u64().unwrap_or(0) == 0)) else {
+        let Some(choice) =
+            v.get("choices").and_then(Value::as_array).and_then(|c| c.iter().find(|c| c["index"].as_u64().unwrap_or(0) == 0))
+        else {
             return Ok(()); // the usage-only chunk, or a keep-alive
         };
         let delta = &choice["delta"];
@@ -501,10 +529,10 @@ mod tests {
     use std::rc::Rc;
 
     use super::*;
-    use crate::model::{CancelToken, Model, TextSink};
     use crate::model::fake::{block_on, poll_once, sample_request, FakeReply, FakeTransport, RecordingSleeper};
     use crate::model::http::NoWait;
     use crate::model::Turn;
+    use crate::model::{CancelToken, Model, TextSink};
 
     const KEY: &str = "sk-proj-SECRET-abcdef0123456789";
     const TOOL_CALLS: &[u8] = include_bytes!("../../tests/fixtures/openai_stream_tool_calls.sse");
@@ -593,7 +621,10 @@ mod tests {
         let turns = vec![
             Turn::user_text("go"),
             Turn { role: Role::Assistant, content: vec![ContentBlock::ToolUse { id: "c1".into(), name: "t".into(), input: json!({}) }] },
-            Turn { role: Role::User, content: vec![ContentBlock::ToolResult { tool_use_id: "c1".into(), content: "unknown teammate".into(), is_error: true }] },
+            Turn {
+                role: Role::User,
+                content: vec![ContentBlock::ToolResult { tool_use_id: "c1".into(), content: "unknown teammate".into(), is_error: true }],
+            },
         ];
         let m = chat_messages("", &turns);
         assert_eq!(m[2], json!({ "role": "tool", "tool_call_id": "c1", "content": "Error: unknown teammate" }));
@@ -604,8 +635,15 @@ mod tests {
         let call = ContentBlock::ToolUse { id: "call_7".into(), name: "send_message".into(), input: json!({ "to": "lead" }) };
         let turns = vec![Turn::user_text("go"), Turn { role: Role::Assistant, content: vec![call.clone()] }];
         let sent = chat_messages("", &turns)[1].clone();
-        assert_eq!(sent, json!({ "role": "assistant", "content": null, "tool_calls": [{ "id": "call_7", "type": "function", "function": { "name": "send_message", "arguments": "{\"to\":\"lead\"}" } }] }));
-        let r = parse_response(&reply_with(json!({ "role": "assistant", "content": null, "tool_calls": sent["tool_calls"] }), json!("tool_calls"))).unwrap();
+        assert_eq!(
+            sent,
+            json!({ "role": "assistant", "content": null, "tool_calls": [{ "id": "call_7", "type": "function", "function": { "name": "send_message", "arguments": "{\"to\":\"lead\"}" } }] })
+        );
+        let r = parse_response(&reply_with(
+            json!({ "role": "assistant", "content": null, "tool_calls": sent["tool_calls"] }),
+            json!("tool_calls"),
+        ))
+        .unwrap();
         assert_eq!(r.content, vec![call]);
     }
 
@@ -616,18 +654,35 @@ mod tests {
         let r = parse_response(RESPONSE).unwrap();
         assert_eq!(r.stop_reason, StopReason::ToolUse);
         assert_eq!(r.usage, Usage { input_tokens: 812, output_tokens: 41 });
-        assert_eq!(r.content, vec![ContentBlock::ToolUse { id: "call_Z9".into(), name: "plan_approval".into(), input: json!({ "request_id": "a1b2c3d4", "approve": true, "feedback": "Go ahead." }) }]);
+        assert_eq!(
+            r.content,
+            vec![ContentBlock::ToolUse {
+                id: "call_Z9".into(),
+                name: "plan_approval".into(),
+                input: json!({ "request_id": "a1b2c3d4", "approve": true, "feedback": "Go ahead." })
+            }]
+        );
     }
 
     #[test]
     fn every_finish_reason_maps_to_our_stop_reason() {
         let text = json!({ "role": "assistant", "content": "hi" });
-        for (reason, expected) in [("stop", StopReason::EndTurn), ("length", StopReason::MaxTokens), ("content_filter", StopReason::Refusal), ("tool_calls", StopReason::ToolUse), ("function_call", StopReason::ToolUse)] {
+        for (reason, expected) in [
+            ("stop", StopReason::EndTurn),
+            ("length", StopReason::MaxTokens),
+            ("content_filter", StopReason::Refusal),
+            ("tool_calls", StopReason::ToolUse),
+            ("function_call", StopReason::ToolUse),
+        ] {
             assert_eq!(parse_response(&reply_with(text.clone(), json!(reason))).unwrap().stop_reason, expected, "{reason}");
         }
         assert_eq!(parse_response(&reply_with(text.clone(), Value::Null)).unwrap().stop_reason, StopReason::EndTurn);
         let called = json!({ "role": "assistant", "content": null, "tool_calls": [{ "id": "c", "type": "function", "function": { "name": "t", "arguments": "{}" } }] });
-        assert_eq!(parse_response(&reply_with(called, json!("stop"))).unwrap().stop_reason, StopReason::ToolUse, "a local server saying stop while calling tools");
+        assert_eq!(
+            parse_response(&reply_with(called, json!("stop"))).unwrap().stop_reason,
+            StopReason::ToolUse,
+            "a local server saying stop while calling tools"
+        );
     }
 
     #[test]
@@ -641,9 +696,15 @@ mod tests {
         assert_eq!(parse_response("{\"choices\": []}"), Err(OpenAiError::Missing("choices")));
         assert!(matches!(parse_response("not json"), Err(OpenAiError::NotJson(_))));
         let bad_args = json!({ "content": null, "tool_calls": [{ "id": "c", "function": { "name": "t", "arguments": "{\"a\": " } }] });
-        assert!(matches!(parse_response(&reply_with(bad_args.clone(), json!("tool_calls"))), Err(OpenAiError::BadToolInput { name, .. }) if name == "t"));
+        assert!(
+            matches!(parse_response(&reply_with(bad_args.clone(), json!("tool_calls"))), Err(OpenAiError::BadToolInput { name, .. }) if name == "t")
+        );
         let cut = parse_response(&reply_with(bad_args, json!("length"))).unwrap();
-        assert_eq!(cut.content, vec![ContentBlock::ToolUse { id: "c".into(), name: "t".into(), input: json!({}) }], "cut off by length: kept, empty");
+        assert_eq!(
+            cut.content,
+            vec![ContentBlock::ToolUse { id: "c".into(), name: "t".into(), input: json!({}) }],
+            "cut off by length: kept, empty"
+        );
         let err = parse_response(r#"{"error":{"message":"model 'x' not found","type":"not_found_error","code":404}}"#).unwrap_err();
         assert_eq!(ModelError::from(err), ModelError::Http { status: 404, message: "model 'x' not found".into() });
     }
@@ -675,7 +736,10 @@ mod tests {
     #[test]
     fn argument_pieces_are_joined_per_call_index() {
         let (events, _) = stream_in_pieces(TOOL_CALLS, TOOL_CALLS.len());
-        let pieces: Vec<(usize, &str)> = events.iter().filter_map(|e| if let ChatEvent::ArgumentsDelta { index, piece } = e { Some((*index, piece.as_str())) } else { None }).collect();
+        let pieces: Vec<(usize, &str)> = events
+            .iter()
+            .filter_map(|e| if let ChatEvent::ArgumentsDelta { index, piece } = e { Some((*index, piece.as_str())) } else { None })
+            .collect();
         assert_eq!(pieces, [(0, "{\"team"), (0, "mate\": \"alice\"}"), (1, "{\"teammate\": \"b\u{f3}b\"}")]);
         assert!(events.contains(&ChatEvent::Usage(Usage { input_tokens: 612, output_tokens: 58 })));
     }
@@ -687,7 +751,8 @@ mod tests {
             let r = result.unwrap();
             assert_eq!(r.content, vec![ContentBlock::text("All done: wrote caf\u{e9}.md \u{2713}")], "pieces of {size}");
             assert_eq!((r.stop_reason.clone(), r.usage), (StopReason::EndTurn, Usage { input_tokens: 40, output_tokens: 9 }));
-            let text: String = events.iter().filter_map(|e| if let ChatEvent::TextDelta(t) = e { Some(t.as_str()) } else { None }).collect();
+            let text: String =
+                events.iter().filter_map(|e| if let ChatEvent::TextDelta(t) = e { Some(t.as_str()) } else { None }).collect();
             assert_eq!(text, "All done: wrote caf\u{e9}.md \u{2713}");
         }
     }
@@ -716,7 +781,14 @@ mod tests {
         let request = build_request(&cfg, &sample_request()).unwrap();
         let (model, transport, _) = model_with(vec![FakeReply::sse([TOOL_CALLS])]);
         block_on(model.complete(&sample_request(), Rc::new(|_: &str| {}), CancelToken::new())).unwrap();
-        let shown = [format!("{cfg:?}"), format!("{request:?}"), format!("{model:?}"), format!("{:?}", transport.sent()), request.url.clone(), request.body.clone()];
+        let shown = [
+            format!("{cfg:?}"),
+            format!("{request:?}"),
+            format!("{model:?}"),
+            format!("{:?}", transport.sent()),
+            request.url.clone(),
+            request.body.clone(),
+        ];
         for s in shown {
             assert!(!s.contains(KEY) && !s.contains("SECRET"), "the key leaked into: {s}");
         }
@@ -739,12 +811,17 @@ mod tests {
     fn a_json_reply_is_read_whole_when_not_streaming() {
         let transport = FakeTransport::new([FakeReply::json(200, RESPONSE)]);
         let model = OpenAiModel::new(OpenAiConfig { stream: false, ..config() }, transport, Rc::new(NoWait));
-        assert_eq!(block_on(model.complete(&sample_request(), Rc::new(|_: &str| {}), CancelToken::new())), Ok(parse_response(RESPONSE).unwrap()));
+        assert_eq!(
+            block_on(model.complete(&sample_request(), Rc::new(|_: &str| {}), CancelToken::new())),
+            Ok(parse_response(RESPONSE).unwrap())
+        );
     }
 
     #[test]
     fn a_429_with_retry_after_ms_is_waited_out_then_succeeds() {
-        let limited = FakeReply::json(429, r#"{"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}}"#).with_header("retry-after-ms", "1200").with_header("retry-after", "2");
+        let limited = FakeReply::json(429, r#"{"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}}"#)
+            .with_header("retry-after-ms", "1200")
+            .with_header("retry-after", "2");
         let (model, transport, sleeper) = model_with(vec![limited, FakeReply::sse([TOOL_CALLS])]);
         assert_eq!(block_on(model.complete(&sample_request(), Rc::new(|_: &str| {}), CancelToken::new())), Ok(expected_tool_calls()));
         assert_eq!(sleeper.waits(), [1_200]);
@@ -753,7 +830,10 @@ mod tests {
 
     #[test]
     fn a_401_says_the_key_was_refused() {
-        let (model, transport, _) = model_with(vec![FakeReply::json(401, r#"{"error":{"message":"Incorrect API key provided","type":"invalid_request_error","code":"invalid_api_key"}}"#)]);
+        let (model, transport, _) = model_with(vec![FakeReply::json(
+            401,
+            r#"{"error":{"message":"Incorrect API key provided","type":"invalid_request_error","code":"invalid_api_key"}}"#,
+        )]);
         let e = block_on(model.complete(&sample_request(), Rc::new(|_: &str| {}), CancelToken::new())).unwrap_err();
         assert!(matches!(&e, ModelError::Unauthorized(m) if m.contains("Incorrect API key")));
         assert!(e.to_string().contains("the key was refused"));
@@ -770,10 +850,18 @@ mod tests {
 
     #[test]
     fn a_network_error_and_a_malformed_body_are_errors_not_panics() {
-        let (model, _, _) = model_with(vec![FakeReply::Fail(ModelError::Network("could not reach http://localhost:11434/v1/chat/completions: TypeError: Failed to fetch".into()))]);
-        assert!(matches!(block_on(model.complete(&sample_request(), Rc::new(|_: &str| {}), CancelToken::new())), Err(ModelError::Network(_))));
+        let (model, _, _) = model_with(vec![FakeReply::Fail(ModelError::Network(
+            "could not reach http://localhost:11434/v1/chat/completions: TypeError: Failed to fetch".into(),
+        ))]);
+        assert!(matches!(
+            block_on(model.complete(&sample_request(), Rc::new(|_: &str| {}), CancelToken::new())),
+            Err(ModelError::Network(_))
+        ));
         let (model, _, _) = model_with(vec![FakeReply::sse([&b"data: {\"choices\": [{\"delta\": \n\n"[..]])]);
-        assert!(matches!(block_on(model.complete(&sample_request(), Rc::new(|_: &str| {}), CancelToken::new())), Err(ModelError::Malformed(_))));
+        assert!(matches!(
+            block_on(model.complete(&sample_request(), Rc::new(|_: &str| {}), CancelToken::new())),
+            Err(ModelError::Malformed(_))
+        ));
     }
 
     #[test]

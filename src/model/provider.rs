@@ -44,7 +44,12 @@ pub trait Dialect: 'static {
 /// Reads a 2xx reply in dialect `D`: a stream if the server streams, JSON
 /// otherwise (a proxy may ignore `stream`). Text goes to `on_text` as it
 /// arrives.
-pub async fn read_reply<D: Dialect>(mut reply: HttpReply, on_text: TextSink, cancel: CancelToken, streamed: bool) -> Result<ModelResponse, ModelError> {
+pub async fn read_reply<D: Dialect>(
+    mut reply: HttpReply,
+    on_text: TextSink,
+    cancel: CancelToken,
+    streamed: bool,
+) -> Result<ModelResponse, ModelError> {
     let stream = reply.is_event_stream() || (streamed && !reply.is_json());
     if !stream {
         let bytes = http::read_to_end(reply.body.as_mut(), &cancel, http::MAX_REPLY_BODY).await?;
@@ -120,7 +125,12 @@ impl<D: Dialect, T: HttpTransport> Model for HttpModel<D, T> {
         format!("{} ({})", D::model_id(&self.config), D::FAMILY)
     }
 
-    fn complete<'a>(&'a self, request: &'a ModelRequest, on_text: TextSink, cancel: CancelToken) -> LocalBoxFuture<'a, Result<ModelResponse, ModelError>> {
+    fn complete<'a>(
+        &'a self,
+        request: &'a ModelRequest,
+        on_text: TextSink,
+        cancel: CancelToken,
+    ) -> LocalBoxFuture<'a, Result<ModelResponse, ModelError>> {
         Box::pin(async move {
             if cancel.is_cancelled() {
                 return Err(ModelError::Cancelled);
@@ -128,9 +138,10 @@ impl<D: Dialect, T: HttpTransport> Model for HttpModel<D, T> {
             let http_request = D::prepare(&self.config, request)?;
             let sender = Sender { transport: &self.transport, sleeper: &*self.sleeper, policy: &self.policy, random: &self.random };
             let streamed = D::streamed(&self.config);
-            let read = move |reply: HttpReply, sink: TextSink, cancel: CancelToken| -> LocalBoxFuture<'a, Result<ModelResponse, ModelError>> {
-                Box::pin(read_reply::<D>(reply, sink, cancel, streamed))
-            };
+            let read =
+                move |reply: HttpReply, sink: TextSink, cancel: CancelToken| -> LocalBoxFuture<'a, Result<ModelResponse, ModelError>> {
+                    Box::pin(read_reply::<D>(reply, sink, cancel, streamed))
+                };
             sender.send(&http_request, on_text, &cancel, &read).await
         })
     }

@@ -64,10 +64,7 @@ impl Provider {
 
     /// The provider with this id, or why there is none.
     pub fn parse(id: &str) -> Result<Provider, BuildError> {
-        Provider::ALL
-            .into_iter()
-            .find(|p| p.id() == id)
-            .ok_or_else(|| BuildError::UnknownProvider(id.chars().take(40).collect()))
+        Provider::ALL.into_iter().find(|p| p.id() == id).ok_or_else(|| BuildError::UnknownProvider(id.chars().take(40).collect()))
     }
 
     /// The default base URL, shown as a placeholder.
@@ -130,14 +127,7 @@ impl fmt::Debug for ProviderSettings {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ProviderSettings")
             .field("provider", &self.provider)
-            .field(
-                "api_key",
-                &if self.api_key.is_empty() {
-                    "(none)"
-                } else {
-                    "(set)"
-                },
-            )
+            .field("api_key", &if self.api_key.is_empty() { "(none)" } else { "(set)" })
             .field("base_url", &self.base_url)
             .field("model", &self.model)
             .field("max_tokens", &self.max_tokens)
@@ -206,27 +196,12 @@ pub fn build<T: HttpTransport + 'static>(
             if key.is_empty() {
                 return Err(BuildError::MissingKey("Anthropic"));
             }
-            let config = AnthropicConfig {
-                base_url,
-                model,
-                api_key: key,
-                max_tokens: settings.max_tokens,
-                ..AnthropicConfig::default()
-            };
-            Rc::new(
-                AnthropicModel::new(config, transport, sleeper)
-                    .with_jitter_seed(settings.jitter_seed),
-            )
+            let config = AnthropicConfig { base_url, model, api_key: key, max_tokens: settings.max_tokens, ..AnthropicConfig::default() };
+            Rc::new(AnthropicModel::new(config, transport, sleeper).with_jitter_seed(settings.jitter_seed))
         }
         Provider::OpenAi => {
-            let config = OpenAiConfig {
-                api_key: key,
-                max_tokens: settings.max_tokens,
-                ..OpenAiConfig::new(base_url, model)
-            };
-            Rc::new(
-                OpenAiModel::new(config, transport, sleeper).with_jitter_seed(settings.jitter_seed),
-            )
+            let config = OpenAiConfig { api_key: key, max_tokens: settings.max_tokens, ..OpenAiConfig::new(base_url, model) };
+            Rc::new(OpenAiModel::new(config, transport, sleeper).with_jitter_seed(settings.jitter_seed))
         }
     })
 }
@@ -252,10 +227,7 @@ mod tests {
     }
 
     fn settings(provider: Provider) -> ProviderSettings {
-        ProviderSettings {
-            provider,
-            ..ProviderSettings::default()
-        }
+        ProviderSettings { provider, ..ProviderSettings::default() }
     }
 
     #[test]
@@ -263,10 +235,7 @@ mod tests {
         for p in Provider::ALL {
             assert_eq!(Provider::parse(p.id()), Ok(p));
         }
-        assert_eq!(
-            Provider::parse("gemini"),
-            Err(BuildError::UnknownProvider("gemini".into()))
-        );
+        assert_eq!(Provider::parse("gemini"), Err(BuildError::UnknownProvider("gemini".into())));
     }
 
     #[test]
@@ -278,54 +247,32 @@ mod tests {
 
     #[test]
     fn the_model_name_typed_is_the_model_built() {
-        let s = ProviderSettings {
-            api_key: "k".into(),
-            model: " claude-test-1 ".into(),
-            ..settings(Provider::Anthropic)
-        };
+        let s = ProviderSettings { api_key: "k".into(), model: " claude-test-1 ".into(), ..settings(Provider::Anthropic) };
         let model = build(&s, Refuse, Rc::new(NoWait)).unwrap();
         assert!(model.label().contains("claude-test-1"), "{}", model.label());
         assert_eq!(s.describe(), "Anthropic · claude-test-1");
-        let defaulted = ProviderSettings {
-            api_key: "k".into(),
-            ..settings(Provider::OpenAi)
-        };
-        assert!(build(&defaulted, Refuse, Rc::new(NoWait))
-            .unwrap()
-            .label()
-            .contains(openai::DEFAULT_MODEL));
+        let defaulted = ProviderSettings { api_key: "k".into(), ..settings(Provider::OpenAi) };
+        assert!(build(&defaulted, Refuse, Rc::new(NoWait)).unwrap().label().contains(openai::DEFAULT_MODEL));
     }
 
     #[test]
     fn the_scripted_provider_is_described_as_offline() {
         let s = settings(Provider::Scripted);
         assert_eq!(s.describe(), "Scripted (offline)");
-        assert_eq!(
-            build(&s, Refuse, Rc::new(NoWait)).unwrap().label(),
-            scripted::LABEL
-        );
+        assert_eq!(build(&s, Refuse, Rc::new(NoWait)).unwrap().label(), scripted::LABEL);
     }
 
     #[test]
     fn max_tokens_out_of_range_is_refused() {
         for bad in [0, MAX_TOKENS_LIMIT + 1] {
-            let s = ProviderSettings {
-                max_tokens: bad,
-                ..settings(Provider::Scripted)
-            };
-            assert_eq!(
-                build(&s, Refuse, Rc::new(NoWait)).err(),
-                Some(BuildError::BadMaxTokens(bad))
-            );
+            let s = ProviderSettings { max_tokens: bad, ..settings(Provider::Scripted) };
+            assert_eq!(build(&s, Refuse, Rc::new(NoWait)).err(), Some(BuildError::BadMaxTokens(bad)));
         }
     }
 
     #[test]
     fn debug_never_shows_the_key() {
-        let s = ProviderSettings {
-            api_key: "sk-secret".into(),
-            ..settings(Provider::Anthropic)
-        };
+        let s = ProviderSettings { api_key: "sk-secret".into(), ..settings(Provider::Anthropic) };
         assert!(!format!("{s:?}").contains("sk-secret"));
     }
 }

@@ -212,7 +212,15 @@ mod tests {
     #[test]
     fn other_4xx_and_network_errors_are_never_retried() {
         let p = RetryPolicy::default();
-        for e in [http(400), http(404), http(413), ModelError::Unauthorized("401".into()), ModelError::Network("down".into()), ModelError::Malformed("?".into()), ModelError::Cancelled] {
+        for e in [
+            http(400),
+            http(404),
+            http(413),
+            ModelError::Unauthorized("401".into()),
+            ModelError::Network("down".into()),
+            ModelError::Malformed("?".into()),
+            ModelError::Cancelled,
+        ] {
             assert_eq!(decide(&p, 1, &e, Some(RetryAfter(1)), 0), RetryDecision::GiveUp, "{e:?}");
         }
     }
@@ -287,10 +295,16 @@ mod tests {
     #[test]
     fn error_messages_come_from_the_body_in_either_dialect() {
         let anthropic = r#"{"type":"error","error":{"type":"invalid_request_error","message":"max_tokens: too big"}}"#;
-        assert_eq!(status_error(400, anthropic), ModelError::Http { status: 400, message: "invalid_request_error: max_tokens: too big".into() });
+        assert_eq!(
+            status_error(400, anthropic),
+            ModelError::Http { status: 400, message: "invalid_request_error: max_tokens: too big".into() }
+        );
         let openai = r#"{"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}}"#;
         assert_eq!(status_error(429, openai), ModelError::Http { status: 429, message: "requests: Rate limit reached".into() });
-        assert_eq!(status_error(502, "<html>Bad gateway</html>"), ModelError::Http { status: 502, message: "<html>Bad gateway</html>".into() });
+        assert_eq!(
+            status_error(502, "<html>Bad gateway</html>"),
+            ModelError::Http { status: 502, message: "<html>Bad gateway</html>".into() }
+        );
         assert_eq!(status_error(529, ""), ModelError::Http { status: 529, message: "Overloaded".into() });
         let overloaded = r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#;
         assert_eq!(classify(&status_error(503, overloaded)), Failure::Throttled);

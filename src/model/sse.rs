@@ -145,10 +145,7 @@ mod tests {
         let events = decode_in_pieces(input, input.len());
         assert_eq!(
             events,
-            vec![
-                SseEvent { event: "a".into(), data: "one\ntwo".into() },
-                SseEvent { event: "message".into(), data: "three".into() },
-            ]
+            vec![SseEvent { event: "a".into(), data: "one\ntwo".into() }, SseEvent { event: "message".into(), data: "three".into() },]
         );
     }
 

@@ -106,7 +106,13 @@ mod tests {
 
     #[test]
     fn consecutive_turns_of_one_role_are_merged_in_order() {
-        let turns = vec![text(Role::User, "a"), text(Role::User, "b"), text(Role::Assistant, "c"), text(Role::Assistant, "d"), text(Role::User, "e")];
+        let turns = vec![
+            text(Role::User, "a"),
+            text(Role::User, "b"),
+            text(Role::Assistant, "c"),
+            text(Role::Assistant, "d"),
+            text(Role::User, "e"),
+        ];
         let n = normalize(&turns);
         assert_eq!(n.len(), 3);
         assert_eq!(n[0].content, vec![ContentBlock::text("a"), ContentBlock::text("b")]);
@@ -115,7 +121,12 @@ mod tests {
 
     #[test]
     fn blank_text_blocks_and_empty_turns_are_dropped() {
-        let turns = vec![text(Role::User, "a"), text(Role::Assistant, "  "), text(Role::User, "b"), Turn { role: Role::Assistant, content: vec![] }];
+        let turns = vec![
+            text(Role::User, "a"),
+            text(Role::Assistant, "  "),
+            text(Role::User, "b"),
+            Turn { role: Role::Assistant, content: vec![] },
+        ];
         let n = normalize(&turns);
         assert_eq!(n, vec![Turn { role: Role::User, content: vec![ContentBlock::text("a"), ContentBlock::text("b")] }]);
     }
@@ -163,7 +174,11 @@ mod tests {
 
     #[test]
     fn orphan_results_and_unanswered_calls_are_kept_as_they_are() {
-        let turns = vec![text(Role::User, "go"), Turn { role: Role::Assistant, content: vec![call("1")] }, Turn { role: Role::User, content: vec![ContentBlock::text("x"), result("9")] }];
+        let turns = vec![
+            text(Role::User, "go"),
+            Turn { role: Role::Assistant, content: vec![call("1")] },
+            Turn { role: Role::User, content: vec![ContentBlock::text("x"), result("9")] },
+        ];
         let n = normalize(&turns);
         assert_eq!(n[1].content, vec![call("1")]);
         assert_eq!(n[2].content, vec![result("9"), ContentBlock::text("x")]);

@@ -6,8 +6,6 @@
 //! formed and that sender and recipient are known; it must not decide
 //! protocol questions (request state, roster status): `team` does that.
 
-
-
 use serde::{Deserialize, Serialize};
 
 use super::message::{Message, MessageError};

@@ -7,8 +7,6 @@
 //! whom, what an answer sends back). It must not do I/O, await, or read a
 //! clock: callers pass time in.
 
-
-
 use super::bus::{Bus, BusError, Envelope, Held, MessageId};
 use super::faults::{self, FaultAction, FaultPlan};
 use super::ids::SeededIds;

@@ -574,7 +574,10 @@ mod tests {
     #[test]
     fn a_whole_number_field_says_its_range() {
         let err = import_json(r#"{"version":1,"team_name":"x","seed":-1,"entries":[]}"#).unwrap_err();
-        assert_eq!(err.to_string(), "the trace has an invalid field 'seed': invalid value: integer `-1`, expected a whole number from 0 to 2^64-1");
+        assert_eq!(
+            err.to_string(),
+            "the trace has an invalid field 'seed': invalid value: integer `-1`, expected a whole number from 0 to 2^64-1"
+        );
         let err = import_json(r#"{"version":1,"team_name":"x","seed":1,"entries":{}}"#).unwrap_err();
         assert_eq!(err.to_string(), "the trace has an invalid field 'entries': invalid type: map, expected a sequence");
     }

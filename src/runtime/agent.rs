@@ -90,8 +90,7 @@ fn as_json(written: serde_json::Result<String>) -> String {
 fn deliver_teammate(inner: &Inner, me: &AgentName, request: &mut ModelRequest) {
     let at = inner.now();
     let got = inner.team.borrow_mut().drain(me, at).unwrap_or_default();
-    let mut blocks: Vec<ContentBlock> =
-        got.into_iter().map(|e| ContentBlock::text(as_json(serde_json::to_string(&e.message)))).collect();
+    let mut blocks: Vec<ContentBlock> = got.into_iter().map(|e| ContentBlock::text(as_json(serde_json::to_string(&e.message)))).collect();
     if let Some(prompts) = inner.restarts.borrow_mut().remove(me) {
         blocks.extend(prompts.into_iter().map(ContentBlock::text));
     }

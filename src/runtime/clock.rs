@@ -79,10 +79,6 @@ mod tests {
         c.advance(1 << 63);
         assert_eq!(c.now(), Millis(u64::MAX));
         c.advance(u64::MAX);
-        assert_eq!(
-            c.now(),
-            Millis(u64::MAX),
-            "still the end, not a time before it"
-        );
+        assert_eq!(c.now(), Millis(u64::MAX), "still the end, not a time before it");
     }
 }

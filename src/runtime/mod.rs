@@ -24,7 +24,10 @@ use std::rc::{Rc, Weak};
 
 use crate::model::{CancelToken, Model, ModelError, ModelRequest, ModelResponse, TextSink, Turn};
 use crate::protocol::ids::SeededIds;
-use crate::protocol::{AgentName, Event, FaultError, FaultPlan, MemberStatus, MessageError, Millis, RequestId, RequestKind, RequestStatus, Team, TeamError, Trace};
+use crate::protocol::{
+    AgentName, Event, FaultError, FaultPlan, MemberStatus, MessageError, Millis, RequestId, RequestKind, RequestStatus, Team, TeamError,
+    Trace,
+};
 use clock::{Clock, Sleeper};
 use executor::Spawner;
 use scheduler::{Mode, Scheduler, Stopped, TurnKind};
@@ -246,7 +249,14 @@ impl Inner {
 
     /// Answers a request as `by` through the protocol path, marks an approved
     /// shutdown for its teammate, and wakes whoever must react.
-    pub(crate) fn answer(&self, kind: RequestKind, id: &RequestId, by: &AgentName, approve: bool, text: &str) -> Result<RequestStatus, TeamError> {
+    pub(crate) fn answer(
+        &self,
+        kind: RequestKind,
+        id: &RequestId,
+        by: &AgentName,
+        approve: bool,
+        text: &str,
+    ) -> Result<RequestStatus, TeamError> {
         let at = self.now();
         let status = self.team.borrow_mut().answer(kind, id, by, approve, text, at)?;
         let requester = self.team.borrow().request(id).map(|r| r.requester.clone());

@@ -42,7 +42,9 @@ pub const APPROVE_PLAN: Scenario =
 pub const REJECT_THEN_ACCEPT: Scenario = Scenario {
     id: "reject-then-accept",
     title: "Busy teammate: reject, then accept",
-    prompts: &["Spawn dave to migrate three config files. Request his shutdown while he is mid-task, then request it again when he reports done."],
+    prompts: &[
+        "Spawn dave to migrate three config files. Request his shutdown while he is mid-task, then request it again when he reports done.",
+    ],
 };
 
 /// Harder: two requests in flight, answered out of order.
@@ -62,7 +64,9 @@ pub const ALL: [Scenario; 6] = [SHUTDOWN, LIST_AFTER_SHUTDOWN, REJECT_PLAN, APPR
 pub const SCALE: Scenario = Scenario {
     id: "scale",
     title: "Scale: 50 teammates × 20 requests",
-    prompts: &["Scale: spawn 50 teammates, then request each one's shutdown until it agrees; each rejects 19 times and approves request 20."],
+    prompts: &[
+        "Scale: spawn 50 teammates, then request each one's shutdown until it agrees; each rejects 19 times and approves request 20.",
+    ],
 };
 
 /// Every scenario the page offers: `ALL`, then the scale demo.

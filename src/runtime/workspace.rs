@@ -28,9 +28,7 @@ pub const MAX_PATH_CHARS: usize = 512;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum WorkspaceError {
     /// The path names no file: it is empty, `/`, `.`, or resolves to the root.
-    #[error(
-        "a file path cannot be empty or name the workspace root; give a path such as 'notes.txt' or 'src/main.rs'"
-    )]
+    #[error("a file path cannot be empty or name the workspace root; give a path such as 'notes.txt' or 'src/main.rs'")]
     EmptyPath,
     /// The path is longer than [`MAX_PATH_CHARS`].
     #[error("path is {len} characters long; the limit is {MAX_PATH_CHARS}")]
@@ -128,11 +126,7 @@ pub struct WorkspaceLimits {
 
 impl Default for WorkspaceLimits {
     fn default() -> Self {
-        WorkspaceLimits {
-            max_file_bytes: DEFAULT_MAX_FILE_BYTES,
-            max_total_bytes: DEFAULT_MAX_TOTAL_BYTES,
-            max_files: DEFAULT_MAX_FILES,
-        }
+        WorkspaceLimits { max_file_bytes: DEFAULT_MAX_FILE_BYTES, max_total_bytes: DEFAULT_MAX_TOTAL_BYTES, max_files: DEFAULT_MAX_FILES }
     }
 }
 
@@ -202,11 +196,7 @@ impl Workspace {
         if self.files.is_empty() {
             return "(workspace is empty)".to_string();
         }
-        self.files
-            .iter()
-            .map(|(path, content)| format!("{path} ({} bytes)", content.len()))
-            .collect::<Vec<_>>()
-            .join("\n")
+        self.files.iter().map(|(path, content)| format!("{path} ({} bytes)", content.len())).collect::<Vec<_>>().join("\n")
     }
 
     /// Every file as `(path, content)`, in path order.
@@ -653,10 +643,7 @@ mod tests {
         assert_eq!(ws.total_bytes(), DEFAULT_MAX_TOTAL_BYTES);
         let before = ws.clone();
         let err = ws.write_file("one-more", "x").unwrap_err();
-        assert_eq!(
-            err,
-            WorkspaceError::WorkspaceFull { bytes: DEFAULT_MAX_TOTAL_BYTES + 1, max: DEFAULT_MAX_TOTAL_BYTES }
-        );
+        assert_eq!(err, WorkspaceError::WorkspaceFull { bytes: DEFAULT_MAX_TOTAL_BYTES + 1, max: DEFAULT_MAX_TOTAL_BYTES });
         assert_eq!(ws, before);
     }
 
@@ -720,10 +707,7 @@ mod tests {
     fn old_text_not_found_is_refused_and_unchanged() {
         let mut ws = with_files(&[("a.txt", "hello world")]);
         let before = ws.clone();
-        assert_eq!(
-            ws.edit_file("a.txt", "Hello", "Bye"),
-            Err(WorkspaceError::TextNotFound { path: "a.txt".to_string() })
-        );
+        assert_eq!(ws.edit_file("a.txt", "Hello", "Bye"), Err(WorkspaceError::TextNotFound { path: "a.txt".to_string() }));
         assert_eq!(ws, before);
     }
 
@@ -741,14 +725,8 @@ mod tests {
     fn overlapping_occurrences_count_as_not_unique() {
         let mut ws = with_files(&[("a.txt", "aaa"), ("b.txt", "ababa")]);
         let before = ws.clone();
-        assert_eq!(
-            ws.edit_file("a.txt", "aa", "b"),
-            Err(WorkspaceError::TextNotUnique { path: "a.txt".into(), count: 2 })
-        );
-        assert_eq!(
-            ws.edit_file("b.txt", "aba", "c"),
-            Err(WorkspaceError::TextNotUnique { path: "b.txt".into(), count: 2 })
-        );
+        assert_eq!(ws.edit_file("a.txt", "aa", "b"), Err(WorkspaceError::TextNotUnique { path: "a.txt".into(), count: 2 }));
+        assert_eq!(ws.edit_file("b.txt", "aba", "c"), Err(WorkspaceError::TextNotUnique { path: "b.txt".into(), count: 2 }));
         assert_eq!(ws, before);
     }
 
@@ -854,8 +832,7 @@ mod tests {
 
     #[test]
     fn import_enforces_the_caps() {
-        let json =
-            r#"{"limits": {"max_file_bytes": 2, "max_total_bytes": 10, "max_files": 10}, "files": {"a": "xyz"}}"#;
+        let json = r#"{"limits": {"max_file_bytes": 2, "max_total_bytes": 10, "max_files": 10}, "files": {"a": "xyz"}}"#;
         let err = serde_json::from_str::<Workspace>(json).unwrap_err();
         assert!(err.to_string().contains("at most 2 bytes"), "{err}");
         let json = r#"{"limits": {"max_files": 1}, "files": {"a": "x", "b": "y"}}"#;

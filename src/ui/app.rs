@@ -36,10 +36,7 @@ fn open_link(s: Session, hash: &str) -> bool {
                 true
             }
             None => {
-                s.error(format!(
-                    "this link names a scenario this version does not have: '{}'",
-                    id.chars().take(40).collect::<String>()
-                ));
+                s.error(format!("this link names a scenario this version does not have: '{}'", id.chars().take(40).collect::<String>()));
                 false
             }
         },
@@ -50,9 +47,7 @@ fn open_link(s: Session, hash: &str) -> bool {
         }
         Ok(None) => false,
         Err(e) => {
-            s.error(format!(
-                "this link could not be opened: {e}. The run on screen is unchanged"
-            ));
+            s.error(format!("this link could not be opened: {e}. The run on screen is unchanged"));
             false
         }
     }
@@ -64,18 +59,13 @@ fn copy_to_clipboard(text: String, status: RwSignal<String>) {
     use wasm_bindgen::JsCast;
     let refused = "The browser refused to copy: select the link and copy it by hand.";
     let navigator = js_sys::Reflect::get(&window(), &"navigator".into()).unwrap_or_default();
-    let clipboard = js_sys::Reflect::get(&navigator, &"clipboard".into())
-        .ok()
-        .filter(|c| !c.is_undefined());
+    let clipboard = js_sys::Reflect::get(&navigator, &"clipboard".into()).ok().filter(|c| !c.is_undefined());
     let write = clipboard
         .as_ref()
         .and_then(|c| js_sys::Reflect::get(c, &"writeText".into()).ok())
         .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
     let (Some(clipboard), Some(write)) = (clipboard, write) else {
-        status.set(
-            "This browser has no clipboard access here: select the link and copy it by hand."
-                .into(),
-        );
+        status.set("This browser has no clipboard access here: select the link and copy it by hand.".into());
         return;
     };
     let Ok(promise) = write.call1(&clipboard, &text.into()) else {
@@ -85,11 +75,7 @@ fn copy_to_clipboard(text: String, status: RwSignal<String>) {
     status.set("Copying…".into());
     leptos::task::spawn_local(async move {
         let done = wasm_bindgen_futures::JsFuture::from(js_sys::Promise::from(promise)).await;
-        status.set(if done.is_ok() {
-            "Link copied.".into()
-        } else {
-            refused.into()
-        });
+        status.set(if done.is_ok() { "Link copied.".into() } else { refused.into() });
     });
 }
 
@@ -130,8 +116,7 @@ pub fn App(#[prop(optional)] pace_ms: Option<u64>) -> impl IntoView {
         let handle = set_interval_with_handle(
             move || {
                 if s.playback.cursor.get_untracked().is_none()
-                    && (s.playback.mode.get_untracked() == Mode::Live
-                        || !s.run.running.get_untracked())
+                    && (s.playback.mode.get_untracked() == Mode::Live || !s.run.running.get_untracked())
                 {
                     s.playback.playing.set(false);
                 } else {
@@ -308,7 +293,11 @@ impl Drawers {
     }
     /// The aside's classes: `side` plus `drawer` and `open`.
     fn class(self, which: Drawer, side: &str) -> String {
-        if self.0.get() == Some(which) { format!("{side} drawer open") } else { format!("{side} drawer") }
+        if self.0.get() == Some(which) {
+            format!("{side} drawer open")
+        } else {
+            format!("{side} drawer")
+        }
     }
 }
 
@@ -323,7 +312,12 @@ fn focus_id(id: &str) {
 fn narrow() -> bool {
     let Ok(media) = js_sys::Reflect::get(&window(), &"matchMedia".into()) else { return false };
     let Ok(media) = wasm_bindgen::JsCast::dyn_into::<js_sys::Function>(media) else { return false };
-    media.call1(&window(), &"(max-width: 1199.98px)".into()).ok().and_then(|m| js_sys::Reflect::get(&m, &"matches".into()).ok()).and_then(|v| v.as_bool()).unwrap_or(false)
+    media
+        .call1(&window(), &"(max-width: 1199.98px)".into())
+        .ok()
+        .and_then(|m| js_sys::Reflect::get(&m, &"matches".into()).ok())
+        .and_then(|v| v.as_bool())
+        .unwrap_or(false)
 }
 
 /// The button that opens or closes a drawer (shown on narrow screens only).
@@ -415,9 +409,7 @@ fn PromptBox() -> impl IntoView {
     let run = move || {
         let p = prompt.get_untracked();
         if p.trim().is_empty() {
-            s.banner.set(Some(
-                "Error: type a prompt for the lead first, or pick a scenario".into(),
-            ));
+            s.banner.set(Some("Error: type a prompt for the lead first, or pick a scenario".into()));
             return;
         }
         s.submit(&p);
@@ -637,21 +629,14 @@ fn TracePanel() -> impl IntoView {
         }
         input.set_value("");
         leptos::task::spawn_local(async move {
-            let text = wasm_bindgen_futures::JsFuture::from(file.text())
-                .await
-                .ok()
-                .and_then(|v| v.as_string());
+            let text = wasm_bindgen_futures::JsFuture::from(file.text()).await.ok().and_then(|v| v.as_string());
             match text.map(|t| export::import_json(&t)) {
                 Some(Ok(trace)) => {
                     s.load(trace, None);
                     s.keep_current();
                 }
-                Some(Err(e)) => s
-                    .banner
-                    .set(Some(format!("Error: {e}. Nothing was changed."))),
-                None => s.banner.set(Some(
-                    "Error: the file could not be read. Nothing was changed.".into(),
-                )),
+                Some(Err(e)) => s.banner.set(Some(format!("Error: {e}. Nothing was changed."))),
+                None => s.banner.set(Some("Error: the file could not be read. Nothing was changed.".into())),
             }
         });
     };
@@ -732,32 +717,15 @@ fn FaultsPanel() -> impl IntoView {
     let probability = RwSignal::new("1".to_string());
     let parse_delay = move || -> Result<u64, String> {
         let text = delay.get_untracked();
-        let ms = text.trim().parse::<u64>().map_err(|_| {
-            format!(
-                "the delay '{}' is not a whole number of milliseconds",
-                text.trim()
-            )
-        })?;
-        FaultRule::new(FaultAction::Delay { ms })
-            .validate()
-            .map_err(|e| e.to_string())?;
+        let ms = text.trim().parse::<u64>().map_err(|_| format!("the delay '{}' is not a whole number of milliseconds", text.trim()))?;
+        FaultRule::new(FaultAction::Delay { ms }).validate().map_err(|e| e.to_string())?;
         Ok(ms)
     };
     let parse_probability = move || -> Result<f64, String> {
         let text = probability.get_untracked();
-        let bad = || {
-            format!(
-                "the probability '{}' is not a number from 0 to 1",
-                text.trim()
-            )
-        };
+        let bad = || format!("the probability '{}' is not a number from 0 to 1", text.trim());
         let p = text.trim().parse::<f64>().map_err(|_| bad())?;
-        FaultRule {
-            probability: p,
-            ..FaultRule::new(FaultAction::Drop)
-        }
-        .validate()
-        .map_err(|_| bad())?;
+        FaultRule { probability: p, ..FaultRule::new(FaultAction::Drop) }.validate().map_err(|_| bad())?;
         Ok(p)
     };
     let add = move |_| {
@@ -778,14 +746,7 @@ fn FaultsPanel() -> impl IntoView {
             };
             let mut rule = FaultRule::new(action);
             let t = msg_type.get_untracked();
-            rule.msg_type = if t.is_empty() {
-                None
-            } else {
-                Some(
-                    t.parse()
-                        .map_err(|e: crate::protocol::MessageError| e.to_string())?,
-                )
-            };
+            rule.msg_type = if t.is_empty() { None } else { Some(t.parse().map_err(|e: crate::protocol::MessageError| e.to_string())?) };
             rule.from = name(from.get_untracked())?;
             rule.to = name(to.get_untracked())?;
             rule.probability = parse_probability()?;

@@ -12,7 +12,9 @@
 //! messages) and the few entries of the same command beside it; it never
 //! replays the trace.
 
-use crate::protocol::{AgentName, Event, FaultAction, MemberStatus, Message, MessageType, RequestKind, RequestStatus, TeamState, Trace, TraceEntry};
+use crate::protocol::{
+    AgentName, Event, FaultAction, MemberStatus, Message, MessageType, RequestKind, RequestStatus, TeamState, Trace, TraceEntry,
+};
 
 /// How many characters of a plan, feedback or reason a caption quotes.
 pub const CAPTION_QUOTE_CHARS: usize = 140;
@@ -113,7 +115,9 @@ pub fn caption_with(entries: &[TraceEntry], cursor: Option<usize>, before: Optio
     let shown = cursor.unwrap_or(usize::MAX).min(entries.len());
     match shown.checked_sub(1).and_then(|i| entries.get(i)) {
         Some(entry) => caption_of(entries, before, entry),
-        None if entries.is_empty() => Caption::new("Nothing yet", "Pick a scenario or type a prompt for the lead. Each step of the run is told here."),
+        None if entries.is_empty() => {
+            Caption::new("Nothing yet", "Pick a scenario or type a prompt for the lead. Each step of the run is told here.")
+        }
         None => Caption::new(
             "Before the first event",
             format!("The run has {} events. Press Next to watch the lead and its teammates step by step.", entries.len()),
@@ -383,20 +387,39 @@ fn sent_caption(entries: &[TraceEntry], before: Option<&TeamState>, entry: &Trac
     let id = m.request_id.as_ref().map(ToString::to_string).unwrap_or_default();
     let words = said(m).map(|s| quoted_field(s.field, &s.text)).unwrap_or_default();
     let stale = m.msg_type.is_response()
-        && before.zip(m.request_id.as_ref()).and_then(|(st, id)| st.tracker.get(id).map(|r| r.incarnations.addressee < st.roster.incarnation(&m.from))).unwrap_or(false);
-    let stale = if stale { format!(" It answers {id}, addressed to {}'s previous run: a stale answer across a restart.", m.from) } else { String::new() };
+        && before
+            .zip(m.request_id.as_ref())
+            .and_then(|(st, id)| st.tracker.get(id).map(|r| r.incarnations.addressee < st.roster.incarnation(&m.from)))
+            .unwrap_or(false);
+    let stale = if stale {
+        format!(" It answers {id}, addressed to {}'s previous run: a stale answer across a restart.", m.from)
+    } else {
+        String::new()
+    };
     let (title, text) = match m.msg_type {
         MessageType::Message => ("Message sent", format!("{from} sends {to} a message: {}. {waits}", quote(&m.content))),
         MessageType::Broadcast => ("Broadcast", format!("{from} broadcasts to {to}: {}. {waits}", quote(&m.content))),
-        MessageType::ShutdownRequest => ("shutdown_request sent", format!("{from} sends the shutdown_request with request_id {id} to {to}: {}. {waits}", quote(&m.content))),
+        MessageType::ShutdownRequest => (
+            "shutdown_request sent",
+            format!("{from} sends the shutdown_request with request_id {id} to {to}: {}. {waits}", quote(&m.content)),
+        ),
         MessageType::ShutdownResponse => {
             let yes = if m.approve == Some(true) { "approve: true" } else { "approve: false" };
-            ("shutdown_response sent", format!("{from} answers {id} with a shutdown_response ({yes}), correlated by request_id.{words} {waits}"))
+            (
+                "shutdown_response sent",
+                format!("{from} answers {id} with a shutdown_response ({yes}), correlated by request_id.{words} {waits}"),
+            )
         }
-        MessageType::PlanApprovalRequest => ("plan_approval_request sent", format!("{from} sends the plan to {to} as a plan_approval_request with request_id {id}.{words} {waits}")),
+        MessageType::PlanApprovalRequest => (
+            "plan_approval_request sent",
+            format!("{from} sends the plan to {to} as a plan_approval_request with request_id {id}.{words} {waits}"),
+        ),
         MessageType::PlanApprovalResponse => {
             let yes = if m.approve == Some(true) { "approve: true" } else { "approve: false" };
-            ("plan_approval_response sent", format!("{from} answers plan {id} with a plan_approval_response ({yes}), correlated by request_id.{words} {waits}"))
+            (
+                "plan_approval_response sent",
+                format!("{from} answers plan {id} with a plan_approval_response ({yes}), correlated by request_id.{words} {waits}"),
+            )
         }
     };
     Caption::new(title, format!("{text}{copy}{stale}"))
@@ -407,7 +430,9 @@ fn tool_caption(agent: &AgentName, tool: &str, input: &serde_json::Value) -> Cap
     let a = who_cap(agent);
     let text = match tool {
         "spawn_teammate" => format!("{a} calls spawn_teammate to start {} as {}.", s("name"), s("role")),
-        "shutdown_request" => format!("{a} calls shutdown_request for {}: the handler will create a request_id and send the request.", s("teammate")),
+        "shutdown_request" => {
+            format!("{a} calls shutdown_request for {}: the handler will create a request_id and send the request.", s("teammate"))
+        }
         "shutdown_response" => {
             let yes = input.get("approve").and_then(|v| v.as_bool());
             match yes {
@@ -465,7 +490,11 @@ mod tests {
         let (trace, id) = shutdown();
         let c = at(&trace, find(&trace, |e| matches!(e, Event::RequestCreated { .. })));
         assert_eq!(c.title, "Shutdown requested");
-        assert!(c.text.starts_with(&format!("The lead asks alice to shut down. Request {id} is created and is pending until alice answers")), "{}", c.text);
+        assert!(
+            c.text.starts_with(&format!("The lead asks alice to shut down. Request {id} is created and is pending until alice answers")),
+            "{}",
+            c.text
+        );
     }
 
     #[test]
@@ -480,7 +509,13 @@ mod tests {
         let (trace, id) = shutdown();
         let c = at(&trace, find(&trace, |e| matches!(e, Event::RequestTransitioned { .. })));
         assert_eq!(c.title, "Shutdown approved");
-        assert!(c.text.starts_with(&format!("alice approves {id}: the tracker moves it pending → approved. alice finishes this turn, then leaves its loop.")), "{}", c.text);
+        assert!(
+            c.text.starts_with(&format!(
+                "alice approves {id}: the tracker moves it pending → approved. alice finishes this turn, then leaves its loop."
+            )),
+            "{}",
+            c.text
+        );
         assert!(c.text.contains("reason: “all done”"), "the reason comes from the response beside it: {}", c.text);
     }
 
@@ -538,7 +573,11 @@ mod tests {
         let trace = t.trace().clone();
         let last = trace.len() - 1;
         assert_eq!(caption_with(trace.entries(), None, Some(&before)).title, "alice restarts");
-        assert_eq!(caption_of(trace.entries(), None, &trace.entries()[last]).title, "alice spawned", "without the state, a spawn is a spawn");
+        assert_eq!(
+            caption_of(trace.entries(), None, &trace.entries()[last]).title,
+            "alice spawned",
+            "without the state, a spawn is a spawn"
+        );
     }
 
     #[test]
@@ -563,7 +602,10 @@ mod tests {
         assert_eq!(said(&r), None, "an empty answer says nothing");
         let plain = Message::new(MessageType::Message, name("bob"), AgentName::lead(), "hi", Millis(0));
         assert_eq!(said(&plain), None);
-        let f = Message { feedback: Some("split it".into()), ..Message::new(MessageType::PlanApprovalResponse, AgentName::lead(), name("bob"), "", Millis(0)) };
+        let f = Message {
+            feedback: Some("split it".into()),
+            ..Message::new(MessageType::PlanApprovalResponse, AgentName::lead(), name("bob"), "", Millis(0))
+        };
         assert_eq!(said_in([&m, &plain, &f]).iter().map(|s| s.field).collect::<Vec<_>>(), ["plan", "feedback"]);
         assert_eq!(clip("a\nb  c", 10), "a b c");
         assert_eq!(clip("abcdef", 4), "abc…");
@@ -582,13 +624,37 @@ mod tests {
             Event::MemberStatusChanged { name: name("alice"), from: MemberStatus::Working, to: MemberStatus::Idle },
             Event::MessageSent { message: m.clone() },
             Event::InboxDrained { agent: name("alice"), message_ids: vec![crate::protocol::MessageId(4)] },
-            Event::RequestCreated { request_id: id.clone(), request_kind: RequestKind::Shutdown, requester: AgentName::lead(), addressee: name("alice"), plan: None },
-            Event::RequestTransitioned { request_id: id, request_kind: RequestKind::Shutdown, by: name("alice"), from: RequestStatus::Pending, to: RequestStatus::Approved },
+            Event::RequestCreated {
+                request_id: id.clone(),
+                request_kind: RequestKind::Shutdown,
+                requester: AgentName::lead(),
+                addressee: name("alice"),
+                plan: None,
+            },
+            Event::RequestTransitioned {
+                request_id: id,
+                request_kind: RequestKind::Shutdown,
+                by: name("alice"),
+                from: RequestStatus::Pending,
+                to: RequestStatus::Approved,
+            },
             Event::ModelCalled { agent: name("alice") },
-            Event::ModelReplied { agent: name("alice"), text: "ok".into(), stop_reason: "end_turn".into(), input_tokens: 1, output_tokens: 2 },
+            Event::ModelReplied {
+                agent: name("alice"),
+                text: "ok".into(),
+                stop_reason: "end_turn".into(),
+                input_tokens: 1,
+                output_tokens: 2,
+            },
             Event::ModelFailed { agent: name("alice"), error: "boom".into() },
             Event::ToolCalled { agent: name("alice"), tool_use_id: "t1".into(), tool: "read_inbox".into(), input: serde_json::json!({}) },
-            Event::ToolReturned { agent: name("alice"), tool_use_id: "t1".into(), tool: "read_inbox".into(), output: "[]".into(), is_error: false },
+            Event::ToolReturned {
+                agent: name("alice"),
+                tool_use_id: "t1".into(),
+                tool: "read_inbox".into(),
+                output: "[]".into(),
+                is_error: false,
+            },
             Event::FaultApplied { action: FaultAction::Delay { ms: 5 }, message: m, rule: Some(1) },
             Event::MessageReleased { held: 13 },
         ];
@@ -650,7 +716,11 @@ mod tests {
             let trace = rt.trace();
             for i in 0..trace.len() {
                 let c = at(&trace, i);
-                assert!(!c.text.is_empty() && !c.text.contains("Some(") && !c.text.contains("None") && !c.text.contains("{\""), "{}: {c:?}", sc.id);
+                assert!(
+                    !c.text.is_empty() && !c.text.contains("Some(") && !c.text.contains("None") && !c.text.contains("{\""),
+                    "{}: {c:?}",
+                    sc.id
+                );
             }
         }
     }

@@ -221,7 +221,13 @@ mod tests {
     fn a_trace_that_breaks_the_rules_is_reported_from_its_bad_event_on() {
         let mut trace = Trace::new("t", 1);
         trace.append(Millis(0), Event::RunStarted { prompt: "p".into() }).unwrap();
-        let ghost = crate::protocol::Message::new(crate::protocol::MessageType::Message, AgentName::lead(), AgentName::parse("ghost").unwrap(), "x", Millis(0));
+        let ghost = crate::protocol::Message::new(
+            crate::protocol::MessageType::Message,
+            AgentName::lead(),
+            AgentName::parse("ghost").unwrap(),
+            "x",
+            Millis(0),
+        );
         trace.append(Millis(0), Event::MessageSent { message: ghost }).unwrap();
         let views = RunViews::of(&trace);
         assert!(views.state_at(trace.entries(), Some(1)).is_ok());

@@ -382,7 +382,14 @@ impl Layout {
                     if let (Some(id), Some(color)) = (&message.request_id, color) {
                         if !self.badge_of.contains_key(id) {
                             self.badge_of.insert(id.clone(), self.badges.len());
-                            self.badges.push(BadgeTrack { request_id: id.clone(), y, x: from_x.max(to_x), color, first_seq: seq, moves: Vec::new() });
+                            self.badges.push(BadgeTrack {
+                                request_id: id.clone(),
+                                y,
+                                x: from_x.max(to_x),
+                                color,
+                                first_seq: seq,
+                                moves: Vec::new(),
+                            });
                         }
                     }
                 }
@@ -717,7 +724,9 @@ mod tests {
     fn the_plan_approval_tool_note_shows_the_plan_not_empty_parentheses() {
         let mut trace = Trace::new("d", 0);
         let input = serde_json::json!({"plan": "Split auth into three steps"});
-        trace.append(Millis(0), Event::ToolCalled { agent: name("bob"), tool_use_id: "t".into(), tool: "plan_approval".into(), input }).unwrap();
+        trace
+            .append(Millis(0), Event::ToolCalled { agent: name("bob"), tool_use_id: "t".into(), tool: "plan_approval".into(), input })
+            .unwrap();
         let d = layout(&trace, None);
         let RowKind::Tool { label, .. } = &d.rows[0].kind else { panic!("a tool note") };
         assert!(label.starts_with("plan_approval(Split auth"), "{label}");

@@ -79,9 +79,8 @@ pub fn DiagramView() -> impl IntoView {
         let cursor = s.playback.cursor.get();
         s.run.views.with(|v| v.diagram(cursor, Some((0.0, 0.0))).width.max(600.0))
     });
-    let scale = Memo::new(move |_| {
-        if fit.get() { (pane_width.get() / full_width.get()).clamp(FIT_RANGE.0, FIT_RANGE.1) } else { zoom.get() }
-    });
+    let scale =
+        Memo::new(move |_| if fit.get() { (pane_width.get() / full_width.get()).clamp(FIT_RANGE.0, FIT_RANGE.1) } else { zoom.get() });
     // The rows on screen, in SVG units.
     let window = move || {
         let k = scale.get();
@@ -161,7 +160,8 @@ pub fn DiagramView() -> impl IntoView {
                 .map(|c| geometry::lifeline(c, d.height))
                 .filter(|it| it.top <= 8.0 || it.top < top + 8.0)
                 .map(|it| {
-                    let shapes: Vec<AnyView> = it.shapes.iter().filter(|sh| matches!(sh, Shape::Rect { .. } | Shape::Text { .. })).map(shape_view).collect();
+                    let shapes: Vec<AnyView> =
+                        it.shapes.iter().filter(|sh| matches!(sh, Shape::Rect { .. } | Shape::Text { .. })).map(shape_view).collect();
                     view! { <g class=it.class.clone() transform=format!("translate(0 {})", 8.0 - it.top)>{shapes}</g> }
                 })
                 .collect_view()

@@ -373,7 +373,10 @@ pub fn row(r: &Row) -> Item {
             seq,
             top,
             bottom,
-            vec![line(*from_x, y, to_x - 62.0, y, Some(Head { color: None })), text((from_x + to_x) / 2.0, y - 4.0, format!("spawn {name}"), None)],
+            vec![
+                line(*from_x, y, to_x - 62.0, y, Some(Head { color: None })),
+                text((from_x + to_x) / 2.0, y - 4.0, format!("spawn {name}"), None),
+            ],
         ),
         RowKind::Message { from_x, to_x, label, msg_type, request_id, color, delivered, fault, said } => {
             let class = format!(
@@ -443,7 +446,8 @@ pub fn row(r: &Row) -> Item {
             )
         }
         RowKind::Failure { x, error } => {
-            let mut it = item(ItemKind::Failure, "note failure", seq, top, bottom, vec![text(x + 10.0, y + 4.0, format!("⚠ {error}"), None)]);
+            let mut it =
+                item(ItemKind::Failure, "note failure", seq, top, bottom, vec![text(x + 10.0, y + 4.0, format!("⚠ {error}"), None)]);
             it.role = Some("alert");
             it
         }
@@ -511,23 +515,38 @@ pub fn legend(top: f64, width: f64) -> Legend {
         (badge_sample("rejected"), "pending → rejected"),
         (
             Box::new(|x: f64, y: f64| {
-                ("legend-entry note tool-ok".to_string(), vec![Shape::Rect { x, y: y - 11.0, width: 74.0, height: 22.0, rx: 3.0, class: None }, text(x + 7.0, y + 4.0, "tool()", None)])
+                (
+                    "legend-entry note tool-ok".to_string(),
+                    vec![
+                        Shape::Rect { x, y: y - 11.0, width: 74.0, height: 22.0, rx: 3.0, class: None },
+                        text(x + 7.0, y + 4.0, "tool()", None),
+                    ],
+                )
             }),
             "a tool call (red: refused; dashed: running)",
         ),
         (
             Box::new(|x: f64, y: f64| {
-                ("legend-entry model-call".to_string(), vec![Shape::Rect { x: x + 30.0, y: y - 12.0, width: 10.0, height: 24.0, rx: 0.0, class: Some("legend-activation") }])
+                (
+                    "legend-entry model-call".to_string(),
+                    vec![Shape::Rect { x: x + 30.0, y: y - 12.0, width: 10.0, height: 24.0, rx: 0.0, class: Some("legend-activation") }],
+                )
             }),
             "bar on a lifeline: waiting on its model",
         ),
         (
             Box::new(|x: f64, y: f64| {
-                ("legend-entry lifeline".to_string(), vec![Shape::Cross { x: x + 35.0, y, half: 9.0, class: "cross", label: "shut down".into() }])
+                (
+                    "legend-entry lifeline".to_string(),
+                    vec![Shape::Cross { x: x + 35.0, y, half: 9.0, class: "cross", label: "shut down".into() }],
+                )
             }),
             "× on a lifeline: the teammate shut down",
         ),
-        (Box::new(|x: f64, y: f64| ("legend-entry violation-mark".to_string(), vec![text(x + 28.0, y + 5.0, "⚠", None)])), "a protocol violation (hover it for details)"),
+        (
+            Box::new(|x: f64, y: f64| ("legend-entry violation-mark".to_string(), vec![text(x + 28.0, y + 5.0, "⚠", None)])),
+            "a protocol violation (hover it for details)",
+        ),
     ];
     let rows = entries.len().div_ceil(columns);
     let column_width = (width / columns as f64).max(COLUMN);
@@ -679,11 +698,27 @@ mod tests {
     fn the_legend_explains_every_line_style_mark_and_badge_colour() {
         let l = legend(0.0, 800.0);
         let classes: Vec<&str> = l.items.iter().map(|i| i.class.as_str()).collect();
-        for needed in ["msg c0 delivered", "in-flight", "plain delivered text", "fault-dropped", "fault-delayed", "badge-pending", "badge-approved", "badge-rejected", "note", "model-call", "lifeline", "violation-mark"] {
+        for needed in [
+            "msg c0 delivered",
+            "in-flight",
+            "plain delivered text",
+            "fault-dropped",
+            "fault-delayed",
+            "badge-pending",
+            "badge-approved",
+            "badge-rejected",
+            "note",
+            "model-call",
+            "lifeline",
+            "violation-mark",
+        ] {
             assert!(classes.iter().any(|c| c.contains(needed)), "{needed} in {classes:?}");
         }
         assert!(l.items.iter().all(|i| i.label.as_deref().is_some_and(|w| !w.is_empty())), "every entry has its words");
-        assert!(l.items.iter().all(|i| i.class.starts_with("legend-entry ")), "legend entries are not counted as the run's arrows or badges");
+        assert!(
+            l.items.iter().all(|i| i.class.starts_with("legend-entry ")),
+            "legend entries are not counted as the run's arrows or badges"
+        );
         let narrow = legend(0.0, 500.0);
         assert!(narrow.height > l.height && narrow.width <= 500.0_f64.max(400.0), "one column when narrow");
     }

@@ -18,10 +18,7 @@ pub struct Library {
 impl Library {
     /// An empty library.
     pub fn new() -> Self {
-        Library {
-            saved: RwSignal::new(Vec::new()),
-            damaged: RwSignal::new(None),
-        }
+        Library { saved: RwSignal::new(Vec::new()), damaged: RwSignal::new(None) }
     }
 }
 

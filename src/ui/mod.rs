@@ -14,9 +14,9 @@
 pub mod captions;
 pub mod derived;
 pub mod diagram;
-pub mod lists;
 pub mod export;
 pub mod geometry;
+pub mod lists;
 pub mod share;
 pub mod snapshot;
 pub mod synthetic;

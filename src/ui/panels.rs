@@ -140,9 +140,7 @@ fn RequestsPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
 fn RequestRow(id: RequestId, state: Memo<Option<TeamState>>) -> impl IntoView {
     let s = expect_context::<Session>();
     let key = id.clone();
-    let request = Memo::new(move |_| {
-        state.with(|st| st.as_ref().and_then(|st| st.tracker.get(&key).cloned()))
-    });
+    let request = Memo::new(move |_| state.with(|st| st.as_ref().and_then(|st| st.tracker.get(&key).cloned())));
     // Kept here, not in the form, so it outlives the form being hidden.
     let text = RwSignal::new(String::new());
     let open = {
@@ -151,10 +149,7 @@ fn RequestRow(id: RequestId, state: Memo<Option<TeamState>>) -> impl IntoView {
     };
     let pending_live = move || {
         let live = s.playback.cursor.get().is_none() && !s.run.stopped.get();
-        live && request.with(|r| {
-            r.as_ref()
-                .is_some_and(|r| r.status == RequestStatus::Pending)
-        })
+        live && request.with(|r| r.as_ref().is_some_and(|r| r.status == RequestStatus::Pending))
     };
     let pick = id.clone();
     view! {
@@ -192,18 +187,9 @@ fn RequestRow(id: RequestId, state: Memo<Option<TeamState>>) -> impl IntoView {
 
 /// Approve or reject a pending request by hand, as its addressee.
 #[component]
-fn AnswerForm(
-    id: RequestId,
-    addressee: AgentName,
-    kind: RequestKind,
-    text: RwSignal<String>,
-) -> impl IntoView {
+fn AnswerForm(id: RequestId, addressee: AgentName, kind: RequestKind, text: RwSignal<String>) -> impl IntoView {
     let s = expect_context::<Session>();
-    let what = if kind == RequestKind::Shutdown {
-        "reason"
-    } else {
-        "feedback"
-    };
+    let what = if kind == RequestKind::Shutdown { "reason" } else { "feedback" };
     let label = format!("{what} from {addressee} for {id}");
     let (id2, who2) = (id.clone(), addressee.clone());
     let on_text = move |ev: leptos::ev::Event| text.set(event_target_value(&ev));
@@ -253,9 +239,7 @@ fn InboxPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
 #[component]
 fn WorkspacePanel() -> impl IntoView {
     let s = expect_context::<Session>();
-    let files = Memo::new(move |_| {
-        s.run.views.with(|v| v.workspace_at(s.playback.cursor.get()))
-    });
+    let files = Memo::new(move |_| s.run.views.with(|v| v.workspace_at(s.playback.cursor.get())));
     let open = RwSignal::new(None::<String>);
     view! {
         <section class="panel" aria-labelledby="ws-title">
@@ -294,13 +278,8 @@ fn SendPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
     let from = RwSignal::new("lead".to_string());
     let to = RwSignal::new(String::new());
     let text = RwSignal::new(String::new());
-    let names = move || {
-        state.with(|st| {
-            st.as_ref()
-                .map(|st| st.bus.names().map(|n| n.to_string()).collect::<Vec<_>>())
-                .unwrap_or_default()
-        })
-    };
+    let names =
+        move || state.with(|st| st.as_ref().map(|st| st.bus.names().map(|n| n.to_string()).collect::<Vec<_>>()).unwrap_or_default());
     // A teammate that has shut down sends nothing more: it is not offered.
     let senders = move || {
         state.with(|st| {
@@ -316,12 +295,8 @@ fn SendPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
         })
     };
     let send = move |_| {
-        let (Ok(f), Ok(t)) = (
-            AgentName::parse(&from.get_untracked()),
-            AgentName::parse(&to.get_untracked()),
-        ) else {
-            s.banner
-                .set(Some("Error: pick a sender and a recipient".into()));
+        let (Ok(f), Ok(t)) = (AgentName::parse(&from.get_untracked()), AgentName::parse(&to.get_untracked())) else {
+            s.banner.set(Some("Error: pick a sender and a recipient".into()));
             return;
         };
         s.send(&f, &t, &text.get_untracked());
@@ -374,7 +349,11 @@ fn EventLog() -> impl IntoView {
         (shown.saturating_sub(SHOWN)..shown).rev().map(|seq| (g, seq)).collect::<Vec<_>>()
     };
     let on_key = move |ev: leptos::ev::KeyboardEvent| {
-        let Some(li) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).and_then(|el| el.closest("li[data-seq]").ok().flatten()) else { return };
+        let Some(li) =
+            ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).and_then(|el| el.closest("li[data-seq]").ok().flatten())
+        else {
+            return;
+        };
         let Some(list) = li.parent_element() else { return };
         let to = match ev.key().as_str() {
             "ArrowDown" => li.next_element_sibling(),

@@ -114,11 +114,7 @@ impl Run {
                 _ => None,
             });
             let prompt = prompt.unwrap_or_else(|| "empty run".into());
-            format!(
-                "{} ({} events)",
-                prompt.chars().take(60).collect::<String>(),
-                t.len()
-            )
+            format!("{} ({} events)", prompt.chars().take(60).collect::<String>(), t.len())
         })
     }
 }

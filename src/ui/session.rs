@@ -95,25 +95,14 @@ impl Session {
     /// settings cannot build a team.
     pub fn reset(&self) -> bool {
         if let Some(why) = self.settings.first_problem() {
-            self.error(format!(
-                "{why}; fix it in Settings first (nothing was started)"
-            ));
+            self.error(format!("{why}; fix it in Settings first (nothing was started)"));
             return false;
         }
         let team = self.settings.team_untracked();
-        let built = team
-            .faults
-            .validate()
-            .map_err(|e| e.to_string())
-            .and_then(|()| {
-                let sleeper = Rc::new(crate::model::http::TimerSleeper);
-                provider_settings::build(
-                    &team.provider,
-                    crate::model::http::FetchTransport,
-                    sleeper,
-                )
-                .map_err(|e| e.to_string())
-            });
+        let built = team.faults.validate().map_err(|e| e.to_string()).and_then(|()| {
+            let sleeper = Rc::new(crate::model::http::TimerSleeper);
+            provider_settings::build(&team.provider, crate::model::http::FetchTransport, sleeper).map_err(|e| e.to_string())
+        });
         let model = match built {
             Ok(model) => model,
             Err(e) => {
@@ -131,11 +120,7 @@ impl Session {
             pace_ms: self.pace_ms(),
             ..RuntimeConfig::default()
         };
-        let host = if team.provider.provider == Provider::Scripted {
-            browser::host()
-        } else {
-            browser::real_time_host()
-        };
+        let host = if team.provider.provider == Provider::Scripted { browser::host() } else { browser::real_time_host() };
         let rt = Runtime::new(config, model, host);
         let session = *self;
         rt.subscribe(Rc::new(move || session.schedule_sync()));
@@ -178,8 +163,7 @@ impl Session {
 
     /// True while the runtime has work in flight.
     pub fn is_busy(&self) -> bool {
-        self.with_rt(|rt| rt.is_running() && !rt.is_stopped())
-            .unwrap_or(false)
+        self.with_rt(|rt| rt.is_running() && !rt.is_stopped()).unwrap_or(false)
     }
 
     /// Sends a prompt to the lead. The team on screen continues when it was
@@ -191,13 +175,10 @@ impl Session {
             return;
         }
         if let Some(why) = self.settings.first_problem() {
-            self.error(format!(
-                "{why}; fix it in Settings first (nothing was started)"
-            ));
+            self.error(format!("{why}; fix it in Settings first (nothing was started)"));
             return;
         }
-        let continue_team = !self.with_rt(Runtime::is_stopped).unwrap_or(true)
-            && untrack(|| self.settings_match_team());
+        let continue_team = !self.with_rt(Runtime::is_stopped).unwrap_or(true) && untrack(|| self.settings_match_team());
         if !continue_team && !self.reset() {
             return; // reset said what is missing
         }
@@ -231,8 +212,7 @@ impl Session {
                 s.scenario = Some(scenario.id.to_string());
             }
         });
-        self.queued
-            .update_value(|q| q.extend(scenario.prompts.iter().skip(1).map(|p| p.to_string())));
+        self.queued.update_value(|q| q.extend(scenario.prompts.iter().skip(1).map(|p| p.to_string())));
         self.send_prompt(scenario.prompts[0]);
     }
 
@@ -281,14 +261,12 @@ impl Session {
 
     /// One event back.
     pub fn back(&self) {
-        self.playback
-            .back(self.run.trace.with_untracked(Trace::len));
+        self.playback.back(self.run.trace.with_untracked(Trace::len));
     }
 
     /// Jumps to an event count (the scrubber); the end follows the latest.
     pub fn seek(&self, to: usize) {
-        self.playback
-            .seek(to, self.run.trace.with_untracked(Trace::len));
+        self.playback.seek(to, self.run.trace.with_untracked(Trace::len));
     }
 
     /// A human answers a request as its addressee.
@@ -304,14 +282,9 @@ impl Session {
     /// A human sends a message as any agent still in the team; a teammate
     /// that has shut down is refused.
     pub fn send(&self, from: &AgentName, to: &AgentName, content: &str) {
-        let gone = self
-            .with_rt(|rt| rt.with_team(|t| t.roster().status(from)))
-            .flatten()
-            == Some(crate::protocol::MemberStatus::Shutdown);
+        let gone = self.with_rt(|rt| rt.with_team(|t| t.roster().status(from))).flatten() == Some(crate::protocol::MemberStatus::Shutdown);
         if gone {
-            self.error(format!(
-                "{from} has shut down and can no longer send messages"
-            ));
+            self.error(format!("{from} has shut down and can no longer send messages"));
             return;
         }
         match self.with_rt(|rt| rt.send_as(from, to, content)) {
@@ -339,18 +312,8 @@ impl Session {
         let Some((new_entries, running, stopped, waiting, streaming)) = self.with_rt(|rt| {
             let have = self.run.trace.with_untracked(Trace::len);
             let new = rt.with_team(|t| t.events_since(have as u64).to_vec());
-            let waiting = rt
-                .waiting()
-                .into_iter()
-                .map(|(who, kind)| format!("{who}: {kind}"))
-                .collect::<Vec<_>>();
-            (
-                new,
-                rt.is_running(),
-                rt.is_stopped(),
-                waiting,
-                rt.streaming_text(),
-            )
+            let waiting = rt.waiting().into_iter().map(|(who, kind)| format!("{who}: {kind}")).collect::<Vec<_>>();
+            (new, rt.is_running(), rt.is_stopped(), waiting, rt.streaming_text())
         }) else {
             return;
         };
@@ -363,14 +326,8 @@ impl Session {
         if finished || newly_stopped {
             self.keep_current();
         }
-        self.run
-            .next_up
-            .set(if stopped { Vec::new() } else { waiting });
-        self.run.streaming.set(if stopped {
-            Default::default()
-        } else {
-            streaming
-        });
+        self.run.next_up.set(if stopped { Vec::new() } else { waiting });
+        self.run.streaming.set(if stopped { Default::default() } else { streaming });
         if !running && !stopped {
             let next = self.queued.try_update_value(VecDeque::pop_front).flatten();
             if let Some(prompt) = next {
@@ -423,9 +380,7 @@ impl Session {
             Ok(Some(run)) => match self.show_stored(run) {
                 Ok(()) => true,
                 Err(e) => {
-                    self.error(format!(
-                        "the run from before the reload could not be restored: {e}"
-                    ));
+                    self.error(format!("the run from before the reload could not be restored: {e}"));
                     storage::forget_current();
                     false
                 }
@@ -459,9 +414,7 @@ impl Session {
     pub fn refresh_saved(&self) {
         match storage::saved() {
             Ok(runs) => {
-                self.library
-                    .saved
-                    .set(runs.into_iter().map(|r| (r.id, r.title)).collect());
+                self.library.saved.set(runs.into_iter().map(|r| (r.id, r.title)).collect());
                 self.library.damaged.set(None);
             }
             Err(e) => {
@@ -473,15 +426,8 @@ impl Session {
 
     /// Opens a saved run for replay.
     pub fn open_saved(&self, id: u64) {
-        let run = storage::saved().and_then(|runs| {
-            runs.into_iter()
-                .find(|r| r.id == id)
-                .ok_or(storage::StorageError::Gone)
-        });
-        match run
-            .map_err(|e| e.to_string())
-            .and_then(|r| self.show_stored(r))
-        {
+        let run = storage::saved().and_then(|runs| runs.into_iter().find(|r| r.id == id).ok_or(storage::StorageError::Gone));
+        match run.map_err(|e| e.to_string()).and_then(|r| self.show_stored(r)) {
             Ok(()) => self.keep_current(),
             Err(e) => self.error(e),
         }
@@ -514,27 +460,12 @@ impl Session {
             return Err("The share link appears once something has run.".into());
         }
         let location = web_sys::window().ok_or("no window")?.location();
-        let base = format!(
-            "{}{}",
-            location.origin().map_err(|_| "no origin")?,
-            location.pathname().map_err(|_| "no path")?
-        );
+        let base = format!("{}{}", location.origin().map_err(|_| "no origin")?, location.pathname().map_err(|_| "no path")?);
         // A run stopped by hand did not play out as its scenario does.
-        let snapshot = if self.run.stopped_by_user.get() {
-            None
-        } else {
-            self.run.snapshot.get()
-        };
-        let fragment = match snapshot
-            .as_ref()
-            .and_then(|snap| snap.reproducible_scenario().map(|sc| (sc, snap)))
-        {
+        let snapshot = if self.run.stopped_by_user.get() { None } else { self.run.snapshot.get() };
+        let fragment = match snapshot.as_ref().and_then(|snap| snap.reproducible_scenario().map(|sc| (sc, snap))) {
             Some((sc, snap)) => share::scenario_fragment(sc.id, snap.seed, &snap.faults),
-            None => self
-                .run
-                .trace
-                .with(share::trace_fragment)
-                .map_err(|e| e.to_string())?,
+            None => self.run.trace.with(share::trace_fragment).map_err(|e| e.to_string())?,
         };
         Ok(format!("{base}#{fragment}"))
     }

@@ -18,9 +18,7 @@ pub enum ShareError {
     #[error("the link is damaged (not base64url text); copy the whole link")]
     BadEncoding,
     /// Not deflate data.
-    #[error(
-        "the link's trace could not be unpacked (it is not deflate data); copy the whole link"
-    )]
+    #[error("the link's trace could not be unpacked (it is not deflate data); copy the whole link")]
     BadCompression,
     /// The packed trace grows past the import limit (a deflate bomb).
     #[error("the link's trace could not be unpacked: it grows past {} MB, more than any trace a link can carry", MAX_IMPORT_BYTES / (1024 * 1024))]
@@ -38,9 +36,7 @@ pub enum ShareError {
     #[error("the link's fault rules are not valid: {0}")]
     BadFaults(String),
     /// The trace is too big for a link.
-    #[error(
-        "this run is too large to share as a link ({0} characters); export it as JSON instead"
-    )]
+    #[error("this run is too large to share as a link ({0} characters); export it as JSON instead")]
     TooLong(usize),
 }
 
@@ -88,11 +84,7 @@ pub fn scenario_fragment(id: &str, seed: u64, faults: &FaultPlan) -> String {
     let mut fragment = format!("scenario={id}&seed={seed}");
     if !faults.rules.is_empty() {
         fragment.push_str("&faults=");
-        fragment.push_str(&base64url(
-            serde_json::to_string(faults)
-                .expect("faults serialise")
-                .as_bytes(),
-        ));
+        fragment.push_str(&base64url(serde_json::to_string(faults).expect("faults serialise").as_bytes()));
     }
     fragment
 }
@@ -106,12 +98,7 @@ pub fn parse_fragment(fragment: &str) -> Result<Option<SharedRun>, ShareError> {
         match part.split_once('=') {
             Some(("trace", data)) => return Ok(Some(SharedRun::Trace(unpack(data)?))),
             Some(("scenario", id)) => scenario = Some(id.to_string()),
-            Some(("seed", n)) => {
-                seed = Some(
-                    n.parse()
-                        .map_err(|_| ShareError::BadSeed(n.chars().take(40).collect()))?,
-                )
-            }
+            Some(("seed", n)) => seed = Some(n.parse().map_err(|_| ShareError::BadSeed(n.chars().take(40).collect()))?),
             Some(("faults", data)) => faults = parse_faults(data)?,
             _ => {}
         }
@@ -121,13 +108,9 @@ pub fn parse_fragment(fragment: &str) -> Result<Option<SharedRun>, ShareError> {
 
 /// Fault rules from a link, checked as the form checks them.
 fn parse_faults(data: &str) -> Result<FaultPlan, ShareError> {
-    let json = from_base64url(data)
-        .map_err(|_| ShareError::BadFaults("they are not base64url text".into()))?;
-    let faults: FaultPlan =
-        serde_json::from_slice(&json).map_err(|e| ShareError::BadFaults(e.to_string()))?;
-    faults
-        .validate()
-        .map_err(|e| ShareError::BadFaults(e.to_string()))?;
+    let json = from_base64url(data).map_err(|_| ShareError::BadFaults("they are not base64url text".into()))?;
+    let faults: FaultPlan = serde_json::from_slice(&json).map_err(|e| ShareError::BadFaults(e.to_string()))?;
+    faults.validate().map_err(|e| ShareError::BadFaults(e.to_string()))?;
     Ok(faults)
 }
 
@@ -135,13 +118,10 @@ fn unpack(data: &str) -> Result<Trace, ShareError> {
     use miniz_oxide::inflate::TINFLStatus;
     let packed = from_base64url(data)?;
     let limit = MAX_IMPORT_BYTES as usize;
-    let json =
-        miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, limit).map_err(|e| match e
-            .status
-        {
-            TINFLStatus::HasMoreOutput => ShareError::TooBig,
-            _ => ShareError::BadCompression,
-        })?;
+    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, limit).map_err(|e| match e.status {
+        TINFLStatus::HasMoreOutput => ShareError::TooBig,
+        _ => ShareError::BadCompression,
+    })?;
     let text = String::from_utf8(json).map_err(|_| ShareError::NotText)?;
     Ok(import_json(&text)?)
 }
@@ -169,19 +149,10 @@ mod tests {
         assert_eq!(from_base64url("ab$c"), Err(ShareError::BadEncoding));
         assert_eq!(from_base64url("aGVsbG8="), Err(ShareError::BadEncoding), "padding is not base64url as links carry it");
         assert_eq!(from_base64url("a"), Err(ShareError::BadEncoding), "a lone character holds no byte");
-        assert!(matches!(
-            parse_fragment("#trace=AAAA"),
-            Err(ShareError::BadCompression)
-        ));
+        assert!(matches!(parse_fragment("#trace=AAAA"), Err(ShareError::BadCompression)));
         let not_a_trace = base64url(&miniz_oxide::deflate::compress_to_vec(b"{\"hello\": 1}", 9));
-        assert!(matches!(
-            parse_fragment(&format!("trace={not_a_trace}")),
-            Err(ShareError::BadTrace(_))
-        ));
-        assert!(matches!(
-            parse_fragment(&format!("scenario=x&faults={}", base64url(b"[1]"))),
-            Err(ShareError::BadFaults(_))
-        ));
+        assert!(matches!(parse_fragment(&format!("trace={not_a_trace}")), Err(ShareError::BadTrace(_))));
+        assert!(matches!(parse_fragment(&format!("scenario=x&faults={}", base64url(b"[1]"))), Err(ShareError::BadFaults(_))));
     }
 
     fn faults_link(json: &str) -> String {
@@ -189,9 +160,7 @@ mod tests {
     }
 
     fn rule(action: &str, probability: &str) -> String {
-        format!(
-            r#"{{"rules":[{{"action":{action},"msg_type":null,"from":null,"to":null,"probability":{probability}}}]}}"#
-        )
+        format!(r#"{{"rules":[{{"action":{action},"msg_type":null,"from":null,"to":null,"probability":{probability}}}]}}"#)
     }
 
     #[test]
@@ -199,26 +168,8 @@ mod tests {
         let cases: Vec<(String, &str)> = vec![
             ("trace=@@garbage@@".into(), "not base64url"),
             ("trace=AAAA".into(), "not deflate"),
-            (
-                format!(
-                    "trace={}",
-                    base64url(&miniz_oxide::deflate::compress_to_vec(
-                        &[0xff, 0xfe, 0x00],
-                        9
-                    ))
-                ),
-                "not text",
-            ),
-            (
-                format!(
-                    "trace={}",
-                    base64url(&miniz_oxide::deflate::compress_to_vec(
-                        b"not json at all",
-                        9
-                    ))
-                ),
-                "not valid",
-            ),
+            (format!("trace={}", base64url(&miniz_oxide::deflate::compress_to_vec(&[0xff, 0xfe, 0x00], 9))), "not text"),
+            (format!("trace={}", base64url(&miniz_oxide::deflate::compress_to_vec(b"not json at all", 9))), "not valid"),
             (
                 format!(
                     "trace={}",
@@ -232,23 +183,11 @@ mod tests {
             ("scenario=shutdown&faults=garbage!".into(), "fault rules"),
             (faults_link("[1]"), "fault rules"),
             (faults_link(&rule(r#"{"kind":"drop"}"#, "5")), "probability"),
-            (
-                faults_link(&rule(r#"{"kind":"drop"}"#, "NaN")),
-                "fault rules",
-            ),
-            (
-                faults_link(&rule(r#"{"kind":"delay","ms":-1}"#, "1")),
-                "fault rules",
-            ),
-            (
-                faults_link(&rule(r#"{"kind":"delay","ms":18446744073709551615}"#, "1")),
-                "too long",
-            ),
+            (faults_link(&rule(r#"{"kind":"drop"}"#, "NaN")), "fault rules"),
+            (faults_link(&rule(r#"{"kind":"delay","ms":-1}"#, "1")), "fault rules"),
+            (faults_link(&rule(r#"{"kind":"delay","ms":18446744073709551615}"#, "1")), "too long"),
             ("scenario=shutdown&seed=-1".into(), "seed '-1'"),
-            (
-                "scenario=shutdown&seed=99999999999999999999999".into(),
-                "seed '99999999999999999999999'",
-            ),
+            ("scenario=shutdown&seed=99999999999999999999999".into(), "seed '99999999999999999999999'"),
             ("scenario=shutdown&seed=".into(), "seed ''"),
         ];
         for (link, says) in cases {
@@ -262,59 +201,31 @@ mod tests {
 
     #[test]
     fn a_deflate_bomb_is_refused_without_unpacking_it_all() {
-        let bomb =
-            miniz_oxide::deflate::compress_to_vec(&vec![b' '; MAX_IMPORT_BYTES as usize + 1024], 9);
+        let bomb = miniz_oxide::deflate::compress_to_vec(&vec![b' '; MAX_IMPORT_BYTES as usize + 1024], 9);
         assert!(bomb.len() < MAX_LINK_CHARS * 3, "{}", bomb.len());
-        assert_eq!(
-            parse_fragment(&format!("trace={}", base64url(&bomb))),
-            Err(ShareError::TooBig)
-        );
+        assert_eq!(parse_fragment(&format!("trace={}", base64url(&bomb))), Err(ShareError::TooBig));
     }
 
     #[test]
     fn a_trace_link_reopens_the_same_trace() {
         let mut team = Team::new("d", 3);
-        team.spawn(
-            &crate::protocol::AgentName::parse("alice").unwrap(),
-            "coder",
-            false,
-            Millis(1),
-        )
-        .unwrap();
+        team.spawn(&crate::protocol::AgentName::parse("alice").unwrap(), "coder", false, Millis(1)).unwrap();
         let fragment = trace_fragment(team.trace()).unwrap();
-        assert_eq!(
-            parse_fragment(&format!("#{fragment}")).unwrap(),
-            Some(SharedRun::Trace(team.trace().clone()))
-        );
+        assert_eq!(parse_fragment(&format!("#{fragment}")).unwrap(), Some(SharedRun::Trace(team.trace().clone())));
     }
 
     #[test]
     fn a_scenario_link_carries_seed_and_faults() {
-        let faults = FaultPlan {
-            rules: vec![FaultRule::new(FaultAction::Delay { ms: 40 })],
-        };
+        let faults = FaultPlan { rules: vec![FaultRule::new(FaultAction::Delay { ms: 40 })] };
         let fragment = scenario_fragment("shutdown", 7, &faults);
-        assert_eq!(
-            parse_fragment(&fragment).unwrap(),
-            Some(SharedRun::Scenario {
-                id: "shutdown".into(),
-                seed: Some(7),
-                faults
-            })
-        );
-        assert_eq!(
-            scenario_fragment("shutdown", 7, &FaultPlan::default()),
-            "scenario=shutdown&seed=7"
-        );
+        assert_eq!(parse_fragment(&fragment).unwrap(), Some(SharedRun::Scenario { id: "shutdown".into(), seed: Some(7), faults }));
+        assert_eq!(scenario_fragment("shutdown", 7, &FaultPlan::default()), "scenario=shutdown&seed=7");
         assert_eq!(parse_fragment("").unwrap(), None);
     }
 
     #[test]
     fn a_trace_too_big_for_a_link_says_so() {
-        assert!(matches!(
-            trace_fragment(&busy_trace(20_000, 8, 1)),
-            Err(ShareError::TooLong(_))
-        ));
+        assert!(matches!(trace_fragment(&busy_trace(20_000, 8, 1)), Err(ShareError::TooLong(_))));
         assert!(trace_fragment(&busy_trace(200, 4, 1)).is_ok());
     }
 }

@@ -101,9 +101,7 @@ impl RunSnapshot {
         self.faults.validate()?;
         if let Some(id) = &self.scenario {
             if scenarios::by_id(id).is_none() {
-                return Err(SnapshotError::UnknownScenario(
-                    id.chars().take(40).collect(),
-                ));
+                return Err(SnapshotError::UnknownScenario(id.chars().take(40).collect()));
             }
         }
         if self.prompts.len() > MAX_PROMPTS {
@@ -115,13 +113,10 @@ impl RunSnapshot {
     /// Which model ran: "Scripted (offline)", "Anthropic · claude-…".
     pub fn describe(&self) -> String {
         match Provider::parse(&self.provider) {
-            Ok(provider) => ProviderSettings {
-                provider,
-                base_url: self.base_url.clone(),
-                model: self.model.clone(),
-                ..ProviderSettings::default()
+            Ok(provider) => {
+                ProviderSettings { provider, base_url: self.base_url.clone(), model: self.model.clone(), ..ProviderSettings::default() }
+                    .describe()
             }
-            .describe(),
             Err(_) => "an unknown provider".into(),
         }
     }
@@ -130,13 +125,8 @@ impl RunSnapshot {
     /// scripted run of exactly that scenario's prompts, nothing by hand.
     pub fn reproducible_scenario(&self) -> Option<Scenario> {
         let scenario = scenarios::by_id(self.scenario.as_deref()?)?;
-        let same_prompts = self
-            .prompts
-            .iter()
-            .map(String::as_str)
-            .eq(scenario.prompts.iter().copied());
-        (self.provider == Provider::Scripted.id() && same_prompts && !self.by_hand)
-            .then_some(scenario)
+        let same_prompts = self.prompts.iter().map(String::as_str).eq(scenario.prompts.iter().copied());
+        (self.provider == Provider::Scripted.id() && same_prompts && !self.by_hand).then_some(scenario)
     }
 }
 
@@ -147,11 +137,7 @@ mod tests {
 
     fn scenario_run() -> RunSnapshot {
         let sc = scenarios::SHUTDOWN;
-        RunSnapshot {
-            scenario: Some(sc.id.into()),
-            prompts: sc.prompts.iter().map(|p| p.to_string()).collect(),
-            ..RunSnapshot::default()
-        }
+        RunSnapshot { scenario: Some(sc.id.into()), prompts: sc.prompts.iter().map(|p| p.to_string()).collect(), ..RunSnapshot::default() }
     }
 
     #[test]
@@ -164,66 +150,21 @@ mod tests {
 
     #[test]
     fn a_run_answered_by_hand_or_on_a_real_model_is_not_reproducible_from_its_seed() {
-        assert!(RunSnapshot {
-            by_hand: true,
-            ..scenario_run()
-        }
-        .reproducible_scenario()
-        .is_none());
-        assert!(RunSnapshot {
-            provider: "anthropic".into(),
-            ..scenario_run()
-        }
-        .reproducible_scenario()
-        .is_none());
+        assert!(RunSnapshot { by_hand: true, ..scenario_run() }.reproducible_scenario().is_none());
+        assert!(RunSnapshot { provider: "anthropic".into(), ..scenario_run() }.reproducible_scenario().is_none());
     }
 
     #[test]
     fn a_restored_snapshot_passes_the_forms_checks() {
         assert_eq!(scenario_run().validate(), Ok(Provider::Scripted));
         let delay = FaultPlan::new(vec![FaultRule::new(FaultAction::Delay { ms: u64::MAX })]);
+        assert!(matches!(RunSnapshot { faults: delay, ..RunSnapshot::default() }.validate(), Err(SnapshotError::Faults(_))));
+        let nan = FaultPlan::new(vec![FaultRule { probability: f64::NAN, ..FaultRule::new(FaultAction::Drop) }]);
+        assert!(matches!(RunSnapshot { faults: nan, ..RunSnapshot::default() }.validate(), Err(SnapshotError::Faults(_))));
+        assert!(matches!(RunSnapshot { provider: "gemini".into(), ..RunSnapshot::default() }.validate(), Err(SnapshotError::Provider(_))));
+        assert_eq!(RunSnapshot { max_tokens: 0, ..RunSnapshot::default() }.validate(), Err(SnapshotError::MaxTokens(0)));
         assert!(matches!(
-            RunSnapshot {
-                faults: delay,
-                ..RunSnapshot::default()
-            }
-            .validate(),
-            Err(SnapshotError::Faults(_))
-        ));
-        let nan = FaultPlan::new(vec![FaultRule {
-            probability: f64::NAN,
-            ..FaultRule::new(FaultAction::Drop)
-        }]);
-        assert!(matches!(
-            RunSnapshot {
-                faults: nan,
-                ..RunSnapshot::default()
-            }
-            .validate(),
-            Err(SnapshotError::Faults(_))
-        ));
-        assert!(matches!(
-            RunSnapshot {
-                provider: "gemini".into(),
-                ..RunSnapshot::default()
-            }
-            .validate(),
-            Err(SnapshotError::Provider(_))
-        ));
-        assert_eq!(
-            RunSnapshot {
-                max_tokens: 0,
-                ..RunSnapshot::default()
-            }
-            .validate(),
-            Err(SnapshotError::MaxTokens(0))
-        );
-        assert!(matches!(
-            RunSnapshot {
-                scenario: Some("nope".into()),
-                ..RunSnapshot::default()
-            }
-            .validate(),
+            RunSnapshot { scenario: Some("nope".into()), ..RunSnapshot::default() }.validate(),
             Err(SnapshotError::UnknownScenario(_))
         ));
     }

@@ -26,17 +26,13 @@ pub enum StorageError {
     #[error("browser storage is unavailable here; export the trace as JSON to keep it")]
     Unavailable,
     /// Writing failed, usually because the quota is full.
-    #[error(
-        "browser storage refused the run ({0}): delete saved runs, or export the trace as JSON"
-    )]
+    #[error("browser storage refused the run ({0}): delete saved runs, or export the trace as JSON")]
     WriteFailed(String),
     /// What was stored could not be read back.
     #[error("a stored run could not be read ({0}); it was left untouched")]
     Corrupt(String),
     /// The saved-runs list could not be read.
-    #[error(
-        "the list of saved runs is damaged ({0}); use \"Clear saved runs\" to start a new list"
-    )]
+    #[error("the list of saved runs is damaged ({0}); use \"Clear saved runs\" to start a new list")]
     ListDamaged(String),
     /// The key could not be remembered or forgotten.
     #[error("browser storage refused to change the remembered key ({0}); the key is still used for this tab")]
@@ -69,17 +65,12 @@ impl StoredRun {
 }
 
 fn storage() -> Result<web_sys::Storage, StorageError> {
-    web_sys::window()
-        .and_then(|w| w.local_storage().ok().flatten())
-        .ok_or(StorageError::Unavailable)
+    web_sys::window().and_then(|w| w.local_storage().ok().flatten()).ok_or(StorageError::Unavailable)
 }
 
 /// A browser exception as a sentence (never a raw `JsValue(...)`).
 fn refusal(e: &JsValue) -> String {
-    let name = js_sys::Reflect::get(e, &JsValue::from_str("name"))
-        .ok()
-        .and_then(|n| n.as_string())
-        .unwrap_or_default();
+    let name = js_sys::Reflect::get(e, &JsValue::from_str("name")).ok().and_then(|n| n.as_string()).unwrap_or_default();
     match name.as_str() {
         "QuotaExceededError" => "it is full".into(),
         "SecurityError" => "this page may not use it".into(),
@@ -88,9 +79,7 @@ fn refusal(e: &JsValue) -> String {
 }
 
 fn write(key: &str, value: &str) -> Result<(), StorageError> {
-    storage()?
-        .set_item(key, value)
-        .map_err(|e| StorageError::WriteFailed(refusal(&e)))
+    storage()?.set_item(key, value).map_err(|e| StorageError::WriteFailed(refusal(&e)))
 }
 
 fn read(key: &str) -> Result<Option<String>, StorageError> {
@@ -98,8 +87,7 @@ fn read(key: &str) -> Result<Option<String>, StorageError> {
 }
 
 fn to_json<T: Serialize>(value: &T) -> Result<String, StorageError> {
-    serde_json::to_string(value)
-        .map_err(|e| StorageError::WriteFailed(format!("it could not be encoded: {e}")))
+    serde_json::to_string(value).map_err(|e| StorageError::WriteFailed(format!("it could not be encoded: {e}")))
 }
 
 /// Keeps `run` as the current run.
@@ -109,9 +97,7 @@ pub fn save_current(run: &StoredRun) -> Result<(), StorageError> {
 
 /// The current run from before the reload, if any.
 pub fn load_current() -> Result<Option<StoredRun>, StorageError> {
-    read(CURRENT)?
-        .map(|text| serde_json::from_str(&text).map_err(|e| StorageError::Corrupt(e.to_string())))
-        .transpose()
+    read(CURRENT)?.map(|text| serde_json::from_str(&text).map_err(|e| StorageError::Corrupt(e.to_string()))).transpose()
 }
 
 /// Forgets the current run (a damaged one, once reported).
@@ -125,9 +111,7 @@ pub fn forget_current() {
 pub fn saved() -> Result<Vec<StoredRun>, StorageError> {
     match read(SAVED)? {
         None => Ok(Vec::new()),
-        Some(text) => {
-            serde_json::from_str(&text).map_err(|e| StorageError::ListDamaged(e.to_string()))
-        }
+        Some(text) => serde_json::from_str(&text).map_err(|e| StorageError::ListDamaged(e.to_string())),
     }
 }
 
@@ -158,8 +142,7 @@ pub fn delete(id: u64) -> Result<(), StorageError> {
 pub fn clear_saved() -> Result<(), StorageError> {
     let s = storage()?;
     for key in [SAVED, SAVED_DAMAGED] {
-        s.remove_item(key)
-            .map_err(|e| StorageError::WriteFailed(refusal(&e)))?;
+        s.remove_item(key).map_err(|e| StorageError::WriteFailed(refusal(&e)))?;
     }
     Ok(())
 }
@@ -178,11 +161,7 @@ pub fn remembered_key(provider: Provider) -> Option<String> {
 pub fn remember_key(provider: Provider, key: Option<&str>) -> Result<(), StorageError> {
     let s = storage()?;
     match key {
-        Some(key) => s
-            .set_item(&key_item(provider), key)
-            .map_err(|e| StorageError::KeyNotKept(refusal(&e))),
-        None => s
-            .remove_item(&key_item(provider))
-            .map_err(|e| StorageError::KeyNotKept(refusal(&e))),
+        Some(key) => s.set_item(&key_item(provider), key).map_err(|e| StorageError::KeyNotKept(refusal(&e))),
+        None => s.remove_item(&key_item(provider)).map_err(|e| StorageError::KeyNotKept(refusal(&e))),
     }
 }

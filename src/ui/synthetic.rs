@@ -13,13 +13,10 @@ pub fn busy_trace(events: usize, agents: usize, seed: u64) -> Trace {
     let mut rng = SeededIds::new(seed);
     let mut team = Team::new("bench", seed);
     let lead = AgentName::lead();
-    let names: Vec<AgentName> = (0..agents.max(1))
-        .map(|i| AgentName::parse(&format!("agent-{i:02}")).expect("valid"))
-        .collect();
+    let names: Vec<AgentName> = (0..agents.max(1)).map(|i| AgentName::parse(&format!("agent-{i:02}")).expect("valid")).collect();
     let mut now = 0;
     for n in &names {
-        team.spawn(n, "worker", false, Millis(now))
-            .expect("fresh names");
+        team.spawn(n, "worker", false, Millis(now)).expect("fresh names");
     }
     let mut pending = Vec::new();
     while team.trace().len() < events {
@@ -58,14 +55,8 @@ pub fn busy_trace(events: usize, agents: usize, seed: u64) -> Trace {
             }
             _ => {
                 let id = format!("toolu_{now}");
-                let input =
-                    serde_json::json!({ "path": format!("notes/{who}.md"), "content": "x" });
-                let called = Event::ToolCalled {
-                    agent: who.clone(),
-                    tool_use_id: id.clone(),
-                    tool: "write_file".into(),
-                    input,
-                };
+                let input = serde_json::json!({ "path": format!("notes/{who}.md"), "content": "x" });
+                let called = Event::ToolCalled { agent: who.clone(), tool_use_id: id.clone(), tool: "write_file".into(), input };
                 let _ = team.observe(called, at);
                 let done = Event::ToolReturned {
                     agent: who.clone(),
@@ -91,9 +82,7 @@ mod tests {
         let t = busy_trace(2000, 6, 1);
         assert!(t.len() >= 2000 && t.len() < 2010);
         assert!(Team::replay(&t).is_ok());
-        let answered_twice = check(&t)
-            .iter()
-            .any(|v| v.kind != crate::protocol::ViolationKind::LeftPending);
+        let answered_twice = check(&t).iter().any(|v| v.kind != crate::protocol::ViolationKind::LeftPending);
         assert!(!answered_twice);
         assert_eq!(busy_trace(500, 3, 9), busy_trace(500, 3, 9));
     }

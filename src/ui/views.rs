@@ -73,7 +73,11 @@ pub fn workspace_at(trace: &Trace, cursor: Option<usize>) -> BTreeMap<String, St
                     }
                     "edit_file" => {
                         if let Some(f) = files.get_mut(&path) {
-                            *f = f.replacen(input["old_text"].as_str().unwrap_or_default(), input["new_text"].as_str().unwrap_or_default(), 1);
+                            *f = f.replacen(
+                                input["old_text"].as_str().unwrap_or_default(),
+                                input["new_text"].as_str().unwrap_or_default(),
+                                1,
+                            );
                         }
                     }
                     _ => {}
@@ -117,7 +121,10 @@ mod tests {
         let agent = AgentName::parse("a").unwrap();
         trace.append(Millis(0), Event::ToolCalled { agent: agent.clone(), tool_use_id: id.into(), tool: tool.into(), input }).unwrap();
         trace
-            .append(Millis(0), Event::ToolReturned { agent, tool_use_id: id.into(), tool: tool.into(), output: String::new(), is_error: !ok })
+            .append(
+                Millis(0),
+                Event::ToolReturned { agent, tool_use_id: id.into(), tool: tool.into(), output: String::new(), is_error: !ok },
+            )
             .unwrap();
     }
 
@@ -150,10 +157,17 @@ mod tests {
         let mut t = Trace::new("d", 0);
         let lead = AgentName::lead();
         let list = "Team: default\n  alice (coder): shutdown\n  bob (coder): idle";
-        let output = Event::ToolReturned { agent: lead.clone(), tool_use_id: "t".into(), tool: "list_teammates".into(), output: list.into(), is_error: false };
+        let output = Event::ToolReturned {
+            agent: lead.clone(),
+            tool_use_id: "t".into(),
+            tool: "list_teammates".into(),
+            output: list.into(),
+            is_error: false,
+        };
         t.append(Millis(0), output).unwrap();
         let said = "Plan approved for 'bob' (request b).\nEarlier: Plan rejected for 'bob' (request a).";
-        let reply = Event::ModelReplied { agent: lead, text: said.into(), stop_reason: "end_turn".into(), input_tokens: 1, output_tokens: 2 };
+        let reply =
+            Event::ModelReplied { agent: lead, text: said.into(), stop_reason: "end_turn".into(), input_tokens: 1, output_tokens: 2 };
         t.append(Millis(0), reply).unwrap();
         let line = describe(&t.entries()[0]);
         assert!(line.ends_with(&format!("lead: list_teammates -> {list}")), "{line}");

@@ -68,11 +68,7 @@ pub enum HarnessError {
 
 /// The native host, its tasks on `ex`.
 pub fn native_host(ex: &LocalExecutor) -> Host {
-    Host {
-        spawner: Rc::new(ex.clone()),
-        clock: Rc::new(VirtualClock::new()),
-        sleeper: Rc::new(NoSleep),
-    }
+    Host { spawner: Rc::new(ex.clone()), clock: Rc::new(VirtualClock::new()), sleeper: Rc::new(NoSleep) }
 }
 
 /// A runtime with `model` and `config` on a new native host, and the
@@ -86,40 +82,18 @@ pub fn start(config: RuntimeConfig, model: Rc<dyn Model>) -> (LocalExecutor, Run
 /// Runs every prompt of `scenario` with the scripted model, seed `seed` and
 /// fault plan `faults`, each to quiescence; checks that each run ended,
 /// that replay rebuilds the live state and that nothing stays held.
-pub fn try_run_scenario(
-    scenario: Scenario,
-    seed: u64,
-    faults: FaultPlan,
-) -> Result<(Runtime, Trace), HarnessError> {
-    let (ex, rt) = start(
-        RuntimeConfig {
-            seed,
-            faults,
-            ..RuntimeConfig::default()
-        },
-        Rc::new(ScriptedModel),
-    );
+pub fn try_run_scenario(scenario: Scenario, seed: u64, faults: FaultPlan) -> Result<(Runtime, Trace), HarnessError> {
+    let (ex, rt) = start(RuntimeConfig { seed, faults, ..RuntimeConfig::default() }, Rc::new(ScriptedModel));
     let id = scenario.id;
     for &prompt in scenario.prompts {
-        rt.submit_prompt(prompt)
-            .map_err(|error| HarnessError::Refused {
-                scenario: id,
-                prompt,
-                error,
-            })?;
+        rt.submit_prompt(prompt).map_err(|error| HarnessError::Refused { scenario: id, prompt, error })?;
         ex.run_until_stalled();
         if rt.is_running() {
-            return Err(HarnessError::DidNotEnd {
-                scenario: id,
-                prompt,
-            });
+            return Err(HarnessError::DidNotEnd { scenario: id, prompt });
         }
     }
     let trace = rt.trace();
-    let replayed = Team::replay(&trace).map_err(|error| HarnessError::Replay {
-        scenario: id,
-        error,
-    })?;
+    let replayed = Team::replay(&trace).map_err(|error| HarnessError::Replay { scenario: id, error })?;
     if rt.with_team(|t| t.state() != replayed.state()) {
         return Err(HarnessError::ReplayDiffers { scenario: id });
     }

@@ -10,10 +10,7 @@
 
 use serde_json::{json, Value};
 
-use super::{
-    CancelToken, ContentBlock, LocalBoxFuture, Model, ModelError, ModelRequest, ModelResponse,
-    Role, StopReason, TextSink, Usage,
-};
+use super::{CancelToken, ContentBlock, LocalBoxFuture, Model, ModelError, ModelRequest, ModelResponse, Role, StopReason, TextSink, Usage};
 
 pub mod scale;
 
@@ -61,43 +58,22 @@ pub fn respond(request: &ModelRequest) -> ModelResponse {
         let (name, _role) = teammate_identity(&request.system);
         scale::teammate(&convo).unwrap_or_else(|| teammate_policy(&name, &convo))
     };
-    let turn_index = request
-        .messages
-        .iter()
-        .filter(|t| t.role == Role::Assistant)
-        .count();
-    let who = if request.system.starts_with("You are a team lead") {
-        "lead".to_string()
-    } else {
-        teammate_identity(&request.system).0
-    };
+    let turn_index = request.messages.iter().filter(|t| t.role == Role::Assistant).count();
+    let who = if request.system.starts_with("You are a team lead") { "lead".to_string() } else { teammate_identity(&request.system).0 };
     let mut content = Vec::new();
     if !decision.text.is_empty() {
         content.push(ContentBlock::text(decision.text.clone()));
     }
     for (i, (name, input)) in decision.calls.iter().enumerate() {
-        content.push(ContentBlock::ToolUse {
-            id: format!("toolu_{who}_{turn_index}_{i}"),
-            name: name.clone(),
-            input: input.clone(),
-        });
+        content.push(ContentBlock::ToolUse { id: format!("toolu_{who}_{turn_index}_{i}"), name: name.clone(), input: input.clone() });
     }
-    let stop_reason = if decision.calls.is_empty() {
-        StopReason::EndTurn
-    } else {
-        StopReason::ToolUse
-    };
+    let stop_reason = if decision.calls.is_empty() { StopReason::EndTurn } else { StopReason::ToolUse };
     let input_chars: usize = serde_json::to_string(request).map(|s| s.len()).unwrap_or(0);
-    let output_chars: usize = serde_json::to_string(&content)
-        .map(|s| s.len())
-        .unwrap_or(0);
+    let output_chars: usize = serde_json::to_string(&content).map(|s| s.len()).unwrap_or(0);
     ModelResponse {
         content,
         stop_reason,
-        usage: Usage {
-            input_tokens: input_chars.div_ceil(4) as u64,
-            output_tokens: output_chars.div_ceil(4) as u64,
-        },
+        usage: Usage { input_tokens: input_chars.div_ceil(4) as u64, output_tokens: output_chars.div_ceil(4) as u64 },
     }
 }
 
@@ -110,10 +86,7 @@ struct Decision {
 
 impl Decision {
     fn say(text: impl Into<String>) -> Self {
-        Decision {
-            text: text.into(),
-            calls: Vec::new(),
-        }
+        Decision { text: text.into(), calls: Vec::new() }
     }
     fn call(mut self, name: &str, input: Value) -> Self {
         self.calls.push((name.to_string(), input));
@@ -204,20 +177,11 @@ impl Conversation {
                         }
                     }
                     (Role::Assistant, ContentBlock::ToolUse { name, input, .. }) => {
-                        let call = PastCall {
-                            name: name.clone(),
-                            input: input.clone(),
-                            result: None,
-                        };
+                        let call = PastCall { name: name.clone(), input: input.clone(), result: None };
                         c.calls.push(call.clone());
                         c.all_calls.push(call);
                     }
-                    (
-                        Role::User,
-                        ContentBlock::ToolResult {
-                            content, is_error, ..
-                        },
-                    ) => {
+                    (Role::User, ContentBlock::ToolResult { content, is_error, .. }) => {
                         // Results follow their calls in order; fill the oldest open one.
                         if let Some(i) = c.calls.iter().position(|p| p.result.is_none()) {
                             c.calls[i].result = Some((content.clone(), *is_error));
@@ -247,10 +211,7 @@ impl Conversation {
 /// as `<inbox>[...]</inbox>`, a teammate's messages as one JSON object each.
 fn hear(text: &str) -> Vec<Heard> {
     let trimmed = text.trim();
-    if let Some(inner) = trimmed
-        .strip_prefix("<inbox>")
-        .and_then(|t| t.strip_suffix("</inbox>"))
-    {
+    if let Some(inner) = trimmed.strip_prefix("<inbox>").and_then(|t| t.strip_suffix("</inbox>")) {
         if let Ok(Value::Array(items)) = serde_json::from_str::<Value>(inner) {
             return items.into_iter().map(Heard::Message).collect();
         }
@@ -267,12 +228,7 @@ fn hear(text: &str) -> Vec<Heard> {
 
 fn teammate_identity(system: &str) -> (String, String) {
     let name = system.split('\'').nth(1).unwrap_or("teammate").to_string();
-    let role = system
-        .split("role: ")
-        .nth(1)
-        .and_then(|r| r.split(',').next())
-        .unwrap_or("teammate")
-        .to_string();
+    let role = system.split("role: ").nth(1).and_then(|r| r.split(',').next()).unwrap_or("teammate").to_string();
     (name, role)
 }
 
@@ -370,10 +326,7 @@ fn parse_lead_goal(prompt: &str, known: &[String]) -> LeadGoal {
         let mut current: Option<(String, Vec<String>)> = None;
         while i < w.len() {
             let word = &w[i];
-            let starts_clause = i == start + 1
-                || (w[i - 1] == "and"
-                    && is_name(word)
-                    && !matches!(word.as_str(), "then" | "request"));
+            let starts_clause = i == start + 1 || (w[i - 1] == "and" && is_name(word) && !matches!(word.as_str(), "then" | "request"));
             if word == "then" || word == "request" {
                 break;
             }
@@ -393,14 +346,10 @@ fn parse_lead_goal(prompt: &str, known: &[String]) -> LeadGoal {
             goal.spawns.push(spawn_entry(n, &clause));
         }
     }
-    let wants_shutdown =
-        lower.contains("request") && (lower.contains("shutdown") || lower.contains("shut down"));
+    let wants_shutdown = lower.contains("request") && (lower.contains("shutdown") || lower.contains("shut down"));
     if wants_shutdown {
         let spawned: Vec<String> = goal.spawns.iter().map(|s| s.0.clone()).collect();
-        let named: Vec<String> = words(&lower)
-            .into_iter()
-            .filter(|w| known.contains(w) || spawned.contains(w))
-            .collect();
+        let named: Vec<String> = words(&lower).into_iter().filter(|w| known.contains(w) || spawned.contains(w)).collect();
         for n in if named.is_empty() { spawned } else { named } {
             if !goal.shutdowns.contains(&n) {
                 goal.shutdowns.push(n);
@@ -412,10 +361,7 @@ fn parse_lead_goal(prompt: &str, known: &[String]) -> LeadGoal {
 
 fn spawn_entry(name: String, clause: &[String]) -> (String, String, String) {
     let role = match clause.iter().position(|w| w == "as") {
-        Some(i) => clause[i + 1..]
-            .iter()
-            .find(|w| !matches!(w.as_str(), "a" | "an" | "the"))
-            .cloned(),
+        Some(i) => clause[i + 1..].iter().find(|w| !matches!(w.as_str(), "a" | "an" | "the")).cloned(),
         None => None,
     };
     let text = clause.join(" ");
@@ -462,18 +408,9 @@ fn looks_risky(plan: &str) -> bool {
 }
 
 fn lead_policy(c: &Conversation) -> Decision {
-    let known: Vec<String> = c
-        .all_calls
-        .iter()
-        .filter(|k| k.name == "spawn_teammate")
-        .map(|k| k.arg("name").to_string())
-        .collect();
+    let known: Vec<String> = c.all_calls.iter().filter(|k| k.name == "spawn_teammate").map(|k| k.arg("name").to_string()).collect();
     let goal = parse_lead_goal(&c.prompt, &known);
-    if goal.spawns.is_empty()
-        && goal.shutdowns.is_empty()
-        && !goal.list
-        && c.messages_of("plan_approval_request").next().is_none()
-    {
+    if goal.spawns.is_empty() && goal.shutdowns.is_empty() && !goal.list && c.messages_of("plan_approval_request").next().is_none() {
         return Decision::say(format!(
             "I am the offline scripted model, so I only follow simple instructions. I did not find one in \"{}\". Try: \
              \"Spawn alice as a coder. Then request her shutdown.\", \"List teammates\", \
@@ -487,26 +424,17 @@ fn lead_policy(c: &Conversation) -> Decision {
     let attempted = |n: &str| c.calls_named("spawn_teammate").any(|k| k.arg("name") == n);
     let mut d = Decision::default();
     for (name, role, clause) in goal.spawns.iter().filter(|s| !attempted(&s.0)) {
-        let input = json!({ "name": name, "role": role, "prompt": teammate_prompt(name, role, clause, &goal), "plan_mode": goal.plan_mode });
+        let input =
+            json!({ "name": name, "role": role, "prompt": teammate_prompt(name, role, clause, &goal), "plan_mode": goal.plan_mode });
         d = d.call("spawn_teammate", input);
     }
     if !d.calls.is_empty() {
-        d.text = format!(
-            "Spawning {}.",
-            goal.spawns
-                .iter()
-                .map(|s| s.0.as_str())
-                .collect::<Vec<_>>()
-                .join(" and ")
-        );
+        d.text = format!("Spawning {}.", goal.spawns.iter().map(|s| s.0.as_str()).collect::<Vec<_>>().join(" and "));
         return d;
     }
 
     // 2. Review every plan that arrived and was not reviewed yet.
-    let reviewed = |id: &str| {
-        c.calls_named("plan_approval")
-            .any(|k| k.arg("request_id") == id)
-    };
+    let reviewed = |id: &str| c.calls_named("plan_approval").any(|k| k.arg("request_id") == id);
     for plan in c.messages_of("plan_approval_request") {
         let id = plan["request_id"].as_str().unwrap_or_default();
         if id.is_empty() || reviewed(id) {
@@ -514,11 +442,7 @@ fn lead_policy(c: &Conversation) -> Decision {
         }
         let from = plan["from"].as_str().unwrap_or_default();
         let text = plan["plan"].as_str().unwrap_or_default();
-        let earlier = c
-            .all_messages
-            .iter()
-            .filter(|m| m["type"] == "plan_approval_request" && m["from"] == from)
-            .count();
+        let earlier = c.all_messages.iter().filter(|m| m["type"] == "plan_approval_request" && m["from"] == from).count();
         let first = earlier <= 1;
         let reject = (goal.reject_first_plan && first) || looks_risky(text);
         let input = if reject {
@@ -535,22 +459,13 @@ fn lead_policy(c: &Conversation) -> Decision {
 
     // 3. Shutdown requests: first ask, and ask again once a rejecting
     //    teammate reports that it is done.
-    let spawn_failed = |n: &str| {
-        c.calls_named("spawn_teammate")
-            .any(|k| k.arg("name") == n && !k.ok())
-    };
+    let spawn_failed = |n: &str| c.calls_named("spawn_teammate").any(|k| k.arg("name") == n && !k.ok());
     let mut waiting: Vec<String> = Vec::new();
     for target in goal.shutdowns.iter().filter(|t| !spawn_failed(t)) {
-        let asked: Vec<&PastCall> = c
-            .calls_named("shutdown_request")
-            .filter(|k| k.arg("teammate") == target)
-            .collect();
+        let asked: Vec<&PastCall> = c.calls_named("shutdown_request").filter(|k| k.arg("teammate") == target).collect();
         // One answer per request, even if a fault delivered it twice.
         let mut answers: Vec<&Value> = Vec::new();
-        for m in c
-            .messages_of("shutdown_response")
-            .filter(|m| m["from"] == target.as_str())
-        {
+        for m in c.messages_of("shutdown_response").filter(|m| m["from"] == target.as_str()) {
             if !answers.iter().any(|a| a["request_id"] == m["request_id"]) {
                 answers.push(m);
             }
@@ -584,9 +499,8 @@ fn lead_policy(c: &Conversation) -> Decision {
     // 5. Plans still expected from plan-mode teammates.
     if goal.plan_mode {
         for (name, _, _) in &goal.spawns {
-            let approved = c.calls_named("plan_approval").any(|k| {
-                k.input["approve"] == true && k.ok() && k.output().contains(&format!("'{name}'"))
-            });
+            let approved =
+                c.calls_named("plan_approval").any(|k| k.input["approve"] == true && k.ok() && k.output().contains(&format!("'{name}'")));
             if attempted(name) && !spawn_failed(name) && !approved {
                 waiting.push(format!("{name}'s plan"));
             }
@@ -601,13 +515,9 @@ fn lead_policy(c: &Conversation) -> Decision {
 }
 
 fn reported_done_after_rejection(c: &Conversation, target: &str) -> bool {
-    let last_reject = c.messages.iter().rposition(|m| {
-        m["type"] == "shutdown_response" && m["from"] == target && m["approve"] == false
-    });
+    let last_reject = c.messages.iter().rposition(|m| m["type"] == "shutdown_response" && m["from"] == target && m["approve"] == false);
     let Some(at) = last_reject else { return false };
-    c.messages[at + 1..]
-        .iter()
-        .any(|m| m["from"] == target && m["type"] == "message")
+    c.messages[at + 1..].iter().any(|m| m["from"] == target && m["type"] == "message")
 }
 
 /// A plain-language account of what happened since the prompt. Outcomes
@@ -622,11 +532,7 @@ fn summary(c: &Conversation, goal: &LeadGoal) -> String {
             Learned::Result(i) => {
                 let k = &c.calls[i];
                 if k.result.as_ref().is_some_and(|r| r.1) {
-                    outcomes.push(format!(
-                        "{} failed: {}",
-                        k.name,
-                        k.output().trim_start_matches("Error: ")
-                    ));
+                    outcomes.push(format!("{} failed: {}", k.name, k.output().trim_start_matches("Error: ")));
                 } else if k.name == "plan_approval" {
                     outcomes.push(format!("{} (request {}).", k.output(), k.arg("request_id")));
                 }
@@ -638,40 +544,16 @@ fn summary(c: &Conversation, goal: &LeadGoal) -> String {
                     continue;
                 }
                 reported.push(id);
-                let verdict = if r["approve"] == true {
-                    "approved"
-                } else {
-                    "rejected"
-                };
-                let reason = r["content"]
-                    .as_str()
-                    .filter(|s| !s.is_empty())
-                    .map(|s| format!(" ({s})"))
-                    .unwrap_or_default();
-                outcomes.push(format!(
-                    "{} {verdict} shutdown request {id}{reason}.",
-                    str_of(&r["from"])
-                ));
+                let verdict = if r["approve"] == true { "approved" } else { "rejected" };
+                let reason = r["content"].as_str().filter(|s| !s.is_empty()).map(|s| format!(" ({s})")).unwrap_or_default();
+                outcomes.push(format!("{} {verdict} shutdown request {id}{reason}.", str_of(&r["from"])));
             }
         }
     }
-    let mut lines: Vec<String> = outcomes
-        .into_iter()
-        .enumerate()
-        .map(|(i, line)| {
-            if i == 0 {
-                line
-            } else {
-                format!("Earlier: {line}")
-            }
-        })
-        .collect();
+    let mut lines: Vec<String> =
+        outcomes.into_iter().enumerate().map(|(i, line)| if i == 0 { line } else { format!("Earlier: {line}") }).collect();
     if goal.out_of_order {
-        let asked: Vec<&str> = c
-            .calls_named("shutdown_request")
-            .filter(|k| k.ok())
-            .map(|k| k.arg("teammate"))
-            .collect();
+        let asked: Vec<&str> = c.calls_named("shutdown_request").filter(|k| k.ok()).map(|k| k.arg("teammate")).collect();
         let mut answered: Vec<&str> = Vec::new();
         let mut seen: Vec<&str> = Vec::new();
         for m in c.messages_of("shutdown_response") {
@@ -682,11 +564,8 @@ fn summary(c: &Conversation, goal: &LeadGoal) -> String {
             }
         }
         if answered.len() >= 2 && asked.len() >= 2 {
-            let order = if asked[..answered.len().min(asked.len())] == answered[..] {
-                "in the order they were asked"
-            } else {
-                "out of order"
-            };
+            let order =
+                if asked[..answered.len().min(asked.len())] == answered[..] { "in the order they were asked" } else { "out of order" };
             lines.push(format!(
                 "Asked {}; answers came from {}: {order}, matched by request_id.",
                 asked.join(" then "),
@@ -738,16 +617,9 @@ fn read_task(name: &str, prompts: &[String]) -> Task {
     let files: Vec<String> = if all.contains("stand by") || all.contains("wait for instructions") {
         Vec::new()
     } else if all.contains("config") {
-        ["app", "db", "cache", "log", "cli"]
-            .iter()
-            .cycle()
-            .take(count)
-            .map(|f| format!("config/{f}.toml"))
-            .collect()
+        ["app", "db", "cache", "log", "cli"].iter().cycle().take(count).map(|f| format!("config/{f}.toml")).collect()
     } else if all.contains("release notes") {
-        (1..=count)
-            .map(|i| format!("docs/release-notes-part-{i}.md"))
-            .collect()
+        (1..=count).map(|i| format!("docs/release-notes-part-{i}.md")).collect()
     } else if all.contains("refactor") {
         vec!["src/auth.py".into()]
     } else if all.contains("hello") {
@@ -755,15 +627,7 @@ fn read_task(name: &str, prompts: &[String]) -> Task {
     } else if all.contains("validation") || all.contains("plan") {
         vec![format!("src/{name}.py")]
     } else {
-        (1..=count)
-            .map(|i| {
-                if count == 1 {
-                    format!("notes/{name}.md")
-                } else {
-                    format!("notes/{name}-{i}.md")
-                }
-            })
-            .collect()
+        (1..=count).map(|i| if count == 1 { format!("notes/{name}.md") } else { format!("notes/{name}-{i}.md") }).collect()
     };
     Task {
         files,
@@ -777,9 +641,7 @@ fn read_task(name: &str, prompts: &[String]) -> Task {
 
 fn file_content(name: &str, path: &str, step: usize, total: usize) -> String {
     if path.ends_with(".py") {
-        format!(
-            "# written by {name}\n\ndef hello(who: str) -> str:\n    return f\"hello, {{who}}\"\n"
-        )
+        format!("# written by {name}\n\ndef hello(who: str) -> str:\n    return f\"hello, {{who}}\"\n")
     } else if path.ends_with(".toml") {
         format!("# migrated by {name} ({step} of {total})\nformat = 2\n")
     } else {
@@ -789,28 +651,12 @@ fn file_content(name: &str, path: &str, step: usize, total: usize) -> String {
 
 fn teammate_policy(me: &str, c: &Conversation) -> Decision {
     let task = read_task(me, &c.prompts);
-    let written: Vec<&str> = c
-        .all_calls
-        .iter()
-        .filter(|k| k.name == "write_file" && k.ok())
-        .map(|k| k.arg("path"))
-        .collect();
-    let remaining: Vec<&String> = task
-        .files
-        .iter()
-        .filter(|f| !written.contains(&f.as_str()))
-        .collect();
-    let gate_refused = c
-        .all_calls
-        .iter()
-        .any(|k| k.name == "write_file" && !k.ok() && k.output().contains("plan mode"));
+    let written: Vec<&str> = c.all_calls.iter().filter(|k| k.name == "write_file" && k.ok()).map(|k| k.arg("path")).collect();
+    let remaining: Vec<&String> = task.files.iter().filter(|f| !written.contains(&f.as_str())).collect();
+    let gate_refused = c.all_calls.iter().any(|k| k.name == "write_file" && !k.ok() && k.output().contains("plan mode"));
 
     // Shutdown requests not answered yet.
-    let answered = |id: &str| {
-        c.all_calls.iter().any(|k| {
-            k.name == "shutdown_response" && k.arg("request_id") == id && k.result.is_some()
-        })
-    };
+    let answered = |id: &str| c.all_calls.iter().any(|k| k.name == "shutdown_response" && k.arg("request_id") == id && k.result.is_some());
     let open: Vec<&str> = c
         .all_messages
         .iter()
@@ -822,43 +668,23 @@ fn teammate_policy(me: &str, c: &Conversation) -> Decision {
         let mid_task = !remaining.is_empty();
         if !mid_task || !(task.reject_shutdown_mid_task || task.finish_before_answering) {
             let reason = if mid_task {
-                format!(
-                    "Stopping now as asked; {} file(s) left undone.",
-                    remaining.len()
-                )
+                format!("Stopping now as asked; {} file(s) left undone.", remaining.len())
             } else {
                 "My work is saved; shutting down.".to_string()
             };
-            return Decision::say("Shutting down.").call(
-                "shutdown_response",
-                json!({ "request_id": id, "approve": true, "reason": reason }),
-            );
+            return Decision::say("Shutting down.")
+                .call("shutdown_response", json!({ "request_id": id, "approve": true, "reason": reason }));
         }
         if task.reject_shutdown_mid_task {
-            let reason = format!(
-                "Mid-task: {} of {} file(s) still to migrate; I will finish first.",
-                remaining.len(),
-                task.files.len()
-            );
-            return Decision::say("Not yet.").call(
-                "shutdown_response",
-                json!({ "request_id": id, "approve": false, "reason": reason }),
-            );
+            let reason = format!("Mid-task: {} of {} file(s) still to migrate; I will finish first.", remaining.len(), task.files.len());
+            return Decision::say("Not yet.").call("shutdown_response", json!({ "request_id": id, "approve": false, "reason": reason }));
         }
         // finish_before_answering: keep working; answer when done.
     }
 
     // The plan gate: submit, wait, revise after a rejection.
-    let plan_calls: Vec<&PastCall> = c
-        .all_calls
-        .iter()
-        .filter(|k| k.name == "plan_approval")
-        .collect();
-    let verdicts: Vec<&Value> = c
-        .all_messages
-        .iter()
-        .filter(|m| m["type"] == "plan_approval_response")
-        .collect();
+    let plan_calls: Vec<&PastCall> = c.all_calls.iter().filter(|k| k.name == "plan_approval").collect();
+    let verdicts: Vec<&Value> = c.all_messages.iter().filter(|m| m["type"] == "plan_approval_response").collect();
     let approved = verdicts.iter().any(|v| v["approve"] == true);
     if (task.needs_plan || gate_refused) && !approved && !remaining.is_empty() {
         let submitted = plan_calls.iter().filter(|k| k.ok()).count();
@@ -866,9 +692,7 @@ fn teammate_policy(me: &str, c: &Conversation) -> Decision {
             return Decision::say("Waiting for the lead to review my plan.");
         }
         if submitted >= 3 {
-            return Decision::say(
-                "My plan was rejected three times; waiting for new instructions.",
-            );
+            return Decision::say("My plan was rejected three times; waiting for new instructions.");
         }
         let files = task.files.join(", ");
         let plan = match verdicts.last() {
@@ -886,21 +710,14 @@ fn teammate_policy(me: &str, c: &Conversation) -> Decision {
     if let Some(next) = remaining.first() {
         let step = task.files.len() - remaining.len() + 1;
         let content = file_content(me, next, step, task.files.len());
-        return Decision::say(format!(
-            "Working on {next} ({step} of {}).",
-            task.files.len()
-        ))
-        .call("write_file", json!({ "path": next, "content": content }));
+        return Decision::say(format!("Working on {next} ({step} of {}).", task.files.len()))
+            .call("write_file", json!({ "path": next, "content": content }));
     }
 
-    let reported = c
-        .all_calls
-        .iter()
-        .any(|k| k.name == "send_message" && k.arg("to") == "lead" && k.ok());
+    let reported = c.all_calls.iter().any(|k| k.name == "send_message" && k.arg("to") == "lead" && k.ok());
     if task.report_when_done && !task.files.is_empty() && !reported {
         let text = format!("Done: wrote {}.", task.files.join(", "));
-        return Decision::say("Reporting to the lead.")
-            .call("send_message", json!({ "to": "lead", "content": text }));
+        return Decision::say("Reporting to the lead.").call("send_message", json!({ "to": "lead", "content": text }));
     }
     if task.files.is_empty() {
         Decision::say("Standing by.")
@@ -915,32 +732,20 @@ mod tests {
     use crate::model::Turn;
 
     fn lead_request(turns: Vec<Turn>) -> ModelRequest {
-        ModelRequest {
-            system: "You are a team lead at /workspace.".into(),
-            messages: turns,
-            tools: vec![],
-            max_tokens: 100,
-        }
+        ModelRequest { system: "You are a team lead at /workspace.".into(), messages: turns, tools: vec![], max_tokens: 100 }
     }
 
     fn calls(r: &ModelResponse) -> Vec<(String, Value)> {
-        r.tool_uses()
-            .map(|(_, n, i)| (n.to_string(), i.clone()))
-            .collect()
+        r.tool_uses().map(|(_, n, i)| (n.to_string(), i.clone())).collect()
     }
 
     #[test]
     fn the_lead_spawns_first_then_requests_the_shutdown() {
-        let r = respond(&lead_request(vec![Turn::user_text(
-            "Spawn alice as a coder. Then request her shutdown.",
-        )]));
+        let r = respond(&lead_request(vec![Turn::user_text("Spawn alice as a coder. Then request her shutdown.")]));
         let c = calls(&r);
         assert_eq!(c.len(), 1);
         assert_eq!(c[0].0, "spawn_teammate");
-        assert_eq!(
-            (c[0].1["name"].as_str(), c[0].1["role"].as_str()),
-            (Some("alice"), Some("coder"))
-        );
+        assert_eq!((c[0].1["name"].as_str(), c[0].1["role"].as_str()), (Some("alice"), Some("coder")));
         assert_eq!(r.stop_reason, StopReason::ToolUse);
     }
 
@@ -955,10 +760,7 @@ mod tests {
 
     #[test]
     fn the_list_prompt_does_not_request_a_shutdown() {
-        let g = parse_lead_goal(
-            "List teammates to see alice's status after shutdown approval",
-            &["alice".into()],
-        );
+        let g = parse_lead_goal("List teammates to see alice's status after shutdown approval", &["alice".into()]);
         assert!(g.list);
         assert!(g.shutdowns.is_empty() && g.spawns.is_empty());
     }
@@ -968,9 +770,7 @@ mod tests {
         let r = respond(&lead_request(vec![Turn::user_text("Write me a poem")]));
         assert!(calls(&r).is_empty());
         assert_eq!(r.stop_reason, StopReason::EndTurn);
-        assert!(
-            matches!(&r.content[0], ContentBlock::Text { text } if text.contains("offline scripted model"))
-        );
+        assert!(matches!(&r.content[0], ContentBlock::Text { text } if text.contains("offline scripted model")));
     }
 
     #[test]

@@ -21,26 +21,13 @@ pub enum ToolCall {
     /// Create or overwrite a file.
     WriteFile { path: String, content: String },
     /// Replace one exact occurrence of text.
-    EditFile {
-        path: String,
-        old_text: String,
-        new_text: String,
-    },
+    EditFile { path: String, old_text: String, new_text: String },
     /// Lead: start a teammate.
-    SpawnTeammate {
-        name: String,
-        role: String,
-        prompt: String,
-        plan_mode: bool,
-    },
+    SpawnTeammate { name: String, role: String, prompt: String, plan_mode: bool },
     /// Lead: show the roster.
     ListTeammates,
     /// Send a plain message.
-    SendMessage {
-        to: String,
-        content: String,
-        msg_type: Option<String>,
-    },
+    SendMessage { to: String, content: String, msg_type: Option<String> },
     /// Drain one's own inbox.
     ReadInbox,
     /// Lead: message every teammate.
@@ -51,17 +38,9 @@ pub enum ToolCall {
     /// `shutdown_response`).
     ShutdownStatus { request_id: String },
     /// Teammate: answer a shutdown request.
-    ShutdownResponse {
-        request_id: String,
-        approve: bool,
-        reason: String,
-    },
+    ShutdownResponse { request_id: String, approve: bool, reason: String },
     /// Lead: approve or reject a plan.
-    PlanReview {
-        request_id: String,
-        approve: bool,
-        feedback: String,
-    },
+    PlanReview { request_id: String, approve: bool, feedback: String },
     /// Teammate: submit a plan.
     PlanSubmit { plan: String },
 }
@@ -137,110 +116,58 @@ struct PlanIn {
 }
 
 fn typed<T: for<'de> Deserialize<'de>>(tool: &str, input: &Value) -> Result<T, ToolError> {
-    let input = if input.is_null() {
-        json!({})
-    } else {
-        input.clone()
-    };
-    serde_json::from_value(input).map_err(|source| ToolError::BadInput {
-        tool: tool.to_string(),
-        source,
-    })
+    let input = if input.is_null() { json!({}) } else { input.clone() };
+    serde_json::from_value(input).map_err(|source| ToolError::BadInput { tool: tool.to_string(), source })
 }
 
 /// Parses a tool call for an agent of `role`, refusing tools it lacks and
 /// inputs that do not fit the schema.
 pub fn parse(role: AgentRole, name: &str, input: &Value) -> Result<ToolCall, ToolError> {
     if !tool_names(role).contains(&name) {
-        return Err(ToolError::UnknownTool {
-            name: name.to_string(),
-            available: tool_names(role).join(", "),
-        });
+        return Err(ToolError::UnknownTool { name: name.to_string(), available: tool_names(role).join(", ") });
     }
     if !input.is_object() && !input.is_null() {
-        return Err(ToolError::NotAnObject {
-            tool: name.to_string(),
-        });
+        return Err(ToolError::NotAnObject { tool: name.to_string() });
     }
     Ok(match (role, name) {
         (_, "list_files") => ToolCall::ListFiles,
         (_, "read_file") => {
             let i: PathIn = typed(name, input)?;
-            ToolCall::ReadFile {
-                path: i.path,
-                limit: i.limit,
-            }
+            ToolCall::ReadFile { path: i.path, limit: i.limit }
         }
         (_, "write_file") => {
             let i: WriteIn = typed(name, input)?;
-            ToolCall::WriteFile {
-                path: i.path,
-                content: i.content,
-            }
+            ToolCall::WriteFile { path: i.path, content: i.content }
         }
         (_, "edit_file") => {
             let i: EditIn = typed(name, input)?;
-            ToolCall::EditFile {
-                path: i.path,
-                old_text: i.old_text,
-                new_text: i.new_text,
-            }
+            ToolCall::EditFile { path: i.path, old_text: i.old_text, new_text: i.new_text }
         }
         (_, "spawn_teammate") => {
             let i: SpawnIn = typed(name, input)?;
-            ToolCall::SpawnTeammate {
-                name: i.name,
-                role: i.role,
-                prompt: i.prompt,
-                plan_mode: i.plan_mode,
-            }
+            ToolCall::SpawnTeammate { name: i.name, role: i.role, prompt: i.prompt, plan_mode: i.plan_mode }
         }
         (_, "list_teammates") => ToolCall::ListTeammates,
         (_, "send_message") => {
             let i: SendIn = typed(name, input)?;
-            ToolCall::SendMessage {
-                to: i.to,
-                content: i.content,
-                msg_type: i.msg_type,
-            }
+            ToolCall::SendMessage { to: i.to, content: i.content, msg_type: i.msg_type }
         }
         (_, "read_inbox") => ToolCall::ReadInbox,
-        (_, "broadcast") => ToolCall::Broadcast {
-            content: typed::<ContentIn>(name, input)?.content,
-        },
-        (_, "shutdown_request") => ToolCall::ShutdownRequest {
-            teammate: typed::<TeammateIn>(name, input)?.teammate,
-        },
-        (AgentRole::Lead, "shutdown_response") => ToolCall::ShutdownStatus {
-            request_id: typed::<RequestIdIn>(name, input)?.request_id,
-        },
+        (_, "broadcast") => ToolCall::Broadcast { content: typed::<ContentIn>(name, input)?.content },
+        (_, "shutdown_request") => ToolCall::ShutdownRequest { teammate: typed::<TeammateIn>(name, input)?.teammate },
+        (AgentRole::Lead, "shutdown_response") => ToolCall::ShutdownStatus { request_id: typed::<RequestIdIn>(name, input)?.request_id },
         (AgentRole::Teammate, "shutdown_response") => {
             let i: ShutdownAnswerIn = typed(name, input)?;
-            ToolCall::ShutdownResponse {
-                request_id: i.request_id,
-                approve: i.approve,
-                reason: i.reason,
-            }
+            ToolCall::ShutdownResponse { request_id: i.request_id, approve: i.approve, reason: i.reason }
         }
         (AgentRole::Lead, "plan_approval") => {
             let i: PlanReviewIn = typed(name, input)?;
-            ToolCall::PlanReview {
-                request_id: i.request_id,
-                approve: i.approve,
-                feedback: i.feedback,
-            }
+            ToolCall::PlanReview { request_id: i.request_id, approve: i.approve, feedback: i.feedback }
         }
-        (AgentRole::Teammate, "plan_approval") => ToolCall::PlanSubmit {
-            plan: typed::<PlanIn>(name, input)?.plan,
-        },
+        (AgentRole::Teammate, "plan_approval") => ToolCall::PlanSubmit { plan: typed::<PlanIn>(name, input)?.plan },
         // Every name in the tool lists is matched above; a list and this
         // match drifting apart is refused like any unknown tool.
-        _ => {
-            return Err(ToolError::UnknownTool {
-                name: name.to_string(),
-                available: tool_names(role).join(", "),
-            })
-        }
+        _ => return Err(ToolError::UnknownTool { name: name.to_string(), available: tool_names(role).join(", ") }),
     })
 }
 
@@ -250,34 +177,12 @@ mod tests {
 
     #[test]
     fn the_same_tool_name_means_different_things_per_role() {
-        let lead = parse(
-            AgentRole::Lead,
-            "plan_approval",
-            &json!({"request_id": "abcd1234", "approve": true}),
-        )
-        .unwrap();
-        assert_eq!(
-            lead,
-            ToolCall::PlanReview {
-                request_id: "abcd1234".into(),
-                approve: true,
-                feedback: String::new()
-            }
-        );
+        let lead = parse(AgentRole::Lead, "plan_approval", &json!({"request_id": "abcd1234", "approve": true})).unwrap();
+        assert_eq!(lead, ToolCall::PlanReview { request_id: "abcd1234".into(), approve: true, feedback: String::new() });
         let mate = parse(AgentRole::Teammate, "plan_approval", &json!({"plan": "p"})).unwrap();
         assert_eq!(mate, ToolCall::PlanSubmit { plan: "p".into() });
-        let status = parse(
-            AgentRole::Lead,
-            "shutdown_response",
-            &json!({"request_id": "abcd1234"}),
-        )
-        .unwrap();
-        assert_eq!(
-            status,
-            ToolCall::ShutdownStatus {
-                request_id: "abcd1234".into()
-            }
-        );
+        let status = parse(AgentRole::Lead, "shutdown_response", &json!({"request_id": "abcd1234"})).unwrap();
+        assert_eq!(status, ToolCall::ShutdownStatus { request_id: "abcd1234".into() });
     }
 
     #[test]
@@ -290,22 +195,9 @@ mod tests {
 
     #[test]
     fn a_missing_field_or_wrong_type_is_refused_with_the_reason() {
-        let err = parse(
-            AgentRole::Teammate,
-            "shutdown_response",
-            &json!({"approve": true}),
-        )
-        .unwrap_err();
-        assert!(
-            err.to_string().contains("missing field `request_id`"),
-            "{err}"
-        );
-        let err = parse(
-            AgentRole::Teammate,
-            "shutdown_response",
-            &json!({"request_id": "x", "approve": "yes"}),
-        )
-        .unwrap_err();
+        let err = parse(AgentRole::Teammate, "shutdown_response", &json!({"approve": true})).unwrap_err();
+        assert!(err.to_string().contains("missing field `request_id`"), "{err}");
+        let err = parse(AgentRole::Teammate, "shutdown_response", &json!({"request_id": "x", "approve": "yes"})).unwrap_err();
         assert!(err.to_string().contains("expected a boolean"), "{err}");
         let err = parse(AgentRole::Lead, "read_file", &json!("a.txt")).unwrap_err();
         assert!(err.to_string().contains("JSON object"), "{err}");
@@ -313,13 +205,7 @@ mod tests {
 
     #[test]
     fn tools_without_arguments_accept_an_empty_or_missing_input() {
-        assert_eq!(
-            parse(AgentRole::Lead, "list_teammates", &Value::Null).unwrap(),
-            ToolCall::ListTeammates
-        );
-        assert_eq!(
-            parse(AgentRole::Teammate, "read_inbox", &json!({})).unwrap(),
-            ToolCall::ReadInbox
-        );
+        assert_eq!(parse(AgentRole::Lead, "list_teammates", &Value::Null).unwrap(), ToolCall::ListTeammates);
+        assert_eq!(parse(AgentRole::Teammate, "read_inbox", &json!({})).unwrap(), ToolCall::ReadInbox);
     }
 }

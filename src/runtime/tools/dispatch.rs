@@ -15,22 +15,14 @@ use crate::runtime::Inner;
 
 impl Inner {
     /// Runs one tool call for `agent`, recording it in the trace.
-    pub(crate) fn run_tool(
-        &self,
-        agent: &AgentName,
-        role: AgentRole,
-        tool_use_id: &str,
-        tool: &str,
-        input: &Value,
-    ) -> ToolOutcome {
+    pub(crate) fn run_tool(&self, agent: &AgentName, role: AgentRole, tool_use_id: &str, tool: &str, input: &Value) -> ToolOutcome {
         self.observe(Event::ToolCalled {
             agent: agent.clone(),
             tool_use_id: tool_use_id.to_string(),
             tool: tool.to_string(),
             input: input.clone(),
         });
-        let outcome =
-            ToolOutcome::from(parse(role, tool, input).and_then(|call| execute(self, agent, call)));
+        let outcome = ToolOutcome::from(parse(role, tool, input).and_then(|call| execute(self, agent, call)));
         self.observe(Event::ToolReturned {
             agent: agent.clone(),
             tool_use_id: tool_use_id.to_string(),
@@ -49,32 +41,12 @@ fn execute(inner: &Inner, agent: &AgentName, call: ToolCall) -> Result<String, T
     }
     match call {
         ToolCall::ListFiles => Ok(inner.workspace.borrow().list_files()),
-        ToolCall::ReadFile { path, limit } => {
-            Ok(inner.workspace.borrow().read_file(&path, limit)?)
-        }
-        ToolCall::WriteFile { path, content } => {
-            Ok(inner.workspace.borrow_mut().write_file(&path, &content)?)
-        }
-        ToolCall::EditFile {
-            path,
-            old_text,
-            new_text,
-        } => Ok(inner
-            .workspace
-            .borrow_mut()
-            .edit_file(&path, &old_text, &new_text)?),
-        ToolCall::SpawnTeammate {
-            name,
-            role,
-            prompt,
-            plan_mode,
-        } => spawn_teammate(inner, &name, &role, &prompt, plan_mode),
+        ToolCall::ReadFile { path, limit } => Ok(inner.workspace.borrow().read_file(&path, limit)?),
+        ToolCall::WriteFile { path, content } => Ok(inner.workspace.borrow_mut().write_file(&path, &content)?),
+        ToolCall::EditFile { path, old_text, new_text } => Ok(inner.workspace.borrow_mut().edit_file(&path, &old_text, &new_text)?),
+        ToolCall::SpawnTeammate { name, role, prompt, plan_mode } => spawn_teammate(inner, &name, &role, &prompt, plan_mode),
         ToolCall::ListTeammates => Ok(list_teammates(inner)),
-        ToolCall::SendMessage {
-            to,
-            content,
-            msg_type,
-        } => {
+        ToolCall::SendMessage { to, content, msg_type } => {
             let msg_type = msg_type.unwrap_or_else(|| "message".into());
             let to = AgentName::parse(&to)?;
             inner.send_as(agent, &to, &msg_type, &content)?;
@@ -90,63 +62,32 @@ fn execute(inner: &Inner, agent: &AgentName, call: ToolCall) -> Result<String, T
         ToolCall::ShutdownRequest { teammate } => {
             let target = AgentName::parse(&teammate)?;
             let at = inner.now();
-            let id = inner
-                .team
-                .borrow_mut()
-                .request_shutdown(agent, &target, at)?;
+            let id = inner.team.borrow_mut().request_shutdown(agent, &target, at)?;
             inner.wake(std::slice::from_ref(&target));
-            Ok(format!(
-                "Shutdown request {id} sent to '{target}' (status: pending)"
-            ))
+            Ok(format!("Shutdown request {id} sent to '{target}' (status: pending)"))
         }
         ToolCall::ShutdownStatus { request_id } => shutdown_status(inner, &request_id),
-        ToolCall::ShutdownResponse {
-            request_id,
-            approve,
-            reason,
-        } => {
+        ToolCall::ShutdownResponse { request_id, approve, reason } => {
             let id = RequestId::parse(&request_id)?;
             inner.answer(RequestKind::Shutdown, &id, agent, approve, &reason)?;
-            Ok(if approve {
-                "Shutdown approved"
-            } else {
-                "Shutdown rejected"
-            }
-            .to_string())
+            Ok(if approve { "Shutdown approved" } else { "Shutdown rejected" }.to_string())
         }
-        ToolCall::PlanReview {
-            request_id,
-            approve,
-            feedback,
-        } => {
+        ToolCall::PlanReview { request_id, approve, feedback } => {
             let id = RequestId::parse(&request_id)?;
             let status = inner.answer(RequestKind::Plan, &id, agent, approve, &feedback)?;
-            let from = inner
-                .team
-                .borrow()
-                .request(&id)
-                .map(|r| r.requester.to_string())
-                .unwrap_or_default();
+            let from = inner.team.borrow().request(&id).map(|r| r.requester.to_string()).unwrap_or_default();
             Ok(format!("Plan {status} for '{from}'"))
         }
         ToolCall::PlanSubmit { plan } => {
             let at = inner.now();
             let id = inner.team.borrow_mut().submit_plan(agent, &plan, at)?;
             inner.wake(&[AgentName::lead()]);
-            Ok(format!(
-                "Plan submitted (request_id={id}). Waiting for lead approval."
-            ))
+            Ok(format!("Plan submitted (request_id={id}). Waiting for lead approval."))
         }
     }
 }
 
-fn spawn_teammate(
-    inner: &Inner,
-    raw_name: &str,
-    role: &str,
-    prompt: &str,
-    plan_mode: bool,
-) -> Result<String, ToolError> {
+fn spawn_teammate(inner: &Inner, raw_name: &str, role: &str, prompt: &str, plan_mode: bool) -> Result<String, ToolError> {
     let name = AgentName::parse(raw_name)?;
     if prompt.trim().is_empty() {
         return Err(ToolError::EmptyPrompt(name));
@@ -165,12 +106,7 @@ fn list_teammates(inner: &Inner) -> String {
         return "No teammates.".to_string();
     }
     let mut lines = vec![format!("Team: {}", roster.team_name)];
-    lines.extend(
-        roster
-            .members
-            .iter()
-            .map(|m| format!("  {} ({}): {}", m.name, m.role, m.status)),
-    );
+    lines.extend(roster.members.iter().map(|m| format!("  {} ({}): {}", m.name, m.role, m.status)));
     lines.join("\n")
 }
 
@@ -184,9 +120,7 @@ fn read_inbox(inner: &Inner, agent: &AgentName) -> Result<String, ToolError> {
 fn shutdown_status(inner: &Inner, raw_id: &str) -> Result<String, ToolError> {
     let id = RequestId::parse(raw_id)?;
     let team = inner.team.borrow();
-    let req = team
-        .request(&id)
-        .filter(|r| r.kind == RequestKind::Shutdown);
+    let req = team.request(&id).filter(|r| r.kind == RequestKind::Shutdown);
     let req = req.ok_or_else(|| ToolError::UnknownShutdownRequest(id.clone()))?;
     Ok(serde_json::json!({ "target": req.addressee, "status": req.status }).to_string())
 }

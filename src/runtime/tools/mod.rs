@@ -12,10 +12,7 @@ mod dispatch;
 mod schema;
 
 pub use call::{parse, ToolCall};
-pub use schema::{
-    lead_system_prompt, schemas, teammate_system_prompt, tool_names, LEAD_TOOLS, TEAMMATE_TOOLS,
-    WORKDIR,
-};
+pub use schema::{lead_system_prompt, schemas, teammate_system_prompt, tool_names, LEAD_TOOLS, TEAMMATE_TOOLS, WORKDIR};
 
 use crate::protocol::{AgentName, MessageError, NameError, RequestId, TeamError};
 use crate::runtime::workspace::WorkspaceError;
@@ -63,9 +60,7 @@ pub enum ToolError {
     #[error(transparent)]
     RequestId(#[from] MessageError),
     /// A plan-mode teammate tried to change the workspace before approval.
-    #[error(
-        "'{0}' works in plan mode: submit a plan with plan_approval and wait until the lead approves it before changing files"
-    )]
+    #[error("'{0}' works in plan mode: submit a plan with plan_approval and wait until the lead approves it before changing files")]
     PlanGateClosed(AgentName),
     /// `spawn_teammate` with a blank prompt.
     #[error("give '{0}' a prompt: what should it work on?")]
@@ -96,14 +91,8 @@ pub struct ToolOutcome {
 impl From<Result<String, ToolError>> for ToolOutcome {
     fn from(result: Result<String, ToolError>) -> Self {
         match result {
-            Ok(output) => ToolOutcome {
-                output,
-                is_error: false,
-            },
-            Err(e) => ToolOutcome {
-                output: format!("Error: {e}"),
-                is_error: true,
-            },
+            Ok(output) => ToolOutcome { output, is_error: false },
+            Err(e) => ToolOutcome { output: format!("Error: {e}"), is_error: true },
         }
     }
 }
@@ -114,24 +103,10 @@ mod tests {
 
     #[test]
     fn a_refusal_reads_as_error_and_its_reason() {
-        let out = ToolOutcome::from(Err(ToolError::EmptyPrompt(
-            AgentName::parse("carol").unwrap(),
-        )));
-        assert_eq!(
-            out,
-            ToolOutcome {
-                output: "Error: give 'carol' a prompt: what should it work on?".into(),
-                is_error: true
-            }
-        );
+        let out = ToolOutcome::from(Err(ToolError::EmptyPrompt(AgentName::parse("carol").unwrap())));
+        assert_eq!(out, ToolOutcome { output: "Error: give 'carol' a prompt: what should it work on?".into(), is_error: true });
         let out = ToolOutcome::from(Ok("Edited a.txt".to_string()));
-        assert_eq!(
-            out,
-            ToolOutcome {
-                output: "Edited a.txt".into(),
-                is_error: false
-            }
-        );
+        assert_eq!(out, ToolOutcome { output: "Edited a.txt".into(), is_error: false });
     }
 
     #[test]
@@ -139,9 +114,6 @@ mod tests {
         let e = ToolError::from(WorkspaceError::BadLimit);
         assert_eq!(e.to_string(), WorkspaceError::BadLimit.to_string());
         let e = ToolError::from(RequestId::parse("x").unwrap_err());
-        assert_eq!(
-            e.to_string(),
-            "'x' is not a request_id: a request_id is 8 lowercase hex characters, e.g. 'a1b2c3d4'"
-        );
+        assert_eq!(e.to_string(), "'x' is not a request_id: a request_id is 8 lowercase hex characters, e.g. 'a1b2c3d4'");
     }
 }

@@ -14,11 +14,7 @@ use crate::model::ToolSchema;
 pub const WORKDIR: &str = "/workspace";
 
 fn schema(name: &str, description: &str, input_schema: Value) -> ToolSchema {
-    ToolSchema {
-        name: name.to_string(),
-        description: description.to_string(),
-        input_schema,
-    }
+    ToolSchema { name: name.to_string(), description: description.to_string(), input_schema }
 }
 
 fn object(properties: Value, required: &[&str]) -> Value {
@@ -27,26 +23,16 @@ fn object(properties: Value, required: &[&str]) -> Value {
 
 fn workspace_tools() -> Vec<ToolSchema> {
     vec![
-        schema(
-            "list_files",
-            "List the files in the workspace.",
-            object(json!({}), &[]),
-        ),
+        schema("list_files", "List the files in the workspace.", object(json!({}), &[])),
         schema(
             "read_file",
             "Read file contents.",
-            object(
-                json!({ "path": { "type": "string" }, "limit": { "type": "integer" } }),
-                &["path"],
-            ),
+            object(json!({ "path": { "type": "string" }, "limit": { "type": "integer" } }), &["path"]),
         ),
         schema(
             "write_file",
             "Write content to file.",
-            object(
-                json!({ "path": { "type": "string" }, "content": { "type": "string" } }),
-                &["path", "content"],
-            ),
+            object(json!({ "path": { "type": "string" }, "content": { "type": "string" } }), &["path", "content"]),
         ),
         schema(
             "edit_file",
@@ -153,16 +139,8 @@ pub const LEAD_TOOLS: [&str; 12] = [
 ];
 
 /// A teammate's tools, in the lesson's order.
-pub const TEAMMATE_TOOLS: [&str; 8] = [
-    "list_files",
-    "read_file",
-    "write_file",
-    "edit_file",
-    "send_message",
-    "read_inbox",
-    "shutdown_response",
-    "plan_approval",
-];
+pub const TEAMMATE_TOOLS: [&str; 8] =
+    ["list_files", "read_file", "write_file", "edit_file", "send_message", "read_inbox", "shutdown_response", "plan_approval"];
 
 /// The tool names of `role` (cheap: no schema is built).
 pub fn tool_names(role: AgentRole) -> &'static [&'static str] {
@@ -193,11 +171,7 @@ mod tests {
     fn lead_has_twelve_tools_and_teammates_eight() {
         for role in [AgentRole::Lead, AgentRole::Teammate] {
             let names: Vec<String> = schemas(role).into_iter().map(|s| s.name).collect();
-            assert_eq!(
-                names,
-                tool_names(role),
-                "the schemas and the name lists agree"
-            );
+            assert_eq!(names, tool_names(role), "the schemas and the name lists agree");
         }
         assert_eq!(LEAD_TOOLS.len(), 12);
         assert_eq!(TEAMMATE_TOOLS.len(), 8);

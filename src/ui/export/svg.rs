@@ -244,11 +244,21 @@ mod tests {
         let d = layout(&handshake(), None);
         let s = svg(&draw(&d, &[], 0), "Run <1> & co");
         assert!(s.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "));
-        assert!(s.contains(" role=\"img\" aria-label=\"Run &lt;1&gt; &amp; co: sequence diagram of 2 agents, 3 messages, 1 request\""), "{s}");
+        assert!(
+            s.contains(" role=\"img\" aria-label=\"Run &lt;1&gt; &amp; co: sequence diagram of 2 agents, 3 messages, 1 request\""),
+            "{s}"
+        );
         assert!(s.contains("<title>Run &lt;1&gt; &amp; co</title>"));
         let legend = crate::ui::geometry::legend(0.0, d.width.max(600.0));
-        assert!(s.contains(&format!("viewBox=\"0 0 {} {}\"", d.width.max(600.0), d.height + SVG_TITLE_HEIGHT + SVG_LEGEND_GAP + legend.height)));
-        assert!(s.contains("<g class=\"legend\" role=\"list\"") && s.contains(">solid: read; colour = its request_id</text>"), "the legend is in the export");
+        assert!(s.contains(&format!(
+            "viewBox=\"0 0 {} {}\"",
+            d.width.max(600.0),
+            d.height + SVG_TITLE_HEIGHT + SVG_LEGEND_GAP + legend.height
+        )));
+        assert!(
+            s.contains("<g class=\"legend\" role=\"list\"") && s.contains(">solid: read; colour = its request_id</text>"),
+            "the legend is in the export"
+        );
         assert!(s.contains("<style>") && s.contains("class=\"badge fsm c0 badge-approved\""));
         assert!(s.contains("hi; #1 &lt;b&gt;&amp;&lt;/b&gt; 100%"), "{s}");
         assert!(s.trim_end().ends_with("</svg>"));

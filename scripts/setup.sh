@@ -18,6 +18,14 @@ WASM_PACK_VERSION=0.15.1
 BINARYEN_VERSION=132
 BINARYEN_DIR="${XDG_DATA_HOME:-$HOME/.local/share}/team-protocols/binaryen-$BINARYEN_VERSION"
 
+# The gates in scripts/test.sh need rustfmt and clippy (the Rust image ships both).
+for component in rustfmt clippy; do
+  if ! rustup component list --installed 2>/dev/null | grep -q "^$component"; then
+    log "adding rust component $component"
+    rustup component add "$component"
+  fi
+done
+
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   log "adding rust target wasm32-unknown-unknown"
   rustup target add wasm32-unknown-unknown

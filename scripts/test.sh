@@ -93,6 +93,11 @@ start_fake_model_server() {
   echo "   fake model server at $FAKE_MODEL_URL (pid $FAKE_SERVER_PID)"
 }
 
+echo "== gates: cargo fmt --check, clippy -D warnings (native and wasm32), lints from Cargo.toml"
+cargo fmt --check
+cargo clippy --locked --all-targets -- -D warnings
+cargo clippy --locked --target wasm32-unknown-unknown --lib --bins --tests -- -D warnings
+
 echo "== native tests (cargo test)"
 cargo test --locked
 

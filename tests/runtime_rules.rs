@@ -1,5 +1,5 @@
-#![cfg(not(target_arch = "wasm32"))]
 //! Rules of the agent runtime, each test named after the rule it checks: a misbehaving model is refused with an `Error: ` tool result and changes no protocol state, Step mode releases one turn per step and replays the Live run exactly, Stop ends every task, a seed fixes the whole trace, and a human answer goes through the same protocol path as a model's.
+#![cfg(not(target_arch = "wasm32"))]
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, VecDeque};

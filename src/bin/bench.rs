@@ -145,7 +145,8 @@ mod page {
         (percentile(work.clone(), 0.5), percentile(work, 0.95), frames)
     }
 
-    pub async fn run() {
+    /// Runs every measurement and writes the results into the page.
+    pub(crate) async fn run() {
         let out = document().get_element_by_id("results").expect("#results");
         let mut lines = vec!["events  first-draw-ms  median-back-ms  median-next-ms  layout-ms  wasm-memory-MB".to_string()];
         for n in [1_000, 10_000, 100_000] {

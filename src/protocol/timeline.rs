@@ -73,7 +73,7 @@ impl Timeline {
         }
         self.tip.apply(entry).map_err(|source| ReplayError { seq: entry.seq, source })?;
         self.len += 1;
-        if self.len % self.every == 0 {
+        if self.len.is_multiple_of(self.every) {
             self.frames.push(self.tip.clone());
         }
         Ok(())

@@ -85,7 +85,11 @@ pub const SPEEDS: [f64; 5] = [0.25, 0.5, 1.0, 2.0, 4.0];
 /// The whole page. `pace_ms` overrides Live mode's pacing at 1x (tests use
 /// 0 to run at full speed).
 #[component]
-pub fn App(#[prop(optional)] pace_ms: Option<u64>) -> impl IntoView {
+pub fn App(
+    /// Live mode's pacing at 1x in milliseconds per event (tests use 0).
+    #[prop(optional)]
+    pace_ms: Option<u64>,
+) -> impl IntoView {
     let s = Session::new(pace_ms.map_or(super::session::BASE_PACE_MS, |p| p as f64));
     provide_context(s);
     s.reset();
@@ -380,7 +384,7 @@ fn Banner() -> impl IntoView {
     Effect::new(move |seen: Option<usize>| {
         let errors = s.run.views.with(|v| v.model_errors());
         if errors > seen.unwrap_or(0) {
-            let last = s.run.trace.with(|t| super::views::last_model_error(t));
+            let last = s.run.trace.with(super::views::last_model_error);
             if let Some((agent, error)) = last {
                 s.banner.set(Some(format!(
                     "{agent}'s model call failed: {error}. Check the provider, key and base URL in Settings, or switch to the offline scripted model; then run again."

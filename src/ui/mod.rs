@@ -23,15 +23,15 @@ pub mod synthetic;
 pub mod views;
 
 #[cfg(target_arch = "wasm32")]
-mod app;
+pub mod app;
 #[cfg(target_arch = "wasm32")]
-mod caption_box;
+pub mod caption_box;
 #[cfg(target_arch = "wasm32")]
-mod diagram_view;
+pub mod diagram_view;
 #[cfg(target_arch = "wasm32")]
 pub mod library;
 #[cfg(target_arch = "wasm32")]
-mod panels;
+pub mod panels;
 #[cfg(target_arch = "wasm32")]
 pub mod playback;
 #[cfg(target_arch = "wasm32")]

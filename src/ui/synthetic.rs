@@ -34,7 +34,7 @@ pub fn busy_trace(events: usize, agents: usize, seed: u64) -> Trace {
             }
             2 => {
                 if let Some((id, by)) = pending.pop() {
-                    let approve = rng.next_u64() % 3 == 0;
+                    let approve = rng.next_u64().is_multiple_of(3);
                     let _ = team.answer(RequestKind::Shutdown, &id, &by, approve, "", at);
                 }
             }

@@ -19,11 +19,11 @@ use team_protocols::runtime::scenarios::Scenario;
 use team_protocols::runtime::{Host, Runtime, RuntimeConfig, RuntimeError};
 
 /// The seed the tests use unless they vary it.
-pub const SEED: u64 = 2026;
+pub(crate) const SEED: u64 = 2026;
 
 /// Why a scenario run did not go as every run must.
 #[derive(Debug, thiserror::Error)]
-pub enum HarnessError {
+pub(crate) enum HarnessError {
     /// The runtime refused a prompt.
     #[error("{scenario}: the prompt {prompt:?} was refused: {error}")]
     Refused {
@@ -67,13 +67,13 @@ pub enum HarnessError {
 }
 
 /// The native host, its tasks on `ex`.
-pub fn native_host(ex: &LocalExecutor) -> Host {
+pub(crate) fn native_host(ex: &LocalExecutor) -> Host {
     Host { spawner: Rc::new(ex.clone()), clock: Rc::new(VirtualClock::new()), sleeper: Rc::new(NoSleep) }
 }
 
 /// A runtime with `model` and `config` on a new native host, and the
 /// executor that runs its tasks.
-pub fn start(config: RuntimeConfig, model: Rc<dyn Model>) -> (LocalExecutor, Runtime) {
+pub(crate) fn start(config: RuntimeConfig, model: Rc<dyn Model>) -> (LocalExecutor, Runtime) {
     let ex = LocalExecutor::new();
     let rt = Runtime::new(config, model, native_host(&ex));
     (ex, rt)
@@ -82,7 +82,7 @@ pub fn start(config: RuntimeConfig, model: Rc<dyn Model>) -> (LocalExecutor, Run
 /// Runs every prompt of `scenario` with the scripted model, seed `seed` and
 /// fault plan `faults`, each to quiescence; checks that each run ended,
 /// that replay rebuilds the live state and that nothing stays held.
-pub fn try_run_scenario(scenario: Scenario, seed: u64, faults: FaultPlan) -> Result<(Runtime, Trace), HarnessError> {
+pub(crate) fn try_run_scenario(scenario: Scenario, seed: u64, faults: FaultPlan) -> Result<(Runtime, Trace), HarnessError> {
     let (ex, rt) = start(RuntimeConfig { seed, faults, ..RuntimeConfig::default() }, Rc::new(ScriptedModel));
     let id = scenario.id;
     for &prompt in scenario.prompts {
@@ -105,11 +105,11 @@ pub fn try_run_scenario(scenario: Scenario, seed: u64, faults: FaultPlan) -> Res
 }
 
 /// `try_run_scenario`, panicking with the reason if the run went wrong.
-pub fn run_scenario(scenario: Scenario, seed: u64, faults: FaultPlan) -> (Runtime, Trace) {
+pub(crate) fn run_scenario(scenario: Scenario, seed: u64, faults: FaultPlan) -> (Runtime, Trace) {
     try_run_scenario(scenario, seed, faults).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// The trace of `scenario` with the default seed and no faults.
-pub fn scenario_trace(scenario: Scenario) -> Trace {
+pub(crate) fn scenario_trace(scenario: Scenario) -> Trace {
     run_scenario(scenario, SEED, FaultPlan::default()).1
 }

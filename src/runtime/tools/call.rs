@@ -17,32 +17,91 @@ pub enum ToolCall {
     /// List the workspace.
     ListFiles,
     /// Read a file, optionally only its first `limit` lines.
-    ReadFile { path: String, limit: Option<usize> },
+    ReadFile {
+        /// The file, relative to the workspace.
+        path: String,
+        /// Read only this many lines.
+        limit: Option<usize>,
+    },
     /// Create or overwrite a file.
-    WriteFile { path: String, content: String },
+    WriteFile {
+        /// The file, relative to the workspace.
+        path: String,
+        /// Its whole new content.
+        content: String,
+    },
     /// Replace one exact occurrence of text.
-    EditFile { path: String, old_text: String, new_text: String },
+    EditFile {
+        /// The file, relative to the workspace.
+        path: String,
+        /// The text to find (exactly once).
+        old_text: String,
+        /// What replaces it.
+        new_text: String,
+    },
     /// Lead: start a teammate.
-    SpawnTeammate { name: String, role: String, prompt: String, plan_mode: bool },
+    SpawnTeammate {
+        /// Its name.
+        name: String,
+        /// Its role.
+        role: String,
+        /// Its first prompt.
+        prompt: String,
+        /// Whether it must get a plan approved before changing the workspace.
+        plan_mode: bool,
+    },
     /// Lead: show the roster.
     ListTeammates,
     /// Send a plain message.
-    SendMessage { to: String, content: String, msg_type: Option<String> },
+    SendMessage {
+        /// The recipient.
+        to: String,
+        /// The text.
+        content: String,
+        /// The message type, if the model named one.
+        msg_type: Option<String>,
+    },
     /// Drain one's own inbox.
     ReadInbox,
     /// Lead: message every teammate.
-    Broadcast { content: String },
+    Broadcast {
+        /// The text.
+        content: String,
+    },
     /// Lead: ask a teammate to shut down.
-    ShutdownRequest { teammate: String },
+    ShutdownRequest {
+        /// Who should shut down.
+        teammate: String,
+    },
     /// Lead: check a shutdown request's status (the lesson's lead-side
     /// `shutdown_response`).
-    ShutdownStatus { request_id: String },
+    ShutdownStatus {
+        /// The request asked about.
+        request_id: String,
+    },
     /// Teammate: answer a shutdown request.
-    ShutdownResponse { request_id: String, approve: bool, reason: String },
+    ShutdownResponse {
+        /// The request answered.
+        request_id: String,
+        /// Approve (shut down) or reject.
+        approve: bool,
+        /// Why.
+        reason: String,
+    },
     /// Lead: approve or reject a plan.
-    PlanReview { request_id: String, approve: bool, feedback: String },
+    PlanReview {
+        /// The plan request answered.
+        request_id: String,
+        /// Approve or reject.
+        approve: bool,
+        /// What the lead says about it.
+        feedback: String,
+    },
     /// Teammate: submit a plan.
-    PlanSubmit { plan: String },
+    PlanSubmit {
+        /// The plan text.
+        plan: String,
+    },
 }
 
 impl ToolCall {

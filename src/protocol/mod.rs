@@ -13,6 +13,9 @@ pub mod message;
 pub mod name;
 pub mod roster;
 pub mod team;
+#[cfg(test)]
+pub(crate) mod testing;
+pub mod text;
 pub mod time;
 pub mod timeline;
 pub mod trace;

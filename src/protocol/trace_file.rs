@@ -10,6 +10,7 @@
 //! (`team`, which import replays through). Pure: serde and serde_json only;
 //! no browser crates, no clock, no storage.
 
+use super::text::clip;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
@@ -361,36 +362,10 @@ fn describe_value(v: &Value) -> String {
     }
 }
 
-fn clip(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        s.to_string()
-    } else {
-        s.chars().take(max.saturating_sub(1)).collect::<String>() + "…"
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::{AgentName, MemberStatus, RequestKind};
-
-    fn name(s: &str) -> AgentName {
-        AgentName::parse(s).unwrap()
-    }
-
-    /// alice: spawned, asked to shut down, approves, exits.
-    fn handshake() -> Trace {
-        let mut t = Team::new("default", 7);
-        t.start_run("Spawn alice; then shut her down.", Millis(0)).unwrap();
-        t.spawn(&name("alice"), "coder", false, Millis(1)).unwrap();
-        t.send(&AgentName::lead(), &name("alice"), "message", "hi; #1 <b>&</b>\n100%", Millis(2)).unwrap();
-        let id = t.request_shutdown(&AgentName::lead(), &name("alice"), Millis(3)).unwrap();
-        t.drain(&name("alice"), Millis(4)).unwrap();
-        t.answer(RequestKind::Shutdown, &id, &name("alice"), true, "done", Millis(5)).unwrap();
-        t.set_status(&name("alice"), MemberStatus::Shutdown, Millis(6)).unwrap();
-        t.finish_run(Millis(7)).unwrap();
-        t.trace().clone()
-    }
+    use crate::protocol::testing::handshake;
 
     fn json_value(trace: &Trace) -> Value {
         serde_json::from_str(&trace_json(trace)).unwrap()

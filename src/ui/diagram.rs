@@ -5,6 +5,7 @@
 //! Owns geometry and labels. It must not touch the DOM or any signal, so it
 //! is tested natively and stays cheap enough to recompute on every step.
 
+use crate::protocol::text::clip;
 use std::collections::BTreeMap;
 
 use super::captions::{said, Said};
@@ -211,14 +212,6 @@ fn short_args(input: &serde_json::Value) -> String {
         }
     }
     parts.join(", ")
-}
-
-fn clip(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        s.to_string()
-    } else {
-        s.chars().take(max.saturating_sub(1)).collect::<String>() + "…"
-    }
 }
 
 /// Lays out the first `cursor` events of `trace` (all of them for `None`).

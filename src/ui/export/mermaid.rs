@@ -6,6 +6,7 @@
 //! text and must not change the trace, the layout (`diagram`, whose column
 //! order it borrows) or the other formats.
 
+use crate::protocol::text::clip;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
@@ -206,14 +207,6 @@ pub fn mermaid_text(text: &str) -> String {
     out
 }
 
-fn clip(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        s.to_string()
-    } else {
-        s.chars().take(max.saturating_sub(1)).collect::<String>() + "…"
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -223,19 +216,7 @@ mod tests {
         AgentName::parse(s).unwrap()
     }
 
-    /// alice: spawned, asked to shut down, approves, exits.
-    fn handshake() -> Trace {
-        let mut t = Team::new("default", 7);
-        t.start_run("Spawn alice; then shut her down.", Millis(0)).unwrap();
-        t.spawn(&name("alice"), "coder", false, Millis(1)).unwrap();
-        t.send(&AgentName::lead(), &name("alice"), "message", "hi; #1 <b>&</b>\n100%", Millis(2)).unwrap();
-        let id = t.request_shutdown(&AgentName::lead(), &name("alice"), Millis(3)).unwrap();
-        t.drain(&name("alice"), Millis(4)).unwrap();
-        t.answer(RequestKind::Shutdown, &id, &name("alice"), true, "done", Millis(5)).unwrap();
-        t.set_status(&name("alice"), MemberStatus::Shutdown, Millis(6)).unwrap();
-        t.finish_run(Millis(7)).unwrap();
-        t.trace().clone()
-    }
+    use crate::protocol::testing::handshake;
 
     #[test]
     fn mermaid_text_escapes_what_the_grammar_reacts_to() {

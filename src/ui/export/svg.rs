@@ -211,28 +211,10 @@ pub fn xml(text: &str) -> String {
 mod tests {
     use super::*;
     use crate::protocol::check;
-    use crate::protocol::{AgentName, MemberStatus, Millis, RequestKind, Team, Trace};
+    use crate::protocol::testing::handshake;
     use crate::ui::diagram::layout;
     use crate::ui::geometry::fixtures::faulty_run;
     use crate::ui::geometry::ShapeKind;
-
-    fn name(s: &str) -> AgentName {
-        AgentName::parse(s).unwrap()
-    }
-
-    /// alice: spawned, asked to shut down, approves, exits.
-    fn handshake() -> Trace {
-        let mut t = Team::new("default", 7);
-        t.start_run("Spawn alice; then shut her down.", Millis(0)).unwrap();
-        t.spawn(&name("alice"), "coder", false, Millis(1)).unwrap();
-        t.send(&AgentName::lead(), &name("alice"), "message", "hi; #1 <b>&</b>\n100%", Millis(2)).unwrap();
-        let id = t.request_shutdown(&AgentName::lead(), &name("alice"), Millis(3)).unwrap();
-        t.drain(&name("alice"), Millis(4)).unwrap();
-        t.answer(RequestKind::Shutdown, &id, &name("alice"), true, "done", Millis(5)).unwrap();
-        t.set_status(&name("alice"), MemberStatus::Shutdown, Millis(6)).unwrap();
-        t.finish_run(Millis(7)).unwrap();
-        t.trace().clone()
-    }
 
     #[test]
     fn xml_escapes_the_five_and_drops_forbidden_characters() {

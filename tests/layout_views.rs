@@ -229,27 +229,29 @@ fn reference_layout(trace: &Trace, cursor: Option<usize>) -> Diagram {
     d
 }
 
-/// Every scenario under no faults and under each fault action, plus a
-/// busy synthetic trace.
+/// Every scenario under no faults and under each fault action, plus the
+/// scale demo's policy at a small size (many requests, many teammates).
 fn traces() -> Vec<(String, Trace)> {
     let plans =
         [None, Some(FaultAction::Drop), Some(FaultAction::Duplicate), Some(FaultAction::Delay { ms: 700 }), Some(FaultAction::Reorder)];
+    let small_scale = team_protocols::model::scripted::scale::prompt(4, 3);
+    let mut runs: Vec<(String, Vec<&str>)> = scenarios::ALL.iter().map(|sc| (sc.id.to_string(), sc.prompts.to_vec())).collect();
+    runs.push(("scale 4x3".into(), vec![small_scale.as_str()]));
     let mut out = Vec::new();
-    for sc in scenarios::ALL {
+    for (id, prompts) in &runs {
         for action in &plans {
             let faults =
                 action.clone().map(|a| FaultPlan::new(vec![FaultRule { probability: 0.4, ..FaultRule::new(a) }])).unwrap_or_default();
             let ex = LocalExecutor::new();
             let host = Host { spawner: Rc::new(ex.clone()), clock: Rc::new(VirtualClock::new()), sleeper: Rc::new(NoSleep) };
             let rt = Runtime::new(RuntimeConfig { seed: 7, faults, ..RuntimeConfig::default() }, Rc::new(ScriptedModel), host);
-            for prompt in sc.prompts {
+            for prompt in prompts {
                 rt.submit_prompt(prompt).unwrap();
                 ex.run_until_stalled();
             }
-            out.push((format!("{} {:?}", sc.id, action), rt.trace()));
+            out.push((format!("{id} {action:?}"), rt.trace()));
         }
     }
-    out.push(("busy".into(), team_protocols::ui::synthetic::busy_trace(600, 5, 3)));
     out
 }
 

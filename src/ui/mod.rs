@@ -19,6 +19,9 @@ pub mod geometry;
 pub mod lists;
 pub mod share;
 pub mod snapshot;
+/// Generated traces for the browser benchmark and unit tests: a test
+/// double, so only in test builds and with the `bench-fixtures` feature.
+#[cfg(any(test, feature = "bench-fixtures"))]
 pub mod synthetic;
 pub mod views;
 

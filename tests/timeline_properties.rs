@@ -1,0 +1,43 @@
+//! The keyframed timeline against replay from event 0: for any scenario,
+//! seed, fault and keyframe spacing, the protocol state at every cursor
+//! computed from the nearest keyframe equals `Team::replay` of the prefix.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use proptest::prelude::*;
+use team_protocols::protocol::timeline::Timeline;
+use team_protocols::protocol::*;
+use team_protocols::runtime::scenarios;
+
+fn fault(kind: u8, probability: f64) -> FaultPlan {
+    let action = match kind {
+        0 => return FaultPlan::default(),
+        1 => FaultAction::Drop,
+        2 => FaultAction::Duplicate,
+        3 => FaultAction::Delay { ms: 400 },
+        _ => FaultAction::Reorder,
+    };
+    FaultPlan::new(vec![FaultRule { probability, ..FaultRule::new(action) }])
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    #[test]
+    fn the_state_at_any_cursor_from_keyframes_equals_replay_from_zero(
+        scenario in 0..scenarios::ALL.len(),
+        seed in any::<u64>(),
+        kind in 0u8..5,
+        probability in 0.1f64..1.0,
+        every in 1usize..64,
+    ) {
+        let (_, trace) = common::run_scenario(scenarios::ALL[scenario], seed, fault(kind, probability));
+        let mut timeline = Timeline::new(&trace.team_name, every);
+        prop_assert!(timeline.extend(trace.entries()).is_ok());
+        for cursor in 0..=trace.len() {
+            let replayed = Team::replay(&trace.prefix(cursor)).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            prop_assert_eq!(&timeline.state_at(trace.entries(), Some(cursor)), replayed.state(), "cursor {} of {}", cursor, trace.len());
+        }
+    }
+}

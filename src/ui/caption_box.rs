@@ -9,7 +9,8 @@
 use leptos::prelude::*;
 
 use super::captions;
-use super::geometry::{self, Item, Shape};
+use super::diagram_view::shape_view;
+use super::geometry::{self, Item};
 use super::session::Session;
 
 /// The caption of the step on screen. It follows the cursor in Live, Step,
@@ -79,28 +80,4 @@ fn entry_view(it: &Item) -> AnyView {
         </g>
     }
     .into_any()
-}
-
-/// One primitive as an SVG element, as `diagram_view` draws it. The match
-/// has no wildcard arm: a new `Shape` kind must be drawn here too.
-#[deny(clippy::wildcard_enum_match_arm)]
-fn shape_view(shape: &Shape) -> AnyView {
-    match shape {
-        Shape::Line { x1, y1, x2, y2, class, head } => {
-            let marker = head.map(|h| format!("url(#{})", h.marker_id()));
-            view! { <line class=*class x1=*x1 y1=*y1 x2=*x2 y2=*y2 marker-end=marker></line> }.into_any()
-        }
-        Shape::Cross { x, y, half, class, label } => view! {
-            <g class=*class aria-label=label.clone()>
-                <line x1=x - half y1=y - half x2=x + half y2=y + half></line>
-                <line x1=x + half y1=y - half x2=x - half y2=y + half></line>
-            </g>
-        }
-        .into_any(),
-        Shape::Text { x, y, text, class } => view! { <text class=*class x=*x y=*y>{text.clone()}</text> }.into_any(),
-        Shape::Rect { x, y, width, height, rx, class } => {
-            view! { <rect class=*class x=*x y=*y width=*width height=*height rx=*rx></rect> }.into_any()
-        }
-        Shape::Tooltip(text) => view! { <title>{text.clone()}</title> }.into_any(),
-    }
 }

@@ -303,7 +303,7 @@ fn item_view(it: &Item, extra: String, s: Session) -> AnyView {
 /// One primitive as an SVG element. The match has no wildcard arm: every
 /// `Shape` kind is drawn (the export's `svg::shape` matches the same way).
 #[deny(clippy::wildcard_enum_match_arm)]
-fn shape_view(shape: &Shape) -> AnyView {
+pub(crate) fn shape_view(shape: &Shape) -> AnyView {
     match shape {
         Shape::Line { x1, y1, x2, y2, class, head } => {
             let marker = head.map(|h| format!("url(#{})", h.marker_id()));

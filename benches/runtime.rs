@@ -1,5 +1,5 @@
 //! End-to-end cost of the agent runtime: whole runs on the native host
-//! (`LocalExecutor` + `VirtualClock` + `NoSleep`), Live mode, no pacing.
+//! (`LocalExecutor` + virtual time + `NoSleep`), Live mode, no pacing.
 //!
 //! Run with `cargo bench --bench runtime`; `cargo bench --bench runtime --
 //! --test` runs every benchmark once as a smoke test.
@@ -38,7 +38,7 @@ use team_protocols::model::{
     CancelToken, ContentBlock, LocalBoxFuture, Model, ModelError, ModelRequest, ModelResponse, Role, StopReason, TextSink, Usage,
 };
 use team_protocols::protocol::{check, Event, MemberStatus, RequestStatus, Trace};
-use team_protocols::runtime::clock::{NoSleep, VirtualClock};
+use team_protocols::runtime::clock::NoSleep;
 use team_protocols::runtime::executor::LocalExecutor;
 use team_protocols::runtime::scenarios::{self, Scenario};
 use team_protocols::runtime::{Host, Runtime, RuntimeConfig};
@@ -49,7 +49,7 @@ const SEED: u64 = 2026;
 /// A runtime ready for its first prompt: built and with the lead parked.
 fn fresh(model: Rc<dyn Model>) -> (Runtime, LocalExecutor) {
     let ex = LocalExecutor::new();
-    let host = Host { spawner: Rc::new(ex.clone()), clock: Rc::new(VirtualClock::new()), sleeper: Rc::new(NoSleep) };
+    let host = Host { spawner: Rc::new(ex.clone()), clock: None, sleeper: Rc::new(NoSleep) };
     let config = RuntimeConfig { seed: SEED, pace_ms: 0, ..RuntimeConfig::default() };
     let rt = Runtime::new(config, model, host);
     ex.run_until_stalled();

@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use team_protocols::model::scripted::ScriptedModel;
 use team_protocols::protocol::{check, Event};
-use team_protocols::runtime::clock::{NoSleep, VirtualClock};
+use team_protocols::runtime::clock::NoSleep;
 use team_protocols::runtime::executor::LocalExecutor;
 use team_protocols::runtime::{Host, Runtime, RuntimeConfig};
 
@@ -14,7 +14,7 @@ fn main() {
     let prompt = args.next().unwrap_or_else(|| "Spawn alice as a coder. Then request her shutdown.".into());
     let seed = args.next().and_then(|s| s.parse().ok()).unwrap_or(2026);
     let ex = LocalExecutor::new();
-    let host = Host { spawner: Rc::new(ex.clone()), clock: Rc::new(VirtualClock::new()), sleeper: Rc::new(NoSleep) };
+    let host = Host { spawner: Rc::new(ex.clone()), clock: None, sleeper: Rc::new(NoSleep) };
     let rt = Runtime::new(RuntimeConfig { seed, ..RuntimeConfig::default() }, Rc::new(ScriptedModel), host);
     for p in prompt.split(" || ") {
         if let Err(e) = rt.submit_prompt(p) {

@@ -10,7 +10,7 @@ use std::rc::Rc;
 
 use team_protocols::model::scripted::ScriptedModel;
 use team_protocols::protocol::*;
-use team_protocols::runtime::clock::{NoSleep, VirtualClock};
+use team_protocols::runtime::clock::NoSleep;
 use team_protocols::runtime::executor::LocalExecutor;
 use team_protocols::runtime::scenarios;
 use team_protocols::runtime::{Host, Runtime, RuntimeConfig};
@@ -243,7 +243,7 @@ fn traces() -> Vec<(String, Trace)> {
             let faults =
                 action.clone().map(|a| FaultPlan::new(vec![FaultRule { probability: 0.4, ..FaultRule::new(a) }])).unwrap_or_default();
             let ex = LocalExecutor::new();
-            let host = Host { spawner: Rc::new(ex.clone()), clock: Rc::new(VirtualClock::new()), sleeper: Rc::new(NoSleep) };
+            let host = Host { spawner: Rc::new(ex.clone()), clock: None, sleeper: Rc::new(NoSleep) };
             let rt = Runtime::new(RuntimeConfig { seed: 7, faults, ..RuntimeConfig::default() }, Rc::new(ScriptedModel), host);
             for prompt in prompts {
                 rt.submit_prompt(prompt).unwrap();

@@ -184,9 +184,8 @@ fn on_received(msg_type: &'static str, calls: impl Fn(&str) -> Vec<(&'static str
 struct Run {
     ex: LocalExecutor,
     rt: Runtime,
-    /// The protocol state seen after each trace length, and any time it was
-    /// seen to change without a trace event.
-    states: Rc<RefCell<BTreeMap<usize, TeamState>>>,
+    /// Each time the protocol state was seen to change without a trace
+    /// event (by trace length).
     silent_changes: Rc<RefCell<Vec<usize>>>,
 }
 
@@ -198,7 +197,12 @@ fn start(model: Rc<dyn Model>, config: RuntimeConfig) -> Run {
     let silent_changes: Rc<RefCell<Vec<usize>>> = Rc::default();
     let (watched, seen, silent) = (rt.clone(), states.clone(), silent_changes.clone());
     rt.subscribe(Rc::new(move || {
-        let (len, state) = watched.with_team(|t| (t.trace().len(), t.state().clone()));
+        let (len, state, replayed) = watched.with_team(|t| (t.trace().len(), t.state().clone(), Team::replay(t.trace())));
+        // Whenever the runtime says something changed, the live state is
+        // exactly what its trace rebuilds: no change without an event.
+        if replayed.map(|r| *r.state() != state).unwrap_or(true) {
+            silent.borrow_mut().push(len);
+        }
         let mut seen = seen.borrow_mut();
         match seen.get(&len) {
             Some(before) if *before != state => silent.borrow_mut().push(len),
@@ -208,7 +212,7 @@ fn start(model: Rc<dyn Model>, config: RuntimeConfig) -> Run {
             }
         }
     }));
-    Run { ex, rt, states, silent_changes }
+    Run { ex, rt, silent_changes }
 }
 
 fn live(model: Rc<dyn Model>) -> Run {
@@ -275,10 +279,15 @@ fn assert_refused(run: &Run, model: &Misbehaving, tool_use_id: &str) -> String {
         "nothing is recorded between a refused call and its result: {:?}",
         &entries[called_at as usize..=returned_at as usize]
     );
-    let states = run.states.borrow();
-    let before = states.get(&(called_at as usize + 1)).expect("state seen at the call");
-    let after = states.get(&(returned_at as usize + 1)).expect("state seen at the result");
-    assert_eq!(before, after, "{tool_use_id} changed no protocol state");
+    // The state the trace rebuilds at the call and at its result (the live
+    // state equals it at every change: `silent_changes`).
+    let state_after = |len: usize| {
+        let mut state = TeamState::new(&trace.team_name);
+        entries[..len].iter().for_each(|e| state.apply(e).expect("the trace replays"));
+        state
+    };
+    assert_eq!(state_after(called_at as usize + 1), state_after(returned_at as usize + 1), "{tool_use_id} changed no protocol state");
+    assert!(run.silent_changes.borrow().is_empty(), "the live state always equals what its trace rebuilds");
     // The loop goes on: the model is called again, with the error in its conversation.
     let later_call = entries[returned_at as usize..].iter().any(|e| matches!(&e.event, Event::ModelCalled { agent: a } if *a == agent));
     assert!(later_call, "{agent}'s model is called again after {tool_use_id}");
@@ -1050,16 +1059,16 @@ fn a_delay_rule_too_long_to_run_is_refused_with_its_rule_number_not_a_panic_or_a
     }
 }
 
-/// A clock that starts near the end of time and wraps around on overflow,
-/// as the virtual clock once did: its time jumps backwards.
+/// A wall clock that starts near the end of time, moves 997 ms at each
+/// reading and wraps around on overflow, as the virtual clock once did: its
+/// time jumps backwards.
 struct WrappingClock(std::cell::Cell<u64>);
 
 impl team_protocols::runtime::clock::Clock for WrappingClock {
     fn now(&self) -> Millis {
-        Millis(self.0.get())
-    }
-    fn advance(&self, ms: u64) {
-        self.0.set(self.0.get().wrapping_add(ms));
+        let now = self.0.get();
+        self.0.set(now.wrapping_add(997));
+        Millis(now)
     }
 }
 
@@ -1068,11 +1077,11 @@ fn a_clock_that_jumps_backwards_cannot_move_the_trace_backwards_or_break_the_run
     for scenario in [scenarios::SHUTDOWN, scenarios::OUT_OF_ORDER] {
         let ex = LocalExecutor::new();
         let clock = Rc::new(WrappingClock(std::cell::Cell::new(u64::MAX - 2_000)));
-        let host = Host { spawner: Rc::new(ex.clone()), clock, sleeper: Rc::new(NoSleep) };
+        let host = Host { spawner: Rc::new(ex.clone()), clock: Some(clock), sleeper: Rc::new(NoSleep) };
         let delay = FaultRule { msg_type: Some(MessageType::ShutdownResponse), ..FaultRule::new(FaultAction::Delay { ms: 600_000 }) };
         let config = RuntimeConfig { seed: SEED, mode: Mode::Step, faults: FaultPlan::new(vec![delay]), ..RuntimeConfig::default() };
         let rt = Runtime::new(config, Rc::new(ScriptedModel), host);
-        let run = Run { ex, rt, states: Rc::default(), silent_changes: Rc::default() };
+        let run = Run { ex, rt, silent_changes: Rc::default() };
         for prompt in scenario.prompts {
             run.rt.submit_prompt(prompt).unwrap();
             step_until_quiet(&run, 5_000);

@@ -343,12 +343,15 @@ pub struct Team {
     state: TeamState,
     trace: Trace,
     faults: FaultPlan,
+    /// A fault chosen by the caller (the explorer) for the next message
+    /// sent, ahead of the plan; recorded with no rule.
+    armed: Option<FaultAction>,
 }
 
 impl Team {
     /// A new team with only the lead; `seed` fixes the request ids.
     pub fn new(team_name: &str, seed: u64) -> Self {
-        Team { state: TeamState::new(team_name), trace: Trace::new(team_name, seed), faults: FaultPlan::default() }
+        Team { state: TeamState::new(team_name), trace: Trace::new(team_name, seed), faults: FaultPlan::default(), armed: None }
     }
 
     /// Rebuilds a team by applying every event of `trace`.
@@ -357,7 +360,7 @@ impl Team {
         for entry in trace.entries() {
             state.apply(entry).map_err(|source| ReplayError { seq: entry.seq, source })?;
         }
-        Ok(Team { state, trace: trace.clone(), faults: FaultPlan::default() })
+        Ok(Team { state, trace: trace.clone(), faults: FaultPlan::default(), armed: None })
     }
 
     /// The current protocol state.
@@ -433,6 +436,44 @@ impl Team {
         &self.faults
     }
 
+    /// The next message a command sends gets `action` (a fault with no
+    /// rule, ahead of the plan) until `disarm_fault`: how the explorer
+    /// chooses faults instead of drawing them.
+    pub fn arm_fault(&mut self, action: FaultAction) {
+        self.armed = Some(action);
+    }
+
+    /// Clears a fault armed by `arm_fault`.
+    pub fn disarm_fault(&mut self) {
+        self.armed = None;
+    }
+
+    /// Feeds what decides the team's future into `h`: members, requests and
+    /// the messages waiting or held, without times, sequence numbers or the
+    /// trace (the explorer's canonical state).
+    pub fn hash_state<H: std::hash::Hasher>(&self, h: &mut H) {
+        use std::hash::Hash;
+        fn message<H: std::hash::Hasher>(m: &super::message::Message, h: &mut H) {
+            (m.msg_type, &m.from, &m.to, &m.content, &m.request_id, m.approve, &m.feedback).hash(h);
+        }
+        for m in &self.state.roster.members {
+            (&m.name, &m.role, m.status, m.plan_mode, m.plan_approved, m.shutdown_approved, m.incarnation).hash(h);
+        }
+        for r in self.state.tracker.iter() {
+            (&r.id, r.kind, &r.requester, &r.addressee, &r.plan, r.status).hash(h);
+        }
+        for name in self.state.bus.names() {
+            name.hash(h);
+            for e in self.state.bus.peek(name).into_iter().flatten() {
+                message(&e.message, h);
+            }
+        }
+        for held in self.state.bus.held() {
+            held.due.is_some().hash(h);
+            message(&held.message, h);
+        }
+    }
+
     /// The messages held on the bus by delay and reorder faults.
     pub fn held(&self) -> &[Held] {
         self.state.bus.held()
@@ -476,9 +517,10 @@ impl Team {
     fn inject_faults(&self, events: Vec<Event>) -> Vec<Event> {
         let mut reordered: Vec<(u64, AgentName)> =
             self.state.bus.held().iter().filter(|h| h.due.is_none()).map(|h| (h.seq, h.message.to.clone())).collect();
-        if self.faults.is_empty() && reordered.is_empty() {
+        if self.faults.is_empty() && reordered.is_empty() && self.armed.is_none() {
             return events;
         }
+        let mut armed = self.armed.clone();
         let first = self.trace.next_seq();
         let mut out = Vec::with_capacity(events.len());
         for event in events {
@@ -487,21 +529,24 @@ impl Team {
                 continue;
             };
             let seq = first + out.len() as u64;
-            let decision = self.faults.decide(&message, faults::draw(self.trace.seed, seq));
+            let decision = match armed.take() {
+                Some(action) => Some((None, action)),
+                None => self.faults.decide(&message, faults::draw(self.trace.seed, seq)).map(|(rule, action)| (Some(rule), action)),
+            };
             match decision {
                 Some((rule, FaultAction::Drop)) => {
-                    out.push(Event::FaultApplied { action: FaultAction::Drop, message, rule: Some(rule) });
+                    out.push(Event::FaultApplied { action: FaultAction::Drop, message, rule });
                     continue;
                 }
                 Some((rule, action @ (FaultAction::Delay { .. } | FaultAction::Reorder))) => {
                     // A message held here waits for a later command's
                     // delivery to its recipient.
-                    out.push(Event::FaultApplied { action, message, rule: Some(rule) });
+                    out.push(Event::FaultApplied { action, message, rule });
                     continue;
                 }
                 Some((rule, FaultAction::Duplicate)) => {
                     out.push(Event::MessageSent { message: message.clone() });
-                    out.push(Event::FaultApplied { action: FaultAction::Duplicate, message: message.clone(), rule: Some(rule) });
+                    out.push(Event::FaultApplied { action: FaultAction::Duplicate, message: message.clone(), rule });
                     out.push(Event::MessageSent { message: message.clone() });
                 }
                 None => out.push(Event::MessageSent { message: message.clone() }),

@@ -1,21 +1,209 @@
-//! The agent loops: the lead and each teammate as an async task that asks
-//! the scheduler for a turn before every event, so Live and Step runs share
-//! one code path and a seed fixes the interleaving.
+//! The agent loops as sans-IO state machines: the lead and each teammate is
+//! a value (`Agent`) saying where its loop stands, and `World::resume` runs
+//! it from there until it needs its model or a turn. The loop's shape is the
+//! lesson's — deliver, think, act, idle, exit:
 //!
-//! Owns the shape of a loop (deliver, think, act, idle, exit) and the
-//! conversation it builds. Tool meaning lives in `tools`, protocol rules in
-//! `protocol::Team`, and the turn order in `scheduler`.
+//! - a teammate drains its inbox before each model call, runs each tool in a
+//!   turn of its own, finishes its turn when it approves its shutdown and
+//!   then leaves its loop, and idles (parked) until a message wakes it;
+//! - the lead sleeps until a prompt or a message, then calls its model until
+//!   it ends its turn, reading mail that arrived in between.
+//!
+//! Owns the shape of a loop and the conversation it builds. Tool meaning
+//! lives in `tools`, protocol rules in `protocol::Team`, turn order in
+//! `scheduler`, and everything else a loop touches in `world`.
 
-use std::future::Future;
-use std::rc::Rc;
+use std::collections::VecDeque;
+use std::hash::{Hash, Hasher};
 
 use serde_json::Value;
 
-use super::scheduler::{Stopped, TurnKind};
+use super::scheduler::TurnKind;
 use super::tools::{self, AgentRole};
-use super::Inner;
-use crate::model::{ContentBlock, ModelError, ModelRequest, Role, StopReason, Turn};
+use super::world::{World, WorldConfig};
+use crate::model::{ContentBlock, ModelRequest, ModelResponse, Role, StopReason, Turn};
 use crate::protocol::{AgentName, MemberStatus};
+
+/// What running an agent led to.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Progress {
+    /// It called its model (`ModelCalled` is recorded): the reply is awaited.
+    Model(ModelRequest),
+    /// It asked for its next turn, parked or left its loop.
+    Yielded,
+}
+
+/// What one model call and its tools led to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Step {
+    /// The model asked for tools; their results are in the conversation.
+    Acted,
+    /// The model ended its turn (or failed): the agent has nothing to do.
+    Done,
+    /// The model paused a long turn: call it again as is.
+    Paused,
+}
+
+/// Where a loop resumes when its turn (or its model's reply) comes.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Resume {
+    /// A model-call turn: call the model.
+    ModelTurn,
+    /// The model call is out; `World::model_returned` hands the reply in.
+    AwaitingModel,
+    /// The reply is in (`None`: the call failed): read it.
+    Replied(Option<Box<ModelResponse>>),
+    /// A tool turn: run the next of the tools the model asked for.
+    ToolTurn,
+    /// A teammate's delivery turn between rounds (`fresh`: a new budget of
+    /// rounds, as after idling).
+    TeammateDeliver { fresh: bool },
+    /// A parked teammate's delivery turn: it was woken.
+    TeammateWoken,
+    /// The lead's delivery turn after sleeping (or its first).
+    LeadWoken,
+    /// The lead's delivery turn between two model calls.
+    LeadDeliverBetween,
+    /// The lead's delivery turn after its rounds: read and start over.
+    LeadDeliverAfter,
+    /// The loop has ended.
+    Ended,
+}
+
+/// One agent's loop, as a value.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Agent {
+    me: AgentName,
+    role: AgentRole,
+    request: ModelRequest,
+    /// Model calls in this teammate loop since it last idled.
+    rounds: usize,
+    /// Model calls the lead made for this wake-up.
+    lead_rounds: usize,
+    /// Tool calls of the last reply not yet run, and results so far.
+    calls: VecDeque<(String, String, Value)>,
+    results: Vec<ContentBlock>,
+    at: Resume,
+}
+
+impl Agent {
+    /// The lead, parked, waiting for a prompt.
+    pub(crate) fn lead(config: &WorldConfig) -> Self {
+        Agent {
+            me: AgentName::lead(),
+            role: AgentRole::Lead,
+            request: ModelRequest {
+                system: tools::lead_system_prompt(),
+                messages: Vec::new(),
+                tools: tools::schemas(AgentRole::Lead),
+                max_tokens: config.max_tokens,
+            },
+            rounds: 0,
+            lead_rounds: 0,
+            calls: VecDeque::new(),
+            results: Vec::new(),
+            at: Resume::LeadWoken,
+        }
+    }
+
+    /// A teammate with its first prompt, waiting for its first model call.
+    pub(crate) fn teammate(config: &WorldConfig, me: &AgentName, role: &str, prompt: &str) -> Self {
+        Agent {
+            me: me.clone(),
+            role: AgentRole::Teammate,
+            request: ModelRequest {
+                system: tools::teammate_system_prompt(me.as_str(), role),
+                messages: vec![Turn::user_text(prompt)],
+                tools: tools::schemas(AgentRole::Teammate),
+                max_tokens: config.max_tokens,
+            },
+            rounds: 0,
+            lead_rounds: 0,
+            calls: VecDeque::new(),
+            results: Vec::new(),
+            at: Resume::ModelTurn,
+        }
+    }
+
+    /// True once the loop has ended.
+    pub(crate) fn has_ended(&self) -> bool {
+        self.at == Resume::Ended
+    }
+
+    /// True while its model call is out.
+    pub(crate) fn awaits_model(&self) -> bool {
+        self.at == Resume::AwaitingModel
+    }
+
+    /// Ends the loop where it stands (a stop).
+    pub(crate) fn end(&mut self) {
+        self.at = Resume::Ended;
+    }
+
+    /// The model's reply (`None`: the call failed) to the call that is out.
+    pub(crate) fn take_reply(&mut self, reply: Option<ModelResponse>) {
+        if self.at == Resume::AwaitingModel {
+            self.at = Resume::Replied(reply.map(Box::new));
+        }
+    }
+
+    /// Feeds the loop's position and conversation into `h`.
+    pub(crate) fn hash_state<H: Hasher>(&self, h: &mut H) {
+        self.at.hash(h);
+        self.rounds.hash(h);
+        self.lead_rounds.hash(h);
+        for (id, name, input) in &self.calls {
+            (id, name).hash(h);
+            hash_value(input, h);
+        }
+        hash_blocks(&self.results, h);
+        for turn in &self.request.messages {
+            (turn.role as u8).hash(h);
+            hash_blocks(&turn.content, h);
+        }
+    }
+}
+
+impl Hash for ModelResponse {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        hash_blocks(&self.content, h);
+        self.stop_reason.to_string().hash(h);
+    }
+}
+
+fn hash_blocks<H: Hasher>(blocks: &[ContentBlock], h: &mut H) {
+    for b in blocks {
+        match b {
+            ContentBlock::Text { text } => (0u8, text).hash(h),
+            ContentBlock::ToolUse { id, name, input } => {
+                (1u8, id, name).hash(h);
+                hash_value(input, h);
+            }
+            ContentBlock::ToolResult { tool_use_id, content, is_error } => (2u8, tool_use_id, content, is_error).hash(h),
+        }
+    }
+}
+
+/// Hashes JSON by its structure (serde_json's `Value` has no `Hash`).
+fn hash_value<H: Hasher>(v: &Value, h: &mut H) {
+    match v {
+        Value::Null => 0u8.hash(h),
+        Value::Bool(b) => (1u8, b).hash(h),
+        Value::Number(n) => (2u8, n.to_string()).hash(h),
+        Value::String(s) => (3u8, s).hash(h),
+        Value::Array(items) => {
+            (4u8, items.len()).hash(h);
+            items.iter().for_each(|i| hash_value(i, h));
+        }
+        Value::Object(map) => {
+            (5u8, map.len()).hash(h);
+            for (k, v) in map {
+                k.hash(h);
+                hash_value(v, h);
+            }
+        }
+    }
+}
 
 /// Appends blocks to the conversation as a user turn, merging with a user
 /// turn already at the end (providers need roles to alternate).
@@ -29,55 +217,6 @@ fn push_user(request: &mut ModelRequest, blocks: Vec<ContentBlock>) {
     }
 }
 
-/// What one model call led to.
-enum Step {
-    /// The model asked for tools; their results are in the conversation.
-    Acted,
-    /// The model ended its turn (or failed): the agent has nothing to do.
-    Done,
-    /// The model paused a long turn: call it again as is.
-    Paused,
-}
-
-/// One model call and the tool runs it asks for.
-async fn think_and_act(inner: &Inner, me: &AgentName, role: AgentRole, request: &mut ModelRequest) -> Result<Step, Stopped> {
-    let reply = match inner.call_model(me, request).await {
-        Ok(reply) => reply,
-        Err(ModelError::Cancelled) => return Err(Stopped),
-        // Recorded as ModelFailed on the agent; it waits for the next message.
-        Err(_) => return Ok(Step::Done),
-    };
-    let content = if reply.content.is_empty() { vec![ContentBlock::text("(no reply)")] } else { reply.content.clone() };
-    request.messages.push(Turn { role: Role::Assistant, content });
-    let calls: Vec<(String, String, Value)> =
-        reply.tool_uses().map(|(id, name, input)| (id.to_string(), name.to_string(), input.clone())).collect();
-    if calls.is_empty() || reply.stop_reason == StopReason::MaxTokens {
-        // A reply cut off by max_tokens may hold a half-written tool call:
-        // nothing of it is run. The lesson's loop also stops on any other
-        // stop reason than tool_use.
-        if !calls.is_empty() {
-            let results = calls
-                .iter()
-                .map(|(id, _, _)| ContentBlock::ToolResult {
-                    tool_use_id: id.clone(),
-                    content: "Error: your reply hit max_tokens before this call was complete; it was not run".into(),
-                    is_error: true,
-                })
-                .collect();
-            push_user(request, results);
-        }
-        return Ok(if reply.stop_reason == StopReason::PauseTurn { Step::Paused } else { Step::Done });
-    }
-    let mut results = Vec::with_capacity(calls.len());
-    for (id, name, input) in calls {
-        inner.turn(me, TurnKind::Tool { name: name.clone() }).await?;
-        let outcome = inner.run_tool(me, role, &id, &name, &input);
-        results.push(ContentBlock::ToolResult { tool_use_id: id, content: outcome.output, is_error: outcome.is_error });
-    }
-    push_user(request, results);
-    Ok(Step::Acted)
-}
-
 /// Delivered messages as the JSON text a model reads. Plain data always
 /// serialises; were it ever refused, the model reads why instead of the
 /// runtime panicking.
@@ -85,151 +224,273 @@ fn as_json(written: serde_json::Result<String>) -> String {
     written.unwrap_or_else(|e| format!("(a message could not be written as JSON: {e})"))
 }
 
-/// Drains a teammate's inbox (one user block per message, as JSON, as in
-/// the lesson) and any prompt from a restart into the conversation.
-fn deliver_teammate(inner: &Inner, me: &AgentName, request: &mut ModelRequest) {
-    let at = inner.now();
-    let got = inner.team.borrow_mut().drain(me, at).unwrap_or_default();
-    let mut blocks: Vec<ContentBlock> = got.into_iter().map(|e| ContentBlock::text(as_json(serde_json::to_string(&e.message)))).collect();
-    if let Some(prompts) = inner.restarts.borrow_mut().remove(me) {
-        blocks.extend(prompts.into_iter().map(ContentBlock::text));
+/// Where the loop goes after one model call and its tools.
+enum After {
+    Continue(Step),
+    Model(ModelRequest),
+    Wait,
+}
+
+impl World {
+    /// Runs `me`'s loop from where it stands until it needs its model or
+    /// yields its turn.
+    pub(crate) fn resume(&mut self, me: &AgentName) -> Progress {
+        loop {
+            let Some(agent) = self.agents.get(me) else { return Progress::Yielded };
+            let at = agent.at.clone();
+            let next = match at {
+                Resume::Ended | Resume::AwaitingModel => return Progress::Yielded,
+                Resume::ModelTurn => match self.call_model(me) {
+                    After::Model(request) => return Progress::Model(request),
+                    _ => return Progress::Yielded,
+                },
+                Resume::Replied(reply) => self.read_reply(me, reply.map(|r| *r)),
+                Resume::ToolTurn => self.run_next_tool(me),
+                Resume::TeammateDeliver { fresh } => {
+                    self.deliver_teammate(me);
+                    if fresh {
+                        self.agent(me).rounds = 0;
+                    }
+                    self.ask_turn(me, TurnKind::ModelCall, Resume::ModelTurn)
+                }
+                Resume::TeammateWoken => {
+                    if self.team.is_exiting(me) {
+                        self.teammate_exits(me)
+                    } else {
+                        self.set_status(me, MemberStatus::Working);
+                        self.deliver_teammate(me);
+                        self.agent(me).rounds = 0;
+                        self.ask_turn(me, TurnKind::ModelCall, Resume::ModelTurn)
+                    }
+                }
+                Resume::LeadWoken | Resume::LeadDeliverAfter => self.lead_top(),
+                Resume::LeadDeliverBetween => {
+                    self.deliver_lead();
+                    self.lead_next_round()
+                }
+            };
+            match next {
+                After::Continue(step) => {
+                    let after = if self.agent(me).role == AgentRole::Lead { self.lead_after(step) } else { self.teammate_after(me, step) };
+                    match after {
+                        After::Model(r) => return Progress::Model(r),
+                        After::Wait => return self.yielded(me),
+                        After::Continue(_) => continue,
+                    }
+                }
+                After::Model(r) => return Progress::Model(r),
+                After::Wait => return self.yielded(me),
+            }
+        }
     }
-    push_user(request, blocks);
-    inner.after_change();
-}
 
-fn has_mail(inner: &Inner, me: &AgentName) -> bool {
-    let waiting = inner.team.borrow().peek(me).map(|q| !q.is_empty()).unwrap_or(false);
-    waiting || inner.restarts.borrow().contains_key(me)
-}
+    /// A stop that reached the loop while it ran ends it here.
+    fn yielded(&mut self, me: &AgentName) -> Progress {
+        if self.turns.is_stopped() {
+            if let Some(a) = self.agents.get_mut(me) {
+                a.end();
+            }
+        }
+        Progress::Yielded
+    }
 
-/// A teammate's task: its loop, then the end of the task.
-pub(crate) async fn teammate_task(inner: Rc<Inner>, me: AgentName, role: String, prompt: String, first_turn: u64) {
-    let _ = teammate_loop(&inner, &me, &role, prompt, first_turn).await;
-    inner.task_ended(&me);
-}
+    fn agent(&mut self, me: &AgentName) -> &mut Agent {
+        self.agents.get_mut(me).expect("resume runs only agents of this world")
+    }
 
-async fn teammate_loop(inner: &Inner, me: &AgentName, role: &str, prompt: String, first_turn: u64) -> Result<(), Stopped> {
-    let mut request = ModelRequest {
-        system: tools::teammate_system_prompt(me.as_str(), role),
-        messages: vec![Turn::user_text(prompt)],
-        tools: tools::schemas(AgentRole::Teammate),
-        max_tokens: inner.config.max_tokens,
-    };
-    inner.sched.wait(first_turn).await?;
-    inner.begin_turn(&TurnKind::ModelCall).await?;
-    let mut rounds = 0;
-    loop {
-        rounds += 1;
-        let step = think_and_act(inner, me, AgentRole::Teammate, &mut request).await?;
-        if inner.team.borrow().is_exiting(me) {
-            break;
+    /// Queues a turn and says where the loop resumes when it comes.
+    fn ask_turn(&mut self, me: &AgentName, kind: TurnKind, at: Resume) -> After {
+        self.agent(me).at = at;
+        self.turns.enqueue(me, kind);
+        After::Wait
+    }
+
+    /// Records the call and hands the conversation out.
+    fn call_model(&mut self, me: &AgentName) -> After {
+        if self.agent(me).role == AgentRole::Teammate {
+            self.agent(me).rounds += 1;
+        }
+        self.observe(crate::protocol::Event::ModelCalled { agent: me.clone() });
+        let agent = self.agent(me);
+        agent.at = Resume::AwaitingModel;
+        After::Model(agent.request.clone())
+    }
+
+    /// Reads a reply: its text into the conversation, its tool calls queued
+    /// each for a turn of its own.
+    fn read_reply(&mut self, me: &AgentName, reply: Option<ModelResponse>) -> After {
+        let Some(reply) = reply else { return After::Continue(Step::Done) };
+        let agent = self.agent(me);
+        let content = if reply.content.is_empty() { vec![ContentBlock::text("(no reply)")] } else { reply.content.clone() };
+        agent.request.messages.push(Turn { role: Role::Assistant, content });
+        let calls: VecDeque<(String, String, Value)> =
+            reply.tool_uses().map(|(id, name, input)| (id.to_string(), name.to_string(), input.clone())).collect();
+        if calls.is_empty() || reply.stop_reason == StopReason::MaxTokens {
+            // A reply cut off by max_tokens may hold a half-written tool
+            // call: nothing of it is run. The lesson's loop also stops on any
+            // other stop reason than tool_use.
+            if !calls.is_empty() {
+                let results = calls
+                    .iter()
+                    .map(|(id, _, _)| ContentBlock::ToolResult {
+                        tool_use_id: id.clone(),
+                        content: "Error: your reply hit max_tokens before this call was complete; it was not run".into(),
+                        is_error: true,
+                    })
+                    .collect();
+                push_user(&mut agent.request, results);
+            }
+            return After::Continue(if reply.stop_reason == StopReason::PauseTurn { Step::Paused } else { Step::Done });
+        }
+        let first = calls[0].1.clone();
+        agent.calls = calls;
+        agent.results = Vec::new();
+        self.ask_turn(me, TurnKind::Tool { name: first }, Resume::ToolTurn)
+    }
+
+    /// Runs one queued tool call; asks a turn for the next, or puts every
+    /// result into the conversation.
+    fn run_next_tool(&mut self, me: &AgentName) -> After {
+        let Some((id, name, input)) = self.agent(me).calls.pop_front() else { return After::Continue(Step::Acted) };
+        let role = self.agent(me).role;
+        let outcome = self.run_tool(me, role, &id, &name, &input);
+        let agent = self.agent(me);
+        agent.results.push(ContentBlock::ToolResult { tool_use_id: id, content: outcome.output, is_error: outcome.is_error });
+        if let Some(next) = agent.calls.front().map(|c| c.1.clone()) {
+            return self.ask_turn(me, TurnKind::Tool { name: next }, Resume::ToolTurn);
+        }
+        let results = std::mem::take(&mut agent.results);
+        push_user(&mut agent.request, results);
+        After::Continue(Step::Acted)
+    }
+
+    // ------------------------------------------------------------ teammates
+
+    fn has_mail(&self, me: &AgentName) -> bool {
+        let waiting = self.team.peek(me).map(|q| !q.is_empty()).unwrap_or(false);
+        waiting || self.restarts.contains_key(me)
+    }
+
+    /// Drains a teammate's inbox (one user block per message, as JSON, as in
+    /// the lesson) and any prompt from a restart into the conversation.
+    fn deliver_teammate(&mut self, me: &AgentName) {
+        let at = self.now();
+        let got = self.team.drain(me, at).unwrap_or_default();
+        let mut blocks: Vec<ContentBlock> =
+            got.into_iter().map(|e| ContentBlock::text(as_json(serde_json::to_string(&e.message)))).collect();
+        if let Some(prompts) = self.restarts.remove(me) {
+            blocks.extend(prompts.into_iter().map(ContentBlock::text));
+        }
+        push_user(&mut self.agent(me).request, blocks);
+    }
+
+    /// A teammate after one model call and its tools.
+    fn teammate_after(&mut self, me: &AgentName, step: Step) -> After {
+        if self.team.is_exiting(me) {
+            return self.teammate_exits(me);
         }
         // Past the round limit a teammate goes idle as if it had ended its
         // turn; a new message wakes it with a fresh budget of rounds.
         let step = match step {
-            Step::Acted if rounds >= inner.config.max_rounds => Step::Done,
+            Step::Acted if self.agent(me).rounds >= self.config.max_rounds => Step::Done,
             other => other,
         };
         match step {
-            Step::Paused => {}
-            Step::Acted => {
-                if has_mail(inner, me) {
-                    inner.turn(me, TurnKind::Deliver).await?;
-                    deliver_teammate(inner, me, &mut request);
-                }
-            }
-            Step::Done if has_mail(inner, me) => {
-                // Mail arrived during the model call: read it instead of idling.
-                inner.turn(me, TurnKind::Deliver).await?;
-                deliver_teammate(inner, me, &mut request);
-                rounds = 0;
-            }
+            Step::Paused => self.ask_turn(me, TurnKind::ModelCall, Resume::ModelTurn),
+            Step::Acted if self.has_mail(me) => self.ask_turn(me, TurnKind::Deliver, Resume::TeammateDeliver { fresh: false }),
+            Step::Acted => self.ask_turn(me, TurnKind::ModelCall, Resume::ModelTurn),
+            // Mail arrived during the model call: read it instead of idling.
+            Step::Done if self.has_mail(me) => self.ask_turn(me, TurnKind::Deliver, Resume::TeammateDeliver { fresh: true }),
             Step::Done => {
                 // Idle until a message (or a restart, or an approved
                 // shutdown answered by hand) arrives.
-                inner.set_status(me, MemberStatus::Idle);
-                let parked = inner.sched.park(me);
-                inner.check_quiet();
-                parked.await?;
-                inner.begin_turn(&TurnKind::Deliver).await?;
-                if inner.team.borrow().is_exiting(me) {
-                    break;
-                }
-                inner.set_status(me, MemberStatus::Working);
-                deliver_teammate(inner, me, &mut request);
-                rounds = 0;
+                self.set_status(me, MemberStatus::Idle);
+                self.agent(me).at = Resume::TeammateWoken;
+                self.turns.park(me);
+                self.check_quiet();
+                After::Wait
             }
         }
-        inner.turn(me, TurnKind::ModelCall).await?;
     }
-    let exiting = inner.team.borrow().is_exiting(me);
-    inner.set_status(me, if exiting { MemberStatus::Shutdown } else { MemberStatus::Idle });
-    Ok(())
-}
 
-/// Moves waiting prompts and the lead's inbox into its conversation: each
-/// prompt as user text, the inbox as one `<inbox>...</inbox>` block.
-fn deliver_lead(inner: &Inner, request: &mut ModelRequest) -> bool {
-    let lead = AgentName::lead();
-    let mut blocks: Vec<ContentBlock> = inner.prompts.borrow_mut().drain(..).map(ContentBlock::text).collect();
-    let at = inner.now();
-    let mail = inner.team.borrow_mut().drain(&lead, at).unwrap_or_default();
-    if !mail.is_empty() {
-        let messages: Vec<_> = mail.into_iter().map(|e| e.message).collect();
-        let json = as_json(serde_json::to_string_pretty(&messages));
-        blocks.push(ContentBlock::text(format!("<inbox>{json}</inbox>")));
+    /// The teammate leaves its loop: `shutdown` if it approved its
+    /// shutdown, otherwise idle.
+    fn teammate_exits(&mut self, me: &AgentName) -> After {
+        let exiting = self.team.is_exiting(me);
+        self.set_status(me, if exiting { MemberStatus::Shutdown } else { MemberStatus::Idle });
+        self.agent(me).end();
+        self.agent_ended(me);
+        After::Wait
     }
-    let delivered = !blocks.is_empty();
-    push_user(request, blocks);
-    inner.after_change();
-    delivered
-}
 
-fn lead_has_mail(inner: &Inner) -> bool {
-    !inner.prompts.borrow().is_empty() || has_mail(inner, &AgentName::lead())
-}
+    // ------------------------------------------------------------ the lead
 
-/// The lead's task: parked until a prompt or a message arrives, then a run of
-/// model calls until it ends its turn.
-pub(crate) async fn lead_task(inner: Rc<Inner>, first_park: impl Future<Output = Result<(), Stopped>>) {
-    let _ = lead_loop(&inner, first_park).await;
-    inner.task_ended(&AgentName::lead());
-}
-
-async fn lead_loop(inner: &Inner, first_park: impl Future<Output = Result<(), Stopped>>) -> Result<(), Stopped> {
-    let lead = AgentName::lead();
-    let mut request = ModelRequest {
-        system: tools::lead_system_prompt(),
-        messages: Vec::new(),
-        tools: tools::schemas(AgentRole::Lead),
-        max_tokens: inner.config.max_tokens,
-    };
-    first_park.await?;
-    inner.begin_turn(&TurnKind::Deliver).await?;
-    loop {
-        if deliver_lead(inner, &mut request) {
-            for _ in 0..inner.config.lead_max_rounds {
-                inner.turn(&lead, TurnKind::ModelCall).await?;
-                match think_and_act(inner, &lead, AgentRole::Lead, &mut request).await? {
-                    Step::Done => break,
-                    Step::Paused => continue,
-                    Step::Acted => {}
-                }
-                if lead_has_mail(inner) {
-                    inner.turn(&lead, TurnKind::Deliver).await?;
-                    deliver_lead(inner, &mut request);
-                }
-            }
+    /// Moves waiting prompts and the lead's inbox into its conversation:
+    /// each prompt as user text, the inbox as one `<inbox>...</inbox>` block.
+    fn deliver_lead(&mut self) -> bool {
+        let lead = AgentName::lead();
+        let mut blocks: Vec<ContentBlock> = self.prompts.drain(..).map(ContentBlock::text).collect();
+        let at = self.now();
+        let mail = self.team.drain(&lead, at).unwrap_or_default();
+        if !mail.is_empty() {
+            let messages: Vec<_> = mail.into_iter().map(|e| e.message).collect();
+            let json = as_json(serde_json::to_string_pretty(&messages));
+            blocks.push(ContentBlock::text(format!("<inbox>{json}</inbox>")));
         }
-        if lead_has_mail(inner) {
+        let delivered = !blocks.is_empty();
+        push_user(&mut self.agent(&lead).request, blocks);
+        delivered
+    }
+
+    fn lead_has_mail(&self) -> bool {
+        !self.prompts.is_empty() || self.has_mail(&AgentName::lead())
+    }
+
+    /// The top of the lead's loop, its delivery turn begun: read, then call
+    /// the model until it ends its turn.
+    fn lead_top(&mut self) -> After {
+        if self.deliver_lead() {
+            self.agent(&AgentName::lead()).lead_rounds = 0;
+            self.lead_next_round()
+        } else {
+            self.lead_rest()
+        }
+    }
+
+    /// The next of the lead's model calls for this wake-up, or rest.
+    fn lead_next_round(&mut self) -> After {
+        let lead = AgentName::lead();
+        let max = self.config.lead_max_rounds;
+        let agent = self.agent(&lead);
+        if agent.lead_rounds < max {
+            agent.lead_rounds += 1;
+            self.ask_turn(&lead, TurnKind::ModelCall, Resume::ModelTurn)
+        } else {
+            self.lead_rest()
+        }
+    }
+
+    /// The lead after one model call and its tools.
+    fn lead_after(&mut self, step: Step) -> After {
+        let lead = AgentName::lead();
+        match step {
+            Step::Done => self.lead_rest(),
+            Step::Paused => self.lead_next_round(),
+            Step::Acted if self.lead_has_mail() => self.ask_turn(&lead, TurnKind::Deliver, Resume::LeadDeliverBetween),
+            Step::Acted => self.lead_next_round(),
+        }
+    }
+
+    /// The lead's rounds are over: read mail that came meanwhile, or sleep.
+    fn lead_rest(&mut self) -> After {
+        let lead = AgentName::lead();
+        if self.lead_has_mail() {
             // Mail arrived during the last model call: read it, do not idle.
-            inner.turn(&lead, TurnKind::Deliver).await?;
-            continue;
+            return self.ask_turn(&lead, TurnKind::Deliver, Resume::LeadDeliverAfter);
         }
-        let parked = inner.sched.park(&lead);
-        inner.check_quiet();
-        parked.await?;
-        inner.begin_turn(&TurnKind::Deliver).await?;
+        self.agent(&lead).at = Resume::LeadWoken;
+        self.turns.park(&lead);
+        self.check_quiet();
+        After::Wait
     }
 }

@@ -1,12 +1,12 @@
-//! The browser host: agent tasks on `spawn_local`, pacing with `setTimeout`,
-//! and the virtual clock, so a scripted run in a tab produces the very trace
+//! The browser host: the runtime's driver on `spawn_local`, pacing with
+//! `setTimeout`, and virtual time, so a scripted run in a tab produces the very trace
 //! a native test does.
 //!
 //! Owns the wasm32 glue only.
 
 use std::rc::Rc;
 
-use super::clock::{Clock, Sleeper, VirtualClock};
+use super::clock::{Clock, Sleeper};
 use super::executor::Spawner;
 use super::Host;
 use crate::model::LocalBoxFuture;
@@ -54,16 +54,15 @@ impl Clock for WallClock {
     fn now(&self) -> Millis {
         Millis((performance_now() - self.start).max(0.0) as u64)
     }
-    fn advance(&self, _ms: u64) {}
 }
 
 /// The host a browser run uses: virtual time for the scripted model (so a
 /// run repeats exactly), wall-clock time for a real one.
 pub fn host() -> Host {
-    Host { spawner: Rc::new(SpawnLocal), clock: Rc::new(VirtualClock::new()), sleeper: Rc::new(TimeoutSleeper) }
+    Host { spawner: Rc::new(SpawnLocal), clock: None, sleeper: Rc::new(TimeoutSleeper) }
 }
 
 /// The host for a run on a real model: wall-clock time.
 pub fn real_time_host() -> Host {
-    Host { spawner: Rc::new(SpawnLocal), clock: Rc::new(WallClock::start()), sleeper: Rc::new(TimeoutSleeper) }
+    Host { spawner: Rc::new(SpawnLocal), clock: Some(Rc::new(WallClock::start())), sleeper: Rc::new(TimeoutSleeper) }
 }

@@ -1,6 +1,8 @@
-//! The agent runtime: the lead and each teammate as their own async task,
-//! their tools over the team and an in-memory workspace, and a scheduler
-//! that makes every run repeatable from its seed.
+//! The agent runtime: the team and its agents as one sans-IO state machine
+//! (`world`, whose loops are `agent`), their tools over the team and an
+//! in-memory workspace, a scheduler that makes every run repeatable from its
+//! seed — and here, the async driver that runs a world against a real
+//! `model::Model`, with pacing, Step mode and Stop.
 //!
 //! Owns running agents. It changes the team only through `protocol::Team`
 //! (so every event lands in the trace) and reaches models only through
@@ -15,23 +17,24 @@ pub mod scenarios;
 pub mod scheduler;
 pub mod tools;
 pub mod workspace;
+pub mod world;
 
 pub use tools::ToolOutcome;
 
 use std::cell::{Cell, RefCell};
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::BTreeMap;
+use std::future::Future;
+use std::pin::Pin;
 use std::rc::{Rc, Weak};
+use std::task::{Context, Poll, Waker};
 
-use crate::model::{CancelToken, Model, ModelError, ModelRequest, ModelResponse, TextSink, Turn};
-use crate::protocol::ids::SeededIds;
-use crate::protocol::{
-    AgentName, Event, FaultError, FaultPlan, MemberStatus, MessageError, Millis, RequestId, RequestKind, RequestStatus, Team, TeamError,
-    Trace,
-};
+use crate::model::{CancelToken, Model, ModelError, TextSink};
+use crate::protocol::{AgentName, FaultError, FaultPlan, MessageError, RequestId, RequestStatus, Team, TeamError, Trace};
 use clock::{Clock, Sleeper};
 use executor::Spawner;
-use scheduler::{Mode, Scheduler, Stopped, TurnKind};
+use scheduler::{Mode, TurnKind};
 use workspace::Workspace;
+use world::{Next, TimeSource, World, WorldConfig};
 
 /// Errors from the runtime's own API (what a user or the UI asked for).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -102,283 +105,128 @@ impl Default for RuntimeConfig {
     }
 }
 
-/// Shared by the runtime handle and every agent task.
-pub(crate) struct Inner {
-    pub(crate) config: RuntimeConfig,
-    pub(crate) team: RefCell<Team>,
-    pub(crate) workspace: RefCell<Workspace>,
-    pub(crate) sched: Scheduler,
-    pub(crate) model: Rc<dyn Model>,
-    spawner: Rc<dyn Spawner>,
-    clock: Rc<dyn Clock>,
+/// Shared by the runtime handle and its driver task.
+struct Inner {
+    world: RefCell<World>,
+    model: Rc<dyn Model>,
+    clock: Option<Rc<dyn Clock>>,
     sleeper: Rc<dyn Sleeper>,
-    costs: RefCell<SeededIds>,
-    pub(crate) cancel: CancelToken,
-    /// Prompts waiting for the lead, oldest first.
-    pub(crate) prompts: RefCell<VecDeque<String>>,
-    /// New prompts for teammates restarted while their task still runs.
-    pub(crate) restarts: RefCell<BTreeMap<AgentName, VecDeque<String>>>,
-    /// Teammates whose task is alive.
-    pub(crate) alive: RefCell<BTreeSet<AgentName>>,
-    run_active: Cell<bool>,
-    /// Why the runtime stopped itself, if it did.
-    failure: RefCell<Option<RuntimeError>>,
+    cancel: CancelToken,
     pace_ms: Cell<u64>,
-    tasks: Cell<usize>,
+    /// The driver task is alive (until a stop has settled).
+    driving: Cell<bool>,
+    /// The driver, waiting for a granted turn.
+    waker: RefCell<Option<Waker>>,
     /// Streamed model text per agent, for the current call.
-    pub(crate) streaming: RefCell<BTreeMap<AgentName, String>>,
+    streaming: RefCell<BTreeMap<AgentName, String>>,
     listeners: RefCell<Vec<Rc<dyn Fn()>>>,
     self_ref: Weak<Inner>,
 }
 
 impl Inner {
-    /// Now, never earlier than the last event recorded: a host clock that
-    /// jumps back (or wraps around) cannot move the trace backwards.
-    pub(crate) fn now(&self) -> Millis {
-        let last = self.team.borrow().trace().entries().last().map_or(Millis(0), |e| e.time);
-        self.clock.now().max(last)
-    }
-
-    /// Stops the run because the team refused to record what the runtime
-    /// did. The first failure is kept for the UI (`Runtime::failure`).
-    fn halt(&self, error: TeamError) {
-        if self.failure.borrow().is_none() {
-            *self.failure.borrow_mut() = Some(RuntimeError::Halted(error));
-        }
-        self.run_active.set(false);
-        self.cancel.cancel();
-        self.sched.stop();
-        self.after_change();
-    }
-
-    /// Waits for a turn, then moves virtual time by the turn's cost and
-    /// paces (Live mode).
-    pub(crate) async fn turn(&self, agent: &AgentName, kind: TurnKind) -> Result<(), Stopped> {
-        let ticket = self.sched.enqueue(agent, kind.clone());
-        self.after_change();
-        self.sched.wait(ticket).await?;
-        self.begin_turn(&kind).await
-    }
-
-    /// What every granted turn does first: cost and pacing.
-    pub(crate) async fn begin_turn(&self, kind: &TurnKind) -> Result<(), Stopped> {
-        let jitter = self.costs.borrow_mut().next_u64();
-        let cost = match kind {
-            TurnKind::Deliver => 2 + jitter % 4,
-            TurnKind::ModelCall => 1,
-            TurnKind::Tool { .. } => 5 + jitter % 30,
+    /// Runs `f` on the world, with the wall clock read first (a wall-clock
+    /// run) and the driver woken after, since `f` may have granted a turn.
+    fn with_world<T>(&self, f: impl FnOnce(&mut World) -> T) -> T {
+        let out = {
+            let mut world = self.world.borrow_mut();
+            if let Some(clock) = &self.clock {
+                world.set_wall_time(clock.now());
+            }
+            f(&mut world)
         };
-        self.clock.advance(cost);
-        self.release_held(false);
-        let pace = self.pace_ms.get();
-        if self.sched.mode() == Mode::Live && pace > 0 {
-            self.sleeper.sleep(pace).await;
+        if self.world.borrow().is_stopped() {
+            // A stop, or the world halted itself: in-flight calls end too.
+            self.cancel.cancel();
         }
-        if self.sched.is_stopped() {
-            return Err(Stopped);
+        if let Some(w) = self.waker.borrow_mut().take() {
+            w.wake();
         }
-        Ok(())
-    }
-
-    /// Records an event that changes no protocol state.
-    pub(crate) fn observe(&self, event: Event) {
-        let at = self.now();
-        let recorded = self.team.borrow_mut().observe(event, at);
-        match recorded {
-            Ok(()) => self.after_change(),
-            Err(e) => self.halt(e),
-        }
+        out
     }
 
     /// Tells listeners that something changed.
-    pub(crate) fn after_change(&self) {
+    fn after_change(&self) {
         let listeners: Vec<_> = self.listeners.borrow().clone();
         for l in listeners {
             l();
         }
     }
+}
 
-    /// Calls the model for `agent`, recording the call and its reply.
-    pub(crate) async fn call_model(&self, agent: &AgentName, request: &ModelRequest) -> Result<ModelResponse, ModelError> {
-        self.observe(Event::ModelCalled { agent: agent.clone() });
-        self.streaming.borrow_mut().insert(agent.clone(), String::new());
-        let sink: TextSink = {
-            let (weak, who) = (self.self_ref.clone(), agent.clone());
-            Rc::new(move |delta: &str| {
-                if let Some(inner) = weak.upgrade() {
-                    inner.streaming.borrow_mut().entry(who.clone()).or_default().push_str(delta);
+/// Waits until the world has a granted turn to begin (true) or is stopped
+/// (false).
+struct Granted<'a>(&'a Inner);
+
+impl Future for Granted<'_> {
+    type Output = bool;
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<bool> {
+        let world = self.0.world.borrow();
+        if world.is_stopped() {
+            return Poll::Ready(false);
+        }
+        if world.turns().has_granted() {
+            return Poll::Ready(true);
+        }
+        *self.0.waker.borrow_mut() = Some(cx.waker().clone());
+        Poll::Pending
+    }
+}
+
+/// The driver: begins each granted turn, paces it (Live mode), and runs the
+/// agent holding the baton, calling its model whenever it asks.
+async fn drive(inner: Rc<Inner>) {
+    while Granted(&inner).await {
+        inner.with_world(World::begin);
+        inner.after_change();
+        let pace = inner.pace_ms.get();
+        if inner.world.borrow().turns().mode() == Mode::Live && pace > 0 {
+            inner.sleeper.sleep(pace).await;
+        }
+        if inner.world.borrow().is_stopped() {
+            break;
+        }
+        loop {
+            match inner.with_world(World::proceed) {
+                Next::Yielded => break,
+                Next::CallModel { agent, request } => {
                     inner.after_change();
-                }
-            })
-        };
-        // Stop must end the call even if the provider never looks at the
-        // token again (a hung request): race the call against it.
-        let result = first_of(self.model.complete(request, sink, self.cancel.clone()), self.cancel.cancelled()).await;
-        self.streaming.borrow_mut().remove(agent);
-        let think = 300 + self.costs.borrow_mut().next_u64() % 900;
-        self.clock.advance(think);
-        match &result {
-            Ok(reply) => {
-                let text = Turn { role: crate::model::Role::Assistant, content: reply.content.clone() }.text();
-                self.observe(Event::ModelReplied {
-                    agent: agent.clone(),
-                    text,
-                    stop_reason: reply.stop_reason.to_string(),
-                    input_tokens: reply.usage.input_tokens,
-                    output_tokens: reply.usage.output_tokens,
-                });
-            }
-            Err(ModelError::Cancelled) => {}
-            Err(e) => self.observe(Event::ModelFailed { agent: agent.clone(), error: e.to_string() }),
-        }
-        result
-    }
-
-    /// Sends a plain message and wakes its recipient.
-    pub(crate) fn send_as(&self, from: &AgentName, to: &AgentName, msg_type: &str, content: &str) -> Result<(), TeamError> {
-        let at = self.now();
-        if msg_type == "broadcast" {
-            let to = self.team.borrow_mut().broadcast(from, content, at)?;
-            self.wake(&to);
-            return Ok(());
-        }
-        self.team.borrow_mut().send(from, to, msg_type, content, at)?;
-        self.wake(std::slice::from_ref(to));
-        Ok(())
-    }
-
-    /// Answers a request as `by` through the protocol path, marks an approved
-    /// shutdown for its teammate, and wakes whoever must react.
-    pub(crate) fn answer(
-        &self,
-        kind: RequestKind,
-        id: &RequestId,
-        by: &AgentName,
-        approve: bool,
-        text: &str,
-    ) -> Result<RequestStatus, TeamError> {
-        let at = self.now();
-        let status = self.team.borrow_mut().answer(kind, id, by, approve, text, at)?;
-        let requester = self.team.borrow().request(id).map(|r| r.requester.clone());
-        if kind == RequestKind::Shutdown && approve {
-            self.wake(std::slice::from_ref(by));
-        }
-        if let Some(requester) = requester {
-            self.wake(&[requester]);
-        }
-        Ok(status)
-    }
-
-    /// Runs a teammate the team has just spawned: an idle teammate whose
-    /// task still runs gets the new prompt, otherwise a task starts.
-    pub(crate) fn launch_teammate(&self, name: &AgentName, role: &str, prompt: &str) {
-        if self.alive.borrow().contains(name) {
-            // An idle teammate whose task still runs: hand it the new prompt.
-            self.restarts.borrow_mut().entry(name.clone()).or_default().push_back(prompt.to_string());
-            self.wake(std::slice::from_ref(name));
-        } else {
-            self.start_teammate(name.clone(), role.to_string(), prompt.to_string());
-        }
-    }
-
-    fn start_teammate(&self, name: AgentName, role: String, prompt: String) {
-        // Tasks start only from a running runtime's own methods, so the
-        // runtime is alive; if it were being dropped there is nothing to run.
-        let Some(me) = self.self_ref.upgrade() else { return };
-        self.alive.borrow_mut().insert(name.clone());
-        let first = self.sched.enqueue(&name, TurnKind::ModelCall);
-        self.task_started();
-        self.spawner.spawn(Box::pin(agent::teammate_task(me, name, role, prompt, first)));
-    }
-
-    /// Gives each parked recipient a delivery turn.
-    pub(crate) fn wake(&self, names: &[AgentName]) {
-        for n in names {
-            self.sched.unpark(n);
-        }
-    }
-
-    pub(crate) fn task_started(&self) {
-        self.tasks.set(self.tasks.get() + 1);
-    }
-
-    pub(crate) fn task_ended(&self, agent: &AgentName) {
-        self.tasks.set(self.tasks.get().saturating_sub(1));
-        self.alive.borrow_mut().remove(agent);
-        self.sched.finish(agent);
-        self.check_quiet();
-    }
-
-    /// Sets a teammate's status (a no-op when unchanged).
-    pub(crate) fn set_status(&self, agent: &AgentName, status: MemberStatus) {
-        let at = self.now();
-        // Refused only for a member already shut down, which the loops never ask.
-        let _ = self.team.borrow_mut().set_status(agent, status, at);
-        self.after_change();
-    }
-
-    /// Releases the messages fault injection holds on the bus: the delayed
-    /// ones now due, or (`all`) every one. Wakes their recipients and
-    /// returns how many were released.
-    fn release_held(&self, all: bool) -> usize {
-        let before = self.team.borrow().held().to_vec();
-        if before.is_empty() {
-            return 0;
-        }
-        let now = self.now();
-        let released = {
-            let mut team = self.team.borrow_mut();
-            if all {
-                team.release_all(now)
-            } else {
-                team.release_due(now)
-            }
-        };
-        let released = match released {
-            Ok(n) => n,
-            Err(e) => {
-                self.halt(e);
-                return 0;
-            }
-        };
-        if released > 0 {
-            let still: BTreeSet<u64> = self.team.borrow().held().iter().map(|h| h.seq).collect();
-            let mut to: Vec<AgentName> = Vec::new();
-            for h in before.iter().filter(|h| !still.contains(&h.seq)) {
-                if !to.contains(&h.message.to) {
-                    to.push(h.message.to.clone());
+                    let result = call_model(&inner, &agent, &request).await;
+                    inner.with_world(|w| w.model_returned(&agent, result));
                 }
             }
-            self.wake(&to);
-            self.after_change();
+            inner.after_change();
         }
-        released
+        inner.after_change();
     }
+    // Stopped: an agent whose call was out ends with it.
+    let out: Vec<AgentName> = inner.streaming.borrow().keys().cloned().collect();
+    for agent in out {
+        inner.with_world(|w| w.model_returned(&agent, Err(ModelError::Cancelled)));
+    }
+    inner.driving.set(false);
+    inner.after_change();
+}
 
-    /// Records the end of a run once nothing is running or waiting. Messages
-    /// still held by faults are released first (the clock moves on to the
-    /// latest due time); the run ends only if that wakes nobody.
-    pub(crate) fn check_quiet(&self) {
-        if self.run_active.get() && self.sched.is_quiet() && !self.sched.is_stopped() {
-            let latest = self.team.borrow().held().iter().filter_map(|h| h.due).max();
-            if let Some(latest) = latest {
-                self.clock.advance(latest.0.saturating_sub(self.clock.now().0));
+/// One model call, its text streamed to listeners; Stop ends it even if the
+/// provider never looks at the token again (a hung request).
+async fn call_model(
+    inner: &Rc<Inner>,
+    agent: &AgentName,
+    request: &crate::model::ModelRequest,
+) -> Result<crate::model::ModelResponse, ModelError> {
+    inner.streaming.borrow_mut().insert(agent.clone(), String::new());
+    let sink: TextSink = {
+        let (weak, who) = (inner.self_ref.clone(), agent.clone());
+        Rc::new(move |delta: &str| {
+            if let Some(inner) = weak.upgrade() {
+                inner.streaming.borrow_mut().entry(who.clone()).or_default().push_str(delta);
+                inner.after_change();
             }
-            if self.release_held(true) > 0 && !self.sched.is_quiet() {
-                return;
-            }
-        }
-        if self.run_active.get() && self.sched.is_quiet() && !self.sched.is_stopped() {
-            self.run_active.set(false);
-            let at = self.now();
-            let finished = self.team.borrow_mut().finish_run(at);
-            if let Err(e) = finished {
-                self.halt(e);
-                return;
-            }
-        }
-        self.after_change();
-    }
+        })
+    };
+    let result = first_of(inner.model.complete(request, sink, inner.cancel.clone()), inner.cancel.cancelled()).await;
+    inner.streaming.borrow_mut().remove(agent);
+    result
 }
 
 /// Runs `call` until it finishes or `cancelled` does, whichever is first.
@@ -397,14 +245,16 @@ async fn first_of<T>(
     .await
 }
 
-/// The services a runtime runs on: where tasks run, what time it is, how to
-/// wait. Native tests pass a `LocalExecutor`, a `VirtualClock` and `NoSleep`.
+/// The services a runtime runs on: where its driver runs, what time it is,
+/// how to wait. Native tests pass a `LocalExecutor`, `TimeSource::Virtual`
+/// (no clock) and `NoSleep`.
 #[derive(Clone)]
 pub struct Host {
-    /// Starts agent tasks.
+    /// Starts the driver task.
     pub spawner: Rc<dyn Spawner>,
-    /// Tells the time.
-    pub clock: Rc<dyn Clock>,
+    /// A wall clock, for runs on a real model; `None`: virtual time, moved
+    /// by each turn's seeded cost, so a run repeats byte for byte.
+    pub clock: Option<Rc<dyn Clock>>,
     /// Waits (pacing).
     pub sleeper: Rc<dyn Sleeper>,
 }
@@ -416,73 +266,62 @@ pub struct Runtime {
 }
 
 impl Runtime {
-    /// A team with only the lead, whose task is started and parked, waiting
-    /// for a prompt.
+    /// A team with only the lead, parked, waiting for a prompt; its driver
+    /// is started.
     pub fn new(config: RuntimeConfig, model: Rc<dyn Model>, host: Host) -> Self {
-        let mut team = Team::new(&config.team_name, config.seed);
-        team.set_faults(config.faults.clone());
+        let world_config = WorldConfig {
+            team_name: config.team_name.clone(),
+            seed: config.seed,
+            max_rounds: config.max_rounds,
+            lead_max_rounds: config.lead_max_rounds,
+            max_tokens: config.max_tokens,
+        };
+        let source = if host.clock.is_some() { TimeSource::Wall } else { TimeSource::Virtual };
+        let mut world = World::new(world_config, config.mode, source);
+        world.team.set_faults(config.faults.clone());
         let inner = Rc::new_cyclic(|weak| Inner {
-            team: RefCell::new(team),
-            workspace: RefCell::new(Workspace::new()),
-            sched: Scheduler::new(config.mode, config.seed),
-            costs: RefCell::new(SeededIds::new(config.seed.rotate_left(17) ^ 0xC057)),
-            pace_ms: Cell::new(config.pace_ms),
-            config,
+            world: RefCell::new(world),
             model,
-            spawner: host.spawner,
             clock: host.clock,
             sleeper: host.sleeper,
             cancel: CancelToken::new(),
-            prompts: RefCell::new(VecDeque::new()),
-            restarts: RefCell::new(BTreeMap::new()),
-            alive: RefCell::new(BTreeSet::new()),
-            run_active: Cell::new(false),
-            failure: RefCell::new(None),
-            tasks: Cell::new(0),
+            pace_ms: Cell::new(config.pace_ms),
+            driving: Cell::new(true),
+            waker: RefCell::new(None),
             streaming: RefCell::new(BTreeMap::new()),
             listeners: RefCell::new(Vec::new()),
             self_ref: weak.clone(),
         });
-        let lead = AgentName::lead();
-        let parked = inner.sched.park(&lead);
-        inner.task_started();
-        inner.spawner.spawn(Box::pin(agent::lead_task(inner.clone(), parked)));
+        host.spawner.spawn(Box::pin(drive(inner.clone())));
         Runtime { inner }
+    }
+
+    /// Runs a world call and tells listeners.
+    fn act<T>(&self, f: impl FnOnce(&mut World) -> T) -> T {
+        let out = self.inner.with_world(f);
+        self.inner.after_change();
+        out
     }
 
     /// Starts (or continues) a run with a user prompt for the lead.
     pub fn submit_prompt(&self, prompt: &str) -> Result<(), RuntimeError> {
-        let prompt = prompt.trim();
-        if prompt.is_empty() {
-            return Err(RuntimeError::EmptyPrompt);
-        }
-        self.check_can_run()?;
-        let at = self.inner.now();
-        self.inner.team.borrow_mut().start_run(prompt, at)?;
-        self.inner.run_active.set(true);
-        self.inner.prompts.borrow_mut().push_back(prompt.to_string());
-        self.inner.wake(&[AgentName::lead()]);
-        self.inner.after_change();
-        Ok(())
+        self.act(|w| w.submit_prompt(prompt))
     }
 
     /// Step mode: releases exactly one waiting event. False when nothing is
     /// waiting or an event is still in progress.
     pub fn step(&self) -> bool {
-        let released = self.inner.sched.step();
-        self.inner.after_change();
-        released
+        self.act(|w| w.turns.step())
     }
 
     /// Switches between Live and Step.
     pub fn set_mode(&self, mode: Mode) {
-        self.inner.sched.set_mode(mode);
-        self.inner.after_change();
+        self.act(|w| w.turns.set_mode(mode));
     }
 
     /// The current mode.
     pub fn mode(&self) -> Mode {
-        self.inner.sched.mode()
+        self.inner.world.borrow().turns().mode()
     }
 
     /// Live mode: real milliseconds to wait before each event (0 = none).
@@ -490,47 +329,49 @@ impl Runtime {
         self.inner.pace_ms.set(ms);
     }
 
-    /// Ends every task cleanly: waiting turns end, in-flight model calls are
+    /// Ends every loop cleanly: waiting turns end, in-flight model calls are
     /// cancelled, no tool is left half applied (tools run between turns).
     pub fn stop(&self) {
-        self.inner.cancel.cancel();
-        self.inner.sched.stop();
-        self.inner.after_change();
+        self.act(World::stop);
     }
 
     /// True after `stop`.
     pub fn is_stopped(&self) -> bool {
-        self.inner.sched.is_stopped()
+        self.inner.world.borrow().is_stopped()
     }
 
-    /// How many agent tasks are still alive (zero after a stop has settled).
+    /// How many agent loops are still alive (zero after a stop has settled).
     pub fn live_tasks(&self) -> usize {
-        self.inner.tasks.get()
+        let world = self.inner.world.borrow();
+        if world.is_stopped() && !self.inner.driving.get() {
+            return 0;
+        }
+        world.live_agents()
     }
 
     /// True while a run is in progress (started and not yet quiet).
     pub fn is_running(&self) -> bool {
-        self.inner.run_active.get()
+        self.inner.world.borrow().is_running()
     }
 
     /// The events waiting to be released, in ticket order.
     pub fn waiting(&self) -> Vec<(AgentName, TurnKind)> {
-        self.inner.sched.waiting()
+        self.inner.world.borrow().turns().waiting()
     }
 
     /// A copy of the trace so far.
     pub fn trace(&self) -> Trace {
-        self.inner.team.borrow().trace().clone()
+        self.inner.world.borrow().team().trace().clone()
     }
 
     /// Reads the team (roster, tracker, inboxes, trace) without copying it.
     pub fn with_team<T>(&self, f: impl FnOnce(&Team) -> T) -> T {
-        f(&self.inner.team.borrow())
+        f(self.inner.world.borrow().team())
     }
 
     /// Reads the workspace without copying it.
     pub fn with_workspace<T>(&self, f: impl FnOnce(&Workspace) -> T) -> T {
-        f(&self.inner.workspace.borrow())
+        f(self.inner.world.borrow().workspace())
     }
 
     /// The text streamed so far by each agent's in-flight model call.
@@ -551,58 +392,17 @@ impl Runtime {
     /// A human answers a pending request as its addressee (`as_agent`),
     /// through the same protocol path as a model's tool call.
     pub fn answer_as(&self, as_agent: &AgentName, request_id: &str, approve: bool, text: &str) -> Result<RequestStatus, RuntimeError> {
-        let id = RequestId::parse(request_id)?;
-        let kind = self.inner.team.borrow().request(&id).map(|r| r.kind);
-        let kind = kind.ok_or_else(|| RuntimeError::UnknownRequest(id.clone()))?;
-        // The team's check, not only the tracker's: a stale answer across a
-        // restart is refused before anything is recorded.
-        self.inner.team.borrow().check_answer(kind, &id, as_agent, approve)?;
-        self.begin_human_run(&format!("by hand: {as_agent} {} request {id}", if approve { "approves" } else { "rejects" }))?;
-        let result = self.inner.answer(kind, &id, as_agent, approve, text).map_err(RuntimeError::from);
-        self.inner.check_quiet();
-        result
+        self.act(|w| w.answer_as(as_agent, request_id, approve, text))
     }
 
     /// A human sends a plain message as any agent.
     pub fn send_as(&self, from: &AgentName, to: &AgentName, content: &str) -> Result<(), RuntimeError> {
-        self.inner.team.borrow().check_send(from, to, "message")?;
-        self.begin_human_run(&format!("by hand: {from} messages {to}"))?;
-        let result = self.inner.send_as(from, to, "message", content).map_err(RuntimeError::from);
-        self.inner.check_quiet();
-        result
-    }
-
-    /// Refuses new work after a stop or a failure, and when a fault rule
-    /// cannot run: the plan came in without validation (its delay would
-    /// push time past any sensible end), so nothing starts.
-    fn check_can_run(&self) -> Result<(), RuntimeError> {
-        if let Some(failure) = self.inner.failure.borrow().clone() {
-            return Err(failure);
-        }
-        if self.inner.sched.is_stopped() {
-            return Err(RuntimeError::Stopped);
-        }
-        for (i, rule) in self.inner.config.faults.rules.iter().enumerate() {
-            rule.validate().map_err(|source| RuntimeError::BadFaultRule { index: i + 1, source })?;
-        }
-        Ok(())
+        self.act(|w| w.human_send(from, to, content))
     }
 
     /// Why the runtime stopped itself (the team refused to record an event),
     /// if it did; `None` for a run that is fine or was stopped by `stop`.
     pub fn failure(&self) -> Option<RuntimeError> {
-        self.inner.failure.borrow().clone()
-    }
-
-    /// Work a human starts while the team is quiet is a run of its own, so
-    /// it ends with `RunFinished` and the checker judges it like any run.
-    fn begin_human_run(&self, what: &str) -> Result<(), RuntimeError> {
-        self.check_can_run()?;
-        if !self.inner.run_active.get() {
-            let at = self.inner.now();
-            self.inner.team.borrow_mut().start_run(what, at)?;
-            self.inner.run_active.set(true);
-        }
-        Ok(())
+        self.inner.world.borrow().failure().cloned()
     }
 }

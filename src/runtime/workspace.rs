@@ -113,7 +113,7 @@ pub enum WorkspaceError {
 }
 
 /// Size caps of a workspace.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default)]
 pub struct WorkspaceLimits {
     /// The most bytes a single file may hold.
@@ -168,7 +168,7 @@ pub fn normalise(path: &str) -> Result<String, WorkspaceError> {
 ///
 /// Serialises as `{"limits": {..}, "files": {path: content}}`; `limits` may
 /// be left out on import, and importing enforces the paths and caps.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize)]
 pub struct Workspace {
     limits: WorkspaceLimits,
     files: BTreeMap<String, String>,

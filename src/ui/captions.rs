@@ -701,13 +701,13 @@ mod tests {
     #[test]
     fn every_event_of_every_scenario_has_a_caption_and_none_reads_like_a_debug_dump() {
         use crate::model::scripted::ScriptedModel;
-        use crate::runtime::clock::{NoSleep, VirtualClock};
+        use crate::runtime::clock::NoSleep;
         use crate::runtime::executor::LocalExecutor;
         use crate::runtime::{scenarios, Host, Runtime, RuntimeConfig};
         use std::rc::Rc;
         for sc in scenarios::ALL {
             let ex = LocalExecutor::new();
-            let host = Host { spawner: Rc::new(ex.clone()), clock: Rc::new(VirtualClock::new()), sleeper: Rc::new(NoSleep) };
+            let host = Host { spawner: Rc::new(ex.clone()), clock: None, sleeper: Rc::new(NoSleep) };
             let rt = Runtime::new(RuntimeConfig { seed: 2026, ..RuntimeConfig::default() }, Rc::new(ScriptedModel), host);
             for prompt in sc.prompts {
                 rt.submit_prompt(prompt).unwrap();

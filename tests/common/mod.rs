@@ -1,5 +1,5 @@
 //! The one scenario runner the native integration tests share: a runtime on
-//! the native host (`LocalExecutor`, `VirtualClock`, `NoSleep`), its prompts
+//! the native host (`LocalExecutor`, virtual time, `NoSleep`), its prompts
 //! submitted one after another, each run to quiescence, and the checks every
 //! caller wants (each run ends by itself, replay rebuilds the live state,
 //! nothing stays held on the bus).
@@ -13,7 +13,7 @@ use std::rc::Rc;
 use team_protocols::model::scripted::ScriptedModel;
 use team_protocols::model::Model;
 use team_protocols::protocol::{FaultPlan, ReplayError, Team, Trace};
-use team_protocols::runtime::clock::{NoSleep, VirtualClock};
+use team_protocols::runtime::clock::NoSleep;
 use team_protocols::runtime::executor::LocalExecutor;
 use team_protocols::runtime::scenarios::Scenario;
 use team_protocols::runtime::{Host, Runtime, RuntimeConfig, RuntimeError};
@@ -68,7 +68,7 @@ pub(crate) enum HarnessError {
 
 /// The native host, its tasks on `ex`.
 pub(crate) fn native_host(ex: &LocalExecutor) -> Host {
-    Host { spawner: Rc::new(ex.clone()), clock: Rc::new(VirtualClock::new()), sleeper: Rc::new(NoSleep) }
+    Host { spawner: Rc::new(ex.clone()), clock: None, sleeper: Rc::new(NoSleep) }
 }
 
 /// A runtime with `model` and `config` on a new native host, and the

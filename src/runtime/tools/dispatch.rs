@@ -5,17 +5,17 @@
 //! Owns the text a successful tool hands back and the order of checks before
 //! a call runs (the plan gate first). Refusals are `ToolError`s wrapping the
 //! source error; the runtime's own bookkeeping (waking agents, starting
-//! tasks, marking approved shutdowns) stays in `runtime::Inner`.
+//! loops) stays in `runtime::world`.
 
 use serde_json::Value;
 
 use super::{parse, AgentRole, ToolCall, ToolError, ToolOutcome};
 use crate::protocol::{AgentName, Event, RequestId, RequestKind};
-use crate::runtime::Inner;
+use crate::runtime::world::World;
 
-impl Inner {
+impl World {
     /// Runs one tool call for `agent`, recording it in the trace.
-    pub(crate) fn run_tool(&self, agent: &AgentName, role: AgentRole, tool_use_id: &str, tool: &str, input: &Value) -> ToolOutcome {
+    pub(crate) fn run_tool(&mut self, agent: &AgentName, role: AgentRole, tool_use_id: &str, tool: &str, input: &Value) -> ToolOutcome {
         self.observe(Event::ToolCalled {
             agent: agent.clone(),
             tool_use_id: tool_use_id.to_string(),
@@ -35,72 +35,72 @@ impl Inner {
 }
 
 /// Runs a parsed call; the `Ok` text is what the model reads.
-fn execute(inner: &Inner, agent: &AgentName, call: ToolCall) -> Result<String, ToolError> {
-    if call.changes_workspace() && inner.team.borrow().plan_gate_closed(agent) {
+fn execute(w: &mut World, agent: &AgentName, call: ToolCall) -> Result<String, ToolError> {
+    if call.changes_workspace() && w.team.plan_gate_closed(agent) {
         return Err(ToolError::PlanGateClosed(agent.clone()));
     }
     match call {
-        ToolCall::ListFiles => Ok(inner.workspace.borrow().list_files()),
-        ToolCall::ReadFile { path, limit } => Ok(inner.workspace.borrow().read_file(&path, limit)?),
-        ToolCall::WriteFile { path, content } => Ok(inner.workspace.borrow_mut().write_file(&path, &content)?),
-        ToolCall::EditFile { path, old_text, new_text } => Ok(inner.workspace.borrow_mut().edit_file(&path, &old_text, &new_text)?),
-        ToolCall::SpawnTeammate { name, role, prompt, plan_mode } => spawn_teammate(inner, &name, &role, &prompt, plan_mode),
-        ToolCall::ListTeammates => Ok(list_teammates(inner)),
+        ToolCall::ListFiles => Ok(w.workspace.list_files()),
+        ToolCall::ReadFile { path, limit } => Ok(w.workspace.read_file(&path, limit)?),
+        ToolCall::WriteFile { path, content } => Ok(w.workspace.write_file(&path, &content)?),
+        ToolCall::EditFile { path, old_text, new_text } => Ok(w.workspace.edit_file(&path, &old_text, &new_text)?),
+        ToolCall::SpawnTeammate { name, role, prompt, plan_mode } => spawn_teammate(w, &name, &role, &prompt, plan_mode),
+        ToolCall::ListTeammates => Ok(list_teammates(w)),
         ToolCall::SendMessage { to, content, msg_type } => {
             let msg_type = msg_type.unwrap_or_else(|| "message".into());
             let to = AgentName::parse(&to)?;
-            inner.send_as(agent, &to, &msg_type, &content)?;
+            w.send_as(agent, &to, &msg_type, &content)?;
             Ok(format!("Sent {msg_type} to {to}"))
         }
-        ToolCall::ReadInbox => read_inbox(inner, agent),
+        ToolCall::ReadInbox => read_inbox(w, agent),
         ToolCall::Broadcast { content } => {
-            let at = inner.now();
-            let to = inner.team.borrow_mut().broadcast(agent, &content, at)?;
-            inner.wake(&to);
+            let at = w.now();
+            let to = w.with_armed(|t| t.broadcast(agent, &content, at))?;
+            w.wake(&to);
             Ok(format!("Broadcast to {} teammates", to.len()))
         }
         ToolCall::ShutdownRequest { teammate } => {
             let target = AgentName::parse(&teammate)?;
-            let at = inner.now();
-            let id = inner.team.borrow_mut().request_shutdown(agent, &target, at)?;
-            inner.wake(std::slice::from_ref(&target));
+            let at = w.now();
+            let id = w.with_armed(|t| t.request_shutdown(agent, &target, at))?;
+            w.wake(std::slice::from_ref(&target));
             Ok(format!("Shutdown request {id} sent to '{target}' (status: pending)"))
         }
-        ToolCall::ShutdownStatus { request_id } => shutdown_status(inner, &request_id),
+        ToolCall::ShutdownStatus { request_id } => shutdown_status(w, &request_id),
         ToolCall::ShutdownResponse { request_id, approve, reason } => {
             let id = RequestId::parse(&request_id)?;
-            inner.answer(RequestKind::Shutdown, &id, agent, approve, &reason)?;
+            w.answer(RequestKind::Shutdown, &id, agent, approve, &reason)?;
             Ok(if approve { "Shutdown approved" } else { "Shutdown rejected" }.to_string())
         }
         ToolCall::PlanReview { request_id, approve, feedback } => {
             let id = RequestId::parse(&request_id)?;
-            let status = inner.answer(RequestKind::Plan, &id, agent, approve, &feedback)?;
-            let from = inner.team.borrow().request(&id).map(|r| r.requester.to_string()).unwrap_or_default();
+            let status = w.answer(RequestKind::Plan, &id, agent, approve, &feedback)?;
+            let from = w.team.request(&id).map(|r| r.requester.to_string()).unwrap_or_default();
             Ok(format!("Plan {status} for '{from}'"))
         }
         ToolCall::PlanSubmit { plan } => {
-            let at = inner.now();
-            let id = inner.team.borrow_mut().submit_plan(agent, &plan, at)?;
-            inner.wake(&[AgentName::lead()]);
+            let at = w.now();
+            let id = w.with_armed(|t| t.submit_plan(agent, &plan, at))?;
+            w.wake(&[AgentName::lead()]);
             Ok(format!("Plan submitted (request_id={id}). Waiting for lead approval."))
         }
     }
 }
 
-fn spawn_teammate(inner: &Inner, raw_name: &str, role: &str, prompt: &str, plan_mode: bool) -> Result<String, ToolError> {
+fn spawn_teammate(w: &mut World, raw_name: &str, role: &str, prompt: &str, plan_mode: bool) -> Result<String, ToolError> {
     let name = AgentName::parse(raw_name)?;
     if prompt.trim().is_empty() {
         return Err(ToolError::EmptyPrompt(name));
     }
-    let at = inner.now();
-    inner.team.borrow_mut().spawn(&name, role, plan_mode, at)?;
-    inner.launch_teammate(&name, role, prompt);
+    let at = w.now();
+    w.team.spawn(&name, role, plan_mode, at)?;
+    w.launch_teammate(&name, role, prompt);
     let mode = if plan_mode { ", plan mode" } else { "" };
     Ok(format!("Spawned '{name}' (role: {role}{mode})"))
 }
 
-fn list_teammates(inner: &Inner) -> String {
-    let team = inner.team.borrow();
+fn list_teammates(w: &mut World) -> String {
+    let team = &w.team;
     let roster = team.roster();
     if roster.members.is_empty() {
         return "No teammates.".to_string();
@@ -110,16 +110,16 @@ fn list_teammates(inner: &Inner) -> String {
     lines.join("\n")
 }
 
-fn read_inbox(inner: &Inner, agent: &AgentName) -> Result<String, ToolError> {
-    let at = inner.now();
-    let got = inner.team.borrow_mut().drain(agent, at)?;
+fn read_inbox(w: &mut World, agent: &AgentName) -> Result<String, ToolError> {
+    let at = w.now();
+    let got = w.team.drain(agent, at)?;
     let messages: Vec<_> = got.into_iter().map(|e| e.message).collect();
     Ok(serde_json::to_string_pretty(&messages)?)
 }
 
-fn shutdown_status(inner: &Inner, raw_id: &str) -> Result<String, ToolError> {
+fn shutdown_status(w: &mut World, raw_id: &str) -> Result<String, ToolError> {
     let id = RequestId::parse(raw_id)?;
-    let team = inner.team.borrow();
+    let team = &w.team;
     let req = team.request(&id).filter(|r| r.kind == RequestKind::Shutdown);
     let req = req.ok_or_else(|| ToolError::UnknownShutdownRequest(id.clone()))?;
     Ok(serde_json::json!({ "target": req.addressee, "status": req.status }).to_string())

@@ -1,0 +1,517 @@
+//! The whole team as one sans-IO state machine: the protocol core (`Team`),
+//! the workspace, turn order (`Turns`), virtual time and every agent's loop
+//! (`agent`), in the manner of quinn-proto and str0m — inputs in (a prompt,
+//! a granted turn, a model's reply, a human's answer), outputs polled (the
+//! model call an agent waits for). It never awaits and never reads a clock:
+//! time is virtual, or passed in for runs on a real model.
+//!
+//! Two drivers run it: the async runtime (`runtime::Runtime`, for the page
+//! and real providers) and the explorer (`crate::explore`), which clones a
+//! world at every choice point. Both therefore run the very same rules —
+//! drain before each model call, finish the turn before exiting, wake on a
+//! message, the plan gate.
+//!
+//! Owns running agents. It changes the team only through `protocol::Team`
+//! (so every event lands in the trace); it must not draw anything, call a
+//! model or sleep.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::hash::{Hash, Hasher};
+
+use super::agent::{Agent, Progress};
+use super::scheduler::{Mode, Pick, Ticket, TurnKind, Turns};
+use super::workspace::Workspace;
+use super::RuntimeError;
+use crate::model::{ModelError, ModelRequest, ModelResponse};
+use crate::protocol::ids::SeededIds;
+use crate::protocol::{AgentName, Event, FaultAction, MemberStatus, Millis, RequestId, RequestKind, RequestStatus, Team, TeamError};
+
+/// How a run is set up.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WorldConfig {
+    /// The team's name (the roster's `team_name`).
+    pub team_name: String,
+    /// Fixes request ids, turn order and virtual time.
+    pub seed: u64,
+    /// Most model calls in one teammate loop (the lesson's 50).
+    pub max_rounds: usize,
+    /// Most model calls the lead makes for one wake-up.
+    pub lead_max_rounds: usize,
+    /// `max_tokens` of each model call.
+    pub max_tokens: u32,
+}
+
+/// Where the world's time comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TimeSource {
+    /// Each turn moves time by a seeded cost: a run repeats byte for byte.
+    Virtual,
+    /// The driver passes the wall clock in (`World::set_wall_time`).
+    Wall,
+}
+
+/// What the driver must do next for the agent holding the baton.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Next {
+    /// Call the model with this request and hand the reply to
+    /// `World::model_returned`.
+    CallModel {
+        /// Whose model.
+        agent: AgentName,
+        /// The conversation so far.
+        request: ModelRequest,
+    },
+    /// The agent waits for its next turn (or parked, or ended).
+    Yielded,
+}
+
+/// The team and its agents, as one value.
+#[derive(Debug, Clone)]
+pub struct World {
+    pub(crate) config: WorldConfig,
+    pub(crate) team: Team,
+    pub(crate) workspace: Workspace,
+    pub(crate) turns: Turns,
+    costs: SeededIds,
+    time: Millis,
+    source: TimeSource,
+    pub(crate) agents: BTreeMap<AgentName, Agent>,
+    /// The agent that began its granted turn and has not yielded it.
+    running: Option<AgentName>,
+    /// Prompts waiting for the lead, oldest first.
+    pub(crate) prompts: VecDeque<String>,
+    /// New prompts for teammates restarted while their loop still runs.
+    pub(crate) restarts: BTreeMap<AgentName, VecDeque<String>>,
+    run_active: bool,
+    /// Why the world stopped itself, if it did.
+    failure: Option<RuntimeError>,
+    /// A fault the explorer armed for the next message sent this turn.
+    armed: Option<FaultAction>,
+}
+
+impl World {
+    /// A team with only the lead, parked, waiting for a prompt.
+    pub fn new(config: WorldConfig, mode: Mode, source: TimeSource) -> Self {
+        let turns = Turns::new(mode, config.seed);
+        World::with_turns(config, turns, source)
+    }
+
+    /// A world whose every turn is granted by the caller (`Pick::Chosen`):
+    /// the explorer's.
+    pub fn explored(config: WorldConfig) -> Self {
+        World::with_turns(config, Turns::with_pick(Mode::Live, Pick::Chosen), TimeSource::Virtual)
+    }
+
+    fn with_turns(config: WorldConfig, turns: Turns, source: TimeSource) -> Self {
+        let team = Team::new(&config.team_name, config.seed);
+        let lead = AgentName::lead();
+        let mut world = World {
+            team,
+            workspace: Workspace::new(),
+            turns,
+            costs: SeededIds::new(config.seed.rotate_left(17) ^ 0xC057),
+            time: Millis(0),
+            source,
+            agents: BTreeMap::new(),
+            running: None,
+            prompts: VecDeque::new(),
+            restarts: BTreeMap::new(),
+            run_active: false,
+            failure: None,
+            armed: None,
+            config,
+        };
+        let agent = Agent::lead(&world.config);
+        world.agents.insert(lead.clone(), agent);
+        world.turns.park(&lead);
+        world
+    }
+
+    /// Now, never earlier than the last event recorded: a host clock that
+    /// jumps back cannot move the trace backwards.
+    pub(crate) fn now(&self) -> Millis {
+        let last = self.team.trace().entries().last().map_or(Millis(0), |e| e.time);
+        self.time.max(last)
+    }
+
+    /// Moves virtual time forward (a wall clock ignores this); it stops at
+    /// the end of `u64` milliseconds rather than wrapping around.
+    pub(crate) fn advance(&mut self, ms: u64) {
+        if self.source == TimeSource::Virtual {
+            self.time = Millis(self.time.0.saturating_add(ms));
+        }
+    }
+
+    /// A wall-clock world: the driver's reading of the clock, before each
+    /// input. Ignored by a virtual world.
+    pub fn set_wall_time(&mut self, now: Millis) {
+        if self.source == TimeSource::Wall {
+            self.time = self.time.max(now);
+        }
+    }
+
+    /// The team: roster, tracker, inboxes, trace.
+    pub fn team(&self) -> &Team {
+        &self.team
+    }
+
+    /// The files the agents share.
+    pub fn workspace(&self) -> &Workspace {
+        &self.workspace
+    }
+
+    /// Turn order: what waits, who holds the baton.
+    pub fn turns(&self) -> &Turns {
+        &self.turns
+    }
+
+    /// True while a run is in progress (started and not yet quiet).
+    pub fn is_running(&self) -> bool {
+        self.run_active
+    }
+
+    /// Why the world stopped itself, if it did.
+    pub fn failure(&self) -> Option<&RuntimeError> {
+        self.failure.as_ref()
+    }
+
+    /// How many agent loops are alive (the lead's until a stop, each
+    /// teammate's until it leaves its loop).
+    pub fn live_agents(&self) -> usize {
+        self.agents.values().filter(|a| !a.has_ended()).count()
+    }
+
+    /// The explorer: the next message sent in the turn about to run gets
+    /// `action` (a fault with no rule). Cleared when the turn yields.
+    pub fn arm_fault(&mut self, action: FaultAction) {
+        self.armed = Some(action);
+    }
+
+    /// Stops the run because the team refused to record what the runtime
+    /// did. The first failure is kept (`failure`).
+    pub(crate) fn halt(&mut self, error: TeamError) {
+        if self.failure.is_none() {
+            self.failure = Some(RuntimeError::Halted(error));
+        }
+        self.run_active = false;
+        self.stop();
+    }
+
+    /// Ends every agent loop: nothing is granted or recorded afterwards. An
+    /// agent waiting on its model ends when the driver hands back the
+    /// cancelled call.
+    pub fn stop(&mut self) {
+        self.turns.stop();
+        self.running = None;
+        for agent in self.agents.values_mut() {
+            if !agent.awaits_model() {
+                agent.end();
+            }
+        }
+    }
+
+    /// True after `stop` (or a failure).
+    pub fn is_stopped(&self) -> bool {
+        self.turns.is_stopped()
+    }
+
+    /// Records an event that changes no protocol state.
+    pub(crate) fn observe(&mut self, event: Event) {
+        let at = self.now();
+        if let Err(e) = self.team.observe(event, at) {
+            self.halt(e);
+        }
+    }
+
+    /// Begins the granted turn, if one is waiting to begin: moves virtual
+    /// time by the turn's cost and releases the delayed messages now due.
+    /// Returns who holds the baton now.
+    pub fn begin(&mut self) -> Option<AgentName> {
+        let Ticket { agent, kind, .. } = self.turns.take_granted()?;
+        let jitter = self.costs.next_u64();
+        let cost = match kind {
+            TurnKind::Deliver => 2 + jitter % 4,
+            TurnKind::ModelCall => 1,
+            TurnKind::Tool { .. } => 5 + jitter % 30,
+        };
+        self.advance(cost);
+        self.release_held(false);
+        self.running = Some(agent.clone());
+        Some(agent)
+    }
+
+    /// Runs the agent that began its turn until it needs its model or
+    /// yields the turn.
+    pub fn proceed(&mut self) -> Next {
+        let Some(agent) = self.running.clone() else { return Next::Yielded };
+        match self.resume(&agent) {
+            Progress::Model(request) => Next::CallModel { agent, request },
+            Progress::Yielded => {
+                self.running = None;
+                self.armed = None;
+                Next::Yielded
+            }
+        }
+    }
+
+    /// Hands an agent its model's reply (or why there is none). Virtual
+    /// time moves by the thinking time; the reply is recorded.
+    pub fn model_returned(&mut self, agent: &AgentName, result: Result<ModelResponse, ModelError>) {
+        if matches!(result, Err(ModelError::Cancelled)) {
+            self.end_agent_quietly(agent);
+            return;
+        }
+        let think = 300 + self.costs.next_u64() % 900;
+        self.advance(think);
+        match &result {
+            Ok(reply) => {
+                let text = crate::model::Turn { role: crate::model::Role::Assistant, content: reply.content.clone() }.text();
+                self.observe(Event::ModelReplied {
+                    agent: agent.clone(),
+                    text,
+                    stop_reason: reply.stop_reason.to_string(),
+                    input_tokens: reply.usage.input_tokens,
+                    output_tokens: reply.usage.output_tokens,
+                });
+            }
+            Err(e) => self.observe(Event::ModelFailed { agent: agent.clone(), error: e.to_string() }),
+        }
+        if let Some(a) = self.agents.get_mut(agent) {
+            a.take_reply(result.ok());
+        }
+    }
+
+    /// A loop that ends without a word (a stop reached it mid-call).
+    fn end_agent_quietly(&mut self, agent: &AgentName) {
+        if let Some(a) = self.agents.get_mut(agent) {
+            a.end();
+        }
+        self.turns.finish(agent);
+        if self.running.as_ref() == Some(agent) {
+            self.running = None;
+        }
+    }
+
+    /// Sends a plain message and wakes its recipient.
+    pub(crate) fn send_as(&mut self, from: &AgentName, to: &AgentName, msg_type: &str, content: &str) -> Result<(), TeamError> {
+        let at = self.now();
+        if msg_type == "broadcast" {
+            let to = self.with_armed(|t| t.broadcast(from, content, at))?;
+            self.wake(&to);
+            return Ok(());
+        }
+        self.with_armed(|t| t.send(from, to, msg_type, content, at))?;
+        self.wake(std::slice::from_ref(to));
+        Ok(())
+    }
+
+    /// Runs a team command with the explorer's armed fault, if any (used
+    /// once, by the first message the command sends).
+    pub(crate) fn with_armed<T>(&mut self, f: impl FnOnce(&mut Team) -> Result<T, TeamError>) -> Result<T, TeamError> {
+        match self.armed.take() {
+            None => f(&mut self.team),
+            Some(action) => {
+                let sent_before = self.team.trace().next_seq();
+                self.team.arm_fault(action.clone());
+                let out = f(&mut self.team);
+                self.team.disarm_fault();
+                if out.is_err() || self.team.trace().next_seq() == sent_before {
+                    // Nothing was sent: the fault waits for the next message.
+                    self.armed = Some(action);
+                }
+                out
+            }
+        }
+    }
+
+    /// Answers a request as `by` through the protocol path and wakes whoever
+    /// must react.
+    pub(crate) fn answer(
+        &mut self,
+        kind: RequestKind,
+        id: &RequestId,
+        by: &AgentName,
+        approve: bool,
+        text: &str,
+    ) -> Result<RequestStatus, TeamError> {
+        let at = self.now();
+        let status = self.with_armed(|t| t.answer(kind, id, by, approve, text, at))?;
+        let requester = self.team.request(id).map(|r| r.requester.clone());
+        if kind == RequestKind::Shutdown && approve {
+            self.wake(std::slice::from_ref(by));
+        }
+        if let Some(requester) = requester {
+            self.wake(&[requester]);
+        }
+        Ok(status)
+    }
+
+    /// Runs a teammate the team has just spawned: an idle teammate whose
+    /// loop still runs gets the new prompt, otherwise a loop starts.
+    pub(crate) fn launch_teammate(&mut self, name: &AgentName, role: &str, prompt: &str) {
+        if self.agents.get(name).is_some_and(|a| !a.has_ended()) {
+            self.restarts.entry(name.clone()).or_default().push_back(prompt.to_string());
+            self.wake(std::slice::from_ref(name));
+        } else {
+            self.agents.insert(name.clone(), Agent::teammate(&self.config, name, role, prompt));
+            self.turns.enqueue(name, TurnKind::ModelCall);
+        }
+    }
+
+    /// Gives each parked recipient a delivery turn.
+    pub(crate) fn wake(&mut self, names: &[AgentName]) {
+        for n in names {
+            self.turns.unpark(n);
+        }
+    }
+
+    /// A loop left: its turns go, and the run may be over.
+    pub(crate) fn agent_ended(&mut self, agent: &AgentName) {
+        self.turns.finish(agent);
+        self.check_quiet();
+    }
+
+    /// Sets a member's status (a no-op when unchanged).
+    pub(crate) fn set_status(&mut self, agent: &AgentName, status: MemberStatus) {
+        let at = self.now();
+        // Refused only for a member already shut down, which the loops never ask.
+        let _ = self.team.set_status(agent, status, at);
+    }
+
+    /// Releases the messages fault injection holds on the bus: the delayed
+    /// ones now due, or (`all`) every one. Wakes their recipients and
+    /// returns how many were released.
+    fn release_held(&mut self, all: bool) -> usize {
+        if self.team.held().is_empty() {
+            return 0;
+        }
+        let before = self.team.held().to_vec();
+        let now = self.now();
+        let released = if all { self.team.release_all(now) } else { self.team.release_due(now) };
+        let released = match released {
+            Ok(n) => n,
+            Err(e) => {
+                self.halt(e);
+                return 0;
+            }
+        };
+        if released > 0 {
+            let still: BTreeSet<u64> = self.team.held().iter().map(|h| h.seq).collect();
+            let mut to: Vec<AgentName> = Vec::new();
+            for h in before.iter().filter(|h| !still.contains(&h.seq)) {
+                if !to.contains(&h.message.to) {
+                    to.push(h.message.to.clone());
+                }
+            }
+            self.wake(&to);
+        }
+        released
+    }
+
+    /// Records the end of a run once nothing is running or waiting. Messages
+    /// still held by faults are released first (the clock moves on to the
+    /// latest due time); the run ends only if that wakes nobody.
+    pub(crate) fn check_quiet(&mut self) {
+        if self.run_active && self.turns.is_quiet() && !self.turns.is_stopped() {
+            let latest = self.team.held().iter().filter_map(|h| h.due).max();
+            if let Some(latest) = latest {
+                self.advance(latest.0.saturating_sub(self.time.0));
+            }
+            if self.release_held(true) > 0 && !self.turns.is_quiet() {
+                return;
+            }
+        }
+        if self.run_active && self.turns.is_quiet() && !self.turns.is_stopped() {
+            self.run_active = false;
+            let at = self.now();
+            if let Err(e) = self.team.finish_run(at) {
+                self.halt(e);
+            }
+        }
+    }
+
+    /// Starts (or continues) a run with a user prompt for the lead.
+    pub fn submit_prompt(&mut self, prompt: &str) -> Result<(), RuntimeError> {
+        let prompt = prompt.trim();
+        if prompt.is_empty() {
+            return Err(RuntimeError::EmptyPrompt);
+        }
+        self.check_can_run()?;
+        let at = self.now();
+        self.team.start_run(prompt, at)?;
+        self.run_active = true;
+        self.prompts.push_back(prompt.to_string());
+        self.wake(&[AgentName::lead()]);
+        Ok(())
+    }
+
+    /// A human answers a pending request as its addressee (`as_agent`),
+    /// through the same protocol path as a model's tool call.
+    pub fn answer_as(&mut self, as_agent: &AgentName, request_id: &str, approve: bool, text: &str) -> Result<RequestStatus, RuntimeError> {
+        let id = RequestId::parse(request_id)?;
+        let kind = self.team.request(&id).map(|r| r.kind);
+        let kind = kind.ok_or_else(|| RuntimeError::UnknownRequest(id.clone()))?;
+        // The team's check, not only the tracker's: a stale answer across a
+        // restart is refused before anything is recorded.
+        self.team.check_answer(kind, &id, as_agent, approve)?;
+        self.begin_human_run(&format!("by hand: {as_agent} {} request {id}", if approve { "approves" } else { "rejects" }))?;
+        let result = self.answer(kind, &id, as_agent, approve, text).map_err(RuntimeError::from);
+        self.check_quiet();
+        result
+    }
+
+    /// A human sends a plain message as any agent.
+    pub fn human_send(&mut self, from: &AgentName, to: &AgentName, content: &str) -> Result<(), RuntimeError> {
+        self.team.check_send(from, to, "message")?;
+        self.begin_human_run(&format!("by hand: {from} messages {to}"))?;
+        let result = self.send_as(from, to, "message", content).map_err(RuntimeError::from);
+        self.check_quiet();
+        result
+    }
+
+    /// Refuses new work after a stop or a failure, and when a fault rule
+    /// cannot run (the plan came in without validation).
+    fn check_can_run(&self) -> Result<(), RuntimeError> {
+        if let Some(failure) = self.failure.clone() {
+            return Err(failure);
+        }
+        if self.turns.is_stopped() {
+            return Err(RuntimeError::Stopped);
+        }
+        for (i, rule) in self.team.faults().rules.iter().enumerate() {
+            rule.validate().map_err(|source| RuntimeError::BadFaultRule { index: i + 1, source })?;
+        }
+        Ok(())
+    }
+
+    /// Work a human starts while the team is quiet is a run of its own, so
+    /// it ends with `RunFinished` and the checker judges it like any run.
+    fn begin_human_run(&mut self, what: &str) -> Result<(), RuntimeError> {
+        self.check_can_run()?;
+        if !self.run_active {
+            let at = self.now();
+            self.team.start_run(what, at)?;
+            self.run_active = true;
+        }
+        Ok(())
+    }
+
+    /// Feeds everything that decides what can happen next into `h`: the
+    /// team's state, the workspace, turn order and each agent's loop. The
+    /// trace, the clock and ticket numbers are left out (the explorer's
+    /// canonical state; runs that differ only in timing meet).
+    pub fn hash_state<H: Hasher>(&self, h: &mut H) {
+        self.team.hash_state(h);
+        self.workspace.hash(h);
+        self.turns.hash_shape(h);
+        for (name, agent) in &self.agents {
+            name.hash(h);
+            agent.hash_state(h);
+        }
+        self.running.hash(h);
+        self.prompts.hash(h);
+        self.restarts.hash(h);
+        self.run_active.hash(h);
+        self.team.held().len().hash(h);
+    }
+}

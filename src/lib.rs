@@ -3,8 +3,11 @@
 //!
 //! Layers, with dependencies pointing one way: `ui -> runtime -> protocol`,
 //! `runtime -> model`, and `ui -> model` only to build the team's model from
-//! the settings (`model::provider_settings`).
+//! the settings (`model::provider_settings`). The explorer sits beside the
+//! UI as a second driver of the runtime's world: `explore -> runtime`,
+//! `explore -> model` (the scripted policy's choices).
 
+pub mod explore;
 pub mod model;
 pub mod protocol;
 pub mod runtime;

@@ -29,7 +29,7 @@ pub enum FaultError {
 }
 
 /// What a fault does to a message.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum FaultAction {
     /// The message never reaches an inbox.

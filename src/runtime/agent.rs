@@ -135,6 +135,11 @@ impl Agent {
         self.at == Resume::AwaitingModel
     }
 
+    /// The conversation so far (the request of a call that is out).
+    pub(crate) fn request(&self) -> &ModelRequest {
+        &self.request
+    }
+
     /// Ends the loop where it stands (a stop).
     pub(crate) fn end(&mut self) {
         self.at = Resume::Ended;

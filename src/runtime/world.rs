@@ -181,6 +181,18 @@ impl World {
         self.agents.values().filter(|a| !a.has_ended()).count()
     }
 
+    /// The agent whose model call is out, and the request it made.
+    pub fn awaiting_model(&self) -> Option<(&AgentName, &ModelRequest)> {
+        let name = self.running.as_ref()?;
+        let agent = self.agents.get(name)?;
+        agent.awaits_model().then(|| (name, agent.request()))
+    }
+
+    /// Each agent's name and whether its loop still runs.
+    pub fn loops(&self) -> impl Iterator<Item = (&AgentName, bool)> {
+        self.agents.iter().map(|(n, a)| (n, !a.has_ended()))
+    }
+
     /// The explorer: the next message sent in the turn about to run gets
     /// `action` (a fault with no rule). Cleared when the turn yields.
     pub fn arm_fault(&mut self, action: FaultAction) {

@@ -12,6 +12,7 @@ use serde_json::{json, Value};
 
 use super::{CancelToken, ContentBlock, LocalBoxFuture, Model, ModelError, ModelRequest, ModelResponse, Role, StopReason, TextSink, Usage};
 
+pub mod choices;
 pub mod scale;
 
 /// The label the UI shows for this provider.

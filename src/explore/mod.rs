@@ -1,0 +1,468 @@
+//! The explorer: a model checker for agent teams. It searches the runs a
+//! scenario can take — every order in which waiting agents get the baton,
+//! every decision the scripted policy may legally make (`model::scripted::
+//! choices`), every fault (drop, duplicate, delay, reorder) on any message up
+//! to a bound — and judges each run by the properties in `properties`,
+//! reporting the shortest run that breaks each one as an ordinary trace.
+//!
+//! It runs the real rules: each state is a `runtime::world::World` (the
+//! protocol core and the sans-IO agent loops the live runtime drives),
+//! cloned at every choice point. States are deduplicated by a hash of what
+//! decides their future (team state, agent loops, turns; not the trace or
+//! the clock), plus the properties the path has already broken.
+//!
+//! Owns search and reporting. It must not draw anything or call a real
+//! model; the page's panel and the `explore` binary are its drivers.
+
+pub mod properties;
+mod search;
+
+use std::collections::BTreeMap;
+use std::hash::{Hash, Hasher};
+
+use serde::{Deserialize, Serialize};
+
+pub use properties::{Finding, Monitor, Property, Quantifier};
+pub use search::explore;
+
+use crate::model::scripted::choices::{alternatives, Decisions};
+use crate::protocol::{AgentName, Event, FaultAction, Trace};
+use crate::runtime::scenarios::Scenario;
+use crate::runtime::scheduler::TurnKind;
+use crate::runtime::world::{World, WorldConfig};
+
+/// Why an exploration could not run.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ExploreError {
+    /// No scenario has this id.
+    #[error("no scenario '{0}'; try --list")]
+    UnknownScenario(String),
+    /// A path names a choice that is not open at its state.
+    #[error("step {step} of the path cannot be taken: {choice} is not one of the open choices ({open})")]
+    BadPath {
+        /// The step, from 1.
+        step: usize,
+        /// The choice, in words.
+        choice: String,
+        /// What was open there.
+        open: String,
+    },
+    /// The world refused a prompt of the scenario.
+    #[error("the scenario's prompt was refused: {0}")]
+    Refused(String),
+}
+
+/// How to search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Strategy {
+    /// Breadth first: each counterexample is a shortest one.
+    Bfs,
+    /// Depth first: less memory, any counterexample.
+    Dfs,
+    /// Seeded random walks, for spaces too large to exhaust.
+    Simulate {
+        /// How many walks.
+        runs: u64,
+        /// Seeds the walks.
+        seed: u64,
+    },
+}
+
+/// What to explore and within which bounds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ExploreConfig {
+    /// The scenario's id (`runtime::scenarios`).
+    pub scenario: String,
+    /// Fixes request ids (the world's seed).
+    pub seed: u64,
+    /// At most this many faults per run.
+    pub max_faults: usize,
+    /// The faults to try on a message.
+    pub fault_kinds: Vec<FaultAction>,
+    /// The policy decisions to try.
+    pub decisions: Decisions,
+    /// At most this many choices per run.
+    pub max_depth: usize,
+    /// Stop after this many distinct states.
+    pub max_states: usize,
+    /// How to search.
+    pub strategy: Strategy,
+    /// Worker threads (native only; 0 = every core).
+    pub threads: usize,
+}
+
+impl ExploreConfig {
+    /// The defaults for `scenario`: BFS, no faults, every core.
+    pub fn new(scenario: &str) -> Self {
+        ExploreConfig {
+            scenario: scenario.to_string(),
+            seed: 2026,
+            max_faults: 0,
+            fault_kinds: vec![FaultAction::Drop, FaultAction::Duplicate, FaultAction::Delay { ms: 1_000 }, FaultAction::Reorder],
+            decisions: Decisions::default(),
+            max_depth: 200,
+            max_states: 2_000_000,
+            strategy: Strategy::Bfs,
+            threads: 0,
+        }
+    }
+}
+
+/// One choice on a path.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "choice", rename_all = "snake_case")]
+pub enum Choice {
+    /// Give the baton to this agent's waiting turn, with a fault on the
+    /// first message it sends in that turn.
+    Turn {
+        /// Whose turn.
+        agent: AgentName,
+        /// The fault, if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        fault: Option<FaultAction>,
+    },
+    /// The agent's model gives the `option`-th of its alternatives.
+    Reply {
+        /// Whose model.
+        agent: AgentName,
+        /// Which alternative (0: the policy's own).
+        option: usize,
+        /// The alternative, in words.
+        label: String,
+    },
+}
+
+impl std::fmt::Display for Choice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Choice::Turn { agent, fault: None } => write!(f, "{agent} goes next"),
+            Choice::Turn { agent, fault: Some(a) } => write!(f, "{agent} goes next, and its message is hit by {}", a.name()),
+            Choice::Reply { agent, label, .. } => write!(f, "{agent}'s model: {label}"),
+        }
+    }
+}
+
+/// Tools whose turn sends a message (a fault can hit it).
+fn sends(kind: &TurnKind) -> bool {
+    match kind {
+        TurnKind::Tool { name } => {
+            matches!(name.as_str(), "send_message" | "broadcast" | "shutdown_request" | "shutdown_response" | "plan_approval")
+        }
+        _ => false,
+    }
+}
+
+/// A state of the search: the world, the properties its path has broken,
+/// and the budget left.
+#[derive(Debug, Clone)]
+pub struct Node {
+    /// The team and its agents.
+    pub world: World,
+    monitor: Monitor,
+    /// Trace entries the monitor has seen.
+    seen: usize,
+    /// Prompts of the scenario not yet given.
+    prompts: Vec<&'static str>,
+    faults_left: usize,
+    /// Choices from the start (forced moves are not recorded).
+    pub path: Vec<Choice>,
+}
+
+/// What one transition found.
+#[derive(Debug, Clone, Default)]
+pub struct Step {
+    /// Properties broken (or shown) on the way.
+    pub findings: Vec<Finding>,
+    /// The run is over: no prompt left, nothing waits.
+    pub terminal: bool,
+}
+
+impl Node {
+    /// The start of `scenario`: its first prompt given.
+    pub fn start(scenario: Scenario, config: &ExploreConfig) -> Result<(Node, Step), ExploreError> {
+        let world = World::explored(WorldConfig {
+            team_name: "default".into(),
+            seed: config.seed,
+            max_rounds: 50,
+            lead_max_rounds: 50,
+            max_tokens: 8000,
+        });
+        let mut node = Node {
+            world,
+            monitor: Monitor::new(),
+            seen: 0,
+            prompts: scenario.prompts.iter().rev().copied().collect(),
+            faults_left: config.max_faults,
+            path: Vec::new(),
+        };
+        let mut step = Step::default();
+        node.settle(config, &mut step)?;
+        Ok((node, step))
+    }
+
+    /// The faults this run may still use.
+    pub fn faults_left(&self) -> usize {
+        self.faults_left
+    }
+
+    /// The trace of the path so far.
+    pub fn trace(&self) -> &Trace {
+        self.world.team().trace()
+    }
+
+    /// The choices open here (none at the end of a run).
+    pub fn choices(&self, config: &ExploreConfig) -> Vec<Choice> {
+        if let Some((agent, request)) = self.world.awaiting_model() {
+            return alternatives(request, config.decisions)
+                .into_iter()
+                .enumerate()
+                .map(|(option, alt)| Choice::Reply { agent: agent.clone(), option, label: alt.label })
+                .collect();
+        }
+        let mut out = Vec::new();
+        for ticket in self.world.turns().choices() {
+            out.push(Choice::Turn { agent: ticket.agent.clone(), fault: None });
+            if self.faults_left > 0 && sends(&ticket.kind) {
+                for action in &config.fault_kinds {
+                    out.push(Choice::Turn { agent: ticket.agent.clone(), fault: Some(action.clone()) });
+                }
+            }
+        }
+        out
+    }
+
+    /// The node after `choice` and every forced move after it.
+    pub fn after(&self, choice: &Choice, config: &ExploreConfig) -> Result<(Node, Step), ExploreError> {
+        let mut next = self.clone();
+        let mut step = Step::default();
+        next.apply(choice, config)?;
+        next.path.push(choice.clone());
+        next.settle(config, &mut step)?;
+        Ok((next, step))
+    }
+
+    fn bad(&self, choice: &Choice, config: &ExploreConfig) -> ExploreError {
+        let open: Vec<String> = self.choices(config).iter().map(ToString::to_string).collect();
+        ExploreError::BadPath { step: self.path.len() + 1, choice: choice.to_string(), open: open.join("; ") }
+    }
+
+    fn apply(&mut self, choice: &Choice, config: &ExploreConfig) -> Result<(), ExploreError> {
+        match choice {
+            Choice::Reply { agent, option, .. } => {
+                let Some((who, request)) = self.world.awaiting_model() else { return Err(self.bad(choice, config)) };
+                if who != agent {
+                    return Err(self.bad(choice, config));
+                }
+                let mut alts = alternatives(request, config.decisions);
+                if *option >= alts.len() {
+                    return Err(self.bad(choice, config));
+                }
+                let reply = alts.swap_remove(*option).reply;
+                self.world.model_returned(agent, Ok(reply));
+                self.run_on();
+            }
+            Choice::Turn { agent, fault } => {
+                let ticket = self.world.turns().choices().into_iter().find(|t| &t.agent == agent);
+                let Some(ticket) = ticket else { return Err(self.bad(choice, config)) };
+                if fault.is_some() && (self.faults_left == 0 || !sends(&ticket.kind)) {
+                    return Err(self.bad(choice, config));
+                }
+                let before = self.trace().len();
+                if let Some(action) = fault {
+                    self.world.arm_fault(action.clone());
+                }
+                self.world.turns.grant(ticket.id);
+                self.world.begin();
+                self.run_on();
+                let hit = self.trace().entries()[before..].iter().any(|e| matches!(e.event, Event::FaultApplied { rule: None, .. }));
+                if hit {
+                    self.faults_left -= 1;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs the agent holding the baton until it waits for its model or
+    /// yields.
+    fn run_on(&mut self) {
+        // Either way the next move is a choice: the model's reply, or a turn.
+        let _ = self.world.proceed();
+    }
+
+    /// Feeds new trace entries to the monitor, then makes the forced moves
+    /// (one open choice) until a real choice point or the end.
+    fn settle(&mut self, config: &ExploreConfig, step: &mut Step) -> Result<(), ExploreError> {
+        loop {
+            self.observe(step);
+            if self.world.awaiting_model().is_some() || !self.world.turns().choices().is_empty() {
+                let choices = self.choices(config);
+                if choices.len() == 1 {
+                    self.apply(&choices[0], config)?;
+                    continue;
+                }
+                return Ok(());
+            }
+            if self.world.is_running() {
+                let seq = self.trace().len().saturating_sub(1) as u64;
+                step.findings.extend(self.monitor.at_stuck(seq));
+                step.terminal = true;
+                return Ok(());
+            }
+            match self.prompts.pop() {
+                Some(prompt) => self.world.submit_prompt(prompt).map_err(|e| ExploreError::Refused(e.to_string()))?,
+                None => {
+                    let seq = self.trace().len().saturating_sub(1) as u64;
+                    step.findings.extend(self.monitor.at_end(self.world.team(), seq));
+                    step.terminal = true;
+                    return Ok(());
+                }
+            }
+        }
+    }
+
+    fn observe(&mut self, step: &mut Step) {
+        let entries = self.world.team().trace().entries();
+        for entry in &entries[self.seen..] {
+            step.findings.extend(self.monitor.observe(entry));
+            if matches!(entry.event, Event::RunFinished) {
+                step.findings.extend(self.monitor.at_quiet(self.world.team(), entry.seq));
+            }
+        }
+        self.seen = entries.len();
+    }
+
+    /// The state's canonical hash: what decides its future, and what its
+    /// path has broken.
+    pub fn state_hash(&self) -> u64 {
+        let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+        self.world.hash_state(&mut h);
+        self.monitor.broken().hash(&mut h);
+        self.prompts.hash(&mut h);
+        self.faults_left.hash(&mut h);
+        h.finish()
+    }
+}
+
+/// FNV-1a: a fast, stable, dependency-free hasher (the same on every
+/// platform and run, so reports are deterministic).
+struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+}
+
+/// A property's verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// No explored run breaks it (`always`, `eventually`), or some explored
+    /// run shows it (`sometimes`).
+    Holds,
+    /// An explored run breaks it (or, for `sometimes`, none shows it).
+    Fails,
+    /// The bounds cut the search before a verdict: no counterexample in the
+    /// part explored.
+    Unknown,
+}
+
+/// A run that breaks a property (or shows a `sometimes` one).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Counterexample {
+    /// What happened.
+    pub finding: Finding,
+    /// The choices from the start.
+    pub path: Vec<Choice>,
+    /// Faults it uses.
+    pub faults: usize,
+    /// The run as a trace: it opens, steps and exports like any run.
+    pub trace: Trace,
+}
+
+/// One property's result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PropertyReport {
+    /// Which.
+    pub property: Property,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// The shortest run found that breaks it (or the witness that shows a
+    /// `sometimes` property).
+    pub example: Option<Counterexample>,
+}
+
+/// What an exploration found.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    /// What was explored.
+    pub config: ExploreConfig,
+    /// Transitions taken (states visited, duplicates included).
+    pub states: u64,
+    /// Distinct states.
+    pub distinct_states: u64,
+    /// The longest path, in choices.
+    pub depth: usize,
+    /// True when every reachable state within the fault bound was explored
+    /// (no depth or state bound cut the search).
+    pub complete: bool,
+    /// How runs ended, and how many distinct end states each.
+    pub outcomes: BTreeMap<String, u64>,
+    /// Each property's verdict.
+    pub properties: Vec<PropertyReport>,
+    /// Wall time (filled in by the driver; the search reads no clock).
+    pub seconds: f64,
+    /// `states / seconds`.
+    pub states_per_second: f64,
+}
+
+impl Report {
+    /// The property's report.
+    pub fn property(&self, p: Property) -> Option<&PropertyReport> {
+        self.properties.iter().find(|r| r.property == p)
+    }
+
+    /// True when any property fails.
+    pub fn any_fails(&self) -> bool {
+        self.properties.iter().any(|p| p.verdict == Verdict::Fails)
+    }
+
+    /// Sets the wall time the driver measured.
+    pub fn timed(mut self, seconds: f64) -> Self {
+        self.seconds = seconds;
+        self.states_per_second = if seconds > 0.0 { self.states as f64 / seconds } else { 0.0 };
+        self
+    }
+}
+
+/// How a run ended, in words: each teammate's status and the requests'.
+pub fn outcome(world: &World) -> String {
+    let team = world.team();
+    let mut parts: Vec<String> = team.roster().members.iter().map(|m| format!("{} {}", m.name, m.status)).collect();
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    for r in team.tracker().iter() {
+        *counts.entry(format!("{} {}", r.kind, r.status)).or_default() += 1;
+    }
+    parts.extend(counts.into_iter().map(|(k, n)| format!("{n} {k}")));
+    if parts.is_empty() {
+        "no teammates".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// Rebuilds the node a path leads to (a counterexample, a shared link).
+pub fn replay_path(scenario: Scenario, config: &ExploreConfig, path: &[Choice]) -> Result<Node, ExploreError> {
+    let (mut node, _) = Node::start(scenario, config)?;
+    for choice in path {
+        node = node.after(choice, config)?.0;
+    }
+    Ok(node)
+}

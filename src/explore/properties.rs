@@ -1,0 +1,319 @@
+//! The properties the explorer judges every run by, in Stateright's three
+//! kinds: `always` (no reachable state breaks it), `sometimes` (some
+//! reachable state shows it: the paths the tests rely on exist) and
+//! `eventually` (every run that ends has it by its end).
+//!
+//! The `always` properties are the invariant checker's (`protocol::checker`,
+//! one per finding kind) plus invariants from failures reported against a
+//! production agent-team tool (Claude Code's agent teams): a teammate acting
+//! after approving its shutdown, a plan-mode teammate changing the workspace
+//! before approval, a request no one may legally answer.
+//!
+//! Owns the property list and `Monitor`, a fold over trace entries that says
+//! which property an entry breaks. It reads traces only; it must not run
+//! agents or search.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::protocol::{AgentName, Checker, Event, MemberStatus, RequestId, RequestKind, RequestStatus, Team, TraceEntry, ViolationKind};
+
+/// How a property quantifies over runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Quantifier {
+    /// In every reachable state.
+    Always,
+    /// In at least one reachable state.
+    Sometimes,
+    /// By the end of every run.
+    Eventually,
+}
+
+/// A property of agent-team runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Property {
+    /// Always: no response names a request nobody created.
+    NoAnswerToUnknownRequest,
+    /// Always: no request is answered twice.
+    NoSecondAnswer,
+    /// Always: only a request's addressee answers it (the lead approving its
+    /// own shutdown: anthropics/claude-code#81464).
+    OnlyTheAddresseeAnswers,
+    /// Always: no answer crosses a restart (a stale request shutting down a
+    /// respawned teammate: anthropics/claude-code#45874).
+    NoAnswerAcrossRestart,
+    /// Always: nobody messages a teammate that has shut down.
+    NoMessageToExitedTeammate,
+    /// Always: no answer recorded by the tracker is lost on its way.
+    NoAnswerLost,
+    /// Always: no reply is read twice.
+    NoDuplicateDelivered,
+    /// Always: a teammate that approved its shutdown makes no new model call
+    /// (it finishes its turn, then exits: anthropics/claude-code#37895,
+    /// #60199).
+    NoActionAfterShutdownApproved,
+    /// Always: a plan-mode teammate changes no file before its plan is
+    /// approved (anthropics/claude-code#65458).
+    NoWorkBeforePlanApproval,
+    /// Always: every request is addressed to someone with the tool to
+    /// answer it (anthropics/claude-code#50310).
+    EveryRequestHasAResponder,
+    /// Sometimes: a request is approved.
+    SomeRequestApproved,
+    /// Sometimes: a request is rejected.
+    SomeRequestRejected,
+    /// Eventually: every request settles (approved or rejected).
+    RequestsSettle,
+    /// Eventually: every teammate that approved its shutdown reaches
+    /// `shutdown`.
+    ApprovedShutdownsExit,
+    /// Eventually: no run goes quiet, every agent idle, while a request is
+    /// pending (a shutdown never answered: anthropics/claude-code#51556).
+    NoQuietWhilePending,
+    /// Eventually: every run ends (no state where nothing can move while
+    /// the run is still on).
+    RunsEnd,
+}
+
+impl Property {
+    /// Every property, in report order.
+    pub const ALL: [Property; 16] = [
+        Property::NoAnswerToUnknownRequest,
+        Property::NoSecondAnswer,
+        Property::OnlyTheAddresseeAnswers,
+        Property::NoAnswerAcrossRestart,
+        Property::NoMessageToExitedTeammate,
+        Property::NoAnswerLost,
+        Property::NoDuplicateDelivered,
+        Property::NoActionAfterShutdownApproved,
+        Property::NoWorkBeforePlanApproval,
+        Property::EveryRequestHasAResponder,
+        Property::SomeRequestApproved,
+        Property::SomeRequestRejected,
+        Property::RequestsSettle,
+        Property::ApprovedShutdownsExit,
+        Property::NoQuietWhilePending,
+        Property::RunsEnd,
+    ];
+
+    /// Its quantifier.
+    pub fn quantifier(self) -> Quantifier {
+        match self {
+            Property::SomeRequestApproved | Property::SomeRequestRejected => Quantifier::Sometimes,
+            Property::RequestsSettle | Property::ApprovedShutdownsExit | Property::NoQuietWhilePending | Property::RunsEnd => {
+                Quantifier::Eventually
+            }
+            _ => Quantifier::Always,
+        }
+    }
+
+    /// Its snake_case name (the JSON report's key).
+    pub fn name(self) -> &'static str {
+        match self {
+            Property::NoAnswerToUnknownRequest => "no_answer_to_unknown_request",
+            Property::NoSecondAnswer => "no_second_answer",
+            Property::OnlyTheAddresseeAnswers => "only_the_addressee_answers",
+            Property::NoAnswerAcrossRestart => "no_answer_across_restart",
+            Property::NoMessageToExitedTeammate => "no_message_to_exited_teammate",
+            Property::NoAnswerLost => "no_answer_lost",
+            Property::NoDuplicateDelivered => "no_duplicate_delivered",
+            Property::NoActionAfterShutdownApproved => "no_action_after_shutdown_approved",
+            Property::NoWorkBeforePlanApproval => "no_work_before_plan_approval",
+            Property::EveryRequestHasAResponder => "every_request_has_a_responder",
+            Property::SomeRequestApproved => "some_request_approved",
+            Property::SomeRequestRejected => "some_request_rejected",
+            Property::RequestsSettle => "requests_settle",
+            Property::ApprovedShutdownsExit => "approved_shutdowns_exit",
+            Property::NoQuietWhilePending => "no_quiet_while_pending",
+            Property::RunsEnd => "runs_end",
+        }
+    }
+
+    /// The property with this name.
+    pub fn by_name(name: &str) -> Option<Property> {
+        Property::ALL.into_iter().find(|p| p.name() == name)
+    }
+
+    /// The `always` property a checker finding breaks (`LeftPending` is the
+    /// eventually property `RequestsSettle`).
+    pub fn of_finding(kind: ViolationKind) -> Property {
+        match kind {
+            ViolationKind::AnswerToUnknownRequest => Property::NoAnswerToUnknownRequest,
+            ViolationKind::SecondAnswer => Property::NoSecondAnswer,
+            ViolationKind::AnswerFromWrongAgent => Property::OnlyTheAddresseeAnswers,
+            ViolationKind::AnswerAcrossRestart => Property::NoAnswerAcrossRestart,
+            ViolationKind::MessageToExitedTeammate => Property::NoMessageToExitedTeammate,
+            ViolationKind::LeftPending => Property::RequestsSettle,
+            ViolationKind::AnswerLost => Property::NoAnswerLost,
+            ViolationKind::DuplicateDelivered => Property::NoDuplicateDelivered,
+        }
+    }
+}
+
+impl fmt::Display for Property {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let q = match self.quantifier() {
+            Quantifier::Always => "always",
+            Quantifier::Sometimes => "sometimes",
+            Quantifier::Eventually => "eventually",
+        };
+        write!(f, "{q} {}", self.name())
+    }
+}
+
+/// A property broken (or, for `sometimes`, shown) at one entry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Finding {
+    /// Which property.
+    pub property: Property,
+    /// The entry it happened at (for a run that ends or sticks: its last).
+    pub seq: u64,
+    /// What happened, in words.
+    pub detail: String,
+}
+
+/// A fold over trace entries that reports each property an entry breaks
+/// (or shows). Cloneable: the explorer keeps one per state.
+#[derive(Debug, Clone, Default)]
+pub struct Monitor {
+    checker: Checker,
+    seen_findings: usize,
+    /// Teammates that approved their shutdown in their current run.
+    approved_shutdown: BTreeSet<AgentName>,
+    /// Plan-mode teammates and whether a plan of theirs was approved.
+    plan_mode: BTreeMap<AgentName, bool>,
+    /// Who asked for each plan request.
+    plan_authors: BTreeMap<RequestId, AgentName>,
+    /// Properties already broken (or shown) on this path.
+    broken: BTreeSet<Property>,
+}
+
+impl Monitor {
+    /// A monitor that has seen nothing.
+    pub fn new() -> Self {
+        Monitor::default()
+    }
+
+    /// The properties broken (or shown) so far on this path.
+    pub fn broken(&self) -> &BTreeSet<Property> {
+        &self.broken
+    }
+
+    fn note(&mut self, out: &mut Vec<Finding>, property: Property, seq: u64, detail: String) {
+        if self.broken.insert(property) {
+            out.push(Finding { property, seq, detail });
+        }
+    }
+
+    /// Takes in the next entry; returns the properties it breaks (each
+    /// property once per path).
+    pub fn observe(&mut self, entry: &TraceEntry) -> Vec<Finding> {
+        let mut out = Vec::new();
+        self.checker.observe(entry);
+        let found: Vec<_> = self.checker.violations()[self.seen_findings..].to_vec();
+        self.seen_findings = self.checker.violations().len();
+        for v in found {
+            if v.kind != ViolationKind::LeftPending {
+                self.note(&mut out, Property::of_finding(v.kind), v.seq, v.detail);
+            }
+        }
+        let seq = entry.seq;
+        match &entry.event {
+            Event::MemberSpawned { name, plan_mode, .. } => {
+                self.approved_shutdown.remove(name);
+                if *plan_mode {
+                    self.plan_mode.insert(name.clone(), false);
+                } else {
+                    self.plan_mode.remove(name);
+                }
+            }
+            Event::MemberStatusChanged { name, to: MemberStatus::Shutdown, .. } => {
+                self.approved_shutdown.remove(name);
+            }
+            Event::RequestCreated { request_id, request_kind, requester, addressee, .. } => {
+                if *request_kind == RequestKind::Plan {
+                    self.plan_authors.insert(request_id.clone(), requester.clone());
+                }
+                let legal = match request_kind {
+                    RequestKind::Shutdown => !addressee.is_lead(),
+                    RequestKind::Plan => addressee.is_lead(),
+                };
+                if !legal {
+                    let detail = format!("request {request_id} ({request_kind}) goes to {addressee}, who has no tool to answer it");
+                    self.note(&mut out, Property::EveryRequestHasAResponder, seq, detail);
+                }
+            }
+            Event::RequestTransitioned { request_id, request_kind, by, to, .. } => {
+                match (request_kind, to) {
+                    (RequestKind::Shutdown, RequestStatus::Approved) => {
+                        self.approved_shutdown.insert(by.clone());
+                    }
+                    (RequestKind::Plan, RequestStatus::Approved) => {
+                        let author = self.plan_authors.get(request_id).cloned();
+                        if let Some(gate) = author.and_then(|a| self.plan_mode.get_mut(&a)) {
+                            *gate = true;
+                        }
+                    }
+                    _ => {}
+                }
+                if *to == RequestStatus::Approved {
+                    self.note(&mut out, Property::SomeRequestApproved, seq, format!("{by} approved {request_id}"));
+                }
+                if *to == RequestStatus::Rejected {
+                    self.note(&mut out, Property::SomeRequestRejected, seq, format!("{by} rejected {request_id}"));
+                }
+            }
+            Event::ModelCalled { agent } if self.approved_shutdown.contains(agent) => {
+                let detail = format!("{agent} approved its shutdown, then called its model again instead of finishing its turn and exiting");
+                self.note(&mut out, Property::NoActionAfterShutdownApproved, seq, detail);
+            }
+            Event::ToolReturned { agent, tool, is_error: false, .. }
+                if matches!(tool.as_str(), "write_file" | "edit_file") && self.plan_mode.get(agent) == Some(&false) =>
+            {
+                let detail = format!("{agent} is in plan mode and changed the workspace with {tool} before its plan was approved");
+                self.note(&mut out, Property::NoWorkBeforePlanApproval, seq, detail);
+            }
+            _ => {}
+        }
+        out
+    }
+
+    /// At a point where the team went quiet (a `RunFinished`): a request
+    /// still pending breaks `NoQuietWhilePending`.
+    pub fn at_quiet(&mut self, team: &Team, seq: u64) -> Vec<Finding> {
+        let mut out = Vec::new();
+        if let Some(r) = team.tracker().pending().next() {
+            let detail = format!(
+                "every agent went idle while {} request {} from {} to {} was still pending: nobody will answer it",
+                r.kind, r.id, r.requester, r.addressee
+            );
+            self.note(&mut out, Property::NoQuietWhilePending, seq, detail);
+        }
+        out
+    }
+
+    /// At the end of a run: the `eventually` properties it does not have.
+    pub fn at_end(&mut self, team: &Team, seq: u64) -> Vec<Finding> {
+        let mut out = Vec::new();
+        if let Some(r) = team.tracker().pending().next() {
+            let detail = format!("the run ended with {} request {} to {} still pending", r.kind, r.id, r.addressee);
+            self.note(&mut out, Property::RequestsSettle, seq, detail);
+        }
+        if let Some(m) = team.roster().members.iter().find(|m| m.is_exiting()) {
+            let detail = format!("{} approved its shutdown but the run ended with it {}, not shutdown", m.name, m.status);
+            self.note(&mut out, Property::ApprovedShutdownsExit, seq, detail);
+        }
+        out
+    }
+
+    /// A state where nothing can move while the run is still on.
+    pub fn at_stuck(&mut self, seq: u64) -> Vec<Finding> {
+        let mut out = Vec::new();
+        self.note(&mut out, Property::RunsEnd, seq, "nothing can move, yet the run has not ended: the team is stuck".into());
+        out
+    }
+}

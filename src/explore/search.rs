@@ -1,0 +1,231 @@
+//! The search itself: breadth first (level by level, each level's states
+//! expanded on every core and merged in order, so a report is the same on
+//! one core or many), depth first, or seeded random walks. Deterministic;
+//! it reads no clock (the driver times it).
+//!
+//! Owns visiting states and collecting findings; what a state is and what
+//! moves it has belong to `Node`.
+
+use std::collections::{BTreeMap, HashSet};
+
+use super::{outcome, Counterexample, ExploreConfig, ExploreError, Node, Property, PropertyReport, Quantifier, Report, Step, Strategy, Verdict};
+use crate::protocol::ids::SeededIds;
+use crate::runtime::scenarios;
+
+/// What the search has found so far.
+struct Found {
+    examples: BTreeMap<Property, Counterexample>,
+    outcomes: BTreeMap<String, u64>,
+    states: u64,
+    visited: HashSet<u64>,
+    depth: usize,
+    cut: bool,
+}
+
+impl Found {
+    fn new() -> Self {
+        Found { examples: BTreeMap::new(), outcomes: BTreeMap::new(), states: 0, visited: HashSet::new(), depth: 0, cut: false }
+    }
+
+    /// Counts a state; true if it is new (then its findings are kept).
+    fn visit(&mut self, hash: u64, node: &Node, step: &Step, config: &ExploreConfig) -> bool {
+        self.states += 1;
+        if !self.visited.insert(hash) {
+            return false;
+        }
+        self.depth = self.depth.max(node.path.len());
+        for finding in &step.findings {
+            self.examples.entry(finding.property).or_insert_with(|| Counterexample {
+                finding: finding.clone(),
+                path: node.path.clone(),
+                faults: config.max_faults - node.faults_left(),
+                trace: node.trace().clone(),
+            });
+        }
+        if step.terminal {
+            *self.outcomes.entry(outcome(&node.world)).or_default() += 1;
+        }
+        if self.visited.len() >= config.max_states {
+            self.cut = true;
+        }
+        true
+    }
+
+    fn report(self, config: &ExploreConfig, complete: bool) -> Report {
+        let mut examples = self.examples;
+        let properties = Property::ALL
+            .into_iter()
+            .map(|property| {
+                let example = examples.remove(&property);
+                let verdict = match (property.quantifier(), example.is_some(), complete) {
+                    (Quantifier::Sometimes, true, _) => Verdict::Holds,
+                    (Quantifier::Sometimes, false, true) => Verdict::Fails,
+                    (_, true, _) => Verdict::Fails,
+                    (_, false, true) => Verdict::Holds,
+                    (_, false, false) => Verdict::Unknown,
+                };
+                PropertyReport { property, verdict, example }
+            })
+            .collect();
+        Report {
+            config: config.clone(),
+            states: self.states,
+            distinct_states: self.visited.len() as u64,
+            depth: self.depth,
+            complete,
+            outcomes: self.outcomes,
+            properties,
+            seconds: 0.0,
+            states_per_second: 0.0,
+        }
+    }
+}
+
+/// Every move from `node`, each with its hash.
+fn expand(node: &Node, config: &ExploreConfig) -> Result<Vec<(u64, Node, Step)>, ExploreError> {
+    node.choices(config)
+        .iter()
+        .map(|choice| {
+            let (child, step) = node.after(choice, config)?;
+            Ok((child.state_hash(), child, step))
+        })
+        .collect()
+}
+
+/// Expands a level, on `threads` threads when it is large enough; the
+/// result is in the level's order whatever the thread count.
+fn expand_level(level: &[Node], config: &ExploreConfig, threads: usize) -> Result<Vec<(u64, Node, Step)>, ExploreError> {
+    #[cfg(not(target_arch = "wasm32"))]
+    if threads > 1 && level.len() >= 2 * threads {
+        let chunk = level.len().div_ceil(threads);
+        let parts: Vec<Result<Vec<(u64, Node, Step)>, ExploreError>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = level
+                .chunks(chunk)
+                .map(|part| {
+                    scope.spawn(move || {
+                        let mut out = Vec::new();
+                        for node in part {
+                            out.extend(expand(node, config)?);
+                        }
+                        Ok(out)
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
+        });
+        let mut out = Vec::new();
+        for part in parts {
+            out.extend(part?);
+        }
+        return Ok(out);
+    }
+    let _ = threads;
+    let mut out = Vec::new();
+    for node in level {
+        out.extend(expand(node, config)?);
+    }
+    Ok(out)
+}
+
+fn threads(config: &ExploreConfig) -> usize {
+    #[cfg(not(target_arch = "wasm32"))]
+    if config.threads == 0 {
+        return std::thread::available_parallelism().map_or(1, usize::from);
+    }
+    config.threads.max(1)
+}
+
+fn bfs(root: Node, config: &ExploreConfig, found: &mut Found) -> Result<(), ExploreError> {
+    let threads = threads(config);
+    let mut level = vec![root];
+    let mut depth = 0;
+    while !level.is_empty() && !found.cut {
+        if depth >= config.max_depth {
+            found.cut = true;
+            break;
+        }
+        let mut next = Vec::new();
+        for (hash, node, step) in expand_level(&level, config, threads)? {
+            if found.visit(hash, &node, &step, config) && !step.terminal {
+                next.push(node);
+            }
+            if found.cut {
+                break;
+            }
+        }
+        level = next;
+        depth += 1;
+    }
+    Ok(())
+}
+
+fn dfs(root: Node, config: &ExploreConfig, found: &mut Found) -> Result<(), ExploreError> {
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        if found.cut {
+            break;
+        }
+        if node.path.len() >= config.max_depth {
+            found.cut = true;
+            continue;
+        }
+        let children = expand(&node, config)?;
+        for (hash, child, step) in children.into_iter().rev() {
+            if found.visit(hash, &child, &step, config) && !step.terminal {
+                stack.push(child);
+            }
+        }
+    }
+    Ok(())
+}
+
+fn simulate(root: Node, config: &ExploreConfig, runs: u64, seed: u64, found: &mut Found) -> Result<(), ExploreError> {
+    let mut rng = SeededIds::new(seed ^ 0x51_u64.rotate_left(40));
+    for _ in 0..runs {
+        let mut node = root.clone();
+        loop {
+            let choices = node.choices(config);
+            if choices.is_empty() || found.cut {
+                break;
+            }
+            if node.path.len() >= config.max_depth {
+                found.cut = true;
+                break;
+            }
+            let pick = &choices[(rng.next_u64() % choices.len() as u64) as usize];
+            let (child, step) = node.after(pick, config)?;
+            found.visit(child.state_hash(), &child, &step, config);
+            if step.terminal {
+                break;
+            }
+            node = child;
+        }
+        found.cut = false;
+    }
+    Ok(())
+}
+
+/// Explores the scenario `config` names within its bounds and judges every
+/// property.
+pub fn explore(config: &ExploreConfig) -> Result<Report, ExploreError> {
+    let scenario = scenarios::by_id(&config.scenario).ok_or_else(|| ExploreError::UnknownScenario(config.scenario.clone()))?;
+    let (root, step) = Node::start(scenario, config)?;
+    let mut found = Found::new();
+    found.visit(root.state_hash(), &root, &step, config);
+    let complete = match config.strategy {
+        Strategy::Bfs if !step.terminal => {
+            bfs(root, config, &mut found)?;
+            !found.cut
+        }
+        Strategy::Dfs if !step.terminal => {
+            dfs(root, config, &mut found)?;
+            !found.cut
+        }
+        Strategy::Simulate { runs, seed } => {
+            simulate(root, config, runs, seed, &mut found)?;
+            false
+        }
+        _ => true,
+    };
+    Ok(found.report(config, complete))
+}

@@ -1,0 +1,165 @@
+//! The scripted model as a policy that enumerates its legal choices: for one
+//! request, the reply the policy would give, then each other decision the
+//! protocol lets the agent make at that point — approve instead of reject
+//! (and back), withhold an answer (the agent ends its turn without it; the
+//! policy answers later if it is called again, or never), start work
+//! instead of submitting a plan. The explorer (`crate::explore`) tries them
+//! all; no network, no language model.
+//!
+//! Owns turning one decision into its alternatives. It sees only a
+//! `ModelRequest` and the reply, like any provider.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use super::respond;
+use crate::model::{ContentBlock, ModelRequest, ModelResponse, StopReason};
+
+/// Which kinds of alternative decision to offer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Decisions {
+    /// Approve where the policy rejects, and reject where it approves
+    /// (shutdown answers and plan reviews).
+    pub flip_answers: bool,
+    /// End the turn without an answer the policy would give now.
+    pub withhold_answers: bool,
+    /// A teammate that would submit a plan starts work instead.
+    pub skip_plans: bool,
+}
+
+impl Default for Decisions {
+    fn default() -> Self {
+        Decisions { flip_answers: true, withhold_answers: false, skip_plans: true }
+    }
+}
+
+/// One reply the agent may give, with a short label for the explorer's
+/// paths ("as scripted", "approve 4607cc28", ...).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Alternative {
+    /// What this choice is, in words.
+    pub label: String,
+    /// The reply.
+    pub reply: ModelResponse,
+}
+
+/// Whether a tool call answers a request: a teammate's `shutdown_response`,
+/// or the lead's `plan_approval` review (it carries `approve`).
+fn is_answer(name: &str, input: &Value) -> bool {
+    (name == "shutdown_response" || name == "plan_approval") && input.get("approve").is_some()
+}
+
+fn request_id(input: &Value) -> &str {
+    input.get("request_id").and_then(Value::as_str).unwrap_or("?")
+}
+
+/// The reply with the tool call at `index` replaced (`Some`) or removed.
+fn with_call(reply: &ModelResponse, index: usize, replacement: Option<ContentBlock>) -> ModelResponse {
+    let mut content: Vec<ContentBlock> = Vec::with_capacity(reply.content.len());
+    for (i, block) in reply.content.iter().enumerate() {
+        match (i == index, &replacement) {
+            (true, Some(new)) => content.push(new.clone()),
+            (true, None) => {}
+            (false, _) => content.push(block.clone()),
+        }
+    }
+    let any_tool = content.iter().any(|b| matches!(b, ContentBlock::ToolUse { .. }));
+    let stop_reason = if any_tool { reply.stop_reason.clone() } else { StopReason::EndTurn };
+    ModelResponse { content, stop_reason, usage: reply.usage }
+}
+
+/// The policy's reply first, then every alternative `decisions` allows.
+pub fn alternatives(request: &ModelRequest, decisions: Decisions) -> Vec<Alternative> {
+    let reply = respond(request);
+    let mut out = Vec::new();
+    for (index, block) in reply.content.iter().enumerate() {
+        let ContentBlock::ToolUse { id, name, input } = block else { continue };
+        if is_answer(name, input) {
+            let approve = input.get("approve").and_then(Value::as_bool).unwrap_or(false);
+            let rid = request_id(input);
+            if decisions.flip_answers {
+                let mut flipped = input.clone();
+                flipped["approve"] = json!(!approve);
+                let text_key = if name == "shutdown_response" { "reason" } else { "feedback" };
+                flipped[text_key] = json!(if approve { "Not now (explored: the other answer)." } else { "Fine (explored: the other answer)." });
+                let block = ContentBlock::ToolUse { id: id.clone(), name: name.clone(), input: flipped };
+                let verb = if approve { "reject" } else { "approve" };
+                out.push(Alternative { label: format!("{verb} {rid} instead"), reply: with_call(&reply, index, Some(block)) });
+            }
+            if decisions.withhold_answers {
+                out.push(Alternative { label: format!("withhold the answer to {rid}"), reply: with_call(&reply, index, None) });
+            }
+        } else if name == "plan_approval" && decisions.skip_plans {
+            let work = ContentBlock::ToolUse {
+                id: id.clone(),
+                name: "write_file".into(),
+                input: json!({ "path": "src/work.py", "content": "# started without an approved plan\n" }),
+            };
+            out.push(Alternative { label: "start work instead of submitting a plan".into(), reply: with_call(&reply, index, Some(work)) });
+        }
+    }
+    let mut all = vec![Alternative { label: "as scripted".into(), reply }];
+    all.extend(out);
+    all
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Role, Turn};
+
+    fn teammate_asked_to_shut_down() -> ModelRequest {
+        let message = json!({
+            "type": "shutdown_request", "from": "lead", "to": "alice", "content": "Please shut down.",
+            "timestamp": 10, "request_id": "4607cc28"
+        });
+        ModelRequest {
+            system: "You are 'alice', role: coder, team: default, at /workspace. Use send_message to communicate.".into(),
+            messages: vec![
+                Turn::user_text("You are alice, a coder. Write a short hello module in src/hello.py."),
+                Turn { role: Role::User, content: vec![ContentBlock::text(message.to_string())] },
+            ],
+            tools: Vec::new(),
+            max_tokens: 1000,
+        }
+    }
+
+    fn answers(alt: &Alternative) -> Vec<(String, Value)> {
+        alt.reply
+            .content
+            .iter()
+            .filter_map(|b| match b {
+                ContentBlock::ToolUse { name, input, .. } if name == "shutdown_response" => Some((name.clone(), input["approve"].clone())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_first_alternative_is_the_policys_own_reply() {
+        let request = teammate_asked_to_shut_down();
+        let all = alternatives(&request, Decisions::default());
+        assert_eq!(all[0].reply, respond(&request));
+        assert_eq!(all[0].label, "as scripted");
+    }
+
+    #[test]
+    fn a_shutdown_answer_is_offered_both_ways_and_withheld() {
+        let request = teammate_asked_to_shut_down();
+        let all = alternatives(&request, Decisions { withhold_answers: true, ..Decisions::default() });
+        let own = answers(&all[0]);
+        assert_eq!(own.len(), 1, "the policy answers: {:?}", all[0].reply);
+        let flipped = all.iter().find(|a| a.label.contains("instead")).expect("the other answer is offered");
+        assert_eq!(answers(flipped)[0].1, json!(!own[0].1.as_bool().unwrap()));
+        let withheld = all.iter().find(|a| a.label.starts_with("withhold")).expect("withholding is offered");
+        assert!(answers(withheld).is_empty());
+        assert_ne!(withheld.reply.stop_reason, StopReason::ToolUse, "with no call left the turn ends");
+    }
+
+    #[test]
+    fn no_alternatives_are_offered_when_none_are_asked_for() {
+        let request = teammate_asked_to_shut_down();
+        let none = Decisions { flip_answers: false, withhold_answers: false, skip_plans: false };
+        assert_eq!(alternatives(&request, none).len(), 1);
+    }
+}

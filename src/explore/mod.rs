@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 pub use properties::{Finding, Monitor, Property, Quantifier};
 pub use search::explore;
 
-use crate::model::scripted::choices::{alternatives, Decisions};
+use crate::model::scripted::choices::{alternatives, Alternative, Decisions};
 use crate::protocol::{AgentName, Event, FaultAction, Trace};
 use crate::runtime::scenarios::Scenario;
 use crate::runtime::scheduler::TurnKind;
@@ -165,6 +165,9 @@ pub struct Node {
     /// Prompts of the scenario not yet given.
     prompts: Vec<&'static str>,
     faults_left: usize,
+    /// The replies open to the agent whose model call is out, computed once
+    /// per call and shared by the states that branch from it.
+    replies: Option<std::sync::Arc<Vec<Alternative>>>,
     /// Choices from the start (forced moves are not recorded).
     pub path: Vec<Choice>,
 }
@@ -194,6 +197,7 @@ impl Node {
             seen: 0,
             prompts: scenario.prompts.iter().rev().copied().collect(),
             faults_left: config.max_faults,
+            replies: None,
             path: Vec::new(),
         };
         let mut step = Step::default();
@@ -213,11 +217,12 @@ impl Node {
 
     /// The choices open here (none at the end of a run).
     pub fn choices(&self, config: &ExploreConfig) -> Vec<Choice> {
-        if let Some((agent, request)) = self.world.awaiting_model() {
-            return alternatives(request, config.decisions)
-                .into_iter()
+        if let Some((agent, _)) = self.world.awaiting_model() {
+            let replies = self.replies.as_deref().map_or(&[][..], Vec::as_slice);
+            return replies
+                .iter()
                 .enumerate()
-                .map(|(option, alt)| Choice::Reply { agent: agent.clone(), option, label: alt.label })
+                .map(|(option, alt)| Choice::Reply { agent: agent.clone(), option, label: alt.label.clone() })
                 .collect();
         }
         let mut out = Vec::new();
@@ -250,15 +255,10 @@ impl Node {
     fn apply(&mut self, choice: &Choice, config: &ExploreConfig) -> Result<(), ExploreError> {
         match choice {
             Choice::Reply { agent, option, .. } => {
-                let Some((who, request)) = self.world.awaiting_model() else { return Err(self.bad(choice, config)) };
-                if who != agent {
-                    return Err(self.bad(choice, config));
-                }
-                let mut alts = alternatives(request, config.decisions);
-                if *option >= alts.len() {
-                    return Err(self.bad(choice, config));
-                }
-                let reply = alts.swap_remove(*option).reply;
+                let Some((who, _)) = self.world.awaiting_model() else { return Err(self.bad(choice, config)) };
+                let reply = self.replies.as_ref().and_then(|r| r.get(*option)).map(|alt| alt.reply.clone());
+                let Some(reply) = reply.filter(|_| who == agent) else { return Err(self.bad(choice, config)) };
+                self.replies = None;
                 self.world.model_returned(agent, Ok(reply));
                 self.run_on();
             }
@@ -296,6 +296,11 @@ impl Node {
     fn settle(&mut self, config: &ExploreConfig, step: &mut Step) -> Result<(), ExploreError> {
         loop {
             self.observe(step);
+            if self.replies.is_none() {
+                if let Some((_, request)) = self.world.awaiting_model() {
+                    self.replies = Some(std::sync::Arc::new(alternatives(request, config.decisions)));
+                }
+            }
             if self.world.awaiting_model().is_some() || !self.world.turns().choices().is_empty() {
                 let choices = self.choices(config);
                 if choices.len() == 1 {

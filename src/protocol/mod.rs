@@ -6,6 +6,7 @@
 //! UI) changes the team only through `Team`, and reads it from the trace.
 
 pub mod bus;
+pub mod canon;
 pub mod checker;
 pub mod faults;
 pub mod ids;

@@ -450,17 +450,22 @@ impl Team {
 
     /// Feeds what decides the team's future into `h`: members, requests and
     /// the messages waiting or held, without times, sequence numbers or the
-    /// trace (the explorer's canonical state).
-    pub fn hash_state<H: std::hash::Hasher>(&self, h: &mut H) {
+    /// trace, request ids by their place (`canon`): the explorer's
+    /// canonical state.
+    pub fn hash_state<H: std::hash::Hasher>(&self, canon: &super::canon::Canon, h: &mut H) {
         use std::hash::Hash;
-        fn message<H: std::hash::Hasher>(m: &super::message::Message, h: &mut H) {
-            (m.msg_type, &m.from, &m.to, &m.content, &m.request_id, m.approve, &m.feedback).hash(h);
-        }
+        let message = |m: &super::message::Message, h: &mut H| {
+            (m.msg_type, &m.from, &m.to, m.approve).hash(h);
+            canon.hash_text(&m.content, h);
+            m.request_id.as_ref().map(|id| canon.hash_id(id, h)).hash(h);
+            m.feedback.as_deref().map(|f| canon.hash_text(f, h)).hash(h);
+        };
         for m in &self.state.roster.members {
             (&m.name, &m.role, m.status, m.plan_mode, m.plan_approved, m.shutdown_approved, m.incarnation).hash(h);
         }
         for r in self.state.tracker.iter() {
-            (&r.id, r.kind, &r.requester, &r.addressee, &r.plan, r.status).hash(h);
+            canon.hash_id(&r.id, h);
+            (r.kind, &r.requester, &r.addressee, &r.plan, r.status).hash(h);
         }
         for name in self.state.bus.names() {
             name.hash(h);

@@ -22,13 +22,14 @@ use super::scheduler::TurnKind;
 use super::tools::{self, AgentRole};
 use super::world::{World, WorldConfig};
 use crate::model::{ContentBlock, ModelRequest, ModelResponse, Role, StopReason, Turn};
+use crate::protocol::canon::Canon;
 use crate::protocol::{AgentName, MemberStatus};
 
 /// What running an agent led to.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Progress {
     /// It called its model (`ModelCalled` is recorded): the reply is awaited.
-    Model(ModelRequest),
+    Model,
     /// It asked for its next turn, parked or left its loop.
     Yielded,
 }
@@ -45,7 +46,7 @@ enum Step {
 }
 
 /// Where a loop resumes when its turn (or its model's reply) comes.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 enum Resume {
     /// A model-call turn: call the model.
     ModelTurn,
@@ -152,59 +153,81 @@ impl Agent {
         }
     }
 
-    /// Feeds the loop's position and conversation into `h`.
-    pub(crate) fn hash_state<H: Hasher>(&self, h: &mut H) {
-        self.at.hash(h);
+    /// Feeds the loop's position and conversation into `h`, canonically
+    /// (`canon`: no times, request ids by their place).
+    pub(crate) fn hash_state<H: Hasher>(&self, canon: &Canon, h: &mut H) {
+        match &self.at {
+            Resume::Replied(reply) => {
+                0xB0u8.hash(h);
+                if let Some(r) = reply {
+                    hash_blocks(&r.content, canon, h);
+                    r.stop_reason.to_string().hash(h);
+                }
+            }
+            other => other.hash(h),
+        }
         self.rounds.hash(h);
         self.lead_rounds.hash(h);
         for (id, name, input) in &self.calls {
             (id, name).hash(h);
-            hash_value(input, h);
+            hash_value(input, canon, h);
         }
-        hash_blocks(&self.results, h);
+        hash_blocks(&self.results, canon, h);
         for turn in &self.request.messages {
             (turn.role as u8).hash(h);
-            hash_blocks(&turn.content, h);
+            hash_blocks(&turn.content, canon, h);
         }
     }
 }
 
-impl Hash for ModelResponse {
+impl Hash for Resume {
     fn hash<H: Hasher>(&self, h: &mut H) {
-        hash_blocks(&self.content, h);
-        self.stop_reason.to_string().hash(h);
+        // A reply is hashed canonically by `Agent::hash_state`.
+        std::mem::discriminant(self).hash(h);
+        if let Resume::TeammateDeliver { fresh } = self {
+            fresh.hash(h);
+        }
     }
 }
 
-fn hash_blocks<H: Hasher>(blocks: &[ContentBlock], h: &mut H) {
+fn hash_blocks<H: Hasher>(blocks: &[ContentBlock], canon: &Canon, h: &mut H) {
     for b in blocks {
         match b {
-            ContentBlock::Text { text } => (0u8, text).hash(h),
+            ContentBlock::Text { text } => {
+                0u8.hash(h);
+                canon.hash_text(text, h);
+            }
             ContentBlock::ToolUse { id, name, input } => {
                 (1u8, id, name).hash(h);
-                hash_value(input, h);
+                hash_value(input, canon, h);
             }
-            ContentBlock::ToolResult { tool_use_id, content, is_error } => (2u8, tool_use_id, content, is_error).hash(h),
+            ContentBlock::ToolResult { tool_use_id, content, is_error } => {
+                (2u8, tool_use_id, is_error).hash(h);
+                canon.hash_text(content, h);
+            }
         }
     }
 }
 
 /// Hashes JSON by its structure (serde_json's `Value` has no `Hash`).
-fn hash_value<H: Hasher>(v: &Value, h: &mut H) {
+fn hash_value<H: Hasher>(v: &Value, canon: &Canon, h: &mut H) {
     match v {
         Value::Null => 0u8.hash(h),
         Value::Bool(b) => (1u8, b).hash(h),
         Value::Number(n) => (2u8, n.to_string()).hash(h),
-        Value::String(s) => (3u8, s).hash(h),
+        Value::String(s) => {
+            3u8.hash(h);
+            canon.hash_text(s, h);
+        }
         Value::Array(items) => {
             (4u8, items.len()).hash(h);
-            items.iter().for_each(|i| hash_value(i, h));
+            items.iter().for_each(|i| hash_value(i, canon, h));
         }
         Value::Object(map) => {
             (5u8, map.len()).hash(h);
             for (k, v) in map {
                 k.hash(h);
-                hash_value(v, h);
+                hash_value(v, canon, h);
             }
         }
     }
@@ -232,7 +255,7 @@ fn as_json(written: serde_json::Result<String>) -> String {
 /// Where the loop goes after one model call and its tools.
 enum After {
     Continue(Step),
-    Model(ModelRequest),
+    Model,
     Wait,
 }
 
@@ -246,7 +269,7 @@ impl World {
             let next = match at {
                 Resume::Ended | Resume::AwaitingModel => return Progress::Yielded,
                 Resume::ModelTurn => match self.call_model(me) {
-                    After::Model(request) => return Progress::Model(request),
+                    After::Model => return Progress::Model,
                     _ => return Progress::Yielded,
                 },
                 Resume::Replied(reply) => self.read_reply(me, reply.map(|r| *r)),
@@ -278,12 +301,12 @@ impl World {
                 After::Continue(step) => {
                     let after = if self.agent(me).role == AgentRole::Lead { self.lead_after(step) } else { self.teammate_after(me, step) };
                     match after {
-                        After::Model(r) => return Progress::Model(r),
+                        After::Model => return Progress::Model,
                         After::Wait => return self.yielded(me),
                         After::Continue(_) => continue,
                     }
                 }
-                After::Model(r) => return Progress::Model(r),
+                After::Model => return Progress::Model,
                 After::Wait => return self.yielded(me),
             }
         }
@@ -316,9 +339,8 @@ impl World {
             self.agent(me).rounds += 1;
         }
         self.observe(crate::protocol::Event::ModelCalled { agent: me.clone() });
-        let agent = self.agent(me);
-        agent.at = Resume::AwaitingModel;
-        After::Model(agent.request.clone())
+        self.agent(me).at = Resume::AwaitingModel;
+        After::Model
     }
 
     /// Reads a reply: its text into the conversation, its tool calls queued

@@ -188,9 +188,13 @@ async fn drive(inner: Rc<Inner>) {
         loop {
             match inner.with_world(World::proceed) {
                 Next::Yielded => break,
-                Next::CallModel { agent, request } => {
+                Next::CallModel { agent } => {
                     inner.after_change();
-                    let result = call_model(&inner, &agent, &request).await;
+                    let request = inner.world.borrow().awaiting_model().map(|(_, r)| r.clone());
+                    let result = match request {
+                        Some(request) => call_model(&inner, &agent, &request).await,
+                        None => Err(ModelError::Cancelled),
+                    };
                     inner.with_world(|w| w.model_returned(&agent, result));
                 }
             }

@@ -23,6 +23,7 @@ use super::scheduler::{Mode, Pick, Ticket, TurnKind, Turns};
 use super::workspace::Workspace;
 use super::RuntimeError;
 use crate::model::{ModelError, ModelRequest, ModelResponse};
+use crate::protocol::canon::Canon;
 use crate::protocol::ids::SeededIds;
 use crate::protocol::{AgentName, Event, FaultAction, MemberStatus, Millis, RequestId, RequestKind, RequestStatus, Team, TeamError};
 
@@ -53,13 +54,11 @@ pub enum TimeSource {
 /// What the driver must do next for the agent holding the baton.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Next {
-    /// Call the model with this request and hand the reply to
-    /// `World::model_returned`.
+    /// Call the model with the request `World::awaiting_model` shows, and
+    /// hand the reply to `World::model_returned`.
     CallModel {
         /// Whose model.
         agent: AgentName,
-        /// The conversation so far.
-        request: ModelRequest,
     },
     /// The agent waits for its next turn (or parked, or ended).
     Yielded,
@@ -257,7 +256,7 @@ impl World {
     pub fn proceed(&mut self) -> Next {
         let Some(agent) = self.running.clone() else { return Next::Yielded };
         match self.resume(&agent) {
-            Progress::Model(request) => Next::CallModel { agent, request },
+            Progress::Model => Next::CallModel { agent },
             Progress::Yielded => {
                 self.running = None;
                 self.armed = None;
@@ -513,12 +512,13 @@ impl World {
     /// trace, the clock and ticket numbers are left out (the explorer's
     /// canonical state; runs that differ only in timing meet).
     pub fn hash_state<H: Hasher>(&self, h: &mut H) {
-        self.team.hash_state(h);
+        let canon = Canon::new(self.team.tracker().iter().map(|r| &r.id));
+        self.team.hash_state(&canon, h);
         self.workspace.hash(h);
         self.turns.hash_shape(h);
         for (name, agent) in &self.agents {
             name.hash(h);
-            agent.hash_state(h);
+            agent.hash_state(&canon, h);
         }
         self.running.hash(h);
         self.prompts.hash(h);

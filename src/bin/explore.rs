@@ -168,7 +168,9 @@ fn main() -> ExitCode {
         for p in report.properties.iter().filter(|p| p.verdict == Verdict::Fails) {
             if let Some(ex) = &p.example {
                 let path = format!("{dir}/{}.{}.json", report.config.scenario, p.property.name());
-                let written = serde_json::to_string_pretty(&ex.trace).map_err(|e| e.to_string()).and_then(|t| std::fs::write(&path, t).map_err(|e| e.to_string()));
+                let written = serde_json::to_string_pretty(&ex.trace)
+                    .map_err(|e| e.to_string())
+                    .and_then(|t| std::fs::write(&path, t).map_err(|e| e.to_string()));
                 if let Err(e) = written {
                     eprintln!("explore: cannot write {path}: {e}");
                     return ExitCode::from(2);

@@ -217,7 +217,7 @@ impl Node {
 
     /// The choices open here (none at the end of a run).
     pub fn choices(&self, config: &ExploreConfig) -> Vec<Choice> {
-        if let Some((agent, _)) = self.world.awaiting_model() {
+        if let Some(agent) = self.world.awaiting_model() {
             let replies = self.replies.as_deref().map_or(&[][..], Vec::as_slice);
             return replies
                 .iter()
@@ -255,7 +255,7 @@ impl Node {
     fn apply(&mut self, choice: &Choice, config: &ExploreConfig) -> Result<(), ExploreError> {
         match choice {
             Choice::Reply { agent, option, .. } => {
-                let Some((who, _)) = self.world.awaiting_model() else { return Err(self.bad(choice, config)) };
+                let Some(who) = self.world.awaiting_model() else { return Err(self.bad(choice, config)) };
                 let reply = self.replies.as_ref().and_then(|r| r.get(*option)).map(|alt| alt.reply.clone());
                 let Some(reply) = reply.filter(|_| who == agent) else { return Err(self.bad(choice, config)) };
                 self.replies = None;
@@ -297,8 +297,8 @@ impl Node {
         loop {
             self.observe(step);
             if self.replies.is_none() {
-                if let Some((_, request)) = self.world.awaiting_model() {
-                    self.replies = Some(std::sync::Arc::new(alternatives(request, config.decisions)));
+                if let Some(request) = self.world.awaiting_model().and_then(|a| self.world.model_request(a)) {
+                    self.replies = Some(std::sync::Arc::new(alternatives(&request, config.decisions)));
                 }
             }
             if self.world.awaiting_model().is_some() || !self.world.turns().choices().is_empty() {

@@ -268,7 +268,8 @@ impl Monitor {
                 }
             }
             Event::ModelCalled { agent } if self.approved_shutdown.contains(agent) => {
-                let detail = format!("{agent} approved its shutdown, then called its model again instead of finishing its turn and exiting");
+                let detail =
+                    format!("{agent} approved its shutdown, then called its model again instead of finishing its turn and exiting");
                 self.note(&mut out, Property::NoActionAfterShutdownApproved, seq, detail);
             }
             Event::ToolReturned { agent, tool, is_error: false, .. }

@@ -8,7 +8,9 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use super::{outcome, Counterexample, ExploreConfig, ExploreError, Node, Property, PropertyReport, Quantifier, Report, Step, Strategy, Verdict};
+use super::{
+    outcome, Counterexample, ExploreConfig, ExploreError, Node, Property, PropertyReport, Quantifier, Report, Step, Strategy, Verdict,
+};
 use crate::protocol::ids::SeededIds;
 use crate::runtime::scenarios;
 

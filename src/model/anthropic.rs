@@ -685,7 +685,7 @@ mod tests {
 
     #[test]
     fn an_empty_system_prompt_and_no_tools_are_left_out() {
-        let req = ModelRequest { system: String::new(), messages: vec![Turn::user_text("hi")], tools: vec![], max_tokens: 10 };
+        let req = ModelRequest { system: String::new(), messages: vec![Turn::user_text("hi")], tools: Vec::new().into(), max_tokens: 10 };
         let body = request_body(&config(), &req);
         assert!(body.get("system").is_none() && body.get("tools").is_none());
         assert_eq!(body["messages"], json!([{ "role": "user", "content": [{ "type": "text", "text": "hi" }] }]));

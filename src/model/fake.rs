@@ -246,7 +246,8 @@ pub fn sample_request() -> super::ModelRequest {
                 description: "Ask a teammate to shut down.".into(),
                 input_schema: schema(&["teammate"]),
             },
-        ],
+        ]
+        .into(),
         max_tokens: 8000,
     }
 }

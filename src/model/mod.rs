@@ -127,8 +127,9 @@ pub struct ModelRequest {
     pub system: String,
     /// The conversation so far; the last turn is the user's.
     pub messages: Vec<Turn>,
-    /// The tools on offer.
-    pub tools: Vec<ToolSchema>,
+    /// The tools on offer (shared: every call of an agent offers the same
+    /// ones, and the explorer clones conversations at every choice point).
+    pub tools: std::sync::Arc<[ToolSchema]>,
     /// The most tokens the reply may use.
     pub max_tokens: u32,
 }

@@ -609,7 +609,7 @@ mod tests {
         let body = request_body(&OpenAiConfig { stream: false, ..config() }, &sample_request());
         assert_eq!(body["stream"], json!(false));
         assert!(body.get("stream_options").is_none());
-        let bare = ModelRequest { system: String::new(), messages: vec![Turn::user_text("hi")], tools: vec![], max_tokens: 0 };
+        let bare = ModelRequest { system: String::new(), messages: vec![Turn::user_text("hi")], tools: Vec::new().into(), max_tokens: 0 };
         let body = request_body(&config(), &bare);
         assert_eq!(body["messages"], json!([{ "role": "user", "content": "hi" }]));
         assert!(body.get("tools").is_none());

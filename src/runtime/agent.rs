@@ -76,7 +76,13 @@ enum Resume {
 pub(crate) struct Agent {
     me: AgentName,
     role: AgentRole,
-    request: ModelRequest,
+    /// The system prompt, tools and token limit of every call.
+    system: std::sync::Arc<str>,
+    tools: std::sync::Arc<[crate::model::ToolSchema]>,
+    max_tokens: u32,
+    /// The conversation so far: persistent, so cloning an agent (the
+    /// explorer does at every choice point) shares it.
+    conversation: imbl::Vector<Turn>,
     /// Model calls in this teammate loop since it last idled.
     rounds: usize,
     /// Model calls the lead made for this wake-up.
@@ -93,12 +99,10 @@ impl Agent {
         Agent {
             me: AgentName::lead(),
             role: AgentRole::Lead,
-            request: ModelRequest {
-                system: tools::lead_system_prompt(),
-                messages: Vec::new(),
-                tools: tools::schemas(AgentRole::Lead),
-                max_tokens: config.max_tokens,
-            },
+            system: tools::lead_system_prompt().into(),
+            tools: tools::schemas(AgentRole::Lead).into(),
+            max_tokens: config.max_tokens,
+            conversation: imbl::Vector::new(),
             rounds: 0,
             lead_rounds: 0,
             calls: VecDeque::new(),
@@ -112,12 +116,10 @@ impl Agent {
         Agent {
             me: me.clone(),
             role: AgentRole::Teammate,
-            request: ModelRequest {
-                system: tools::teammate_system_prompt(me.as_str(), role),
-                messages: vec![Turn::user_text(prompt)],
-                tools: tools::schemas(AgentRole::Teammate),
-                max_tokens: config.max_tokens,
-            },
+            system: tools::teammate_system_prompt(me.as_str(), role).into(),
+            tools: tools::schemas(AgentRole::Teammate).into(),
+            max_tokens: config.max_tokens,
+            conversation: imbl::Vector::unit(Turn::user_text(prompt)),
             rounds: 0,
             lead_rounds: 0,
             calls: VecDeque::new(),
@@ -136,9 +138,14 @@ impl Agent {
         self.at == Resume::AwaitingModel
     }
 
-    /// The conversation so far (the request of a call that is out).
-    pub(crate) fn request(&self) -> &ModelRequest {
-        &self.request
+    /// The request of a model call: the conversation so far.
+    pub(crate) fn request(&self) -> ModelRequest {
+        ModelRequest {
+            system: self.system.to_string(),
+            messages: self.conversation.iter().cloned().collect(),
+            tools: self.tools.clone(),
+            max_tokens: self.max_tokens,
+        }
     }
 
     /// Ends the loop where it stands (a stop).
@@ -173,7 +180,7 @@ impl Agent {
             hash_value(input, canon, h);
         }
         hash_blocks(&self.results, canon, h);
-        for turn in &self.request.messages {
+        for turn in &self.conversation {
             (turn.role as u8).hash(h);
             hash_blocks(&turn.content, canon, h);
         }
@@ -235,13 +242,13 @@ fn hash_value<H: Hasher>(v: &Value, canon: &Canon, h: &mut H) {
 
 /// Appends blocks to the conversation as a user turn, merging with a user
 /// turn already at the end (providers need roles to alternate).
-fn push_user(request: &mut ModelRequest, blocks: Vec<ContentBlock>) {
+fn push_user(conversation: &mut imbl::Vector<Turn>, blocks: Vec<ContentBlock>) {
     if blocks.is_empty() {
         return;
     }
-    match request.messages.last_mut() {
+    match conversation.back_mut() {
         Some(last) if last.role == Role::User => last.content.extend(blocks),
-        _ => request.messages.push(Turn { role: Role::User, content: blocks }),
+        _ => conversation.push_back(Turn { role: Role::User, content: blocks }),
     }
 }
 
@@ -349,7 +356,7 @@ impl World {
         let Some(reply) = reply else { return After::Continue(Step::Done) };
         let agent = self.agent(me);
         let content = if reply.content.is_empty() { vec![ContentBlock::text("(no reply)")] } else { reply.content.clone() };
-        agent.request.messages.push(Turn { role: Role::Assistant, content });
+        agent.conversation.push_back(Turn { role: Role::Assistant, content });
         let calls: VecDeque<(String, String, Value)> =
             reply.tool_uses().map(|(id, name, input)| (id.to_string(), name.to_string(), input.clone())).collect();
         if calls.is_empty() || reply.stop_reason == StopReason::MaxTokens {
@@ -365,7 +372,7 @@ impl World {
                         is_error: true,
                     })
                     .collect();
-                push_user(&mut agent.request, results);
+                push_user(&mut agent.conversation, results);
             }
             return After::Continue(if reply.stop_reason == StopReason::PauseTurn { Step::Paused } else { Step::Done });
         }
@@ -387,7 +394,7 @@ impl World {
             return self.ask_turn(me, TurnKind::Tool { name: next }, Resume::ToolTurn);
         }
         let results = std::mem::take(&mut agent.results);
-        push_user(&mut agent.request, results);
+        push_user(&mut agent.conversation, results);
         After::Continue(Step::Acted)
     }
 
@@ -408,7 +415,7 @@ impl World {
         if let Some(prompts) = self.restarts.remove(me) {
             blocks.extend(prompts.into_iter().map(ContentBlock::text));
         }
-        push_user(&mut self.agent(me).request, blocks);
+        push_user(&mut self.agent(me).conversation, blocks);
     }
 
     /// A teammate after one model call and its tools.
@@ -465,7 +472,7 @@ impl World {
             blocks.push(ContentBlock::text(format!("<inbox>{json}</inbox>")));
         }
         let delivered = !blocks.is_empty();
-        push_user(&mut self.agent(&lead).request, blocks);
+        push_user(&mut self.agent(&lead).conversation, blocks);
         delivered
     }
 

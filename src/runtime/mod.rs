@@ -190,7 +190,7 @@ async fn drive(inner: Rc<Inner>) {
                 Next::Yielded => break,
                 Next::CallModel { agent } => {
                     inner.after_change();
-                    let request = inner.world.borrow().awaiting_model().map(|(_, r)| r.clone());
+                    let request = inner.world.borrow().model_request(&agent);
                     let result = match request {
                         Some(request) => call_model(&inner, &agent, &request).await,
                         None => Err(ModelError::Cancelled),

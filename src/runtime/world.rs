@@ -180,11 +180,15 @@ impl World {
         self.agents.values().filter(|a| !a.has_ended()).count()
     }
 
-    /// The agent whose model call is out, and the request it made.
-    pub fn awaiting_model(&self) -> Option<(&AgentName, &ModelRequest)> {
+    /// The agent whose model call is out.
+    pub fn awaiting_model(&self) -> Option<&AgentName> {
         let name = self.running.as_ref()?;
-        let agent = self.agents.get(name)?;
-        agent.awaits_model().then(|| (name, agent.request()))
+        self.agents.get(name)?.awaits_model().then_some(name)
+    }
+
+    /// The request of `agent`'s model call: its conversation so far.
+    pub fn model_request(&self, agent: &AgentName) -> Option<ModelRequest> {
+        self.agents.get(agent).map(Agent::request)
     }
 
     /// Each agent's name and whether its loop still runs.

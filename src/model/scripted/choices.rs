@@ -81,7 +81,8 @@ pub fn alternatives(request: &ModelRequest, decisions: Decisions) -> Vec<Alterna
                 let mut flipped = input.clone();
                 flipped["approve"] = json!(!approve);
                 let text_key = if name == "shutdown_response" { "reason" } else { "feedback" };
-                flipped[text_key] = json!(if approve { "Not now (explored: the other answer)." } else { "Fine (explored: the other answer)." });
+                flipped[text_key] =
+                    json!(if approve { "Not now (explored: the other answer)." } else { "Fine (explored: the other answer)." });
                 let block = ContentBlock::ToolUse { id: id.clone(), name: name.clone(), input: flipped };
                 let verb = if approve { "reject" } else { "approve" };
                 out.push(Alternative { label: format!("{verb} {rid} instead"), reply: with_call(&reply, index, Some(block)) });
@@ -119,7 +120,7 @@ mod tests {
                 Turn::user_text("You are alice, a coder. Write a short hello module in src/hello.py."),
                 Turn { role: Role::User, content: vec![ContentBlock::text(message.to_string())] },
             ],
-            tools: Vec::new(),
+            tools: Vec::new().into(),
             max_tokens: 1000,
         }
     }

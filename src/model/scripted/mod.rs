@@ -733,7 +733,7 @@ mod tests {
     use crate::model::Turn;
 
     fn lead_request(turns: Vec<Turn>) -> ModelRequest {
-        ModelRequest { system: "You are a team lead at /workspace.".into(), messages: turns, tools: vec![], max_tokens: 100 }
+        ModelRequest { system: "You are a team lead at /workspace.".into(), messages: turns, tools: Vec::new().into(), max_tokens: 100 }
     }
 
     fn calls(r: &ModelResponse) -> Vec<(String, Value)> {
@@ -779,7 +779,7 @@ mod tests {
         let req = ModelRequest {
             system: "You are 'charlie', role: coder, at /workspace. Submit plans via plan_approval before major work.".into(),
             messages: vec![Turn::user_text("You are charlie. Your task: add validation. Submit a plan with plan_approval and wait.")],
-            tools: vec![],
+            tools: Vec::new().into(),
             max_tokens: 100,
         };
         let c = calls(&respond(&req));

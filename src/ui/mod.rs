@@ -17,6 +17,8 @@ pub mod diagram;
 pub mod export;
 pub mod geometry;
 pub mod lists;
+pub mod machinery;
+pub mod message_table;
 pub mod share;
 pub mod snapshot;
 /// Generated traces for the browser benchmark and unit tests: a test

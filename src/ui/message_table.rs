@@ -25,7 +25,7 @@ pub const MESSAGE_ROWS: usize = 60;
 pub const SAID_CHARS: usize = 80;
 
 /// What became of a message, as of the cursor.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Fate {
     /// In its recipient's inbox; read by the drain at `read_at`, if by now.
     Delivered {

@@ -36,6 +36,8 @@ pub mod diagram_view;
 #[cfg(target_arch = "wasm32")]
 pub mod library;
 #[cfg(target_arch = "wasm32")]
+pub mod machinery_view;
+#[cfg(target_arch = "wasm32")]
 pub mod panels;
 #[cfg(target_arch = "wasm32")]
 pub mod playback;

@@ -19,8 +19,9 @@ pub const ROW_HEIGHT: f64 = 36.0;
 pub const HEADER_HEIGHT: f64 = 56.0;
 /// Left margin.
 pub const LEFT: f64 = 90.0;
-/// How many characters of a tool call a note keeps (the rest is on hover).
-pub const TOOL_LABEL_CHARS: usize = 34;
+/// How many characters of a tool call a note keeps (the rest is in the
+/// event log): a note fits between its agent's lifeline and the next one.
+pub const TOOL_LABEL_CHARS: usize = 28;
 /// How many characters of a plain message's text its arrow keeps.
 pub const MESSAGE_TEXT_CHARS: usize = 28;
 /// How many colours requests cycle through.

@@ -14,7 +14,7 @@
 use std::collections::BTreeMap;
 
 use super::captions::{clip, Said};
-use super::diagram::{Activation, Badge, Column, Diagram, Row, RowKind, PALETTE_SIZE, ROW_HEIGHT};
+use super::diagram::{Activation, Badge, Column, Diagram, Row, RowKind, COLUMN_WIDTH, PALETTE_SIZE, ROW_HEIGHT};
 use crate::protocol::{MemberStatus, MessageType, RequestId, Violation};
 
 /// Where run banners and violation marks start: marks at the left edge,
@@ -363,10 +363,8 @@ pub fn row(r: &Row) -> Item {
     let seq = Some(r.seq);
     let (top, bottom) = (r.y, r.y + ROW_HEIGHT);
     match &r.kind {
-        RowKind::RunStarted { prompt } => {
-            item(ItemKind::Banner, "banner run-start", seq, top, bottom, vec![text(BANNER_X, y, format!("▶ {prompt}"), None)])
-        }
-        RowKind::RunFinished => item(ItemKind::Banner, "banner run-end", seq, top, bottom, vec![text(BANNER_X, y, "■ run finished", None)]),
+        RowKind::RunStarted { prompt } => item(ItemKind::Banner, "banner run-start", seq, top, bottom, banner(y, format!("▶ {prompt}"))),
+        RowKind::RunFinished => item(ItemKind::Banner, "banner run-end", seq, top, bottom, banner(y, "■ run finished".into())),
         RowKind::Spawn { name, from_x, to_x } => item(
             ItemKind::Spawn,
             "spawn",
@@ -375,7 +373,9 @@ pub fn row(r: &Row) -> Item {
             bottom,
             vec![
                 line(*from_x, y, to_x - 62.0, y, Some(Head { color: None })),
-                text((from_x + to_x) / 2.0, y - 4.0, format!("spawn {name}"), None),
+                // In the gap before the new head, clear of the lifelines
+                // the arrow passes on its way.
+                text(to_x - (COLUMN_WIDTH + 62.0) / 2.0, y - 4.0, format!("spawn {name}"), None),
             ],
         ),
         RowKind::Message { from_x, to_x, label, msg_type, request_id, color, delivered, fault, said } => {
@@ -395,14 +395,24 @@ pub fn row(r: &Row) -> Item {
             let (x1, x2) = if (to_x - from_x).abs() < 1.0 { (*from_x, from_x + 40.0) } else { (*from_x, *to_x) };
             let dir = if x2 >= x1 { -1.0 } else { 1.0 };
             let head = (!dropped).then_some(Head { color: *color });
-            let mut shapes = vec![line(x1, y, x2 + dir * 6.0, y, head), text((x1 + x2) / 2.0, y - 5.0, label, Some("msg-label"))];
+            // Label and what was said sit in the gap next to the sender (the
+            // middle, between neighbours), never across a lifeline the
+            // arrow passes; a plain message's text is cut to that gap.
+            let gap = (x2 - x1).abs().min(COLUMN_WIDTH);
+            let mid = x1 - dir * gap / 2.0;
+            let label = if matches!(msg_type, MessageType::Message | MessageType::Broadcast) {
+                clip(&label, ((gap - 16.0) / SAID_CHAR_WIDTH) as usize)
+            } else {
+                label
+            };
+            let mut shapes = vec![line(x1, y, x2 + dir * 6.0, y, head), text(mid, y - 5.0, label, Some("msg-label"))];
             if let Some(said) = said {
-                // What was said, under the arrow: cut to the arrow's length,
-                // whole on hover.
-                let fits = (((x2 - x1).abs() - 36.0) / SAID_CHAR_WIDTH).max(12.0) as usize;
+                // What was said, under the arrow: cut to the gap, whole on
+                // hover.
+                let fits = ((gap - 36.0) / SAID_CHAR_WIDTH).max(12.0) as usize;
                 // After the label: the arrow's text still begins with its type.
                 shapes.push(Shape::Tooltip(format!("{}: {}", said.field, said.text)));
-                shapes.push(text((x1 + x2) / 2.0, y + 15.0, said_on_arrow(said, fits), Some("msg-said")));
+                shapes.push(text(mid, y + 15.0, said_on_arrow(said, fits), Some("msg-said")));
             }
             if dropped {
                 // The × stands where the head would have been.
@@ -452,6 +462,18 @@ pub fn row(r: &Row) -> Item {
             it
         }
     }
+}
+
+/// The width of one character of a banner's text (13 px italic), for the
+/// plate behind it.
+pub const BANNER_CHAR_WIDTH: f64 = 7.2;
+
+/// A run banner's text on an opaque plate (`plate`, the page's background),
+/// so the lifelines and activation bars it spans pass behind it instead of
+/// through its words.
+fn banner(y: f64, words: String) -> Vec<Shape> {
+    let width = words.chars().count() as f64 * BANNER_CHAR_WIDTH + 8.0;
+    vec![Shape::Rect { x: BANNER_X - 4.0, y: y - 12.0, width, height: 17.0, rx: 3.0, class: Some("plate") }, text(BANNER_X, y, words, None)]
 }
 
 /// Height of one legend entry.

@@ -88,21 +88,21 @@ fn fsm_view(fsm: Option<&Fsm>) -> impl IntoView {
     );
     view! {
         <figure class="fsm">
-            <svg class="fsm-drawing" role="img" aria-label=label viewBox="0 0 300 124" width="300" height="124">
+            <svg class="fsm-drawing" role="img" aria-label=label viewBox="0 0 316 124" width="316" height="124">
                 <defs>
-                    <marker id="fsm-head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                    <marker id="fsm-head" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="9" markerHeight="9" orient="auto-start-reverse">
                         <path d="M 0 0 L 10 5 L 0 10 z"></path>
                     </marker>
                 </defs>
                 <g class="fsm-edge start">
-                    <circle cx="8" cy="62" r="4"></circle>
-                    <path d="M 12 62 L 30 62" marker-end="url(#fsm-head)"></path>
+                    <circle cx="5" cy="62" r="4"></circle>
+                    <path d="M 9 62 L 19 62" marker-end="url(#fsm-head)"></path>
                 </g>
-                {edge(RequestStatus::Approved, "M 126 54 C 150 30, 160 25, 186 25", "approve", 132.0, 30.0)}
-                {edge(RequestStatus::Rejected, "M 126 70 C 150 94, 160 99, 186 99", "reject", 136.0, 108.0)}
-                {node(RequestStatus::Pending, 30.0, 47.0)}
-                {node(RequestStatus::Approved, 190.0, 10.0)}
-                {node(RequestStatus::Rejected, 190.0, 84.0)}
+                {edge(RequestStatus::Approved, "M 116 54 L 209 25", "approve", 146.0, 30.0)}
+                {edge(RequestStatus::Rejected, "M 116 70 L 209 99", "reject", 146.0, 104.0)}
+                {node(RequestStatus::Pending, 20.0, 47.0)}
+                {node(RequestStatus::Approved, 212.0, 10.0)}
+                {node(RequestStatus::Rejected, 212.0, 84.0)}
             </svg>
             <figcaption class="small">{words}</figcaption>
         </figure>
@@ -153,7 +153,7 @@ fn ConfigCode(data: Memo<Option<Machinery>>) -> impl IntoView {
     let count = move || data.with(|d| d.as_ref().map_or(0, |m| m.config.members.rows.len()));
     let numbered = move || members().into_iter().enumerate().collect::<Vec<(usize, MemberLine)>>();
     let member_view = move |(i, m): (usize, MemberLine)| {
-        let class = format!("code-line member status-{}{}", m.status, if m.fresh { " fresh" } else { "" });
+        let class = format!("code-line code-member status-{}{}", m.status, if m.fresh { " fresh" } else { "" });
         let comma = move || if i + 1 < count() { "," } else { "" };
         view! { <code class=class>{m.text}{comma}</code> }
     };

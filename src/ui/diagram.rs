@@ -11,8 +11,10 @@ use std::collections::BTreeMap;
 use super::captions::{said, Said};
 use crate::protocol::{AgentName, Event, FaultAction, MemberStatus, MessageType, RequestId, RequestStatus, Trace, TraceEntry};
 
-/// Width of one agent column, in SVG units.
-pub const COLUMN_WIDTH: f64 = 240.0;
+/// Width of one agent column, in SVG units: the longest arrow label
+/// (`plan_approval_response [id]`, about 241 units of 13 px text) fits
+/// between two lifelines' activation bars.
+pub const COLUMN_WIDTH: f64 = 256.0;
 /// Height of one row.
 pub const ROW_HEIGHT: f64 = 36.0;
 /// Space above the first row, for the agent heads.

@@ -23,8 +23,9 @@ pub const MARK_X: f64 = 4.0;
 /// Left edge of run banners (leaves room for a violation mark).
 pub const BANNER_X: f64 = 22.0;
 /// The width of one character of what was said under an arrow (13 px
-/// italic), for cutting it to the arrow's length.
-pub const SAID_CHAR_WIDTH: f64 = 7.0;
+/// italic, as measured in Chromium's default sans-serif), for cutting it to
+/// the arrow's length.
+pub const SAID_CHAR_WIDTH: f64 = 7.3;
 /// Half the size of a cross (a dropped message's end, a lifeline's end).
 pub const CROSS_HALF: f64 = 7.0;
 
@@ -386,10 +387,6 @@ pub fn row(r: &Row) -> Item {
                 if matches!(msg_type, MessageType::Message | MessageType::Broadcast) { "text" } else { "protocol" },
                 fault.map(|f| format!(" fault-{f}")).unwrap_or_default()
             );
-            let label = match fault {
-                Some(f) => format!("{label} ({f})"),
-                None => label.clone(),
-            };
             let dropped = *fault == Some("dropped");
             // A message to oneself is drawn as a short arrow to the right.
             let (x1, x2) = if (to_x - from_x).abs() < 1.0 { (*from_x, from_x + 40.0) } else { (*from_x, *to_x) };
@@ -401,18 +398,27 @@ pub fn row(r: &Row) -> Item {
             let gap = (x2 - x1).abs().min(COLUMN_WIDTH);
             let mid = x1 - dir * gap / 2.0;
             let label = if matches!(msg_type, MessageType::Message | MessageType::Broadcast) {
-                clip(&label, ((gap - 16.0) / SAID_CHAR_WIDTH) as usize)
+                clip(label, ((gap - 16.0) / SAID_CHAR_WIDTH) as usize)
             } else {
-                label
+                label.clone()
             };
             let mut shapes = vec![line(x1, y, x2 + dir * 6.0, y, head), text(mid, y - 5.0, label, Some("msg-label"))];
+            // Under the arrow, cut to the gap: the fault that hit it, then
+            // what was said (whole on hover).
+            let fits = ((gap - 36.0) / SAID_CHAR_WIDTH).max(12.0) as usize;
+            let mark = fault.map(|f| format!("({f})"));
+            let under = match (mark, said) {
+                (Some(mark), Some(said)) => Some(format!("{mark} {}", said_on_arrow(said, fits.saturating_sub(mark.len() + 1)))),
+                (Some(mark), None) => Some(mark),
+                (None, Some(said)) => Some(said_on_arrow(said, fits)),
+                (None, None) => None,
+            };
             if let Some(said) = said {
-                // What was said, under the arrow: cut to the gap, whole on
-                // hover.
-                let fits = ((gap - 36.0) / SAID_CHAR_WIDTH).max(12.0) as usize;
                 // After the label: the arrow's text still begins with its type.
                 shapes.push(Shape::Tooltip(format!("{}: {}", said.field, said.text)));
-                shapes.push(text(mid, y + 15.0, said_on_arrow(said, fits), Some("msg-said")));
+            }
+            if let Some(under) = under {
+                shapes.push(text(mid, y + 15.0, under, Some("msg-said")));
             }
             if dropped {
                 // The × stands where the head would have been.

@@ -489,7 +489,7 @@ pub const LEGEND_SAMPLE: f64 = 96.0;
 /// The legend in words, for its accessible name.
 pub const LEGEND_SUMMARY: &str = "Legend: solid coloured arrow, a request or response read by its recipient, coloured by its request_id; \
 dotted arrow, a message still waiting in an inbox; dashed arrow, a plain message or broadcast; arrow ending in ×, dropped by a fault; \
-italic label, delayed, reordered or duplicated by a fault; badges, each request's state pending, approved or rejected; \
+a word under the arrow, (delayed), (reordered) or (duplicate), hit by a fault; badges, each request's state pending, approved or rejected; \
 yellow box, a tool call; bar on a lifeline, an agent waiting on its model; × on a lifeline, a teammate shut down; ⚠, a protocol violation.";
 
 /// What the diagram's marks mean, drawn with the diagram's own classes and
@@ -516,7 +516,8 @@ pub fn legend(top: f64, width: f64) -> Legend {
             let dropped = fault == Some("dropped");
             let mut shapes = vec![line(x, y, if dropped { x2 - 10.0 } else { x2 }, y, (!dropped).then_some(Head { color }))];
             if let Some(label) = label {
-                shapes.push(text(x + (x2 - x) / 2.0, y - 5.0, label, Some("msg-label")));
+                // Under the arrow, as the diagram writes a fault's word.
+                shapes.push(text(x + (x2 - x) / 2.0, y + 13.0, label, Some("msg-said")));
             }
             if dropped {
                 shapes.push(Shape::Cross { x: x2 - 2.0, y, half: CROSS_HALF - 2.0, class: "drop-x", label: "dropped".into() });
@@ -537,7 +538,7 @@ pub fn legend(top: f64, width: f64) -> Legend {
         (arrow("c0 in-flight protocol", Some(0), None, None), "dotted: sent, still waiting in the inbox"),
         (arrow("plain delivered text", None, None, None), "dashed: a plain message or broadcast"),
         (arrow("plain delivered protocol", None, None, Some("dropped")), "× at the end: dropped by a fault, never arrives"),
-        (arrow("plain delivered protocol", None, Some("(delayed)"), Some("delayed")), "italic label: delayed, reordered or duplicated"),
+        (arrow("plain delivered protocol", None, Some("(delayed)"), Some("delayed")), "under it: delayed, reordered or copied"),
         (badge_sample("pending"), "request pending: waiting for its answer (FSM)"),
         (badge_sample("approved"), "pending → approved"),
         (badge_sample("rejected"), "pending → rejected"),

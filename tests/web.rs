@@ -1017,3 +1017,99 @@ async fn each_inbox_shows_its_count_and_nothing_stray() {
         assert!(text.trim().ends_with("(0 unread)"), "an emptied inbox says so and nothing else: {text:?}");
     }
 }
+
+/// The state lit on the machinery panel's FSM.
+fn fsm_lit(host: &web_sys::HtmlElement) -> Vec<String> {
+    texts(host, ".machinery .fsm-node.lit text")
+}
+
+#[wasm_bindgen_test]
+async fn the_machinery_panel_follows_back_and_next_and_a_tracker_entry_puts_its_request_on_the_fsm() {
+    let host = mount_app();
+    leptos::task::tick().await;
+    assert_eq!(texts(&host, ".machinery .tracker").concat(), "shutdown_requests = {}plan_requests = {}", "empty trackers before a run");
+    assert!(fsm_lit(&host).is_empty(), "no request, nothing lit");
+    click(&host, "[data-scenario=shutdown]");
+    until("the run to finish", || run_finished(&host)).await;
+    let id = arrow_ids(&host, "shutdown_request").into_iter().next().expect("a shutdown request");
+    assert_eq!(fsm_lit(&host), ["approved"]);
+    assert_eq!(all(&host, ".machinery .fsm-edge.taken.to-approved").len(), 1, "the edge it took is marked");
+    let entry = texts(&host, ".machinery .tracker button.entry");
+    assert_eq!(entry, [format!("\"{id}\": {{\"target\": \"alice\", \"status\": \"approved\"}},")]);
+    let config = texts(&host, ".machinery .config .code-line").concat();
+    assert!(config.contains("{\"name\": \"alice\", \"role\": \"coder\", \"status\": \"shutdown\"}"), "{config}");
+    // Back to before the answer: pending, no edge taken, alice still working.
+    until("Back to reach the pending request", || {
+        if fsm_lit(&host) == ["pending"] {
+            return true;
+        }
+        button(&host, "Back").click();
+        false
+    })
+    .await;
+    assert!(all(&host, ".machinery .fsm-edge.taken").is_empty());
+    assert!(texts(&host, ".machinery .tracker button.entry")[0].ends_with("\"status\": \"pending\"},"));
+    assert!(!texts(&host, ".machinery .config .code-line").concat().contains("\"status\": \"shutdown\""));
+    // Next until it is approved again; the step that moves it animates it.
+    until("Next to reach the answer", || {
+        if fsm_lit(&host) == ["approved"] {
+            return true;
+        }
+        button(&host, "Next").click();
+        false
+    })
+    .await;
+    assert_eq!(all(&host, ".machinery .fsm-edge.taken.fresh").len(), 1, "the move just made is animated");
+    // Picking the entry selects the request everywhere.
+    click(&host, ".machinery .tracker button.entry");
+    until("the request to be selected", || all(&host, ".machinery button.entry[aria-pressed=true]").len() == 1).await;
+    until("the Requests panel to open the same request", || {
+        all(&host, ".requests li.request.open").iter().map(|li| li.get_attribute("data-request").unwrap_or_default()).collect::<Vec<_>>()
+            == [id.clone()]
+    })
+    .await;
+    assert!(texts(&host, ".machinery figcaption").concat().starts_with(&format!("Request {id} (shutdown, lead → alice)")));
+}
+
+#[wasm_bindgen_test]
+async fn the_messages_table_lists_the_messages_at_the_cursor_with_headers_and_a_caption() {
+    let host = mount_app();
+    leptos::task::tick().await;
+    click(&host, "[data-scenario=shutdown]");
+    until("the run to finish", || run_finished(&host)).await;
+    let arrows = all(&host, "g.msg").len();
+    let id = arrow_ids(&host, "shutdown_request").into_iter().next().expect("a shutdown request");
+    let toggle = button(&host, "Messages as a table");
+    assert_eq!(toggle.get_attribute("aria-pressed").as_deref(), Some("false"));
+    toggle.click();
+    until("the table", || !all(&host, "table.message-table tbody tr").is_empty()).await;
+    assert_eq!(toggle.get_attribute("aria-pressed").as_deref(), Some("true"));
+    assert!(host.query_selector("#diagram").unwrap().unwrap().has_attribute("hidden"), "the table takes the diagram's place");
+    assert_eq!(texts(&host, ".message-table thead th[scope=col]").len(), 8);
+    assert!(texts(&host, ".message-table caption")[0].starts_with(&format!("Messages so far, newest first: {arrows} as of step")));
+    let rows = all(&host, ".message-table tbody tr");
+    assert_eq!(rows.len(), arrows, "one row per arrow of the diagram");
+    let cells = |row: &web_sys::Element| -> Vec<String> {
+        let list = row.query_selector_all("th, td").unwrap();
+        (0..list.length()).map(|i| list.item(i).unwrap().text_content().unwrap_or_default().trim().to_string()).collect()
+    };
+    let answer = rows.iter().map(cells).find(|c| c[4] == "shutdown_response").expect("the answer's row");
+    assert_eq!((answer[2].as_str(), answer[3].as_str(), answer[5].as_str()), ("alice", "lead", id.as_str()));
+    assert!(answer[7].starts_with("delivered"), "{answer:?}");
+    let request = rows.iter().map(cells).find(|c| c[4] == "shutdown_request").expect("the request's row");
+    assert!(request[7].starts_with("delivered, read at #"), "{request:?}");
+    // Back: the table follows the cursor, one message fewer at some point.
+    until("Back to drop the answer's row", || {
+        if all(&host, ".message-table tbody tr").len() < arrows {
+            return true;
+        }
+        button(&host, "Back").click();
+        false
+    })
+    .await;
+    let (at, _) = position(&host);
+    assert!(texts(&host, ".message-table caption")[0].contains(&format!("as of step {at} of")));
+    button(&host, "Messages as a table").click();
+    until("the diagram back", || !host.query_selector("#diagram").unwrap().unwrap().has_attribute("hidden")).await;
+    assert!(all(&host, "table.message-table").is_empty());
+}

@@ -14,6 +14,8 @@ use crate::protocol::timeline::{Timeline, DEFAULT_KEYFRAME_EVERY};
 use crate::protocol::{Event, ReplayError, TeamState, Trace, TraceEntry, Violation};
 
 use super::diagram::{Diagram, Layout};
+use super::lists::Shown;
+use super::message_table::{MessageIndex, MessageRow};
 
 /// Every version of every workspace file, stamped with the event that
 /// wrote it: successful `write_file` and `edit_file` runs, in order.
@@ -72,6 +74,7 @@ pub struct RunViews {
     checker: Checker,
     layout: Layout,
     workspace: WorkspaceHistory,
+    messages: MessageIndex,
     model_errors: usize,
     broken: Option<ReplayError>,
 }
@@ -84,6 +87,7 @@ impl RunViews {
             checker: Checker::new(),
             layout: Layout::new(),
             workspace: WorkspaceHistory::default(),
+            messages: MessageIndex::new(),
             model_errors: 0,
             broken: None,
         }
@@ -119,6 +123,7 @@ impl RunViews {
             self.checker.observe(entry);
             self.layout.push(entry);
             self.workspace.push(entry);
+            self.messages.push(entry);
             if matches!(entry.event, Event::ModelFailed { .. }) {
                 self.model_errors += 1;
             }
@@ -160,6 +165,13 @@ impl RunViews {
     /// The workspace as of `cursor`.
     pub fn workspace_at(&self, cursor: Option<usize>) -> BTreeMap<String, String> {
         self.workspace.at(cursor)
+    }
+
+    /// The messages table (the diagram's text alternative) as of `cursor`
+    /// (`None`: all): the newest `limit` messages of `entries` (the run's
+    /// trace), newest first, with their fates.
+    pub fn messages_at(&self, entries: &[TraceEntry], cursor: Option<usize>, limit: usize) -> Shown<MessageRow> {
+        self.messages.rows_at(entries, cursor.unwrap_or(usize::MAX), limit)
     }
 
     /// How many model calls have failed in the whole run.

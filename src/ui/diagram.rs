@@ -11,16 +11,19 @@ use std::collections::BTreeMap;
 use super::captions::{said, Said};
 use crate::protocol::{AgentName, Event, FaultAction, MemberStatus, MessageType, RequestId, RequestStatus, Trace, TraceEntry};
 
-/// Width of one agent column, in SVG units.
-pub const COLUMN_WIDTH: f64 = 240.0;
+/// Width of one agent column, in SVG units: the longest arrow label
+/// (`plan_approval_response [id]`, about 241 units of 13 px text) fits
+/// between two lifelines' activation bars.
+pub const COLUMN_WIDTH: f64 = 256.0;
 /// Height of one row.
 pub const ROW_HEIGHT: f64 = 36.0;
 /// Space above the first row, for the agent heads.
 pub const HEADER_HEIGHT: f64 = 56.0;
 /// Left margin.
 pub const LEFT: f64 = 90.0;
-/// How many characters of a tool call a note keeps (the rest is on hover).
-pub const TOOL_LABEL_CHARS: usize = 34;
+/// How many characters of a tool call a note keeps (the rest is in the
+/// event log): a note fits between its agent's lifeline and the next one.
+pub const TOOL_LABEL_CHARS: usize = 28;
 /// How many characters of a plain message's text its arrow keeps.
 pub const MESSAGE_TEXT_CHARS: usize = 28;
 /// How many colours requests cycle through.

@@ -8,7 +8,8 @@
 //! itself. Two exceptions, neither part of the run: the streaming preview of
 //! a model's reply, and the sticky row of lifeline heads, which redraws the
 //! geometry's heads moved to the top of the viewport. Selection and cursor
-//! live in the session.
+//! live in the session. "Messages as a table" swaps the drawing for its
+//! text alternative (`machinery_view::MessageTable`).
 
 use leptos::ev;
 use leptos::html::Div;
@@ -16,6 +17,7 @@ use leptos::prelude::*;
 
 use super::diagram::{Diagram, PALETTE_SIZE, ROW_HEIGHT};
 use super::geometry::{self, Item, ItemKind, Shape};
+use super::machinery_view::MessageTable;
 use super::session::Session;
 use crate::protocol::RequestId;
 
@@ -150,6 +152,22 @@ pub fn DiagramView() -> impl IntoView {
         }
     };
     let width = move || full_width.get() * scale.get();
+    // The diagram's text alternative (`MessageTable`) in its place while
+    // pressed; back to the diagram, the viewport is measured again (it
+    // had no size while hidden).
+    let table = RwSignal::new(false);
+    let toggle_table = move |_| {
+        table.update(|t| *t = !*t);
+        if !table.get_untracked() {
+            request_animation_frame(move || {
+                if let Some(el) = scroller.get_untracked() {
+                    viewport.set((el.client_height() as f64).max(200.0));
+                    pane_width.set(el.client_width() as f64);
+                    scroll_top.set(el.scroll_top() as f64);
+                }
+            });
+        }
+    };
     // Heads whose own head has scrolled above the viewport (the lead's
     // always: at the top it covers its own head exactly).
     let sticky_heads = move || {
@@ -174,10 +192,15 @@ pub fn DiagramView() -> impl IntoView {
             <span class="zoom-level" aria-live="polite">{move || format!("{:.0} %", scale.get() * 100.0)}</span>
             <button aria-label="Zoom in" title="Zoom in" disabled=move || zoom_step(scale.get(), 1).is_none() on:click=move |_| zoom_by(1)>"+"</button>
             <button aria-pressed=move || fit.get().to_string() on:click=move |_| fit.update(|f| *f = !*f)>"Fit to width"</button>
+            <button class="table-toggle" aria-pressed=move || table.get().to_string() on:click=toggle_table>"Messages as a table"</button>
         </div>
+        <Show when=move || table.get()>
+            <MessageTable/>
+        </Show>
         <div
             class="diagram-scroll"
             id="diagram"
+            hidden=move || table.get()
             tabindex="0"
             role="region"
             aria-label="Diagram (scrolls)"

@@ -14,7 +14,7 @@
 use std::collections::BTreeMap;
 
 use super::captions::{clip, Said};
-use super::diagram::{Activation, Badge, Column, Diagram, Row, RowKind, PALETTE_SIZE, ROW_HEIGHT};
+use super::diagram::{Activation, Badge, Column, Diagram, Row, RowKind, COLUMN_WIDTH, PALETTE_SIZE, ROW_HEIGHT};
 use crate::protocol::{MemberStatus, MessageType, RequestId, Violation};
 
 /// Where run banners and violation marks start: marks at the left edge,
@@ -23,8 +23,9 @@ pub const MARK_X: f64 = 4.0;
 /// Left edge of run banners (leaves room for a violation mark).
 pub const BANNER_X: f64 = 22.0;
 /// The width of one character of what was said under an arrow (13 px
-/// italic), for cutting it to the arrow's length.
-pub const SAID_CHAR_WIDTH: f64 = 7.0;
+/// italic, as measured in Chromium's default sans-serif), for cutting it to
+/// the arrow's length.
+pub const SAID_CHAR_WIDTH: f64 = 7.3;
 /// Half the size of a cross (a dropped message's end, a lifeline's end).
 pub const CROSS_HALF: f64 = 7.0;
 
@@ -363,10 +364,8 @@ pub fn row(r: &Row) -> Item {
     let seq = Some(r.seq);
     let (top, bottom) = (r.y, r.y + ROW_HEIGHT);
     match &r.kind {
-        RowKind::RunStarted { prompt } => {
-            item(ItemKind::Banner, "banner run-start", seq, top, bottom, vec![text(BANNER_X, y, format!("▶ {prompt}"), None)])
-        }
-        RowKind::RunFinished => item(ItemKind::Banner, "banner run-end", seq, top, bottom, vec![text(BANNER_X, y, "■ run finished", None)]),
+        RowKind::RunStarted { prompt } => item(ItemKind::Banner, "banner run-start", seq, top, bottom, banner(y, format!("▶ {prompt}"))),
+        RowKind::RunFinished => item(ItemKind::Banner, "banner run-end", seq, top, bottom, banner(y, "■ run finished".into())),
         RowKind::Spawn { name, from_x, to_x } => item(
             ItemKind::Spawn,
             "spawn",
@@ -375,7 +374,9 @@ pub fn row(r: &Row) -> Item {
             bottom,
             vec![
                 line(*from_x, y, to_x - 62.0, y, Some(Head { color: None })),
-                text((from_x + to_x) / 2.0, y - 4.0, format!("spawn {name}"), None),
+                // In the gap before the new head, clear of the lifelines
+                // the arrow passes on its way.
+                text(to_x - (COLUMN_WIDTH + 62.0) / 2.0, y - 4.0, format!("spawn {name}"), None),
             ],
         ),
         RowKind::Message { from_x, to_x, label, msg_type, request_id, color, delivered, fault, said } => {
@@ -386,23 +387,38 @@ pub fn row(r: &Row) -> Item {
                 if matches!(msg_type, MessageType::Message | MessageType::Broadcast) { "text" } else { "protocol" },
                 fault.map(|f| format!(" fault-{f}")).unwrap_or_default()
             );
-            let label = match fault {
-                Some(f) => format!("{label} ({f})"),
-                None => label.clone(),
-            };
             let dropped = *fault == Some("dropped");
             // A message to oneself is drawn as a short arrow to the right.
             let (x1, x2) = if (to_x - from_x).abs() < 1.0 { (*from_x, from_x + 40.0) } else { (*from_x, *to_x) };
             let dir = if x2 >= x1 { -1.0 } else { 1.0 };
             let head = (!dropped).then_some(Head { color: *color });
-            let mut shapes = vec![line(x1, y, x2 + dir * 6.0, y, head), text((x1 + x2) / 2.0, y - 5.0, label, Some("msg-label"))];
+            // Label and what was said sit in the gap next to the sender (the
+            // middle, between neighbours), never across a lifeline the
+            // arrow passes; a plain message's text is cut to that gap.
+            let gap = (x2 - x1).abs().min(COLUMN_WIDTH);
+            let mid = x1 - dir * gap / 2.0;
+            let label = if matches!(msg_type, MessageType::Message | MessageType::Broadcast) {
+                clip(label, ((gap - 16.0) / SAID_CHAR_WIDTH) as usize)
+            } else {
+                label.clone()
+            };
+            let mut shapes = vec![line(x1, y, x2 + dir * 6.0, y, head), text(mid, y - 5.0, label, Some("msg-label"))];
+            // Under the arrow, cut to the gap: the fault that hit it, then
+            // what was said (whole on hover).
+            let fits = ((gap - 36.0) / SAID_CHAR_WIDTH).max(12.0) as usize;
+            let mark = fault.map(|f| format!("({f})"));
+            let under = match (mark, said) {
+                (Some(mark), Some(said)) => Some(format!("{mark} {}", said_on_arrow(said, fits.saturating_sub(mark.len() + 1)))),
+                (Some(mark), None) => Some(mark),
+                (None, Some(said)) => Some(said_on_arrow(said, fits)),
+                (None, None) => None,
+            };
             if let Some(said) = said {
-                // What was said, under the arrow: cut to the arrow's length,
-                // whole on hover.
-                let fits = (((x2 - x1).abs() - 36.0) / SAID_CHAR_WIDTH).max(12.0) as usize;
                 // After the label: the arrow's text still begins with its type.
                 shapes.push(Shape::Tooltip(format!("{}: {}", said.field, said.text)));
-                shapes.push(text((x1 + x2) / 2.0, y + 15.0, said_on_arrow(said, fits), Some("msg-said")));
+            }
+            if let Some(under) = under {
+                shapes.push(text(mid, y + 15.0, under, Some("msg-said")));
             }
             if dropped {
                 // The × stands where the head would have been.
@@ -454,6 +470,18 @@ pub fn row(r: &Row) -> Item {
     }
 }
 
+/// The width of one character of a banner's text (13 px italic), for the
+/// plate behind it.
+pub const BANNER_CHAR_WIDTH: f64 = 7.2;
+
+/// A run banner's text on an opaque plate (`plate`, the page's background),
+/// so the lifelines and activation bars it spans pass behind it instead of
+/// through its words.
+fn banner(y: f64, words: String) -> Vec<Shape> {
+    let width = words.chars().count() as f64 * BANNER_CHAR_WIDTH + 8.0;
+    vec![Shape::Rect { x: BANNER_X - 4.0, y: y - 12.0, width, height: 17.0, rx: 3.0, class: Some("plate") }, text(BANNER_X, y, words, None)]
+}
+
 /// Height of one legend entry.
 pub const LEGEND_ROW: f64 = 28.0;
 /// Width of a legend entry's sample drawing; its words start after it.
@@ -461,7 +489,7 @@ pub const LEGEND_SAMPLE: f64 = 96.0;
 /// The legend in words, for its accessible name.
 pub const LEGEND_SUMMARY: &str = "Legend: solid coloured arrow, a request or response read by its recipient, coloured by its request_id; \
 dotted arrow, a message still waiting in an inbox; dashed arrow, a plain message or broadcast; arrow ending in ×, dropped by a fault; \
-italic label, delayed, reordered or duplicated by a fault; badges, each request's state pending, approved or rejected; \
+a word under the arrow, (delayed), (reordered) or (duplicate), hit by a fault; badges, each request's state pending, approved or rejected; \
 yellow box, a tool call; bar on a lifeline, an agent waiting on its model; × on a lifeline, a teammate shut down; ⚠, a protocol violation.";
 
 /// What the diagram's marks mean, drawn with the diagram's own classes and
@@ -488,7 +516,8 @@ pub fn legend(top: f64, width: f64) -> Legend {
             let dropped = fault == Some("dropped");
             let mut shapes = vec![line(x, y, if dropped { x2 - 10.0 } else { x2 }, y, (!dropped).then_some(Head { color }))];
             if let Some(label) = label {
-                shapes.push(text(x + (x2 - x) / 2.0, y - 5.0, label, Some("msg-label")));
+                // Under the arrow, as the diagram writes a fault's word.
+                shapes.push(text(x + (x2 - x) / 2.0, y + 13.0, label, Some("msg-said")));
             }
             if dropped {
                 shapes.push(Shape::Cross { x: x2 - 2.0, y, half: CROSS_HALF - 2.0, class: "drop-x", label: "dropped".into() });
@@ -509,7 +538,7 @@ pub fn legend(top: f64, width: f64) -> Legend {
         (arrow("c0 in-flight protocol", Some(0), None, None), "dotted: sent, still waiting in the inbox"),
         (arrow("plain delivered text", None, None, None), "dashed: a plain message or broadcast"),
         (arrow("plain delivered protocol", None, None, Some("dropped")), "× at the end: dropped by a fault, never arrives"),
-        (arrow("plain delivered protocol", None, Some("(delayed)"), Some("delayed")), "italic label: delayed, reordered or duplicated"),
+        (arrow("plain delivered protocol", None, Some("(delayed)"), Some("delayed")), "under it: delayed, reordered or copied"),
         (badge_sample("pending"), "request pending: waiting for its answer (FSM)"),
         (badge_sample("approved"), "pending → approved"),
         (badge_sample("rejected"), "pending → rejected"),

@@ -17,6 +17,8 @@ pub mod diagram;
 pub mod export;
 pub mod geometry;
 pub mod lists;
+pub mod machinery;
+pub mod message_table;
 pub mod share;
 pub mod snapshot;
 /// Generated traces for the browser benchmark and unit tests: a test
@@ -33,6 +35,8 @@ pub mod caption_box;
 pub mod diagram_view;
 #[cfg(target_arch = "wasm32")]
 pub mod library;
+#[cfg(target_arch = "wasm32")]
+pub mod machinery_view;
 #[cfg(target_arch = "wasm32")]
 pub mod panels;
 #[cfg(target_arch = "wasm32")]

@@ -7,6 +7,7 @@
 use leptos::prelude::*;
 
 use super::lists;
+use super::machinery_view::MachineryPanel;
 use super::session::Session;
 use super::views::{describe, percent_encode};
 use crate::protocol::{AgentName, MemberStatus, RequestId, RequestKind, RequestStatus, TeamState};
@@ -27,6 +28,7 @@ pub fn Panels() -> impl IntoView {
     let state = state_at(s);
     view! {
         <ViolationsPanel/>
+        <MachineryPanel state=state/>
         <RequestsPanel state=state/>
         <RosterPanel state=state/>
         <InboxPanel state=state/>

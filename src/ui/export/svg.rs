@@ -33,6 +33,7 @@ text { fill: #1d1f24; font-family: system-ui, -apple-system, "Segoe UI", Roboto,
 .cross line { stroke: #c0392b; stroke-width: 3; }
 .activation { fill: #c3cdef; stroke: #3355cc; }
 .banner text { fill: #5b6170; font-style: italic; }
+.plate { fill: #f5f6f8; }
 .spawn line { stroke: #5b6170; stroke-dasharray: 2 3; }
 .spawn text { text-anchor: middle; fill: #5b6170; font-size: 13px; }
 .msg line { stroke-width: 2; }

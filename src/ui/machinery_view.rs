@@ -1,0 +1,230 @@
+//! The machinery panel and the messages table: the one FSM with the shown
+//! request's state lit and its last transition marked (animated when the
+//! step just made it; a fade only under reduced motion), the two trackers
+//! and `config.json` written as the lesson writes them; and the diagram's
+//! text alternative, a table of the messages so far. Both follow the
+//! playback cursor (Back, Next, scrub, replay and imported traces alike).
+//!
+//! Owns this markup only. What is shown comes from `machinery` and
+//! `message_table` (pure, tested natively); the state at the cursor from
+//! the panels' memo; selection and cursor from the session. It must not
+//! change the team or place anything in the diagram.
+
+use leptos::prelude::*;
+
+use super::machinery::{machinery, Fsm, Machinery, MemberLine, TrackerLine, TrackerView};
+use super::message_table::{MessageRow, MESSAGE_ROWS};
+use super::session::Session;
+use crate::protocol::{RequestStatus, TeamState};
+
+/// The machinery as the lesson draws it, as of the cursor. `state` is the
+/// team at the cursor (the panels' memo).
+#[component]
+pub fn MachineryPanel(
+    /// The team at the cursor (`None`: the trace cannot be replayed that far).
+    state: Memo<Option<TeamState>>,
+) -> impl IntoView {
+    let s = expect_context::<Session>();
+    let data = Memo::new(move |_| {
+        let shown = s.shown();
+        let selected = s.playback.selected.get();
+        state.with(|st| st.as_ref().map(|st| s.run.trace.with(|t| machinery(st, &t.entries()[..shown.min(t.len())], selected.as_ref()))))
+    });
+    let part = move |f: fn(&Machinery) -> TrackerView| Signal::derive(move || data.with(|d| d.as_ref().map(f)));
+    let shutdown = part(|m| m.shutdown_requests.clone());
+    let plan = part(|m| m.plan_requests.clone());
+    view! {
+        <section class="panel machinery" aria-labelledby="machinery-title">
+            <h2 id="machinery-title">"The machinery"</h2>
+            <p class="muted small machinery-intro">
+                "One state machine for both protocols; two trackers keyed by request_id; the roster as config.json. Pick a tracker entry to put it on the FSM."
+            </p>
+            {move || data.with(|d| match d {
+                None => view! { <p class="muted">"The trace cannot be replayed."</p> }.into_any(),
+                Some(m) => fsm_view(m.fsm.as_ref()).into_any(),
+            })}
+            <h3 class="machinery-sub">"Trackers"</h3>
+            <TrackerCode tracker=shutdown/>
+            <TrackerCode tracker=plan/>
+            <h3 class="machinery-sub">"config.json"</h3>
+            <ConfigCode data=data/>
+        </section>
+    }
+}
+
+/// The FSM `pending -> approved | rejected` as a small state diagram, the
+/// request's state lit and the edge it took marked.
+fn fsm_view(fsm: Option<&Fsm>) -> impl IntoView {
+    let state = fsm.map(|f| f.state);
+    let taken = fsm.and_then(|f| f.last.as_ref().map(|m| m.to));
+    let fresh = fsm.is_some_and(|f| f.fresh);
+    let node = move |status: RequestStatus, x: f64, y: f64| {
+        let lit = state == Some(status);
+        let class = format!("fsm-node state-{status}{}{}", if lit { " lit" } else { "" }, if lit && fresh { " fresh" } else { "" });
+        view! {
+            <g class=class>
+                <rect x=x y=y width="96" height="30" rx="15"></rect>
+                <text x=x + 48.0 y=y + 20.0>{status.as_str()}</text>
+            </g>
+        }
+    };
+    let edge = move |to: RequestStatus, d: &'static str, label: &'static str, lx: f64, ly: f64| {
+        let on = taken == Some(to);
+        let class = format!("fsm-edge to-{to}{}{}", if on { " taken" } else { "" }, if on && fresh { " fresh" } else { "" });
+        view! {
+            <g class=class>
+                <path d=d marker-end="url(#fsm-head)"></path>
+                <text x=lx y=ly>{label}</text>
+            </g>
+        }
+    };
+    let label = match fsm {
+        Some(f) => format!("The one state machine, pending → approved | rejected, with request {} on it: {}", f.request_id, f.state),
+        None => "The one state machine, pending → approved | rejected; no request yet".to_string(),
+    };
+    let words = fsm.map_or_else(
+        || "No request yet: the lead's shutdown_request or a teammate's plan_approval creates one, pending.".to_string(),
+        |f| format!("{}{}", f.describe(), if f.chosen { "" } else { " (the request touched last)" }),
+    );
+    view! {
+        <figure class="fsm">
+            <svg class="fsm-drawing" role="img" aria-label=label viewBox="0 0 316 124" width="316" height="124">
+                <defs>
+                    <marker id="fsm-head" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="9" markerHeight="9" orient="auto-start-reverse">
+                        <path d="M 0 0 L 10 5 L 0 10 z"></path>
+                    </marker>
+                </defs>
+                <g class="fsm-edge start">
+                    <circle cx="5" cy="62" r="4"></circle>
+                    <path d="M 9 62 L 19 62" marker-end="url(#fsm-head)"></path>
+                </g>
+                {edge(RequestStatus::Approved, "M 116 54 L 209 25", "approve", 146.0, 30.0)}
+                {edge(RequestStatus::Rejected, "M 116 70 L 209 99", "reject", 146.0, 104.0)}
+                {node(RequestStatus::Pending, 20.0, 47.0)}
+                {node(RequestStatus::Approved, 212.0, 10.0)}
+                {node(RequestStatus::Rejected, 212.0, 84.0)}
+            </svg>
+            <figcaption class="small">{words}</figcaption>
+        </figure>
+    }
+}
+
+/// One tracker as the lesson's Python dict; each entry a button that puts
+/// its request on the FSM (and selects it in the diagram and the Requests
+/// panel).
+#[component]
+fn TrackerCode(tracker: Signal<Option<TrackerView>>) -> impl IntoView {
+    let s = expect_context::<Session>();
+    let name = move || tracker.with(|t| t.as_ref().map_or("", |t| t.name));
+    let lines = move || tracker.with(|t| t.as_ref().map(|t| t.lines.rows.clone()).unwrap_or_default());
+    let empty = move || tracker.with(|t| t.as_ref().is_none_or(|t| t.lines.rows.is_empty()));
+    let line_view = move |l: TrackerLine| {
+        let id = l.id.clone();
+        let class = format!(
+            "code-line entry status-{}{}{}",
+            l.status,
+            if l.selected { " selected" } else { "" },
+            if l.fresh { " fresh" } else { "" }
+        );
+        view! {
+            <button class=class data-request=l.id.to_string() aria-pressed=l.selected.to_string()
+                on:click=move |_| s.playback.selected.set(Some(id.clone()))>
+                {l.text}
+            </button>
+        }
+    };
+    view! {
+        <div class="code-block tracker" role="group" aria-label=move || format!("{} tracker", name())>
+            <code class="code-line">{move || if empty() { format!("{} = {{}}", name()) } else { format!("{} = {{", name()) }}</code>
+            <For each=lines key=|l| (l.text.clone(), l.selected, l.fresh) children=line_view/>
+            <Show when=move || !empty()>
+                <code class="code-line">"}"</code>
+            </Show>
+        </div>
+        {move || tracker.with(|t| t.as_ref().and_then(|t| t.lines.cut_note("requests"))).map(|note| view! { <p class="muted small list-cut">{note}</p> })}
+    }
+}
+
+/// The roster as the lesson's `config.json`.
+#[component]
+fn ConfigCode(data: Memo<Option<Machinery>>) -> impl IntoView {
+    let team = move || data.with(|d| d.as_ref().map(|m| m.config.team_name.clone()).unwrap_or_default());
+    let members = move || data.with(|d| d.as_ref().map(|m| m.config.members.rows.clone()).unwrap_or_default());
+    let count = move || data.with(|d| d.as_ref().map_or(0, |m| m.config.members.rows.len()));
+    let numbered = move || members().into_iter().enumerate().collect::<Vec<(usize, MemberLine)>>();
+    let member_view = move |(i, m): (usize, MemberLine)| {
+        let class = format!("code-line code-member status-{}{}", m.status, if m.fresh { " fresh" } else { "" });
+        let comma = move || if i + 1 < count() { "," } else { "" };
+        view! { <code class=class>{m.text}{comma}</code> }
+    };
+    view! {
+        <div class="code-block config" role="group" aria-label="config.json">
+            <code class="code-line">"{"</code>
+            <code class="code-line key">{move || format!("\"team_name\": {},", team())}</code>
+            <code class="code-line key">{move || if count() == 0 { "\"members\": []" } else { "\"members\": [" }}</code>
+            <For each=numbered key=|(i, m)| (*i, m.text.clone(), m.fresh) children=member_view/>
+            <Show when=move || count() != 0>
+                <code class="code-line key">"]"</code>
+            </Show>
+            <code class="code-line">"}"</code>
+        </div>
+        {move || data.with(|d| d.as_ref().and_then(|m| m.config.members.cut_note("members"))).map(|note| view! { <p class="muted small list-cut">{note}</p> })}
+    }
+}
+
+/// The diagram's text alternative: the messages so far as a table (newest
+/// first, bounded), following the cursor.
+#[component]
+pub fn MessageTable() -> impl IntoView {
+    let s = expect_context::<Session>();
+    let rows = Memo::new(move |_| {
+        let cursor = s.playback.cursor.get();
+        s.run.trace.with(|t| s.run.views.with(|v| v.messages_at(t.entries(), cursor, MESSAGE_ROWS)))
+    });
+    let caption = move || {
+        let (shown, len) = (s.shown(), s.run.trace.with(|t| t.len()));
+        let total = rows.with(|r| r.total);
+        let cut = rows.with(|r| r.cut_note("messages")).map(|n| format!(" {n}.")).unwrap_or_default();
+        format!("Messages so far, newest first: {total} as of step {shown} of {len}.{cut}")
+    };
+    let row_view = |r: MessageRow| {
+        let fate = r.fate.describe();
+        view! {
+            <tr class=format!("fate-{}", r.fate.class())>
+                <th scope="row">{format!("#{}", r.seq)}</th>
+                <td class="num">{r.time.to_string()}</td>
+                <td>{r.from.to_string()}</td>
+                <td>{r.to.to_string()}</td>
+                <td><code>{r.msg_type.as_str()}</code></td>
+                <td>{r.request_id.map(|id| view! { <code>{id.to_string()}</code> })}</td>
+                <td class="said">{r.said}</td>
+                <td class="fate">{fate}</td>
+            </tr>
+        }
+    };
+    view! {
+        <div class="message-table-scroll" id="message-table" tabindex="0" role="region" aria-labelledby="message-table-caption">
+            <table class="message-table">
+                <caption id="message-table-caption">{caption}</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">"Seq"</th>
+                        <th scope="col">"Time"</th>
+                        <th scope="col">"From"</th>
+                        <th scope="col">"To"</th>
+                        <th scope="col">"Type"</th>
+                        <th scope="col">"request_id"</th>
+                        <th scope="col">"What was said"</th>
+                        <th scope="col">"Fate"</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    <For each=move || rows.with(|r| r.rows.clone()) key=|r| (r.seq, r.fate.clone()) children=row_view/>
+                </tbody>
+            </table>
+            <Show when=move || rows.with(|r| r.total == 0)>
+                <p class="muted">"No messages yet."</p>
+            </Show>
+        </div>
+    }
+}

@@ -1,0 +1,212 @@
+//! A readable diagram (issue 11, item 4), checked on the geometry both the
+//! live view and the SVG export draw: for each of the six scenarios, at the
+//! end of the run and at every cursor on the way, no text overlaps another
+//! text, a badge, a tool note, a lifeline head or an activation bar; no text
+//! crosses a lifeline unless it sits on an opaque plate (a run banner); a
+//! tool note and a badge stay between the lifelines around them.
+//!
+//! Text boxes are estimated from the stylesheet (13 px text, 14 px agent
+//! names; `text-anchor: middle` for labels, badges and heads) with the
+//! character widths measured in Chromium's default font.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use team_protocols::protocol::check;
+use team_protocols::runtime::scenarios;
+use team_protocols::ui::diagram::{layout, ROW_HEIGHT};
+use team_protocols::ui::geometry::{draw, Geometry, ItemKind, Shape};
+
+/// Width of one character of 13 px text (regular), as measured on the
+/// page's screenshots in Chromium's default sans-serif (27 characters of
+/// `shutdown_request [4607cc28]` take 197 px); bold text is wider (28
+/// characters of a transition note take 227 px).
+const CHAR: f64 = 7.3;
+const BOLD_CHAR: f64 = 8.1;
+/// Lines closer than this to a text's box count as touching it.
+const MARGIN: f64 = 1.0;
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Box2 {
+    x0: f64,
+    y0: f64,
+    x1: f64,
+    y1: f64,
+}
+
+impl Box2 {
+    fn overlaps(&self, o: &Box2) -> bool {
+        self.x0 < o.x1 && o.x0 < self.x1 && self.y0 < o.y1 && o.y0 < self.y1
+    }
+    fn contains(&self, o: &Box2) -> bool {
+        self.x0 <= o.x0 && o.x1 <= self.x1 && self.y0 <= o.y0 && o.y1 <= self.y1
+    }
+    /// Whether the vertical segment x, y0..y1 passes through this box.
+    fn crossed_by_vertical(&self, x: f64, y0: f64, y1: f64) -> bool {
+        self.x0 - MARGIN < x && x < self.x1 + MARGIN && y0 < self.y1 && self.y0 < y1
+    }
+}
+
+/// One text as drawn: its box and who drew it.
+#[derive(Debug, Clone)]
+struct Placed {
+    item: usize,
+    kind: ItemKind,
+    text: String,
+    bounds: Box2,
+    /// Drawn on an opaque plate of its own (nothing behind it shows).
+    plated: bool,
+}
+
+fn text_box(kind: ItemKind, class: Option<&str>, x: f64, y: f64, text: &str) -> Box2 {
+    let bold = matches!(kind, ItemKind::Transition | ItemKind::Badge) || class == Some("head-name");
+    let size = if class == Some("head-name") || kind == ItemKind::Violation { 14.0 } else { 13.0 };
+    let width = text.chars().count() as f64 * if bold { BOLD_CHAR } else { CHAR } * size / 13.0;
+    let middle = matches!(kind, ItemKind::Spawn | ItemKind::Message | ItemKind::Badge | ItemKind::Lifeline);
+    let x0 = if middle { x - width / 2.0 } else { x };
+    Box2 { x0, y0: y - 0.8 * size, x1: x0 + width, y1: y + 0.25 * size }
+}
+
+struct Drawn {
+    texts: Vec<Placed>,
+    /// (item, kind, rect) of every filled rectangle.
+    rects: Vec<(usize, ItemKind, Box2)>,
+    /// Lifelines: x, y0, y1.
+    lifelines: Vec<(f64, f64, f64)>,
+}
+
+fn collect(g: &Geometry) -> Drawn {
+    let mut d = Drawn { texts: Vec::new(), rects: Vec::new(), lifelines: Vec::new() };
+    for (i, it) in g.items().enumerate() {
+        let plated = it.shapes.iter().any(|s| matches!(s, Shape::Rect { class: Some("plate"), .. }));
+        for s in &it.shapes {
+            match s {
+                Shape::Text { x, y, text, class } => d.texts.push(Placed {
+                    item: i,
+                    kind: it.kind,
+                    text: text.clone(),
+                    bounds: text_box(it.kind, *class, *x, *y, text),
+                    plated,
+                }),
+                Shape::Rect { x, y, width, height, class, .. } if *class != Some("plate") => {
+                    d.rects.push((i, it.kind, Box2 { x0: *x, y0: *y, x1: x + width, y1: y + height }))
+                }
+                Shape::Line { x1, y1, x2, y2, class: Some("life"), .. } if (x1 - x2).abs() < 0.5 => d.lifelines.push((*x1, *y1, *y2)),
+                _ => {}
+            }
+        }
+    }
+    d
+}
+
+/// Every collision in `g`, in words.
+fn collisions(g: &Geometry) -> Vec<String> {
+    let d = collect(g);
+    let mut found = Vec::new();
+    for (a, t) in d.texts.iter().enumerate() {
+        for u in &d.texts[a + 1..] {
+            if t.bounds.overlaps(&u.bounds) {
+                found.push(format!("text {:?} ({:?}) overlaps text {:?} ({:?})", t.text, t.kind, u.text, u.kind));
+            }
+        }
+        for (item, kind, r) in &d.rects {
+            if *item == t.item {
+                if !r.contains(&t.bounds) {
+                    found.push(format!("text {:?} ({:?}) spills out of its own box", t.text, t.kind));
+                }
+            } else if r.overlaps(&t.bounds) && !(t.plated && *kind == ItemKind::Activation) {
+                found.push(format!("text {:?} ({:?}) overlaps a {kind:?} box at x {:.0}..{:.0}", t.text, t.kind, r.x0, r.x1));
+            }
+        }
+        if !t.plated && t.kind != ItemKind::Lifeline {
+            for (x, y0, y1) in &d.lifelines {
+                if t.bounds.crossed_by_vertical(*x, *y0, *y1) {
+                    found.push(format!("text {:?} ({:?}) crosses the lifeline at x {x:.0}", t.text, t.kind));
+                }
+            }
+        }
+    }
+    for (item, kind, r) in &d.rects {
+        if !matches!(kind, ItemKind::Tool | ItemKind::Badge) {
+            continue;
+        }
+        for (x, y0, y1) in &d.lifelines {
+            if r.crossed_by_vertical(*x, *y0, *y1) {
+                found.push(format!("a {kind:?} box at x {:.0}..{:.0} crosses the lifeline at x {x:.0}", r.x0, r.x1));
+            }
+        }
+        for (other, other_kind, o) in &d.rects {
+            if other != item && matches!(other_kind, ItemKind::Activation | ItemKind::Badge | ItemKind::Tool) && r.overlaps(o) {
+                found.push(format!("a {kind:?} box at x {:.0}..{:.0} overlaps a {other_kind:?} box", r.x0, r.x1));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn no_label_note_or_badge_collides_in_any_scenario_at_any_cursor() {
+    let mut report = Vec::new();
+    for scenario in scenarios::ALL {
+        let trace = common::scenario_trace(scenario);
+        let violations = check(&trace);
+        // Every cursor: an open activation or a running tool note is drawn
+        // differently from its finished self.
+        for cursor in 1..=trace.len() {
+            let g = draw(&layout(&trace, Some(cursor)), &violations, cursor);
+            for c in collisions(&g) {
+                let line = format!("{}: {c}", scenario.id);
+                if !report.contains(&line) {
+                    report.push(line);
+                }
+            }
+        }
+    }
+    assert!(report.is_empty(), "{} collision(s):\n{}", report.len(), report.join("\n"));
+}
+
+#[test]
+fn the_check_finds_a_label_that_crosses_a_lifeline_and_texts_that_overlap() {
+    // The check itself must be able to fail: a spawn label drawn across the
+    // lifeline of the column between, and two texts on one spot.
+    let trace = common::scenario_trace(scenarios::OUT_OF_ORDER);
+    let mut g = draw(&layout(&trace, None), &check(&trace), trace.len());
+    let x = g.lifelines[1].shapes.iter().find_map(|s| match s {
+        Shape::Line { x1, class: Some("life"), .. } => Some(*x1),
+        _ => None,
+    });
+    let row = g.rows.iter_mut().find(|it| it.kind == ItemKind::Message).expect("a message row");
+    let y = row.top + ROW_HEIGHT;
+    row.shapes.push(Shape::Text { x: x.unwrap(), y, text: "across".into(), class: None });
+    row.shapes.push(Shape::Text { x: x.unwrap(), y, text: "across".into(), class: None });
+    let found = collisions(&g);
+    assert!(found.iter().any(|c| c.contains("\"across\" (Message) crosses the lifeline")), "{found:?}");
+    assert!(found.iter().any(|c| c.contains("\"across\" (Message) overlaps text \"across\"")), "{found:?}");
+}
+
+#[test]
+fn no_collisions_either_when_faults_mark_the_protocol_messages() {
+    use team_protocols::protocol::{FaultAction, FaultPlan, FaultRule, MessageType};
+    let mut report = Vec::new();
+    let mut runs = 0;
+    for scenario in scenarios::ALL {
+        for action in [FaultAction::Drop, FaultAction::Delay { ms: 400 }, FaultAction::Duplicate, FaultAction::Reorder] {
+            for msg_type in [MessageType::ShutdownResponse, MessageType::PlanApprovalResponse, MessageType::ShutdownRequest] {
+                let rule = FaultRule { msg_type: Some(msg_type), ..FaultRule::new(action.clone()) };
+                // A run a fault leaves stuck is the fault tests' business;
+                // here only what is drawn counts.
+                let Ok((_, trace)) = common::try_run_scenario(scenario, common::SEED, FaultPlan::new(vec![rule])) else { continue };
+                runs += 1;
+                let g = draw(&layout(&trace, None), &check(&trace), trace.len());
+                for c in collisions(&g) {
+                    let line = format!("{} with {action:?} on {msg_type}: {c}", scenario.id);
+                    if !report.contains(&line) {
+                        report.push(line);
+                    }
+                }
+            }
+        }
+    }
+    assert!(runs >= 12, "only {runs} faulty runs ended");
+    assert!(report.is_empty(), "{} collision(s):\n{}", report.len(), report.join("\n"));
+}

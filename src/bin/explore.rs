@@ -15,7 +15,8 @@ use team_protocols::protocol::FaultAction;
 use team_protocols::runtime::scenarios;
 
 const USAGE: &str = "usage: explore --scenario ID [--faults K] [--kinds drop,duplicate,delay,reorder] [--depth N] [--max-states N]
-               [--strategy bfs|dfs|simulate] [--runs N] [--seed N] [--threads N] [--withhold] [--json] [--trace-out DIR]
+               [--strategy bfs|dfs|simulate] [--runs N] [--seed N] [--threads N] [--decisions N] [--withhold]
+               [--json] [--trace-out DIR]
        explore --list";
 
 /// Why the command line was refused.
@@ -66,6 +67,7 @@ fn parse(mut it: impl Iterator<Item = String>) -> Result<Args, ArgError> {
             "--runs" => runs = number(&flag, it.next())?,
             "--strategy" => strategy = it.next().ok_or_else(|| ArgError::Missing(flag.clone()))?,
             "--withhold" => config.decisions.withhold_answers = true,
+            "--decisions" => config.max_decisions = number(&flag, it.next())?,
             "--kinds" => {
                 let value = it.next().ok_or_else(|| ArgError::Missing(flag.clone()))?;
                 config.fault_kinds = value
@@ -103,7 +105,7 @@ fn parse(mut it: impl Iterator<Item = String>) -> Result<Args, ArgError> {
 
 fn print_text(report: &Report) {
     let c = &report.config;
-    println!("scenario {} · faults ≤ {} · {:?}", c.scenario, c.max_faults, c.strategy);
+    println!("scenario {} · faults ≤ {} · decisions off script ≤ {} · {:?}", c.scenario, c.max_faults, c.max_decisions, c.strategy);
     println!(
         "{} states, {} distinct, depth {}, {:.2} s, {:.0} states/s{}",
         report.states,

@@ -82,6 +82,8 @@ pub struct ExploreConfig {
     pub fault_kinds: Vec<FaultAction>,
     /// The policy decisions to try.
     pub decisions: Decisions,
+    /// At most this many decisions per run that differ from the script.
+    pub max_decisions: usize,
     /// At most this many choices per run.
     pub max_depth: usize,
     /// Stop after this many distinct states.
@@ -101,6 +103,7 @@ impl ExploreConfig {
             max_faults: 0,
             fault_kinds: vec![FaultAction::Drop, FaultAction::Duplicate, FaultAction::Delay { ms: 1_000 }, FaultAction::Reorder],
             decisions: Decisions::default(),
+            max_decisions: 2,
             max_depth: 200,
             max_states: 2_000_000,
             strategy: Strategy::Bfs,
@@ -160,11 +163,15 @@ pub struct Node {
     /// The team and its agents.
     pub world: World,
     monitor: Monitor,
-    /// Trace entries the monitor has seen.
-    seen: usize,
+    /// The sequence number of the first entry the monitor has not seen.
+    seen: u64,
+    /// Keep the whole trace (a counterexample being rebuilt); otherwise a
+    /// state carries no history.
+    keep_history: bool,
     /// Prompts of the scenario not yet given.
     prompts: Vec<&'static str>,
     faults_left: usize,
+    decisions_left: usize,
     /// The replies open to the agent whose model call is out, computed once
     /// per call and shared by the states that branch from it.
     replies: Option<std::sync::Arc<Vec<Alternative>>>,
@@ -182,8 +189,10 @@ pub struct Step {
 }
 
 impl Node {
-    /// The start of `scenario`: its first prompt given.
-    pub fn start(scenario: Scenario, config: &ExploreConfig) -> Result<(Node, Step), ExploreError> {
+    /// The start of `scenario`: its first prompt given. With `keep_history`
+    /// the node and those after it keep their whole trace (to show a run);
+    /// otherwise they forget it as they go (to search).
+    pub fn start(scenario: Scenario, config: &ExploreConfig, keep_history: bool) -> Result<(Node, Step), ExploreError> {
         let world = World::explored(WorldConfig {
             team_name: "default".into(),
             seed: config.seed,
@@ -195,8 +204,10 @@ impl Node {
             world,
             monitor: Monitor::new(),
             seen: 0,
+            keep_history,
             prompts: scenario.prompts.iter().rev().copied().collect(),
             faults_left: config.max_faults,
+            decisions_left: config.max_decisions,
             replies: None,
             path: Vec::new(),
         };
@@ -210,7 +221,8 @@ impl Node {
         self.faults_left
     }
 
-    /// The trace of the path so far.
+    /// The trace of the path so far (only its last entry unless the node
+    /// keeps its history).
     pub fn trace(&self) -> &Trace {
         self.world.team().trace()
     }
@@ -219,7 +231,9 @@ impl Node {
     pub fn choices(&self, config: &ExploreConfig) -> Vec<Choice> {
         if let Some(agent) = self.world.awaiting_model() {
             let replies = self.replies.as_deref().map_or(&[][..], Vec::as_slice);
-            return replies
+            // Past the bound on decisions, the agent follows its script.
+            let open = if self.decisions_left == 0 { replies.len().min(1) } else { replies.len() };
+            return replies[..open]
                 .iter()
                 .enumerate()
                 .map(|(option, alt)| Choice::Reply { agent: agent.clone(), option, label: alt.label.clone() })
@@ -257,7 +271,11 @@ impl Node {
             Choice::Reply { agent, option, .. } => {
                 let Some(who) = self.world.awaiting_model() else { return Err(self.bad(choice, config)) };
                 let reply = self.replies.as_ref().and_then(|r| r.get(*option)).map(|alt| alt.reply.clone());
-                let Some(reply) = reply.filter(|_| who == agent) else { return Err(self.bad(choice, config)) };
+                let allowed = who == agent && (*option == 0 || self.decisions_left > 0);
+                let Some(reply) = reply.filter(|_| allowed) else { return Err(self.bad(choice, config)) };
+                if *option > 0 {
+                    self.decisions_left -= 1;
+                }
                 self.replies = None;
                 self.world.model_returned(agent, Ok(reply));
                 self.run_on();
@@ -268,14 +286,14 @@ impl Node {
                 if fault.is_some() && (self.faults_left == 0 || !sends(&ticket.kind)) {
                     return Err(self.bad(choice, config));
                 }
-                let before = self.trace().len();
+                let before = self.trace().next_seq();
                 if let Some(action) = fault {
                     self.world.arm_fault(action.clone());
                 }
                 self.world.turns.grant(ticket.id);
                 self.world.begin();
                 self.run_on();
-                let hit = self.trace().entries()[before..].iter().any(|e| matches!(e.event, Event::FaultApplied { rule: None, .. }));
+                let hit = self.world.team().events_since(before).iter().any(|e| matches!(e.event, Event::FaultApplied { rule: None, .. }));
                 if hit {
                     self.faults_left -= 1;
                 }
@@ -310,7 +328,7 @@ impl Node {
                 return Ok(());
             }
             if self.world.is_running() {
-                let seq = self.trace().len().saturating_sub(1) as u64;
+                let seq = self.trace().next_seq().saturating_sub(1);
                 step.findings.extend(self.monitor.at_stuck(seq));
                 step.terminal = true;
                 return Ok(());
@@ -318,7 +336,7 @@ impl Node {
             match self.prompts.pop() {
                 Some(prompt) => self.world.submit_prompt(prompt).map_err(|e| ExploreError::Refused(e.to_string()))?,
                 None => {
-                    let seq = self.trace().len().saturating_sub(1) as u64;
+                    let seq = self.trace().next_seq().saturating_sub(1);
                     step.findings.extend(self.monitor.at_end(self.world.team(), seq));
                     step.terminal = true;
                     return Ok(());
@@ -328,14 +346,16 @@ impl Node {
     }
 
     fn observe(&mut self, step: &mut Step) {
-        let entries = self.world.team().trace().entries();
-        for entry in &entries[self.seen..] {
+        for entry in self.world.team().events_since(self.seen) {
             step.findings.extend(self.monitor.observe(entry));
             if matches!(entry.event, Event::RunFinished) {
                 step.findings.extend(self.monitor.at_quiet(self.world.team(), entry.seq));
             }
         }
-        self.seen = entries.len();
+        self.seen = self.world.team().trace().next_seq();
+        if !self.keep_history {
+            self.world.team.forget_history();
+        }
     }
 
     /// The state's canonical hash: what decides its future, and what its
@@ -345,7 +365,7 @@ impl Node {
         self.world.hash_state(&mut h);
         self.monitor.broken().hash(&mut h);
         self.prompts.hash(&mut h);
-        self.faults_left.hash(&mut h);
+        (self.faults_left, self.decisions_left).hash(&mut h);
         h.finish()
     }
 }
@@ -465,7 +485,7 @@ pub fn outcome(world: &World) -> String {
 
 /// Rebuilds the node a path leads to (a counterexample, a shared link).
 pub fn replay_path(scenario: Scenario, config: &ExploreConfig, path: &[Choice]) -> Result<Node, ExploreError> {
-    let (mut node, _) = Node::start(scenario, config)?;
+    let (mut node, _) = Node::start(scenario, config, true)?;
     for choice in path {
         node = node.after(choice, config)?.0;
     }

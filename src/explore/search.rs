@@ -9,14 +9,22 @@
 use std::collections::{BTreeMap, HashSet};
 
 use super::{
-    outcome, Counterexample, ExploreConfig, ExploreError, Node, Property, PropertyReport, Quantifier, Report, Step, Strategy, Verdict,
+    outcome, replay_path, Choice, Counterexample, ExploreConfig, ExploreError, Finding, Node, Property, PropertyReport, Quantifier, Report,
+    Step, Strategy, Verdict,
 };
 use crate::protocol::ids::SeededIds;
-use crate::runtime::scenarios;
+use crate::runtime::scenarios::{self, Scenario};
+
+/// A run that breaks a property, before its trace is rebuilt.
+struct Example {
+    finding: Finding,
+    path: Vec<Choice>,
+    faults: usize,
+}
 
 /// What the search has found so far.
 struct Found {
-    examples: BTreeMap<Property, Counterexample>,
+    examples: BTreeMap<Property, Example>,
     outcomes: BTreeMap<String, u64>,
     states: u64,
     visited: HashSet<u64>,
@@ -37,11 +45,10 @@ impl Found {
         }
         self.depth = self.depth.max(node.path.len());
         for finding in &step.findings {
-            self.examples.entry(finding.property).or_insert_with(|| Counterexample {
+            self.examples.entry(finding.property).or_insert_with(|| Example {
                 finding: finding.clone(),
                 path: node.path.clone(),
                 faults: config.max_faults - node.faults_left(),
-                trace: node.trace().clone(),
             });
         }
         if step.terminal {
@@ -53,8 +60,13 @@ impl Found {
         true
     }
 
-    fn report(self, config: &ExploreConfig, complete: bool) -> Report {
-        let mut examples = self.examples;
+    fn report(self, scenario: Scenario, config: &ExploreConfig, complete: bool) -> Result<Report, ExploreError> {
+        let mut examples = BTreeMap::new();
+        for (property, e) in self.examples {
+            // The search forgets history; the run is rebuilt from its path.
+            let trace = replay_path(scenario, config, &e.path)?.trace().clone();
+            examples.insert(property, Counterexample { finding: e.finding, path: e.path, faults: e.faults, trace });
+        }
         let properties = Property::ALL
             .into_iter()
             .map(|property| {
@@ -69,7 +81,7 @@ impl Found {
                 PropertyReport { property, verdict, example }
             })
             .collect();
-        Report {
+        Ok(Report {
             config: config.clone(),
             states: self.states,
             distinct_states: self.visited.len() as u64,
@@ -79,7 +91,7 @@ impl Found {
             properties,
             seconds: 0.0,
             states_per_second: 0.0,
-        }
+        })
     }
 }
 
@@ -211,7 +223,7 @@ fn simulate(root: Node, config: &ExploreConfig, runs: u64, seed: u64, found: &mu
 /// property.
 pub fn explore(config: &ExploreConfig) -> Result<Report, ExploreError> {
     let scenario = scenarios::by_id(&config.scenario).ok_or_else(|| ExploreError::UnknownScenario(config.scenario.clone()))?;
-    let (root, step) = Node::start(scenario, config)?;
+    let (root, step) = Node::start(scenario, config, false)?;
     let mut found = Found::new();
     found.visit(root.state_hash(), &root, &step, config);
     let complete = match config.strategy {
@@ -229,5 +241,5 @@ pub fn explore(config: &ExploreConfig) -> Result<Report, ExploreError> {
         }
         _ => true,
     };
-    Ok(found.report(config, complete))
+    found.report(scenario, config, complete)
 }

@@ -378,9 +378,13 @@ impl Team {
     /// has seen `n` entries polls `events_since(n)` for what is new, instead
     /// of slicing `trace().entries()` itself.
     pub fn events_since(&self, seq: u64) -> &[TraceEntry] {
-        let entries = self.trace.entries();
-        let from = usize::try_from(seq).unwrap_or(usize::MAX).min(entries.len());
-        &entries[from..]
+        self.trace.since(seq)
+    }
+
+    /// The explorer: drops the trace's history but its last entry
+    /// (`Trace::forget_all_but_last`).
+    pub fn forget_history(&mut self) {
+        self.trace.forget_all_but_last();
     }
 
     /// The roster.

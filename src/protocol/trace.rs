@@ -228,17 +228,37 @@ pub struct Trace {
     /// The seed that request ids (and, in the runtime, scheduling) derive from.
     pub seed: u64,
     entries: Vec<TraceEntry>,
+    /// Entries dropped from the front by `forget_all_but_last` (the
+    /// explorer's worlds): sequence numbers go on from there.
+    #[serde(skip)]
+    forgotten: u64,
 }
 
 impl Trace {
     /// An empty trace.
     pub fn new(team_name: impl Into<String>, seed: u64) -> Self {
-        Trace { version: TRACE_FORMAT_VERSION, team_name: team_name.into(), seed, entries: Vec::new() }
+        Trace { version: TRACE_FORMAT_VERSION, team_name: team_name.into(), seed, entries: Vec::new(), forgotten: 0 }
     }
 
     /// The sequence number the next entry will get.
     pub fn next_seq(&self) -> u64 {
-        self.entries.len() as u64
+        self.forgotten + self.entries.len() as u64
+    }
+
+    /// Drops every entry but the last, keeping the numbering: a world the
+    /// explorer clones at every choice point carries no history (a path of
+    /// choices rebuilds it). Such a trace is only a counter and a clock; it
+    /// is never replayed, shown or exported.
+    pub fn forget_all_but_last(&mut self) {
+        let drop = self.entries.len().saturating_sub(1);
+        self.forgotten += drop as u64;
+        self.entries.drain(..drop);
+    }
+
+    /// The entries with sequence number `seq` or later.
+    pub fn since(&self, seq: u64) -> &[TraceEntry] {
+        let from = usize::try_from(seq.saturating_sub(self.forgotten)).unwrap_or(usize::MAX).min(self.entries.len());
+        &self.entries[from..]
     }
 
     /// The time of the last entry (zero for an empty trace).
@@ -312,7 +332,7 @@ impl Trace {
     }
 
     fn clone_header(&self) -> Trace {
-        Trace { version: self.version, team_name: self.team_name.clone(), seed: self.seed, entries: Vec::new() }
+        Trace { version: self.version, team_name: self.team_name.clone(), seed: self.seed, entries: Vec::new(), forgotten: 0 }
     }
 }
 

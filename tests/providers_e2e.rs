@@ -181,7 +181,7 @@ fn simple_request() -> ModelRequest {
     ModelRequest {
         system: tools::lead_system_prompt(),
         messages: vec![Turn::user_text("Say hello.")],
-        tools: tools::schemas(AgentRole::Lead),
+        tools: tools::schemas(AgentRole::Lead).into(),
         max_tokens: 256,
     }
 }

@@ -3,6 +3,7 @@
 //! loops became sans-IO state machines (`runtime::world`). Any change to what
 //! a run records, or in which order, shows here. `BLESS=1 cargo test --test
 //! trace_digests` rewrites the file after a deliberate change.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 

@@ -95,8 +95,11 @@ impl Found {
     }
 }
 
+/// The states one move leads to, each with its hash and what the move found.
+type Expanded = Vec<(u64, Node, Step)>;
+
 /// Every move from `node`, each with its hash.
-fn expand(node: &Node, config: &ExploreConfig) -> Result<Vec<(u64, Node, Step)>, ExploreError> {
+fn expand(node: &Node, config: &ExploreConfig) -> Result<Expanded, ExploreError> {
     node.choices(config)
         .iter()
         .map(|choice| {
@@ -108,11 +111,11 @@ fn expand(node: &Node, config: &ExploreConfig) -> Result<Vec<(u64, Node, Step)>,
 
 /// Expands a level, on `threads` threads when it is large enough; the
 /// result is in the level's order whatever the thread count.
-fn expand_level(level: &[Node], config: &ExploreConfig, threads: usize) -> Result<Vec<(u64, Node, Step)>, ExploreError> {
+fn expand_level(level: &[Node], config: &ExploreConfig, threads: usize) -> Result<Expanded, ExploreError> {
     #[cfg(not(target_arch = "wasm32"))]
     if threads > 1 && level.len() >= 2 * threads {
         let chunk = level.len().div_ceil(threads);
-        let parts: Vec<Result<Vec<(u64, Node, Step)>, ExploreError>> = std::thread::scope(|scope| {
+        let parts: Vec<Result<Expanded, ExploreError>> = std::thread::scope(|scope| {
             let handles: Vec<_> = level
                 .chunks(chunk)
                 .map(|part| {

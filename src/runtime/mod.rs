@@ -282,7 +282,7 @@ impl Runtime {
         };
         let source = if host.clock.is_some() { TimeSource::Wall } else { TimeSource::Virtual };
         let mut world = World::new(world_config, config.mode, source);
-        world.team.set_faults(config.faults.clone());
+        world.set_faults(config.faults.clone());
         let inner = Rc::new_cyclic(|weak| Inner {
             world: RefCell::new(world),
             model,

@@ -149,6 +149,11 @@ impl World {
         }
     }
 
+    /// Sets the fault plan every message is passed through from now on.
+    pub fn set_faults(&mut self, plan: crate::protocol::FaultPlan) {
+        self.team.set_faults(plan);
+    }
+
     /// The team: roster, tracker, inboxes, trace.
     pub fn team(&self) -> &Team {
         &self.team

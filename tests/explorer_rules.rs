@@ -1,0 +1,220 @@
+//! The explorer's rules: it checks the real engine (the sans-IO world the
+//! live runtime drives, byte for byte), finds what each fault class can
+//! break with a counterexample that replays as an ordinary trace, proves the
+//! protocols hold without faults and under delay and reorder, and every
+//! state it reports is the state its path leads to.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use proptest::prelude::*;
+use team_protocols::explore::{explore, replay_path, Choice, ExploreConfig, Node, Property, Quantifier, Report, Verdict};
+use team_protocols::model::scripted;
+use team_protocols::protocol::{check, FaultAction, FaultPlan, FaultRule, MessageType, Team, Trace, ViolationKind};
+use team_protocols::runtime::scenarios::{self, Scenario};
+use team_protocols::runtime::scheduler::Mode;
+use team_protocols::runtime::world::{Next, TimeSource, World, WorldConfig};
+
+/// Runs a scenario on a bare world, driven by hand: seeded turns, the
+/// scripted model answering synchronously. No executor, no driver.
+fn run_world(scenario: Scenario, seed: u64, faults: FaultPlan) -> Trace {
+    let config = WorldConfig { team_name: "default".into(), seed, max_rounds: 50, lead_max_rounds: 50, max_tokens: 8000 };
+    let mut w = World::new(config, Mode::Live, TimeSource::Virtual);
+    w.set_faults(faults);
+    for prompt in scenario.prompts {
+        w.submit_prompt(prompt).expect("the prompt is taken");
+        while w.begin().is_some() {
+            while let Next::CallModel { agent } = w.proceed() {
+                let request = w.model_request(&agent).expect("the agent exists");
+                w.model_returned(&agent, Ok(scripted::respond(&request)));
+            }
+        }
+        assert!(!w.is_running(), "{}: the run ends", scenario.id);
+    }
+    w.team().trace().clone()
+}
+
+fn plans() -> Vec<FaultPlan> {
+    let rule = |action, msg_type, probability| FaultRule { action, msg_type, from: None, to: None, probability };
+    vec![
+        FaultPlan::default(),
+        FaultPlan::new(vec![rule(FaultAction::Drop, Some(MessageType::ShutdownResponse), 0.5)]),
+        FaultPlan::new(vec![rule(FaultAction::Duplicate, None, 0.3)]),
+        FaultPlan::new(vec![rule(FaultAction::Delay { ms: 700 }, None, 0.4)]),
+        FaultPlan::new(vec![rule(FaultAction::Reorder, None, 0.4)]),
+    ]
+}
+
+#[test]
+fn the_sans_io_world_and_the_async_runtime_write_byte_identical_traces_for_every_scenario_seed_and_fault_plan() {
+    for scenario in scenarios::ALL {
+        for plan in plans() {
+            for seed in 0..8 {
+                let by_hand = run_world(scenario, seed, plan.clone()).to_json();
+                let (_rt, live) = common::run_scenario(scenario, seed, plan.clone());
+                assert_eq!(by_hand, live.to_json(), "{} seed {seed} {plan:?}", scenario.id);
+            }
+        }
+    }
+}
+
+fn config(scenario: &str, faults: usize, kinds: Vec<FaultAction>) -> ExploreConfig {
+    ExploreConfig { max_faults: faults, fault_kinds: kinds, threads: 2, ..ExploreConfig::new(scenario) }
+}
+
+fn verdict(report: &Report, p: Property) -> Verdict {
+    report.property(p).expect("every property is reported").verdict
+}
+
+#[test]
+fn without_faults_every_property_holds_in_every_scenario_and_both_answers_are_reachable() {
+    for scenario in scenarios::ALL {
+        let report = explore(&config(scenario.id, 0, vec![])).unwrap();
+        assert!(report.complete, "{}: explored exhaustively", scenario.id);
+        for p in &report.properties {
+            assert_eq!(p.verdict, Verdict::Holds, "{}: {} {:?}", scenario.id, p.property, p.example.as_ref().map(|e| &e.finding));
+        }
+        for p in [Property::SomeRequestApproved, Property::SomeRequestRejected] {
+            let witness = report.property(p).and_then(|r| r.example.as_ref()).expect("a witness run");
+            assert_eq!(Team::replay(&witness.trace).map(|_| ()), Ok(()), "{}: the witness replays", scenario.id);
+        }
+    }
+}
+
+/// Explores `scenario` with `kinds` and checks that `property` fails with a
+/// counterexample that replays under `Team::replay` and that the checker
+/// flags as `finding`.
+fn finds(scenario: &str, kinds: Vec<FaultAction>, property: Property, finding: Option<ViolationKind>) -> Report {
+    let report = explore(&config(scenario, 1, kinds)).unwrap();
+    assert_eq!(verdict(&report, property), Verdict::Fails, "{scenario}: {property}");
+    let example = report.property(property).and_then(|r| r.example.clone()).expect("a counterexample");
+    assert_eq!(example.faults, 1, "shortest in faults: one is enough");
+    let replayed = Team::replay(&example.trace).expect("the counterexample replays as an ordinary trace");
+    assert!(!replayed.trace().is_empty());
+    if let Some(kind) = finding {
+        let found = check(&example.trace);
+        assert!(found.iter().any(|v| v.kind == kind), "{scenario}: the checker flags {kind:?} in the counterexample: {found:?}");
+    }
+    let again = replay_path(scenarios::by_id(scenario).unwrap(), &report.config, &example.path).unwrap();
+    assert_eq!(again.trace(), &example.trace, "the path rebuilds the same run");
+    report
+}
+
+#[test]
+fn a_dropped_reply_is_found_as_an_answer_lost_with_the_shortest_counterexample() {
+    let report = finds("shutdown", vec![FaultAction::Drop], Property::NoAnswerLost, Some(ViolationKind::AnswerLost));
+    let example = report.property(Property::NoAnswerLost).unwrap().example.as_ref().unwrap();
+    let bfs_len = example.path.len();
+    // Depth first finds one too, never a shorter one than breadth first.
+    let dfs = explore(&ExploreConfig { strategy: team_protocols::explore::Strategy::Dfs, ..report.config.clone() }).unwrap();
+    let dfs_len = dfs.property(Property::NoAnswerLost).unwrap().example.as_ref().unwrap().path.len();
+    assert!(bfs_len <= dfs_len, "BFS {bfs_len} choices, DFS {dfs_len}");
+    assert!(matches!(example.path.last(), Some(Choice::Turn { fault: Some(FaultAction::Drop), .. })), "{:?}", example.path);
+}
+
+#[test]
+fn a_dropped_request_leaves_it_pending_forever() {
+    finds("shutdown", vec![FaultAction::Drop], Property::RequestsSettle, Some(ViolationKind::LeftPending));
+    finds("shutdown", vec![FaultAction::Drop], Property::NoQuietWhilePending, None);
+}
+
+#[test]
+fn a_duplicated_reply_is_found_as_a_duplicate_delivered() {
+    finds("shutdown", vec![FaultAction::Duplicate], Property::NoDuplicateDelivered, Some(ViolationKind::DuplicateDelivered));
+}
+
+#[test]
+fn delay_and_reorder_break_nothing_because_answers_are_matched_by_request_id() {
+    for (scenario, faults) in [("out-of-order", 1), ("reject-then-accept", 2)] {
+        for kind in [FaultAction::Delay { ms: 1_000 }, FaultAction::Reorder] {
+            let report = explore(&config(scenario, faults, vec![kind.clone()])).unwrap();
+            assert!(report.complete);
+            let fails: Vec<_> = report.properties.iter().filter(|p| p.verdict != Verdict::Holds).map(|p| p.property).collect();
+            assert!(fails.is_empty(), "{scenario} {kind:?}: {fails:?}");
+            let without = explore(&config(scenario, 0, vec![])).unwrap();
+            assert!(report.distinct_states > without.distinct_states, "{scenario} {kind:?}: the faults were tried");
+        }
+    }
+}
+
+#[test]
+fn an_answer_that_may_never_come_leaves_requests_pending() {
+    let mut c = config("shutdown", 0, vec![]);
+    c.decisions.withhold_answers = true;
+    let report = explore(&c).unwrap();
+    assert_eq!(verdict(&report, Property::RequestsSettle), Verdict::Fails);
+    let example = report.property(Property::RequestsSettle).unwrap().example.as_ref().unwrap();
+    assert!(example.path.iter().any(|c| matches!(c, Choice::Reply { label, .. } if label.starts_with("withhold"))), "{:?}", example.path);
+    assert_eq!(example.faults, 0);
+}
+
+#[test]
+fn the_plan_gate_holds_even_when_a_teammate_starts_work_without_a_plan() {
+    let report = explore(&config("approve-plan", 0, vec![])).unwrap();
+    assert_eq!(verdict(&report, Property::NoWorkBeforePlanApproval), Verdict::Holds);
+    // The choice was really open: some explored run tried it.
+    let scenario = scenarios::by_id("approve-plan").unwrap();
+    let (root, _) = Node::start(scenario, &report.config, false).unwrap();
+    let mut frontier = vec![root];
+    let mut tried = false;
+    while let Some(node) = frontier.pop() {
+        for choice in node.choices(&report.config) {
+            if matches!(&choice, Choice::Reply { label, .. } if label.contains("without submitting") || label.contains("instead of submitting"))
+            {
+                tried = true;
+            }
+            if frontier.len() < 200 && node.path.len() < 12 {
+                frontier.push(node.after(&choice, &report.config).unwrap().0);
+            }
+        }
+    }
+    assert!(tried, "starting work instead of submitting a plan is one of the choices");
+}
+
+#[test]
+fn the_report_is_the_same_on_one_thread_or_two() {
+    let one = explore(&ExploreConfig { threads: 1, ..config("out-of-order", 1, vec![FaultAction::Drop]) }).unwrap();
+    let two = explore(&ExploreConfig { threads: 2, ..config("out-of-order", 1, vec![FaultAction::Drop]) }).unwrap();
+    assert_eq!((one.states, one.distinct_states, &one.outcomes), (two.states, two.distinct_states, &two.outcomes));
+    assert_eq!(one.properties, two.properties);
+}
+
+#[test]
+fn sometimes_properties_fail_when_no_run_shows_them() {
+    // Following the script to the letter, the lead rejects bob's first plan.
+    let mut c = config("reject-plan", 0, vec![]);
+    c.max_decisions = 0;
+    let report = explore(&c).unwrap();
+    assert!(report.complete);
+    assert_eq!(verdict(&report, Property::SomeRequestRejected), Verdict::Holds, "the lead rejects the first plan");
+    assert_eq!(Property::SomeRequestRejected.quantifier(), Quantifier::Sometimes);
+    let mut c = config("shutdown", 0, vec![]);
+    c.max_decisions = 0;
+    let report = explore(&c).unwrap();
+    assert_eq!(verdict(&report, Property::SomeRequestRejected), Verdict::Fails, "alice only ever approves when she follows her script");
+    assert!(report.property(Property::SomeRequestRejected).unwrap().example.is_none());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// Random walks through the space: every state reached is the state its
+    /// recorded path rebuilds (a search state forgets its history, a
+    /// rebuilt one keeps it; both hash alike).
+    #[test]
+    fn every_state_is_the_state_its_path_rebuilds(scenario in 0usize..6, picks in proptest::collection::vec(any::<u32>(), 1..60)) {
+        let scenario = scenarios::ALL[scenario];
+        let config = ExploreConfig { max_faults: 1, ..ExploreConfig::new(scenario.id) };
+        let (mut node, _) = Node::start(scenario, &config, false).unwrap();
+        for pick in picks {
+            let choices = node.choices(&config);
+            if choices.is_empty() {
+                break;
+            }
+            node = node.after(&choices[pick as usize % choices.len()], &config).unwrap().0;
+            let rebuilt = replay_path(scenario, &config, &node.path).unwrap();
+            prop_assert_eq!(rebuilt.state_hash(), node.state_hash());
+            prop_assert_eq!(rebuilt.trace().next_seq(), node.trace().next_seq());
+        }
+    }
+}

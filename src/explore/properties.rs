@@ -318,3 +318,117 @@ impl Monitor {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::testing::handshake;
+    use crate::protocol::{Millis, RequestId, Trace};
+
+    fn name(s: &str) -> AgentName {
+        AgentName::parse(s).unwrap()
+    }
+
+    /// The properties `events` break, after `trace`'s entries.
+    fn broken_by(trace: &Trace, events: Vec<Event>) -> Vec<Property> {
+        let mut m = Monitor::new();
+        let mut found: Vec<Property> = trace.entries().iter().flat_map(|e| m.observe(e)).map(|f| f.property).collect();
+        let mut seq = trace.next_seq();
+        for event in events {
+            found.extend(m.observe(&TraceEntry { seq, time: Millis(seq), event }).into_iter().map(|f| f.property));
+            seq += 1;
+        }
+        found.retain(|p| p.quantifier() != Quantifier::Sometimes);
+        found
+    }
+
+    #[test]
+    fn a_clean_handshake_breaks_nothing() {
+        assert_eq!(broken_by(&handshake(), vec![]), vec![]);
+    }
+
+    #[test]
+    fn a_teammate_calling_its_model_after_approving_its_shutdown_is_caught() {
+        // The handshake without its last two entries: alice approved, and
+        // has not reached `shutdown` yet.
+        let full = handshake();
+        let approved = full.prefix(full.len() - 2);
+        assert_eq!(broken_by(&approved, vec![]), vec![]);
+        let acts = vec![Event::ModelCalled { agent: name("alice") }];
+        assert_eq!(broken_by(&approved, acts.clone()), vec![Property::NoActionAfterShutdownApproved]);
+        // Once she has shut down and is spawned again, the new run may work.
+        let respawned = vec![
+            Event::MemberStatusChanged { name: name("alice"), from: MemberStatus::Working, to: MemberStatus::Shutdown },
+            Event::MemberSpawned { name: name("alice"), role: "coder".into(), plan_mode: false },
+            Event::ModelCalled { agent: name("alice") },
+        ];
+        assert_eq!(broken_by(&approved, respawned), vec![]);
+    }
+
+    #[test]
+    fn a_plan_mode_teammate_writing_before_approval_is_caught_and_after_approval_is_not() {
+        let bob = name("bob");
+        let id = RequestId::parse("0badf00d").unwrap();
+        let write = |ok: bool| Event::ToolReturned {
+            agent: bob.clone(),
+            tool_use_id: "t1".into(),
+            tool: "write_file".into(),
+            output: "Wrote src/a.py".into(),
+            is_error: !ok,
+        };
+        let spawn = Event::MemberSpawned { name: bob.clone(), role: "coder".into(), plan_mode: true };
+        let empty = Trace::new("default", 1);
+        assert_eq!(broken_by(&empty, vec![spawn.clone(), write(true)]), vec![Property::NoWorkBeforePlanApproval]);
+        assert_eq!(broken_by(&empty, vec![spawn.clone(), write(false)]), vec![], "a refused write changed nothing");
+        let approve = vec![
+            spawn,
+            Event::RequestCreated {
+                request_id: id.clone(),
+                request_kind: RequestKind::Plan,
+                requester: bob.clone(),
+                addressee: AgentName::lead(),
+                plan: Some("small steps".into()),
+            },
+            Event::RequestTransitioned {
+                request_id: id,
+                request_kind: RequestKind::Plan,
+                by: AgentName::lead(),
+                from: RequestStatus::Pending,
+                to: RequestStatus::Approved,
+            },
+            write(true),
+        ];
+        assert_eq!(broken_by(&empty, approve), vec![]);
+    }
+
+    #[test]
+    fn a_request_nobody_may_answer_is_caught() {
+        let to_lead = Event::RequestCreated {
+            request_id: RequestId::parse("0badf00d").unwrap(),
+            request_kind: RequestKind::Shutdown,
+            requester: name("alice"),
+            addressee: AgentName::lead(),
+            plan: None,
+        };
+        assert!(broken_by(&Trace::new("default", 1), vec![to_lead]).contains(&Property::EveryRequestHasAResponder));
+    }
+
+    #[test]
+    fn every_checker_finding_maps_to_a_property_of_its_own() {
+        let kinds = [
+            ViolationKind::AnswerToUnknownRequest,
+            ViolationKind::SecondAnswer,
+            ViolationKind::AnswerFromWrongAgent,
+            ViolationKind::AnswerAcrossRestart,
+            ViolationKind::MessageToExitedTeammate,
+            ViolationKind::LeftPending,
+            ViolationKind::AnswerLost,
+            ViolationKind::DuplicateDelivered,
+        ];
+        let mapped: BTreeSet<Property> = kinds.iter().map(|k| Property::of_finding(*k)).collect();
+        assert_eq!(mapped.len(), kinds.len());
+        for p in Property::ALL {
+            assert_eq!(Property::by_name(p.name()), Some(p));
+        }
+    }
+}

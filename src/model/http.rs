@@ -22,6 +22,7 @@ use std::rc::Rc;
 use std::task::{Context, Poll};
 
 use super::retry::{self, RetryDecision, RetryPolicy};
+use super::sleep::Sleeper;
 use super::{CancelToken, Cancelled, LocalBoxFuture, ModelError, ModelResponse, TextSink};
 
 /// Errors of the transport layer.
@@ -320,23 +321,6 @@ impl<T: HttpTransport + ?Sized> HttpTransport for Rc<T> {
     }
 }
 
-/// Waits between attempts. Native tests pass [`NoWait`]; the browser
-/// passes `TimerSleeper` (wasm32).
-pub trait RetrySleeper {
-    /// A future that completes after `ms` milliseconds.
-    fn sleep(&self, ms: u64) -> LocalBoxFuture<'static, ()>;
-}
-
-/// A sleeper that does not wait.
-#[derive(Debug, Default, Clone, Copy)]
-pub struct NoWait;
-
-impl RetrySleeper for NoWait {
-    fn sleep(&self, _ms: u64) -> LocalBoxFuture<'static, ()> {
-        Box::pin(std::future::ready(()))
-    }
-}
-
 /// Runs `fut` until it completes or `cancel` fires, whichever is first.
 pub fn or_cancel<F: Future>(fut: F, cancel: &CancelToken) -> OrCancel<F> {
     OrCancel { fut: Box::pin(fut), cancelled: cancel.cancelled() }
@@ -382,8 +366,9 @@ pub const MAX_REPLY_BODY: usize = 16 * 1024 * 1024;
 pub struct Sender<'a> {
     /// Sends each attempt.
     pub transport: &'a dyn HttpTransport,
-    /// Waits between attempts.
-    pub sleeper: &'a dyn RetrySleeper,
+    /// Waits between attempts (`NoSleep` in native tests, `TimerSleeper`
+    /// in the browser).
+    pub sleeper: &'a dyn Sleeper,
     /// How hard to retry.
     pub policy: &'a RetryPolicy,
     /// Jitter state, advanced once per wait.
@@ -532,12 +517,12 @@ fn gave_up(error: ModelError, attempts: u32) -> ModelError {
 }
 
 #[cfg(target_arch = "wasm32")]
-pub use browser::{FetchTransport, TimerSleeper};
+pub use browser::FetchTransport;
 
 #[cfg(target_arch = "wasm32")]
 mod browser {
-    //! `fetch` through `gloo-net`, the body read with `wasm-streams`, and
-    //! `setTimeout`, for the browser.
+    //! `fetch` through `gloo-net`, the body read with `wasm-streams`, for
+    //! the browser (its `setTimeout` sleeper is `model::sleep::TimerSleeper`).
 
     use futures_util::StreamExt as _;
     use gloo_net::http::Request;
@@ -546,23 +531,13 @@ mod browser {
     use wasm_streams::readable::IntoStream;
     use web_sys::AbortController;
 
-    use super::{ByteStream, HttpError, HttpReply, HttpTransport, RetrySleeper};
+    use super::{ByteStream, HttpError, HttpReply, HttpTransport};
     use crate::model::{CancelRegistration, CancelToken, LocalBoxFuture, ModelError};
 
     /// Sends with the browser's `fetch` (through `gloo-net`); Stop aborts
     /// the call through an `AbortController`, also while the body streams in.
     #[derive(Debug, Default, Clone, Copy)]
     pub struct FetchTransport;
-
-    /// Waits with `setTimeout`.
-    #[derive(Debug, Default, Clone, Copy)]
-    pub struct TimerSleeper;
-
-    impl RetrySleeper for TimerSleeper {
-        fn sleep(&self, ms: u64) -> LocalBoxFuture<'static, ()> {
-            Box::pin(gloo_timers::future::TimeoutFuture::new(ms.min(u32::MAX as u64) as u32))
-        }
-    }
 
     /// What a JS error says: `Name: message`, or the name alone.
     fn describe(e: &JsValue) -> String {

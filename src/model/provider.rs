@@ -10,8 +10,9 @@ use std::cell::Cell;
 use std::fmt;
 use std::rc::Rc;
 
-use super::http::{self, HttpReply, HttpRequest, HttpTransport, RetrySleeper, Sender};
+use super::http::{self, HttpReply, HttpRequest, HttpTransport, Sender};
 use super::retry::{self, RetryPolicy};
+use super::sleep::Sleeper;
 use super::{CancelToken, ContentBlock, LocalBoxFuture, Model, ModelError, ModelRequest, ModelResponse, TextSink};
 
 /// What one wire format supplies to `HttpModel`.
@@ -80,7 +81,7 @@ pub async fn read_reply<D: Dialect>(
 pub struct HttpModel<D: Dialect, T> {
     config: D::Config,
     transport: T,
-    sleeper: Rc<dyn RetrySleeper>,
+    sleeper: Rc<dyn Sleeper>,
     policy: RetryPolicy,
     random: Cell<u64>,
 }
@@ -98,7 +99,7 @@ impl<D: Dialect, T> fmt::Debug for HttpModel<D, T> {
 impl<D: Dialect, T: HttpTransport> HttpModel<D, T> {
     /// A provider sending through `transport` and waiting between attempts
     /// with `sleeper`, under the default retry policy.
-    pub fn new(config: D::Config, transport: T, sleeper: Rc<dyn RetrySleeper>) -> Self {
+    pub fn new(config: D::Config, transport: T, sleeper: Rc<dyn Sleeper>) -> Self {
         HttpModel { config, transport, sleeper, policy: RetryPolicy::default(), random: Cell::new(retry::DEFAULT_JITTER_SEED) }
     }
 

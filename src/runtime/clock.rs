@@ -2,13 +2,13 @@
 //! cost (so a scripted run is byte-for-byte repeatable, in tests and in the
 //! browser alike), or a wall clock for real model providers.
 //!
-//! Owns "what time is it" and "wait a little" (pacing). It must not decide
-//! what happens at a time: the scheduler and the agents do.
+//! Owns "what time is it". Waiting (pacing) is `model::sleep::Sleeper`,
+//! shared with the providers' retry backoff. It must not decide what
+//! happens at a time: the scheduler and the agents do.
 
 use std::cell::Cell;
 use std::rc::Rc;
 
-use crate::model::LocalBoxFuture;
 use crate::protocol::Millis;
 
 /// The runtime's notion of now.
@@ -37,22 +37,6 @@ impl Clock for VirtualClock {
     }
     fn advance(&self, ms: u64) {
         self.0.set(self.0.get().saturating_add(ms));
-    }
-}
-
-/// Waits for real time to pass (pacing in Live mode).
-pub trait Sleeper {
-    /// A future that completes after `ms` milliseconds.
-    fn sleep(&self, ms: u64) -> LocalBoxFuture<'static, ()>;
-}
-
-/// A sleeper that never waits: native tests and benchmarks.
-#[derive(Debug, Default, Clone, Copy)]
-pub struct NoSleep;
-
-impl Sleeper for NoSleep {
-    fn sleep(&self, _ms: u64) -> LocalBoxFuture<'static, ()> {
-        Box::pin(std::future::ready(()))
     }
 }
 

@@ -22,13 +22,14 @@ use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::rc::{Rc, Weak};
 
+use crate::model::sleep::Sleeper;
 use crate::model::{CancelToken, Model, ModelError, ModelRequest, ModelResponse, TextSink, Turn};
 use crate::protocol::ids::SeededIds;
 use crate::protocol::{
     AgentName, Event, FaultError, FaultPlan, MemberStatus, MessageError, Millis, RequestId, RequestKind, RequestStatus, Team, TeamError,
     Trace,
 };
-use clock::{Clock, Sleeper};
+use clock::Clock;
 use executor::Spawner;
 use scheduler::{Mode, Scheduler, Stopped, TurnKind};
 use workspace::Workspace;

@@ -13,7 +13,7 @@
 //! puts it into a URL, and every `Debug` output shows `<redacted>` instead.
 //! It travels only over https, or plain http to this computer (loopback).
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::fmt;
 use std::future::Future;
@@ -24,6 +24,7 @@ use std::task::{Context, Poll};
 use super::retry::{self, RetryDecision, RetryPolicy};
 use super::sleep::Sleeper;
 use super::{CancelToken, Cancelled, LocalBoxFuture, ModelError, ModelResponse, TextSink};
+use crate::protocol::ids::SeededIds;
 
 /// Errors of the transport layer.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -372,7 +373,7 @@ pub struct Sender<'a> {
     /// How hard to retry.
     pub policy: &'a RetryPolicy,
     /// Jitter state, advanced once per wait.
-    pub random: &'a Cell<u64>,
+    pub random: &'a RefCell<SeededIds>,
 }
 
 impl fmt::Debug for Sender<'_> {
@@ -451,12 +452,7 @@ impl Sender<'_> {
             if cancel.is_cancelled() {
                 return Err(ModelError::Cancelled);
             }
-            let random = {
-                let mut state = self.random.get();
-                let r = retry::next_random(&mut state);
-                self.random.set(state);
-                r
-            };
+            let random = self.random.borrow_mut().next_u64();
             match retry::decide(self.policy, attempts, &error, wait, random) {
                 RetryDecision::RetryAfterMs(ms) => or_cancel(self.sleeper.sleep(ms), cancel).await?,
                 RetryDecision::GiveUp => return Err(gave_up(error, attempts)),

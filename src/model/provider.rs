@@ -6,7 +6,7 @@
 //! Owns the shared provider shape. It must not know a dialect's JSON: that
 //! stays in `anthropic` and `openai`.
 
-use std::cell::Cell;
+use std::cell::RefCell;
 use std::fmt;
 use std::rc::Rc;
 
@@ -14,6 +14,7 @@ use super::http::{self, HttpReply, HttpRequest, HttpTransport, Sender};
 use super::retry::{self, RetryPolicy};
 use super::sleep::Sleeper;
 use super::{CancelToken, ContentBlock, LocalBoxFuture, Model, ModelError, ModelRequest, ModelResponse, TextSink};
+use crate::protocol::ids::SeededIds;
 
 /// What one wire format supplies to `HttpModel`.
 pub trait Dialect: 'static {
@@ -83,7 +84,7 @@ pub struct HttpModel<D: Dialect, T> {
     transport: T,
     sleeper: Rc<dyn Sleeper>,
     policy: RetryPolicy,
-    random: Cell<u64>,
+    random: RefCell<SeededIds>,
 }
 
 impl<D: Dialect, T> fmt::Debug for HttpModel<D, T> {
@@ -100,7 +101,13 @@ impl<D: Dialect, T: HttpTransport> HttpModel<D, T> {
     /// A provider sending through `transport` and waiting between attempts
     /// with `sleeper`, under the default retry policy.
     pub fn new(config: D::Config, transport: T, sleeper: Rc<dyn Sleeper>) -> Self {
-        HttpModel { config, transport, sleeper, policy: RetryPolicy::default(), random: Cell::new(retry::DEFAULT_JITTER_SEED) }
+        HttpModel {
+            config,
+            transport,
+            sleeper,
+            policy: RetryPolicy::default(),
+            random: RefCell::new(SeededIds::new(retry::DEFAULT_JITTER_SEED)),
+        }
     }
 
     /// Replaces the retry policy.
@@ -110,8 +117,8 @@ impl<D: Dialect, T: HttpTransport> HttpModel<D, T> {
     }
 
     /// Seeds the backoff jitter (pass something random in the browser).
-    pub fn with_jitter_seed(self, seed: u64) -> Self {
-        self.random.set(seed);
+    pub fn with_jitter_seed(mut self, seed: u64) -> Self {
+        self.random = RefCell::new(SeededIds::new(seed));
         self
     }
 

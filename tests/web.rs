@@ -307,11 +307,41 @@ fn exported(host: &web_sys::HtmlElement, format: &str) -> String {
     .click();
     let href = host.query_selector(&format!("a[data-format={format}]")).unwrap().unwrap().get_attribute("href").unwrap();
     assert!(href.starts_with("blob:"), "{href}");
-    // A synchronous request reads the blob: URL back before the page revokes it.
+    blob_text(&href)
+}
+
+/// What a `blob:` URL holds, read back synchronously (before the page
+/// revokes it).
+fn blob_text(href: &str) -> String {
     let request = web_sys::XmlHttpRequest::new().unwrap();
-    request.open_with_async("GET", &href, false).unwrap();
+    request.open_with_async("GET", href, false).unwrap();
     request.send().unwrap();
     request.response_text().unwrap().unwrap()
+}
+
+#[wasm_bindgen_test]
+async fn a_workspace_file_downloads_from_a_blob_url_holding_its_text() {
+    let host = mount_app();
+    leptos::task::tick().await;
+    click(&host, "[data-scenario=approve-plan]");
+    until("the run to finish", || run_finished(&host)).await;
+    let download = all(&host, ".files button.download").into_iter().next().expect("a written file with a Download button");
+    let path = download.get_attribute("aria-label").unwrap().strip_prefix("Download ").unwrap().to_string();
+    // The file's own text, as the panel shows it when opened.
+    all(&host, ".files button.file")[0].unchecked_ref::<web_sys::HtmlElement>().click();
+    leptos::task::tick().await;
+    let shown = host.query_selector(".files .file-content").unwrap().expect("the opened file").text_content().unwrap();
+    assert!(!shown.is_empty());
+    download.unchecked_ref::<web_sys::HtmlElement>().click();
+    let link = host.query_selector("a.download-link").unwrap().expect("the download link");
+    let href = link.get_attribute("href").unwrap_or_default();
+    assert!(href.starts_with("blob:"), "a Blob object URL, never a data: URL: {href}");
+    assert_eq!(link.get_attribute("download").as_deref(), path.rsplit('/').next());
+    assert_eq!(blob_text(&href), shown);
+    // A second download replaces (and revokes) the first URL.
+    download.unchecked_ref::<web_sys::HtmlElement>().click();
+    let again = link.get_attribute("href").unwrap_or_default();
+    assert!(again.starts_with("blob:") && again != href, "{again}");
 }
 
 fn arrow_labels(host: &web_sys::HtmlElement) -> Vec<String> {

@@ -6,9 +6,10 @@
 
 use leptos::prelude::*;
 
+use super::download;
 use super::lists;
 use super::session::Session;
-use super::views::{describe, percent_encode};
+use super::views::describe;
 use crate::protocol::{AgentName, MemberStatus, RequestId, RequestKind, RequestStatus, TeamState};
 
 /// The team's state as of the cursor: the nearest keyframe of the run's
@@ -241,6 +242,16 @@ fn WorkspacePanel() -> impl IntoView {
     let s = expect_context::<Session>();
     let files = Memo::new(move |_| s.run.views.with(|v| v.workspace_at(s.playback.cursor.get())));
     let open = RwSignal::new(None::<String>);
+    // Each Download button offers its file through this link, from a Blob
+    // object URL (`download::offer`), as the trace exports do.
+    let link = NodeRef::<leptos::html::A>::new();
+    let save = move |path: &str, content: &str| {
+        let Some(a) = link.get() else { return };
+        let name = path.rsplit('/').next().unwrap_or(path);
+        if let Err(e) = download::offer(&a, content, name, "text/plain;charset=utf-8") {
+            s.error(format_args!("{path} could not be downloaded: {e}"));
+        }
+    };
     view! {
         <section class="panel" aria-labelledby="ws-title">
             <h2 id="ws-title">"Workspace"</h2>
@@ -251,15 +262,14 @@ fn WorkspacePanel() -> impl IntoView {
                     <ul class="files">
                         {f.iter().map(|(path, content)| {
                             let p = path.clone();
-                            let href = format!("data:text/plain;charset=utf-8,{}", percent_encode(content));
-                            let file_name = path.rsplit('/').next().unwrap_or(path).to_string();
+                            let (q, text) = (path.clone(), content.clone());
                             let shown = open.get() == Some(path.clone());
                             view! {
                                 <li>
                                     <button class="file" on:click=move |_| open.update(|o| *o = if o.as_ref() == Some(&p) { None } else { Some(p.clone()) })>
                                         {format!("{path} ({} bytes)", content.len())}
                                     </button>
-                                    <a class="download" href=href download=file_name aria-label=format!("Download {path}")>"Download"</a>
+                                    <button class="download" aria-label=format!("Download {path}") on:click=move |_| save(&q, &text)>"Download"</button>
                                     {shown.then(|| view! { <pre class="file-content">{content.clone()}</pre> })}
                                 </li>
                             }
@@ -267,6 +277,7 @@ fn WorkspacePanel() -> impl IntoView {
                     </ul>
                 }.into_any()
             })}
+            <a class="download-link" node_ref=link hidden=true aria-hidden="true"></a>
         </section>
     }
 }

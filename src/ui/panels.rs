@@ -113,6 +113,10 @@ fn RequestsPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
         let query = query.get();
         state.with(|st| st.as_ref().map(|st| lists::request_rows(&st.tracker, selected.as_ref(), &query, lists::REQUEST_ROWS)))
     });
+    // One tab stop for the list (a roving tab index): the head last
+    // focused while it is shown, else the first; ↑/↓, Home and End move it.
+    let focused = RwSignal::new(None::<RequestId>);
+    let stop = Memo::new(move |_| focused.with(|f| shown.with(|s| s.as_ref().and_then(|s| lists::tab_stop(f.as_ref(), &s.rows).cloned()))));
     view! {
         <section class="panel" aria-labelledby="requests-title">
             <h2 id="requests-title">"Requests"</h2>
@@ -126,9 +130,9 @@ fn RequestsPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
                     prop:value=move || query.get() on:input=move |ev| query.set(event_target_value(&ev))/>
             </Show>
             {move || shown.with(|shown| shown.as_ref().and_then(|s| s.cut_note("requests")).map(|note| view! { <p class="muted small list-cut">{note}</p> }))}
-            <ul class="requests">
+            <ul class="requests" on:keydown=move |ev| { roving_keydown(&ev, "button.request-head"); }>
                 <For each=move || shown.with(|s| s.as_ref().map(|s| s.rows.clone()).unwrap_or_default()) key=|id| id.clone() let:id>
-                    <RequestRow id=id state=state/>
+                    <RequestRow id=id state=state stop=stop focused=focused/>
                 </For>
             </ul>
         </section>
@@ -136,9 +140,15 @@ fn RequestsPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
 }
 
 /// One request: its badge and detail, and (while it is pending and the
-/// view is live) a form to answer it by hand.
+/// view is live) a form to answer it by hand. Its head holds the list's tab
+/// stop when `stop` names it, and tells `focused` when it gets focus.
 #[component]
-fn RequestRow(id: RequestId, state: Memo<Option<TeamState>>) -> impl IntoView {
+fn RequestRow(
+    id: RequestId,
+    state: Memo<Option<TeamState>>,
+    stop: Memo<Option<RequestId>>,
+    focused: RwSignal<Option<RequestId>>,
+) -> impl IntoView {
     let s = expect_context::<Session>();
     let key = id.clone();
     let request = Memo::new(move |_| state.with(|st| st.as_ref().and_then(|st| st.tracker.get(&key).cloned())));
@@ -153,10 +163,15 @@ fn RequestRow(id: RequestId, state: Memo<Option<TeamState>>) -> impl IntoView {
         live && request.with(|r| r.as_ref().is_some_and(|r| r.status == RequestStatus::Pending))
     };
     let pick = id.clone();
+    let me = id.clone();
+    let tab = move || if stop.with(|s| s.as_ref() == Some(&me)) { "0" } else { "-1" };
     view! {
         <li class=move || format!("request{}", if open.get() { " open" } else { "" }) data-request=id.to_string()>
             {move || request.get().map(|r| view! {
-                <button class="request-head" aria-expanded=move || open.get().to_string() on:click={
+                <button class="request-head" aria-expanded=move || open.get().to_string() tabindex=tab.clone() on:focus={
+                    let pick = pick.clone();
+                    move |_| focused.set(Some(pick.clone()))
+                } on:click={
                     let pick = pick.clone();
                     move |_| s.playback.selected.set(Some(pick.clone()))
                 }>
@@ -209,8 +224,12 @@ fn AnswerForm(id: RequestId, addressee: AgentName, kind: RequestKind, text: RwSi
 
 #[component]
 fn InboxPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
+    // One tab stop for the inboxes (a roving tab index), as in the requests.
+    let focused = RwSignal::new(None::<AgentName>);
+    let names = Memo::new(move |_| state.with(|st| st.as_ref().map(|st| st.bus.names().cloned().collect::<Vec<_>>()).unwrap_or_default()));
+    let stop = Memo::new(move |_| focused.with(|f| names.with(|n| lists::tab_stop(f.as_ref(), n).cloned())));
     view! {
-        <section class="panel" aria-labelledby="inbox-title">
+        <section class="panel" aria-labelledby="inbox-title" on:keydown=move |ev| { roving_keydown(&ev, "details.inbox > summary"); }>
             <h2 id="inbox-title">"Inboxes"</h2>
             {move || state.with(|st| st.as_ref().map(|st| {
                 let names: Vec<AgentName> = st.bus.names().cloned().collect();
@@ -222,9 +241,12 @@ fn InboxPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
                         None => format!("{} from {}: {}", e.message.msg_type, e.message.from, e.message.content),
                     }).collect()).unwrap_or_default();
                     let more = count.saturating_sub(waiting.len());
+                    let label = format!("{n} ({count} unread)");
+                    let me = n.clone();
+                    let tab = move || if stop.with(|s| s.as_ref() == Some(&me)) { "0" } else { "-1" };
                     view! {
                         <details class="inbox" open={count > 0}>
-                            <summary>{format!("{n} ({count} unread)")}</summary>
+                            <summary tabindex=tab on:focus=move |_| focused.set(Some(n.clone()))>{label}</summary>
                             <ul>
                                 {waiting.into_iter().map(|w| view! { <li>{w}</li> }).collect_view()}
                                 {(more > 0).then(|| view! { <li class="muted">{format!("… and {more} more")}</li> })}
@@ -332,6 +354,24 @@ fn SendPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
     }
 }
 
+/// A keydown in a list with a roving tab index, whose rows are the `rows`
+/// (a selector) inside the element listening: on a row, a key that
+/// `lists::roving_step` knows focuses the row it names, goes no further (not
+/// to the page's shortcuts) and returns that row. Other keys, and keys typed
+/// elsewhere in the list (an answer form), are left alone.
+fn roving_keydown(ev: &leptos::ev::KeyboardEvent, rows: &str) -> Option<web_sys::HtmlElement> {
+    use wasm_bindgen::JsCast;
+    let row = ev.target()?.dyn_into::<web_sys::Element>().ok()?.closest(rows).ok()??;
+    let all = ev.current_target()?.dyn_into::<web_sys::Element>().ok()?.query_selector_all(rows).ok()?;
+    let at = (0..all.length()).position(|i| all.item(i).is_some_and(|n| n.is_same_node(Some(&row))))?;
+    let to = lists::roving_step(&ev.key(), at, all.length() as usize)?;
+    ev.prevent_default();
+    ev.stop_propagation();
+    let to = all.item(to as u32)?.dyn_into::<web_sys::HtmlElement>().ok()?;
+    let _ = to.focus();
+    Some(to)
+}
+
 /// The event log: the last `SHOWN` events up to the cursor, newest first,
 /// each told as its caption (title and text), the raw line on demand. Rows
 /// are keyed by (run, seq), so a step adds or removes a row instead of
@@ -359,37 +399,18 @@ fn EventLog() -> impl IntoView {
         let g = generation.get();
         (shown.saturating_sub(SHOWN)..shown).rev().map(|seq| (g, seq)).collect::<Vec<_>>()
     };
+    let seq_of = |el: &web_sys::Element| el.get_attribute("data-seq").and_then(|v| v.parse::<usize>().ok());
     let on_key = move |ev: leptos::ev::KeyboardEvent| {
-        let Some(li) =
-            ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).and_then(|el| el.closest("li[data-seq]").ok().flatten())
-        else {
-            return;
-        };
-        let Some(list) = li.parent_element() else { return };
-        let to = match ev.key().as_str() {
-            "ArrowDown" => li.next_element_sibling(),
-            "ArrowUp" => li.previous_element_sibling(),
-            "Home" => list.first_element_child(),
-            "End" => list.last_element_child(),
-            "Enter" => {
-                if let Some(seq) = li.get_attribute("data-seq").and_then(|v| v.parse::<usize>().ok()) {
-                    s.seek(seq + 1);
-                }
+        if ev.key() == "Enter" {
+            let li =
+                ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).and_then(|el| el.closest("li[data-seq]").ok().flatten());
+            if let Some(seq) = li.as_ref().and_then(seq_of) {
+                s.seek(seq + 1);
                 ev.prevent_default();
                 ev.stop_propagation();
-                return;
             }
-            _ => return,
-        };
-        ev.prevent_default();
-        ev.stop_propagation();
-        if let Some(to) = to {
-            if let Some(seq) = to.get_attribute("data-seq").and_then(|v| v.parse::<usize>().ok()) {
-                active.set(Some(seq));
-            }
-            if let Ok(el) = to.dyn_into::<web_sys::HtmlElement>() {
-                let _ = el.focus();
-            }
+        } else if let Some(seq) = roving_keydown(&ev, "li[data-seq]").as_deref().and_then(seq_of) {
+            active.set(Some(seq));
         }
     };
     view! {

@@ -356,12 +356,13 @@ fn DrawerHead(which: Drawer) -> impl IntoView {
 /// The keyboard shortcuts, in a modal dialog (opened with `?` or its button).
 #[component]
 fn ShortcutsHelp(dialog: NodeRef<leptos::html::Dialog>) -> impl IntoView {
-    let keys: [(&str, &str); 7] = [
+    let keys: [(&str, &str); 8] = [
         ("Space", "Play or pause"),
         ("←", "Back one event"),
         ("→", "Next event (in Step mode at the end: release the next one)"),
         ("Home", "First event"),
         ("End", "Latest event (follow the run)"),
+        ("↑ ↓", "In the event log, the requests and the inboxes: the row above or below (Home, End there: the first or last row)"),
         ("?", "This help"),
         ("Esc", "Close this help or an open panel drawer"),
     ];

@@ -333,7 +333,7 @@ async fn a_workspace_file_downloads_from_a_blob_url_holding_its_text() {
     let shown = host.query_selector(".files .file-content").unwrap().expect("the opened file").text_content().unwrap();
     assert!(!shown.is_empty());
     download.unchecked_ref::<web_sys::HtmlElement>().click();
-    let link = host.query_selector("a.download-link").unwrap().expect("the download link");
+    let link = host.query_selector(".download-links a").unwrap().expect("the download link");
     let href = link.get_attribute("href").unwrap_or_default();
     assert!(href.starts_with("blob:"), "a Blob object URL, never a data: URL: {href}");
     assert_eq!(link.get_attribute("download").as_deref(), path.rsplit('/').next());

@@ -71,10 +71,18 @@ pub fn first<T: Clone>(items: &[T], limit: usize) -> Shown<T> {
     Shown { rows: items.iter().take(limit).cloned().collect(), matching: items.len(), total: items.len() }
 }
 
-/// The row that holds a list's one tab stop: the row last focused, while
-/// the list still shows it, else the first row (`None` for an empty list).
-pub fn tab_stop<'a, T: PartialEq>(last: Option<&T>, rows: &'a [T]) -> Option<&'a T> {
-    last.and_then(|l| rows.iter().find(|r| *r == l)).or(rows.first())
+/// The key of the row that holds a list's one tab stop, given the rows'
+/// keys in order: the row last moved to, while the list still shows it,
+/// else the first row (`None` for an empty list).
+pub fn tab_stop<'a>(last: Option<&str>, rows: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let mut first = None;
+    for row in rows {
+        if Some(row) == last {
+            return Some(row);
+        }
+        first = first.or(Some(row));
+    }
+    first
 }
 
 /// Where `key` moves the tab stop of a list of `len` rows from row `at`:
@@ -155,10 +163,11 @@ mod tests {
     #[test]
     fn the_tab_stop_stays_on_the_row_last_focused_while_it_is_shown_else_the_first_row() {
         let rows = ["a", "b", "c"];
-        assert_eq!(tab_stop(Some(&"b"), &rows), Some(&"b"));
-        assert_eq!(tab_stop(Some(&"gone"), &rows), Some(&"a"), "a row no longer shown hands the stop to the first");
-        assert_eq!(tab_stop(None, &rows), Some(&"a"));
-        assert_eq!(tab_stop::<&str>(Some(&"a"), &[]), None, "an empty list has no tab stop");
+        assert_eq!(tab_stop(Some("b"), rows), Some("b"));
+        assert_eq!(tab_stop(Some("c"), rows), Some("c"));
+        assert_eq!(tab_stop(Some("gone"), rows), Some("a"), "a row no longer shown hands the stop to the first");
+        assert_eq!(tab_stop(None, rows), Some("a"));
+        assert_eq!(tab_stop(Some("a"), []), None, "an empty list has no tab stop");
     }
 
     #[test]

@@ -113,10 +113,15 @@ fn RequestsPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
         let query = query.get();
         state.with(|st| st.as_ref().map(|st| lists::request_rows(&st.tracker, selected.as_ref(), &query, lists::REQUEST_ROWS)))
     });
-    // One tab stop for the list (a roving tab index): the head last
-    // focused while it is shown, else the first; ↑/↓, Home and End move it.
-    let focused = RwSignal::new(None::<RequestId>);
-    let stop = Memo::new(move |_| focused.with(|f| shown.with(|s| s.as_ref().and_then(|s| lists::tab_stop(f.as_ref(), &s.rows).cloned()))));
+    // One tab stop for the list (a roving tab index): the head last moved
+    // to (by key or click) while it is shown, else the first; ↑/↓, Home and
+    // End move it.
+    let last = RwSignal::new(None::<String>);
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        if let Some(head) = roving_keydown(&ev, "button.request-head") {
+            last.set(head.closest("li[data-request]").ok().flatten().and_then(|li| li.get_attribute("data-request")));
+        }
+    };
     view! {
         <section class="panel" aria-labelledby="requests-title">
             <h2 id="requests-title">"Requests"</h2>
@@ -130,9 +135,9 @@ fn RequestsPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
                     prop:value=move || query.get() on:input=move |ev| query.set(event_target_value(&ev))/>
             </Show>
             {move || shown.with(|shown| shown.as_ref().and_then(|s| s.cut_note("requests")).map(|note| view! { <p class="muted small list-cut">{note}</p> }))}
-            <ul class="requests" on:keydown=move |ev| { roving_keydown(&ev, "button.request-head"); }>
+            <ul class="requests" on:keydown=on_key>
                 <For each=move || shown.with(|s| s.as_ref().map(|s| s.rows.clone()).unwrap_or_default()) key=|id| id.clone() let:id>
-                    <RequestRow id=id state=state stop=stop focused=focused/>
+                    <RequestRow id=id state=state shown=shown last=last/>
                 </For>
             </ul>
         </section>
@@ -141,13 +146,14 @@ fn RequestsPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
 
 /// One request: its badge and detail, and (while it is pending and the
 /// view is live) a form to answer it by hand. Its head holds the list's tab
-/// stop when `stop` names it, and tells `focused` when it gets focus.
+/// stop when `lists::tab_stop` picks it from the rows `shown` and the row
+/// `last` moved to; a click on it moves the stop there.
 #[component]
 fn RequestRow(
     id: RequestId,
     state: Memo<Option<TeamState>>,
-    stop: Memo<Option<RequestId>>,
-    focused: RwSignal<Option<RequestId>>,
+    shown: Memo<Option<lists::Shown<RequestId>>>,
+    last: RwSignal<Option<String>>,
 ) -> impl IntoView {
     let s = expect_context::<Session>();
     let key = id.clone();
@@ -164,16 +170,25 @@ fn RequestRow(
     };
     let pick = id.clone();
     let me = id.clone();
-    let tab = move || if stop.with(|s| s.as_ref() == Some(&me)) { "0" } else { "-1" };
+    let tab = move || {
+        let holds = |s: &lists::Shown<RequestId>| {
+            last.with(|l| lists::tab_stop(l.as_deref(), s.rows.iter().map(RequestId::as_str)) == Some(me.as_str()))
+        };
+        if shown.with(|s| s.as_ref().is_some_and(holds)) {
+            "0"
+        } else {
+            "-1"
+        }
+    };
     view! {
         <li class=move || format!("request{}", if open.get() { " open" } else { "" }) data-request=id.to_string()>
             {move || request.get().map(|r| view! {
-                <button class="request-head" aria-expanded=move || open.get().to_string() tabindex=tab.clone() on:focus={
+                <button class="request-head" aria-expanded=move || open.get().to_string() tabindex=tab.clone() on:click={
                     let pick = pick.clone();
-                    move |_| focused.set(Some(pick.clone()))
-                } on:click={
-                    let pick = pick.clone();
-                    move |_| s.playback.selected.set(Some(pick.clone()))
+                    move |_| {
+                        last.set(Some(pick.to_string()));
+                        s.playback.selected.set(Some(pick.clone()));
+                    }
                 }>
                     <span class=format!("badge badge-{}", r.status)>{r.status.as_str()}</span>
                     <code>{r.id.to_string()}</code>
@@ -225,11 +240,14 @@ fn AnswerForm(id: RequestId, addressee: AgentName, kind: RequestKind, text: RwSi
 #[component]
 fn InboxPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
     // One tab stop for the inboxes (a roving tab index), as in the requests.
-    let focused = RwSignal::new(None::<AgentName>);
-    let names = Memo::new(move |_| state.with(|st| st.as_ref().map(|st| st.bus.names().cloned().collect::<Vec<_>>()).unwrap_or_default()));
-    let stop = Memo::new(move |_| focused.with(|f| names.with(|n| lists::tab_stop(f.as_ref(), n).cloned())));
+    let last = RwSignal::new(None::<String>);
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        if let Some(summary) = roving_keydown(&ev, "details.inbox > summary") {
+            last.set(summary.get_attribute("data-agent"));
+        }
+    };
     view! {
-        <section class="panel" aria-labelledby="inbox-title" on:keydown=move |ev| { roving_keydown(&ev, "details.inbox > summary"); }>
+        <section class="panel" aria-labelledby="inbox-title" on:keydown=on_key>
             <h2 id="inbox-title">"Inboxes"</h2>
             {move || state.with(|st| st.as_ref().map(|st| {
                 let names: Vec<AgentName> = st.bus.names().cloned().collect();
@@ -242,11 +260,18 @@ fn InboxPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
                     }).collect()).unwrap_or_default();
                     let more = count.saturating_sub(waiting.len());
                     let label = format!("{n} ({count} unread)");
-                    let me = n.clone();
-                    let tab = move || if stop.with(|s| s.as_ref() == Some(&me)) { "0" } else { "-1" };
+                    let me = n.to_string();
+                    let tab = move || {
+                        let holds = |st: &TeamState| last.with(|l| lists::tab_stop(l.as_deref(), st.bus.names().map(AgentName::as_str)) == Some(me.as_str()));
+                        if state.with(|st| st.as_ref().is_some_and(holds)) {
+                            "0"
+                        } else {
+                            "-1"
+                        }
+                    };
                     view! {
                         <details class="inbox" open={count > 0}>
-                            <summary tabindex=tab on:focus=move |_| focused.set(Some(n.clone()))>{label}</summary>
+                            <summary tabindex=tab data-agent=n.to_string()>{label}</summary>
                             <ul>
                                 {waiting.into_iter().map(|w| view! { <li>{w}</li> }).collect_view()}
                                 {(more > 0).then(|| view! { <li class="muted">{format!("… and {more} more")}</li> })}
@@ -266,9 +291,10 @@ fn WorkspacePanel() -> impl IntoView {
     let open = RwSignal::new(None::<String>);
     // Each Download button offers its file through this link, from a Blob
     // object URL (`download::offer`), as the trace exports do.
-    let link = NodeRef::<leptos::html::A>::new();
+    let links = NodeRef::<leptos::html::Div>::new();
     let save = move |path: &str, content: &str| {
-        let Some(a) = link.get() else { return };
+        let Some(a) = links.get().and_then(|d| d.first_element_child()) else { return };
+        let a: web_sys::HtmlElement = wasm_bindgen::JsCast::unchecked_into(a);
         let name = path.rsplit('/').next().unwrap_or(path);
         if let Err(e) = download::offer(&a, content, name, "text/plain;charset=utf-8") {
             s.error(format_args!("{path} could not be downloaded: {e}"));
@@ -299,7 +325,7 @@ fn WorkspacePanel() -> impl IntoView {
                     </ul>
                 }.into_any()
             })}
-            <a class="download-link" node_ref=link hidden=true aria-hidden="true"></a>
+            <div class="download-links" node_ref=links hidden=true><a aria-hidden="true">"file"</a></div>
         </section>
     }
 }

@@ -24,6 +24,7 @@
 use serde_json::Value;
 
 use super::ModelError;
+use crate::protocol::text::parse_decimal;
 
 /// How hard to retry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -109,11 +110,9 @@ pub struct RetryAfter(pub u64);
 /// Reads the wait a reply asks for: `retry-after-ms` (milliseconds, sent by
 /// OpenAI) first, else `retry-after` in seconds (whole or fractional). An
 /// HTTP date, a negative or an unreadable value gives `None`: use the
-/// backoff.
+/// backoff. Numbers are read by `protocol::text::parse_decimal`.
 pub fn retry_after(retry_after_ms: Option<&str>, retry_after_secs: Option<&str>) -> Option<RetryAfter> {
-    let parse = |v: &str, scale: f64| {
-        v.trim().parse::<f64>().ok().filter(|x| x.is_finite() && *x >= 0.0).map(|x| RetryAfter((x * scale).ceil() as u64))
-    };
+    let parse = |v: &str, scale: f64| parse_decimal(v.trim()).map(|x| RetryAfter((x * scale).ceil() as u64));
     retry_after_ms.and_then(|v| parse(v, 1.0)).or_else(|| retry_after_secs.and_then(|v| parse(v, 1000.0)))
 }
 

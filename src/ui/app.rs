@@ -700,7 +700,7 @@ fn FaultsPanel() -> impl IntoView {
     let parse_probability = move || -> Result<f64, String> {
         let text = probability.get_untracked();
         let bad = || format!("the probability '{}' is not a number from 0 to 1", text.trim());
-        let p = text.trim().parse::<f64>().map_err(|_| bad())?;
+        let p = crate::protocol::text::parse_decimal(text.trim()).ok_or_else(bad)?;
         FaultRule { probability: p, ..FaultRule::new(FaultAction::Drop) }.validate().map_err(|_| bad())?;
         Ok(p)
     };
@@ -826,7 +826,7 @@ fn Controls() -> impl IntoView {
         }
     };
     let speed = move |ev: ev::Event| {
-        if let Ok(v) = event_target_value(&ev).parse::<f64>() {
+        if let Some(v) = crate::protocol::text::parse_decimal(&event_target_value(&ev)) {
             s.set_speed(v)
         }
     };

@@ -34,11 +34,11 @@ use criterion::{criterion_group, criterion_main, Criterion, SamplingMode, Throug
 use serde::Deserialize;
 use serde_json::{json, Value};
 use team_protocols::model::scripted::ScriptedModel;
+use team_protocols::model::sleep::NoSleep;
 use team_protocols::model::{
     CancelToken, ContentBlock, LocalBoxFuture, Model, ModelError, ModelRequest, ModelResponse, Role, StopReason, TextSink, Usage,
 };
 use team_protocols::protocol::{check, Event, MemberStatus, RequestStatus, Trace};
-use team_protocols::runtime::clock::NoSleep;
 use team_protocols::runtime::executor::LocalExecutor;
 use team_protocols::runtime::scenarios::{self, Scenario};
 use team_protocols::runtime::{Host, Runtime, RuntimeConfig};

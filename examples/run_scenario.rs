@@ -4,8 +4,8 @@
 use std::rc::Rc;
 
 use team_protocols::model::scripted::ScriptedModel;
+use team_protocols::model::sleep::NoSleep;
 use team_protocols::protocol::{check, Event};
-use team_protocols::runtime::clock::NoSleep;
 use team_protocols::runtime::executor::LocalExecutor;
 use team_protocols::runtime::{Host, Runtime, RuntimeConfig};
 

@@ -20,9 +20,10 @@ use std::rc::Rc;
 
 use serde_json::Value;
 use team_protocols::model::anthropic::{AnthropicConfig, AnthropicModel};
-use team_protocols::model::http::{ApiKey, FetchTransport, TimerSleeper};
+use team_protocols::model::http::{ApiKey, FetchTransport};
 use team_protocols::model::openai::{OpenAiConfig, OpenAiModel};
 use team_protocols::model::retry::RetryPolicy;
+use team_protocols::model::sleep::TimerSleeper;
 use team_protocols::model::{CancelToken, Model, ModelError, ModelRequest, ModelResponse, StopReason, TextSink, Turn};
 use team_protocols::protocol::{check, AgentName, Event, MemberStatus, MessageType, RequestKind, RequestStatus, Trace};
 use team_protocols::runtime::tools::{self, AgentRole, LEAD_TOOLS, TEAMMATE_TOOLS};

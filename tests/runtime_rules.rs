@@ -9,11 +9,11 @@ use proptest::prelude::*;
 use serde_json::{json, Value};
 
 use team_protocols::model::scripted::ScriptedModel;
+use team_protocols::model::sleep::NoSleep;
 use team_protocols::model::{
     CancelToken, ContentBlock, LocalBoxFuture, Model, ModelError, ModelRequest, ModelResponse, Role, StopReason, TextSink, Usage,
 };
 use team_protocols::protocol::*;
-use team_protocols::runtime::clock::NoSleep;
 use team_protocols::runtime::executor::LocalExecutor;
 use team_protocols::runtime::scenarios::{self, Scenario};
 use team_protocols::runtime::scheduler::{Mode, TurnKind};

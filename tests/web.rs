@@ -307,11 +307,41 @@ fn exported(host: &web_sys::HtmlElement, format: &str) -> String {
     .click();
     let href = host.query_selector(&format!("a[data-format={format}]")).unwrap().unwrap().get_attribute("href").unwrap();
     assert!(href.starts_with("blob:"), "{href}");
-    // A synchronous request reads the blob: URL back before the page revokes it.
+    blob_text(&href)
+}
+
+/// What a `blob:` URL holds, read back synchronously (before the page
+/// revokes it).
+fn blob_text(href: &str) -> String {
     let request = web_sys::XmlHttpRequest::new().unwrap();
-    request.open_with_async("GET", &href, false).unwrap();
+    request.open_with_async("GET", href, false).unwrap();
     request.send().unwrap();
     request.response_text().unwrap().unwrap()
+}
+
+#[wasm_bindgen_test]
+async fn a_workspace_file_downloads_from_a_blob_url_holding_its_text() {
+    let host = mount_app();
+    leptos::task::tick().await;
+    click(&host, "[data-scenario=approve-plan]");
+    until("the run to finish", || run_finished(&host)).await;
+    let download = all(&host, ".files button.download").into_iter().next().expect("a written file with a Download button");
+    let path = download.get_attribute("aria-label").unwrap().strip_prefix("Download ").unwrap().to_string();
+    // The file's own text, as the panel shows it when opened.
+    all(&host, ".files button.file")[0].unchecked_ref::<web_sys::HtmlElement>().click();
+    leptos::task::tick().await;
+    let shown = host.query_selector(".files .file-content").unwrap().expect("the opened file").text_content().unwrap();
+    assert!(!shown.is_empty());
+    download.unchecked_ref::<web_sys::HtmlElement>().click();
+    let link = host.query_selector(".download-links a").unwrap().expect("the download link");
+    let href = link.get_attribute("href").unwrap_or_default();
+    assert!(href.starts_with("blob:"), "a Blob object URL, never a data: URL: {href}");
+    assert_eq!(link.get_attribute("download").as_deref(), path.rsplit('/').next());
+    assert_eq!(blob_text(&href), shown);
+    // A second download replaces (and revokes) the first URL.
+    download.unchecked_ref::<web_sys::HtmlElement>().click();
+    let again = link.get_attribute("href").unwrap_or_default();
+    assert!(again.starts_with("blob:") && again != href, "{again}");
 }
 
 fn arrow_labels(host: &web_sys::HtmlElement) -> Vec<String> {
@@ -951,12 +981,7 @@ async fn the_event_log_shows_captions_and_the_raw_form_on_demand_with_one_tab_st
     // ArrowDown moves the stop to the older row; Enter jumps the cursor there.
     let first: web_sys::HtmlElement = stops[0].clone().unchecked_into();
     first.focus().unwrap();
-    let key = |k: &str| {
-        let init = web_sys::KeyboardEventInit::new();
-        init.set_key(k);
-        init.set_bubbles(true);
-        web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap()
-    };
+    let key = keydown;
     first.dispatch_event(&key("ArrowDown")).unwrap();
     leptos::task::tick().await;
     let focused = document().active_element().unwrap();
@@ -966,6 +991,46 @@ async fn the_event_log_shows_captions_and_the_raw_form_on_demand_with_one_tab_st
     focused.dispatch_event(&key("Enter")).unwrap();
     until("Enter to move the cursor", || position(&host).0 == seq + 1).await;
     assert_eq!(all(&host, ".event-log li.log-row").len(), seq + 1, "the log ends at the cursor");
+}
+
+/// A `keydown` of `key` that bubbles, as a keyboard sends it.
+fn keydown(key: &str) -> web_sys::KeyboardEvent {
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_key(key);
+    init.set_bubbles(true);
+    web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap()
+}
+
+#[wasm_bindgen_test]
+async fn the_requests_and_the_inboxes_are_one_tab_stop_each_and_arrow_keys_home_and_end_move_within_them() {
+    let host = mount_app();
+    leptos::task::tick().await;
+    click(&host, "[data-scenario=out-of-order]");
+    until("the run to finish", || run_finished(&host)).await;
+    let cursor = position(&host);
+    let tab_stops = |rows: &[web_sys::Element]| -> Vec<usize> {
+        (0..rows.len()).filter(|&i| rows[i].get_attribute("tabindex").as_deref() == Some("0")).collect()
+    };
+    let focused_row = |rows: &[web_sys::Element]| {
+        let active = document().active_element();
+        rows.iter().position(|r| active.as_ref().is_some_and(|a| a.is_same_node(Some(r))))
+    };
+    for (selector, list) in [(".requests button.request-head", "requests"), (".inbox > summary", "inboxes")] {
+        let rows = all(&host, selector);
+        assert!(rows.len() >= 2, "{list}: {} rows", rows.len());
+        assert_eq!(tab_stops(&rows), [0], "{list}: one tab stop, on the first row");
+        let last = rows.len() - 1;
+        rows[0].unchecked_ref::<web_sys::HtmlElement>().focus().unwrap();
+        for (key, expected) in
+            [("ArrowDown", 1), ("ArrowUp", 0), ("ArrowUp", 0), ("End", last), ("ArrowDown", last), ("Home", 0), ("ArrowDown", 1)]
+        {
+            document().active_element().unwrap().dispatch_event(&keydown(key)).unwrap();
+            leptos::task::tick().await;
+            assert_eq!(focused_row(&rows), Some(expected), "{list}: {key} focuses row {expected}");
+            assert_eq!(tab_stops(&rows), [expected], "{list}: the one tab stop follows the focus");
+        }
+        assert_eq!(position(&host), cursor, "{list}: Home and End inside the list do not move the cursor");
+    }
 }
 
 #[wasm_bindgen_test]

@@ -333,10 +333,8 @@ mod tests {
     fn broken_by(trace: &Trace, events: Vec<Event>) -> Vec<Property> {
         let mut m = Monitor::new();
         let mut found: Vec<Property> = trace.entries().iter().flat_map(|e| m.observe(e)).map(|f| f.property).collect();
-        let mut seq = trace.next_seq();
-        for event in events {
+        for (seq, event) in (trace.next_seq()..).zip(events) {
             found.extend(m.observe(&TraceEntry { seq, time: Millis(seq), event }).into_iter().map(|f| f.property));
-            seq += 1;
         }
         found.retain(|p| p.quantifier() != Quantifier::Sometimes);
         found

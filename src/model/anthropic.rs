@@ -579,7 +579,7 @@ mod tests {
 
     use super::*;
     use crate::model::fake::{block_on, poll_once, sample_request, FakeReply, FakeTransport, ForeverSleeper, RecordingSleeper};
-    use crate::model::http::NoWait;
+    use crate::model::sleep::NoSleep;
     use crate::model::{CancelToken, Model, TextSink};
 
     const KEY: &str = "sk-ant-api03-SECRET-0123456789abcdef";
@@ -923,7 +923,7 @@ mod tests {
     #[test]
     fn a_json_reply_is_read_whole_when_not_streaming() {
         let transport = FakeTransport::new([FakeReply::json(200, RESPONSE)]);
-        let model = AnthropicModel::new(AnthropicConfig { stream: false, ..config() }, transport.clone(), Rc::new(NoWait));
+        let model = AnthropicModel::new(AnthropicConfig { stream: false, ..config() }, transport.clone(), Rc::new(NoSleep));
         let (on_text, seen) = sink();
         let r = block_on(model.complete(&sample_request(), on_text, CancelToken::new())).unwrap();
         assert_eq!(r, parse_response(RESPONSE).unwrap());
@@ -1028,7 +1028,7 @@ mod tests {
     #[test]
     fn no_key_is_refused_before_anything_is_sent() {
         let transport = FakeTransport::new([]);
-        let model = AnthropicModel::new(AnthropicConfig::default(), transport.clone(), Rc::new(NoWait));
+        let model = AnthropicModel::new(AnthropicConfig::default(), transport.clone(), Rc::new(NoSleep));
         let e = block_on(model.complete(&sample_request(), Rc::new(|_: &str| {}), CancelToken::new())).unwrap_err();
         assert!(matches!(e, ModelError::Unauthorized(_)));
         assert!(transport.sent().is_empty());
@@ -1063,7 +1063,7 @@ mod tests {
     fn a_bad_base_url_is_an_error_before_sending() {
         let transport = FakeTransport::new([]);
         let model =
-            AnthropicModel::new(AnthropicConfig { base_url: "api.anthropic.com".into(), ..config() }, transport.clone(), Rc::new(NoWait));
+            AnthropicModel::new(AnthropicConfig { base_url: "api.anthropic.com".into(), ..config() }, transport.clone(), Rc::new(NoSleep));
         let e = block_on(model.complete(&sample_request(), Rc::new(|_: &str| {}), CancelToken::new())).unwrap_err();
         assert!(e.to_string().contains("must start with http:// or https://"), "{e}");
         assert!(transport.sent().is_empty());

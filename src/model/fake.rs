@@ -14,7 +14,8 @@ use std::pin::{pin, Pin};
 use std::rc::Rc;
 use std::task::{Context, Poll, Waker};
 
-use super::http::{Headers, HttpReply, HttpRequest, HttpTransport, MemoryBody, RetrySleeper};
+use super::http::{Headers, HttpReply, HttpRequest, HttpTransport, MemoryBody};
+use super::sleep::Sleeper;
 use super::{CancelToken, LocalBoxFuture, ModelError};
 
 /// One scripted answer to a `post`.
@@ -140,7 +141,7 @@ impl RecordingSleeper {
     }
 }
 
-impl RetrySleeper for RecordingSleeper {
+impl Sleeper for RecordingSleeper {
     fn sleep(&self, ms: u64) -> LocalBoxFuture<'static, ()> {
         self.0.borrow_mut().push(ms);
         Box::pin(std::future::ready(()))
@@ -151,7 +152,7 @@ impl RetrySleeper for RecordingSleeper {
 #[derive(Debug, Default, Clone, Copy)]
 pub struct ForeverSleeper;
 
-impl RetrySleeper for ForeverSleeper {
+impl Sleeper for ForeverSleeper {
     fn sleep(&self, _ms: u64) -> LocalBoxFuture<'static, ()> {
         Box::pin(std::future::pending())
     }

@@ -13,7 +13,7 @@
 //! puts it into a URL, and every `Debug` output shows `<redacted>` instead.
 //! It travels only over https, or plain http to this computer (loopback).
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::fmt;
 use std::future::Future;
@@ -22,7 +22,9 @@ use std::rc::Rc;
 use std::task::{Context, Poll};
 
 use super::retry::{self, RetryDecision, RetryPolicy};
+use super::sleep::Sleeper;
 use super::{CancelToken, Cancelled, LocalBoxFuture, ModelError, ModelResponse, TextSink};
+use crate::protocol::ids::SeededIds;
 
 /// Errors of the transport layer.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -320,23 +322,6 @@ impl<T: HttpTransport + ?Sized> HttpTransport for Rc<T> {
     }
 }
 
-/// Waits between attempts. Native tests pass [`NoWait`]; the browser
-/// passes `TimerSleeper` (wasm32).
-pub trait RetrySleeper {
-    /// A future that completes after `ms` milliseconds.
-    fn sleep(&self, ms: u64) -> LocalBoxFuture<'static, ()>;
-}
-
-/// A sleeper that does not wait.
-#[derive(Debug, Default, Clone, Copy)]
-pub struct NoWait;
-
-impl RetrySleeper for NoWait {
-    fn sleep(&self, _ms: u64) -> LocalBoxFuture<'static, ()> {
-        Box::pin(std::future::ready(()))
-    }
-}
-
 /// Runs `fut` until it completes or `cancel` fires, whichever is first.
 pub fn or_cancel<F: Future>(fut: F, cancel: &CancelToken) -> OrCancel<F> {
     OrCancel { fut: Box::pin(fut), cancelled: cancel.cancelled() }
@@ -382,12 +367,13 @@ pub const MAX_REPLY_BODY: usize = 16 * 1024 * 1024;
 pub struct Sender<'a> {
     /// Sends each attempt.
     pub transport: &'a dyn HttpTransport,
-    /// Waits between attempts.
-    pub sleeper: &'a dyn RetrySleeper,
+    /// Waits between attempts (`NoSleep` in native tests, `TimerSleeper`
+    /// in the browser).
+    pub sleeper: &'a dyn Sleeper,
     /// How hard to retry.
     pub policy: &'a RetryPolicy,
     /// Jitter state, advanced once per wait.
-    pub random: &'a Cell<u64>,
+    pub random: &'a RefCell<SeededIds>,
 }
 
 impl fmt::Debug for Sender<'_> {
@@ -466,12 +452,7 @@ impl Sender<'_> {
             if cancel.is_cancelled() {
                 return Err(ModelError::Cancelled);
             }
-            let random = {
-                let mut state = self.random.get();
-                let r = retry::next_random(&mut state);
-                self.random.set(state);
-                r
-            };
+            let random = self.random.borrow_mut().next_u64();
             match retry::decide(self.policy, attempts, &error, wait, random) {
                 RetryDecision::RetryAfterMs(ms) => or_cancel(self.sleeper.sleep(ms), cancel).await?,
                 RetryDecision::GiveUp => return Err(gave_up(error, attempts)),
@@ -532,12 +513,12 @@ fn gave_up(error: ModelError, attempts: u32) -> ModelError {
 }
 
 #[cfg(target_arch = "wasm32")]
-pub use browser::{FetchTransport, TimerSleeper};
+pub use browser::FetchTransport;
 
 #[cfg(target_arch = "wasm32")]
 mod browser {
-    //! `fetch` through `gloo-net`, the body read with `wasm-streams`, and
-    //! `setTimeout`, for the browser.
+    //! `fetch` through `gloo-net`, the body read with `wasm-streams`, for
+    //! the browser (its `setTimeout` sleeper is `model::sleep::TimerSleeper`).
 
     use futures_util::StreamExt as _;
     use gloo_net::http::Request;
@@ -546,23 +527,13 @@ mod browser {
     use wasm_streams::readable::IntoStream;
     use web_sys::AbortController;
 
-    use super::{ByteStream, HttpError, HttpReply, HttpTransport, RetrySleeper};
+    use super::{ByteStream, HttpError, HttpReply, HttpTransport};
     use crate::model::{CancelRegistration, CancelToken, LocalBoxFuture, ModelError};
 
     /// Sends with the browser's `fetch` (through `gloo-net`); Stop aborts
     /// the call through an `AbortController`, also while the body streams in.
     #[derive(Debug, Default, Clone, Copy)]
     pub struct FetchTransport;
-
-    /// Waits with `setTimeout`.
-    #[derive(Debug, Default, Clone, Copy)]
-    pub struct TimerSleeper;
-
-    impl RetrySleeper for TimerSleeper {
-        fn sleep(&self, ms: u64) -> LocalBoxFuture<'static, ()> {
-            Box::pin(gloo_timers::future::TimeoutFuture::new(ms.min(u32::MAX as u64) as u32))
-        }
-    }
 
     /// What a JS error says: `Name: message`, or the name alone.
     fn describe(e: &JsValue) -> String {

@@ -19,6 +19,7 @@ pub mod provider;
 pub mod provider_settings;
 pub mod retry;
 pub mod scripted;
+pub mod sleep;
 pub mod sse;
 pub mod turns;
 

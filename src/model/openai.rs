@@ -530,7 +530,7 @@ mod tests {
 
     use super::*;
     use crate::model::fake::{block_on, poll_once, sample_request, FakeReply, FakeTransport, RecordingSleeper};
-    use crate::model::http::NoWait;
+    use crate::model::sleep::NoSleep;
     use crate::model::Turn;
     use crate::model::{CancelToken, Model, TextSink};
 
@@ -810,7 +810,7 @@ mod tests {
     #[test]
     fn a_json_reply_is_read_whole_when_not_streaming() {
         let transport = FakeTransport::new([FakeReply::json(200, RESPONSE)]);
-        let model = OpenAiModel::new(OpenAiConfig { stream: false, ..config() }, transport, Rc::new(NoWait));
+        let model = OpenAiModel::new(OpenAiConfig { stream: false, ..config() }, transport, Rc::new(NoSleep));
         assert_eq!(
             block_on(model.complete(&sample_request(), Rc::new(|_: &str| {}), CancelToken::new())),
             Ok(parse_response(RESPONSE).unwrap())

@@ -6,13 +6,15 @@
 //! Owns the shared provider shape. It must not know a dialect's JSON: that
 //! stays in `anthropic` and `openai`.
 
-use std::cell::Cell;
+use std::cell::RefCell;
 use std::fmt;
 use std::rc::Rc;
 
-use super::http::{self, HttpReply, HttpRequest, HttpTransport, RetrySleeper, Sender};
+use super::http::{self, HttpReply, HttpRequest, HttpTransport, Sender};
 use super::retry::{self, RetryPolicy};
+use super::sleep::Sleeper;
 use super::{CancelToken, ContentBlock, LocalBoxFuture, Model, ModelError, ModelRequest, ModelResponse, TextSink};
+use crate::protocol::ids::SeededIds;
 
 /// What one wire format supplies to `HttpModel`.
 pub trait Dialect: 'static {
@@ -80,9 +82,9 @@ pub async fn read_reply<D: Dialect>(
 pub struct HttpModel<D: Dialect, T> {
     config: D::Config,
     transport: T,
-    sleeper: Rc<dyn RetrySleeper>,
+    sleeper: Rc<dyn Sleeper>,
     policy: RetryPolicy,
-    random: Cell<u64>,
+    random: RefCell<SeededIds>,
 }
 
 impl<D: Dialect, T> fmt::Debug for HttpModel<D, T> {
@@ -98,8 +100,14 @@ impl<D: Dialect, T> fmt::Debug for HttpModel<D, T> {
 impl<D: Dialect, T: HttpTransport> HttpModel<D, T> {
     /// A provider sending through `transport` and waiting between attempts
     /// with `sleeper`, under the default retry policy.
-    pub fn new(config: D::Config, transport: T, sleeper: Rc<dyn RetrySleeper>) -> Self {
-        HttpModel { config, transport, sleeper, policy: RetryPolicy::default(), random: Cell::new(retry::DEFAULT_JITTER_SEED) }
+    pub fn new(config: D::Config, transport: T, sleeper: Rc<dyn Sleeper>) -> Self {
+        HttpModel {
+            config,
+            transport,
+            sleeper,
+            policy: RetryPolicy::default(),
+            random: RefCell::new(SeededIds::new(retry::DEFAULT_JITTER_SEED)),
+        }
     }
 
     /// Replaces the retry policy.
@@ -109,8 +117,8 @@ impl<D: Dialect, T: HttpTransport> HttpModel<D, T> {
     }
 
     /// Seeds the backoff jitter (pass something random in the browser).
-    pub fn with_jitter_seed(self, seed: u64) -> Self {
-        self.random.set(seed);
+    pub fn with_jitter_seed(mut self, seed: u64) -> Self {
+        self.random = RefCell::new(SeededIds::new(seed));
         self
     }
 

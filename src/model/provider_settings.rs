@@ -11,9 +11,10 @@ use std::fmt;
 use std::rc::Rc;
 
 use super::anthropic::{self, AnthropicConfig, AnthropicModel};
-use super::http::{ApiKey, HttpTransport, RetrySleeper};
+use super::http::{ApiKey, HttpTransport};
 use super::openai::{self, OpenAiConfig, OpenAiModel};
 use super::scripted::{self, ScriptedModel};
+use super::sleep::Sleeper;
 use super::Model;
 
 /// The largest `max_tokens` the settings accept.
@@ -183,7 +184,7 @@ impl ProviderSettings {
 pub fn build<T: HttpTransport + 'static>(
     settings: &ProviderSettings,
     transport: T,
-    sleeper: Rc<dyn RetrySleeper>,
+    sleeper: Rc<dyn Sleeper>,
 ) -> Result<Rc<dyn Model>, BuildError> {
     if settings.max_tokens == 0 || settings.max_tokens > MAX_TOKENS_LIMIT {
         return Err(BuildError::BadMaxTokens(settings.max_tokens));
@@ -209,7 +210,8 @@ pub fn build<T: HttpTransport + 'static>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::http::{HttpReply, NoWait};
+    use crate::model::http::HttpReply;
+    use crate::model::sleep::NoSleep;
     use crate::model::{CancelToken, LocalBoxFuture, ModelError};
 
     struct Refuse;
@@ -240,7 +242,7 @@ mod tests {
 
     #[test]
     fn a_real_provider_without_a_key_is_refused_and_says_which_key() {
-        let error = build(&settings(Provider::Anthropic), Refuse, Rc::new(NoWait)).err();
+        let error = build(&settings(Provider::Anthropic), Refuse, Rc::new(NoSleep)).err();
         assert_eq!(error, Some(BuildError::MissingKey("Anthropic")));
         assert!(error.unwrap().to_string().contains("Anthropic API key"));
     }
@@ -248,25 +250,25 @@ mod tests {
     #[test]
     fn the_model_name_typed_is_the_model_built() {
         let s = ProviderSettings { api_key: "k".into(), model: " claude-test-1 ".into(), ..settings(Provider::Anthropic) };
-        let model = build(&s, Refuse, Rc::new(NoWait)).unwrap();
+        let model = build(&s, Refuse, Rc::new(NoSleep)).unwrap();
         assert!(model.label().contains("claude-test-1"), "{}", model.label());
         assert_eq!(s.describe(), "Anthropic · claude-test-1");
         let defaulted = ProviderSettings { api_key: "k".into(), ..settings(Provider::OpenAi) };
-        assert!(build(&defaulted, Refuse, Rc::new(NoWait)).unwrap().label().contains(openai::DEFAULT_MODEL));
+        assert!(build(&defaulted, Refuse, Rc::new(NoSleep)).unwrap().label().contains(openai::DEFAULT_MODEL));
     }
 
     #[test]
     fn the_scripted_provider_is_described_as_offline() {
         let s = settings(Provider::Scripted);
         assert_eq!(s.describe(), "Scripted (offline)");
-        assert_eq!(build(&s, Refuse, Rc::new(NoWait)).unwrap().label(), scripted::LABEL);
+        assert_eq!(build(&s, Refuse, Rc::new(NoSleep)).unwrap().label(), scripted::LABEL);
     }
 
     #[test]
     fn max_tokens_out_of_range_is_refused() {
         for bad in [0, MAX_TOKENS_LIMIT + 1] {
             let s = ProviderSettings { max_tokens: bad, ..settings(Provider::Scripted) };
-            assert_eq!(build(&s, Refuse, Rc::new(NoWait)).err(), Some(BuildError::BadMaxTokens(bad)));
+            assert_eq!(build(&s, Refuse, Rc::new(NoSleep)).err(), Some(BuildError::BadMaxTokens(bad)));
         }
     }
 

@@ -24,6 +24,7 @@
 use serde_json::Value;
 
 use super::ModelError;
+use crate::protocol::text::parse_decimal;
 
 /// How hard to retry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -109,11 +110,9 @@ pub struct RetryAfter(pub u64);
 /// Reads the wait a reply asks for: `retry-after-ms` (milliseconds, sent by
 /// OpenAI) first, else `retry-after` in seconds (whole or fractional). An
 /// HTTP date, a negative or an unreadable value gives `None`: use the
-/// backoff.
+/// backoff. Numbers are read by `protocol::text::parse_decimal`.
 pub fn retry_after(retry_after_ms: Option<&str>, retry_after_secs: Option<&str>) -> Option<RetryAfter> {
-    let parse = |v: &str, scale: f64| {
-        v.trim().parse::<f64>().ok().filter(|x| x.is_finite() && *x >= 0.0).map(|x| RetryAfter((x * scale).ceil() as u64))
-    };
+    let parse = |v: &str, scale: f64| parse_decimal(v.trim()).map(|x| RetryAfter((x * scale).ceil() as u64));
     retry_after_ms.and_then(|v| parse(v, 1.0)).or_else(|| retry_after_secs.and_then(|v| parse(v, 1000.0)))
 }
 
@@ -128,19 +127,10 @@ pub fn backoff_ms(policy: &RetryPolicy, attempts_made: u32, random: u64) -> u64 
     half + random % (full - half + 1)
 }
 
-/// The jitter seed a provider starts from unless given another.
+/// The jitter seed a provider starts from unless given another. The numbers
+/// come from the crate's one generator, `protocol::ids::SeededIds`, owned by
+/// the retry loop (`http::Sender`), never by this module.
 pub const DEFAULT_JITTER_SEED: u64 = 0x5EED_0FA1_7E55_1A7E;
-
-/// The next number of a xorshift64* sequence: cheap jitter without a
-/// random-number crate. `state` must not be zero (zero is replaced).
-pub fn next_random(state: &mut u64) -> u64 {
-    let mut x = if *state == 0 { 0x9E37_79B9_7F4A_7C15 } else { *state };
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    *state = x;
-    x.wrapping_mul(0x2545_F491_4F6C_DD1D)
-}
 
 /// The error a non-2xx reply becomes. The message comes from the body's
 /// `error.message` (and `error.type`), as both Anthropic and OpenAI-style
@@ -193,6 +183,7 @@ fn reason_phrase(status: u16) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::ids::SeededIds;
 
     fn http(status: u16) -> ModelError {
         ModelError::Http { status, message: "x".into() }
@@ -263,24 +254,14 @@ mod tests {
         assert_eq!(backoff_ms(&p, 3, 0), 2_000);
         assert_eq!(backoff_ms(&p, 10, 0), 15_000);
         assert!(backoff_ms(&p, 40, u64::MAX) <= p.max_delay_ms);
-        let mut seed = 42;
+        let mut random = SeededIds::new(42);
         for attempt in 1..=8 {
             for _ in 0..100 {
                 let full = (1_000u64 << (attempt - 1)).min(30_000);
-                let d = backoff_ms(&p, attempt, next_random(&mut seed));
+                let d = backoff_ms(&p, attempt, random.next_u64());
                 assert!(d >= full / 2 && d <= full, "attempt {attempt}: {d} outside [{}, {full}]", full / 2);
             }
         }
-    }
-
-    #[test]
-    fn the_random_sequence_is_deterministic_and_never_stuck_at_zero() {
-        let (mut a, mut b) = (0, 0);
-        let xs: Vec<u64> = (0..5).map(|_| next_random(&mut a)).collect();
-        let ys: Vec<u64> = (0..5).map(|_| next_random(&mut b)).collect();
-        assert_eq!(xs, ys);
-        assert!(xs.iter().all(|&x| x != 0));
-        assert_ne!(xs[0], xs[1]);
     }
 
     #[test]

@@ -73,6 +73,15 @@ mod tests {
     }
 
     #[test]
+    fn a_zero_seed_gives_numbers_as_varied_as_any_other() {
+        // The retry jitter is seeded from the run's seed, which may be 0.
+        let mut g = SeededIds::new(0);
+        let xs: Vec<u64> = (0..4).map(|_| g.next_u64()).collect();
+        assert!(xs.iter().all(|&x| x != 0), "{xs:?}");
+        assert!(xs.windows(2).all(|w| w[0] != w[1]), "{xs:?}");
+    }
+
+    #[test]
     fn request_ids_are_the_head_of_a_version_4_uuid() {
         let mut g = SeededIds::new(7);
         let bytes = g.clone().next_bytes();

@@ -1,14 +1,15 @@
 //! The browser host: the runtime's driver on `spawn_local`, pacing with
-//! `setTimeout`, and virtual time, so a scripted run in a tab produces the very trace
-//! a native test does.
+//! `setTimeout`, and virtual time for the scripted model, so a run in a tab
+//! produces the very trace a native test does.
 //!
 //! Owns the wasm32 glue only.
 
 use std::rc::Rc;
 
-use super::clock::{Clock, Sleeper};
+use super::clock::Clock;
 use super::executor::Spawner;
 use super::Host;
+use crate::model::sleep::TimerSleeper;
 use crate::model::LocalBoxFuture;
 use crate::protocol::Millis;
 
@@ -19,16 +20,6 @@ pub struct SpawnLocal;
 impl Spawner for SpawnLocal {
     fn spawn(&self, task: LocalBoxFuture<'static, ()>) {
         wasm_bindgen_futures::spawn_local(task);
-    }
-}
-
-/// Waits with `setTimeout`.
-#[derive(Debug, Default, Clone, Copy)]
-pub struct TimeoutSleeper;
-
-impl Sleeper for TimeoutSleeper {
-    fn sleep(&self, ms: u64) -> LocalBoxFuture<'static, ()> {
-        Box::pin(gloo_timers::future::TimeoutFuture::new(ms.min(u32::MAX as u64) as u32))
     }
 }
 
@@ -59,10 +50,10 @@ impl Clock for WallClock {
 /// The host a browser run uses: virtual time for the scripted model (so a
 /// run repeats exactly), wall-clock time for a real one.
 pub fn host() -> Host {
-    Host { spawner: Rc::new(SpawnLocal), clock: None, sleeper: Rc::new(TimeoutSleeper) }
+    Host { spawner: Rc::new(SpawnLocal), clock: None, sleeper: Rc::new(TimerSleeper) }
 }
 
 /// The host for a run on a real model: wall-clock time.
 pub fn real_time_host() -> Host {
-    Host { spawner: Rc::new(SpawnLocal), clock: Some(Rc::new(WallClock::start())), sleeper: Rc::new(TimeoutSleeper) }
+    Host { spawner: Rc::new(SpawnLocal), clock: Some(Rc::new(WallClock::start())), sleeper: Rc::new(TimerSleeper) }
 }

@@ -28,9 +28,10 @@ use std::pin::Pin;
 use std::rc::{Rc, Weak};
 use std::task::{Context, Poll, Waker};
 
+use crate::model::sleep::Sleeper;
 use crate::model::{CancelToken, Model, ModelError, TextSink};
 use crate::protocol::{AgentName, FaultError, FaultPlan, MessageError, RequestId, RequestStatus, Team, TeamError, Trace};
-use clock::{Clock, Sleeper};
+use clock::Clock;
 use executor::Spawner;
 use scheduler::{Mode, TurnKind};
 use workspace::Workspace;

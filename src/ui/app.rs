@@ -11,7 +11,7 @@ use super::caption_box::CaptionBox;
 use super::diagram_view::DiagramView;
 use super::panels::Panels;
 use super::session::Session;
-use super::{export, share};
+use super::{download, export, share};
 use crate::model::provider_settings::Provider;
 use crate::protocol::{AgentName, FaultAction, FaultRule, MessageType};
 use crate::runtime::scenarios;
@@ -356,12 +356,13 @@ fn DrawerHead(which: Drawer) -> impl IntoView {
 /// The keyboard shortcuts, in a modal dialog (opened with `?` or its button).
 #[component]
 fn ShortcutsHelp(dialog: NodeRef<leptos::html::Dialog>) -> impl IntoView {
-    let keys: [(&str, &str); 7] = [
+    let keys: [(&str, &str); 8] = [
         ("Space", "Play or pause"),
         ("←", "Back one event"),
         ("→", "Next event (in Step mode at the end: release the next one)"),
         ("Home", "First event"),
         ("End", "Latest event (follow the run)"),
+        ("↑ ↓", "In the event log, the requests and the inboxes: the row above or below (Home, End there: the first or last row)"),
         ("?", "This help"),
         ("Esc", "Close this help or an open panel drawer"),
     ];
@@ -568,15 +569,6 @@ fn Settings() -> impl IntoView {
     }
 }
 
-/// A `blob:` URL holding `text` (UTF-8) as `mime`; the caller revokes it.
-fn object_url(text: &str, mime: &str) -> Result<String, wasm_bindgen::JsValue> {
-    let options = web_sys::BlobPropertyBag::new();
-    options.set_type(mime);
-    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)?;
-    web_sys::Url::create_object_url_with_blob(&blob)
-}
-
 /// Export the trace (JSON, Mermaid, SVG) and import a JSON trace to replay.
 #[component]
 fn TracePanel() -> impl IntoView {
@@ -584,11 +576,8 @@ fn TracePanel() -> impl IntoView {
     let copy_status = RwSignal::new(String::new());
     let confirm_clear = RwSignal::new(false);
     let links = NodeRef::<leptos::html::Div>::new();
-    // Each export fills a link with a Blob object URL (exports reach 20 MiB;
-    // a `data:` URL would copy them percent-encoded) that the click then
-    // follows and tests read. A link's previous URL is revoked when a new
-    // export replaces it, and each URL 40 s after its click, when the
-    // download has long started.
+    // Each export fills its link with a Blob object URL (`download::offer`)
+    // that the click then follows and tests read.
     let export = move |format: &'static str| {
         let (text, name, mime) = s.run.trace.with_untracked(|t| match format {
             "json" => (export::trace_json(t), "trace.json", "application/json"),
@@ -600,26 +589,9 @@ fn TracePanel() -> impl IntoView {
             return;
         };
         let a: web_sys::HtmlElement = wasm_bindgen::JsCast::unchecked_into(a);
-        let url = match object_url(&text, mime) {
-            Ok(url) => url,
-            Err(e) => {
-                let why = wasm_bindgen::JsCast::dyn_ref::<js_sys::Error>(&e).map(|e| String::from(e.message())).unwrap_or_default();
-                return s.error(format_args!("the {format} export could not be prepared ({why})"));
-            }
-        };
-        if let Some(old) = a.get_attribute("href") {
-            let _ = web_sys::Url::revoke_object_url(&old);
+        if let Err(e) = download::offer(&a, &text, name, mime) {
+            s.error(format_args!("the {format} export failed: {e}"));
         }
-        let _ = a.set_attribute("href", &url);
-        let _ = a.set_attribute("download", name);
-        a.click();
-        gloo_timers::callback::Timeout::new(40_000, move || {
-            if a.get_attribute("href").as_deref() == Some(url.as_str()) {
-                let _ = a.remove_attribute("href");
-            }
-            let _ = web_sys::Url::revoke_object_url(&url);
-        })
-        .forget();
     };
     let import = move |ev: ev::Event| {
         let input: web_sys::HtmlInputElement = event_target(&ev);
@@ -728,7 +700,7 @@ fn FaultsPanel() -> impl IntoView {
     let parse_probability = move || -> Result<f64, String> {
         let text = probability.get_untracked();
         let bad = || format!("the probability '{}' is not a number from 0 to 1", text.trim());
-        let p = text.trim().parse::<f64>().map_err(|_| bad())?;
+        let p = crate::protocol::text::parse_decimal(text.trim()).ok_or_else(bad)?;
         FaultRule { probability: p, ..FaultRule::new(FaultAction::Drop) }.validate().map_err(|_| bad())?;
         Ok(p)
     };
@@ -854,7 +826,7 @@ fn Controls() -> impl IntoView {
         }
     };
     let speed = move |ev: ev::Event| {
-        if let Ok(v) = event_target_value(&ev).parse::<f64>() {
+        if let Some(v) = crate::protocol::text::parse_decimal(&event_target_value(&ev)) {
             s.set_speed(v)
         }
     };

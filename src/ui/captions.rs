@@ -701,7 +701,7 @@ mod tests {
     #[test]
     fn every_event_of_every_scenario_has_a_caption_and_none_reads_like_a_debug_dump() {
         use crate::model::scripted::ScriptedModel;
-        use crate::runtime::clock::NoSleep;
+        use crate::model::sleep::NoSleep;
         use crate::runtime::executor::LocalExecutor;
         use crate::runtime::{scenarios, Host, Runtime, RuntimeConfig};
         use std::rc::Rc;

@@ -4,6 +4,9 @@
 //! says how many there are, so drawing a panel costs the same at 100 events
 //! and at 100,000.
 //!
+//! Each list is one tab stop (a roving tab index): `tab_stop` says which
+//! row holds it and `roving_step` where a key moves it.
+//!
 //! Owns the choice of rows only: pure functions of the state at the cursor.
 //! No DOM, no signals.
 
@@ -68,6 +71,35 @@ pub fn first<T: Clone>(items: &[T], limit: usize) -> Shown<T> {
     Shown { rows: items.iter().take(limit).cloned().collect(), matching: items.len(), total: items.len() }
 }
 
+/// The key of the row that holds a list's one tab stop, given the rows'
+/// keys in order: the row last moved to, while the list still shows it,
+/// else the first row (`None` for an empty list).
+pub fn tab_stop<'a>(last: Option<&str>, rows: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let mut first = None;
+    for row in rows {
+        if Some(row) == last {
+            return Some(row);
+        }
+        first = first.or(Some(row));
+    }
+    first
+}
+
+/// Where `key` moves the tab stop of a list of `len` rows from row `at`:
+/// `ArrowDown` / `ArrowUp` one row (staying put at the ends), `Home` and
+/// `End` to the first and last row; `None` for any other key, which the
+/// list leaves to the page.
+pub fn roving_step(key: &str, at: usize, len: usize) -> Option<usize> {
+    let last = len.checked_sub(1)?;
+    match key {
+        "ArrowDown" => Some((at + 1).min(last)),
+        "ArrowUp" => Some(at.saturating_sub(1).min(last)),
+        "Home" => Some(0),
+        "End" => Some(last),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -126,6 +158,36 @@ mod tests {
         assert_eq!(request_rows(t.tracker(), None, "nobody", 10).matching, 0);
         assert_eq!(request_rows(t.tracker(), None, "alice", 10).matching, 30);
         assert_eq!(request_rows(t.tracker(), None, "alice-007", 10).rows, [ids[7].clone()]);
+    }
+
+    #[test]
+    fn the_tab_stop_stays_on_the_row_last_focused_while_it_is_shown_else_the_first_row() {
+        let rows = ["a", "b", "c"];
+        assert_eq!(tab_stop(Some("b"), rows), Some("b"));
+        assert_eq!(tab_stop(Some("c"), rows), Some("c"));
+        assert_eq!(tab_stop(Some("gone"), rows), Some("a"), "a row no longer shown hands the stop to the first");
+        assert_eq!(tab_stop(None, rows), Some("a"));
+        assert_eq!(tab_stop(Some("a"), []), None, "an empty list has no tab stop");
+    }
+
+    #[test]
+    fn arrows_move_one_row_within_the_list_and_home_and_end_go_to_its_ends() {
+        assert_eq!(roving_step("ArrowDown", 0, 3), Some(1));
+        assert_eq!(roving_step("ArrowDown", 2, 3), Some(2), "the last row stays the last");
+        assert_eq!(roving_step("ArrowUp", 2, 3), Some(1));
+        assert_eq!(roving_step("ArrowUp", 0, 3), Some(0), "the first row stays the first");
+        assert_eq!(roving_step("Home", 2, 3), Some(0));
+        assert_eq!(roving_step("End", 0, 3), Some(2));
+        assert_eq!(roving_step("ArrowDown", 7, 3), Some(2), "a row past the end (the list shrank) comes back into it");
+    }
+
+    #[test]
+    fn other_keys_and_empty_lists_are_left_to_the_page() {
+        for key in ["Enter", " ", "Tab", "ArrowLeft", "ArrowRight", "a"] {
+            assert_eq!(roving_step(key, 1, 3), None, "{key}");
+        }
+        assert_eq!(roving_step("ArrowDown", 0, 0), None);
+        assert_eq!(roving_step("Home", 0, 0), None);
     }
 
     #[test]

@@ -34,6 +34,8 @@ pub mod caption_box;
 #[cfg(target_arch = "wasm32")]
 pub mod diagram_view;
 #[cfg(target_arch = "wasm32")]
+pub mod download;
+#[cfg(target_arch = "wasm32")]
 pub mod library;
 #[cfg(target_arch = "wasm32")]
 pub mod machinery_view;

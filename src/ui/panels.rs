@@ -6,10 +6,11 @@
 
 use leptos::prelude::*;
 
+use super::download;
 use super::lists;
 use super::machinery_view::MachineryPanel;
 use super::session::Session;
-use super::views::{describe, percent_encode};
+use super::views::describe;
 use crate::protocol::{AgentName, MemberStatus, RequestId, RequestKind, RequestStatus, TeamState};
 
 /// The team's state as of the cursor: the nearest keyframe of the run's
@@ -114,6 +115,15 @@ fn RequestsPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
         let query = query.get();
         state.with(|st| st.as_ref().map(|st| lists::request_rows(&st.tracker, selected.as_ref(), &query, lists::REQUEST_ROWS)))
     });
+    // One tab stop for the list (a roving tab index): the head last moved
+    // to (by key or click) while it is shown, else the first; ↑/↓, Home and
+    // End move it.
+    let last = RwSignal::new(None::<String>);
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        if let Some(head) = roving_keydown(&ev, "button.request-head") {
+            last.set(head.closest("li[data-request]").ok().flatten().and_then(|li| li.get_attribute("data-request")));
+        }
+    };
     view! {
         <section class="panel" aria-labelledby="requests-title">
             <h2 id="requests-title">"Requests"</h2>
@@ -127,9 +137,9 @@ fn RequestsPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
                     prop:value=move || query.get() on:input=move |ev| query.set(event_target_value(&ev))/>
             </Show>
             {move || shown.with(|shown| shown.as_ref().and_then(|s| s.cut_note("requests")).map(|note| view! { <p class="muted small list-cut">{note}</p> }))}
-            <ul class="requests">
+            <ul class="requests" on:keydown=on_key>
                 <For each=move || shown.with(|s| s.as_ref().map(|s| s.rows.clone()).unwrap_or_default()) key=|id| id.clone() let:id>
-                    <RequestRow id=id state=state/>
+                    <RequestRow id=id state=state shown=shown last=last/>
                 </For>
             </ul>
         </section>
@@ -137,9 +147,16 @@ fn RequestsPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
 }
 
 /// One request: its badge and detail, and (while it is pending and the
-/// view is live) a form to answer it by hand.
+/// view is live) a form to answer it by hand. Its head holds the list's tab
+/// stop when `lists::tab_stop` picks it from the rows `shown` and the row
+/// `last` moved to; a click on it moves the stop there.
 #[component]
-fn RequestRow(id: RequestId, state: Memo<Option<TeamState>>) -> impl IntoView {
+fn RequestRow(
+    id: RequestId,
+    state: Memo<Option<TeamState>>,
+    shown: Memo<Option<lists::Shown<RequestId>>>,
+    last: RwSignal<Option<String>>,
+) -> impl IntoView {
     let s = expect_context::<Session>();
     let key = id.clone();
     let request = Memo::new(move |_| state.with(|st| st.as_ref().and_then(|st| st.tracker.get(&key).cloned())));
@@ -154,12 +171,26 @@ fn RequestRow(id: RequestId, state: Memo<Option<TeamState>>) -> impl IntoView {
         live && request.with(|r| r.as_ref().is_some_and(|r| r.status == RequestStatus::Pending))
     };
     let pick = id.clone();
+    let me = id.clone();
+    let tab = move || {
+        let holds = |s: &lists::Shown<RequestId>| {
+            last.with(|l| lists::tab_stop(l.as_deref(), s.rows.iter().map(RequestId::as_str)) == Some(me.as_str()))
+        };
+        if shown.with(|s| s.as_ref().is_some_and(holds)) {
+            "0"
+        } else {
+            "-1"
+        }
+    };
     view! {
         <li class=move || format!("request{}", if open.get() { " open" } else { "" }) data-request=id.to_string()>
             {move || request.get().map(|r| view! {
-                <button class="request-head" aria-expanded=move || open.get().to_string() on:click={
+                <button class="request-head" aria-expanded=move || open.get().to_string() tabindex=tab.clone() on:click={
                     let pick = pick.clone();
-                    move |_| s.playback.selected.set(Some(pick.clone()))
+                    move |_| {
+                        last.set(Some(pick.to_string()));
+                        s.playback.selected.set(Some(pick.clone()));
+                    }
                 }>
                     <span class=format!("badge badge-{}", r.status)>{r.status.as_str()}</span>
                     <code>{r.id.to_string()}</code>
@@ -210,8 +241,15 @@ fn AnswerForm(id: RequestId, addressee: AgentName, kind: RequestKind, text: RwSi
 
 #[component]
 fn InboxPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
+    // One tab stop for the inboxes (a roving tab index), as in the requests.
+    let last = RwSignal::new(None::<String>);
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        if let Some(summary) = roving_keydown(&ev, "details.inbox > summary") {
+            last.set(summary.get_attribute("data-agent"));
+        }
+    };
     view! {
-        <section class="panel" aria-labelledby="inbox-title">
+        <section class="panel" aria-labelledby="inbox-title" on:keydown=on_key>
             <h2 id="inbox-title">"Inboxes"</h2>
             {move || state.with(|st| st.as_ref().map(|st| {
                 let names: Vec<AgentName> = st.bus.names().cloned().collect();
@@ -223,9 +261,19 @@ fn InboxPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
                         None => format!("{} from {}: {}", e.message.msg_type, e.message.from, e.message.content),
                     }).collect()).unwrap_or_default();
                     let more = count.saturating_sub(waiting.len());
+                    let label = format!("{n} ({count} unread)");
+                    let me = n.to_string();
+                    let tab = move || {
+                        let holds = |st: &TeamState| last.with(|l| lists::tab_stop(l.as_deref(), st.bus.names().map(AgentName::as_str)) == Some(me.as_str()));
+                        if state.with(|st| st.as_ref().is_some_and(holds)) {
+                            "0"
+                        } else {
+                            "-1"
+                        }
+                    };
                     view! {
                         <details class="inbox" open={count > 0}>
-                            <summary>{format!("{n} ({count} unread)")}</summary>
+                            <summary tabindex=tab data-agent=n.to_string()>{label}</summary>
                             <ul>
                                 {waiting.into_iter().map(|w| view! { <li>{w}</li> }).collect_view()}
                                 {(more > 0).then(|| view! { <li class="muted">{format!("… and {more} more")}</li> })}
@@ -243,6 +291,17 @@ fn WorkspacePanel() -> impl IntoView {
     let s = expect_context::<Session>();
     let files = Memo::new(move |_| s.run.views.with(|v| v.workspace_at(s.playback.cursor.get())));
     let open = RwSignal::new(None::<String>);
+    // Each Download button offers its file through this link, from a Blob
+    // object URL (`download::offer`), as the trace exports do.
+    let links = NodeRef::<leptos::html::Div>::new();
+    let save = move |path: &str, content: &str| {
+        let Some(a) = links.get().and_then(|d| d.first_element_child()) else { return };
+        let a: web_sys::HtmlElement = wasm_bindgen::JsCast::unchecked_into(a);
+        let name = path.rsplit('/').next().unwrap_or(path);
+        if let Err(e) = download::offer(&a, content, name, "text/plain;charset=utf-8") {
+            s.error(format_args!("{path} could not be downloaded: {e}"));
+        }
+    };
     view! {
         <section class="panel" aria-labelledby="ws-title">
             <h2 id="ws-title">"Workspace"</h2>
@@ -253,15 +312,14 @@ fn WorkspacePanel() -> impl IntoView {
                     <ul class="files">
                         {f.iter().map(|(path, content)| {
                             let p = path.clone();
-                            let href = format!("data:text/plain;charset=utf-8,{}", percent_encode(content));
-                            let file_name = path.rsplit('/').next().unwrap_or(path).to_string();
+                            let (q, text) = (path.clone(), content.clone());
                             let shown = open.get() == Some(path.clone());
                             view! {
                                 <li>
                                     <button class="file" on:click=move |_| open.update(|o| *o = if o.as_ref() == Some(&p) { None } else { Some(p.clone()) })>
                                         {format!("{path} ({} bytes)", content.len())}
                                     </button>
-                                    <a class="download" href=href download=file_name aria-label=format!("Download {path}")>"Download"</a>
+                                    <button class="download" aria-label=format!("Download {path}") on:click=move |_| save(&q, &text)>"Download"</button>
                                     {shown.then(|| view! { <pre class="file-content">{content.clone()}</pre> })}
                                 </li>
                             }
@@ -269,6 +327,7 @@ fn WorkspacePanel() -> impl IntoView {
                     </ul>
                 }.into_any()
             })}
+            <div class="download-links" node_ref=links hidden=true><a aria-hidden="true">"file"</a></div>
         </section>
     }
 }
@@ -323,6 +382,24 @@ fn SendPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
     }
 }
 
+/// A keydown in a list with a roving tab index, whose rows are the `rows`
+/// (a selector) inside the element listening: on a row, a key that
+/// `lists::roving_step` knows focuses the row it names, goes no further (not
+/// to the page's shortcuts) and returns that row. Other keys, and keys typed
+/// elsewhere in the list (an answer form), are left alone.
+fn roving_keydown(ev: &leptos::ev::KeyboardEvent, rows: &str) -> Option<web_sys::HtmlElement> {
+    use wasm_bindgen::JsCast;
+    let row = ev.target()?.dyn_into::<web_sys::Element>().ok()?.closest(rows).ok()??;
+    let all = ev.current_target()?.dyn_into::<web_sys::Element>().ok()?.query_selector_all(rows).ok()?;
+    let at = (0..all.length()).position(|i| all.item(i).is_some_and(|n| n.is_same_node(Some(&row))))?;
+    let to = lists::roving_step(&ev.key(), at, all.length() as usize)?;
+    ev.prevent_default();
+    ev.stop_propagation();
+    let to = all.item(to as u32)?.dyn_into::<web_sys::HtmlElement>().ok()?;
+    let _ = to.focus();
+    Some(to)
+}
+
 /// The event log: the last `SHOWN` events up to the cursor, newest first,
 /// each told as its caption (title and text), the raw line on demand. Rows
 /// are keyed by (run, seq), so a step adds or removes a row instead of
@@ -350,37 +427,18 @@ fn EventLog() -> impl IntoView {
         let g = generation.get();
         (shown.saturating_sub(SHOWN)..shown).rev().map(|seq| (g, seq)).collect::<Vec<_>>()
     };
+    let seq_of = |el: &web_sys::Element| el.get_attribute("data-seq").and_then(|v| v.parse::<usize>().ok());
     let on_key = move |ev: leptos::ev::KeyboardEvent| {
-        let Some(li) =
-            ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).and_then(|el| el.closest("li[data-seq]").ok().flatten())
-        else {
-            return;
-        };
-        let Some(list) = li.parent_element() else { return };
-        let to = match ev.key().as_str() {
-            "ArrowDown" => li.next_element_sibling(),
-            "ArrowUp" => li.previous_element_sibling(),
-            "Home" => list.first_element_child(),
-            "End" => list.last_element_child(),
-            "Enter" => {
-                if let Some(seq) = li.get_attribute("data-seq").and_then(|v| v.parse::<usize>().ok()) {
-                    s.seek(seq + 1);
-                }
+        if ev.key() == "Enter" {
+            let li =
+                ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).and_then(|el| el.closest("li[data-seq]").ok().flatten());
+            if let Some(seq) = li.as_ref().and_then(seq_of) {
+                s.seek(seq + 1);
                 ev.prevent_default();
                 ev.stop_propagation();
-                return;
             }
-            _ => return,
-        };
-        ev.prevent_default();
-        ev.stop_propagation();
-        if let Some(to) = to {
-            if let Some(seq) = to.get_attribute("data-seq").and_then(|v| v.parse::<usize>().ok()) {
-                active.set(Some(seq));
-            }
-            if let Ok(el) = to.dyn_into::<web_sys::HtmlElement>() {
-                let _ = el.focus();
-            }
+        } else if let Some(seq) = roving_keydown(&ev, "li[data-seq]").as_deref().and_then(seq_of) {
+            active.set(Some(seq));
         }
     };
     view! {

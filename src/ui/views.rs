@@ -98,19 +98,6 @@ pub fn last_model_error(trace: &Trace) -> Option<(AgentName, String)> {
     })
 }
 
-/// Percent-encodes text for a `data:` URL.
-pub fn percent_encode(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for b in text.bytes() {
-        if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -138,11 +125,6 @@ mod tests {
         assert!(!workspace_at(&t, None).contains_key("b.txt"), "a refused write changes nothing");
         assert_eq!(workspace_at(&t, Some(2)).get("a.txt").map(String::as_str), Some("hello world"));
         assert!(workspace_at(&t, Some(1)).is_empty(), "a write counts once it returned");
-    }
-
-    #[test]
-    fn percent_encoding_keeps_only_unreserved_characters() {
-        assert_eq!(percent_encode("a b/é"), "a%20b%2F%C3%A9");
     }
 
     #[test]

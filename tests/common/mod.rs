@@ -11,9 +11,9 @@
 use std::rc::Rc;
 
 use team_protocols::model::scripted::ScriptedModel;
+use team_protocols::model::sleep::NoSleep;
 use team_protocols::model::Model;
 use team_protocols::protocol::{FaultPlan, ReplayError, Team, Trace};
-use team_protocols::runtime::clock::NoSleep;
 use team_protocols::runtime::executor::LocalExecutor;
 use team_protocols::runtime::scenarios::Scenario;
 use team_protocols::runtime::{Host, Runtime, RuntimeConfig, RuntimeError};

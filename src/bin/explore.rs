@@ -15,7 +15,7 @@ use team_protocols::protocol::FaultAction;
 use team_protocols::runtime::scenarios;
 
 const USAGE: &str = "usage: explore --scenario ID [--faults K] [--kinds drop,duplicate,delay,reorder] [--depth N] [--max-states N]
-               [--strategy bfs|dfs|simulate] [--runs N] [--seed N] [--threads N] [--decisions N] [--withhold]
+               [--strategy bfs|dfs|simulate] [--runs N] [--seed N] [--threads N] [--decisions N] [--withhold] [--no-symmetry]
                [--json] [--trace-out DIR]
        explore --list";
 
@@ -67,6 +67,7 @@ fn parse(mut it: impl Iterator<Item = String>) -> Result<Args, ArgError> {
             "--runs" => runs = number(&flag, it.next())?,
             "--strategy" => strategy = it.next().ok_or_else(|| ArgError::Missing(flag.clone()))?,
             "--withhold" => config.decisions.withhold_answers = true,
+            "--no-symmetry" => config.symmetry = false,
             "--decisions" => config.max_decisions = number(&flag, it.next())?,
             "--kinds" => {
                 let value = it.next().ok_or_else(|| ArgError::Missing(flag.clone()))?;
@@ -149,7 +150,7 @@ fn main() -> ExitCode {
         }
     };
     if args.list {
-        for s in scenarios::PAGE {
+        for s in scenarios::PAGE.iter().chain([&scenarios::TWINS]) {
             println!("{:<22} {}", s.id, s.title);
         }
         return ExitCode::SUCCESS;

@@ -26,6 +26,7 @@ pub use properties::{Finding, Monitor, Property, Quantifier};
 pub use search::explore;
 
 use crate::model::scripted::choices::{alternatives, Alternative, Decisions};
+use crate::protocol::canon::Fnv;
 use crate::protocol::{AgentName, Event, FaultAction, Trace};
 use crate::runtime::scenarios::Scenario;
 use crate::runtime::scheduler::TurnKind;
@@ -92,6 +93,8 @@ pub struct ExploreConfig {
     pub strategy: Strategy,
     /// Worker threads (native only; 0 = every core).
     pub threads: usize,
+    /// Symmetry reduction: teammates configured alike are interchangeable.
+    pub symmetry: bool,
 }
 
 impl ExploreConfig {
@@ -108,6 +111,7 @@ impl ExploreConfig {
             max_states: 2_000_000,
             strategy: Strategy::Bfs,
             threads: 0,
+            symmetry: true,
         }
     }
 }
@@ -360,28 +364,13 @@ impl Node {
 
     /// The state's canonical hash: what decides its future, and what its
     /// path has broken.
-    pub fn state_hash(&self) -> u64 {
-        let mut h = Fnv(0xcbf2_9ce4_8422_2325);
-        self.world.hash_state(&mut h);
+    pub fn state_hash(&self, config: &ExploreConfig) -> u64 {
+        let mut h = Fnv::default();
+        self.world.hash_state(config.symmetry, &mut h);
         self.monitor.broken().hash(&mut h);
         self.prompts.hash(&mut h);
         (self.faults_left, self.decisions_left).hash(&mut h);
         h.finish()
-    }
-}
-
-/// FNV-1a: a fast, stable, dependency-free hasher (the same on every
-/// platform and run, so reports are deterministic).
-struct Fnv(u64);
-
-impl Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3);
-        }
     }
 }
 

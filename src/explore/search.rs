@@ -104,7 +104,7 @@ fn expand(node: &Node, config: &ExploreConfig) -> Result<Expanded, ExploreError>
         .iter()
         .map(|choice| {
             let (child, step) = node.after(choice, config)?;
-            Ok((child.state_hash(), child, step))
+            Ok((child.state_hash(config), child, step))
         })
         .collect()
 }
@@ -211,7 +211,7 @@ fn simulate(root: Node, config: &ExploreConfig, runs: u64, seed: u64, found: &mu
             }
             let pick = &choices[(rng.next_u64() % choices.len() as u64) as usize];
             let (child, step) = node.after(pick, config)?;
-            found.visit(child.state_hash(), &child, &step, config);
+            found.visit(child.state_hash(config), &child, &step, config);
             if step.terminal {
                 break;
             }
@@ -225,10 +225,10 @@ fn simulate(root: Node, config: &ExploreConfig, runs: u64, seed: u64, found: &mu
 /// Explores the scenario `config` names within its bounds and judges every
 /// property.
 pub fn explore(config: &ExploreConfig) -> Result<Report, ExploreError> {
-    let scenario = scenarios::by_id(&config.scenario).ok_or_else(|| ExploreError::UnknownScenario(config.scenario.clone()))?;
+    let scenario = scenarios::explorable(&config.scenario).ok_or_else(|| ExploreError::UnknownScenario(config.scenario.clone()))?;
     let (root, step) = Node::start(scenario, config, false)?;
     let mut found = Found::new();
-    found.visit(root.state_hash(), &root, &step, config);
+    found.visit(root.state_hash(config), &root, &step, config);
     let complete = match config.strategy {
         Strategy::Bfs if !step.terminal => {
             bfs(root, config, &mut found)?;

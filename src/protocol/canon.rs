@@ -4,19 +4,51 @@
 //! made) — hash alike, so runs that reach the same situation by different
 //! interleavings meet.
 //!
-//! Owns the rules of that abstraction: times are left out, and each request
-//! id is replaced by its place in creation order, wherever it appears (a
-//! tracker key, a message field, a tool result's text, a delivered JSON
-//! message). It must not change anything it hashes.
+//! With symmetry reduction, teammates configured alike (same role, same
+//! task) are interchangeable too: each gets a canonical name by the rank of
+//! its own state among its class, so two states that differ only by which
+//! of two twins did what hash alike.
+//!
+//! Owns the rules of that abstraction: times are left out, each request id
+//! is replaced by its place in creation order and each symmetric teammate's
+//! name by its canonical name, wherever they appear (a tracker key, a
+//! message field, a tool result's text, a delivered JSON message), and
+//! collections keyed by name hash as unordered sets. It must not change
+//! anything it hashes.
 
 use std::hash::{Hash, Hasher};
 
-use super::RequestId;
+use super::{AgentName, RequestId};
 
-/// The request ids of a state, in creation order.
+/// FNV-1a: a fast, stable, dependency-free hasher (the same on every
+/// platform and run, so the explorer's reports are deterministic).
+#[derive(Debug, Clone, Copy)]
+pub struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+}
+
+/// The request ids of a state in creation order, and the canonical names
+/// of its symmetric teammates.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Canon {
     ids: Vec<String>,
+    /// (name, canonical name), for teammates under symmetry reduction.
+    names: Vec<(String, String)>,
 }
 
 const TIMESTAMP: &str = "\"timestamp\":";
@@ -24,7 +56,38 @@ const TIMESTAMP: &str = "\"timestamp\":";
 impl Canon {
     /// Canonical names for these ids, in creation order.
     pub fn new<'a>(ids: impl IntoIterator<Item = &'a RequestId>) -> Self {
-        Canon { ids: ids.into_iter().map(|id| id.as_str().to_string()).collect() }
+        Canon { ids: ids.into_iter().map(|id| id.as_str().to_string()).collect(), names: Vec::new() }
+    }
+
+    /// The same, with these teammates renamed (symmetry reduction).
+    pub fn with_names(mut self, names: Vec<(String, String)>) -> Self {
+        // Longest first, so a name inside another is never matched first.
+        let mut names = names;
+        names.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then_with(|| a.0.cmp(&b.0)));
+        self.names = names;
+        self
+    }
+
+    /// Hashes a name as its canonical name, if it has one.
+    pub fn hash_name<H: Hasher>(&self, name: &AgentName, h: &mut H) {
+        match self.names.iter().find(|(n, _)| n == name.as_str()) {
+            Some((_, canonical)) => canonical.hash(h),
+            None => name.as_str().hash(h),
+        }
+    }
+
+    /// Hashes `items` as an unordered set: each into its own hasher, the
+    /// results summed (so renaming cannot reorder what is hashed).
+    pub fn hash_unordered<H: Hasher, T>(&self, items: impl IntoIterator<Item = T>, mut each: impl FnMut(&T, &mut Fnv), h: &mut H) {
+        let mut sum = 0u64;
+        let mut count = 0usize;
+        for item in items {
+            let mut sub = Fnv::default();
+            each(&item, &mut sub);
+            sum = sum.wrapping_add(sub.finish());
+            count += 1;
+        }
+        (count, sum).hash(h);
     }
 
     /// Hashes a request id as its place in creation order (an unknown one
@@ -36,38 +99,53 @@ impl Canon {
         }
     }
 
-    /// Hashes text with every `"timestamp": <digits>` left out and every
-    /// known request id replaced by its place.
+    /// Hashes text with every `"timestamp": <digits>` left out, every known
+    /// request id replaced by its place and every renamed teammate by its
+    /// canonical name.
     pub fn hash_text<H: Hasher>(&self, text: &str, h: &mut H) {
+        /// What was found where the text must be rewritten.
+        enum Hit {
+            Time,
+            Id(usize),
+            Name(usize),
+        }
         let mut rest = text;
         loop {
             // The earliest place where something must be rewritten.
-            let mut best: Option<(usize, usize, Option<usize>)> = None;
+            let mut best: Option<(usize, usize, Hit)> = None;
+            let mut consider = |at: usize, len: usize, hit: Hit| {
+                if best.as_ref().is_none_or(|(b, _, _)| at < *b) {
+                    best = Some((at, len, hit));
+                }
+            };
             if let Some(i) = rest.find(TIMESTAMP) {
                 let after = &rest[i + TIMESTAMP.len()..];
                 let spaces = after.len() - after.trim_start_matches(' ').len();
                 let digits = after[spaces..].bytes().take_while(u8::is_ascii_digit).count();
-                best = Some((i, TIMESTAMP.len() + spaces + digits, None));
+                consider(i, TIMESTAMP.len() + spaces + digits, Hit::Time);
             }
             for (k, id) in self.ids.iter().enumerate() {
                 if let Some(i) = rest.find(id.as_str()) {
-                    if best.is_none_or(|(b, _, _)| i < b) {
-                        best = Some((i, id.len(), Some(k)));
-                    }
+                    consider(i, id.len(), Hit::Id(k));
                 }
             }
-            match best {
-                None => {
-                    h.write(rest.as_bytes());
-                    h.write_u8(0xFF);
-                    return;
-                }
-                Some((at, len, what)) => {
-                    h.write(&rest.as_bytes()[..at]);
-                    (0xFEu8, what).hash(h);
-                    rest = &rest[at + len..];
+            for (k, (name, _)) in self.names.iter().enumerate() {
+                if let Some(i) = rest.find(name.as_str()) {
+                    consider(i, name.len(), Hit::Name(k));
                 }
             }
+            let Some((at, len, hit)) = best else {
+                h.write(rest.as_bytes());
+                h.write_u8(0xFF);
+                return;
+            };
+            h.write(&rest.as_bytes()[..at]);
+            match hit {
+                Hit::Time => 0xFCu8.hash(h),
+                Hit::Id(k) => (0xFEu8, k).hash(h),
+                Hit::Name(k) => (0xFDu8, &self.names[k].1).hash(h),
+            }
+            rest = &rest[at + len..];
         }
     }
 }
@@ -94,6 +172,22 @@ mod tests {
         let b = r#"{"type":"message","timestamp": 98,"content":"hi"}"#;
         assert_eq!(hash_of(&c, a), hash_of(&c, b));
         assert_ne!(hash_of(&c, a), hash_of(&c, r#"{"type":"message","timestamp":1200,"content":"ho"}"#));
+    }
+
+    #[test]
+    fn twins_renamed_to_their_canonical_names_hash_alike_in_text_and_as_names() {
+        let ab = Canon::default().with_names(vec![("alice".into(), "@0".into()), ("bob".into(), "@1".into())]);
+        let ba = Canon::default().with_names(vec![("bob".into(), "@0".into()), ("alice".into(), "@1".into())]);
+        assert_eq!(hash_of(&ab, "alice approved; bob rejected"), hash_of(&ba, "bob approved; alice rejected"));
+        assert_ne!(hash_of(&ab, "alice approved; bob rejected"), hash_of(&ab, "bob approved; alice rejected"));
+        let (mut x, mut y) = (DefaultHasher::new(), DefaultHasher::new());
+        ab.hash_name(&AgentName::parse("alice").unwrap(), &mut x);
+        ba.hash_name(&AgentName::parse("bob").unwrap(), &mut y);
+        assert_eq!(x.finish(), y.finish());
+        let (mut x, mut y) = (DefaultHasher::new(), DefaultHasher::new());
+        ab.hash_unordered([1u8, 2, 3], |i, h| i.hash(h), &mut x);
+        ab.hash_unordered([3u8, 1, 2], |i, h| i.hash(h), &mut y);
+        assert_eq!(x.finish(), y.finish(), "unordered");
     }
 
     #[test]

@@ -457,29 +457,46 @@ impl Team {
     /// trace, request ids by their place (`canon`): the explorer's
     /// canonical state.
     pub fn hash_state<H: std::hash::Hasher>(&self, canon: &super::canon::Canon, h: &mut H) {
+        use super::canon::Fnv;
         use std::hash::Hash;
-        let message = |m: &super::message::Message, h: &mut H| {
-            (m.msg_type, &m.from, &m.to, m.approve).hash(h);
+        fn message(canon: &super::canon::Canon, m: &super::message::Message, h: &mut Fnv) {
+            (m.msg_type, m.approve).hash(h);
+            canon.hash_name(&m.from, h);
+            canon.hash_name(&m.to, h);
             canon.hash_text(&m.content, h);
             m.request_id.as_ref().map(|id| canon.hash_id(id, h)).hash(h);
             m.feedback.as_deref().map(|f| canon.hash_text(f, h)).hash(h);
-        };
-        for m in &self.state.roster.members {
-            (&m.name, &m.role, m.status, m.plan_mode, m.plan_approved, m.shutdown_approved, m.incarnation).hash(h);
         }
+        canon.hash_unordered(
+            self.state.roster.members.iter(),
+            |m, h| {
+                canon.hash_name(&m.name, h);
+                (&m.role, m.status, m.plan_mode, m.plan_approved, m.shutdown_approved, m.incarnation).hash(h);
+            },
+            h,
+        );
         for r in self.state.tracker.iter() {
             canon.hash_id(&r.id, h);
-            (r.kind, &r.requester, &r.addressee, &r.plan, r.status).hash(h);
+            r.kind.hash(h);
+            canon.hash_name(&r.requester, h);
+            canon.hash_name(&r.addressee, h);
+            (&r.plan, r.status).hash(h);
         }
-        for name in self.state.bus.names() {
-            name.hash(h);
-            for e in self.state.bus.peek(name).into_iter().flatten() {
-                message(&e.message, h);
-            }
-        }
+        canon.hash_unordered(
+            self.state.bus.names(),
+            |name, h| {
+                canon.hash_name(name, h);
+                for e in self.state.bus.peek(name).into_iter().flatten() {
+                    message(canon, &e.message, h);
+                }
+            },
+            h,
+        );
         for held in self.state.bus.held() {
-            held.due.is_some().hash(h);
-            message(&held.message, h);
+            let mut sub = Fnv::default();
+            held.due.is_some().hash(&mut sub);
+            message(canon, &held.message, &mut sub);
+            std::hash::Hasher::finish(&sub).hash(h);
         }
     }
 

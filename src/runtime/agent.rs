@@ -128,6 +128,11 @@ impl Agent {
         }
     }
 
+    /// The first thing it was told (a teammate's task prompt).
+    pub(crate) fn first_prompt(&self) -> String {
+        self.conversation.front().map(Turn::text).unwrap_or_default()
+    }
+
     /// True once the loop has ended.
     pub(crate) fn has_ended(&self) -> bool {
         self.at == Resume::Ended
@@ -176,7 +181,8 @@ impl Agent {
         self.rounds.hash(h);
         self.lead_rounds.hash(h);
         for (id, name, input) in &self.calls {
-            (id, name).hash(h);
+            canon.hash_text(id, h);
+            name.hash(h);
             hash_value(input, canon, h);
         }
         hash_blocks(&self.results, canon, h);
@@ -205,11 +211,14 @@ fn hash_blocks<H: Hasher>(blocks: &[ContentBlock], canon: &Canon, h: &mut H) {
                 canon.hash_text(text, h);
             }
             ContentBlock::ToolUse { id, name, input } => {
-                (1u8, id, name).hash(h);
+                1u8.hash(h);
+                canon.hash_text(id, h);
+                name.hash(h);
                 hash_value(input, canon, h);
             }
             ContentBlock::ToolResult { tool_use_id, content, is_error } => {
-                (2u8, tool_use_id, is_error).hash(h);
+                (2u8, is_error).hash(h);
+                canon.hash_text(tool_use_id, h);
                 canon.hash_text(content, h);
             }
         }

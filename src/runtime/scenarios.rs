@@ -72,6 +72,21 @@ pub const SCALE: Scenario = Scenario {
 /// Every scenario the page offers: `ALL`, then the scale demo.
 pub const PAGE: [Scenario; 7] = [SHUTDOWN, LIST_AFTER_SHUTDOWN, REJECT_PLAN, APPROVE_PLAN, REJECT_THEN_ACCEPT, OUT_OF_ORDER, SCALE];
 
+/// Two teammates configured alike, both asked to shut down: the explorer's
+/// case for symmetry reduction (which of the twins answers first does not
+/// matter to any property).
+pub const TWINS: Scenario = Scenario {
+    id: "twins",
+    title: "Twins: two coders, both shut down",
+    prompts: &["Spawn alice as a coder and bob as a coder. Then request both shutdowns."],
+};
+
+/// The scenario with this id the explorer can take: any on the page, or
+/// `TWINS`.
+pub fn explorable(id: &str) -> Option<Scenario> {
+    by_id(id).or_else(|| (id == TWINS.id).then_some(TWINS))
+}
+
 /// The scenario with this id.
 pub fn by_id(id: &str) -> Option<Scenario> {
     PAGE.into_iter().find(|s| s.id == id)

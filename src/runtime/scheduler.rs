@@ -282,19 +282,27 @@ impl Turns {
     }
 
     /// Feeds what decides the future of turn order into `h` (the explorer's
-    /// state hash): ticket numbers are left out, only their order counts.
-    pub fn hash_shape<H: std::hash::Hasher>(&self, h: &mut H) {
+    /// state hash, names as `canon` has them): ticket numbers are left out,
+    /// only their order counts.
+    pub fn hash_shape<H: std::hash::Hasher>(&self, canon: &crate::protocol::canon::Canon, h: &mut H) {
         use std::hash::Hash;
         for (agent, kind) in self.waiting.values() {
-            agent.hash(h);
+            canon.hash_name(agent, h);
             kind.hash(h);
         }
-        self.holder.hash(h);
-        for (agent, ticket) in &self.parked {
-            agent.hash(h);
-            ticket.is_some().hash(h);
+        self.holder.as_ref().map(|a| canon.hash_name(a, h)).hash(h);
+        canon.hash_unordered(
+            self.parked.iter(),
+            |(agent, ticket), h| {
+                canon.hash_name(agent, h);
+                ticket.is_some().hash(h);
+            },
+            h,
+        );
+        if let Some(t) = &self.granted {
+            canon.hash_name(&t.agent, h);
+            t.kind.hash(h);
         }
-        self.granted.as_ref().map(|t| (&t.agent, &t.kind)).hash(h);
     }
 }
 

@@ -519,20 +519,80 @@ impl World {
     /// Feeds everything that decides what can happen next into `h`: the
     /// team's state, the workspace, turn order and each agent's loop. The
     /// trace, the clock and ticket numbers are left out (the explorer's
-    /// canonical state; runs that differ only in timing meet).
-    pub fn hash_state<H: Hasher>(&self, h: &mut H) {
-        let canon = Canon::new(self.team.tracker().iter().map(|r| &r.id));
-        self.team.hash_state(&canon, h);
-        self.workspace.hash(h);
-        self.turns.hash_shape(h);
-        for (name, agent) in &self.agents {
-            name.hash(h);
-            agent.hash_state(&canon, h);
+    /// canonical state; runs that differ only in timing meet). With
+    /// `symmetry`, teammates configured alike are interchangeable: each is
+    /// hashed under a canonical name, by the rank of its own state in its
+    /// class (`symmetric_names`).
+    pub fn hash_state<H: Hasher>(&self, symmetry: bool, h: &mut H) {
+        let mut canon = Canon::new(self.team.tracker().iter().map(|r| &r.id));
+        if symmetry {
+            canon = canon.clone().with_names(self.symmetric_names(&canon));
         }
-        self.running.hash(h);
-        self.prompts.hash(h);
-        self.restarts.hash(h);
+        self.team.hash_state(&canon, h);
+        for (path, content) in self.workspace.files() {
+            canon.hash_text(path, h);
+            canon.hash_text(content, h);
+        }
+        self.turns.hash_shape(&canon, h);
+        canon.hash_unordered(
+            self.agents.iter(),
+            |(name, agent), h| {
+                canon.hash_name(name, h);
+                agent.hash_state(&canon, h);
+            },
+            h,
+        );
+        self.running.as_ref().map(|r| canon.hash_name(r, h)).hash(h);
+        for p in &self.prompts {
+            canon.hash_text(p, h);
+        }
+        canon.hash_unordered(
+            self.restarts.iter(),
+            |(name, prompts), h| {
+                canon.hash_name(name, h);
+                prompts.iter().for_each(|p| canon.hash_text(p, h));
+            },
+            h,
+        );
         self.run_active.hash(h);
-        self.team.held().len().hash(h);
+    }
+
+    /// Canonical names for teammates configured alike: same role, plan mode
+    /// and first prompt once each one's own name is taken out. Within a
+    /// class, each teammate is ranked by the hash of its own state with
+    /// every name of the class written alike, so which twin did what does
+    /// not matter; classes of one keep their names.
+    fn symmetric_names(&self, canon: &Canon) -> Vec<(String, String)> {
+        use crate::protocol::canon::Fnv;
+        let mut classes: BTreeMap<(String, bool, String), Vec<AgentName>> = BTreeMap::new();
+        for m in &self.team.roster().members {
+            let Some(agent) = self.agents.get(&m.name) else { continue };
+            let prompt = agent.first_prompt().replace(m.name.as_str(), "@");
+            classes.entry((m.role.clone(), m.plan_mode, prompt)).or_default().push(m.name.clone());
+        }
+        let mut names = Vec::new();
+        for (class, (_, members)) in classes.into_iter().filter(|(_, m)| m.len() > 1).enumerate() {
+            let alike = canon.clone().with_names(members.iter().map(|n| (n.to_string(), format!("@{class}"))).collect());
+            let mut ranked: Vec<(u64, &AgentName)> = members
+                .iter()
+                .map(|name| {
+                    let mut h = Fnv::default();
+                    if let Some(m) = self.team.roster().members.iter().find(|m| &m.name == name) {
+                        (m.status, m.shutdown_approved, m.plan_approved).hash(&mut h);
+                    }
+                    if let Some(agent) = self.agents.get(name) {
+                        agent.hash_state(&alike, &mut h);
+                    }
+                    for e in self.team.peek(name).into_iter().flatten() {
+                        alike.hash_text(&e.message.content, &mut h);
+                        e.message.msg_type.hash(&mut h);
+                    }
+                    (h.finish(), name)
+                })
+                .collect();
+            ranked.sort();
+            names.extend(ranked.into_iter().enumerate().map(|(rank, (_, name))| (name.to_string(), format!("@{class}#{rank}"))));
+        }
+        names
     }
 }

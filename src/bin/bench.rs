@@ -6,7 +6,8 @@
 //! the browser, and the UI work per animation frame while its events arrive
 //! in batches of 1, 16 and 128 per frame (appending to the run, updating
 //! the derived views, the diagram and the panels), as 50th and 95th
-//! percentiles.
+//! percentiles. Last, the explorer (`team_protocols::explore`) in wasm:
+//! states per second on one thread, for a few scenarios.
 //!
 //! Build and open it with `trunk serve bench.html`, or headless with
 //! `scripts/bench-browser.sh`.
@@ -176,6 +177,26 @@ mod page {
             let (p50, p95, frames) = live_frames(&trace, batch, tail).await;
             lines.push(format!("{batch:>12}  {frames:>23}  {p50:>14.2}  {p95:>14.2}"));
             out.set_text_content(Some(&lines.join("\n")));
+        }
+        lines.push(String::new());
+        lines.push("explorer in the page's thread (wasm, 1 thread): scenario  faults  states  distinct  seconds  states/s".to_string());
+        for (scenario, faults) in [("shutdown", 1), ("reject-then-accept", 1), ("out-of-order", 0)] {
+            let config = team_protocols::explore::ExploreConfig {
+                max_faults: faults,
+                threads: 1,
+                ..team_protocols::explore::ExploreConfig::new(scenario)
+            };
+            let t = now();
+            let report = team_protocols::explore::explore(&config).expect("the scenario explores");
+            let secs = (now() - t) / 1000.0;
+            lines.push(format!(
+                "{scenario:>20}  {faults:>6}  {:>6}  {:>8}  {secs:>7.2}  {:>8.0}",
+                report.states,
+                report.distinct_states,
+                report.states as f64 / secs
+            ));
+            out.set_text_content(Some(&lines.join("\n")));
+            next_frame().await;
         }
         document().set_title("bench done");
     }

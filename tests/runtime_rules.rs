@@ -887,6 +887,41 @@ fn a_hand_answer_from_the_wrong_agent_or_to_an_unknown_id_is_refused() {
 }
 
 #[test]
+fn a_hand_answer_to_a_request_made_to_a_teammates_earlier_run_is_refused_as_stale() {
+    // The lead asks alice to shut down, she never answers, and the lead
+    // spawns her again: the request was made to her first run.
+    let model = Misbehaving::new().script(
+        "lead",
+        vec![
+            spawn("t_spawn", "alice", false),
+            Canned::tools(&[("t_ask", "shutdown_request", json!({ "teammate": "alice" }))]),
+            Canned::when(
+                |r| r.messages.iter().any(|t| t.text().contains("Spawn her again")),
+                |_| Ok(tool_use(&[("t_respawn", "spawn_teammate", json!({ "name": "alice", "role": "coder", "prompt": "Start over." }))])),
+            ),
+        ],
+    );
+    let run = live(model.clone());
+    run.prompt("Spawn alice, then request her shutdown.");
+    run.assert_finished();
+    run.prompt("Spawn her again.");
+    run.assert_finished();
+    assert_eq!(model.left("lead"), 0, "the lead did all three");
+    let (id, incarnation) = run
+        .rt
+        .with_team(|t| (t.tracker().iter().next().map(|r| r.id.to_string()).unwrap(), t.roster().get(&name("alice")).unwrap().incarnation));
+    assert_eq!(incarnation, 2, "alice was restarted");
+    let (state, len) = (run.state(), run.rt.trace().len());
+    let err = run.rt.answer_as(&name("alice"), &id, true, "yes").unwrap_err();
+    assert!(matches!(err, RuntimeError::Team(TeamError::StaleRequest { addressed: 1, current: 2, .. })), "{err:?}");
+    assert!(err.to_string().contains(&id), "the error names the request: {err}");
+    run.ex.run_until_stalled();
+    assert_eq!(run.state(), state, "a stale answer changes nothing");
+    assert_eq!(run.rt.trace().len(), len, "a stale answer records nothing");
+    assert_ne!(run.status("alice"), Some(MemberStatus::Shutdown), "the new run of alice does not exit");
+}
+
+#[test]
 fn a_message_sent_by_hand_wakes_an_idle_teammate() {
     let (run, model, _id) = unanswered_shutdown();
     let calls = model.requests_of("alice").len();

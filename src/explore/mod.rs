@@ -26,7 +26,7 @@ pub use properties::{Finding, Monitor, Property, Quantifier};
 pub use search::explore;
 
 use crate::model::scripted::choices::{alternatives, Alternative, Decisions};
-use crate::protocol::canon::Fnv;
+use crate::protocol::canon::StableHasher;
 use crate::protocol::{AgentName, Event, FaultAction, Trace};
 use crate::runtime::scenarios::Scenario;
 use crate::runtime::scheduler::TurnKind;
@@ -365,7 +365,7 @@ impl Node {
     /// The state's canonical hash: what decides its future, and what its
     /// path has broken.
     pub fn state_hash(&self, config: &ExploreConfig) -> u64 {
-        let mut h = Fnv::default();
+        let mut h = StableHasher::default();
         self.world.hash_state(config.symmetry, &mut h);
         self.monitor.broken().hash(&mut h);
         self.prompts.hash(&mut h);

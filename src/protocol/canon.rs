@@ -20,24 +20,40 @@ use std::hash::{Hash, Hasher};
 
 use super::{AgentName, RequestId};
 
-/// FNV-1a: a fast, stable, dependency-free hasher (the same on every
-/// platform and run, so the explorer's reports are deterministic).
+/// A fast, stable, dependency-free hasher: eight bytes at a time with a
+/// multiply and rotate (in the manner of rustc's FxHasher), the rest byte
+/// by byte. The same on every platform and run (bytes are read little
+/// endian), so the explorer's reports are deterministic.
 #[derive(Debug, Clone, Copy)]
-pub struct Fnv(u64);
+pub struct StableHasher(u64);
 
-impl Default for Fnv {
+const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+impl Default for StableHasher {
     fn default() -> Self {
-        Fnv(0xcbf2_9ce4_8422_2325)
+        StableHasher(0xcbf2_9ce4_8422_2325)
     }
 }
 
-impl Hasher for Fnv {
+impl StableHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(SEED);
+    }
+}
+
+impl Hasher for StableHasher {
     fn finish(&self) -> u64 {
         self.0
     }
     fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3);
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+        for b in chunks.remainder() {
+            self.add(u64::from(*b));
         }
     }
 }
@@ -78,11 +94,11 @@ impl Canon {
 
     /// Hashes `items` as an unordered set: each into its own hasher, the
     /// results summed (so renaming cannot reorder what is hashed).
-    pub fn hash_unordered<H: Hasher, T>(&self, items: impl IntoIterator<Item = T>, mut each: impl FnMut(&T, &mut Fnv), h: &mut H) {
+    pub fn hash_unordered<H: Hasher, T>(&self, items: impl IntoIterator<Item = T>, mut each: impl FnMut(&T, &mut StableHasher), h: &mut H) {
         let mut sum = 0u64;
         let mut count = 0usize;
         for item in items {
-            let mut sub = Fnv::default();
+            let mut sub = StableHasher::default();
             each(&item, &mut sub);
             sum = sum.wrapping_add(sub.finish());
             count += 1;

@@ -457,9 +457,9 @@ impl Team {
     /// trace, request ids by their place (`canon`): the explorer's
     /// canonical state.
     pub fn hash_state<H: std::hash::Hasher>(&self, canon: &super::canon::Canon, h: &mut H) {
-        use super::canon::Fnv;
+        use super::canon::StableHasher;
         use std::hash::Hash;
-        fn message(canon: &super::canon::Canon, m: &super::message::Message, h: &mut Fnv) {
+        fn message(canon: &super::canon::Canon, m: &super::message::Message, h: &mut StableHasher) {
             (m.msg_type, m.approve).hash(h);
             canon.hash_name(&m.from, h);
             canon.hash_name(&m.to, h);
@@ -493,7 +493,7 @@ impl Team {
             h,
         );
         for held in self.state.bus.held() {
-            let mut sub = Fnv::default();
+            let mut sub = StableHasher::default();
             held.due.is_some().hash(&mut sub);
             message(canon, &held.message, &mut sub);
             std::hash::Hasher::finish(&sub).hash(h);

@@ -563,7 +563,7 @@ impl World {
     /// every name of the class written alike, so which twin did what does
     /// not matter; classes of one keep their names.
     fn symmetric_names(&self, canon: &Canon) -> Vec<(String, String)> {
-        use crate::protocol::canon::Fnv;
+        use crate::protocol::canon::StableHasher;
         let mut classes: BTreeMap<(String, bool, String), Vec<AgentName>> = BTreeMap::new();
         for m in &self.team.roster().members {
             let Some(agent) = self.agents.get(&m.name) else { continue };
@@ -576,7 +576,7 @@ impl World {
             let mut ranked: Vec<(u64, &AgentName)> = members
                 .iter()
                 .map(|name| {
-                    let mut h = Fnv::default();
+                    let mut h = StableHasher::default();
                     if let Some(m) = self.team.roster().members.iter().find(|m| &m.name == name) {
                         (m.status, m.shutdown_approved, m.plan_approved).hash(&mut h);
                     }

@@ -69,12 +69,32 @@ pub fn respond(request: &ModelRequest) -> ModelResponse {
         content.push(ContentBlock::ToolUse { id: format!("toolu_{who}_{turn_index}_{i}"), name: name.clone(), input: input.clone() });
     }
     let stop_reason = if decision.calls.is_empty() { StopReason::EndTurn } else { StopReason::ToolUse };
-    let input_chars: usize = serde_json::to_string(request).map(|s| s.len()).unwrap_or(0);
-    let output_chars: usize = serde_json::to_string(&content).map(|s| s.len()).unwrap_or(0);
+    let input_chars = json_len(request);
+    let output_chars = json_len(&content);
     ModelResponse {
         content,
         stop_reason,
         usage: Usage { input_tokens: input_chars.div_ceil(4) as u64, output_tokens: output_chars.div_ceil(4) as u64 },
+    }
+}
+
+/// The length of `value` written as JSON, counted without writing it
+/// anywhere (the usage estimate: about four characters a token).
+fn json_len(value: &impl serde::Serialize) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    match serde_json::to_writer(&mut count, value) {
+        Ok(()) => count.0,
+        Err(_) => 0,
     }
 }
 

@@ -15,6 +15,7 @@
 
 use std::collections::VecDeque;
 use std::hash::{Hash, Hasher};
+use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -80,9 +81,9 @@ pub(crate) struct Agent {
     system: std::sync::Arc<str>,
     tools: std::sync::Arc<[crate::model::ToolSchema]>,
     max_tokens: u32,
-    /// The conversation so far: persistent, so cloning an agent (the
-    /// explorer does at every choice point) shares it.
-    conversation: imbl::Vector<Turn>,
+    /// The conversation so far, each turn shared: cloning an agent (the
+    /// explorer does at every choice point) copies pointers, not turns.
+    conversation: Vec<Arc<Turn>>,
     /// Model calls in this teammate loop since it last idled.
     rounds: usize,
     /// Model calls the lead made for this wake-up.
@@ -102,7 +103,7 @@ impl Agent {
             system: tools::lead_system_prompt().into(),
             tools: tools::schemas(AgentRole::Lead).into(),
             max_tokens: config.max_tokens,
-            conversation: imbl::Vector::new(),
+            conversation: Vec::new(),
             rounds: 0,
             lead_rounds: 0,
             calls: VecDeque::new(),
@@ -119,7 +120,7 @@ impl Agent {
             system: tools::teammate_system_prompt(me.as_str(), role).into(),
             tools: tools::schemas(AgentRole::Teammate).into(),
             max_tokens: config.max_tokens,
-            conversation: imbl::Vector::unit(Turn::user_text(prompt)),
+            conversation: vec![Arc::new(Turn::user_text(prompt))],
             rounds: 0,
             lead_rounds: 0,
             calls: VecDeque::new(),
@@ -130,7 +131,7 @@ impl Agent {
 
     /// The first thing it was told (a teammate's task prompt).
     pub(crate) fn first_prompt(&self) -> String {
-        self.conversation.front().map(Turn::text).unwrap_or_default()
+        self.conversation.first().map(|t| t.text()).unwrap_or_default()
     }
 
     /// True once the loop has ended.
@@ -147,7 +148,7 @@ impl Agent {
     pub(crate) fn request(&self) -> ModelRequest {
         ModelRequest {
             system: self.system.to_string(),
-            messages: self.conversation.iter().cloned().collect(),
+            messages: self.conversation.iter().map(|t| Turn::clone(t)).collect(),
             tools: self.tools.clone(),
             max_tokens: self.max_tokens,
         }
@@ -251,13 +252,13 @@ fn hash_value<H: Hasher>(v: &Value, canon: &Canon, h: &mut H) {
 
 /// Appends blocks to the conversation as a user turn, merging with a user
 /// turn already at the end (providers need roles to alternate).
-fn push_user(conversation: &mut imbl::Vector<Turn>, blocks: Vec<ContentBlock>) {
+fn push_user(conversation: &mut Vec<Arc<Turn>>, blocks: Vec<ContentBlock>) {
     if blocks.is_empty() {
         return;
     }
-    match conversation.back_mut() {
-        Some(last) if last.role == Role::User => last.content.extend(blocks),
-        _ => conversation.push_back(Turn { role: Role::User, content: blocks }),
+    match conversation.last_mut() {
+        Some(last) if last.role == Role::User => Arc::make_mut(last).content.extend(blocks),
+        _ => conversation.push(Arc::new(Turn { role: Role::User, content: blocks })),
     }
 }
 
@@ -365,7 +366,7 @@ impl World {
         let Some(reply) = reply else { return After::Continue(Step::Done) };
         let agent = self.agent(me);
         let content = if reply.content.is_empty() { vec![ContentBlock::text("(no reply)")] } else { reply.content.clone() };
-        agent.conversation.push_back(Turn { role: Role::Assistant, content });
+        agent.conversation.push(Arc::new(Turn { role: Role::Assistant, content }));
         let calls: VecDeque<(String, String, Value)> =
             reply.tool_uses().map(|(id, name, input)| (id.to_string(), name.to_string(), input.clone())).collect();
         if calls.is_empty() || reply.stop_reason == StopReason::MaxTokens {

@@ -230,3 +230,25 @@ fn symmetry_reduction_gives_the_verdicts_of_no_reduction() {
         assert!(with.distinct_states <= without.distinct_states, "a reduction never adds states");
     }
 }
+
+#[test]
+fn a_counterexample_uses_the_fewest_faults_that_still_break_its_property() {
+    let kinds = vec![FaultAction::Drop, FaultAction::Duplicate, FaultAction::Reorder];
+    for scenario in ["shutdown", "reject-then-accept"] {
+        let report = explore(&config(scenario, 2, kinds.clone())).unwrap();
+        for p in report.properties.iter().filter(|p| p.verdict == Verdict::Fails) {
+            // The fewest faults under which the property fails at all.
+            let fewest = (0..=2)
+                .find(|&k| {
+                    let r = explore(&config(scenario, k, kinds.clone())).unwrap();
+                    verdict(&r, p.property) == Verdict::Fails
+                })
+                .expect("it fails with two");
+            let example = p.example.as_ref().unwrap();
+            let used =
+                example.trace.entries().iter().filter(|e| matches!(e.event, team_protocols::protocol::Event::FaultApplied { .. })).count();
+            assert_eq!(example.faults, fewest, "{scenario}: {}", p.property);
+            assert_eq!(used, fewest, "{scenario}: {}: the trace holds exactly the faults it says", p.property);
+        }
+    }
+}

@@ -223,8 +223,32 @@ fn simulate(root: Node, config: &ExploreConfig, runs: u64, seed: u64, found: &mu
 }
 
 /// Explores the scenario `config` names within its bounds and judges every
-/// property.
+/// property. A counterexample that uses faults is shrunk to the fewest: the
+/// search is run again with fewer faults allowed, and the first bound under
+/// which the property still fails gives the example (breadth first, so the
+/// shortest run with that few faults).
 pub fn explore(config: &ExploreConfig) -> Result<Report, ExploreError> {
+    let mut report = search(config)?;
+    for index in 0..report.properties.len() {
+        let Some(faults) = report.properties[index].example.as_ref().map(|e| e.faults) else { continue };
+        if report.properties[index].verdict != Verdict::Fails || faults < 2 {
+            continue;
+        }
+        let property = report.properties[index].property;
+        for fewer in 1..faults {
+            let smaller = search(&ExploreConfig { max_faults: fewer, ..config.clone() })?;
+            let example = smaller.property(property).filter(|p| p.verdict == Verdict::Fails).and_then(|p| p.example.clone());
+            if let Some(example) = example {
+                report.properties[index].example = Some(example);
+                break;
+            }
+        }
+    }
+    Ok(report)
+}
+
+/// One search within `config`'s bounds.
+fn search(config: &ExploreConfig) -> Result<Report, ExploreError> {
     let scenario = scenarios::explorable(&config.scenario).ok_or_else(|| ExploreError::UnknownScenario(config.scenario.clone()))?;
     let (root, step) = Node::start(scenario, config, false)?;
     let mut found = Found::new();

@@ -413,16 +413,7 @@ mod tests {
 
     #[test]
     fn every_checker_finding_maps_to_a_property_of_its_own() {
-        let kinds = [
-            ViolationKind::AnswerToUnknownRequest,
-            ViolationKind::SecondAnswer,
-            ViolationKind::AnswerFromWrongAgent,
-            ViolationKind::AnswerAcrossRestart,
-            ViolationKind::MessageToExitedTeammate,
-            ViolationKind::LeftPending,
-            ViolationKind::AnswerLost,
-            ViolationKind::DuplicateDelivered,
-        ];
+        let kinds = ViolationKind::ALL;
         let mapped: BTreeSet<Property> = kinds.iter().map(|k| Property::of_finding(*k)).collect();
         assert_eq!(mapped.len(), kinds.len());
         for p in Property::ALL {

@@ -54,6 +54,20 @@ pub enum ViolationKind {
     DuplicateDelivered,
 }
 
+impl ViolationKind {
+    /// Every kind, in the order they are documented.
+    pub const ALL: [ViolationKind; 8] = [
+        ViolationKind::AnswerToUnknownRequest,
+        ViolationKind::SecondAnswer,
+        ViolationKind::AnswerFromWrongAgent,
+        ViolationKind::AnswerAcrossRestart,
+        ViolationKind::MessageToExitedTeammate,
+        ViolationKind::LeftPending,
+        ViolationKind::AnswerLost,
+        ViolationKind::DuplicateDelivered,
+    ];
+}
+
 impl fmt::Display for ViolationKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {

@@ -18,7 +18,8 @@
 
 use std::hash::{Hash, Hasher};
 
-use super::{AgentName, RequestId};
+use super::message::Message;
+use super::{AgentName, RequestId, Team};
 
 /// A fast, stable, dependency-free hasher: eight bytes at a time with a
 /// multiply and rotate (in the manner of rustc's FxHasher), the rest byte
@@ -162,6 +163,52 @@ impl Canon {
                 Hit::Name(k) => (0xFDu8, &self.names[k].1).hash(h),
             }
             rest = &rest[at + len..];
+        }
+    }
+
+    /// Feeds what decides the team's future into `h`: members, requests and
+    /// the messages waiting or held, without times, sequence numbers or the
+    /// trace, request ids and renamed teammates as this canon has them: the
+    /// explorer's canonical state of a team.
+    pub fn hash_team<H: Hasher>(&self, team: &Team, h: &mut H) {
+        fn message(canon: &Canon, m: &Message, h: &mut StableHasher) {
+            (m.msg_type, m.approve).hash(h);
+            canon.hash_name(&m.from, h);
+            canon.hash_name(&m.to, h);
+            canon.hash_text(&m.content, h);
+            m.request_id.as_ref().map(|id| canon.hash_id(id, h)).hash(h);
+            m.feedback.as_deref().map(|f| canon.hash_text(f, h)).hash(h);
+        }
+        self.hash_unordered(
+            team.roster().members.iter(),
+            |m, h| {
+                self.hash_name(&m.name, h);
+                (&m.role, m.status, m.plan_mode, m.plan_approved, m.shutdown_approved, m.incarnation).hash(h);
+            },
+            h,
+        );
+        for r in team.tracker().iter() {
+            self.hash_id(&r.id, h);
+            r.kind.hash(h);
+            self.hash_name(&r.requester, h);
+            self.hash_name(&r.addressee, h);
+            (&r.plan, r.status).hash(h);
+        }
+        self.hash_unordered(
+            team.state().bus.names(),
+            |name, h| {
+                self.hash_name(name, h);
+                for e in team.peek(name).into_iter().flatten() {
+                    message(self, &e.message, h);
+                }
+            },
+            h,
+        );
+        for held in team.held() {
+            let mut sub = StableHasher::default();
+            held.due.is_some().hash(&mut sub);
+            message(self, &held.message, &mut sub);
+            std::hash::Hasher::finish(&sub).hash(h);
         }
     }
 }

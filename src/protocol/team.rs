@@ -452,54 +452,6 @@ impl Team {
         self.armed = None;
     }
 
-    /// Feeds what decides the team's future into `h`: members, requests and
-    /// the messages waiting or held, without times, sequence numbers or the
-    /// trace, request ids by their place (`canon`): the explorer's
-    /// canonical state.
-    pub fn hash_state<H: std::hash::Hasher>(&self, canon: &super::canon::Canon, h: &mut H) {
-        use super::canon::StableHasher;
-        use std::hash::Hash;
-        fn message(canon: &super::canon::Canon, m: &super::message::Message, h: &mut StableHasher) {
-            (m.msg_type, m.approve).hash(h);
-            canon.hash_name(&m.from, h);
-            canon.hash_name(&m.to, h);
-            canon.hash_text(&m.content, h);
-            m.request_id.as_ref().map(|id| canon.hash_id(id, h)).hash(h);
-            m.feedback.as_deref().map(|f| canon.hash_text(f, h)).hash(h);
-        }
-        canon.hash_unordered(
-            self.state.roster.members.iter(),
-            |m, h| {
-                canon.hash_name(&m.name, h);
-                (&m.role, m.status, m.plan_mode, m.plan_approved, m.shutdown_approved, m.incarnation).hash(h);
-            },
-            h,
-        );
-        for r in self.state.tracker.iter() {
-            canon.hash_id(&r.id, h);
-            r.kind.hash(h);
-            canon.hash_name(&r.requester, h);
-            canon.hash_name(&r.addressee, h);
-            (&r.plan, r.status).hash(h);
-        }
-        canon.hash_unordered(
-            self.state.bus.names(),
-            |name, h| {
-                canon.hash_name(name, h);
-                for e in self.state.bus.peek(name).into_iter().flatten() {
-                    message(canon, &e.message, h);
-                }
-            },
-            h,
-        );
-        for held in self.state.bus.held() {
-            let mut sub = StableHasher::default();
-            held.due.is_some().hash(&mut sub);
-            message(canon, &held.message, &mut sub);
-            std::hash::Hasher::finish(&sub).hash(h);
-        }
-    }
-
     /// The messages held on the bus by delay and reorder faults.
     pub fn held(&self) -> &[Held] {
         self.state.bus.held()

@@ -13,6 +13,7 @@ pub mod agent;
 pub mod browser;
 pub mod clock;
 pub mod executor;
+pub mod loops;
 pub mod scenarios;
 pub mod scheduler;
 pub mod tools;

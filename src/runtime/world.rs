@@ -120,7 +120,7 @@ impl World {
             armed: None,
             config,
         };
-        let agent = Agent::lead(&world.config);
+        let agent = Agent::lead(world.config.max_tokens);
         world.agents.insert(lead.clone(), agent);
         world.turns.park(&lead);
         world
@@ -373,7 +373,7 @@ impl World {
             self.restarts.entry(name.clone()).or_default().push_back(prompt.to_string());
             self.wake(std::slice::from_ref(name));
         } else {
-            self.agents.insert(name.clone(), Agent::teammate(&self.config, name, role, prompt));
+            self.agents.insert(name.clone(), Agent::teammate(self.config.max_tokens, name, role, prompt));
             self.turns.enqueue(name, TurnKind::ModelCall);
         }
     }
@@ -528,7 +528,7 @@ impl World {
         if symmetry {
             canon = canon.clone().with_names(self.symmetric_names(&canon));
         }
-        self.team.hash_state(&canon, h);
+        canon.hash_team(&self.team, h);
         for (path, content) in self.workspace.files() {
             canon.hash_text(path, h);
             canon.hash_text(content, h);

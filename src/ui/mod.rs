@@ -25,6 +25,7 @@ pub mod snapshot;
 /// double, so only in test builds and with the `bench-fixtures` feature.
 #[cfg(any(test, feature = "bench-fixtures"))]
 pub mod synthetic;
+pub mod tours;
 pub mod views;
 
 #[cfg(target_arch = "wasm32")]

@@ -52,6 +52,8 @@ pub mod session;
 pub mod settings;
 #[cfg(target_arch = "wasm32")]
 pub mod storage;
+#[cfg(target_arch = "wasm32")]
+pub mod tour_view;
 
 #[cfg(target_arch = "wasm32")]
 pub use app::App;

@@ -75,6 +75,32 @@ fn go(s: Session, t: TourState, stops: &[ResolvedStop], i: usize) {
     s.playback.playing.set(false);
     s.seek(stop.cursor);
     s.playback.selected.set(stop.id.clone());
+    // The diagram keeps the cursor's row in view (vertically) on the next
+    // frame; a frame later the stop's row is drawn and can be brought into
+    // view sideways too (a phone shows two or three lifelines at a time).
+    let seq = stop.seq;
+    request_animation_frame(move || request_animation_frame(move || reveal(seq)));
+}
+
+/// Scrolls the diagram, only as far as needed, to the drawn row of event
+/// `seq`, or the last drawn row before it (not every event has a row of its
+/// own). A row wider than the pane (an arrow across it) stays put.
+fn reveal(seq: u64) {
+    use wasm_bindgen::JsCast;
+    let Ok(rows) = document().query_selector_all("#diagram g[data-seq]") else { return };
+    let row_seq = |el: &web_sys::Element| el.get_attribute("data-seq").and_then(|v| v.parse::<u64>().ok());
+    let best = (0..rows.length())
+        .filter_map(|i| rows.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()))
+        .filter_map(|el| row_seq(&el).filter(|q| *q <= seq).map(|q| (q, el)))
+        .max_by_key(|(q, _)| *q);
+    let Some((_, el)) = best else { return };
+    let options = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&options, &"block".into(), &"nearest".into());
+    let _ = js_sys::Reflect::set(&options, &"inline".into(), &"nearest".into());
+    let scroll = js_sys::Reflect::get(&el, &"scrollIntoView".into()).ok().and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+    if let Some(scroll) = scroll {
+        let _ = scroll.call1(&el, &options);
+    }
 }
 
 /// Starts `tour`: on the run on screen when it is the tour's scenario,

@@ -1202,6 +1202,8 @@ async fn a_guided_tour_runs_its_scenario_and_moves_the_cursor_to_each_stops_even
     let (at, total) = position(&host);
     assert!(at < total, "the cursor stays on the stop, not on the latest event");
     assert_eq!(texts(&host, ".tour-intro"), [tour.intro]);
+    let current = || host.query_selector("[data-tour=shutdown]").unwrap().unwrap().get_attribute("aria-current");
+    assert_eq!(current().as_deref(), Some("true"), "the tour's button says it is the one on");
     // What the caption box says at a stop is the stop's own event.
     let captions = ["Shutdown requested", "Inbox read", "Model called", "Shutdown approved", "alice shuts down", "Inbox read"];
     assert_eq!(captions.len(), n);
@@ -1232,6 +1234,7 @@ async fn a_guided_tour_runs_its_scenario_and_moves_the_cursor_to_each_stops_even
     button(&host, "End tour").click();
     until("the card to close", || all(&host, ".tour-card").is_empty()).await;
     assert_eq!(position(&host).0, cursors[n - 2], "the cursor stays where the tour left it");
+    assert_eq!(current(), None);
     assert!(all(&host, "g.msg.hl").is_empty(), "the request is let go");
     assert!(!texts(&host, ".caption-live")[0].contains("Tour stop"), "nothing about a tour is announced after it ends");
 }

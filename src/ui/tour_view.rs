@@ -172,7 +172,7 @@ pub fn TourList(
                 {tours::TOURS.iter().map(|tour| view! {
                     <li>
                         <button id=format!("tour-{}", tour.id) class="tour-start" data-tour=tour.id
-                            aria-pressed=move || t.active.get().is_some_and(|a| a.id == tour.id).to_string()
+                            aria-current=move || t.active.get().is_some_and(|a| a.id == tour.id).then_some("true")
                             on:click=move |_| if start(s, t, tour) {
                                 on_start.run(());
                                 request_animation_frame(|| focus("tour-card"));

@@ -1254,3 +1254,24 @@ async fn the_without_protocols_tour_starts_at_a_plain_message_that_carries_no_re
     click(&host, "[data-scenario=shutdown]");
     until("the card to close", || all(&host, ".tour-card").is_empty()).await;
 }
+
+#[wasm_bindgen_test]
+async fn a_tour_uses_the_run_on_screen_when_it_is_its_scenarios_and_escape_ends_it() {
+    let host = mount_app();
+    leptos::task::tick().await;
+    click(&host, "[data-scenario=shutdown]");
+    until("the run to finish", || run_finished(&host)).await;
+    let id = arrow_ids(&host, "shutdown_request").into_iter().next().expect("a shutdown request");
+    // A new seed on the form would give another request_id to a new run.
+    set_input(&host, "[aria-label='Seed']", "8", "change");
+    click(&host, "[data-tour=shutdown]");
+    until("the tour's first stop", || tour_progress(&host).starts_with("Stop 1 of")).await;
+    let text = texts(&host, ".tour-text").join(" ");
+    assert!(text.contains(&id), "the tour walks the run that was on screen ({id}): {text}");
+    let card: web_sys::HtmlElement = host.query_selector(".tour-card").unwrap().unwrap().unchecked_into();
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_key("Escape");
+    init.set_bubbles(true);
+    card.dispatch_event(&web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap()).unwrap();
+    until("Escape to end the tour", || all(&host, ".tour-card").is_empty()).await;
+}

@@ -1275,3 +1275,20 @@ async fn a_tour_uses_the_run_on_screen_when_it_is_its_scenarios_and_escape_ends_
     card.dispatch_event(&web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap()).unwrap();
     until("Escape to end the tour", || all(&host, ".tour-card").is_empty()).await;
 }
+
+#[wasm_bindgen_test]
+async fn a_tour_that_cannot_run_its_scenario_does_not_start_over_the_run_on_screen() {
+    let host = mount_app();
+    leptos::task::tick().await;
+    click(&host, "[data-scenario=reject-plan]");
+    until("the run to finish", || run_finished(&host)).await;
+    set_select(&host, "Provider", "anthropic");
+    leptos::task::tick().await;
+    click(&host, "[data-tour=shutdown]");
+    leptos::task::tick().await;
+    assert!(banner(&host).contains("API key"), "the banner says why: {}", banner(&host));
+    leptos::task::tick().await;
+    assert!(all(&host, ".tour-card").is_empty(), "no tour over bob's run");
+    assert_eq!(badges(&host), ["rejected", "approved"], "bob's run is still on screen");
+    back_to_scripted(&host);
+}

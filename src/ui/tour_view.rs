@@ -117,7 +117,9 @@ pub fn start(s: Session, t: TourState, tour: &'static Tour) -> bool {
             s.set_mode(Mode::Live);
         }
         s.run_scenario(tour.scenario);
-        if s.run.trace.with_untracked(Trace::is_empty) && !s.run.running.get_untracked() {
+        // A new team clears the banner; one up now says why nothing started
+        // (and the run on screen, if any, is still the old one).
+        if s.banner.with_untracked(Option::is_some) {
             t.active.set(None);
             return false;
         }

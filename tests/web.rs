@@ -1178,3 +1178,117 @@ async fn the_messages_table_lists_the_messages_at_the_cursor_with_headers_and_a_
     until("the diagram back", || !host.query_selector("#diagram").unwrap().unwrap().has_attribute("hidden")).await;
     assert!(all(&host, "table.message-table").is_empty());
 }
+
+fn tour_progress(host: &web_sys::HtmlElement) -> String {
+    texts(host, ".tour-progress").into_iter().next().unwrap_or_default()
+}
+
+fn tour_cursor(host: &web_sys::HtmlElement) -> usize {
+    host.query_selector(".tour-card").unwrap().expect("the tour card").get_attribute("data-cursor").expect("a stop").parse().unwrap()
+}
+
+#[wasm_bindgen_test]
+async fn a_guided_tour_runs_its_scenario_and_moves_the_cursor_to_each_stops_event_until_it_ends() {
+    use team_protocols::ui::tours;
+    let host = mount_app();
+    leptos::task::tick().await;
+    assert!(all(&host, ".tour-card").is_empty(), "no tour card until a tour starts");
+    let tour = tours::by_id("shutdown").unwrap();
+    let n = tour.stops.len();
+    click(&host, "[data-tour=shutdown]");
+    until("the tour's first stop", || tour_progress(&host) == format!("Stop 1 of {n}")).await;
+    // All six stops found: the scenario ran to its end (the last stop is the
+    // lead reading the answer); the cursor is held at the first stop.
+    let (at, total) = position(&host);
+    assert!(at < total, "the cursor stays on the stop, not on the latest event");
+    assert_eq!(texts(&host, ".tour-intro"), [tour.intro]);
+    let current = || host.query_selector("[data-tour=shutdown]").unwrap().unwrap().get_attribute("aria-current");
+    assert_eq!(current().as_deref(), Some("true"), "the tour's button says it is the one on");
+    // What the caption box says at a stop is the stop's own event.
+    let captions = ["Shutdown requested", "Inbox read", "Model called", "Shutdown approved", "alice shuts down", "Inbox read"];
+    assert_eq!(captions.len(), n);
+    let mut cursors = Vec::new();
+    for (i, caption) in captions.iter().enumerate() {
+        if i > 0 {
+            button(&host, "Next stop").click();
+            until("the next stop", || tour_progress(&host) == format!("Stop {} of {n}", i + 1)).await;
+        }
+        assert_eq!(texts(&host, ".tour-stop-title"), [tour.stops[i].title]);
+        let at = tour_cursor(&host);
+        assert_eq!(position(&host).0, at, "stop {}: the playback cursor is on the stop's event", i + 1);
+        assert_eq!(texts(&host, ".caption-title"), [*caption], "stop {}", i + 1);
+        let live = texts(&host, ".caption-live")[0].clone();
+        assert!(live.starts_with(&format!("Tour stop {} of {n}: {}", i + 1, tour.stops[i].title)), "announced: {live}");
+        cursors.push(at);
+    }
+    assert!(cursors.windows(2).all(|w| w[0] < w[1]), "the stops follow the run: {cursors:?}");
+    // The request of a stop about one is picked (its arrows stand out).
+    assert_eq!(all(&host, "g.msg.hl").len(), 2, "the request and its answer");
+    // Next at the last stop stays there; Previous stop goes back one.
+    button(&host, "Next stop").click();
+    leptos::task::tick().await;
+    assert_eq!(tour_progress(&host), format!("Stop {n} of {n}"));
+    button(&host, "Previous stop").click();
+    until("the stop before", || tour_progress(&host) == format!("Stop {} of {n}", n - 1)).await;
+    assert_eq!(position(&host).0, cursors[n - 2]);
+    button(&host, "End tour").click();
+    until("the card to close", || all(&host, ".tour-card").is_empty()).await;
+    assert_eq!(position(&host).0, cursors[n - 2], "the cursor stays where the tour left it");
+    assert_eq!(current(), None);
+    assert!(all(&host, "g.msg.hl").is_empty(), "the request is let go");
+    assert!(!texts(&host, ".caption-live")[0].contains("Tour stop"), "nothing about a tour is announced after it ends");
+}
+
+#[wasm_bindgen_test]
+async fn the_without_protocols_tour_starts_at_a_plain_message_that_carries_no_request_id() {
+    let host = mount_app();
+    leptos::task::tick().await;
+    click(&host, "[data-tour=without-protocols]");
+    until("the tour's first stop", || tour_progress(&host).starts_with("Stop 1 of")).await;
+    assert_eq!(tour_progress(&host), format!("Stop 1 of {}", team_protocols::ui::tours::TOURS[0].stops.len()));
+    let texts_now = texts(&host, ".tour-text");
+    assert!(texts_now[0].contains("plain message") && texts_now[0].contains("no request_id"), "{texts_now:?}");
+    assert_eq!(texts(&host, ".caption-title"), ["Message sent"]);
+    assert!(all(&host, "g.msg.hl").is_empty(), "a plain message has no request to pick");
+    // Running another scenario replaces the tour's run: the tour ends.
+    click(&host, "[data-scenario=shutdown]");
+    until("the card to close", || all(&host, ".tour-card").is_empty()).await;
+}
+
+#[wasm_bindgen_test]
+async fn a_tour_uses_the_run_on_screen_when_it_is_its_scenarios_and_escape_ends_it() {
+    let host = mount_app();
+    leptos::task::tick().await;
+    click(&host, "[data-scenario=shutdown]");
+    until("the run to finish", || run_finished(&host)).await;
+    let id = arrow_ids(&host, "shutdown_request").into_iter().next().expect("a shutdown request");
+    // A new seed on the form would give another request_id to a new run.
+    set_input(&host, "[aria-label='Seed']", "8", "change");
+    click(&host, "[data-tour=shutdown]");
+    until("the tour's first stop", || tour_progress(&host).starts_with("Stop 1 of")).await;
+    let text = texts(&host, ".tour-text").join(" ");
+    assert!(text.contains(&id), "the tour walks the run that was on screen ({id}): {text}");
+    let card: web_sys::HtmlElement = host.query_selector(".tour-card").unwrap().unwrap().unchecked_into();
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_key("Escape");
+    init.set_bubbles(true);
+    card.dispatch_event(&web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap()).unwrap();
+    until("Escape to end the tour", || all(&host, ".tour-card").is_empty()).await;
+}
+
+#[wasm_bindgen_test]
+async fn a_tour_that_cannot_run_its_scenario_does_not_start_over_the_run_on_screen() {
+    let host = mount_app();
+    leptos::task::tick().await;
+    click(&host, "[data-scenario=reject-plan]");
+    until("the run to finish", || run_finished(&host)).await;
+    set_select(&host, "Provider", "anthropic");
+    leptos::task::tick().await;
+    click(&host, "[data-tour=shutdown]");
+    leptos::task::tick().await;
+    assert!(banner(&host).contains("API key"), "the banner says why: {}", banner(&host));
+    leptos::task::tick().await;
+    assert!(all(&host, ".tour-card").is_empty(), "no tour over bob's run");
+    assert_eq!(badges(&host), ["rejected", "approved"], "bob's run is still on screen");
+    back_to_scripted(&host);
+}

@@ -54,6 +54,16 @@ pub const OUT_OF_ORDER: Scenario = Scenario {
     prompts: &["Spawn erin to write release notes in two parts and frank to stand by, then request both shutdowns; watch the answers arrive out of order."],
 };
 
+/// The lesson's opening contrast, for the "Without protocols" tour: first
+/// the lead just sends alice a plain message ("please stop") and cannot know
+/// whether she stopped; then the same with the shutdown handshake. Not a
+/// scenario button (the tour runs it), so not in `ALL` or `PAGE`.
+pub const WITHOUT_PROTOCOLS: Scenario = Scenario {
+    id: "without-protocols",
+    title: "Without protocols, then with",
+    prompts: &["Spawn alice as a coder. Then send her a message: \"Hey alice, please stop.\"", "Now request alice's shutdown."],
+};
+
 /// The lesson's scenarios and the two harder ones, in the order the UI
 /// shows them.
 pub const ALL: [Scenario; 6] = [SHUTDOWN, LIST_AFTER_SHUTDOWN, REJECT_PLAN, APPROVE_PLAN, REJECT_THEN_ACCEPT, OUT_OF_ORDER];
@@ -87,7 +97,8 @@ pub fn explorable(id: &str) -> Option<Scenario> {
     by_id(id).or_else(|| (id == TWINS.id).then_some(TWINS))
 }
 
-/// The scenario with this id.
+/// The scenario with this id: one on the page, or the tours' own
+/// `WITHOUT_PROTOCOLS` (so its runs restore and share like the others).
 pub fn by_id(id: &str) -> Option<Scenario> {
-    PAGE.into_iter().find(|s| s.id == id)
+    PAGE.into_iter().chain([WITHOUT_PROTOCOLS]).find(|s| s.id == id)
 }

@@ -11,6 +11,7 @@ use super::caption_box::CaptionBox;
 use super::diagram_view::DiagramView;
 use super::panels::Panels;
 use super::session::Session;
+use super::tour_view::{TourCard, TourList, TourState};
 use super::{download, export, share};
 use crate::model::provider_settings::Provider;
 use crate::protocol::{AgentName, FaultAction, FaultRule, MessageType};
@@ -92,6 +93,7 @@ pub fn App(
 ) -> impl IntoView {
     let s = Session::new(pace_ms.map_or(super::session::BASE_PACE_MS, |p| p as f64));
     provide_context(s);
+    provide_context(TourState::new());
     s.reset();
     // A share link reruns its scenario or shows its trace; otherwise the run
     // from before a reload comes back for replay. A bad link says so, and
@@ -201,6 +203,7 @@ pub fn App(
                 <main id="main" class=move || if s.run.stopped.get() && s.playback.cursor.get().is_none() { "centre stopped" } else { "centre" }>
                     <Controls/>
                     <CaptionBox/>
+                    <TourCard/>
                     {move || s.run.trace.with(|t| t.is_empty()).then(|| view! {
                         <p class="empty-hint">"Nothing has run yet: pick a scenario or type a prompt for the lead"<span class="narrow-only">" (under Setup)"</span>"."</p>
                     })}
@@ -210,6 +213,7 @@ pub fn App(
                     <DrawerHead which=Drawer::Setup/>
                     <PromptBox/>
                     <ScenarioList/>
+                    <TourList on_start=Callback::new(move |()| drawer.close(false))/>
                     <TracePanel/>
                     <Settings/>
                     <FaultsPanel/>
@@ -313,7 +317,7 @@ fn focus_id(id: &str) {
 }
 
 /// Whether the side panels are drawers (the same width as the stylesheet's).
-fn narrow() -> bool {
+pub(super) fn narrow() -> bool {
     let Ok(media) = js_sys::Reflect::get(&window(), &"matchMedia".into()) else { return false };
     let Ok(media) = wasm_bindgen::JsCast::dyn_into::<js_sys::Function>(media) else { return false };
     media

@@ -1,6 +1,7 @@
 //! The caption box under the controls: the step the cursor shows, told in
 //! the lesson's words (`captions`), announced to screen readers through a
-//! polite live region; and the diagram's legend.
+//! polite live region (with a guided tour's stop, when the cursor is on
+//! one: `tour_view::announcement`); and the diagram's legend.
 //!
 //! Owns this markup only. The words come from `captions` (pure, tested
 //! natively); the legend's drawing from `geometry::legend` (the SVG export
@@ -12,6 +13,7 @@ use super::captions;
 use super::diagram_view::shape_view;
 use super::geometry::{self, Item};
 use super::session::Session;
+use super::tour_view::{self, TourState};
 
 /// The caption of the step on screen. It follows the cursor in Live, Step,
 /// replay and imported traces alike; the state just before the event (from
@@ -20,6 +22,7 @@ use super::session::Session;
 #[component]
 pub fn CaptionBox() -> impl IntoView {
     let s = expect_context::<Session>();
+    let tour = use_context::<TourState>();
     let caption = Memo::new(move |_| {
         let shown = s.shown();
         s.run.trace.with(|t| {
@@ -37,6 +40,11 @@ pub fn CaptionBox() -> impl IntoView {
                 if shown == 0 { "Start".to_string() } else { format!("Step {shown} of {len}") }
             }}</p>
             <div class="caption-live" aria-live="polite" aria-atomic="true">
+                // A guided tour's stop, read out with the step it stops at.
+                {move || {
+                    let said = tour.map(|t| tour_view::announcement(s, t)).unwrap_or_default();
+                    (!said.is_empty()).then(|| view! { <p class="visually-hidden">{said}</p> })
+                }}
                 <p class="caption-title">{move || caption.with(|c| c.title.clone())}</p>
                 <p class="caption-text">{move || caption.with(|c| c.text.clone())}</p>
             </div>

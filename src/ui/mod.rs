@@ -25,6 +25,7 @@ pub mod snapshot;
 /// double, so only in test builds and with the `bench-fixtures` feature.
 #[cfg(any(test, feature = "bench-fixtures"))]
 pub mod synthetic;
+pub mod tours;
 pub mod views;
 
 #[cfg(target_arch = "wasm32")]
@@ -51,6 +52,8 @@ pub mod session;
 pub mod settings;
 #[cfg(target_arch = "wasm32")]
 pub mod storage;
+#[cfg(target_arch = "wasm32")]
+pub mod tour_view;
 
 #[cfg(target_arch = "wasm32")]
 pub use app::App;

@@ -195,6 +195,47 @@ for (const size of SIZES) {
   }
 }
 
+// A guided tour: it runs its scenario, shows each stop in a card under the
+// caption box (the cursor on the stop's event), fits every screen, and ends.
+for (const size of SIZES) {
+  for (const scheme of SCHEMES) {
+    const tag = `${size.width}x${size.height} ${scheme}`;
+    test(`${tag}: a guided tour steps through its stops in a card that fits the screen, no axe violation`, async (browser) => {
+      const { context, page, errors } = await openPage(browser, size, scheme);
+      try {
+        await openDrawer(page, size, 'Setup');
+        await page.getByRole('button', { name: 'Tour: Two requests, answered out of order', exact: true }).click();
+        const card = page.getByRole('region', { name: /^Tour: Two requests/ });
+        await card.getByText(/^Stop 1 of \d+$/).waitFor({ state: 'visible', timeout: 60_000 });
+        if (size.width < DRAWER_BELOW) {
+          expect((await drawerToggle(page, 'Setup').getAttribute('aria-expanded')) === 'false', 'the setup drawer stays open over the tour');
+        }
+        const focused = await page.evaluate(() => document.activeElement?.id);
+        expect(focused === 'tour-card', `starting a tour focused '${focused}', not the tour card`);
+        const next = card.getByRole('button', { name: 'Next stop', exact: true });
+        await next.click();
+        await next.click();
+        await card.getByText(/^Stop 3 of \d+$/).waitFor({ state: 'visible' });
+        const title = await card.getByRole('heading', { level: 3 }).innerText();
+        expect(title === 'An answer out of order', `the third stop is '${title}'`);
+        const [shown] = await shownOf(page);
+        const at = Number(await card.getAttribute('data-cursor'));
+        expect(shown === at, `the diagram shows ${shown} events, the stop is at ${at}`);
+        const box = await card.boundingBox();
+        expect(box && box.y >= 0 && box.y + box.height <= size.height && box.x + box.width <= size.width + 0.5, `the tour card is off screen: ${JSON.stringify(box)}`);
+        await expectUsableLayout(page, size);
+        await screenshot(page, size, scheme, 'tour');
+        await expectNoAxeViolations(page, `with a tour card open (${tag})`);
+        await card.getByRole('button', { name: 'End tour', exact: true }).click();
+        await card.waitFor({ state: 'detached' });
+        return errors;
+      } finally {
+        await context.close();
+      }
+    });
+  }
+}
+
 for (const scheme of SCHEMES) {
   const size = SIZES[2];
   test(`390x844 ${scheme}: the panels open as drawers with their buttons, fit the screen, and close`, async (browser) => {

@@ -272,6 +272,9 @@ struct LeadGoal {
     list: bool,
     /// The user wants to see answers arrive out of order.
     out_of_order: bool,
+    /// Plain messages to send, recipient and text: the lesson's "without
+    /// protocols" case, where the lead just says "please stop".
+    plain: Vec<(String, String)>,
 }
 
 const NOT_NAMES: &[&str] = &[
@@ -367,6 +370,7 @@ fn parse_lead_goal(prompt: &str, known: &[String]) -> LeadGoal {
             goal.spawns.push(spawn_entry(n, &clause));
         }
     }
+    goal.plain = plain_messages(prompt, &lower, &goal, known);
     let wants_shutdown = lower.contains("request") && (lower.contains("shutdown") || lower.contains("shut down"));
     if wants_shutdown {
         let spawned: Vec<String> = goal.spawns.iter().map(|s| s.0.clone()).collect();
@@ -378,6 +382,30 @@ fn parse_lead_goal(prompt: &str, known: &[String]) -> LeadGoal {
         }
     }
     goal
+}
+
+/// The plain messages a prompt asks for: "send her a message: please stop"
+/// (to a teammate named, or to the ones this prompt spawns for "her", "him"
+/// or "them"). The text is what follows the colon, or "Please stop." when
+/// none is given.
+fn plain_messages(prompt: &str, lower: &str, goal: &LeadGoal, known: &[String]) -> Vec<(String, String)> {
+    let Some(at) = lower.find("send") else { return Vec::new() };
+    let clause = &lower[at..];
+    if !clause.contains("message") {
+        return Vec::new();
+    }
+    // The text keeps the prompt's case when lowercasing kept its length.
+    let original = if prompt.len() == lower.len() && prompt.is_char_boundary(at) { &prompt[at..] } else { clause };
+    let text = original.split_once(':').map(|(_, t)| t.trim().trim_matches(['"', '“', '”']).trim()).filter(|t| !t.is_empty());
+    let text = text.map_or_else(|| "Please stop.".to_string(), |t| t.to_string());
+    let spawned: Vec<String> = goal.spawns.iter().map(|s| s.0.clone()).collect();
+    let head = clause.split(':').next().unwrap_or(clause);
+    let mut to: Vec<String> = words(head).into_iter().filter(|w| known.contains(w) || spawned.contains(w)).collect();
+    if to.is_empty() && words(head).iter().any(|w| matches!(w.as_str(), "her" | "him" | "them")) {
+        to = spawned;
+    }
+    to.dedup();
+    to.into_iter().map(|n| (n, text.clone())).collect()
 }
 
 fn spawn_entry(name: String, clause: &[String]) -> (String, String, String) {
@@ -431,7 +459,12 @@ fn looks_risky(plan: &str) -> bool {
 fn lead_policy(c: &Conversation) -> Decision {
     let known: Vec<String> = c.all_calls.iter().filter(|k| k.name == "spawn_teammate").map(|k| k.arg("name").to_string()).collect();
     let goal = parse_lead_goal(&c.prompt, &known);
-    if goal.spawns.is_empty() && goal.shutdowns.is_empty() && !goal.list && c.messages_of("plan_approval_request").next().is_none() {
+    if goal.spawns.is_empty()
+        && goal.shutdowns.is_empty()
+        && goal.plain.is_empty()
+        && !goal.list
+        && c.messages_of("plan_approval_request").next().is_none()
+    {
         return Decision::say(format!(
             "I am the offline scripted model, so I only follow simple instructions. I did not find one in \"{}\". Try: \
              \"Spawn alice as a coder. Then request her shutdown.\", \"List teammates\", \
@@ -475,6 +508,18 @@ fn lead_policy(c: &Conversation) -> Decision {
     }
     if !d.calls.is_empty() {
         d.text = "Reviewing the plan.".into();
+        return d;
+    }
+
+    // 2b. Plain messages, each sent once. Nothing in them asks for an
+    //     answer, so there is nothing to wait for afterwards.
+    for (to, text) in &goal.plain {
+        if !c.calls_named("send_message").any(|k| k.arg("to") == to) {
+            d = d.call("send_message", json!({ "to": to, "content": text }));
+        }
+    }
+    if !d.calls.is_empty() {
+        d.text = "Sending a plain message.".into();
         return d;
     }
 
@@ -593,6 +638,15 @@ fn summary(c: &Conversation, goal: &LeadGoal) -> String {
                 answered.join(" then ")
             ));
         }
+    }
+    for sent in c.calls_named("send_message").filter(|k| k.ok()) {
+        lines.push(format!(
+            "I sent {} a plain message (\"{}\"). It has no request_id and asks for no answer, so nothing can come back that I could \
+             match to it: I cannot know whether {} stopped.",
+            sent.arg("to"),
+            sent.arg("content"),
+            sent.arg("to")
+        ));
     }
     if let Some(list) = c.calls_named("list_teammates").filter(|k| k.ok()).last() {
         lines.push(format!("The team now:\n{}", list.output()));
@@ -784,6 +838,51 @@ mod tests {
         let g = parse_lead_goal("List teammates to see alice's status after shutdown approval", &["alice".into()]);
         assert!(g.list);
         assert!(g.shutdowns.is_empty() && g.spawns.is_empty());
+    }
+
+    /// The lead's turns after `prompt`, one tool call and its result each.
+    fn after(prompt: &str, done: &[(&str, Value, &str)]) -> ModelRequest {
+        let mut turns = vec![Turn::user_text(prompt)];
+        for (i, (name, input, result)) in done.iter().enumerate() {
+            let id = format!("t{i}");
+            turns.push(Turn {
+                role: Role::Assistant,
+                content: vec![ContentBlock::ToolUse { id: id.clone(), name: name.to_string(), input: input.clone() }],
+            });
+            turns.push(Turn {
+                role: Role::User,
+                content: vec![ContentBlock::ToolResult { tool_use_id: id, content: result.to_string(), is_error: false }],
+            });
+        }
+        lead_request(turns)
+    }
+
+    const PLEASE_STOP: &str = "Spawn alice as a coder. Then send her a message: \"Hey alice, please stop.\"";
+
+    #[test]
+    fn send_her_a_message_is_a_plain_message_to_the_spawned_teammate_and_no_shutdown_request() {
+        let g = parse_lead_goal(PLEASE_STOP, &[]);
+        assert_eq!(g.plain, [("alice".to_string(), "Hey alice, please stop.".to_string())], "the text keeps its case, without quotes");
+        assert!(g.shutdowns.is_empty(), "a plain message is not a shutdown request");
+        let spawned = json!({ "name": "alice", "role": "coder", "prompt": "p", "plan_mode": false });
+        let r = respond(&after(PLEASE_STOP, &[("spawn_teammate", spawned, "Spawned 'alice' (role: coder)")]));
+        assert_eq!(calls(&r), [("send_message".to_string(), json!({ "to": "alice", "content": "Hey alice, please stop." }))]);
+        let named = parse_lead_goal("Send bob a message", &["bob".into()]);
+        assert_eq!(named.plain, [("bob".to_string(), "Please stop.".to_string())], "a known name; the lesson's words by default");
+    }
+
+    #[test]
+    fn after_a_plain_message_the_lead_ends_its_turn_saying_it_cannot_know_whether_the_teammate_stopped() {
+        let spawned = json!({ "name": "alice", "role": "coder", "prompt": "p", "plan_mode": false });
+        let sent = json!({ "to": "alice", "content": "Hey alice, please stop." });
+        let r = respond(&after(
+            PLEASE_STOP,
+            &[("spawn_teammate", spawned, "Spawned 'alice' (role: coder)"), ("send_message", sent, "Sent message to alice")],
+        ));
+        assert!(calls(&r).is_empty(), "nothing to wait for: no request was made");
+        assert_eq!(r.stop_reason, StopReason::EndTurn);
+        let text = r.content.iter().map(|b| if let ContentBlock::Text { text } = b { text.as_str() } else { "" }).collect::<String>();
+        assert!(text.contains("no request_id") && text.contains("cannot know whether alice stopped"), "{text}");
     }
 
     #[test]

@@ -1013,4 +1013,48 @@ mod commit_rules {
         assert_eq!((t.state(), t.trace().len()), (&state, len), "every applied event was undone");
         assert!(t.plan_gate_closed(&alice));
     }
+
+    /// alice has a message held by a delay fault and a pending shutdown
+    /// request; `events` (given the request and alice) are committed, then
+    /// refused by a release of a message nobody holds. Returns the team
+    /// after the refusal, and its state and trace length before the command.
+    fn refused_after(events: impl FnOnce(&RequestId, &AgentName) -> Vec<Event>) -> (Team, TeamState, usize) {
+        let mut t = Team::new("t", 1);
+        let alice = name("alice");
+        t.spawn(&alice, "coder", false, Millis(0)).unwrap();
+        t.set_faults(FaultPlan::new(vec![crate::protocol::faults::FaultRule::new(FaultAction::Delay { ms: 5 })]));
+        t.send(&AgentName::lead(), &alice, "message", "held", Millis(1)).unwrap();
+        t.set_faults(FaultPlan::default());
+        let id = t.request_shutdown(&AgentName::lead(), &alice, Millis(1)).unwrap();
+        let (state, len) = (t.state().clone(), t.trace().len());
+        let mut events = events(&id, &alice);
+        events.push(Event::MessageReleased { held: 99 });
+        assert_eq!(t.commit(Millis(2), events), Err(TeamError::Bus(BusError::NotHeld(99))));
+        (t, state, len)
+    }
+
+    #[test]
+    fn a_refused_command_takes_back_a_shutdown_approval() {
+        let (t, state, len) = refused_after(|id, alice| {
+            vec![Event::RequestTransitioned {
+                request_id: id.clone(),
+                request_kind: RequestKind::Shutdown,
+                by: alice.clone(),
+                from: RequestStatus::Pending,
+                to: RequestStatus::Approved,
+            }]
+        });
+        assert!(!t.is_exiting(&name("alice")), "alice is not exiting: her approval was taken back");
+        assert_eq!((t.state(), t.trace().len()), (&state, len));
+    }
+
+    #[test]
+    fn taking_back_a_drop_fault_leaves_the_held_messages_held() {
+        let (t, state, len) = refused_after(|_, alice| {
+            let lost = Message::new(MessageType::Message, alice.clone(), AgentName::lead(), "lost", Millis(2));
+            vec![Event::FaultApplied { action: FaultAction::Drop, message: lost, rule: None }]
+        });
+        assert_eq!(t.held().len(), 1, "a drop held nothing, so its undo releases nothing");
+        assert_eq!((t.state(), t.trace().len()), (&state, len));
+    }
 }

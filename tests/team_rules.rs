@@ -421,3 +421,14 @@ fn forgetting_history_keeps_the_last_entry_the_state_and_the_numbering() {
     assert_eq!(next, MessageId(last.seq + 1), "the numbering goes on");
     assert_eq!(t.events_since(last.seq + 1).len(), 1);
 }
+
+#[test]
+fn releasing_when_nothing_is_held_records_nothing_and_cannot_fail() {
+    let mut t = team_with(&["alice"]);
+    t.send(&lead(), &name("alice"), "message", "hi", Millis(50)).unwrap();
+    let len = t.trace().len();
+    // A poll with an older clock reading: nothing to release, so nothing to refuse.
+    assert_eq!(t.release_due(Millis(10)), Ok(0));
+    assert_eq!(t.release_all(Millis(10)), Ok(0));
+    assert_eq!(t.trace().len(), len);
+}

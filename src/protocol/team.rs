@@ -937,6 +937,38 @@ mod tests {
         assert_eq!(trace, run());
         assert!(trace.contains(r#""kind":"fault_applied""#) && trace.contains(r#""kind":"message_sent""#), "some hit, some not");
     }
+
+    #[test]
+    fn an_armed_fault_hits_the_next_message_without_a_rule_until_disarmed() {
+        // The plan never hits: only the armed fault does.
+        let mut t = team_with(FaultRule { probability: 0.0, ..FaultRule::new(FaultAction::Drop) });
+        t.arm_fault(FaultAction::Drop);
+        t.send(&AgentName::lead(), &name("alice"), "message", "lost", Millis(1)).unwrap();
+        t.disarm_fault();
+        t.send(&AgentName::lead(), &name("alice"), "message", "kept", Millis(2)).unwrap();
+        assert_eq!(kinds(&t), ["drop", "sent"]);
+        assert!(matches!(t.trace().entries()[1].event, Event::FaultApplied { rule: None, .. }), "an armed fault has no rule");
+        let inbox: Vec<_> = t.peek(&name("alice")).unwrap().iter().map(|e| e.message.content.clone()).collect();
+        assert_eq!(inbox, ["kept"]);
+    }
+
+    fn state_hash(t: &Team) -> u64 {
+        let canon = crate::protocol::canon::Canon::new(t.tracker().iter().map(|r| &r.id));
+        let mut h = crate::protocol::canon::Fnv::default();
+        t.hash_state(&canon, &mut h);
+        std::hash::Hasher::finish(&h)
+    }
+
+    #[test]
+    fn states_that_differ_only_in_what_a_waiting_message_says_hash_apart() {
+        let sent = |text: &str| {
+            let mut t = team_with(FaultRule { probability: 0.0, ..FaultRule::new(FaultAction::Drop) });
+            t.send(&AgentName::lead(), &name("alice"), "message", text, Millis(1)).unwrap();
+            t
+        };
+        assert_eq!(state_hash(&sent("hi")), state_hash(&sent("hi")));
+        assert_ne!(state_hash(&sent("hi")), state_hash(&sent("bye")), "the explorer must not merge them");
+    }
 }
 
 #[cfg(test)]

@@ -282,3 +282,51 @@ fn a_different_message_after_a_duplicate_fault_is_not_its_copy() {
     let kinds: Vec<ViolationKind> = check(&bad).into_iter().map(|v| v.kind).collect();
     assert_eq!(kinds, [ViolationKind::SecondAnswer], "a second answer, not a duplicate's copy");
 }
+
+#[test]
+fn a_lost_answer_the_tracker_never_recorded_says_what_the_dropped_reply_said() {
+    // Only an import has this: the reply was dropped but no transition was recorded.
+    for (approve, said) in [(true, "approved"), (false, "rejected")] {
+        let (t, id) = asked_alice();
+        let mut reply = Message::new(MessageType::ShutdownResponse, name("alice"), AgentName::lead(), "", Millis(0));
+        reply.request_id = Some(id.clone());
+        reply.approve = Some(approve);
+        let bad = inject(t.trace(), Event::FaultApplied { action: FaultAction::Drop, message: reply, rule: Some(1) });
+        let at = bad.len() as u64 - 1;
+        let v = check(&bad);
+        assert_eq!(v.len(), 1, "{v:?}");
+        assert_eq!((v[0].kind, v[0].fault), (ViolationKind::AnswerLost, Some(at)));
+        let exits = if approve { " and exits" } else { "" };
+        let want =
+            format!("alice {said} shutdown request {id}{exits}; fault rule 1 dropped the reply (#{at}), so the lead never learned it");
+        assert_eq!(v[0].detail, want);
+    }
+}
+
+#[test]
+fn a_duplicated_request_left_pending_is_not_said_to_be_held_back() {
+    let mut t = Team::new("default", 3);
+    t.spawn(&name("alice"), "coder", false, Millis(0)).unwrap();
+    t.set_faults(FaultPlan::new(vec![FaultRule {
+        msg_type: Some(MessageType::ShutdownRequest),
+        ..FaultRule::new(FaultAction::Duplicate)
+    }]));
+    let id = t.request_shutdown(&AgentName::lead(), &name("alice"), Millis(1)).unwrap();
+    t.finish_run(Millis(2)).unwrap();
+    assert!(t.trace().entries().iter().any(|e| matches!(e.event, Event::FaultApplied { action: FaultAction::Duplicate, .. })));
+    let want = format!("shutdown request {id} to alice was still pending when the run finished");
+    assert_eq!(pending_detail(t.trace()), (want, None), "a copy delivered it twice: nothing held it back");
+}
+
+#[test]
+fn a_copy_that_is_the_only_delivery_of_a_reply_is_the_answer_not_a_duplicate() {
+    // Only an import has this: the duplicate fault's copy arrives with no
+    // original before it.
+    let (t, id) = asked_alice();
+    let mut reply = Message::new(MessageType::ShutdownResponse, name("alice"), AgentName::lead(), "", Millis(0));
+    reply.request_id = Some(id.clone());
+    reply.approve = Some(true);
+    let dup = Event::FaultApplied { action: FaultAction::Duplicate, message: reply.clone(), rule: Some(1) };
+    let bad = inject(&inject(t.trace(), dup), Event::MessageSent { message: reply });
+    assert_eq!(check(&bad), vec![], "the requester read the answer once");
+}

@@ -1130,3 +1130,33 @@ fn a_clock_that_jumps_backwards_cannot_move_the_trace_backwards_or_break_the_run
         assert_eq!(Team::replay(&trace).unwrap().state().clone(), run.state(), "{}", scenario.id);
     }
 }
+
+#[test]
+fn list_teammates_names_the_team_and_each_member_with_role_and_status() {
+    let model = Misbehaving::new().script(
+        "lead",
+        vec![Canned::tools(&[
+            ("t_list_empty", "list_teammates", json!({})),
+            ("t_spawn_alice", "spawn_teammate", json!({ "name": "alice", "role": "coder", "prompt": "Say hi." })),
+            ("t_spawn_bob", "spawn_teammate", json!({ "name": "bob", "role": "planner", "prompt": "Plan.", "plan_mode": true })),
+            ("t_list", "list_teammates", json!({})),
+        ])],
+    );
+    let run = live(model.clone());
+    run.prompt("Who is on the team?");
+    run.assert_finished();
+    let trace = run.rt.trace();
+    let results = tool_results(&trace);
+    assert_eq!(results["t_list_empty"], ("No teammates.".to_string(), false));
+    // Each status as the roster had it when the tool ran (alice may have
+    // gone idle already: that is the scheduler's business, not the tool's).
+    let listed = trace
+        .entries()
+        .iter()
+        .position(|e| matches!(&e.event, Event::ToolReturned { tool_use_id, .. } if tool_use_id == "t_list"))
+        .unwrap();
+    let then = Team::replay(&trace.prefix(listed)).unwrap();
+    let status = |who: &str| then.roster().status(&name(who)).unwrap();
+    let want = format!("Team: default\n  alice (coder): {}\n  bob (planner): {}", status("alice"), status("bob"));
+    assert_eq!(results["t_list"], (want, false));
+}

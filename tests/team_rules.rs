@@ -407,3 +407,28 @@ fn a_teammate_that_has_shut_down_can_send_nothing() {
     assert_eq!(t.trace().len(), before, "nothing recorded");
     assert!(TeamError::SenderExited(name("alice")).to_string().contains("'alice' has shut down and can send nothing"));
 }
+
+#[test]
+fn forgetting_history_keeps_the_last_entry_the_state_and_the_numbering() {
+    let mut t = team_with(&["alice"]);
+    t.send(&lead(), &name("alice"), "message", "one", Millis(1)).unwrap();
+    let last = t.trace().entries().last().unwrap().clone();
+    let state = t.state().clone();
+    t.forget_history();
+    assert_eq!(t.trace().entries(), std::slice::from_ref(&last), "only the last entry is kept");
+    assert_eq!(t.state(), &state, "the state is untouched");
+    let next = t.send(&lead(), &name("alice"), "message", "two", Millis(2)).unwrap();
+    assert_eq!(next, MessageId(last.seq + 1), "the numbering goes on");
+    assert_eq!(t.events_since(last.seq + 1).len(), 1);
+}
+
+#[test]
+fn releasing_when_nothing_is_held_records_nothing_and_cannot_fail() {
+    let mut t = team_with(&["alice"]);
+    t.send(&lead(), &name("alice"), "message", "hi", Millis(50)).unwrap();
+    let len = t.trace().len();
+    // A poll with an older clock reading: nothing to release, so nothing to refuse.
+    assert_eq!(t.release_due(Millis(10)), Ok(0));
+    assert_eq!(t.release_all(Millis(10)), Ok(0));
+    assert_eq!(t.trace().len(), len);
+}

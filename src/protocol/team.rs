@@ -889,6 +889,38 @@ mod tests {
         assert_eq!(trace, run());
         assert!(trace.contains(r#""kind":"fault_applied""#) && trace.contains(r#""kind":"message_sent""#), "some hit, some not");
     }
+
+    #[test]
+    fn an_armed_fault_hits_the_next_message_without_a_rule_until_disarmed() {
+        // The plan never hits: only the armed fault does.
+        let mut t = team_with(FaultRule { probability: 0.0, ..FaultRule::new(FaultAction::Drop) });
+        t.arm_fault(FaultAction::Drop);
+        t.send(&AgentName::lead(), &name("alice"), "message", "lost", Millis(1)).unwrap();
+        t.disarm_fault();
+        t.send(&AgentName::lead(), &name("alice"), "message", "kept", Millis(2)).unwrap();
+        assert_eq!(kinds(&t), ["drop", "sent"]);
+        assert!(matches!(t.trace().entries()[1].event, Event::FaultApplied { rule: None, .. }), "an armed fault has no rule");
+        let inbox: Vec<_> = t.peek(&name("alice")).unwrap().iter().map(|e| e.message.content.clone()).collect();
+        assert_eq!(inbox, ["kept"]);
+    }
+
+    fn state_hash(t: &Team) -> u64 {
+        let canon = crate::protocol::canon::Canon::new(t.tracker().iter().map(|r| &r.id));
+        let mut h = crate::protocol::canon::Fnv::default();
+        t.hash_state(&canon, &mut h);
+        std::hash::Hasher::finish(&h)
+    }
+
+    #[test]
+    fn states_that_differ_only_in_what_a_waiting_message_says_hash_apart() {
+        let sent = |text: &str| {
+            let mut t = team_with(FaultRule { probability: 0.0, ..FaultRule::new(FaultAction::Drop) });
+            t.send(&AgentName::lead(), &name("alice"), "message", text, Millis(1)).unwrap();
+            t
+        };
+        assert_eq!(state_hash(&sent("hi")), state_hash(&sent("hi")));
+        assert_ne!(state_hash(&sent("hi")), state_hash(&sent("bye")), "the explorer must not merge them");
+    }
 }
 
 #[cfg(test)]
@@ -964,5 +996,49 @@ mod commit_rules {
         assert_eq!(t.commit(Millis(3), events), Err(TeamError::Bus(BusError::NotHeld(held.seq))));
         assert_eq!((t.state(), t.trace().len()), (&state, len), "every applied event was undone");
         assert!(t.plan_gate_closed(&alice));
+    }
+
+    /// alice has a message held by a delay fault and a pending shutdown
+    /// request; `events` (given the request and alice) are committed, then
+    /// refused by a release of a message nobody holds. Returns the team
+    /// after the refusal, and its state and trace length before the command.
+    fn refused_after(events: impl FnOnce(&RequestId, &AgentName) -> Vec<Event>) -> (Team, TeamState, usize) {
+        let mut t = Team::new("t", 1);
+        let alice = name("alice");
+        t.spawn(&alice, "coder", false, Millis(0)).unwrap();
+        t.set_faults(FaultPlan::new(vec![crate::protocol::faults::FaultRule::new(FaultAction::Delay { ms: 5 })]));
+        t.send(&AgentName::lead(), &alice, "message", "held", Millis(1)).unwrap();
+        t.set_faults(FaultPlan::default());
+        let id = t.request_shutdown(&AgentName::lead(), &alice, Millis(1)).unwrap();
+        let (state, len) = (t.state().clone(), t.trace().len());
+        let mut events = events(&id, &alice);
+        events.push(Event::MessageReleased { held: 99 });
+        assert_eq!(t.commit(Millis(2), events), Err(TeamError::Bus(BusError::NotHeld(99))));
+        (t, state, len)
+    }
+
+    #[test]
+    fn a_refused_command_takes_back_a_shutdown_approval() {
+        let (t, state, len) = refused_after(|id, alice| {
+            vec![Event::RequestTransitioned {
+                request_id: id.clone(),
+                request_kind: RequestKind::Shutdown,
+                by: alice.clone(),
+                from: RequestStatus::Pending,
+                to: RequestStatus::Approved,
+            }]
+        });
+        assert!(!t.is_exiting(&name("alice")), "alice is not exiting: her approval was taken back");
+        assert_eq!((t.state(), t.trace().len()), (&state, len));
+    }
+
+    #[test]
+    fn taking_back_a_drop_fault_leaves_the_held_messages_held() {
+        let (t, state, len) = refused_after(|_, alice| {
+            let lost = Message::new(MessageType::Message, alice.clone(), AgentName::lead(), "lost", Millis(2));
+            vec![Event::FaultApplied { action: FaultAction::Drop, message: lost, rule: None }]
+        });
+        assert_eq!(t.held().len(), 1, "a drop held nothing, so its undo releases nothing");
+        assert_eq!((t.state(), t.trace().len()), (&state, len));
     }
 }

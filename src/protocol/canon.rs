@@ -264,4 +264,23 @@ mod tests {
         second.hash_id(&id("deadbeef"), &mut b);
         assert_eq!(a.finish(), b.finish());
     }
+
+    fn team_hash(t: &Team) -> u64 {
+        let canon = Canon::new(t.tracker().iter().map(|r| &r.id));
+        let mut h = StableHasher::default();
+        canon.hash_team(t, &mut h);
+        h.finish()
+    }
+
+    #[test]
+    fn teams_that_differ_only_in_what_a_waiting_message_says_hash_apart() {
+        let sent = |text: &str| {
+            let mut t = Team::new("default", 7);
+            t.spawn(&AgentName::parse("alice").unwrap(), "coder", false, crate::protocol::Millis(0)).unwrap();
+            t.send(&AgentName::lead(), &AgentName::parse("alice").unwrap(), "message", text, crate::protocol::Millis(1)).unwrap();
+            t
+        };
+        assert_eq!(team_hash(&sent("hi")), team_hash(&sent("hi")));
+        assert_ne!(team_hash(&sent("hi")), team_hash(&sent("bye")), "the explorer must not merge them");
+    }
 }

@@ -204,11 +204,6 @@ async fn drive(inner: Rc<Inner>) {
         }
         inner.after_change();
     }
-    // Stopped: an agent whose call was out ends with it.
-    let out: Vec<AgentName> = inner.streaming.borrow().keys().cloned().collect();
-    for agent in out {
-        inner.with_world(|w| w.model_returned(&agent, Err(ModelError::Cancelled)));
-    }
     inner.driving.set(false);
     inner.after_change();
 }

@@ -23,7 +23,7 @@ use std::hash::{Hash, Hasher};
 use serde::{Deserialize, Serialize};
 
 pub use properties::{Finding, Monitor, Property, Quantifier};
-pub use search::explore;
+pub use search::{explore, explore_with};
 
 use crate::model::scripted::choices::{alternatives, Alternative, Decisions};
 use crate::protocol::canon::StableHasher;
@@ -95,6 +95,54 @@ pub struct ExploreConfig {
     pub threads: usize,
     /// Symmetry reduction: teammates configured alike are interchangeable.
     pub symmetry: bool,
+    /// Search only this slice of the space (one of several workers), or all
+    /// of it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slice: Option<Slice>,
+}
+
+/// One worker's share of a search: the states of the first breadth-first
+/// level wide enough to share (at least two per worker) are dealt out in
+/// turn, and worker `index` of `of` explores those at positions `index`,
+/// `index + of`, … and what lies below them. Deterministic: every worker
+/// computes the same level. Subtrees can meet again, so the workers' distinct
+/// states overlap and their sum over-counts; each shortest counterexample is
+/// the shortest of the workers' (the shortest run lies in some slice).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Slice {
+    /// This worker's index, from 0.
+    pub index: usize,
+    /// How many workers share the search.
+    pub of: usize,
+}
+
+impl Slice {
+    /// Keeps this slice's share of `items`.
+    fn deal<T>(self, items: Vec<T>) -> Vec<T> {
+        let of = self.of.max(1);
+        items.into_iter().enumerate().filter(|(i, _)| i % of == self.index % of).map(|(_, x)| x).collect()
+    }
+
+    /// True when `len` states are enough to share.
+    fn wide_enough(self, len: usize) -> bool {
+        self.of <= 1 || len >= 2 * self.of
+    }
+}
+
+/// How far a search has got: the live counters of a driver (the page's
+/// Explore panel, the command line's `--progress`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Progress {
+    /// Transitions taken so far (states visited, duplicates included).
+    pub states: u64,
+    /// Distinct states so far.
+    pub distinct_states: u64,
+    /// The deepest path so far, in choices.
+    pub depth: usize,
+    /// States waiting to be expanded.
+    pub frontier: usize,
+    /// Which search: 0 for the first, then one per shrinking search.
+    pub pass: u32,
 }
 
 impl ExploreConfig {
@@ -112,6 +160,7 @@ impl ExploreConfig {
             strategy: Strategy::Bfs,
             threads: 0,
             symmetry: true,
+            slice: None,
         }
     }
 }
@@ -388,6 +437,21 @@ pub enum Verdict {
     Unknown,
 }
 
+impl Verdict {
+    /// The verdict on a property with `quantifier`, given whether a run that
+    /// breaks it (or, for `sometimes`, shows it) was found and whether the
+    /// search was complete.
+    pub fn judge(quantifier: Quantifier, example: bool, complete: bool) -> Verdict {
+        match (quantifier, example, complete) {
+            (Quantifier::Sometimes, true, _) => Verdict::Holds,
+            (Quantifier::Sometimes, false, true) => Verdict::Fails,
+            (_, true, _) => Verdict::Fails,
+            (_, false, true) => Verdict::Holds,
+            (_, false, false) => Verdict::Unknown,
+        }
+    }
+}
+
 /// A run that breaks a property (or shows a `sometimes` one).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Counterexample {
@@ -446,6 +510,47 @@ impl Report {
     /// True when any property fails.
     pub fn any_fails(&self) -> bool {
         self.properties.iter().any(|p| p.verdict == Verdict::Fails)
+    }
+
+    /// One report from the reports of the slices of one search (see
+    /// [`Slice`]): counters summed (so distinct states over-count where the
+    /// slices' subtrees meet), each verdict the whole search's, and each
+    /// example the one with the fewest faults, then the shortest path. The
+    /// wall time is the slowest slice's (they run side by side). `None` for
+    /// no reports.
+    pub fn merge(parts: Vec<Report>) -> Option<Report> {
+        let mut parts = parts.into_iter();
+        let mut out = parts.next()?;
+        out.config.slice = None;
+        for part in parts {
+            out.states += part.states;
+            out.distinct_states += part.distinct_states;
+            out.depth = out.depth.max(part.depth);
+            out.complete &= part.complete;
+            out.seconds = out.seconds.max(part.seconds);
+            for (outcome, n) in part.outcomes {
+                *out.outcomes.entry(outcome).or_default() += n;
+            }
+            for theirs in part.properties {
+                let Some(ours) = out.properties.iter_mut().find(|p| p.property == theirs.property) else {
+                    out.properties.push(theirs);
+                    continue;
+                };
+                let better = match (&ours.example, &theirs.example) {
+                    (None, Some(_)) => true,
+                    (Some(a), Some(b)) => (b.faults, b.path.len()) < (a.faults, a.path.len()),
+                    _ => false,
+                };
+                if better {
+                    ours.example = theirs.example;
+                }
+            }
+        }
+        for p in &mut out.properties {
+            p.verdict = Verdict::judge(p.property.quantifier(), p.example.is_some(), out.complete);
+        }
+        out.states_per_second = if out.seconds > 0.0 { out.states as f64 / out.seconds } else { 0.0 };
+        Some(out)
     }
 
     /// Sets the wall time the driver measured.

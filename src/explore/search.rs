@@ -62,7 +62,7 @@ impl<'a> Found<'a> {
 
     /// Reports progress every `PROGRESS_EVERY` visits.
     fn tick(&mut self, frontier: usize) {
-        if self.states % PROGRESS_EVERY == 0 {
+        if self.states.is_multiple_of(PROGRESS_EVERY) {
             self.progress(frontier);
         }
     }

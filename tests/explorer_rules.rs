@@ -9,7 +9,7 @@ mod common;
 
 use proptest::prelude::*;
 use team_protocols::explore::{
-    explore, explore_with, replay_path, Choice, ExploreConfig, Node, Progress, Property, Quantifier, Report, Slice, Verdict,
+    explore, explore_with, replay_finding, replay_path, Choice, ExploreConfig, Node, Progress, Property, Quantifier, Report, Slice, Verdict,
 };
 use team_protocols::model::scripted;
 use team_protocols::protocol::{check, FaultAction, FaultPlan, FaultRule, MessageType, Team, Trace, ViolationKind};
@@ -295,4 +295,14 @@ fn progress_is_reported_as_the_search_goes_and_ends_at_the_reports_counts() {
     );
     let last = first_pass.last().unwrap();
     assert_eq!((last.states, last.distinct_states, last.depth, last.frontier), (report.states, report.distinct_states, report.depth, 0));
+}
+
+#[test]
+fn a_path_from_a_link_rebuilds_the_counterexample_and_where_it_breaks() {
+    let report = explore(&config("shutdown", 1, vec![FaultAction::Drop])).unwrap();
+    let example = report.property(Property::NoAnswerLost).and_then(|p| p.example.clone()).expect("a dropped answer is found");
+    let scenario = scenarios::explorable("shutdown").unwrap();
+    let (trace, finding) = replay_finding(scenario, &report.config, &example.path, Property::NoAnswerLost).unwrap();
+    assert_eq!(trace, example.trace);
+    assert_eq!(finding, Some(example.finding));
 }

@@ -585,3 +585,24 @@ pub fn replay_path(scenario: Scenario, config: &ExploreConfig, path: &[Choice]) 
     }
     Ok(node)
 }
+
+/// Rebuilds a run from its path, with the first finding of `property` on
+/// it (where the run breaks or shows the property), for a run opened from a
+/// link.
+pub fn replay_finding(
+    scenario: Scenario,
+    config: &ExploreConfig,
+    path: &[Choice],
+    property: Property,
+) -> Result<(Trace, Option<Finding>), ExploreError> {
+    let (mut node, step) = Node::start(scenario, config, true)?;
+    let mut found = step.findings.into_iter().find(|f| f.property == property);
+    for choice in path {
+        let (next, step) = node.after(choice, config)?;
+        node = next;
+        if found.is_none() {
+            found = step.findings.into_iter().find(|f| f.property == property);
+        }
+    }
+    Ok((node.trace().clone(), found))
+}

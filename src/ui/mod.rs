@@ -14,6 +14,8 @@
 pub mod captions;
 pub mod derived;
 pub mod diagram;
+pub mod explore_job;
+pub mod explore_words;
 pub mod export;
 pub mod geometry;
 pub mod lists;

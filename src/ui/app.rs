@@ -9,6 +9,7 @@ use leptos::prelude::*;
 
 use super::caption_box::CaptionBox;
 use super::diagram_view::DiagramView;
+use super::explore_panel::{ExploreFinding, ExplorePanel, ExploreUi};
 use super::panels::Panels;
 use super::session::Session;
 use super::tour_view::{TourCard, TourList, TourState};
@@ -46,6 +47,7 @@ fn open_link(s: Session, hash: &str) -> bool {
             s.keep_current();
             true
         }
+        Ok(Some(share::SharedRun::Explore(link))) => expect_context::<ExploreUi>().open_link(s, *link),
         Ok(None) => false,
         Err(e) => {
             s.error(format!("this link could not be opened: {e}. The run on screen is unchanged"));
@@ -56,7 +58,7 @@ fn open_link(s: Session, hash: &str) -> bool {
 
 /// Copies `text` with the async clipboard API; `status` says whether it
 /// worked, in words (a refusal is the browser's, not a bug).
-fn copy_to_clipboard(text: String, status: RwSignal<String>) {
+pub(super) fn copy_to_clipboard(text: String, status: RwSignal<String>) {
     use wasm_bindgen::JsCast;
     let refused = "The browser refused to copy: select the link and copy it by hand.";
     let navigator = js_sys::Reflect::get(&window(), &"navigator".into()).unwrap_or_default();
@@ -94,6 +96,7 @@ pub fn App(
     let s = Session::new(pace_ms.map_or(super::session::BASE_PACE_MS, |p| p as f64));
     provide_context(s);
     provide_context(TourState::new());
+    provide_context(ExploreUi::new());
     s.reset();
     // A share link reruns its scenario or shows its trace; otherwise the run
     // from before a reload comes back for replay. A bad link says so, and
@@ -204,6 +207,7 @@ pub fn App(
                     <Controls/>
                     <CaptionBox/>
                     <TourCard/>
+                    <ExploreFinding/>
                     {move || s.run.trace.with(|t| t.is_empty()).then(|| view! {
                         <p class="empty-hint">"Nothing has run yet: pick a scenario or type a prompt for the lead"<span class="narrow-only">" (under Setup)"</span>"."</p>
                     })}
@@ -217,6 +221,7 @@ pub fn App(
                     <TracePanel/>
                     <Settings/>
                     <FaultsPanel/>
+                    <ExplorePanel/>
                 </aside>
                 <aside id="panels" class=move || drawer.class(Drawer::Panels, "right") aria-label="Team and protocol">
                     <DrawerHead which=Drawer::Panels/>

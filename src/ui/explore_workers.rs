@@ -28,10 +28,13 @@ pub enum ExploreWorkersError {
 /// A message from worker `index` (or why it could not be read).
 pub type OnMessage = Rc<dyn Fn(usize, Result<FromWorker, ExploreJobError>)>;
 
+/// A worker's message and error listeners, kept alive while it runs.
+type Listeners = (Closure<dyn FnMut(MessageEvent)>, Closure<dyn FnMut(ErrorEvent)>);
+
 /// The running workers of one search. Dropping it terminates them.
 pub struct Workers {
     workers: Vec<Worker>,
-    _listeners: Vec<(Closure<dyn FnMut(MessageEvent)>, Closure<dyn FnMut(ErrorEvent)>)>,
+    _listeners: Vec<Listeners>,
 }
 
 impl Workers {

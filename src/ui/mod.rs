@@ -39,6 +39,10 @@ pub mod diagram_view;
 #[cfg(target_arch = "wasm32")]
 pub mod download;
 #[cfg(target_arch = "wasm32")]
+pub mod explore_panel;
+#[cfg(target_arch = "wasm32")]
+pub mod explore_workers;
+#[cfg(target_arch = "wasm32")]
 pub mod library;
 #[cfg(target_arch = "wasm32")]
 pub mod machinery_view;

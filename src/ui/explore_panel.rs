@@ -1,0 +1,395 @@
+//! The Explore panel: choose a scenario, the bounds and the properties to
+//! show; Start and Stop; live counters while Web Workers search; each
+//! property's verdict, and each example (a counterexample, or a
+//! `sometimes` property's witness) opened on the diagram, with a card saying
+//! what broke and why, the run's choices in words, and its link.
+//!
+//! Owns the panel's view and its state (`ExploreUi`, in context). The job's
+//! rules are `explore_job`, the workers `explore_workers`, the words
+//! `explore_words`; a run opens through the `Session` like any other.
+
+use std::rc::Rc;
+
+use leptos::ev;
+use leptos::prelude::*;
+
+use super::explore_job::{ExploreLink, ExploreSettings, FromWorker, Job, JobState, Reaction, MAX_FAULTS, MAX_WORKERS};
+use super::explore_words;
+use super::explore_workers::{cores, OnMessage, Workers};
+use super::session::Session;
+use super::share;
+use crate::explore::{replay_finding, Choice, Counterexample, Property, PropertyReport, Quantifier, Strategy, Verdict};
+use crate::protocol::{FaultAction, Trace};
+use crate::runtime::scenarios;
+
+/// A run of a search opened on the diagram.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Opened {
+    /// The property it breaks (or shows).
+    pub property: Property,
+    /// Its card's title and text.
+    pub caption: (String, String),
+    /// The entry where it breaks, if known.
+    pub seq: Option<u64>,
+    /// Its choices from the start.
+    pub path: Vec<Choice>,
+    /// The settings of the search it came from.
+    pub settings: ExploreSettings,
+}
+
+/// The panel's state, shared by the panel, the card over the diagram and
+/// the link opener. `Copy`: pass it around freely.
+#[derive(Clone, Copy)]
+pub struct ExploreUi {
+    /// What the next search will explore.
+    pub settings: RwSignal<ExploreSettings>,
+    /// The search on screen (running or over).
+    pub job: RwSignal<Option<Job>>,
+    /// Its workers while they run.
+    workers: StoredValue<Option<Workers>, LocalStorage>,
+    /// The run of a search on the diagram, if any.
+    pub opened: RwSignal<Option<Opened>>,
+    /// Which properties the verdict list shows.
+    pub shown: RwSignal<Vec<Property>>,
+}
+
+impl ExploreUi {
+    /// A panel with the default settings and nothing explored.
+    pub fn new() -> Self {
+        ExploreUi {
+            settings: RwSignal::new(ExploreSettings::default()),
+            job: RwSignal::new(None),
+            workers: StoredValue::new_local(None),
+            opened: RwSignal::new(None),
+            shown: RwSignal::new(Property::ALL.to_vec()),
+        }
+    }
+
+    /// Starts a search with the settings on screen; a search still running
+    /// is stopped first. Bad settings go to the banner.
+    pub fn start(self, s: Session) {
+        self.stop();
+        let job = match Job::new(self.settings.get_untracked(), now()) {
+            Ok(job) => job,
+            Err(e) => return s.error(format_args!("{e}. The search did not start")),
+        };
+        let n = job.workers();
+        self.job.set(Some(job));
+        let on_message: OnMessage = Rc::new(move |index, message| {
+            let message = message.unwrap_or_else(|e| FromWorker::Failed { error: e.to_string() });
+            let mut reaction = Reaction::None;
+            self.job.update(|job| {
+                if let Some(job) = job {
+                    reaction = job.on_message(index, message, now());
+                }
+            });
+            match reaction {
+                Reaction::Send(m) => self.workers.with_value(|w| {
+                    if let Some(w) = w {
+                        w.send(index, &m)
+                    }
+                }),
+                // Not from inside the worker's own listener: later.
+                Reaction::Finished => {
+                    gloo_timers::callback::Timeout::new(0, move || self.workers.set_value(None)).forget();
+                }
+                Reaction::None => {}
+            }
+        });
+        match Workers::start(n, on_message) {
+            Ok(w) => self.workers.set_value(Some(w)),
+            Err(e) => {
+                self.job.update(|j| {
+                    if let Some(j) = j {
+                        j.state = JobState::Failed(e.to_string())
+                    }
+                });
+            }
+        }
+    }
+
+    /// Stops the search: its workers are terminated; what they found so far
+    /// is dropped (a report needs every worker's end).
+    pub fn stop(self) {
+        self.workers.set_value(None);
+        self.job.update(|j| {
+            if let Some(j) = j {
+                j.stop(now())
+            }
+        });
+    }
+
+    /// Opens a property's example on the diagram: the run loads like any
+    /// recorded trace, the cursor goes to where it breaks, the card says why.
+    pub fn open(self, s: Session, settings: ExploreSettings, report: &PropertyReport) {
+        let Some(example) = report.example.as_ref() else { return };
+        let Counterexample { finding, path, faults, trace } = example;
+        let caption = explore_words::finding_caption(report.property, &finding.detail, *faults, path.len());
+        self.show(s, trace.clone(), Opened { property: report.property, caption, seq: Some(finding.seq), path: path.clone(), settings });
+    }
+
+    fn show(self, s: Session, trace: Trace, opened: Opened) {
+        let at = opened.seq.and_then(|seq| trace.entries().iter().position(|e| e.seq == seq));
+        s.load(trace, None);
+        if let Some(i) = at {
+            s.seek(i + 1);
+        }
+        self.opened.set(Some(opened));
+    }
+
+    /// Opens an explorer link: the settings go to the panel; a path is
+    /// replayed and opened on the diagram. False when the run cannot be
+    /// rebuilt (the banner says why).
+    pub fn open_link(self, s: Session, link: ExploreLink) -> bool {
+        self.settings.set(link.settings.clone());
+        let (Some(path), Some(property)) = (link.path.clone(), link.property()) else { return true };
+        let config = link.settings.config();
+        let Some(scenario) = scenarios::explorable(&config.scenario) else { return false };
+        match replay_finding(scenario, &config, &path, property) {
+            Ok((trace, finding)) => {
+                let faults = trace.entries().iter().filter(|e| matches!(e.event, crate::protocol::Event::FaultApplied { rule: None, .. })).count();
+                let detail = finding.as_ref().map_or_else(|| "The run was rebuilt, but this version does not find the property broken on it".to_string(), |f| f.detail.clone());
+                let caption = explore_words::finding_caption(property, &detail, faults, path.len());
+                self.show(s, trace, Opened { property, caption, seq: finding.map(|f| f.seq), path, settings: link.settings });
+                true
+            }
+            Err(e) => {
+                s.error(format_args!("this link's run could not be rebuilt: {e}. The run on screen is unchanged"));
+                false
+            }
+        }
+    }
+}
+
+impl Default for ExploreUi {
+    fn default() -> Self {
+        ExploreUi::new()
+    }
+}
+
+/// Milliseconds from the page's time origin.
+fn now() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+}
+
+/// Thousands separated, for counters.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+const FAULT_KINDS: [(&str, FaultAction); 4] =
+    [("drop", FaultAction::Drop), ("duplicate", FaultAction::Duplicate), ("delay", FaultAction::Delay { ms: 1_000 }), ("reorder", FaultAction::Reorder)];
+
+/// The Explore panel.
+#[component]
+pub fn ExplorePanel() -> impl IntoView {
+    let s = expect_context::<Session>();
+    let ui = expect_context::<ExploreUi>();
+    let max_workers = cores(MAX_WORKERS);
+    let set = move |f: &dyn Fn(&mut ExploreSettings)| ui.settings.update(|x| f(x));
+    let number = move |ev: &ev::Event| event_target_value(ev).trim().parse::<usize>().ok();
+    let running = move || ui.job.with(|j| j.as_ref().is_some_and(Job::is_running));
+    let kind_checked = move |name: &'static str| {
+        move || ui.settings.with(|x| x.fault_kinds.iter().any(|k| k.name() == name))
+    };
+    let toggle_kind = move |name: &'static str, action: FaultAction| {
+        move |ev: ev::Event| {
+            let on = event_target_checked(&ev);
+            ui.settings.update(|x| {
+                x.fault_kinds.retain(|k| k.name() != name);
+                if on {
+                    x.fault_kinds.push(action.clone());
+                }
+            });
+        }
+    };
+    view! {
+        <section class="panel explore" aria-labelledby="explore-title">
+            <h2 id="explore-title">"Explore every run"</h2>
+            <p class="muted small">"A model checker: it tries every order in which agents act, every decision the protocol lets them make and every fault up to the bound, and judges each run. Each broken property comes with the shortest run that breaks it."</p>
+            <div class="explore-form">
+                <label class="field">"Scenario"
+                    <select aria-label="Scenario to explore" prop:value=move || ui.settings.with(|x| x.scenario.clone()) on:change=move |ev| { let v = event_target_value(&ev); set(&|x| x.scenario = v.clone()) }>
+                        {scenarios::ALL.into_iter().chain([scenarios::TWINS, scenarios::WITHOUT_PROTOCOLS]).map(|sc| view! { <option value=sc.id>{sc.title}</option> }).collect_view()}
+                    </select>
+                </label>
+                <label class="field">"Faults per run"
+                    <input type="number" min="0" max=MAX_FAULTS.to_string() aria-label="Faults per run" prop:value=move || ui.settings.with(|x| x.max_faults.to_string())
+                        on:change=move |ev| match number(&ev) { Some(n) => set(&|x| x.max_faults = n), None => s.error("the number of faults must be a whole number") }/>
+                </label>
+                <fieldset class="explore-kinds">
+                    <legend>"Fault kinds"</legend>
+                    {FAULT_KINDS.into_iter().map(|(name, action)| view! {
+                        <label class="inline"><input type="checkbox" prop:checked=kind_checked(name) on:change=toggle_kind(name, action)/>{name}</label>
+                    }).collect_view()}
+                </fieldset>
+                <label class="field">"Depth bound"
+                    <input type="number" min="1" aria-label="Depth bound" prop:value=move || ui.settings.with(|x| x.max_depth.to_string())
+                        on:change=move |ev| match number(&ev) { Some(n) => set(&|x| x.max_depth = n), None => s.error("the depth bound must be a whole number") }/>
+                </label>
+                <label class="field">"Off-script decisions"
+                    <input type="number" min="0" aria-label="Off-script decisions per run" prop:value=move || ui.settings.with(|x| x.max_decisions.to_string())
+                        on:change=move |ev| match number(&ev) { Some(n) => set(&|x| x.max_decisions = n), None => s.error("the decisions bound must be a whole number") }/>
+                </label>
+                <label class="inline"><input type="checkbox" prop:checked=move || ui.settings.with(|x| x.withhold) on:change=move |ev| { let on = event_target_checked(&ev); set(&|x| x.withhold = on) }/>"Answers may be withheld"</label>
+                <label class="field">"Search"
+                    <select aria-label="Search strategy" on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        set(&|x| x.strategy = match v.as_str() { "dfs" => Strategy::Dfs, "simulate" => Strategy::Simulate { runs: 2_000, seed: 1 }, _ => Strategy::Bfs })
+                    }>
+                        <option value="bfs">"breadth first (shortest examples)"</option>
+                        <option value="dfs">"depth first"</option>
+                        <option value="simulate">"random runs (2,000)"</option>
+                    </select>
+                </label>
+                <label class="field">"Workers"
+                    <select aria-label="Workers" on:change=move |ev| { if let Some(n) = number(&ev) { set(&|x| x.workers = n) } }>
+                        {(1..=max_workers).map(|n| view! { <option value=n.to_string() selected=move || ui.settings.with(|x| x.workers == n)>{n.to_string()}</option> }).collect_view()}
+                    </select>
+                </label>
+            </div>
+            <div class="row wrap">
+                <button class="primary" disabled=running on:click=move |_| ui.start(s)>"Start"</button>
+                <button disabled=move || !running() on:click=move |_| ui.stop()>"Stop"</button>
+            </div>
+            <Counters/>
+            <Verdicts/>
+        </section>
+    }
+}
+
+/// The live counters and the job's state.
+#[component]
+fn Counters() -> impl IntoView {
+    let ui = expect_context::<ExploreUi>();
+    move || {
+        ui.job.with(|job| {
+            let job = job.as_ref()?;
+            let c = job.counters(now());
+            let state = match &job.state {
+                JobState::Running => format!("Searching… {} of {} workers done", c.finished, c.workers),
+                JobState::Done(r) if r.complete => "Done: every run within the bounds was explored.".to_string(),
+                JobState::Done(_) => "Done, but the depth or state bound cut the search: unknown verdicts mean no example in the part explored.".to_string(),
+                JobState::Stopped => "Stopped: the workers were ended; no verdicts.".to_string(),
+                JobState::Failed(why) => format!("The search failed: {why}"),
+            };
+            let bar = match &job.state {
+                JobState::Running => view! { <progress class="explore-progress" aria-label="Search progress"></progress> }.into_any(),
+                _ => view! { <progress class="explore-progress" aria-label="Search progress" max="1" value="1"></progress> }.into_any(),
+            };
+            Some(view! {
+                <div class="explore-status">
+                    {bar}
+                    <p class="small" role="status">{state}</p>
+                    <dl class="explore-counters">
+                        <div><dt>"states"</dt><dd data-counter="states">{grouped(c.states)}</dd></div>
+                        <div><dt>"states/s"</dt><dd data-counter="rate">{grouped(c.states_per_second.round() as u64)}</dd></div>
+                        <div><dt>"distinct"</dt><dd data-counter="distinct">{grouped(c.distinct_states)}</dd></div>
+                        <div><dt>"depth"</dt><dd data-counter="depth">{c.depth.to_string()}</dd></div>
+                        <div><dt>"frontier"</dt><dd data-counter="frontier">{grouped(c.frontier as u64)}</dd></div>
+                        <div><dt>"seconds"</dt><dd data-counter="seconds">{format!("{:.1}", c.seconds)}</dd></div>
+                    </dl>
+                </div>
+            })
+        })
+    }
+}
+
+/// Each property's verdict, with a button that opens its example.
+#[component]
+fn Verdicts() -> impl IntoView {
+    let s = expect_context::<Session>();
+    let ui = expect_context::<ExploreUi>();
+    move || {
+        let (report, settings) = ui.job.with(|job| match job {
+            Some(Job { state: JobState::Done(report), settings, .. }) => Some((report.clone(), settings.clone())),
+            _ => None,
+        })?;
+        let outcomes = report.outcomes.len();
+        let shown = ui.shown.get();
+        Some(view! {
+            <p class="small">{format!("{} runs end in {outcomes} distinct ways.", grouped(report.outcomes.values().sum()))}</p>
+            <ul class="verdicts" aria-label="Property verdicts">
+                {report.properties.iter().filter(|p| shown.contains(&p.property)).map(|p| {
+                    let v = explore_words::verdict(p.verdict);
+                    let name = p.property.name();
+                    let settings = settings.clone();
+                    let opening = p.clone();
+                    let button = p.example.as_ref().map(|e| {
+                        let kind = explore_words::example_kind(p.property);
+                        let label = format!("Open the {kind} of {name} ({} choices, {} faults)", e.path.len(), e.faults);
+                        view! { <button class="small" aria-label=label on:click=move |_| ui.open(s, settings.clone(), &opening)>{format!("Open {kind}")}</button> }
+                    });
+                    let class = format!("verdict verdict-{v}");
+                    let highlight = p.verdict == Verdict::Fails || (p.property.quantifier() == Quantifier::Sometimes && p.verdict != Verdict::Holds);
+                    view! {
+                        <li class=class data-property=name>
+                            <span class="verdict-badge">{v}</span>
+                            <span class="verdict-name"><code>{format!("{} {name}", explore_words::quantifier(p.property))}</code>
+                                {highlight.then(|| view! { <span class="small muted">{format!(" — {}", explore_words::statement(p.property))}</span> })}
+                            </span>
+                            {button}
+                        </li>
+                    }
+                }).collect_view()}
+            </ul>
+            <details class="small">
+                <summary>"Which properties to list"</summary>
+                {Property::ALL.into_iter().map(|p| view! {
+                    <label class="inline"><input type="checkbox" prop:checked=move || ui.shown.with(|v| v.contains(&p))
+                        on:change=move |ev| { let on = event_target_checked(&ev); ui.shown.update(|v| { v.retain(|x| *x != p); if on { v.push(p) } }) }/>
+                        <code>{p.name()}</code></label>
+                }).collect_view()}
+            </details>
+        })
+    }
+}
+
+/// The card over the diagram for a run of a search: what it breaks and
+/// why, its choices in words, its link; Close returns to plain replay.
+#[component]
+pub fn ExploreFinding() -> impl IntoView {
+    let ui = expect_context::<ExploreUi>();
+    let copy_status = RwSignal::new(String::new());
+    move || {
+        let opened = ui.opened.get()?;
+        let link = ExploreLink { settings: opened.settings.clone(), path: Some(opened.path.clone()), property: Some(opened.property.name().into()) };
+        let href = share::explore_fragment(&link).ok().and_then(|f| {
+            let location = web_sys::window()?.location();
+            Some(format!("{}{}#{f}", location.origin().ok()?, location.pathname().ok()?))
+        });
+        let (title, text) = opened.caption.clone();
+        let marked = opened.seq.map(|seq| format!("The event where it happens, #{seq}, is at the cursor."));
+        Some(view! {
+            <section class="explore-finding" aria-labelledby="finding-title" aria-live="polite">
+                <h2 id="finding-title">{title}</h2>
+                <p>{text}</p>
+                {marked.map(|m| view! { <p class="small">{m}</p> })}
+                <details>
+                    <summary>{format!("The run's {} choices", opened.path.len())}</summary>
+                    <ol class="explore-path small">
+                        {opened.path.iter().map(|c| view! { <li>{explore_words::choice(c)}</li> }).collect_view()}
+                    </ol>
+                </details>
+                <div class="row wrap">
+                    {href.map(|h| {
+                        let copied = h.clone();
+                        view! {
+                            <button on:click=move |_| super::app::copy_to_clipboard(copied.clone(), copy_status)>"Copy link to this run"</button>
+                            <span class="copy-status small" role="status">{move || copy_status.get()}</span>
+                        }
+                    })}
+                    <button on:click=move |_| ui.opened.set(None)>"Close"</button>
+                </div>
+            </section>
+        })
+    }
+}

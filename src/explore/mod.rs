@@ -14,6 +14,7 @@
 //! Owns search and reporting. It must not draw anything or call a real
 //! model; the page's panel and the `explore` binary are its drivers.
 
+pub mod fork;
 pub mod properties;
 mod search;
 
@@ -51,6 +52,14 @@ pub enum ExploreError {
     /// The world refused a prompt of the scenario.
     #[error("the scenario's prompt was refused: {0}")]
     Refused(String),
+    /// A recorded run that no path of the explorer reproduces.
+    #[error("this run cannot be forked: from event #{seq} on (choice {step}) it is not a run of its scenario on the scripted model with no fault rules and nobody's hand in it")]
+    Unforkable {
+        /// The choice where the paths part, from 1.
+        step: usize,
+        /// The first recorded entry not reproduced.
+        seq: u64,
+    },
 }
 
 /// How to search.

@@ -147,8 +147,12 @@ impl ExploreUi {
         let Some(scenario) = scenarios::explorable(&config.scenario) else { return false };
         match replay_finding(scenario, &config, &path, property) {
             Ok((trace, finding)) => {
-                let faults = trace.entries().iter().filter(|e| matches!(e.event, crate::protocol::Event::FaultApplied { rule: None, .. })).count();
-                let detail = finding.as_ref().map_or_else(|| "The run was rebuilt, but this version does not find the property broken on it".to_string(), |f| f.detail.clone());
+                let faults =
+                    trace.entries().iter().filter(|e| matches!(e.event, crate::protocol::Event::FaultApplied { rule: None, .. })).count();
+                let detail = finding.as_ref().map_or_else(
+                    || "The run was rebuilt, but this version does not find the property broken on it".to_string(),
+                    |f| f.detail.clone(),
+                );
                 let caption = explore_words::finding_caption(property, &detail, faults, path.len());
                 self.show(s, trace, Opened { property, caption, seq: finding.map(|f| f.seq), path, settings: link.settings });
                 true
@@ -185,8 +189,12 @@ fn grouped(n: u64) -> String {
     out
 }
 
-const FAULT_KINDS: [(&str, FaultAction); 4] =
-    [("drop", FaultAction::Drop), ("duplicate", FaultAction::Duplicate), ("delay", FaultAction::Delay { ms: 1_000 }), ("reorder", FaultAction::Reorder)];
+const FAULT_KINDS: [(&str, FaultAction); 4] = [
+    ("drop", FaultAction::Drop),
+    ("duplicate", FaultAction::Duplicate),
+    ("delay", FaultAction::Delay { ms: 1_000 }),
+    ("reorder", FaultAction::Reorder),
+];
 
 /// The Explore panel.
 #[component]
@@ -197,9 +205,7 @@ pub fn ExplorePanel() -> impl IntoView {
     let set = move |f: &dyn Fn(&mut ExploreSettings)| ui.settings.update(|x| f(x));
     let number = move |ev: &ev::Event| event_target_value(ev).trim().parse::<usize>().ok();
     let running = move || ui.job.with(|j| j.as_ref().is_some_and(Job::is_running));
-    let kind_checked = move |name: &'static str| {
-        move || ui.settings.with(|x| x.fault_kinds.iter().any(|k| k.name() == name))
-    };
+    let kind_checked = move |name: &'static str| move || ui.settings.with(|x| x.fault_kinds.iter().any(|k| k.name() == name));
     let toggle_kind = move |name: &'static str, action: FaultAction| {
         move |ev: ev::Event| {
             let on = event_target_checked(&ev);
@@ -277,7 +283,9 @@ fn Counters() -> impl IntoView {
             let state = match &job.state {
                 JobState::Running => format!("Searching… {} of {} workers done", c.finished, c.workers),
                 JobState::Done(r) if r.complete => "Done: every run within the bounds was explored.".to_string(),
-                JobState::Done(_) => "Done, but the depth or state bound cut the search: unknown verdicts mean no example in the part explored.".to_string(),
+                JobState::Done(_) => {
+                    "Done, but the depth or state bound cut the search: unknown verdicts mean no example in the part explored.".to_string()
+                }
                 JobState::Stopped => "Stopped: the workers were ended; no verdicts.".to_string(),
                 JobState::Failed(why) => format!("The search failed: {why}"),
             };
@@ -361,7 +369,11 @@ pub fn ExploreFinding() -> impl IntoView {
     let copy_status = RwSignal::new(String::new());
     move || {
         let opened = ui.opened.get()?;
-        let link = ExploreLink { settings: opened.settings.clone(), path: Some(opened.path.clone()), property: Some(opened.property.name().into()) };
+        let link = ExploreLink {
+            settings: opened.settings.clone(),
+            path: Some(opened.path.clone()),
+            property: Some(opened.property.name().into()),
+        };
         let href = share::explore_fragment(&link).ok().and_then(|f| {
             let location = web_sys::window()?.location();
             Some(format!("{}{}#{f}", location.origin().ok()?, location.pathname().ok()?))

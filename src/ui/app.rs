@@ -10,6 +10,7 @@ use leptos::prelude::*;
 use super::caption_box::CaptionBox;
 use super::diagram_view::DiagramView;
 use super::explore_panel::{ExploreFinding, ExplorePanel, ExploreUi};
+use super::fork_view::ForkView;
 use super::panels::Panels;
 use super::session::Session;
 use super::tour_view::{TourCard, TourList, TourState};
@@ -208,6 +209,7 @@ pub fn App(
                     <CaptionBox/>
                     <TourCard/>
                     <ExploreFinding/>
+                    <ForkView/>
                     {move || s.run.trace.with(|t| t.is_empty()).then(|| view! {
                         <p class="empty-hint">"Nothing has run yet: pick a scenario or type a prompt for the lead"<span class="narrow-only">" (under Setup)"</span>"."</p>
                     })}

@@ -49,6 +49,9 @@ pub enum ExploreJobError {
 pub struct ExploreSettings {
     /// The scenario's id.
     pub scenario: String,
+    /// Fixes request ids (a run's seed, for a run forked from the screen).
+    #[serde(default = "default_seed")]
+    pub seed: u64,
     /// At most this many faults per run.
     pub max_faults: usize,
     /// The kinds of fault to try.
@@ -67,11 +70,16 @@ pub struct ExploreSettings {
     pub workers: usize,
 }
 
+fn default_seed() -> u64 {
+    ExploreConfig::new("").seed
+}
+
 impl Default for ExploreSettings {
     fn default() -> Self {
         let c = ExploreConfig::new("shutdown");
         ExploreSettings {
             scenario: c.scenario,
+            seed: c.seed,
             max_faults: 1,
             fault_kinds: c.fault_kinds,
             max_depth: 120,
@@ -111,6 +119,7 @@ impl ExploreSettings {
     /// The whole search's configuration (one thread: a worker has one).
     pub fn config(&self) -> ExploreConfig {
         let mut c = ExploreConfig::new(&self.scenario);
+        c.seed = self.seed;
         c.max_faults = self.max_faults;
         c.fault_kinds = self.fault_kinds.clone();
         c.max_depth = self.max_depth;

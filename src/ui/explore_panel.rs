@@ -16,17 +16,20 @@ use leptos::prelude::*;
 use super::explore_job::{ExploreLink, ExploreSettings, FromWorker, Job, JobState, Reaction, MAX_FAULTS, MAX_WORKERS};
 use super::explore_words;
 use super::explore_workers::{cores, OnMessage, Workers};
+use super::fork_align::align;
+use super::fork_view::ForkShown;
 use super::session::Session;
 use super::share;
-use crate::explore::{replay_finding, Choice, Counterexample, Property, PropertyReport, Quantifier, Strategy, Verdict};
+use crate::explore::{fork, replay_finding, Choice, Counterexample, Property, PropertyReport, Quantifier, Strategy, Verdict};
 use crate::protocol::{FaultAction, Trace};
 use crate::runtime::scenarios;
 
-/// A run of a search opened on the diagram.
+/// A run of a search opened on the diagram (an example, a branch of a
+/// fork, or a run on screen recovered as a path to fork it).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Opened {
-    /// The property it breaks (or shows).
-    pub property: Property,
+    /// The property it breaks (or shows), if it is an example.
+    pub property: Option<Property>,
     /// Its card's title and text.
     pub caption: (String, String),
     /// The entry where it breaks, if known.
@@ -51,6 +54,8 @@ pub struct ExploreUi {
     pub opened: RwSignal<Option<Opened>>,
     /// Which properties the verdict list shows.
     pub shown: RwSignal<Vec<Property>>,
+    /// A fork shown side by side.
+    pub fork: RwSignal<Option<ForkShown>>,
 }
 
 impl ExploreUi {
@@ -62,6 +67,7 @@ impl ExploreUi {
             workers: StoredValue::new_local(None),
             opened: RwSignal::new(None),
             shown: RwSignal::new(Property::ALL.to_vec()),
+            fork: RwSignal::new(None),
         }
     }
 
@@ -125,10 +131,12 @@ impl ExploreUi {
         let Some(example) = report.example.as_ref() else { return };
         let Counterexample { finding, path, faults, trace } = example;
         let caption = explore_words::finding_caption(report.property, &finding.detail, *faults, path.len());
-        self.show(s, trace.clone(), Opened { property: report.property, caption, seq: Some(finding.seq), path: path.clone(), settings });
+        self.show(s, trace.clone(), Opened { property: Some(report.property), caption, seq: Some(finding.seq), path: path.clone(), settings });
     }
 
-    fn show(self, s: Session, trace: Trace, opened: Opened) {
+    /// Loads `trace` on the diagram as the run `opened` describes, the
+    /// cursor at its marked event.
+    pub fn show(self, s: Session, trace: Trace, opened: Opened) {
         let at = opened.seq.and_then(|seq| trace.entries().iter().position(|e| e.seq == seq));
         s.load(trace, None);
         if let Some(i) = at {
@@ -154,13 +162,58 @@ impl ExploreUi {
                     |f| f.detail.clone(),
                 );
                 let caption = explore_words::finding_caption(property, &detail, faults, path.len());
-                self.show(s, trace, Opened { property, caption, seq: finding.map(|f| f.seq), path, settings: link.settings });
+                self.show(s, trace, Opened { property: Some(property), caption, seq: finding.map(|f| f.seq), path, settings: link.settings });
                 true
             }
             Err(e) => {
                 s.error(format_args!("this link's run could not be rebuilt: {e}. The run on screen is unchanged"));
                 false
             }
+        }
+    }
+}
+
+impl ExploreUi {
+    /// Recovers the run on screen (a scripted scenario run, untouched) as
+    /// the explorer's path and opens it, so any of its choices can be
+    /// forked. The banner says why when it cannot.
+    pub fn fork_on_screen(self, s: Session) {
+        let Some(snapshot) = s.run.snapshot.get_untracked() else {
+            return s.error("only a run of a scenario on the scripted model can be forked; this one was imported or has no record of how it started");
+        };
+        let Some(scenario) = snapshot.reproducible_scenario() else {
+            return s.error("only an untouched run of a scenario on the scripted model can be forked (no other model, nothing by hand)");
+        };
+        if !snapshot.faults.rules.is_empty() {
+            return s.error("a run with fault rules cannot be forked: the explorer places faults itself (set Faults per run in Explore)");
+        }
+        let settings = ExploreSettings { scenario: scenario.id.to_string(), seed: snapshot.seed, max_faults: 1, ..self.settings.get_untracked() };
+        let trace = s.run.trace.get_untracked();
+        match fork::recover_path(scenario, &settings.config(), &trace) {
+            Ok(branch) => {
+                let caption = (
+                    format!("This run, as the explorer's path: {} choices", branch.path.len()),
+                    "Each step below is a choice the run made: who went next, or what a model answered. Fork any of them to take another branch and see both runs side by side.".to_string(),
+                );
+                let seq = s.playback.cursor.get_untracked().and_then(|c| trace.entries().get(c.saturating_sub(1)).map(|e| e.seq));
+                self.opened.set(Some(Opened { property: None, caption, seq, path: branch.path, settings }));
+            }
+            Err(e) => s.error(e),
+        }
+    }
+
+    /// Forks the opened run at step `at` with `choice`, and shows both.
+    pub fn fork_at(self, s: Session, at: usize, choice: Choice) {
+        let Some(from) = self.opened.get_untracked() else { return };
+        let config = from.settings.config();
+        let Some(scenario) = scenarios::explorable(&config.scenario) else { return };
+        let original = crate::explore::replay_path(scenario, &config, &from.path).map(|node| fork::Branch { path: from.path.clone(), trace: node.trace().clone() });
+        match original.and_then(|original| fork::fork(scenario, &config, &from.path, at, &choice).map(|forked| (original, forked))) {
+            Ok((original, forked)) => {
+                let alignment = align(&original.trace, &forked.trace);
+                self.fork.set(Some(ForkShown { at, original, forked, choice, alignment, from }));
+            }
+            Err(e) => s.error(format_args!("the fork could not be played out: {e}")),
         }
     }
 }
@@ -265,6 +318,7 @@ pub fn ExplorePanel() -> impl IntoView {
             <div class="row wrap">
                 <button class="primary" disabled=running on:click=move |_| ui.start(s)>"Start"</button>
                 <button disabled=move || !running() on:click=move |_| ui.stop()>"Stop"</button>
+                <button disabled=move || s.run.running.get() || s.run.trace.with(Trace::is_empty) on:click=move |_| ui.fork_on_screen(s)>"Fork the run on screen"</button>
             </div>
             <Counters/>
             <Verdicts/>
@@ -362,33 +416,32 @@ fn Verdicts() -> impl IntoView {
 }
 
 /// The card over the diagram for a run of a search: what it breaks and
-/// why, its choices in words, its link; Close returns to plain replay.
+/// why, its choices in words (each one can be forked), its link; Close
+/// returns to plain replay.
 #[component]
 pub fn ExploreFinding() -> impl IntoView {
     let ui = expect_context::<ExploreUi>();
     let copy_status = RwSignal::new(String::new());
     move || {
         let opened = ui.opened.get()?;
-        let link = ExploreLink {
-            settings: opened.settings.clone(),
-            path: Some(opened.path.clone()),
-            property: Some(opened.property.name().into()),
-        };
-        let href = share::explore_fragment(&link).ok().and_then(|f| {
+        let href = opened.property.and_then(|p| {
+            let link = ExploreLink { settings: opened.settings.clone(), path: Some(opened.path.clone()), property: Some(p.name().into()) };
+            let f = share::explore_fragment(&link).ok()?;
             let location = web_sys::window()?.location();
             Some(format!("{}{}#{f}", location.origin().ok()?, location.pathname().ok()?))
         });
         let (title, text) = opened.caption.clone();
         let marked = opened.seq.map(|seq| format!("The event where it happens, #{seq}, is at the cursor."));
+        let steps = opened.path.len();
         Some(view! {
-            <section class="explore-finding" aria-labelledby="finding-title" aria-live="polite">
+            <section class="explore-finding" class:explore-example=opened.property.is_some() aria-labelledby="finding-title" aria-live="polite">
                 <h2 id="finding-title">{title}</h2>
                 <p>{text}</p>
-                {marked.map(|m| view! { <p class="small">{m}</p> })}
-                <details>
-                    <summary>{format!("The run's {} choices", opened.path.len())}</summary>
+                {marked.filter(|_| opened.property.is_some()).map(|m| view! { <p class="small">{m}</p> })}
+                <details open=opened.property.is_none()>
+                    <summary>{format!("The run's {steps} choices (fork any of them)")}</summary>
                     <ol class="explore-path small">
-                        {opened.path.iter().map(|c| view! { <li>{explore_words::choice(c)}</li> }).collect_view()}
+                        {opened.path.iter().enumerate().map(|(at, c)| view! { <PathStep at=at choice=c.clone()/> }).collect_view()}
                     </ol>
                 </details>
                 <div class="row wrap">
@@ -403,5 +456,45 @@ pub fn ExploreFinding() -> impl IntoView {
                 </div>
             </section>
         })
+    }
+}
+
+/// One choice of an opened run, with a Fork button that lists the other
+/// choices open there.
+#[component]
+fn PathStep(at: usize, choice: Choice) -> impl IntoView {
+    let s = expect_context::<Session>();
+    let ui = expect_context::<ExploreUi>();
+    let others = RwSignal::new(None::<Vec<Choice>>);
+    let list = move |_| {
+        if others.get_untracked().is_some() {
+            return others.set(None);
+        }
+        let Some(from) = ui.opened.get_untracked() else { return };
+        let config = from.settings.config();
+        let Some(scenario) = scenarios::explorable(&config.scenario) else { return };
+        match fork::open_choices(scenario, &config, &from.path, at) {
+            Ok(open) => others.set(Some(open.into_iter().skip(1).collect())),
+            Err(e) => s.error(e),
+        }
+    };
+    let label = format!("Fork at choice {}: {}", at + 1, explore_words::choice(&choice));
+    view! {
+        <li>
+            <span>{explore_words::choice(&choice)}</span>" "
+            <button class="link-button" aria-label=label aria-expanded=move || others.with(Option::is_some).to_string() on:click=list>"Fork…"</button>
+            {move || others.get().map(|open| if open.is_empty() {
+                view! { <p class="muted">"No other choice was open here."</p> }.into_any()
+            } else {
+                view! {
+                    <ul class="fork-choices" aria-label=format!("Other choices at step {}", at + 1)>
+                        {open.into_iter().map(|c| {
+                            let text = explore_words::choice(&c);
+                            view! { <li><button on:click=move |_| ui.fork_at(s, at, c.clone())>{format!("Instead: {text}")}</button></li> }
+                        }).collect_view()}
+                    </ul>
+                }.into_any()
+            })}
+        </li>
     }
 }

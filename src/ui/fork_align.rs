@@ -87,6 +87,21 @@ fn signature(e: &Event, requests: &HashMap<String, usize>) -> String {
     out
 }
 
+/// The request an event is about, if any (its `request_id`, wherever the
+/// event carries it).
+pub fn request_of(e: &Event) -> Option<String> {
+    fn find(v: &serde_json::Value) -> Option<String> {
+        match v {
+            serde_json::Value::Object(map) => {
+                map.get("request_id").and_then(|r| r.as_str().map(str::to_string)).or_else(|| map.values().find_map(find))
+            }
+            serde_json::Value::Array(items) => items.iter().find_map(find),
+            _ => None,
+        }
+    }
+    serde_json::to_value(e).ok().as_ref().and_then(find)
+}
+
 /// Aligns two runs: a shared prefix row by row, then a longest common
 /// subsequence of signatures, so events about the same request line up.
 pub fn align(left: &Trace, right: &Trace) -> Alignment {

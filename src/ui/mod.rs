@@ -44,6 +44,8 @@ pub mod explore_panel;
 #[cfg(target_arch = "wasm32")]
 pub mod explore_workers;
 #[cfg(target_arch = "wasm32")]
+pub mod fork_view;
+#[cfg(target_arch = "wasm32")]
 pub mod library;
 #[cfg(target_arch = "wasm32")]
 pub mod machinery_view;

@@ -131,7 +131,11 @@ impl ExploreUi {
         let Some(example) = report.example.as_ref() else { return };
         let Counterexample { finding, path, faults, trace } = example;
         let caption = explore_words::finding_caption(report.property, &finding.detail, *faults, path.len());
-        self.show(s, trace.clone(), Opened { property: Some(report.property), caption, seq: Some(finding.seq), path: path.clone(), settings });
+        self.show(
+            s,
+            trace.clone(),
+            Opened { property: Some(report.property), caption, seq: Some(finding.seq), path: path.clone(), settings },
+        );
     }
 
     /// Loads `trace` on the diagram as the run `opened` describes, the
@@ -162,7 +166,11 @@ impl ExploreUi {
                     |f| f.detail.clone(),
                 );
                 let caption = explore_words::finding_caption(property, &detail, faults, path.len());
-                self.show(s, trace, Opened { property: Some(property), caption, seq: finding.map(|f| f.seq), path, settings: link.settings });
+                self.show(
+                    s,
+                    trace,
+                    Opened { property: Some(property), caption, seq: finding.map(|f| f.seq), path, settings: link.settings },
+                );
                 true
             }
             Err(e) => {
@@ -179,7 +187,9 @@ impl ExploreUi {
     /// forked. The banner says why when it cannot.
     pub fn fork_on_screen(self, s: Session) {
         let Some(snapshot) = s.run.snapshot.get_untracked() else {
-            return s.error("only a run of a scenario on the scripted model can be forked; this one was imported or has no record of how it started");
+            return s.error(
+                "only a run of a scenario on the scripted model can be forked; this one was imported or has no record of how it started",
+            );
         };
         let Some(scenario) = snapshot.reproducible_scenario() else {
             return s.error("only an untouched run of a scenario on the scripted model can be forked (no other model, nothing by hand)");
@@ -187,7 +197,8 @@ impl ExploreUi {
         if !snapshot.faults.rules.is_empty() {
             return s.error("a run with fault rules cannot be forked: the explorer places faults itself (set Faults per run in Explore)");
         }
-        let settings = ExploreSettings { scenario: scenario.id.to_string(), seed: snapshot.seed, max_faults: 1, ..self.settings.get_untracked() };
+        let settings =
+            ExploreSettings { scenario: scenario.id.to_string(), seed: snapshot.seed, max_faults: 1, ..self.settings.get_untracked() };
         let trace = s.run.trace.get_untracked();
         match fork::recover_path(scenario, &settings.config(), &trace) {
             Ok(branch) => {
@@ -207,7 +218,8 @@ impl ExploreUi {
         let Some(from) = self.opened.get_untracked() else { return };
         let config = from.settings.config();
         let Some(scenario) = scenarios::explorable(&config.scenario) else { return };
-        let original = crate::explore::replay_path(scenario, &config, &from.path).map(|node| fork::Branch { path: from.path.clone(), trace: node.trace().clone() });
+        let original = crate::explore::replay_path(scenario, &config, &from.path)
+            .map(|node| fork::Branch { path: from.path.clone(), trace: node.trace().clone() });
         match original.and_then(|original| fork::fork(scenario, &config, &from.path, at, &choice).map(|forked| (original, forked))) {
             Ok((original, forked)) => {
                 let alignment = align(&original.trace, &forked.trace);
@@ -387,7 +399,8 @@ fn Verdicts() -> impl IntoView {
                     let opening = p.clone();
                     let button = p.example.as_ref().map(|e| {
                         let kind = explore_words::example_kind(p.property);
-                        let label = format!("Open the {kind} of {name} ({} choices, {} faults)", e.path.len(), e.faults);
+                        let faults = if e.faults == 1 { "1 fault".to_string() } else { format!("{} faults", e.faults) };
+                        let label = format!("Open {kind} of {name} ({} choices, {faults})", e.path.len());
                         view! { <button class="small" aria-label=label on:click=move |_| ui.open(s, settings.clone(), &opening)>{format!("Open {kind}")}</button> }
                     });
                     let class = format!("verdict verdict-{v}");
@@ -448,7 +461,8 @@ pub fn ExploreFinding() -> impl IntoView {
                     {href.map(|h| {
                         let copied = h.clone();
                         view! {
-                            <button on:click=move |_| super::app::copy_to_clipboard(copied.clone(), copy_status)>"Copy link to this run"</button>
+                            <a class="explore-link" href=h>"Link to this run"</a>
+                            <button on:click=move |_| super::app::copy_to_clipboard(copied.clone(), copy_status)>"Copy link"</button>
                             <span class="copy-status small" role="status">{move || copy_status.get()}</span>
                         }
                     })}

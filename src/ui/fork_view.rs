@@ -64,32 +64,51 @@ pub fn ForkView() -> impl IntoView {
             let (branch, side) = if which == "fork" { (f.forked.clone(), 1) } else { (f.original.clone(), 0) };
             let at = f.alignment.first_difference.and_then(|r| {
                 let row = f.alignment.rows[r];
-                if side == 1 { row.right.or(row.left) } else { row.left.or(row.right) }
+                if side == 1 {
+                    row.right.or(row.left)
+                } else {
+                    row.left.or(row.right)
+                }
             });
             let seq = at.and_then(|i| branch.trace.entries().get(i).map(|e| e.seq));
             let caption = (
                 format!("The {} of the fork at choice {}", if side == 1 { "branch" } else { "original" }, f.at + 1),
-                format!("At choice {} the {} took “{}”. The cursor is at the first event where the two runs differ.", f.at + 1, if side == 1 { "branch" } else { "original" }, if side == 1 { f.choice.to_string() } else { f.original.path.get(f.at).map(ToString::to_string).unwrap_or_default() }),
+                format!(
+                    "At choice {} the {} took “{}”. The cursor is at the first event where the two runs differ.",
+                    f.at + 1,
+                    if side == 1 { "branch" } else { "original" },
+                    if side == 1 { f.choice.to_string() } else { f.original.path.get(f.at).map(ToString::to_string).unwrap_or_default() }
+                ),
             );
             ui.fork.set(None);
-            ui.show(s, branch.trace.clone(), Opened { property: None, caption, seq, path: branch.path.clone(), settings: f.from.settings.clone() });
+            ui.show(
+                s,
+                branch.trace.clone(),
+                Opened { property: None, caption, seq, path: branch.path.clone(), settings: f.from.settings.clone() },
+            );
         };
-        let rows = f.alignment.rows.iter().enumerate().map(|(n, row)| {
-            let class = match row.kind {
-                RowKind::Same => "fork-same",
-                RowKind::Matched => "fork-matched",
-                RowKind::LeftOnly => "fork-left-only",
-                RowKind::RightOnly => "fork-right-only",
-            };
-            let is_first = Some(n) == first;
-            view! {
-                <tr class=class class:fork-first=is_first id=is_first.then_some("fork-first-difference")>
-                    <th scope="row" class="fork-mark">{if is_first { "first difference ▶" } else { "" }}</th>
-                    {cell(&f.original.trace, row.left)}
-                    {cell(&f.forked.trace, row.right)}
-                </tr>
-            }
-        }).collect_view();
+        let rows = f
+            .alignment
+            .rows
+            .iter()
+            .enumerate()
+            .map(|(n, row)| {
+                let class = match row.kind {
+                    RowKind::Same => "fork-same",
+                    RowKind::Matched => "fork-matched",
+                    RowKind::LeftOnly => "fork-left-only",
+                    RowKind::RightOnly => "fork-right-only",
+                };
+                let is_first = Some(n) == first;
+                view! {
+                    <tr class=class class:fork-first=is_first id=is_first.then_some("fork-first-difference")>
+                        <th scope="row" class="fork-mark">{if is_first { "first difference ▶" } else { "" }}</th>
+                        {cell(&f.original.trace, row.left)}
+                        {cell(&f.forked.trace, row.right)}
+                    </tr>
+                }
+            })
+            .collect_view();
         let own = f.original.path.get(f.at).map(ToString::to_string).unwrap_or_default();
         let summary = match first {
             Some(r) => format!("They share {r} events, then part."),

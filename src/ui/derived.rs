@@ -95,7 +95,9 @@ impl RunViews {
 
     /// Views of every event of `trace`.
     pub fn of(trace: &Trace) -> Self {
-        let mut v = RunViews::new(&trace.team_name);
+        // A run recorded with a protective rule off replays under that rule.
+        let timeline = Timeline::with_rules(&trace.team_name, DEFAULT_KEYFRAME_EVERY, trace.rules);
+        let mut v = RunViews { timeline, ..RunViews::new(&trace.team_name) };
         v.extend(trace.entries());
         v
     }

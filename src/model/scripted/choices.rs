@@ -25,11 +25,16 @@ pub struct Decisions {
     pub withhold_answers: bool,
     /// A teammate that would submit a plan starts work instead.
     pub skip_plans: bool,
+    /// The lead answers a shutdown request it sent (addressed to a
+    /// teammate) itself: the lead approving its own shutdown request
+    /// (anthropics/claude-code#81464). Off unless asked for.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub answer_for_addressee: bool,
 }
 
 impl Default for Decisions {
     fn default() -> Self {
-        Decisions { flip_answers: true, withhold_answers: false, skip_plans: true }
+        Decisions { flip_answers: true, withhold_answers: false, skip_plans: true, answer_for_addressee: false }
     }
 }
 
@@ -99,9 +104,47 @@ pub fn alternatives(request: &ModelRequest, decisions: Decisions) -> Vec<Alterna
             out.push(Alternative { label: "start work instead of submitting a plan".into(), reply: with_call(&reply, index, Some(work)) });
         }
     }
+    if decisions.answer_for_addressee && request.system.starts_with("You are a team lead") {
+        for rid in unanswered_shutdown_requests(request) {
+            let call = ContentBlock::ToolUse {
+                id: format!("toolu_lead_answers_{rid}"),
+                name: "shutdown_response".into(),
+                input: json!({ "request_id": rid, "approve": true, "reason": "Approved by the lead itself (explored)." }),
+            };
+            let content = vec![ContentBlock::text(format!("Approving shutdown request {rid} myself.")), call];
+            let reply = ModelResponse { content, stop_reason: StopReason::ToolUse, usage: reply.usage };
+            out.push(Alternative { label: format!("answer {rid} itself instead of its addressee"), reply });
+        }
+    }
     let mut all = vec![Alternative { label: "as scripted".into(), reply }];
     all.extend(out);
     all
+}
+
+/// The shutdown requests the lead sent (as its tool results say) that no
+/// answer in the conversation mentions and the lead has not tried to answer.
+fn unanswered_shutdown_requests(request: &ModelRequest) -> Vec<String> {
+    let mut sent: Vec<String> = Vec::new();
+    let mut answered: Vec<String> = Vec::new();
+    for turn in &request.messages {
+        for block in &turn.content {
+            match block {
+                ContentBlock::ToolResult { content, is_error: false, .. } => {
+                    let id = content.strip_prefix("Shutdown request ").and_then(|rest| rest.split(' ').next());
+                    sent.extend(id.filter(|_| content.contains(" sent to ")).map(str::to_string));
+                }
+                ContentBlock::ToolUse { name, input, .. } if name == "shutdown_response" && input.get("approve").is_some() => {
+                    answered.push(request_id(input).to_string());
+                }
+                ContentBlock::Text { text } if text.contains("shutdown_response") => {
+                    answered.extend(sent.iter().filter(|id| text.contains(id.as_str())).cloned());
+                }
+                _ => {}
+            }
+        }
+    }
+    sent.retain(|id| !answered.contains(id));
+    sent
 }
 
 #[cfg(test)]
@@ -160,7 +203,7 @@ mod tests {
     #[test]
     fn no_alternatives_are_offered_when_none_are_asked_for() {
         let request = teammate_asked_to_shut_down();
-        let none = Decisions { flip_answers: false, withhold_answers: false, skip_plans: false };
+        let none = Decisions { flip_answers: false, withhold_answers: false, skip_plans: false, answer_for_addressee: false };
         assert_eq!(alternatives(&request, none).len(), 1);
     }
 }

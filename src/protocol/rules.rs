@@ -116,10 +116,10 @@ impl Rule {
 
     /// The rule with this name.
     pub fn by_name(name: &str) -> Result<Rule, RulesError> {
-        Rule::ALL.into_iter().find(|r| r.name() == name).ok_or_else(|| RulesError::UnknownRule {
-            name: name.to_string(),
-            known: Rule::ALL.map(Rule::name).join(", "),
-        })
+        Rule::ALL
+            .into_iter()
+            .find(|r| r.name() == name)
+            .ok_or_else(|| RulesError::UnknownRule { name: name.to_string(), known: Rule::ALL.map(Rule::name).join(", ") })
     }
 
     /// The reported failures it prevents, as `owner/repo#number`.

@@ -242,7 +242,14 @@ pub struct Trace {
 impl Trace {
     /// An empty trace.
     pub fn new(team_name: impl Into<String>, seed: u64) -> Self {
-        Trace { version: TRACE_FORMAT_VERSION, team_name: team_name.into(), seed, rules: Rules::default(), entries: Vec::new(), forgotten: 0 }
+        Trace {
+            version: TRACE_FORMAT_VERSION,
+            team_name: team_name.into(),
+            seed,
+            rules: Rules::default(),
+            entries: Vec::new(),
+            forgotten: 0,
+        }
     }
 
     /// The sequence number the next entry will get.

@@ -207,3 +207,51 @@ mod tests {
         assert_eq!(alternatives(&request, none).len(), 1);
     }
 }
+
+#[cfg(test)]
+mod answer_for_addressee {
+    use super::*;
+    use crate::model::{Role, Turn};
+
+    /// The lead after asking alice to shut down, with `later` appended.
+    fn lead_waiting(later: Vec<ContentBlock>) -> ModelRequest {
+        let ask = ContentBlock::ToolUse { id: "t1".into(), name: "shutdown_request".into(), input: json!({ "teammate": "alice" }) };
+        let sent = ContentBlock::ToolResult {
+            tool_use_id: "t1".into(),
+            content: "Shutdown request 4607cc28 sent to 'alice' (status: pending)".into(),
+            is_error: false,
+        };
+        let mut messages = vec![
+            Turn::user_text("Spawn alice as a coder. Then request her shutdown."),
+            Turn { role: Role::Assistant, content: vec![ask] },
+            Turn { role: Role::User, content: vec![sent] },
+        ];
+        if !later.is_empty() {
+            messages.push(Turn { role: Role::User, content: later });
+        }
+        ModelRequest { system: "You are a team lead.".into(), messages, tools: Vec::new().into(), max_tokens: 1000 }
+    }
+
+    fn lead_answers(decisions: Decisions, request: &ModelRequest) -> Vec<Alternative> {
+        alternatives(request, decisions).into_iter().filter(|a| a.label.contains("itself")).collect()
+    }
+
+    #[test]
+    fn the_lead_may_answer_its_own_pending_request_only_when_asked_for_and_only_while_unanswered() {
+        let on = Decisions { answer_for_addressee: true, ..Decisions::default() };
+        let open = lead_answers(on, &lead_waiting(vec![]));
+        assert_eq!(open.len(), 1);
+        let calls: Vec<_> = open[0].reply.tool_uses().map(|(_, name, input)| (name.to_string(), input.clone())).collect();
+        assert_eq!(
+            calls,
+            vec![(
+                "shutdown_response".to_string(),
+                json!({ "request_id": "4607cc28", "approve": true, "reason": "Approved by the lead itself (explored)." })
+            )]
+        );
+        assert_eq!(open[0].reply.stop_reason, StopReason::ToolUse);
+        assert!(lead_answers(Decisions::default(), &lead_waiting(vec![])).is_empty(), "off by default");
+        let reply = r#"<inbox>[{"type":"shutdown_response","from":"alice","request_id":"4607cc28","approve":true}]</inbox>"#;
+        assert!(lead_answers(on, &lead_waiting(vec![ContentBlock::text(reply)])).is_empty(), "alice answered already");
+    }
+}

@@ -65,6 +65,13 @@ fn reproduces_with_the_rule_off_and_is_prevented_with_it_on(rule: Rule) {
     let broken_by_checker = team_protocols::protocol::check(&trace).iter().any(|v| Property::of_finding(v.kind) == entry.property);
     assert_eq!(refused, broken_by_checker, "{}: a protocol rule's violation replays only under its own rules", entry.id);
 
+    // The same choices with the rule on: the run does not break the property.
+    let prevented = gallery::with_rule_on(entry, &example.path).expect("the counterexample's choices are open with the rule on");
+    assert!(prevented.rules.is_default());
+    let last = prevented.entries().last().map(|e| &e.event);
+    assert!(matches!(last, Some(team_protocols::protocol::Event::RunFinished)), "{}: it runs to the end", entry.id);
+    assert!(!findings(&prevented).iter().any(|f| f.property == entry.property), "{}: the rule prevents it on the same path", entry.id);
+
     let on = reproduce(entry, true).expect("the search runs");
     assert!(on.complete, "{}: with {rule} on the search is exhaustive", entry.id);
     let held = on.property(entry.property).expect("the entry's property is judged");

@@ -12,9 +12,10 @@
 
 use serde::Serialize;
 
-use super::{explore, ExploreConfig, ExploreError, Property, Report, Strategy};
+use super::{explore, Choice, ExploreConfig, ExploreError, Node, Property, Report, Strategy};
 use crate::model::scripted::choices::Decisions;
-use crate::protocol::{FaultAction, Rule, Rules};
+use crate::protocol::{FaultAction, Rule, Rules, Trace};
+use crate::runtime::scenarios;
 
 /// One reported failure and the search that reproduces it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -136,6 +137,31 @@ impl Entry {
             ..ExploreConfig::new(self.scenario)
         }
     }
+}
+
+/// The run a counterexample's `path` (found with the entry's rule off)
+/// takes with the rule on: the same choices as long as they are open, then
+/// the first open choice at each point to the end of the run — what the
+/// rule does instead (the stale answer refused, the teammate leaving its
+/// loop, ...). The page shows it beside the counterexample.
+pub fn with_rule_on(entry: &Entry, path: &[Choice]) -> Result<Trace, ExploreError> {
+    let scenario = scenarios::explorable(entry.scenario).ok_or_else(|| ExploreError::UnknownScenario(entry.scenario.to_string()))?;
+    let config = entry.config(true);
+    let (mut node, _) = Node::start(scenario, &config, true)?;
+    let mut rest = path.iter();
+    for _ in 0..config.max_depth {
+        let open = node.choices(&config);
+        let next = match rest.next().filter(|c| open.contains(c)) {
+            Some(same) => same.clone(),
+            None => {
+                rest = [].iter();
+                let Some(first) = open.into_iter().next() else { break };
+                first
+            }
+        };
+        node = node.after(&next, &config)?.0;
+    }
+    Ok(node.trace().clone())
 }
 
 /// Runs `entry`'s search with its rule on or off. With the rule on, its

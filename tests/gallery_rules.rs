@@ -186,3 +186,24 @@ fn incarnation_binding_refuses_a_restarted_teammate_s_answer_and_off_takes_it() 
         }
     }
 }
+
+#[test]
+fn any_rule_off_gives_runs_that_misbehave_in_their_traces_never_a_failed_search() {
+    for scenario in ["shutdown", "approve-plan", "respawn"] {
+        for rule in Rule::ALL {
+            let mut config = team_protocols::explore::ExploreConfig {
+                threads: 1,
+                rules: Rules::default().with(rule, false),
+                ..team_protocols::explore::ExploreConfig::new(scenario)
+            };
+            config.decisions.withhold_answers = true;
+            config.decisions.answer_for_addressee = true;
+            let report = team_protocols::explore::explore(&config).expect("the search runs");
+            assert!(report.complete, "{scenario} with {rule} off");
+            for example in report.properties.iter().filter_map(|p| p.example.as_ref()) {
+                assert_eq!(example.trace.rules, config.rules);
+                assert!(Team::replay(&example.trace).is_ok(), "{scenario} with {rule} off: the run replays under its rules");
+            }
+        }
+    }
+}

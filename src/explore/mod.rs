@@ -15,6 +15,7 @@
 //! model; the page's panel and the `explore` binary are its drivers.
 
 pub mod fork;
+pub mod gallery;
 pub mod properties;
 mod search;
 
@@ -28,7 +29,7 @@ pub use search::{explore, explore_with};
 
 use crate::model::scripted::choices::{alternatives, Alternative, Decisions};
 use crate::protocol::canon::StableHasher;
-use crate::protocol::{AgentName, Event, FaultAction, Trace};
+use crate::protocol::{AgentName, Event, FaultAction, Rules, Trace};
 use crate::runtime::scenarios::Scenario;
 use crate::runtime::scheduler::TurnKind;
 use crate::runtime::world::{World, WorldConfig};
@@ -108,6 +109,11 @@ pub struct ExploreConfig {
     /// of it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slice: Option<Slice>,
+    /// The protective rules the explored world runs under (all on unless
+    /// switched off, as the gallery does to reproduce a failure). Fixed for
+    /// a whole search, so not part of any state's hash.
+    #[serde(default, skip_serializing_if = "Rules::is_default")]
+    pub rules: Rules,
 }
 
 /// One worker's share of a search: the states of the first breadth-first
@@ -170,6 +176,7 @@ impl ExploreConfig {
             threads: 0,
             symmetry: true,
             slice: None,
+            rules: Rules::default(),
         }
     }
 }
@@ -255,13 +262,14 @@ impl Node {
     /// the node and those after it keep their whole trace (to show a run);
     /// otherwise they forget it as they go (to search).
     pub fn start(scenario: Scenario, config: &ExploreConfig, keep_history: bool) -> Result<(Node, Step), ExploreError> {
-        let world = World::explored(WorldConfig {
+        let mut world = World::explored(WorldConfig {
             team_name: "default".into(),
             seed: config.seed,
             max_rounds: 50,
             lead_max_rounds: 50,
             max_tokens: 8000,
         });
+        world.set_rules(config.rules);
         let mut node = Node {
             world,
             monitor: Monitor::new(),

@@ -9,6 +9,7 @@ use leptos::prelude::*;
 
 use super::caption_box::CaptionBox;
 use super::diagram_view::DiagramView;
+use super::explore_gallery::Gallery;
 use super::explore_panel::{ExploreFinding, ExplorePanel, ExploreUi};
 use super::fork_view::ForkView;
 use super::panels::Panels;
@@ -224,6 +225,7 @@ pub fn App(
                     <Settings/>
                     <FaultsPanel/>
                     <ExplorePanel/>
+                    <Gallery/>
                 </aside>
                 <aside id="panels" class=move || drawer.class(Drawer::Panels, "right") aria-label="Team and protocol">
                     <DrawerHead which=Drawer::Panels/>

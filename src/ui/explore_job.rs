@@ -11,7 +11,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::explore::gallery::Entry;
 use crate::explore::{Choice, ExploreConfig, Progress, Property, Report, Slice, Strategy};
+use crate::model::scripted::choices::Decisions;
+use crate::protocol::Rules;
 use crate::protocol::FaultAction;
 use crate::runtime::scenarios;
 
@@ -62,8 +65,14 @@ pub struct ExploreSettings {
     pub max_states: usize,
     /// At most this many off-script decisions per run.
     pub max_decisions: usize,
-    /// Answers may also be withheld (answered later, or never).
-    pub withhold: bool,
+    /// Which off-script decisions the policy may make (withholding an
+    /// answer is one).
+    #[serde(default)]
+    pub decisions: Decisions,
+    /// The protective rules the explored team runs under (a gallery entry
+    /// switches one off).
+    #[serde(default)]
+    pub rules: Rules,
     /// How to search.
     pub strategy: Strategy,
     /// How many workers share the search.
@@ -85,7 +94,8 @@ impl Default for ExploreSettings {
             max_depth: 120,
             max_states: 300_000,
             max_decisions: c.max_decisions,
-            withhold: false,
+            decisions: c.decisions,
+            rules: c.rules,
             strategy: Strategy::Bfs,
             workers: 1,
         }
@@ -125,10 +135,30 @@ impl ExploreSettings {
         c.max_depth = self.max_depth;
         c.max_states = self.max_states;
         c.max_decisions = self.max_decisions;
-        c.decisions.withhold_answers = self.withhold;
+        c.decisions = self.decisions;
+        c.rules = self.rules;
         c.strategy = self.strategy;
         c.threads = 1;
         c
+    }
+
+    /// The settings that run a gallery entry's search, its rule on or off
+    /// (one worker: the entries are small).
+    pub fn of_entry(entry: &Entry, rule_on: bool) -> ExploreSettings {
+        let c = entry.config(rule_on);
+        ExploreSettings {
+            scenario: c.scenario,
+            seed: c.seed,
+            max_faults: c.max_faults,
+            fault_kinds: c.fault_kinds,
+            max_depth: c.max_depth,
+            max_states: ExploreSettings::default().max_states,
+            max_decisions: c.max_decisions,
+            decisions: c.decisions,
+            rules: c.rules,
+            strategy: c.strategy,
+            workers: 1,
+        }
     }
 
     /// One configuration per worker, each with its slice of the search.
@@ -434,6 +464,17 @@ mod tests {
         let mut job = Job::new(settings("shutdown", 2), 0.0).unwrap();
         assert_eq!(job.on_message(1, FromWorker::Failed { error: "out of memory".into() }, 10.0), Reaction::Finished);
         assert_eq!(job.state, JobState::Failed("out of memory".into()));
+    }
+
+    #[test]
+    fn a_gallery_entrys_settings_run_its_own_search() {
+        for entry in crate::explore::gallery::GALLERY {
+            for rule_on in [false, true] {
+                let settings = ExploreSettings::of_entry(entry, rule_on);
+                assert_eq!(settings.validate(), Ok(()), "{}", entry.id);
+                assert_eq!(ExploreConfig { max_states: entry.config(rule_on).max_states, ..settings.config() }, entry.config(rule_on), "{} rule on: {rule_on}", entry.id);
+            }
+        }
     }
 
     #[test]

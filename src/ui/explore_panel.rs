@@ -17,6 +17,7 @@ use super::explore_job::{ExploreLink, ExploreSettings, FromWorker, Job, JobState
 use super::explore_words;
 use super::explore_workers::{cores, OnMessage, Workers};
 use super::fork_align::align;
+use super::explore_gallery::GalleryRun;
 use super::fork_view::ForkShown;
 use super::session::Session;
 use super::share;
@@ -56,6 +57,8 @@ pub struct ExploreUi {
     pub shown: RwSignal<Vec<Property>>,
     /// A fork shown side by side.
     pub fork: RwSignal<Option<ForkShown>>,
+    /// A gallery entry's search, under way or shown.
+    pub gallery: RwSignal<Option<GalleryRun>>,
 }
 
 impl ExploreUi {
@@ -68,6 +71,7 @@ impl ExploreUi {
             opened: RwSignal::new(None),
             shown: RwSignal::new(Property::ALL.to_vec()),
             fork: RwSignal::new(None),
+            gallery: RwSignal::new(None),
         }
     }
 
@@ -310,7 +314,7 @@ pub fn ExplorePanel() -> impl IntoView {
                     <input type="number" min="0" aria-label="Off-script decisions per run" prop:value=move || ui.settings.with(|x| x.max_decisions.to_string())
                         on:change=move |ev| match number(&ev) { Some(n) => set(&|x| x.max_decisions = n), None => s.error("the decisions bound must be a whole number") }/>
                 </label>
-                <label class="inline"><input type="checkbox" prop:checked=move || ui.settings.with(|x| x.withhold) on:change=move |ev| { let on = event_target_checked(&ev); set(&|x| x.withhold = on) }/>"Answers may be withheld"</label>
+                <label class="inline"><input type="checkbox" prop:checked=move || ui.settings.with(|x| x.decisions.withhold_answers) on:change=move |ev| { let on = event_target_checked(&ev); set(&|x| x.decisions.withhold_answers = on) }/>"Answers may be withheld"</label>
                 <label class="field">"Search"
                     <select aria-label="Search strategy" on:change=move |ev| {
                         let v = event_target_value(&ev);

@@ -40,6 +40,8 @@ pub mod diagram_view;
 #[cfg(target_arch = "wasm32")]
 pub mod download;
 #[cfg(target_arch = "wasm32")]
+pub mod explore_gallery;
+#[cfg(target_arch = "wasm32")]
 pub mod explore_panel;
 #[cfg(target_arch = "wasm32")]
 pub mod explore_workers;

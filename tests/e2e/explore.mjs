@@ -133,3 +133,43 @@ export function register(test, h) {
     }
   });
 }
+
+export function registerGallery(test, h) {
+  test('1440x900 light: each gallery entry reproduces its failure with its rule off, and the rule on prevents it', async (browser) => {
+    const size = { width: 1440, height: 900 };
+    const { context, page, errors } = await h.openPage(browser, size, 'light');
+    try {
+      const gallery = page.getByRole('region', { name: 'Gallery of real failures' });
+      const entries = gallery.getByRole('article');
+      const n = await entries.count();
+      h.expect(n === 4, `${n} gallery entries, not 4`);
+      for (let i = 0; i < n; i++) {
+        const entry = entries.nth(i);
+        const title = (await entry.getByRole('heading').textContent()).trim();
+        const breaks = (await entry.locator('code').first().textContent()).trim();
+        await entry.getByRole('button', { name: 'Reproduce' }).click();
+        const card = page.getByRole('region', { name: `Reproduced: ${title}` });
+        await card.waitFor({ state: 'visible', timeout: 60_000 });
+        const property = breaks.split(' ')[1];
+        const verdict = page.locator(`.verdict[data-property=${property}] .verdict-badge`);
+        h.expect((await verdict.textContent()) === 'fails', `${title}: ${property} does not fail with the rule off`);
+        h.expect((await card.innerText()).includes('claude-code#'), `${title}: the card does not name the reported issue`);
+        const rule = entry.getByRole('switch');
+        await rule.check();
+        await page.getByRole('region', { name: `Prevented: ${title}` }).waitFor({ state: 'visible' });
+        await page.waitForFunction((p) => {
+          const s = document.querySelector('.explore-status [role=status]');
+          const v = document.querySelector(`.verdict[data-property=${p}] .verdict-badge`);
+          return s && s.textContent.startsWith('Done') && v && v.textContent === 'holds';
+        }, property, { timeout: 60_000 });
+        if (i === 0) {
+          await h.screenshot(page, size, 'light', 'gallery');
+          await h.expectNoAxeViolations(page, 'with a gallery entry prevented');
+        }
+      }
+      return errors;
+    } finally {
+      await context.close();
+    }
+  });
+}

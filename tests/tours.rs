@@ -12,12 +12,13 @@ use team_protocols::protocol::{
     check, Event, FaultAction, FaultPlan, FaultRule, MemberStatus, MessageType, RequestKind, RequestStatus, Trace,
 };
 use team_protocols::runtime::scenarios;
+use team_protocols::ui::i18n::Catalog;
 use team_protocols::ui::tours::{self, ResolvedStop, TOURS};
 
 fn stops_of(id: &str) -> (Trace, Vec<ResolvedStop>) {
     let tour = tours::by_id(id).expect("a tour with this id");
     let trace = common::scenario_trace(tour.scenario);
-    let stops = tours::resolve(tour, trace.entries());
+    let stops = tours::resolve(Catalog::en(), tour, trace.entries());
     (trace, stops)
 }
 
@@ -36,10 +37,11 @@ fn every_stop_of_every_tour_resolves_in_the_default_seed_run_of_its_scenario_in_
             assert!(s.cursor >= 1 && s.cursor <= trace.len(), "{}: {s:?}", tour.id);
             assert_eq!(trace.entries()[s.cursor - 1].seq, s.seq, "{}: the cursor shows the stop's own event", tour.id);
             let told = &tour.stops[s.stop];
-            for (template, said) in [(told.title, &s.title), (told.why, &s.text)] {
+            for (key, said) in [(told.title_key(), &s.title), (told.why_key(), &s.text)] {
+                let vars = Catalog::en().variables(&key);
                 assert!(!said.contains('{') && !said.contains('}'), "{}: every placeholder is filled: {said}", tour.id);
-                assert!(!template.contains("{id}") || s.id.is_some(), "{}: the run names the request: {said}", tour.id);
-                assert!(!template.contains("{name}") || s.name.is_some(), "{}: the run names the teammate: {said}", tour.id);
+                assert!(!vars.iter().any(|v| v == "id") || s.id.is_some(), "{}: the run names the request: {said}", tour.id);
+                assert!(!vars.iter().any(|v| v == "name") || s.name.is_some(), "{}: the run names the teammate: {said}", tour.id);
             }
         }
     }
@@ -50,7 +52,7 @@ fn a_tour_of_a_run_with_a_dropped_answer_skips_what_never_happened_and_keeps_the
     let tour = tours::by_id("shutdown").unwrap();
     let drop = FaultPlan::new(vec![FaultRule { msg_type: Some(MessageType::ShutdownResponse), ..FaultRule::new(FaultAction::Drop) }]);
     let (_rt, trace) = common::run_scenario(tour.scenario, common::SEED, drop);
-    let stops = tours::resolve(tour, trace.entries());
+    let stops = tours::resolve(Catalog::en(), tour, trace.entries());
     let found: Vec<usize> = stops.iter().map(|s| s.stop).collect();
     // The answer never reaches the lead, so "Matched by request_id" (the
     // last stop) is missing; alice still approved and exited.

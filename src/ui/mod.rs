@@ -16,6 +16,7 @@ pub mod derived;
 pub mod diagram;
 pub mod export;
 pub mod geometry;
+pub mod i18n;
 pub mod lists;
 pub mod machinery;
 pub mod message_table;

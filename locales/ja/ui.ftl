@@ -1,0 +1,2 @@
+# The page (header, controls, panels, settings, dialogs).
+ui-model = Model: { $label }

@@ -38,6 +38,8 @@ pub mod diagram_view;
 #[cfg(target_arch = "wasm32")]
 pub mod download;
 #[cfg(target_arch = "wasm32")]
+pub mod i18n_view;
+#[cfg(target_arch = "wasm32")]
 pub mod library;
 #[cfg(target_arch = "wasm32")]
 pub mod machinery_view;

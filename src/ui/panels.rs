@@ -7,6 +7,8 @@
 use leptos::prelude::*;
 
 use super::download;
+use super::i18n::tr;
+use super::i18n_view::lang;
 use super::lists;
 use super::machinery_view::MachineryPanel;
 use super::session::Session;
@@ -424,7 +426,8 @@ fn EventLog() -> impl IntoView {
     });
     let rows = move || {
         let shown = s.shown();
-        let g = generation.get();
+        // A new language redraws the rows too (their captions are in it).
+        let g = (generation.get(), lang().0.get());
         (shown.saturating_sub(SHOWN)..shown).rev().map(|seq| (g, seq)).collect::<Vec<_>>()
     };
     let seq_of = |el: &web_sys::Element| el.get_attribute("data-seq").and_then(|v| v.parse::<usize>().ok());
@@ -453,7 +456,7 @@ fn EventLog() -> impl IntoView {
                     {
                         let seq = key.1;
                         let entry = s.run.trace.with_untracked(|t| t.entries().get(seq).cloned());
-                        let caption = s.run.trace.with_untracked(|t| entry.as_ref().map(|e| super::captions::caption_of(t.entries(), None, e)));
+                        let caption = s.run.trace.with_untracked(|t| entry.as_ref().map(|e| super::captions::caption_of(lang().cat_untracked(), t.entries(), None, e)));
                         let line = entry.as_ref().map(describe).unwrap_or_default();
                         let (title, text) = caption.map(|c| (c.title, c.text)).unwrap_or_default();
                         let current = move || s.shown() == seq + 1;

@@ -13,6 +13,8 @@
 
 use leptos::prelude::*;
 
+use super::i18n::tr;
+use super::i18n_view::lang;
 use super::session::Session;
 use super::tours::{self, ResolvedStop, Tour};
 use crate::protocol::{Event, Trace};
@@ -45,7 +47,10 @@ impl Default for TourState {
 /// The active tour's stops found in the run on screen (tracked).
 fn stops(s: Session, t: TourState) -> Vec<ResolvedStop> {
     match t.active.get() {
-        Some(tour) => s.run.trace.with(|trace| tours::resolve(tour, trace.entries())),
+        Some(tour) => {
+            let cat = lang().cat();
+            s.run.trace.with(|trace| tours::resolve(cat, tour, trace.entries()))
+        }
         None => Vec::new(),
     }
 }
@@ -151,7 +156,7 @@ pub fn announcement(s: Session, t: TourState) -> String {
     match tours::stop_at(&found, s.playback.cursor.get(), len) {
         Some(i) if i == t.index.get() => {
             let stop = &found[i];
-            format!("Tour stop {} of {}: {}. {}", i + 1, found.len(), stop.title.trim_end_matches('.'), stop.text)
+            tr!(lang().cat(), "ui-tour-announce", n = i + 1, count = found.len(), title = stop.title.trim_end_matches('.'), text = stop.text.clone())
         }
         _ => String::new(),
     }
@@ -166,10 +171,11 @@ pub fn TourList(
 ) -> impl IntoView {
     let s = expect_context::<Session>();
     let t = expect_context::<TourState>();
+    let l = lang();
     view! {
         <section class="panel tours" aria-labelledby="tours-title">
-            <h2 id="tours-title">"Guided tours"</h2>
-            <p class="muted small">"Runs a scenario and stops at the moments that matter, saying why."</p>
+            <h2 id="tours-title">{move || l.t("ui-tours")}</h2>
+            <p class="muted small">{move || l.t("ui-tours-note")}</p>
             <ul class="tour-list">
                 {tours::TOURS.iter().map(|tour| view! {
                     <li>
@@ -179,7 +185,7 @@ pub fn TourList(
                                 on_start.run(());
                                 request_animation_frame(|| focus("tour-card"));
                             }>
-                            {format!("Tour: {}", tour.title)}
+                            {move || tr!(l.cat(), "ui-tour-title", title = tour.title(l.cat()))}
                         </button>
                     </li>
                 }).collect_view()}
@@ -194,6 +200,7 @@ pub fn TourList(
 pub fn TourCard() -> impl IntoView {
     let s = expect_context::<Session>();
     let t = expect_context::<TourState>();
+    let l = lang();
     let found = Memo::new(move |_| stops(s, t));
     // The tour's run ended: go to the first stop.
     Effect::new(move |_| {
@@ -249,29 +256,29 @@ pub fn TourCard() -> impl IntoView {
             <section id="tour-card" class="tour-card" tabindex="-1" aria-labelledby="tour-heading" on:keydown=on_key
                 data-cursor=move || found.with(|f| f.get(t.index.get()).map(|stop| stop.cursor.to_string()))>
                 <h2 id="tour-heading" class="tour-heading">
-                    <span>{move || t.active.get().map(|tour| format!("Tour: {}", tour.title)).unwrap_or_default()}</span>
+                    <span>{move || t.active.get().map(|tour| tr!(l.cat(), "ui-tour-title", title = tour.title(l.cat()))).unwrap_or_default()}</span>
                     <span class="tour-progress muted small">{move || {
                         let n = found.with(Vec::len);
-                        if t.waiting.get() || n == 0 { String::new() } else { format!("Stop {} of {}", t.index.get() + 1, n) }
+                        if t.waiting.get() || n == 0 { String::new() } else { tr!(l.cat(), "ui-tour-progress", n = t.index.get() + 1, count = n) }
                     }}</span>
                 </h2>
                 {move || {
                     let tour = t.active.get()?;
                     let n = found.with(Vec::len);
                     let view = if t.waiting.get() {
-                        view! { <p class="tour-text">"Running the scenario… the tour starts when the run ends."</p> }.into_any()
+                        view! { <p class="tour-text">{l.t("ui-tour-waiting")}</p> }.into_any()
                     } else if n == 0 {
-                        view! { <p class="tour-text">"None of this tour's moments happened in this run (another model or fault rules changed what happened). End the tour, or run the scenario again on the scripted model."</p> }.into_any()
+                        view! { <p class="tour-text">{l.t("ui-tour-none")}</p> }.into_any()
                     } else {
                         let i = t.index.get().min(n - 1);
                         let (title, text) = found.with(|f| (f[i].title.clone(), f[i].text.clone()));
                         let missing = tour.stops.len() - n;
                         view! {
-                            {(i == 0).then(|| view! { <p class="tour-intro muted">{tour.intro}</p> })}
+                            {(i == 0).then(|| view! { <p class="tour-intro muted">{tour.intro(l.cat())}</p> })}
                             <h3 class="tour-stop-title">{title}</h3>
                             <p class="tour-text">{text}</p>
                             {(missing > 0 && i + 1 == n).then(|| view! {
-                                <p class="muted small">{format!("{missing} of the tour's {} moments did not happen in this run and were skipped.", tour.stops.len())}</p>
+                                <p class="muted small">{tr!(l.cat(), "ui-tour-skipped", missing = missing, count = tour.stops.len())}</p>
                             })}
                         }
                         .into_any()
@@ -280,10 +287,10 @@ pub fn TourCard() -> impl IntoView {
                 }}
                 <div class="row tour-buttons">
                     <button class="tour-back" aria-disabled=move || (at_first() || t.waiting.get()).to_string()
-                        on:click=move |_| step(-1)>"Previous stop"</button>
+                        on:click=move |_| step(-1)>{move || l.t("ui-tour-previous")}</button>
                     <button class="tour-next primary" aria-disabled=move || (at_last() || t.waiting.get()).to_string()
-                        on:click=move |_| step(1)>"Next stop"</button>
-                    <button class="tour-end" on:click=move |_| finish()>"End tour"</button>
+                        on:click=move |_| step(1)>{move || l.t("ui-tour-next")}</button>
+                    <button class="tour-end" on:click=move |_| finish()>{move || l.t("ui-tour-end")}</button>
                 </div>
             </section>
         </Show>

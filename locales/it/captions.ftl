@@ -1,143 +1,136 @@
-# Captions: each step of a run in the lesson's words (src/ui/captions.rs).
-# Protocol identifiers (message types, tool names, request_id, pending,
-# approved, rejected, field names) stay exactly as written here.
+# Didascalie: ogni passo di un'esecuzione con le parole della lezione (src/ui/captions.rs).
+# Gli identificatori del protocollo (tipi di messaggio, nomi degli strumenti,
+# request_id, pending, approved, rejected, nomi dei campi) restano come sono.
 
 quote = “{ $text }”
 list-sep = {", "}
-list-and = { $init } and { $last }
-who-lead = the lead
-who-lead-start = The lead
-whose-lead = the lead's
-whose-lead-start = The lead's
-whose-name = { $name }'s
+list-and = { $init } e { $last }
+who-lead = il lead
+who-lead-start = Il lead
+whose-lead = del lead
+whose-lead-start = del lead
+whose-name = di { $name }
 
 cap-said = { $field }: “{ $text }”.
 cap-said-ended = { $field }: “{ $text }”
-cap-no-text = (no text)
+cap-no-text = (nessun testo)
 cap-messages = { $count ->
-    [0] no messages
-    [1] one message
-    [2] two messages
-    [3] three messages
-    [4] four messages
-    [5] five messages
-    [6] six messages
-    [7] seven messages
-    [8] eight messages
-    [9] nine messages
-    [10] ten messages
-   *[other] { $count } messages
+    [0] nessun messaggio
+    [1] un messaggio
+    [2] due messaggi
+    [3] tre messaggi
+   *[other] { $count } messaggi
 }
-cap-more = { $messages } more
-cap-msg-with-id = the { $msg_type } { $id } from { $from }
-cap-msg = a { $msg_type } from { $from }
+cap-more = altri { $messages }
+cap-msg-with-id = la { $msg_type } { $id } da { $from }
+cap-msg = un { $msg_type } da { $from }
 
-cap-nothing-title = Nothing yet
-cap-nothing-text = Pick a scenario or type a prompt for the lead. Each step of the run is told here.
-cap-before-title = Before the first event
-cap-before-text = The run has { $count } events. Press Next to watch the lead and its teammates step by step.
+cap-nothing-title = Ancora niente
+cap-nothing-text = Scegli uno scenario o scrivi un prompt per il lead. Ogni passo dell'esecuzione è raccontato qui.
+cap-before-title = Prima del primo evento
+cap-before-text = L'esecuzione ha { $count } eventi. Premi Avanti per seguire il lead e i compagni passo dopo passo.
 
-cap-run-started-title = Run started
-cap-run-started-text = The user gives the lead a prompt: { $prompt }. The lead starts its agent loop.
-cap-run-finished-title = Run finished
-cap-run-finished-text = The team is quiet: nobody is working and no inbox holds an unread message. Every request has its final state in the tracker — or is still pending.
+cap-run-started-title = Esecuzione avviata
+cap-run-started-text = L'utente dà al lead un prompt: { $prompt }. Il lead avvia il suo ciclo di agente.
+cap-run-finished-title = Esecuzione finita
+cap-run-finished-text = Il team è quieto: nessuno lavora e nessuna inbox contiene messaggi non letti. Ogni richiesta ha il suo stato finale nel tracker — o è ancora pending.
 
-cap-plan-mode = It works in plan mode: the runtime gates execution — { $name } must get a plan approved by the lead before changing the workspace.
-cap-restarts-title = { $name } restarts
-cap-restarts-text = The lead starts { $name } again as { $role }: a new run of its loop (a new incarnation). Requests addressed to its previous run can no longer be answered by it.
-cap-spawned-title = { $name } spawned
-cap-spawned-text = The lead spawns { $name } as { $role }; { $name } is working and gets its own inbox.
+cap-plan-mode = Lavora in modalità piano: il runtime fa da gate all'esecuzione — { $name } deve farsi approvare un piano dal lead prima di modificare il workspace.
+cap-restarts-title = { $name } riparte
+cap-restarts-text = Il lead avvia di nuovo { $name } come { $role }: una nuova esecuzione del suo ciclo (una nuova incarnazione). Alle richieste rivolte all'esecuzione precedente non può più rispondere.
+cap-spawned-title = { $name } creato
+cap-spawned-text = Il lead crea { $name } come { $role }; { $name } è working e riceve la sua inbox.
 
-cap-status-shutdown-title = { $name } shuts down
-cap-status-shutdown-text = { $name } leaves its loop: status { $from } → shutdown. Its lifeline ends (×); a message sent to { $name } from now on is never read.
+cap-status-shutdown-title = { $name } si spegne
+cap-status-shutdown-text = { $name } esce dal suo ciclo: stato { $from } → shutdown. La sua linea di vita finisce (×); un messaggio inviato a { $name } da ora in poi non viene mai letto.
 cap-status-idle-title = { $name } idle
-cap-status-idle-text = { $name } has nothing left to do this turn: { $from } → idle. It waits for a message in its inbox to wake it.
+cap-status-idle-text = { $name } non ha più niente da fare in questo turno: { $from } → idle. Aspetta un messaggio nella inbox che lo svegli.
 cap-status-working-title = { $name } working
-cap-status-working-text = { $name } has work again: { $from } → working.
+cap-status-working-text = { $name } ha di nuovo lavoro: { $from } → working.
 
-cap-inbox-title = Inbox read
+cap-inbox-title = Inbox letta
 cap-inbox-one = , { $item }
 cap-inbox-many = : { $items }
-cap-inbox-text = { $who_start } reads the inbox: { $messages }{ $what }. The inbox is empty again.
-cap-inbox-text-lead = { $who_start } reads its inbox: { $messages }{ $what }. The inbox is empty again.
-cap-inbox-next = { $who_start } handles each by its request_id.
+cap-inbox-text = { $who_start } legge la inbox: { $messages }{ $what }. La inbox è di nuovo vuota.
+cap-inbox-text-lead = { $who_start } legge la sua inbox: { $messages }{ $what }. La inbox è di nuovo vuota.
+cap-inbox-next = { $who_start } gestisce ciascuno tramite il suo request_id.
 
-cap-shutdown-requested-title = Shutdown requested
-cap-shutdown-requested-text = { $who_start } asks { $addressee } to shut down. Request { $id } is created and is pending until { $addressee } answers: shutdown_requests[{ $id }] = {"{"}target: { $addressee }, status: pending{"}"}.
-cap-plan-submitted-title = Plan submitted
-cap-plan-submitted-text = { $requester } submits a plan for approval: { $plan }. Request { $id } is pending until { $reviewer } reviews it; until then { $requester } must not carry the plan out.
+cap-shutdown-requested-title = Shutdown richiesto
+cap-shutdown-requested-text = { $who_start } chiede a { $addressee } di spegnersi. La richiesta { $id } viene creata ed è pending finché { $addressee } non risponde: shutdown_requests[{ $id }] = {"{"}target: { $addressee }, status: pending{"}"}.
+cap-plan-submitted-title = Piano inviato
+cap-plan-submitted-text = { $requester } sottopone un piano per l'approvazione: { $plan }. La richiesta { $id } è pending finché { $reviewer } non lo rivede; fino ad allora { $requester } non deve eseguire il piano.
 
-cap-moved = the tracker moves it { $from } → { $to }
-cap-shutdown-approved-title = Shutdown approved
-cap-shutdown-approved-text = { $by_start } approves { $id }: { $moved }. { $by_start } finishes this turn, then leaves its loop.
-cap-shutdown-rejected-title = Shutdown rejected
-cap-shutdown-rejected-text = { $by_start } rejects { $id }: { $moved }. { $by_start } keeps working; the lead can ask again with a new request.
-cap-plan-approved-title = Plan approved
-cap-plan-approved-text = { $by_start } approves { $whose } plan { $id }: { $moved }. The gate opens: { $requester } may now carry out the plan.
-cap-plan-approved-text-anon = { $by_start } approves the plan { $id }: { $moved }. The teammate may now go ahead.
-cap-plan-rejected-title = Plan rejected
-cap-plan-rejected-text = { $by_start } rejects { $whose } plan { $id }: { $moved }. { $requester } must not carry it out; it can revise and submit a new plan.
-cap-plan-rejected-text-anon = { $by_start } rejects the plan { $id }: { $moved }. The teammate must not carry it out.
-cap-stale-transition = Careful: { $id } was addressed to { $whose } previous run, before its restart — a stale answer.
+cap-moved = il tracker la porta da { $from } a { $to }
+cap-shutdown-approved-title = Shutdown approvato
+cap-shutdown-approved-text = { $by_start } approva { $id }: { $moved }. { $by_start } finisce questo turno, poi esce dal suo ciclo.
+cap-shutdown-rejected-title = Shutdown rifiutato
+cap-shutdown-rejected-text = { $by_start } rifiuta { $id }: { $moved }. { $by_start } continua a lavorare; il lead può chiedere di nuovo con una nuova richiesta.
+cap-plan-approved-title = Piano approvato
+cap-plan-approved-text = { $by_start } approva il piano { $id } { $whose }: { $moved }. Il gate si apre: { $requester } ora può eseguire il piano.
+cap-plan-approved-text-anon = { $by_start } approva il piano { $id }: { $moved }. Il compagno ora può procedere.
+cap-plan-rejected-title = Piano rifiutato
+cap-plan-rejected-text = { $by_start } rifiuta il piano { $id } { $whose }: { $moved }. { $requester } non deve eseguirlo; può rivederlo e sottoporre un nuovo piano.
+cap-plan-rejected-text-anon = { $by_start } rifiuta il piano { $id }: { $moved }. Il compagno non deve eseguirlo.
+cap-stale-transition = Attenzione: { $id } era rivolta all'esecuzione precedente { $whose }, prima del riavvio — una risposta obsoleta.
 
-cap-model-called-title = Model called
-cap-model-called-text = { $who_start } calls its model with the conversation so far and waits for the reply (the activation bar on its lifeline).
-cap-model-replied-title = Model replied
-cap-model-replied-text = { $whose_start } model answers ({ $tokens } tokens, { $stop_reason }): { $next }.
-cap-model-next-tools = it asks for tool calls, which the loop runs next
-cap-model-next-end = its turn ends
-cap-model-says = It says: { $quote }.
-cap-model-failed-title = Model call failed
-cap-model-failed-text = { $whose_start } model call failed: { $error }. { $who_start } stops this turn.
+cap-model-called-title = Modello chiamato
+cap-model-called-text = { $who_start } chiama il suo modello con la conversazione fin qui e aspetta la risposta (la barra di attivazione sulla sua linea di vita).
+cap-model-replied-title = Il modello risponde
+cap-model-replied-text = Il modello { $whose_start } risponde ({ $tokens } token, { $stop_reason }): { $next }.
+cap-model-next-tools = chiede chiamate di strumenti, che il ciclo esegue subito dopo
+cap-model-next-end = il suo turno finisce
+cap-model-says = Dice: { $quote }.
+cap-model-failed-title = Chiamata al modello fallita
+cap-model-failed-text = La chiamata al modello { $whose_start } è fallita: { $error }. { $who_start } interrompe questo turno.
 
-cap-tool-refused-title = Tool refused
-cap-tool-refused-text = The runtime refuses { $whose } { $tool }: { $output }. The model reads the error and can try again.
-cap-tool-returned-title = Tool returned
-cap-tool-returned-text = { $whose_start } { $tool } returns: { $output }.
+cap-tool-refused-title = Strumento rifiutato
+cap-tool-refused-text = Il runtime rifiuta { $tool } { $whose }: { $output }. Il modello legge l'errore e può riprovare.
+cap-tool-returned-title = Strumento eseguito
+cap-tool-returned-text = { $tool } { $whose_start } restituisce: { $output }.
 
-cap-fault-rule = Fault rule { $rule }
-cap-fault-rule-any = A fault rule
-cap-fault-dropped-title = Fault: dropped
-cap-fault-dropped-text = { $by } drops { $what } on its way to { $to }: it never reaches { $whose_to } inbox (×).
-cap-fault-dropped-response = The tracker has moved, but the requester never learns the answer.
-cap-fault-delayed-title = Fault: delayed
-cap-fault-delayed-text = { $by } holds { $what } on the bus for { $ms } ms; it reaches { $whose_to } inbox later.
-cap-fault-duplicated-title = Fault: duplicated
-cap-fault-duplicated-text = { $by } duplicates { $what }: { $whose_to } inbox gets it twice. The request_id shows the copy answers nothing new.
-cap-fault-reordered-title = Fault: reordered
-cap-fault-reordered-text = { $by } holds { $what } back until the next message to { $to } is delivered, so it arrives out of order. The request_id still matches it to its request.
-cap-released-title = Held message released
-cap-released-text = { $what_start } reaches { $whose_to } inbox at last (held since event #{ $held }). It is matched by its request_id, whatever the order.
-cap-released-unknown = The message held by event #{ $held } reaches its recipient's inbox.
+cap-fault-rule = La regola di guasto { $rule }
+cap-fault-rule-any = Una regola di guasto
+cap-fault-dropped-title = Guasto: scartato
+cap-fault-dropped-text = { $by } scarta { $what } diretto a { $to }: non arriva mai nella inbox { $whose_to } (×).
+cap-fault-dropped-response = Il tracker è cambiato, ma chi ha fatto la richiesta non saprà mai la risposta.
+cap-fault-delayed-title = Guasto: ritardato
+cap-fault-delayed-text = { $by } trattiene { $what } sul bus per { $ms } ms; arriva più tardi nella inbox { $whose_to }.
+cap-fault-duplicated-title = Guasto: duplicato
+cap-fault-duplicated-text = { $by } duplica { $what }: la inbox { $whose_to } lo riceve due volte. Il request_id mostra che la copia non risponde a nulla di nuovo.
+cap-fault-reordered-title = Guasto: riordinato
+cap-fault-reordered-text = { $by } trattiene { $what } finché non viene consegnato il messaggio successivo per { $to }, così arriva fuori ordine. Il request_id lo abbina comunque alla sua richiesta.
+cap-released-title = Messaggio trattenuto rilasciato
+cap-released-text = { $what_start } arriva finalmente nella inbox { $whose_to } (trattenuto dall'evento #{ $held }). Viene abbinato tramite il suo request_id, qualunque sia l'ordine.
+cap-released-unknown = Il messaggio trattenuto dall'evento #{ $held } arriva nella inbox del destinatario.
 
-cap-sent-copy = This is the copy a duplicate fault made.
-cap-sent-waits = It waits in { $whose_to } inbox until { $to } reads it.
-cap-stale-answer = It answers { $id }, addressed to { $whose } previous run: a stale answer across a restart.
-cap-sent-message-title = Message sent
-cap-sent-message-text = { $from_start } sends { $to } a message: { $content }.
+cap-sent-copy = Questa è la copia creata da un guasto di duplicazione.
+cap-sent-waits = Aspetta nella inbox { $whose_to } finché { $to } non la legge.
+cap-stale-answer = Risponde a { $id }, rivolta all'esecuzione precedente { $whose }: una risposta obsoleta dopo un riavvio.
+cap-sent-message-title = Messaggio inviato
+cap-sent-message-text = { $from_start } invia a { $to } un messaggio: { $content }.
 cap-sent-broadcast-title = Broadcast
-cap-sent-broadcast-text = { $from_start } broadcasts to { $to }: { $content }.
-cap-sent-shutdown-request-title = shutdown_request sent
-cap-sent-shutdown-request-text = { $from_start } sends the shutdown_request with request_id { $id } to { $to }: { $content }.
-cap-sent-shutdown-response-title = shutdown_response sent
-cap-sent-shutdown-response-text = { $from_start } answers { $id } with a shutdown_response ({ $approve }), correlated by request_id.
-cap-sent-plan-request-title = plan_approval_request sent
-cap-sent-plan-request-text = { $from_start } sends the plan to { $to } as a plan_approval_request with request_id { $id }.
-cap-sent-plan-response-title = plan_approval_response sent
-cap-sent-plan-response-text = { $from_start } answers plan { $id } with a plan_approval_response ({ $approve }), correlated by request_id.
+cap-sent-broadcast-text = { $from_start } manda un broadcast a { $to }: { $content }.
+cap-sent-shutdown-request-title = shutdown_request inviata
+cap-sent-shutdown-request-text = { $from_start } invia la shutdown_request con request_id { $id } a { $to }: { $content }.
+cap-sent-shutdown-response-title = shutdown_response inviata
+cap-sent-shutdown-response-text = { $from_start } risponde a { $id } con una shutdown_response ({ $approve }), riferendo a quel request_id.
+cap-sent-plan-request-title = plan_approval_request inviata
+cap-sent-plan-request-text = { $from_start } invia il piano a { $to } come plan_approval_request con request_id { $id }.
+cap-sent-plan-response-title = plan_approval_response inviata
+cap-sent-plan-response-text = { $from_start } risponde al piano { $id } con una plan_approval_response ({ $approve }), riferendo a quel request_id.
 
-cap-tool-title = Tool: { $tool }
-cap-tool-spawn = { $who_start } calls spawn_teammate to start { $name } as { $role }.
-cap-tool-shutdown-request = { $who_start } calls shutdown_request for { $teammate }: the handler will create a request_id and send the request.
-cap-tool-shutdown-approve = { $who_start } calls shutdown_response to approve { $id }.
-cap-tool-shutdown-reject = { $who_start } calls shutdown_response to reject { $id }.
-cap-tool-shutdown-about = { $who_start } calls shutdown_response about { $id }.
-cap-tool-plan-approve = { $who_start } calls plan_approval to approve plan { $id } (review mode, with the request_id).
-cap-tool-plan-reject = { $who_start } calls plan_approval to reject plan { $id } (review mode, with the request_id).
-cap-tool-plan-submit = { $who_start } calls plan_approval to submit a plan (submit mode, no request_id yet): { $plan }.
-cap-tool-read-inbox = { $who_start } calls read_inbox to read the messages waiting for it.
-cap-tool-send = { $who_start } calls send_message to write to { $to }.
-cap-tool-broadcast = { $who_start } calls broadcast to write to every teammate.
-cap-tool-list = { $who_start } calls list_teammates to see each member's status in config.json.
-cap-tool-file = { $who_start } calls { $tool } on { $path }.
-cap-tool-other = { $who_start } calls the tool { $tool }.
+cap-tool-title = Strumento: { $tool }
+cap-tool-spawn = { $who_start } chiama spawn_teammate per avviare { $name } come { $role }.
+cap-tool-shutdown-request = { $who_start } chiama shutdown_request per { $teammate }: l'handler creerà un request_id e invierà la richiesta.
+cap-tool-shutdown-approve = { $who_start } chiama shutdown_response per approvare { $id }.
+cap-tool-shutdown-reject = { $who_start } chiama shutdown_response per rifiutare { $id }.
+cap-tool-shutdown-about = { $who_start } chiama shutdown_response su { $id }.
+cap-tool-plan-approve = { $who_start } chiama plan_approval per approvare il piano { $id } (modalità revisione, con il request_id).
+cap-tool-plan-reject = { $who_start } chiama plan_approval per rifiutare il piano { $id } (modalità revisione, con il request_id).
+cap-tool-plan-submit = { $who_start } chiama plan_approval per sottoporre un piano (modalità invio, ancora nessun request_id): { $plan }.
+cap-tool-read-inbox = { $who_start } chiama read_inbox per leggere i messaggi che lo aspettano.
+cap-tool-send = { $who_start } chiama send_message per scrivere a { $to }.
+cap-tool-broadcast = { $who_start } chiama broadcast per scrivere a ogni compagno.
+cap-tool-list = { $who_start } chiama list_teammates per vedere lo stato di ogni membro in config.json.
+cap-tool-file = { $who_start } chiama { $tool } su { $path }.
+cap-tool-other = { $who_start } chiama lo strumento { $tool }.

@@ -1,143 +1,132 @@
-# Captions: each step of a run in the lesson's words (src/ui/captions.rs).
-# Protocol identifiers (message types, tool names, request_id, pending,
-# approved, rejected, field names) stay exactly as written here.
+# キャプション: 実行の各ステップをレッスンの言葉で (src/ui/captions.rs)。
+# プロトコル識別子（メッセージ型、ツール名、request_id、pending、approved、rejected、フィールド名）はそのまま。
 
-quote = “{ $text }”
-list-sep = {", "}
-list-and = { $init } and { $last }
-who-lead = the lead
-who-lead-start = The lead
-whose-lead = the lead's
-whose-lead-start = The lead's
-whose-name = { $name }'s
+quote = 「{ $text }」
+list-sep = 、
+list-and = { $init }と{ $last }
+who-lead = リーダー
+who-lead-start = リーダー
+whose-lead = リーダーの
+whose-lead-start = リーダーの
+whose-name = { $name }の
 
-cap-said = { $field }: “{ $text }”.
-cap-said-ended = { $field }: “{ $text }”
-cap-no-text = (no text)
+cap-said = { $field }: 「{ $text }」。
+cap-said-ended = { $field }: 「{ $text }」
+cap-no-text = （テキストなし）
 cap-messages = { $count ->
-    [0] no messages
-    [1] one message
-    [2] two messages
-    [3] three messages
-    [4] four messages
-    [5] five messages
-    [6] six messages
-    [7] seven messages
-    [8] eight messages
-    [9] nine messages
-    [10] ten messages
-   *[other] { $count } messages
+    [0] メッセージなし
+   *[other] メッセージ { $count } 件
 }
-cap-more = { $messages } more
-cap-msg-with-id = the { $msg_type } { $id } from { $from }
-cap-msg = a { $msg_type } from { $from }
+cap-more = ほか{ $messages }
+cap-msg-with-id = { $from }からの { $msg_type } { $id }
+cap-msg = { $from }からの { $msg_type }
 
-cap-nothing-title = Nothing yet
-cap-nothing-text = Pick a scenario or type a prompt for the lead. Each step of the run is told here.
-cap-before-title = Before the first event
-cap-before-text = The run has { $count } events. Press Next to watch the lead and its teammates step by step.
+cap-nothing-title = まだ何もありません
+cap-nothing-text = シナリオを選ぶか、リーダーへのプロンプトを入力してください。実行の各ステップをここで説明します。
+cap-before-title = 最初のイベントの前
+cap-before-text = この実行には { $count } 個のイベントがあります。「次へ」を押すと、リーダーとチームメイトを一歩ずつ見られます。
 
-cap-run-started-title = Run started
-cap-run-started-text = The user gives the lead a prompt: { $prompt }. The lead starts its agent loop.
-cap-run-finished-title = Run finished
-cap-run-finished-text = The team is quiet: nobody is working and no inbox holds an unread message. Every request has its final state in the tracker — or is still pending.
+cap-run-started-title = 実行開始
+cap-run-started-text = ユーザーがリーダーにプロンプトを渡します: { $prompt }。リーダーはエージェントループを開始します。
+cap-run-finished-title = 実行終了
+cap-run-finished-text = チームは静かです: 誰も作業しておらず、未読メッセージのあるインボックスもありません。すべてのリクエストはトラッカー上で最終状態にあります——あるいはまだ pending です。
 
-cap-plan-mode = It works in plan mode: the runtime gates execution — { $name } must get a plan approved by the lead before changing the workspace.
-cap-restarts-title = { $name } restarts
-cap-restarts-text = The lead starts { $name } again as { $role }: a new run of its loop (a new incarnation). Requests addressed to its previous run can no longer be answered by it.
-cap-spawned-title = { $name } spawned
-cap-spawned-text = The lead spawns { $name } as { $role }; { $name } is working and gets its own inbox.
+cap-plan-mode = プランモードで動作します: ランタイムが実行をゲーティングします——{ $name } はワークスペースを変更する前に、リーダーにプランを承認してもらう必要があります。
+cap-restarts-title = { $name } が再起動
+cap-restarts-text = リーダーが { $name } を { $role } として再び起動します: ループの新しい実行（新しいインカネーション）です。以前の実行宛てのリクエストには、もう答えられません。
+cap-spawned-title = { $name } を生成
+cap-spawned-text = リーダーが { $name } を { $role } として生成します。{ $name } は working になり、自分のインボックスを持ちます。
 
-cap-status-shutdown-title = { $name } shuts down
-cap-status-shutdown-text = { $name } leaves its loop: status { $from } → shutdown. Its lifeline ends (×); a message sent to { $name } from now on is never read.
-cap-status-idle-title = { $name } idle
-cap-status-idle-text = { $name } has nothing left to do this turn: { $from } → idle. It waits for a message in its inbox to wake it.
-cap-status-working-title = { $name } working
-cap-status-working-text = { $name } has work again: { $from } → working.
+cap-status-shutdown-title = { $name } がシャットダウン
+cap-status-shutdown-text = { $name } がループを抜けます: ステータス { $from } → shutdown。ライフラインが終わります（×）。これ以降 { $name } に送られたメッセージは読まれません。
+cap-status-idle-title = { $name } が idle に
+cap-status-idle-text = { $name } はこのターンでやることがなくなりました: { $from } → idle。インボックスにメッセージが届いて起こされるのを待ちます。
+cap-status-working-title = { $name } が working に
+cap-status-working-text = { $name } にまた仕事があります: { $from } → working。
 
-cap-inbox-title = Inbox read
-cap-inbox-one = , { $item }
+cap-inbox-title = インボックスを読む
+cap-inbox-one = 、{ $item }
 cap-inbox-many = : { $items }
-cap-inbox-text = { $who_start } reads the inbox: { $messages }{ $what }. The inbox is empty again.
-cap-inbox-text-lead = { $who_start } reads its inbox: { $messages }{ $what }. The inbox is empty again.
-cap-inbox-next = { $who_start } handles each by its request_id.
+cap-inbox-text = { $who_start }がインボックスを読みます: { $messages }{ $what }。インボックスは再び空です。
+cap-inbox-text-lead = { $who_start }が自分のインボックスを読みます: { $messages }{ $what }。インボックスは再び空です。
+cap-inbox-next = { $who_start }はそれぞれを request_id で処理します。
 
-cap-shutdown-requested-title = Shutdown requested
-cap-shutdown-requested-text = { $who_start } asks { $addressee } to shut down. Request { $id } is created and is pending until { $addressee } answers: shutdown_requests[{ $id }] = {"{"}target: { $addressee }, status: pending{"}"}.
-cap-plan-submitted-title = Plan submitted
-cap-plan-submitted-text = { $requester } submits a plan for approval: { $plan }. Request { $id } is pending until { $reviewer } reviews it; until then { $requester } must not carry the plan out.
+cap-shutdown-requested-title = シャットダウンを要求
+cap-shutdown-requested-text = { $who_start }が { $addressee } にシャットダウンを求めます。リクエスト { $id } が作られ、{ $addressee } が答えるまで pending です: shutdown_requests[{ $id }] = {"{"}target: { $addressee }, status: pending{"}"}。
+cap-plan-submitted-title = プランを提出
+cap-plan-submitted-text = { $requester } が承認を求めてプランを提出します: { $plan }。リクエスト { $id } は { $reviewer }がレビューするまで pending です。それまで { $requester } はプランを実行してはいけません。
 
-cap-moved = the tracker moves it { $from } → { $to }
-cap-shutdown-approved-title = Shutdown approved
-cap-shutdown-approved-text = { $by_start } approves { $id }: { $moved }. { $by_start } finishes this turn, then leaves its loop.
-cap-shutdown-rejected-title = Shutdown rejected
-cap-shutdown-rejected-text = { $by_start } rejects { $id }: { $moved }. { $by_start } keeps working; the lead can ask again with a new request.
-cap-plan-approved-title = Plan approved
-cap-plan-approved-text = { $by_start } approves { $whose } plan { $id }: { $moved }. The gate opens: { $requester } may now carry out the plan.
-cap-plan-approved-text-anon = { $by_start } approves the plan { $id }: { $moved }. The teammate may now go ahead.
-cap-plan-rejected-title = Plan rejected
-cap-plan-rejected-text = { $by_start } rejects { $whose } plan { $id }: { $moved }. { $requester } must not carry it out; it can revise and submit a new plan.
-cap-plan-rejected-text-anon = { $by_start } rejects the plan { $id }: { $moved }. The teammate must not carry it out.
-cap-stale-transition = Careful: { $id } was addressed to { $whose } previous run, before its restart — a stale answer.
+cap-moved = トラッカーが { $from } → { $to } に遷移させます
+cap-shutdown-approved-title = シャットダウン承認
+cap-shutdown-approved-text = { $by_start }が { $id } を承認します: { $moved }。{ $by_start }はこのターンを終えてからループを抜けます。
+cap-shutdown-rejected-title = シャットダウン拒否
+cap-shutdown-rejected-text = { $by_start }が { $id } を拒否します: { $moved }。{ $by_start }は作業を続けます。リーダーは新しいリクエストでもう一度頼めます。
+cap-plan-approved-title = プラン承認
+cap-plan-approved-text = { $by_start }が{ $whose }プラン { $id } を承認します: { $moved }。ゲートが開きます: { $requester } はプランを実行できます。
+cap-plan-approved-text-anon = { $by_start }がプラン { $id } を承認します: { $moved }。チームメイトは先に進めます。
+cap-plan-rejected-title = プラン拒否
+cap-plan-rejected-text = { $by_start }が{ $whose }プラン { $id } を拒否します: { $moved }。{ $requester } はそれを実行してはいけません。修正して新しいプランを提出できます。
+cap-plan-rejected-text-anon = { $by_start }がプラン { $id } を拒否します: { $moved }。チームメイトはそれを実行してはいけません。
+cap-stale-transition = 注意: { $id } は{ $whose }再起動前の実行宛てでした——古い応答です。
 
-cap-model-called-title = Model called
-cap-model-called-text = { $who_start } calls its model with the conversation so far and waits for the reply (the activation bar on its lifeline).
-cap-model-replied-title = Model replied
-cap-model-replied-text = { $whose_start } model answers ({ $tokens } tokens, { $stop_reason }): { $next }.
-cap-model-next-tools = it asks for tool calls, which the loop runs next
-cap-model-next-end = its turn ends
-cap-model-says = It says: { $quote }.
-cap-model-failed-title = Model call failed
-cap-model-failed-text = { $whose_start } model call failed: { $error }. { $who_start } stops this turn.
+cap-model-called-title = モデル呼び出し
+cap-model-called-text = { $who_start }がここまでの会話でモデルを呼び出し、返答を待ちます（ライフライン上のアクティベーションバー）。
+cap-model-replied-title = モデルの返答
+cap-model-replied-text = { $whose_start }モデルが答えます（{ $tokens } トークン、{ $stop_reason }）: { $next }。
+cap-model-next-tools = ツール呼び出しを求め、ループが次にそれを実行します
+cap-model-next-end = ターンが終わります
+cap-model-says = 発言: { $quote }。
+cap-model-failed-title = モデル呼び出し失敗
+cap-model-failed-text = { $whose_start }モデル呼び出しが失敗しました: { $error }。{ $who_start }はこのターンを止めます。
 
-cap-tool-refused-title = Tool refused
-cap-tool-refused-text = The runtime refuses { $whose } { $tool }: { $output }. The model reads the error and can try again.
-cap-tool-returned-title = Tool returned
-cap-tool-returned-text = { $whose_start } { $tool } returns: { $output }.
+cap-tool-refused-title = ツール拒否
+cap-tool-refused-text = ランタイムが{ $whose } { $tool } を拒否します: { $output }。モデルはエラーを読んで再試行できます。
+cap-tool-returned-title = ツールの結果
+cap-tool-returned-text = { $whose_start } { $tool } の結果: { $output }。
 
-cap-fault-rule = Fault rule { $rule }
-cap-fault-rule-any = A fault rule
-cap-fault-dropped-title = Fault: dropped
-cap-fault-dropped-text = { $by } drops { $what } on its way to { $to }: it never reaches { $whose_to } inbox (×).
-cap-fault-dropped-response = The tracker has moved, but the requester never learns the answer.
-cap-fault-delayed-title = Fault: delayed
-cap-fault-delayed-text = { $by } holds { $what } on the bus for { $ms } ms; it reaches { $whose_to } inbox later.
-cap-fault-duplicated-title = Fault: duplicated
-cap-fault-duplicated-text = { $by } duplicates { $what }: { $whose_to } inbox gets it twice. The request_id shows the copy answers nothing new.
-cap-fault-reordered-title = Fault: reordered
-cap-fault-reordered-text = { $by } holds { $what } back until the next message to { $to } is delivered, so it arrives out of order. The request_id still matches it to its request.
-cap-released-title = Held message released
-cap-released-text = { $what_start } reaches { $whose_to } inbox at last (held since event #{ $held }). It is matched by its request_id, whatever the order.
-cap-released-unknown = The message held by event #{ $held } reaches its recipient's inbox.
+cap-fault-rule = 障害ルール { $rule }
+cap-fault-rule-any = ある障害ルール
+cap-fault-dropped-title = 障害: 破棄
+cap-fault-dropped-text = { $by } が { $to } への途中で{ $what }を破棄します: { $whose_to }インボックスには届きません（×）。
+cap-fault-dropped-response = トラッカーは遷移しましたが、リクエストした側は答えを知ることがありません。
+cap-fault-delayed-title = 障害: 遅延
+cap-fault-delayed-text = { $by } が{ $what }をバス上に { $ms } ms 留めます。{ $whose_to }インボックスには後で届きます。
+cap-fault-duplicated-title = 障害: 重複
+cap-fault-duplicated-text = { $by } が{ $what }を複製します: { $whose_to }インボックスに 2 回届きます。request_id により、コピーは何も新しく答えていないことがわかります。
+cap-fault-reordered-title = 障害: 順序入れ替え
+cap-fault-reordered-text = { $by } が { $to } への次のメッセージが届くまで{ $what }を留めるので、順序が入れ替わって届きます。それでも request_id でリクエストと対応づけられます。
+cap-released-title = 保留メッセージの解放
+cap-released-text = { $what_start }がついに{ $whose_to }インボックスに届きます（イベント #{ $held } から保留）。順序に関係なく request_id で照合されます。
+cap-released-unknown = イベント #{ $held } で保留されたメッセージが受信者のインボックスに届きます。
 
-cap-sent-copy = This is the copy a duplicate fault made.
-cap-sent-waits = It waits in { $whose_to } inbox until { $to } reads it.
-cap-stale-answer = It answers { $id }, addressed to { $whose } previous run: a stale answer across a restart.
-cap-sent-message-title = Message sent
-cap-sent-message-text = { $from_start } sends { $to } a message: { $content }.
-cap-sent-broadcast-title = Broadcast
-cap-sent-broadcast-text = { $from_start } broadcasts to { $to }: { $content }.
-cap-sent-shutdown-request-title = shutdown_request sent
-cap-sent-shutdown-request-text = { $from_start } sends the shutdown_request with request_id { $id } to { $to }: { $content }.
-cap-sent-shutdown-response-title = shutdown_response sent
-cap-sent-shutdown-response-text = { $from_start } answers { $id } with a shutdown_response ({ $approve }), correlated by request_id.
-cap-sent-plan-request-title = plan_approval_request sent
-cap-sent-plan-request-text = { $from_start } sends the plan to { $to } as a plan_approval_request with request_id { $id }.
-cap-sent-plan-response-title = plan_approval_response sent
-cap-sent-plan-response-text = { $from_start } answers plan { $id } with a plan_approval_response ({ $approve }), correlated by request_id.
+cap-sent-copy = これは重複障害が作ったコピーです。
+cap-sent-waits = { $to } が読むまで{ $whose_to }インボックスで待ちます。
+cap-stale-answer = これは { $id } への応答ですが、宛先は{ $whose }再起動前の実行でした: 再起動をまたいだ古い応答です。
+cap-sent-message-title = メッセージ送信
+cap-sent-message-text = { $from_start }が { $to } にメッセージを送ります: { $content }。
+cap-sent-broadcast-title = ブロードキャスト
+cap-sent-broadcast-text = { $from_start }が { $to } にブロードキャストします: { $content }。
+cap-sent-shutdown-request-title = shutdown_request 送信
+cap-sent-shutdown-request-text = { $from_start }が request_id { $id } 付きの shutdown_request を { $to } に送ります: { $content }。
+cap-sent-shutdown-response-title = shutdown_response 送信
+cap-sent-shutdown-response-text = { $from_start }が shutdown_response（{ $approve }）で { $id } に答えます。request_id で相関します。
+cap-sent-plan-request-title = plan_approval_request 送信
+cap-sent-plan-request-text = { $from_start }がプランを request_id { $id } 付きの plan_approval_request として { $to } に送ります。
+cap-sent-plan-response-title = plan_approval_response 送信
+cap-sent-plan-response-text = { $from_start }が plan_approval_response（{ $approve }）でプラン { $id } に答えます。request_id で相関します。
 
-cap-tool-title = Tool: { $tool }
-cap-tool-spawn = { $who_start } calls spawn_teammate to start { $name } as { $role }.
-cap-tool-shutdown-request = { $who_start } calls shutdown_request for { $teammate }: the handler will create a request_id and send the request.
-cap-tool-shutdown-approve = { $who_start } calls shutdown_response to approve { $id }.
-cap-tool-shutdown-reject = { $who_start } calls shutdown_response to reject { $id }.
-cap-tool-shutdown-about = { $who_start } calls shutdown_response about { $id }.
-cap-tool-plan-approve = { $who_start } calls plan_approval to approve plan { $id } (review mode, with the request_id).
-cap-tool-plan-reject = { $who_start } calls plan_approval to reject plan { $id } (review mode, with the request_id).
-cap-tool-plan-submit = { $who_start } calls plan_approval to submit a plan (submit mode, no request_id yet): { $plan }.
-cap-tool-read-inbox = { $who_start } calls read_inbox to read the messages waiting for it.
-cap-tool-send = { $who_start } calls send_message to write to { $to }.
-cap-tool-broadcast = { $who_start } calls broadcast to write to every teammate.
-cap-tool-list = { $who_start } calls list_teammates to see each member's status in config.json.
-cap-tool-file = { $who_start } calls { $tool } on { $path }.
-cap-tool-other = { $who_start } calls the tool { $tool }.
+cap-tool-title = ツール: { $tool }
+cap-tool-spawn = { $who_start }が spawn_teammate を呼び、{ $name } を { $role } として起動します。
+cap-tool-shutdown-request = { $who_start }が { $teammate } に対して shutdown_request を呼びます: ハンドラが request_id を作ってリクエストを送ります。
+cap-tool-shutdown-approve = { $who_start }が shutdown_response を呼び、{ $id } を承認します。
+cap-tool-shutdown-reject = { $who_start }が shutdown_response を呼び、{ $id } を拒否します。
+cap-tool-shutdown-about = { $who_start }が { $id } について shutdown_response を呼びます。
+cap-tool-plan-approve = { $who_start }が plan_approval を呼び、プラン { $id } を承認します（レビューモード、request_id 付き）。
+cap-tool-plan-reject = { $who_start }が plan_approval を呼び、プラン { $id } を拒否します（レビューモード、request_id 付き）。
+cap-tool-plan-submit = { $who_start }が plan_approval を呼んでプランを提出します（提出モード、request_id はまだありません）: { $plan }。
+cap-tool-read-inbox = { $who_start }が read_inbox を呼び、届いているメッセージを読みます。
+cap-tool-send = { $who_start }が send_message を呼び、{ $to } に書きます。
+cap-tool-broadcast = { $who_start }が broadcast を呼び、チームメイト全員に書きます。
+cap-tool-list = { $who_start }が list_teammates を呼び、config.json で各メンバーのステータスを見ます。
+cap-tool-file = { $who_start }が { $path } に対して { $tool } を呼びます。
+cap-tool-other = { $who_start }がツール { $tool } を呼びます。

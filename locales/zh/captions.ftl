@@ -1,143 +1,132 @@
-# Captions: each step of a run in the lesson's words (src/ui/captions.rs).
-# Protocol identifiers (message types, tool names, request_id, pending,
-# approved, rejected, field names) stay exactly as written here.
+# 字幕：用课程的话讲述运行的每一步 (src/ui/captions.rs)。
+# 协议标识符（消息类型、工具名、request_id、pending、approved、rejected、字段名）保持原样。
 
 quote = “{ $text }”
-list-sep = {", "}
-list-and = { $init } and { $last }
-who-lead = the lead
-who-lead-start = The lead
-whose-lead = the lead's
-whose-lead-start = The lead's
-whose-name = { $name }'s
+list-sep = 、
+list-and = { $init } 和 { $last }
+who-lead = 领导
+who-lead-start = 领导
+whose-lead = 领导的
+whose-lead-start = 领导的
+whose-name = { $name } 的
 
-cap-said = { $field }: “{ $text }”.
-cap-said-ended = { $field }: “{ $text }”
-cap-no-text = (no text)
+cap-said = { $field }：“{ $text }”。
+cap-said-ended = { $field }：“{ $text }”
+cap-no-text = （无文本）
 cap-messages = { $count ->
-    [0] no messages
-    [1] one message
-    [2] two messages
-    [3] three messages
-    [4] four messages
-    [5] five messages
-    [6] six messages
-    [7] seven messages
-    [8] eight messages
-    [9] nine messages
-    [10] ten messages
-   *[other] { $count } messages
+    [0] 没有消息
+   *[other] { $count } 条消息
 }
-cap-more = { $messages } more
-cap-msg-with-id = the { $msg_type } { $id } from { $from }
-cap-msg = a { $msg_type } from { $from }
+cap-more = 另外 { $messages }
+cap-msg-with-id = 来自 { $from } 的 { $msg_type } { $id }
+cap-msg = 来自 { $from } 的一条 { $msg_type }
 
-cap-nothing-title = Nothing yet
-cap-nothing-text = Pick a scenario or type a prompt for the lead. Each step of the run is told here.
-cap-before-title = Before the first event
-cap-before-text = The run has { $count } events. Press Next to watch the lead and its teammates step by step.
+cap-nothing-title = 尚无内容
+cap-nothing-text = 选择一个场景，或为领导输入一个提示。运行的每一步都会在这里讲述。
+cap-before-title = 第一个事件之前
+cap-before-text = 本次运行共有 { $count } 个事件。按“下一步”逐步观看领导和队友。
 
-cap-run-started-title = Run started
-cap-run-started-text = The user gives the lead a prompt: { $prompt }. The lead starts its agent loop.
-cap-run-finished-title = Run finished
-cap-run-finished-text = The team is quiet: nobody is working and no inbox holds an unread message. Every request has its final state in the tracker — or is still pending.
+cap-run-started-title = 运行开始
+cap-run-started-text = 用户给领导一个提示：{ $prompt }。领导开始它的智能体循环。
+cap-run-finished-title = 运行结束
+cap-run-finished-text = 团队安静下来：没有人在工作，也没有收件箱里有未读消息。每个请求在 tracker 中都有最终状态——或者仍是 pending。
 
-cap-plan-mode = It works in plan mode: the runtime gates execution — { $name } must get a plan approved by the lead before changing the workspace.
-cap-restarts-title = { $name } restarts
-cap-restarts-text = The lead starts { $name } again as { $role }: a new run of its loop (a new incarnation). Requests addressed to its previous run can no longer be answered by it.
-cap-spawned-title = { $name } spawned
-cap-spawned-text = The lead spawns { $name } as { $role }; { $name } is working and gets its own inbox.
+cap-plan-mode = 它以计划模式工作：运行时对执行进行把关——{ $name } 必须先让领导批准一个计划，才能修改工作区。
+cap-restarts-title = { $name } 重启
+cap-restarts-text = 领导以 { $role } 的身份再次启动 { $name }：它的循环重新运行（新的化身）。发给它上一次运行的请求，它再也无法回答。
+cap-spawned-title = { $name } 已创建
+cap-spawned-text = 领导以 { $role } 的身份创建 { $name }；{ $name } 开始工作，并拥有自己的收件箱。
 
-cap-status-shutdown-title = { $name } shuts down
-cap-status-shutdown-text = { $name } leaves its loop: status { $from } → shutdown. Its lifeline ends (×); a message sent to { $name } from now on is never read.
-cap-status-idle-title = { $name } idle
-cap-status-idle-text = { $name } has nothing left to do this turn: { $from } → idle. It waits for a message in its inbox to wake it.
-cap-status-working-title = { $name } working
-cap-status-working-text = { $name } has work again: { $from } → working.
+cap-status-shutdown-title = { $name } 关机
+cap-status-shutdown-text = { $name } 离开它的循环：状态 { $from } → shutdown。它的生命线结束（×）；此后发给 { $name } 的消息永远不会被读取。
+cap-status-idle-title = { $name } 空闲
+cap-status-idle-text = { $name } 这一轮已无事可做：{ $from } → idle。它等待收件箱里的消息来唤醒它。
+cap-status-working-title = { $name } 工作中
+cap-status-working-text = { $name } 又有工作了：{ $from } → working。
 
-cap-inbox-title = Inbox read
-cap-inbox-one = , { $item }
-cap-inbox-many = : { $items }
-cap-inbox-text = { $who_start } reads the inbox: { $messages }{ $what }. The inbox is empty again.
-cap-inbox-text-lead = { $who_start } reads its inbox: { $messages }{ $what }. The inbox is empty again.
-cap-inbox-next = { $who_start } handles each by its request_id.
+cap-inbox-title = 读取收件箱
+cap-inbox-one = ：{ $item }
+cap-inbox-many = ：{ $items }
+cap-inbox-text = { $who_start } 读取收件箱：{ $messages }{ $what }。收件箱又空了。
+cap-inbox-text-lead = { $who_start } 读取自己的收件箱：{ $messages }{ $what }。收件箱又空了。
+cap-inbox-next = { $who_start } 按 request_id 逐一处理。
 
-cap-shutdown-requested-title = Shutdown requested
-cap-shutdown-requested-text = { $who_start } asks { $addressee } to shut down. Request { $id } is created and is pending until { $addressee } answers: shutdown_requests[{ $id }] = {"{"}target: { $addressee }, status: pending{"}"}.
-cap-plan-submitted-title = Plan submitted
-cap-plan-submitted-text = { $requester } submits a plan for approval: { $plan }. Request { $id } is pending until { $reviewer } reviews it; until then { $requester } must not carry the plan out.
+cap-shutdown-requested-title = 请求关机
+cap-shutdown-requested-text = { $who_start } 请求 { $addressee } 关机。请求 { $id } 被创建，在 { $addressee } 回答之前一直是 pending：shutdown_requests[{ $id }] = {"{"}target: { $addressee }, status: pending{"}"}。
+cap-plan-submitted-title = 提交计划
+cap-plan-submitted-text = { $requester } 提交一个计划等待审批：{ $plan }。请求 { $id } 在 { $reviewer } 审阅之前一直是 pending；在此之前 { $requester } 不得执行该计划。
 
-cap-moved = the tracker moves it { $from } → { $to }
-cap-shutdown-approved-title = Shutdown approved
-cap-shutdown-approved-text = { $by_start } approves { $id }: { $moved }. { $by_start } finishes this turn, then leaves its loop.
-cap-shutdown-rejected-title = Shutdown rejected
-cap-shutdown-rejected-text = { $by_start } rejects { $id }: { $moved }. { $by_start } keeps working; the lead can ask again with a new request.
-cap-plan-approved-title = Plan approved
-cap-plan-approved-text = { $by_start } approves { $whose } plan { $id }: { $moved }. The gate opens: { $requester } may now carry out the plan.
-cap-plan-approved-text-anon = { $by_start } approves the plan { $id }: { $moved }. The teammate may now go ahead.
-cap-plan-rejected-title = Plan rejected
-cap-plan-rejected-text = { $by_start } rejects { $whose } plan { $id }: { $moved }. { $requester } must not carry it out; it can revise and submit a new plan.
-cap-plan-rejected-text-anon = { $by_start } rejects the plan { $id }: { $moved }. The teammate must not carry it out.
-cap-stale-transition = Careful: { $id } was addressed to { $whose } previous run, before its restart — a stale answer.
+cap-moved = tracker 把它从 { $from } 变为 { $to }
+cap-shutdown-approved-title = 关机已批准
+cap-shutdown-approved-text = { $by_start } 批准 { $id }：{ $moved }。{ $by_start } 完成这一轮，然后离开它的循环。
+cap-shutdown-rejected-title = 关机被拒绝
+cap-shutdown-rejected-text = { $by_start } 拒绝 { $id }：{ $moved }。{ $by_start } 继续工作；领导可以用一个新请求再问一次。
+cap-plan-approved-title = 计划已批准
+cap-plan-approved-text = { $by_start } 批准 { $whose }计划 { $id }：{ $moved }。闸门打开：{ $requester } 现在可以执行该计划。
+cap-plan-approved-text-anon = { $by_start } 批准计划 { $id }：{ $moved }。队友现在可以继续。
+cap-plan-rejected-title = 计划被拒绝
+cap-plan-rejected-text = { $by_start } 拒绝 { $whose }计划 { $id }：{ $moved }。{ $requester } 不得执行它；可以修改后提交新计划。
+cap-plan-rejected-text-anon = { $by_start } 拒绝计划 { $id }：{ $moved }。队友不得执行它。
+cap-stale-transition = 注意：{ $id } 是发给 { $whose }上一次运行的（在重启之前）——这是一个过时的回答。
 
-cap-model-called-title = Model called
-cap-model-called-text = { $who_start } calls its model with the conversation so far and waits for the reply (the activation bar on its lifeline).
-cap-model-replied-title = Model replied
-cap-model-replied-text = { $whose_start } model answers ({ $tokens } tokens, { $stop_reason }): { $next }.
-cap-model-next-tools = it asks for tool calls, which the loop runs next
-cap-model-next-end = its turn ends
-cap-model-says = It says: { $quote }.
-cap-model-failed-title = Model call failed
-cap-model-failed-text = { $whose_start } model call failed: { $error }. { $who_start } stops this turn.
+cap-model-called-title = 调用模型
+cap-model-called-text = { $who_start } 带着目前的对话调用它的模型，并等待回复（它生命线上的激活条）。
+cap-model-replied-title = 模型回复
+cap-model-replied-text = { $whose_start }模型回答（{ $tokens } 个 token，{ $stop_reason }）：{ $next }。
+cap-model-next-tools = 它请求工具调用，循环接下来会执行
+cap-model-next-end = 它的这一轮结束
+cap-model-says = 它说：{ $quote }。
+cap-model-failed-title = 模型调用失败
+cap-model-failed-text = { $whose_start }模型调用失败：{ $error }。{ $who_start } 停止这一轮。
 
-cap-tool-refused-title = Tool refused
-cap-tool-refused-text = The runtime refuses { $whose } { $tool }: { $output }. The model reads the error and can try again.
-cap-tool-returned-title = Tool returned
-cap-tool-returned-text = { $whose_start } { $tool } returns: { $output }.
+cap-tool-refused-title = 工具被拒绝
+cap-tool-refused-text = 运行时拒绝了 { $whose } { $tool }：{ $output }。模型读到错误后可以再试。
+cap-tool-returned-title = 工具返回
+cap-tool-returned-text = { $whose_start } { $tool } 返回：{ $output }。
 
-cap-fault-rule = Fault rule { $rule }
-cap-fault-rule-any = A fault rule
-cap-fault-dropped-title = Fault: dropped
-cap-fault-dropped-text = { $by } drops { $what } on its way to { $to }: it never reaches { $whose_to } inbox (×).
-cap-fault-dropped-response = The tracker has moved, but the requester never learns the answer.
-cap-fault-delayed-title = Fault: delayed
-cap-fault-delayed-text = { $by } holds { $what } on the bus for { $ms } ms; it reaches { $whose_to } inbox later.
-cap-fault-duplicated-title = Fault: duplicated
-cap-fault-duplicated-text = { $by } duplicates { $what }: { $whose_to } inbox gets it twice. The request_id shows the copy answers nothing new.
-cap-fault-reordered-title = Fault: reordered
-cap-fault-reordered-text = { $by } holds { $what } back until the next message to { $to } is delivered, so it arrives out of order. The request_id still matches it to its request.
-cap-released-title = Held message released
-cap-released-text = { $what_start } reaches { $whose_to } inbox at last (held since event #{ $held }). It is matched by its request_id, whatever the order.
-cap-released-unknown = The message held by event #{ $held } reaches its recipient's inbox.
+cap-fault-rule = 故障规则 { $rule }
+cap-fault-rule-any = 一条故障规则
+cap-fault-dropped-title = 故障：丢弃
+cap-fault-dropped-text = { $by } 在发往 { $to } 的途中丢弃了{ $what }：它永远到不了 { $whose_to }收件箱（×）。
+cap-fault-dropped-response = tracker 已经变化，但请求方永远得不到这个回答。
+cap-fault-delayed-title = 故障：延迟
+cap-fault-delayed-text = { $by } 把{ $what }在总线上扣留 { $ms } 毫秒；它稍后才到达 { $whose_to }收件箱。
+cap-fault-duplicated-title = 故障：重复
+cap-fault-duplicated-text = { $by } 复制了{ $what }：{ $whose_to }收件箱收到两次。request_id 表明这个副本没有回答任何新东西。
+cap-fault-reordered-title = 故障：乱序
+cap-fault-reordered-text = { $by } 扣住{ $what }，直到下一条发给 { $to } 的消息送达，所以它乱序到达。request_id 仍然把它与它的请求对应起来。
+cap-released-title = 扣留的消息被释放
+cap-released-text = { $what_start }终于到达 { $whose_to }收件箱（自事件 #{ $held } 起被扣留）。无论顺序如何，它都按 request_id 匹配。
+cap-released-unknown = 被事件 #{ $held } 扣留的消息到达收件人的收件箱。
 
-cap-sent-copy = This is the copy a duplicate fault made.
-cap-sent-waits = It waits in { $whose_to } inbox until { $to } reads it.
-cap-stale-answer = It answers { $id }, addressed to { $whose } previous run: a stale answer across a restart.
-cap-sent-message-title = Message sent
-cap-sent-message-text = { $from_start } sends { $to } a message: { $content }.
-cap-sent-broadcast-title = Broadcast
-cap-sent-broadcast-text = { $from_start } broadcasts to { $to }: { $content }.
-cap-sent-shutdown-request-title = shutdown_request sent
-cap-sent-shutdown-request-text = { $from_start } sends the shutdown_request with request_id { $id } to { $to }: { $content }.
-cap-sent-shutdown-response-title = shutdown_response sent
-cap-sent-shutdown-response-text = { $from_start } answers { $id } with a shutdown_response ({ $approve }), correlated by request_id.
-cap-sent-plan-request-title = plan_approval_request sent
-cap-sent-plan-request-text = { $from_start } sends the plan to { $to } as a plan_approval_request with request_id { $id }.
-cap-sent-plan-response-title = plan_approval_response sent
-cap-sent-plan-response-text = { $from_start } answers plan { $id } with a plan_approval_response ({ $approve }), correlated by request_id.
+cap-sent-copy = 这是重复故障产生的副本。
+cap-sent-waits = 它在 { $whose_to }收件箱里等待，直到 { $to } 读取它。
+cap-stale-answer = 它回答 { $id }，而该请求是发给 { $whose }上一次运行的：跨越重启的过时回答。
+cap-sent-message-title = 消息已发送
+cap-sent-message-text = { $from_start } 给 { $to } 发了一条消息：{ $content }。
+cap-sent-broadcast-title = 广播
+cap-sent-broadcast-text = { $from_start } 向 { $to } 广播：{ $content }。
+cap-sent-shutdown-request-title = 已发送 shutdown_request
+cap-sent-shutdown-request-text = { $from_start } 把带有 request_id { $id } 的 shutdown_request 发给 { $to }：{ $content }。
+cap-sent-shutdown-response-title = 已发送 shutdown_response
+cap-sent-shutdown-response-text = { $from_start } 用 shutdown_response（{ $approve }）回答 { $id }，通过 request_id 对应。
+cap-sent-plan-request-title = 已发送 plan_approval_request
+cap-sent-plan-request-text = { $from_start } 把计划作为带 request_id { $id } 的 plan_approval_request 发给 { $to }。
+cap-sent-plan-response-title = 已发送 plan_approval_response
+cap-sent-plan-response-text = { $from_start } 用 plan_approval_response（{ $approve }）回答计划 { $id }，通过 request_id 对应。
 
-cap-tool-title = Tool: { $tool }
-cap-tool-spawn = { $who_start } calls spawn_teammate to start { $name } as { $role }.
-cap-tool-shutdown-request = { $who_start } calls shutdown_request for { $teammate }: the handler will create a request_id and send the request.
-cap-tool-shutdown-approve = { $who_start } calls shutdown_response to approve { $id }.
-cap-tool-shutdown-reject = { $who_start } calls shutdown_response to reject { $id }.
-cap-tool-shutdown-about = { $who_start } calls shutdown_response about { $id }.
-cap-tool-plan-approve = { $who_start } calls plan_approval to approve plan { $id } (review mode, with the request_id).
-cap-tool-plan-reject = { $who_start } calls plan_approval to reject plan { $id } (review mode, with the request_id).
-cap-tool-plan-submit = { $who_start } calls plan_approval to submit a plan (submit mode, no request_id yet): { $plan }.
-cap-tool-read-inbox = { $who_start } calls read_inbox to read the messages waiting for it.
-cap-tool-send = { $who_start } calls send_message to write to { $to }.
-cap-tool-broadcast = { $who_start } calls broadcast to write to every teammate.
-cap-tool-list = { $who_start } calls list_teammates to see each member's status in config.json.
-cap-tool-file = { $who_start } calls { $tool } on { $path }.
-cap-tool-other = { $who_start } calls the tool { $tool }.
+cap-tool-title = 工具：{ $tool }
+cap-tool-spawn = { $who_start } 调用 spawn_teammate，以 { $role } 的身份启动 { $name }。
+cap-tool-shutdown-request = { $who_start } 为 { $teammate } 调用 shutdown_request：处理程序会创建一个 request_id 并发送请求。
+cap-tool-shutdown-approve = { $who_start } 调用 shutdown_response 批准 { $id }。
+cap-tool-shutdown-reject = { $who_start } 调用 shutdown_response 拒绝 { $id }。
+cap-tool-shutdown-about = { $who_start } 就 { $id } 调用 shutdown_response。
+cap-tool-plan-approve = { $who_start } 调用 plan_approval 批准计划 { $id }（审阅模式，带 request_id）。
+cap-tool-plan-reject = { $who_start } 调用 plan_approval 拒绝计划 { $id }（审阅模式，带 request_id）。
+cap-tool-plan-submit = { $who_start } 调用 plan_approval 提交计划（提交模式，还没有 request_id）：{ $plan }。
+cap-tool-read-inbox = { $who_start } 调用 read_inbox，读取等待它的消息。
+cap-tool-send = { $who_start } 调用 send_message 给 { $to } 写信。
+cap-tool-broadcast = { $who_start } 调用 broadcast 给每个队友写信。
+cap-tool-list = { $who_start } 调用 list_teammates，查看 config.json 中每个成员的状态。
+cap-tool-file = { $who_start } 对 { $path } 调用 { $tool }。
+cap-tool-other = { $who_start } 调用工具 { $tool }。

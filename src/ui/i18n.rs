@@ -380,4 +380,92 @@ mod tests {
         // A variable left out is a formatting error: the strict form says so.
         assert!(matches!(Catalog::en().try_format("ui-model", &[]), Err(I18nError::Format { .. })));
     }
+
+    /// A sample value for a variable: numbers for the ones that count.
+    fn sample(var: &str) -> Arg {
+        match var {
+            "count" | "n" | "shown" | "len" | "held" | "ms" | "tokens" | "rule" | "missing" | "limit" => Arg::Number(2),
+            other => Arg::Text(format!("<{other}>")),
+        }
+    }
+
+    #[test]
+    fn every_language_has_every_key_of_every_other_and_each_message_formats_with_the_english_variables() {
+        let mut problems = Vec::new();
+        for l in Locale::ALL {
+            let cat = Catalog::get(l);
+            problems.extend(cat.load_errors().iter().map(|e| e.to_string()));
+        }
+        let all: std::collections::BTreeSet<&str> =
+            Locale::ALL.iter().flat_map(|l| Catalog::get(*l).keys().iter().map(String::as_str)).collect();
+        for l in Locale::ALL {
+            let cat = Catalog::get(l);
+            for key in &all {
+                if !cat.has(key) {
+                    problems.push(format!("{}: missing '{key}'", l.tag()));
+                    continue;
+                }
+                let vars = Catalog::en().variables(key);
+                let args: Vec<(&str, Arg)> = vars.iter().map(|v| (v.as_str(), sample(v))).collect();
+                match cat.try_format(key, &args) {
+                    Ok(text) => {
+                        if text.trim().is_empty() {
+                            problems.push(format!("{}: '{key}' is empty", l.tag()));
+                        }
+                        if text.contains("{$") || text.contains('⟦') {
+                            problems.push(format!("{}: '{key}' leaves a placeholder: {text}", l.tag()));
+                        }
+                    }
+                    Err(e) => problems.push(e.to_string()),
+                }
+                let own = cat.variables(key);
+                for v in &vars {
+                    if !own.contains(v) {
+                        problems.push(format!("{}: '{key}' does not use ${v}", l.tag()));
+                    }
+                }
+                for v in &own {
+                    if !vars.contains(v) {
+                        problems.push(format!("{}: '{key}' uses ${v}, which English does not pass", l.tag()));
+                    }
+                }
+            }
+        }
+        assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+    }
+
+    #[test]
+    fn protocol_identifiers_are_written_the_same_in_every_language() {
+        // Where English names a message type, a tool or request_id, every
+        // translation names it too, unchanged.
+        const IDS: [&str; 12] = [
+            "shutdown_request",
+            "shutdown_response",
+            "plan_approval_request",
+            "plan_approval_response",
+            "plan_approval",
+            "request_id",
+            "spawn_teammate",
+            "list_teammates",
+            "read_inbox",
+            "send_message",
+            "config.json",
+            "shutdown_requests",
+        ];
+        let mut problems = Vec::new();
+        for key in Catalog::en().keys() {
+            let vars = Catalog::en().variables(key);
+            let args: Vec<(&str, Arg)> = vars.iter().map(|v| (v.as_str(), sample(v))).collect();
+            let en = Catalog::en().try_format(key, &args).unwrap_or_default();
+            for l in Locale::ALL {
+                let text = Catalog::get(l).try_format(key, &args).unwrap_or_default();
+                for id in IDS {
+                    if en.matches(id).count() > 0 && text.matches(id).count() == 0 {
+                        problems.push(format!("{}: '{key}' lost {id}", l.tag()));
+                    }
+                }
+            }
+        }
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
+    }
 }

@@ -98,7 +98,8 @@ pub fn App(
     provide_context(s);
     let l = Lang::from_browser();
     provide_context(l);
-    provide_context(TourState::new());
+    let tours = TourState::new();
+    provide_context(tours);
     s.reset();
     // A share link reruns its scenario or shows its trace; otherwise the run
     // from before a reload comes back for replay. A bad link says so, and
@@ -123,7 +124,7 @@ pub fn App(
         if !s.playback.playing.get() {
             return;
         }
-        let delay = std::time::Duration::from_millis((400.0 / s.playback.speed.get()) as u64);
+        let delay = super::playback::step_interval(s.playback.speed.get());
         let handle = set_interval_with_handle(
             move || {
                 if s.playback.cursor.get_untracked().is_none()
@@ -172,6 +173,8 @@ pub fn App(
             "End" => s.seek(usize::MAX),
             "?" => open_shortcuts(),
             "Escape" if drawer.0.get_untracked().is_some() => drawer.close(true),
+            // As the shortcuts dialog says: Escape ends a guided tour.
+            "Escape" if tours.active.get_untracked().is_some() => super::tour_view::end(s, tours),
             _ => return,
         }
         e.prevent_default();

@@ -29,12 +29,16 @@ pub struct TourState {
     pub index: RwSignal<usize>,
     /// The tour's scenario is still running; the tour starts when it ends.
     pub waiting: RwSignal<bool>,
+    /// Next stop walks the cursor forward one event at a time, at the
+    /// playback Speed (as Play does), to the cursor of the stop shown; this
+    /// is that cursor while the walk is on.
+    pub walking: RwSignal<Option<usize>>,
 }
 
 impl TourState {
     /// No tour on.
     pub fn new() -> Self {
-        TourState { active: RwSignal::new(None), index: RwSignal::new(0), waiting: RwSignal::new(false) }
+        TourState { active: RwSignal::new(None), index: RwSignal::new(0), waiting: RwSignal::new(false), walking: RwSignal::new(None) }
     }
 }
 
@@ -76,14 +80,36 @@ fn run_done(s: Session, tour: &Tour) -> bool {
 /// replay paused.
 fn go(s: Session, t: TourState, stops: &[ResolvedStop], i: usize) {
     let Some(stop) = stops.get(i) else { return };
+    t.walking.set(None);
     t.index.set(i);
     s.playback.playing.set(false);
     s.seek(stop.cursor);
     s.playback.selected.set(stop.id.clone());
+    arrived(stop.seq);
+}
+
+/// Shows stop `i` of `stops` by walking to it: the cursor steps forward
+/// through the events between, one per `playback::step_interval` at the
+/// Speed setting (the effect in `TourCard` steps it), so the diagram plays
+/// what happens on the way. A stop behind the cursor, or the next event,
+/// is shown at once.
+fn walk(s: Session, t: TourState, stops: &[ResolvedStop], i: usize) {
+    let Some(stop) = stops.get(i) else { return };
+    if stop.cursor <= s.shown() + 1 {
+        go(s, t, stops, i);
+        return;
+    }
+    t.index.set(i);
+    s.playback.playing.set(false);
+    s.playback.selected.set(stop.id.clone());
+    t.walking.set(Some(stop.cursor));
+}
+
+/// Brings the stop's event into view once it is drawn.
+fn arrived(seq: u64) {
     // The diagram keeps the cursor's row in view (vertically) on the next
     // frame; a frame later the stop's row is drawn and can be brought into
     // view sideways too (a phone shows two or three lifelines at a time).
-    let seq = stop.seq;
     request_animation_frame(move || request_animation_frame(move || reveal(seq)));
 }
 
@@ -140,6 +166,7 @@ pub fn start(s: Session, t: TourState, tour: &'static Tour) -> bool {
 
 /// Ends the tour; the cursor stays where it is and the request is let go.
 pub fn end(s: Session, t: TourState) {
+    t.walking.set(None);
     t.active.set(None);
     t.waiting.set(false);
     s.playback.selected.set(None);
@@ -210,6 +237,35 @@ pub fn TourCard() -> impl IntoView {
             found.with_untracked(|f| go(s, t, f, 0));
         }
     });
+    // A walk to the next stop: one event per step interval at the Speed
+    // setting (a new Speed applies from the next step), as Play does.
+    Effect::new(move |_| {
+        let Some(target) = t.walking.get() else { return };
+        let delay = super::playback::step_interval(s.playback.speed.get());
+        let handle = set_interval_with_handle(
+            move || {
+                let at = s.shown();
+                if t.walking.get_untracked() != Some(target) {
+                    return;
+                }
+                if at + 1 >= target {
+                    t.walking.set(None);
+                    s.seek(target);
+                    found.with_untracked(|f| {
+                        if let Some(stop) = f.iter().find(|stop| stop.cursor == target) {
+                            arrived(stop.seq);
+                        }
+                    });
+                } else {
+                    s.seek(at + 1);
+                }
+            },
+            delay,
+        );
+        if let Ok(h) = handle {
+            on_cleanup(move || h.clear());
+        }
+    });
     // Another run replaced the tour's (a scenario, a prompt, an import):
     // the tour ends.
     Effect::new(move |_| {
@@ -234,10 +290,19 @@ pub fn TourCard() -> impl IntoView {
         if t.waiting.get_untracked() {
             return;
         }
+        // A walk still on ends at its stop first.
+        if let Some(target) = t.walking.get_untracked() {
+            t.walking.set(None);
+            s.seek(target);
+        }
         let i = t.index.get_untracked() as isize + by;
         found.with_untracked(|f| {
             if i >= 0 && (i as usize) < f.len() {
-                go(s, t, f, i as usize);
+                if by > 0 {
+                    walk(s, t, f, i as usize);
+                } else {
+                    go(s, t, f, i as usize);
+                }
             }
         });
     };

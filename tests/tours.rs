@@ -166,3 +166,28 @@ fn without_protocols_the_lead_gets_nothing_to_match_and_with_the_handshake_it_do
         Event::MessageSent { message } if message.msg_type == MessageType::ShutdownResponse && message.request_id.as_ref() == Some(&id) && message.to.is_lead())));
     assert!(second_half.iter().any(|e| matches!(&e.event, Event::MemberStatusChanged { to: MemberStatus::Shutdown, .. })));
 }
+
+#[test]
+fn every_stop_of_every_tour_is_told_in_every_language_with_nothing_left_over() {
+    use team_protocols::ui::i18n::Locale;
+    for tour in &TOURS {
+        let trace = common::scenario_trace(tour.scenario);
+        let en = tours::resolve(Catalog::en(), tour, trace.entries());
+        for l in Locale::ALL {
+            let cat = Catalog::get(l);
+            let told = tours::resolve(cat, tour, trace.entries());
+            assert_eq!(told.len(), tour.stops.len(), "{} {}: every stop", l.tag(), tour.id);
+            for (s, e) in told.iter().zip(&en) {
+                for text in [&s.title, &s.text] {
+                    assert!(!text.contains('{') && !text.contains('}') && !text.contains('⟦') && !text.trim().is_empty(), "{} {}: {text}", l.tag(), tour.id);
+                }
+                if l != Locale::En {
+                    assert_ne!(s.text, e.text, "{} {}: its own words", l.tag(), tour.id);
+                }
+            }
+            for text in [tour.title(cat), tour.intro(cat)] {
+                assert!(!text.contains('⟦') && !text.trim().is_empty(), "{} {}: {text}", l.tag(), tour.id);
+            }
+        }
+    }
+}

@@ -746,4 +746,48 @@ mod tests {
         let c = caption(Catalog::en(), &t, None);
         assert!(c.text.contains("“Spawn alice. Then stop her.” The lead"), "{}", c.text);
     }
+
+    /// What a caption in any language must not show: a missing key's
+    /// marker, an unfilled variable, a brace other than the tracker's dict.
+    fn leftovers(c: &Caption) -> bool {
+        let all = format!("{} {}", c.title, c.text).replace("{target:", "").replace("pending}", "");
+        all.contains('⟦') || all.contains('{') || all.contains('}') || c.title.trim().is_empty() || c.text.trim().is_empty()
+    }
+
+    #[test]
+    fn every_event_variant_and_every_scenario_event_is_captioned_in_every_language_with_nothing_left_over() {
+        use crate::model::scripted::ScriptedModel;
+        use crate::model::sleep::NoSleep;
+        use crate::runtime::executor::LocalExecutor;
+        use crate::runtime::{scenarios, Host, Runtime, RuntimeConfig};
+        use crate::ui::i18n::Locale;
+        use std::rc::Rc;
+        let mut variants = Trace::new("d", 0);
+        for e in one_of_each() {
+            variants.append(Millis(0), e).unwrap();
+        }
+        let mut traces = vec![variants];
+        for sc in scenarios::ALL.iter().chain([&scenarios::WITHOUT_PROTOCOLS]) {
+            let ex = LocalExecutor::new();
+            let host = Host { spawner: Rc::new(ex.clone()), clock: None, sleeper: Rc::new(NoSleep) };
+            let rt = Runtime::new(RuntimeConfig { seed: 2026, ..RuntimeConfig::default() }, Rc::new(ScriptedModel), host);
+            for prompt in sc.prompts {
+                rt.submit_prompt(prompt).unwrap();
+                ex.run_until_stalled();
+            }
+            traces.push(rt.trace());
+        }
+        for trace in &traces {
+            for cursor in 0..=trace.len() {
+                let en = caption(Catalog::en(), trace, Some(cursor));
+                for l in Locale::ALL {
+                    let c = caption(Catalog::get(l), trace, Some(cursor));
+                    assert!(!leftovers(&c), "{}: {c:?}", l.tag());
+                    if l != Locale::En {
+                        assert_ne!(c.text, en.text, "{}: told in its own words, not English's", l.tag());
+                    }
+                }
+            }
+        }
+    }
 }

@@ -179,7 +179,12 @@ fn every_stop_of_every_tour_is_told_in_every_language_with_nothing_left_over() {
             assert_eq!(told.len(), tour.stops.len(), "{} {}: every stop", l.tag(), tour.id);
             for (s, e) in told.iter().zip(&en) {
                 for text in [&s.title, &s.text] {
-                    assert!(!text.contains('{') && !text.contains('}') && !text.contains('⟦') && !text.trim().is_empty(), "{} {}: {text}", l.tag(), tour.id);
+                    assert!(
+                        !text.contains('{') && !text.contains('}') && !text.contains('⟦') && !text.trim().is_empty(),
+                        "{} {}: {text}",
+                        l.tag(),
+                        tour.id
+                    );
                 }
                 if l != Locale::En {
                     assert_ne!(s.text, e.text, "{} {}: its own words", l.tag(), tour.id);

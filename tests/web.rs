@@ -1222,7 +1222,10 @@ async fn a_guided_tour_runs_its_scenario_and_moves_the_cursor_to_each_stops_even
         let at = tour_cursor(&host);
         assert_eq!(position(&host).0, at, "stop {}: the playback cursor is on the stop's event", i + 1);
         assert_eq!(texts(&host, ".caption-title"), [*caption], "stop {}", i + 1);
-        until("the stop to be announced", || texts(&host, ".caption-live")[0].starts_with(&format!("Tour stop {} of {n}: {}", i + 1, title(i)))).await;
+        until("the stop to be announced", || {
+            texts(&host, ".caption-live")[0].starts_with(&format!("Tour stop {} of {n}: {}", i + 1, title(i)))
+        })
+        .await;
         cursors.push(at);
     }
     assert!(cursors.windows(2).all(|w| w[0] < w[1]), "the stops follow the run: {cursors:?}");
@@ -1329,7 +1332,11 @@ async fn each_language_renders_the_page_in_it_with_no_missing_key_and_keeps_the_
         let cat = Catalog::get(locale);
         assert_eq!(document_lang(), locale.tag(), "<html lang> follows the switcher");
         let run = cat.t("ui-run");
-        assert!(all(&host, "button.primary").iter().any(|b| b.text_content().unwrap_or_default().trim() == run), "{}: the Run button says {run}", locale.tag());
+        assert!(
+            all(&host, "button.primary").iter().any(|b| b.text_content().unwrap_or_default().trim() == run),
+            "{}: the Run button says {run}",
+            locale.tag()
+        );
         assert_eq!(texts(&host, "h1"), [cat.t("ui-title")]);
         let body = host.text_content().unwrap_or_default();
         assert!(!body.contains('⟦'), "{}: a missing key shows: {body}", locale.tag());
@@ -1403,6 +1410,10 @@ async fn the_shortcuts_dialog_says_that_escape_ends_a_tour_and_escape_does() {
     let init = web_sys::KeyboardEventInit::new();
     init.set_key("Escape");
     init.set_bubbles(true);
-    document().body().unwrap().dispatch_event(&web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap()).unwrap();
+    document()
+        .body()
+        .unwrap()
+        .dispatch_event(&web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap())
+        .unwrap();
     until("Escape to end the tour", || all(&host, ".tour-card").is_empty()).await;
 }

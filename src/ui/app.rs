@@ -8,9 +8,9 @@ use leptos::ev;
 use leptos::prelude::*;
 
 use super::caption_box::CaptionBox;
+use super::diagram_view::DiagramView;
 use super::i18n::tr;
 use super::i18n_view::{lang, Lang, LanguageSwitcher};
-use super::diagram_view::DiagramView;
 use super::panels::Panels;
 use super::session::Session;
 use super::tour_view::{TourCard, TourList, TourState};

@@ -219,7 +219,9 @@ fn message_phrase(cat: &Catalog, m: &Message) -> String {
 pub fn caption_of(cat: &Catalog, entries: &[TraceEntry], before: Option<&TeamState>, entry: &TraceEntry) -> Caption {
     let gap = |parts: &[&str]| sentences(cat.locale(), parts);
     match &entry.event {
-        Event::RunStarted { prompt } => Caption::new(cat.t("cap-run-started-title"), tr!(cat, "cap-run-started-text", prompt = quote(cat, prompt))),
+        Event::RunStarted { prompt } => {
+            Caption::new(cat.t("cap-run-started-title"), tr!(cat, "cap-run-started-text", prompt = quote(cat, prompt)))
+        }
         Event::RunFinished => Caption::new(cat.t("cap-run-finished-title"), cat.t("cap-run-finished-text")),
         Event::MemberSpawned { name, role, plan_mode } => {
             let restart = before.and_then(|st| st.roster.get(name)).is_some();
@@ -268,7 +270,13 @@ pub fn caption_of(cat: &Catalog, entries: &[TraceEntry], before: Option<&TeamSta
         Event::RequestCreated { request_id, request_kind, requester, addressee, plan } => match request_kind {
             RequestKind::Shutdown => Caption::new(
                 cat.t("cap-shutdown-requested-title"),
-                tr!(cat, "cap-shutdown-requested-text", who_start = who_cap(cat, requester), addressee = addressee.as_str(), id = request_id.to_string()),
+                tr!(
+                    cat,
+                    "cap-shutdown-requested-text",
+                    who_start = who_cap(cat, requester),
+                    addressee = addressee.as_str(),
+                    id = request_id.to_string()
+                ),
             ),
             RequestKind::Plan => Caption::new(
                 cat.t("cap-plan-submitted-title"),
@@ -292,36 +300,64 @@ pub fn caption_of(cat: &Catalog, entries: &[TraceEntry], before: Option<&TeamSta
             let id = request_id.to_string();
             let by_start = who_cap(cat, by);
             let (title, text) = match (request_kind, to, &requester) {
-                (RequestKind::Shutdown, RequestStatus::Approved, _) => {
-                    ("cap-shutdown-approved-title", tr!(cat, "cap-shutdown-approved-text", by_start = by_start, id = id.clone(), moved = moved))
-                }
-                (RequestKind::Shutdown, _, _) => {
-                    ("cap-shutdown-rejected-title", tr!(cat, "cap-shutdown-rejected-text", by_start = by_start, id = id.clone(), moved = moved))
-                }
+                (RequestKind::Shutdown, RequestStatus::Approved, _) => (
+                    "cap-shutdown-approved-title",
+                    tr!(cat, "cap-shutdown-approved-text", by_start = by_start, id = id.clone(), moved = moved),
+                ),
+                (RequestKind::Shutdown, _, _) => (
+                    "cap-shutdown-rejected-title",
+                    tr!(cat, "cap-shutdown-rejected-text", by_start = by_start, id = id.clone(), moved = moved),
+                ),
                 (RequestKind::Plan, RequestStatus::Approved, Some(r)) => (
                     "cap-plan-approved-title",
-                    tr!(cat, "cap-plan-approved-text", by_start = by_start, whose = whose(cat, r), requester = who(cat, r), id = id.clone(), moved = moved),
+                    tr!(
+                        cat,
+                        "cap-plan-approved-text",
+                        by_start = by_start,
+                        whose = whose(cat, r),
+                        requester = who(cat, r),
+                        id = id.clone(),
+                        moved = moved
+                    ),
                 ),
-                (RequestKind::Plan, RequestStatus::Approved, None) => {
-                    ("cap-plan-approved-title", tr!(cat, "cap-plan-approved-text-anon", by_start = by_start, id = id.clone(), moved = moved))
-                }
+                (RequestKind::Plan, RequestStatus::Approved, None) => (
+                    "cap-plan-approved-title",
+                    tr!(cat, "cap-plan-approved-text-anon", by_start = by_start, id = id.clone(), moved = moved),
+                ),
                 (RequestKind::Plan, _, Some(r)) => (
                     "cap-plan-rejected-title",
-                    tr!(cat, "cap-plan-rejected-text", by_start = by_start, whose = whose(cat, r), requester = who(cat, r), id = id.clone(), moved = moved),
+                    tr!(
+                        cat,
+                        "cap-plan-rejected-text",
+                        by_start = by_start,
+                        whose = whose(cat, r),
+                        requester = who(cat, r),
+                        id = id.clone(),
+                        moved = moved
+                    ),
                 ),
-                (RequestKind::Plan, _, None) => {
-                    ("cap-plan-rejected-title", tr!(cat, "cap-plan-rejected-text-anon", by_start = by_start, id = id.clone(), moved = moved))
-                }
+                (RequestKind::Plan, _, None) => (
+                    "cap-plan-rejected-title",
+                    tr!(cat, "cap-plan-rejected-text-anon", by_start = by_start, id = id.clone(), moved = moved),
+                ),
             };
             let stale = if stale { tr!(cat, "cap-stale-transition", id = id, whose = whose(cat, by)) } else { String::new() };
             Caption::new(cat.t(title), gap(&[&text, &words, &stale]))
         }
-        Event::ModelCalled { agent } => Caption::new(cat.t("cap-model-called-title"), tr!(cat, "cap-model-called-text", who_start = who_cap(cat, agent))),
+        Event::ModelCalled { agent } => {
+            Caption::new(cat.t("cap-model-called-title"), tr!(cat, "cap-model-called-text", who_start = who_cap(cat, agent)))
+        }
         Event::ModelReplied { agent, text, stop_reason, output_tokens, .. } => {
             let says = if text.trim().is_empty() { String::new() } else { tr!(cat, "cap-model-says", quote = quote(cat, text)) };
             let next = if stop_reason == "tool_use" { cat.t("cap-model-next-tools") } else { cat.t("cap-model-next-end") };
-            let replied =
-                tr!(cat, "cap-model-replied-text", whose_start = whose_cap(cat, agent), tokens = *output_tokens, stop_reason = stop_reason, next = next);
+            let replied = tr!(
+                cat,
+                "cap-model-replied-text",
+                whose_start = whose_cap(cat, agent),
+                tokens = *output_tokens,
+                stop_reason = stop_reason,
+                next = next
+            );
             Caption::new(cat.t("cap-model-replied-title"), gap(&[&replied, &says]))
         }
         Event::ModelFailed { agent, error } => Caption::new(
@@ -369,10 +405,9 @@ pub fn caption_of(cat: &Catalog, entries: &[TraceEntry], before: Option<&TeamSta
                     cat.t("cap-fault-duplicated-title"),
                     tr!(cat, "cap-fault-duplicated-text", by = by, what = what, whose_to = whose_to),
                 ),
-                FaultAction::Reorder => Caption::new(
-                    cat.t("cap-fault-reordered-title"),
-                    tr!(cat, "cap-fault-reordered-text", by = by, what = what, to = to),
-                ),
+                FaultAction::Reorder => {
+                    Caption::new(cat.t("cap-fault-reordered-title"), tr!(cat, "cap-fault-reordered-text", by = by, what = what, to = to))
+                }
             }
         }
         Event::MessageReleased { held } => match message_of(entries, *held) {
@@ -418,8 +453,12 @@ fn sent_caption(cat: &Catalog, entries: &[TraceEntry], before: Option<&TeamState
     let stale = if stale { tr!(cat, "cap-stale-answer", id = id.clone(), whose = whose(cat, &m.from)) } else { String::new() };
     let approve = if m.approve == Some(true) { "approve: true" } else { "approve: false" };
     let (title, text) = match m.msg_type {
-        MessageType::Message => ("cap-sent-message-title", tr!(cat, "cap-sent-message-text", from_start = from, to = to, content = quote(cat, &m.content))),
-        MessageType::Broadcast => ("cap-sent-broadcast-title", tr!(cat, "cap-sent-broadcast-text", from_start = from, to = to, content = quote(cat, &m.content))),
+        MessageType::Message => {
+            ("cap-sent-message-title", tr!(cat, "cap-sent-message-text", from_start = from, to = to, content = quote(cat, &m.content)))
+        }
+        MessageType::Broadcast => {
+            ("cap-sent-broadcast-title", tr!(cat, "cap-sent-broadcast-text", from_start = from, to = to, content = quote(cat, &m.content)))
+        }
         MessageType::ShutdownRequest => (
             "cap-sent-shutdown-request-title",
             tr!(cat, "cap-sent-shutdown-request-text", from_start = from, id = id, to = to, content = quote(cat, &m.content)),
@@ -456,7 +495,8 @@ fn tool_caption(cat: &Catalog, agent: &AgentName, tool: &str, input: &serde_json
             tr!(cat, key, who_start = a, id = s("request_id"))
         }
         "plan_approval" if input.get("request_id").is_some() => {
-            let key = if input.get("approve").and_then(|v| v.as_bool()) == Some(true) { "cap-tool-plan-approve" } else { "cap-tool-plan-reject" };
+            let key =
+                if input.get("approve").and_then(|v| v.as_bool()) == Some(true) { "cap-tool-plan-approve" } else { "cap-tool-plan-reject" };
             tr!(cat, key, who_start = a, id = s("request_id"))
         }
         "plan_approval" => tr!(cat, "cap-tool-plan-submit", who_start = a, plan = quote(cat, &s("plan"))),

@@ -85,10 +85,8 @@ fn fsm_view(cat: &Catalog, fsm: Option<&Fsm>) -> impl IntoView {
         Some(f) => tr!(cat, "ui-fsm-label", id = f.request_id.to_string(), state = f.state.as_str()),
         None => cat.t("ui-fsm-label-empty"),
     };
-    let words = fsm.map_or_else(
-        || cat.t("ui-fsm-empty"),
-        |f| if f.chosen { f.describe() } else { tr!(cat, "ui-fsm-last", fsm = f.describe()) },
-    );
+    let words =
+        fsm.map_or_else(|| cat.t("ui-fsm-empty"), |f| if f.chosen { f.describe() } else { tr!(cat, "ui-fsm-last", fsm = f.describe()) });
     view! {
         <figure class="fsm">
             <svg class="fsm-drawing" role="img" aria-label=label viewBox="0 0 316 124" width="316" height="124">

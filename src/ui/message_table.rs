@@ -82,7 +82,14 @@ impl Fate {
             Fate::Dropped { rule } => tr!(cat, "ui-fate-dropped", by = by_rule(cat, *rule)),
             Fate::Held { rule, how } => tr!(cat, "ui-fate-held", by = by_rule(cat, *rule), how = cat.t(&format!("ui-fate-{how}"))),
             Fate::Released { rule, how, at, read_at } => {
-                tr!(cat, "ui-fate-released", how = cat.t(&format!("ui-fate-{how}")), by = by_rule(cat, *rule), at = *at, read = read(cat, *read_at))
+                tr!(
+                    cat,
+                    "ui-fate-released",
+                    how = cat.t(&format!("ui-fate-{how}")),
+                    by = by_rule(cat, *rule),
+                    at = *at,
+                    read = read(cat, *read_at)
+                )
             }
             Fate::Duplicate { rule, read_at } => tr!(cat, "ui-fate-duplicate", by = by_rule(cat, *rule), read = read(cat, *read_at)),
         }

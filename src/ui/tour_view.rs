@@ -183,7 +183,14 @@ pub fn announcement(s: Session, t: TourState) -> String {
     match tours::stop_at(&found, s.playback.cursor.get(), len) {
         Some(i) if i == t.index.get() => {
             let stop = &found[i];
-            tr!(lang().cat(), "ui-tour-announce", n = i + 1, count = found.len(), title = stop.title.trim_end_matches('.'), text = stop.text.clone())
+            tr!(
+                lang().cat(),
+                "ui-tour-announce",
+                n = i + 1,
+                count = found.len(),
+                title = stop.title.trim_end_matches('.'),
+                text = stop.text.clone()
+            )
         }
         _ => String::new(),
     }

@@ -23,7 +23,7 @@ use crate::runtime::scheduler::Mode;
 /// Opens what a link's fragment asks for. False when it asks for nothing
 /// or cannot be opened (the banner then says what is wrong with it, and the
 /// run on screen stays).
-fn open_link(s: Session, hash: &str) -> bool {
+fn open_link(s: Session, l: Lang, hash: &str) -> bool {
     match share::parse_fragment(hash) {
         Ok(Some(share::SharedRun::Scenario { id, seed, faults })) => match scenarios::by_id(&id) {
             Some(sc) => {
@@ -39,7 +39,7 @@ fn open_link(s: Session, hash: &str) -> bool {
                 true
             }
             None => {
-                s.error(tr!(lang().cat_untracked(), "ui-link-unknown-scenario", id = id.chars().take(40).collect::<String>()));
+                s.error(tr!(l.cat_untracked(), "ui-link-unknown-scenario", id = id.chars().take(40).collect::<String>()));
                 false
             }
         },
@@ -50,7 +50,7 @@ fn open_link(s: Session, hash: &str) -> bool {
         }
         Ok(None) => false,
         Err(e) => {
-            s.error(tr!(lang().cat_untracked(), "ui-link-bad", error = e.to_string()));
+            s.error(tr!(l.cat_untracked(), "ui-link-bad", error = e.to_string()));
             false
         }
     }
@@ -58,9 +58,9 @@ fn open_link(s: Session, hash: &str) -> bool {
 
 /// Copies `text` with the async clipboard API; `status` says whether it
 /// worked, in words (a refusal is the browser's, not a bug).
-fn copy_to_clipboard(text: String, status: RwSignal<String>) {
+fn copy_to_clipboard(l: Lang, text: String, status: RwSignal<String>) {
     use wasm_bindgen::JsCast;
-    let cat = lang().cat_untracked();
+    let cat = l.cat_untracked();
     let refused = cat.t("ui-copy-refused");
     let navigator = js_sys::Reflect::get(&window(), &"navigator".into()).unwrap_or_default();
     let clipboard = js_sys::Reflect::get(&navigator, &"clipboard".into()).ok().filter(|c| !c.is_undefined());
@@ -105,14 +105,14 @@ pub fn App(
     // from before a reload comes back for replay. A bad link says so, and
     // its banner stays over the restored run.
     let hash = window().location().hash().unwrap_or_default();
-    if !open_link(s, &hash) {
+    if !open_link(s, l, &hash) {
         s.restore_current();
     }
     // A link pasted into this open tab.
     let hash_listener = window_event_listener(ev::hashchange, move |_| {
         let hash = window().location().hash().unwrap_or_default();
         if !hash.trim_start_matches('#').is_empty() {
-            open_link(s, &hash);
+            open_link(s, l, &hash);
         }
     });
     on_cleanup(move || hash_listener.remove());
@@ -398,13 +398,14 @@ fn ShortcutsHelp(dialog: NodeRef<leptos::html::Dialog>) -> impl IntoView {
 #[component]
 fn Banner() -> impl IntoView {
     let s = expect_context::<Session>();
+    let l = lang();
     // A failed model call surfaces here as well as on the agent's lifeline.
     Effect::new(move |seen: Option<usize>| {
         let errors = s.run.views.with(|v| v.model_errors());
         if errors > seen.unwrap_or(0) {
             let last = s.run.trace.with(super::views::last_model_error);
             if let Some((agent, error)) = last {
-                s.banner.set(Some(tr!(lang().cat_untracked(), "ui-model-failed", agent = agent.to_string(), error = error.to_string())));
+                s.banner.set(Some(tr!(l.cat_untracked(), "ui-model-failed", agent = agent.to_string(), error = error.to_string())));
             }
         }
         errors
@@ -414,7 +415,7 @@ fn Banner() -> impl IntoView {
             view! {
                 <div class="banner-error" role="alert">
                     <span>{text}</span>
-                    <button class="dismiss" aria-label=move || lang().t("ui-dismiss") on:click=move |_| s.banner.set(None)>"×"</button>
+                    <button class="dismiss" aria-label=move || l.t("ui-dismiss") on:click=move |_| s.banner.set(None)>"×"</button>
                 </div>
             }
         })
@@ -657,7 +658,7 @@ fn TracePanel() -> impl IntoView {
                             <input type="text" readonly=true aria-label=move || l.t("ui-share-link") prop:value=link/>
                         </label>
                         <div class="row">
-                            <button on:click=move |_| copy_to_clipboard(copied.clone(), copy_status)>{move || l.t("ui-copy")}</button>
+                            <button on:click=move |_| copy_to_clipboard(l, copied.clone(), copy_status)>{move || l.t("ui-copy")}</button>
                             <span class="copy-status small" role="status">{move || copy_status.get()}</span>
                         </div>
                     }.into_any()

@@ -439,7 +439,7 @@ fn EventLog() -> impl IntoView {
     let rows = move || {
         let shown = s.shown();
         // A new language redraws the rows too (their captions are in it).
-        let g = (generation.get(), lang().0.get());
+        let g = (generation.get(), l.0.get());
         (shown.saturating_sub(SHOWN)..shown).rev().map(|seq| (g, seq)).collect::<Vec<_>>()
     };
     let seq_of = |el: &web_sys::Element| el.get_attribute("data-seq").and_then(|v| v.parse::<usize>().ok());
@@ -468,7 +468,7 @@ fn EventLog() -> impl IntoView {
                     {
                         let seq = key.1;
                         let entry = s.run.trace.with_untracked(|t| t.entries().get(seq).cloned());
-                        let caption = s.run.trace.with_untracked(|t| entry.as_ref().map(|e| super::captions::caption_of(lang().cat_untracked(), t.entries(), None, e)));
+                        let caption = s.run.trace.with_untracked(|t| entry.as_ref().map(|e| super::captions::caption_of(l.cat_untracked(), t.entries(), None, e)));
                         let line = entry.as_ref().map(describe).unwrap_or_default();
                         let (title, text) = caption.map(|c| (c.title, c.text)).unwrap_or_default();
                         let current = move || s.shown() == seq + 1;

@@ -13,7 +13,7 @@
 
 use leptos::prelude::*;
 
-use super::i18n::tr;
+use super::i18n::{tr, Catalog};
 use super::i18n_view::lang;
 use super::session::Session;
 use super::tours::{self, ResolvedStop, Tour};
@@ -48,13 +48,11 @@ impl Default for TourState {
     }
 }
 
-/// The active tour's stops found in the run on screen (tracked).
-fn stops(s: Session, t: TourState) -> Vec<ResolvedStop> {
+/// The active tour's stops found in the run on screen, told in `cat`'s
+/// language (tracked).
+fn stops(s: Session, t: TourState, cat: &Catalog) -> Vec<ResolvedStop> {
     match t.active.get() {
-        Some(tour) => {
-            let cat = lang().cat();
-            s.run.trace.with(|trace| tours::resolve(cat, tour, trace.entries()))
-        }
+        Some(tour) => s.run.trace.with(|trace| tours::resolve(cat, tour, trace.entries())),
         None => Vec::new(),
     }
 }
@@ -158,7 +156,8 @@ pub fn start(s: Session, t: TourState, tour: &'static Tour) -> bool {
     }
     s.with_rt(|rt| rt.set_pace(0));
     if !t.waiting.get_untracked() {
-        let found = untrack(|| stops(s, t));
+        // Only the stops' cursors matter here, the same in every language.
+        let found = untrack(|| stops(s, t, Catalog::en()));
         go(s, t, &found, 0);
     }
     true
@@ -178,7 +177,8 @@ pub fn announcement(s: Session, t: TourState) -> String {
     if t.waiting.get() {
         return String::new();
     }
-    let found = stops(s, t);
+    let l = lang();
+    let found = stops(s, t, l.cat());
     let len = s.run.trace.with(Trace::len);
     match tours::stop_at(&found, s.playback.cursor.get(), len) {
         Some(i) if i == t.index.get() => {
@@ -235,7 +235,7 @@ pub fn TourCard() -> impl IntoView {
     let s = expect_context::<Session>();
     let t = expect_context::<TourState>();
     let l = lang();
-    let found = Memo::new(move |_| stops(s, t));
+    let found = Memo::new(move |_| stops(s, t, l.cat()));
     // The tour's run ended: go to the first stop.
     Effect::new(move |_| {
         let Some(tour) = t.active.get() else { return };

@@ -250,3 +250,7 @@ ui-zoom-out = Zoom out
 ui-zoom-in = Zoom in
 ui-fit = Fit to width
 ui-diagram-region = Diagram (scrolls)
+ui-table-toggle = Messages as a table
+ui-zoom-group = Diagram zoom
+ui-fsm-moved = Request { $id } ({ $kind }, { $requester } → { $addressee }): { $from } → { $to } by { $by } at { $at }.
+ui-fsm-waiting = Request { $id } ({ $kind }, { $requester } → { $addressee }): { $state }, waiting for { $addressee }'s answer.

@@ -250,3 +250,7 @@ ui-zoom-out = Riduci
 ui-zoom-in = Ingrandisci
 ui-fit = Adatta alla larghezza
 ui-diagram-region = Diagramma (scorrevole)
+ui-table-toggle = Messaggi in tabella
+ui-zoom-group = Zoom del diagramma
+ui-fsm-moved = Richiesta { $id } ({ $kind }, { $requester } → { $addressee }): { $from } → { $to } da { $by } a { $at }.
+ui-fsm-waiting = Richiesta { $id } ({ $kind }, { $requester } → { $addressee }): { $state }, in attesa della risposta di { $addressee }.

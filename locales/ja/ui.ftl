@@ -250,3 +250,7 @@ ui-zoom-out = 縮小
 ui-zoom-in = 拡大
 ui-fit = 幅に合わせる
 ui-diagram-region = 図（スクロール可）
+ui-table-toggle = メッセージを表で表示
+ui-zoom-group = 図のズーム
+ui-fsm-moved = リクエスト { $id }（{ $kind }、{ $requester } → { $addressee }）: { $from } → { $to }（{ $by }、{ $at }）。
+ui-fsm-waiting = リクエスト { $id }（{ $kind }、{ $requester } → { $addressee }）: { $state }。{ $addressee } の答えを待っています。

@@ -250,3 +250,7 @@ ui-zoom-out = 缩小
 ui-zoom-in = 放大
 ui-fit = 适应宽度
 ui-diagram-region = 图示（可滚动）
+ui-table-toggle = 以表格显示消息
+ui-zoom-group = 图示缩放
+ui-fsm-moved = 请求 { $id }（{ $kind }，{ $requester } → { $addressee }）：{ $from } → { $to }，由 { $by } 于 { $at }。
+ui-fsm-waiting = 请求 { $id }（{ $kind }，{ $requester } → { $addressee }）：{ $state }，等待 { $addressee } 的回答。

@@ -189,12 +189,12 @@ pub fn DiagramView() -> impl IntoView {
     };
 
     view! {
-        <div class="diagram-tools" role="group" aria-label="Diagram zoom">
+        <div class="diagram-tools" role="group" aria-label=move || l.t("ui-zoom-group")>
             <button aria-label=move || l.t("ui-zoom-out") title=move || l.t("ui-zoom-out") disabled=move || zoom_step(scale.get(), -1).is_none() on:click=move |_| zoom_by(-1)>"−"</button>
             <span class="zoom-level" aria-live="polite">{move || format!("{:.0} %", scale.get() * 100.0)}</span>
             <button aria-label=move || l.t("ui-zoom-in") title=move || l.t("ui-zoom-in") disabled=move || zoom_step(scale.get(), 1).is_none() on:click=move |_| zoom_by(1)>"+"</button>
             <button aria-pressed=move || fit.get().to_string() on:click=move |_| fit.update(|f| *f = !*f)>{move || l.t("ui-fit")}</button>
-            <button class="table-toggle" aria-pressed=move || table.get().to_string() on:click=toggle_table>"Messages as a table"</button>
+            <button class="table-toggle" aria-pressed=move || table.get().to_string() on:click=toggle_table>{move || l.t("ui-table-toggle")}</button>
         </div>
         <Show when=move || table.get()>
             <MessageTable/>

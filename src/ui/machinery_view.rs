@@ -57,6 +57,28 @@ pub fn MachineryPanel(
 
 /// The FSM `pending -> approved | rejected` as a small state diagram, the
 /// request's state lit and the edge it took marked.
+/// The FSM in words in the page's language (as `Fsm::describe` says it in
+/// English): "Request 4607cc28 (shutdown, lead → alice): pending → approved
+/// by alice at 3.333s."
+fn fsm_words(cat: &Catalog, f: &Fsm) -> String {
+    let (id, kind, requester, addressee) = (f.request_id.to_string(), f.kind.to_string(), f.requester.to_string(), f.addressee.to_string());
+    match &f.last {
+        Some(m) => tr!(
+            cat,
+            "ui-fsm-moved",
+            id = id,
+            kind = kind,
+            requester = requester,
+            addressee = addressee,
+            from = m.from.as_str(),
+            to = m.to.as_str(),
+            by = m.by.to_string(),
+            at = m.at.to_string()
+        ),
+        None => tr!(cat, "ui-fsm-waiting", id = id, kind = kind, requester = requester, addressee = addressee, state = f.state.as_str()),
+    }
+}
+
 fn fsm_view(cat: &Catalog, fsm: Option<&Fsm>) -> impl IntoView {
     let state = fsm.map(|f| f.state);
     let taken = fsm.and_then(|f| f.last.as_ref().map(|m| m.to));
@@ -85,8 +107,10 @@ fn fsm_view(cat: &Catalog, fsm: Option<&Fsm>) -> impl IntoView {
         Some(f) => tr!(cat, "ui-fsm-label", id = f.request_id.to_string(), state = f.state.as_str()),
         None => cat.t("ui-fsm-label-empty"),
     };
-    let words =
-        fsm.map_or_else(|| cat.t("ui-fsm-empty"), |f| if f.chosen { f.describe() } else { tr!(cat, "ui-fsm-last", fsm = f.describe()) });
+    let words = fsm.map_or_else(
+        || cat.t("ui-fsm-empty"),
+        |f| if f.chosen { fsm_words(cat, f) } else { tr!(cat, "ui-fsm-last", fsm = fsm_words(cat, f)) },
+    );
     view! {
         <figure class="fsm">
             <svg class="fsm-drawing" role="img" aria-label=label viewBox="0 0 316 124" width="316" height="124">

@@ -2,8 +2,9 @@
 //! scenarios (one button per tour) and, while a tour is on, the tour card
 //! under the caption box — the stop's title and why it matters, with
 //! Previous stop, Next stop and End tour. Each stop moves the playback
-//! cursor to its event, so the diagram, the caption and every panel follow
-//! as they do for Back and Next; the caption box's live region announces
+//! cursor to its event — Next stop walks there one event at a time at the
+//! Speed setting, as Play does — so the diagram, the caption and every
+//! panel follow as they do for Back and Next; the caption box's live region announces
 //! the stop (`announcement`).
 //!
 //! Owns the tour's page state (`TourState`) and this markup. The stops and

@@ -202,7 +202,7 @@ pub fn App(
                     <DrawerToggle which=Drawer::Setup/>
                     <DrawerToggle which=Drawer::Panels/>
                     <LanguageSwitcher/>
-                    <button class="shortcuts-button" aria-haspopup="dialog" on:click=move |_| open_shortcuts()>{move || l.t("ui-shortcuts")}" "<kbd aria-hidden="true">"?"</kbd></button>
+                    <button class="shortcuts-button" aria-haspopup="dialog" on:click=move |_| open_shortcuts()><span class="shortcuts-text">{move || l.t("ui-shortcuts")}" "</span><kbd aria-hidden="true">"?"</kbd></button>
                 </div>
             </header>
             <Banner/>

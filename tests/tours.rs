@@ -12,12 +12,13 @@ use team_protocols::protocol::{
     check, Event, FaultAction, FaultPlan, FaultRule, MemberStatus, MessageType, RequestKind, RequestStatus, Trace,
 };
 use team_protocols::runtime::scenarios;
+use team_protocols::ui::i18n::Catalog;
 use team_protocols::ui::tours::{self, ResolvedStop, TOURS};
 
 fn stops_of(id: &str) -> (Trace, Vec<ResolvedStop>) {
     let tour = tours::by_id(id).expect("a tour with this id");
     let trace = common::scenario_trace(tour.scenario);
-    let stops = tours::resolve(tour, trace.entries());
+    let stops = tours::resolve(Catalog::en(), tour, trace.entries());
     (trace, stops)
 }
 
@@ -36,10 +37,11 @@ fn every_stop_of_every_tour_resolves_in_the_default_seed_run_of_its_scenario_in_
             assert!(s.cursor >= 1 && s.cursor <= trace.len(), "{}: {s:?}", tour.id);
             assert_eq!(trace.entries()[s.cursor - 1].seq, s.seq, "{}: the cursor shows the stop's own event", tour.id);
             let told = &tour.stops[s.stop];
-            for (template, said) in [(told.title, &s.title), (told.why, &s.text)] {
+            for (key, said) in [(told.title_key(), &s.title), (told.why_key(), &s.text)] {
+                let vars = Catalog::en().variables(&key);
                 assert!(!said.contains('{') && !said.contains('}'), "{}: every placeholder is filled: {said}", tour.id);
-                assert!(!template.contains("{id}") || s.id.is_some(), "{}: the run names the request: {said}", tour.id);
-                assert!(!template.contains("{name}") || s.name.is_some(), "{}: the run names the teammate: {said}", tour.id);
+                assert!(!vars.iter().any(|v| v == "id") || s.id.is_some(), "{}: the run names the request: {said}", tour.id);
+                assert!(!vars.iter().any(|v| v == "name") || s.name.is_some(), "{}: the run names the teammate: {said}", tour.id);
             }
         }
     }
@@ -50,7 +52,7 @@ fn a_tour_of_a_run_with_a_dropped_answer_skips_what_never_happened_and_keeps_the
     let tour = tours::by_id("shutdown").unwrap();
     let drop = FaultPlan::new(vec![FaultRule { msg_type: Some(MessageType::ShutdownResponse), ..FaultRule::new(FaultAction::Drop) }]);
     let (_rt, trace) = common::run_scenario(tour.scenario, common::SEED, drop);
-    let stops = tours::resolve(tour, trace.entries());
+    let stops = tours::resolve(Catalog::en(), tour, trace.entries());
     let found: Vec<usize> = stops.iter().map(|s| s.stop).collect();
     // The answer never reaches the lead, so "Matched by request_id" (the
     // last stop) is missing; alice still approved and exited.
@@ -163,4 +165,34 @@ fn without_protocols_the_lead_gets_nothing_to_match_and_with_the_handshake_it_do
     assert!(second_half.iter().any(|e| matches!(&e.event,
         Event::MessageSent { message } if message.msg_type == MessageType::ShutdownResponse && message.request_id.as_ref() == Some(&id) && message.to.is_lead())));
     assert!(second_half.iter().any(|e| matches!(&e.event, Event::MemberStatusChanged { to: MemberStatus::Shutdown, .. })));
+}
+
+#[test]
+fn every_stop_of_every_tour_is_told_in_every_language_with_nothing_left_over() {
+    use team_protocols::ui::i18n::Locale;
+    for tour in &TOURS {
+        let trace = common::scenario_trace(tour.scenario);
+        let en = tours::resolve(Catalog::en(), tour, trace.entries());
+        for l in Locale::ALL {
+            let cat = Catalog::get(l);
+            let told = tours::resolve(cat, tour, trace.entries());
+            assert_eq!(told.len(), tour.stops.len(), "{} {}: every stop", l.tag(), tour.id);
+            for (s, e) in told.iter().zip(&en) {
+                for text in [&s.title, &s.text] {
+                    assert!(
+                        !text.contains('{') && !text.contains('}') && !text.contains('⟦') && !text.trim().is_empty(),
+                        "{} {}: {text}",
+                        l.tag(),
+                        tour.id
+                    );
+                }
+                if l != Locale::En {
+                    assert_ne!(s.text, e.text, "{} {}: its own words", l.tag(), tour.id);
+                }
+            }
+            for text in [tour.title(cat), tour.intro(cat)] {
+                assert!(!text.contains('⟦') && !text.trim().is_empty(), "{} {}: {text}", l.tag(), tour.id);
+            }
+        }
+    }
 }

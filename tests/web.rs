@@ -1194,14 +1194,18 @@ async fn a_guided_tour_runs_its_scenario_and_moves_the_cursor_to_each_stops_even
     leptos::task::tick().await;
     assert!(all(&host, ".tour-card").is_empty(), "no tour card until a tour starts");
     let tour = tours::by_id("shutdown").unwrap();
+    let en = team_protocols::ui::i18n::Catalog::en();
+    let title = |i: usize| en.t(&tour.stops[i].title_key());
     let n = tour.stops.len();
+    // Next stop walks to its stop at the Speed setting: fast here.
+    set_select(&host, "Speed", "4");
     click(&host, "[data-tour=shutdown]");
     until("the tour's first stop", || tour_progress(&host) == format!("Stop 1 of {n}")).await;
     // All six stops found: the scenario ran to its end (the last stop is the
     // lead reading the answer); the cursor is held at the first stop.
     let (at, total) = position(&host);
     assert!(at < total, "the cursor stays on the stop, not on the latest event");
-    assert_eq!(texts(&host, ".tour-intro"), [tour.intro]);
+    assert_eq!(texts(&host, ".tour-intro"), [tour.intro(en)]);
     let current = || host.query_selector("[data-tour=shutdown]").unwrap().unwrap().get_attribute("aria-current");
     assert_eq!(current().as_deref(), Some("true"), "the tour's button says it is the one on");
     // What the caption box says at a stop is the stop's own event.
@@ -1212,13 +1216,16 @@ async fn a_guided_tour_runs_its_scenario_and_moves_the_cursor_to_each_stops_even
         if i > 0 {
             button(&host, "Next stop").click();
             until("the next stop", || tour_progress(&host) == format!("Stop {} of {n}", i + 1)).await;
+            until("the walk to reach the stop", || position(&host).0 == tour_cursor(&host)).await;
         }
-        assert_eq!(texts(&host, ".tour-stop-title"), [tour.stops[i].title]);
+        assert_eq!(texts(&host, ".tour-stop-title"), [title(i)]);
         let at = tour_cursor(&host);
         assert_eq!(position(&host).0, at, "stop {}: the playback cursor is on the stop's event", i + 1);
         assert_eq!(texts(&host, ".caption-title"), [*caption], "stop {}", i + 1);
-        let live = texts(&host, ".caption-live")[0].clone();
-        assert!(live.starts_with(&format!("Tour stop {} of {n}: {}", i + 1, tour.stops[i].title)), "announced: {live}");
+        until("the stop to be announced", || {
+            texts(&host, ".caption-live")[0].starts_with(&format!("Tour stop {} of {n}: {}", i + 1, title(i)))
+        })
+        .await;
         cursors.push(at);
     }
     assert!(cursors.windows(2).all(|w| w[0] < w[1]), "the stops follow the run: {cursors:?}");
@@ -1291,4 +1298,122 @@ async fn a_tour_that_cannot_run_its_scenario_does_not_start_over_the_run_on_scre
     assert!(all(&host, ".tour-card").is_empty(), "no tour over bob's run");
     assert_eq!(badges(&host), ["rejected", "approved"], "bob's run is still on screen");
     back_to_scripted(&host);
+}
+
+// ------------------------------------------------------- languages (i18n)
+
+/// Switches the page's language with the header's switcher.
+fn switch_language(host: &web_sys::HtmlElement, tag: &str) {
+    let el: web_sys::HtmlSelectElement = host.query_selector("#lang-select").unwrap().expect("the language switcher").unchecked_into();
+    el.set_value(tag);
+    el.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
+}
+
+fn document_lang() -> String {
+    document().document_element().unwrap().get_attribute("lang").unwrap_or_default()
+}
+
+#[wasm_bindgen_test]
+async fn each_language_renders_the_page_in_it_with_no_missing_key_and_keeps_the_run_and_the_cursor() {
+    use team_protocols::ui::i18n::{Catalog, Locale};
+    let host = mount_app();
+    leptos::task::tick().await;
+    click(&host, "[data-scenario=shutdown]");
+    until("the run to finish", || run_finished(&host)).await;
+    button(&host, "Back").click();
+    button(&host, "Back").click();
+    leptos::task::tick().await;
+    let cursor = position(&host);
+    let label = host.query_selector("label.lang-switch").unwrap().expect("a labelled switcher");
+    assert!(label.query_selector("select").unwrap().is_some());
+    for locale in [Locale::Zh, Locale::Ja, Locale::It, Locale::En] {
+        switch_language(&host, locale.tag());
+        leptos::task::tick().await;
+        let cat = Catalog::get(locale);
+        assert_eq!(document_lang(), locale.tag(), "<html lang> follows the switcher");
+        let run = cat.t("ui-run");
+        assert!(
+            all(&host, "button.primary").iter().any(|b| b.text_content().unwrap_or_default().trim() == run),
+            "{}: the Run button says {run}",
+            locale.tag()
+        );
+        assert_eq!(texts(&host, "h1"), [cat.t("ui-title")]);
+        let body = host.text_content().unwrap_or_default();
+        assert!(!body.contains('⟦'), "{}: a missing key shows: {body}", locale.tag());
+        assert_eq!(position(&host), cursor, "{}: the run and the cursor stay", locale.tag());
+        assert_ne!(texts(&host, ".caption-title")[0], "", "the caption at the cursor is told");
+        if locale != Locale::En {
+            assert_ne!(cat.t("ui-run"), Catalog::en().t("ui-run"), "{}: a translation, not English", locale.tag());
+            assert_ne!(texts(&host, ".caption-text")[0], Catalog::en().t("cap-nothing-text"));
+        }
+    }
+    let stored = window().local_storage().unwrap().unwrap().get_item("team-protocols.locale").unwrap();
+    assert_eq!(stored.as_deref(), Some("en"), "the choice is remembered");
+}
+
+#[wasm_bindgen_test]
+async fn the_caption_and_an_open_tour_stop_follow_a_language_switch() {
+    use team_protocols::ui::i18n::{Catalog, Locale};
+    let host = mount_app();
+    leptos::task::tick().await;
+    set_select(&host, "Speed", "4");
+    click(&host, "[data-tour=shutdown]");
+    until("the tour's first stop", || tour_progress(&host).starts_with("Stop 1 of")).await;
+    let at = position(&host);
+    switch_language(&host, "ja");
+    leptos::task::tick().await;
+    let ja = Catalog::get(Locale::Ja);
+    assert_eq!(texts(&host, ".caption-title"), [ja.t("cap-shutdown-requested-title")]);
+    assert_eq!(texts(&host, ".tour-stop-title"), [ja.t("tour-shutdown-1-title")]);
+    assert!(tour_progress(&host).contains('1'), "{}", tour_progress(&host));
+    assert_eq!(position(&host), at, "the cursor stays on the stop");
+    assert!(texts(&host, ".tour-text")[0].contains("shutdown_requests"), "identifiers stay as they are");
+    switch_language(&host, "en");
+    leptos::task::tick().await;
+    assert_eq!(texts(&host, ".caption-title"), ["Shutdown requested"]);
+    button(&host, "End tour").click();
+}
+
+#[wasm_bindgen_test]
+async fn a_tours_walk_to_its_next_stop_follows_the_speed_setting() {
+    let host = mount_app();
+    leptos::task::tick().await;
+    set_select(&host, "Speed", "0.25");
+    click(&host, "[data-tour=shutdown]");
+    until("the tour's first stop", || tour_progress(&host).starts_with("Stop 1 of")).await;
+    let first = position(&host).0;
+    button(&host, "Next stop").click();
+    leptos::task::tick().await;
+    let target = tour_cursor(&host);
+    assert!(target > first + 2, "the second stop is a few events on ({first} → {target})");
+    // At 0.25x an event stays 1.6 s: after half a second the walk has not
+    // gone past the next event.
+    gloo_timers::future::TimeoutFuture::new(500).await;
+    let (at, _) = position(&host);
+    assert!(at <= first + 1 && at < target, "at 0.25x the walk goes one event at a time ({first} → {at}, stop at {target})");
+    // At 4x it gets there in a fraction of a second per event.
+    set_select(&host, "Speed", "4");
+    until("the walk to reach the stop at 4x", || position(&host).0 == target).await;
+    assert!(texts(&host, ".caption-live")[0].starts_with("Tour stop 2 of"), "announced on arrival");
+    button(&host, "End tour").click();
+    set_select(&host, "Speed", "1");
+}
+
+#[wasm_bindgen_test]
+async fn the_shortcuts_dialog_says_that_escape_ends_a_tour_and_escape_does() {
+    let host = mount_app();
+    leptos::task::tick().await;
+    let help = texts(&host, "dialog.shortcuts dd").join(" | ");
+    assert!(help.contains("End the guided tour"), "{help}");
+    click(&host, "[data-tour=shutdown]");
+    until("the tour's first stop", || tour_progress(&host).starts_with("Stop 1 of")).await;
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_key("Escape");
+    init.set_bubbles(true);
+    document()
+        .body()
+        .unwrap()
+        .dispatch_event(&web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap())
+        .unwrap();
+    until("Escape to end the tour", || all(&host, ".tour-card").is_empty()).await;
 }

@@ -12,6 +12,8 @@ use super::diagram_view::DiagramView;
 use super::explore_gallery::Gallery;
 use super::explore_panel::{ExploreFinding, ExplorePanel, ExploreUi};
 use super::fork_view::ForkView;
+use super::i18n::tr;
+use super::i18n_view::{lang, Lang, LanguageSwitcher};
 use super::panels::Panels;
 use super::session::Session;
 use super::tour_view::{TourCard, TourList, TourState};
@@ -24,7 +26,7 @@ use crate::runtime::scheduler::Mode;
 /// Opens what a link's fragment asks for. False when it asks for nothing
 /// or cannot be opened (the banner then says what is wrong with it, and the
 /// run on screen stays).
-fn open_link(s: Session, hash: &str) -> bool {
+fn open_link(s: Session, l: Lang, hash: &str) -> bool {
     match share::parse_fragment(hash) {
         Ok(Some(share::SharedRun::Scenario { id, seed, faults })) => match scenarios::by_id(&id) {
             Some(sc) => {
@@ -40,7 +42,7 @@ fn open_link(s: Session, hash: &str) -> bool {
                 true
             }
             None => {
-                s.error(format!("this link names a scenario this version does not have: '{}'", id.chars().take(40).collect::<String>()));
+                s.error(tr!(l.cat_untracked(), "ui-link-unknown-scenario", id = id.chars().take(40).collect::<String>()));
                 false
             }
         },
@@ -52,7 +54,7 @@ fn open_link(s: Session, hash: &str) -> bool {
         Ok(Some(share::SharedRun::Explore(link))) => expect_context::<ExploreUi>().open_link(s, *link),
         Ok(None) => false,
         Err(e) => {
-            s.error(format!("this link could not be opened: {e}. The run on screen is unchanged"));
+            s.error(tr!(l.cat_untracked(), "ui-link-bad", error = e.to_string()));
             false
         }
     }
@@ -60,9 +62,10 @@ fn open_link(s: Session, hash: &str) -> bool {
 
 /// Copies `text` with the async clipboard API; `status` says whether it
 /// worked, in words (a refusal is the browser's, not a bug).
-pub(super) fn copy_to_clipboard(text: String, status: RwSignal<String>) {
+pub(super) fn copy_to_clipboard(l: Lang, text: String, status: RwSignal<String>) {
     use wasm_bindgen::JsCast;
-    let refused = "The browser refused to copy: select the link and copy it by hand.";
+    let cat = l.cat_untracked();
+    let refused = cat.t("ui-copy-refused");
     let navigator = js_sys::Reflect::get(&window(), &"navigator".into()).unwrap_or_default();
     let clipboard = js_sys::Reflect::get(&navigator, &"clipboard".into()).ok().filter(|c| !c.is_undefined());
     let write = clipboard
@@ -70,17 +73,17 @@ pub(super) fn copy_to_clipboard(text: String, status: RwSignal<String>) {
         .and_then(|c| js_sys::Reflect::get(c, &"writeText".into()).ok())
         .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
     let (Some(clipboard), Some(write)) = (clipboard, write) else {
-        status.set("This browser has no clipboard access here: select the link and copy it by hand.".into());
+        status.set(cat.t("ui-copy-none"));
         return;
     };
     let Ok(promise) = write.call1(&clipboard, &text.into()) else {
-        status.set(refused.into());
+        status.set(refused);
         return;
     };
-    status.set("Copying…".into());
+    status.set(cat.t("ui-copying"));
     leptos::task::spawn_local(async move {
         let done = wasm_bindgen_futures::JsFuture::from(js_sys::Promise::from(promise)).await;
-        status.set(if done.is_ok() { "Link copied.".into() } else { refused.into() });
+        status.set(if done.is_ok() { cat.t("ui-copied") } else { refused });
     });
 }
 
@@ -97,21 +100,24 @@ pub fn App(
 ) -> impl IntoView {
     let s = Session::new(pace_ms.map_or(super::session::BASE_PACE_MS, |p| p as f64));
     provide_context(s);
-    provide_context(TourState::new());
+    let l = Lang::from_browser();
+    provide_context(l);
+    let tours = TourState::new();
+    provide_context(tours);
     provide_context(ExploreUi::new());
     s.reset();
     // A share link reruns its scenario or shows its trace; otherwise the run
     // from before a reload comes back for replay. A bad link says so, and
     // its banner stays over the restored run.
     let hash = window().location().hash().unwrap_or_default();
-    if !open_link(s, &hash) {
+    if !open_link(s, l, &hash) {
         s.restore_current();
     }
     // A link pasted into this open tab.
     let hash_listener = window_event_listener(ev::hashchange, move |_| {
         let hash = window().location().hash().unwrap_or_default();
         if !hash.trim_start_matches('#').is_empty() {
-            open_link(s, &hash);
+            open_link(s, l, &hash);
         }
     });
     on_cleanup(move || hash_listener.remove());
@@ -123,7 +129,7 @@ pub fn App(
         if !s.playback.playing.get() {
             return;
         }
-        let delay = std::time::Duration::from_millis((400.0 / s.playback.speed.get()) as u64);
+        let delay = super::playback::step_interval(s.playback.speed.get());
         let handle = set_interval_with_handle(
             move || {
                 if s.playback.cursor.get_untracked().is_none()
@@ -172,6 +178,8 @@ pub fn App(
             "End" => s.seek(usize::MAX),
             "?" => open_shortcuts(),
             "Escape" if drawer.0.get_untracked().is_some() => drawer.close(true),
+            // As the shortcuts dialog says: Escape ends a guided tour.
+            "Escape" if tours.active.get_untracked().is_some() => super::tour_view::end(s, tours),
             _ => return,
         }
         e.prevent_default();
@@ -180,25 +188,26 @@ pub fn App(
 
     view! {
         <div class="app">
-            <nav class="skip-links" aria-label="Skip links">
-                <a class="skip" href="#controls" on:click=move |e| skip_to(e, "controls")>"Skip to playback controls"</a>
-                <a class="skip" href="#diagram" on:click=move |e| skip_to(e, "diagram")>"Skip to diagram"</a>
-                <a class="skip" href="#setup" on:click=move |e| if narrow() { e.prevent_default(); drawer.open(Drawer::Setup) } else { skip_to(e, "prompt") }>"Skip to run setup"</a>
+            <nav class="skip-links" aria-label=move || l.t("ui-skip-links")>
+                <a class="skip" href="#controls" on:click=move |e| skip_to(e, "controls")>{move || l.t("ui-skip-controls")}</a>
+                <a class="skip" href="#diagram" on:click=move |e| skip_to(e, "diagram")>{move || l.t("ui-skip-diagram")}</a>
+                <a class="skip" href="#setup" on:click=move |e| if narrow() { e.prevent_default(); drawer.open(Drawer::Setup) } else { skip_to(e, "prompt") }>{move || l.t("ui-skip-setup")}</a>
             </nav>
             <header class="app-header">
-                <h1>"Team Protocols Playground"</h1>
-                <p class="tagline">"Watch a lead and its teammates negotiate shutdown and plan approval — one state machine, correlated by request_id."</p>
+                <h1>{move || l.t("ui-title")}</h1>
+                <p class="tagline">{move || l.t("ui-tagline")}</p>
                 <p class="model-label">{move || {
                     // The model of the run on screen: its team's, or its snapshot's.
                     let snapshot = s.run.snapshot.get();
                     let label = s.model_label();
-                    let label = if label.is_empty() { snapshot.map(|snap| snap.describe()).unwrap_or_else(|| "(recorded trace)".into()) } else { label };
-                    format!("Model: {label}")
+                    let label = if label.is_empty() { snapshot.map(|snap| snap.describe()).unwrap_or_else(|| l.t("ui-recorded-trace")) } else { label };
+                    tr!(l.cat(), "ui-model", label = label)
                 }}</p>
                 <div class="header-actions">
                     <DrawerToggle which=Drawer::Setup/>
                     <DrawerToggle which=Drawer::Panels/>
-                    <button class="shortcuts-button" aria-haspopup="dialog" on:click=move |_| open_shortcuts()>"Keyboard shortcuts "<kbd aria-hidden="true">"?"</kbd></button>
+                    <LanguageSwitcher/>
+                    <button class="shortcuts-button" aria-haspopup="dialog" on:click=move |_| open_shortcuts()><span class="shortcuts-text">{move || l.t("ui-shortcuts")}" "</span><kbd aria-hidden="true">"?"</kbd></button>
                 </div>
             </header>
             <Banner/>
@@ -212,11 +221,11 @@ pub fn App(
                     <ExploreFinding/>
                     <ForkView/>
                     {move || s.run.trace.with(|t| t.is_empty()).then(|| view! {
-                        <p class="empty-hint">"Nothing has run yet: pick a scenario or type a prompt for the lead"<span class="narrow-only">" (under Setup)"</span>"."</p>
+                        <p class="empty-hint">{move || l.t("ui-empty-hint")}<span class="narrow-only">{move || l.t("ui-empty-hint-narrow")}</span>{move || l.t("ui-empty-hint-end")}</p>
                     })}
                     <DiagramView/>
                 </main>
-                <aside id="setup" class=move || drawer.class(Drawer::Setup, "left") aria-label="Run setup">
+                <aside id="setup" class=move || drawer.class(Drawer::Setup, "left") aria-label=move || l.t("ui-drawer-setup-title")>
                     <DrawerHead which=Drawer::Setup/>
                     <PromptBox/>
                     <ScenarioList/>
@@ -227,7 +236,7 @@ pub fn App(
                     <ExplorePanel/>
                     <Gallery/>
                 </aside>
-                <aside id="panels" class=move || drawer.class(Drawer::Panels, "right") aria-label="Team and protocol">
+                <aside id="panels" class=move || drawer.class(Drawer::Panels, "right") aria-label=move || l.t("ui-drawer-panels-title")>
                     <DrawerHead which=Drawer::Panels/>
                     <Panels/>
                 </aside>
@@ -273,18 +282,18 @@ impl Drawer {
             Drawer::Panels => "panels",
         }
     }
-    /// The toggle's label.
+    /// The toggle's label's message key.
     fn label(self) -> &'static str {
         match self {
-            Drawer::Setup => "Setup",
-            Drawer::Panels => "Panels",
+            Drawer::Setup => "ui-drawer-setup",
+            Drawer::Panels => "ui-drawer-panels",
         }
     }
-    /// The drawer's title.
+    /// The drawer's title's message key.
     fn title(self) -> &'static str {
         match self {
-            Drawer::Setup => "Run setup",
-            Drawer::Panels => "Team and protocol",
+            Drawer::Setup => "ui-drawer-setup-title",
+            Drawer::Panels => "ui-drawer-panels-title",
         }
     }
 }
@@ -342,10 +351,11 @@ pub(super) fn narrow() -> bool {
 fn DrawerToggle(which: Drawer) -> impl IntoView {
     let drawer = expect_context::<Drawers>();
     let open = move || drawer.0.get() == Some(which);
+    let l = lang();
     view! {
         <button id=which.toggle_id() class="drawer-toggle" aria-controls=which.id() aria-expanded=move || open().to_string()
             on:click=move |_| if open() { drawer.close(false) } else { drawer.open(which) }>
-            {which.label()}
+            {move || l.t(which.label())}
         </button>
     }
 }
@@ -354,14 +364,15 @@ fn DrawerToggle(which: Drawer) -> impl IntoView {
 #[component]
 fn DrawerHead(which: Drawer) -> impl IntoView {
     let drawer = expect_context::<Drawers>();
+    let l = lang();
     let close_label = match which {
-        Drawer::Setup => "Close run setup",
-        Drawer::Panels => "Close panels",
+        Drawer::Setup => "ui-close-setup",
+        Drawer::Panels => "ui-close-panels",
     };
     view! {
         <div class="drawer-head">
-            <h2 class="drawer-title">{which.title()}</h2>
-            <button id=format!("{}-close", which.id()) class="drawer-close" aria-label=close_label on:click=move |_| drawer.close(true)>"Close"</button>
+            <h2 class="drawer-title">{move || l.t(which.title())}</h2>
+            <button id=format!("{}-close", which.id()) class="drawer-close" aria-label=move || l.t(close_label) on:click=move |_| drawer.close(true)>{move || l.t("ui-close")}</button>
         </div>
     }
 }
@@ -369,24 +380,26 @@ fn DrawerHead(which: Drawer) -> impl IntoView {
 /// The keyboard shortcuts, in a modal dialog (opened with `?` or its button).
 #[component]
 fn ShortcutsHelp(dialog: NodeRef<leptos::html::Dialog>) -> impl IntoView {
-    let keys: [(&str, &str); 8] = [
-        ("Space", "Play or pause"),
-        ("←", "Back one event"),
-        ("→", "Next event (in Step mode at the end: release the next one)"),
-        ("Home", "First event"),
-        ("End", "Latest event (follow the run)"),
-        ("↑ ↓", "In the event log, the requests and the inboxes: the row above or below (Home, End there: the first or last row)"),
-        ("?", "This help"),
-        ("Esc", "Close this help or an open panel drawer"),
+    let l = lang();
+    let keys: [(&str, &str); 9] = [
+        ("Space", "ui-key-space"),
+        ("←", "ui-key-left"),
+        ("→", "ui-key-right"),
+        ("Home", "ui-key-home"),
+        ("End", "ui-key-end"),
+        ("↑ ↓", "ui-key-updown"),
+        ("?", "ui-key-help"),
+        ("Esc", "ui-key-esc"),
+        ("Esc", "ui-key-esc-tour"),
     ];
     view! {
         <dialog class="shortcuts" node_ref=dialog aria-labelledby="shortcuts-title">
-            <h2 id="shortcuts-title">"Keyboard shortcuts"</h2>
+            <h2 id="shortcuts-title">{move || l.t("ui-shortcuts")}</h2>
             <dl class="shortcut-list">
-                {keys.into_iter().map(|(key, what)| view! { <div><dt><kbd>{key}</kbd></dt><dd>{what}</dd></div> }).collect_view()}
+                {keys.into_iter().map(|(key, what)| view! { <div><dt><kbd>{key}</kbd></dt><dd>{move || l.t(what)}</dd></div> }).collect_view()}
             </dl>
-            <p class="muted small">"Shortcuts work anywhere on the page except while typing in a field; Space on a focused button presses that button."</p>
-            <button class="primary" on:click=move |_| { if let Some(d) = dialog.get_untracked() { d.close(); } }>"Close"</button>
+            <p class="muted small">{move || l.t("ui-shortcuts-note")}</p>
+            <button class="primary" on:click=move |_| { if let Some(d) = dialog.get_untracked() { d.close(); } }>{move || l.t("ui-close")}</button>
         </dialog>
     }
 }
@@ -394,15 +407,14 @@ fn ShortcutsHelp(dialog: NodeRef<leptos::html::Dialog>) -> impl IntoView {
 #[component]
 fn Banner() -> impl IntoView {
     let s = expect_context::<Session>();
+    let l = lang();
     // A failed model call surfaces here as well as on the agent's lifeline.
     Effect::new(move |seen: Option<usize>| {
         let errors = s.run.views.with(|v| v.model_errors());
         if errors > seen.unwrap_or(0) {
             let last = s.run.trace.with(super::views::last_model_error);
             if let Some((agent, error)) = last {
-                s.banner.set(Some(format!(
-                    "{agent}'s model call failed: {error}. Check the provider, key and base URL in Settings, or switch to the offline scripted model; then run again."
-                )));
+                s.banner.set(Some(tr!(l.cat_untracked(), "ui-model-failed", agent = agent.to_string(), error = error.to_string())));
             }
         }
         errors
@@ -412,7 +424,7 @@ fn Banner() -> impl IntoView {
             view! {
                 <div class="banner-error" role="alert">
                     <span>{text}</span>
-                    <button class="dismiss" aria-label="Dismiss" on:click=move |_| s.banner.set(None)>"×"</button>
+                    <button class="dismiss" aria-label=move || l.t("ui-dismiss") on:click=move |_| s.banner.set(None)>"×"</button>
                 </div>
             }
         })
@@ -424,10 +436,11 @@ fn PromptBox() -> impl IntoView {
     let s = expect_context::<Session>();
     let drawer = expect_context::<Drawers>();
     let prompt = RwSignal::new(String::new());
+    let l = lang();
     let run = move || {
         let p = prompt.get_untracked();
         if p.trim().is_empty() {
-            s.banner.set(Some("Error: type a prompt for the lead first, or pick a scenario".into()));
+            s.banner.set(Some(l.cat_untracked().t("ui-prompt-empty")));
             return;
         }
         s.submit(&p);
@@ -441,22 +454,22 @@ fn PromptBox() -> impl IntoView {
     };
     view! {
         <section class="panel" aria-labelledby="prompt-title">
-            <h2 id="prompt-title">"Prompt"</h2>
-            <textarea id="prompt" rows="3" aria-label="Prompt for the lead" placeholder="Spawn alice as a coder. Then request her shutdown."
+            <h2 id="prompt-title">{move || l.t("ui-prompt")}</h2>
+            <textarea id="prompt" rows="3" aria-label=move || l.t("ui-prompt-label") placeholder=move || l.t("ui-prompt-placeholder")
                 prop:value=move || prompt.get() on:input=move |ev| prompt.set(event_target_value(&ev))
                 on:keydown=on_key></textarea>
             <div class="row">
                 <button class="primary" on:click=move |_| run() disabled=move || s.run.running.get()
-                    title=move || if s.run.running.get() { "A run is in progress: wait for it to finish, or press Stop" } else { "" }>"Run"</button>
-                <button on:click=move |_| { s.reset(); }>"New team"</button>
+                    title=move || if s.run.running.get() { l.t("ui-run-busy") } else { String::new() }>{move || l.t("ui-run")}</button>
+                <button on:click=move |_| { s.reset(); }>{move || l.t("ui-new-team")}</button>
             </div>
             <p class="will-run small" aria-live="polite">
-                {move || format!("Will run: {}", s.settings.team().provider.describe())}
+                {move || tr!(l.cat(), "ui-will-run", provider = s.settings.team().provider.describe())}
                 {move || {
                     let changed = !s.settings_match_team() && !s.run.trace.with(|t| t.is_empty()) && !s.run.imported.get();
-                    changed.then(|| view! { <span class="unapplied">" · settings changed: Run starts a new team"</span> })
+                    changed.then(|| view! { <span class="unapplied">{move || l.t("ui-settings-changed")}</span> })
                 }}
-                {move || s.settings.invalid.with(|m| m.values().next().cloned()).map(|why| view! { <span class="unapplied">{format!(" · fix Settings: {why}")}</span> })}
+                {move || s.settings.invalid.with(|m| m.values().next().cloned()).map(|why| view! { <span class="unapplied">{tr!(l.cat(), "ui-fix-settings", why = why)}</span> })}
             </p>
         </section>
     }
@@ -467,14 +480,15 @@ fn ScenarioList() -> impl IntoView {
     let s = expect_context::<Session>();
     // On a narrow screen the drawer closes so the run shows.
     let drawer = expect_context::<Drawers>();
+    let l = lang();
     view! {
         <section class="panel" aria-labelledby="scenarios-title">
-            <h2 id="scenarios-title">"Scenarios"</h2>
+            <h2 id="scenarios-title">{move || l.t("ui-scenarios")}</h2>
             <ul class="scenarios">
                 {scenarios::PAGE.into_iter().map(|sc| view! {
                     <li>
                         <button class="scenario" data-scenario=sc.id on:click=move |_| { s.run_scenario(sc); drawer.close(true); }>
-                            <strong>{sc.title}</strong>
+                            <strong>{move || scenario_title(l.cat(), sc.id, sc.title)}</strong>
                             <span class="scenario-prompt">{sc.prompts.join(" → ")}</span>
                         </button>
                     </li>
@@ -487,6 +501,7 @@ fn ScenarioList() -> impl IntoView {
 #[component]
 fn Settings() -> impl IntoView {
     let s = expect_context::<Session>();
+    let l = lang();
     let set_seed = move |ev: ev::Event| {
         let text = event_target_value(&ev);
         match text.trim().parse::<u64>() {
@@ -495,10 +510,7 @@ fn Settings() -> impl IntoView {
                 s.settings.mark("seed", None);
             }
             Err(_) => {
-                let why = format!(
-                    "the seed '{}' is not a whole number from 0 to 18446744073709551615",
-                    text.trim().chars().take(40).collect::<String>()
-                );
+                let why = tr!(l.cat_untracked(), "ui-seed-bad", seed = text.trim().chars().take(40).collect::<String>());
                 s.settings.mark("seed", Some(why.clone()));
                 s.error(why);
             }
@@ -532,10 +544,11 @@ fn Settings() -> impl IntoView {
                 s.settings.mark("max tokens", None);
             }
             _ => {
-                let why = format!(
-                    "max tokens must be a whole number from 1 to {}, not '{}'",
-                    crate::model::provider_settings::MAX_TOKENS_LIMIT,
-                    text.trim().chars().take(40).collect::<String>()
+                let why = tr!(
+                    l.cat_untracked(),
+                    "ui-max-tokens-bad",
+                    limit = crate::model::provider_settings::MAX_TOKENS_LIMIT,
+                    value = text.trim().chars().take(40).collect::<String>()
                 );
                 s.settings.mark("max tokens", Some(why.clone()));
                 s.error(why);
@@ -545,39 +558,35 @@ fn Settings() -> impl IntoView {
     let scripted = move || s.settings.provider.get() == Provider::Scripted;
     view! {
         <section class="panel" aria-labelledby="settings-title">
-            <h2 id="settings-title">"Settings"</h2>
-            <label class="field">"Provider"
-                <select aria-label="Provider" on:change=set_provider>
+            <h2 id="settings-title">{move || l.t("ui-settings")}</h2>
+            <label class="field">{move || l.t("ui-provider")}
+                <select aria-label=move || l.t("ui-provider") on:change=set_provider>
                     {Provider::ALL.into_iter().map(|p| view! {
                         <option value=p.id() selected=move || s.settings.provider.get() == p>{p.label()}</option>
                     }).collect_view()}
                 </select>
             </label>
-            <p class="muted small">{move || if scripted() {
-                "The scripted model runs offline in this tab: a rule-based policy that plays the scenarios and reacts to what happens. It is not a language model."
-            } else {
-                "Requests go from this tab straight to the server. The key stays in memory unless you tick the box; it is never put in a trace, an export, a log or a URL."
-            }}</p>
-            <label class="field">"API key"
-                <input type="password" aria-label="API key" autocomplete="off" spellcheck="false" disabled=scripted prop:value=move || s.settings.api_key.get() on:change=set_key/>
+            <p class="muted small">{move || if scripted() { l.t("ui-scripted-note") } else { l.t("ui-provider-note") }}</p>
+            <label class="field">{move || l.t("ui-api-key")}
+                <input type="password" aria-label=move || l.t("ui-api-key") autocomplete="off" spellcheck="false" disabled=scripted prop:value=move || s.settings.api_key.get() on:change=set_key/>
             </label>
             <label class="inline small">
                 <input type="checkbox" disabled=scripted prop:checked=move || s.settings.remember_key.get() on:change=set_remember/>
-                "Remember on this device"
+                {move || l.t("ui-remember-key")}
             </label>
-            <label class="field">"Base URL"
-                <input type="url" aria-label="Base URL" disabled=scripted placeholder=move || s.settings.provider.get().default_base_url() prop:value=move || s.settings.base_url.get() on:change=set_base/>
+            <label class="field">{move || l.t("ui-base-url")}
+                <input type="url" aria-label=move || l.t("ui-base-url") disabled=scripted placeholder=move || s.settings.provider.get().default_base_url() prop:value=move || s.settings.base_url.get() on:change=set_base/>
             </label>
-            <label class="field">"Model"
-                <input type="text" aria-label="Model" disabled=scripted placeholder=move || s.settings.provider.get().default_model() prop:value=move || s.settings.model_name.get() on:change=set_model/>
+            <label class="field">{move || l.t("ui-model-name")}
+                <input type="text" aria-label=move || l.t("ui-model-name") disabled=scripted placeholder=move || s.settings.provider.get().default_model() prop:value=move || s.settings.model_name.get() on:change=set_model/>
             </label>
-            <label class="field">"Max tokens"
-                <input type="number" aria-label="Max tokens" min="1" max="200000" disabled=scripted aria-invalid=move || s.settings.invalid.with(|m| m.contains_key("max tokens")).to_string() prop:value=move || s.settings.max_tokens.get().to_string() on:change=set_max_tokens/>
+            <label class="field">{move || l.t("ui-max-tokens")}
+                <input type="number" aria-label=move || l.t("ui-max-tokens") min="1" max="200000" disabled=scripted aria-invalid=move || s.settings.invalid.with(|m| m.contains_key("max tokens")).to_string() prop:value=move || s.settings.max_tokens.get().to_string() on:change=set_max_tokens/>
             </label>
-            <label class="field">"Seed"
-                <input type="number" aria-label="Seed" min="0" aria-invalid=move || s.settings.invalid.with(|m| m.contains_key("seed")).to_string() prop:value=move || s.settings.seed.get().to_string() on:change=set_seed/>
+            <label class="field">{move || l.t("ui-seed")}
+                <input type="number" aria-label=move || l.t("ui-seed") min="0" aria-invalid=move || s.settings.invalid.with(|m| m.contains_key("seed")).to_string() prop:value=move || s.settings.seed.get().to_string() on:change=set_seed/>
             </label>
-            <p class="muted small">"Run, New team and the scenarios use these settings as shown; Run continues the team on screen only while they are unchanged."</p>
+            <p class="muted small">{move || l.t("ui-settings-note")}</p>
         </section>
     }
 }
@@ -589,6 +598,7 @@ fn TracePanel() -> impl IntoView {
     let copy_status = RwSignal::new(String::new());
     let confirm_clear = RwSignal::new(false);
     let links = NodeRef::<leptos::html::Div>::new();
+    let l = lang();
     // Each export fills its link with a Blob object URL (`download::offer`)
     // that the click then follows and tests read.
     let export = move |format: &'static str| {
@@ -603,7 +613,7 @@ fn TracePanel() -> impl IntoView {
         };
         let a: web_sys::HtmlElement = wasm_bindgen::JsCast::unchecked_into(a);
         if let Err(e) = download::offer(&a, &text, name, mime) {
-            s.error(format_args!("the {format} export failed: {e}"));
+            s.error(tr!(l.cat_untracked(), "ui-export-failed", format = format, error = e.to_string()));
         }
     };
     let import = move |ev: ev::Event| {
@@ -612,7 +622,7 @@ fn TracePanel() -> impl IntoView {
             return;
         };
         if let Err(e) = export::check_import_size(file.size() as u64) {
-            s.banner.set(Some(format!("Error: {e}")));
+            s.banner.set(Some(tr!(l.cat_untracked(), "ui-error", error = e.to_string())));
             input.set_value("");
             return;
         }
@@ -624,40 +634,40 @@ fn TracePanel() -> impl IntoView {
                     s.load(trace, None);
                     s.keep_current();
                 }
-                Some(Err(e)) => s.banner.set(Some(format!("Error: {e}. Nothing was changed."))),
-                None => s.banner.set(Some("Error: the file could not be read. Nothing was changed.".into())),
+                Some(Err(e)) => s.banner.set(Some(tr!(l.cat_untracked(), "ui-import-failed", error = e.to_string()))),
+                None => s.banner.set(Some(l.cat_untracked().t("ui-import-unreadable"))),
             }
         });
     };
     view! {
         <section class="panel" aria-labelledby="trace-title">
-            <h2 id="trace-title">"Trace"</h2>
+            <h2 id="trace-title">{move || l.t("ui-trace")}</h2>
             <div class="row wrap">
-                <button on:click=move |_| export("json")>"Export JSON"</button>
-                <button on:click=move |_| export("mermaid")>"Export Mermaid"</button>
-                <button on:click=move |_| export("svg")>"Export SVG"</button>
+                <button on:click=move |_| export("json")>{move || l.t("ui-export-json")}</button>
+                <button on:click=move |_| export("mermaid")>{move || l.t("ui-export-mermaid")}</button>
+                <button on:click=move |_| export("svg")>{move || l.t("ui-export-svg")}</button>
             </div>
             <div class="export-links" node_ref=links hidden=true>
                 <a data-format="json" aria-hidden="true">"json"</a>
                 <a data-format="mermaid" aria-hidden="true">"mermaid"</a>
                 <a data-format="svg" aria-hidden="true">"svg"</a>
             </div>
-            <label class="field">"Import a JSON trace"
-                <input type="file" accept="application/json,.json" aria-label="Import a JSON trace" on:change=import/>
+            <label class="field">{move || l.t("ui-import")}
+                <input type="file" accept="application/json,.json" aria-label=move || l.t("ui-import") on:change=import/>
             </label>
-            <p class="muted small">{move || if s.run.imported.get() { "Showing a recorded trace: step through it with Back, Next and the scrubber; Run starts a new team." } else { "" }}</p>
+            <p class="muted small">{move || if s.run.imported.get() { l.t("ui-imported-note") } else { String::new() }}</p>
             <div class="row wrap">
-                <button on:click=move |_| s.save_run()>"Save run"</button>
+                <button on:click=move |_| s.save_run()>{move || l.t("ui-save-run")}</button>
             </div>
             {move || match s.share_link() {
                 Ok(link) => {
                     let copied = link.clone();
                     view! {
-                        <label class="field">"Share link"
-                            <input type="text" readonly=true aria-label="Share link" prop:value=link/>
+                        <label class="field">{move || l.t("ui-share-link")}
+                            <input type="text" readonly=true aria-label=move || l.t("ui-share-link") prop:value=link/>
                         </label>
                         <div class="row">
-                            <button on:click=move |_| copy_to_clipboard(copied.clone(), copy_status)>"Copy"</button>
+                            <button on:click=move |_| copy_to_clipboard(l, copied.clone(), copy_status)>{move || l.t("ui-copy")}</button>
                             <span class="copy-status small" role="status">{move || copy_status.get()}</span>
                         </div>
                     }.into_any()
@@ -669,20 +679,20 @@ fn TracePanel() -> impl IntoView {
                 <div class="row wrap">
                     {move || if confirm_clear.get() {
                         view! {
-                            <span class="small">"Delete every saved run?"</span>
-                            <button class="danger" on:click=move |_| { confirm_clear.set(false); s.clear_saved(); }>"Yes, delete every saved run"</button>
-                            <button on:click=move |_| confirm_clear.set(false)>"Cancel"</button>
+                            <span class="small">{move || l.t("ui-clear-confirm")}</span>
+                            <button class="danger" on:click=move |_| { confirm_clear.set(false); s.clear_saved(); }>{move || l.t("ui-clear-yes")}</button>
+                            <button on:click=move |_| confirm_clear.set(false)>{move || l.t("ui-cancel")}</button>
                         }.into_any()
                     } else {
-                        view! { <button on:click=move |_| confirm_clear.set(true)>"Clear saved runs"</button> }.into_any()
+                        view! { <button on:click=move |_| confirm_clear.set(true)>{move || l.t("ui-clear-saved")}</button> }.into_any()
                     }}
                 </div>
             })}
-            <ul class="saved-runs" aria-label="Saved runs">
+            <ul class="saved-runs" aria-label=move || l.t("ui-saved-runs")>
                 {move || s.library.saved.get().into_iter().map(|(id, title)| view! {
                     <li>
                         <button class="saved-open" on:click=move |_| s.open_saved(id)>{title.clone()}</button>
-                        <button class="saved-delete" aria-label=format!("Delete saved run {title}") on:click=move |_| s.delete_saved(id)>"Delete"</button>
+                        <button class="saved-delete" aria-label=tr!(l.cat(), "ui-delete-saved", title = title.clone()) on:click=move |_| s.delete_saved(id)>{move || l.t("ui-delete")}</button>
                     </li>
                 }).collect_view()}
             </ul>
@@ -696,6 +706,7 @@ fn TracePanel() -> impl IntoView {
 #[component]
 fn FaultsPanel() -> impl IntoView {
     let s = expect_context::<Session>();
+    let l = lang();
     let action = RwSignal::new("drop".to_string());
     // Number fields keep what was typed: a rejected value stays on screen,
     // marked, and "Add fault rule" refuses it rather than using an older one.
@@ -706,13 +717,13 @@ fn FaultsPanel() -> impl IntoView {
     let probability = RwSignal::new("1".to_string());
     let parse_delay = move || -> Result<u64, String> {
         let text = delay.get_untracked();
-        let ms = text.trim().parse::<u64>().map_err(|_| format!("the delay '{}' is not a whole number of milliseconds", text.trim()))?;
+        let ms = text.trim().parse::<u64>().map_err(|_| tr!(l.cat_untracked(), "ui-fault-delay-bad", value = text.trim()))?;
         FaultRule::new(FaultAction::Delay { ms }).validate().map_err(|e| e.to_string())?;
         Ok(ms)
     };
     let parse_probability = move || -> Result<f64, String> {
         let text = probability.get_untracked();
-        let bad = || format!("the probability '{}' is not a number from 0 to 1", text.trim());
+        let bad = || tr!(l.cat_untracked(), "ui-fault-probability-bad", value = text.trim());
         let p = crate::protocol::text::parse_decimal(text.trim()).ok_or_else(bad)?;
         FaultRule { probability: p, ..FaultRule::new(FaultAction::Drop) }.validate().map_err(|_| bad())?;
         Ok(p)
@@ -744,7 +755,7 @@ fn FaultsPanel() -> impl IntoView {
         })();
         match rule {
             Ok(rule) => s.settings.faults.update(|p| p.rules.push(rule)),
-            Err(e) => s.error(format!("{e}. No rule was added")),
+            Err(e) => s.error(tr!(l.cat_untracked(), "ui-fault-not-added", error = e)),
         }
     };
     let on = |sig: RwSignal<String>| move |ev: ev::Event| sig.set(event_target_value(&ev));
@@ -770,57 +781,59 @@ fn FaultsPanel() -> impl IntoView {
     };
     view! {
         <section class="panel" aria-labelledby="faults-title">
-            <h2 id="faults-title">"Faults on the bus"</h2>
-            <p class="muted small">"Rules apply when a team starts (Run after a change, New team, or a scenario). Decisions come from the seed, so a faulty run replays exactly."</p>
+            <h2 id="faults-title">{move || l.t("ui-faults")}</h2>
+            <p class="muted small">{move || l.t("ui-faults-note")}</p>
             <div class="fault-form">
-                <label class="field">"Action"
-                    <select aria-label="Fault action" on:change=on(action)>
+                <label class="field">{move || l.t("ui-fault-action")}
+                    <select aria-label=move || l.t("ui-fault-action-label") on:change=on(action)>
                         <option value="drop">"drop"</option>
                         <option value="delay">"delay"</option>
                         <option value="duplicate">"duplicate"</option>
                         <option value="reorder">"reorder"</option>
                     </select>
                 </label>
-                <label class="field">"Delay (ms)"
-                    <input type="number" min="0" aria-label="Fault delay in milliseconds" aria-invalid=delay_bad prop:value=move || delay.get() on:change=set_delay/>
+                <label class="field">{move || l.t("ui-fault-delay")}
+                    <input type="number" min="0" aria-label=move || l.t("ui-fault-delay-label") aria-invalid=delay_bad prop:value=move || delay.get() on:change=set_delay/>
                 </label>
-                <label class="field">"Message type"
-                    <select aria-label="Fault message type" on:change=on(msg_type)>
-                        <option value="">"any"</option>
+                <label class="field">{move || l.t("ui-fault-type")}
+                    <select aria-label=move || l.t("ui-fault-type-label") on:change=on(msg_type)>
+                        <option value="">{move || l.t("ui-any")}</option>
                         {MessageType::ALL.into_iter().map(|t| view! { <option value=t.as_str()>{t.as_str()}</option> }).collect_view()}
                     </select>
                 </label>
-                <label class="field">"From"
-                    <input type="text" aria-label="Fault sender" placeholder="any" prop:value=move || from.get() on:change=on(from)/>
+                <label class="field">{move || l.t("ui-fault-from")}
+                    <input type="text" aria-label=move || l.t("ui-fault-from-label") placeholder=move || l.t("ui-any") prop:value=move || from.get() on:change=on(from)/>
                 </label>
-                <label class="field">"To"
-                    <input type="text" aria-label="Fault recipient" placeholder="any" prop:value=move || to.get() on:change=on(to)/>
+                <label class="field">{move || l.t("ui-fault-to")}
+                    <input type="text" aria-label=move || l.t("ui-fault-to-label") placeholder=move || l.t("ui-any") prop:value=move || to.get() on:change=on(to)/>
                 </label>
-                <label class="field">"Probability"
-                    <input type="number" min="0" max="1" step="0.05" aria-label="Fault probability" aria-invalid=probability_bad prop:value=move || probability.get() on:change=set_probability/>
+                <label class="field">{move || l.t("ui-fault-probability")}
+                    <input type="number" min="0" max="1" step="0.05" aria-label=move || l.t("ui-fault-probability-label") aria-invalid=probability_bad prop:value=move || probability.get() on:change=set_probability/>
                 </label>
-                <button on:click=add>"Add fault rule"</button>
+                <button on:click=add>{move || l.t("ui-fault-add")}</button>
             </div>
-            <ul class="fault-rules" aria-label="Fault rules">
+            <ul class="fault-rules" aria-label=move || l.t("ui-fault-rules")>
                 {move || s.settings.faults.get().rules.into_iter().enumerate().map(|(i, r)| {
                     let what = match &r.action {
                         FaultAction::Drop => "drop".to_string(),
-                        FaultAction::Delay { ms } => format!("delay {ms} ms"),
+                        FaultAction::Delay { ms } => tr!(l.cat(), "ui-fault-delay-ms", ms = *ms),
                         FaultAction::Duplicate => "duplicate".to_string(),
                         FaultAction::Reorder => "reorder".to_string(),
                     };
-                    let filter = format!(
-                        "{} {} from {} to {}, p={}",
-                        what,
-                        r.msg_type.map_or("any message".to_string(), |t| t.to_string()),
-                        r.from.as_ref().map_or("anyone".to_string(), |n| n.to_string()),
-                        r.to.as_ref().map_or("anyone".to_string(), |n| n.to_string()),
-                        r.probability
+                    let cat = l.cat();
+                    let filter = tr!(
+                        cat,
+                        "ui-fault-rule",
+                        action = what,
+                        msg_type = r.msg_type.map_or_else(|| cat.t("ui-fault-any-message"), |t| t.to_string()),
+                        from = r.from.as_ref().map_or_else(|| cat.t("ui-fault-anyone"), |n| n.to_string()),
+                        to = r.to.as_ref().map_or_else(|| cat.t("ui-fault-anyone"), |n| n.to_string()),
+                        p = r.probability.to_string()
                     );
                     view! {
                         <li>
                             <span>{filter.clone()}</span>
-                            <button aria-label=format!("Remove rule: {filter}") on:click=move |_| s.settings.faults.update(|p| { p.rules.remove(i); })>"Remove"</button>
+                            <button aria-label=tr!(l.cat(), "ui-fault-remove-label", rule = filter.clone()) on:click=move |_| s.settings.faults.update(|p| { p.rules.remove(i); })>{move || l.t("ui-remove")}</button>
                         </li>
                     }
                 }).collect_view()}
@@ -832,6 +845,7 @@ fn FaultsPanel() -> impl IntoView {
 #[component]
 fn Controls() -> impl IntoView {
     let s = expect_context::<Session>();
+    let l = lang();
     let len = move || s.run.trace.with(|t| t.len());
     let scrub = move |ev: ev::Event| {
         if let Ok(v) = event_target_value(&ev).parse::<usize>() {
@@ -851,28 +865,39 @@ fn Controls() -> impl IntoView {
         }
     };
     view! {
-        <div class="controls" id="controls" tabindex="-1" role="toolbar" aria-label="Playback controls">
-            <div class="mode" role="group" aria-label="Mode">
-                <button aria-pressed=move || (s.playback.mode.get() == Mode::Live).to_string() on:click=move |_| s.set_mode(Mode::Live)>"Live"</button>
-                <button aria-pressed=move || (s.playback.mode.get() == Mode::Step).to_string() on:click=move |_| s.set_mode(Mode::Step)>"Step"</button>
+        <div class="controls" id="controls" tabindex="-1" role="toolbar" aria-label=move || l.t("ui-controls")>
+            <div class="mode" role="group" aria-label=move || l.t("ui-mode")>
+                <button aria-pressed=move || (s.playback.mode.get() == Mode::Live).to_string() on:click=move |_| s.set_mode(Mode::Live)>{move || l.t("ui-live")}</button>
+                <button aria-pressed=move || (s.playback.mode.get() == Mode::Step).to_string() on:click=move |_| s.set_mode(Mode::Step)>{move || l.t("ui-step")}</button>
             </div>
-            <button on:click=move |_| s.back() disabled=move || s.shown() == 0 aria-keyshortcuts="ArrowLeft" title="Back one event (←)">"Back"</button>
-            <button class="play" on:click=move |_| s.playback.playing.update(|p| *p = !*p) aria-keyshortcuts="Space" title="Play or pause (Space)">{move || if s.playback.playing.get() { "Pause" } else { "Play" }}</button>
-            <button on:click=move |_| s.next() aria-keyshortcuts="ArrowRight" title="Next event (→)">"Next"</button>
-            <input class="scrubber" type="range" min="0" aria-label="Scrub through events"
+            <button on:click=move |_| s.back() disabled=move || s.shown() == 0 aria-keyshortcuts="ArrowLeft" title=move || l.t("ui-back-title")>{move || l.t("ui-back")}</button>
+            <button class="play" on:click=move |_| s.playback.playing.update(|p| *p = !*p) aria-keyshortcuts="Space" title=move || l.t("ui-play-title")>{move || if s.playback.playing.get() { l.t("ui-pause") } else { l.t("ui-play") }}</button>
+            <button on:click=move |_| s.next() aria-keyshortcuts="ArrowRight" title=move || l.t("ui-next-title")>{move || l.t("ui-next")}</button>
+            <input class="scrubber" type="range" min="0" aria-label=move || l.t("ui-scrub")
                 prop:max=move || len().to_string() prop:value=move || s.shown().to_string() on:input=scrub/>
             <span class="position" aria-live="polite">{move || format!("{} / {}", s.shown(), len())}</span>
-            <label class="field inline">"Speed"
-                <select aria-label="Speed" on:change=speed>
+            <label class="field inline">{move || l.t("ui-speed")}
+                <select aria-label=move || l.t("ui-speed") on:change=speed>
                     {SPEEDS.into_iter().map(|v| view! { <option value=v.to_string() selected=v == 1.0>{format!("{v}×")}</option> }).collect_view()}
                 </select>
             </label>
-            <label class="inline"><input type="checkbox" aria-label="Follow latest" prop:checked=move || s.playback.cursor.get().is_none() on:change=follow/>"Follow latest"</label>
-            <button class="stop" on:click=move |_| s.stop() disabled=move || s.run.stopped.get()>"Stop"</button>
+            <label class="inline"><input type="checkbox" aria-label=move || l.t("ui-follow") prop:checked=move || s.playback.cursor.get().is_none() on:change=follow/>{move || l.t("ui-follow")}</label>
+            <button class="stop" on:click=move |_| s.stop() disabled=move || s.run.stopped.get()>{move || l.t("ui-stop")}</button>
             <span class="next-up" aria-live="polite">{move || {
                 let waiting = s.run.next_up.get();
-                if s.playback.mode.get() == Mode::Step && !waiting.is_empty() { format!("Next: {}", waiting.join(" · ")) } else { String::new() }
+                if s.playback.mode.get() == Mode::Step && !waiting.is_empty() { tr!(l.cat(), "ui-next-up", events = waiting.join(" · ")) } else { String::new() }
             }}</span>
         </div>
+    }
+}
+
+/// A scenario's title in the page's language (`scenario-<id>-title`), or
+/// its own title when the catalog has none for it.
+fn scenario_title(cat: &super::i18n::Catalog, id: &str, own: &str) -> String {
+    let key = format!("scenario-{id}-title");
+    if cat.has(&key) || super::i18n::Catalog::en().has(&key) {
+        cat.t(&key)
+    } else {
+        own.to_string()
     }
 }

@@ -12,6 +12,8 @@ use leptos::prelude::*;
 use super::captions;
 use super::diagram_view::shape_view;
 use super::geometry::{self, Item};
+use super::i18n::tr;
+use super::i18n_view::lang;
 use super::session::Session;
 use super::tour_view::{self, TourState};
 
@@ -23,21 +25,23 @@ use super::tour_view::{self, TourState};
 pub fn CaptionBox() -> impl IntoView {
     let s = expect_context::<Session>();
     let tour = use_context::<TourState>();
+    let l = lang();
     let caption = Memo::new(move |_| {
+        let cat = l.cat();
         let shown = s.shown();
         s.run.trace.with(|t| {
             s.run.views.with(|v| {
                 let before = shown.checked_sub(1).and_then(|c| v.state_at(t.entries(), Some(c)).ok());
-                captions::caption_with(t.entries(), Some(shown), before.as_ref())
+                captions::caption_with(cat, t.entries(), Some(shown), before.as_ref())
             })
         })
     });
     view! {
         <section class="caption-box" aria-labelledby="caption-heading">
-            <h2 id="caption-heading" class="visually-hidden">"What just happened"</h2>
+            <h2 id="caption-heading" class="visually-hidden">{move || l.t("ui-caption-heading")}</h2>
             <p class="caption-step small muted">{move || {
                 let (shown, len) = (s.shown(), s.run.trace.with(|t| t.len()));
-                if shown == 0 { "Start".to_string() } else { format!("Step {shown} of {len}") }
+                if shown == 0 { l.t("ui-caption-start") } else { tr!(l.cat(), "ui-caption-step", shown = shown, len = len) }
             }}</p>
             <div class="caption-live" aria-live="polite" aria-atomic="true">
                 // A guided tour's stop, read out with the step it stops at.
@@ -59,13 +63,14 @@ pub fn CaptionBox() -> impl IntoView {
 #[component]
 pub fn Legend() -> impl IntoView {
     let open = RwSignal::new(false);
+    let l = lang();
     let on_toggle = move |ev: leptos::ev::Event| {
         let el: web_sys::Element = event_target(&ev);
         open.set(el.has_attribute("open"));
     };
     view! {
         <details class="legend" on:toggle=on_toggle>
-            <summary>"Legend"</summary>
+            <summary>{move || l.t("ui-legend")}</summary>
             <Show when=move || open.get()>
                 {
                     let legend = geometry::legend(0.0, 800.0);

@@ -4,14 +4,18 @@
 //! until alice answers.") — and what was said in a protocol message (the
 //! plan, the lead's feedback, a teammate's reason).
 //!
-//! Owns caption text only. Pure and native: it reads trace entries (and,
-//! when the caller has it, the team's state just before the event) and must
-//! not touch the DOM, signals, the layout or the trace. Each caption costs
-//! O(1)-ish: it reads its own entry, the entries it names by sequence number
-//! (an `InboxDrained` names the `MessageSent`/`MessageReleased` events of its
+//! Owns caption text only; the words themselves are messages of the
+//! language's catalog (`i18n`, `locales/*/captions.ftl`), given as a
+//! parameter. Pure and native: it reads trace entries (and, when the caller
+//! has it, the team's state just before the event) and must not touch the
+//! DOM, signals, the layout or the trace. Each caption costs O(1)-ish: it
+//! reads its own entry, the entries it names by sequence number (an
+//! `InboxDrained` names the `MessageSent`/`MessageReleased` events of its
 //! messages) and the few entries of the same command beside it; it never
-//! replays the trace.
+//! replays the trace. Protocol identifiers (message types, tool names,
+//! request ids, states, agent names) go into every language unchanged.
 
+use super::i18n::{tr, Catalog, Locale};
 use crate::protocol::{
     AgentName, Event, FaultAction, MemberStatus, Message, MessageType, RequestKind, RequestStatus, TeamState, Trace, TraceEntry,
 };
@@ -36,8 +40,9 @@ impl Caption {
     fn new(title: impl Into<String>, text: impl Into<String>) -> Self {
         // A quote that ends its own sentence takes no second full stop.
         let mut text: String = text.into();
-        for end in [".”.", "!”.", "?”.", "…”."] {
-            text = text.replace(end, &end[..end.len() - 1]);
+        for end in [".”.", "!”.", "?”.", "…”.", "。」。", "。”。"] {
+            let keep = end.char_indices().last().map_or(0, |(i, _)| i);
+            text = text.replace(end, &end[..keep]);
         }
         Caption { title: title.into(), text }
     }
@@ -88,40 +93,45 @@ pub fn clip(text: &str, max: usize) -> String {
     }
 }
 
-fn quote(text: &str) -> String {
-    format!("“{}”", clip(text, CAPTION_QUOTE_CHARS))
+fn quote(cat: &Catalog, text: &str) -> String {
+    tr!(cat, "quote", text = clip(text, CAPTION_QUOTE_CHARS))
 }
 
 /// `field: “text”.` — without a second full stop when the quote ends a
 /// sentence of its own.
-fn quoted_field(field: &str, text: &str) -> String {
+fn quoted_field(cat: &Catalog, field: &str, text: &str) -> String {
     let q = clip(text, CAPTION_QUOTE_CHARS);
-    let stop = if q.ends_with(['.', '!', '?', '…']) { "" } else { "." };
-    format!(" {field}: “{q}”{stop}")
+    let key = if q.ends_with(['.', '!', '?', '…', '。', '！', '？']) { "cap-said-ended" } else { "cap-said" };
+    tr!(cat, key, field = field, text = q)
+}
+
+/// Sentences joined the language's way: a space between them in English
+/// and Italian, nothing in Chinese and Japanese. Empty pieces are left out.
+pub fn sentences(locale: Locale, parts: &[&str]) -> String {
+    let gap = match locale {
+        Locale::En | Locale::It => " ",
+        Locale::Zh | Locale::Ja => "",
+    };
+    parts.iter().filter(|p| !p.is_empty()).copied().collect::<Vec<_>>().join(gap)
 }
 
 /// The caption of the step the cursor shows: the last of the first `cursor`
 /// events (all of them for `None`), or a start caption before the first.
 /// Reads only that entry and the entries it names.
-pub fn caption(trace: &Trace, cursor: Option<usize>) -> Caption {
-    caption_with(trace.entries(), cursor, None)
+pub fn caption(cat: &Catalog, trace: &Trace, cursor: Option<usize>) -> Caption {
+    caption_with(cat, trace.entries(), cursor, None)
 }
 
 /// As [`caption`], with the team's state just before the shown event when
 /// the caller has it cheaply (the page's keyframed timeline): it tells a
 /// restart from a first spawn and an answer across a restart from an
 /// ordinary one.
-pub fn caption_with(entries: &[TraceEntry], cursor: Option<usize>, before: Option<&TeamState>) -> Caption {
+pub fn caption_with(cat: &Catalog, entries: &[TraceEntry], cursor: Option<usize>, before: Option<&TeamState>) -> Caption {
     let shown = cursor.unwrap_or(usize::MAX).min(entries.len());
     match shown.checked_sub(1).and_then(|i| entries.get(i)) {
-        Some(entry) => caption_of(entries, before, entry),
-        None if entries.is_empty() => {
-            Caption::new("Nothing yet", "Pick a scenario or type a prompt for the lead. Each step of the run is told here.")
-        }
-        None => Caption::new(
-            "Before the first event",
-            format!("The run has {} events. Press Next to watch the lead and its teammates step by step.", entries.len()),
-        ),
+        Some(entry) => caption_of(cat, entries, before, entry),
+        None if entries.is_empty() => Caption::new(cat.t("cap-nothing-title"), cat.t("cap-nothing-text")),
+        None => Caption::new(cat.t("cap-before-title"), tr!(cat, "cap-before-text", count = entries.len())),
     }
 }
 
@@ -151,49 +161,53 @@ fn message_beside<'a>(entries: &'a [TraceEntry], entry: &TraceEntry, id: &crate:
     })
 }
 
-fn number(n: usize) -> String {
-    const WORDS: [&str; 11] = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
-    WORDS.get(n).map_or_else(|| n.to_string(), |w| w.to_string())
-}
-
-fn messages(n: usize) -> String {
-    format!("{} message{}", number(n), if n == 1 { "" } else { "s" })
+fn messages(cat: &Catalog, n: usize) -> String {
+    tr!(cat, "cap-messages", count = n)
 }
 
 /// `the lead` or the agent's name.
-fn who(name: &AgentName) -> String {
+fn who(cat: &Catalog, name: &AgentName) -> String {
     if name.is_lead() {
-        "the lead".to_string()
+        cat.t("who-lead")
     } else {
         name.to_string()
     }
 }
 
 /// `The lead` or the agent's name, to start a sentence.
-fn who_cap(name: &AgentName) -> String {
+fn who_cap(cat: &Catalog, name: &AgentName) -> String {
     if name.is_lead() {
-        "The lead".to_string()
+        cat.t("who-lead-start")
     } else {
         name.to_string()
     }
 }
 
-/// `the lead's` or `alice's`.
-fn whose(name: &AgentName) -> String {
-    format!("{}'s", who(name))
+/// `the lead's` or `alice's` (`del lead`, `di alice`: each language puts it
+/// where it goes).
+fn whose(cat: &Catalog, name: &AgentName) -> String {
+    if name.is_lead() {
+        cat.t("whose-lead")
+    } else {
+        tr!(cat, "whose-name", name = name.as_str())
+    }
 }
 
 /// `The lead's` or `alice's`, to start a sentence.
-fn whose_cap(name: &AgentName) -> String {
-    format!("{}'s", who_cap(name))
+fn whose_cap(cat: &Catalog, name: &AgentName) -> String {
+    if name.is_lead() {
+        cat.t("whose-lead-start")
+    } else {
+        tr!(cat, "whose-name", name = name.as_str())
+    }
 }
 
 /// A message as a noun phrase: "the shutdown_request 4607cc28 from the lead",
 /// "a message from bob".
-fn message_phrase(m: &Message) -> String {
+fn message_phrase(cat: &Catalog, m: &Message) -> String {
     match &m.request_id {
-        Some(id) => format!("the {} {id} from {}", m.msg_type, who(&m.from)),
-        None => format!("a {} from {}", m.msg_type, who(&m.from)),
+        Some(id) => tr!(cat, "cap-msg-with-id", msg_type = m.msg_type.as_str(), id = id.to_string(), from = who(cat, &m.from)),
+        None => tr!(cat, "cap-msg", msg_type = m.msg_type.as_str(), from = who(cat, &m.from)),
     }
 }
 
@@ -202,79 +216,77 @@ fn message_phrase(m: &Message) -> String {
 /// just before it if the caller has it. Every `Event` variant has its own
 /// arm: a new variant does not compile until it is told.
 #[deny(clippy::wildcard_enum_match_arm)]
-pub fn caption_of(entries: &[TraceEntry], before: Option<&TeamState>, entry: &TraceEntry) -> Caption {
+pub fn caption_of(cat: &Catalog, entries: &[TraceEntry], before: Option<&TeamState>, entry: &TraceEntry) -> Caption {
+    let gap = |parts: &[&str]| sentences(cat.locale(), parts);
     match &entry.event {
         Event::RunStarted { prompt } => {
-            Caption::new("Run started", format!("The user gives the lead a prompt: {}. The lead starts its agent loop.", quote(prompt)))
+            Caption::new(cat.t("cap-run-started-title"), tr!(cat, "cap-run-started-text", prompt = quote(cat, prompt)))
         }
-        Event::RunFinished => Caption::new(
-            "Run finished",
-            "The team is quiet: nobody is working and no inbox holds an unread message. Every request has its final state in the tracker — or is still pending.",
-        ),
+        Event::RunFinished => Caption::new(cat.t("cap-run-finished-title"), cat.t("cap-run-finished-text")),
         Event::MemberSpawned { name, role, plan_mode } => {
             let restart = before.and_then(|st| st.roster.get(name)).is_some();
-            let gate = if *plan_mode {
-                format!(" It works in plan mode: the runtime gates execution — {name} must get a plan approved by the lead before changing the workspace.")
-            } else {
-                String::new()
-            };
+            let gate = if *plan_mode { tr!(cat, "cap-plan-mode", name = name.as_str()) } else { String::new() };
             if restart {
                 Caption::new(
-                    format!("{name} restarts"),
-                    format!("The lead starts {name} again as {role}: a new run of its loop (a new incarnation). Requests addressed to its previous run can no longer be answered by it.{gate}"),
+                    tr!(cat, "cap-restarts-title", name = name.as_str()),
+                    gap(&[&tr!(cat, "cap-restarts-text", name = name.as_str(), role = role), &gate]),
                 )
             } else {
-                Caption::new(format!("{name} spawned"), format!("The lead spawns {name} as {role}; {name} is working and gets its own inbox.{gate}"))
+                Caption::new(
+                    tr!(cat, "cap-spawned-title", name = name.as_str()),
+                    gap(&[&tr!(cat, "cap-spawned-text", name = name.as_str(), role = role), &gate]),
+                )
             }
         }
-        Event::MemberStatusChanged { name, from, to } => match to {
-            MemberStatus::Shutdown => Caption::new(
-                format!("{name} shuts down"),
-                format!("{name} leaves its loop: status {from} → shutdown. Its lifeline ends (×); a message sent to {name} from now on is never read."),
-            ),
-            MemberStatus::Idle => Caption::new(
-                format!("{name} idle"),
-                format!("{name} has nothing left to do this turn: {from} → idle. It waits for a message in its inbox to wake it."),
-            ),
-            MemberStatus::Working => Caption::new(format!("{name} working"), format!("{name} has work again: {from} → working.")),
-        },
-        Event::MessageSent { message } => sent_caption(entries, before, entry, message),
+        Event::MemberStatusChanged { name, from, to } => {
+            let key = match to {
+                MemberStatus::Shutdown => "cap-status-shutdown",
+                MemberStatus::Idle => "cap-status-idle",
+                MemberStatus::Working => "cap-status-working",
+            };
+            Caption::new(
+                tr!(cat, &format!("{key}-title"), name = name.as_str()),
+                tr!(cat, &format!("{key}-text"), name = name.as_str(), from = from.to_string()),
+            )
+        }
+        Event::MessageSent { message } => sent_caption(cat, entries, before, entry, message),
         Event::InboxDrained { agent, message_ids } => {
             let found: Vec<&Message> = message_ids.iter().filter_map(|id| message_of(entries, id.0)).collect();
-            let mut list: Vec<String> = found.iter().take(3).map(|m| message_phrase(m)).collect();
+            let mut list: Vec<String> = found.iter().take(3).map(|m| message_phrase(cat, m)).collect();
             if message_ids.len() > list.len() {
-                list.push(format!("{} more", messages(message_ids.len() - list.len())));
+                list.push(tr!(cat, "cap-more", messages = messages(cat, message_ids.len() - list.len())));
             }
             let what = match list.len() {
                 0 => String::new(),
-                1 => format!(", {}", list[0]),
-                _ => format!(": {}", join_and(&list)),
+                1 => tr!(cat, "cap-inbox-one", item = list[0].clone()),
+                _ => tr!(cat, "cap-inbox-many", items = join_and(cat, &list)),
             };
             let protocol = found.iter().filter(|m| m.msg_type.is_request() || m.msg_type.is_response()).count();
-            let next = if protocol > 0 {
-                format!(" {} handles each by its request_id.", who_cap(agent))
-            } else {
-                String::new()
-            };
-            Caption::new(
-                "Inbox read",
-                format!("{} reads {} inbox: {}{what}. The inbox is empty again.{next}", who_cap(agent), if agent.is_lead() { "its" } else { "the" }, messages(message_ids.len())),
-            )
+            let next = if protocol > 0 { tr!(cat, "cap-inbox-next", who_start = who_cap(cat, agent)) } else { String::new() };
+            let key = if agent.is_lead() { "cap-inbox-text-lead" } else { "cap-inbox-text" };
+            let read = tr!(cat, key, who_start = who_cap(cat, agent), messages = messages(cat, message_ids.len()), what = what);
+            Caption::new(cat.t("cap-inbox-title"), gap(&[&read, &next]))
         }
         Event::RequestCreated { request_id, request_kind, requester, addressee, plan } => match request_kind {
             RequestKind::Shutdown => Caption::new(
-                "Shutdown requested",
-                format!(
-                    "{} asks {addressee} to shut down. Request {request_id} is created and is pending until {addressee} answers: shutdown_requests[{request_id}] = {{target: {addressee}, status: pending}}.",
-                    who_cap(requester)
+                cat.t("cap-shutdown-requested-title"),
+                tr!(
+                    cat,
+                    "cap-shutdown-requested-text",
+                    who_start = who_cap(cat, requester),
+                    addressee = addressee.as_str(),
+                    id = request_id.to_string()
                 ),
             ),
             RequestKind::Plan => Caption::new(
-                "Plan submitted",
-                format!(
-                    "{requester} submits a plan for approval: {}. Request {request_id} is pending until {} reviews it; until then {requester} must not carry the plan out.",
-                    plan.as_deref().map_or_else(|| "(no text)".to_string(), quote),
-                    who(addressee)
+                cat.t("cap-plan-submitted-title"),
+                tr!(
+                    cat,
+                    "cap-plan-submitted-text",
+                    requester = requester.as_str(),
+                    plan = plan.as_deref().map_or_else(|| cat.t("cap-no-text"), |p| quote(cat, p)),
+                    id = request_id.to_string(),
+                    reviewer = who(cat, addressee)
                 ),
             ),
         },
@@ -283,80 +295,127 @@ pub fn caption_of(entries: &[TraceEntry], before: Option<&TeamState>, entry: &Tr
             let known = before.and_then(|st| st.tracker.get(request_id));
             let requester = known.map(|r| r.requester.clone()).or_else(|| reply.map(|m| m.to.clone()));
             let stale = known.zip(before).is_some_and(|(r, st)| r.incarnations.addressee < st.roster.incarnation(by));
-            let words = reply.and_then(said).map(|s| quoted_field(s.field, &s.text)).unwrap_or_default();
-            let moved = format!("the tracker moves it {from} → {to}");
-            let mut c = match (request_kind, to) {
-                (RequestKind::Shutdown, RequestStatus::Approved) => Caption::new(
-                    "Shutdown approved",
-                    format!("{} approves {request_id}: {moved}. {} finishes this turn, then leaves its loop.{words}", who_cap(by), who_cap(by)),
+            let words = reply.and_then(said).map(|s| quoted_field(cat, s.field, &s.text)).unwrap_or_default();
+            let moved = tr!(cat, "cap-moved", from = from.to_string(), to = to.to_string());
+            let id = request_id.to_string();
+            let by_start = who_cap(cat, by);
+            let (title, text) = match (request_kind, to, &requester) {
+                (RequestKind::Shutdown, RequestStatus::Approved, _) => (
+                    "cap-shutdown-approved-title",
+                    tr!(cat, "cap-shutdown-approved-text", by_start = by_start, id = id.clone(), moved = moved),
                 ),
-                (RequestKind::Shutdown, _) => Caption::new(
-                    "Shutdown rejected",
-                    format!("{} rejects {request_id}: {moved}. {} keeps working; the lead can ask again with a new request.{words}", who_cap(by), who_cap(by)),
+                (RequestKind::Shutdown, _, _) => (
+                    "cap-shutdown-rejected-title",
+                    tr!(cat, "cap-shutdown-rejected-text", by_start = by_start, id = id.clone(), moved = moved),
                 ),
-                (RequestKind::Plan, RequestStatus::Approved) => {
-                    let of = requester.as_ref().map_or_else(|| "the".to_string(), whose);
-                    let then = requester.as_ref().map_or_else(|| "The teammate may now go ahead".to_string(), |r| format!("The gate opens: {r} may now carry out the plan"));
-                    Caption::new("Plan approved", format!("{} approves {of} plan {request_id}: {moved}. {then}.{words}", who_cap(by)))
-                }
-                (RequestKind::Plan, _) => {
-                    let of = requester.as_ref().map_or_else(|| "the".to_string(), whose);
-                    let then = requester.as_ref().map_or_else(|| "The teammate must not carry it out".to_string(), |r| format!("{r} must not carry it out; it can revise and submit a new plan"));
-                    Caption::new("Plan rejected", format!("{} rejects {of} plan {request_id}: {moved}. {then}.{words}", who_cap(by)))
-                }
+                (RequestKind::Plan, RequestStatus::Approved, Some(r)) => (
+                    "cap-plan-approved-title",
+                    tr!(
+                        cat,
+                        "cap-plan-approved-text",
+                        by_start = by_start,
+                        whose = whose(cat, r),
+                        requester = who(cat, r),
+                        id = id.clone(),
+                        moved = moved
+                    ),
+                ),
+                (RequestKind::Plan, RequestStatus::Approved, None) => (
+                    "cap-plan-approved-title",
+                    tr!(cat, "cap-plan-approved-text-anon", by_start = by_start, id = id.clone(), moved = moved),
+                ),
+                (RequestKind::Plan, _, Some(r)) => (
+                    "cap-plan-rejected-title",
+                    tr!(
+                        cat,
+                        "cap-plan-rejected-text",
+                        by_start = by_start,
+                        whose = whose(cat, r),
+                        requester = who(cat, r),
+                        id = id.clone(),
+                        moved = moved
+                    ),
+                ),
+                (RequestKind::Plan, _, None) => (
+                    "cap-plan-rejected-title",
+                    tr!(cat, "cap-plan-rejected-text-anon", by_start = by_start, id = id.clone(), moved = moved),
+                ),
             };
-            if stale {
-                c.text.push_str(&format!(" Careful: {request_id} was addressed to {by}'s previous run, before its restart — a stale answer."));
-            }
-            c
+            let stale = if stale { tr!(cat, "cap-stale-transition", id = id, whose = whose(cat, by)) } else { String::new() };
+            Caption::new(cat.t(title), gap(&[&text, &words, &stale]))
         }
-        Event::ModelCalled { agent } => Caption::new(
-            "Model called",
-            format!("{} calls its model with the conversation so far and waits for the reply (the activation bar on its lifeline).", who_cap(agent)),
-        ),
+        Event::ModelCalled { agent } => {
+            Caption::new(cat.t("cap-model-called-title"), tr!(cat, "cap-model-called-text", who_start = who_cap(cat, agent)))
+        }
         Event::ModelReplied { agent, text, stop_reason, output_tokens, .. } => {
-            let said = if text.trim().is_empty() { String::new() } else { format!(" It says: {}.", quote(text)) };
-            let next = if stop_reason == "tool_use" { "it asks for tool calls, which the loop runs next" } else { "its turn ends" };
-            Caption::new("Model replied", format!("{} model answers ({output_tokens} tokens, {stop_reason}): {next}.{said}", whose_cap(agent)))
+            let says = if text.trim().is_empty() { String::new() } else { tr!(cat, "cap-model-says", quote = quote(cat, text)) };
+            let next = if stop_reason == "tool_use" { cat.t("cap-model-next-tools") } else { cat.t("cap-model-next-end") };
+            let replied = tr!(
+                cat,
+                "cap-model-replied-text",
+                whose_start = whose_cap(cat, agent),
+                tokens = *output_tokens,
+                stop_reason = stop_reason,
+                next = next
+            );
+            Caption::new(cat.t("cap-model-replied-title"), gap(&[&replied, &says]))
         }
         Event::ModelFailed { agent, error } => Caption::new(
-            "Model call failed",
-            format!("{} model call failed: {}. {} stops this turn.", whose_cap(agent), clip(error, CAPTION_QUOTE_CHARS), who_cap(agent)),
+            cat.t("cap-model-failed-title"),
+            tr!(
+                cat,
+                "cap-model-failed-text",
+                whose_start = whose_cap(cat, agent),
+                error = clip(error, CAPTION_QUOTE_CHARS),
+                who_start = who_cap(cat, agent)
+            ),
         ),
-        Event::ToolCalled { agent, tool, input, .. } => tool_caption(agent, tool, input),
+        Event::ToolCalled { agent, tool, input, .. } => tool_caption(cat, agent, tool, input),
         Event::ToolReturned { agent, tool, output, is_error, .. } => {
             if *is_error {
                 Caption::new(
-                    "Tool refused",
-                    format!("The runtime refuses {} {tool}: {}. The model reads the error and can try again.", whose(agent), quote(output)),
+                    cat.t("cap-tool-refused-title"),
+                    tr!(cat, "cap-tool-refused-text", whose = whose(cat, agent), tool = tool, output = quote(cat, output)),
                 )
             } else {
-                Caption::new("Tool returned", format!("{} {tool} returns: {}.", whose_cap(agent), quote(output)))
+                Caption::new(
+                    cat.t("cap-tool-returned-title"),
+                    tr!(cat, "cap-tool-returned-text", whose_start = whose_cap(cat, agent), tool = tool, output = quote(cat, output)),
+                )
             }
         }
         Event::FaultApplied { action, message, rule } => {
-            let by = rule.map_or_else(|| "A fault rule".to_string(), |r| format!("Fault rule {r}"));
-            let what = message_phrase(message);
-            let to = who(&message.to);
+            let by = rule.map_or_else(|| cat.t("cap-fault-rule-any"), |r| tr!(cat, "cap-fault-rule", rule = r));
+            let what = message_phrase(cat, message);
+            let to = who(cat, &message.to);
+            let whose_to = whose(cat, &message.to);
             match action {
-                FaultAction::Drop => Caption::new(
-                    "Fault: dropped",
-                    format!("{by} drops {what} on its way to {to}: it never reaches {to}'s inbox (×).{}", if message.msg_type.is_response() { " The tracker has moved, but the requester never learns the answer." } else { "" }),
+                FaultAction::Drop => {
+                    let lost = if message.msg_type.is_response() { cat.t("cap-fault-dropped-response") } else { String::new() };
+                    Caption::new(
+                        cat.t("cap-fault-dropped-title"),
+                        gap(&[&tr!(cat, "cap-fault-dropped-text", by = by, what = what, to = to, whose_to = whose_to), &lost]),
+                    )
+                }
+                FaultAction::Delay { ms } => Caption::new(
+                    cat.t("cap-fault-delayed-title"),
+                    tr!(cat, "cap-fault-delayed-text", by = by, what = what, ms = *ms, whose_to = whose_to),
                 ),
-                FaultAction::Delay { ms } => Caption::new("Fault: delayed", format!("{by} holds {what} on the bus for {ms} ms; it reaches {to}'s inbox later.")),
-                FaultAction::Duplicate => Caption::new("Fault: duplicated", format!("{by} duplicates {what}: {to}'s inbox gets it twice. The request_id shows the copy answers nothing new.")),
-                FaultAction::Reorder => Caption::new(
-                    "Fault: reordered",
-                    format!("{by} holds {what} back until the next message to {to} is delivered, so it arrives out of order. The request_id still matches it to its request."),
+                FaultAction::Duplicate => Caption::new(
+                    cat.t("cap-fault-duplicated-title"),
+                    tr!(cat, "cap-fault-duplicated-text", by = by, what = what, whose_to = whose_to),
                 ),
+                FaultAction::Reorder => {
+                    Caption::new(cat.t("cap-fault-reordered-title"), tr!(cat, "cap-fault-reordered-text", by = by, what = what, to = to))
+                }
             }
         }
         Event::MessageReleased { held } => match message_of(entries, *held) {
             Some(m) => Caption::new(
-                "Held message released",
-                format!("{} reaches {} inbox at last (held since event #{held}). It is matched by its request_id, whatever the order.", capitalise(&message_phrase(m)), whose(&m.to)),
+                cat.t("cap-released-title"),
+                tr!(cat, "cap-released-text", what_start = capitalise(&message_phrase(cat, m)), whose_to = whose(cat, &m.to), held = *held),
             ),
-            None => Caption::new("Held message released", format!("The message held by event #{held} reaches its recipient's inbox.")),
+            None => Caption::new(cat.t("cap-released-title"), tr!(cat, "cap-released-unknown", held = *held)),
         },
     }
 }
@@ -366,94 +425,89 @@ fn capitalise(s: &str) -> String {
     c.next().map(|f| f.to_uppercase().collect::<String>() + c.as_str()).unwrap_or_default()
 }
 
-fn join_and(items: &[String]) -> String {
+fn join_and(cat: &Catalog, items: &[String]) -> String {
     match items {
         [] => String::new(),
         [one] => one.clone(),
-        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+        [init @ .., last] => tr!(cat, "list-and", init = init.join(&cat.t("list-sep")), last = last.clone()),
     }
 }
 
-fn sent_caption(entries: &[TraceEntry], before: Option<&TeamState>, entry: &TraceEntry, m: &Message) -> Caption {
-    let (from, to) = (who_cap(&m.from), who(&m.to));
+fn sent_caption(cat: &Catalog, entries: &[TraceEntry], before: Option<&TeamState>, entry: &TraceEntry, m: &Message) -> Caption {
+    let (from, to) = (who_cap(cat, &m.from), who(cat, &m.to));
     // A copy made by a duplicate fault follows its `FaultApplied`.
     let copy = entry
         .seq
         .checked_sub(1)
         .and_then(|s| entries.get(usize::try_from(s).ok()?))
         .is_some_and(|e| matches!(e.event, Event::FaultApplied { action: FaultAction::Duplicate, .. }));
-    let copy = if copy { " This is the copy a duplicate fault made." } else { "" };
-    let waits = format!("It waits in {} inbox until {to} reads it.", whose(&m.to));
+    let copy = if copy { cat.t("cap-sent-copy") } else { String::new() };
+    let waits = tr!(cat, "cap-sent-waits", whose_to = whose(cat, &m.to), to = to.clone());
     let id = m.request_id.as_ref().map(ToString::to_string).unwrap_or_default();
-    let words = said(m).map(|s| quoted_field(s.field, &s.text)).unwrap_or_default();
+    let words = said(m).map(|s| quoted_field(cat, s.field, &s.text)).unwrap_or_default();
     let stale = m.msg_type.is_response()
         && before
             .zip(m.request_id.as_ref())
             .and_then(|(st, id)| st.tracker.get(id).map(|r| r.incarnations.addressee < st.roster.incarnation(&m.from)))
             .unwrap_or(false);
-    let stale = if stale {
-        format!(" It answers {id}, addressed to {}'s previous run: a stale answer across a restart.", m.from)
-    } else {
-        String::new()
-    };
+    let stale = if stale { tr!(cat, "cap-stale-answer", id = id.clone(), whose = whose(cat, &m.from)) } else { String::new() };
+    let approve = if m.approve == Some(true) { "approve: true" } else { "approve: false" };
     let (title, text) = match m.msg_type {
-        MessageType::Message => ("Message sent", format!("{from} sends {to} a message: {}. {waits}", quote(&m.content))),
-        MessageType::Broadcast => ("Broadcast", format!("{from} broadcasts to {to}: {}. {waits}", quote(&m.content))),
+        MessageType::Message => {
+            ("cap-sent-message-title", tr!(cat, "cap-sent-message-text", from_start = from, to = to, content = quote(cat, &m.content)))
+        }
+        MessageType::Broadcast => {
+            ("cap-sent-broadcast-title", tr!(cat, "cap-sent-broadcast-text", from_start = from, to = to, content = quote(cat, &m.content)))
+        }
         MessageType::ShutdownRequest => (
-            "shutdown_request sent",
-            format!("{from} sends the shutdown_request with request_id {id} to {to}: {}. {waits}", quote(&m.content)),
+            "cap-sent-shutdown-request-title",
+            tr!(cat, "cap-sent-shutdown-request-text", from_start = from, id = id, to = to, content = quote(cat, &m.content)),
         ),
         MessageType::ShutdownResponse => {
-            let yes = if m.approve == Some(true) { "approve: true" } else { "approve: false" };
-            (
-                "shutdown_response sent",
-                format!("{from} answers {id} with a shutdown_response ({yes}), correlated by request_id.{words} {waits}"),
-            )
+            ("cap-sent-shutdown-response-title", tr!(cat, "cap-sent-shutdown-response-text", from_start = from, id = id, approve = approve))
         }
-        MessageType::PlanApprovalRequest => (
-            "plan_approval_request sent",
-            format!("{from} sends the plan to {to} as a plan_approval_request with request_id {id}.{words} {waits}"),
-        ),
+        MessageType::PlanApprovalRequest => {
+            ("cap-sent-plan-request-title", tr!(cat, "cap-sent-plan-request-text", from_start = from, to = to, id = id))
+        }
         MessageType::PlanApprovalResponse => {
-            let yes = if m.approve == Some(true) { "approve: true" } else { "approve: false" };
-            (
-                "plan_approval_response sent",
-                format!("{from} answers plan {id} with a plan_approval_response ({yes}), correlated by request_id.{words} {waits}"),
-            )
+            ("cap-sent-plan-response-title", tr!(cat, "cap-sent-plan-response-text", from_start = from, id = id, approve = approve))
         }
     };
-    Caption::new(title, format!("{text}{copy}{stale}"))
+    Caption::new(cat.t(title), gap_all(cat, &[&text, &words, &waits, &copy, &stale]))
 }
 
-fn tool_caption(agent: &AgentName, tool: &str, input: &serde_json::Value) -> Caption {
+fn gap_all(cat: &Catalog, parts: &[&str]) -> String {
+    sentences(cat.locale(), parts)
+}
+
+fn tool_caption(cat: &Catalog, agent: &AgentName, tool: &str, input: &serde_json::Value) -> Caption {
     let s = |k: &str| input.get(k).and_then(|v| v.as_str()).unwrap_or_default().to_string();
-    let a = who_cap(agent);
+    let a = who_cap(cat, agent);
     let text = match tool {
-        "spawn_teammate" => format!("{a} calls spawn_teammate to start {} as {}.", s("name"), s("role")),
-        "shutdown_request" => {
-            format!("{a} calls shutdown_request for {}: the handler will create a request_id and send the request.", s("teammate"))
-        }
+        "spawn_teammate" => tr!(cat, "cap-tool-spawn", who_start = a, name = s("name"), role = s("role")),
+        "shutdown_request" => tr!(cat, "cap-tool-shutdown-request", who_start = a, teammate = s("teammate")),
         "shutdown_response" => {
-            let yes = input.get("approve").and_then(|v| v.as_bool());
-            match yes {
-                Some(true) => format!("{a} calls shutdown_response to approve {}.", s("request_id")),
-                Some(false) => format!("{a} calls shutdown_response to reject {}.", s("request_id")),
-                None => format!("{a} calls shutdown_response about {}.", s("request_id")),
-            }
+            let key = match input.get("approve").and_then(|v| v.as_bool()) {
+                Some(true) => "cap-tool-shutdown-approve",
+                Some(false) => "cap-tool-shutdown-reject",
+                None => "cap-tool-shutdown-about",
+            };
+            tr!(cat, key, who_start = a, id = s("request_id"))
         }
         "plan_approval" if input.get("request_id").is_some() => {
-            let yes = if input.get("approve").and_then(|v| v.as_bool()) == Some(true) { "approve" } else { "reject" };
-            format!("{a} calls plan_approval to {yes} plan {} (review mode, with the request_id).", s("request_id"))
+            let key =
+                if input.get("approve").and_then(|v| v.as_bool()) == Some(true) { "cap-tool-plan-approve" } else { "cap-tool-plan-reject" };
+            tr!(cat, key, who_start = a, id = s("request_id"))
         }
-        "plan_approval" => format!("{a} calls plan_approval to submit a plan (submit mode, no request_id yet): {}.", quote(&s("plan"))),
-        "read_inbox" => format!("{a} calls read_inbox to read the messages waiting for it."),
-        "send_message" => format!("{a} calls send_message to write to {}.", s("to")),
-        "broadcast" => format!("{a} calls broadcast to write to every teammate."),
-        "list_teammates" => format!("{a} calls list_teammates to see each member's status in config.json."),
-        "write_file" | "edit_file" | "read_file" => format!("{a} calls {tool} on {}.", s("path")),
-        other => format!("{a} calls the tool {other}."),
+        "plan_approval" => tr!(cat, "cap-tool-plan-submit", who_start = a, plan = quote(cat, &s("plan"))),
+        "read_inbox" => tr!(cat, "cap-tool-read-inbox", who_start = a),
+        "send_message" => tr!(cat, "cap-tool-send", who_start = a, to = s("to")),
+        "broadcast" => tr!(cat, "cap-tool-broadcast", who_start = a),
+        "list_teammates" => tr!(cat, "cap-tool-list", who_start = a),
+        "write_file" | "edit_file" | "read_file" => tr!(cat, "cap-tool-file", who_start = a, tool = tool, path = s("path")),
+        other => tr!(cat, "cap-tool-other", who_start = a, tool = other),
     };
-    Caption::new(format!("Tool: {tool}"), text)
+    Caption::new(tr!(cat, "cap-tool-title", tool = tool), text)
 }
 
 #[cfg(test)]
@@ -471,7 +525,7 @@ mod tests {
     }
 
     fn at(trace: &Trace, i: usize) -> Caption {
-        caption(trace, Some(i + 1))
+        caption(Catalog::en(), trace, Some(i + 1))
     }
 
     /// alice is spawned, asked to shut down, reads the request and approves.
@@ -572,9 +626,9 @@ mod tests {
         t.spawn(&name("alice"), "coder", false, Millis(2)).unwrap();
         let trace = t.trace().clone();
         let last = trace.len() - 1;
-        assert_eq!(caption_with(trace.entries(), None, Some(&before)).title, "alice restarts");
+        assert_eq!(caption_with(Catalog::en(), trace.entries(), None, Some(&before)).title, "alice restarts");
         assert_eq!(
-            caption_of(trace.entries(), None, &trace.entries()[last]).title,
+            caption_of(Catalog::en(), trace.entries(), None, &trace.entries()[last]).title,
             "alice spawned",
             "without the state, a spawn is a spawn"
         );
@@ -583,11 +637,11 @@ mod tests {
     #[test]
     fn the_caption_follows_the_cursor_and_has_a_start() {
         let (trace, _) = shutdown();
-        assert_eq!(caption(&trace, Some(0)).title, "Before the first event");
-        assert_eq!(caption(&Trace::new("d", 0), None).title, "Nothing yet");
-        assert_eq!(caption(&trace, Some(1)).title, "alice spawned");
-        assert_eq!(caption(&trace, None), caption(&trace, Some(trace.len())));
-        assert_eq!(caption(&trace, Some(usize::MAX)), caption(&trace, None));
+        assert_eq!(caption(Catalog::en(), &trace, Some(0)).title, "Before the first event");
+        assert_eq!(caption(Catalog::en(), &Trace::new("d", 0), None).title, "Nothing yet");
+        assert_eq!(caption(Catalog::en(), &trace, Some(1)).title, "alice spawned");
+        assert_eq!(caption(Catalog::en(), &trace, None), caption(Catalog::en(), &trace, Some(trace.len())));
+        assert_eq!(caption(Catalog::en(), &trace, Some(usize::MAX)), caption(Catalog::en(), &trace, None));
     }
 
     #[test]
@@ -729,7 +783,51 @@ mod tests {
     fn a_quote_that_ends_a_sentence_takes_no_second_full_stop() {
         let mut t = Trace::new("d", 0);
         t.append(Millis(0), Event::RunStarted { prompt: "Spawn alice. Then stop her.".into() }).unwrap();
-        let c = caption(&t, None);
+        let c = caption(Catalog::en(), &t, None);
         assert!(c.text.contains("“Spawn alice. Then stop her.” The lead"), "{}", c.text);
+    }
+
+    /// What a caption in any language must not show: a missing key's
+    /// marker, an unfilled variable, a brace other than the tracker's dict.
+    fn leftovers(c: &Caption) -> bool {
+        let all = format!("{} {}", c.title, c.text).replace("{target:", "").replace("pending}", "");
+        all.contains('⟦') || all.contains('{') || all.contains('}') || c.title.trim().is_empty() || c.text.trim().is_empty()
+    }
+
+    #[test]
+    fn every_event_variant_and_every_scenario_event_is_captioned_in_every_language_with_nothing_left_over() {
+        use crate::model::scripted::ScriptedModel;
+        use crate::model::sleep::NoSleep;
+        use crate::runtime::executor::LocalExecutor;
+        use crate::runtime::{scenarios, Host, Runtime, RuntimeConfig};
+        use crate::ui::i18n::Locale;
+        use std::rc::Rc;
+        let mut variants = Trace::new("d", 0);
+        for e in one_of_each() {
+            variants.append(Millis(0), e).unwrap();
+        }
+        let mut traces = vec![variants];
+        for sc in scenarios::ALL.iter().chain([&scenarios::WITHOUT_PROTOCOLS]) {
+            let ex = LocalExecutor::new();
+            let host = Host { spawner: Rc::new(ex.clone()), clock: None, sleeper: Rc::new(NoSleep) };
+            let rt = Runtime::new(RuntimeConfig { seed: 2026, ..RuntimeConfig::default() }, Rc::new(ScriptedModel), host);
+            for prompt in sc.prompts {
+                rt.submit_prompt(prompt).unwrap();
+                ex.run_until_stalled();
+            }
+            traces.push(rt.trace());
+        }
+        for trace in &traces {
+            for cursor in 0..=trace.len() {
+                let en = caption(Catalog::en(), trace, Some(cursor));
+                for l in Locale::ALL {
+                    let c = caption(Catalog::get(l), trace, Some(cursor));
+                    assert!(!leftovers(&c), "{}: {c:?}", l.tag());
+                    if l != Locale::En {
+                        assert_ne!(c.text, en.text, "{}: told in its own words, not English's", l.tag());
+                    }
+                }
+            }
+        }
     }
 }

@@ -133,15 +133,17 @@ pub fn DiagramView() -> impl IntoView {
         });
     });
 
+    let l = super::i18n_view::lang();
     let label = move || {
         diagram.with(|d| {
-            format!(
-                "Sequence diagram: {} agents, {} messages, {} requests; showing {} of {} events",
-                d.columns.len(),
-                d.messages,
-                d.requests,
-                s.shown(),
-                s.run.trace.with(|t| t.len())
+            super::i18n::tr!(
+                l.cat(),
+                "ui-diagram-label",
+                agents = d.columns.len(),
+                messages = d.messages,
+                requests = d.requests,
+                shown = s.shown(),
+                len = s.run.trace.with(|t| t.len())
             )
         })
     };
@@ -187,12 +189,12 @@ pub fn DiagramView() -> impl IntoView {
     };
 
     view! {
-        <div class="diagram-tools" role="group" aria-label="Diagram zoom">
-            <button aria-label="Zoom out" title="Zoom out" disabled=move || zoom_step(scale.get(), -1).is_none() on:click=move |_| zoom_by(-1)>"−"</button>
+        <div class="diagram-tools" role="group" aria-label=move || l.t("ui-zoom-group")>
+            <button aria-label=move || l.t("ui-zoom-out") title=move || l.t("ui-zoom-out") disabled=move || zoom_step(scale.get(), -1).is_none() on:click=move |_| zoom_by(-1)>"−"</button>
             <span class="zoom-level" aria-live="polite">{move || format!("{:.0} %", scale.get() * 100.0)}</span>
-            <button aria-label="Zoom in" title="Zoom in" disabled=move || zoom_step(scale.get(), 1).is_none() on:click=move |_| zoom_by(1)>"+"</button>
-            <button aria-pressed=move || fit.get().to_string() on:click=move |_| fit.update(|f| *f = !*f)>"Fit to width"</button>
-            <button class="table-toggle" aria-pressed=move || table.get().to_string() on:click=toggle_table>"Messages as a table"</button>
+            <button aria-label=move || l.t("ui-zoom-in") title=move || l.t("ui-zoom-in") disabled=move || zoom_step(scale.get(), 1).is_none() on:click=move |_| zoom_by(1)>"+"</button>
+            <button aria-pressed=move || fit.get().to_string() on:click=move |_| fit.update(|f| *f = !*f)>{move || l.t("ui-fit")}</button>
+            <button class="table-toggle" aria-pressed=move || table.get().to_string() on:click=toggle_table>{move || l.t("ui-table-toggle")}</button>
         </div>
         <Show when=move || table.get()>
             <MessageTable/>
@@ -203,7 +205,7 @@ pub fn DiagramView() -> impl IntoView {
             hidden=move || table.get()
             tabindex="0"
             role="region"
-            aria-label="Diagram (scrolls)"
+            aria-label=move || l.t("ui-diagram-region")
             node_ref=scroller
             on:scroll=move |_| {
                 if let Some(el) = scroller.get() {

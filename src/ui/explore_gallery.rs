@@ -50,13 +50,21 @@ fn open_when_done(s: Session, ui: ExploreUi) {
         Some((JobState::Running, _)) | None => return,
         Some(_) => {
             // Stopped or failed: the panel says why.
-            ui.gallery.update(|g| if let Some(g) = g { g.pending = false });
+            ui.gallery.update(|g| {
+                if let Some(g) = g {
+                    g.pending = false
+                }
+            });
             return;
         }
     };
     let Some(found) = report.property(entry.property).cloned() else { return };
     if run.rule_on {
-        ui.gallery.update(|g| if let Some(g) = g { g.pending = false });
+        ui.gallery.update(|g| {
+            if let Some(g) = g {
+                g.pending = false
+            }
+        });
         return;
     }
     match found.example.as_ref() {
@@ -71,7 +79,11 @@ fn open_when_done(s: Session, ui: ExploreUi) {
             ui.gallery.set(Some(GalleryRun { path: Some(path), pending: false, ..run }));
         }
         None => {
-            ui.gallery.update(|g| if let Some(g) = g { g.pending = false });
+            ui.gallery.update(|g| {
+                if let Some(g) = g {
+                    g.pending = false
+                }
+            });
             s.error(format_args!("the search did not reproduce “{}” within its bounds", entry.title));
         }
     }
@@ -93,7 +105,12 @@ fn rule_on(s: Session, ui: ExploreUi, entry: &'static Entry, path: Vec<Choice>) 
             );
             ui.show(s, trace, Opened { property: None, caption: (title, text), seq: None, path, settings: settings.clone() });
             ui.settings.set(settings);
-            ui.gallery.set(Some(GalleryRun { entry: entry.id, rule_on: true, path: ui.gallery.get_untracked().and_then(|g| g.path), pending: true }));
+            ui.gallery.set(Some(GalleryRun {
+                entry: entry.id,
+                rule_on: true,
+                path: ui.gallery.get_untracked().and_then(|g| g.path),
+                pending: true,
+            }));
             ui.start(s);
         }
         Err(e) => s.error(format_args!("the run with the rule on could not be played: {e}")),

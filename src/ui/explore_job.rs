@@ -14,8 +14,8 @@ use serde::{Deserialize, Serialize};
 use crate::explore::gallery::Entry;
 use crate::explore::{Choice, ExploreConfig, Progress, Property, Report, Slice, Strategy};
 use crate::model::scripted::choices::Decisions;
-use crate::protocol::Rules;
 use crate::protocol::FaultAction;
+use crate::protocol::Rules;
 use crate::runtime::scenarios;
 
 /// The most workers a page starts for one search.
@@ -472,7 +472,12 @@ mod tests {
             for rule_on in [false, true] {
                 let settings = ExploreSettings::of_entry(entry, rule_on);
                 assert_eq!(settings.validate(), Ok(()), "{}", entry.id);
-                assert_eq!(ExploreConfig { max_states: entry.config(rule_on).max_states, ..settings.config() }, entry.config(rule_on), "{} rule on: {rule_on}", entry.id);
+                assert_eq!(
+                    ExploreConfig { max_states: entry.config(rule_on).max_states, ..settings.config() },
+                    entry.config(rule_on),
+                    "{} rule on: {rule_on}",
+                    entry.id
+                );
             }
         }
     }

@@ -13,11 +13,11 @@ use std::rc::Rc;
 use leptos::ev;
 use leptos::prelude::*;
 
+use super::explore_gallery::GalleryRun;
 use super::explore_job::{ExploreLink, ExploreSettings, FromWorker, Job, JobState, Reaction, MAX_FAULTS, MAX_WORKERS};
 use super::explore_words;
 use super::explore_workers::{cores, OnMessage, Workers};
 use super::fork_align::align;
-use super::explore_gallery::GalleryRun;
 use super::fork_view::ForkShown;
 use super::session::Session;
 use super::share;
@@ -438,6 +438,7 @@ fn Verdicts() -> impl IntoView {
 #[component]
 pub fn ExploreFinding() -> impl IntoView {
     let ui = expect_context::<ExploreUi>();
+    let l = super::i18n_view::lang();
     let copy_status = RwSignal::new(String::new());
     move || {
         let opened = ui.opened.get()?;
@@ -466,7 +467,7 @@ pub fn ExploreFinding() -> impl IntoView {
                         let copied = h.clone();
                         view! {
                             <a class="explore-link" href=h>"Link to this run"</a>
-                            <button on:click=move |_| super::app::copy_to_clipboard(copied.clone(), copy_status)>"Copy link"</button>
+                            <button on:click=move |_| super::app::copy_to_clipboard(l, copied.clone(), copy_status)>"Copy link"</button>
                             <span class="copy-status small" role="status">{move || copy_status.get()}</span>
                         }
                     })}

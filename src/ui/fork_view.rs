@@ -11,6 +11,8 @@ use leptos::prelude::*;
 use super::captions::caption_of;
 use super::explore_panel::{ExploreUi, Opened};
 use super::fork_align::{request_of, Alignment, RowKind};
+use super::i18n::Catalog;
+use super::i18n_view::lang;
 use super::session::Session;
 use crate::explore::fork::Branch;
 use crate::explore::Choice;
@@ -35,11 +37,11 @@ pub struct ForkShown {
 
 /// One side of a row: the event's sequence number, its caption's title and
 /// its request.
-fn cell(trace: &Trace, index: Option<usize>) -> impl IntoView {
+fn cell(cat: &Catalog, trace: &Trace, index: Option<usize>) -> impl IntoView {
     let Some(i) = index else { return view! { <td class="fork-gap" aria-label="no counterpart"></td> }.into_any() };
     let entries = trace.entries();
     let entry = &entries[i];
-    let title = caption_of(entries, None, entry).title;
+    let title = caption_of(cat, entries, None, entry).title;
     let request = request_of(&entry.event);
     view! {
         <td>
@@ -56,8 +58,10 @@ fn cell(trace: &Trace, index: Option<usize>) -> impl IntoView {
 pub fn ForkView() -> impl IntoView {
     let s = expect_context::<Session>();
     let ui = expect_context::<ExploreUi>();
+    let l = lang();
     move || {
         let f = ui.fork.get()?;
+        let cat = l.cat();
         let first = f.alignment.first_difference;
         let open = move |which: &'static str| {
             let Some(f) = ui.fork.get_untracked() else { return };
@@ -103,8 +107,8 @@ pub fn ForkView() -> impl IntoView {
                 view! {
                     <tr class=class class:fork-first=is_first id=is_first.then_some("fork-first-difference")>
                         <th scope="row" class="fork-mark">{if is_first { "first difference ▶" } else { "" }}</th>
-                        {cell(&f.original.trace, row.left)}
-                        {cell(&f.forked.trace, row.right)}
+                        {cell(cat, &f.original.trace, row.left)}
+                        {cell(cat, &f.forked.trace, row.right)}
                     </tr>
                 }
             })

@@ -32,8 +32,8 @@ pub struct Shown<T> {
 
 impl<T> Shown<T> {
     /// "Showing 40 of 10,385" when the list is cut, or nothing.
-    pub fn cut_note(&self, noun: &str) -> Option<String> {
-        (self.rows.len() < self.matching).then(|| format!("Showing {} of {} {noun}", self.rows.len(), self.matching))
+    pub fn cut_note(&self, cat: &super::i18n::Catalog, key: &str) -> Option<String> {
+        (self.rows.len() < self.matching).then(|| super::i18n::tr!(cat, key, shown = self.rows.len(), total = self.matching))
     }
 }
 
@@ -127,7 +127,7 @@ mod tests {
         let shown = request_rows(t.tracker(), None, "", 10);
         assert_eq!(shown.rows, [&ids[5], &ids[3], &ids[1], &ids[4], &ids[2], &ids[0]].map(Clone::clone));
         assert_eq!((shown.matching, shown.total), (6, 6));
-        assert_eq!(shown.cut_note("requests"), None);
+        assert_eq!(shown.cut_note(crate::ui::i18n::Catalog::en(), "ui-cut-requests"), None);
     }
 
     #[test]
@@ -136,7 +136,7 @@ mod tests {
         let shown = request_rows(t.tracker(), None, "", REQUEST_ROWS);
         assert_eq!(shown.rows.len(), REQUEST_ROWS);
         assert_eq!(shown.rows[0], ids[99]);
-        assert_eq!(shown.cut_note("requests").as_deref(), Some("Showing 40 of 100 requests"));
+        assert_eq!(shown.cut_note(crate::ui::i18n::Catalog::en(), "ui-cut-requests").as_deref(), Some("Showing 40 of 100 requests"));
     }
 
     #[test]
@@ -194,6 +194,6 @@ mod tests {
     fn first_takes_a_prefix_and_counts_the_rest() {
         let shown = first(&[1, 2, 3, 4], 2);
         assert_eq!((shown.rows, shown.matching, shown.total), (vec![1, 2], 4, 4));
-        assert_eq!(first::<u8>(&[], 2).cut_note("x"), None);
+        assert_eq!(first::<u8>(&[], 2).cut_note(crate::ui::i18n::Catalog::en(), "ui-cut-requests"), None);
     }
 }

@@ -453,12 +453,15 @@ mod tests {
         let m = machinery(&state, entries, None);
         let rows = &m.shutdown_requests.lines;
         assert_eq!((rows.rows.len(), rows.total), (TRACKER_ROWS, 1000));
-        assert_eq!(rows.cut_note("requests").as_deref(), Some("Showing 12 of 1000 requests"));
+        assert_eq!(rows.cut_note(crate::ui::i18n::Catalog::en(), "ui-cut-requests").as_deref(), Some("Showing 12 of 1000 requests"));
         let newest: Vec<_> = ids[1000 - TRACKER_ROWS..].to_vec();
         assert_eq!(rows.rows.iter().map(|r| r.id.clone()).collect::<Vec<_>>(), newest, "the newest, oldest first");
         assert_eq!(m.fsm.unwrap().request_id, ids[999]);
         assert_eq!(m.config.members.rows.len(), MEMBER_ROWS);
-        assert_eq!(m.config.members.cut_note("members").as_deref(), Some("Showing 12 of 50 members"));
+        assert_eq!(
+            m.config.members.cut_note(crate::ui::i18n::Catalog::en(), "ui-cut-members").as_deref(),
+            Some("Showing 12 of 50 members")
+        );
         // The selected request is shown in creation order, first, and its
         // target is kept in config.json.
         let old = machinery(&state, entries, Some(&ids[3]));

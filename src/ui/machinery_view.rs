@@ -12,6 +12,8 @@
 
 use leptos::prelude::*;
 
+use super::i18n::{tr, Catalog};
+use super::i18n_view::lang;
 use super::machinery::{machinery, Fsm, Machinery, MemberLine, TrackerLine, TrackerView};
 use super::message_table::{MessageRow, MESSAGE_ROWS};
 use super::session::Session;
@@ -25,6 +27,7 @@ pub fn MachineryPanel(
     state: Memo<Option<TeamState>>,
 ) -> impl IntoView {
     let s = expect_context::<Session>();
+    let l = lang();
     let data = Memo::new(move |_| {
         let shown = s.shown();
         let selected = s.playback.selected.get();
@@ -35,15 +38,15 @@ pub fn MachineryPanel(
     let plan = part(|m| m.plan_requests.clone());
     view! {
         <section class="panel machinery" aria-labelledby="machinery-title">
-            <h2 id="machinery-title">"The machinery"</h2>
+            <h2 id="machinery-title">{move || l.t("ui-machinery")}</h2>
             <p class="muted small machinery-intro">
-                "One state machine for both protocols; two trackers keyed by request_id; the roster as config.json. Pick a tracker entry to put it on the FSM."
+                {move || l.t("ui-machinery-intro")}
             </p>
             {move || data.with(|d| match d {
-                None => view! { <p class="muted">"The trace cannot be replayed."</p> }.into_any(),
-                Some(m) => fsm_view(m.fsm.as_ref()).into_any(),
+                None => view! { <p class="muted">{l.t("ui-no-replay")}</p> }.into_any(),
+                Some(m) => fsm_view(l.cat(), m.fsm.as_ref()).into_any(),
             })}
-            <h3 class="machinery-sub">"Trackers"</h3>
+            <h3 class="machinery-sub">{move || l.t("ui-trackers")}</h3>
             <TrackerCode tracker=shutdown/>
             <TrackerCode tracker=plan/>
             <h3 class="machinery-sub">"config.json"</h3>
@@ -54,7 +57,29 @@ pub fn MachineryPanel(
 
 /// The FSM `pending -> approved | rejected` as a small state diagram, the
 /// request's state lit and the edge it took marked.
-fn fsm_view(fsm: Option<&Fsm>) -> impl IntoView {
+/// The FSM in words in the page's language (as `Fsm::describe` says it in
+/// English): "Request 4607cc28 (shutdown, lead → alice): pending → approved
+/// by alice at 3.333s."
+fn fsm_words(cat: &Catalog, f: &Fsm) -> String {
+    let (id, kind, requester, addressee) = (f.request_id.to_string(), f.kind.to_string(), f.requester.to_string(), f.addressee.to_string());
+    match &f.last {
+        Some(m) => tr!(
+            cat,
+            "ui-fsm-moved",
+            id = id,
+            kind = kind,
+            requester = requester,
+            addressee = addressee,
+            from = m.from.as_str(),
+            to = m.to.as_str(),
+            by = m.by.to_string(),
+            at = m.at.to_string()
+        ),
+        None => tr!(cat, "ui-fsm-waiting", id = id, kind = kind, requester = requester, addressee = addressee, state = f.state.as_str()),
+    }
+}
+
+fn fsm_view(cat: &Catalog, fsm: Option<&Fsm>) -> impl IntoView {
     let state = fsm.map(|f| f.state);
     let taken = fsm.and_then(|f| f.last.as_ref().map(|m| m.to));
     let fresh = fsm.is_some_and(|f| f.fresh);
@@ -79,12 +104,12 @@ fn fsm_view(fsm: Option<&Fsm>) -> impl IntoView {
         }
     };
     let label = match fsm {
-        Some(f) => format!("The one state machine, pending → approved | rejected, with request {} on it: {}", f.request_id, f.state),
-        None => "The one state machine, pending → approved | rejected; no request yet".to_string(),
+        Some(f) => tr!(cat, "ui-fsm-label", id = f.request_id.to_string(), state = f.state.as_str()),
+        None => cat.t("ui-fsm-label-empty"),
     };
     let words = fsm.map_or_else(
-        || "No request yet: the lead's shutdown_request or a teammate's plan_approval creates one, pending.".to_string(),
-        |f| format!("{}{}", f.describe(), if f.chosen { "" } else { " (the request touched last)" }),
+        || cat.t("ui-fsm-empty"),
+        |f| if f.chosen { fsm_words(cat, f) } else { tr!(cat, "ui-fsm-last", fsm = fsm_words(cat, f)) },
     );
     view! {
         <figure class="fsm">
@@ -115,6 +140,7 @@ fn fsm_view(fsm: Option<&Fsm>) -> impl IntoView {
 #[component]
 fn TrackerCode(tracker: Signal<Option<TrackerView>>) -> impl IntoView {
     let s = expect_context::<Session>();
+    let l = lang();
     let name = move || tracker.with(|t| t.as_ref().map_or("", |t| t.name));
     let lines = move || tracker.with(|t| t.as_ref().map(|t| t.lines.rows.clone()).unwrap_or_default());
     let empty = move || tracker.with(|t| t.as_ref().is_none_or(|t| t.lines.rows.is_empty()));
@@ -134,20 +160,21 @@ fn TrackerCode(tracker: Signal<Option<TrackerView>>) -> impl IntoView {
         }
     };
     view! {
-        <div class="code-block tracker" role="group" aria-label=move || format!("{} tracker", name())>
+        <div class="code-block tracker" role="group" aria-label=move || tr!(l.cat(), "ui-tracker-label", name = name())>
             <code class="code-line">{move || if empty() { format!("{} = {{}}", name()) } else { format!("{} = {{", name()) }}</code>
             <For each=lines key=|l| (l.text.clone(), l.selected, l.fresh) children=line_view/>
             <Show when=move || !empty()>
                 <code class="code-line">"}"</code>
             </Show>
         </div>
-        {move || tracker.with(|t| t.as_ref().and_then(|t| t.lines.cut_note("requests"))).map(|note| view! { <p class="muted small list-cut">{note}</p> })}
+        {move || tracker.with(|t| t.as_ref().and_then(|t| t.lines.cut_note(l.cat(), "ui-cut-requests"))).map(|note| view! { <p class="muted small list-cut">{note}</p> })}
     }
 }
 
 /// The roster as the lesson's `config.json`.
 #[component]
 fn ConfigCode(data: Memo<Option<Machinery>>) -> impl IntoView {
+    let l = lang();
     let team = move || data.with(|d| d.as_ref().map(|m| m.config.team_name.clone()).unwrap_or_default());
     let members = move || data.with(|d| d.as_ref().map(|m| m.config.members.rows.clone()).unwrap_or_default());
     let count = move || data.with(|d| d.as_ref().map_or(0, |m| m.config.members.rows.len()));
@@ -168,7 +195,7 @@ fn ConfigCode(data: Memo<Option<Machinery>>) -> impl IntoView {
             </Show>
             <code class="code-line">"}"</code>
         </div>
-        {move || data.with(|d| d.as_ref().and_then(|m| m.config.members.cut_note("members"))).map(|note| view! { <p class="muted small list-cut">{note}</p> })}
+        {move || data.with(|d| d.as_ref().and_then(|m| m.config.members.cut_note(l.cat(), "ui-cut-members"))).map(|note| view! { <p class="muted small list-cut">{note}</p> })}
     }
 }
 
@@ -177,6 +204,7 @@ fn ConfigCode(data: Memo<Option<Machinery>>) -> impl IntoView {
 #[component]
 pub fn MessageTable() -> impl IntoView {
     let s = expect_context::<Session>();
+    let l = lang();
     let rows = Memo::new(move |_| {
         let cursor = s.playback.cursor.get();
         s.run.trace.with(|t| s.run.views.with(|v| v.messages_at(t.entries(), cursor, MESSAGE_ROWS)))
@@ -184,11 +212,13 @@ pub fn MessageTable() -> impl IntoView {
     let caption = move || {
         let (shown, len) = (s.shown(), s.run.trace.with(|t| t.len()));
         let total = rows.with(|r| r.total);
-        let cut = rows.with(|r| r.cut_note("messages")).map(|n| format!(" {n}.")).unwrap_or_default();
-        format!("Messages so far, newest first: {total} as of step {shown} of {len}.{cut}")
+        let cat = l.cat();
+        let cut = rows.with(|r| r.cut_note(cat, "ui-cut-messages")).map(|n| tr!(cat, "ui-sentence", text = n)).unwrap_or_default();
+        let head = tr!(cat, "ui-messages-caption", total = total, shown = shown, len = len);
+        super::captions::sentences(cat.locale(), &[&head, &cut])
     };
-    let row_view = |r: MessageRow| {
-        let fate = r.fate.describe();
+    let row_view = move |r: MessageRow| {
+        let fate = r.fate.describe(l.cat_untracked());
         view! {
             <tr class=format!("fate-{}", r.fate.class())>
                 <th scope="row">{format!("#{}", r.seq)}</th>
@@ -208,22 +238,22 @@ pub fn MessageTable() -> impl IntoView {
                 <caption id="message-table-caption">{caption}</caption>
                 <thead>
                     <tr>
-                        <th scope="col">"Seq"</th>
-                        <th scope="col">"Time"</th>
-                        <th scope="col">"From"</th>
-                        <th scope="col">"To"</th>
-                        <th scope="col">"Type"</th>
+                        <th scope="col">{move || l.t("ui-col-seq")}</th>
+                        <th scope="col">{move || l.t("ui-col-time")}</th>
+                        <th scope="col">{move || l.t("ui-col-from")}</th>
+                        <th scope="col">{move || l.t("ui-col-to")}</th>
+                        <th scope="col">{move || l.t("ui-col-type")}</th>
                         <th scope="col">"request_id"</th>
-                        <th scope="col">"What was said"</th>
-                        <th scope="col">"Fate"</th>
+                        <th scope="col">{move || l.t("ui-col-said")}</th>
+                        <th scope="col">{move || l.t("ui-col-fate")}</th>
                     </tr>
                 </thead>
                 <tbody>
-                    <For each=move || rows.with(|r| r.rows.clone()) key=|r| (r.seq, r.fate.clone()) children=row_view/>
+                    <For each=move || rows.with(|r| r.rows.clone()) key=move |r| (r.seq, r.fate.clone(), l.0.get()) children=row_view/>
                 </tbody>
             </table>
             <Show when=move || rows.with(|r| r.total == 0)>
-                <p class="muted">"No messages yet."</p>
+                <p class="muted">{move || l.t("ui-no-messages")}</p>
             </Show>
         </div>
     }

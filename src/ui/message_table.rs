@@ -17,6 +17,7 @@ use crate::protocol::text::clip;
 use crate::protocol::{AgentName, Event, FaultAction, Message, MessageType, Millis, RequestId, TraceEntry};
 
 use super::captions::said;
+use super::i18n::{tr, Catalog};
 use super::lists::Shown;
 
 /// Rows the table shows at most.
@@ -64,24 +65,33 @@ pub enum Fate {
     },
 }
 
-fn by_rule(rule: Option<usize>) -> String {
-    rule.map_or_else(|| "by a fault".to_string(), |n| format!("by fault rule {n}"))
+fn by_rule(cat: &Catalog, rule: Option<usize>) -> String {
+    rule.map_or_else(|| cat.t("ui-fate-by-fault"), |n| tr!(cat, "ui-fate-by-rule", rule = n))
 }
 
-fn read(read_at: Option<u64>) -> String {
-    read_at.map_or_else(|| "unread".to_string(), |s| format!("read at #{s}"))
+fn read(cat: &Catalog, read_at: Option<u64>) -> String {
+    read_at.map_or_else(|| cat.t("ui-fate-unread"), |s| tr!(cat, "ui-fate-read-at", seq = s))
 }
 
 impl Fate {
     /// The fate in words: "delivered, read at #12", "dropped by fault rule
     /// 1", "held by fault rule 2 (delayed)", ...
-    pub fn describe(&self) -> String {
+    pub fn describe(&self, cat: &Catalog) -> String {
         match self {
-            Fate::Delivered { read_at } => format!("delivered, {}", read(*read_at)),
-            Fate::Dropped { rule } => format!("dropped {}", by_rule(*rule)),
-            Fate::Held { rule, how } => format!("held {} ({how}), not arrived yet", by_rule(*rule)),
-            Fate::Released { rule, how, at, read_at } => format!("{how} {}, arrived at #{at}, {}", by_rule(*rule), read(*read_at)),
-            Fate::Duplicate { rule, read_at } => format!("duplicated {} (this is the copy), {}", by_rule(*rule), read(*read_at)),
+            Fate::Delivered { read_at } => tr!(cat, "ui-fate-delivered", read = read(cat, *read_at)),
+            Fate::Dropped { rule } => tr!(cat, "ui-fate-dropped", by = by_rule(cat, *rule)),
+            Fate::Held { rule, how } => tr!(cat, "ui-fate-held", by = by_rule(cat, *rule), how = cat.t(&format!("ui-fate-{how}"))),
+            Fate::Released { rule, how, at, read_at } => {
+                tr!(
+                    cat,
+                    "ui-fate-released",
+                    how = cat.t(&format!("ui-fate-{how}")),
+                    by = by_rule(cat, *rule),
+                    at = *at,
+                    read = read(cat, *read_at)
+                )
+            }
+            Fate::Duplicate { rule, read_at } => tr!(cat, "ui-fate-duplicate", by = by_rule(cat, *rule), read = read(cat, *read_at)),
         }
     }
 
@@ -284,7 +294,7 @@ mod tests {
     }
 
     fn fates(rows: &Shown<MessageRow>) -> Vec<String> {
-        rows.rows.iter().map(|r| r.fate.describe()).collect()
+        rows.rows.iter().map(|r| r.fate.describe(Catalog::en())).collect()
     }
 
     #[test]
@@ -302,7 +312,7 @@ mod tests {
         assert_eq!(answer.request_id.as_ref(), Some(&id));
         assert_eq!(answer.said, "reason: All files saved.");
         assert_eq!(answer.time, Millis(3333));
-        assert_eq!(answer.fate.describe(), "delivered, unread");
+        assert_eq!(answer.fate.describe(Catalog::en()), "delivered, unread");
         assert_eq!(request.said, "Please shut down gracefully.");
         let drained = trace.entries().iter().find(|e| matches!(e.event, Event::InboxDrained { .. })).unwrap().seq;
         assert_eq!(request.fate, Fate::Delivered { read_at: Some(drained) });
@@ -344,7 +354,7 @@ mod tests {
         );
         assert_eq!(end.rows.iter().map(|r| r.fate.class()).collect::<Vec<_>>(), ["released", "duplicate", "delivered", "dropped"]);
         assert_eq!(table(&trace, held_at).rows[0].fate, Fate::Held { rule: Some(2), how: "delayed" });
-        assert_eq!(table(&trace, held_at).rows[0].fate.describe(), "held by fault rule 2 (delayed), not arrived yet");
+        assert_eq!(table(&trace, held_at).rows[0].fate.describe(Catalog::en()), "held by fault rule 2 (delayed), not arrived yet");
     }
 
     #[test]
@@ -358,7 +368,7 @@ mod tests {
         let rows = table(&trace, trace.len());
         assert_eq!((rows.rows.len(), rows.total), (MESSAGE_ROWS, 500));
         assert_eq!(rows.rows[0].said, "hi 499");
-        assert_eq!(rows.cut_note("messages").as_deref(), Some("Showing 60 of 500 messages"));
+        assert_eq!(rows.cut_note(Catalog::en(), "ui-cut-messages").as_deref(), Some("Showing 60 of 500 messages"));
         let diagram = crate::ui::diagram::layout(&trace, Some(300));
         assert_eq!(table(&trace, 300).total, diagram.messages, "one row per arrow");
     }

@@ -19,6 +19,7 @@ pub mod explore_words;
 pub mod export;
 pub mod fork_align;
 pub mod geometry;
+pub mod i18n;
 pub mod lists;
 pub mod machinery;
 pub mod message_table;
@@ -47,6 +48,8 @@ pub mod explore_panel;
 pub mod explore_workers;
 #[cfg(target_arch = "wasm32")]
 pub mod fork_view;
+#[cfg(target_arch = "wasm32")]
+pub mod i18n_view;
 #[cfg(target_arch = "wasm32")]
 pub mod library;
 #[cfg(target_arch = "wasm32")]

@@ -7,6 +7,8 @@
 use leptos::prelude::*;
 
 use super::download;
+use super::i18n::tr;
+use super::i18n_view::lang;
 use super::lists;
 use super::machinery_view::MachineryPanel;
 use super::session::Session;
@@ -43,16 +45,17 @@ pub fn Panels() -> impl IntoView {
 #[component]
 fn ViolationsPanel() -> impl IntoView {
     let s = expect_context::<Session>();
+    let l = lang();
     let found = Memo::new(move |_| {
         let cursor = s.playback.cursor.get();
         s.run.views.with(|v| lists::first(v.violations_at(cursor), lists::FINDING_ROWS))
     });
     view! {
         <section class="panel violations" aria-labelledby="violations-title">
-            <h2 id="violations-title">{move || format!("Protocol check ({})", found.with(|f| f.total))}</h2>
-            {move || found.with(|f| f.cut_note("findings")).map(|note| view! { <p class="muted small list-cut">{note}</p> })}
+            <h2 id="violations-title">{move || tr!(l.cat(), "ui-check-title", count = found.with(|f| f.total))}</h2>
+            {move || found.with(|f| f.cut_note(l.cat(), "ui-cut-findings")).map(|note| view! { <p class="muted small list-cut">{note}</p> })}
             {move || found.with(|f| { let v = &f.rows; if v.is_empty() {
-                view! { <p class="muted ok">"No violation: every answer matched a pending request from its addressee."</p> }.into_any()
+                view! { <p class="muted ok">{l.t("ui-check-ok")}</p> }.into_any()
             } else {
                 view! {
                     <ul class="violation-list">
@@ -62,7 +65,7 @@ fn ViolationsPanel() -> impl IntoView {
                                 <li>
                                     <button class="violation-item" on:click=move |_| s.seek(seq + 1)>
                                         <strong>{v.kind.to_string()}</strong>
-                                        {format!(" at #{}: {}", v.seq, v.detail)}
+                                        {tr!(l.cat(), "ui-check-at", seq = v.seq, detail = v.detail.to_string())}
                                     </button>
                                 </li>
                             }
@@ -77,14 +80,15 @@ fn ViolationsPanel() -> impl IntoView {
 #[component]
 fn RosterPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
     let s = expect_context::<Session>();
+    let l = lang();
     // Nothing runs behind a stopped or recorded run: at its end, a member
     // the trace last saw at work is shown as stopped.
     let stopped = move || s.run.stopped.get() && s.playback.cursor.get().is_none();
     view! {
         <section class="panel" aria-labelledby="roster-title">
-            <h2 id="roster-title">"Team"</h2>
+            <h2 id="roster-title">{move || l.t("ui-team")}</h2>
             <ul class="roster">
-                <li class="member status-lead"><span class="name">"lead"</span><span class="status">{move || if s.run.stopped_by_user.get() && s.playback.cursor.get().is_none() { "lead · stopped" } else { "lead" }}</span></li>
+                <li class="member status-lead"><span class="name">"lead"</span><span class="status">{move || if s.run.stopped_by_user.get() && s.playback.cursor.get().is_none() { l.t("ui-lead-stopped") } else { "lead".to_string() }}</span></li>
                 {move || {
                     let stopped = stopped();
                     state.with(|st| st.as_ref().map(|st| st.roster.members.iter().map(|m| {
@@ -92,7 +96,7 @@ fn RosterPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
                         view! {
                             <li class=format!("member status-{status}")>
                                 <span class="name">{m.name.to_string()}</span>
-                                <span class="role">{m.role.clone()}{if m.plan_mode { " · plan mode" } else { "" }}</span>
+                                <span class="role">{m.role.clone()}{if m.plan_mode { l.t("ui-plan-mode") } else { String::new() }}</span>
                                 <span class="status">{status}</span>
                             </li>
                         }
@@ -106,6 +110,7 @@ fn RosterPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
 #[component]
 fn RequestsPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
     let s = expect_context::<Session>();
+    let l = lang();
     // Rows are keyed by request id: a protocol event updates a row in place,
     // and what is typed into its answer form stays. A long run shows a
     // bounded slice (selected, then pending, then settled, newest first).
@@ -126,17 +131,17 @@ fn RequestsPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
     };
     view! {
         <section class="panel" aria-labelledby="requests-title">
-            <h2 id="requests-title">"Requests"</h2>
+            <h2 id="requests-title">{move || l.t("ui-requests")}</h2>
             {move || shown.with(|shown| match shown {
-                None => Some(view! { <p class="muted">"The trace cannot be replayed."</p> }.into_any()),
-                Some(shown) if shown.total == 0 => Some(view! { <p class="muted">"No requests yet."</p> }.into_any()),
+                None => Some(view! { <p class="muted">{l.t("ui-no-replay")}</p> }.into_any()),
+                Some(shown) if shown.total == 0 => Some(view! { <p class="muted">{l.t("ui-no-requests")}</p> }.into_any()),
                 Some(_) => None,
             })}
             <Show when=move || shown.with(|s| s.as_ref().is_some_and(|s| s.total > lists::REQUEST_ROWS))>
-                <input type="search" class="request-filter" placeholder="Find a request: id or agent" aria-label="Find a request by id or agent"
+                <input type="search" class="request-filter" placeholder=move || l.t("ui-request-filter") aria-label=move || l.t("ui-request-filter-label")
                     prop:value=move || query.get() on:input=move |ev| query.set(event_target_value(&ev))/>
             </Show>
-            {move || shown.with(|shown| shown.as_ref().and_then(|s| s.cut_note("requests")).map(|note| view! { <p class="muted small list-cut">{note}</p> }))}
+            {move || shown.with(|shown| shown.as_ref().and_then(|s| s.cut_note(l.cat(), "ui-cut-requests")).map(|note| view! { <p class="muted small list-cut">{note}</p> }))}
             <ul class="requests" on:keydown=on_key>
                 <For each=move || shown.with(|s| s.as_ref().map(|s| s.rows.clone()).unwrap_or_default()) key=|id| id.clone() let:id>
                     <RequestRow id=id state=state shown=shown last=last/>
@@ -158,6 +163,7 @@ fn RequestRow(
     last: RwSignal<Option<String>>,
 ) -> impl IntoView {
     let s = expect_context::<Session>();
+    let l = lang();
     let key = id.clone();
     let request = Memo::new(move |_| state.with(|st| st.as_ref().and_then(|st| st.tracker.get(&key).cloned())));
     // Kept here, not in the form, so it outlives the form being hidden.
@@ -198,13 +204,14 @@ fn RequestRow(
                 </button>
             })}
             {move || (open.get()).then(|| request.get()).flatten().map(|r| {
-                let latency = r.latency().map(|l| format!("latency {l}")).unwrap_or_else(|| "waiting".into());
+                let cat = l.cat();
+                let latency = r.latency().map(|d| tr!(cat, "ui-latency", latency = d.to_string())).unwrap_or_else(|| cat.t("ui-waiting"));
                 view! {
                     <div class="request-detail">
-                        <p>{format!("created at {} · {latency}", r.created_at)}</p>
+                        <p>{tr!(cat, "ui-created-at", at = r.created_at.to_string(), latency = latency)}</p>
                         {r.plan.clone().map(|p| view! { <blockquote class="plan">{p}</blockquote> })}
                         <ul class="transitions">{r.transitions.iter().map(|t| view! {
-                            <li>{format!("{} → {} at {} by {}", t.from, t.to, t.at, t.by)}</li>
+                            <li>{tr!(cat, "ui-transition", from = t.from.to_string(), to = t.to.to_string(), at = t.at.to_string(), by = t.by.to_string())}</li>
                         }).collect_view()}</ul>
                     </div>
                 }
@@ -222,18 +229,20 @@ fn RequestRow(
 #[component]
 fn AnswerForm(id: RequestId, addressee: AgentName, kind: RequestKind, text: RwSignal<String>) -> impl IntoView {
     let s = expect_context::<Session>();
+    let l = lang();
     let what = if kind == RequestKind::Shutdown { "reason" } else { "feedback" };
-    let label = format!("{what} from {addressee} for {id}");
+    let label = tr!(l.cat_untracked(), "ui-answer-label", field = what, addressee = addressee.to_string(), id = id.to_string());
     let (id2, who2) = (id.clone(), addressee.clone());
+    let approve_as = addressee.to_string();
     let on_text = move |ev: leptos::ev::Event| text.set(event_target_value(&ev));
     view! {
         <div class="answer">
-            <input type="text" placeholder=format!("{what} (optional)") aria-label=label prop:value=move || text.get() on:input=on_text/>
+            <input type="text" placeholder=move || tr!(l.cat(), "ui-answer-optional", field = what) aria-label=label prop:value=move || text.get() on:input=on_text/>
             <button class="approve" on:click=move |_| s.answer(&addressee, &id, true, &text.get_untracked())>
-                {format!("Approve as {}", who2)}
+                {move || tr!(l.cat(), "ui-approve-as", name = approve_as.clone())}
             </button>
             <button class="reject" on:click=move |_| s.answer(&who2, &id2, false, &text.get_untracked())>
-                "Reject"
+                {move || l.t("ui-reject")}
             </button>
         </div>
     }
@@ -241,6 +250,7 @@ fn AnswerForm(id: RequestId, addressee: AgentName, kind: RequestKind, text: RwSi
 
 #[component]
 fn InboxPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
+    let l = lang();
     // One tab stop for the inboxes (a roving tab index), as in the requests.
     let last = RwSignal::new(None::<String>);
     let on_key = move |ev: leptos::ev::KeyboardEvent| {
@@ -250,18 +260,19 @@ fn InboxPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
     };
     view! {
         <section class="panel" aria-labelledby="inbox-title" on:keydown=on_key>
-            <h2 id="inbox-title">"Inboxes"</h2>
+            <h2 id="inbox-title">{move || l.t("ui-inboxes")}</h2>
             {move || state.with(|st| st.as_ref().map(|st| {
+                let cat = l.cat();
                 let names: Vec<AgentName> = st.bus.names().cloned().collect();
                 names.into_iter().map(|n| {
                     let count = st.bus.peek(&n).map_or(0, |q| q.len());
                     // The oldest few: the ones the agent reads first.
                     let waiting: Vec<String> = st.bus.peek(&n).map(|q| q.iter().take(lists::INBOX_ROWS).map(|e| match &e.message.request_id {
-                        Some(id) => format!("{} from {} [{id}]", e.message.msg_type, e.message.from),
-                        None => format!("{} from {}: {}", e.message.msg_type, e.message.from, e.message.content),
+                        Some(id) => tr!(cat, "ui-inbox-request", msg_type = e.message.msg_type.as_str(), from = e.message.from.to_string(), id = id.to_string()),
+                        None => tr!(cat, "ui-inbox-message", msg_type = e.message.msg_type.as_str(), from = e.message.from.to_string(), content = e.message.content.clone()),
                     }).collect()).unwrap_or_default();
                     let more = count.saturating_sub(waiting.len());
-                    let label = format!("{n} ({count} unread)");
+                    let label = tr!(cat, "ui-inbox-unread", name = n.to_string(), count = count);
                     let me = n.to_string();
                     let tab = move || {
                         let holds = |st: &TeamState| last.with(|l| lists::tab_stop(l.as_deref(), st.bus.names().map(AgentName::as_str)) == Some(me.as_str()));
@@ -276,7 +287,7 @@ fn InboxPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
                             <summary tabindex=tab data-agent=n.to_string()>{label}</summary>
                             <ul>
                                 {waiting.into_iter().map(|w| view! { <li>{w}</li> }).collect_view()}
-                                {(more > 0).then(|| view! { <li class="muted">{format!("… and {more} more")}</li> })}
+                                {(more > 0).then(|| view! { <li class="muted">{tr!(cat, "ui-and-more", count = more)}</li> })}
                             </ul>
                         </details>
                     }
@@ -289,6 +300,7 @@ fn InboxPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
 #[component]
 fn WorkspacePanel() -> impl IntoView {
     let s = expect_context::<Session>();
+    let l = lang();
     let files = Memo::new(move |_| s.run.views.with(|v| v.workspace_at(s.playback.cursor.get())));
     let open = RwSignal::new(None::<String>);
     // Each Download button offers its file through this link, from a Blob
@@ -299,14 +311,14 @@ fn WorkspacePanel() -> impl IntoView {
         let a: web_sys::HtmlElement = wasm_bindgen::JsCast::unchecked_into(a);
         let name = path.rsplit('/').next().unwrap_or(path);
         if let Err(e) = download::offer(&a, content, name, "text/plain;charset=utf-8") {
-            s.error(format_args!("{path} could not be downloaded: {e}"));
+            s.error(tr!(l.cat_untracked(), "ui-download-failed", path = path, error = e.to_string()));
         }
     };
     view! {
         <section class="panel" aria-labelledby="ws-title">
-            <h2 id="ws-title">"Workspace"</h2>
+            <h2 id="ws-title">{move || l.t("ui-workspace")}</h2>
             {move || files.with(|f| if f.is_empty() {
-                view! { <p class="muted">"No files yet."</p> }.into_any()
+                view! { <p class="muted">{l.t("ui-no-files")}</p> }.into_any()
             } else {
                 view! {
                     <ul class="files">
@@ -319,7 +331,7 @@ fn WorkspacePanel() -> impl IntoView {
                                     <button class="file" on:click=move |_| open.update(|o| *o = if o.as_ref() == Some(&p) { None } else { Some(p.clone()) })>
                                         {format!("{path} ({} bytes)", content.len())}
                                     </button>
-                                    <button class="download" aria-label=format!("Download {path}") on:click=move |_| save(&q, &text)>"Download"</button>
+                                    <button class="download" aria-label=tr!(l.cat(), "ui-download-label", path = path.clone()) on:click=move |_| save(&q, &text)>{move || l.t("ui-download")}</button>
                                     {shown.then(|| view! { <pre class="file-content">{content.clone()}</pre> })}
                                 </li>
                             }
@@ -336,6 +348,7 @@ fn WorkspacePanel() -> impl IntoView {
 #[component]
 fn SendPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
     let s = expect_context::<Session>();
+    let l = lang();
     let from = RwSignal::new("lead".to_string());
     let to = RwSignal::new(String::new());
     let text = RwSignal::new(String::new());
@@ -357,7 +370,7 @@ fn SendPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
     };
     let send = move |_| {
         let (Ok(f), Ok(t)) = (AgentName::parse(&from.get_untracked()), AgentName::parse(&to.get_untracked())) else {
-            s.banner.set(Some("Error: pick a sender and a recipient".into()));
+            s.banner.set(Some(l.cat_untracked().t("ui-send-pick")));
             return;
         };
         s.send(&f, &t, &text.get_untracked());
@@ -366,17 +379,17 @@ fn SendPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
     let on_text = move |ev: leptos::ev::Event| text.set(event_target_value(&ev));
     view! {
         <section class="panel" aria-labelledby="send-title">
-            <h2 id="send-title">"Send a message as…"</h2>
+            <h2 id="send-title">{move || l.t("ui-send-title")}</h2>
             <div class="send-form">
-                <label>"From" <select aria-label="From" on:change=move |ev| from.set(event_target_value(&ev)) prop:value=move || from.get()>
+                <label>{move || l.t("ui-from")}" "<select aria-label=move || l.t("ui-from") on:change=move |ev| from.set(event_target_value(&ev)) prop:value=move || from.get()>
                     {move || senders().into_iter().map(|n| view! { <option value=n.clone()>{n.clone()}</option> }).collect_view()}
                 </select></label>
-                <label>"To" <select aria-label="To" on:change=move |ev| to.set(event_target_value(&ev)) prop:value=move || to.get()>
+                <label>{move || l.t("ui-to")}" "<select aria-label=move || l.t("ui-to") on:change=move |ev| to.set(event_target_value(&ev)) prop:value=move || to.get()>
                     <option value="">"—"</option>
                     {move || names().into_iter().map(|n| view! { <option value=n.clone()>{n.clone()}</option> }).collect_view()}
                 </select></label>
-                <input type="text" aria-label="Message text" placeholder="message" prop:value=move || text.get() on:input=on_text/>
-                <button on:click=send disabled=move || s.run.stopped.get() || s.playback.cursor.get().is_some()>"Send"</button>
+                <input type="text" aria-label=move || l.t("ui-message-text") placeholder=move || l.t("ui-message-placeholder") prop:value=move || text.get() on:input=on_text/>
+                <button on:click=send disabled=move || s.run.stopped.get() || s.playback.cursor.get().is_some()>{move || l.t("ui-send")}</button>
             </div>
         </section>
     }
@@ -409,6 +422,7 @@ fn roving_keydown(ev: &leptos::ev::KeyboardEvent, rows: &str) -> Option<web_sys:
 fn EventLog() -> impl IntoView {
     use wasm_bindgen::JsCast;
     let s = expect_context::<Session>();
+    let l = lang();
     const SHOWN: usize = 200;
     let raw = RwSignal::new(false);
     // Which row holds the list's one tab stop (`None`: the newest shown).
@@ -424,7 +438,8 @@ fn EventLog() -> impl IntoView {
     });
     let rows = move || {
         let shown = s.shown();
-        let g = generation.get();
+        // A new language redraws the rows too (their captions are in it).
+        let g = (generation.get(), l.0.get());
         (shown.saturating_sub(SHOWN)..shown).rev().map(|seq| (g, seq)).collect::<Vec<_>>()
     };
     let seq_of = |el: &web_sys::Element| el.get_attribute("data-seq").and_then(|v| v.parse::<usize>().ok());
@@ -443,17 +458,17 @@ fn EventLog() -> impl IntoView {
     };
     view! {
         <section class="panel" aria-labelledby="log-title">
-            <h2 id="log-title">"Event log"</h2>
+            <h2 id="log-title">{move || l.t("ui-log")}</h2>
             <label class="inline small log-raw-toggle">
                 <input type="checkbox" prop:checked=move || raw.get() on:change=move |ev| raw.set(event_target_checked(&ev))/>
-                "Show raw events"
+                {move || l.t("ui-log-raw")}
             </label>
-            <ol class="event-log" role="listbox" aria-label="Event log, newest first" on:keydown=on_key>
+            <ol class="event-log" role="listbox" aria-label=move || l.t("ui-log-label") on:keydown=on_key>
                 <For each=rows key=|k| *k let:key>
                     {
                         let seq = key.1;
                         let entry = s.run.trace.with_untracked(|t| t.entries().get(seq).cloned());
-                        let caption = s.run.trace.with_untracked(|t| entry.as_ref().map(|e| super::captions::caption_of(t.entries(), None, e)));
+                        let caption = s.run.trace.with_untracked(|t| entry.as_ref().map(|e| super::captions::caption_of(l.cat_untracked(), t.entries(), None, e)));
                         let line = entry.as_ref().map(describe).unwrap_or_default();
                         let (title, text) = caption.map(|c| (c.title, c.text)).unwrap_or_default();
                         let current = move || s.shown() == seq + 1;

@@ -70,6 +70,17 @@ impl Playback {
     }
 }
 
+/// How long one event stays on screen while playing at `speed` (0.25x to
+/// 4x): 400 ms at 1x. Play and a guided tour's walk to its next stop both
+/// step at this pace.
+pub fn step_interval(speed: f64) -> std::time::Duration {
+    let speed = if speed.is_finite() && speed > 0.0 { speed } else { 1.0 };
+    std::time::Duration::from_millis((BASE_STEP_MS / speed).round() as u64)
+}
+
+/// One event's time on screen at 1x, in milliseconds.
+pub const BASE_STEP_MS: f64 = 400.0;
+
 impl Default for Playback {
     fn default() -> Self {
         Playback::new()

@@ -1,6 +1,7 @@
 //! Runs kept in the browser: the current run (restored after a reload) and a
 //! list of saved runs, in `localStorage`, as versioned trace JSON plus the
-//! snapshot of what built the run (never an API key); and, separately and
+//! snapshot of what built the run (never an API key); the language chosen
+//! with the switcher; and, separately and
 //! only when asked, a remembered API key per provider.
 //!
 //! Owns the storage format, the storage keys and their errors. What is
@@ -164,4 +165,18 @@ pub fn remember_key(provider: Provider, key: Option<&str>) -> Result<(), Storage
         Some(key) => s.set_item(&key_item(provider), key).map_err(|e| StorageError::KeyNotKept(refusal(&e))),
         None => s.remove_item(&key_item(provider)).map_err(|e| StorageError::KeyNotKept(refusal(&e))),
     }
+}
+
+/// Where the language chosen with the switcher is kept.
+const LOCALE: &str = "team-protocols.locale";
+
+/// The language chosen on this device before, if any (an unknown tag reads
+/// as none).
+pub fn remembered_locale() -> Option<super::i18n::Locale> {
+    read(LOCALE).ok().flatten().and_then(|tag| super::i18n::Locale::from_tag(&tag))
+}
+
+/// Remembers the chosen language on this device.
+pub fn remember_locale(locale: super::i18n::Locale) -> Result<(), StorageError> {
+    write(LOCALE, locale.tag())
 }

@@ -2,8 +2,9 @@
 //! scenarios (one button per tour) and, while a tour is on, the tour card
 //! under the caption box — the stop's title and why it matters, with
 //! Previous stop, Next stop and End tour. Each stop moves the playback
-//! cursor to its event, so the diagram, the caption and every panel follow
-//! as they do for Back and Next; the caption box's live region announces
+//! cursor to its event — Next stop walks there one event at a time at the
+//! Speed setting, as Play does — so the diagram, the caption and every
+//! panel follow as they do for Back and Next; the caption box's live region announces
 //! the stop (`announcement`).
 //!
 //! Owns the tour's page state (`TourState`) and this markup. The stops and
@@ -13,6 +14,8 @@
 
 use leptos::prelude::*;
 
+use super::i18n::{tr, Catalog};
+use super::i18n_view::lang;
 use super::session::Session;
 use super::tours::{self, ResolvedStop, Tour};
 use crate::protocol::{Event, Trace};
@@ -27,12 +30,16 @@ pub struct TourState {
     pub index: RwSignal<usize>,
     /// The tour's scenario is still running; the tour starts when it ends.
     pub waiting: RwSignal<bool>,
+    /// Next stop walks the cursor forward one event at a time, at the
+    /// playback Speed (as Play does), to the cursor of the stop shown; this
+    /// is that cursor while the walk is on.
+    pub walking: RwSignal<Option<usize>>,
 }
 
 impl TourState {
     /// No tour on.
     pub fn new() -> Self {
-        TourState { active: RwSignal::new(None), index: RwSignal::new(0), waiting: RwSignal::new(false) }
+        TourState { active: RwSignal::new(None), index: RwSignal::new(0), waiting: RwSignal::new(false), walking: RwSignal::new(None) }
     }
 }
 
@@ -42,10 +49,11 @@ impl Default for TourState {
     }
 }
 
-/// The active tour's stops found in the run on screen (tracked).
-fn stops(s: Session, t: TourState) -> Vec<ResolvedStop> {
+/// The active tour's stops found in the run on screen, told in `cat`'s
+/// language (tracked).
+fn stops(s: Session, t: TourState, cat: &Catalog) -> Vec<ResolvedStop> {
     match t.active.get() {
-        Some(tour) => s.run.trace.with(|trace| tours::resolve(tour, trace.entries())),
+        Some(tour) => s.run.trace.with(|trace| tours::resolve(cat, tour, trace.entries())),
         None => Vec::new(),
     }
 }
@@ -71,14 +79,36 @@ fn run_done(s: Session, tour: &Tour) -> bool {
 /// replay paused.
 fn go(s: Session, t: TourState, stops: &[ResolvedStop], i: usize) {
     let Some(stop) = stops.get(i) else { return };
+    t.walking.set(None);
     t.index.set(i);
     s.playback.playing.set(false);
     s.seek(stop.cursor);
     s.playback.selected.set(stop.id.clone());
+    arrived(stop.seq);
+}
+
+/// Shows stop `i` of `stops` by walking to it: the cursor steps forward
+/// through the events between, one per `playback::step_interval` at the
+/// Speed setting (the effect in `TourCard` steps it), so the diagram plays
+/// what happens on the way. A stop behind the cursor, or the next event,
+/// is shown at once.
+fn walk(s: Session, t: TourState, stops: &[ResolvedStop], i: usize) {
+    let Some(stop) = stops.get(i) else { return };
+    if stop.cursor <= s.shown() + 1 {
+        go(s, t, stops, i);
+        return;
+    }
+    t.index.set(i);
+    s.playback.playing.set(false);
+    s.playback.selected.set(stop.id.clone());
+    t.walking.set(Some(stop.cursor));
+}
+
+/// Brings the stop's event into view once it is drawn.
+fn arrived(seq: u64) {
     // The diagram keeps the cursor's row in view (vertically) on the next
     // frame; a frame later the stop's row is drawn and can be brought into
     // view sideways too (a phone shows two or three lifelines at a time).
-    let seq = stop.seq;
     request_animation_frame(move || request_animation_frame(move || reveal(seq)));
 }
 
@@ -127,7 +157,8 @@ pub fn start(s: Session, t: TourState, tour: &'static Tour) -> bool {
     }
     s.with_rt(|rt| rt.set_pace(0));
     if !t.waiting.get_untracked() {
-        let found = untrack(|| stops(s, t));
+        // Only the stops' cursors matter here, the same in every language.
+        let found = untrack(|| stops(s, t, Catalog::en()));
         go(s, t, &found, 0);
     }
     true
@@ -135,6 +166,7 @@ pub fn start(s: Session, t: TourState, tour: &'static Tour) -> bool {
 
 /// Ends the tour; the cursor stays where it is and the request is let go.
 pub fn end(s: Session, t: TourState) {
+    t.walking.set(None);
     t.active.set(None);
     t.waiting.set(false);
     s.playback.selected.set(None);
@@ -146,12 +178,20 @@ pub fn announcement(s: Session, t: TourState) -> String {
     if t.waiting.get() {
         return String::new();
     }
-    let found = stops(s, t);
+    let l = lang();
+    let found = stops(s, t, l.cat());
     let len = s.run.trace.with(Trace::len);
     match tours::stop_at(&found, s.playback.cursor.get(), len) {
         Some(i) if i == t.index.get() => {
             let stop = &found[i];
-            format!("Tour stop {} of {}: {}. {}", i + 1, found.len(), stop.title.trim_end_matches('.'), stop.text)
+            tr!(
+                lang().cat(),
+                "ui-tour-announce",
+                n = i + 1,
+                count = found.len(),
+                title = stop.title.trim_end_matches('.'),
+                text = stop.text.clone()
+            )
         }
         _ => String::new(),
     }
@@ -166,10 +206,11 @@ pub fn TourList(
 ) -> impl IntoView {
     let s = expect_context::<Session>();
     let t = expect_context::<TourState>();
+    let l = lang();
     view! {
         <section class="panel tours" aria-labelledby="tours-title">
-            <h2 id="tours-title">"Guided tours"</h2>
-            <p class="muted small">"Runs a scenario and stops at the moments that matter, saying why."</p>
+            <h2 id="tours-title">{move || l.t("ui-tours")}</h2>
+            <p class="muted small">{move || l.t("ui-tours-note")}</p>
             <ul class="tour-list">
                 {tours::TOURS.iter().map(|tour| view! {
                     <li>
@@ -179,7 +220,7 @@ pub fn TourList(
                                 on_start.run(());
                                 request_animation_frame(|| focus("tour-card"));
                             }>
-                            {format!("Tour: {}", tour.title)}
+                            {move || tr!(l.cat(), "ui-tour-title", title = tour.title(l.cat()))}
                         </button>
                     </li>
                 }).collect_view()}
@@ -194,13 +235,43 @@ pub fn TourList(
 pub fn TourCard() -> impl IntoView {
     let s = expect_context::<Session>();
     let t = expect_context::<TourState>();
-    let found = Memo::new(move |_| stops(s, t));
+    let l = lang();
+    let found = Memo::new(move |_| stops(s, t, l.cat()));
     // The tour's run ended: go to the first stop.
     Effect::new(move |_| {
         let Some(tour) = t.active.get() else { return };
         if t.waiting.get() && run_done(s, tour) {
             t.waiting.set(false);
             found.with_untracked(|f| go(s, t, f, 0));
+        }
+    });
+    // A walk to the next stop: one event per step interval at the Speed
+    // setting (a new Speed applies from the next step), as Play does.
+    Effect::new(move |_| {
+        let Some(target) = t.walking.get() else { return };
+        let delay = super::playback::step_interval(s.playback.speed.get());
+        let handle = set_interval_with_handle(
+            move || {
+                let at = s.shown();
+                if t.walking.get_untracked() != Some(target) {
+                    return;
+                }
+                if at + 1 >= target {
+                    t.walking.set(None);
+                    s.seek(target);
+                    found.with_untracked(|f| {
+                        if let Some(stop) = f.iter().find(|stop| stop.cursor == target) {
+                            arrived(stop.seq);
+                        }
+                    });
+                } else {
+                    s.seek(at + 1);
+                }
+            },
+            delay,
+        );
+        if let Ok(h) = handle {
+            on_cleanup(move || h.clear());
         }
     });
     // Another run replaced the tour's (a scenario, a prompt, an import):
@@ -227,10 +298,19 @@ pub fn TourCard() -> impl IntoView {
         if t.waiting.get_untracked() {
             return;
         }
+        // A walk still on ends at its stop first.
+        if let Some(target) = t.walking.get_untracked() {
+            t.walking.set(None);
+            s.seek(target);
+        }
         let i = t.index.get_untracked() as isize + by;
         found.with_untracked(|f| {
             if i >= 0 && (i as usize) < f.len() {
-                go(s, t, f, i as usize);
+                if by > 0 {
+                    walk(s, t, f, i as usize);
+                } else {
+                    go(s, t, f, i as usize);
+                }
             }
         });
     };
@@ -249,29 +329,29 @@ pub fn TourCard() -> impl IntoView {
             <section id="tour-card" class="tour-card" tabindex="-1" aria-labelledby="tour-heading" on:keydown=on_key
                 data-cursor=move || found.with(|f| f.get(t.index.get()).map(|stop| stop.cursor.to_string()))>
                 <h2 id="tour-heading" class="tour-heading">
-                    <span>{move || t.active.get().map(|tour| format!("Tour: {}", tour.title)).unwrap_or_default()}</span>
+                    <span>{move || t.active.get().map(|tour| tr!(l.cat(), "ui-tour-title", title = tour.title(l.cat()))).unwrap_or_default()}</span>
                     <span class="tour-progress muted small">{move || {
                         let n = found.with(Vec::len);
-                        if t.waiting.get() || n == 0 { String::new() } else { format!("Stop {} of {}", t.index.get() + 1, n) }
+                        if t.waiting.get() || n == 0 { String::new() } else { tr!(l.cat(), "ui-tour-progress", n = t.index.get() + 1, count = n) }
                     }}</span>
                 </h2>
                 {move || {
                     let tour = t.active.get()?;
                     let n = found.with(Vec::len);
                     let view = if t.waiting.get() {
-                        view! { <p class="tour-text">"Running the scenario… the tour starts when the run ends."</p> }.into_any()
+                        view! { <p class="tour-text">{l.t("ui-tour-waiting")}</p> }.into_any()
                     } else if n == 0 {
-                        view! { <p class="tour-text">"None of this tour's moments happened in this run (another model or fault rules changed what happened). End the tour, or run the scenario again on the scripted model."</p> }.into_any()
+                        view! { <p class="tour-text">{l.t("ui-tour-none")}</p> }.into_any()
                     } else {
                         let i = t.index.get().min(n - 1);
                         let (title, text) = found.with(|f| (f[i].title.clone(), f[i].text.clone()));
                         let missing = tour.stops.len() - n;
                         view! {
-                            {(i == 0).then(|| view! { <p class="tour-intro muted">{tour.intro}</p> })}
+                            {(i == 0).then(|| view! { <p class="tour-intro muted">{tour.intro(l.cat())}</p> })}
                             <h3 class="tour-stop-title">{title}</h3>
                             <p class="tour-text">{text}</p>
                             {(missing > 0 && i + 1 == n).then(|| view! {
-                                <p class="muted small">{format!("{missing} of the tour's {} moments did not happen in this run and were skipped.", tour.stops.len())}</p>
+                                <p class="muted small">{tr!(l.cat(), "ui-tour-skipped", missing = missing, count = tour.stops.len())}</p>
                             })}
                         }
                         .into_any()
@@ -280,10 +360,10 @@ pub fn TourCard() -> impl IntoView {
                 }}
                 <div class="row tour-buttons">
                     <button class="tour-back" aria-disabled=move || (at_first() || t.waiting.get()).to_string()
-                        on:click=move |_| step(-1)>"Previous stop"</button>
+                        on:click=move |_| step(-1)>{move || l.t("ui-tour-previous")}</button>
                     <button class="tour-next primary" aria-disabled=move || (at_last() || t.waiting.get()).to_string()
-                        on:click=move |_| step(1)>"Next stop"</button>
-                    <button class="tour-end" on:click=move |_| finish()>"End tour"</button>
+                        on:click=move |_| step(1)>{move || l.t("ui-tour-next")}</button>
+                    <button class="tour-end" on:click=move |_| finish()>{move || l.t("ui-tour-end")}</button>
                 </div>
             </section>
         </Show>

@@ -10,10 +10,12 @@
 //! whose event is missing (another seed, a fault, a real model) is skipped
 //! and the rest still resolve. A resolved stop is a cursor position.
 //!
-//! Owns the tours' words and the search for their events. Pure and native:
+//! Owns the tours' stops and the search for their events; the words are
+//! messages of the language's catalog (`locales/*/tours.ftl`). Pure and native:
 //! it reads trace entries only and must not touch the DOM, signals, the
 //! playback cursor or the runtime (the view, `tour_view`, moves the cursor).
 
+use super::i18n::{tr, Catalog};
 use crate::protocol::{AgentName, Event, MemberStatus, Message, MessageId, MessageType, RequestId, RequestKind, RequestStatus, TraceEntry};
 use crate::runtime::scenarios::{self, Scenario};
 
@@ -29,18 +31,28 @@ pub struct Hit {
     pub name: Option<AgentName>,
 }
 
-/// One stop of a tour: a title, why this moment matters, and how to find
-/// its event in a trace.
+/// One stop of a tour: its words (the catalog's `tour-<key>-title` and
+/// `tour-<key>-why`) and how to find its event in a trace.
 #[derive(Debug, Clone, Copy)]
 pub struct Stop {
-    /// A short title.
-    pub title: &'static str,
-    /// One or two sentences saying why; `{id}` and `{name}` are filled from
-    /// the event found.
-    pub why: &'static str,
+    /// The stop's message key, `<tour id>-<n>`.
+    pub key: &'static str,
     /// Finds the stop's event in the trace's entries; `None` when it is not
     /// there.
     pub find: fn(&[TraceEntry]) -> Option<Hit>,
+}
+
+impl Stop {
+    /// The message key of the stop's title.
+    pub fn title_key(&self) -> String {
+        format!("tour-{}-title", self.key)
+    }
+
+    /// The message key of why the stop matters (`{ $id }` and `{ $name }`
+    /// are filled from the event found).
+    pub fn why_key(&self) -> String {
+        format!("tour-{}-why", self.key)
+    }
 }
 
 /// A guided tour of one scenario's run.
@@ -48,14 +60,22 @@ pub struct Stop {
 pub struct Tour {
     /// A stable id (the scenario's).
     pub id: &'static str,
-    /// The title shown on its button and card.
-    pub title: &'static str,
     /// The scenario whose run it walks through.
     pub scenario: Scenario,
-    /// One sentence saying what the tour shows, before the first stop.
-    pub intro: &'static str,
     /// The stops, in the order they happen in the scenario's run.
     pub stops: &'static [Stop],
+}
+
+impl Tour {
+    /// The title shown on its button and card.
+    pub fn title(&self, cat: &Catalog) -> String {
+        cat.t(&format!("tour-{}-title", self.id))
+    }
+
+    /// One sentence saying what the tour shows, before the first stop.
+    pub fn intro(&self, cat: &Catalog) -> String {
+        cat.t(&format!("tour-{}-intro", self.id))
+    }
 }
 
 /// A stop found in a trace, ready to show.
@@ -80,56 +100,13 @@ pub struct ResolvedStop {
 /// Every tour: "Without protocols" first, then one per scenario of
 /// `scenarios::ALL`, in the page's order.
 pub const TOURS: [Tour; 7] = [
-    Tour {
-        id: scenarios::WITHOUT_PROTOCOLS.id,
-        title: "Without protocols",
-        scenario: scenarios::WITHOUT_PROTOCOLS,
-        intro: "Where the lesson starts: the lead can only say “please stop” and hope. Then the same team, with the shutdown handshake.",
-        stops: WITHOUT_PROTOCOLS,
-    },
-    Tour {
-        id: scenarios::SHUTDOWN.id,
-        title: scenarios::SHUTDOWN.title,
-        scenario: scenarios::SHUTDOWN,
-        intro: "The shutdown handshake from request to confirmation: why a request_id, and why alice finishes her turn before she exits.",
-        stops: SHUTDOWN,
-    },
-    Tour {
-        id: scenarios::LIST_AFTER_SHUTDOWN.id,
-        title: scenarios::LIST_AFTER_SHUTDOWN.title,
-        scenario: scenarios::LIST_AFTER_SHUTDOWN,
-        intro: "What a finished handshake leaves behind: an approved request in the tracker and a status in config.json.",
-        stops: LIST_AFTER_SHUTDOWN,
-    },
-    Tour {
-        id: scenarios::REJECT_PLAN.id,
-        title: scenarios::REJECT_PLAN.title,
-        scenario: scenarios::REJECT_PLAN,
-        intro:
-            "Plan approval: the same request_id pattern the other way round, and a gate the runtime keeps shut until a plan is approved.",
-        stops: REJECT_PLAN,
-    },
-    Tour {
-        id: scenarios::APPROVE_PLAN.id,
-        title: scenarios::APPROVE_PLAN.title,
-        scenario: scenarios::APPROVE_PLAN,
-        intro: "A plan submitted, reviewed and approved — and why the runtime, not the prompt, decides when charlie may write.",
-        stops: APPROVE_PLAN,
-    },
-    Tour {
-        id: scenarios::REJECT_THEN_ACCEPT.id,
-        title: scenarios::REJECT_THEN_ACCEPT.title,
-        scenario: scenarios::REJECT_THEN_ACCEPT,
-        intro: "A teammate may say no. Why the lead then asks with a new request instead of a second answer to the old one.",
-        stops: REJECT_THEN_ACCEPT,
-    },
-    Tour {
-        id: scenarios::OUT_OF_ORDER.id,
-        title: scenarios::OUT_OF_ORDER.title,
-        scenario: scenarios::OUT_OF_ORDER,
-        intro: "Two requests in flight, answered in the other order — and still each answer lands on its own request.",
-        stops: OUT_OF_ORDER,
-    },
+    Tour { id: scenarios::WITHOUT_PROTOCOLS.id, scenario: scenarios::WITHOUT_PROTOCOLS, stops: WITHOUT_PROTOCOLS },
+    Tour { id: scenarios::SHUTDOWN.id, scenario: scenarios::SHUTDOWN, stops: SHUTDOWN },
+    Tour { id: scenarios::LIST_AFTER_SHUTDOWN.id, scenario: scenarios::LIST_AFTER_SHUTDOWN, stops: LIST_AFTER_SHUTDOWN },
+    Tour { id: scenarios::REJECT_PLAN.id, scenario: scenarios::REJECT_PLAN, stops: REJECT_PLAN },
+    Tour { id: scenarios::APPROVE_PLAN.id, scenario: scenarios::APPROVE_PLAN, stops: APPROVE_PLAN },
+    Tour { id: scenarios::REJECT_THEN_ACCEPT.id, scenario: scenarios::REJECT_THEN_ACCEPT, stops: REJECT_THEN_ACCEPT },
+    Tour { id: scenarios::OUT_OF_ORDER.id, scenario: scenarios::OUT_OF_ORDER, stops: OUT_OF_ORDER },
 ];
 
 /// The tour with this id.
@@ -137,10 +114,11 @@ pub fn by_id(id: &str) -> Option<&'static Tour> {
     TOURS.iter().find(|t| t.id == id)
 }
 
-/// The tour's stops found in `entries`, in trace order; a stop whose event
-/// is missing is left out. Works on a partial trace too (a run still going):
-/// stops not reached yet are simply not there.
-pub fn resolve(tour: &Tour, entries: &[TraceEntry]) -> Vec<ResolvedStop> {
+/// The tour's stops found in `entries`, in trace order, told in `cat`'s
+/// language; a stop whose event is missing is left out. Works on a partial
+/// trace too (a run still going): stops not reached yet are simply not
+/// there.
+pub fn resolve(cat: &Catalog, tour: &Tour, entries: &[TraceEntry]) -> Vec<ResolvedStop> {
     let mut found: Vec<ResolvedStop> = tour
         .stops
         .iter()
@@ -152,8 +130,8 @@ pub fn resolve(tour: &Tour, entries: &[TraceEntry]) -> Vec<ResolvedStop> {
                 stop: i,
                 seq: entry.seq,
                 cursor: hit.at + 1,
-                title: fill(stop.title, &hit),
-                text: fill(stop.why, &hit),
+                title: fill(cat, &stop.title_key(), &hit),
+                text: fill(cat, &stop.why_key(), &hit),
                 id: hit.id,
                 name: hit.name,
             })
@@ -170,12 +148,12 @@ pub fn stop_at(stops: &[ResolvedStop], cursor: Option<usize>, len: usize) -> Opt
     stops.iter().position(|s| s.cursor == shown)
 }
 
-/// `text` with `{id}` and `{name}` filled from `hit` (plain words when the
-/// hit has none).
-fn fill(text: &str, hit: &Hit) -> String {
-    let id = hit.id.as_ref().map_or_else(|| "the request".to_string(), |id| id.to_string());
-    let name = hit.name.as_ref().map_or_else(|| "the teammate".to_string(), |n| n.to_string());
-    text.replace("{id}", &id).replace("{name}", &name)
+/// Message `key` with `{ $id }` and `{ $name }` filled from `hit` (plain
+/// words when the hit has none).
+fn fill(cat: &Catalog, key: &str, hit: &Hit) -> String {
+    let id = hit.id.as_ref().map_or_else(|| cat.t("tour-the-request"), |id| id.to_string());
+    let name = hit.name.as_ref().map_or_else(|| cat.t("tour-the-teammate"), |n| n.to_string());
+    tr!(cat, key, id = id, name = name)
 }
 
 // ------------------------------------------------------------ the searches
@@ -482,232 +460,71 @@ fn the_last_exit(entries: &[TraceEntry]) -> Option<Hit> {
     Some(hit(at).about(approved_shutdown_of(entries, name), Some(name)))
 }
 
-// ---------------------------------------------------------------- the words
+// ---------------------------------------------------------------- the stops
+//
+// Each stop's words are the messages `tour-<key>-title` and `tour-<key>-why`
+// of locales/*/tours.ftl.
 
 const WITHOUT_PROTOCOLS: &[Stop] = &[
-    Stop {
-        title: "Just a message: “please stop”",
-        why: "The lead asks {name} to stop the Lesson 9 way, with a plain message. It has no request_id and asks for no answer, so nothing that comes back could be matched to it.",
-        find: the_plain_message,
-    },
-    Stop {
-        title: "The lead cannot know",
-        why: "The lead's turn ends with nothing to wait for and nothing to check: no tracker entry, no pending state. Did {name} stop? It has no way to tell.",
-        find: the_lead_ends_its_turn_after_the_plain_message,
-    },
-    Stop {
-        title: "{name} reads “please stop”",
-        why: "{name} sees the words, but no protocol says what they oblige it to do, and no answer is expected. It carries on, and the lead is not told either way.",
-        find: the_plain_message_read,
-    },
-    Stop {
-        title: "{name} did not stop",
-        why: "{name} finished its work and went idle — still in its loop, ready to wake on the next message. “Please stop” changed nothing, and nobody told the lead.",
-        find: the_teammate_idles_after_the_plain_message,
-    },
-    Stop {
-        title: "With the handshake: a request_id",
-        why: "Now the lead calls shutdown_request: the tracker records {id} for {name} as pending, and the message carries {id}. Whatever {name} answers will name {id}, so the lead can match it.",
-        find: the_first_shutdown_request,
-    },
-    Stop {
-        title: "An answer that names its request",
-        why: "{name} answers with a shutdown_response for {id}. This is the confirmation the plain message could never get.",
-        find: the_first_shutdown_answer_sent,
-    },
-    Stop {
-        title: "The lead knows for certain",
-        why: "The tracker says {id} is approved and config.json says {name} is shutdown: {name} acknowledged, finished its turn and left its loop. Same team, same request to stop — the protocol is the difference.",
-        find: the_first_exit,
-    },
+    Stop { key: "without-protocols-1", find: the_plain_message },
+    Stop { key: "without-protocols-2", find: the_lead_ends_its_turn_after_the_plain_message },
+    Stop { key: "without-protocols-3", find: the_plain_message_read },
+    Stop { key: "without-protocols-4", find: the_teammate_idles_after_the_plain_message },
+    Stop { key: "without-protocols-5", find: the_first_shutdown_request },
+    Stop { key: "without-protocols-6", find: the_first_shutdown_answer_sent },
+    Stop { key: "without-protocols-7", find: the_first_exit },
 ];
 
 const SHUTDOWN: &[Stop] = &[
-    Stop {
-        title: "Why a request_id",
-        why: "The request gets its own id, {id}, and enters shutdown_requests as pending. A bare “yes” could answer anything; an answer that carries {id} answers exactly this request, however many are in flight.",
-        find: the_first_shutdown_request,
-    },
-    Stop {
-        title: "Asking is not stopping",
-        why: "{name} reads the request only at the next round of its loop, before its next model call. Until {name} answers, {id} stays pending: the lead has asked, and nothing has stopped yet.",
-        find: the_request_read_by_its_teammate,
-    },
-    Stop {
-        title: "The last turn",
-        why: "This is {name}'s last model call. The shutdown is handled inside an ordinary turn: {name} answers, the tool call completes, and only then does the loop end.",
-        find: the_last_model_call_before_the_exit,
-    },
-    Stop {
-        title: "pending → approved, once",
-        why: "{name} approves {id}: the one FSM moves pending → approved. approved is terminal; no later answer can change it.",
-        find: the_first_approved_shutdown,
-    },
-    Stop {
-        title: "Why finish the turn before exiting",
-        why: "Only after its response is sent does {name} leave its loop (working → shutdown in config.json). That is the graceful part: the teammate finishes its current work instead of being cut off half-way, as killing its thread would.",
-        find: the_first_exit,
-    },
-    Stop {
-        title: "Matched by request_id",
-        why: "The lead reads the shutdown_response for {id} and finds {id} in its tracker: it knows for certain that {name} acknowledged — the confirmation a plain “please stop” never gets.",
-        find: the_lead_reads_the_approval,
-    },
+    Stop { key: "shutdown-1", find: the_first_shutdown_request },
+    Stop { key: "shutdown-2", find: the_request_read_by_its_teammate },
+    Stop { key: "shutdown-3", find: the_last_model_call_before_the_exit },
+    Stop { key: "shutdown-4", find: the_first_approved_shutdown },
+    Stop { key: "shutdown-5", find: the_first_exit },
+    Stop { key: "shutdown-6", find: the_lead_reads_the_approval },
 ];
 
 const LIST_AFTER_SHUTDOWN: &[Stop] = &[
-    Stop {
-        title: "The handshake completes",
-        why: "{name} approves {id}. The tracker now holds what was agreed; config.json is about to hold what happened.",
-        find: the_first_approved_shutdown,
-    },
-    Stop {
-        title: "Recorded in config.json",
-        why: "{name}'s status becomes shutdown in the roster, the lesson's config.json. Anyone can read it later without asking {name}, who reads no more messages.",
-        find: the_first_exit,
-    },
-    Stop {
-        title: "Later, a new prompt",
-        why: "The user asks the lead for the team's status. It is the same team: the trackers and the roster outlive the prompt that filled them.",
-        find: the_second_prompt,
-    },
-    Stop {
-        title: "Status after shutdown approval",
-        why: "list_teammates reads config.json: {name} is shutdown. The lead can trust it because it was set when {name} left its loop after approving, not guessed from silence.",
-        find: the_team_listed,
-    },
+    Stop { key: "list-after-shutdown-1", find: the_first_approved_shutdown },
+    Stop { key: "list-after-shutdown-2", find: the_first_exit },
+    Stop { key: "list-after-shutdown-3", find: the_second_prompt },
+    Stop { key: "list-after-shutdown-4", find: the_team_listed },
 ];
 
 const REJECT_PLAN: &[Stop] = &[
-    Stop {
-        title: "Plan mode: a gate the runtime keeps",
-        why: "{name} is spawned in plan mode. The gate is enforced by the runtime, not only by the prompt: until one of {name}'s plans is approved, write_file and edit_file return an error, so even a model that ignores its instructions cannot change the workspace.",
-        find: the_plan_mode_spawn,
-    },
-    Stop {
-        title: "The same pattern, the other way round",
-        why: "{name} submits a plan: plan_requests gets {id}, pending, and the plan travels to the lead carrying {id}. It is the shutdown handshake turned around: the teammate asks, the lead answers.",
-        find: the_first_plan,
-    },
-    Stop {
-        title: "Rejected, with feedback",
-        why: "The lead rejects {id} and says why. rejected is terminal: {name} cannot argue {id} back to pending, so to go on it revises and submits again.",
-        find: the_first_rejected_plan,
-    },
-    Stop {
-        title: "A new plan, a new request_id",
-        why: "The revised plan is a new request, {id}. The rejected one stays rejected in the tracker, so each verdict stays with the plan it was about.",
-        find: the_second_plan,
-    },
-    Stop {
-        title: "The gate opens",
-        why: "The lead approves {id}. From now on the runtime lets {name} change files, because the tracker says approved.",
-        find: the_first_approved_plan,
-    },
-    Stop {
-        title: "Now the write goes through",
-        why: "{name}'s write succeeds: the runtime checked that one of {name}'s plans is approved. Before {id} was approved, the same call would have been refused.",
-        find: the_first_write_after_approval,
-    },
+    Stop { key: "reject-plan-1", find: the_plan_mode_spawn },
+    Stop { key: "reject-plan-2", find: the_first_plan },
+    Stop { key: "reject-plan-3", find: the_first_rejected_plan },
+    Stop { key: "reject-plan-4", find: the_second_plan },
+    Stop { key: "reject-plan-5", find: the_first_approved_plan },
+    Stop { key: "reject-plan-6", find: the_first_write_after_approval },
 ];
 
 const APPROVE_PLAN: &[Stop] = &[
-    Stop {
-        title: "Why the runtime keeps the gate",
-        why: "{name} works in plan mode. A prompt can only ask a model to wait for approval; here the runtime itself refuses workspace changes until the tracker holds an approved plan from {name}.",
-        find: the_plan_mode_spawn,
-    },
-    Stop {
-        title: "The plan gets a request_id",
-        why: "{name}'s plan becomes request {id} in plan_requests, pending. The lead's verdict will carry {id}, so {name} knows which plan it is about.",
-        find: the_first_plan,
-    },
-    Stop {
-        title: "Waiting, not working",
-        why: "With {id} pending there is nothing {name} may do: it goes idle. The lead's plan_approval_response will wake it.",
-        find: the_planner_waits,
-    },
-    Stop {
-        title: "The lead reviews",
-        why: "The plan reaches the lead's inbox as a plan_approval_request with {id}; the lead answers with plan_approval naming {id}. (The lesson sends plans under plan_approval_response, a naming bug fixed here.)",
-        find: the_lead_reads_the_plan,
-    },
-    Stop {
-        title: "Approved",
-        why: "The lead approves {id}: pending → approved in plan_requests, and the response goes back to {name} with the same id.",
-        find: the_first_approved_plan,
-    },
-    Stop {
-        title: "The runtime lets it through",
-        why: "{name} writes its file, and the write succeeds because the runtime found {name}'s approved plan in the tracker — not because a prompt said it may.",
-        find: the_first_write_after_approval,
-    },
+    Stop { key: "approve-plan-1", find: the_plan_mode_spawn },
+    Stop { key: "approve-plan-2", find: the_first_plan },
+    Stop { key: "approve-plan-3", find: the_planner_waits },
+    Stop { key: "approve-plan-4", find: the_lead_reads_the_plan },
+    Stop { key: "approve-plan-5", find: the_first_approved_plan },
+    Stop { key: "approve-plan-6", find: the_first_write_after_approval },
 ];
 
 const REJECT_THEN_ACCEPT: &[Stop] = &[
-    Stop {
-        title: "Asked mid-task",
-        why: "The lead asks {name} to shut down ({id}) while {name} still has files to migrate. A graceful shutdown is a request, not an order: {name} may say no.",
-        find: the_first_shutdown_request,
-    },
-    Stop {
-        title: "No — with a reason",
-        why: "{name} rejects {id}, gives its reason and keeps working. The lead learns that {name} is busy and why; a plain “please stop” would have told it nothing.",
-        find: the_first_rejected_shutdown,
-    },
-    Stop {
-        title: "Why a second answer is refused",
-        why: "The lead asks again with a new request, {id}. The first stays rejected: terminal states are final, so a second answer to it would be refused with an error (the lesson's code would silently overwrite it).",
-        find: the_second_shutdown_request,
-    },
-    Stop {
-        title: "The last turn",
-        why: "{name}'s last model call: it has just read the new request and answers it in this turn. The tool call completes before the loop ends, so nothing is left half-written.",
-        find: the_last_model_call_before_the_exit,
-    },
-    Stop {
-        title: "approved, this time",
-        why: "{name} approves {id}: its work is done, so stopping is safe now. The tracker keeps both requests, one rejected and one approved.",
-        find: the_first_approved_shutdown,
-    },
-    Stop {
-        title: "Then it exits",
-        why: "Its answer sent, {name} leaves its loop: working → shutdown. The teammate finished its turn before exiting.",
-        find: the_first_exit,
-    },
+    Stop { key: "reject-then-accept-1", find: the_first_shutdown_request },
+    Stop { key: "reject-then-accept-2", find: the_first_rejected_shutdown },
+    Stop { key: "reject-then-accept-3", find: the_second_shutdown_request },
+    Stop { key: "reject-then-accept-4", find: the_last_model_call_before_the_exit },
+    Stop { key: "reject-then-accept-5", find: the_first_approved_shutdown },
+    Stop { key: "reject-then-accept-6", find: the_first_exit },
 ];
 
 const OUT_OF_ORDER: &[Stop] = &[
-    Stop {
-        title: "Two requests in flight: the first",
-        why: "The lead asks {name} first, with request {id}, and does not wait for the answer before asking the next teammate.",
-        find: the_first_shutdown_request,
-    },
-    Stop {
-        title: "…and the second",
-        why: "Then {name}, with request {id}. Two shutdown requests are pending at once, so every answer must say which request it answers.",
-        find: the_second_shutdown_request,
-    },
-    Stop {
-        title: "An answer out of order",
-        why: "{name} answers {id} first, although {name} was asked second: the other teammate is still finishing its work. The order answers arrive in says nothing about which request they belong to.",
-        find: the_answer_out_of_order,
-    },
-    Stop {
-        title: "Matched by request_id, not by order",
-        why: "The lead looks {id} up in shutdown_requests and finds {name}'s entry. Had it matched answers by arrival, it would have taken this for the first teammate's answer.",
-        find: the_lead_matches_the_early_answer,
-    },
-    Stop {
-        title: "The other answer, later",
-        why: "{name} answers {id} last, after finishing its work. It still lands on the right entry: the id decides, not the order.",
-        find: the_overtaken_answer,
-    },
-    Stop {
-        title: "Both handshakes done",
-        why: "{name} leaves its loop too. Both requests are approved, each matched to its own teammate by its request_id.",
-        find: the_last_exit,
-    },
+    Stop { key: "out-of-order-1", find: the_first_shutdown_request },
+    Stop { key: "out-of-order-2", find: the_second_shutdown_request },
+    Stop { key: "out-of-order-3", find: the_answer_out_of_order },
+    Stop { key: "out-of-order-4", find: the_lead_matches_the_early_answer },
+    Stop { key: "out-of-order-5", find: the_overtaken_answer },
+    Stop { key: "out-of-order-6", find: the_last_exit },
 ];
 
 #[cfg(test)]
@@ -760,21 +577,21 @@ mod tests {
     fn a_stop_whose_event_is_missing_is_skipped_and_the_rest_resolve_in_trace_order() {
         let (trace, _, _) = out_of_order();
         let tour = by_id("out-of-order").unwrap();
-        let stops = resolve(tour, trace.entries());
+        let stops = resolve(Catalog::en(), tour, trace.entries());
         // Nobody exits in this trace (no status change to shutdown): the last
         // stop is missing, the five before it are found.
         assert_eq!(stops.iter().map(|s| s.stop).collect::<Vec<_>>(), [0, 1, 2, 3, 4]);
         assert!(stops.windows(2).all(|w| w[0].seq < w[1].seq));
         // A prefix of the trace (a run still going) resolves what it reaches.
-        let early = resolve(tour, &trace.entries()[..5]);
+        let early = resolve(Catalog::en(), tour, &trace.entries()[..5]);
         assert_eq!(early.iter().map(|s| s.stop).collect::<Vec<_>>(), [0, 1]);
-        assert!(resolve(tour, &[]).is_empty());
+        assert!(resolve(Catalog::en(), tour, &[]).is_empty());
     }
 
     #[test]
     fn a_resolved_stop_names_its_request_and_teammate_and_its_cursor_shows_its_event() {
         let (trace, erin, _) = out_of_order();
-        let stops = resolve(by_id("out-of-order").unwrap(), trace.entries());
+        let stops = resolve(Catalog::en(), by_id("out-of-order").unwrap(), trace.entries());
         let first = &stops[0];
         assert_eq!(
             first.text,
@@ -787,7 +604,7 @@ mod tests {
 
     #[test]
     fn a_placeholder_with_nothing_to_fill_it_reads_as_plain_words() {
-        assert_eq!(fill("{name} answers {id}", &hit(0)), "the teammate answers the request");
+        assert_eq!(fill(Catalog::en(), "tour-out-of-order-2-why", &hit(0)).split(',').next(), Some("Then the teammate"));
     }
 
     #[test]

@@ -41,11 +41,12 @@ function expect(cond, what) {
 }
 
 /** A fresh page at `size` in `scheme`, collecting console and page errors. */
-async function openPage(browser, size, scheme) {
+async function openPage(browser, size, scheme, locale = 'en-US', play = 'Play') {
   const context = await browser.newContext({
     viewport: { width: size.width, height: size.height },
     colorScheme: scheme,
     reducedMotion: 'reduce',
+    locale,
   });
   const page = await context.newPage();
   page.setDefaultTimeout(TIMEOUT);
@@ -56,7 +57,7 @@ async function openPage(browser, size, scheme) {
   page.on('pageerror', (err) => errors.push(`page error: ${err.message}`));
   page.on('requestfailed', (req) => errors.push(`request failed: ${req.url()} ${req.failure()?.errorText ?? ''}`));
   await page.goto(BASE, { waitUntil: 'load' });
-  await page.getByRole('button', { name: 'Play', exact: true }).waitFor({ state: 'visible' });
+  await page.getByRole('button', { name: play, exact: true }).waitFor({ state: 'visible' });
   return { context, page, errors };
 }
 
@@ -87,10 +88,10 @@ async function expectNoAxeViolations(page, when) {
 }
 
 /** The page does not scroll sideways and `name`d controls are not covered. */
-async function expectUsableLayout(page, size) {
+async function expectUsableLayout(page, size, playName = 'Play') {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow <= 0, `the page scrolls sideways by ${overflow} px`);
-  const play = page.getByRole('button', { name: 'Play', exact: true });
+  const play = page.getByRole('button', { name: playName, exact: true });
   const covered = await play.evaluate((el) => {
     const r = el.getBoundingClientRect();
     const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
@@ -219,8 +220,13 @@ for (const size of SIZES) {
         await card.getByText(/^Stop 3 of \d+$/).waitFor({ state: 'visible' });
         const title = await card.getByRole('heading', { level: 3 }).innerText();
         expect(title === 'An answer out of order', `the third stop is '${title}'`);
-        const [shown] = await shownOf(page);
+        // Next stop walks to its stop at the Speed setting (1x here).
         const at = Number(await card.getAttribute('data-cursor'));
+        await page.waitForFunction((at) => {
+          const m = /showing (\d+) of/.exec(document.querySelector('svg.diagram')?.getAttribute('aria-label') || '');
+          return m && Number(m[1]) === at;
+        }, at, { timeout: 30_000 });
+        const [shown] = await shownOf(page);
         expect(shown === at, `the diagram shows ${shown} events, the stop is at ${at}`);
         const box = await card.boundingBox();
         expect(box && box.y >= 0 && box.y + box.height <= size.height && box.x + box.width <= size.width + 0.5, `the tour card is off screen: ${JSON.stringify(box)}`);
@@ -395,6 +401,53 @@ for (const [size, scheme] of [[{ name: 'small phone', width: 360, height: 640 },
       await context.close();
     }
   });
+}
+
+// The lesson's languages: a browser in Japanese (and Chinese, Italian) gets
+// the page in its language, <html lang> set, no missing key, no text
+// spilling out of its controls, and no axe violation after a run.
+const LANGUAGES = [
+  { locale: 'ja-JP', tag: 'ja', play: '再生', run: '実行', scenario: 'グレースフルシャットダウン', missing: '⟦' },
+  { locale: 'zh-CN', tag: 'zh', play: '播放', run: '运行', scenario: '优雅关机', missing: '⟦' },
+  { locale: 'it-IT', tag: 'it', play: 'Riproduci', run: 'Esegui', scenario: 'Shutdown ordinato', missing: '⟦' },
+];
+for (const lang of LANGUAGES) {
+  for (const size of [SIZES[0], SIZES[2]]) {
+    for (const scheme of SCHEMES) {
+      const tag = `${size.width}x${size.height} ${scheme} ${lang.locale}`;
+      test(`${tag}: the page comes up in the browser's language, fits, and has no axe violation after a run`, async (browser) => {
+        const { context, page, errors } = await openPage(browser, size, scheme, lang.locale, lang.play);
+        try {
+          const htmlLang = await page.evaluate(() => document.documentElement.lang);
+          expect(htmlLang === lang.tag, `<html lang> is '${htmlLang}', not '${lang.tag}'`);
+          const picked = await page.locator('#lang-select').inputValue();
+          expect(picked === lang.tag, `the switcher shows '${picked}'`);
+          await page.getByRole('combobox', { name: /速度|速度|Velocità/ }).selectOption('4');
+          if (size.width < DRAWER_BELOW) await page.locator('#setup-toggle').click();
+          await page.getByRole('button', { name: new RegExp(`^${lang.scenario}`) }).click();
+          if (size.width < DRAWER_BELOW && (await page.locator('#setup-toggle').getAttribute('aria-expanded')) === 'true') await page.keyboard.press('Escape');
+          await page.waitForFunction((runName) => {
+            const run = [...document.querySelectorAll('button')].find((b) => b.textContent.trim() === runName);
+            const m = /(\d+)[^\d]+(\d+)/.exec(document.querySelector('.position')?.textContent || '');
+            return run && !run.disabled && m && Number(m[2]) > 5 && m[1] === m[2];
+          }, lang.run, { timeout: 60_000 });
+          const body = await page.evaluate(() => document.body.innerText);
+          expect(!body.includes(lang.missing), `a missing key shows on the page (${tag})`);
+          // No button's text spills out of it (CJK text must wrap or fit).
+          const spilled = await page.evaluate(() => [...document.querySelectorAll('button, select, summary')]
+            .filter((el) => el.offsetParent !== null && el.scrollWidth > el.clientWidth + 1)
+            .map((el) => `${el.tagName.toLowerCase()} '${el.textContent.trim().slice(0, 30)}' ${el.scrollWidth}>${el.clientWidth}`));
+          expect(spilled.length === 0, `text overflows its control: ${spilled.join('; ')}`);
+          await expectUsableLayout(page, size, lang.play);
+          await screenshot(page, size, scheme, `run-${lang.tag}`);
+          await expectNoAxeViolations(page, `after a run in ${lang.locale} (${tag})`);
+          return errors;
+        } finally {
+          await context.close();
+        }
+      });
+    }
+  }
 }
 
 registerExplore(test, { openPage, expect, openDrawer, closeDrawer, screenshot, expectNoAxeViolations, shownOf });

@@ -1,0 +1,256 @@
+# La pagina (src/ui/*.rs): intestazione, controlli, pannelli, impostazioni, finestre.
+
+# Intestazione, cassetti, scorciatoie (src/ui/app.rs)
+ui-skip-links = Collegamenti rapidi
+ui-skip-controls = Vai ai controlli di riproduzione
+ui-skip-diagram = Vai al diagramma
+ui-skip-setup = Vai alla configurazione
+ui-title = Protocolli di Team — Playground
+ui-tagline = Guarda un lead e i suoi compagni negoziare lo shutdown e l'approvazione dei piani — una sola macchina a stati, riferendo a un request_id.
+ui-recorded-trace = (traccia registrata)
+ui-model = Modello: { $label }
+ui-shortcuts = Scorciatoie da tastiera
+ui-language = Lingua
+ui-empty-hint = Non è ancora stato eseguito nulla: scegli uno scenario o scrivi un prompt per il lead
+ui-empty-hint-narrow = {" "}(in Configura)
+ui-empty-hint-end = .
+ui-drawer-setup = Configura
+ui-drawer-panels = Pannelli
+ui-drawer-setup-title = Configurazione
+ui-drawer-panels-title = Team e protocollo
+ui-close-setup = Chiudi la configurazione
+ui-close-panels = Chiudi i pannelli
+ui-close = Chiudi
+ui-key-space = Riproduci o metti in pausa
+ui-key-left = Indietro di un evento
+ui-key-right = Evento successivo (in modalità Passo, alla fine: rilascia il prossimo)
+ui-key-home = Primo evento
+ui-key-end = Ultimo evento (segui l'esecuzione)
+ui-key-updown = Nel registro eventi, nelle richieste e nelle inbox: la riga sopra o sotto (lì Home, Fine: la prima o l'ultima riga)
+ui-key-help = Questo aiuto
+ui-key-esc = Chiudi questo aiuto o un cassetto aperto
+ui-key-esc-tour = Termina il tour guidato (mentre è in corso)
+ui-shortcuts-note = Le scorciatoie funzionano ovunque nella pagina tranne mentre scrivi in un campo; Spazio su un pulsante con il focus preme quel pulsante.
+ui-model-failed = La chiamata al modello di { $agent } è fallita: { $error }. Controlla provider, chiave e URL di base nelle Impostazioni, o passa al modello scriptato offline; poi esegui di nuovo.
+ui-dismiss = Chiudi avviso
+
+# Link, appunti
+ui-link-unknown-scenario = questo link indica uno scenario che questa versione non ha: '{ $id }'
+ui-link-bad = non è stato possibile aprire questo link: { $error }. L'esecuzione sullo schermo non cambia
+ui-copy-refused = Il browser ha rifiutato di copiare: seleziona il link e copialo a mano.
+ui-copy-none = Qui questo browser non ha accesso agli appunti: seleziona il link e copialo a mano.
+ui-copying = Copia in corso…
+ui-copied = Link copiato.
+
+# Prompt e scenari
+ui-prompt-empty = Errore: prima scrivi un prompt per il lead, o scegli uno scenario
+ui-prompt = Prompt
+ui-prompt-label = Prompt per il lead
+ui-prompt-placeholder = Spawn alice as a coder. Then request her shutdown.
+ui-run-busy = Un'esecuzione è in corso: aspetta che finisca, o premi Ferma
+ui-run = Esegui
+ui-new-team = Nuovo team
+ui-will-run = Userà: { $provider }
+ui-settings-changed = {" "}· impostazioni cambiate: Esegui avvia un nuovo team
+ui-fix-settings = {" "}· correggi le Impostazioni: { $why }
+ui-scenarios = Scenari
+
+# Impostazioni
+ui-seed-bad = il seed '{ $seed }' non è un numero intero da 0 a 18446744073709551615
+ui-max-tokens-bad = i token massimi devono essere un numero intero da 1 a { $limit }, non '{ $value }'
+ui-settings = Impostazioni
+ui-provider = Provider
+ui-scripted-note = Il modello scriptato gira offline in questa scheda: una politica a regole che recita gli scenari e reagisce a ciò che accade. Non è un modello linguistico.
+ui-provider-note = Le richieste vanno da questa scheda direttamente al server. La chiave resta in memoria a meno che tu non spunti la casella; non finisce mai in una traccia, un export, un log o un URL.
+ui-api-key = Chiave API
+ui-base-url = URL di base
+ui-model-name = Modello
+ui-max-tokens = Token massimi
+ui-seed = Seed
+ui-remember-key = Ricorda su questo dispositivo
+ui-settings-note = Esegui, Nuovo team e gli scenari usano queste impostazioni come mostrate; Esegui continua il team sullo schermo solo finché non cambiano.
+
+# Pannello traccia: export, import, condivisione, esecuzioni salvate
+ui-export-failed = l'export { $format } è fallito: { $error }
+ui-error = Errore: { $error }
+ui-import-failed = Errore: { $error }. Non è cambiato nulla.
+ui-import-unreadable = Errore: non è stato possibile leggere il file. Non è cambiato nulla.
+ui-trace = Traccia
+ui-export-json = Esporta JSON
+ui-export-mermaid = Esporta Mermaid
+ui-export-svg = Esporta SVG
+ui-import = Importa una traccia JSON
+ui-imported-note = Stai guardando una traccia registrata: scorrila con Indietro, Avanti e il cursore; Esegui avvia un nuovo team.
+ui-save-run = Salva esecuzione
+ui-share-link = Link di condivisione
+ui-copy = Copia
+ui-clear-confirm = Eliminare tutte le esecuzioni salvate?
+ui-clear-yes = Sì, elimina tutte le esecuzioni salvate
+ui-cancel = Annulla
+ui-clear-saved = Cancella esecuzioni salvate
+ui-saved-runs = Esecuzioni salvate
+ui-delete-saved = Elimina l'esecuzione salvata { $title }
+ui-delete = Elimina
+
+# Guasti sul bus
+ui-fault-delay-bad = il ritardo '{ $value }' non è un numero intero di millisecondi
+ui-fault-probability-bad = la probabilità '{ $value }' non è un numero da 0 a 1
+ui-fault-not-added = { $error }. Nessuna regola aggiunta
+ui-faults = Guasti sul bus
+ui-faults-note = Le regole si applicano quando un team parte (Esegui dopo una modifica, Nuovo team o uno scenario). Le decisioni dipendono dal seed, così un'esecuzione con guasti si ripete identica.
+ui-fault-action = Azione
+ui-fault-action-label = Azione del guasto
+ui-fault-delay = Ritardo (ms)
+ui-fault-delay-label = Ritardo del guasto in millisecondi
+ui-fault-type = Tipo di messaggio
+ui-fault-type-label = Tipo di messaggio del guasto
+ui-fault-from = Da
+ui-fault-from-label = Mittente del guasto
+ui-fault-to = A
+ui-fault-to-label = Destinatario del guasto
+ui-fault-probability = Probabilità
+ui-fault-probability-label = Probabilità del guasto
+ui-any = qualsiasi
+ui-fault-add = Aggiungi regola di guasto
+ui-fault-rules = Regole di guasto
+ui-fault-delay-ms = ritardo { $ms } ms
+ui-fault-rule = { $action } { $msg_type } da { $from } a { $to }, p={ $p }
+ui-fault-any-message = qualsiasi messaggio
+ui-fault-anyone = chiunque
+ui-fault-remove-label = Rimuovi regola: { $rule }
+ui-remove = Rimuovi
+
+# Controlli di riproduzione
+ui-controls = Controlli di riproduzione
+ui-mode = Modalità
+ui-live = Live
+ui-step = Passo
+ui-back-title = Indietro di un evento (←)
+ui-back = Indietro
+ui-play-title = Riproduci o pausa (Spazio)
+ui-pause = Pausa
+ui-play = Riproduci
+ui-next-title = Evento successivo (→)
+ui-next = Avanti
+ui-scrub = Scorri gli eventi
+ui-speed = Velocità
+ui-follow = Segui l'ultimo
+ui-stop = Ferma
+ui-next-up = Prossimo: { $events }
+
+# Riquadro didascalia (src/ui/caption_box.rs)
+ui-caption-heading = Cosa è appena successo
+ui-caption-start = Inizio
+ui-caption-step = Passo { $shown } di { $len }
+ui-legend = Legenda
+
+# Tour guidati sulla pagina (src/ui/tour_view.rs)
+ui-tour-announce = Tappa { $n } di { $count } del tour: { $title }. { $text }
+ui-tours = Tour guidati
+ui-tours-note = Esegue uno scenario e si ferma nei momenti che contano, spiegando perché.
+ui-tour-title = Tour: { $title }
+ui-tour-progress = Tappa { $n } di { $count }
+ui-tour-waiting = Esecuzione dello scenario… il tour parte quando finisce.
+ui-tour-none = Nessuno dei momenti di questo tour è accaduto in questa esecuzione (un altro modello o le regole di guasto hanno cambiato ciò che è successo). Termina il tour, o esegui di nuovo lo scenario con il modello scriptato.
+ui-tour-skipped = { $missing } dei { $count } momenti del tour non sono accaduti in questa esecuzione e sono stati saltati.
+ui-tour-previous = Tappa precedente
+ui-tour-next = Tappa successiva
+ui-tour-end = Termina tour
+
+# Titoli degli scenari (i prompt restano come sono)
+scenario-shutdown-title = Shutdown ordinato
+scenario-list-after-shutdown-title = Stato dopo lo shutdown
+scenario-reject-plan-title = Rifiutare un piano rischioso
+scenario-approve-plan-title = Approvare un piano
+scenario-reject-then-accept-title = Compagno impegnato: rifiuta, poi accetta
+scenario-out-of-order-title = Due richieste, risposte fuori ordine
+scenario-scale-title = Scala: 50 compagni × 20 richieste
+
+# Pannelli (src/ui/panels.rs)
+ui-check-title = Controllo del protocollo ({ $count })
+ui-cut-findings = { $shown } di { $total } segnalazioni mostrate
+ui-check-ok = Nessuna violazione: ogni risposta corrispondeva a una richiesta pending del suo destinatario.
+ui-check-at = {" "}a #{ $seq }: { $detail }
+ui-team = Team
+ui-lead-stopped = lead · fermato
+ui-plan-mode = {" "}· modalità piano
+ui-requests = Richieste
+ui-no-replay = Non è possibile riprodurre la traccia.
+ui-no-requests = Ancora nessuna richiesta.
+ui-request-filter = Trova una richiesta: id o agente
+ui-request-filter-label = Trova una richiesta per id o agente
+ui-cut-requests = { $shown } di { $total } richieste mostrate
+ui-latency = latenza { $latency }
+ui-waiting = in attesa
+ui-created-at = creata a { $at } · { $latency }
+ui-transition = { $from } → { $to } a { $at } da { $by }
+ui-answer-label = { $field } di { $addressee } per { $id }
+ui-answer-optional = { $field } (facoltativo)
+ui-approve-as = Approva come { $name }
+ui-reject = Rifiuta
+ui-inboxes = Inbox
+ui-inbox-request = { $msg_type } da { $from } [{ $id }]
+ui-inbox-message = { $msg_type } da { $from }: { $content }
+ui-inbox-unread = { $name } ({ $count } non letti)
+ui-and-more = … e altri { $count }
+ui-download-failed = non è stato possibile scaricare { $path }: { $error }
+ui-workspace = Workspace
+ui-no-files = Ancora nessun file.
+ui-download-label = Scarica { $path }
+ui-download = Scarica
+ui-send-pick = Errore: scegli un mittente e un destinatario
+ui-send-title = Invia un messaggio come…
+ui-from = Da
+ui-to = A
+ui-message-text = Testo del messaggio
+ui-message-placeholder = messaggio
+ui-send = Invia
+ui-log = Registro eventi
+ui-log-raw = Mostra gli eventi grezzi
+ui-log-label = Registro eventi, dal più recente
+
+# Tabella dei messaggi
+ui-fate-by-fault = da un guasto
+ui-fate-by-rule = dalla regola di guasto { $rule }
+ui-fate-unread = non letto
+ui-fate-read-at = letto a #{ $seq }
+ui-fate-delivered = consegnato, { $read }
+ui-fate-dropped = scartato { $by }
+ui-fate-held = trattenuto { $by } ({ $how }), non ancora arrivato
+ui-fate-released = { $how } { $by }, arrivato a #{ $at }, { $read }
+ui-fate-duplicate = duplicato { $by } (questa è la copia), { $read }
+ui-fate-delayed = ritardato
+ui-fate-reordered = riordinato
+
+# Il meccanismo (src/ui/machinery_view.rs)
+ui-machinery = Il meccanismo
+ui-machinery-intro = Una macchina a stati per entrambi i protocolli; due tracker indicizzati per request_id; il roster come config.json. Scegli una voce di un tracker per metterla sulla FSM.
+ui-trackers = Tracker
+ui-fsm-label = L'unica macchina a stati, pending → approved | rejected, con la richiesta { $id }: { $state }
+ui-fsm-label-empty = L'unica macchina a stati, pending → approved | rejected; ancora nessuna richiesta
+ui-fsm-empty = Ancora nessuna richiesta: la shutdown_request del lead o il plan_approval di un compagno ne crea una, pending.
+ui-fsm-last = { $fsm } (la richiesta toccata per ultima)
+ui-tracker-label = tracker { $name }
+ui-cut-members = { $shown } di { $total } membri mostrati
+ui-cut-messages = { $shown } di { $total } messaggi mostrati
+ui-sentence = { $text }.
+ui-messages-caption = I messaggi finora, dal più recente: { $total } al passo { $shown } di { $len }.
+ui-col-seq = N.
+ui-col-time = Tempo
+ui-col-from = Da
+ui-col-to = A
+ui-col-type = Tipo
+ui-col-said = Cosa è stato detto
+ui-col-fate = Esito
+ui-no-messages = Ancora nessun messaggio.
+
+# Il diagramma (src/ui/diagram_view.rs)
+ui-diagram-label = Diagramma di sequenza: { $agents } agenti, { $messages } messaggi, { $requests } richieste; { $shown } di { $len } eventi mostrati
+ui-zoom-out = Riduci
+ui-zoom-in = Ingrandisci
+ui-fit = Adatta alla larghezza
+ui-diagram-region = Diagramma (scorrevole)
+ui-table-toggle = Messaggi in tabella
+ui-zoom-group = Zoom del diagramma
+ui-fsm-moved = Richiesta { $id } ({ $kind }, { $requester } → { $addressee }): { $from } → { $to } da { $by } a { $at }.
+ui-fsm-waiting = Richiesta { $id } ({ $kind }, { $requester } → { $addressee }): { $state }, in attesa della risposta di { $addressee }.

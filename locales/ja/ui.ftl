@@ -1,0 +1,256 @@
+# ページ (src/ui/*.rs): ヘッダー、コントロール、パネル、設定、ダイアログ。
+
+# ヘッダー、ドロワー、ショートカット (src/ui/app.rs)
+ui-skip-links = スキップリンク
+ui-skip-controls = 再生コントロールへ移動
+ui-skip-diagram = 図へ移動
+ui-skip-setup = 実行設定へ移動
+ui-title = Team Protocols Playground
+ui-tagline = リーダーとチームメイトがシャットダウンとプラン承認を交渉する様子を見る——1 つの状態機械、request_id で相関。
+ui-recorded-trace = （記録されたトレース）
+ui-model = モデル: { $label }
+ui-shortcuts = キーボードショートカット
+ui-language = 言語
+ui-empty-hint = まだ何も実行していません: シナリオを選ぶか、リーダーへのプロンプトを入力してください
+ui-empty-hint-narrow = （「設定」内）
+ui-empty-hint-end = 。
+ui-drawer-setup = 設定
+ui-drawer-panels = パネル
+ui-drawer-setup-title = 実行設定
+ui-drawer-panels-title = チームとプロトコル
+ui-close-setup = 実行設定を閉じる
+ui-close-panels = パネルを閉じる
+ui-close = 閉じる
+ui-key-space = 再生または一時停止
+ui-key-left = 1 イベント戻る
+ui-key-right = 次のイベント（ステップモードの末尾では次を解放）
+ui-key-home = 最初のイベント
+ui-key-end = 最新のイベント（実行を追う）
+ui-key-updown = イベントログ、リクエスト、インボックスで: 上または下の行（そこでの Home、End: 最初または最後の行）
+ui-key-help = このヘルプ
+ui-key-esc = このヘルプまたは開いているパネルのドロワーを閉じる
+ui-key-esc-tour = ガイドツアーを終了（ツアー中）
+ui-shortcuts-note = ショートカットは入力欄で入力中を除き、ページのどこでも使えます。フォーカスのあるボタンでスペースを押すと、そのボタンが押されます。
+ui-model-failed = { $agent } のモデル呼び出しが失敗しました: { $error }。設定のプロバイダ、キー、ベース URL を確認するか、オフラインのスクリプトモデルに切り替えてから、もう一度実行してください。
+ui-dismiss = 閉じる
+
+# リンク、クリップボード
+ui-link-unknown-scenario = このリンクは、このバージョンにないシナリオを指しています: '{ $id }'
+ui-link-bad = このリンクを開けませんでした: { $error }。画面上の実行は変わりません
+ui-copy-refused = ブラウザがコピーを拒否しました: リンクを選択して手動でコピーしてください。
+ui-copy-none = このブラウザはここでクリップボードを使えません: リンクを選択して手動でコピーしてください。
+ui-copying = コピー中…
+ui-copied = リンクをコピーしました。
+
+# プロンプトとシナリオ
+ui-prompt-empty = エラー: まずリーダーへのプロンプトを入力するか、シナリオを選んでください
+ui-prompt = プロンプト
+ui-prompt-label = リーダーへのプロンプト
+ui-prompt-placeholder = Spawn alice as a coder. Then request her shutdown.
+ui-run-busy = 実行中です: 終わるのを待つか、停止を押してください
+ui-run = 実行
+ui-new-team = 新しいチーム
+ui-will-run = 実行するモデル: { $provider }
+ui-settings-changed = {" "}· 設定が変更されました: 実行すると新しいチームになります
+ui-fix-settings = {" "}· 設定を直してください: { $why }
+ui-scenarios = シナリオ
+
+# 設定
+ui-seed-bad = シード '{ $seed }' は 0 から 18446744073709551615 までの整数ではありません
+ui-max-tokens-bad = 最大トークン数は 1 から { $limit } までの整数でなければなりません（'{ $value }' ではなく）
+ui-settings = 設定
+ui-provider = プロバイダ
+ui-scripted-note = スクリプトモデルはこのタブでオフラインで動きます: シナリオを演じ、起きたことに反応するルールベースのポリシーです。言語モデルではありません。
+ui-provider-note = リクエストはこのタブからサーバーへ直接送られます。チェックを入れない限りキーはメモリにだけ保持され、トレース、エクスポート、ログ、URL に入ることはありません。
+ui-api-key = API キー
+ui-base-url = ベース URL
+ui-model-name = モデル
+ui-max-tokens = 最大トークン数
+ui-seed = シード
+ui-remember-key = このデバイスに記憶
+ui-settings-note = 実行、新しいチーム、シナリオは表示どおりの設定を使います。実行が画面上のチームを続けるのは、設定が変わっていない間だけです。
+
+# トレースパネル: エクスポート、インポート、共有、保存した実行
+ui-export-failed = { $format } のエクスポートに失敗しました: { $error }
+ui-error = エラー: { $error }
+ui-import-failed = エラー: { $error }。何も変更していません。
+ui-import-unreadable = エラー: ファイルを読めませんでした。何も変更していません。
+ui-trace = トレース
+ui-export-json = JSON をエクスポート
+ui-export-mermaid = Mermaid をエクスポート
+ui-export-svg = SVG をエクスポート
+ui-import = JSON トレースをインポート
+ui-imported-note = 記録されたトレースを表示中: 戻る、次へ、スクラバーで一歩ずつ見られます。実行すると新しいチームになります。
+ui-save-run = 実行を保存
+ui-share-link = 共有リンク
+ui-copy = コピー
+ui-clear-confirm = 保存した実行をすべて削除しますか？
+ui-clear-yes = はい、すべて削除します
+ui-cancel = キャンセル
+ui-clear-saved = 保存した実行を消去
+ui-saved-runs = 保存した実行
+ui-delete-saved = 保存した実行 { $title } を削除
+ui-delete = 削除
+
+# バスの障害
+ui-fault-delay-bad = 遅延 '{ $value }' はミリ秒の整数ではありません
+ui-fault-probability-bad = 確率 '{ $value }' は 0 から 1 の数ではありません
+ui-fault-not-added = { $error }。ルールは追加されませんでした
+ui-faults = バスの障害
+ui-faults-note = ルールはチームの開始時に適用されます（変更後の実行、新しいチーム、またはシナリオ）。判定はシードから決まるので、障害のある実行も正確に再現されます。
+ui-fault-action = 動作
+ui-fault-action-label = 障害の動作
+ui-fault-delay = 遅延（ms）
+ui-fault-delay-label = 障害の遅延（ミリ秒）
+ui-fault-type = メッセージ型
+ui-fault-type-label = 障害のメッセージ型
+ui-fault-from = 送信者
+ui-fault-from-label = 障害の送信者
+ui-fault-to = 受信者
+ui-fault-to-label = 障害の受信者
+ui-fault-probability = 確率
+ui-fault-probability-label = 障害の確率
+ui-any = すべて
+ui-fault-add = 障害ルールを追加
+ui-fault-rules = 障害ルール
+ui-fault-delay-ms = 遅延 { $ms } ms
+ui-fault-rule = { $action } { $msg_type }、{ $from } から { $to } へ、p={ $p }
+ui-fault-any-message = すべてのメッセージ
+ui-fault-anyone = 誰でも
+ui-fault-remove-label = ルールを削除: { $rule }
+ui-remove = 削除
+
+# 再生コントロール
+ui-controls = 再生コントロール
+ui-mode = モード
+ui-live = ライブ
+ui-step = ステップ
+ui-back-title = 1 イベント戻る（←）
+ui-back = 戻る
+ui-play-title = 再生または一時停止（スペース）
+ui-pause = 一時停止
+ui-play = 再生
+ui-next-title = 次のイベント（→）
+ui-next = 次へ
+ui-scrub = イベントをスクラブ
+ui-speed = 速度
+ui-follow = 最新を追う
+ui-stop = 停止
+ui-next-up = 次: { $events }
+
+# キャプションボックス (src/ui/caption_box.rs)
+ui-caption-heading = いま起きたこと
+ui-caption-start = 開始
+ui-caption-step = ステップ { $shown } / { $len }
+ui-legend = 凡例
+
+# ページ上のガイドツアー (src/ui/tour_view.rs)
+ui-tour-announce = ツアーのストップ { $n } / { $count }: { $title }。{ $text }
+ui-tours = ガイドツアー
+ui-tours-note = シナリオを実行し、大事な瞬間で止まって理由を説明します。
+ui-tour-title = ツアー: { $title }
+ui-tour-progress = ストップ { $n } / { $count }
+ui-tour-waiting = シナリオを実行中… 実行が終わるとツアーが始まります。
+ui-tour-none = このツアーの瞬間はどれもこの実行では起きませんでした（別のモデルや障害ルールが起きることを変えました）。ツアーを終えるか、スクリプトモデルでシナリオをもう一度実行してください。
+ui-tour-skipped = ツアーの { $count } 個の瞬間のうち { $missing } 個はこの実行で起きなかったため、飛ばしました。
+ui-tour-previous = 前のストップ
+ui-tour-next = 次のストップ
+ui-tour-end = ツアーを終了
+
+# シナリオのタイトル（プロンプトはそのまま）
+scenario-shutdown-title = グレースフルシャットダウン
+scenario-list-after-shutdown-title = シャットダウン後のステータス
+scenario-reject-plan-title = リスクの高いプランを拒否
+scenario-approve-plan-title = プランを承認
+scenario-reject-then-accept-title = 忙しいチームメイト: 拒否、そして承認
+scenario-out-of-order-title = 2 つのリクエスト、順不同の応答
+scenario-scale-title = 規模: チームメイト 50 人 × リクエスト 20 件
+
+# パネル (src/ui/panels.rs)
+ui-check-title = プロトコルチェック（{ $count }）
+ui-cut-findings = { $total } 件中 { $shown } 件の検出結果を表示
+ui-check-ok = 違反なし: すべての応答が、宛先の pending リクエストと一致しました。
+ui-check-at = {" "}#{ $seq }: { $detail }
+ui-team = チーム
+ui-lead-stopped = lead · 停止
+ui-plan-mode = {" "}· プランモード
+ui-requests = リクエスト
+ui-no-replay = トレースを再生できません。
+ui-no-requests = まだリクエストはありません。
+ui-request-filter = リクエストを検索: id またはエージェント
+ui-request-filter-label = id またはエージェントでリクエストを検索
+ui-cut-requests = { $total } 件中 { $shown } 件のリクエストを表示
+ui-latency = 待ち時間 { $latency }
+ui-waiting = 待機中
+ui-created-at = 作成 { $at } · { $latency }
+ui-transition = { $from } → { $to }（{ $at }、{ $by }）
+ui-answer-label = { $id } に対する { $addressee } の { $field }
+ui-answer-optional = { $field }（任意）
+ui-approve-as = { $name } として承認
+ui-reject = 拒否
+ui-inboxes = インボックス
+ui-inbox-request = { $from } からの { $msg_type } [{ $id }]
+ui-inbox-message = { $from } からの { $msg_type }: { $content }
+ui-inbox-unread = { $name }（未読 { $count }）
+ui-and-more = … ほか { $count } 件
+ui-download-failed = { $path } をダウンロードできませんでした: { $error }
+ui-workspace = ワークスペース
+ui-no-files = まだファイルはありません。
+ui-download-label = { $path } をダウンロード
+ui-download = ダウンロード
+ui-send-pick = エラー: 送信者と受信者を選んでください
+ui-send-title = 代わりにメッセージを送る…
+ui-from = 送信者
+ui-to = 受信者
+ui-message-text = メッセージ本文
+ui-message-placeholder = メッセージ
+ui-send = 送信
+ui-log = イベントログ
+ui-log-raw = 生のイベントを表示
+ui-log-label = イベントログ（新しい順）
+
+# メッセージ表
+ui-fate-by-fault = 障害により
+ui-fate-by-rule = 障害ルール { $rule } により
+ui-fate-unread = 未読
+ui-fate-read-at = #{ $seq } で既読
+ui-fate-delivered = 配達済み、{ $read }
+ui-fate-dropped = 破棄（{ $by }）
+ui-fate-held = 保留（{ $by }、{ $how }）、未着
+ui-fate-released = { $how }（{ $by }）、#{ $at } で到着、{ $read }
+ui-fate-duplicate = 複製（{ $by }、これはコピー）、{ $read }
+ui-fate-delayed = 遅延
+ui-fate-reordered = 順序入れ替え
+
+# 仕組み (src/ui/machinery_view.rs)
+ui-machinery = 仕組み
+ui-machinery-intro = 2 つのプロトコルに 1 つの状態機械。request_id をキーにした 2 つのトラッカー。config.json としてのロスター。トラッカーの項目を選ぶと FSM に載ります。
+ui-trackers = トラッカー
+ui-fsm-label = 唯一の状態機械、pending → approved | rejected、リクエスト { $id } を表示中: { $state }
+ui-fsm-label-empty = 唯一の状態機械、pending → approved | rejected。まだリクエストはありません
+ui-fsm-empty = まだリクエストはありません: リーダーの shutdown_request かチームメイトの plan_approval が pending のリクエストを作ります。
+ui-fsm-last = { $fsm }（最後に動いたリクエスト）
+ui-tracker-label = { $name } トラッカー
+ui-cut-members = { $total } 人中 { $shown } 人のメンバーを表示
+ui-cut-messages = { $total } 件中 { $shown } 件のメッセージを表示
+ui-sentence = { $text }。
+ui-messages-caption = これまでのメッセージ（新しい順）: ステップ { $shown } / { $len } の時点で { $total } 件。
+ui-col-seq = 番号
+ui-col-time = 時刻
+ui-col-from = 送信者
+ui-col-to = 受信者
+ui-col-type = 型
+ui-col-said = 内容
+ui-col-fate = 結果
+ui-no-messages = まだメッセージはありません。
+
+# 図 (src/ui/diagram_view.rs)
+ui-diagram-label = シーケンス図: エージェント { $agents }、メッセージ { $messages }、リクエスト { $requests }。{ $len } イベント中 { $shown } を表示
+ui-zoom-out = 縮小
+ui-zoom-in = 拡大
+ui-fit = 幅合わせ
+ui-diagram-region = 図（スクロール可）
+ui-table-toggle = 表で表示
+ui-zoom-group = 図のズーム
+ui-fsm-moved = リクエスト { $id }（{ $kind }、{ $requester } → { $addressee }）: { $from } → { $to }（{ $by }、{ $at }）。
+ui-fsm-waiting = リクエスト { $id }（{ $kind }、{ $requester } → { $addressee }）: { $state }。{ $addressee } の答えを待っています。

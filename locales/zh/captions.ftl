@@ -1,0 +1,132 @@
+# 字幕：用课程的话讲述运行的每一步 (src/ui/captions.rs)。
+# 协议标识符（消息类型、工具名、request_id、pending、approved、rejected、字段名）保持原样。
+
+quote = “{ $text }”
+list-sep = 、
+list-and = { $init } 和 { $last }
+who-lead = 领导
+who-lead-start = 领导
+whose-lead = 领导的
+whose-lead-start = 领导的
+whose-name = { $name } 的
+
+cap-said = { $field }：“{ $text }”。
+cap-said-ended = { $field }：“{ $text }”
+cap-no-text = （无文本）
+cap-messages = { $count ->
+    [0] 没有消息
+   *[other] { $count } 条消息
+}
+cap-more = 另外 { $messages }
+cap-msg-with-id = 来自 { $from } 的 { $msg_type } { $id }
+cap-msg = 来自 { $from } 的一条 { $msg_type }
+
+cap-nothing-title = 尚无内容
+cap-nothing-text = 选择一个场景，或为领导输入一个提示。运行的每一步都会在这里讲述。
+cap-before-title = 第一个事件之前
+cap-before-text = 本次运行共有 { $count } 个事件。按“下一步”逐步观看领导和队友。
+
+cap-run-started-title = 运行开始
+cap-run-started-text = 用户给领导一个提示：{ $prompt }。领导开始它的智能体循环。
+cap-run-finished-title = 运行结束
+cap-run-finished-text = 团队安静下来：没有人在工作，也没有收件箱里有未读消息。每个请求在 tracker 中都有最终状态——或者仍是 pending。
+
+cap-plan-mode = 它以计划模式工作：运行时对执行进行把关——{ $name } 必须先让领导批准一个计划，才能修改工作区。
+cap-restarts-title = { $name } 重启
+cap-restarts-text = 领导以 { $role } 的身份再次启动 { $name }：它的循环重新运行（新的化身）。发给它上一次运行的请求，它再也无法回答。
+cap-spawned-title = { $name } 已创建
+cap-spawned-text = 领导以 { $role } 的身份创建 { $name }；{ $name } 开始工作，并拥有自己的收件箱。
+
+cap-status-shutdown-title = { $name } 关机
+cap-status-shutdown-text = { $name } 离开它的循环：状态 { $from } → shutdown。它的生命线结束（×）；此后发给 { $name } 的消息永远不会被读取。
+cap-status-idle-title = { $name } 空闲
+cap-status-idle-text = { $name } 这一轮已无事可做：{ $from } → idle。它等待收件箱里的消息来唤醒它。
+cap-status-working-title = { $name } 工作中
+cap-status-working-text = { $name } 又有工作了：{ $from } → working。
+
+cap-inbox-title = 读取收件箱
+cap-inbox-one = ：{ $item }
+cap-inbox-many = ：{ $items }
+cap-inbox-text = { $who_start } 读取收件箱：{ $messages }{ $what }。收件箱又空了。
+cap-inbox-text-lead = { $who_start } 读取自己的收件箱：{ $messages }{ $what }。收件箱又空了。
+cap-inbox-next = { $who_start } 按 request_id 逐一处理。
+
+cap-shutdown-requested-title = 请求关机
+cap-shutdown-requested-text = { $who_start } 请求 { $addressee } 关机。请求 { $id } 被创建，在 { $addressee } 回答之前一直是 pending：shutdown_requests[{ $id }] = {"{"}target: { $addressee }, status: pending{"}"}。
+cap-plan-submitted-title = 提交计划
+cap-plan-submitted-text = { $requester } 提交一个计划等待审批：{ $plan }。请求 { $id } 在 { $reviewer } 审阅之前一直是 pending；在此之前 { $requester } 不得执行该计划。
+
+cap-moved = tracker 把它从 { $from } 变为 { $to }
+cap-shutdown-approved-title = 关机已批准
+cap-shutdown-approved-text = { $by_start } 批准 { $id }：{ $moved }。{ $by_start } 完成这一轮，然后离开它的循环。
+cap-shutdown-rejected-title = 关机被拒绝
+cap-shutdown-rejected-text = { $by_start } 拒绝 { $id }：{ $moved }。{ $by_start } 继续工作；领导可以用一个新请求再问一次。
+cap-plan-approved-title = 计划已批准
+cap-plan-approved-text = { $by_start } 批准 { $whose }计划 { $id }：{ $moved }。闸门打开：{ $requester } 现在可以执行该计划。
+cap-plan-approved-text-anon = { $by_start } 批准计划 { $id }：{ $moved }。队友现在可以继续。
+cap-plan-rejected-title = 计划被拒绝
+cap-plan-rejected-text = { $by_start } 拒绝 { $whose }计划 { $id }：{ $moved }。{ $requester } 不得执行它；可以修改后提交新计划。
+cap-plan-rejected-text-anon = { $by_start } 拒绝计划 { $id }：{ $moved }。队友不得执行它。
+cap-stale-transition = 注意：{ $id } 是发给 { $whose }上一次运行的（在重启之前）——这是一个过时的回答。
+
+cap-model-called-title = 调用模型
+cap-model-called-text = { $who_start } 带着目前的对话调用它的模型，并等待回复（它生命线上的激活条）。
+cap-model-replied-title = 模型回复
+cap-model-replied-text = { $whose_start }模型回答（{ $tokens } 个 token，{ $stop_reason }）：{ $next }。
+cap-model-next-tools = 它请求工具调用，循环接下来会执行
+cap-model-next-end = 它的这一轮结束
+cap-model-says = 它说：{ $quote }。
+cap-model-failed-title = 模型调用失败
+cap-model-failed-text = { $whose_start }模型调用失败：{ $error }。{ $who_start } 停止这一轮。
+
+cap-tool-refused-title = 工具被拒绝
+cap-tool-refused-text = 运行时拒绝了 { $whose } { $tool }：{ $output }。模型读到错误后可以再试。
+cap-tool-returned-title = 工具返回
+cap-tool-returned-text = { $whose_start } { $tool } 返回：{ $output }。
+
+cap-fault-rule = 故障规则 { $rule }
+cap-fault-rule-any = 一条故障规则
+cap-fault-dropped-title = 故障：丢弃
+cap-fault-dropped-text = { $by } 在发往 { $to } 的途中丢弃了{ $what }：它永远到不了 { $whose_to }收件箱（×）。
+cap-fault-dropped-response = tracker 已经变化，但请求方永远得不到这个回答。
+cap-fault-delayed-title = 故障：延迟
+cap-fault-delayed-text = { $by } 把{ $what }在总线上扣留 { $ms } 毫秒；它稍后才到达 { $whose_to }收件箱。
+cap-fault-duplicated-title = 故障：重复
+cap-fault-duplicated-text = { $by } 复制了{ $what }：{ $whose_to }收件箱收到两次。request_id 表明这个副本没有回答任何新东西。
+cap-fault-reordered-title = 故障：乱序
+cap-fault-reordered-text = { $by } 扣住{ $what }，直到下一条发给 { $to } 的消息送达，所以它乱序到达。request_id 仍然把它与它的请求对应起来。
+cap-released-title = 扣留的消息被释放
+cap-released-text = { $what_start }终于到达 { $whose_to }收件箱（自事件 #{ $held } 起被扣留）。无论顺序如何，它都按 request_id 匹配。
+cap-released-unknown = 被事件 #{ $held } 扣留的消息到达收件人的收件箱。
+
+cap-sent-copy = 这是重复故障产生的副本。
+cap-sent-waits = 它在 { $whose_to }收件箱里等待，直到 { $to } 读取它。
+cap-stale-answer = 它回答 { $id }，而该请求是发给 { $whose }上一次运行的：跨越重启的过时回答。
+cap-sent-message-title = 消息已发送
+cap-sent-message-text = { $from_start } 给 { $to } 发了一条消息：{ $content }。
+cap-sent-broadcast-title = 广播
+cap-sent-broadcast-text = { $from_start } 向 { $to } 广播：{ $content }。
+cap-sent-shutdown-request-title = 已发送 shutdown_request
+cap-sent-shutdown-request-text = { $from_start } 把带有 request_id { $id } 的 shutdown_request 发给 { $to }：{ $content }。
+cap-sent-shutdown-response-title = 已发送 shutdown_response
+cap-sent-shutdown-response-text = { $from_start } 用 shutdown_response（{ $approve }）回答 { $id }，通过 request_id 对应。
+cap-sent-plan-request-title = 已发送 plan_approval_request
+cap-sent-plan-request-text = { $from_start } 把计划作为带 request_id { $id } 的 plan_approval_request 发给 { $to }。
+cap-sent-plan-response-title = 已发送 plan_approval_response
+cap-sent-plan-response-text = { $from_start } 用 plan_approval_response（{ $approve }）回答计划 { $id }，通过 request_id 对应。
+
+cap-tool-title = 工具：{ $tool }
+cap-tool-spawn = { $who_start } 调用 spawn_teammate，以 { $role } 的身份启动 { $name }。
+cap-tool-shutdown-request = { $who_start } 为 { $teammate } 调用 shutdown_request：处理程序会创建一个 request_id 并发送请求。
+cap-tool-shutdown-approve = { $who_start } 调用 shutdown_response 批准 { $id }。
+cap-tool-shutdown-reject = { $who_start } 调用 shutdown_response 拒绝 { $id }。
+cap-tool-shutdown-about = { $who_start } 就 { $id } 调用 shutdown_response。
+cap-tool-plan-approve = { $who_start } 调用 plan_approval 批准计划 { $id }（审阅模式，带 request_id）。
+cap-tool-plan-reject = { $who_start } 调用 plan_approval 拒绝计划 { $id }（审阅模式，带 request_id）。
+cap-tool-plan-submit = { $who_start } 调用 plan_approval 提交计划（提交模式，还没有 request_id）：{ $plan }。
+cap-tool-read-inbox = { $who_start } 调用 read_inbox，读取等待它的消息。
+cap-tool-send = { $who_start } 调用 send_message 给 { $to } 写信。
+cap-tool-broadcast = { $who_start } 调用 broadcast 给每个队友写信。
+cap-tool-list = { $who_start } 调用 list_teammates，查看 config.json 中每个成员的状态。
+cap-tool-file = { $who_start } 对 { $path } 调用 { $tool }。
+cap-tool-other = { $who_start } 调用工具 { $tool }。

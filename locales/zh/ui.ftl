@@ -1,0 +1,256 @@
+# 页面 (src/ui/*.rs)：页眉、控件、面板、设置、对话框。
+
+# 页眉、抽屉、快捷键 (src/ui/app.rs)
+ui-skip-links = 跳转链接
+ui-skip-controls = 跳到播放控件
+ui-skip-diagram = 跳到图示
+ui-skip-setup = 跳到运行设置
+ui-title = 团队协议演练场
+ui-tagline = 观看领导和队友协商关机与计划审批——同一个状态机，用 request_id 对应。
+ui-recorded-trace = （录制的轨迹）
+ui-model = 模型：{ $label }
+ui-shortcuts = 键盘快捷键
+ui-language = 语言
+ui-empty-hint = 还没有运行任何内容：选择一个场景，或为领导输入一个提示
+ui-empty-hint-narrow = （在“设置”中）
+ui-empty-hint-end = 。
+ui-drawer-setup = 设置
+ui-drawer-panels = 面板
+ui-drawer-setup-title = 运行设置
+ui-drawer-panels-title = 团队与协议
+ui-close-setup = 关闭运行设置
+ui-close-panels = 关闭面板
+ui-close = 关闭
+ui-key-space = 播放或暂停
+ui-key-left = 后退一个事件
+ui-key-right = 下一个事件（在单步模式的末尾：放出下一个）
+ui-key-home = 第一个事件
+ui-key-end = 最新事件（跟随运行）
+ui-key-updown = 在事件日志、请求和收件箱中：上一行或下一行（在那里 Home、End：第一行或最后一行）
+ui-key-help = 本帮助
+ui-key-esc = 关闭本帮助或打开的面板抽屉
+ui-key-esc-tour = 结束导览（导览进行时）
+ui-shortcuts-note = 除了在输入框中打字时，快捷键在页面任何地方都有效；在获得焦点的按钮上按空格会按下该按钮。
+ui-model-failed = { $agent } 的模型调用失败：{ $error }。请检查“设置”中的提供方、密钥和基础 URL，或切换到离线的脚本模型；然后再运行。
+ui-dismiss = 关闭提示
+
+# 链接、剪贴板
+ui-link-unknown-scenario = 此链接指向一个本版本没有的场景：'{ $id }'
+ui-link-bad = 无法打开此链接：{ $error }。屏幕上的运行保持不变
+ui-copy-refused = 浏览器拒绝复制：请选中链接手动复制。
+ui-copy-none = 此浏览器在这里无法访问剪贴板：请选中链接手动复制。
+ui-copying = 正在复制…
+ui-copied = 链接已复制。
+
+# 提示与场景
+ui-prompt-empty = 错误：请先为领导输入一个提示，或选择一个场景
+ui-prompt = 提示
+ui-prompt-label = 给领导的提示
+ui-prompt-placeholder = Spawn alice as a coder. Then request her shutdown.
+ui-run-busy = 正在运行：请等待它结束，或按“停止”
+ui-run = 运行
+ui-new-team = 新团队
+ui-will-run = 将使用：{ $provider }
+ui-settings-changed = {" "}· 设置已更改：“运行”会启动新团队
+ui-fix-settings = {" "}· 请修正设置：{ $why }
+ui-scenarios = 场景
+
+# 设置
+ui-seed-bad = 种子 '{ $seed }' 不是 0 到 18446744073709551615 之间的整数
+ui-max-tokens-bad = 最大 token 数必须是 1 到 { $limit } 之间的整数，而不是 '{ $value }'
+ui-settings = 设置
+ui-provider = 提供方
+ui-scripted-note = 脚本模型在此标签页中离线运行：一个基于规则的策略，演出各个场景并对发生的事作出反应。它不是语言模型。
+ui-provider-note = 请求从此标签页直接发往服务器。除非勾选该框，密钥只保存在内存中；它从不会被放进轨迹、导出、日志或 URL。
+ui-api-key = API 密钥
+ui-base-url = 基础 URL
+ui-model-name = 模型
+ui-max-tokens = 最大 token 数
+ui-seed = 种子
+ui-remember-key = 在此设备上记住
+ui-settings-note = “运行”、“新团队”和场景按所示设置运行；只有在设置未改变时，“运行”才会继续屏幕上的团队。
+
+# 轨迹面板：导出、导入、分享、已保存的运行
+ui-export-failed = { $format } 导出失败：{ $error }
+ui-error = 错误：{ $error }
+ui-import-failed = 错误：{ $error }。没有任何更改。
+ui-import-unreadable = 错误：无法读取该文件。没有任何更改。
+ui-trace = 轨迹
+ui-export-json = 导出 JSON
+ui-export-mermaid = 导出 Mermaid
+ui-export-svg = 导出 SVG
+ui-import = 导入 JSON 轨迹
+ui-imported-note = 正在显示录制的轨迹：用“后退”、“下一步”和进度条逐步查看；“运行”会启动新团队。
+ui-save-run = 保存运行
+ui-share-link = 分享链接
+ui-copy = 复制
+ui-clear-confirm = 删除所有已保存的运行？
+ui-clear-yes = 是的，删除所有已保存的运行
+ui-cancel = 取消
+ui-clear-saved = 清除已保存的运行
+ui-saved-runs = 已保存的运行
+ui-delete-saved = 删除已保存的运行 { $title }
+ui-delete = 删除
+
+# 总线故障
+ui-fault-delay-bad = 延迟 '{ $value }' 不是整数毫秒
+ui-fault-probability-bad = 概率 '{ $value }' 不是 0 到 1 之间的数
+ui-fault-not-added = { $error }。未添加规则
+ui-faults = 总线故障
+ui-faults-note = 规则在团队启动时生效（更改后的“运行”、“新团队”或场景）。决定来自种子，所以有故障的运行能精确重放。
+ui-fault-action = 动作
+ui-fault-action-label = 故障动作
+ui-fault-delay = 延迟（毫秒）
+ui-fault-delay-label = 故障延迟（毫秒）
+ui-fault-type = 消息类型
+ui-fault-type-label = 故障消息类型
+ui-fault-from = 发送方
+ui-fault-from-label = 故障发送方
+ui-fault-to = 接收方
+ui-fault-to-label = 故障接收方
+ui-fault-probability = 概率
+ui-fault-probability-label = 故障概率
+ui-any = 任意
+ui-fault-add = 添加故障规则
+ui-fault-rules = 故障规则
+ui-fault-delay-ms = 延迟 { $ms } 毫秒
+ui-fault-rule = { $action } { $msg_type }，从 { $from } 到 { $to }，p={ $p }
+ui-fault-any-message = 任意消息
+ui-fault-anyone = 任何人
+ui-fault-remove-label = 移除规则：{ $rule }
+ui-remove = 移除
+
+# 播放控件
+ui-controls = 播放控件
+ui-mode = 模式
+ui-live = 实时
+ui-step = 单步
+ui-back-title = 后退一个事件（←）
+ui-back = 后退
+ui-play-title = 播放或暂停（空格）
+ui-pause = 暂停
+ui-play = 播放
+ui-next-title = 下一个事件（→）
+ui-next = 下一步
+ui-scrub = 拖动浏览事件
+ui-speed = 速度
+ui-follow = 跟随最新
+ui-stop = 停止
+ui-next-up = 下一个：{ $events }
+
+# 字幕框 (src/ui/caption_box.rs)
+ui-caption-heading = 刚刚发生了什么
+ui-caption-start = 开始
+ui-caption-step = 第 { $shown } 步，共 { $len } 步
+ui-legend = 图例
+
+# 页面上的导览 (src/ui/tour_view.rs)
+ui-tour-announce = 导览第 { $n } 站，共 { $count } 站：{ $title }。{ $text }
+ui-tours = 导览
+ui-tours-note = 运行一个场景，在关键时刻停下并说明原因。
+ui-tour-title = 导览：{ $title }
+ui-tour-progress = 第 { $n } 站，共 { $count } 站
+ui-tour-waiting = 正在运行场景……运行结束后导览开始。
+ui-tour-none = 本次运行中没有出现这个导览的任何时刻（其他模型或故障规则改变了发生的事）。请结束导览，或在脚本模型上重新运行该场景。
+ui-tour-skipped = 导览的 { $count } 个时刻中有 { $missing } 个没有在本次运行中出现，已跳过。
+ui-tour-previous = 上一站
+ui-tour-next = 下一站
+ui-tour-end = 结束导览
+
+# 场景标题（提示保持原样）
+scenario-shutdown-title = 优雅关机
+scenario-list-after-shutdown-title = 关机后的状态
+scenario-reject-plan-title = 拒绝有风险的计划
+scenario-approve-plan-title = 批准一个计划
+scenario-reject-then-accept-title = 忙碌的队友：先拒绝，再接受
+scenario-out-of-order-title = 两个请求，乱序回答
+scenario-scale-title = 规模：50 个队友 × 20 个请求
+
+# 面板 (src/ui/panels.rs)
+ui-check-title = 协议检查（{ $count }）
+ui-cut-findings = 显示 { $total } 条发现中的 { $shown } 条
+ui-check-ok = 没有违规：每个回答都对应了其接收方的一个 pending 请求。
+ui-check-at = {" "}于 #{ $seq }：{ $detail }
+ui-team = 团队
+ui-lead-stopped = lead · 已停止
+ui-plan-mode = {" "}· 计划模式
+ui-requests = 请求
+ui-no-replay = 无法重放该轨迹。
+ui-no-requests = 还没有请求。
+ui-request-filter = 查找请求：id 或智能体
+ui-request-filter-label = 按 id 或智能体查找请求
+ui-cut-requests = 显示 { $total } 个请求中的 { $shown } 个
+ui-latency = 延迟 { $latency }
+ui-waiting = 等待中
+ui-created-at = 创建于 { $at } · { $latency }
+ui-transition = { $from } → { $to }，于 { $at }，由 { $by }
+ui-answer-label = { $addressee } 对 { $id } 的 { $field }
+ui-answer-optional = { $field }（可选）
+ui-approve-as = 以 { $name } 身份批准
+ui-reject = 拒绝
+ui-inboxes = 收件箱
+ui-inbox-request = 来自 { $from } 的 { $msg_type } [{ $id }]
+ui-inbox-message = 来自 { $from } 的 { $msg_type }：{ $content }
+ui-inbox-unread = { $name }（{ $count } 条未读）
+ui-and-more = ……还有 { $count } 条
+ui-download-failed = 无法下载 { $path }：{ $error }
+ui-workspace = 工作区
+ui-no-files = 还没有文件。
+ui-download-label = 下载 { $path }
+ui-download = 下载
+ui-send-pick = 错误：请选择发送方和接收方
+ui-send-title = 以……身份发送消息
+ui-from = 发送方
+ui-to = 接收方
+ui-message-text = 消息文本
+ui-message-placeholder = 消息
+ui-send = 发送
+ui-log = 事件日志
+ui-log-raw = 显示原始事件
+ui-log-label = 事件日志，最新在前
+
+# 消息表
+ui-fate-by-fault = 由某个故障
+ui-fate-by-rule = 由故障规则 { $rule }
+ui-fate-unread = 未读
+ui-fate-read-at = 于 #{ $seq } 读取
+ui-fate-delivered = 已送达，{ $read }
+ui-fate-dropped = 被丢弃（{ $by }）
+ui-fate-held = 被扣留（{ $by }，{ $how }），尚未到达
+ui-fate-released = { $how }（{ $by }），于 #{ $at } 到达，{ $read }
+ui-fate-duplicate = 被复制（{ $by }，这是副本），{ $read }
+ui-fate-delayed = 延迟
+ui-fate-reordered = 乱序
+
+# 机制 (src/ui/machinery_view.rs)
+ui-machinery = 机制
+ui-machinery-intro = 两种协议共用一个状态机；两个以 request_id 为键的 tracker；名册即 config.json。点选一个 tracker 条目，把它放到 FSM 上。
+ui-trackers = Tracker（跟踪表）
+ui-fsm-label = 唯一的状态机，pending → approved | rejected，当前是请求 { $id }：{ $state }
+ui-fsm-label-empty = 唯一的状态机，pending → approved | rejected；还没有请求
+ui-fsm-empty = 还没有请求：领导的 shutdown_request 或队友的 plan_approval 会创建一个，状态为 pending。
+ui-fsm-last = { $fsm }（最近变动的请求）
+ui-tracker-label = { $name } tracker
+ui-cut-members = 显示 { $total } 个成员中的 { $shown } 个
+ui-cut-messages = 显示 { $total } 条消息中的 { $shown } 条
+ui-sentence = { $text }。
+ui-messages-caption = 目前的消息，最新在前：截至第 { $shown } 步（共 { $len } 步）共 { $total } 条。
+ui-col-seq = 序号
+ui-col-time = 时间
+ui-col-from = 发送方
+ui-col-to = 接收方
+ui-col-type = 类型
+ui-col-said = 说了什么
+ui-col-fate = 结果
+ui-no-messages = 还没有消息。
+
+# 图示 (src/ui/diagram_view.rs)
+ui-diagram-label = 时序图：{ $agents } 个智能体，{ $messages } 条消息，{ $requests } 个请求；显示 { $len } 个事件中的 { $shown } 个
+ui-zoom-out = 缩小
+ui-zoom-in = 放大
+ui-fit = 适应宽度
+ui-diagram-region = 图示（可滚动）
+ui-table-toggle = 以表格显示消息
+ui-zoom-group = 图示缩放
+ui-fsm-moved = 请求 { $id }（{ $kind }，{ $requester } → { $addressee }）：{ $from } → { $to }，由 { $by } 于 { $at }。
+ui-fsm-waiting = 请求 { $id }（{ $kind }，{ $requester } → { $addressee }）：{ $state }，等待 { $addressee } 的回答。

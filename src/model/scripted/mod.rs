@@ -52,6 +52,13 @@ impl Model for ScriptedModel {
 
 /// The policy's answer to one request (public for tests).
 pub fn respond(request: &ModelRequest) -> ModelResponse {
+    respond_sized(request, json_len(request))
+}
+
+/// `respond`, for a caller that knows the request's length as JSON
+/// (`input_chars`, the usage estimate) without writing it: the explorer
+/// keeps each turn's length.
+pub fn respond_sized(request: &ModelRequest, input_chars: usize) -> ModelResponse {
     let convo = Conversation::read(request);
     let decision = if request.system.starts_with("You are a team lead") {
         scale::lead(&convo).unwrap_or_else(|| lead_policy(&convo))
@@ -69,7 +76,6 @@ pub fn respond(request: &ModelRequest) -> ModelResponse {
         content.push(ContentBlock::ToolUse { id: format!("toolu_{who}_{turn_index}_{i}"), name: name.clone(), input: input.clone() });
     }
     let stop_reason = if decision.calls.is_empty() { StopReason::EndTurn } else { StopReason::ToolUse };
-    let input_chars = json_len(request);
     let output_chars = json_len(&content);
     ModelResponse {
         content,
@@ -80,7 +86,7 @@ pub fn respond(request: &ModelRequest) -> ModelResponse {
 
 /// The length of `value` written as JSON, counted without writing it
 /// anywhere (the usage estimate: about four characters a token).
-fn json_len(value: &impl serde::Serialize) -> usize {
+pub fn json_len(value: &impl serde::Serialize) -> usize {
     struct Count(usize);
     impl std::io::Write for Count {
         fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {

@@ -326,3 +326,51 @@ fn hash_value<H: Hasher>(v: &Value, canon: &Canon, h: &mut H) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::scripted::json_len;
+    use crate::model::Role;
+    use crate::protocol::RequestId;
+
+    fn alice() -> Agent {
+        Agent::teammate(8000, &AgentName::parse("alice").unwrap(), "coder", "Write a short hello module in src/hello.py.")
+    }
+
+    #[test]
+    fn the_request_length_from_remembered_parts_is_the_length_of_the_request_written_out() {
+        let lead = Agent::lead(8000);
+        assert_eq!(lead.request_chars(), json_len(&lead.request()), "no turns");
+        let mut a = alice();
+        assert_eq!(a.request_chars(), json_len(&a.request()), "one turn");
+        let call = ContentBlock::ToolUse { id: "toolu_1".into(), name: "write_file".into(), input: serde_json::json!({ "path": "a\"b" }) };
+        a.conversation.push(Arc::new(Said::new(Turn { role: Role::Assistant, content: vec![ContentBlock::text("Writing."), call] })));
+        let result = ContentBlock::ToolResult { tool_use_id: "toolu_1".into(), content: "ok — écrit".into(), is_error: false };
+        a.conversation.push(Arc::new(Said::new(Turn { role: Role::User, content: vec![result] })));
+        assert_eq!(a.request_chars(), json_len(&a.request()), "three turns, remembered after the first count");
+        assert_eq!(a.request_chars(), json_len(&a.request()));
+    }
+
+    fn hash_of(agent: &Agent, canon: &Canon) -> u64 {
+        let mut h = StableHasher::default();
+        agent.hash_state(canon, &mut h);
+        h.finish()
+    }
+
+    #[test]
+    fn a_remembered_turn_hash_follows_the_canon_it_is_asked_under() {
+        let mut a = alice();
+        let text = r#"{"type":"shutdown_request","from":"lead","request_id":"4607cc28"}"#;
+        a.conversation.push(Arc::new(Said::new(Turn::user_text(text))));
+        let first = Canon::new([&RequestId::parse("4607cc28").unwrap()]);
+        let other = Canon::new([&RequestId::parse("0badf00d").unwrap(), &RequestId::parse("4607cc28").unwrap()]);
+        let (x, y) = (hash_of(&a, &first), hash_of(&a, &other));
+        assert_ne!(x, y, "the id's place differs, so the hashes must");
+        let fresh = a.clone();
+        let fresh = Agent { conversation: fresh.conversation.iter().map(|t| Arc::new(Said::clone(t))).collect(), ..fresh };
+        assert_eq!(hash_of(&a, &first), hash_of(&fresh, &first), "remembered = computed anew");
+        assert_eq!(hash_of(&a, &other), hash_of(&fresh, &other));
+        assert_eq!(hash_of(&a, &first), x, "hashing under another canon keeps the first remembered");
+    }
+}

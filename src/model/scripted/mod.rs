@@ -367,10 +367,13 @@ fn is_name(w: &str) -> bool {
     !w.is_empty() && w.chars().next().is_some_and(char::is_alphabetic) && !NOT_NAMES.contains(&w)
 }
 
+/// A goal read: the prompt, the teammates known then, and the goal.
+type GoalRead = (String, Vec<String>, Rc<LeadGoal>);
+
 thread_local! {
-    /// The last goals read (prompt, teammates known, goal): the lead reads
-    /// the same prompt at each of its calls.
-    static GOALS: RefCell<Vec<(String, Vec<String>, Rc<LeadGoal>)>> = const { RefCell::new(Vec::new()) };
+    /// The last goals read: the lead reads the same prompt at each of its
+    /// calls.
+    static GOALS: RefCell<Vec<GoalRead>> = const { RefCell::new(Vec::new()) };
 }
 
 /// `parse_lead_goal`, remembered for the last few prompts.

@@ -573,8 +573,17 @@ impl World {
     /// not matter; classes of one keep their names.
     fn symmetric_names(&self, canon: &Canon) -> Vec<(String, String)> {
         use crate::protocol::canon::StableHasher;
+        // Only teammates that share role and plan mode can be alike: their
+        // prompts are read only then.
+        let mut shape: BTreeMap<(&str, bool), usize> = BTreeMap::new();
+        for m in &self.team.roster().members {
+            *shape.entry((m.role.as_str(), m.plan_mode)).or_default() += 1;
+        }
         let mut classes: BTreeMap<(String, bool, String), Vec<AgentName>> = BTreeMap::new();
         for m in &self.team.roster().members {
+            if shape.get(&(m.role.as_str(), m.plan_mode)).is_none_or(|n| *n < 2) {
+                continue;
+            }
             let Some(agent) = self.agents.get(&m.name) else { continue };
             let prompt = agent.first_prompt().replace(m.name.as_str(), "@");
             classes.entry((m.role.clone(), m.plan_mode, prompt)).or_default().push(m.name.clone());

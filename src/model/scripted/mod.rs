@@ -129,7 +129,7 @@ impl Decision {
 #[derive(Debug, Clone)]
 struct PastCall {
     name: String,
-    input: Value,
+    input: Rc<Value>,
     result: Option<(String, bool)>,
 }
 
@@ -208,7 +208,7 @@ impl Conversation {
                         }
                     }
                     (Role::Assistant, ContentBlock::ToolUse { name, input, .. }) => {
-                        let call = PastCall { name: name.clone(), input: input.clone(), result: None };
+                        let call = PastCall { name: name.clone(), input: Rc::new(input.clone()), result: None };
                         c.calls.push(call.clone());
                         c.all_calls.push(call);
                     }

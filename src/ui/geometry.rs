@@ -167,6 +167,11 @@ pub enum ItemKind {
     Badge,
     /// A protocol violation mark at its event's row.
     Violation,
+    /// An inbox's waiting messages, on its lifeline under the last row
+    /// (`motion`).
+    Inbox,
+    /// A message held in flight by a fault (`motion`).
+    Held,
 }
 
 /// A group of shapes drawn together (`<g>`), with what it shows.

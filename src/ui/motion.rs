@@ -562,8 +562,8 @@ pub fn draw(motion: &Motion, d: &Diagram, row_y: impl Fn(u64) -> f64) -> Drawing
         let digits = n.to_string();
         let width = digits.len() as f64 * 7.3 + 10.0;
         let pill = vec![
-            Shape::Rect { x: x + 15.0, y: y - 9.0, width, height: 18.0, rx: 9.0, class: None },
-            Shape::Text { x: x + 20.0, y: y + 4.5, text: digits, class: None },
+            Shape::Rect { x: x + 15.0, y: y - 9.0, width, height: 18.0, rx: 9.0, class: Some("inbox-pill") },
+            Shape::Text { x: x + 20.0, y: y + 4.5, text: digits, class: Some("inbox-digits") },
         ];
         items.push(bare(ItemKind::Inbox, format!("inbox-count{extra}"), y - ROW_HEIGHT / 2.0, pill));
     }

@@ -597,8 +597,8 @@ pub fn legend(top: f64, width: f64) -> Legend {
             Box::new(|x: f64, y: f64| {
                 let mut shapes = motion::envelope(x + 31.0, y - 3.0);
                 shapes.extend(motion::envelope(x + 28.0, y));
-                shapes.push(Shape::Rect { x: x + 43.0, y: y - 9.0, width: 17.3, height: 18.0, rx: 9.0, class: Some("inbox-pill") });
-                shapes.push(text(x + 48.0, y + 4.5, "2", Some("inbox-digits")));
+                shapes.push(Shape::Rect { x: x + 47.0, y: y - 9.0, width: 17.3, height: 18.0, rx: 9.0, class: Some("inbox-pill") });
+                shapes.push(text(x + 52.0, y + 4.5, "2", Some("inbox-digits")));
                 ("legend-entry inbox-sample".to_string(), shapes)
             }),
             "waiting in the inbox (how many), until read",

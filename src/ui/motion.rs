@@ -27,7 +27,7 @@ const PARK_SHARE: f64 = 0.35;
 /// How far a dropped message falls below its ×.
 const FALL: f64 = 14.0;
 /// Half the width and height of an envelope.
-const ENVELOPE: (f64, f64) = (8.0, 5.5);
+const ENVELOPE: (f64, f64) = (10.0, 7.0);
 /// How many envelopes an inbox stacks at most (its count says the rest).
 const STACK: usize = 3;
 
@@ -562,8 +562,8 @@ pub fn draw(motion: &Motion, d: &Diagram, row_y: impl Fn(u64) -> f64) -> Drawing
         let digits = n.to_string();
         let width = digits.len() as f64 * 7.3 + 10.0;
         let pill = vec![
-            Shape::Rect { x: x + 15.0, y: y - 9.0, width, height: 18.0, rx: 9.0, class: Some("inbox-pill") },
-            Shape::Text { x: x + 20.0, y: y + 4.5, text: digits, class: Some("inbox-digits") },
+            Shape::Rect { x: x + 19.0, y: y - 9.0, width, height: 18.0, rx: 9.0, class: Some("inbox-pill") },
+            Shape::Text { x: x + 24.0, y: y + 4.5, text: digits, class: Some("inbox-digits") },
         ];
         items.push(bare(ItemKind::Inbox, format!("inbox-count{extra}"), y - ROW_HEIGHT / 2.0, pill));
     }
@@ -584,7 +584,7 @@ pub fn draw(motion: &Motion, d: &Diagram, row_y: impl Fn(u64) -> f64) -> Drawing
         items.push(it);
         let word = format!("{HELD_WORD} ({})", h.hold.as_str());
         let width = word.chars().count() as f64 * 7.3;
-        let wx = if end >= fx { px + 12.0 } else { px - 12.0 - width };
+        let wx = if end >= fx { px + 14.0 } else { px - 14.0 - width };
         let label = vec![Shape::Text { x: wx, y: y - 5.0, text: word, class: Some("held-word") }];
         items.push(bare(ItemKind::Held, "held-label".into(), y - ROW_HEIGHT / 2.0, label));
     }

@@ -220,6 +220,11 @@ fn with_motion(trace: &team_protocols::protocol::Trace, whole: &Layout, cursor: 
     let m = whole.flights().at(cursor, cursor.checked_sub(1));
     let drawn = motion::draw(&m, &d, |seq| whole.y_of(seq));
     assert!(drawn.items.iter().all(|it| it.bottom <= d.height), "inside the diagram at {cursor}");
+    // Every step's envelope, forward and back, moves inside the drawing.
+    let back = motion::draw(&whole.flights().at(cursor, Some(cursor + 1)), &d, |seq| whole.y_of(seq));
+    for m in drawn.movers.iter().chain(&back.movers) {
+        assert!(m.path.iter().all(|(x, y)| (0.0..=d.width).contains(x) && (0.0..=d.height).contains(y)), "{m:?} at {cursor}");
+    }
     g.rows.extend(drawn.items);
     g
 }

@@ -1316,10 +1316,8 @@ async fn stepping_moves_an_envelope_along_its_arrow_into_the_inbox_and_back_reve
     // Next: the message travels again, forward, and its recipient's inbox
     // shows it arriving.
     button(&host, "Next").click();
-    until("the envelope to travel forward", || {
-        all(&host, "svg.diagram .mover.travel").iter().any(|m| !m.class_list().contains("back"))
-    })
-    .await;
+    until("the envelope to travel forward", || all(&host, "svg.diagram .mover.travel").iter().any(|m| !m.class_list().contains("back")))
+        .await;
     assert!(all(&host, "svg.diagram .mover.back").is_empty(), "the backward movement is gone");
     let arriving = all(&host, "svg.diagram .inbox-stack.arriving");
     assert_eq!(arriving.len(), 1, "the recipient's inbox takes it in");

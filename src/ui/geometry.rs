@@ -14,8 +14,8 @@
 use std::collections::BTreeMap;
 
 use super::captions::{clip, Said};
-use super::motion;
 use super::diagram::{Activation, Badge, Column, Diagram, Row, RowKind, COLUMN_WIDTH, PALETTE_SIZE, ROW_HEIGHT};
+use super::motion;
 use crate::protocol::{MemberStatus, MessageType, RequestId, Violation};
 
 /// Where run banners and violation marks start: marks at the left edge,

@@ -30,6 +30,9 @@ const FALL: f64 = 14.0;
 const ENVELOPE: (f64, f64) = (10.0, 7.0);
 /// How many envelopes an inbox stacks at most (its count says the rest).
 const STACK: usize = 3;
+/// Arrivals per block of the inbox index: a step reads only the blocks
+/// that still hold a message unread at the cursor.
+const BLOCK: usize = 64;
 
 /// How a held message was held.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,6 +71,8 @@ struct Flight {
     arrived: Option<u64>,
     /// The `InboxDrained` that took it in.
     drained: Option<u64>,
+    /// Its place in `Flights::arrivals`, once it arrived.
+    arrival: usize,
 }
 
 /// What one event moves, for animating the step that reaches or leaves it.
@@ -94,6 +99,11 @@ pub struct Flights {
     held_by: BTreeMap<u64, usize>,
     /// What each event moves (`None` for most).
     steps: Vec<Option<StepKind>>,
+    /// Arrivals in an inbox, in order: (arrival seq, flight).
+    arrivals: Vec<(u64, usize)>,
+    /// For each block of `BLOCK` arrivals, the latest drain among them
+    /// (`u64::MAX` while one is unread).
+    block_drained: Vec<u64>,
 }
 
 /// Forward (Next, Live, Play) or back.
@@ -274,11 +284,13 @@ impl Flights {
             dropped: false,
             arrived: Some(seq),
             drained: None,
+            arrival: 0,
         };
         let step = match &entry.event {
             Event::MessageSent { message } => {
                 self.by_id.insert(seq, self.flights.len());
                 self.flights.push(flight(message));
+                self.arrive(seq, self.flights.len() - 1);
                 Some(StepKind::Travel(self.flights.len() - 1))
             }
             Event::FaultApplied { action: FaultAction::Drop, message, .. } => {
@@ -299,6 +311,7 @@ impl Flights {
                 }
                 f.arrived = Some(seq);
                 self.by_id.insert(seq, i);
+                self.arrive(seq, i);
                 StepKind::Release(i)
             }),
             Event::InboxDrained { agent, message_ids } => {
@@ -309,6 +322,10 @@ impl Flights {
                     .collect();
                 for &i in &taken {
                     self.flights[i].drained = Some(seq);
+                    let block = self.flights[i].arrival / BLOCK;
+                    let (start, end) = (block * BLOCK, ((block + 1) * BLOCK).min(self.arrivals.len()));
+                    self.block_drained[block] =
+                        self.arrivals[start..end].iter().map(|&(_, j)| self.flights[j].drained.unwrap_or(u64::MAX)).max().unwrap_or(0);
                 }
                 (!taken.is_empty()).then(|| StepKind::TakeIn(agent.clone(), taken))
             }
@@ -321,6 +338,17 @@ impl Flights {
             self.steps.resize(at + 1, None);
         }
         self.steps[at] = step;
+    }
+
+    /// Flight `i` reached its inbox at `seq`.
+    fn arrive(&mut self, seq: u64, i: usize) {
+        self.flights[i].arrival = self.arrivals.len();
+        if self.arrivals.len().is_multiple_of(BLOCK) {
+            self.block_drained.push(u64::MAX);
+        } else if let Some(last) = self.block_drained.last_mut() {
+            *last = u64::MAX;
+        }
+        self.arrivals.push((seq, i));
     }
 
     /// Takes in every event of `entries` in order.
@@ -339,14 +367,18 @@ impl Flights {
         let shown = shown.min(self.steps.len());
         let before = |seq: u64| (seq as usize) < shown;
         let mut inboxes: Vec<Inbox> = Vec::new();
-        let mut order: Vec<(u64, usize)> = self
-            .flights
+        // Arrivals before the cursor not yet drained at it, reading only
+        // the blocks that hold one.
+        let end = self.arrivals.partition_point(|&(a, _)| before(a));
+        let order = self
+            .block_drained
             .iter()
             .enumerate()
-            .filter_map(|(i, f)| f.arrived.filter(|&a| before(a) && !f.drained.is_some_and(before)).map(|a| (a, i)))
-            .collect();
-        order.sort_unstable();
-        for (id, i) in order {
+            .take(end.div_ceil(BLOCK))
+            .filter(|(_, &latest)| !before(latest))
+            .flat_map(|(b, _)| &self.arrivals[b * BLOCK..((b + 1) * BLOCK).min(end)])
+            .filter(|&&(_, i)| !self.flights[i].drained.is_some_and(before));
+        for &(id, i) in order {
             let f = &self.flights[i];
             match inboxes.iter_mut().find(|b| b.agent == f.to) {
                 Some(b) => {
@@ -357,8 +389,9 @@ impl Flights {
             }
         }
         let held = self
-            .flights
-            .iter()
+            .held_by
+            .values()
+            .map(|&i| &self.flights[i])
             .filter_map(|f| match f.held {
                 Some((hold, released)) if before(f.sent) && !released.is_some_and(before) => {
                     Some(Held { since: f.sent, from: f.from.clone(), to: f.to.clone(), hold, msg_type: f.msg_type })
@@ -377,16 +410,22 @@ impl Flights {
     /// How many messages are held in flight after the first `shown` events.
     pub fn held_count(&self, shown: usize) -> usize {
         let before = |seq: u64| (seq as usize) < shown;
-        self.held_by.values().filter(|&&i| matches!(self.flights[i].held, Some((_, r)) if before(self.flights[i].sent) && !r.is_some_and(before))).count()
+        self.held_by
+            .values()
+            .filter(|&&i| matches!(self.flights[i].held, Some((_, r)) if before(self.flights[i].sent) && !r.is_some_and(before)))
+            .count()
     }
 
     /// Where the message with id `message` (the seq of the `MessageSent`,
     /// `MessageReleased` or `FaultApplied` that carries it) is after the
     /// first `shown` events, coming from `previous`.
     pub fn place(&self, message: u64, shown: usize, previous: Option<usize>) -> Place {
-        let found = self.by_id.get(&message).or_else(|| self.held_by.get(&message)).copied().or_else(|| {
-            self.flights.iter().position(|f| f.dropped && f.sent == message)
-        });
+        let found = self
+            .by_id
+            .get(&message)
+            .or_else(|| self.held_by.get(&message))
+            .copied()
+            .or_else(|| self.flights.iter().position(|f| f.dropped && f.sent == message));
         let Some(i) = found else { return Place::Unsent };
         let f = &self.flights[i];
         let before = |seq: u64| (seq as usize) < shown;
@@ -396,9 +435,10 @@ impl Flights {
         let motion = self.at(shown, previous);
         if let Some(step) = &motion.step {
             let moving = match (&step.movement, self.steps.get(step.seq as usize)) {
-                (Movement::Travel { .. } | Movement::Release { .. } | Movement::Fall { .. }, Some(Some(
-                    StepKind::Travel(j) | StepKind::Release(j) | StepKind::Fall(j),
-                ))) => *j == i && step.direction == Direction::Forward,
+                (
+                    Movement::Travel { .. } | Movement::Release { .. } | Movement::Fall { .. },
+                    Some(Some(StepKind::Travel(j) | StepKind::Release(j) | StepKind::Fall(j))),
+                ) => *j == i && step.direction == Direction::Forward,
                 _ => false,
             };
             if moving {
@@ -419,7 +459,9 @@ impl Flights {
         motion
             .inboxes
             .iter()
-            .find_map(|b| b.waiting.iter().position(|&id| Some(id) == f.arrived).map(|position| Place::Waiting { agent: b.agent.clone(), position }))
+            .find_map(|b| {
+                b.waiting.iter().position(|&id| Some(id) == f.arrived).map(|position| Place::Waiting { agent: b.agent.clone(), position })
+            })
             .unwrap_or(Place::Unsent)
     }
 
@@ -572,7 +614,8 @@ pub fn draw(motion: &Motion, d: &Diagram, row_y: impl Fn(u64) -> f64) -> Drawing
         let y = held_y(d, i);
         let end = arrow_end(fx, tx);
         let px = park_x(fx, tx);
-        let arriving = step.is_some_and(|s| matches!(&s.movement, Movement::Park { since, .. } | Movement::Release { since, .. } if *since == h.since));
+        let arriving = step
+            .is_some_and(|s| matches!(&s.movement, Movement::Park { since, .. } | Movement::Release { since, .. } if *since == h.since));
         let mut shapes = vec![Shape::Line { x1: fx, y1: y, x2: end, y2: y, class: Some("held-path"), head: None }];
         shapes.extend(envelope(px, y));
         shapes.push(Shape::Tooltip(format!("{} → {}: {} ({})", h.from, h.to, h.msg_type, h.hold.as_str())));
@@ -743,7 +786,10 @@ mod tests {
             let fault = seq_of(&trace, |e| matches!(e, Event::FaultApplied { action, .. } if action.holds()));
             let released = seq_of(&trace, |e| matches!(e, Event::MessageReleased { .. }));
             let hold = if action == FaultAction::Reorder { Hold::Reordered } else { Hold::Delayed };
-            assert_eq!(f.at(fault + 1, Some(fault)).step.map(|s| s.movement), Some(Movement::Park { since: fault as u64, from: AgentName::lead(), to: name("alice") }));
+            assert_eq!(
+                f.at(fault + 1, Some(fault)).step.map(|s| s.movement),
+                Some(Movement::Park { since: fault as u64, from: AgentName::lead(), to: name("alice") })
+            );
             for shown in fault + 1..=released {
                 let m = f.at(shown, None);
                 assert_eq!(m.held.len(), 1, "{action:?} at {shown}");
@@ -782,7 +828,10 @@ mod tests {
         assert!(matches!(back.movement, Movement::Travel { .. }));
         let drained = seq_of(&trace, |e| matches!(e, Event::InboxDrained { .. }));
         let undrained = f.at(drained, Some(drained + 1));
-        assert_eq!(undrained.step.map(|s| (s.direction, s.movement)), Some((Direction::Back, Movement::TakeIn { agent: name("alice"), count: 1 })));
+        assert_eq!(
+            undrained.step.map(|s| (s.direction, s.movement)),
+            Some((Direction::Back, Movement::TakeIn { agent: name("alice"), count: 1 }))
+        );
         assert_eq!(undrained.inboxes.len(), 1, "the inbox un-drains");
     }
 

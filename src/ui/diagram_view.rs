@@ -10,6 +10,14 @@
 //! geometry's heads moved to the top of the viewport. Selection and cursor
 //! live in the session. "Messages as a table" swaps the drawing for its
 //! text alternative (`machinery_view::MessageTable`).
+//!
+//! Moving messages: `motion` says where each message is as of the cursor
+//! (inboxes, held messages) and what moved at the step that reached it,
+//! from the previous cursor; this view draws those places in a layer of
+//! their own and hands each movement's path to the stylesheet as custom
+//! properties, which animates it for `--motion-ms` (from the Speed
+//! setting) — and only fades it under `prefers-reduced-motion`. Only what
+//! changed at the step is redrawn.
 
 use leptos::ev;
 use leptos::html::Div;

@@ -595,7 +595,12 @@ pub fn draw(motion: &Motion, d: &Diagram, row_y: impl Fn(u64) -> f64) -> Drawing
             let o = 3.0 * k as f64;
             shapes.extend(envelope(x + o, y - o));
         }
-        let types: Vec<&str> = inbox.types.iter().map(|t| t.as_str()).collect();
+        // How many of each type (an inbox can hold thousands in a long run).
+        let mut by_type: BTreeMap<&str, usize> = BTreeMap::new();
+        for t in &inbox.types {
+            *by_type.entry(t.as_str()).or_default() += 1;
+        }
+        let types: Vec<String> = by_type.iter().map(|(t, k)| format!("{k} {t}")).collect();
         shapes.push(Shape::Tooltip(format!("{}: {}", inbox.agent, types.join(", "))));
         let mut stack = bare(ItemKind::Inbox, format!("inbox-stack{extra}"), y - ROW_HEIGHT / 2.0, shapes);
         stack.role = Some("img");

@@ -14,8 +14,9 @@ mod common;
 
 use team_protocols::protocol::check;
 use team_protocols::runtime::scenarios;
-use team_protocols::ui::diagram::{layout, ROW_HEIGHT};
+use team_protocols::ui::diagram::{layout, Layout, ROW_HEIGHT};
 use team_protocols::ui::geometry::{draw, Geometry, ItemKind, Shape};
+use team_protocols::ui::motion;
 
 /// Width of one character of 13 px text (regular), as measured on the
 /// page's screenshots in Chromium's default sans-serif (27 characters of
@@ -208,5 +209,57 @@ fn no_collisions_either_when_faults_mark_the_protocol_messages() {
         }
     }
     assert!(runs >= 12, "only {runs} faulty runs ended");
+    assert!(report.is_empty(), "{} collision(s):\n{}", report.len(), report.join("\n"));
+}
+
+/// The diagram at `cursor` with what stays of the moving messages (inboxes
+/// under the last row, held messages parked in rows of their own) drawn in.
+fn with_motion(trace: &team_protocols::protocol::Trace, whole: &Layout, cursor: usize) -> Geometry {
+    let d = whole.diagram(Some(cursor), None);
+    let mut g = draw(&d, &check(trace), cursor);
+    let m = whole.flights().at(cursor, cursor.checked_sub(1));
+    let drawn = motion::draw(&m, &d, |seq| whole.y_of(seq));
+    assert!(drawn.items.iter().all(|it| it.bottom <= d.height), "inside the diagram at {cursor}");
+    // Every step's envelope, forward and back, moves inside the drawing.
+    let back = motion::draw(&whole.flights().at(cursor, Some(cursor + 1)), &d, |seq| whole.y_of(seq));
+    for m in drawn.movers.iter().chain(&back.movers) {
+        assert!(m.path.iter().all(|(x, y)| (0.0..=d.width).contains(x) && (0.0..=d.height).contains(y)), "{m:?} at {cursor}");
+    }
+    g.rows.extend(drawn.items);
+    g
+}
+
+#[test]
+fn inboxes_and_held_messages_collide_with_nothing_at_any_cursor() {
+    use team_protocols::protocol::{FaultAction, FaultPlan, FaultRule, MessageType};
+    let mut report = Vec::new();
+    let (mut inboxes, mut held) = (0, 0);
+    let mut traces: Vec<(String, team_protocols::protocol::Trace)> =
+        scenarios::ALL.iter().map(|s| (s.id.to_string(), common::scenario_trace(*s))).collect();
+    for scenario in scenarios::ALL {
+        for action in [FaultAction::Delay { ms: 400 }, FaultAction::Reorder, FaultAction::Drop] {
+            for msg_type in [MessageType::ShutdownResponse, MessageType::ShutdownRequest, MessageType::PlanApprovalResponse] {
+                let rule = FaultRule { msg_type: Some(msg_type), ..FaultRule::new(action.clone()) };
+                if let Ok((_, trace)) = common::try_run_scenario(scenario, common::SEED, FaultPlan::new(vec![rule])) {
+                    traces.push((format!("{} with {action:?} on {msg_type}", scenario.id), trace));
+                }
+            }
+        }
+    }
+    for (name, trace) in &traces {
+        let whole = Layout::of(trace);
+        for cursor in 1..=trace.len() {
+            let g = with_motion(trace, &whole, cursor);
+            inboxes += g.rows.iter().filter(|it| it.kind == ItemKind::Inbox).count();
+            held += g.rows.iter().filter(|it| it.kind == ItemKind::Held).count();
+            for c in collisions(&g) {
+                let line = format!("{name}: {c}");
+                if !report.contains(&line) {
+                    report.push(line);
+                }
+            }
+        }
+    }
+    assert!(inboxes > 0 && held > 0, "the runs show inboxes ({inboxes}) and held messages ({held})");
     assert!(report.is_empty(), "{} collision(s):\n{}", report.len(), report.join("\n"));
 }

@@ -223,7 +223,10 @@ fn reference_layout(trace: &Trace, cursor: Option<usize>) -> Diagram {
         a.y1 = y;
     }
     d.width = LEFT + COLUMN_WIDTH * (d.columns.len() as f64 - 0.5) + 140.0;
-    d.height = y + ROW_HEIGHT;
+    // The row under the last one ("now", where inboxes sit), then one row
+    // per message still held by a fault.
+    d.now_y = y;
+    d.height = y + ROW_HEIGHT * (1 + held.len()) as f64;
     d.messages = d.rows.iter().filter(|r| matches!(r.kind, RowKind::Message { .. })).count();
     d.requests = d.badges.len();
     d
@@ -280,8 +283,8 @@ fn a_window_materialises_exactly_what_intersects_it() {
                 let acts: Vec<_> = full.activations.iter().filter(|a| a.y1 + ROW_HEIGHT >= top && a.y0 <= bottom).cloned().collect();
                 assert_eq!(win.activations, acts, "{name} activations at {c}");
                 assert_eq!(
-                    (win.columns, win.width, win.height, win.messages, win.requests),
-                    (full.columns.clone(), full.width, full.height, full.messages, full.requests)
+                    (win.columns, win.width, win.height, win.now_y, win.messages, win.requests),
+                    (full.columns.clone(), full.width, full.height, full.now_y, full.messages, full.requests)
                 );
             }
         }

@@ -1417,3 +1417,39 @@ async fn the_shortcuts_dialog_says_that_escape_ends_a_tour_and_escape_does() {
         .unwrap();
     until("Escape to end the tour", || all(&host, ".tour-card").is_empty()).await;
 }
+
+#[wasm_bindgen_test]
+async fn stepping_moves_an_envelope_along_its_arrow_into_the_inbox_and_back_reverses_it() {
+    let host = mount_app();
+    leptos::task::tick().await;
+    click(&host, "[data-scenario=shutdown]");
+    until("the run to finish", || run_finished(&host)).await;
+    // Back over a sent message: its envelope travels back to its sender.
+    until("Back over a sent message", || {
+        if !all(&host, "svg.diagram .mover.travel.back").is_empty() {
+            return true;
+        }
+        button(&host, "Back").click();
+        false
+    })
+    .await;
+    let back = all(&host, "svg.diagram .mover.travel.back");
+    assert_eq!(back.len(), 1, "one envelope moves");
+    let style = back[0].get_attribute("style").unwrap_or_default();
+    assert!(style.contains("--x0:") && style.contains("--x2:"), "its path is on the element: {style}");
+    assert_eq!(back[0].query_selector_all(".envelope").unwrap().length(), 1, "it is drawn as an envelope");
+    // Next: the message travels again, forward, and its recipient's inbox
+    // shows it arriving.
+    button(&host, "Next").click();
+    until("the envelope to travel forward", || all(&host, "svg.diagram .mover.travel").iter().any(|m| !m.class_list().contains("back")))
+        .await;
+    assert!(all(&host, "svg.diagram .mover.back").is_empty(), "the backward movement is gone");
+    let arriving = all(&host, "svg.diagram .inbox-stack.arriving");
+    assert_eq!(arriving.len(), 1, "the recipient's inbox takes it in");
+    let label = arriving[0].get_attribute("aria-label").unwrap_or_default();
+    assert!(label.contains("'s inbox: ") && label.ends_with(" waiting"), "{label}");
+    // A jump (End) moves nothing.
+    document().dispatch_event(&keydown("End")).unwrap();
+    until("End to reach the last event", || position(&host).0 == position(&host).1).await;
+    assert!(all(&host, "svg.diagram .mover").is_empty(), "nothing moves after a jump");
+}

@@ -9,6 +9,7 @@ use crate::protocol::text::clip;
 use std::collections::BTreeMap;
 
 use super::captions::{said, Said};
+use super::motion::Flights;
 use crate::protocol::{AgentName, Event, FaultAction, MemberStatus, MessageType, RequestId, RequestStatus, Trace, TraceEntry};
 
 /// Width of one agent column, in SVG units: the longest arrow label
@@ -174,8 +175,11 @@ pub struct Diagram {
     pub badges: Vec<Badge>,
     /// Total width.
     pub width: f64,
-    /// Total height.
+    /// Total height: the rows, the row under them ("now", where inboxes
+    /// sit) and one row per message held in flight (`motion`).
     pub height: f64,
+    /// Top of the row under the last drawn row.
+    pub now_y: f64,
     /// Message arrows up to the cursor (also those outside the window).
     pub messages: usize,
     /// Requests up to the cursor (also those outside the window).
@@ -289,6 +293,7 @@ pub struct Layout {
     row_of_message: BTreeMap<u64, usize>,
     held: BTreeMap<u64, (crate::protocol::Message, &'static str)>,
     duplicate_next: bool,
+    flights: Flights,
 }
 
 impl Layout {
@@ -349,6 +354,7 @@ impl Layout {
     pub fn push(&mut self, entry: &TraceEntry) {
         let seq = entry.seq;
         self.len = self.len.max(seq as usize + 1);
+        self.flights.push(entry);
         let y = self.y;
         let arrow = match &entry.event {
             Event::MessageSent { message } => Some((message.clone(), std::mem::take(&mut self.duplicate_next).then_some("duplicate"))),
@@ -504,8 +510,14 @@ impl Layout {
 
     /// The diagram's height as of the first `cursor` events.
     pub fn height_at(&self, cursor: Option<usize>) -> f64 {
-        let shown = cursor.unwrap_or(usize::MAX).min(self.len) as u64;
-        HEADER_HEIGHT + ROW_HEIGHT * (self.rows.partition_point(|r| r.seq < shown) + 1) as f64
+        let shown = cursor.unwrap_or(usize::MAX).min(self.len);
+        let rows = self.rows.partition_point(|r| r.seq < shown as u64) + 1 + self.flights.held_count(shown);
+        HEADER_HEIGHT + ROW_HEIGHT * rows as f64
+    }
+
+    /// Every message's journey (for `motion`).
+    pub fn flights(&self) -> &Flights {
+        &self.flights
     }
 
     /// The diagram as of the first `cursor` events (all laid out for
@@ -578,7 +590,8 @@ impl Layout {
         let requests = self.badges.partition_point(|b| before(b.first_seq));
         Diagram {
             width: LEFT + COLUMN_WIDTH * (columns.len() as f64 - 0.5) + 140.0,
-            height: bottom_y + ROW_HEIGHT,
+            height: bottom_y + ROW_HEIGHT * (1 + self.flights.held_count(shown as usize)) as f64,
+            now_y: bottom_y,
             columns,
             rows,
             activations,

@@ -10,6 +10,14 @@
 //! geometry's heads moved to the top of the viewport. Selection and cursor
 //! live in the session. "Messages as a table" swaps the drawing for its
 //! text alternative (`machinery_view::MessageTable`).
+//!
+//! Moving messages: `motion` says where each message is as of the cursor
+//! (inboxes, held messages) and what moved at the step that reached it,
+//! from the previous cursor; this view draws those places in a layer of
+//! their own and hands each movement's path to the stylesheet as custom
+//! properties, which animates it for `--motion-ms` (from the Speed
+//! setting) — and only fades it under `prefers-reduced-motion`. Only what
+//! changed at the step is redrawn.
 
 use leptos::ev;
 use leptos::html::Div;
@@ -18,6 +26,7 @@ use leptos::prelude::*;
 use super::diagram::{Diagram, PALETTE_SIZE, ROW_HEIGHT};
 use super::geometry::{self, Item, ItemKind, Shape};
 use super::machinery_view::MessageTable;
+use super::motion::{self, Direction, Movement, Mover};
 use super::session::Session;
 use crate::protocol::RequestId;
 
@@ -30,6 +39,14 @@ const FIT_RANGE: (f64, f64) = (0.3, 3.0);
 /// Height of the sticky row of lifeline heads, in SVG units: the lead's
 /// head (at y 8, 28 tall) with the same margin below.
 const HEAD_ROW: f64 = 44.0;
+/// How long a step's movement takes at 1x, in milliseconds (a little less
+/// than Play's 400 ms per event, so one ends before the next begins).
+const MOTION_MS: f64 = 360.0;
+
+/// How long a step's movement takes at `speed` (the Speed setting).
+pub fn motion_ms(speed: f64) -> f64 {
+    (MOTION_MS / speed.max(0.25)).clamp(80.0, 1440.0)
+}
 
 /// The next zoom step after `scale`, up (`dir` > 0) or down; `None` past the last.
 pub fn zoom_step(scale: f64, dir: i32) -> Option<f64> {
@@ -107,6 +124,18 @@ pub fn DiagramView() -> impl IntoView {
         let shown = s.shown();
         s.run.views.with(|v| geometry::marks(v.violations(), shown, |seq| v.layout().y_of(seq)))
     });
+
+    // Where messages are as of the cursor and what moved at the step that
+    // reached it (`motion`): the previous cursor gives the direction.
+    let previous = StoredValue::new(None::<usize>);
+    let motion = Memo::new(move |_| {
+        let shown = s.shown();
+        let from = previous.get_value();
+        previous.set_value(Some(shown));
+        s.run.views.with(|v| v.layout().flights().at(shown, from))
+    });
+    let drawing =
+        Memo::new(move |_| motion.with(|m| diagram.with(|d| s.run.views.with(|v| motion::draw(m, d, |seq| v.layout().y_of(seq))))));
 
     // Follow the latest event, or keep the cursor's row in view. The
     // scroll waits for the next frame, when the SVG has its new height:
@@ -223,7 +252,7 @@ pub fn DiagramView() -> impl IntoView {
                 class="diagram"
                 role="img"
                 aria-label=label
-                style=move || format!("margin-top: -{:.1}px", HEAD_ROW * scale.get())
+                style=move || format!("margin-top: -{:.1}px; --motion-ms: {:.0}ms", HEAD_ROW * scale.get(), motion_ms(s.playback.speed.get()))
                 width=width
                 height=move || diagram.with(|d| d.height) * scale.get()
                 viewBox=move || format!("0 0 {} {}", full_width.get(), diagram.with(|d| d.height))
@@ -246,9 +275,17 @@ pub fn DiagramView() -> impl IntoView {
                 // Keyed by what they draw: a step redraws only what changed.
                 <For
                     each=move || diagram.with(|d| {
-                        let lifelines = d.columns.iter().map(|c| geometry::lifeline(c, d.height));
-                        let bars = d.activations.iter().map(geometry::activation);
-                        keyed(lifelines.chain(bars).map(|it| (it, String::new())))
+                        let ended = motion.with(|m| match m.step.as_ref().map(|st| (&st.movement, st.direction)) {
+                            Some((Movement::ShutDown { agent }, Direction::Forward)) => Some((agent.clone(), " ending")),
+                            Some((Movement::ShutDown { agent }, Direction::Back)) => Some((agent.clone(), " reviving")),
+                            _ => None,
+                        });
+                        let lifelines = d.columns.iter().map(|c| {
+                            let extra = ended.as_ref().filter(|(agent, _)| *agent == c.name).map_or("", |(_, class)| class);
+                            (geometry::lifeline(c, d.height), extra.to_string())
+                        });
+                        let bars = d.activations.iter().map(|a| (geometry::activation(a), String::new()));
+                        keyed(lifelines.chain(bars))
                     })
                     key=|(key, _, _)| key.clone()
                     children=move |(_, it, extra)| item_view(&it, extra, s)
@@ -259,13 +296,16 @@ pub fn DiagramView() -> impl IntoView {
                     each=move || {
                         let (top, bottom) = window();
                         let selected = s.playback.selected.get();
-                        let last = s.shown() as u64;
+                        let turned = motion.with(|m| match m.step.as_ref().map(|st| (&st.movement, st.direction)) {
+                            Some((Movement::Badge { request_id }, direction)) => Some((request_id.clone(), direction)),
+                            _ => None,
+                        });
                         diagram.with(|d| {
                             let rows = d.rows_between(top, bottom).iter().map(geometry::row);
                             let badges = d.badges.iter().filter(|b| b.y + ROW_HEIGHT >= top && b.y <= bottom).map(geometry::badge);
                             let items: Vec<Item> = rows.chain(marks.with(|m| geometry::visible(m, top, bottom).to_vec())).chain(badges).collect();
                             keyed(items.into_iter().map(|it| {
-                                let extra = highlight(&it, selected.as_ref(), last);
+                                let extra = highlight(&it, selected.as_ref(), turned.as_ref());
                                 (it, extra)
                             }))
                         })
@@ -273,6 +313,20 @@ pub fn DiagramView() -> impl IntoView {
                     key=|(key, _, _)| key.clone()
                     children=move |(_, it, extra)| item_view(&it, extra, s)
                 />
+                // Inboxes, held messages and the envelope moving at this
+                // step (`motion`): a few elements, redrawn only as they change.
+                <g class="motion">
+                    <For
+                        each=move || drawing.with(|dr| keyed(dr.items.iter().map(|it| (it.clone(), String::new()))))
+                        key=|(key, _, _)| key.clone()
+                        children=move |(_, it, extra)| item_view(&it, extra, s)
+                    />
+                    <For
+                        each=move || drawing.with(|dr| dr.movers.clone())
+                        key=|m| format!("{}{:?}", m.key, m.path)
+                        children=mover_view
+                    />
+                </g>
                 {move || streaming_notes(s, &diagram.get())}
             </svg>
         </div>
@@ -287,18 +341,35 @@ fn keyed(items: impl Iterator<Item = (Item, String)>) -> Vec<(String, Item, Stri
 }
 
 /// Classes the live view adds to an item: the selected request's arrows and
-/// badge stand out (other arrows dim), and a badge that just changed
-/// flashes.
-fn highlight(it: &Item, selected: Option<&RequestId>, last_shown: u64) -> String {
+/// badge stand out (other arrows dim), and the badge whose request changed
+/// state at this step turns (`turn`, and `back` when the step undid it).
+fn highlight(it: &Item, selected: Option<&RequestId>, turned: Option<&(RequestId, Direction)>) -> String {
     let mine = selected.is_some() && it.request.as_ref() == selected;
     match it.kind {
         ItemKind::Message if mine => " hl".into(),
         ItemKind::Message if selected.is_some() => " dim".into(),
         ItemKind::Badge => {
-            let fresh = it.seq.is_some_and(|changed| changed + 1 >= last_shown);
-            format!("{}{}", if fresh { " flash" } else { "" }, if mine { " hl" } else { "" })
+            let turn = match turned {
+                Some((id, Direction::Forward)) if it.request.as_ref() == Some(id) => " turn",
+                Some((id, Direction::Back)) if it.request.as_ref() == Some(id) => " turn back",
+                _ => "",
+            };
+            format!("{turn}{}", if mine { " hl" } else { "" })
         }
         _ => String::new(),
+    }
+}
+
+/// An envelope moving at this step: its path's three points as CSS custom
+/// properties, which the stylesheet's keyframes move it through (or, with
+/// reduced motion, fade it in and out at the last one).
+fn mover_view(m: Mover) -> impl IntoView {
+    let [(x0, y0), (x1, y1), (x2, y2)] = m.path;
+    let style = format!("--x0: {x0:.1}px; --y0: {y0:.1}px; --x1: {x1:.1}px; --y1: {y1:.1}px; --x2: {x2:.1}px; --y2: {y2:.1}px");
+    view! {
+        <g class=m.class aria-hidden="true" style=style>
+            {m.shapes.iter().map(shape_view).collect_view()}
+        </g>
     }
 }
 
@@ -361,7 +432,8 @@ fn streaming_notes(s: Session, d: &Diagram) -> impl IntoView {
         .filter_map(|c| streams.get(&c.name).filter(|t| !t.is_empty()).map(|t| (c.x, t.clone())))
         .map(|(x, text)| {
             let shown: String = text.chars().rev().take(60).collect::<Vec<_>>().into_iter().rev().collect();
-            view! { <text class="streaming" x=x + 10.0 y=d.height - 6.0>{format!("… {shown}")}</text> }
+            // Right of the inbox and its count, which sit in the same row.
+            view! { <text class="streaming" x=x + 44.0 y=d.now_y + ROW_HEIGHT - 6.0>{format!("… {shown}")}</text> }
         })
         .collect::<Vec<_>>()
 }

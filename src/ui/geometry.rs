@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 
 use super::captions::{clip, Said};
 use super::diagram::{Activation, Badge, Column, Diagram, Row, RowKind, COLUMN_WIDTH, PALETTE_SIZE, ROW_HEIGHT};
+use super::motion;
 use crate::protocol::{MemberStatus, MessageType, RequestId, Violation};
 
 /// Where run banners and violation marks start: marks at the left edge,
@@ -167,6 +168,11 @@ pub enum ItemKind {
     Badge,
     /// A protocol violation mark at its event's row.
     Violation,
+    /// An inbox's waiting messages, on its lifeline under the last row
+    /// (`motion`).
+    Inbox,
+    /// A message held in flight by a fault (`motion`).
+    Held,
 }
 
 /// A group of shapes drawn together (`<g>`), with what it shows.
@@ -490,7 +496,9 @@ pub const LEGEND_SAMPLE: f64 = 96.0;
 pub const LEGEND_SUMMARY: &str = "Legend: solid coloured arrow, a request or response read by its recipient, coloured by its request_id; \
 dotted arrow, a message still waiting in an inbox; dashed arrow, a plain message or broadcast; arrow ending in ×, dropped by a fault; \
 a word under the arrow, (delayed), (reordered) or (duplicate), hit by a fault; badges, each request's state pending, approved or rejected; \
-yellow box, a tool call; bar on a lifeline, an agent waiting on its model; × on a lifeline, a teammate shut down; ⚠, a protocol violation.";
+yellow box, a tool call; bar on a lifeline, an agent waiting on its model; × on a lifeline, a teammate shut down; ⚠, a protocol violation; \
+an envelope, a message in flight; stacked envelopes with a count on a lifeline, messages waiting in its inbox; \
+an envelope parked on a dotted line, a message held by a fault until released.";
 
 /// What the diagram's marks mean, drawn with the diagram's own classes and
 /// primitives, so it reads the same in the page and in the SVG export.
@@ -575,6 +583,33 @@ pub fn legend(top: f64, width: f64) -> Legend {
         (
             Box::new(|x: f64, y: f64| ("legend-entry violation-mark".to_string(), vec![text(x + 28.0, y + 5.0, "⚠", None)])),
             "a protocol violation (hover it for details)",
+        ),
+        // Moving messages (`motion`).
+        (
+            Box::new(|x: f64, y: f64| {
+                let mut shapes = vec![Shape::Line { x1: x, y1: y, x2: x + 60.0, y2: y, class: Some("legend-path"), head: None }];
+                shapes.extend(motion::envelope(x + 40.0, y));
+                ("legend-entry mover-sample".to_string(), shapes)
+            }),
+            "message in flight, moving along its arrow",
+        ),
+        (
+            Box::new(|x: f64, y: f64| {
+                let mut shapes = motion::envelope(x + 31.0, y - 3.0);
+                shapes.extend(motion::envelope(x + 28.0, y));
+                shapes.push(Shape::Rect { x: x + 47.0, y: y - 9.0, width: 17.3, height: 18.0, rx: 9.0, class: Some("inbox-pill") });
+                shapes.push(text(x + 52.0, y + 4.5, "2", Some("inbox-digits")));
+                ("legend-entry inbox-sample".to_string(), shapes)
+            }),
+            "waiting in the inbox (how many), until read",
+        ),
+        (
+            Box::new(|x: f64, y: f64| {
+                let mut shapes = vec![Shape::Line { x1: x, y1: y, x2: x + 80.0, y2: y, class: Some("held-path"), head: None }];
+                shapes.extend(motion::envelope(x + 28.0, y));
+                ("legend-entry held-msg".to_string(), shapes)
+            }),
+            "held in flight by a fault until released",
         ),
     ];
     let rows = entries.len().div_ceil(columns);
@@ -740,6 +775,9 @@ mod tests {
             "model-call",
             "lifeline",
             "violation-mark",
+            "mover-sample",
+            "inbox-sample",
+            "held-msg",
         ] {
             assert!(classes.iter().any(|c| c.contains(needed)), "{needed} in {classes:?}");
         }

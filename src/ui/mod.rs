@@ -23,6 +23,7 @@ pub mod i18n;
 pub mod lists;
 pub mod machinery;
 pub mod message_table;
+pub mod motion;
 pub mod share;
 pub mod snapshot;
 /// Generated traces for the browser benchmark and unit tests: a test

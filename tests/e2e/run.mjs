@@ -450,6 +450,98 @@ for (const lang of LANGUAGES) {
   }
 }
 
+// Moving messages (issue 11, item 5): a step sends an envelope along its
+// arrow (a transform animation); with reduced motion the same step only
+// fades (opacity). Screenshots are taken mid-animation.
+/** Keyframe properties of the animations running in the diagram (meta keys left out). */
+async function diagramAnimationProperties(page) {
+  return page.evaluate(() => {
+    const meta = new Set(['offset', 'computedOffset', 'easing', 'composite']);
+    return document.getAnimations()
+      .filter((a) => a.effect?.target?.closest?.('svg.diagram') && a.playState === 'running')
+      .map((a) => ({
+        target: a.effect.target.getAttribute('class') || a.effect.target.tagName,
+        props: [...new Set(a.effect.getKeyframes().flatMap((k) => Object.keys(k).filter((p) => !meta.has(p))))],
+      }));
+  });
+}
+
+/** From the first event, Next until a message travels; returns the mover's class. */
+async function stepToATravellingMessage(page) {
+  await page.locator('.diagram-scroll').focus();
+  await page.keyboard.press('Home');
+  for (let i = 0; i < 40; i++) {
+    await page.getByRole('button', { name: 'Next', exact: true }).click();
+    const cls = await page.evaluate(() => document.querySelector('svg.diagram .mover.travel')?.getAttribute('class'));
+    if (cls) return cls;
+  }
+  throw new Failure('no message travelled in 40 steps');
+}
+
+for (const size of [SIZES[0], SIZES[2]]) {
+  for (const scheme of SCHEMES) {
+    const tag = `${size.width}x${size.height} ${scheme}`;
+    test(`${tag}: Next sends an envelope along its arrow; with reduced motion the step only fades`, async (browser) => {
+      const { context, page, errors } = await openPage(browser, size, scheme);
+      try {
+        await page.emulateMedia({ reducedMotion: 'no-preference' });
+        await runShutdown(page, size);
+        // Slowest speed: the movement takes 1.44 s, time enough to look at it.
+        await page.getByRole('combobox', { name: 'Speed' }).selectOption('0.25');
+        await stepToATravellingMessage(page);
+        const moving = await diagramAnimationProperties(page);
+        expect(moving.some((a) => /mover/.test(a.target) && a.props.includes('transform')), `no envelope moves: ${JSON.stringify(moving)}`);
+        await page.waitForTimeout(650);
+        await screenshot(page, size, scheme, 'motion-mid');
+        const inbox = page.getByRole('img', { name: /'s inbox: \d+ waiting$/ });
+        expect(await inbox.count() >= 1, 'no inbox shows the waiting message');
+        // Back runs the movement in reverse.
+        await page.getByRole('button', { name: 'Back', exact: true }).click();
+        const back = await page.evaluate(() => document.querySelector('svg.diagram .mover.travel')?.getAttribute('class') || '');
+        expect(back.includes('back'), `Back did not move the envelope back: '${back}'`);
+        // Reduced motion: the same step fades, nothing is translated.
+        await page.emulateMedia({ reducedMotion: 'reduce' });
+        await page.getByRole('button', { name: 'Next', exact: true }).click();
+        const faded = await diagramAnimationProperties(page);
+        expect(faded.some((a) => /mover/.test(a.target)), `nothing fades with reduced motion: ${JSON.stringify(faded)}`);
+        const moved = faded.filter((a) => a.props.some((p) => p !== 'opacity'));
+        expect(moved.length === 0, `with reduced motion these still animate more than opacity: ${JSON.stringify(moved)}`);
+        await page.waitForTimeout(500);
+        await screenshot(page, size, scheme, 'motion-reduced');
+        return errors;
+      } finally {
+        await context.close();
+      }
+    });
+  }
+}
+
+for (const scheme of SCHEMES) {
+  const size = SIZES[2];
+  test(`390x844 ${scheme}: the messages table scrolls in its own box, the page does not scroll sideways`, async (browser) => {
+    const { context, page, errors } = await openPage(browser, size, scheme);
+    try {
+      await runShutdown(page, size);
+      await page.getByRole('button', { name: 'Messages as a table', exact: true }).click();
+      await page.locator('table.message-table tbody tr').first().waitFor({ state: 'visible' });
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow <= 0, `with the messages table open the page scrolls sideways by ${overflow} px`);
+      const box = await page.locator('table.message-table').evaluate((t) => {
+        const scroller = t.closest('.message-table-scroll');
+        const r = scroller.getBoundingClientRect();
+        return { left: r.left, right: r.right };
+      });
+      expect(box.left >= 0 && box.right <= size.width + 0.5, `the table's box is off screen: ${JSON.stringify(box)}`);
+      await screenshot(page, size, scheme, 'message-table');
+      await expectNoAxeViolations(page, `with the messages table open (390x844 ${scheme})`);
+      return errors;
+    } finally {
+      await context.close();
+    }
+  });
+}
+
+
 registerExplore(test, { openPage, expect, openDrawer, closeDrawer, screenshot, expectNoAxeViolations, shownOf });
 registerGallery(test, { openPage, expect, screenshot, expectNoAxeViolations });
 

@@ -1,0 +1,903 @@
+//! Moving messages: where each message is as of a cursor — waiting in its
+//! recipient's inbox, held in flight by a fault — and what moved at the
+//! step that reached the cursor (a message travelling along its arrow, one
+//! parked or released by a fault, one falling off at its ×, an inbox taken
+//! in, a badge turning, a lifeline crossed out), forward or back.
+//!
+//! Owns the flights of messages (an index built once as events arrive, like
+//! the diagram's `Layout`) and their places in SVG units, as `geometry`
+//! items for what stays and `Mover`s for what moves. Pure and native: a
+//! function of (trace, cursor, previous cursor); it must not touch the DOM,
+//! signals or the clock (the live view turns movers into CSS animations and
+//! decides their duration).
+
+use std::collections::BTreeMap;
+
+use super::diagram::{Column, Diagram, COLUMN_WIDTH, ROW_HEIGHT};
+use super::geometry::{Item, ItemKind, Shape, CROSS_HALF};
+use crate::protocol::{AgentName, Event, FaultAction, MemberStatus, MessageType, RequestId, TraceEntry};
+
+/// The word a held message carries, and the inbox's accessible name, in
+/// plain English near each other for translation.
+pub const HELD_WORD: &str = "held";
+
+/// How far along its arrow a held message is parked, as a share of the gap
+/// next to its sender (clear of the lifelines on both sides for its word).
+const PARK_SHARE: f64 = 0.35;
+/// How far a dropped message falls below its ×.
+const FALL: f64 = 14.0;
+/// Half the width and height of an envelope.
+const ENVELOPE: (f64, f64) = (10.0, 7.0);
+/// How many envelopes an inbox stacks at most (its count says the rest).
+const STACK: usize = 3;
+/// Arrivals per block of the inbox index: a step reads only the blocks
+/// that still hold a message unread at the cursor.
+const BLOCK: usize = 64;
+
+/// How a held message was held.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Hold {
+    /// `Delay`: held for a while.
+    Delayed,
+    /// `Reorder`: held until the next message to its recipient arrived.
+    Reordered,
+}
+
+impl Hold {
+    /// `delayed` or `reordered`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Hold::Delayed => "delayed",
+            Hold::Reordered => "reordered",
+        }
+    }
+}
+
+/// One message's journey, stamped with the events that move it.
+#[derive(Debug, Clone, PartialEq)]
+struct Flight {
+    from: AgentName,
+    to: AgentName,
+    msg_type: MessageType,
+    /// The event that sent it (a `MessageSent`, or the `FaultApplied` that
+    /// held or dropped it).
+    sent: u64,
+    /// Held by a fault: how, and the `MessageReleased` that let it go.
+    held: Option<(Hold, Option<u64>)>,
+    /// Dropped by a fault: it never arrives.
+    dropped: bool,
+    /// When it reached the inbox (its `MessageId`): its `MessageSent` or
+    /// its release.
+    arrived: Option<u64>,
+    /// The `InboxDrained` that took it in.
+    drained: Option<u64>,
+    /// Its place in `Flights::arrivals`, once it arrived.
+    arrival: usize,
+}
+
+/// What one event moves, for animating the step that reaches or leaves it.
+#[derive(Debug, Clone, PartialEq)]
+enum StepKind {
+    Travel(usize),
+    Park(usize),
+    Release(usize),
+    Fall(usize),
+    TakeIn(AgentName, Vec<usize>),
+    Badge(RequestId),
+    ShutDown(AgentName),
+}
+
+/// Every message's journey through a run, built once as events arrive
+/// ([`Flights::push`], O(log n) per event); [`Flights::at`] reads the
+/// places as of any cursor.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Flights {
+    flights: Vec<Flight>,
+    /// Message id (the seq that put it in an inbox) to flight.
+    by_id: BTreeMap<u64, usize>,
+    /// `FaultApplied` seq of a held message to flight.
+    held_by: BTreeMap<u64, usize>,
+    /// What each event moves (`None` for most).
+    steps: Vec<Option<StepKind>>,
+    /// Arrivals in an inbox, in order: (arrival seq, flight).
+    arrivals: Vec<(u64, usize)>,
+    /// For each block of `BLOCK` arrivals, the latest drain among them
+    /// (`u64::MAX` while one is unread).
+    block_drained: Vec<u64>,
+}
+
+/// Forward (Next, Live, Play) or back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    /// The cursor moved one event forward: the event happens.
+    Forward,
+    /// The cursor moved one event back: the event is undone.
+    Back,
+}
+
+/// What moved at the step that reached the cursor.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Movement {
+    /// A message travels along its arrow (drawn at row `row`) from sender
+    /// to recipient and into the recipient's inbox (back: out of the inbox
+    /// to its sender).
+    Travel {
+        /// The seq of its arrow's row (its `MessageSent`).
+        row: u64,
+        /// Sender.
+        from: AgentName,
+        /// Recipient.
+        to: AgentName,
+    },
+    /// A fault holds a message: it travels from its sender to where it is
+    /// parked along its way (back: returns to its sender).
+    Park {
+        /// The `FaultApplied` that holds it.
+        since: u64,
+        /// Sender.
+        from: AgentName,
+        /// Recipient.
+        to: AgentName,
+    },
+    /// A held message is released: it goes on from where it was parked,
+    /// along its arrow (row `row`), into the inbox (back: parked again).
+    Release {
+        /// The seq of its arrow's row (its `MessageReleased`).
+        row: u64,
+        /// The `FaultApplied` that held it.
+        since: u64,
+        /// Sender.
+        from: AgentName,
+        /// Recipient.
+        to: AgentName,
+    },
+    /// A dropped message travels to its × and falls off (back: rises and
+    /// returns to its sender).
+    Fall {
+        /// The seq of its arrow's row (the `FaultApplied`).
+        row: u64,
+        /// Sender.
+        from: AgentName,
+        /// Recipient.
+        to: AgentName,
+    },
+    /// An agent drains its inbox and takes these messages in (back: they
+    /// come out again).
+    TakeIn {
+        /// Whose inbox.
+        agent: AgentName,
+        /// How many messages.
+        count: usize,
+    },
+    /// A request's badge changes state (pending → approved or rejected;
+    /// back: returns to pending).
+    Badge {
+        /// Which request.
+        request_id: RequestId,
+    },
+    /// A teammate shuts down: its lifeline is crossed out (back: it lives
+    /// again).
+    ShutDown {
+        /// Who.
+        agent: AgentName,
+    },
+}
+
+/// The step that reached the cursor, when it moved something.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Step {
+    /// Forward or back.
+    pub direction: Direction,
+    /// The event that happened (forward) or was undone (back).
+    pub seq: u64,
+    /// What moved.
+    pub movement: Movement,
+}
+
+/// One agent's inbox as of the cursor: messages delivered, not yet read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Inbox {
+    /// Whose.
+    pub agent: AgentName,
+    /// The waiting messages in arrival order (their ids): the first is the
+    /// bottom of the stack.
+    pub waiting: Vec<u64>,
+    /// Their types, in the same order.
+    pub types: Vec<MessageType>,
+}
+
+/// A message held in flight by a fault as of the cursor.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Held {
+    /// The `FaultApplied` that holds it.
+    pub since: u64,
+    /// Sender.
+    pub from: AgentName,
+    /// Recipient.
+    pub to: AgentName,
+    /// How.
+    pub hold: Hold,
+    /// Its type.
+    pub msg_type: MessageType,
+}
+
+/// Where messages are as of a cursor, and what moved to get there.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Motion {
+    /// Inboxes with at least one waiting message, in order of their
+    /// agents' first appearance in the run.
+    pub inboxes: Vec<Inbox>,
+    /// Held messages, oldest first.
+    pub held: Vec<Held>,
+    /// The step that reached the cursor, if it was one event from the
+    /// previous cursor and moved something.
+    pub step: Option<Step>,
+}
+
+/// Where one message is as of a cursor.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Place {
+    /// Not sent yet (or not a message id of this run).
+    Unsent,
+    /// On its way along its arrow at this step.
+    Travelling {
+        /// Sender.
+        from: AgentName,
+        /// Recipient.
+        to: AgentName,
+        /// Towards the recipient, or back to the sender.
+        direction: Direction,
+    },
+    /// Waiting in an inbox.
+    Waiting {
+        /// Whose.
+        agent: AgentName,
+        /// Its place in the stack, from the bottom (0 = oldest).
+        position: usize,
+    },
+    /// Held in flight by a fault.
+    Held {
+        /// How.
+        hold: Hold,
+    },
+    /// Dropped by a fault: it never arrives.
+    Dropped,
+    /// Read by its recipient.
+    TakenIn,
+}
+
+impl Flights {
+    /// No flights.
+    pub fn new() -> Self {
+        Flights::default()
+    }
+
+    /// Takes in the next event (its seq must be the number of events seen).
+    pub fn push(&mut self, entry: &TraceEntry) {
+        let seq = entry.seq;
+        let flight = |m: &crate::protocol::Message| Flight {
+            from: m.from.clone(),
+            to: m.to.clone(),
+            msg_type: m.msg_type,
+            sent: seq,
+            held: None,
+            dropped: false,
+            arrived: Some(seq),
+            drained: None,
+            arrival: 0,
+        };
+        let step = match &entry.event {
+            Event::MessageSent { message } => {
+                self.by_id.insert(seq, self.flights.len());
+                self.flights.push(flight(message));
+                self.arrive(seq, self.flights.len() - 1);
+                Some(StepKind::Travel(self.flights.len() - 1))
+            }
+            Event::FaultApplied { action: FaultAction::Drop, message, .. } => {
+                self.flights.push(Flight { dropped: true, arrived: None, ..flight(message) });
+                Some(StepKind::Fall(self.flights.len() - 1))
+            }
+            Event::FaultApplied { action: FaultAction::Duplicate, .. } => None,
+            Event::FaultApplied { action, message, .. } => {
+                let hold = if matches!(action, FaultAction::Reorder) { Hold::Reordered } else { Hold::Delayed };
+                self.held_by.insert(seq, self.flights.len());
+                self.flights.push(Flight { held: Some((hold, None)), arrived: None, ..flight(message) });
+                Some(StepKind::Park(self.flights.len() - 1))
+            }
+            Event::MessageReleased { held } => self.held_by.get(held).copied().map(|i| {
+                let f = &mut self.flights[i];
+                if let Some((_, released)) = &mut f.held {
+                    *released = Some(seq);
+                }
+                f.arrived = Some(seq);
+                self.by_id.insert(seq, i);
+                self.arrive(seq, i);
+                StepKind::Release(i)
+            }),
+            Event::InboxDrained { agent, message_ids } => {
+                let taken: Vec<usize> = message_ids
+                    .iter()
+                    .filter_map(|id| self.by_id.get(&id.0).copied())
+                    .filter(|&i| self.flights[i].drained.is_none())
+                    .collect();
+                for &i in &taken {
+                    self.flights[i].drained = Some(seq);
+                    let block = self.flights[i].arrival / BLOCK;
+                    let (start, end) = (block * BLOCK, ((block + 1) * BLOCK).min(self.arrivals.len()));
+                    self.block_drained[block] =
+                        self.arrivals[start..end].iter().map(|&(_, j)| self.flights[j].drained.unwrap_or(u64::MAX)).max().unwrap_or(0);
+                }
+                (!taken.is_empty()).then(|| StepKind::TakeIn(agent.clone(), taken))
+            }
+            Event::RequestTransitioned { request_id, .. } => Some(StepKind::Badge(request_id.clone())),
+            Event::MemberStatusChanged { name, to: MemberStatus::Shutdown, .. } => Some(StepKind::ShutDown(name.clone())),
+            _ => None,
+        };
+        let at = seq as usize;
+        if self.steps.len() <= at {
+            self.steps.resize(at + 1, None);
+        }
+        self.steps[at] = step;
+    }
+
+    /// Flight `i` reached its inbox at `seq`.
+    fn arrive(&mut self, seq: u64, i: usize) {
+        self.flights[i].arrival = self.arrivals.len();
+        if self.arrivals.len().is_multiple_of(BLOCK) {
+            self.block_drained.push(u64::MAX);
+        } else if let Some(last) = self.block_drained.last_mut() {
+            *last = u64::MAX;
+        }
+        self.arrivals.push((seq, i));
+    }
+
+    /// Takes in every event of `entries` in order.
+    pub fn of(entries: &[TraceEntry]) -> Self {
+        let mut f = Flights::new();
+        for e in entries {
+            f.push(e);
+        }
+        f
+    }
+
+    /// Where messages are after the first `shown` events, and what moved
+    /// when the cursor came from `previous` (only a step of one event, in
+    /// either direction, moves anything; a jump shows the places only).
+    pub fn at(&self, shown: usize, previous: Option<usize>) -> Motion {
+        let shown = shown.min(self.steps.len());
+        let before = |seq: u64| (seq as usize) < shown;
+        let mut inboxes: Vec<Inbox> = Vec::new();
+        // Arrivals before the cursor not yet drained at it, reading only
+        // the blocks that hold one.
+        let end = self.arrivals.partition_point(|&(a, _)| before(a));
+        let order = self
+            .block_drained
+            .iter()
+            .enumerate()
+            .take(end.div_ceil(BLOCK))
+            .filter(|(_, &latest)| !before(latest))
+            .flat_map(|(b, _)| &self.arrivals[b * BLOCK..((b + 1) * BLOCK).min(end)])
+            .filter(|&&(_, i)| !self.flights[i].drained.is_some_and(before));
+        for &(id, i) in order {
+            let f = &self.flights[i];
+            match inboxes.iter_mut().find(|b| b.agent == f.to) {
+                Some(b) => {
+                    b.waiting.push(id);
+                    b.types.push(f.msg_type);
+                }
+                None => inboxes.push(Inbox { agent: f.to.clone(), waiting: vec![id], types: vec![f.msg_type] }),
+            }
+        }
+        let held = self
+            .held_by
+            .values()
+            .map(|&i| &self.flights[i])
+            .filter_map(|f| match f.held {
+                Some((hold, released)) if before(f.sent) && !released.is_some_and(before) => {
+                    Some(Held { since: f.sent, from: f.from.clone(), to: f.to.clone(), hold, msg_type: f.msg_type })
+                }
+                _ => None,
+            })
+            .collect();
+        let step = match previous {
+            Some(p) if p + 1 == shown => self.step(p as u64, Direction::Forward),
+            Some(p) if shown + 1 == p && p <= self.steps.len() => self.step(shown as u64, Direction::Back),
+            _ => None,
+        };
+        Motion { inboxes, held, step }
+    }
+
+    /// How many messages are held in flight after the first `shown` events.
+    pub fn held_count(&self, shown: usize) -> usize {
+        let before = |seq: u64| (seq as usize) < shown;
+        self.held_by
+            .values()
+            .filter(|&&i| matches!(self.flights[i].held, Some((_, r)) if before(self.flights[i].sent) && !r.is_some_and(before)))
+            .count()
+    }
+
+    /// Where the message with id `message` (the seq of the `MessageSent`,
+    /// `MessageReleased` or `FaultApplied` that carries it) is after the
+    /// first `shown` events, coming from `previous`.
+    pub fn place(&self, message: u64, shown: usize, previous: Option<usize>) -> Place {
+        let found = self
+            .by_id
+            .get(&message)
+            .or_else(|| self.held_by.get(&message))
+            .copied()
+            .or_else(|| self.flights.iter().position(|f| f.dropped && f.sent == message));
+        let Some(i) = found else { return Place::Unsent };
+        let f = &self.flights[i];
+        let before = |seq: u64| (seq as usize) < shown;
+        if !before(f.sent) {
+            return Place::Unsent;
+        }
+        let motion = self.at(shown, previous);
+        if let Some(step) = &motion.step {
+            let moving = match (&step.movement, self.steps.get(step.seq as usize)) {
+                (
+                    Movement::Travel { .. } | Movement::Release { .. } | Movement::Fall { .. },
+                    Some(Some(StepKind::Travel(j) | StepKind::Release(j) | StepKind::Fall(j))),
+                ) => *j == i && step.direction == Direction::Forward,
+                _ => false,
+            };
+            if moving {
+                return Place::Travelling { from: f.from.clone(), to: f.to.clone(), direction: step.direction };
+            }
+        }
+        if f.dropped {
+            return Place::Dropped;
+        }
+        if let Some((hold, released)) = f.held {
+            if !released.is_some_and(before) {
+                return Place::Held { hold };
+            }
+        }
+        if f.drained.is_some_and(before) {
+            return Place::TakenIn;
+        }
+        motion
+            .inboxes
+            .iter()
+            .find_map(|b| {
+                b.waiting.iter().position(|&id| Some(id) == f.arrived).map(|position| Place::Waiting { agent: b.agent.clone(), position })
+            })
+            .unwrap_or(Place::Unsent)
+    }
+
+    fn step(&self, seq: u64, direction: Direction) -> Option<Step> {
+        let kind = self.steps.get(seq as usize)?.as_ref()?;
+        let ends = |i: &usize| (self.flights[*i].from.clone(), self.flights[*i].to.clone());
+        let movement = match kind {
+            StepKind::Travel(i) => {
+                let (from, to) = ends(i);
+                Movement::Travel { row: seq, from, to }
+            }
+            StepKind::Park(i) => {
+                let (from, to) = ends(i);
+                Movement::Park { since: seq, from, to }
+            }
+            StepKind::Release(i) => {
+                let (from, to) = ends(i);
+                Movement::Release { row: seq, since: self.flights[*i].sent, from, to }
+            }
+            StepKind::Fall(i) => {
+                let (from, to) = ends(i);
+                Movement::Fall { row: seq, from, to }
+            }
+            StepKind::TakeIn(agent, taken) => Movement::TakeIn { agent: agent.clone(), count: taken.len() },
+            StepKind::Badge(request_id) => Movement::Badge { request_id: request_id.clone() },
+            StepKind::ShutDown(agent) => Movement::ShutDown { agent: agent.clone() },
+        };
+        Some(Step { direction, seq, movement })
+    }
+}
+
+/// Something that moves at this step, for the live view to animate: an
+/// envelope (drawn around (0, 0)) that goes through `path` and ends as
+/// `end` says. With reduced motion the view fades it in and out at the
+/// path's last point instead.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mover {
+    /// CSS classes: `mover` plus the movement (`travel`, `park`, `release`,
+    /// `fall`, `take-in`) and `back` when going back.
+    pub class: String,
+    /// Three points it passes through, in SVG units (the last two may be
+    /// equal).
+    pub path: [(f64, f64); 3],
+    /// What it draws, around (0, 0).
+    pub shapes: Vec<Shape>,
+    /// A stable key for the step (the event and direction).
+    pub key: String,
+}
+
+/// The motion as drawn: what stays (inboxes, held messages) as geometry
+/// items, and what moves.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Drawing {
+    /// Inboxes and held messages, with the classes the step adds
+    /// (`arriving` on an inbox a message just reached, `returning` on one
+    /// whose messages just came back out).
+    pub items: Vec<Item>,
+    /// Envelopes moving at this step.
+    pub movers: Vec<Mover>,
+}
+
+/// The y where the inboxes sit: the middle of the row under the last
+/// drawn row ("now").
+pub fn inbox_y(d: &Diagram) -> f64 {
+    d.now_y + ROW_HEIGHT / 2.0
+}
+
+/// The y of the `i`th held message's row, under the inboxes' row.
+pub fn held_y(d: &Diagram, i: usize) -> f64 {
+    d.now_y + ROW_HEIGHT * (i as f64 + 1.0) + ROW_HEIGHT / 2.0
+}
+
+/// Where a held message from `from_x` to `to_x` is parked: in the gap next
+/// to its sender, part of the way along.
+pub fn park_x(from_x: f64, to_x: f64) -> f64 {
+    if (to_x - from_x).abs() < 1.0 {
+        return from_x + 20.0;
+    }
+    let gap = (to_x - from_x).abs().min(COLUMN_WIDTH);
+    from_x + (to_x - from_x).signum() * gap * PARK_SHARE
+}
+
+/// An envelope centred on (`x`, `y`): a body and its flap.
+pub fn envelope(x: f64, y: f64) -> Vec<Shape> {
+    let (w, h) = ENVELOPE;
+    vec![
+        Shape::Rect { x: x - w, y: y - h, width: 2.0 * w, height: 2.0 * h, rx: 1.5, class: Some("envelope") },
+        Shape::Line { x1: x - w, y1: y - h, x2: x, y2: y + 1.0, class: Some("flap"), head: None },
+        Shape::Line { x1: x, y1: y + 1.0, x2: x + w, y2: y - h, class: Some("flap"), head: None },
+    ]
+}
+
+fn x_of(columns: &[Column], name: &AgentName) -> Option<f64> {
+    columns.iter().find(|c| &c.name == name).map(|c| c.x)
+}
+
+/// The x where a message's arrow ends (a message to oneself is a short
+/// arrow to the right).
+fn arrow_end(from_x: f64, to_x: f64) -> f64 {
+    if (to_x - from_x).abs() < 1.0 {
+        from_x + 40.0
+    } else {
+        to_x
+    }
+}
+
+fn bare(kind: ItemKind, class: String, top: f64, shapes: Vec<Shape>) -> Item {
+    Item { kind, class, seq: None, request: None, role: None, label: None, top, bottom: top + ROW_HEIGHT, shapes }
+}
+
+/// Draws `motion` on diagram `d` (as of the same cursor): the inboxes on
+/// their lifelines in the row under the last drawn row, each held message
+/// parked along its way in a row of its own under that, and the movers of
+/// the step. `row_y` is the top of the row showing an event (the whole
+/// layout's, as a row being undone is not in `d`).
+pub fn draw(motion: &Motion, d: &Diagram, row_y: impl Fn(u64) -> f64) -> Drawing {
+    let step = motion.step.as_ref();
+    let forward = step.is_some_and(|s| s.direction == Direction::Forward);
+    let mut items = Vec::new();
+    for inbox in &motion.inboxes {
+        let Some(x) = x_of(&d.columns, &inbox.agent) else { continue };
+        let y = inbox_y(d);
+        let n = inbox.waiting.len();
+        let extra = match step.map(|s| (&s.movement, s.direction)) {
+            Some((Movement::Travel { to, .. } | Movement::Release { to, .. }, Direction::Forward)) if *to == inbox.agent => " arriving",
+            Some((Movement::TakeIn { agent, .. }, Direction::Back)) if *agent == inbox.agent => " returning",
+            _ => "",
+        };
+        let mut shapes = Vec::new();
+        for k in (0..n.min(STACK)).rev() {
+            let o = 3.0 * k as f64;
+            shapes.extend(envelope(x + o, y - o));
+        }
+        // How many of each type (an inbox can hold thousands in a long run).
+        let mut by_type: BTreeMap<&str, usize> = BTreeMap::new();
+        for t in &inbox.types {
+            *by_type.entry(t.as_str()).or_default() += 1;
+        }
+        let types: Vec<String> = by_type.iter().map(|(t, k)| format!("{k} {t}")).collect();
+        shapes.push(Shape::Tooltip(format!("{}: {}", inbox.agent, types.join(", "))));
+        let mut stack = bare(ItemKind::Inbox, format!("inbox-stack{extra}"), y - ROW_HEIGHT / 2.0, shapes);
+        stack.role = Some("img");
+        stack.label = Some(format!("{}'s inbox: {n} waiting", inbox.agent));
+        items.push(stack);
+        let digits = n.to_string();
+        let width = digits.len() as f64 * 7.3 + 10.0;
+        let pill = vec![
+            Shape::Rect { x: x + 19.0, y: y - 9.0, width, height: 18.0, rx: 9.0, class: Some("inbox-pill") },
+            Shape::Text { x: x + 24.0, y: y + 4.5, text: digits, class: Some("inbox-digits") },
+        ];
+        items.push(bare(ItemKind::Inbox, format!("inbox-count{extra}"), y - ROW_HEIGHT / 2.0, pill));
+    }
+    for (i, h) in motion.held.iter().enumerate() {
+        let (Some(fx), Some(tx)) = (x_of(&d.columns, &h.from), x_of(&d.columns, &h.to)) else { continue };
+        let y = held_y(d, i);
+        let end = arrow_end(fx, tx);
+        let px = park_x(fx, tx);
+        let arriving = step
+            .is_some_and(|s| matches!(&s.movement, Movement::Park { since, .. } | Movement::Release { since, .. } if *since == h.since));
+        let mut shapes = vec![Shape::Line { x1: fx, y1: y, x2: end, y2: y, class: Some("held-path"), head: None }];
+        shapes.extend(envelope(px, y));
+        shapes.push(Shape::Tooltip(format!("{} → {}: {} ({})", h.from, h.to, h.msg_type, h.hold.as_str())));
+        let class = format!("held-msg{}", if arriving { " arriving" } else { "" });
+        let mut it = bare(ItemKind::Held, class, y - ROW_HEIGHT / 2.0, shapes);
+        it.seq = Some(h.since);
+        it.role = Some("img");
+        it.label = Some(format!("{} → {}: {}, {HELD_WORD} ({})", h.from, h.to, h.msg_type, h.hold.as_str()));
+        items.push(it);
+        let word = format!("{HELD_WORD} ({})", h.hold.as_str());
+        let width = word.chars().count() as f64 * 7.3;
+        let wx = if end >= fx { px + 14.0 } else { px - 14.0 - width };
+        let label = vec![Shape::Text { x: wx, y: y - 5.0, text: word, class: Some("held-word") }];
+        items.push(bare(ItemKind::Held, "held-label".into(), y - ROW_HEIGHT / 2.0, label));
+    }
+    let movers = step.and_then(|s| mover(s, motion, d, &row_y)).into_iter().collect();
+    let _ = forward;
+    Drawing { items, movers }
+}
+
+/// The mover of one step, if it moves an envelope.
+fn mover(s: &Step, motion: &Motion, d: &Diagram, row_y: &impl Fn(u64) -> f64) -> Option<Mover> {
+    let back = s.direction == Direction::Back;
+    let x = |name: &AgentName| x_of(&d.columns, name);
+    let mid = |row: u64| row_y(row) + ROW_HEIGHT / 2.0;
+    let (kind, path): (&str, [(f64, f64); 3]) = match &s.movement {
+        Movement::Travel { row, from, to } => {
+            let (fx, tx) = (x(from)?, x(to)?);
+            let (y, end) = (mid(*row), arrow_end(fx, tx));
+            let inbox = (tx, inbox_y(d));
+            if back {
+                ("travel", [(end, y), (fx, y), (fx, y)])
+            } else {
+                ("travel", [(fx, y), (end, y), inbox])
+            }
+        }
+        Movement::Park { since, from, to } => {
+            let (fx, tx) = (x(from)?, x(to)?);
+            let px = park_x(fx, tx);
+            if back {
+                let y = inbox_y(d);
+                ("park", [(px, y), (fx, y), (fx, y)])
+            } else {
+                let i = motion.held.iter().position(|h| h.since == *since)?;
+                let y = held_y(d, i);
+                ("park", [(fx, y), (px, y), (px, y)])
+            }
+        }
+        Movement::Release { row, since, from, to } => {
+            let (fx, tx) = (x(from)?, x(to)?);
+            let (y, px, end) = (mid(*row), park_x(fx, tx), arrow_end(fx, tx));
+            if back {
+                let i = motion.held.iter().position(|h| h.since == *since)?;
+                ("release", [(tx, inbox_y(d)), (px, held_y(d, i)), (px, held_y(d, i))])
+            } else {
+                ("release", [(px, y), (end, y), (tx, inbox_y(d))])
+            }
+        }
+        Movement::Fall { row, from, to } => {
+            let (fx, tx) = (x(from)?, x(to)?);
+            let (y, end) = (mid(*row), arrow_end(fx, tx));
+            let cx = end - (end - fx).signum() * (2.0 + CROSS_HALF);
+            if back {
+                ("fall", [(cx, y + FALL), (cx, y), (fx, y)])
+            } else {
+                ("fall", [(fx, y), (cx, y), (cx, y + FALL)])
+            }
+        }
+        Movement::TakeIn { agent, .. } => {
+            let ax = x(agent)?;
+            let y = inbox_y(d);
+            if back {
+                ("take-in", [(ax, y - 14.0), (ax, y - 7.0), (ax, y)])
+            } else {
+                ("take-in", [(ax, y), (ax, y - 7.0), (ax, y - 14.0)])
+            }
+        }
+        Movement::Badge { .. } | Movement::ShutDown { .. } => return None,
+    };
+    let direction = if back { " back" } else { "" };
+    Some(Mover { class: format!("mover {kind}{direction}"), path, shapes: envelope(0.0, 0.0), key: format!("{}{direction}", s.seq) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::{FaultPlan, FaultRule, Millis, RequestKind, Team, Trace};
+    use crate::ui::diagram::Layout;
+
+    fn name(s: &str) -> AgentName {
+        AgentName::parse(s).unwrap()
+    }
+
+    fn seq_of(trace: &Trace, pick: impl Fn(&Event) -> bool) -> usize {
+        trace.entries().iter().position(|e| pick(&e.event)).expect("the event")
+    }
+
+    /// The lead asks alice to shut down; she reads it and answers.
+    fn handshake() -> Trace {
+        let mut t = Team::new("d", 1);
+        t.spawn(&name("alice"), "coder", false, Millis(0)).unwrap();
+        let id = t.request_shutdown(&AgentName::lead(), &name("alice"), Millis(1)).unwrap();
+        t.drain(&name("alice"), Millis(2)).unwrap();
+        t.answer(RequestKind::Shutdown, &id, &name("alice"), true, "ok", Millis(3)).unwrap();
+        t.set_status(&name("alice"), MemberStatus::Shutdown, Millis(4)).unwrap();
+        t.trace().clone()
+    }
+
+    /// Two messages to alice, the first held by a fault of `action`, then
+    /// released, then read; plus one dropped.
+    fn faulty(action: FaultAction) -> Trace {
+        let mut t = Team::new("d", 1);
+        t.spawn(&name("alice"), "coder", false, Millis(0)).unwrap();
+        t.set_faults(FaultPlan::new(vec![FaultRule::new(action)]));
+        t.send(&AgentName::lead(), &name("alice"), "message", "first", Millis(1)).unwrap();
+        t.set_faults(FaultPlan::default());
+        t.send(&AgentName::lead(), &name("alice"), "message", "second", Millis(2)).unwrap();
+        t.release_all(Millis(3)).unwrap();
+        t.drain(&name("alice"), Millis(4)).unwrap();
+        t.set_faults(FaultPlan::new(vec![FaultRule::new(FaultAction::Drop)]));
+        t.send(&AgentName::lead(), &name("alice"), "message", "lost", Millis(5)).unwrap();
+        t.trace().clone()
+    }
+
+    fn is_sent(e: &Event) -> bool {
+        matches!(e, Event::MessageSent { .. })
+    }
+
+    #[test]
+    fn a_sent_message_travels_from_sender_to_recipient_at_its_send_event() {
+        let trace = handshake();
+        let f = Flights::of(trace.entries());
+        let sent = seq_of(&trace, is_sent);
+        let m = f.at(sent + 1, Some(sent));
+        let step = m.step.expect("a step");
+        assert_eq!(step.direction, Direction::Forward);
+        assert_eq!(step.movement, Movement::Travel { row: sent as u64, from: AgentName::lead(), to: name("alice") });
+        assert_eq!(
+            f.place(sent as u64, sent + 1, Some(sent)),
+            Place::Travelling { from: AgentName::lead(), to: name("alice"), direction: Direction::Forward }
+        );
+    }
+
+    #[test]
+    fn a_message_waits_in_the_inbox_until_drained() {
+        let trace = handshake();
+        let f = Flights::of(trace.entries());
+        let sent = seq_of(&trace, is_sent);
+        let drained = seq_of(&trace, |e| matches!(e, Event::InboxDrained { .. }));
+        for shown in sent + 1..=drained {
+            let m = f.at(shown, None);
+            assert_eq!(m.inboxes.len(), 1, "at {shown}");
+            assert_eq!((m.inboxes[0].agent.as_str(), m.inboxes[0].waiting.as_slice()), ("alice", &[sent as u64][..]));
+            assert_eq!(f.place(sent as u64, shown, None), Place::Waiting { agent: name("alice"), position: 0 });
+        }
+        let after = f.at(drained + 1, Some(drained));
+        assert!(after.inboxes.iter().all(|b| b.agent != name("alice")), "taken in: {after:?}");
+        assert_eq!(after.step.map(|s| s.movement), Some(Movement::TakeIn { agent: name("alice"), count: 1 }));
+        assert_eq!(f.place(sent as u64, drained + 1, None), Place::TakenIn);
+        assert_eq!(f.place(sent as u64, sent, None), Place::Unsent);
+    }
+
+    #[test]
+    fn a_held_message_stays_in_flight_until_released() {
+        for action in [FaultAction::Delay { ms: 5 }, FaultAction::Reorder] {
+            let trace = faulty(action.clone());
+            let f = Flights::of(trace.entries());
+            let fault = seq_of(&trace, |e| matches!(e, Event::FaultApplied { action, .. } if action.holds()));
+            let released = seq_of(&trace, |e| matches!(e, Event::MessageReleased { .. }));
+            let hold = if action == FaultAction::Reorder { Hold::Reordered } else { Hold::Delayed };
+            assert_eq!(
+                f.at(fault + 1, Some(fault)).step.map(|s| s.movement),
+                Some(Movement::Park { since: fault as u64, from: AgentName::lead(), to: name("alice") })
+            );
+            for shown in fault + 1..=released {
+                let m = f.at(shown, None);
+                assert_eq!(m.held.len(), 1, "{action:?} at {shown}");
+                assert_eq!((m.held[0].since, m.held[0].hold), (fault as u64, hold));
+                assert_eq!(f.held_count(shown), 1);
+                assert_eq!(f.place(fault as u64, shown, None), Place::Held { hold });
+                assert!(m.inboxes.iter().all(|b| !b.waiting.contains(&(released as u64))), "not in the inbox while held");
+            }
+            let m = f.at(released + 1, Some(released));
+            assert!(m.held.is_empty());
+            assert_eq!(f.held_count(released + 1), 0);
+            assert!(matches!(m.step.as_ref().map(|s| &s.movement), Some(Movement::Release { since, .. }) if *since == fault as u64));
+            assert!(m.inboxes[0].waiting.contains(&(released as u64)), "released into the inbox");
+        }
+    }
+
+    #[test]
+    fn a_dropped_message_falls_off_and_never_waits() {
+        let trace = faulty(FaultAction::Reorder);
+        let f = Flights::of(trace.entries());
+        let dropped = seq_of(&trace, |e| matches!(e, Event::FaultApplied { action: FaultAction::Drop, .. }));
+        let m = f.at(dropped + 1, Some(dropped));
+        assert!(matches!(m.step.as_ref().map(|s| &s.movement), Some(Movement::Fall { row, .. }) if *row == dropped as u64));
+        assert!(m.inboxes.is_empty(), "{m:?}");
+        assert_eq!(f.place(dropped as u64, dropped + 1, None), Place::Dropped);
+    }
+
+    #[test]
+    fn back_reverses_the_last_movement() {
+        let trace = handshake();
+        let f = Flights::of(trace.entries());
+        let sent = seq_of(&trace, is_sent);
+        let back = f.at(sent, Some(sent + 1)).step.expect("a step back");
+        assert_eq!(back.direction, Direction::Back);
+        assert_eq!(back.seq, sent as u64);
+        assert!(matches!(back.movement, Movement::Travel { .. }));
+        let drained = seq_of(&trace, |e| matches!(e, Event::InboxDrained { .. }));
+        let undrained = f.at(drained, Some(drained + 1));
+        assert_eq!(
+            undrained.step.map(|s| (s.direction, s.movement)),
+            Some((Direction::Back, Movement::TakeIn { agent: name("alice"), count: 1 }))
+        );
+        assert_eq!(undrained.inboxes.len(), 1, "the inbox un-drains");
+    }
+
+    #[test]
+    fn only_a_step_of_one_event_moves_anything() {
+        let trace = handshake();
+        let f = Flights::of(trace.entries());
+        let sent = seq_of(&trace, is_sent);
+        assert!(f.at(sent + 1, None).step.is_none());
+        assert!(f.at(sent + 1, Some(0)).step.is_none(), "a jump");
+        assert!(f.at(sent + 1, Some(sent + 1)).step.is_none(), "no move");
+    }
+
+    #[test]
+    fn state_changes_are_steps_a_badge_turns_and_a_lifeline_is_crossed_out() {
+        let trace = handshake();
+        let f = Flights::of(trace.entries());
+        let turned = seq_of(&trace, |e| matches!(e, Event::RequestTransitioned { .. }));
+        assert!(matches!(f.at(turned + 1, Some(turned)).step.map(|s| s.movement), Some(Movement::Badge { .. })));
+        assert!(matches!(f.at(turned, Some(turned + 1)).step.map(|s| s.movement), Some(Movement::Badge { .. })));
+        let end = seq_of(&trace, |e| matches!(e, Event::MemberStatusChanged { to: MemberStatus::Shutdown, .. }));
+        assert_eq!(f.at(end + 1, Some(end)).step.map(|s| s.movement), Some(Movement::ShutDown { agent: name("alice") }));
+    }
+
+    #[test]
+    fn every_step_of_every_fault_is_drawn_on_the_diagram_without_panics() {
+        for action in [FaultAction::Drop, FaultAction::Delay { ms: 5 }, FaultAction::Duplicate, FaultAction::Reorder] {
+            let trace = faulty(action);
+            let layout = Layout::of(&trace);
+            let f = Flights::of(trace.entries());
+            for shown in 0..=trace.len() {
+                for previous in [shown.checked_sub(1), Some(shown + 1), None] {
+                    let d = layout.diagram(Some(shown), None);
+                    let drawing = draw(&f.at(shown, previous), &d, |seq| layout.y_of(seq));
+                    for m in &drawing.movers {
+                        for (x, y) in m.path {
+                            assert!(x.is_finite() && (0.0..=d.height).contains(&y), "{m:?} inside the diagram of height {}", d.height);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_travelling_message_goes_along_its_arrow_then_down_into_the_inbox() {
+        let trace = handshake();
+        let layout = Layout::of(&trace);
+        let f = Flights::of(trace.entries());
+        let sent = seq_of(&trace, is_sent);
+        let d = layout.diagram(Some(sent + 1), None);
+        let drawing = draw(&f.at(sent + 1, Some(sent)), &d, |seq| layout.y_of(seq));
+        let (lead, alice) = (d.columns[0].x, d.columns[1].x);
+        let y = layout.y_of(sent as u64) + ROW_HEIGHT / 2.0;
+        assert_eq!(drawing.movers.len(), 1);
+        assert_eq!(drawing.movers[0].path, [(lead, y), (alice, y), (alice, inbox_y(&d))]);
+        let inbox: Vec<&Item> = drawing.items.iter().filter(|i| i.kind == ItemKind::Inbox).collect();
+        assert!(inbox.iter().all(|i| i.class.ends_with(" arriving")), "{inbox:?}");
+        let back = draw(&f.at(sent, Some(sent + 1)), &layout.diagram(Some(sent), None), |seq| layout.y_of(seq));
+        assert_eq!(back.movers[0].path[0], (alice, y), "back starts at the recipient");
+        assert_eq!(back.movers[0].path[2], (lead, y), "and ends at the sender");
+        assert!(back.movers[0].class.contains("back"));
+    }
+}

@@ -120,9 +120,20 @@ pub fn DiagramView() -> impl IntoView {
     });
     // The invariant checker's findings (kept up to date as events arrive),
     // marked on their events' rows.
+    // Plus the event marked by what opened the run (where an explored run
+    // breaks its property), once the cursor has reached it.
     let marks = Memo::new(move |_| {
         let shown = s.shown();
-        s.run.views.with(|v| geometry::marks(v.violations(), shown, |seq| v.layout().y_of(seq)))
+        let marked = s.playback.marked.get();
+        s.run.views.with(|v| {
+            let mut marks = geometry::marks(v.violations(), shown, |seq| v.layout().y_of(seq));
+            if let Some((seq, label)) = marked.filter(|(seq, _)| *seq < shown as u64) {
+                let width = v.diagram(None, Some((0.0, 0.0))).width;
+                marks.push(geometry::finding_mark(seq, &label, v.layout().y_of(seq), width));
+                marks.sort_by(|a, b| a.top.total_cmp(&b.top));
+            }
+            marks
+        })
     });
 
     // Where messages are as of the cursor and what moved at the step that

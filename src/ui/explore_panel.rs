@@ -150,6 +150,9 @@ impl ExploreUi {
         if let Some(i) = at {
             s.seek(i + 1);
         }
+        // An example's event is marked on the diagram.
+        let mark = opened.property.and(opened.seq).map(|seq| (seq, opened.caption.0.clone()));
+        s.playback.marked.set(mark);
         self.opened.set(Some(opened));
     }
 

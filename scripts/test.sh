@@ -115,7 +115,7 @@ echo "== browser tests (wasm-pack test --headless --chrome)"
 start_fake_model_server
 # Each test binary must finish within this many seconds (wasm-bindgen's
 # default is 20); the end-to-end suite takes about 6.
-export WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-90}
+export WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-240}
 wasm-pack test --headless --chrome -- --locked
 stop_fake_model_server
 

@@ -49,10 +49,19 @@ fn bad_arguments_are_refused_in_words_with_status_two() {
         (&["--scenario", "shutdown", "--faults", "x"][..], "--faults: 'x' is not a number"),
         (&["--scenario", "shutdown", "--kinds", "melt"][..], "unknown fault kind 'melt'"),
         (&["--frobnicate"][..], "unknown option '--frobnicate'"),
+        (&["--scenario", "shutdown", "--rule-off", "melt"][..], "no rule named 'melt'"),
         (&[][..], "--scenario is required"),
     ] {
         let (code, _, err) = explore(args);
         assert_eq!(code, 2, "{args:?}");
         assert!(err.contains(says), "{args:?}: {err}");
     }
+}
+
+#[test]
+fn a_protective_rule_switched_off_lets_its_failure_through() {
+    let (code, out, err) = explore(&["--scenario", "shutdown", "--rule-off", "exit_after_approval", "--json"]);
+    assert_eq!(code, 1, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["properties"]["no_action_after_shutdown_approved"], "fails", "{v}");
 }

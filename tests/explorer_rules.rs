@@ -8,7 +8,9 @@
 mod common;
 
 use proptest::prelude::*;
-use team_protocols::explore::{explore, replay_path, Choice, ExploreConfig, Node, Property, Quantifier, Report, Verdict};
+use team_protocols::explore::{
+    explore, explore_with, replay_finding, replay_path, Choice, ExploreConfig, Node, Progress, Property, Quantifier, Report, Slice, Verdict,
+};
 use team_protocols::model::scripted;
 use team_protocols::protocol::{check, FaultAction, FaultPlan, FaultRule, MessageType, Team, Trace, ViolationKind};
 use team_protocols::runtime::scenarios::{self, Scenario};
@@ -251,4 +253,56 @@ fn a_counterexample_uses_the_fewest_faults_that_still_break_its_property() {
             assert_eq!(used, fewest, "{scenario}: {}: the trace holds exactly the faults it says", p.property);
         }
     }
+}
+
+#[test]
+fn slices_of_a_search_together_give_the_whole_search_verdicts_and_shortest_examples() {
+    for scenario in ["shutdown", "reject-plan", "out-of-order"] {
+        let whole = explore(&config(scenario, 1, vec![FaultAction::Drop, FaultAction::Duplicate])).unwrap();
+        for of in [2, 3] {
+            let parts: Vec<Report> = (0..of)
+                .map(|index| {
+                    let sliced = ExploreConfig {
+                        slice: Some(Slice { index, of }),
+                        ..config(scenario, 1, vec![FaultAction::Drop, FaultAction::Duplicate])
+                    };
+                    explore(&sliced).unwrap()
+                })
+                .collect();
+            assert!(parts.iter().all(|p| p.distinct_states < whole.distinct_states), "{scenario}/{of}: each slice explores a part");
+            let merged = Report::merge(parts).unwrap();
+            assert_eq!(merged.complete, whole.complete, "{scenario}/{of}");
+            assert!(merged.distinct_states >= whole.distinct_states, "{scenario}/{of}: slices cover the whole space");
+            for w in &whole.properties {
+                let m = merged.property(w.property).unwrap();
+                assert_eq!(m.verdict, w.verdict, "{scenario}/{of}: {}", w.property.name());
+                let len = |p: &team_protocols::explore::PropertyReport| p.example.as_ref().map(|e| (e.faults, e.path.len()));
+                assert_eq!(len(m), len(w), "{scenario}/{of}: {} has the whole search's shortest example", w.property.name());
+            }
+        }
+    }
+}
+
+#[test]
+fn progress_is_reported_as_the_search_goes_and_ends_at_the_reports_counts() {
+    let mut seen: Vec<Progress> = Vec::new();
+    let report = explore_with(&config("out-of-order", 1, vec![FaultAction::Drop]), &mut |p| seen.push(p)).unwrap();
+    let first_pass: Vec<&Progress> = seen.iter().filter(|p| p.pass == 0).collect();
+    assert!(first_pass.len() > 3, "several reports during the search, got {}", first_pass.len());
+    assert!(
+        first_pass.windows(2).all(|w| w[0].states <= w[1].states && w[0].distinct_states <= w[1].distinct_states),
+        "counters only grow"
+    );
+    let last = first_pass.last().unwrap();
+    assert_eq!((last.states, last.distinct_states, last.depth, last.frontier), (report.states, report.distinct_states, report.depth, 0));
+}
+
+#[test]
+fn a_path_from_a_link_rebuilds_the_counterexample_and_where_it_breaks() {
+    let report = explore(&config("shutdown", 1, vec![FaultAction::Drop])).unwrap();
+    let example = report.property(Property::NoAnswerLost).and_then(|p| p.example.clone()).expect("a dropped answer is found");
+    let scenario = scenarios::explorable("shutdown").unwrap();
+    let (trace, finding) = replay_finding(scenario, &report.config, &example.path, Property::NoAnswerLost).unwrap();
+    assert_eq!(trace, example.trace);
+    assert_eq!(finding, Some(example.finding));
 }

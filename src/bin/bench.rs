@@ -7,7 +7,9 @@
 //! in batches of 1, 16 and 128 per frame (appending to the run, updating
 //! the derived views, the diagram and the panels), as 50th and 95th
 //! percentiles. Last, the explorer (`team_protocols::explore`) in wasm:
-//! states per second on one thread, for a few scenarios.
+//! states per second on one thread, for a few scenarios; then the Explore
+//! panel searching in 1 and 2 Web Workers: states per second, and the
+//! main thread's frames (requestAnimationFrame intervals) while they run.
 //!
 //! Build and open it with `trunk serve bench.html`, or headless with
 //! `scripts/bench-browser.sh`.
@@ -146,6 +148,39 @@ mod page {
         (percentile(work.clone(), 0.5), percentile(work, 0.95), frames)
     }
 
+    /// The Explore panel mounted, searching `settings` in its Web Workers;
+    /// meanwhile the page's frames are timed: (seconds, states, states/s,
+    /// frame interval p50, p95 and max in ms, frames).
+    async fn explore_in_workers(settings: team_protocols::ui::explore_job::ExploreSettings) -> (f64, u64, f64, f64, f64, f64, usize) {
+        use team_protocols::ui::explore_panel::{ExplorePanel, ExploreUi};
+        let host: web_sys::HtmlElement = document().create_element("div").unwrap().unchecked_into();
+        document().body().unwrap().append_child(&host).unwrap();
+        let s = Session::new(0.0);
+        let ui = ExploreUi::new();
+        let handle = leptos::mount::mount_to(host.clone(), move || {
+            provide_context(s);
+            provide_context(ui);
+            view! { <ExplorePanel/> }
+        });
+        ui.settings.set(settings);
+        next_frame().await;
+        ui.start(s);
+        let mut frames = Vec::new();
+        let mut last = now();
+        while ui.job.with_untracked(|j| j.as_ref().is_some_and(|j| j.is_running())) {
+            next_frame().await;
+            let t = now();
+            frames.push(t - last);
+            last = t;
+        }
+        let c = ui.job.with_untracked(|j| j.as_ref().map(|j| j.counters(now()))).unwrap_or_default();
+        drop(handle);
+        host.remove();
+        let n = frames.len();
+        let max = frames.iter().copied().fold(0.0, f64::max);
+        (c.seconds, c.states, c.states_per_second, percentile(frames.clone(), 0.5), percentile(frames, 0.95), max, n)
+    }
+
     /// Runs every measurement and writes the results into the page.
     pub(crate) async fn run() {
         let out = document().get_element_by_id("results").expect("#results");
@@ -197,6 +232,22 @@ mod page {
             ));
             out.set_text_content(Some(&lines.join("\n")));
             next_frame().await;
+        }
+        lines.push(String::new());
+        lines.push("explore panel in Web Workers: scenario  faults  workers  states  seconds  states/s  frame-p50-ms  frame-p95-ms  frame-max-ms  frames".to_string());
+        for workers in [1, 2] {
+            let settings = team_protocols::ui::explore_job::ExploreSettings {
+                scenario: "out-of-order".into(),
+                max_faults: 1,
+                workers,
+                ..Default::default()
+            };
+            let (secs, states, rate, p50, p95, max, n) = explore_in_workers(settings).await;
+            lines.push(format!(
+                "{:>31}  {:>6}  {workers:>7}  {states:>6}  {secs:>7.2}  {rate:>8.0}  {p50:>12.1}  {p95:>12.1}  {max:>12.1}  {n:>6}",
+                "out-of-order", 1
+            ));
+            out.set_text_content(Some(&lines.join("\n")));
         }
         document().set_title("bench done");
     }

@@ -4,6 +4,8 @@
 //! explores every run of the scenario within the bounds, prints each
 //! property's verdict (and the shortest counterexample's choices), and exits
 //! non-zero when a property fails. `--list` names the scenarios.
+//! `--rule-off NAME` switches a protective rule off (`protocol::rules`), to
+//! reproduce the failure it prevents.
 //!
 //! Owns argument parsing and printing; the search is `team_protocols::explore`.
 
@@ -16,7 +18,7 @@ use team_protocols::runtime::scenarios;
 
 const USAGE: &str = "usage: explore --scenario ID [--faults K] [--kinds drop,duplicate,delay,reorder] [--depth N] [--max-states N]
                [--strategy bfs|dfs|simulate] [--runs N] [--seed N] [--threads N] [--decisions N] [--withhold] [--no-symmetry]
-               [--json] [--trace-out DIR]
+               [--lead-answers] [--rule-off NAME]... [--json] [--trace-out DIR]
        explore --list";
 
 /// Why the command line was refused.
@@ -34,6 +36,8 @@ enum ArgError {
     Strategy(String),
     #[error("--scenario is required")]
     NoScenario,
+    #[error("--rule-off: {0}")]
+    Rule(#[from] team_protocols::protocol::RulesError),
 }
 
 struct Args {
@@ -67,6 +71,11 @@ fn parse(mut it: impl Iterator<Item = String>) -> Result<Args, ArgError> {
             "--runs" => runs = number(&flag, it.next())?,
             "--strategy" => strategy = it.next().ok_or_else(|| ArgError::Missing(flag.clone()))?,
             "--withhold" => config.decisions.withhold_answers = true,
+            "--lead-answers" => config.decisions.answer_for_addressee = true,
+            "--rule-off" => {
+                let name = it.next().ok_or_else(|| ArgError::Missing(flag.clone()))?;
+                config.rules = config.rules.with(team_protocols::protocol::Rule::by_name(&name)?, false);
+            }
             "--no-symmetry" => config.symmetry = false,
             "--decisions" => config.max_decisions = number(&flag, it.next())?,
             "--kinds" => {
@@ -107,6 +116,10 @@ fn parse(mut it: impl Iterator<Item = String>) -> Result<Args, ArgError> {
 fn print_text(report: &Report) {
     let c = &report.config;
     println!("scenario {} · faults ≤ {} · decisions off script ≤ {} · {:?}", c.scenario, c.max_faults, c.max_decisions, c.strategy);
+    let off: Vec<&str> = c.rules.off().map(|r| r.name()).collect();
+    if !off.is_empty() {
+        println!("protective rules off: {}", off.join(", "));
+    }
     println!(
         "{} states, {} distinct, depth {}, {:.2} s, {:.0} states/s{}",
         report.states,

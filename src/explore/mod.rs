@@ -14,6 +14,8 @@
 //! Owns search and reporting. It must not draw anything or call a real
 //! model; the page's panel and the `explore` binary are its drivers.
 
+pub mod fork;
+pub mod gallery;
 pub mod properties;
 mod search;
 
@@ -23,11 +25,11 @@ use std::hash::{Hash, Hasher};
 use serde::{Deserialize, Serialize};
 
 pub use properties::{Finding, Monitor, Property, Quantifier};
-pub use search::explore;
+pub use search::{explore, explore_with};
 
 use crate::model::scripted::choices::{alternatives, Alternative, Decisions};
 use crate::protocol::canon::StableHasher;
-use crate::protocol::{AgentName, Event, FaultAction, Trace};
+use crate::protocol::{AgentName, Event, FaultAction, Rules, Trace};
 use crate::runtime::scenarios::Scenario;
 use crate::runtime::scheduler::TurnKind;
 use crate::runtime::world::{World, WorldConfig};
@@ -51,6 +53,14 @@ pub enum ExploreError {
     /// The world refused a prompt of the scenario.
     #[error("the scenario's prompt was refused: {0}")]
     Refused(String),
+    /// A recorded run that no path of the explorer reproduces.
+    #[error("this run cannot be forked: from event #{seq} on (choice {step}) it is not a run of its scenario on the scripted model with no fault rules and nobody's hand in it")]
+    Unforkable {
+        /// The choice where the paths part, from 1.
+        step: usize,
+        /// The first recorded entry not reproduced.
+        seq: u64,
+    },
 }
 
 /// How to search.
@@ -95,6 +105,59 @@ pub struct ExploreConfig {
     pub threads: usize,
     /// Symmetry reduction: teammates configured alike are interchangeable.
     pub symmetry: bool,
+    /// Search only this slice of the space (one of several workers), or all
+    /// of it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slice: Option<Slice>,
+    /// The protective rules the explored world runs under (all on unless
+    /// switched off, as the gallery does to reproduce a failure). Fixed for
+    /// a whole search, so not part of any state's hash.
+    #[serde(default, skip_serializing_if = "Rules::is_default")]
+    pub rules: Rules,
+}
+
+/// One worker's share of a search: the states of the first breadth-first
+/// level wide enough to share (at least two per worker) are dealt out in
+/// turn, and worker `index` of `of` explores those at positions `index`,
+/// `index + of`, … and what lies below them. Deterministic: every worker
+/// computes the same level. Subtrees can meet again, so the workers' distinct
+/// states overlap and their sum over-counts; each shortest counterexample is
+/// the shortest of the workers' (the shortest run lies in some slice).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Slice {
+    /// This worker's index, from 0.
+    pub index: usize,
+    /// How many workers share the search.
+    pub of: usize,
+}
+
+impl Slice {
+    /// Keeps this slice's share of `items`.
+    fn deal<T>(self, items: Vec<T>) -> Vec<T> {
+        let of = self.of.max(1);
+        items.into_iter().enumerate().filter(|(i, _)| i % of == self.index % of).map(|(_, x)| x).collect()
+    }
+
+    /// True when `len` states are enough to share.
+    fn wide_enough(self, len: usize) -> bool {
+        self.of <= 1 || len >= 2 * self.of
+    }
+}
+
+/// How far a search has got: the live counters of a driver (the page's
+/// Explore panel, the command line's `--progress`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Progress {
+    /// Transitions taken so far (states visited, duplicates included).
+    pub states: u64,
+    /// Distinct states so far.
+    pub distinct_states: u64,
+    /// The deepest path so far, in choices.
+    pub depth: usize,
+    /// States waiting to be expanded.
+    pub frontier: usize,
+    /// Which search: 0 for the first, then one per shrinking search.
+    pub pass: u32,
 }
 
 impl ExploreConfig {
@@ -112,6 +175,8 @@ impl ExploreConfig {
             strategy: Strategy::Bfs,
             threads: 0,
             symmetry: true,
+            slice: None,
+            rules: Rules::default(),
         }
     }
 }
@@ -197,13 +262,14 @@ impl Node {
     /// the node and those after it keep their whole trace (to show a run);
     /// otherwise they forget it as they go (to search).
     pub fn start(scenario: Scenario, config: &ExploreConfig, keep_history: bool) -> Result<(Node, Step), ExploreError> {
-        let world = World::explored(WorldConfig {
+        let mut world = World::explored(WorldConfig {
             team_name: "default".into(),
             seed: config.seed,
             max_rounds: 50,
             lead_max_rounds: 50,
             max_tokens: 8000,
         });
+        world.set_rules(config.rules);
         let mut node = Node {
             world,
             monitor: Monitor::new(),
@@ -388,6 +454,21 @@ pub enum Verdict {
     Unknown,
 }
 
+impl Verdict {
+    /// The verdict on a property with `quantifier`, given whether a run that
+    /// breaks it (or, for `sometimes`, shows it) was found and whether the
+    /// search was complete.
+    pub fn judge(quantifier: Quantifier, example: bool, complete: bool) -> Verdict {
+        match (quantifier, example, complete) {
+            (Quantifier::Sometimes, true, _) => Verdict::Holds,
+            (Quantifier::Sometimes, false, true) => Verdict::Fails,
+            (_, true, _) => Verdict::Fails,
+            (_, false, true) => Verdict::Holds,
+            (_, false, false) => Verdict::Unknown,
+        }
+    }
+}
+
 /// A run that breaks a property (or shows a `sometimes` one).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Counterexample {
@@ -448,6 +529,47 @@ impl Report {
         self.properties.iter().any(|p| p.verdict == Verdict::Fails)
     }
 
+    /// One report from the reports of the slices of one search (see
+    /// [`Slice`]): counters summed (so distinct states over-count where the
+    /// slices' subtrees meet), each verdict the whole search's, and each
+    /// example the one with the fewest faults, then the shortest path. The
+    /// wall time is the slowest slice's (they run side by side). `None` for
+    /// no reports.
+    pub fn merge(parts: Vec<Report>) -> Option<Report> {
+        let mut parts = parts.into_iter();
+        let mut out = parts.next()?;
+        out.config.slice = None;
+        for part in parts {
+            out.states += part.states;
+            out.distinct_states += part.distinct_states;
+            out.depth = out.depth.max(part.depth);
+            out.complete &= part.complete;
+            out.seconds = out.seconds.max(part.seconds);
+            for (outcome, n) in part.outcomes {
+                *out.outcomes.entry(outcome).or_default() += n;
+            }
+            for theirs in part.properties {
+                let Some(ours) = out.properties.iter_mut().find(|p| p.property == theirs.property) else {
+                    out.properties.push(theirs);
+                    continue;
+                };
+                let better = match (&ours.example, &theirs.example) {
+                    (None, Some(_)) => true,
+                    (Some(a), Some(b)) => (b.faults, b.path.len()) < (a.faults, a.path.len()),
+                    _ => false,
+                };
+                if better {
+                    ours.example = theirs.example;
+                }
+            }
+        }
+        for p in &mut out.properties {
+            p.verdict = Verdict::judge(p.property.quantifier(), p.example.is_some(), out.complete);
+        }
+        out.states_per_second = if out.seconds > 0.0 { out.states as f64 / out.seconds } else { 0.0 };
+        Some(out)
+    }
+
     /// Sets the wall time the driver measured.
     pub fn timed(mut self, seconds: f64) -> Self {
         self.seconds = seconds;
@@ -479,4 +601,25 @@ pub fn replay_path(scenario: Scenario, config: &ExploreConfig, path: &[Choice]) 
         node = node.after(choice, config)?.0;
     }
     Ok(node)
+}
+
+/// Rebuilds a run from its path, with the first finding of `property` on
+/// it (where the run breaks or shows the property), for a run opened from a
+/// link.
+pub fn replay_finding(
+    scenario: Scenario,
+    config: &ExploreConfig,
+    path: &[Choice],
+    property: Property,
+) -> Result<(Trace, Option<Finding>), ExploreError> {
+    let (mut node, step) = Node::start(scenario, config, true)?;
+    let mut found = step.findings.into_iter().find(|f| f.property == property);
+    for choice in path {
+        let (next, step) = node.after(choice, config)?;
+        node = next;
+        if found.is_none() {
+            found = step.findings.into_iter().find(|f| f.property == property);
+        }
+    }
+    Ok((node.trace().clone(), found))
 }

@@ -9,7 +9,7 @@
 use std::collections::{BTreeMap, HashSet};
 
 use super::{
-    outcome, replay_path, Choice, Counterexample, ExploreConfig, ExploreError, Finding, Node, Property, PropertyReport, Quantifier, Report,
+    outcome, replay_path, Choice, Counterexample, ExploreConfig, ExploreError, Finding, Node, Progress, Property, PropertyReport, Report,
     Step, Strategy, Verdict,
 };
 use crate::protocol::ids::SeededIds;
@@ -22,19 +22,49 @@ struct Example {
     faults: usize,
 }
 
+/// How many visits between two progress reports.
+const PROGRESS_EVERY: u64 = 1024;
+
+/// A driver's progress callback.
+type OnProgress<'a> = &'a mut dyn FnMut(Progress);
+
 /// What the search has found so far.
-struct Found {
+struct Found<'a> {
     examples: BTreeMap<Property, Example>,
     outcomes: BTreeMap<String, u64>,
     states: u64,
     visited: HashSet<u64>,
     depth: usize,
     cut: bool,
+    pass: u32,
+    on_progress: OnProgress<'a>,
 }
 
-impl Found {
-    fn new() -> Self {
-        Found { examples: BTreeMap::new(), outcomes: BTreeMap::new(), states: 0, visited: HashSet::new(), depth: 0, cut: false }
+impl<'a> Found<'a> {
+    fn new(pass: u32, on_progress: OnProgress<'a>) -> Self {
+        Found {
+            examples: BTreeMap::new(),
+            outcomes: BTreeMap::new(),
+            states: 0,
+            visited: HashSet::new(),
+            depth: 0,
+            cut: false,
+            pass,
+            on_progress,
+        }
+    }
+
+    /// Tells the driver how far the search has got.
+    fn progress(&mut self, frontier: usize) {
+        let p = Progress { states: self.states, distinct_states: self.visited.len() as u64, depth: self.depth, frontier, pass: self.pass };
+        (self.on_progress)(p);
+    }
+
+    /// Reports progress every `PROGRESS_EVERY` visits.
+    fn tick(&mut self, frontier: usize) {
+        if self.states.is_multiple_of(PROGRESS_EVERY) {
+            self.progress(frontier);
+        }
     }
 
     /// Counts a state; true if it is new (then its findings are kept).
@@ -71,13 +101,7 @@ impl Found {
             .into_iter()
             .map(|property| {
                 let example = examples.remove(&property);
-                let verdict = match (property.quantifier(), example.is_some(), complete) {
-                    (Quantifier::Sometimes, true, _) => Verdict::Holds,
-                    (Quantifier::Sometimes, false, true) => Verdict::Fails,
-                    (_, true, _) => Verdict::Fails,
-                    (_, false, true) => Verdict::Holds,
-                    (_, false, false) => Verdict::Unknown,
-                };
+                let verdict = Verdict::judge(property.quantifier(), example.is_some(), complete);
                 PropertyReport { property, verdict, example }
             })
             .collect();
@@ -156,31 +180,66 @@ fn bfs(root: Node, config: &ExploreConfig, found: &mut Found) -> Result<(), Expl
     let threads = threads(config);
     let mut level = vec![root];
     let mut depth = 0;
+    let mut sliced = config.slice.is_none();
     while !level.is_empty() && !found.cut {
         if depth >= config.max_depth {
             found.cut = true;
             break;
         }
-        let mut next = Vec::new();
-        for (hash, node, step) in expand_level(&level, config, threads)? {
-            if found.visit(hash, &node, &step, config) && !step.terminal {
-                next.push(node);
+        if !sliced {
+            if let Some(slice) = config.slice.filter(|s| s.wide_enough(level.len())) {
+                level = slice.deal(level);
+                sliced = true;
             }
-            if found.cut {
-                break;
+        }
+        found.progress(level.len());
+        let mut next = Vec::new();
+        if threads > 1 {
+            for (hash, node, step) in expand_level(&level, config, threads)? {
+                if found.visit(hash, &node, &step, config) && !step.terminal {
+                    next.push(node);
+                }
+                found.tick(level.len() + next.len());
+                if found.cut {
+                    break;
+                }
+            }
+        } else {
+            // One thread: expand and visit node by node (the same order), so
+            // progress flows during a wide level.
+            'level: for node in &level {
+                for (hash, child, step) in expand(node, config)? {
+                    if found.visit(hash, &child, &step, config) && !step.terminal {
+                        next.push(child);
+                    }
+                    found.tick(level.len() + next.len());
+                    if found.cut {
+                        break 'level;
+                    }
+                }
             }
         }
         level = next;
         depth += 1;
     }
+    found.progress(0);
     Ok(())
 }
 
 fn dfs(root: Node, config: &ExploreConfig, found: &mut Found) -> Result<(), ExploreError> {
     let mut stack = vec![root];
+    let mut sliced = config.slice.is_none();
     while let Some(node) = stack.pop() {
         if found.cut {
             break;
+        }
+        if !sliced {
+            if let Some(slice) = config.slice.filter(|s| s.wide_enough(stack.len() + 1)) {
+                stack.push(node);
+                stack = slice.deal(stack);
+                sliced = true;
+                continue;
+            }
         }
         if node.path.len() >= config.max_depth {
             found.cut = true;
@@ -191,12 +250,22 @@ fn dfs(root: Node, config: &ExploreConfig, found: &mut Found) -> Result<(), Expl
             if found.visit(hash, &child, &step, config) && !step.terminal {
                 stack.push(child);
             }
+            found.tick(stack.len());
         }
     }
+    found.progress(0);
     Ok(())
 }
 
 fn simulate(root: Node, config: &ExploreConfig, runs: u64, seed: u64, found: &mut Found) -> Result<(), ExploreError> {
+    // Each slice walks its own share of the runs with its own seed.
+    let (seed, runs) = match config.slice {
+        Some(slice) if slice.of > 1 => {
+            let share = runs / slice.of as u64 + u64::from((slice.index as u64) < runs % slice.of as u64);
+            (seed.wrapping_add(slice.index as u64), share)
+        }
+        _ => (seed, runs),
+    };
     let mut rng = SeededIds::new(seed ^ 0x51_u64.rotate_left(40));
     for _ in 0..runs {
         let mut node = root.clone();
@@ -212,6 +281,7 @@ fn simulate(root: Node, config: &ExploreConfig, runs: u64, seed: u64, found: &mu
             let pick = &choices[(rng.next_u64() % choices.len() as u64) as usize];
             let (child, step) = node.after(pick, config)?;
             found.visit(child.state_hash(config), &child, &step, config);
+            found.tick(0);
             if step.terminal {
                 break;
             }
@@ -219,25 +289,40 @@ fn simulate(root: Node, config: &ExploreConfig, runs: u64, seed: u64, found: &mu
         }
         found.cut = false;
     }
+    found.progress(0);
     Ok(())
 }
 
 /// Explores the scenario `config` names within its bounds and judges every
-/// property. A counterexample that uses faults is shrunk to the fewest: the
-/// search is run again with fewer faults allowed, and the first bound under
-/// which the property still fails gives the example (breadth first, so the
-/// shortest run with that few faults).
+/// property. Each example (a counterexample, or the witness of a
+/// `sometimes` property) that uses faults is shrunk to the fewest: the whole
+/// space is searched again with fewer faults allowed (once per bound, for
+/// every property), and the first bound under which the example still
+/// exists gives it (breadth first, so the shortest run with that few
+/// faults). So every example is the fewest faults first, then the shortest
+/// — the order [`Report::merge`] keeps for slices.
 pub fn explore(config: &ExploreConfig) -> Result<Report, ExploreError> {
-    let mut report = search(config)?;
+    explore_with(config, &mut |_| {})
+}
+
+/// [`explore`], telling `on_progress` how far it has got every thousand or
+/// so states and at the end of each level (the driver's live counters; a
+/// page's worker posts them to the page).
+pub fn explore_with(config: &ExploreConfig, on_progress: &mut dyn FnMut(Progress)) -> Result<Report, ExploreError> {
+    let mut report = search(config, 0, on_progress)?;
+    // Shrinking searches cover the whole space even for a slice: a fewer-
+    // fault run may lie in another slice's part (see `Slice`).
+    let mut smaller: BTreeMap<usize, Report> = BTreeMap::new();
     for index in 0..report.properties.len() {
         let Some(faults) = report.properties[index].example.as_ref().map(|e| e.faults) else { continue };
-        if report.properties[index].verdict != Verdict::Fails || faults < 2 {
-            continue;
-        }
         let property = report.properties[index].property;
-        for fewer in 1..faults {
-            let smaller = search(&ExploreConfig { max_faults: fewer, ..config.clone() })?;
-            let example = smaller.property(property).filter(|p| p.verdict == Verdict::Fails).and_then(|p| p.example.clone());
+        for fewer in 0..faults {
+            if !smaller.contains_key(&fewer) {
+                let pass = smaller.len() as u32 + 1;
+                let bound = ExploreConfig { max_faults: fewer, slice: None, ..config.clone() };
+                smaller.insert(fewer, search(&bound, pass, on_progress)?);
+            }
+            let example = smaller.get(&fewer).and_then(|r| r.property(property)).and_then(|p| p.example.clone());
             if let Some(example) = example {
                 report.properties[index].example = Some(example);
                 break;
@@ -248,10 +333,10 @@ pub fn explore(config: &ExploreConfig) -> Result<Report, ExploreError> {
 }
 
 /// One search within `config`'s bounds.
-fn search(config: &ExploreConfig) -> Result<Report, ExploreError> {
+fn search(config: &ExploreConfig, pass: u32, on_progress: &mut dyn FnMut(Progress)) -> Result<Report, ExploreError> {
     let scenario = scenarios::explorable(&config.scenario).ok_or_else(|| ExploreError::UnknownScenario(config.scenario.clone()))?;
     let (root, step) = Node::start(scenario, config, false)?;
-    let mut found = Found::new();
+    let mut found = Found::new(pass, on_progress);
     found.visit(root.state_hash(config), &root, &step, config);
     let complete = match config.strategy {
         Strategy::Bfs if !step.terminal => {

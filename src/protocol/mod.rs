@@ -13,6 +13,7 @@ pub mod ids;
 pub mod message;
 pub mod name;
 pub mod roster;
+pub mod rules;
 pub mod team;
 #[cfg(test)]
 pub(crate) mod testing;
@@ -29,6 +30,7 @@ pub use faults::{FaultAction, FaultError, FaultPlan, FaultRule};
 pub use message::{Message, MessageError, MessageType, RequestId};
 pub use name::{AgentName, NameError};
 pub use roster::{Member, MemberStatus, Roster, RosterError, SpawnKind, LEAD_INCARNATION};
+pub use rules::{Rule, Rules, RulesError};
 pub use team::{ReplayError, Team, TeamError, TeamState};
 pub use time::Millis;
 pub use timeline::Timeline;

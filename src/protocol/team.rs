@@ -12,6 +12,7 @@ use super::faults::{self, FaultAction, FaultPlan};
 use super::ids::SeededIds;
 use super::message::{Message, MessageError, MessageType, RequestId};
 use super::roster::{Member, MemberStatus, Roster, RosterError, SpawnKind};
+use super::rules::Rules;
 use super::time::Millis;
 use super::trace::{Event, Trace, TraceEntry, TraceError};
 use super::tracker::{Incarnations, Request, RequestKind, RequestStatus, Tracker, TrackerError};
@@ -130,6 +131,8 @@ pub struct TeamState {
     pub bus: Bus,
     /// The requests.
     pub tracker: Tracker,
+    /// The protective rules in force (all on unless a run switched some off).
+    pub rules: Rules,
 }
 
 impl TeamState {
@@ -137,7 +140,12 @@ impl TeamState {
     pub fn new(team_name: &str) -> Self {
         let mut bus = Bus::new();
         bus.register(&AgentName::lead());
-        TeamState { roster: Roster::new(team_name), bus, tracker: Tracker::new() }
+        TeamState { roster: Roster::new(team_name), bus, tracker: Tracker::new(), rules: Rules::default() }
+    }
+
+    /// A team with only the lead, under `rules`.
+    pub fn with_rules(team_name: &str, rules: Rules) -> Self {
+        TeamState { rules, ..TeamState::new(team_name) }
     }
 
     /// Applies one event, or refuses it and changes nothing.
@@ -196,12 +204,13 @@ impl TeamState {
 
     /// Checks that `by` may answer request `id` of protocol `kind` now: the
     /// tracker's rules, and that `by` is still the run the request was
-    /// addressed to. Returns the state the answer leads to.
+    /// addressed to (unless `rules` switch those checks off). Returns the
+    /// state the answer leads to.
     pub fn check_answer(&self, id: &RequestId, kind: RequestKind, by: &AgentName, approve: bool) -> Result<RequestStatus, TeamError> {
-        let next = self.tracker.check_answer(id, kind, by, approve)?;
+        let next = self.tracker.check_answer_under(id, kind, by, approve, &self.rules)?;
         let addressed = self.tracker.get(id).map_or(0, |r| r.incarnations.addressee);
         let current = self.roster.incarnation(by);
-        if addressed < current {
+        if self.rules.incarnation_binding && addressed < current {
             return Err(TeamError::StaleRequest { id: id.clone(), addressee: by.clone(), addressed, current });
         }
         Ok(next)
@@ -238,7 +247,7 @@ impl TeamState {
             }
             Event::RequestTransitioned { request_id, request_kind, by, to, .. } => {
                 let approve = *to == RequestStatus::Approved;
-                self.tracker.answer(request_id, *request_kind, by, approve, entry.time).expect(CHECKED);
+                self.tracker.answer_under(request_id, *request_kind, by, approve, entry.time, &self.rules).expect(CHECKED);
                 let req = self.tracker.get(request_id).expect(CHECKED);
                 if *request_kind == RequestKind::Shutdown && approve {
                     // The addressee finishes its turn, then exits.
@@ -356,11 +365,24 @@ impl Team {
 
     /// Rebuilds a team by applying every event of `trace`.
     pub fn replay(trace: &Trace) -> Result<Team, ReplayError> {
-        let mut state = TeamState::new(&trace.team_name);
+        let mut state = TeamState::with_rules(&trace.team_name, trace.rules);
         for entry in trace.entries() {
             state.apply(entry).map_err(|source| ReplayError { seq: entry.seq, source })?;
         }
         Ok(Team { state, trace: trace.clone(), faults: FaultPlan::default(), armed: None })
+    }
+
+    /// Sets the protective rules for the whole run (and records them in the
+    /// trace's header, so the run replays under them). Set them before the
+    /// first event: a trace has one set of rules.
+    pub fn set_rules(&mut self, rules: Rules) {
+        self.state.rules = rules;
+        self.trace.rules = rules;
+    }
+
+    /// The protective rules in force.
+    pub fn rules(&self) -> &Rules {
+        &self.state.rules
     }
 
     /// The current protocol state.

@@ -8,6 +8,7 @@
 //! Owns keyframing only: the rules are `TeamState::apply`'s, the events are
 //! the trace's. It must not change a trace, and holds no clock.
 
+use super::rules::Rules;
 use super::team::{ReplayError, TeamState};
 use super::trace::{TraceEntry, TraceError};
 
@@ -31,6 +32,13 @@ impl Timeline {
     /// (at least 1).
     pub fn new(team_name: &str, every: usize) -> Self {
         let start = TeamState::new(team_name);
+        Timeline { every: every.max(1), frames: vec![start.clone()], tip: start, len: 0 }
+    }
+
+    /// An empty run of team `team_name` recorded under `rules` (a trace's
+    /// header says which), keyframed every `every` events.
+    pub fn with_rules(team_name: &str, every: usize, rules: Rules) -> Self {
+        let start = TeamState::with_rules(team_name, rules);
         Timeline { every: every.max(1), frames: vec![start.clone()], tip: start, len: 0 }
     }
 

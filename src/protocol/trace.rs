@@ -13,6 +13,7 @@ use super::bus::MessageId;
 use super::faults::FaultAction;
 use super::message::{Message, RequestId};
 use super::roster::MemberStatus;
+use super::rules::Rules;
 use super::time::Millis;
 use super::tracker::{RequestKind, RequestStatus};
 use super::AgentName;
@@ -227,6 +228,10 @@ pub struct Trace {
     pub team_name: String,
     /// The seed that request ids (and, in the runtime, scheduling) derive from.
     pub seed: u64,
+    /// The protective rules the run was recorded under; written only when
+    /// some rule is off, so ordinary traces are unchanged.
+    #[serde(default, skip_serializing_if = "Rules::is_default")]
+    pub rules: Rules,
     entries: Vec<TraceEntry>,
     /// Entries dropped from the front by `forget_all_but_last` (the
     /// explorer's worlds): sequence numbers go on from there.
@@ -237,7 +242,14 @@ pub struct Trace {
 impl Trace {
     /// An empty trace.
     pub fn new(team_name: impl Into<String>, seed: u64) -> Self {
-        Trace { version: TRACE_FORMAT_VERSION, team_name: team_name.into(), seed, entries: Vec::new(), forgotten: 0 }
+        Trace {
+            version: TRACE_FORMAT_VERSION,
+            team_name: team_name.into(),
+            seed,
+            rules: Rules::default(),
+            entries: Vec::new(),
+            forgotten: 0,
+        }
     }
 
     /// The sequence number the next entry will get.
@@ -318,7 +330,10 @@ impl Trace {
     /// Parses a trace from JSON and checks its structure.
     pub fn from_json(json: &str) -> Result<Self, String> {
         let raw: Trace = serde_json::from_str(json).map_err(|e| format!("not a valid trace file: {e}"))?;
-        Trace::from_parts(raw.team_name, raw.seed, raw.version, raw.entries).map_err(|e| e.to_string())
+        let rules = raw.rules;
+        let mut trace = Trace::from_parts(raw.team_name, raw.seed, raw.version, raw.entries).map_err(|e| e.to_string())?;
+        trace.rules = rules;
+        Ok(trace)
     }
 
     /// The trace as JSON.
@@ -332,7 +347,14 @@ impl Trace {
     }
 
     fn clone_header(&self) -> Trace {
-        Trace { version: self.version, team_name: self.team_name.clone(), seed: self.seed, entries: Vec::new(), forgotten: 0 }
+        Trace {
+            version: self.version,
+            team_name: self.team_name.clone(),
+            seed: self.seed,
+            rules: self.rules,
+            entries: Vec::new(),
+            forgotten: 0,
+        }
     }
 }
 

@@ -183,11 +183,13 @@ pub fn import_json(text: &str) -> Result<Trace, ImportError> {
         Some(v) => return Err(ImportError::UnsupportedVersion { found: clip(&v.to_string(), 40) }),
     }
     let raw: Trace = serde_path_to_error::deserialize(&value).map_err(|e| field_error(&value, e))?;
-    let trace = Trace::from_parts(raw.team_name.clone(), raw.seed, raw.version, raw.entries().to_vec()).map_err(|e| match e {
+    let mut trace = Trace::from_parts(raw.team_name.clone(), raw.seed, raw.version, raw.entries().to_vec()).map_err(|e| match e {
         TraceError::BadSequence { index, seq } => ImportError::BadSequence { index, seq },
         TraceError::TimeWentBackwards { seq, at, previous } => ImportError::TimeWentBackwards { seq, at, previous },
         TraceError::UnsupportedVersion(v) => ImportError::UnsupportedVersion { found: v.to_string() },
     })?;
+    // A run recorded with a protective rule off replays under that rule.
+    trace.rules = raw.rules;
     Team::replay(&trace).map_err(ImportError::BreaksProtocol)?;
     Ok(trace)
 }

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::ids::IdSource;
 use super::message::RequestId;
+use super::rules::Rules;
 use super::time::Millis;
 use super::AgentName;
 
@@ -232,11 +233,24 @@ impl Tracker {
     /// Checks that `by` may answer request `id` of protocol `kind` now, and
     /// returns the state the answer would lead to.
     pub fn check_answer(&self, id: &RequestId, kind: RequestKind, by: &AgentName, approve: bool) -> Result<RequestStatus, TrackerError> {
+        self.check_answer_under(id, kind, by, approve, &Rules::default())
+    }
+
+    /// `check_answer` under `rules`: with `addressee_only` off, anyone's
+    /// answer is taken (the failure that rule prevents).
+    pub fn check_answer_under(
+        &self,
+        id: &RequestId,
+        kind: RequestKind,
+        by: &AgentName,
+        approve: bool,
+        rules: &Rules,
+    ) -> Result<RequestStatus, TrackerError> {
         let req = self.requests.get(id).ok_or_else(|| TrackerError::UnknownRequest(id.clone()))?;
         if req.kind != kind {
             return Err(TrackerError::WrongKind { id: id.clone(), expected: kind, actual: req.kind });
         }
-        if &req.addressee != by {
+        if rules.addressee_only && &req.addressee != by {
             return Err(TrackerError::NotAddressee { id: id.clone(), addressee: req.addressee.clone(), by: by.clone() });
         }
         req.status.answered(approve).ok_or_else(|| TrackerError::AlreadySettled { id: id.clone(), status: req.status })
@@ -251,7 +265,20 @@ impl Tracker {
         approve: bool,
         at: Millis,
     ) -> Result<&Transition, TrackerError> {
-        let to = self.check_answer(id, kind, by, approve)?;
+        self.answer_under(id, kind, by, approve, at, &Rules::default())
+    }
+
+    /// `answer` under `rules` (see `check_answer_under`).
+    pub fn answer_under(
+        &mut self,
+        id: &RequestId,
+        kind: RequestKind,
+        by: &AgentName,
+        approve: bool,
+        at: Millis,
+        rules: &Rules,
+    ) -> Result<&Transition, TrackerError> {
+        let to = self.check_answer_under(id, kind, by, approve, rules)?;
         let req = self.requests.get_mut(id).expect("checked above");
         req.transitions.push(Transition { from: req.status, to, at, by: by.clone() });
         req.status = to;

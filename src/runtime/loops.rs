@@ -85,7 +85,7 @@ impl World {
                     self.ask_turn(me, TurnKind::ModelCall, Resume::ModelTurn)
                 }
                 Resume::TeammateWoken => {
-                    if self.team.is_exiting(me) {
+                    if self.exits_now(me) {
                         self.teammate_exits(me)
                     } else {
                         self.set_status(me, MemberStatus::Working);
@@ -216,7 +216,7 @@ impl World {
 
     /// A teammate after one model call and its tools.
     fn teammate_after(&mut self, me: &AgentName, step: Step) -> After {
-        if self.team.is_exiting(me) {
+        if self.exits_now(me) {
             return self.teammate_exits(me);
         }
         // Past the round limit a teammate goes idle as if it had ended its
@@ -241,6 +241,13 @@ impl World {
                 After::Wait
             }
         }
+    }
+
+    /// True when the teammate approved its shutdown and so leaves its loop
+    /// now; with `exit_after_approval` off it carries on as if it had not
+    /// (anthropics/claude-code#37895, #60199).
+    fn exits_now(&self, me: &AgentName) -> bool {
+        self.team.is_exiting(me) && self.team.rules().exit_after_approval
     }
 
     /// The teammate leaves its loop: `shutdown` if it approved its

@@ -91,10 +91,20 @@ pub const TWINS: Scenario = Scenario {
     prompts: &["Spawn alice as a coder and bob as a coder. Then request both shutdowns."],
 };
 
-/// The scenario with this id the explorer can take: any on the page, or
-/// `TWINS`.
+/// A teammate asked to shut down, then spawned again: the explorer's case
+/// for requests that outlive the run they were addressed to (a stale
+/// shutdown request reaching the respawned teammate:
+/// anthropics/claude-code#45874).
+pub const RESPAWN: Scenario = Scenario {
+    id: "respawn",
+    title: "Respawn: alice asked to shut down, then spawned again",
+    prompts: &["Spawn alice as a coder. Then request her shutdown.", "Spawn alice as a coder."],
+};
+
+/// The scenario with this id the explorer can take: any on the page,
+/// `TWINS` or `RESPAWN`.
 pub fn explorable(id: &str) -> Option<Scenario> {
-    by_id(id).or_else(|| (id == TWINS.id).then_some(TWINS))
+    by_id(id).or_else(|| [TWINS, RESPAWN].into_iter().find(|s| s.id == id))
 }
 
 /// The scenario with this id: one on the page, or the tours' own

@@ -149,6 +149,13 @@ impl World {
         }
     }
 
+    /// Sets the protective rules for the run (`protocol::rules`): the
+    /// team's (recorded in the trace) and the loops'. Before the first
+    /// prompt; by default every rule is on.
+    pub fn set_rules(&mut self, rules: crate::protocol::Rules) {
+        self.team.set_rules(rules);
+    }
+
     /// Sets the fault plan every message is passed through from now on.
     pub fn set_faults(&mut self, plan: crate::protocol::FaultPlan) {
         self.team.set_faults(plan);
@@ -381,6 +388,11 @@ impl World {
     /// Gives each parked recipient a delivery turn.
     pub(crate) fn wake(&mut self, names: &[AgentName]) {
         for n in names {
+            // With `wake_on_message` off an idle teammate sleeps through
+            // whatever arrives (anthropics/claude-code#51556).
+            if !self.team.rules().wake_on_message && !n.is_lead() {
+                continue;
+            }
             self.turns.unpark(n);
         }
     }

@@ -9,6 +9,9 @@ use leptos::prelude::*;
 
 use super::caption_box::CaptionBox;
 use super::diagram_view::DiagramView;
+use super::explore_gallery::Gallery;
+use super::explore_panel::{ExploreFinding, ExplorePanel, ExploreUi};
+use super::fork_view::ForkView;
 use super::i18n::tr;
 use super::i18n_view::{lang, Lang, LanguageSwitcher};
 use super::panels::Panels;
@@ -48,9 +51,10 @@ fn open_link(s: Session, l: Lang, hash: &str) -> bool {
             s.keep_current();
             true
         }
+        Ok(Some(share::SharedRun::Explore(link))) => expect_context::<ExploreUi>().open_link(s, *link),
         Ok(None) => false,
         Err(e) => {
-            s.error(tr!(l.cat_untracked(), "ui-link-bad", error = e.to_string()));
+            s.error(tr!(l.cat_untracked(), "ui-link-bad", error = e.words(l.cat_untracked())));
             false
         }
     }
@@ -58,7 +62,7 @@ fn open_link(s: Session, l: Lang, hash: &str) -> bool {
 
 /// Copies `text` with the async clipboard API; `status` says whether it
 /// worked, in words (a refusal is the browser's, not a bug).
-fn copy_to_clipboard(l: Lang, text: String, status: RwSignal<String>) {
+pub(super) fn copy_to_clipboard(l: Lang, text: String, status: RwSignal<String>) {
     use wasm_bindgen::JsCast;
     let cat = l.cat_untracked();
     let refused = cat.t("ui-copy-refused");
@@ -100,6 +104,7 @@ pub fn App(
     provide_context(l);
     let tours = TourState::new();
     provide_context(tours);
+    provide_context(ExploreUi::new());
     s.reset();
     // A share link reruns its scenario or shows its trace; otherwise the run
     // from before a reload comes back for replay. A bad link says so, and
@@ -213,6 +218,8 @@ pub fn App(
                     <Controls/>
                     <CaptionBox/>
                     <TourCard/>
+                    <ExploreFinding/>
+                    <ForkView/>
                     {move || s.run.trace.with(|t| t.is_empty()).then(|| view! {
                         <p class="empty-hint">{move || l.t("ui-empty-hint")}<span class="narrow-only">{move || l.t("ui-empty-hint-narrow")}</span>{move || l.t("ui-empty-hint-end")}</p>
                     })}
@@ -226,6 +233,8 @@ pub fn App(
                     <TracePanel/>
                     <Settings/>
                     <FaultsPanel/>
+                    <ExplorePanel/>
+                    <Gallery/>
                 </aside>
                 <aside id="panels" class=move || drawer.class(Drawer::Panels, "right") aria-label=move || l.t("ui-drawer-panels-title")>
                     <DrawerHead which=Drawer::Panels/>
@@ -884,7 +893,7 @@ fn Controls() -> impl IntoView {
 
 /// A scenario's title in the page's language (`scenario-<id>-title`), or
 /// its own title when the catalog has none for it.
-fn scenario_title(cat: &super::i18n::Catalog, id: &str, own: &str) -> String {
+pub(super) fn scenario_title(cat: &super::i18n::Catalog, id: &str, own: &str) -> String {
     let key = format!("scenario-{id}-title");
     if cat.has(&key) || super::i18n::Catalog::en().has(&key) {
         cat.t(&key)

@@ -95,7 +95,9 @@ impl RunViews {
 
     /// Views of every event of `trace`.
     pub fn of(trace: &Trace) -> Self {
-        let mut v = RunViews::new(&trace.team_name);
+        // A run recorded with a protective rule off replays under that rule.
+        let timeline = Timeline::with_rules(&trace.team_name, DEFAULT_KEYFRAME_EVERY, trace.rules);
+        let mut v = RunViews { timeline, ..RunViews::new(&trace.team_name) };
         v.extend(trace.entries());
         v
     }
@@ -245,5 +247,21 @@ mod tests {
         assert!(views.state_at(trace.entries(), Some(1)).is_ok());
         assert_eq!(views.state_at(trace.entries(), None).unwrap_err().seq, 1);
         assert_eq!(views.len(), 2, "the diagram still shows every event");
+    }
+
+    #[test]
+    fn a_run_recorded_with_a_protective_rule_off_shows_under_that_rule() {
+        use crate::protocol::{RequestKind, Rule, Rules, Team};
+        let (lead, alice) = (AgentName::lead(), AgentName::parse("alice").unwrap());
+        let mut team = Team::new("default", 7);
+        team.set_rules(Rules::default().with(Rule::AddresseeOnly, false));
+        team.spawn(&alice, "coder", false, Millis(0)).unwrap();
+        let id = team.request_shutdown(&lead, &alice, Millis(1)).unwrap();
+        team.answer(RequestKind::Shutdown, &id, &lead, true, "", Millis(2)).unwrap();
+        let trace = team.trace().clone();
+        assert!(RunViews::of(&trace).state_at(trace.entries(), None).is_ok(), "replayed under its own rules");
+        let mut strict = trace.clone();
+        strict.rules = Rules::default();
+        assert!(RunViews::of(&strict).state_at(strict.entries(), None).is_err(), "under every rule the lead's answer is refused");
     }
 }

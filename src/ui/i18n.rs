@@ -75,6 +75,7 @@ impl Locale {
                 ("ui.ftl", include_str!("../../locales/en/ui.ftl")),
                 ("captions.ftl", include_str!("../../locales/en/captions.ftl")),
                 ("tours.ftl", include_str!("../../locales/en/tours.ftl")),
+                ("explore.ftl", include_str!("../../locales/en/explore.ftl")),
             ],
             Locale::Zh => &[
                 ("ui.ftl", include_str!("../../locales/zh/ui.ftl")),

@@ -14,7 +14,10 @@
 pub mod captions;
 pub mod derived;
 pub mod diagram;
+pub mod explore_job;
+pub mod explore_words;
 pub mod export;
+pub mod fork_align;
 pub mod geometry;
 pub mod i18n;
 pub mod lists;
@@ -37,6 +40,14 @@ pub mod caption_box;
 pub mod diagram_view;
 #[cfg(target_arch = "wasm32")]
 pub mod download;
+#[cfg(target_arch = "wasm32")]
+pub mod explore_gallery;
+#[cfg(target_arch = "wasm32")]
+pub mod explore_panel;
+#[cfg(target_arch = "wasm32")]
+pub mod explore_workers;
+#[cfg(target_arch = "wasm32")]
+pub mod fork_view;
 #[cfg(target_arch = "wasm32")]
 pub mod i18n_view;
 #[cfg(target_arch = "wasm32")]

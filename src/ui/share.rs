@@ -3,8 +3,13 @@
 //! run carries its trace, deflated and base64url-encoded (the `base64`
 //! crate), when that fits.
 //!
+//! An explorer link carries the Explore panel's settings and, optionally, a
+//! run of the search to open (its path of choices): `explore=` + base64url
+//! of its JSON; the run is rebuilt from the path, so the link stays short.
+//!
 //! Owns the link format and its errors. Pure: no DOM, no storage.
 
+use super::explore_job::ExploreLink;
 use super::export::{import_json, ImportError, MAX_IMPORT_BYTES};
 use crate::protocol::{FaultPlan, Trace};
 
@@ -35,9 +40,23 @@ pub enum ShareError {
     /// The fault rules in the link are not valid.
     #[error("the link's fault rules are not valid: {0}")]
     BadFaults(String),
+    /// The explorer settings or path in the link are not valid.
+    #[error("the link's explorer settings are not valid: {0}")]
+    BadExplore(String),
     /// The trace is too big for a link.
     #[error("this run is too large to share as a link ({0} characters); export it as JSON instead")]
     TooLong(usize),
+}
+
+impl ShareError {
+    /// The error in `cat`'s language where it has words of its own (an
+    /// explorer link's), else in English.
+    pub fn words(&self, cat: &super::i18n::Catalog) -> String {
+        match self {
+            ShareError::BadExplore(why) => super::i18n::tr!(cat, "explore-link-bad-settings", error = why.as_str()),
+            other => other.to_string(),
+        }
+    }
 }
 
 /// What a link asks for.
@@ -54,6 +73,8 @@ pub enum SharedRun {
     },
     /// Show this recorded trace.
     Trace(Trace),
+    /// Set up the Explore panel, and open a run of its search.
+    Explore(Box<ExploreLink>),
 }
 
 /// base64url without padding, as links carry it.
@@ -89,6 +110,30 @@ pub fn scenario_fragment(id: &str, seed: u64, faults: &FaultPlan) -> String {
     fragment
 }
 
+/// The fragment for an explorer link: `explore=` + base64url(deflate(JSON)).
+pub fn explore_fragment(link: &ExploreLink) -> Result<String, ShareError> {
+    let json = serde_json::to_string(link).map_err(|e| ShareError::BadExplore(e.to_string()))?;
+    let fragment = format!("explore={}", base64url(&miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9)));
+    if fragment.len() > MAX_LINK_CHARS {
+        return Err(ShareError::TooLong(fragment.len()));
+    }
+    Ok(fragment)
+}
+
+/// An explorer link's settings and path, checked as the panel checks them.
+fn parse_explore(data: &str) -> Result<ExploreLink, ShareError> {
+    let text = inflate_text(data)?;
+    let link: ExploreLink = serde_json::from_str(&text).map_err(|e| ShareError::BadExplore(e.to_string()))?;
+    link.settings.validate().map_err(|e| ShareError::BadExplore(e.to_string()))?;
+    if link.property.is_some() && link.property().is_none() {
+        return Err(ShareError::BadExplore(format!(
+            "no property is called '{}'",
+            link.property.as_deref().unwrap_or_default().chars().take(40).collect::<String>()
+        )));
+    }
+    Ok(link)
+}
+
 /// What the fragment (with or without `#`) asks for; `None` for none.
 pub fn parse_fragment(fragment: &str) -> Result<Option<SharedRun>, ShareError> {
     let mut scenario = None;
@@ -97,6 +142,7 @@ pub fn parse_fragment(fragment: &str) -> Result<Option<SharedRun>, ShareError> {
     for part in fragment.trim_start_matches('#').split('&') {
         match part.split_once('=') {
             Some(("trace", data)) => return Ok(Some(SharedRun::Trace(unpack(data)?))),
+            Some(("explore", data)) => return Ok(Some(SharedRun::Explore(Box::new(parse_explore(data)?)))),
             Some(("scenario", id)) => scenario = Some(id.to_string()),
             Some(("seed", n)) => seed = Some(n.parse().map_err(|_| ShareError::BadSeed(n.chars().take(40).collect()))?),
             Some(("faults", data)) => faults = parse_faults(data)?,
@@ -115,6 +161,11 @@ fn parse_faults(data: &str) -> Result<FaultPlan, ShareError> {
 }
 
 fn unpack(data: &str) -> Result<Trace, ShareError> {
+    Ok(import_json(&inflate_text(data)?)?)
+}
+
+/// Unpacks base64url(deflate(text)), refusing a deflate bomb.
+fn inflate_text(data: &str) -> Result<String, ShareError> {
     use miniz_oxide::inflate::TINFLStatus;
     let packed = from_base64url(data)?;
     let limit = MAX_IMPORT_BYTES as usize;
@@ -122,8 +173,7 @@ fn unpack(data: &str) -> Result<Trace, ShareError> {
         TINFLStatus::HasMoreOutput => ShareError::TooBig,
         _ => ShareError::BadCompression,
     })?;
-    let text = String::from_utf8(json).map_err(|_| ShareError::NotText)?;
-    Ok(import_json(&text)?)
+    String::from_utf8(json).map_err(|_| ShareError::NotText)
 }
 
 #[cfg(test)]
@@ -221,6 +271,36 @@ mod tests {
         assert_eq!(parse_fragment(&fragment).unwrap(), Some(SharedRun::Scenario { id: "shutdown".into(), seed: Some(7), faults }));
         assert_eq!(scenario_fragment("shutdown", 7, &FaultPlan::default()), "scenario=shutdown&seed=7");
         assert_eq!(parse_fragment("").unwrap(), None);
+    }
+
+    #[test]
+    fn an_explorer_link_carries_the_settings_and_the_path_of_a_run() {
+        use crate::explore::{explore, Property};
+        use crate::ui::explore_job::ExploreSettings;
+        let settings = ExploreSettings { fault_kinds: vec![FaultAction::Drop], workers: 2, ..ExploreSettings::default() };
+        let report = explore(&settings.config()).unwrap();
+        let example = report.property(Property::NoAnswerLost).and_then(|p| p.example.clone()).expect("a dropped answer is found");
+        let link = ExploreLink { settings, path: Some(example.path.clone()), property: Some("no_answer_lost".into()) };
+        let fragment = explore_fragment(&link).unwrap();
+        assert!(fragment.len() < 2_000, "a path keeps the link short: {}", fragment.len());
+        assert_eq!(parse_fragment(&fragment).unwrap(), Some(SharedRun::Explore(Box::new(link))));
+    }
+
+    #[test]
+    fn a_damaged_explorer_link_says_what_is_wrong() {
+        let pack = |json: &str| format!("explore={}", base64url(&miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9)));
+        let settings = serde_json::to_value(crate::ui::explore_job::ExploreSettings::default()).unwrap();
+        let mut bad_workers = settings.clone();
+        bad_workers["workers"] = 9.into();
+        for (link, says) in [
+            (pack("{}"), "explorer settings are not valid"),
+            (pack(&serde_json::json!({ "settings": bad_workers }).to_string()), "9 workers"),
+            (pack(&serde_json::json!({ "settings": settings, "property": "nonsense" }).to_string()), "no property is called 'nonsense'"),
+            ("explore=@@".into(), "not base64url"),
+        ] {
+            let error = parse_fragment(&link).expect_err(&link).to_string();
+            assert!(error.contains(says), "{link}: {error}");
+        }
     }
 
     #[test]

@@ -12,6 +12,7 @@
 import { readFileSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { chromium } from 'playwright-core';
+import { register as registerExplore, registerGallery } from './explore.mjs';
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -448,6 +449,9 @@ for (const lang of LANGUAGES) {
     }
   }
 }
+
+registerExplore(test, { openPage, expect, openDrawer, closeDrawer, screenshot, expectNoAxeViolations, shownOf });
+registerGallery(test, { openPage, expect, screenshot, expectNoAxeViolations });
 
 const browser = await chromium.launch({
   executablePath: process.env.E2E_CHROMIUM || '/usr/bin/chromium',

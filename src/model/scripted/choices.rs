@@ -25,11 +25,16 @@ pub struct Decisions {
     pub withhold_answers: bool,
     /// A teammate that would submit a plan starts work instead.
     pub skip_plans: bool,
+    /// The lead answers a shutdown request it sent (addressed to a
+    /// teammate) itself: the lead approving its own shutdown request
+    /// (anthropics/claude-code#81464). Off unless asked for.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub answer_for_addressee: bool,
 }
 
 impl Default for Decisions {
     fn default() -> Self {
-        Decisions { flip_answers: true, withhold_answers: false, skip_plans: true }
+        Decisions { flip_answers: true, withhold_answers: false, skip_plans: true, answer_for_addressee: false }
     }
 }
 
@@ -99,9 +104,47 @@ pub fn alternatives(request: &ModelRequest, decisions: Decisions) -> Vec<Alterna
             out.push(Alternative { label: "start work instead of submitting a plan".into(), reply: with_call(&reply, index, Some(work)) });
         }
     }
+    if decisions.answer_for_addressee && request.system.starts_with("You are a team lead") {
+        for rid in unanswered_shutdown_requests(request) {
+            let call = ContentBlock::ToolUse {
+                id: format!("toolu_lead_answers_{rid}"),
+                name: "shutdown_response".into(),
+                input: json!({ "request_id": rid, "approve": true, "reason": "Approved by the lead itself (explored)." }),
+            };
+            let content = vec![ContentBlock::text(format!("Approving shutdown request {rid} myself.")), call];
+            let reply = ModelResponse { content, stop_reason: StopReason::ToolUse, usage: reply.usage };
+            out.push(Alternative { label: format!("answer {rid} itself instead of its addressee"), reply });
+        }
+    }
     let mut all = vec![Alternative { label: "as scripted".into(), reply }];
     all.extend(out);
     all
+}
+
+/// The shutdown requests the lead sent (as its tool results say) that no
+/// answer in the conversation mentions and the lead has not tried to answer.
+fn unanswered_shutdown_requests(request: &ModelRequest) -> Vec<String> {
+    let mut sent: Vec<String> = Vec::new();
+    let mut answered: Vec<String> = Vec::new();
+    for turn in &request.messages {
+        for block in &turn.content {
+            match block {
+                ContentBlock::ToolResult { content, is_error: false, .. } => {
+                    let id = content.strip_prefix("Shutdown request ").and_then(|rest| rest.split(' ').next());
+                    sent.extend(id.filter(|_| content.contains(" sent to ")).map(str::to_string));
+                }
+                ContentBlock::ToolUse { name, input, .. } if name == "shutdown_response" && input.get("approve").is_some() => {
+                    answered.push(request_id(input).to_string());
+                }
+                ContentBlock::Text { text } if text.contains("shutdown_response") => {
+                    answered.extend(sent.iter().filter(|id| text.contains(id.as_str())).cloned());
+                }
+                _ => {}
+            }
+        }
+    }
+    sent.retain(|id| !answered.contains(id));
+    sent
 }
 
 #[cfg(test)]
@@ -160,7 +203,55 @@ mod tests {
     #[test]
     fn no_alternatives_are_offered_when_none_are_asked_for() {
         let request = teammate_asked_to_shut_down();
-        let none = Decisions { flip_answers: false, withhold_answers: false, skip_plans: false };
+        let none = Decisions { flip_answers: false, withhold_answers: false, skip_plans: false, answer_for_addressee: false };
         assert_eq!(alternatives(&request, none).len(), 1);
+    }
+}
+
+#[cfg(test)]
+mod answer_for_addressee {
+    use super::*;
+    use crate::model::{Role, Turn};
+
+    /// The lead after asking alice to shut down, with `later` appended.
+    fn lead_waiting(later: Vec<ContentBlock>) -> ModelRequest {
+        let ask = ContentBlock::ToolUse { id: "t1".into(), name: "shutdown_request".into(), input: json!({ "teammate": "alice" }) };
+        let sent = ContentBlock::ToolResult {
+            tool_use_id: "t1".into(),
+            content: "Shutdown request 4607cc28 sent to 'alice' (status: pending)".into(),
+            is_error: false,
+        };
+        let mut messages = vec![
+            Turn::user_text("Spawn alice as a coder. Then request her shutdown."),
+            Turn { role: Role::Assistant, content: vec![ask] },
+            Turn { role: Role::User, content: vec![sent] },
+        ];
+        if !later.is_empty() {
+            messages.push(Turn { role: Role::User, content: later });
+        }
+        ModelRequest { system: "You are a team lead.".into(), messages, tools: Vec::new().into(), max_tokens: 1000 }
+    }
+
+    fn lead_answers(decisions: Decisions, request: &ModelRequest) -> Vec<Alternative> {
+        alternatives(request, decisions).into_iter().filter(|a| a.label.contains("itself")).collect()
+    }
+
+    #[test]
+    fn the_lead_may_answer_its_own_pending_request_only_when_asked_for_and_only_while_unanswered() {
+        let on = Decisions { answer_for_addressee: true, ..Decisions::default() };
+        let open = lead_answers(on, &lead_waiting(vec![]));
+        assert_eq!(open.len(), 1);
+        let calls: Vec<_> = open[0].reply.tool_uses().map(|(_, name, input)| (name.to_string(), input.clone())).collect();
+        assert_eq!(
+            calls,
+            vec![(
+                "shutdown_response".to_string(),
+                json!({ "request_id": "4607cc28", "approve": true, "reason": "Approved by the lead itself (explored)." })
+            )]
+        );
+        assert_eq!(open[0].reply.stop_reason, StopReason::ToolUse);
+        assert!(lead_answers(Decisions::default(), &lead_waiting(vec![])).is_empty(), "off by default");
+        let reply = r#"<inbox>[{"type":"shutdown_response","from":"alice","request_id":"4607cc28","approve":true}]</inbox>"#;
+        assert!(lead_answers(on, &lead_waiting(vec![ContentBlock::text(reply)])).is_empty(), "alice answered already");
     }
 }

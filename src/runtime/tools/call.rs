@@ -214,8 +214,14 @@ pub fn parse(role: AgentRole, name: &str, input: &Value) -> Result<ToolCall, Too
         (_, "read_inbox") => ToolCall::ReadInbox,
         (_, "broadcast") => ToolCall::Broadcast { content: typed::<ContentIn>(name, input)?.content },
         (_, "shutdown_request") => ToolCall::ShutdownRequest { teammate: typed::<TeammateIn>(name, input)?.teammate },
-        (AgentRole::Lead, "shutdown_response") => ToolCall::ShutdownStatus { request_id: typed::<RequestIdIn>(name, input)?.request_id },
-        (AgentRole::Teammate, "shutdown_response") => {
+        // The lead's `shutdown_response` checks a request's status; given an
+        // `approve` it is an attempt to answer the request itself, which the
+        // tracker refuses unless the lead is its addressee
+        // (anthropics/claude-code#81464).
+        (AgentRole::Lead, "shutdown_response") if input.get("approve").is_none() => {
+            ToolCall::ShutdownStatus { request_id: typed::<RequestIdIn>(name, input)?.request_id }
+        }
+        (_, "shutdown_response") => {
             let i: ShutdownAnswerIn = typed(name, input)?;
             ToolCall::ShutdownResponse { request_id: i.request_id, approve: i.approve, reason: i.reason }
         }
@@ -242,6 +248,12 @@ mod tests {
         assert_eq!(mate, ToolCall::PlanSubmit { plan: "p".into() });
         let status = parse(AgentRole::Lead, "shutdown_response", &json!({"request_id": "abcd1234"})).unwrap();
         assert_eq!(status, ToolCall::ShutdownStatus { request_id: "abcd1234".into() });
+    }
+
+    #[test]
+    fn a_lead_shutdown_response_with_an_answer_is_an_attempt_to_answer_not_a_status_check() {
+        let attempt = parse(AgentRole::Lead, "shutdown_response", &json!({"request_id": "abcd1234", "approve": true})).unwrap();
+        assert_eq!(attempt, ToolCall::ShutdownResponse { request_id: "abcd1234".into(), approve: true, reason: String::new() });
     }
 
     #[test]

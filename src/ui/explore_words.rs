@@ -1,0 +1,298 @@
+//! The explorer in words, for the page: what each property says, why it
+//! matters (and which failure reported against a production agent-team
+//! tool it stands for), each verdict and each choice of a run told plainly,
+//! the gallery's entries and the protective rules, and the card over the
+//! diagram — all in the page's language (`locales/<lang>/explore.ftl`).
+//!
+//! Owns these sentences only. Pure and native: no DOM; the search is
+//! `explore`, the panel `ui::explore_panel`, the messages `ui::i18n`.
+//! Property names, rule names, agent names and issue references are passed
+//! in unchanged.
+
+use super::explore_job::ExploreJobError;
+use super::i18n::{tr, Catalog};
+use crate::explore::gallery::{self, Entry};
+use crate::explore::{Choice, Property, Quantifier, Verdict};
+use crate::protocol::Rule;
+
+/// The message `key` in `cat`'s language when English has it, else
+/// `fallback` (an entry or rule added without a translation yet).
+fn or_own(cat: &Catalog, key: &str, fallback: &str) -> String {
+    if Catalog::en().has(key) {
+        cat.t(key)
+    } else {
+        fallback.to_string()
+    }
+}
+
+/// What the property says, in one sentence.
+pub fn statement(cat: &Catalog, p: Property) -> String {
+    cat.t(&format!("property-{}", p.name()))
+}
+
+/// The failure reported against Claude Code's agent teams that the
+/// property stands for, if any (`anthropics/claude-code#N`).
+pub fn reported(p: Property) -> &'static [u32] {
+    match p {
+        Property::OnlyTheAddresseeAnswers => &[81464],
+        Property::NoAnswerAcrossRestart => &[45874],
+        Property::NoActionAfterShutdownApproved => &[37895, 60199],
+        Property::NoWorkBeforePlanApproval => &[65458],
+        Property::EveryRequestHasAResponder => &[50310],
+        Property::NoQuietWhilePending => &[51556],
+        _ => &[],
+    }
+}
+
+/// `always`, `sometimes` or `eventually`: part of the property's written
+/// form (`always no_answer_lost`), the same in every language.
+pub fn quantifier(p: Property) -> &'static str {
+    match p.quantifier() {
+        Quantifier::Always => "always",
+        Quantifier::Sometimes => "sometimes",
+        Quantifier::Eventually => "eventually",
+    }
+}
+
+/// The verdict's stable name (`holds`, `fails`, `unknown`), for classes.
+pub fn verdict_class(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Holds => "holds",
+        Verdict::Fails => "fails",
+        Verdict::Unknown => "unknown",
+    }
+}
+
+/// The verdict, as a badge says it.
+pub fn verdict(cat: &Catalog, v: Verdict) -> String {
+    cat.t(&format!("verdict-{}", verdict_class(v)))
+}
+
+/// What the example of a property is called: a counterexample breaks an
+/// `always` or `eventually` property; a witness shows a `sometimes` one.
+pub fn example_kind(cat: &Catalog, p: Property) -> String {
+    match p.quantifier() {
+        Quantifier::Sometimes => cat.t("explore-witness"),
+        _ => cat.t("explore-counterexample"),
+    }
+}
+
+/// `no fault`, `1 fault`, `3 faults`.
+pub fn faults(cat: &Catalog, n: usize) -> String {
+    tr!(cat, "explore-faults", count = n)
+}
+
+/// The caption of an opened example: what broke (or was shown), and why it
+/// matters. `detail` is the explorer's own finding (`None`: the run was
+/// rebuilt but this version does not find the property broken on it).
+pub fn finding_caption(cat: &Catalog, p: Property, detail: Option<&str>, faults_n: usize, choices: usize) -> (String, String) {
+    let name = p.name();
+    let title = match p.quantifier() {
+        Quantifier::Sometimes => tr!(cat, "explore-shown-title", property = name),
+        q => {
+            tr!(cat, "explore-broken-title", property = format!("{} {name}", if q == Quantifier::Always { "always" } else { "eventually" }))
+        }
+    };
+    let detail = detail.map_or_else(|| cat.t("explore-not-found-on-rebuilt"), |d| d.trim_end_matches('.').to_string());
+    let mut text =
+        tr!(cat, "explore-finding-text", detail = detail, statement = statement(cat, p), choices = choices, faults = faults(cat, faults_n));
+    let issues = reported(p);
+    if !issues.is_empty() {
+        let refs: Vec<String> = issues.iter().map(|n| format!("anthropics/claude-code#{n}")).collect();
+        text.push(' ');
+        text.push_str(&tr!(cat, "explore-reported-as", issues = refs.join(", ")));
+    }
+    (title, text)
+}
+
+/// A choice of a run, as a step of its story.
+pub fn choice(cat: &Catalog, c: &Choice) -> String {
+    match c {
+        Choice::Turn { agent, fault: None } => tr!(cat, "choice-turn", agent = agent.to_string()),
+        Choice::Turn { agent, fault: Some(a) } => tr!(cat, "choice-turn-fault", agent = agent.to_string(), fault = a.name()),
+        Choice::Reply { agent, label, .. } => tr!(cat, "choice-reply", agent = agent.to_string(), label = label.as_str()),
+    }
+}
+
+/// A gallery entry's title (`gallery-<id>-title`), else its own.
+pub fn gallery_title(cat: &Catalog, e: &Entry) -> String {
+    or_own(cat, &format!("gallery-{}-title", e.id), e.title)
+}
+
+/// A gallery entry's caption (`gallery-<id>-caption`), else its own.
+pub fn gallery_caption(cat: &Catalog, e: &Entry) -> String {
+    or_own(cat, &format!("gallery-{}-caption", e.id), e.caption)
+}
+
+/// A protective rule's description (`rule-<name>-description`), else its own.
+pub fn rule_description(cat: &Catalog, r: Rule) -> String {
+    or_own(cat, &format!("rule-{}-description", r.name()), r.description())
+}
+
+/// Why a search cannot start, or a worker's message cannot be read.
+pub fn job_error(cat: &Catalog, e: &ExploreJobError) -> String {
+    use super::explore_job::{MAX_FAULTS, MAX_WORKERS};
+    match e {
+        ExploreJobError::UnknownScenario(id) => tr!(cat, "explore-err-scenario", id = id.as_str()),
+        ExploreJobError::Workers(n) => tr!(cat, "explore-err-workers", count = *n, max = MAX_WORKERS),
+        ExploreJobError::Faults(n) => tr!(cat, "explore-err-faults", count = *n, max = MAX_FAULTS),
+        ExploreJobError::NoFaultKind => cat.t("explore-err-no-fault-kind"),
+        ExploreJobError::Zero(what) => tr!(cat, "explore-err-zero", bound = bound_name(cat, what)),
+        ExploreJobError::BadMessage(why) => tr!(cat, "explore-err-bad-message", error = why.as_str()),
+    }
+}
+
+/// A bound named by `ExploreJobError::Zero`, in words.
+fn bound_name(cat: &Catalog, what: &str) -> String {
+    match what {
+        "the depth bound" => cat.t("explore-bound-depth"),
+        "the state bound" => cat.t("explore-bound-states"),
+        other => other.to_string(),
+    }
+}
+
+/// What the card over the diagram says about a run of a search; worded
+/// when drawn, so a language switch rewords it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Card {
+    /// An example of a property (a gallery entry's, when `entry` is set).
+    Finding {
+        /// The property broken or shown.
+        property: Property,
+        /// The explorer's finding, in its words (`None`: not found on the
+        /// rebuilt run).
+        detail: Option<String>,
+        /// Faults in the run.
+        faults: usize,
+        /// Choices in the run.
+        choices: usize,
+        /// The gallery entry it reproduces.
+        entry: Option<&'static str>,
+    },
+    /// A gallery entry's choices replayed with its rule on.
+    Prevented {
+        /// The gallery entry.
+        entry: &'static str,
+    },
+    /// The run on screen recovered as the explorer's path.
+    OnScreen {
+        /// Its choices.
+        choices: usize,
+    },
+    /// One side of a fork opened on the diagram.
+    ForkSide {
+        /// The branch (else the original).
+        branch: bool,
+        /// The step (from 0) where the runs part.
+        at: usize,
+        /// The choice this side took there.
+        choice: Option<Choice>,
+    },
+}
+
+impl Card {
+    /// The card's title and text in `cat`'s language.
+    pub fn words(&self, cat: &Catalog) -> (String, String) {
+        match self {
+            Card::Finding { property, detail, faults, choices, entry } => {
+                let (title, text) = finding_caption(cat, *property, detail.as_deref(), *faults, *choices);
+                match entry.and_then(gallery::by_id) {
+                    Some(e) => {
+                        (tr!(cat, "gallery-reproduced-title", title = gallery_title(cat, e)), format!("{} {text}", gallery_caption(cat, e)))
+                    }
+                    None => (title, text),
+                }
+            }
+            Card::Prevented { entry } => match gallery::by_id(entry) {
+                Some(e) => (
+                    tr!(cat, "gallery-prevented-title", title = gallery_title(cat, e)),
+                    tr!(
+                        cat,
+                        "gallery-prevented-text",
+                        rule = e.rule.name(),
+                        property = format!("{} {}", quantifier(e.property), e.property.name()),
+                        description = rule_description(cat, e.rule)
+                    ),
+                ),
+                None => (entry.to_string(), String::new()),
+            },
+            Card::OnScreen { choices } => (tr!(cat, "explore-on-screen-title", count = *choices), cat.t("explore-on-screen-text")),
+            Card::ForkSide { branch, at, choice: c } => {
+                let side = if *branch { cat.t("fork-side-branch") } else { cat.t("fork-side-original") };
+                let took = c.as_ref().map(|c| choice(cat, c)).unwrap_or_default();
+                (
+                    tr!(cat, "fork-side-title", side = side.as_str(), n = at + 1),
+                    tr!(cat, "fork-side-text", side = side.as_str(), n = at + 1, choice = took),
+                )
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ui::i18n::Locale;
+
+    #[test]
+    fn every_property_has_a_statement_that_is_a_sentence() {
+        for p in Property::ALL {
+            let s = statement(Catalog::en(), p);
+            assert!(s.len() > 20 && s.ends_with('.'), "{}: {s}", p.name());
+        }
+    }
+
+    #[test]
+    fn a_finding_caption_names_the_property_the_fault_count_and_the_reported_issue() {
+        let en = Catalog::en();
+        let (title, text) = finding_caption(en, Property::NoAnswerAcrossRestart, Some("alice's new run answered 4607cc28"), 1, 9);
+        assert_eq!(title, "Broken: always no_answer_across_restart");
+        assert!(text.contains("9 choices and 1 fault.") && text.contains("anthropics/claude-code#45874"), "{text}");
+        let (title, text) = finding_caption(en, Property::SomeRequestApproved, Some("a482b7d6 approved"), 0, 4);
+        assert_eq!(title, "Shown: sometimes some_request_approved");
+        assert!(text.contains("no fault") && !text.contains("claude-code"), "{text}");
+    }
+
+    #[test]
+    fn english_words_of_the_explorer_are_the_ones_the_e2e_tests_find() {
+        let en = Catalog::en();
+        assert_eq!(verdict(en, Verdict::Fails), "fails");
+        assert_eq!(example_kind(en, Property::NoAnswerLost), "counterexample");
+        assert_eq!(example_kind(en, Property::SomeRequestApproved), "witness");
+        let alice = crate::protocol::AgentName::parse("alice").unwrap_or_else(|_| unreachable!());
+        assert_eq!(choice(en, &Choice::Turn { agent: alice.clone(), fault: None }), "alice goes next");
+        assert_eq!(
+            choice(en, &Choice::Turn { agent: alice, fault: Some(crate::protocol::FaultAction::Drop) }),
+            "alice goes next, and its message is hit by drop"
+        );
+    }
+
+    #[test]
+    fn every_property_verdict_gallery_entry_and_rule_is_worded_in_every_language() {
+        let mut missing = Vec::new();
+        let mut keys: Vec<String> = Property::ALL.iter().map(|p| format!("property-{}", p.name())).collect();
+        keys.extend(["holds", "fails", "unknown"].map(|v| format!("verdict-{v}")));
+        for e in gallery::GALLERY {
+            keys.push(format!("gallery-{}-title", e.id));
+            keys.push(format!("gallery-{}-caption", e.id));
+        }
+        keys.extend(Rule::ALL.iter().map(|r| format!("rule-{}-description", r.name())));
+        for l in Locale::ALL {
+            let cat = Catalog::get(l);
+            missing.extend(keys.iter().filter(|k| !cat.has(k)).map(|k| format!("{}: {k}", l.tag())));
+        }
+        assert!(missing.is_empty(), "missing:\n{}", missing.join("\n"));
+    }
+
+    #[test]
+    fn the_english_gallery_and_rules_say_what_the_cli_says() {
+        let en = Catalog::en();
+        for e in gallery::GALLERY {
+            assert_eq!(gallery_title(en, e), e.title);
+            assert_eq!(gallery_caption(en, e), e.caption);
+        }
+        for r in Rule::ALL {
+            assert_eq!(rule_description(en, r), r.description());
+        }
+    }
+}

@@ -1,0 +1,175 @@
+// End-to-end tests of the Explore panel (issue 13): a search in Web Workers
+// with live counters, its verdicts, a counterexample opened and stepped on
+// the diagram, Stop ending the workers, a fork shown side by side, and a
+// link that reopens a counterexample. Registered by run.mjs.
+
+/** Sets the Explore panel's scenario, faults and workers. */
+async function setUp(page, { scenario, faults, workers }) {
+  await page.getByRole('combobox', { name: 'Scenario to explore' }).selectOption(scenario);
+  const f = page.getByRole('spinbutton', { name: 'Faults per run' });
+  await f.fill(String(faults));
+  await f.dispatchEvent('change');
+  if (workers) await page.getByRole('combobox', { name: 'Workers' }).selectOption(String(workers));
+}
+
+/** The search's status line. */
+const status = (page) => page.locator('.explore-status [role=status]');
+
+/** Waits for the search to end; returns its status line. */
+async function searchEnds(page, h) {
+  await page.waitForFunction(() => {
+    const s = document.querySelector('.explore-status [role=status]');
+    return s && !s.textContent.startsWith('Searching');
+  }, null, { timeout: 120_000 });
+  return status(page).textContent();
+}
+
+export function register(test, h) {
+  for (const [size, scheme] of [[{ width: 1440, height: 900 }, 'light'], [{ width: 390, height: 844 }, 'dark']]) {
+    const tag = `${size.width}x${size.height} ${scheme}`;
+    test(`${tag}: explore the shutdown scenario with one fault, open the counterexample, step it`, async (browser) => {
+      const { context, page, errors } = await h.openPage(browser, size, scheme);
+      try {
+        await h.openDrawer(page, size, 'Setup');
+        await setUp(page, { scenario: 'shutdown', faults: 1, workers: 1 });
+        await page.getByRole('button', { name: 'Start', exact: true }).click();
+        const done = await searchEnds(page, h);
+        h.expect(done.startsWith('Done: every run'), `the search did not finish complete: ${done}`);
+        const states = Number((await page.locator('[data-counter=states]').textContent()).replace(/,/g, ''));
+        h.expect(states > 50, `only ${states} states explored`);
+        const lost = page.locator('.verdict[data-property=no_answer_lost]');
+        h.expect((await lost.locator('.verdict-badge').textContent()) === 'fails', 'a dropped answer is not found');
+        const approved = page.locator('.verdict[data-property=some_request_approved] .verdict-badge');
+        h.expect((await approved.textContent()) === 'holds', 'approval is not reachable');
+        await h.screenshot(page, size, scheme, 'explore-verdicts');
+        await h.expectNoAxeViolations(page, `with verdicts (${tag})`);
+        await lost.getByRole('button', { name: /^Open counterexample of no_answer_lost/ }).click();
+        await h.closeDrawer(page, size, 'Setup');
+        const card = page.getByRole('region', { name: 'Broken: always no_answer_lost' });
+        await card.waitFor({ state: 'visible' });
+        const text = await card.innerText();
+        h.expect(/dropped/.test(text) && /1 fault/.test(text), `the card does not say what broke: ${text}`);
+        const [at, total] = await h.shownOf(page);
+        h.expect(at >= 1 && at <= total, `the cursor is not on the run: ${at} of ${total}`);
+        await page.getByRole('button', { name: 'Back', exact: true }).click();
+        h.expect((await h.shownOf(page))[0] === at - 1, 'Back does not step the counterexample');
+        await page.getByRole('button', { name: 'Next', exact: true }).click();
+        h.expect((await h.shownOf(page))[0] === at, 'Next does not step the counterexample');
+        await h.screenshot(page, size, scheme, 'explore-counterexample');
+        await h.expectNoAxeViolations(page, `with a counterexample open (${tag})`);
+        // Its link reopens it in a fresh page.
+        const href = await card.getByRole('link', { name: 'Link to this run' }).getAttribute('href');
+        const again = await context.newPage();
+        await again.goto(href, { waitUntil: 'load' });
+        const reopened = again.getByRole('region', { name: 'Broken: always no_answer_lost' });
+        await reopened.waitFor({ state: 'visible' });
+        h.expect((await h.shownOf(again))[0] === at, 'the link does not reopen the run at the same event');
+        await again.close();
+        return errors;
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  test('1440x900 dark: Stop ends the workers of a search that is still running', async (browser) => {
+    const size = { width: 1440, height: 900 };
+    const { context, page, errors } = await h.openPage(browser, size, 'dark');
+    try {
+      const workers = [];
+      page.on('worker', (w) => workers.push(w));
+      await setUp(page, { scenario: 'out-of-order', faults: 3, workers: 2 });
+      await page.getByRole('button', { name: 'Start', exact: true }).click();
+      await page.waitForFunction(() => Number((document.querySelector('[data-counter=states]')?.textContent || '0').replace(/,/g, '')) > 0, null, { timeout: 60_000 });
+      h.expect(workers.length === 2, `${workers.length} workers started, not 2`);
+      const closed = Promise.all(workers.map((w) => new Promise((resolve) => w.once('close', resolve))));
+      await page.getByRole('button', { name: 'Stop', exact: true }).last().click();
+      await Promise.race([closed, new Promise((_, reject) => setTimeout(() => reject(new Error('the workers were not ended within 5 s')), 5_000))]);
+      h.expect((await status(page).textContent()).startsWith('Stopped'), 'the status does not say Stopped');
+      const frozen = await page.locator('[data-counter=states]').textContent();
+      await page.waitForTimeout(600);
+      h.expect((await page.locator('[data-counter=states]').textContent()) === frozen, 'the counters still move after Stop');
+      return errors;
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('1440x900 light: a fork shows the run and its branch side by side, the first difference marked', async (browser) => {
+    const size = { width: 1440, height: 900 };
+    const { context, page, errors } = await h.openPage(browser, size, 'light');
+    try {
+      await page.getByRole('combobox', { name: 'Speed' }).selectOption('4');
+      await page.getByRole('button', { name: /^Reject a risky plan/ }).click();
+      await page.waitForFunction(() => {
+        const run = [...document.querySelectorAll('button')].find((b) => b.textContent.trim() === 'Run');
+        return run && !run.disabled && document.querySelectorAll('svg.diagram').length > 0;
+      }, null, { timeout: 60_000 });
+      await page.waitForFunction(() => /showing (\d+) of \1 events/.test(document.querySelector('svg.diagram')?.getAttribute('aria-label') || ''));
+      await page.getByRole('button', { name: 'Fork the run on screen' }).click();
+      const card = page.getByRole('region', { name: /^This run, as the explorer's path/ });
+      await card.waitFor({ state: 'visible' });
+      // The lead's review: fork it to approve instead.
+      const steps = card.getByRole('button', { name: /^Fork at choice \d+: lead's model/ });
+      await steps.first().click();
+      await card.getByRole('button', { name: /^Instead: lead's model: approve/ }).click();
+      const fork = page.getByRole('region', { name: /^Fork at choice/ });
+      await fork.waitFor({ state: 'visible' });
+      const table = fork.getByRole('table');
+      const headers = await table.locator('thead th').allTextContents();
+      h.expect(headers.includes('Original') && headers.includes('Branch'), `the columns are ${headers}`);
+      const first = table.locator('tr.fork-first');
+      h.expect((await first.count()) === 1, 'no first difference is marked');
+      h.expect((await first.innerText()).includes('first difference'), 'the first difference is not labelled');
+      const same = await table.locator('tr.fork-same').count();
+      h.expect(same > 5, `the runs share only ${same} rows before they part`);
+      await h.screenshot(page, size, 'light', 'fork');
+      await h.expectNoAxeViolations(page, 'with a fork shown');
+      await fork.getByRole('button', { name: 'Open the branch on the diagram' }).click();
+      await page.getByRole('region', { name: /^The branch of the fork/ }).waitFor({ state: 'visible' });
+      return errors;
+    } finally {
+      await context.close();
+    }
+  });
+}
+
+export function registerGallery(test, h) {
+  test('1440x900 light: each gallery entry reproduces its failure with its rule off, and the rule on prevents it', async (browser) => {
+    const size = { width: 1440, height: 900 };
+    const { context, page, errors } = await h.openPage(browser, size, 'light');
+    try {
+      const gallery = page.getByRole('region', { name: 'Gallery of real failures' });
+      const entries = gallery.getByRole('article');
+      const n = await entries.count();
+      h.expect(n === 4, `${n} gallery entries, not 4`);
+      for (let i = 0; i < n; i++) {
+        const entry = entries.nth(i);
+        const title = (await entry.getByRole('heading').textContent()).trim();
+        const breaks = (await entry.locator('code').first().textContent()).trim();
+        await entry.getByRole('button', { name: 'Reproduce' }).click();
+        const card = page.getByRole('region', { name: `Reproduced: ${title}` });
+        await card.waitFor({ state: 'visible', timeout: 60_000 });
+        const property = breaks.split(' ')[1];
+        const verdict = page.locator(`.verdict[data-property=${property}] .verdict-badge`);
+        h.expect((await verdict.textContent()) === 'fails', `${title}: ${property} does not fail with the rule off`);
+        h.expect((await card.innerText()).includes('claude-code#'), `${title}: the card does not name the reported issue`);
+        const rule = entry.getByRole('switch');
+        await rule.check();
+        await page.getByRole('region', { name: `Prevented: ${title}` }).waitFor({ state: 'visible' });
+        await page.waitForFunction((p) => {
+          const s = document.querySelector('.explore-status [role=status]');
+          const v = document.querySelector(`.verdict[data-property=${p}] .verdict-badge`);
+          return s && s.textContent.startsWith('Done') && v && v.textContent === 'holds';
+        }, property, { timeout: 60_000 });
+        if (i === 0) {
+          await h.screenshot(page, size, 'light', 'gallery');
+          await h.expectNoAxeViolations(page, 'with a gallery entry prevented');
+        }
+      }
+      return errors;
+    } finally {
+      await context.close();
+    }
+  });
+}

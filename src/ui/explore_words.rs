@@ -285,6 +285,43 @@ mod tests {
     }
 
     #[test]
+    fn job_errors_in_english_say_what_the_error_itself_says() {
+        let all = [
+            ExploreJobError::UnknownScenario("nope".into()),
+            ExploreJobError::Workers(9),
+            ExploreJobError::Faults(7),
+            ExploreJobError::NoFaultKind,
+            ExploreJobError::Zero("the depth bound"),
+            ExploreJobError::Zero("the state bound"),
+            ExploreJobError::BadMessage("eof".into()),
+        ];
+        for e in all {
+            assert_eq!(job_error(Catalog::en(), &e), e.to_string());
+            for l in Locale::ALL {
+                assert!(!job_error(Catalog::get(l), &e).contains('⟦'), "{}: {e}", l.tag());
+            }
+        }
+    }
+
+    #[test]
+    fn cards_keep_rule_property_and_agent_names_unchanged_in_every_language() {
+        let e = &gallery::GALLERY[0];
+        let alice = crate::protocol::AgentName::parse("alice").unwrap_or_else(|_| unreachable!());
+        for l in Locale::ALL {
+            let cat = Catalog::get(l);
+            let (title, text) = Card::Prevented { entry: e.id }.words(cat);
+            assert!(title.contains(&gallery_title(cat, e)), "{}: {title}", l.tag());
+            assert!(text.contains(e.rule.name()) && text.contains(e.property.name()), "{}: {text}", l.tag());
+            let card = Card::Finding { property: e.property, detail: None, faults: 0, choices: 3, entry: Some(e.id) };
+            let (_, text) = card.words(cat);
+            assert!(text.contains("anthropics/claude-code#45874") && text.contains('3'), "{}: {text}", l.tag());
+            let side = Card::ForkSide { branch: true, at: 1, choice: Some(Choice::Turn { agent: alice.clone(), fault: None }) };
+            let (title, text) = side.words(cat);
+            assert!(title.contains('2') && text.contains("alice"), "{}: {title} / {text}", l.tag());
+        }
+    }
+
+    #[test]
     fn the_english_gallery_and_rules_say_what_the_cli_says() {
         let en = Catalog::en();
         for e in gallery::GALLERY {

@@ -4,6 +4,8 @@
 # npm) and prints what the page measured: time to first draw and median
 # step time for traces of 1k and 10k events. Also prints the release bundle
 # size of the app itself. Not part of the test suite: numbers, not verdicts.
+# BENCH_ONLY=explore measures only the explorer (in the page's thread, and
+# the Explore panel in 1 and 2 Web Workers with the page's frame times).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -34,7 +36,7 @@ const browser = await chromium.launch({
   args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });
 const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-await page.goto('http://127.0.0.1:8097/index.html');
+await page.goto('http://127.0.0.1:8097/index.html' + (process.env.BENCH_ONLY === 'explore' ? '#explore' : ''));
 await page.waitForFunction(() => document.title === 'bench done', null, { timeout: 540000 });
 console.log(await page.textContent('#results'));
 await browser.close();

@@ -108,6 +108,7 @@ fork-table-caption = The original run and the branch, event by event, aligned by
 fork-original = Original
 fork-branch = Branch
 fork-no-counterpart = no counterpart
+fork-mark-header = Difference
 fork-first-difference = first difference ▶
 fork-open-original = Open the original on the diagram
 fork-open-branch = Open the branch on the diagram
@@ -160,3 +161,8 @@ property-requests_settle = Every request settles: it ends approved or rejected, 
 property-approved_shutdowns_exit = Every teammate that approved its shutdown reaches shutdown.
 property-no_quiet_while_pending = No run goes quiet — every agent idle — while a request is still pending.
 property-runs_end = Every run ends: no state where nothing can move while the run is still on.
+
+## Scenarios only the explorer lists (their titles, looked up as scenario-<id>-title like the others)
+scenario-without-protocols-title = Without protocols, then with
+scenario-twins-title = Twins: two coders, both shut down
+scenario-respawn-title = Respawn: alice asked to shut down, then spawned again

@@ -108,6 +108,7 @@ fork-table-caption = L'esecuzione originale e il ramo, evento per evento, alline
 fork-original = Originale
 fork-branch = Ramo
 fork-no-counterpart = nessuna controparte
+fork-mark-header = Differenza
 fork-first-difference = prima differenza ▶
 fork-open-original = Apri l'originale sul diagramma
 fork-open-branch = Apri il ramo sul diagramma
@@ -160,3 +161,8 @@ property-requests_settle = Ogni richiesta si risolve: finisce approvata o rifiut
 property-approved_shutdowns_exit = Ogni compagno che ha approvato il proprio shutdown arriva allo shutdown.
 property-no_quiet_while_pending = Nessuna esecuzione si ferma in silenzio — tutti gli agenti inattivi — mentre una richiesta è ancora pending.
 property-runs_end = Ogni esecuzione finisce: nessuno stato in cui nulla può muoversi mentre l'esecuzione è ancora in corso.
+
+## Scenarios only the explorer lists (their titles, looked up as scenario-<id>-title like the others)
+scenario-without-protocols-title = Senza protocolli, poi con
+scenario-twins-title = Gemelli: due programmatori, entrambi spenti
+scenario-respawn-title = Rigenerazione: ad alice si chiede di spegnersi, poi viene generata di nuovo

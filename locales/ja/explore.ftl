@@ -106,6 +106,7 @@ fork-table-caption = 元の実行と分岐を、イベントごとにリクエ�
 fork-original = 元
 fork-branch = 分岐
 fork-no-counterpart = 対応なし
+fork-mark-header = 違い
 fork-first-difference = 最初の違い ▶
 fork-open-original = 元の実行を図で開く
 fork-open-branch = 分岐を図で開く
@@ -158,3 +159,8 @@ property-requests_settle = すべてのリクエストは決着する: 最後は
 property-approved_shutdowns_exit = シャットダウンを承認したチームメイトは、すべてシャットダウンに至る。
 property-no_quiet_while_pending = リクエストがまだ pending の間に、実行が静止する（全エージェントがアイドルになる）ことはない。
 property-runs_end = すべての実行は終わる: 実行が続いているのに何も動けない状態はない。
+
+## Scenarios only the explorer lists (their titles, looked up as scenario-<id>-title like the others)
+scenario-without-protocols-title = プロトコルなし、次にあり
+scenario-twins-title = 双子: 二人のコーダー、どちらもシャットダウン
+scenario-respawn-title = 再生成: alice にシャットダウンを求め、その後再び生成

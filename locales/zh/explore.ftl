@@ -106,6 +106,7 @@ fork-table-caption = 原始运行与分支，逐个事件，按请求对齐
 fork-original = 原始
 fork-branch = 分支
 fork-no-counterpart = 无对应事件
+fork-mark-header = 差异
 fork-first-difference = 第一处差异 ▶
 fork-open-original = 在图上打开原始运行
 fork-open-branch = 在图上打开分支
@@ -158,3 +159,8 @@ property-requests_settle = 每个请求都会有结果：最终被批准或被�
 property-approved_shutdowns_exit = 每个批准了关机的队友都会到达关机。
 property-no_quiet_while_pending = 当仍有请求处于 pending 时，没有运行会陷入沉寂（所有智能体都空闲）。
 property-runs_end = 每次运行都会结束：不存在运行尚未结束却什么都无法推进的状态。
+
+## Scenarios only the explorer lists (their titles, looked up as scenario-<id>-title like the others)
+scenario-without-protocols-title = 先无协议，再有协议
+scenario-twins-title = 双胞胎：两个编码者，都已关机
+scenario-respawn-title = 重新生成：alice 被要求关机，然后再次被生成

@@ -184,7 +184,19 @@ mod page {
     /// Runs every measurement and writes the results into the page.
     pub(crate) async fn run() {
         let out = document().get_element_by_id("results").expect("#results");
-        let mut lines = vec!["events  first-draw-ms  median-back-ms  median-next-ms  layout-ms  wasm-memory-MB".to_string()];
+        // `bench.html#explore`: only the explorer's measurements.
+        let only_explore = window().location().hash().is_ok_and(|h| h == "#explore");
+        let mut lines = Vec::new();
+        if !only_explore {
+            diagram_and_scale(&out, &mut lines).await;
+        }
+        explorer(&out, &mut lines).await;
+        document().set_title("bench done");
+    }
+
+    /// The diagram, panels and scale measurements.
+    async fn diagram_and_scale(out: &web_sys::Element, lines: &mut Vec<String>) {
+        lines.push("events  first-draw-ms  median-back-ms  median-next-ms  layout-ms  wasm-memory-MB".to_string());
         for n in [1_000, 10_000, 100_000] {
             let (first, back, next, lay, len) = measure(n, Parts::Both).await;
             let memory = wasm_bindgen::memory()
@@ -213,6 +225,10 @@ mod page {
             lines.push(format!("{batch:>12}  {frames:>23}  {p50:>14.2}  {p95:>14.2}"));
             out.set_text_content(Some(&lines.join("\n")));
         }
+    }
+
+    /// The explorer in the page's thread, then in the panel's workers.
+    async fn explorer(out: &web_sys::Element, lines: &mut Vec<String>) {
         lines.push(String::new());
         lines.push("explorer in the page's thread (wasm, 1 thread): scenario  faults  states  distinct  seconds  states/s".to_string());
         for (scenario, faults) in [("shutdown", 1), ("reject-then-accept", 1), ("out-of-order", 0)] {
@@ -249,7 +265,6 @@ mod page {
             ));
             out.set_text_content(Some(&lines.join("\n")));
         }
-        document().set_title("bench done");
     }
 }
 

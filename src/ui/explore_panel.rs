@@ -267,6 +267,18 @@ pub fn ExplorePanel() -> impl IntoView {
     let ui = expect_context::<ExploreUi>();
     let l = lang();
     let max_workers = cores(MAX_WORKERS);
+    // The team on screen: a run of an explorable scenario sets the panel's
+    // scenario (and seed) unless a search is running.
+    Effect::new(move |_| {
+        let Some(snapshot) = s.run.snapshot.get() else { return };
+        let Some(id) = snapshot.scenario.clone().filter(|id| scenarios::explorable(id).is_some()) else { return };
+        if !ui.job.with_untracked(|j| j.as_ref().is_some_and(Job::is_running)) {
+            ui.settings.update(|x| {
+                x.scenario = id;
+                x.seed = snapshot.seed;
+            });
+        }
+    });
     let set = move |f: &dyn Fn(&mut ExploreSettings)| ui.settings.update(|x| f(x));
     let number = move |ev: &ev::Event| event_target_value(ev).trim().parse::<usize>().ok();
     let running = move || ui.job.with(|j| j.as_ref().is_some_and(Job::is_running));
@@ -290,7 +302,7 @@ pub fn ExplorePanel() -> impl IntoView {
             <div class="explore-form">
                 <label class="field">{move || l.t("explore-scenario")}
                     <select aria-label=move || l.t("explore-scenario-label") prop:value=move || ui.settings.with(|x| x.scenario.clone()) on:change=move |ev| { let v = event_target_value(&ev); set(&|x| x.scenario = v.clone()) }>
-                        {scenarios::ALL.into_iter().chain([scenarios::TWINS, scenarios::WITHOUT_PROTOCOLS]).map(|sc| view! { <option value=sc.id>{move || super::app::scenario_title(l.cat(), sc.id, sc.title)}</option> }).collect_view()}
+                        {scenarios::ALL.into_iter().chain([scenarios::TWINS, scenarios::RESPAWN, scenarios::WITHOUT_PROTOCOLS]).map(|sc| view! { <option value=sc.id>{move || super::app::scenario_title(l.cat(), sc.id, sc.title)}</option> }).collect_view()}
                     </select>
                 </label>
                 <label class="field">{move || l.t("explore-faults-per-run")}

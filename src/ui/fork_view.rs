@@ -100,7 +100,7 @@ pub fn ForkView() -> impl IntoView {
                 let is_first = Some(n) == first;
                 view! {
                     <tr class=class class:fork-first=is_first id=is_first.then_some("fork-first-difference")>
-                        <th scope="row" class="fork-mark">{if is_first { cat.t("fork-first-difference") } else { String::new() }}</th>
+                        <td class="fork-mark">{is_first.then(|| cat.t("fork-first-difference"))}</td>
                         {cell(cat, &f.original.trace, row.left)}
                         {cell(cat, &f.forked.trace, row.right)}
                     </tr>
@@ -122,10 +122,10 @@ pub fn ForkView() -> impl IntoView {
             <section class="fork-view" aria-labelledby="fork-title">
                 <h2 id="fork-title">{tr!(cat, "fork-title", n = f.at + 1)}</h2>
                 <p class="small">{tr!(cat, "fork-summary", original = own, branch = explore_words::choice(cat, &f.choice), summary = summary)}</p>
-                <div class="fork-scroll">
+                <div class="fork-scroll" tabindex="0" role="group" aria-label=cat.t("fork-table-caption")>
                     <table class="fork-table">
                         <caption class="visually-hidden">{cat.t("fork-table-caption")}</caption>
-                        <thead><tr><th scope="col"></th><th scope="col">{cat.t("fork-original")}</th><th scope="col">{cat.t("fork-branch")}</th></tr></thead>
+                        <thead><tr><th scope="col"><span class="visually-hidden">{cat.t("fork-mark-header")}</span></th><th scope="col">{cat.t("fork-original")}</th><th scope="col">{cat.t("fork-branch")}</th></tr></thead>
                         <tbody>{rows}</tbody>
                     </table>
                 </div>

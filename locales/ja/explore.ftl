@@ -60,7 +60,7 @@ explore-which-properties = 一覧に出す性質
 ## 発見カード
 explore-broken-title = 破られた性質: { $property }
 explore-shown-title = 示された性質: sometimes { $property }
-explore-finding-text = { $detail }。性質: { $statement } 見つかった最短の実行は、選択 { $choices } 回と{ $faults }です。
+explore-finding-text = { $detail }。性質: { $statement }見つかった最短の実行は、選択 { $choices } 回と{ $faults }です。
 explore-reported-as = 本番のエージェントチームツールで { $issues } として報告されています。
 explore-not-found-on-rebuilt = 実行は再構築されましたが、このバージョンではその実行でこの性質が破られていません
 explore-marked = それが起きたイベント #{ $seq } にカーソルがあります。
@@ -124,7 +124,7 @@ gallery-rule-on = ルールをオン:
 gallery-rule-summary = これを防ぐルール
 gallery-reproduced-title = 再現: { $title }
 gallery-prevented-title = 防止: { $title }
-gallery-prevented-text = ルール { $rule } をオンにすると、同じ選択でも { $property } はもう破られません。{ $description } 続いて「探索」パネルで、ルールをオンにしたすべての実行を探索します。
+gallery-prevented-text = ルール { $rule } をオンにすると、同じ選択でも { $property } はもう破られません。{ $description }続いて「探索」パネルで、ルールをオンにしたすべての実行を探索します。
 gallery-not-reproduced = 探索は上限内で「{ $title }」を再現できませんでした
 gallery-rule-on-failed = ルールをオンにした実行を再生できませんでした: { $error }
 

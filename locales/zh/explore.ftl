@@ -60,7 +60,7 @@ explore-which-properties = 列出哪些性质
 ## 发现卡片
 explore-broken-title = 被打破：{ $property }
 explore-shown-title = 已展示：sometimes { $property }
-explore-finding-text = { $detail }。该性质：{ $statement } 找到的最短运行包含 { $choices } 个选择和{ $faults }。
+explore-finding-text = { $detail }。该性质：{ $statement }找到的最短运行包含 { $choices } 个选择和{ $faults }。
 explore-reported-as = 已在一个生产环境的智能体团队工具中被报告为 { $issues }。
 explore-not-found-on-rebuilt = 运行已重建，但此版本没有在其中发现该性质被打破
 explore-marked = 发生处的事件 #{ $seq } 就在光标处。
@@ -124,7 +124,7 @@ gallery-rule-on = 启用规则：
 gallery-rule-summary = 防止它的规则
 gallery-reproduced-title = 已重现：{ $title }
 gallery-prevented-title = 已防止：{ $title }
-gallery-prevented-text = 启用规则 { $rule } 后，同样的选择不再打破 { $property }。{ $description } 接下来“探索”面板会在启用该规则的情况下搜索每一次运行。
+gallery-prevented-text = 启用规则 { $rule } 后，同样的选择不再打破 { $property }。{ $description }接下来“探索”面板会在启用该规则的情况下搜索每一次运行。
 gallery-not-reproduced = 搜索没有在其界限内重现“{ $title }”
 gallery-rule-on-failed = 无法在启用规则的情况下播放此运行：{ $error }
 

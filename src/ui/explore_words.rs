@@ -25,6 +25,16 @@ fn or_own(cat: &Catalog, key: &str, fallback: &str) -> String {
     }
 }
 
+/// `first` then `next`, one sentence after another: a space between them,
+/// none after a CJK full stop (Chinese and Japanese set none).
+fn then(first: &str, next: &str) -> String {
+    if first.ends_with(['。', '！', '？']) {
+        format!("{first}{next}")
+    } else {
+        format!("{first} {next}")
+    }
+}
+
 /// What the property says, in one sentence.
 pub fn statement(cat: &Catalog, p: Property) -> String {
     cat.t(&format!("property-{}", p.name()))
@@ -99,8 +109,7 @@ pub fn finding_caption(cat: &Catalog, p: Property, detail: Option<&str>, faults_
     let issues = reported(p);
     if !issues.is_empty() {
         let refs: Vec<String> = issues.iter().map(|n| format!("anthropics/claude-code#{n}")).collect();
-        text.push(' ');
-        text.push_str(&tr!(cat, "explore-reported-as", issues = refs.join(", ")));
+        text = then(&text, &tr!(cat, "explore-reported-as", issues = refs.join(", ")));
     }
     (title, text)
 }
@@ -197,9 +206,7 @@ impl Card {
             Card::Finding { property, detail, faults, choices, entry } => {
                 let (title, text) = finding_caption(cat, *property, detail.as_deref(), *faults, *choices);
                 match entry.and_then(gallery::by_id) {
-                    Some(e) => {
-                        (tr!(cat, "gallery-reproduced-title", title = gallery_title(cat, e)), format!("{} {text}", gallery_caption(cat, e)))
-                    }
+                    Some(e) => (tr!(cat, "gallery-reproduced-title", title = gallery_title(cat, e)), then(&gallery_caption(cat, e), &text)),
                     None => (title, text),
                 }
             }
@@ -318,6 +325,18 @@ mod tests {
             let side = Card::ForkSide { branch: true, at: 1, choice: Some(Choice::Turn { agent: alice.clone(), fault: None }) };
             let (title, text) = side.words(cat);
             assert!(title.contains('2') && text.contains("alice"), "{}: {title} / {text}", l.tag());
+        }
+    }
+
+    #[test]
+    fn in_chinese_and_japanese_a_sentence_follows_a_full_stop_without_a_space() {
+        for e in gallery::GALLERY {
+            let card = Card::Finding { property: e.property, detail: Some("x".into()), faults: 1, choices: 3, entry: Some(e.id) };
+            for l in [Locale::Zh, Locale::Ja] {
+                let (_, text) = card.words(Catalog::get(l));
+                assert!(!text.contains("。 "), "{}: {text}", l.tag());
+            }
+            assert!(card.words(Catalog::en()).1.contains(". x. The property:"));
         }
     }
 

@@ -119,9 +119,9 @@ fork-side-text = Alla scelta { $n } { $side } ha preso “{ $choice }”. Il cur
 
 ## La galleria dei guasti reali
 gallery-title = Galleria di guasti reali
-gallery-intro = Guasti segnalati contro i team di agenti di Claude Code, riprodotti qui con la regola che li previene disattivata. Riproduci trova l'esecuzione più breve; poi attiva la regola per vedere cosa fa invece.
+gallery-intro = Guasti segnalati contro i team di agenti di Claude Code, riprodotti qui con la regola che li previene disattivata. Ricrea trova l'esecuzione più breve; poi attiva la regola per vedere cosa fa invece.
 gallery-breaks = Viola:
-gallery-reproduce = Riproduci
+gallery-reproduce = Ricrea
 gallery-rule-on = Regola attiva:
 gallery-rule-summary = La regola che lo previene
 gallery-reproduced-title = Riprodotto: { $title }

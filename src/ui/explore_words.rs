@@ -341,6 +341,19 @@ mod tests {
     }
 
     #[test]
+    fn no_explorer_button_is_named_like_the_pages_play_or_run_in_any_language() {
+        // Play and Run are found by their exact names (by people and tests).
+        for l in Locale::ALL {
+            let cat = Catalog::get(l);
+            for page in ["ui-play", "ui-run"] {
+                for mine in ["gallery-reproduce", "explore-start", "fork-button", "explore-fork-on-screen"] {
+                    assert_ne!(cat.t(page), cat.t(mine), "{}: {mine} reads like {page}", l.tag());
+                }
+            }
+        }
+    }
+
+    #[test]
     fn the_english_gallery_and_rules_say_what_the_cli_says() {
         let en = Catalog::en();
         for e in gallery::GALLERY {

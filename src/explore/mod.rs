@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 pub use properties::{Finding, Monitor, Property, Quantifier};
 pub use search::{explore, explore_with};
 
-use crate::model::scripted::choices::{alternatives, Alternative, Decisions};
+use crate::model::scripted::choices::{alternatives_sized, Alternative, Decisions};
 use crate::protocol::canon::StableHasher;
 use crate::protocol::{AgentName, Event, FaultAction, Rules, Trace};
 use crate::runtime::scenarios::Scenario;
@@ -385,8 +385,10 @@ impl Node {
         loop {
             self.observe(step);
             if self.replies.is_none() {
-                if let Some(request) = self.world.awaiting_model().and_then(|a| self.world.model_request(a)) {
-                    self.replies = Some(std::sync::Arc::new(alternatives(&request, config.decisions)));
+                let agent = self.world.awaiting_model();
+                let request = agent.and_then(|a| Some((self.world.model_request(a)?, self.world.model_request_chars(a)?)));
+                if let Some((request, chars)) = request {
+                    self.replies = Some(std::sync::Arc::new(alternatives_sized(&request, config.decisions, chars)));
                 }
             }
             if self.world.awaiting_model().is_some() || !self.world.turns().choices().is_empty() {

@@ -9,6 +9,26 @@
 //! its own state among its class, so two states that differ only by which
 //! of two twins did what hash alike.
 //!
+//! Why that merges no state of the `twins` scenario, and why no sound
+//! renaming can: a reduction is sound only if it merges a state `X` with
+//! `σ(X)`, `σ` a permutation of the twins' names applied *everywhere* —
+//! including every text the policy reads, since the scripted lead acts on
+//! the order in which its prompt names teammates (it spawns them, asks
+//! their shutdowns and reads their answers in that order). Every reachable
+//! state of `twins` holds the scenario's prompt verbatim ("Spawn alice and
+//! bob ..."), in the lead's conversation or in the prompts still to give,
+//! and `σ` turns it into "Spawn bob and alice ...", which no reachable state
+//! holds. So no reachable state is the renaming of another, and a sound
+//! reduction has nothing to merge: the rank-based names hash the lead's
+//! conversation with the renamed prompt, which tells the twins apart again
+//! (measured: 4,770 distinct states with or without symmetry at 0 faults,
+//! 37,586 at 1). Merging "twin A did x, twin B did y" with the swap would
+//! need the lead's future not to depend on that order, which the policy does
+//! not promise. Symmetry can pay off only where no text an agent reads
+//! orders the twins (no scenario today); the renaming is kept for that case
+//! and stays sound here (the explorer's tests check it gives the same
+//! verdicts as no reduction).
+//!
 //! Owns the rules of that abstraction: times are left out, each request id
 //! is replaced by its place in creation order and each symmetric teammate's
 //! name by its canonical name, wherever they appear (a tracker key, a
@@ -59,13 +79,24 @@ impl Hasher for StableHasher {
     }
 }
 
+impl Default for Canon {
+    fn default() -> Self {
+        Canon::new([])
+    }
+}
+
 /// The request ids of a state in creation order, and the canonical names
 /// of its symmetric teammates.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Canon {
     ids: Vec<String>,
     /// (name, canonical name), for teammates under symmetry reduction.
     names: Vec<(String, String)>,
+    /// A hash of `ids` and `names`: two canons with the same fingerprint
+    /// hash every text alike (what a remembered hash is keyed by).
+    print: u64,
+    /// The bytes a rewritten pattern can begin with, as a 256-bit set.
+    first: [u64; 4],
 }
 
 const TIMESTAMP: &str = "\"timestamp\":";
@@ -73,7 +104,28 @@ const TIMESTAMP: &str = "\"timestamp\":";
 impl Canon {
     /// Canonical names for these ids, in creation order.
     pub fn new<'a>(ids: impl IntoIterator<Item = &'a RequestId>) -> Self {
-        Canon { ids: ids.into_iter().map(|id| id.as_str().to_string()).collect(), names: Vec::new() }
+        let mut canon =
+            Canon { ids: ids.into_iter().map(|id| id.as_str().to_string()).collect(), names: Vec::new(), print: 0, first: [0; 4] };
+        canon.index();
+        canon
+    }
+
+    /// Computes the fingerprint and the set of first bytes.
+    fn index(&mut self) {
+        let mut h = StableHasher::default();
+        (&self.ids, &self.names).hash(&mut h);
+        self.print = h.finish();
+        self.first = [0; 4];
+        let patterns = [TIMESTAMP].into_iter().chain(self.ids.iter().map(String::as_str)).chain(self.names.iter().map(|(n, _)| n.as_str()));
+        for b in patterns.filter_map(|p| p.as_bytes().first().copied()) {
+            self.first[usize::from(b >> 6)] |= 1u64 << (b & 63);
+        }
+    }
+
+    /// A hash of what this canon rewrites (request ids, renamed teammates):
+    /// canons with the same fingerprint hash every text alike.
+    pub fn fingerprint(&self) -> u64 {
+        self.print
     }
 
     /// The same, with these teammates renamed (symmetry reduction).
@@ -82,6 +134,7 @@ impl Canon {
         let mut names = names;
         names.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then_with(|| a.0.cmp(&b.0)));
         self.names = names;
+        self.index();
         self
     }
 
@@ -120,50 +173,43 @@ impl Canon {
     /// request id replaced by its place and every renamed teammate by its
     /// canonical name.
     pub fn hash_text<H: Hasher>(&self, text: &str, h: &mut H) {
-        /// What was found where the text must be rewritten.
-        enum Hit {
-            Time,
-            Id(usize),
-            Name(usize),
-        }
-        let mut rest = text;
-        loop {
-            // The earliest place where something must be rewritten.
-            let mut best: Option<(usize, usize, Hit)> = None;
-            let mut consider = |at: usize, len: usize, hit: Hit| {
-                if best.as_ref().is_none_or(|(b, _, _)| at < *b) {
-                    best = Some((at, len, hit));
-                }
+        // One pass, left to right: at each byte that can begin a pattern,
+        // the first pattern that matches there (a timestamp, then the ids in
+        // creation order, then the names longest first) is rewritten.
+        let bytes = text.as_bytes();
+        let (mut i, mut literal) = (0, 0);
+        while i < bytes.len() {
+            let b = bytes[i];
+            if self.first[usize::from(b >> 6)] & (1u64 << (b & 63)) == 0 {
+                i += 1;
+                continue;
+            }
+            let rest = &bytes[i..];
+            let hit = if rest.starts_with(TIMESTAMP.as_bytes()) {
+                let after = &rest[TIMESTAMP.len()..];
+                let spaces = after.iter().take_while(|c| **c == b' ').count();
+                let digits = after[spaces..].iter().take_while(|c| c.is_ascii_digit()).count();
+                Some((TIMESTAMP.len() + spaces + digits, None))
+            } else if let Some(k) = self.ids.iter().position(|id| rest.starts_with(id.as_bytes())) {
+                Some((self.ids[k].len(), Some((0xFEu8, k))))
+            } else {
+                self.names.iter().position(|(n, _)| rest.starts_with(n.as_bytes())).map(|k| (self.names[k].0.len(), Some((0xFDu8, k))))
             };
-            if let Some(i) = rest.find(TIMESTAMP) {
-                let after = &rest[i + TIMESTAMP.len()..];
-                let spaces = after.len() - after.trim_start_matches(' ').len();
-                let digits = after[spaces..].bytes().take_while(u8::is_ascii_digit).count();
-                consider(i, TIMESTAMP.len() + spaces + digits, Hit::Time);
-            }
-            for (k, id) in self.ids.iter().enumerate() {
-                if let Some(i) = rest.find(id.as_str()) {
-                    consider(i, id.len(), Hit::Id(k));
-                }
-            }
-            for (k, (name, _)) in self.names.iter().enumerate() {
-                if let Some(i) = rest.find(name.as_str()) {
-                    consider(i, name.len(), Hit::Name(k));
-                }
-            }
-            let Some((at, len, hit)) = best else {
-                h.write(rest.as_bytes());
-                h.write_u8(0xFF);
-                return;
+            let Some((len, what)) = hit else {
+                i += 1;
+                continue;
             };
-            h.write(&rest.as_bytes()[..at]);
-            match hit {
-                Hit::Time => 0xFCu8.hash(h),
-                Hit::Id(k) => (0xFEu8, k).hash(h),
-                Hit::Name(k) => (0xFDu8, &self.names[k].1).hash(h),
+            h.write(&bytes[literal..i]);
+            match what {
+                None => 0xFCu8.hash(h),
+                Some((0xFE, k)) => (0xFEu8, k).hash(h),
+                Some((_, k)) => (0xFDu8, &self.names[k].1).hash(h),
             }
-            rest = &rest[at + len..];
+            i += len;
+            literal = i;
         }
+        h.write(&bytes[literal..]);
+        h.write_u8(0xFF);
     }
 
     /// Feeds what decides the team's future into `h`: members, requests and

@@ -28,10 +28,11 @@ pub enum NameError {
 }
 
 /// A validated agent name: non-empty, at most 64 characters, without
-/// whitespace or control characters.
+/// whitespace or control characters. Shared (`Arc<str>`): the explorer
+/// clones every name at every state it visits.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
-pub struct AgentName(String);
+pub struct AgentName(std::sync::Arc<str>);
 
 impl AgentName {
     /// Parses and validates a name.
@@ -46,17 +47,17 @@ impl AgentName {
         if s.chars().any(|c| c.is_whitespace() || c.is_control()) {
             return Err(NameError::BadChar(s.to_string()));
         }
-        Ok(AgentName(s.to_string()))
+        Ok(AgentName(s.into()))
     }
 
     /// The lead's name.
     pub fn lead() -> Self {
-        AgentName(LEAD.to_string())
+        AgentName(LEAD.into())
     }
 
     /// True when this is the lead.
     pub fn is_lead(&self) -> bool {
-        self.0 == LEAD
+        &*self.0 == LEAD
     }
 
     /// The name as text.
@@ -74,7 +75,7 @@ impl TryFrom<String> for AgentName {
 
 impl From<AgentName> for String {
     fn from(n: AgentName) -> String {
-        n.0
+        n.0.to_string()
     }
 }
 

@@ -9,13 +9,13 @@
 
 use std::collections::VecDeque;
 use std::hash::{Hash, Hasher};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::Value;
 
 use super::tools::{self, AgentRole};
 use crate::model::{ContentBlock, ModelRequest, ModelResponse, Turn};
-use crate::protocol::canon::Canon;
+use crate::protocol::canon::{Canon, StableHasher};
 use crate::protocol::AgentName;
 
 /// What running an agent led to.
@@ -53,6 +53,82 @@ pub(crate) enum Resume {
     Ended,
 }
 
+/// One turn of a conversation, with what the explorer computes from it
+/// remembered: its canonical hash (under the last two canons it was hashed
+/// with) and its length as JSON (the scripted model's usage estimate).
+/// Turns are shared between clones of an agent, so each is hashed and
+/// measured about once rather than at every state.
+#[derive(Debug)]
+pub(crate) struct Said {
+    /// The turn.
+    pub(crate) turn: Turn,
+    /// (canon fingerprint, hash), newest first.
+    hashes: Mutex<[Option<(u64, u64)>; 2]>,
+    /// The turn's length written as JSON.
+    chars: OnceLock<usize>,
+}
+
+impl Said {
+    pub(crate) fn new(turn: Turn) -> Self {
+        Said { turn, hashes: Mutex::new([None, None]), chars: OnceLock::new() }
+    }
+
+    /// The turn's canonical hash under `canon` (remembered).
+    fn hash_under(&self, canon: &Canon) -> u64 {
+        let print = canon.fingerprint();
+        if let Ok(memo) = self.hashes.lock() {
+            if let Some((_, h)) = memo.iter().flatten().find(|(p, _)| *p == print) {
+                return *h;
+            }
+        }
+        let mut h = StableHasher::default();
+        (self.turn.role as u8).hash(&mut h);
+        hash_blocks(&self.turn.content, canon, &mut h);
+        let value = h.finish();
+        if let Ok(mut memo) = self.hashes.lock() {
+            memo[1] = memo[0];
+            memo[0] = Some((print, value));
+        }
+        value
+    }
+
+    /// The turn's length written as JSON (remembered).
+    fn chars(&self) -> usize {
+        *self.chars.get_or_init(|| crate::model::scripted::json_len(&self.turn))
+    }
+}
+
+impl Clone for Said {
+    /// A copy to change: nothing is remembered.
+    fn clone(&self) -> Self {
+        Said::new(self.turn.clone())
+    }
+}
+
+impl PartialEq for Said {
+    fn eq(&self, other: &Self) -> bool {
+        self.turn == other.turn
+    }
+}
+
+impl std::ops::Deref for Said {
+    type Target = Turn;
+    fn deref(&self) -> &Turn {
+        &self.turn
+    }
+}
+
+/// A value computed once and shared by every clone; never part of what
+/// makes two agents equal.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Memo<T>(Arc<OnceLock<T>>);
+
+impl<T> PartialEq for Memo<T> {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
 /// One agent's loop, as a value.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Agent {
@@ -64,7 +140,9 @@ pub(crate) struct Agent {
     pub(super) max_tokens: u32,
     /// The conversation so far, each turn shared: cloning an agent (the
     /// explorer does at every choice point) copies pointers, not turns.
-    pub(super) conversation: Vec<Arc<Turn>>,
+    pub(super) conversation: Vec<Arc<Said>>,
+    /// The length as JSON of a request of this agent with no messages.
+    frame_chars: Memo<usize>,
     /// Model calls in this teammate loop since it last idled.
     pub(super) rounds: usize,
     /// Model calls the lead made for this wake-up.
@@ -85,6 +163,7 @@ impl Agent {
             tools: tools::schemas(AgentRole::Lead).into(),
             max_tokens,
             conversation: Vec::new(),
+            frame_chars: Memo::default(),
             rounds: 0,
             lead_rounds: 0,
             calls: VecDeque::new(),
@@ -101,7 +180,8 @@ impl Agent {
             system: tools::teammate_system_prompt(me.as_str(), role).into(),
             tools: tools::schemas(AgentRole::Teammate).into(),
             max_tokens,
-            conversation: vec![Arc::new(Turn::user_text(prompt))],
+            conversation: vec![Arc::new(Said::new(Turn::user_text(prompt)))],
+            frame_chars: Memo::default(),
             rounds: 0,
             lead_rounds: 0,
             calls: VecDeque::new(),
@@ -129,10 +209,27 @@ impl Agent {
     pub(crate) fn request(&self) -> ModelRequest {
         ModelRequest {
             system: self.system.to_string(),
-            messages: self.conversation.iter().map(|t| Turn::clone(t)).collect(),
+            messages: self.conversation.iter().map(|t| t.turn.clone()).collect(),
             tools: self.tools.clone(),
             max_tokens: self.max_tokens,
         }
+    }
+
+    /// The length of `request()` written as JSON, from the lengths of its
+    /// parts (each remembered): the frame with no messages, each turn, and
+    /// the commas between turns.
+    pub(crate) fn request_chars(&self) -> usize {
+        let frame = *self.frame_chars.0.get_or_init(|| {
+            let empty = ModelRequest {
+                system: self.system.to_string(),
+                messages: Vec::new(),
+                tools: self.tools.clone(),
+                max_tokens: self.max_tokens,
+            };
+            crate::model::scripted::json_len(&empty)
+        });
+        let turns: usize = self.conversation.iter().map(|t| t.chars()).sum();
+        frame + turns + self.conversation.len().saturating_sub(1)
     }
 
     /// Ends the loop where it stands (a stop).
@@ -169,8 +266,7 @@ impl Agent {
         }
         hash_blocks(&self.results, canon, h);
         for turn in &self.conversation {
-            (turn.role as u8).hash(h);
-            hash_blocks(&turn.content, canon, h);
+            turn.hash_under(canon).hash(h);
         }
     }
 }
@@ -228,5 +324,53 @@ fn hash_value<H: Hasher>(v: &Value, canon: &Canon, h: &mut H) {
                 hash_value(v, canon, h);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::scripted::json_len;
+    use crate::model::Role;
+    use crate::protocol::RequestId;
+
+    fn alice() -> Agent {
+        Agent::teammate(8000, &AgentName::parse("alice").unwrap(), "coder", "Write a short hello module in src/hello.py.")
+    }
+
+    #[test]
+    fn the_request_length_from_remembered_parts_is_the_length_of_the_request_written_out() {
+        let lead = Agent::lead(8000);
+        assert_eq!(lead.request_chars(), json_len(&lead.request()), "no turns");
+        let mut a = alice();
+        assert_eq!(a.request_chars(), json_len(&a.request()), "one turn");
+        let call = ContentBlock::ToolUse { id: "toolu_1".into(), name: "write_file".into(), input: serde_json::json!({ "path": "a\"b" }) };
+        a.conversation.push(Arc::new(Said::new(Turn { role: Role::Assistant, content: vec![ContentBlock::text("Writing."), call] })));
+        let result = ContentBlock::ToolResult { tool_use_id: "toolu_1".into(), content: "ok — écrit".into(), is_error: false };
+        a.conversation.push(Arc::new(Said::new(Turn { role: Role::User, content: vec![result] })));
+        assert_eq!(a.request_chars(), json_len(&a.request()), "three turns, remembered after the first count");
+        assert_eq!(a.request_chars(), json_len(&a.request()));
+    }
+
+    fn hash_of(agent: &Agent, canon: &Canon) -> u64 {
+        let mut h = StableHasher::default();
+        agent.hash_state(canon, &mut h);
+        h.finish()
+    }
+
+    #[test]
+    fn a_remembered_turn_hash_follows_the_canon_it_is_asked_under() {
+        let mut a = alice();
+        let text = r#"{"type":"shutdown_request","from":"lead","request_id":"4607cc28"}"#;
+        a.conversation.push(Arc::new(Said::new(Turn::user_text(text))));
+        let first = Canon::new([&RequestId::parse("4607cc28").unwrap()]);
+        let other = Canon::new([&RequestId::parse("0badf00d").unwrap(), &RequestId::parse("4607cc28").unwrap()]);
+        let (x, y) = (hash_of(&a, &first), hash_of(&a, &other));
+        assert_ne!(x, y, "the id's place differs, so the hashes must");
+        let fresh = a.clone();
+        let fresh = Agent { conversation: fresh.conversation.iter().map(|t| Arc::new(Said::clone(t))).collect(), ..fresh };
+        assert_eq!(hash_of(&a, &first), hash_of(&fresh, &first), "remembered = computed anew");
+        assert_eq!(hash_of(&a, &other), hash_of(&fresh, &other));
+        assert_eq!(hash_of(&a, &first), x, "hashing under another canon keeps the first remembered");
     }
 }

@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::agent::{Agent, Progress, Resume};
+use super::agent::{Agent, Progress, Resume, Said};
 use super::scheduler::TurnKind;
 use super::tools::AgentRole;
 use super::world::World;
@@ -38,13 +38,18 @@ enum Step {
 
 /// Appends blocks to the conversation as a user turn, merging with a user
 /// turn already at the end (providers need roles to alternate).
-fn push_user(conversation: &mut Vec<Arc<Turn>>, blocks: Vec<ContentBlock>) {
+fn push_user(conversation: &mut Vec<Arc<Said>>, blocks: Vec<ContentBlock>) {
     if blocks.is_empty() {
         return;
     }
     match conversation.last_mut() {
-        Some(last) if last.role == Role::User => Arc::make_mut(last).content.extend(blocks),
-        _ => conversation.push(Arc::new(Turn { role: Role::User, content: blocks })),
+        Some(last) if last.role == Role::User => {
+            // A changed turn is a new turn: nothing remembered of the old one.
+            let mut turn = last.turn.clone();
+            turn.content.extend(blocks);
+            *last = Arc::new(Said::new(turn));
+        }
+        _ => conversation.push(Arc::new(Said::new(Turn { role: Role::User, content: blocks }))),
     }
 }
 
@@ -119,14 +124,14 @@ impl World {
     fn yielded(&mut self, me: &AgentName) -> Progress {
         if self.turns.is_stopped() {
             if let Some(a) = self.agents.get_mut(me) {
-                a.end();
+                Arc::make_mut(a).end();
             }
         }
         Progress::Yielded
     }
 
     fn agent(&mut self, me: &AgentName) -> &mut Agent {
-        self.agents.get_mut(me).expect("resume runs only agents of this world")
+        Arc::make_mut(self.agents.get_mut(me).expect("resume runs only agents of this world"))
     }
 
     /// Queues a turn and says where the loop resumes when it comes.
@@ -152,7 +157,7 @@ impl World {
         let Some(reply) = reply else { return After::Continue(Step::Done) };
         let agent = self.agent(me);
         let content = if reply.content.is_empty() { vec![ContentBlock::text("(no reply)")] } else { reply.content.clone() };
-        agent.conversation.push(Arc::new(Turn { role: Role::Assistant, content }));
+        agent.conversation.push(Arc::new(Said::new(Turn { role: Role::Assistant, content })));
         let calls: VecDeque<(String, String, Value)> =
             reply.tool_uses().map(|(id, name, input)| (id.to_string(), name.to_string(), input.clone())).collect();
         if calls.is_empty() || reply.stop_reason == StopReason::MaxTokens {

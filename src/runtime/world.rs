@@ -74,7 +74,10 @@ pub struct World {
     costs: SeededIds,
     time: Millis,
     source: TimeSource,
-    pub(crate) agents: BTreeMap<AgentName, Agent>,
+    /// Each agent's loop, shared between clones of the world until one
+    /// changes it (`Arc::make_mut`): a transition copies only the agent that
+    /// moved.
+    pub(crate) agents: BTreeMap<AgentName, std::sync::Arc<Agent>>,
     /// The agent that began its granted turn and has not yielded it.
     running: Option<AgentName>,
     /// Prompts waiting for the lead, oldest first.
@@ -121,7 +124,7 @@ impl World {
             config,
         };
         let agent = Agent::lead(world.config.max_tokens);
-        world.agents.insert(lead.clone(), agent);
+        world.agents.insert(lead.clone(), std::sync::Arc::new(agent));
         world.turns.park(&lead);
         world
     }
@@ -200,7 +203,13 @@ impl World {
 
     /// The request of `agent`'s model call: its conversation so far.
     pub fn model_request(&self, agent: &AgentName) -> Option<ModelRequest> {
-        self.agents.get(agent).map(Agent::request)
+        self.agents.get(agent).map(|a| a.request())
+    }
+
+    /// The length as JSON of `agent`'s model request (`model_request`),
+    /// from the remembered lengths of its parts.
+    pub fn model_request_chars(&self, agent: &AgentName) -> Option<usize> {
+        self.agents.get(agent).map(|a| a.request_chars())
     }
 
     /// Each agent's name and whether its loop still runs.
@@ -231,8 +240,8 @@ impl World {
         self.turns.stop();
         self.running = None;
         for agent in self.agents.values_mut() {
-            if !agent.awaits_model() {
-                agent.end();
+            if !agent.awaits_model() && !agent.has_ended() {
+                std::sync::Arc::make_mut(agent).end();
             }
         }
     }
@@ -304,14 +313,14 @@ impl World {
             Err(e) => self.observe(Event::ModelFailed { agent: agent.clone(), error: e.to_string() }),
         }
         if let Some(a) = self.agents.get_mut(agent) {
-            a.take_reply(result.ok());
+            std::sync::Arc::make_mut(a).take_reply(result.ok());
         }
     }
 
     /// A loop that ends without a word (a stop reached it mid-call).
     fn end_agent_quietly(&mut self, agent: &AgentName) {
         if let Some(a) = self.agents.get_mut(agent) {
-            a.end();
+            std::sync::Arc::make_mut(a).end();
         }
         self.turns.finish(agent);
         if self.running.as_ref() == Some(agent) {
@@ -380,7 +389,7 @@ impl World {
             self.restarts.entry(name.clone()).or_default().push_back(prompt.to_string());
             self.wake(std::slice::from_ref(name));
         } else {
-            self.agents.insert(name.clone(), Agent::teammate(self.config.max_tokens, name, role, prompt));
+            self.agents.insert(name.clone(), std::sync::Arc::new(Agent::teammate(self.config.max_tokens, name, role, prompt)));
             self.turns.enqueue(name, TurnKind::ModelCall);
         }
     }
@@ -576,8 +585,17 @@ impl World {
     /// not matter; classes of one keep their names.
     fn symmetric_names(&self, canon: &Canon) -> Vec<(String, String)> {
         use crate::protocol::canon::StableHasher;
+        // Only teammates that share role and plan mode can be alike: their
+        // prompts are read only then.
+        let mut shape: BTreeMap<(&str, bool), usize> = BTreeMap::new();
+        for m in &self.team.roster().members {
+            *shape.entry((m.role.as_str(), m.plan_mode)).or_default() += 1;
+        }
         let mut classes: BTreeMap<(String, bool, String), Vec<AgentName>> = BTreeMap::new();
         for m in &self.team.roster().members {
+            if shape.get(&(m.role.as_str(), m.plan_mode)).is_none_or(|n| *n < 2) {
+                continue;
+            }
             let Some(agent) = self.agents.get(&m.name) else { continue };
             let prompt = agent.first_prompt().replace(m.name.as_str(), "@");
             classes.entry((m.role.clone(), m.plan_mode, prompt)).or_default().push(m.name.clone());

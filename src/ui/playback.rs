@@ -1,5 +1,7 @@
 //! Playback: which event the view shows (the cursor), Live or Step mode,
-//! speed, whether replay is playing, and the highlighted request.
+//! speed, whether replay is playing, the highlighted request, and the
+//! event marked by whoever opened the run (where an explored run breaks
+//! its property).
 //!
 //! Owns these signals and cursor arithmetic. It must not touch the runtime
 //! (the `Session` releases Step-mode events) or the settings.
@@ -22,6 +24,9 @@ pub struct Playback {
     pub speed: RwSignal<f64>,
     /// The request whose messages are highlighted.
     pub selected: RwSignal<Option<RequestId>>,
+    /// An event of the run on screen marked by what opened it (its
+    /// sequence number and what happened there, for the diagram's mark).
+    pub marked: RwSignal<Option<(u64, String)>>,
 }
 
 impl Playback {
@@ -33,13 +38,15 @@ impl Playback {
             playing: RwSignal::new(false),
             speed: RwSignal::new(1.0),
             selected: RwSignal::new(None),
+            marked: RwSignal::new(None),
         }
     }
 
-    /// Back to following the latest event, nothing selected.
+    /// Back to following the latest event, nothing selected or marked.
     pub fn rewind_to_latest(&self) {
         self.cursor.set(None);
         self.selected.set(None);
+        self.marked.set(None);
     }
 
     /// The number of events shown of a trace of `len` (tracked).

@@ -12,7 +12,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
+#[cfg(test)]
 use super::respond;
+use super::{json_len, respond_sized};
 use crate::model::{ContentBlock, ModelRequest, ModelResponse, StopReason};
 
 /// Which kinds of alternative decision to offer.
@@ -75,7 +77,13 @@ fn with_call(reply: &ModelResponse, index: usize, replacement: Option<ContentBlo
 
 /// The policy's reply first, then every alternative `decisions` allows.
 pub fn alternatives(request: &ModelRequest, decisions: Decisions) -> Vec<Alternative> {
-    let reply = respond(request);
+    alternatives_sized(request, decisions, json_len(request))
+}
+
+/// `alternatives`, for a caller that knows the request's length as JSON
+/// (`scripted::respond_sized`).
+pub fn alternatives_sized(request: &ModelRequest, decisions: Decisions, input_chars: usize) -> Vec<Alternative> {
+    let reply = respond_sized(request, input_chars);
     let mut out = Vec::new();
     for (index, block) in reply.content.iter().enumerate() {
         let ContentBlock::ToolUse { id, name, input } = block else { continue };

@@ -8,6 +8,10 @@
 //! Owns the policies. It sees only a `ModelRequest`, like any provider: it
 //! must not reach into the runtime or the team.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
 use serde_json::{json, Value};
 
 use super::{CancelToken, ContentBlock, LocalBoxFuture, Model, ModelError, ModelRequest, ModelResponse, Role, StopReason, TextSink, Usage};
@@ -52,6 +56,13 @@ impl Model for ScriptedModel {
 
 /// The policy's answer to one request (public for tests).
 pub fn respond(request: &ModelRequest) -> ModelResponse {
+    respond_sized(request, json_len(request))
+}
+
+/// `respond`, for a caller that knows the request's length as JSON
+/// (`input_chars`, the usage estimate) without writing it: the explorer
+/// keeps each turn's length.
+pub fn respond_sized(request: &ModelRequest, input_chars: usize) -> ModelResponse {
     let convo = Conversation::read(request);
     let decision = if request.system.starts_with("You are a team lead") {
         scale::lead(&convo).unwrap_or_else(|| lead_policy(&convo))
@@ -69,7 +80,6 @@ pub fn respond(request: &ModelRequest) -> ModelResponse {
         content.push(ContentBlock::ToolUse { id: format!("toolu_{who}_{turn_index}_{i}"), name: name.clone(), input: input.clone() });
     }
     let stop_reason = if decision.calls.is_empty() { StopReason::EndTurn } else { StopReason::ToolUse };
-    let input_chars = json_len(request);
     let output_chars = json_len(&content);
     ModelResponse {
         content,
@@ -80,7 +90,7 @@ pub fn respond(request: &ModelRequest) -> ModelResponse {
 
 /// The length of `value` written as JSON, counted without writing it
 /// anywhere (the usage estimate: about four characters a token).
-fn json_len(value: &impl serde::Serialize) -> usize {
+pub fn json_len(value: &impl serde::Serialize) -> usize {
     struct Count(usize);
     impl std::io::Write for Count {
         fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
@@ -119,7 +129,7 @@ impl Decision {
 #[derive(Debug, Clone)]
 struct PastCall {
     name: String,
-    input: Value,
+    input: Rc<Value>,
     result: Option<(String, bool)>,
 }
 
@@ -139,7 +149,7 @@ impl PastCall {
 #[derive(Debug, Clone)]
 enum Heard {
     Prompt(String),
-    Message(Value),
+    Message(Rc<Value>),
 }
 
 /// The conversation, read back into what was heard and what was done, in
@@ -155,9 +165,9 @@ struct Conversation {
     /// Every tool call in the whole conversation.
     all_calls: Vec<PastCall>,
     /// Bus messages heard since the latest prompt.
-    messages: Vec<Value>,
+    messages: Vec<Rc<Value>>,
     /// Every bus message heard.
-    all_messages: Vec<Value>,
+    all_messages: Vec<Rc<Value>>,
     /// What the agent learned since the latest prompt, in the order it
     /// learned it: tool results and bus messages.
     learned: Vec<Learned>,
@@ -180,25 +190,25 @@ impl Conversation {
             for block in &turn.content {
                 match (turn.role, block) {
                     (Role::User, ContentBlock::Text { text }) => {
-                        for heard in hear(text) {
+                        for heard in hear(text).iter() {
                             match heard {
                                 Heard::Prompt(p) => {
                                     c.prompts.push(p.clone());
-                                    c.prompt = p;
+                                    c.prompt = p.clone();
                                     c.calls.clear();
                                     c.messages.clear();
                                     c.learned.clear();
                                 }
                                 Heard::Message(m) => {
                                     c.learned.push(Learned::Message(c.messages.len()));
-                                    c.messages.push(m.clone());
-                                    c.all_messages.push(m);
+                                    c.messages.push(Rc::clone(m));
+                                    c.all_messages.push(Rc::clone(m));
                                 }
                             }
                         }
                     }
                     (Role::Assistant, ContentBlock::ToolUse { name, input, .. }) => {
-                        let call = PastCall { name: name.clone(), input: input.clone(), result: None };
+                        let call = PastCall { name: name.clone(), input: Rc::new(input.clone()), result: None };
                         c.calls.push(call.clone());
                         c.all_calls.push(call);
                     }
@@ -220,7 +230,7 @@ impl Conversation {
     }
 
     fn messages_of<'a>(&'a self, msg_type: &'a str) -> impl Iterator<Item = &'a Value> + 'a {
-        self.messages.iter().filter(move |m| m["type"] == msg_type)
+        self.messages.iter().map(|m| &**m).filter(move |m| m["type"] == msg_type)
     }
 
     fn calls_named<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a PastCall> {
@@ -228,19 +238,45 @@ impl Conversation {
     }
 }
 
+/// How many texts `hear` remembers before it starts over.
+const HEARD_KEPT: usize = 4096;
+
+thread_local! {
+    /// Texts already heard: every call of the policy reads the whole
+    /// conversation again, and the explorer calls it for many states that
+    /// share their turns, so each text is parsed about once.
+    static HEARD: RefCell<HashMap<String, Rc<[Heard]>>> = RefCell::new(HashMap::new());
+}
+
+/// `hear_anew`, remembered per text.
+fn hear(text: &str) -> Rc<[Heard]> {
+    if let Some(known) = HEARD.with(|m| m.borrow().get(text).cloned()) {
+        return known;
+    }
+    let heard: Rc<[Heard]> = hear_anew(text).into();
+    HEARD.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() >= HEARD_KEPT {
+            m.clear();
+        }
+        m.insert(text.to_string(), Rc::clone(&heard));
+    });
+    heard
+}
+
 /// Splits a user text into prompts and bus messages: a lead's inbox arrives
 /// as `<inbox>[...]</inbox>`, a teammate's messages as one JSON object each.
-fn hear(text: &str) -> Vec<Heard> {
+fn hear_anew(text: &str) -> Vec<Heard> {
     let trimmed = text.trim();
     if let Some(inner) = trimmed.strip_prefix("<inbox>").and_then(|t| t.strip_suffix("</inbox>")) {
         if let Ok(Value::Array(items)) = serde_json::from_str::<Value>(inner) {
-            return items.into_iter().map(Heard::Message).collect();
+            return items.into_iter().map(|m| Heard::Message(Rc::new(m))).collect();
         }
     }
     if trimmed.starts_with('{') {
         if let Ok(v) = serde_json::from_str::<Value>(trimmed) {
             if v.get("type").is_some() && v.get("from").is_some() {
-                return vec![Heard::Message(v)];
+                return vec![Heard::Message(Rc::new(v))];
             }
         }
     }
@@ -329,6 +365,32 @@ fn words(text: &str) -> Vec<String> {
 
 fn is_name(w: &str) -> bool {
     !w.is_empty() && w.chars().next().is_some_and(char::is_alphabetic) && !NOT_NAMES.contains(&w)
+}
+
+/// A goal read: the prompt, the teammates known then, and the goal.
+type GoalRead = (String, Vec<String>, Rc<LeadGoal>);
+
+thread_local! {
+    /// The last goals read: the lead reads the same prompt at each of its
+    /// calls.
+    static GOALS: RefCell<Vec<GoalRead>> = const { RefCell::new(Vec::new()) };
+}
+
+/// `parse_lead_goal`, remembered for the last few prompts.
+fn lead_goal(prompt: &str, known: Vec<String>) -> Rc<LeadGoal> {
+    let hit = GOALS.with(|g| g.borrow().iter().find(|(p, k, _)| p == prompt && *k == known).map(|(_, _, goal)| Rc::clone(goal)));
+    if let Some(goal) = hit {
+        return goal;
+    }
+    let goal = Rc::new(parse_lead_goal(prompt, &known));
+    GOALS.with(|g| {
+        let mut g = g.borrow_mut();
+        if g.len() >= 8 {
+            g.remove(0);
+        }
+        g.push((prompt.to_string(), known, Rc::clone(&goal)));
+    });
+    goal
 }
 
 fn parse_lead_goal(prompt: &str, known: &[String]) -> LeadGoal {
@@ -458,7 +520,7 @@ fn looks_risky(plan: &str) -> bool {
 
 fn lead_policy(c: &Conversation) -> Decision {
     let known: Vec<String> = c.all_calls.iter().filter(|k| k.name == "spawn_teammate").map(|k| k.arg("name").to_string()).collect();
-    let goal = parse_lead_goal(&c.prompt, &known);
+    let goal = lead_goal(&c.prompt, known);
     if goal.spawns.is_empty()
         && goal.shutdowns.is_empty()
         && goal.plain.is_empty()
@@ -759,7 +821,7 @@ fn teammate_policy(me: &str, c: &Conversation) -> Decision {
 
     // The plan gate: submit, wait, revise after a rejection.
     let plan_calls: Vec<&PastCall> = c.all_calls.iter().filter(|k| k.name == "plan_approval").collect();
-    let verdicts: Vec<&Value> = c.all_messages.iter().filter(|m| m["type"] == "plan_approval_response").collect();
+    let verdicts: Vec<&Value> = c.all_messages.iter().map(|m| &**m).filter(|m| m["type"] == "plan_approval_response").collect();
     let approved = verdicts.iter().any(|v| v["approve"] == true);
     if (task.needs_plan || gate_refused) && !approved && !remaining.is_empty() {
         let submitted = plan_calls.iter().filter(|k| k.ok()).count();

@@ -54,7 +54,7 @@ fn open_link(s: Session, l: Lang, hash: &str) -> bool {
         Ok(Some(share::SharedRun::Explore(link))) => expect_context::<ExploreUi>().open_link(s, *link),
         Ok(None) => false,
         Err(e) => {
-            s.error(tr!(l.cat_untracked(), "ui-link-bad", error = e.to_string()));
+            s.error(tr!(l.cat_untracked(), "ui-link-bad", error = e.words(l.cat_untracked())));
             false
         }
     }
@@ -893,7 +893,7 @@ fn Controls() -> impl IntoView {
 
 /// A scenario's title in the page's language (`scenario-<id>-title`), or
 /// its own title when the catalog has none for it.
-fn scenario_title(cat: &super::i18n::Catalog, id: &str, own: &str) -> String {
+pub(super) fn scenario_title(cat: &super::i18n::Catalog, id: &str, own: &str) -> String {
     let key = format!("scenario-{id}-title");
     if cat.has(&key) || super::i18n::Catalog::en().has(&key) {
         cat.t(&key)

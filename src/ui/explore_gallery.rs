@@ -14,7 +14,9 @@ use leptos::prelude::*;
 
 use super::explore_job::{ExploreSettings, JobState};
 use super::explore_panel::{ExploreUi, Opened};
-use super::explore_words;
+use super::explore_words::{self, Card};
+use super::i18n::tr;
+use super::i18n_view::lang;
 use super::session::Session;
 use crate::explore::gallery::{self, Entry, GALLERY};
 use crate::explore::Choice;
@@ -72,8 +74,8 @@ fn open_when_done(s: Session, ui: ExploreUi) {
             let path = example.path.clone();
             ui.open(s, settings, &found);
             ui.opened.update(|o| {
-                if let Some(o) = o {
-                    o.caption = (format!("Reproduced: {}", entry.title), format!("{} {}", entry.caption, o.caption.1));
+                if let Some(Opened { card: Card::Finding { entry: e, .. }, .. }) = o {
+                    *e = Some(entry.id);
                 }
             });
             ui.gallery.set(Some(GalleryRun { path: Some(path), pending: false, ..run }));
@@ -84,7 +86,8 @@ fn open_when_done(s: Session, ui: ExploreUi) {
                     g.pending = false
                 }
             });
-            s.error(format_args!("the search did not reproduce “{}” within its bounds", entry.title));
+            let cat = lang().cat_untracked();
+            s.error(tr!(cat, "gallery-not-reproduced", title = explore_words::gallery_title(cat, entry)));
         }
     }
 }
@@ -95,15 +98,8 @@ fn rule_on(s: Session, ui: ExploreUi, entry: &'static Entry, path: Vec<Choice>) 
     match gallery::with_rule_on(entry, &path) {
         Ok(trace) => {
             let settings = ExploreSettings::of_entry(entry, true);
-            let title = format!("Prevented: {}", entry.title);
-            let text = format!(
-                "With the rule {} on, the same choices no longer break {} {}. {} A search of every run with the rule on follows in the Explore panel.",
-                entry.rule.name(),
-                explore_words::quantifier(entry.property),
-                entry.property.name(),
-                entry.rule.description()
-            );
-            ui.show(s, trace, Opened { property: None, caption: (title, text), seq: None, path, settings: settings.clone() });
+            let card = Card::Prevented { entry: entry.id };
+            ui.show(s, trace, Opened { property: None, card, seq: None, path, settings: settings.clone() });
             ui.settings.set(settings);
             ui.gallery.set(Some(GalleryRun {
                 entry: entry.id,
@@ -113,7 +109,7 @@ fn rule_on(s: Session, ui: ExploreUi, entry: &'static Entry, path: Vec<Choice>) 
             }));
             ui.start(s);
         }
-        Err(e) => s.error(format_args!("the run with the rule on could not be played: {e}")),
+        Err(e) => s.error(tr!(lang().cat_untracked(), "gallery-rule-on-failed", error = e.to_string())),
     }
 }
 
@@ -122,11 +118,12 @@ fn rule_on(s: Session, ui: ExploreUi, entry: &'static Entry, path: Vec<Choice>) 
 pub fn Gallery() -> impl IntoView {
     let s = expect_context::<Session>();
     let ui = expect_context::<ExploreUi>();
+    let l = lang();
     Effect::new(move |_| open_when_done(s, ui));
     view! {
         <section class="panel gallery" aria-labelledby="gallery-title">
-            <h2 id="gallery-title">"Gallery of real failures"</h2>
-            <p class="muted small">"Failures reported against Claude Code's agent teams, reproduced here with the rule that prevents them switched off. Reproduce finds the shortest run; then switch the rule on to see what it does instead."</p>
+            <h2 id="gallery-title">{move || l.t("gallery-title")}</h2>
+            <p class="muted small">{move || l.t("gallery-intro")}</p>
             {GALLERY.iter().map(|entry| view! { <GalleryEntry entry=entry/> }).collect_view()}
         </section>
     }
@@ -136,6 +133,7 @@ pub fn Gallery() -> impl IntoView {
 fn GalleryEntry(entry: &'static Entry) -> impl IntoView {
     let s = expect_context::<Session>();
     let ui = expect_context::<ExploreUi>();
+    let l = lang();
     let heading = format!("gallery-{}", entry.id);
     let labelled_by = heading.clone();
     let mine = move || ui.gallery.with(|g| g.as_ref().filter(|g| g.entry == entry.id).cloned());
@@ -166,23 +164,23 @@ fn GalleryEntry(entry: &'static Entry) -> impl IntoView {
         .collect_view();
     view! {
         <article class="gallery-entry" aria-labelledby=labelled_by>
-            <h3 id=heading>{entry.title}</h3>
+            <h3 id=heading>{move || explore_words::gallery_title(l.cat(), entry)}</h3>
             <p class="small">{issues}</p>
-            <p class="small">{entry.caption}</p>
-            <p class="small">"Breaks: "<code>{format!("{} {}", explore_words::quantifier(entry.property), entry.property.name())}</code></p>
+            <p class="small">{move || explore_words::gallery_caption(l.cat(), entry)}</p>
+            <p class="small">{move || l.t("gallery-breaks")}" "<code>{format!("{} {}", explore_words::quantifier(entry.property), entry.property.name())}</code></p>
             <div class="row wrap">
-                <button disabled=busy on:click=reproduce>"Reproduce"</button>
+                <button disabled=busy on:click=reproduce>{move || l.t("gallery-reproduce")}</button>
                 <label class="inline gallery-rule">
                     <input type="checkbox" role="switch"
                         disabled=move || busy() || mine().and_then(|g| g.path).is_none()
                         prop:checked=move || mine().is_some_and(|g| g.rule_on)
                         on:change=toggle/>
-                    "Rule on: "<code>{entry.rule.name()}</code>
+                    {move || l.t("gallery-rule-on")}" "<code>{entry.rule.name()}</code>
                 </label>
             </div>
             <details class="small">
-                <summary>"The rule that prevents it"</summary>
-                <p>{entry.rule.description()}</p>
+                <summary>{move || l.t("gallery-rule-summary")}</summary>
+                <p>{move || explore_words::rule_description(l.cat(), entry.rule)}</p>
             </details>
         </article>
     }

@@ -15,10 +15,12 @@ use leptos::prelude::*;
 
 use super::explore_gallery::GalleryRun;
 use super::explore_job::{ExploreLink, ExploreSettings, FromWorker, Job, JobState, Reaction, MAX_FAULTS, MAX_WORKERS};
-use super::explore_words;
+use super::explore_words::{self, Card};
 use super::explore_workers::{cores, OnMessage, Workers};
 use super::fork_align::align;
 use super::fork_view::ForkShown;
+use super::i18n::tr;
+use super::i18n_view::lang;
 use super::session::Session;
 use super::share;
 use crate::explore::{fork, replay_finding, Choice, Counterexample, Property, PropertyReport, Quantifier, Strategy, Verdict};
@@ -31,8 +33,8 @@ use crate::runtime::scenarios;
 pub struct Opened {
     /// The property it breaks (or shows), if it is an example.
     pub property: Option<Property>,
-    /// Its card's title and text.
-    pub caption: (String, String),
+    /// What its card says (worded when drawn).
+    pub card: Card,
     /// The entry where it breaks, if known.
     pub seq: Option<u64>,
     /// Its choices from the start.
@@ -81,7 +83,10 @@ impl ExploreUi {
         self.stop();
         let job = match Job::new(self.settings.get_untracked(), now()) {
             Ok(job) => job,
-            Err(e) => return s.error(format_args!("{e}. The search did not start")),
+            Err(e) => {
+                let cat = lang().cat_untracked();
+                return s.error(tr!(cat, "explore-not-started", error = explore_words::job_error(cat, &e)));
+            }
         };
         let n = job.workers();
         self.job.set(Some(job));
@@ -134,12 +139,14 @@ impl ExploreUi {
     pub fn open(self, s: Session, settings: ExploreSettings, report: &PropertyReport) {
         let Some(example) = report.example.as_ref() else { return };
         let Counterexample { finding, path, faults, trace } = example;
-        let caption = explore_words::finding_caption(report.property, &finding.detail, *faults, path.len());
-        self.show(
-            s,
-            trace.clone(),
-            Opened { property: Some(report.property), caption, seq: Some(finding.seq), path: path.clone(), settings },
-        );
+        let card = Card::Finding {
+            property: report.property,
+            detail: Some(finding.detail.clone()),
+            faults: *faults,
+            choices: path.len(),
+            entry: None,
+        };
+        self.show(s, trace.clone(), Opened { property: Some(report.property), card, seq: Some(finding.seq), path: path.clone(), settings });
     }
 
     /// Loads `trace` on the diagram as the run `opened` describes, the
@@ -168,20 +175,13 @@ impl ExploreUi {
             Ok((trace, finding)) => {
                 let faults =
                     trace.entries().iter().filter(|e| matches!(e.event, crate::protocol::Event::FaultApplied { rule: None, .. })).count();
-                let detail = finding.as_ref().map_or_else(
-                    || "The run was rebuilt, but this version does not find the property broken on it".to_string(),
-                    |f| f.detail.clone(),
-                );
-                let caption = explore_words::finding_caption(property, &detail, faults, path.len());
-                self.show(
-                    s,
-                    trace,
-                    Opened { property: Some(property), caption, seq: finding.map(|f| f.seq), path, settings: link.settings },
-                );
+                let detail = finding.as_ref().map(|f| f.detail.clone());
+                let card = Card::Finding { property, detail, faults, choices: path.len(), entry: None };
+                self.show(s, trace, Opened { property: Some(property), card, seq: finding.map(|f| f.seq), path, settings: link.settings });
                 true
             }
             Err(e) => {
-                s.error(format_args!("this link's run could not be rebuilt: {e}. The run on screen is unchanged"));
+                s.error(tr!(lang().cat_untracked(), "explore-link-not-rebuilt", error = e.to_string()));
                 false
             }
         }
@@ -194,27 +194,22 @@ impl ExploreUi {
     /// forked. The banner says why when it cannot.
     pub fn fork_on_screen(self, s: Session) {
         let Some(snapshot) = s.run.snapshot.get_untracked() else {
-            return s.error(
-                "only a run of a scenario on the scripted model can be forked; this one was imported or has no record of how it started",
-            );
+            return s.error(lang().cat_untracked().t("explore-fork-no-snapshot"));
         };
         let Some(scenario) = snapshot.reproducible_scenario() else {
-            return s.error("only an untouched run of a scenario on the scripted model can be forked (no other model, nothing by hand)");
+            return s.error(lang().cat_untracked().t("explore-fork-not-reproducible"));
         };
         if !snapshot.faults.rules.is_empty() {
-            return s.error("a run with fault rules cannot be forked: the explorer places faults itself (set Faults per run in Explore)");
+            return s.error(lang().cat_untracked().t("explore-fork-fault-rules"));
         }
         let settings =
             ExploreSettings { scenario: scenario.id.to_string(), seed: snapshot.seed, max_faults: 1, ..self.settings.get_untracked() };
         let trace = s.run.trace.get_untracked();
         match fork::recover_path(scenario, &settings.config(), &trace) {
             Ok(branch) => {
-                let caption = (
-                    format!("This run, as the explorer's path: {} choices", branch.path.len()),
-                    "Each step below is a choice the run made: who went next, or what a model answered. Fork any of them to take another branch and see both runs side by side.".to_string(),
-                );
+                let card = Card::OnScreen { choices: branch.path.len() };
                 let seq = s.playback.cursor.get_untracked().and_then(|c| trace.entries().get(c.saturating_sub(1)).map(|e| e.seq));
-                self.opened.set(Some(Opened { property: None, caption, seq, path: branch.path, settings }));
+                self.opened.set(Some(Opened { property: None, card, seq, path: branch.path, settings }));
             }
             Err(e) => s.error(e),
         }
@@ -232,7 +227,7 @@ impl ExploreUi {
                 let alignment = align(&original.trace, &forked.trace);
                 self.fork.set(Some(ForkShown { at, original, forked, choice, alignment, from }));
             }
-            Err(e) => s.error(format_args!("the fork could not be played out: {e}")),
+            Err(e) => s.error(tr!(lang().cat_untracked(), "explore-fork-failed", error = e.to_string())),
         }
     }
 }
@@ -273,6 +268,7 @@ const FAULT_KINDS: [(&str, FaultAction); 4] = [
 pub fn ExplorePanel() -> impl IntoView {
     let s = expect_context::<Session>();
     let ui = expect_context::<ExploreUi>();
+    let l = lang();
     let max_workers = cores(MAX_WORKERS);
     // The team on screen: a run of an explorable scenario sets the panel's
     // scenario (and seed) unless a search is running.
@@ -301,55 +297,56 @@ pub fn ExplorePanel() -> impl IntoView {
             });
         }
     };
+    let not_whole = move |key: &'static str| s.error(l.cat_untracked().t(key));
     view! {
         <section class="panel explore" aria-labelledby="explore-title">
-            <h2 id="explore-title">"Explore every run"</h2>
-            <p class="muted small">"A model checker: it tries every order in which agents act, every decision the protocol lets them make and every fault up to the bound, and judges each run. Each broken property comes with the shortest run that breaks it."</p>
+            <h2 id="explore-title">{move || l.t("explore-title")}</h2>
+            <p class="muted small">{move || l.t("explore-intro")}</p>
             <div class="explore-form">
-                <label class="field">"Scenario"
-                    <select aria-label="Scenario to explore" prop:value=move || ui.settings.with(|x| x.scenario.clone()) on:change=move |ev| { let v = event_target_value(&ev); set(&|x| x.scenario = v.clone()) }>
-                        {scenarios::ALL.into_iter().chain([scenarios::TWINS, scenarios::RESPAWN, scenarios::WITHOUT_PROTOCOLS]).map(|sc| view! { <option value=sc.id>{sc.title}</option> }).collect_view()}
+                <label class="field">{move || l.t("explore-scenario")}
+                    <select aria-label=move || l.t("explore-scenario-label") prop:value=move || ui.settings.with(|x| x.scenario.clone()) on:change=move |ev| { let v = event_target_value(&ev); set(&|x| x.scenario = v.clone()) }>
+                        {scenarios::ALL.into_iter().chain([scenarios::TWINS, scenarios::RESPAWN, scenarios::WITHOUT_PROTOCOLS]).map(|sc| view! { <option value=sc.id>{move || super::app::scenario_title(l.cat(), sc.id, sc.title)}</option> }).collect_view()}
                     </select>
                 </label>
-                <label class="field">"Faults per run"
-                    <input type="number" min="0" max=MAX_FAULTS.to_string() aria-label="Faults per run" prop:value=move || ui.settings.with(|x| x.max_faults.to_string())
-                        on:change=move |ev| match number(&ev) { Some(n) => set(&|x| x.max_faults = n), None => s.error("the number of faults must be a whole number") }/>
+                <label class="field">{move || l.t("explore-faults-per-run")}
+                    <input type="number" min="0" max=MAX_FAULTS.to_string() aria-label=move || l.t("explore-faults-per-run") prop:value=move || ui.settings.with(|x| x.max_faults.to_string())
+                        on:change=move |ev| match number(&ev) { Some(n) => set(&|x| x.max_faults = n), None => not_whole("explore-faults-not-whole") }/>
                 </label>
                 <fieldset class="explore-kinds">
-                    <legend>"Fault kinds"</legend>
+                    <legend>{move || l.t("explore-fault-kinds")}</legend>
                     {FAULT_KINDS.into_iter().map(|(name, action)| view! {
                         <label class="inline"><input type="checkbox" prop:checked=kind_checked(name) on:change=toggle_kind(name, action)/>{name}</label>
                     }).collect_view()}
                 </fieldset>
-                <label class="field">"Depth bound"
-                    <input type="number" min="1" aria-label="Depth bound" prop:value=move || ui.settings.with(|x| x.max_depth.to_string())
-                        on:change=move |ev| match number(&ev) { Some(n) => set(&|x| x.max_depth = n), None => s.error("the depth bound must be a whole number") }/>
+                <label class="field">{move || l.t("explore-depth")}
+                    <input type="number" min="1" aria-label=move || l.t("explore-depth") prop:value=move || ui.settings.with(|x| x.max_depth.to_string())
+                        on:change=move |ev| match number(&ev) { Some(n) => set(&|x| x.max_depth = n), None => not_whole("explore-depth-not-whole") }/>
                 </label>
-                <label class="field">"Off-script decisions"
-                    <input type="number" min="0" aria-label="Off-script decisions per run" prop:value=move || ui.settings.with(|x| x.max_decisions.to_string())
-                        on:change=move |ev| match number(&ev) { Some(n) => set(&|x| x.max_decisions = n), None => s.error("the decisions bound must be a whole number") }/>
+                <label class="field">{move || l.t("explore-decisions")}
+                    <input type="number" min="0" aria-label=move || l.t("explore-decisions-label") prop:value=move || ui.settings.with(|x| x.max_decisions.to_string())
+                        on:change=move |ev| match number(&ev) { Some(n) => set(&|x| x.max_decisions = n), None => not_whole("explore-decisions-not-whole") }/>
                 </label>
-                <label class="inline"><input type="checkbox" prop:checked=move || ui.settings.with(|x| x.decisions.withhold_answers) on:change=move |ev| { let on = event_target_checked(&ev); set(&|x| x.decisions.withhold_answers = on) }/>"Answers may be withheld"</label>
-                <label class="field">"Search"
-                    <select aria-label="Search strategy" on:change=move |ev| {
+                <label class="inline"><input type="checkbox" prop:checked=move || ui.settings.with(|x| x.decisions.withhold_answers) on:change=move |ev| { let on = event_target_checked(&ev); set(&|x| x.decisions.withhold_answers = on) }/>{move || l.t("explore-withhold")}</label>
+                <label class="field">{move || l.t("explore-search")}
+                    <select aria-label=move || l.t("explore-search-label") on:change=move |ev| {
                         let v = event_target_value(&ev);
                         set(&|x| x.strategy = match v.as_str() { "dfs" => Strategy::Dfs, "simulate" => Strategy::Simulate { runs: 2_000, seed: 1 }, _ => Strategy::Bfs })
                     }>
-                        <option value="bfs">"breadth first (shortest examples)"</option>
-                        <option value="dfs">"depth first"</option>
-                        <option value="simulate">"random runs (2,000)"</option>
+                        <option value="bfs">{move || l.t("explore-bfs")}</option>
+                        <option value="dfs">{move || l.t("explore-dfs")}</option>
+                        <option value="simulate">{move || l.t("explore-simulate")}</option>
                     </select>
                 </label>
-                <label class="field">"Workers"
-                    <select aria-label="Workers" on:change=move |ev| { if let Some(n) = number(&ev) { set(&|x| x.workers = n) } }>
+                <label class="field">{move || l.t("explore-workers")}
+                    <select aria-label=move || l.t("explore-workers") on:change=move |ev| { if let Some(n) = number(&ev) { set(&|x| x.workers = n) } }>
                         {(1..=max_workers).map(|n| view! { <option value=n.to_string() selected=move || ui.settings.with(|x| x.workers == n)>{n.to_string()}</option> }).collect_view()}
                     </select>
                 </label>
             </div>
             <div class="row wrap">
-                <button class="primary" disabled=running on:click=move |_| ui.start(s)>"Start"</button>
-                <button disabled=move || !running() on:click=move |_| ui.stop()>"Stop"</button>
-                <button disabled=move || s.run.running.get() || s.run.trace.with(Trace::is_empty) on:click=move |_| ui.fork_on_screen(s)>"Fork the run on screen"</button>
+                <button class="primary" disabled=running on:click=move |_| ui.start(s)>{move || l.t("explore-start")}</button>
+                <button disabled=move || !running() on:click=move |_| ui.stop()>{move || l.t("explore-stop")}</button>
+                <button disabled=move || s.run.running.get() || s.run.trace.with(Trace::is_empty) on:click=move |_| ui.fork_on_screen(s)>{move || l.t("explore-fork-on-screen")}</button>
             </div>
             <Counters/>
             <Verdicts/>
@@ -361,34 +358,35 @@ pub fn ExplorePanel() -> impl IntoView {
 #[component]
 fn Counters() -> impl IntoView {
     let ui = expect_context::<ExploreUi>();
+    let l = lang();
     move || {
+        let cat = l.cat();
         ui.job.with(|job| {
             let job = job.as_ref()?;
             let c = job.counters(now());
             let state = match &job.state {
-                JobState::Running => format!("Searching… {} of {} workers done", c.finished, c.workers),
-                JobState::Done(r) if r.complete => "Done: every run within the bounds was explored.".to_string(),
-                JobState::Done(_) => {
-                    "Done, but the depth or state bound cut the search: unknown verdicts mean no example in the part explored.".to_string()
-                }
-                JobState::Stopped => "Stopped: the workers were ended; no verdicts.".to_string(),
-                JobState::Failed(why) => format!("The search failed: {why}"),
+                JobState::Running => tr!(cat, "explore-state-running", done = c.finished, count = c.workers),
+                JobState::Done(r) if r.complete => cat.t("explore-state-done"),
+                JobState::Done(_) => cat.t("explore-state-done-cut"),
+                JobState::Stopped => cat.t("explore-state-stopped"),
+                JobState::Failed(why) => tr!(cat, "explore-state-failed", error = why.as_str()),
             };
+            let progress = cat.t("explore-progress");
             let bar = match &job.state {
-                JobState::Running => view! { <progress class="explore-progress" aria-label="Search progress"></progress> }.into_any(),
-                _ => view! { <progress class="explore-progress" aria-label="Search progress" max="1" value="1"></progress> }.into_any(),
+                JobState::Running => view! { <progress class="explore-progress" aria-label=progress></progress> }.into_any(),
+                _ => view! { <progress class="explore-progress" aria-label=progress max="1" value="1"></progress> }.into_any(),
             };
             Some(view! {
                 <div class="explore-status">
                     {bar}
                     <p class="small" role="status">{state}</p>
                     <dl class="explore-counters">
-                        <div><dt>"states"</dt><dd data-counter="states">{grouped(c.states)}</dd></div>
-                        <div><dt>"states/s"</dt><dd data-counter="rate">{grouped(c.states_per_second.round() as u64)}</dd></div>
-                        <div><dt>"distinct"</dt><dd data-counter="distinct">{grouped(c.distinct_states)}</dd></div>
-                        <div><dt>"depth"</dt><dd data-counter="depth">{c.depth.to_string()}</dd></div>
-                        <div><dt>"frontier"</dt><dd data-counter="frontier">{grouped(c.frontier as u64)}</dd></div>
-                        <div><dt>"seconds"</dt><dd data-counter="seconds">{format!("{:.1}", c.seconds)}</dd></div>
+                        <div><dt>{cat.t("explore-counter-states")}</dt><dd data-counter="states">{grouped(c.states)}</dd></div>
+                        <div><dt>{cat.t("explore-counter-rate")}</dt><dd data-counter="rate">{grouped(c.states_per_second.round() as u64)}</dd></div>
+                        <div><dt>{cat.t("explore-counter-distinct")}</dt><dd data-counter="distinct">{grouped(c.distinct_states)}</dd></div>
+                        <div><dt>{cat.t("explore-counter-depth")}</dt><dd data-counter="depth">{c.depth.to_string()}</dd></div>
+                        <div><dt>{cat.t("explore-counter-frontier")}</dt><dd data-counter="frontier">{grouped(c.frontier as u64)}</dd></div>
+                        <div><dt>{cat.t("explore-counter-seconds")}</dt><dd data-counter="seconds">{format!("{:.1}", c.seconds)}</dd></div>
                     </dl>
                 </div>
             })
@@ -401,34 +399,37 @@ fn Counters() -> impl IntoView {
 fn Verdicts() -> impl IntoView {
     let s = expect_context::<Session>();
     let ui = expect_context::<ExploreUi>();
+    let l = lang();
     move || {
+        let cat = l.cat();
         let (report, settings) = ui.job.with(|job| match job {
             Some(Job { state: JobState::Done(report), settings, .. }) => Some((report.clone(), settings.clone())),
             _ => None,
         })?;
         let outcomes = report.outcomes.len();
         let shown = ui.shown.get();
+        let runs: u64 = report.outcomes.values().sum();
         Some(view! {
-            <p class="small">{format!("{} runs end in {outcomes} distinct ways.", grouped(report.outcomes.values().sum()))}</p>
-            <ul class="verdicts" aria-label="Property verdicts">
+            <p class="small">{tr!(cat, "explore-outcomes", runs = grouped(runs), count = outcomes)}</p>
+            <ul class="verdicts" aria-label=cat.t("explore-verdicts")>
                 {report.properties.iter().filter(|p| shown.contains(&p.property)).map(|p| {
-                    let v = explore_words::verdict(p.verdict);
+                    let v = explore_words::verdict(cat, p.verdict);
                     let name = p.property.name();
                     let settings = settings.clone();
                     let opening = p.clone();
                     let button = p.example.as_ref().map(|e| {
-                        let kind = explore_words::example_kind(p.property);
-                        let faults = if e.faults == 1 { "1 fault".to_string() } else { format!("{} faults", e.faults) };
-                        let label = format!("Open {kind} of {name} ({} choices, {faults})", e.path.len());
-                        view! { <button class="small" aria-label=label on:click=move |_| ui.open(s, settings.clone(), &opening)>{format!("Open {kind}")}</button> }
+                        let kind = explore_words::example_kind(cat, p.property);
+                        let faults = explore_words::faults(cat, e.faults);
+                        let label = tr!(cat, "explore-open-example-label", kind = kind.as_str(), property = name, choices = e.path.len(), faults = faults);
+                        view! { <button class="small" aria-label=label on:click=move |_| ui.open(s, settings.clone(), &opening)>{tr!(cat, "explore-open-example", kind = kind)}</button> }
                     });
-                    let class = format!("verdict verdict-{v}");
+                    let class = format!("verdict verdict-{}", explore_words::verdict_class(p.verdict));
                     let highlight = p.verdict == Verdict::Fails || (p.property.quantifier() == Quantifier::Sometimes && p.verdict != Verdict::Holds);
                     view! {
                         <li class=class data-property=name>
                             <span class="verdict-badge">{v}</span>
                             <span class="verdict-name"><code>{format!("{} {name}", explore_words::quantifier(p.property))}</code>
-                                {highlight.then(|| view! { <span class="small muted">{format!(" — {}", explore_words::statement(p.property))}</span> })}
+                                {highlight.then(|| view! { <span class="small muted">{format!(" — {}", explore_words::statement(cat, p.property))}</span> })}
                             </span>
                             {button}
                         </li>
@@ -436,7 +437,7 @@ fn Verdicts() -> impl IntoView {
                 }).collect_view()}
             </ul>
             <details class="small">
-                <summary>"Which properties to list"</summary>
+                <summary>{cat.t("explore-which-properties")}</summary>
                 {Property::ALL.into_iter().map(|p| view! {
                     <label class="inline"><input type="checkbox" prop:checked=move || ui.shown.with(|v| v.contains(&p))
                         on:change=move |ev| { let on = event_target_checked(&ev); ui.shown.update(|v| { v.retain(|x| *x != p); if on { v.push(p) } }) }/>
@@ -453,9 +454,10 @@ fn Verdicts() -> impl IntoView {
 #[component]
 pub fn ExploreFinding() -> impl IntoView {
     let ui = expect_context::<ExploreUi>();
-    let l = super::i18n_view::lang();
+    let l = lang();
     let copy_status = RwSignal::new(String::new());
     move || {
+        let cat = l.cat();
         let opened = ui.opened.get()?;
         let href = opened.property.and_then(|p| {
             let link = ExploreLink { settings: opened.settings.clone(), path: Some(opened.path.clone()), property: Some(p.name().into()) };
@@ -463,8 +465,8 @@ pub fn ExploreFinding() -> impl IntoView {
             let location = web_sys::window()?.location();
             Some(format!("{}{}#{f}", location.origin().ok()?, location.pathname().ok()?))
         });
-        let (title, text) = opened.caption.clone();
-        let marked = opened.seq.map(|seq| format!("The event where it happens, #{seq}, is at the cursor."));
+        let (title, text) = opened.card.words(cat);
+        let marked = opened.seq.map(|seq| tr!(cat, "explore-marked", seq = seq.to_string()));
         let steps = opened.path.len();
         Some(view! {
             <section class="explore-finding" class:explore-example=opened.property.is_some() aria-labelledby="finding-title" aria-live="polite">
@@ -472,7 +474,7 @@ pub fn ExploreFinding() -> impl IntoView {
                 <p>{text}</p>
                 {marked.filter(|_| opened.property.is_some()).map(|m| view! { <p class="small">{m}</p> })}
                 <details open=opened.property.is_none()>
-                    <summary>{format!("The run's {steps} choices (fork any of them)")}</summary>
+                    <summary>{tr!(cat, "explore-path-summary", count = steps)}</summary>
                     <ol class="explore-path small">
                         {opened.path.iter().enumerate().map(|(at, c)| view! { <PathStep at=at choice=c.clone()/> }).collect_view()}
                     </ol>
@@ -481,12 +483,12 @@ pub fn ExploreFinding() -> impl IntoView {
                     {href.map(|h| {
                         let copied = h.clone();
                         view! {
-                            <a class="explore-link" href=h>"Link to this run"</a>
-                            <button on:click=move |_| super::app::copy_to_clipboard(l, copied.clone(), copy_status)>"Copy link"</button>
+                            <a class="explore-link" href=h>{cat.t("explore-link")}</a>
+                            <button on:click=move |_| super::app::copy_to_clipboard(l, copied.clone(), copy_status)>{cat.t("explore-copy-link")}</button>
                             <span class="copy-status small" role="status">{move || copy_status.get()}</span>
                         }
                     })}
-                    <button on:click=move |_| ui.opened.set(None)>"Close"</button>
+                    <button on:click=move |_| ui.opened.set(None)>{cat.t("ui-close")}</button>
                 </div>
             </section>
         })
@@ -499,6 +501,7 @@ pub fn ExploreFinding() -> impl IntoView {
 fn PathStep(at: usize, choice: Choice) -> impl IntoView {
     let s = expect_context::<Session>();
     let ui = expect_context::<ExploreUi>();
+    let l = lang();
     let others = RwSignal::new(None::<Vec<Choice>>);
     let list = move |_| {
         if others.get_untracked().is_some() {
@@ -512,19 +515,27 @@ fn PathStep(at: usize, choice: Choice) -> impl IntoView {
             Err(e) => s.error(e),
         }
     };
-    let label = format!("Fork at choice {}: {}", at + 1, explore_words::choice(&choice));
+    let words = {
+        let choice = choice.clone();
+        move || explore_words::choice(l.cat(), &choice)
+    };
+    let label = {
+        let choice = choice.clone();
+        move || tr!(l.cat(), "fork-at-label", n = at + 1, choice = explore_words::choice(l.cat(), &choice))
+    };
     view! {
         <li>
-            <span>{explore_words::choice(&choice)}</span>" "
-            <button class="link-button" aria-label=label aria-expanded=move || others.with(Option::is_some).to_string() on:click=list>"Fork…"</button>
+            <span>{words}</span>" "
+            <button class="link-button" aria-label=label aria-expanded=move || others.with(Option::is_some).to_string() on:click=list>{move || l.t("fork-button")}</button>
             {move || others.get().map(|open| if open.is_empty() {
-                view! { <p class="muted">"No other choice was open here."</p> }.into_any()
+                view! { <p class="muted">{l.t("fork-none-open")}</p> }.into_any()
             } else {
+                let cat = l.cat();
                 view! {
-                    <ul class="fork-choices" aria-label=format!("Other choices at step {}", at + 1)>
+                    <ul class="fork-choices" aria-label=tr!(cat, "fork-others-label", n = at + 1)>
                         {open.into_iter().map(|c| {
-                            let text = explore_words::choice(&c);
-                            view! { <li><button on:click=move |_| ui.fork_at(s, at, c.clone())>{format!("Instead: {text}")}</button></li> }
+                            let text = explore_words::choice(cat, &c);
+                            view! { <li><button on:click=move |_| ui.fork_at(s, at, c.clone())>{tr!(cat, "fork-instead", choice = text)}</button></li> }
                         }).collect_view()}
                     </ul>
                 }.into_any()

@@ -4,14 +4,15 @@
 //! diagram at that point.
 //!
 //! Owns the fork's view. The runs come from `explore::fork`, the rows from
-//! `fork_align`, the words from `captions`.
+//! `fork_align`, the words from `captions` and `explore_words`.
 
 use leptos::prelude::*;
 
 use super::captions::caption_of;
 use super::explore_panel::{ExploreUi, Opened};
+use super::explore_words::{self, Card};
 use super::fork_align::{request_of, Alignment, RowKind};
-use super::i18n::Catalog;
+use super::i18n::{tr, Catalog};
 use super::i18n_view::lang;
 use super::session::Session;
 use crate::explore::fork::Branch;
@@ -38,10 +39,10 @@ pub struct ForkShown {
 /// One side of a row: the event's sequence number, its caption's title and
 /// its request.
 fn cell(cat: &Catalog, trace: &Trace, index: Option<usize>) -> impl IntoView {
-    let Some(i) = index else { return view! { <td class="fork-gap" aria-label="no counterpart"></td> }.into_any() };
-    let entries = trace.entries();
-    let entry = &entries[i];
-    let title = caption_of(cat, entries, None, entry).title;
+    let Some(entry) = index.and_then(|i| trace.entries().get(i)) else {
+        return view! { <td class="fork-gap" aria-label=cat.t("fork-no-counterpart")></td> }.into_any();
+    };
+    let title = caption_of(cat, trace.entries(), None, entry).title;
     let request = request_of(&entry.event);
     view! {
         <td>
@@ -60,8 +61,8 @@ pub fn ForkView() -> impl IntoView {
     let ui = expect_context::<ExploreUi>();
     let l = lang();
     move || {
-        let f = ui.fork.get()?;
         let cat = l.cat();
+        let f = ui.fork.get()?;
         let first = f.alignment.first_difference;
         let open = move |which: &'static str| {
             let Some(f) = ui.fork.get_untracked() else { return };
@@ -75,20 +76,13 @@ pub fn ForkView() -> impl IntoView {
                 }
             });
             let seq = at.and_then(|i| branch.trace.entries().get(i).map(|e| e.seq));
-            let caption = (
-                format!("The {} of the fork at choice {}", if side == 1 { "branch" } else { "original" }, f.at + 1),
-                format!(
-                    "At choice {} the {} took “{}”. The cursor is at the first event where the two runs differ.",
-                    f.at + 1,
-                    if side == 1 { "branch" } else { "original" },
-                    if side == 1 { f.choice.to_string() } else { f.original.path.get(f.at).map(ToString::to_string).unwrap_or_default() }
-                ),
-            );
+            let choice = if side == 1 { Some(f.choice.clone()) } else { f.original.path.get(f.at).cloned() };
+            let card = Card::ForkSide { branch: side == 1, at: f.at, choice };
             ui.fork.set(None);
             ui.show(
                 s,
                 branch.trace.clone(),
-                Opened { property: None, caption, seq, path: branch.path.clone(), settings: f.from.settings.clone() },
+                Opened { property: None, card, seq, path: branch.path.clone(), settings: f.from.settings.clone() },
             );
         };
         let rows = f
@@ -106,17 +100,17 @@ pub fn ForkView() -> impl IntoView {
                 let is_first = Some(n) == first;
                 view! {
                     <tr class=class class:fork-first=is_first id=is_first.then_some("fork-first-difference")>
-                        <th scope="row" class="fork-mark">{if is_first { "first difference ▶" } else { "" }}</th>
+                        <td class="fork-mark">{is_first.then(|| cat.t("fork-first-difference"))}</td>
                         {cell(cat, &f.original.trace, row.left)}
                         {cell(cat, &f.forked.trace, row.right)}
                     </tr>
                 }
             })
             .collect_view();
-        let own = f.original.path.get(f.at).map(ToString::to_string).unwrap_or_default();
+        let own = f.original.path.get(f.at).map(|c| explore_words::choice(cat, c)).unwrap_or_default();
         let summary = match first {
-            Some(r) => format!("They share {r} events, then part."),
-            None => "The two runs are the same: this choice changes nothing that is recorded.".to_string(),
+            Some(r) => tr!(cat, "fork-share", count = r),
+            None => cat.t("fork-same"),
         };
         // Bring the first difference into view once drawn.
         request_animation_frame(move || {
@@ -126,19 +120,19 @@ pub fn ForkView() -> impl IntoView {
         });
         Some(view! {
             <section class="fork-view" aria-labelledby="fork-title">
-                <h2 id="fork-title">{format!("Fork at choice {}", f.at + 1)}</h2>
-                <p class="small">{format!("Original: “{own}”. Branch: “{}”. {summary}", f.choice)}</p>
-                <div class="fork-scroll">
+                <h2 id="fork-title">{tr!(cat, "fork-title", n = f.at + 1)}</h2>
+                <p class="small">{tr!(cat, "fork-summary", original = own, branch = explore_words::choice(cat, &f.choice), summary = summary)}</p>
+                <div class="fork-scroll" tabindex="0" role="group" aria-label=cat.t("fork-table-caption")>
                     <table class="fork-table">
-                        <caption class="visually-hidden">"The original run and the branch, event by event, aligned by request"</caption>
-                        <thead><tr><th scope="col"></th><th scope="col">"Original"</th><th scope="col">"Branch"</th></tr></thead>
+                        <caption class="visually-hidden">{cat.t("fork-table-caption")}</caption>
+                        <thead><tr><th scope="col"><span class="visually-hidden">{cat.t("fork-mark-header")}</span></th><th scope="col">{cat.t("fork-original")}</th><th scope="col">{cat.t("fork-branch")}</th></tr></thead>
                         <tbody>{rows}</tbody>
                     </table>
                 </div>
                 <div class="row wrap">
-                    <button on:click=move |_| open("original")>"Open the original on the diagram"</button>
-                    <button on:click=move |_| open("fork")>"Open the branch on the diagram"</button>
-                    <button on:click=move |_| ui.fork.set(None)>"Close"</button>
+                    <button on:click=move |_| open("original")>{cat.t("fork-open-original")}</button>
+                    <button on:click=move |_| open("fork")>{cat.t("fork-open-branch")}</button>
+                    <button on:click=move |_| ui.fork.set(None)>{cat.t("ui-close")}</button>
                 </div>
             </section>
         })

@@ -75,21 +75,25 @@ impl Locale {
                 ("ui.ftl", include_str!("../../locales/en/ui.ftl")),
                 ("captions.ftl", include_str!("../../locales/en/captions.ftl")),
                 ("tours.ftl", include_str!("../../locales/en/tours.ftl")),
+                ("explore.ftl", include_str!("../../locales/en/explore.ftl")),
             ],
             Locale::Zh => &[
                 ("ui.ftl", include_str!("../../locales/zh/ui.ftl")),
                 ("captions.ftl", include_str!("../../locales/zh/captions.ftl")),
                 ("tours.ftl", include_str!("../../locales/zh/tours.ftl")),
+                ("explore.ftl", include_str!("../../locales/zh/explore.ftl")),
             ],
             Locale::Ja => &[
                 ("ui.ftl", include_str!("../../locales/ja/ui.ftl")),
                 ("captions.ftl", include_str!("../../locales/ja/captions.ftl")),
                 ("tours.ftl", include_str!("../../locales/ja/tours.ftl")),
+                ("explore.ftl", include_str!("../../locales/ja/explore.ftl")),
             ],
             Locale::It => &[
                 ("ui.ftl", include_str!("../../locales/it/ui.ftl")),
                 ("captions.ftl", include_str!("../../locales/it/captions.ftl")),
                 ("tours.ftl", include_str!("../../locales/it/tours.ftl")),
+                ("explore.ftl", include_str!("../../locales/it/explore.ftl")),
             ],
         }
     }

@@ -132,6 +132,55 @@ export function register(test, h) {
       await context.close();
     }
   });
+
+  // The panel in the page's language: a search, its verdicts and the
+  // counterexample's card in Japanese (no missing key, no text spilling out
+  // of a control), and a switch to English rewords the card in place.
+  for (const size of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
+    const tag = `${size.width}x${size.height} light ja-JP`;
+    test(`${tag}: the Explore panel and its counterexample card speak Japanese, and switching to English rewords them`, async (browser) => {
+      const { context, page, errors } = await h.openPage(browser, size, 'light', 'ja-JP', '再生');
+      try {
+        if (size.width < 1200) await page.locator('#setup-toggle').click();
+        await page.getByRole('combobox', { name: '探索するシナリオ' }).selectOption('shutdown');
+        const f = page.getByRole('spinbutton', { name: '実行あたりの障害数' });
+        await f.fill('1');
+        await f.dispatchEvent('change');
+        await page.getByRole('combobox', { name: 'ワーカー' }).selectOption('1');
+        await page.getByRole('button', { name: '開始', exact: true }).click();
+        await page.waitForFunction(() => {
+          const s = document.querySelector('.explore-status [role=status]');
+          return s && !s.textContent.startsWith('探索中');
+        }, null, { timeout: 120_000 });
+        const done = await status(page).textContent();
+        h.expect(done.startsWith('完了: '), `the status is not in Japanese: ${done}`);
+        const lost = page.locator('.verdict[data-property=no_answer_lost]');
+        h.expect((await lost.locator('.verdict-badge').textContent()) === '違反', 'the verdict badge is not in Japanese');
+        const panel = page.locator('section.explore');
+        await panel.scrollIntoViewIfNeeded();
+        const spilled = await page.evaluate(() => [...document.querySelectorAll('section.explore button, section.explore select, section.explore summary, section.explore .verdict-badge, section.explore dt')]
+          .filter((el) => el.offsetParent !== null && el.scrollWidth > el.clientWidth + 1)
+          .map((el) => `${el.tagName.toLowerCase()} '${el.textContent.trim().slice(0, 30)}' ${el.scrollWidth}>${el.clientWidth}`));
+        h.expect(spilled.length === 0, `text overflows its control: ${spilled.join('; ')}`);
+        await h.screenshot(page, size, 'light', 'explore-ja');
+        await lost.getByRole('button', { name: /^no_answer_lost の反例を開く/ }).click();
+        if (size.width < 1200 && (await page.locator('#setup-toggle').getAttribute('aria-expanded')) === 'true') await page.keyboard.press('Escape');
+        const card = page.getByRole('region', { name: '破られた性質: always no_answer_lost' });
+        await card.waitFor({ state: 'visible' });
+        const text = await card.innerText();
+        h.expect(text.includes('障害 1 件') && text.includes('性質:'), `the card is not in Japanese: ${text}`);
+        const body = await page.evaluate(() => document.body.innerText);
+        h.expect(!body.includes('⟦'), 'a missing key shows on the page');
+        await h.screenshot(page, size, 'light', 'explore-ja-card');
+        await h.expectNoAxeViolations(page, `with a Japanese counterexample card (${tag})`);
+        await page.locator('#lang-select').selectOption('en');
+        await page.getByRole('region', { name: 'Broken: always no_answer_lost' }).waitFor({ state: 'visible' });
+        return errors;
+      } finally {
+        await context.close();
+      }
+    });
+  }
 }
 
 export function registerGallery(test, h) {

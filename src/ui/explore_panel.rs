@@ -158,7 +158,7 @@ impl ExploreUi {
             s.seek(i + 1);
         }
         // An example's event is marked on the diagram.
-        let mark = opened.property.and(opened.seq).map(|seq| (seq, opened.caption.0.clone()));
+        let mark = opened.property.and(opened.seq).map(|seq| (seq, opened.card.words(super::i18n_view::lang().cat_untracked()).0));
         s.playback.marked.set(mark);
         self.opened.set(Some(opened));
     }

@@ -360,7 +360,8 @@ pub fn marks(violations: &[Violation], shown: usize, y_of: impl Fn(u64) -> f64) 
 /// whoever opened the run): a band across the row, `width` wide, named by
 /// `label`, behind nothing it would hide (it is translucent).
 pub fn finding_mark(seq: u64, label: &str, y: f64, width: f64) -> Item {
-    let band = Shape::Rect { x: 1.0, y: y + 1.0, width: (width - 2.0).max(0.0), height: ROW_HEIGHT - 2.0, rx: 4.0, class: Some("finding-band") };
+    let band =
+        Shape::Rect { x: 1.0, y: y + 1.0, width: (width - 2.0).max(0.0), height: ROW_HEIGHT - 2.0, rx: 4.0, class: Some("finding-band") };
     let mut mark = item(ItemKind::Violation, "finding-mark", Some(seq), y, y + ROW_HEIGHT, vec![Shape::Tooltip(label.to_string()), band]);
     mark.role = Some("note");
     mark.label = Some(label.to_string());

@@ -243,6 +243,13 @@ fn now() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
 }
 
+/// A snake_case name that may wrap after its underscores (never inside a
+/// word): the parts with `<wbr>` between them; copying it gives the name.
+fn breakable(name: &str) -> impl IntoView {
+    let parts: Vec<String> = name.split_inclusive('_').map(str::to_string).collect();
+    parts.into_iter().enumerate().map(|(i, part)| view! { {(i > 0).then(|| view! { <wbr/> })}{part} }).collect_view()
+}
+
 /// Thousands separated, for counters.
 fn grouped(n: u64) -> String {
     let digits = n.to_string();
@@ -428,7 +435,7 @@ fn Verdicts() -> impl IntoView {
                     view! {
                         <li class=class data-property=name>
                             <span class="verdict-badge">{v}</span>
-                            <span class="verdict-name"><code>{format!("{} {name}", explore_words::quantifier(p.property))}</code>
+                            <span class="verdict-name"><code>{explore_words::quantifier(p.property)}" "{breakable(name)}</code>
                                 {highlight.then(|| view! { <span class="small muted">{format!(" — {}", explore_words::statement(cat, p.property))}</span> })}
                             </span>
                             {button}

@@ -2,8 +2,9 @@
 //! panel, `ui::explore_workers`) starts one per share of a search; each
 //! says `ready`, is sent its slice (`ToWorker::Explore`), posts its live
 //! counters as it searches and its report at the end (`FromWorker`, as JSON
-//! text). A search cannot be interrupted from inside: Stop terminates the
-//! worker.
+//! text; each example as its path, without its trace, which the page
+//! rebuilds when it opens one). A search cannot be interrupted from inside:
+//! Stop terminates the worker.
 //!
 //! Owns the worker's message loop only; the search is
 //! `team_protocols::explore`, the messages are `ui::explore_job`. Built for
@@ -50,7 +51,14 @@ fn main() {
                 }
             });
             match result {
-                Ok(report) => post(&FromWorker::Done { report: Box::new(report.timed((now() - start) / 1000.0)) }),
+                Ok(mut report) => {
+                    // Paths, not traces: the page rebuilds the one it opens,
+                    // so the report it reads stays small.
+                    for example in report.properties.iter_mut().filter_map(|p| p.example.as_mut()) {
+                        example.trace = example.trace.prefix(0);
+                    }
+                    post(&FromWorker::Done { report: Box::new(report.timed((now() - start) / 1000.0)) })
+                }
                 Err(e) => post(&FromWorker::Failed { error: e.to_string() }),
             }
         })

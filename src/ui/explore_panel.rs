@@ -139,6 +139,20 @@ impl ExploreUi {
     pub fn open(self, s: Session, settings: ExploreSettings, report: &PropertyReport) {
         let Some(example) = report.example.as_ref() else { return };
         let Counterexample { finding, path, faults, trace } = example;
+        // Workers send examples without their traces (a path rebuilds one):
+        // the report stays small for the page's thread to read.
+        let trace = if trace.is_empty() {
+            let config = settings.config();
+            let rebuilt = scenarios::explorable(&config.scenario)
+                .ok_or_else(|| crate::explore::ExploreError::UnknownScenario(config.scenario.clone()))
+                .and_then(|scenario| crate::explore::replay_path(scenario, &config, path));
+            match rebuilt {
+                Ok(node) => node.trace().clone(),
+                Err(e) => return s.error(e),
+            }
+        } else {
+            trace.clone()
+        };
         let card = Card::Finding {
             property: report.property,
             detail: Some(finding.detail.clone()),
@@ -146,7 +160,7 @@ impl ExploreUi {
             choices: path.len(),
             entry: None,
         };
-        self.show(s, trace.clone(), Opened { property: Some(report.property), card, seq: Some(finding.seq), path: path.clone(), settings });
+        self.show(s, trace, Opened { property: Some(report.property), card, seq: Some(finding.seq), path: path.clone(), settings });
     }
 
     /// Loads `trace` on the diagram as the run `opened` describes, the
@@ -366,37 +380,53 @@ pub fn ExplorePanel() -> impl IntoView {
 fn Counters() -> impl IntoView {
     let ui = expect_context::<ExploreUi>();
     let l = lang();
-    move || {
+    // Fine-grained: a worker's message changes the numbers' text nodes only;
+    // the status line and the bar change when the job's state does.
+    let has_job = Memo::new(move |_| ui.job.with(Option::is_some));
+    let running = Memo::new(move |_| ui.job.with(|j| j.as_ref().is_some_and(Job::is_running)));
+    let counters = Memo::new(move |_| ui.job.with(|j| j.as_ref().map(|j| j.counters(now()))).unwrap_or_default());
+    let status = Memo::new(move |_| {
         let cat = l.cat();
         ui.job.with(|job| {
-            let job = job.as_ref()?;
-            let c = job.counters(now());
-            let state = match &job.state {
-                JobState::Running => tr!(cat, "explore-state-running", done = c.finished, count = c.workers),
+            let Some(job) = job.as_ref() else { return String::new() };
+            match &job.state {
+                JobState::Running => {
+                    let c = job.counters(0.0);
+                    tr!(cat, "explore-state-running", done = c.finished, count = c.workers)
+                }
                 JobState::Done(r) if r.complete => cat.t("explore-state-done"),
                 JobState::Done(_) => cat.t("explore-state-done-cut"),
                 JobState::Stopped => cat.t("explore-state-stopped"),
                 JobState::Failed(why) => tr!(cat, "explore-state-failed", error = why.as_str()),
-            };
-            let progress = cat.t("explore-progress");
-            let bar = match &job.state {
-                JobState::Running => view! { <progress class="explore-progress" aria-label=progress></progress> }.into_any(),
-                _ => view! { <progress class="explore-progress" aria-label=progress max="1" value="1"></progress> }.into_any(),
-            };
-            Some(view! {
+            }
+        })
+    });
+    let counter = move |key: &'static str, name: &'static str, value: fn(&super::explore_job::Counters) -> String| {
+        view! { <div><dt>{move || l.t(key)}</dt><dd data-counter=name>{move || counters.with(value)}</dd></div> }
+    };
+    move || {
+        has_job.get().then(|| {
+            view! {
                 <div class="explore-status">
-                    {bar}
-                    <p class="small" role="status">{state}</p>
+                    {move || {
+                        let progress = l.t("explore-progress");
+                        if running.get() {
+                            view! { <progress class="explore-progress" aria-label=progress></progress> }.into_any()
+                        } else {
+                            view! { <progress class="explore-progress" aria-label=progress max="1" value="1"></progress> }.into_any()
+                        }
+                    }}
+                    <p class="small" role="status">{move || status.get()}</p>
                     <dl class="explore-counters">
-                        <div><dt>{cat.t("explore-counter-states")}</dt><dd data-counter="states">{grouped(c.states)}</dd></div>
-                        <div><dt>{cat.t("explore-counter-rate")}</dt><dd data-counter="rate">{grouped(c.states_per_second.round() as u64)}</dd></div>
-                        <div><dt>{cat.t("explore-counter-distinct")}</dt><dd data-counter="distinct">{grouped(c.distinct_states)}</dd></div>
-                        <div><dt>{cat.t("explore-counter-depth")}</dt><dd data-counter="depth">{c.depth.to_string()}</dd></div>
-                        <div><dt>{cat.t("explore-counter-frontier")}</dt><dd data-counter="frontier">{grouped(c.frontier as u64)}</dd></div>
-                        <div><dt>{cat.t("explore-counter-seconds")}</dt><dd data-counter="seconds">{format!("{:.1}", c.seconds)}</dd></div>
+                        {counter("explore-counter-states", "states", |c| grouped(c.states))}
+                        {counter("explore-counter-rate", "rate", |c| grouped(c.states_per_second.round() as u64))}
+                        {counter("explore-counter-distinct", "distinct", |c| grouped(c.distinct_states))}
+                        {counter("explore-counter-depth", "depth", |c| c.depth.to_string())}
+                        {counter("explore-counter-frontier", "frontier", |c| grouped(c.frontier as u64))}
+                        {counter("explore-counter-seconds", "seconds", |c| format!("{:.1}", c.seconds))}
                     </dl>
                 </div>
-            })
+            }
         })
     }
 }

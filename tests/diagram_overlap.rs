@@ -16,7 +16,7 @@ use team_protocols::protocol::check;
 use team_protocols::runtime::scenarios;
 use team_protocols::ui::diagram::{layout, Layout, ROW_HEIGHT};
 use team_protocols::ui::geometry::{draw, Geometry, ItemKind, Shape};
-use team_protocols::ui::motion;
+use team_protocols::ui::motion_draw;
 
 /// Width of one character of 13 px text (regular), as measured on the
 /// page's screenshots in Chromium's default sans-serif (27 characters of
@@ -218,10 +218,10 @@ fn with_motion(trace: &team_protocols::protocol::Trace, whole: &Layout, cursor: 
     let d = whole.diagram(Some(cursor), None);
     let mut g = draw(&d, &check(trace), cursor);
     let m = whole.flights().at(cursor, cursor.checked_sub(1));
-    let drawn = motion::draw(&m, &d, |seq| whole.y_of(seq));
+    let drawn = motion_draw::draw(&m, &d, |seq| whole.y_of(seq));
     assert!(drawn.items.iter().all(|it| it.bottom <= d.height), "inside the diagram at {cursor}");
     // Every step's envelope, forward and back, moves inside the drawing.
-    let back = motion::draw(&whole.flights().at(cursor, Some(cursor + 1)), &d, |seq| whole.y_of(seq));
+    let back = motion_draw::draw(&whole.flights().at(cursor, Some(cursor + 1)), &d, |seq| whole.y_of(seq));
     for m in drawn.movers.iter().chain(&back.movers) {
         assert!(m.path.iter().all(|(x, y)| (0.0..=d.width).contains(x) && (0.0..=d.height).contains(y)), "{m:?} at {cursor}");
     }

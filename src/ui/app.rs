@@ -17,7 +17,7 @@ use super::i18n_view::{lang, Lang, LanguageSwitcher};
 use super::panels::Panels;
 use super::session::Session;
 use super::tour_view::{TourCard, TourList, TourState};
-use super::{download, export, share};
+use super::{download, export, share, web};
 use crate::model::provider_settings::Provider;
 use crate::protocol::{AgentName, FaultAction, FaultRule, MessageType};
 use crate::runtime::scenarios;
@@ -58,33 +58,6 @@ fn open_link(s: Session, l: Lang, hash: &str) -> bool {
             false
         }
     }
-}
-
-/// Copies `text` with the async clipboard API; `status` says whether it
-/// worked, in words (a refusal is the browser's, not a bug).
-pub(super) fn copy_to_clipboard(l: Lang, text: String, status: RwSignal<String>) {
-    use wasm_bindgen::JsCast;
-    let cat = l.cat_untracked();
-    let refused = cat.t("ui-copy-refused");
-    let navigator = js_sys::Reflect::get(&window(), &"navigator".into()).unwrap_or_default();
-    let clipboard = js_sys::Reflect::get(&navigator, &"clipboard".into()).ok().filter(|c| !c.is_undefined());
-    let write = clipboard
-        .as_ref()
-        .and_then(|c| js_sys::Reflect::get(c, &"writeText".into()).ok())
-        .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
-    let (Some(clipboard), Some(write)) = (clipboard, write) else {
-        status.set(cat.t("ui-copy-none"));
-        return;
-    };
-    let Ok(promise) = write.call1(&clipboard, &text.into()) else {
-        status.set(refused);
-        return;
-    };
-    status.set(cat.t("ui-copying"));
-    leptos::task::spawn_local(async move {
-        let done = wasm_bindgen_futures::JsFuture::from(js_sys::Promise::from(promise)).await;
-        status.set(if done.is_ok() { cat.t("ui-copied") } else { refused });
-    });
 }
 
 /// Speeds offered for playback and Live pacing.
@@ -191,7 +164,7 @@ pub fn App(
             <nav class="skip-links" aria-label=move || l.t("ui-skip-links")>
                 <a class="skip" href="#controls" on:click=move |e| skip_to(e, "controls")>{move || l.t("ui-skip-controls")}</a>
                 <a class="skip" href="#diagram" on:click=move |e| skip_to(e, "diagram")>{move || l.t("ui-skip-diagram")}</a>
-                <a class="skip" href="#setup" on:click=move |e| if narrow() { e.prevent_default(); drawer.open(Drawer::Setup) } else { skip_to(e, "prompt") }>{move || l.t("ui-skip-setup")}</a>
+                <a class="skip" href="#setup" on:click=move |e| if web::narrow() { e.prevent_default(); drawer.open(Drawer::Setup) } else { skip_to(e, "prompt") }>{move || l.t("ui-skip-setup")}</a>
             </nav>
             <header class="app-header">
                 <h1>{move || l.t("ui-title")}</h1>
@@ -313,7 +286,7 @@ impl Drawers {
     fn close(self, restore: bool) {
         let Some(was) = self.0.get_untracked() else { return };
         self.0.set(None);
-        if restore && narrow() {
+        if restore && web::narrow() {
             focus_id(was.toggle_id());
         }
     }
@@ -332,18 +305,6 @@ fn focus_id(id: &str) {
     if let Some(el) = document().get_element_by_id(id) {
         let _ = wasm_bindgen::JsCast::unchecked_into::<web_sys::HtmlElement>(el).focus();
     }
-}
-
-/// Whether the side panels are drawers (the same width as the stylesheet's).
-pub(super) fn narrow() -> bool {
-    let Ok(media) = js_sys::Reflect::get(&window(), &"matchMedia".into()) else { return false };
-    let Ok(media) = wasm_bindgen::JsCast::dyn_into::<js_sys::Function>(media) else { return false };
-    media
-        .call1(&window(), &"(max-width: 1199.98px)".into())
-        .ok()
-        .and_then(|m| js_sys::Reflect::get(&m, &"matches".into()).ok())
-        .and_then(|v| v.as_bool())
-        .unwrap_or(false)
 }
 
 /// The button that opens or closes a drawer (shown on narrow screens only).
@@ -488,7 +449,7 @@ fn ScenarioList() -> impl IntoView {
                 {scenarios::PAGE.into_iter().map(|sc| view! {
                     <li>
                         <button class="scenario" data-scenario=sc.id on:click=move |_| { s.run_scenario(sc); drawer.close(true); }>
-                            <strong>{move || scenario_title(l.cat(), sc.id, sc.title)}</strong>
+                            <strong>{move || super::i18n::scenario_title(l.cat(), sc.id, sc.title)}</strong>
                             <span class="scenario-prompt">{sc.prompts.join(" → ")}</span>
                         </button>
                     </li>
@@ -667,7 +628,7 @@ fn TracePanel() -> impl IntoView {
                             <input type="text" readonly=true aria-label=move || l.t("ui-share-link") prop:value=link/>
                         </label>
                         <div class="row">
-                            <button on:click=move |_| copy_to_clipboard(l, copied.clone(), copy_status)>{move || l.t("ui-copy")}</button>
+                            <button on:click=move |_| web::copy_to_clipboard(l, copied.clone(), copy_status)>{move || l.t("ui-copy")}</button>
                             <span class="copy-status small" role="status">{move || copy_status.get()}</span>
                         </div>
                     }.into_any()
@@ -888,16 +849,5 @@ fn Controls() -> impl IntoView {
                 if s.playback.mode.get() == Mode::Step && !waiting.is_empty() { tr!(l.cat(), "ui-next-up", events = waiting.join(" · ")) } else { String::new() }
             }}</span>
         </div>
-    }
-}
-
-/// A scenario's title in the page's language (`scenario-<id>-title`), or
-/// its own title when the catalog has none for it.
-pub(super) fn scenario_title(cat: &super::i18n::Catalog, id: &str, own: &str) -> String {
-    let key = format!("scenario-{id}-title");
-    if cat.has(&key) || super::i18n::Catalog::en().has(&key) {
-        cat.t(&key)
-    } else {
-        own.to_string()
     }
 }

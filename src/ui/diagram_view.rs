@@ -26,7 +26,8 @@ use leptos::prelude::*;
 use super::diagram::{Diagram, PALETTE_SIZE, ROW_HEIGHT};
 use super::geometry::{self, Item, ItemKind, Shape};
 use super::machinery_view::MessageTable;
-use super::motion::{self, Direction, Movement, Mover};
+use super::motion::{Direction, Movement};
+use super::motion_draw::{self, Mover};
 use super::session::Session;
 use crate::protocol::RequestId;
 
@@ -146,7 +147,7 @@ pub fn DiagramView() -> impl IntoView {
         s.run.views.with(|v| v.layout().flights().at(shown, from))
     });
     let drawing =
-        Memo::new(move |_| motion.with(|m| diagram.with(|d| s.run.views.with(|v| motion::draw(m, d, |seq| v.layout().y_of(seq))))));
+        Memo::new(move |_| motion.with(|m| diagram.with(|d| s.run.views.with(|v| motion_draw::draw(m, d, |seq| v.layout().y_of(seq))))));
 
     // Follow the latest event, or keep the cursor's row in view. The
     // scroll waits for the next frame, when the SVG has its new height:

@@ -13,26 +13,13 @@
 use leptos::prelude::*;
 
 use super::explore_job::{ExploreSettings, JobState};
-use super::explore_panel::{ExploreUi, Opened};
+use super::explore_panel::{ExploreUi, GalleryRun, Opened};
 use super::explore_words::{self, Card};
 use super::i18n::tr;
 use super::i18n_view::lang;
 use super::session::Session;
 use crate::explore::gallery::{self, Entry, GALLERY};
 use crate::explore::Choice;
-
-/// A gallery search under way or shown.
-#[derive(Debug, Clone, PartialEq)]
-pub struct GalleryRun {
-    /// The entry's id.
-    pub entry: &'static str,
-    /// The entry's rule is on.
-    pub rule_on: bool,
-    /// The counterexample's choices (found with the rule off).
-    pub path: Option<Vec<Choice>>,
-    /// Waiting for the search to end to open its run.
-    pub pending: bool,
-}
 
 /// The web address of `owner/repo#N`.
 fn issue_url(reference: &str) -> Option<String> {

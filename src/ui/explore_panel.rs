@@ -13,12 +13,10 @@ use std::rc::Rc;
 use leptos::ev;
 use leptos::prelude::*;
 
-use super::explore_gallery::GalleryRun;
 use super::explore_job::{ExploreLink, ExploreSettings, FromWorker, Job, JobState, Reaction, MAX_FAULTS, MAX_WORKERS};
 use super::explore_words::{self, Card};
 use super::explore_workers::{cores, OnMessage, Workers};
-use super::fork_align::align;
-use super::fork_view::ForkShown;
+use super::fork_align::{align, Alignment};
 use super::i18n::tr;
 use super::i18n_view::lang;
 use super::session::Session;
@@ -41,6 +39,36 @@ pub struct Opened {
     pub path: Vec<Choice>,
     /// The settings of the search it came from.
     pub settings: ExploreSettings,
+}
+
+/// A gallery search under way or shown.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GalleryRun {
+    /// The entry's id.
+    pub entry: &'static str,
+    /// The entry's rule is on.
+    pub rule_on: bool,
+    /// The counterexample's choices (found with the rule off).
+    pub path: Option<Vec<Choice>>,
+    /// Waiting for the search to end to open its run.
+    pub pending: bool,
+}
+
+/// A fork to show.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ForkShown {
+    /// The step (from 0) where the runs take different choices.
+    pub at: usize,
+    /// The run forked from.
+    pub original: fork::Branch,
+    /// The run that took `choice` there.
+    pub forked: fork::Branch,
+    /// The other choice.
+    pub choice: Choice,
+    /// The two runs' rows.
+    pub alignment: Alignment,
+    /// Where the original came from (its card), to reopen either run.
+    pub from: Opened,
 }
 
 /// The panel's state, shared by the panel, the card over the diagram and
@@ -326,7 +354,7 @@ pub fn ExplorePanel() -> impl IntoView {
             <div class="explore-form">
                 <label class="field">{move || l.t("explore-scenario")}
                     <select aria-label=move || l.t("explore-scenario-label") prop:value=move || ui.settings.with(|x| x.scenario.clone()) on:change=move |ev| { let v = event_target_value(&ev); set(&|x| x.scenario = v.clone()) }>
-                        {scenarios::ALL.into_iter().chain([scenarios::TWINS, scenarios::RESPAWN, scenarios::WITHOUT_PROTOCOLS]).map(|sc| view! { <option value=sc.id>{move || super::app::scenario_title(l.cat(), sc.id, sc.title)}</option> }).collect_view()}
+                        {scenarios::ALL.into_iter().chain([scenarios::TWINS, scenarios::RESPAWN, scenarios::WITHOUT_PROTOCOLS]).map(|sc| view! { <option value=sc.id>{move || super::i18n::scenario_title(l.cat(), sc.id, sc.title)}</option> }).collect_view()}
                     </select>
                 </label>
                 <label class="field">{move || l.t("explore-faults-per-run")}
@@ -521,7 +549,7 @@ pub fn ExploreFinding() -> impl IntoView {
                         let copied = h.clone();
                         view! {
                             <a class="explore-link" href=h>{cat.t("explore-link")}</a>
-                            <button on:click=move |_| super::app::copy_to_clipboard(l, copied.clone(), copy_status)>{cat.t("explore-copy-link")}</button>
+                            <button on:click=move |_| super::web::copy_to_clipboard(l, copied.clone(), copy_status)>{cat.t("explore-copy-link")}</button>
                             <span class="copy-status small" role="status">{move || copy_status.get()}</span>
                         }
                     })}

@@ -11,30 +11,11 @@ use leptos::prelude::*;
 use super::captions::caption_of;
 use super::explore_panel::{ExploreUi, Opened};
 use super::explore_words::{self, Card};
-use super::fork_align::{request_of, Alignment, RowKind};
+use super::fork_align::{request_of, RowKind};
 use super::i18n::{tr, Catalog};
 use super::i18n_view::lang;
 use super::session::Session;
-use crate::explore::fork::Branch;
-use crate::explore::Choice;
 use crate::protocol::Trace;
-
-/// A fork to show.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ForkShown {
-    /// The step (from 0) where the runs take different choices.
-    pub at: usize,
-    /// The run forked from.
-    pub original: Branch,
-    /// The run that took `choice` there.
-    pub forked: Branch,
-    /// The other choice.
-    pub choice: Choice,
-    /// The two runs' rows.
-    pub alignment: Alignment,
-    /// Where the original came from (its card), to reopen either run.
-    pub from: Opened,
-}
 
 /// One side of a row: the event's sequence number, its caption's title and
 /// its request.

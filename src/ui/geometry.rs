@@ -15,12 +15,13 @@ use std::collections::BTreeMap;
 
 use super::captions::{clip, Said};
 use super::diagram::{Activation, Badge, Column, Diagram, Row, RowKind, COLUMN_WIDTH, PALETTE_SIZE, ROW_HEIGHT};
-use super::motion;
 use crate::protocol::{MemberStatus, MessageType, RequestId, Violation};
 
 /// Where run banners and violation marks start: marks at the left edge,
 /// banners after them.
 pub const MARK_X: f64 = 4.0;
+/// Half the width and height of an envelope (a message in flight or waiting).
+const ENVELOPE: (f64, f64) = (10.0, 7.0);
 /// Left edge of run banners (leaves room for a violation mark).
 pub const BANNER_X: f64 = 22.0;
 /// The width of one character of what was said under an arrow (13 px
@@ -368,6 +369,16 @@ pub fn finding_mark(seq: u64, label: &str, y: f64, width: f64) -> Item {
     mark
 }
 
+/// An envelope centred on (`x`, `y`): a body and its flap.
+pub fn envelope(x: f64, y: f64) -> Vec<Shape> {
+    let (w, h) = ENVELOPE;
+    vec![
+        Shape::Rect { x: x - w, y: y - h, width: 2.0 * w, height: 2.0 * h, rx: 1.5, class: Some("envelope") },
+        Shape::Line { x1: x - w, y1: y - h, x2: x, y2: y + 1.0, class: Some("flap"), head: None },
+        Shape::Line { x1: x, y1: y + 1.0, x2: x + w, y2: y - h, class: Some("flap"), head: None },
+    ]
+}
+
 /// What was said, as drawn under its arrow: `plan: “…”`, cut to `max`
 /// characters in all (the tooltip has it whole).
 pub fn said_on_arrow(said: &Said, max: usize) -> String {
@@ -600,15 +611,15 @@ pub fn legend(top: f64, width: f64) -> Legend {
         (
             Box::new(|x: f64, y: f64| {
                 let mut shapes = vec![Shape::Line { x1: x, y1: y, x2: x + 60.0, y2: y, class: Some("legend-path"), head: None }];
-                shapes.extend(motion::envelope(x + 40.0, y));
+                shapes.extend(envelope(x + 40.0, y));
                 ("legend-entry mover-sample".to_string(), shapes)
             }),
             "message in flight, moving along its arrow",
         ),
         (
             Box::new(|x: f64, y: f64| {
-                let mut shapes = motion::envelope(x + 31.0, y - 3.0);
-                shapes.extend(motion::envelope(x + 28.0, y));
+                let mut shapes = envelope(x + 31.0, y - 3.0);
+                shapes.extend(envelope(x + 28.0, y));
                 shapes.push(Shape::Rect { x: x + 47.0, y: y - 9.0, width: 17.3, height: 18.0, rx: 9.0, class: Some("inbox-pill") });
                 shapes.push(text(x + 52.0, y + 4.5, "2", Some("inbox-digits")));
                 ("legend-entry inbox-sample".to_string(), shapes)
@@ -618,7 +629,7 @@ pub fn legend(top: f64, width: f64) -> Legend {
         (
             Box::new(|x: f64, y: f64| {
                 let mut shapes = vec![Shape::Line { x1: x, y1: y, x2: x + 80.0, y2: y, class: Some("held-path"), head: None }];
-                shapes.extend(motion::envelope(x + 28.0, y));
+                shapes.extend(envelope(x + 28.0, y));
                 ("legend-entry held-msg".to_string(), shapes)
             }),
             "held in flight by a fault until released",

@@ -360,6 +360,17 @@ macro_rules! tr {
 }
 pub(crate) use tr;
 
+/// A scenario's title in the page's language (`scenario-<id>-title`), or
+/// its own title when the catalog has none for it.
+pub fn scenario_title(cat: &Catalog, id: &str, own: &str) -> String {
+    let key = format!("scenario-{id}-title");
+    if cat.has(&key) || Catalog::en().has(&key) {
+        cat.t(&key)
+    } else {
+        own.to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

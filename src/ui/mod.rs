@@ -24,6 +24,7 @@ pub mod lists;
 pub mod machinery;
 pub mod message_table;
 pub mod motion;
+pub mod motion_draw;
 pub mod share;
 pub mod snapshot;
 /// Generated traces for the browser benchmark and unit tests: a test
@@ -69,6 +70,8 @@ pub mod settings;
 pub mod storage;
 #[cfg(target_arch = "wasm32")]
 pub mod tour_view;
+#[cfg(target_arch = "wasm32")]
+pub mod web;
 
 #[cfg(target_arch = "wasm32")]
 pub use app::App;

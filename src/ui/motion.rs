@@ -5,31 +5,15 @@
 //! in, a badge turning, a lifeline crossed out), forward or back.
 //!
 //! Owns the flights of messages (an index built once as events arrive, like
-//! the diagram's `Layout`) and their places in SVG units, as `geometry`
-//! items for what stays and `Mover`s for what moves. Pure and native: a
-//! function of (trace, cursor, previous cursor); it must not touch the DOM,
-//! signals or the clock (the live view turns movers into CSS animations and
-//! decides their duration).
+//! the diagram's `Layout`) and where each is as of a cursor. Pure and
+//! native: a function of (trace, cursor, previous cursor); it must not
+//! touch the DOM, signals or the clock, nor know the drawing's units
+//! (`motion_draw` places them on the diagram).
 
 use std::collections::BTreeMap;
 
-use super::diagram::{Column, Diagram, COLUMN_WIDTH, ROW_HEIGHT};
-use super::geometry::{Item, ItemKind, Shape, CROSS_HALF};
 use crate::protocol::{AgentName, Event, FaultAction, MemberStatus, MessageType, RequestId, TraceEntry};
 
-/// The word a held message carries, and the inbox's accessible name, in
-/// plain English near each other for translation.
-pub const HELD_WORD: &str = "held";
-
-/// How far along its arrow a held message is parked, as a share of the gap
-/// next to its sender (clear of the lifelines on both sides for its word).
-const PARK_SHARE: f64 = 0.35;
-/// How far a dropped message falls below its ×.
-const FALL: f64 = 14.0;
-/// Half the width and height of an envelope.
-const ENVELOPE: (f64, f64) = (10.0, 7.0);
-/// How many envelopes an inbox stacks at most (its count says the rest).
-const STACK: usize = 3;
 /// Arrivals per block of the inbox index: a step reads only the blocks
 /// that still hold a message unread at the cursor.
 const BLOCK: usize = 64;
@@ -493,233 +477,21 @@ impl Flights {
     }
 }
 
-/// Something that moves at this step, for the live view to animate: an
-/// envelope (drawn around (0, 0)) that goes through `path` and ends as
-/// `end` says. With reduced motion the view fades it in and out at the
-/// path's last point instead.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Mover {
-    /// CSS classes: `mover` plus the movement (`travel`, `park`, `release`,
-    /// `fall`, `take-in`) and `back` when going back.
-    pub class: String,
-    /// Three points it passes through, in SVG units (the last two may be
-    /// equal).
-    pub path: [(f64, f64); 3],
-    /// What it draws, around (0, 0).
-    pub shapes: Vec<Shape>,
-    /// A stable key for the step (the event and direction).
-    pub key: String,
-}
-
-/// The motion as drawn: what stays (inboxes, held messages) as geometry
-/// items, and what moves.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Drawing {
-    /// Inboxes and held messages, with the classes the step adds
-    /// (`arriving` on an inbox a message just reached, `returning` on one
-    /// whose messages just came back out).
-    pub items: Vec<Item>,
-    /// Envelopes moving at this step.
-    pub movers: Vec<Mover>,
-}
-
-/// The y where the inboxes sit: the middle of the row under the last
-/// drawn row ("now").
-pub fn inbox_y(d: &Diagram) -> f64 {
-    d.now_y + ROW_HEIGHT / 2.0
-}
-
-/// The y of the `i`th held message's row, under the inboxes' row.
-pub fn held_y(d: &Diagram, i: usize) -> f64 {
-    d.now_y + ROW_HEIGHT * (i as f64 + 1.0) + ROW_HEIGHT / 2.0
-}
-
-/// Where a held message from `from_x` to `to_x` is parked: in the gap next
-/// to its sender, part of the way along.
-pub fn park_x(from_x: f64, to_x: f64) -> f64 {
-    if (to_x - from_x).abs() < 1.0 {
-        return from_x + 20.0;
-    }
-    let gap = (to_x - from_x).abs().min(COLUMN_WIDTH);
-    from_x + (to_x - from_x).signum() * gap * PARK_SHARE
-}
-
-/// An envelope centred on (`x`, `y`): a body and its flap.
-pub fn envelope(x: f64, y: f64) -> Vec<Shape> {
-    let (w, h) = ENVELOPE;
-    vec![
-        Shape::Rect { x: x - w, y: y - h, width: 2.0 * w, height: 2.0 * h, rx: 1.5, class: Some("envelope") },
-        Shape::Line { x1: x - w, y1: y - h, x2: x, y2: y + 1.0, class: Some("flap"), head: None },
-        Shape::Line { x1: x, y1: y + 1.0, x2: x + w, y2: y - h, class: Some("flap"), head: None },
-    ]
-}
-
-fn x_of(columns: &[Column], name: &AgentName) -> Option<f64> {
-    columns.iter().find(|c| &c.name == name).map(|c| c.x)
-}
-
-/// The x where a message's arrow ends (a message to oneself is a short
-/// arrow to the right).
-fn arrow_end(from_x: f64, to_x: f64) -> f64 {
-    if (to_x - from_x).abs() < 1.0 {
-        from_x + 40.0
-    } else {
-        to_x
-    }
-}
-
-fn bare(kind: ItemKind, class: String, top: f64, shapes: Vec<Shape>) -> Item {
-    Item { kind, class, seq: None, request: None, role: None, label: None, top, bottom: top + ROW_HEIGHT, shapes }
-}
-
-/// Draws `motion` on diagram `d` (as of the same cursor): the inboxes on
-/// their lifelines in the row under the last drawn row, each held message
-/// parked along its way in a row of its own under that, and the movers of
-/// the step. `row_y` is the top of the row showing an event (the whole
-/// layout's, as a row being undone is not in `d`).
-pub fn draw(motion: &Motion, d: &Diagram, row_y: impl Fn(u64) -> f64) -> Drawing {
-    let step = motion.step.as_ref();
-    let forward = step.is_some_and(|s| s.direction == Direction::Forward);
-    let mut items = Vec::new();
-    for inbox in &motion.inboxes {
-        let Some(x) = x_of(&d.columns, &inbox.agent) else { continue };
-        let y = inbox_y(d);
-        let n = inbox.waiting.len();
-        let extra = match step.map(|s| (&s.movement, s.direction)) {
-            Some((Movement::Travel { to, .. } | Movement::Release { to, .. }, Direction::Forward)) if *to == inbox.agent => " arriving",
-            Some((Movement::TakeIn { agent, .. }, Direction::Back)) if *agent == inbox.agent => " returning",
-            _ => "",
-        };
-        let mut shapes = Vec::new();
-        for k in (0..n.min(STACK)).rev() {
-            let o = 3.0 * k as f64;
-            shapes.extend(envelope(x + o, y - o));
-        }
-        // How many of each type (an inbox can hold thousands in a long run).
-        let mut by_type: BTreeMap<&str, usize> = BTreeMap::new();
-        for t in &inbox.types {
-            *by_type.entry(t.as_str()).or_default() += 1;
-        }
-        let types: Vec<String> = by_type.iter().map(|(t, k)| format!("{k} {t}")).collect();
-        shapes.push(Shape::Tooltip(format!("{}: {}", inbox.agent, types.join(", "))));
-        let mut stack = bare(ItemKind::Inbox, format!("inbox-stack{extra}"), y - ROW_HEIGHT / 2.0, shapes);
-        stack.role = Some("img");
-        stack.label = Some(format!("{}'s inbox: {n} waiting", inbox.agent));
-        items.push(stack);
-        let digits = n.to_string();
-        let width = digits.len() as f64 * 7.3 + 10.0;
-        let pill = vec![
-            Shape::Rect { x: x + 19.0, y: y - 9.0, width, height: 18.0, rx: 9.0, class: Some("inbox-pill") },
-            Shape::Text { x: x + 24.0, y: y + 4.5, text: digits, class: Some("inbox-digits") },
-        ];
-        items.push(bare(ItemKind::Inbox, format!("inbox-count{extra}"), y - ROW_HEIGHT / 2.0, pill));
-    }
-    for (i, h) in motion.held.iter().enumerate() {
-        let (Some(fx), Some(tx)) = (x_of(&d.columns, &h.from), x_of(&d.columns, &h.to)) else { continue };
-        let y = held_y(d, i);
-        let end = arrow_end(fx, tx);
-        let px = park_x(fx, tx);
-        let arriving = step
-            .is_some_and(|s| matches!(&s.movement, Movement::Park { since, .. } | Movement::Release { since, .. } if *since == h.since));
-        let mut shapes = vec![Shape::Line { x1: fx, y1: y, x2: end, y2: y, class: Some("held-path"), head: None }];
-        shapes.extend(envelope(px, y));
-        shapes.push(Shape::Tooltip(format!("{} → {}: {} ({})", h.from, h.to, h.msg_type, h.hold.as_str())));
-        let class = format!("held-msg{}", if arriving { " arriving" } else { "" });
-        let mut it = bare(ItemKind::Held, class, y - ROW_HEIGHT / 2.0, shapes);
-        it.seq = Some(h.since);
-        it.role = Some("img");
-        it.label = Some(format!("{} → {}: {}, {HELD_WORD} ({})", h.from, h.to, h.msg_type, h.hold.as_str()));
-        items.push(it);
-        let word = format!("{HELD_WORD} ({})", h.hold.as_str());
-        let width = word.chars().count() as f64 * 7.3;
-        let wx = if end >= fx { px + 14.0 } else { px - 14.0 - width };
-        let label = vec![Shape::Text { x: wx, y: y - 5.0, text: word, class: Some("held-word") }];
-        items.push(bare(ItemKind::Held, "held-label".into(), y - ROW_HEIGHT / 2.0, label));
-    }
-    let movers = step.and_then(|s| mover(s, motion, d, &row_y)).into_iter().collect();
-    let _ = forward;
-    Drawing { items, movers }
-}
-
-/// The mover of one step, if it moves an envelope.
-fn mover(s: &Step, motion: &Motion, d: &Diagram, row_y: &impl Fn(u64) -> f64) -> Option<Mover> {
-    let back = s.direction == Direction::Back;
-    let x = |name: &AgentName| x_of(&d.columns, name);
-    let mid = |row: u64| row_y(row) + ROW_HEIGHT / 2.0;
-    let (kind, path): (&str, [(f64, f64); 3]) = match &s.movement {
-        Movement::Travel { row, from, to } => {
-            let (fx, tx) = (x(from)?, x(to)?);
-            let (y, end) = (mid(*row), arrow_end(fx, tx));
-            let inbox = (tx, inbox_y(d));
-            if back {
-                ("travel", [(end, y), (fx, y), (fx, y)])
-            } else {
-                ("travel", [(fx, y), (end, y), inbox])
-            }
-        }
-        Movement::Park { since, from, to } => {
-            let (fx, tx) = (x(from)?, x(to)?);
-            let px = park_x(fx, tx);
-            if back {
-                let y = inbox_y(d);
-                ("park", [(px, y), (fx, y), (fx, y)])
-            } else {
-                let i = motion.held.iter().position(|h| h.since == *since)?;
-                let y = held_y(d, i);
-                ("park", [(fx, y), (px, y), (px, y)])
-            }
-        }
-        Movement::Release { row, since, from, to } => {
-            let (fx, tx) = (x(from)?, x(to)?);
-            let (y, px, end) = (mid(*row), park_x(fx, tx), arrow_end(fx, tx));
-            if back {
-                let i = motion.held.iter().position(|h| h.since == *since)?;
-                ("release", [(tx, inbox_y(d)), (px, held_y(d, i)), (px, held_y(d, i))])
-            } else {
-                ("release", [(px, y), (end, y), (tx, inbox_y(d))])
-            }
-        }
-        Movement::Fall { row, from, to } => {
-            let (fx, tx) = (x(from)?, x(to)?);
-            let (y, end) = (mid(*row), arrow_end(fx, tx));
-            let cx = end - (end - fx).signum() * (2.0 + CROSS_HALF);
-            if back {
-                ("fall", [(cx, y + FALL), (cx, y), (fx, y)])
-            } else {
-                ("fall", [(fx, y), (cx, y), (cx, y + FALL)])
-            }
-        }
-        Movement::TakeIn { agent, .. } => {
-            let ax = x(agent)?;
-            let y = inbox_y(d);
-            if back {
-                ("take-in", [(ax, y - 14.0), (ax, y - 7.0), (ax, y)])
-            } else {
-                ("take-in", [(ax, y), (ax, y - 7.0), (ax, y - 14.0)])
-            }
-        }
-        Movement::Badge { .. } | Movement::ShutDown { .. } => return None,
-    };
-    let direction = if back { " back" } else { "" };
-    Some(Mover { class: format!("mover {kind}{direction}"), path, shapes: envelope(0.0, 0.0), key: format!("{}{direction}", s.seq) })
-}
-
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::protocol::{FaultPlan, FaultRule, Millis, RequestKind, Team, Trace};
-    use crate::ui::diagram::Layout;
 
-    fn name(s: &str) -> AgentName {
+    pub(crate) fn name(s: &str) -> AgentName {
         AgentName::parse(s).unwrap()
     }
 
-    fn seq_of(trace: &Trace, pick: impl Fn(&Event) -> bool) -> usize {
+    pub(crate) fn seq_of(trace: &Trace, pick: impl Fn(&Event) -> bool) -> usize {
         trace.entries().iter().position(|e| pick(&e.event)).expect("the event")
     }
 
     /// The lead asks alice to shut down; she reads it and answers.
-    fn handshake() -> Trace {
+    pub(crate) fn handshake() -> Trace {
         let mut t = Team::new("d", 1);
         t.spawn(&name("alice"), "coder", false, Millis(0)).unwrap();
         let id = t.request_shutdown(&AgentName::lead(), &name("alice"), Millis(1)).unwrap();
@@ -731,7 +503,7 @@ mod tests {
 
     /// Two messages to alice, the first held by a fault of `action`, then
     /// released, then read; plus one dropped.
-    fn faulty(action: FaultAction) -> Trace {
+    pub(crate) fn faulty(action: FaultAction) -> Trace {
         let mut t = Team::new("d", 1);
         t.spawn(&name("alice"), "coder", false, Millis(0)).unwrap();
         t.set_faults(FaultPlan::new(vec![FaultRule::new(action)]));
@@ -745,7 +517,7 @@ mod tests {
         t.trace().clone()
     }
 
-    fn is_sent(e: &Event) -> bool {
+    pub(crate) fn is_sent(e: &Event) -> bool {
         matches!(e, Event::MessageSent { .. })
     }
 
@@ -859,45 +631,5 @@ mod tests {
         assert!(matches!(f.at(turned, Some(turned + 1)).step.map(|s| s.movement), Some(Movement::Badge { .. })));
         let end = seq_of(&trace, |e| matches!(e, Event::MemberStatusChanged { to: MemberStatus::Shutdown, .. }));
         assert_eq!(f.at(end + 1, Some(end)).step.map(|s| s.movement), Some(Movement::ShutDown { agent: name("alice") }));
-    }
-
-    #[test]
-    fn every_step_of_every_fault_is_drawn_on_the_diagram_without_panics() {
-        for action in [FaultAction::Drop, FaultAction::Delay { ms: 5 }, FaultAction::Duplicate, FaultAction::Reorder] {
-            let trace = faulty(action);
-            let layout = Layout::of(&trace);
-            let f = Flights::of(trace.entries());
-            for shown in 0..=trace.len() {
-                for previous in [shown.checked_sub(1), Some(shown + 1), None] {
-                    let d = layout.diagram(Some(shown), None);
-                    let drawing = draw(&f.at(shown, previous), &d, |seq| layout.y_of(seq));
-                    for m in &drawing.movers {
-                        for (x, y) in m.path {
-                            assert!(x.is_finite() && (0.0..=d.height).contains(&y), "{m:?} inside the diagram of height {}", d.height);
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn a_travelling_message_goes_along_its_arrow_then_down_into_the_inbox() {
-        let trace = handshake();
-        let layout = Layout::of(&trace);
-        let f = Flights::of(trace.entries());
-        let sent = seq_of(&trace, is_sent);
-        let d = layout.diagram(Some(sent + 1), None);
-        let drawing = draw(&f.at(sent + 1, Some(sent)), &d, |seq| layout.y_of(seq));
-        let (lead, alice) = (d.columns[0].x, d.columns[1].x);
-        let y = layout.y_of(sent as u64) + ROW_HEIGHT / 2.0;
-        assert_eq!(drawing.movers.len(), 1);
-        assert_eq!(drawing.movers[0].path, [(lead, y), (alice, y), (alice, inbox_y(&d))]);
-        let inbox: Vec<&Item> = drawing.items.iter().filter(|i| i.kind == ItemKind::Inbox).collect();
-        assert!(inbox.iter().all(|i| i.class.ends_with(" arriving")), "{inbox:?}");
-        let back = draw(&f.at(sent, Some(sent + 1)), &layout.diagram(Some(sent), None), |seq| layout.y_of(seq));
-        assert_eq!(back.movers[0].path[0], (alice, y), "back starts at the recipient");
-        assert_eq!(back.movers[0].path[2], (lead, y), "and ends at the sender");
-        assert!(back.movers[0].class.contains("back"));
     }
 }

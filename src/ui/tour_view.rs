@@ -288,7 +288,7 @@ pub fn TourCard() -> impl IntoView {
     // it hides in the closed drawer) to the playback controls.
     let finish = move || {
         let target = match t.active.get_untracked() {
-            Some(tour) if !super::app::narrow() => format!("tour-{}", tour.id),
+            Some(tour) if !super::web::narrow() => format!("tour-{}", tour.id),
             _ => "controls".to_string(),
         };
         end(s, t);

@@ -10,20 +10,10 @@
 //! in unchanged.
 
 use super::explore_job::ExploreJobError;
-use super::i18n::{tr, Catalog};
+use super::i18n::{or_own, tr, Catalog};
 use crate::explore::gallery::{self, Entry};
 use crate::explore::{Choice, Property, Quantifier, Verdict};
 use crate::protocol::Rule;
-
-/// The message `key` in `cat`'s language when English has it, else
-/// `fallback` (an entry or rule added without a translation yet).
-fn or_own(cat: &Catalog, key: &str, fallback: &str) -> String {
-    if Catalog::en().has(key) {
-        cat.t(key)
-    } else {
-        fallback.to_string()
-    }
-}
 
 /// `first` then `next`, one sentence after another: a space between them,
 /// none after a CJK full stop (Chinese and Japanese set none).

@@ -360,15 +360,21 @@ macro_rules! tr {
 }
 pub(crate) use tr;
 
-/// A scenario's title in the page's language (`scenario-<id>-title`), or
-/// its own title when the catalog has none for it.
-pub fn scenario_title(cat: &Catalog, id: &str, own: &str) -> String {
-    let key = format!("scenario-{id}-title");
-    if cat.has(&key) || Catalog::en().has(&key) {
-        cat.t(&key)
+/// The message `key` in `cat`'s language, or `own` (text that carries its
+/// own English, such as a scenario's or a gallery entry's title) when no
+/// catalog has the key.
+pub fn or_own(cat: &Catalog, key: &str, own: &str) -> String {
+    if cat.has(key) || Catalog::en().has(key) {
+        cat.t(key)
     } else {
         own.to_string()
     }
+}
+
+/// A scenario's title in the page's language (`scenario-<id>-title`), or
+/// its own title when the catalog has none for it.
+pub fn scenario_title(cat: &Catalog, id: &str, own: &str) -> String {
+    or_own(cat, &format!("scenario-{id}-title"), own)
 }
 
 #[cfg(test)]

@@ -101,7 +101,7 @@ fn a_request_left_pending_at_the_end_of_a_run_is_flagged_once() {
     let v = check(t.trace());
     assert_eq!(v.len(), 1);
     assert_eq!((v[0].kind, v[0].request_id.clone()), (ViolationKind::LeftPending, Some(plan)));
-    assert!(v[0].detail.contains("pending"));
+    assert!(v[0].detail.to_string().contains("pending"));
 }
 
 #[test]
@@ -122,7 +122,7 @@ fn an_answer_across_a_restart_is_flagged() {
     assert_eq!(v.len(), 1, "{v:?}");
     assert_eq!((v[0].kind, v[0].seq, v[0].request_id.clone()), (ViolationKind::AnswerAcrossRestart, bad.len() as u64 - 1, Some(shut)));
     assert_eq!(
-        v[0].detail,
+        v[0].detail.to_string(),
         format!(
             "alice (incarnation 2) answered shutdown request {}, which was addressed to its previous run (incarnation 1)",
             v[0].request_id.clone().unwrap()
@@ -160,7 +160,7 @@ fn pending_detail(t: &Trace) -> (String, Option<u64>) {
     let v = check(t);
     assert_eq!(v.len(), 1, "{v:?}");
     assert_eq!(v[0].kind, ViolationKind::LeftPending);
-    (v[0].detail.clone(), v[0].fault)
+    (v[0].detail.to_string(), v[0].fault)
 }
 
 #[test]
@@ -228,7 +228,7 @@ fn a_lost_rejection_says_rejected_and_nobody_exits() {
     let (v, id) = shutdown_answered_under(false, FaultRule::new(FaultAction::Drop));
     assert_eq!(v.len(), 1);
     assert_eq!(
-        v[0].detail,
+        v[0].detail.to_string(),
         format!("alice rejected shutdown request {id}; fault rule 1 dropped the reply (#4), so the lead never learned it")
     );
 }
@@ -242,7 +242,10 @@ fn a_lost_plan_approval_does_not_say_the_teammate_exits() {
     t.answer(RequestKind::Plan, &id, &AgentName::lead(), true, "ok", Millis(2)).unwrap();
     let v = check(t.trace());
     assert_eq!(v.len(), 1);
-    assert_eq!(v[0].detail, format!("the lead approved plan request {id}; fault rule 1 dropped the reply (#4), so bob never learned it"));
+    assert_eq!(
+        v[0].detail.to_string(),
+        format!("the lead approved plan request {id}; fault rule 1 dropped the reply (#4), so bob never learned it")
+    );
 }
 
 #[test]
@@ -299,7 +302,7 @@ fn a_lost_answer_the_tracker_never_recorded_says_what_the_dropped_reply_said() {
         let exits = if approve { " and exits" } else { "" };
         let want =
             format!("alice {said} shutdown request {id}{exits}; fault rule 1 dropped the reply (#{at}), so the lead never learned it");
-        assert_eq!(v[0].detail, want);
+        assert_eq!(v[0].detail.to_string(), want);
     }
 }
 

@@ -15,7 +15,8 @@ mod common;
 use team_protocols::protocol::check;
 use team_protocols::runtime::scenarios;
 use team_protocols::ui::diagram::{layout, Layout, ROW_HEIGHT};
-use team_protocols::ui::geometry::{draw, Geometry, ItemKind, Shape};
+use team_protocols::ui::geometry::{draw, text_columns, Geometry, ItemKind, Shape};
+use team_protocols::ui::i18n::{Catalog, Locale};
 use team_protocols::ui::motion_draw;
 
 /// Width of one character of 13 px text (regular), as measured on the
@@ -62,7 +63,7 @@ struct Placed {
 fn text_box(kind: ItemKind, class: Option<&str>, x: f64, y: f64, text: &str) -> Box2 {
     let bold = matches!(kind, ItemKind::Transition | ItemKind::Badge) || class == Some("head-name");
     let size = if class == Some("head-name") || kind == ItemKind::Violation { 14.0 } else { 13.0 };
-    let width = text.chars().count() as f64 * if bold { BOLD_CHAR } else { CHAR } * size / 13.0;
+    let width = text_columns(text) * if bold { BOLD_CHAR } else { CHAR } * size / 13.0;
     let middle = matches!(kind, ItemKind::Spawn | ItemKind::Message | ItemKind::Badge | ItemKind::Lifeline);
     let x0 = if middle { x - width / 2.0 } else { x };
     Box2 { x0, y0: y - 0.8 * size, x1: x0 + width, y1: y + 0.25 * size }
@@ -148,15 +149,16 @@ fn collisions(g: &Geometry) -> Vec<String> {
 #[test]
 fn no_label_note_or_badge_collides_in_any_scenario_at_any_cursor() {
     let mut report = Vec::new();
-    for scenario in scenarios::ALL {
+    for (scenario, locale) in scenarios::ALL.into_iter().flat_map(|s| Locale::ALL.map(|l| (s, l))) {
         let trace = common::scenario_trace(scenario);
         let violations = check(&trace);
         // Every cursor: an open activation or a running tool note is drawn
-        // differently from its finished self.
+        // differently from its finished self. The diagram's own words are
+        // in each language.
         for cursor in 1..=trace.len() {
-            let g = draw(&layout(&trace, Some(cursor)), &violations, cursor);
+            let g = draw(Catalog::get(locale), &layout(&trace, Some(cursor)), &violations, cursor);
             for c in collisions(&g) {
-                let line = format!("{}: {c}", scenario.id);
+                let line = format!("{} ({}): {c}", scenario.id, locale.tag());
                 if !report.contains(&line) {
                     report.push(line);
                 }
@@ -171,7 +173,7 @@ fn the_check_finds_a_label_that_crosses_a_lifeline_and_texts_that_overlap() {
     // The check itself must be able to fail: a spawn label drawn across the
     // lifeline of the column between, and two texts on one spot.
     let trace = common::scenario_trace(scenarios::OUT_OF_ORDER);
-    let mut g = draw(&layout(&trace, None), &check(&trace), trace.len());
+    let mut g = draw(Catalog::en(), &layout(&trace, None), &check(&trace), trace.len());
     let x = g.lifelines[1].shapes.iter().find_map(|s| match s {
         Shape::Line { x1, class: Some("life"), .. } => Some(*x1),
         _ => None,
@@ -198,11 +200,13 @@ fn no_collisions_either_when_faults_mark_the_protocol_messages() {
                 // here only what is drawn counts.
                 let Ok((_, trace)) = common::try_run_scenario(scenario, common::SEED, FaultPlan::new(vec![rule])) else { continue };
                 runs += 1;
-                let g = draw(&layout(&trace, None), &check(&trace), trace.len());
-                for c in collisions(&g) {
-                    let line = format!("{} with {action:?} on {msg_type}: {c}", scenario.id);
-                    if !report.contains(&line) {
-                        report.push(line);
+                for locale in Locale::ALL {
+                    let g = draw(Catalog::get(locale), &layout(&trace, None), &check(&trace), trace.len());
+                    for c in collisions(&g) {
+                        let line = format!("{} with {action:?} on {msg_type} ({}): {c}", scenario.id, locale.tag());
+                        if !report.contains(&line) {
+                            report.push(line);
+                        }
                     }
                 }
             }
@@ -214,14 +218,14 @@ fn no_collisions_either_when_faults_mark_the_protocol_messages() {
 
 /// The diagram at `cursor` with what stays of the moving messages (inboxes
 /// under the last row, held messages parked in rows of their own) drawn in.
-fn with_motion(trace: &team_protocols::protocol::Trace, whole: &Layout, cursor: usize) -> Geometry {
+fn with_motion(cat: &Catalog, trace: &team_protocols::protocol::Trace, whole: &Layout, cursor: usize) -> Geometry {
     let d = whole.diagram(Some(cursor), None);
-    let mut g = draw(&d, &check(trace), cursor);
+    let mut g = draw(cat, &d, &check(trace), cursor);
     let m = whole.flights().at(cursor, cursor.checked_sub(1));
-    let drawn = motion_draw::draw(&m, &d, |seq| whole.y_of(seq));
+    let drawn = motion_draw::draw(cat, &m, &d, |seq| whole.y_of(seq));
     assert!(drawn.items.iter().all(|it| it.bottom <= d.height), "inside the diagram at {cursor}");
     // Every step's envelope, forward and back, moves inside the drawing.
-    let back = motion_draw::draw(&whole.flights().at(cursor, Some(cursor + 1)), &d, |seq| whole.y_of(seq));
+    let back = motion_draw::draw(cat, &whole.flights().at(cursor, Some(cursor + 1)), &d, |seq| whole.y_of(seq));
     for m in drawn.movers.iter().chain(&back.movers) {
         assert!(m.path.iter().all(|(x, y)| (0.0..=d.width).contains(x) && (0.0..=d.height).contains(y)), "{m:?} at {cursor}");
     }
@@ -248,12 +252,12 @@ fn inboxes_and_held_messages_collide_with_nothing_at_any_cursor() {
     }
     for (name, trace) in &traces {
         let whole = Layout::of(trace);
-        for cursor in 1..=trace.len() {
-            let g = with_motion(trace, &whole, cursor);
+        for (cursor, locale) in (1..=trace.len()).flat_map(|c| Locale::ALL.map(|l| (c, l))) {
+            let g = with_motion(Catalog::get(locale), trace, &whole, cursor);
             inboxes += g.rows.iter().filter(|it| it.kind == ItemKind::Inbox).count();
             held += g.rows.iter().filter(|it| it.kind == ItemKind::Held).count();
             for c in collisions(&g) {
-                let line = format!("{name}: {c}");
+                let line = format!("{name} ({}): {c}", locale.tag());
                 if !report.contains(&line) {
                     report.push(line);
                 }

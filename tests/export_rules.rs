@@ -15,6 +15,7 @@ use team_protocols::protocol::*;
 use team_protocols::runtime::scenarios::{self, Scenario};
 use team_protocols::ui::diagram::layout;
 use team_protocols::ui::export::{import_json, mermaid, svg_of_run, trace_json, ImportError, MAX_IMPORT_BYTES};
+use team_protocols::ui::i18n::Catalog;
 
 mod common;
 /// The scenario's trace, run to the end by the shared harness.
@@ -165,7 +166,7 @@ fn looks_like_a_key(text: &str) -> bool {
 fn the_svg_of_every_scenario_is_well_formed_and_holds_its_elements() {
     for (s, trace) in all() {
         let d = layout(&trace, None);
-        let doc = svg_of_run(&trace, None, &format!("Team Protocols Playground — {}", s.title));
+        let doc = svg_of_run(Catalog::en(), &trace, None, &format!("Team Protocols Playground — {}", s.title));
         assert_well_formed(&doc);
         for c in &d.columns {
             assert!(doc.contains(&format!(">{}</text>", c.name)), "{}: a head for {}", s.id, c.name);
@@ -190,7 +191,7 @@ fn shutdown_with_dropped_answer() -> Trace {
 #[test]
 fn the_svg_of_a_run_with_a_dropped_answer_shows_the_cross_and_the_violation_mark() {
     let trace = shutdown_with_dropped_answer();
-    let doc = svg_of_run(&trace, None, "dropped answer");
+    let doc = svg_of_run(Catalog::en(), &trace, None, "dropped answer");
     assert_well_formed(&doc);
     let dropped: Vec<&str> = doc.lines().filter(|l| l.starts_with("<g class=\"msg ") && l.contains(" fault-dropped\"")).collect();
     assert_eq!(dropped.len(), 1, "{doc}");
@@ -222,7 +223,9 @@ fn the_well_formedness_check_catches_broken_documents() {
 fn no_export_holds_anything_like_an_api_key() {
     assert!(looks_like_a_key("key sk-ant-api03-SECRET-0123456789abcdef"), "the detector sees a key");
     for (s, trace) in all() {
-        for (what, text) in [("json", trace_json(&trace)), ("mermaid", mermaid(&trace)), ("svg", svg_of_run(&trace, None, s.title))] {
+        for (what, text) in
+            [("json", trace_json(&trace)), ("mermaid", mermaid(&trace)), ("svg", svg_of_run(Catalog::en(), &trace, None, s.title))]
+        {
             assert!(!looks_like_a_key(&text), "{}: the {what} export looks like it holds a key", s.id);
         }
     }

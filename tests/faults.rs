@@ -88,7 +88,7 @@ fn a_dropped_shutdown_response_is_an_answer_lost_that_agrees_with_the_tracker() 
     let v = &found[0];
     assert_eq!((v.kind, v.request_id.clone(), v.seq, v.fault), (ViolationKind::AnswerLost, Some(id.clone()), drop, Some(drop)));
     assert_eq!(
-        v.detail,
+        v.detail.to_string(),
         format!("alice approved shutdown request {id} and exits; fault rule 1 dropped the reply (#{drop}), so the lead never learned it")
     );
     assert!(matches!(trace.entries()[drop as usize].event, Event::FaultApplied { rule: Some(1), .. }), "the rule is recorded");
@@ -107,7 +107,7 @@ fn a_duplicated_shutdown_response_is_a_duplicate_delivered_that_the_tracker_igno
     let v = &found[0];
     assert_eq!((v.kind, v.request_id.clone(), v.seq, v.fault), (ViolationKind::DuplicateDelivered, Some(id.clone()), dup + 1, Some(dup)));
     assert_eq!(
-        v.detail,
+        v.detail.to_string(),
         format!(
             "fault rule 1 duplicated alice's reply to request {id} (#{dup}): the lead received the same answer twice; \
              the tracker recorded one answer (approved) and ignored the copy"
@@ -173,7 +173,8 @@ fn explained(trace: &Trace, v: &Violation) -> bool {
     let Some(TraceEntry { event: Event::FaultApplied { action, message, rule }, .. }) = trace.entries().get(f as usize) else {
         return false;
     };
-    let names_it = v.detail.contains(&format!("(#{f})")) && rule.is_some_and(|n| v.detail.contains(&format!("fault rule {n} ")));
+    let detail = v.detail.to_string();
+    let names_it = detail.contains(&format!("(#{f})")) && rule.is_some_and(|n| detail.contains(&format!("fault rule {n} ")));
     let of_request = message.request_id.is_some() && message.request_id == v.request_id;
     names_it
         && match v.kind {

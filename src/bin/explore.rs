@@ -219,7 +219,7 @@ fn main() -> ExitCode {
             "outcomes": report.outcomes,
             "properties": properties,
             "counterexamples": report.properties.iter().filter(|p| p.verdict == Verdict::Fails).filter_map(|p| p.example.as_ref().map(|e| serde_json::json!({
-                "property": p.property.name(), "detail": e.finding.detail, "seq": e.finding.seq, "faults": e.faults, "path": e.path,
+                "property": p.property.name(), "detail": e.finding.detail.to_string(), "seq": e.finding.seq, "faults": e.faults, "path": e.path,
             }))).collect::<Vec<_>>(),
         });
         println!("{out}");

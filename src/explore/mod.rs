@@ -14,6 +14,7 @@
 //! Owns search and reporting. It must not draw anything or call a real
 //! model; the page's panel and the `explore` binary are its drivers.
 
+pub mod detail;
 pub mod fork;
 pub mod gallery;
 pub mod properties;
@@ -24,6 +25,7 @@ use std::hash::{Hash, Hasher};
 
 use serde::{Deserialize, Serialize};
 
+pub use detail::Detail;
 pub use properties::{Finding, Monitor, Property, Quantifier};
 pub use search::{explore, explore_with};
 

@@ -18,6 +18,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use super::detail::Detail;
 use crate::protocol::{AgentName, Checker, Event, MemberStatus, RequestId, RequestKind, RequestStatus, Team, TraceEntry, ViolationKind};
 
 /// How a property quantifies over runs.
@@ -172,8 +173,8 @@ pub struct Finding {
     pub property: Property,
     /// The entry it happened at (for a run that ends or sticks: its last).
     pub seq: u64,
-    /// What happened, in words.
-    pub detail: String,
+    /// What happened, as facts (its `Display` is the English sentence).
+    pub detail: Detail,
 }
 
 /// A fold over trace entries that reports each property an entry breaks
@@ -203,7 +204,7 @@ impl Monitor {
         &self.broken
     }
 
-    fn note(&mut self, out: &mut Vec<Finding>, property: Property, seq: u64, detail: String) {
+    fn note(&mut self, out: &mut Vec<Finding>, property: Property, seq: u64, detail: Detail) {
         if self.broken.insert(property) {
             out.push(Finding { property, seq, detail });
         }
@@ -218,7 +219,7 @@ impl Monitor {
         self.seen_findings = self.checker.violations().len();
         for v in found {
             if v.kind != ViolationKind::LeftPending {
-                self.note(&mut out, Property::of_finding(v.kind), v.seq, v.detail);
+                self.note(&mut out, Property::of_finding(v.kind), v.seq, Detail::Checker { breach: v.detail });
             }
         }
         let seq = entry.seq;
@@ -243,7 +244,7 @@ impl Monitor {
                     RequestKind::Plan => addressee.is_lead(),
                 };
                 if !legal {
-                    let detail = format!("request {request_id} ({request_kind}) goes to {addressee}, who has no tool to answer it");
+                    let detail = Detail::NoResponder { request: request_id.clone(), kind: *request_kind, addressee: addressee.clone() };
                     self.note(&mut out, Property::EveryRequestHasAResponder, seq, detail);
                 }
             }
@@ -261,21 +262,22 @@ impl Monitor {
                     _ => {}
                 }
                 if *to == RequestStatus::Approved {
-                    self.note(&mut out, Property::SomeRequestApproved, seq, format!("{by} approved {request_id}"));
+                    let detail = Detail::Approved { by: by.clone(), request: request_id.clone() };
+                    self.note(&mut out, Property::SomeRequestApproved, seq, detail);
                 }
                 if *to == RequestStatus::Rejected {
-                    self.note(&mut out, Property::SomeRequestRejected, seq, format!("{by} rejected {request_id}"));
+                    let detail = Detail::Rejected { by: by.clone(), request: request_id.clone() };
+                    self.note(&mut out, Property::SomeRequestRejected, seq, detail);
                 }
             }
             Event::ModelCalled { agent } if self.approved_shutdown.contains(agent) => {
-                let detail =
-                    format!("{agent} approved its shutdown, then called its model again instead of finishing its turn and exiting");
+                let detail = Detail::ActedAfterShutdownApproved { agent: agent.clone() };
                 self.note(&mut out, Property::NoActionAfterShutdownApproved, seq, detail);
             }
             Event::ToolReturned { agent, tool, is_error: false, .. }
                 if matches!(tool.as_str(), "write_file" | "edit_file") && self.plan_mode.get(agent) == Some(&false) =>
             {
-                let detail = format!("{agent} is in plan mode and changed the workspace with {tool} before its plan was approved");
+                let detail = Detail::WorkBeforePlanApproval { agent: agent.clone(), tool: tool.clone() };
                 self.note(&mut out, Property::NoWorkBeforePlanApproval, seq, detail);
             }
             _ => {}
@@ -288,10 +290,12 @@ impl Monitor {
     pub fn at_quiet(&mut self, team: &Team, seq: u64) -> Vec<Finding> {
         let mut out = Vec::new();
         if let Some(r) = team.tracker().pending().next() {
-            let detail = format!(
-                "every agent went idle while {} request {} from {} to {} was still pending: nobody will answer it",
-                r.kind, r.id, r.requester, r.addressee
-            );
+            let detail = Detail::QuietWhilePending {
+                kind: r.kind,
+                request: r.id.clone(),
+                requester: r.requester.clone(),
+                addressee: r.addressee.clone(),
+            };
             self.note(&mut out, Property::NoQuietWhilePending, seq, detail);
         }
         out
@@ -301,11 +305,11 @@ impl Monitor {
     pub fn at_end(&mut self, team: &Team, seq: u64) -> Vec<Finding> {
         let mut out = Vec::new();
         if let Some(r) = team.tracker().pending().next() {
-            let detail = format!("the run ended with {} request {} to {} still pending", r.kind, r.id, r.addressee);
+            let detail = Detail::EndedPending { kind: r.kind, request: r.id.clone(), addressee: r.addressee.clone() };
             self.note(&mut out, Property::RequestsSettle, seq, detail);
         }
         if let Some(m) = team.roster().members.iter().find(|m| m.is_exiting()) {
-            let detail = format!("{} approved its shutdown but the run ended with it {}, not shutdown", m.name, m.status);
+            let detail = Detail::ApprovedNotExited { agent: m.name.clone(), status: m.status };
             self.note(&mut out, Property::ApprovedShutdownsExit, seq, detail);
         }
         out
@@ -314,7 +318,7 @@ impl Monitor {
     /// A state where nothing can move while the run is still on.
     pub fn at_stuck(&mut self, seq: u64) -> Vec<Finding> {
         let mut out = Vec::new();
-        self.note(&mut out, Property::RunsEnd, seq, "nothing can move, yet the run has not ended: the team is stuck".into());
+        self.note(&mut out, Property::RunsEnd, seq, Detail::Stuck);
         out
     }
 }

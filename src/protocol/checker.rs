@@ -21,6 +21,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use super::breach::{Arrival, Breach, FaultRef, PendingCause};
 use super::faults::FaultAction;
 use super::message::{Message, MessageType, RequestId};
 use super::roster::{MemberStatus, LEAD_INCARNATION};
@@ -92,8 +93,8 @@ pub struct Violation {
     pub kind: ViolationKind,
     /// The request involved, if any.
     pub request_id: Option<RequestId>,
-    /// A sentence for the user.
-    pub detail: String,
+    /// What happened, as facts (its `Display` is the English sentence).
+    pub detail: Breach,
     /// The sequence number of the `FaultApplied` event that caused it, when
     /// a fault did (the detail names it too, as `#seq`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -109,9 +110,9 @@ struct FaultNote {
 }
 
 impl FaultNote {
-    /// "fault rule 2" (or "a fault" for traces without rule numbers).
-    fn by(&self) -> String {
-        self.rule.map_or_else(|| "a fault".to_string(), |n| format!("fault rule {n}"))
+    /// The fault, as a violation names it.
+    fn at(&self) -> FaultRef {
+        FaultRef { seq: self.seq, rule: self.rule }
     }
 }
 
@@ -195,7 +196,8 @@ impl Checker {
         self.incarnations.get(name).copied().unwrap_or(0)
     }
 
-    fn flag(&mut self, seq: u64, kind: ViolationKind, request_id: Option<RequestId>, detail: String, fault: Option<u64>) {
+    fn flag(&mut self, seq: u64, kind: ViolationKind, request_id: Option<RequestId>, detail: Breach) {
+        let fault = detail.fault();
         self.found.push(Violation { seq, kind, request_id, detail, fault });
     }
 
@@ -281,17 +283,15 @@ impl Checker {
             return;
         }
         let approved = r.settled.map_or(message.approve == Some(true), |s| s == RequestStatus::Approved);
-        let verb = if approved { "approved" } else { "rejected" };
-        let exits = if approved && r.kind == RequestKind::Shutdown { " and exits" } else { "" };
-        let detail = format!(
-            "{} {verb} {} request {id}{exits}; {} dropped the reply (#{}), so {} never learned it",
-            who(&message.from),
-            r.kind,
-            note.by(),
-            note.seq,
-            who(&message.to)
-        );
-        self.flag(seq, ViolationKind::AnswerLost, Some(id.clone()), detail, Some(note.seq));
+        let detail = Breach::AnswerLost {
+            from: message.from.clone(),
+            approved,
+            kind: r.kind,
+            request: id.clone(),
+            fault: note.at(),
+            to: message.to.clone(),
+        };
+        self.flag(seq, ViolationKind::AnswerLost, Some(id.clone()), detail);
     }
 
     /// The run finished: flags every request the tracker still holds
@@ -300,30 +300,20 @@ impl Checker {
         let mut flagged = Vec::new();
         for (id, r) in self.requests.iter_mut().filter(|(_, r)| r.settled.is_none() && !r.flagged_pending) {
             r.flagged_pending = true;
-            let head = format!("{} request {id} to {} was still pending when the run finished", r.kind, r.addressee);
             let now = if r.addressee.is_lead() { LEAD_INCARNATION } else { self.incarnations.get(&r.addressee).copied().unwrap_or(0) };
-            let (why, fault) = match &r.request_fault {
-                Some(f) if f.action == FaultAction::Drop => {
-                    (format!(": {} dropped the request (#{}), so {} never saw it", f.by(), f.seq, r.addressee), Some(f.seq))
-                }
-                Some(f) if f.action.holds() => {
-                    (format!(": {} held the request back (#{}) and {} never answered it", f.by(), f.seq, r.addressee), Some(f.seq))
-                }
-                _ if now > r.addressed => (
-                    format!(
-                        ": {} restarted (incarnation {now}) before answering, and its new run cannot answer for the old one",
-                        r.addressee
-                    ),
-                    None,
-                ),
-                _ if r.answered => ("; a reply arrived but the tracker never recorded an answer".to_string(), None),
-                _ if self.exited.contains(&r.addressee) => (format!("; {} shut down without answering it", r.addressee), None),
-                _ => (String::new(), None),
+            let cause = match &r.request_fault {
+                Some(f) if f.action == FaultAction::Drop => PendingCause::RequestDropped { fault: f.at() },
+                Some(f) if f.action.holds() => PendingCause::RequestHeld { fault: f.at() },
+                _ if now > r.addressed => PendingCause::Restarted { incarnation: now },
+                _ if r.answered => PendingCause::ReplyUnrecorded,
+                _ if self.exited.contains(&r.addressee) => PendingCause::ExitedUnanswered,
+                _ => PendingCause::Unknown,
             };
-            flagged.push((id.clone(), format!("{head}{why}"), fault));
+            let detail = Breach::LeftPending { kind: r.kind, request: id.clone(), addressee: r.addressee.clone(), cause };
+            flagged.push((id.clone(), detail));
         }
-        for (id, detail, fault) in flagged {
-            self.flag(seq, ViolationKind::LeftPending, Some(id), detail, fault);
+        for (id, detail) in flagged {
+            self.flag(seq, ViolationKind::LeftPending, Some(id), detail);
         }
     }
 
@@ -332,13 +322,14 @@ impl Checker {
     /// teammate, and accounts a response as an answer to its request.
     fn deliver(&mut self, seq: u64, message: &Message, sender_incarnation: u32, via: Via) {
         if self.exited.contains(&message.to) {
-            let (how, fault) = match &via {
-                Via::Released(f) => (format!("; {} had held it back (#{}) until then", f.by(), f.seq), Some(f.seq)),
-                Via::Copy(f) => (format!("; it is the copy {} made (#{})", f.by(), f.seq), Some(f.seq)),
-                Via::Sent => (String::new(), None),
+            let arrival = match &via {
+                Via::Released(f) => Arrival::Released { fault: f.at() },
+                Via::Copy(f) => Arrival::Copy { fault: f.at() },
+                Via::Sent => Arrival::Sent,
             };
-            let detail = format!("{} sent a {} to '{}', which had already shut down{how}", message.from, message.msg_type, message.to);
-            self.flag(seq, ViolationKind::MessageToExitedTeammate, message.request_id.clone(), detail, fault);
+            let detail =
+                Breach::MessageToExited { from: message.from.clone(), msg_type: message.msg_type, to: message.to.clone(), arrival };
+            self.flag(seq, ViolationKind::MessageToExitedTeammate, message.request_id.clone(), detail);
         }
         if !message.msg_type.is_response() {
             return;
@@ -346,60 +337,28 @@ impl Checker {
         let kind = response_kind(message.msg_type);
         let id = message.request_id.clone();
         let open = id.as_ref().and_then(|id| self.requests.get_mut(id)).filter(|r| r.kind == kind);
-        let (violation, fault) = match (open, &via) {
-            (None, _) => (
-                (ViolationKind::AnswerToUnknownRequest, format!("{} answered {}, which no {kind} request has", message.from, show(&id))),
-                None,
-            ),
+        let from = message.from.clone();
+        let (kind, detail) = match (open, &via) {
+            (None, _) => (ViolationKind::AnswerToUnknownRequest, Breach::AnswerToUnknownRequest { from, request: id.clone(), kind }),
             (Some(r), _) if r.addressee != message.from => (
-                (
-                    ViolationKind::AnswerFromWrongAgent,
-                    format!("{} answered {}, which is addressed to {}", message.from, show(&id), r.addressee),
-                ),
-                None,
+                ViolationKind::AnswerFromWrongAgent,
+                Breach::AnswerFromWrongAgent { from, request: id.clone(), addressee: r.addressee.clone() },
             ),
             (Some(r), _) if r.addressed < sender_incarnation => (
-                (
-                    ViolationKind::AnswerAcrossRestart,
-                    format!(
-                        "{} (incarnation {sender_incarnation}) answered {kind} {}, which was addressed to its previous run (incarnation {})",
-                        message.from,
-                        show(&id),
-                        r.addressed
-                    ),
-                ),
-                None,
+                ViolationKind::AnswerAcrossRestart,
+                Breach::AnswerAcrossRestart { from, incarnation: sender_incarnation, request: id.clone(), kind, addressed: r.addressed },
             ),
-            (Some(r), Via::Copy(f)) if r.answered => {
-                let tracker = match r.settled {
-                    Some(status) => format!("the tracker recorded one answer ({status}) and ignored the copy"),
-                    None => "the tracker recorded no answer".to_string(),
-                };
-                (
-                    (
-                        ViolationKind::DuplicateDelivered,
-                        format!(
-                            "{} duplicated {}'s reply to {} (#{}): {} received the same answer twice; {tracker}",
-                            f.by(),
-                            message.from,
-                            show(&id),
-                            f.seq,
-                            who(&message.to)
-                        ),
-                    ),
-                    Some(f.seq),
-                )
-            }
-            (Some(r), _) if r.answered => {
-                ((ViolationKind::SecondAnswer, format!("{} answered {} a second time", message.from, show(&id))), None)
-            }
+            (Some(r), Via::Copy(f)) if r.answered => (
+                ViolationKind::DuplicateDelivered,
+                Breach::DuplicateDelivered { fault: f.at(), from, request: id.clone(), to: message.to.clone(), recorded: r.settled },
+            ),
+            (Some(r), _) if r.answered => (ViolationKind::SecondAnswer, Breach::SecondAnswer { from, request: id.clone() }),
             (Some(r), _) => {
                 r.answered = true;
                 return;
             }
         };
-        let (kind, detail) = violation;
-        self.flag(seq, kind, id, detail, fault);
+        self.flag(seq, kind, id, detail);
     }
 }
 
@@ -419,19 +378,6 @@ pub fn check(trace: &Trace) -> Vec<Violation> {
         checker.observe(entry);
     }
     checker.finish()
-}
-
-/// A name as the subject of a sentence: "the lead", or the teammate's name.
-fn who(name: &AgentName) -> String {
-    if name.is_lead() {
-        "the lead".to_string()
-    } else {
-        name.to_string()
-    }
-}
-
-fn show(id: &Option<RequestId>) -> String {
-    id.as_ref().map_or_else(|| "a request with no id".to_string(), |id| format!("request {id}"))
 }
 
 #[cfg(test)]
@@ -481,7 +427,7 @@ mod tests {
         assert_eq!(found.len(), 1);
         assert_eq!((found[0].kind, found[0].fault), (ViolationKind::LeftPending, Some(2)));
         assert_eq!(
-            found[0].detail,
+            found[0].detail.to_string(),
             format!("shutdown request {id} to alice was still pending when the run finished: fault rule 1 dropped the request (#2), so alice never saw it")
         );
     }

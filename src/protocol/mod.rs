@@ -5,6 +5,7 @@
 //! is passed in as `Millis`), no global state. Everything above it (runtime,
 //! UI) changes the team only through `Team`, and reads it from the trace.
 
+pub mod breach;
 pub mod bus;
 pub mod canon;
 pub mod checker;
@@ -24,6 +25,7 @@ pub mod trace;
 pub mod trace_file;
 pub mod tracker;
 
+pub use breach::{Arrival, Breach, FaultRef, PendingCause};
 pub use bus::{Bus, BusError, Envelope, Held, MessageId};
 pub use checker::{check, Checker, Violation, ViolationKind};
 pub use faults::{FaultAction, FaultError, FaultPlan, FaultRule};

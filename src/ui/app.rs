@@ -12,7 +12,7 @@ use super::diagram_view::DiagramView;
 use super::explore_gallery::Gallery;
 use super::explore_panel::{ExploreFinding, ExplorePanel, ExploreUi};
 use super::fork_view::ForkView;
-use super::i18n::tr;
+use super::i18n::{tr, Catalog};
 use super::i18n_view::{lang, Lang, LanguageSwitcher};
 use super::panels::Panels;
 use super::session::Session;
@@ -71,10 +71,10 @@ pub fn App(
     #[prop(optional)]
     pace_ms: Option<u64>,
 ) -> impl IntoView {
-    let s = Session::new(pace_ms.map_or(super::session::BASE_PACE_MS, |p| p as f64));
-    provide_context(s);
     let l = Lang::from_browser();
     provide_context(l);
+    let s = Session::new(pace_ms.map_or(super::session::BASE_PACE_MS, |p| p as f64)).speaking(l);
+    provide_context(s);
     let tours = TourState::new();
     provide_context(tours);
     provide_context(ExploreUi::new());
@@ -174,7 +174,7 @@ pub fn App(
                     let snapshot = s.run.snapshot.get();
                     let label = s.model_label();
                     let label = if label.is_empty() { snapshot.map(|snap| snap.describe()).unwrap_or_else(|| l.t("ui-recorded-trace")) } else { label };
-                    tr!(l.cat(), "ui-model", label = label)
+                    tr!(l.cat(), "ui-model", label = model_words(l.cat(), label))
                 }}</p>
                 <div class="header-actions">
                     <DrawerToggle which=Drawer::Setup/>
@@ -523,7 +523,7 @@ fn Settings() -> impl IntoView {
             <label class="field">{move || l.t("ui-provider")}
                 <select aria-label=move || l.t("ui-provider") on:change=set_provider>
                     {Provider::ALL.into_iter().map(|p| view! {
-                        <option value=p.id() selected=move || s.settings.provider.get() == p>{p.label()}</option>
+                        <option value=p.id() selected=move || s.settings.provider.get() == p>{move || l.t(&format!("provider-{}", p.id()))}</option>
                     }).collect_view()}
                 </select>
             </label>
@@ -566,7 +566,11 @@ fn TracePanel() -> impl IntoView {
         let (text, name, mime) = s.run.trace.with_untracked(|t| match format {
             "json" => (export::trace_json(t), "trace.json", "application/json"),
             "mermaid" => (export::mermaid(t), "trace.mmd", "text/plain"),
-            _ => (export::svg_of_run(t, s.playback.cursor.get_untracked(), "Team Protocols Playground"), "diagram.svg", "image/svg+xml"),
+            _ => (
+                export::svg_of_run(l.cat_untracked(), t, s.playback.cursor.get_untracked(), "Team Protocols Playground"),
+                "diagram.svg",
+                "image/svg+xml",
+            ),
         });
         let Some(holder) = links.get() else { return };
         let Ok(Some(a)) = holder.query_selector(&format!("a[data-format={format}]")) else {
@@ -849,5 +853,17 @@ fn Controls() -> impl IntoView {
                 if s.playback.mode.get() == Mode::Step && !waiting.is_empty() { tr!(l.cat(), "ui-next-up", events = waiting.join(" · ")) } else { String::new() }
             }}</span>
         </div>
+    }
+}
+
+/// A model's name as the line under the title shows it: the built-in
+/// scripted model's in the page's language, a real model's as it is.
+fn model_words(cat: &Catalog, label: String) -> String {
+    if label == crate::model::scripted::LABEL {
+        cat.t("provider-scripted")
+    } else if label == super::snapshot::UNKNOWN_PROVIDER {
+        cat.t("provider-unknown")
+    } else {
+        label
     }
 }

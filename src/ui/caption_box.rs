@@ -73,10 +73,10 @@ pub fn Legend() -> impl IntoView {
             <summary>{move || l.t("ui-legend")}</summary>
             <Show when=move || open.get()>
                 {
-                    let legend = geometry::legend(0.0, 800.0);
+                    let legend = geometry::legend(l.cat(), 0.0, 800.0);
                     let (width, height) = (legend.width, legend.height);
                     view! {
-                        <svg class="diagram legend-drawing" role="list" aria-label=geometry::LEGEND_SUMMARY width=width height=height viewBox=format!("0 0 {width} {height}")>
+                        <svg class="diagram legend-drawing" role="list" aria-label=geometry::legend_summary(l.cat()) width=width height=height viewBox=format!("0 0 {width} {height}")>
                             {legend.items.iter().map(entry_view).collect_view()}
                         </svg>
                     }

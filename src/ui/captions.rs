@@ -166,7 +166,7 @@ fn messages(cat: &Catalog, n: usize) -> String {
 }
 
 /// `the lead` or the agent's name.
-fn who(cat: &Catalog, name: &AgentName) -> String {
+pub(crate) fn who(cat: &Catalog, name: &AgentName) -> String {
     if name.is_lead() {
         cat.t("who-lead")
     } else {
@@ -185,7 +185,7 @@ fn who_cap(cat: &Catalog, name: &AgentName) -> String {
 
 /// `the lead's` or `alice's` (`del lead`, `di alice`: each language puts it
 /// where it goes).
-fn whose(cat: &Catalog, name: &AgentName) -> String {
+pub(crate) fn whose(cat: &Catalog, name: &AgentName) -> String {
     if name.is_lead() {
         cat.t("whose-lead")
     } else {

@@ -123,11 +123,13 @@ pub fn DiagramView() -> impl IntoView {
     // marked on their events' rows.
     // Plus the event marked by what opened the run (where an explored run
     // breaks its property), once the cursor has reached it.
+    let l = super::i18n_view::lang();
     let marks = Memo::new(move |_| {
+        let cat = l.cat();
         let shown = s.shown();
         let marked = s.playback.marked.get();
         s.run.views.with(|v| {
-            let mut marks = geometry::marks(v.violations(), shown, |seq| v.layout().y_of(seq));
+            let mut marks = geometry::marks(cat, v.violations(), shown, |seq| v.layout().y_of(seq));
             if let Some((seq, label)) = marked.filter(|(seq, _)| *seq < shown as u64) {
                 let width = v.diagram(None, Some((0.0, 0.0))).width;
                 marks.push(geometry::finding_mark(seq, &label, v.layout().y_of(seq), width));
@@ -146,8 +148,9 @@ pub fn DiagramView() -> impl IntoView {
         previous.set_value(Some(shown));
         s.run.views.with(|v| v.layout().flights().at(shown, from))
     });
-    let drawing =
-        Memo::new(move |_| motion.with(|m| diagram.with(|d| s.run.views.with(|v| motion_draw::draw(m, d, |seq| v.layout().y_of(seq))))));
+    let drawing = Memo::new(move |_| {
+        motion.with(|m| diagram.with(|d| s.run.views.with(|v| motion_draw::draw(l.cat(), m, d, |seq| v.layout().y_of(seq)))))
+    });
 
     // Follow the latest event, or keep the cursor's row in view. The
     // scroll waits for the next frame, when the SVG has its new height:
@@ -174,7 +177,6 @@ pub fn DiagramView() -> impl IntoView {
         });
     });
 
-    let l = super::i18n_view::lang();
     let label = move || {
         diagram.with(|d| {
             super::i18n::tr!(
@@ -218,7 +220,7 @@ pub fn DiagramView() -> impl IntoView {
         diagram.with(|d| {
             d.columns
                 .iter()
-                .map(|c| geometry::lifeline(c, d.height))
+                .map(|c| geometry::lifeline(l.cat(), c, d.height))
                 .filter(|it| it.top <= 8.0 || it.top < top + 8.0)
                 .map(|it| {
                     let shapes: Vec<AnyView> =
@@ -287,6 +289,7 @@ pub fn DiagramView() -> impl IntoView {
                 // Keyed by what they draw: a step redraws only what changed.
                 <For
                     each=move || diagram.with(|d| {
+                        let cat = l.cat();
                         let ended = motion.with(|m| match m.step.as_ref().map(|st| (&st.movement, st.direction)) {
                             Some((Movement::ShutDown { agent }, Direction::Forward)) => Some((agent.clone(), " ending")),
                             Some((Movement::ShutDown { agent }, Direction::Back)) => Some((agent.clone(), " reviving")),
@@ -294,7 +297,7 @@ pub fn DiagramView() -> impl IntoView {
                         });
                         let lifelines = d.columns.iter().map(|c| {
                             let extra = ended.as_ref().filter(|(agent, _)| *agent == c.name).map_or("", |(_, class)| class);
-                            (geometry::lifeline(c, d.height), extra.to_string())
+                            (geometry::lifeline(cat, c, d.height), extra.to_string())
                         });
                         let bars = d.activations.iter().map(|a| (geometry::activation(a), String::new()));
                         keyed(lifelines.chain(bars))
@@ -306,6 +309,7 @@ pub fn DiagramView() -> impl IntoView {
                 // turned into primitives and drawn, keyed by what they draw.
                 <For
                     each=move || {
+                        let cat = l.cat();
                         let (top, bottom) = window();
                         let selected = s.playback.selected.get();
                         let turned = motion.with(|m| match m.step.as_ref().map(|st| (&st.movement, st.direction)) {
@@ -313,7 +317,7 @@ pub fn DiagramView() -> impl IntoView {
                             _ => None,
                         });
                         diagram.with(|d| {
-                            let rows = d.rows_between(top, bottom).iter().map(geometry::row);
+                            let rows = d.rows_between(top, bottom).iter().map(|r| geometry::row(cat, r));
                             let badges = d.badges.iter().filter(|b| b.y + ROW_HEIGHT >= top && b.y <= bottom).map(geometry::badge);
                             let items: Vec<Item> = rows.chain(marks.with(|m| geometry::visible(m, top, bottom).to_vec())).chain(badges).collect();
                             keyed(items.into_iter().map(|it| {

@@ -10,9 +10,10 @@
 //! in unchanged.
 
 use super::explore_job::ExploreJobError;
+use super::finding_words;
 use super::i18n::{or_own, tr, Catalog};
 use crate::explore::gallery::{self, Entry};
-use crate::explore::{Choice, Property, Quantifier, Verdict};
+use crate::explore::{Choice, Detail, Property, Quantifier, Verdict};
 use crate::protocol::Rule;
 
 /// `first` then `next`, one sentence after another: a space between them,
@@ -85,7 +86,7 @@ pub fn faults(cat: &Catalog, n: usize) -> String {
 /// The caption of an opened example: what broke (or was shown), and why it
 /// matters. `detail` is the explorer's own finding (`None`: the run was
 /// rebuilt but this version does not find the property broken on it).
-pub fn finding_caption(cat: &Catalog, p: Property, detail: Option<&str>, faults_n: usize, choices: usize) -> (String, String) {
+pub fn finding_caption(cat: &Catalog, p: Property, detail: Option<&Detail>, faults_n: usize, choices: usize) -> (String, String) {
     let name = p.name();
     let title = match p.quantifier() {
         Quantifier::Sometimes => tr!(cat, "explore-shown-title", property = name),
@@ -93,7 +94,7 @@ pub fn finding_caption(cat: &Catalog, p: Property, detail: Option<&str>, faults_
             tr!(cat, "explore-broken-title", property = format!("{} {name}", if q == Quantifier::Always { "always" } else { "eventually" }))
         }
     };
-    let detail = detail.map_or_else(|| cat.t("explore-not-found-on-rebuilt"), |d| d.trim_end_matches('.').to_string());
+    let detail = detail.map_or_else(|| cat.t("explore-not-found-on-rebuilt"), |d| finding_words::sentence(&finding_words::detail(cat, d)));
     let mut text =
         tr!(cat, "explore-finding-text", detail = detail, statement = statement(cat, p), choices = choices, faults = faults(cat, faults_n));
     let issues = reported(p);
@@ -158,9 +159,9 @@ pub enum Card {
     Finding {
         /// The property broken or shown.
         property: Property,
-        /// The explorer's finding, in its words (`None`: not found on the
+        /// What the explorer found, as facts (`None`: not found on the
         /// rebuilt run).
-        detail: Option<String>,
+        detail: Option<Detail>,
         /// Faults in the run.
         faults: usize,
         /// Choices in the run.
@@ -194,7 +195,7 @@ impl Card {
     pub fn words(&self, cat: &Catalog) -> (String, String) {
         match self {
             Card::Finding { property, detail, faults, choices, entry } => {
-                let (title, text) = finding_caption(cat, *property, detail.as_deref(), *faults, *choices);
+                let (title, text) = finding_caption(cat, *property, detail.as_ref(), *faults, *choices);
                 match entry.and_then(gallery::by_id) {
                     Some(e) => (tr!(cat, "gallery-reproduced-title", title = gallery_title(cat, e)), then(&gallery_caption(cat, e), &text)),
                     None => (title, text),
@@ -242,10 +243,20 @@ mod tests {
     #[test]
     fn a_finding_caption_names_the_property_the_fault_count_and_the_reported_issue() {
         let en = Catalog::en();
-        let (title, text) = finding_caption(en, Property::NoAnswerAcrossRestart, Some("alice's new run answered 4607cc28"), 1, 9);
+        let alice = crate::protocol::AgentName::parse("alice").unwrap();
+        let id = crate::protocol::RequestId::parse("4607cc28").unwrap();
+        let breach = crate::protocol::Breach::AnswerAcrossRestart {
+            from: alice.clone(),
+            incarnation: 2,
+            request: Some(id.clone()),
+            kind: crate::protocol::RequestKind::Shutdown,
+            addressed: 1,
+        };
+        let (title, text) = finding_caption(en, Property::NoAnswerAcrossRestart, Some(&Detail::Checker { breach }), 1, 9);
         assert_eq!(title, "Broken: always no_answer_across_restart");
         assert!(text.contains("9 choices and 1 fault.") && text.contains("anthropics/claude-code#45874"), "{text}");
-        let (title, text) = finding_caption(en, Property::SomeRequestApproved, Some("a482b7d6 approved"), 0, 4);
+        assert!(text.starts_with("Alice (incarnation 2) answered shutdown request 4607cc28"), "{text}");
+        let (title, text) = finding_caption(en, Property::SomeRequestApproved, Some(&Detail::Approved { by: alice, request: id }), 0, 4);
         assert_eq!(title, "Shown: sometimes some_request_approved");
         assert!(text.contains("no fault") && !text.contains("claude-code"), "{text}");
     }
@@ -321,12 +332,16 @@ mod tests {
     #[test]
     fn in_chinese_and_japanese_a_sentence_follows_a_full_stop_without_a_space() {
         for e in gallery::GALLERY {
-            let card = Card::Finding { property: e.property, detail: Some("x".into()), faults: 1, choices: 3, entry: Some(e.id) };
+            let card = Card::Finding { property: e.property, detail: Some(Detail::Stuck), faults: 1, choices: 3, entry: Some(e.id) };
             for l in [Locale::Zh, Locale::Ja] {
                 let (_, text) = card.words(Catalog::get(l));
                 assert!(!text.contains("。 "), "{}: {text}", l.tag());
             }
-            assert!(card.words(Catalog::en()).1.contains(". x. The property:"));
+            assert!(
+                card.words(Catalog::en()).1.contains(". Nothing can move, yet the run has not ended: the team is stuck. The property:"),
+                "{}",
+                card.words(Catalog::en()).1
+            );
         }
     }
 

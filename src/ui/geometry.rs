@@ -15,6 +15,8 @@ use std::collections::BTreeMap;
 
 use super::captions::{clip, Said};
 use super::diagram::{Activation, Badge, Column, Diagram, Row, RowKind, COLUMN_WIDTH, PALETTE_SIZE, ROW_HEIGHT};
+use super::finding_words;
+use super::i18n::{tr, Catalog};
 use crate::protocol::{MemberStatus, MessageType, RequestId, Violation};
 
 /// Where run banners and violation marks start: marks at the left edge,
@@ -224,12 +226,15 @@ pub struct Geometry {
     pub marks: Vec<Item>,
     /// Request badges, top to bottom.
     pub badges: Vec<Item>,
+    /// Where messages are as of the cursor (inboxes, held messages), drawn
+    /// by `motion_draw`; empty unless the caller adds them.
+    pub motion: Vec<Item>,
 }
 
 impl Geometry {
     /// The layers in drawing order.
-    pub fn layers(&self) -> [&[Item]; 5] {
-        [&self.lifelines, &self.activations, &self.rows, &self.marks, &self.badges]
+    pub fn layers(&self) -> [&[Item]; 6] {
+        [&self.lifelines, &self.activations, &self.rows, &self.marks, &self.badges, &self.motion]
     }
 
     /// Every item, back to front.
@@ -253,6 +258,21 @@ fn item(kind: ItemKind, class: impl Into<String>, seq: Option<u64>, top: f64, bo
     Item { kind, class: class.into(), seq, request: None, role: None, label: None, top, bottom, shapes }
 }
 
+/// How many Latin characters' widths `s` takes: a character of the
+/// Chinese, Japanese or Korean scripts (or a full-width form) is about 1.8
+/// Latin characters wide at the same size.
+pub fn text_columns(s: &str) -> f64 {
+    s.chars().map(|c| if is_wide(c) { WIDE_CHAR } else { 1.0 }).sum()
+}
+
+/// The width of a wide character, in Latin characters.
+const WIDE_CHAR: f64 = 1.8;
+
+fn is_wide(c: char) -> bool {
+    matches!(c as u32, 0x1100..=0x115F | 0x2E80..=0x303E | 0x3041..=0x33FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xA000..=0xA4CF
+        | 0xAC00..=0xD7A3 | 0xF900..=0xFAFF | 0xFE30..=0xFE4F | 0xFF00..=0xFF60 | 0xFFE0..=0xFFE6)
+}
+
 fn text(x: f64, y: f64, text: impl Into<String>, class: Option<&'static str>) -> Shape {
     Shape::Text { x, y, text: text.into(), class }
 }
@@ -267,23 +287,24 @@ fn line(x1: f64, y1: f64, x2: f64, y2: f64, head: Option<Head>) -> Shape {
 /// The export draws all of it; the live view draws the same pieces
 /// (`lifeline`, `activation`, `row`, `badge`, `marks`) for what is on
 /// screen only, so its cost does not grow with the run.
-pub fn draw(diagram: &Diagram, violations: &[Violation], shown: usize) -> Geometry {
+pub fn draw(cat: &Catalog, diagram: &Diagram, violations: &[Violation], shown: usize) -> Geometry {
     Geometry {
         width: diagram.width.max(600.0),
         height: diagram.height,
         agents: diagram.columns.len(),
         messages: diagram.rows.iter().filter(|r| matches!(r.kind, RowKind::Message { .. })).count(),
         requests: diagram.badges.len(),
-        lifelines: diagram.columns.iter().map(|c| lifeline(c, diagram.height)).collect(),
+        lifelines: diagram.columns.iter().map(|c| lifeline(cat, c, diagram.height)).collect(),
         activations: diagram.activations.iter().map(activation).collect(),
-        rows: diagram.rows.iter().map(row).collect(),
-        marks: marks(violations, shown, |seq| diagram.y_of(seq)),
+        rows: diagram.rows.iter().map(|r| row(cat, r)).collect(),
+        marks: marks(cat, violations, shown, |seq| diagram.y_of(seq)),
         badges: diagram.badges.iter().map(badge).collect(),
+        motion: Vec::new(),
     }
 }
 
 /// An agent's head, lifeline (down to `bottom` while it lives) and end ×.
-pub fn lifeline(c: &Column, bottom: f64) -> Item {
+pub fn lifeline(cat: &Catalog, c: &Column, bottom: f64) -> Item {
     let end = c.ended_y.unwrap_or(bottom);
     let status = c.status.map_or("lead", MemberStatus::as_str);
     let head_y = if c.name.is_lead() { 8.0 } else { c.born_y + 1.0 };
@@ -294,7 +315,7 @@ pub fn lifeline(c: &Column, bottom: f64) -> Item {
         text(c.x, head_y + 30.0, status, Some("head-status")),
     ];
     if let Some(y) = c.ended_y {
-        shapes.push(Shape::Cross { x: c.x, y, half: 9.0, class: "cross", label: format!("{} shut down", c.name) });
+        shapes.push(Shape::Cross { x: c.x, y, half: 9.0, class: "cross", label: tr!(cat, "diagram-shut-down", name = c.name.as_str()) });
     }
     item(ItemKind::Lifeline, format!("lifeline status-{status}"), None, head_y, end, shapes)
 }
@@ -328,7 +349,7 @@ pub fn badge(b: &Badge) -> Item {
 /// One mark per event with violations among the first `shown` events, at
 /// `y_of(seq)` (the top of that event's row, or of the nearest row before
 /// it for an event the diagram draws no row for), top to bottom.
-pub fn marks(violations: &[Violation], shown: usize, y_of: impl Fn(u64) -> f64) -> Vec<Item> {
+pub fn marks(cat: &Catalog, violations: &[Violation], shown: usize, y_of: impl Fn(u64) -> f64) -> Vec<Item> {
     let mut by_seq: BTreeMap<u64, Vec<&Violation>> = BTreeMap::new();
     for v in violations.iter().filter(|v| v.seq < shown as u64) {
         by_seq.entry(v.seq).or_default().push(v);
@@ -337,8 +358,8 @@ pub fn marks(violations: &[Violation], shown: usize, y_of: impl Fn(u64) -> f64) 
         .into_iter()
         .map(|(seq, vs)| {
             let y = y_of(seq);
-            let kinds = vs.iter().map(|v| v.kind.to_string()).collect::<Vec<_>>().join(", ");
-            let details = vs.iter().map(|v| format!("Protocol violation: {}: {}", v.kind, v.detail)).collect::<Vec<_>>().join("\n");
+            let kinds = vs.iter().map(|v| finding_words::kind(cat, v.kind)).collect::<Vec<_>>().join(", ");
+            let details = vs.iter().map(|v| finding_words::mark(cat, v.kind, &v.detail)).collect::<Vec<_>>().join("\n");
             let mut mark = item(
                 ItemKind::Violation,
                 "violation-mark",
@@ -348,7 +369,7 @@ pub fn marks(violations: &[Violation], shown: usize, y_of: impl Fn(u64) -> f64) 
                 vec![Shape::Tooltip(details), text(MARK_X, y + ROW_HEIGHT / 2.0 + 4.0, "⚠", None)],
             );
             mark.role = Some("note");
-            mark.label = Some(format!("violation: {kinds}"));
+            mark.label = Some(tr!(cat, "diagram-violations", kinds = kinds));
             mark.request = vs.iter().find_map(|v| v.request_id.clone());
             mark
         })
@@ -388,13 +409,13 @@ pub fn said_on_arrow(said: &Said, max: usize) -> String {
 
 /// One diagram row: a banner, spawn, message arrow (with its × if dropped),
 /// transition, tool note or failure.
-pub fn row(r: &Row) -> Item {
+pub fn row(cat: &Catalog, r: &Row) -> Item {
     let y = r.y + ROW_HEIGHT / 2.0;
     let seq = Some(r.seq);
     let (top, bottom) = (r.y, r.y + ROW_HEIGHT);
     match &r.kind {
         RowKind::RunStarted { prompt } => item(ItemKind::Banner, "banner run-start", seq, top, bottom, banner(y, format!("▶ {prompt}"))),
-        RowKind::RunFinished => item(ItemKind::Banner, "banner run-end", seq, top, bottom, banner(y, "■ run finished".into())),
+        RowKind::RunFinished => item(ItemKind::Banner, "banner run-end", seq, top, bottom, banner(y, cat.t("diagram-run-finished"))),
         RowKind::Spawn { name, from_x, to_x } => item(
             ItemKind::Spawn,
             "spawn",
@@ -405,7 +426,7 @@ pub fn row(r: &Row) -> Item {
                 line(*from_x, y, to_x - 62.0, y, Some(Head { color: None })),
                 // In the gap before the new head, clear of the lifelines
                 // the arrow passes on its way.
-                text(to_x - (COLUMN_WIDTH + 62.0) / 2.0, y - 4.0, format!("spawn {name}"), None),
+                text(to_x - (COLUMN_WIDTH + 62.0) / 2.0, y - 4.0, tr!(cat, "diagram-spawn", name = name.as_str()), None),
             ],
         ),
         RowKind::Message { from_x, to_x, label, msg_type, request_id, color, delivered, fault, said } => {
@@ -435,7 +456,7 @@ pub fn row(r: &Row) -> Item {
             // Under the arrow, cut to the gap: the fault that hit it, then
             // what was said (whole on hover).
             let fits = ((gap - 36.0) / SAID_CHAR_WIDTH).max(12.0) as usize;
-            let mark = fault.map(|f| format!("({f})"));
+            let mark = fault.map(|f| cat.t(&format!("diagram-fault-{f}")));
             let under = match (mark, said) {
                 (Some(mark), Some(said)) => Some(format!("{mark} {}", said_on_arrow(said, fits.saturating_sub(mark.len() + 1)))),
                 (Some(mark), None) => Some(mark),
@@ -452,7 +473,7 @@ pub fn row(r: &Row) -> Item {
             if dropped {
                 // The × stands where the head would have been.
                 let cx = x2 + dir * (2.0 + CROSS_HALF);
-                shapes.push(Shape::Cross { x: cx, y, half: CROSS_HALF, class: "drop-x", label: "dropped".into() });
+                shapes.push(Shape::Cross { x: cx, y, half: CROSS_HALF, class: "drop-x", label: cat.t("diagram-dropped") });
             }
             let mut it = item(ItemKind::Message, class, seq, top, bottom, shapes);
             it.request = request_id.clone();
@@ -484,7 +505,7 @@ pub fn row(r: &Row) -> Item {
                 top,
                 bottom,
                 vec![
-                    Shape::Tooltip(output.clone().unwrap_or_else(|| "running…".into())),
+                    Shape::Tooltip(output.clone().unwrap_or_else(|| cat.t("diagram-tool-running"))),
                     Shape::Rect { x: x + 8.0, y: r.y + 4.0, width, height: ROW_HEIGHT - 8.0, rx: 3.0, class: None },
                     text(x + 15.0, y + 4.0, label.clone(), None),
                 ],
@@ -507,7 +528,7 @@ pub const BANNER_CHAR_WIDTH: f64 = 7.2;
 /// so the lifelines and activation bars it spans pass behind it instead of
 /// through its words.
 fn banner(y: f64, words: String) -> Vec<Shape> {
-    let width = words.chars().count() as f64 * BANNER_CHAR_WIDTH + 8.0;
+    let width = text_columns(&words) * BANNER_CHAR_WIDTH + 8.0;
     vec![Shape::Rect { x: BANNER_X - 4.0, y: y - 12.0, width, height: 17.0, rx: 3.0, class: Some("plate") }, text(BANNER_X, y, words, None)]
 }
 
@@ -516,12 +537,9 @@ pub const LEGEND_ROW: f64 = 28.0;
 /// Width of a legend entry's sample drawing; its words start after it.
 pub const LEGEND_SAMPLE: f64 = 96.0;
 /// The legend in words, for its accessible name.
-pub const LEGEND_SUMMARY: &str = "Legend: solid coloured arrow, a request or response read by its recipient, coloured by its request_id; \
-dotted arrow, a message still waiting in an inbox; dashed arrow, a plain message or broadcast; arrow ending in ×, dropped by a fault; \
-a word under the arrow, (delayed), (reordered) or (duplicate), hit by a fault; badges, each request's state pending, approved or rejected; \
-yellow box, a tool call; bar on a lifeline, an agent waiting on its model; × on a lifeline, a teammate shut down; ⚠, a protocol violation; \
-an envelope, a message in flight; stacked envelopes with a count on a lifeline, messages waiting in its inbox; \
-an envelope parked on a dotted line, a message held by a fault until released.";
+pub fn legend_summary(cat: &Catalog) -> String {
+    cat.t("legend-summary")
+}
 
 /// What the diagram's marks mean, drawn with the diagram's own classes and
 /// primitives, so it reads the same in the page and in the SVG export.
@@ -537,21 +555,21 @@ pub struct Legend {
 
 /// The legend, its first entry's top at `top`, laid out in as many
 /// columns of at least 400 units as `width` holds (one at least).
-pub fn legend(top: f64, width: f64) -> Legend {
+pub fn legend(cat: &Catalog, top: f64, width: f64) -> Legend {
     const COLUMN: f64 = 400.0;
     let columns = ((width / COLUMN).floor() as usize).clamp(1, 2);
     type Sample = Box<dyn Fn(f64, f64) -> (String, Vec<Shape>)>;
-    fn arrow(class: &'static str, color: Option<usize>, label: Option<&'static str>, fault: Option<&'static str>) -> Sample {
+    fn arrow(class: &'static str, color: Option<usize>, words: Option<(String, String)>, fault: Option<&'static str>) -> Sample {
         Box::new(move |x: f64, y: f64| {
             let x2 = x + LEGEND_SAMPLE - 14.0;
             let dropped = fault == Some("dropped");
             let mut shapes = vec![line(x, y, if dropped { x2 - 10.0 } else { x2 }, y, (!dropped).then_some(Head { color }))];
-            if let Some(label) = label {
+            if let Some((under, _)) = &words {
                 // Under the arrow, as the diagram writes a fault's word.
-                shapes.push(text(x + (x2 - x) / 2.0, y + 13.0, label, Some("msg-said")));
+                shapes.push(text(x + (x2 - x) / 2.0, y + 13.0, under.clone(), Some("msg-said")));
             }
-            if dropped {
-                shapes.push(Shape::Cross { x: x2 - 2.0, y, half: CROSS_HALF - 2.0, class: "drop-x", label: "dropped".into() });
+            if let (true, Some((_, cross))) = (dropped, &words) {
+                shapes.push(Shape::Cross { x: x2 - 2.0, y, half: CROSS_HALF - 2.0, class: "drop-x", label: cross.clone() });
             }
             (format!("legend-entry msg {class}{}", fault.map(|f| format!(" fault-{f}")).unwrap_or_default()), shapes)
         })
@@ -564,15 +582,18 @@ pub fn legend(top: f64, width: f64) -> Legend {
             )
         })
     };
-    let entries: Vec<(Sample, &str)> = vec![
-        (arrow("c0 delivered protocol", Some(0), None, None), "solid: read; colour = its request_id"),
-        (arrow("c0 in-flight protocol", Some(0), None, None), "dotted: sent, still waiting in the inbox"),
-        (arrow("plain delivered text", None, None, None), "dashed: a plain message or broadcast"),
-        (arrow("plain delivered protocol", None, None, Some("dropped")), "× at the end: dropped by a fault, never arrives"),
-        (arrow("plain delivered protocol", None, Some("(delayed)"), Some("delayed")), "under it: delayed, reordered or copied"),
-        (badge_sample("pending"), "request pending: waiting for its answer (FSM)"),
-        (badge_sample("approved"), "pending → approved"),
-        (badge_sample("rejected"), "pending → rejected"),
+    let dropped = (String::new(), cat.t("diagram-dropped"));
+    let shut_down = cat.t("legend-shut-down");
+    let delayed = (cat.t("diagram-fault-delayed"), String::new());
+    let entries: Vec<(Sample, String)> = vec![
+        (arrow("c0 delivered protocol", Some(0), None, None), cat.t("legend-read")),
+        (arrow("c0 in-flight protocol", Some(0), None, None), cat.t("legend-waiting")),
+        (arrow("plain delivered text", None, None, None), cat.t("legend-plain")),
+        (arrow("plain delivered protocol", None, Some(dropped), Some("dropped")), cat.t("legend-dropped")),
+        (arrow("plain delivered protocol", None, Some(delayed), Some("delayed")), cat.t("legend-fault-word")),
+        (badge_sample("pending"), cat.t("legend-pending")),
+        (badge_sample("approved"), "pending → approved".to_string()),
+        (badge_sample("rejected"), "pending → rejected".to_string()),
         (
             Box::new(|x: f64, y: f64| {
                 (
@@ -583,7 +604,7 @@ pub fn legend(top: f64, width: f64) -> Legend {
                     ],
                 )
             }),
-            "a tool call (red: refused; dashed: running)",
+            cat.t("legend-tool"),
         ),
         (
             Box::new(|x: f64, y: f64| {
@@ -592,20 +613,20 @@ pub fn legend(top: f64, width: f64) -> Legend {
                     vec![Shape::Rect { x: x + 30.0, y: y - 12.0, width: 10.0, height: 24.0, rx: 0.0, class: Some("legend-activation") }],
                 )
             }),
-            "bar on a lifeline: waiting on its model",
+            cat.t("legend-model"),
         ),
         (
-            Box::new(|x: f64, y: f64| {
+            Box::new(move |x: f64, y: f64| {
                 (
                     "legend-entry lifeline".to_string(),
-                    vec![Shape::Cross { x: x + 35.0, y, half: 9.0, class: "cross", label: "shut down".into() }],
+                    vec![Shape::Cross { x: x + 35.0, y, half: 9.0, class: "cross", label: shut_down.clone() }],
                 )
             }),
-            "× on a lifeline: the teammate shut down",
+            cat.t("legend-shut-down"),
         ),
         (
             Box::new(|x: f64, y: f64| ("legend-entry violation-mark".to_string(), vec![text(x + 28.0, y + 5.0, "⚠", None)])),
-            "a protocol violation (hover it for details)",
+            cat.t("legend-violation"),
         ),
         // Moving messages (`motion`).
         (
@@ -614,7 +635,7 @@ pub fn legend(top: f64, width: f64) -> Legend {
                 shapes.extend(envelope(x + 40.0, y));
                 ("legend-entry mover-sample".to_string(), shapes)
             }),
-            "message in flight, moving along its arrow",
+            cat.t("legend-in-flight"),
         ),
         (
             Box::new(|x: f64, y: f64| {
@@ -624,7 +645,7 @@ pub fn legend(top: f64, width: f64) -> Legend {
                 shapes.push(text(x + 52.0, y + 4.5, "2", Some("inbox-digits")));
                 ("legend-entry inbox-sample".to_string(), shapes)
             }),
-            "waiting in the inbox (how many), until read",
+            cat.t("legend-inbox"),
         ),
         (
             Box::new(|x: f64, y: f64| {
@@ -632,7 +653,7 @@ pub fn legend(top: f64, width: f64) -> Legend {
                 shapes.extend(envelope(x + 28.0, y));
                 ("legend-entry held-msg".to_string(), shapes)
             }),
-            "held in flight by a fault until released",
+            cat.t("legend-held"),
         ),
     ];
     let rows = entries.len().div_ceil(columns);
@@ -645,10 +666,10 @@ pub fn legend(top: f64, width: f64) -> Legend {
             let x = 12.0 + col as f64 * column_width;
             let y = top + row as f64 * LEGEND_ROW + LEGEND_ROW / 2.0;
             let (class, mut shapes) = sample(x, y);
-            shapes.push(text(x + LEGEND_SAMPLE, y + 5.0, *words, Some("legend-text")));
+            shapes.push(text(x + LEGEND_SAMPLE, y + 5.0, words.as_str(), Some("legend-text")));
             let mut it = item(ItemKind::Banner, class, None, y - LEGEND_ROW / 2.0, y + LEGEND_ROW / 2.0, shapes);
             it.role = Some("listitem");
-            it.label = Some((*words).to_string());
+            it.label = Some(words.clone());
             it
         })
         .collect();
@@ -696,7 +717,7 @@ mod tests {
     #[test]
     fn a_dropped_message_ends_in_a_cross_instead_of_a_head() {
         let trace = faulty_run();
-        let g = draw(&layout(&trace, None), &check(&trace), trace.len());
+        let g = draw(Catalog::en(), &layout(&trace, None), &check(&trace), trace.len());
         let dropped: Vec<&Item> = g.rows.iter().filter(|i| i.class.contains("fault-dropped")).collect();
         assert_eq!(dropped.len(), 1);
         let shapes = &dropped[0].shapes;
@@ -710,19 +731,19 @@ mod tests {
         let violations = check(&trace);
         assert!(!violations.is_empty(), "the dropped approval leaves a violation");
         let d = layout(&trace, None);
-        let g = draw(&d, &violations, trace.len());
+        let g = draw(Catalog::en(), &d, &violations, trace.len());
         assert_eq!(g.marks.len(), violations.iter().map(|v| v.seq).collect::<std::collections::BTreeSet<_>>().len());
         for v in &violations {
             assert!(g.marks.iter().any(|m| m.seq == Some(v.seq) && m.top == d.y_of(v.seq)), "{v:?}");
         }
         let before = violations[0].seq as usize;
-        assert!(draw(&layout(&trace, Some(before)), &violations, before).marks.is_empty(), "a mark appears with its event");
+        assert!(draw(Catalog::en(), &layout(&trace, Some(before)), &violations, before).marks.is_empty(), "a mark appears with its event");
     }
 
     #[test]
     fn every_shape_kind_is_produced_by_some_run() {
         let trace = faulty_run();
-        let g = draw(&layout(&trace, None), &check(&trace), trace.len());
+        let g = draw(Catalog::en(), &layout(&trace, None), &check(&trace), trace.len());
         let kinds: std::collections::BTreeSet<ShapeKind> = g.items().flat_map(|i| i.shapes.iter().map(Shape::kind)).collect();
         // Tooltips come from tool notes and violation marks; the faulty run
         // has a violation.
@@ -754,7 +775,7 @@ mod tests {
         for i in 0..1000 {
             t.send(&AgentName::lead(), &name("a"), "message", "hi", Millis(i)).unwrap();
         }
-        let g = draw(&layout(t.trace(), None), &[], t.trace().len());
+        let g = draw(Catalog::en(), &layout(t.trace(), None), &[], t.trace().len());
         let top = crate::ui::diagram::HEADER_HEIGHT + 300.0 * ROW_HEIGHT;
         let shown = visible(&g.rows, top, top + 20.0 * ROW_HEIGHT);
         assert!(shown.len() >= 20 && shown.len() <= 23, "{}", shown.len());
@@ -767,7 +788,7 @@ mod tests {
         t.spawn(&name("bob"), "refactorer", true, Millis(0)).unwrap();
         let plan = "Rewrite the whole auth module in one go, then migrate every session and delete the old tables";
         t.submit_plan(&name("bob"), plan, Millis(1)).unwrap();
-        let g = draw(&layout(t.trace(), None), &[], t.trace().len());
+        let g = draw(Catalog::en(), &layout(t.trace(), None), &[], t.trace().len());
         let arrow = g.rows.iter().find(|i| i.kind == ItemKind::Message).expect("the plan arrow");
         let said = arrow.shapes.iter().find_map(|s| match s {
             Shape::Text { text, class: Some("msg-said"), .. } => Some(text.clone()),
@@ -783,7 +804,7 @@ mod tests {
 
     #[test]
     fn the_legend_explains_every_line_style_mark_and_badge_colour() {
-        let l = legend(0.0, 800.0);
+        let l = legend(Catalog::en(), 0.0, 800.0);
         let classes: Vec<&str> = l.items.iter().map(|i| i.class.as_str()).collect();
         for needed in [
             "msg c0 delivered",
@@ -809,7 +830,7 @@ mod tests {
             l.items.iter().all(|i| i.class.starts_with("legend-entry ")),
             "legend entries are not counted as the run's arrows or badges"
         );
-        let narrow = legend(0.0, 500.0);
+        let narrow = legend(Catalog::en(), 0.0, 500.0);
         assert!(narrow.height > l.height && narrow.width <= 500.0_f64.max(400.0), "one column when narrow");
     }
 }

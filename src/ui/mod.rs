@@ -17,6 +17,7 @@ pub mod diagram;
 pub mod explore_job;
 pub mod explore_words;
 pub mod export;
+pub mod finding_words;
 pub mod fork_align;
 pub mod geometry;
 pub mod i18n;

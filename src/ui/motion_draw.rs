@@ -10,13 +10,11 @@
 use std::collections::BTreeMap;
 
 use super::diagram::{Column, Diagram, COLUMN_WIDTH, ROW_HEIGHT};
-use super::geometry::{envelope, Item, ItemKind, Shape, CROSS_HALF};
+use super::geometry::{envelope, text_columns, Item, ItemKind, Shape, CROSS_HALF};
+use super::i18n::{tr, Catalog};
 use super::motion::{Direction, Motion, Movement, Step};
 use crate::protocol::AgentName;
 
-/// The word a held message carries, and the inbox's accessible name, in
-/// plain English near each other for translation.
-pub const HELD_WORD: &str = "held";
 /// How far along its arrow a held message is parked, as a share of the gap
 /// next to its sender (clear of the lifelines on both sides for its word).
 const PARK_SHARE: f64 = 0.35;
@@ -99,7 +97,7 @@ fn bare(kind: ItemKind, class: String, top: f64, shapes: Vec<Shape>) -> Item {
 /// parked along its way in a row of its own under that, and the movers of
 /// the step. `row_y` is the top of the row showing an event (the whole
 /// layout's, as a row being undone is not in `d`).
-pub fn draw(motion: &Motion, d: &Diagram, row_y: impl Fn(u64) -> f64) -> Drawing {
+pub fn draw(cat: &Catalog, motion: &Motion, d: &Diagram, row_y: impl Fn(u64) -> f64) -> Drawing {
     let step = motion.step.as_ref();
     let forward = step.is_some_and(|s| s.direction == Direction::Forward);
     let mut items = Vec::new();
@@ -126,7 +124,7 @@ pub fn draw(motion: &Motion, d: &Diagram, row_y: impl Fn(u64) -> f64) -> Drawing
         shapes.push(Shape::Tooltip(format!("{}: {}", inbox.agent, types.join(", "))));
         let mut stack = bare(ItemKind::Inbox, format!("inbox-stack{extra}"), y - ROW_HEIGHT / 2.0, shapes);
         stack.role = Some("img");
-        stack.label = Some(format!("{}'s inbox: {n} waiting", inbox.agent));
+        stack.label = Some(tr!(cat, "diagram-inbox", name = inbox.agent.as_str(), count = n));
         items.push(stack);
         let digits = n.to_string();
         let width = digits.len() as f64 * 7.3 + 10.0;
@@ -145,15 +143,18 @@ pub fn draw(motion: &Motion, d: &Diagram, row_y: impl Fn(u64) -> f64) -> Drawing
             .is_some_and(|s| matches!(&s.movement, Movement::Park { since, .. } | Movement::Release { since, .. } if *since == h.since));
         let mut shapes = vec![Shape::Line { x1: fx, y1: y, x2: end, y2: y, class: Some("held-path"), head: None }];
         shapes.extend(envelope(px, y));
-        shapes.push(Shape::Tooltip(format!("{} → {}: {} ({})", h.from, h.to, h.msg_type, h.hold.as_str())));
+        let hold = cat.t(&format!("diagram-hold-{}", h.hold.as_str()));
+        let said =
+            tr!(cat, "diagram-held-label", from = h.from.as_str(), to = h.to.as_str(), msg_type = h.msg_type.as_str(), hold = hold.clone());
+        shapes.push(Shape::Tooltip(said.clone()));
         let class = format!("held-msg{}", if arriving { " arriving" } else { "" });
         let mut it = bare(ItemKind::Held, class, y - ROW_HEIGHT / 2.0, shapes);
         it.seq = Some(h.since);
         it.role = Some("img");
-        it.label = Some(format!("{} → {}: {}, {HELD_WORD} ({})", h.from, h.to, h.msg_type, h.hold.as_str()));
+        it.label = Some(said);
         items.push(it);
-        let word = format!("{HELD_WORD} ({})", h.hold.as_str());
-        let width = word.chars().count() as f64 * 7.3;
+        let word = tr!(cat, "diagram-held", hold = hold);
+        let width = text_columns(&word) * 7.3;
         let wx = if end >= fx { px + 14.0 } else { px - 14.0 - width };
         let label = vec![Shape::Text { x: wx, y: y - 5.0, text: word, class: Some("held-word") }];
         items.push(bare(ItemKind::Held, "held-label".into(), y - ROW_HEIGHT / 2.0, label));
@@ -243,7 +244,7 @@ mod tests {
             for shown in 0..=trace.len() {
                 for previous in [shown.checked_sub(1), Some(shown + 1), None] {
                     let d = layout.diagram(Some(shown), None);
-                    let drawing = draw(&f.at(shown, previous), &d, |seq| layout.y_of(seq));
+                    let drawing = draw(Catalog::en(), &f.at(shown, previous), &d, |seq| layout.y_of(seq));
                     for m in &drawing.movers {
                         for (x, y) in m.path {
                             assert!(x.is_finite() && (0.0..=d.height).contains(&y), "{m:?} inside the diagram of height {}", d.height);
@@ -261,14 +262,14 @@ mod tests {
         let f = Flights::of(trace.entries());
         let sent = seq_of(&trace, is_sent);
         let d = layout.diagram(Some(sent + 1), None);
-        let drawing = draw(&f.at(sent + 1, Some(sent)), &d, |seq| layout.y_of(seq));
+        let drawing = draw(Catalog::en(), &f.at(sent + 1, Some(sent)), &d, |seq| layout.y_of(seq));
         let (lead, alice) = (d.columns[0].x, d.columns[1].x);
         let y = layout.y_of(sent as u64) + ROW_HEIGHT / 2.0;
         assert_eq!(drawing.movers.len(), 1);
         assert_eq!(drawing.movers[0].path, [(lead, y), (alice, y), (alice, inbox_y(&d))]);
         let inbox: Vec<&Item> = drawing.items.iter().filter(|i| i.kind == ItemKind::Inbox).collect();
         assert!(inbox.iter().all(|i| i.class.ends_with(" arriving")), "{inbox:?}");
-        let back = draw(&f.at(sent, Some(sent + 1)), &layout.diagram(Some(sent), None), |seq| layout.y_of(seq));
+        let back = draw(Catalog::en(), &f.at(sent, Some(sent + 1)), &layout.diagram(Some(sent), None), |seq| layout.y_of(seq));
         assert_eq!(back.movers[0].path[0], (alice, y), "back starts at the recipient");
         assert_eq!(back.movers[0].path[2], (lead, y), "and ends at the sender");
         assert!(back.movers[0].class.contains("back"));

@@ -7,6 +7,7 @@
 use leptos::prelude::*;
 
 use super::download;
+use super::finding_words;
 use super::i18n::tr;
 use super::i18n_view::lang;
 use super::lists;
@@ -64,8 +65,8 @@ fn ViolationsPanel() -> impl IntoView {
                             view! {
                                 <li>
                                     <button class="violation-item" on:click=move |_| s.seek(seq + 1)>
-                                        <strong>{v.kind.to_string()}</strong>
-                                        {tr!(l.cat(), "ui-check-at", seq = v.seq, detail = v.detail.to_string())}
+                                        <strong>{finding_words::kind(l.cat(), v.kind)}</strong>
+                                        {tr!(l.cat(), "ui-check-at", seq = v.seq, detail = finding_words::breach(l.cat(), &v.detail))}
                                     </button>
                                 </li>
                             }

@@ -14,6 +14,8 @@ use std::rc::Rc;
 
 use leptos::prelude::*;
 
+use super::i18n::{tr, Catalog, Locale};
+use super::i18n_view::Lang;
 use super::library::Library;
 use super::playback::Playback;
 use super::run::Run;
@@ -49,6 +51,8 @@ pub struct Session {
     pub library: Library,
     /// A dismissible error for the banner.
     pub banner: RwSignal<Option<String>>,
+    /// The page's language, for what the session writes in the banner.
+    lang: Lang,
 }
 
 impl Session {
@@ -66,12 +70,23 @@ impl Session {
             playback: Playback::new(),
             library: Library::new(),
             banner: RwSignal::new(None),
+            lang: Lang(RwSignal::new(Locale::En)),
         }
+    }
+
+    /// The same session, writing its banner in `lang`'s language.
+    pub fn speaking(self, lang: Lang) -> Self {
+        Session { lang, ..self }
+    }
+
+    /// The catalog of the page's language, untracked.
+    fn cat(&self) -> &'static Catalog {
+        self.lang.cat_untracked()
     }
 
     /// Shows an error in the banner.
     pub fn error(&self, e: impl std::fmt::Display) {
-        self.banner.set(Some(format!("Error: {e}")));
+        self.banner.set(Some(tr!(self.cat(), "ui-error", error = e.to_string())));
     }
 
     /// The pace of Live mode at the current speed.
@@ -95,7 +110,7 @@ impl Session {
     /// settings cannot build a team.
     pub fn reset(&self) -> bool {
         if let Some(why) = self.settings.first_problem() {
-            self.error(format!("{why}; fix it in Settings first (nothing was started)"));
+            self.error(tr!(self.cat(), "session-fix-settings", why = why.to_string()));
             return false;
         }
         let team = self.settings.team_untracked();
@@ -171,11 +186,11 @@ impl Session {
     /// team starts from the settings shown. Refused while a run is going.
     pub fn submit(&self, prompt: &str) {
         if self.is_busy() {
-            self.error("a run is in progress: wait for it to finish, or press Stop");
+            self.error(self.cat().t("session-busy"));
             return;
         }
         if let Some(why) = self.settings.first_problem() {
-            self.error(format!("{why}; fix it in Settings first (nothing was started)"));
+            self.error(tr!(self.cat(), "session-fix-settings", why = why.to_string()));
             return;
         }
         let continue_team = !self.with_rt(Runtime::is_stopped).unwrap_or(true) && untrack(|| self.settings_match_team());
@@ -284,7 +299,7 @@ impl Session {
     pub fn send(&self, from: &AgentName, to: &AgentName, content: &str) {
         let gone = self.with_rt(|rt| rt.with_team(|t| t.roster().status(from))).flatten() == Some(crate::protocol::MemberStatus::Shutdown);
         if gone {
-            self.error(format!("{from} has shut down and can no longer send messages"));
+            self.error(tr!(self.cat(), "session-sender-gone", name = from.as_str()));
             return;
         }
         match self.with_rt(|rt| rt.send_as(from, to, content)) {
@@ -367,7 +382,7 @@ impl Session {
         };
         self.load(trace, snapshot);
         if let Some(Err(e)) = applied {
-            self.error(format!("the stored run's settings were not used: {e}. Its trace is shown; the settings are unchanged"));
+            self.error(tr!(self.cat(), "session-settings-not-used", error = e.to_string()));
         }
         Ok(())
     }
@@ -380,7 +395,7 @@ impl Session {
             Ok(Some(run)) => match self.show_stored(run) {
                 Ok(()) => true,
                 Err(e) => {
-                    self.error(format!("the run from before the reload could not be restored: {e}"));
+                    self.error(tr!(self.cat(), "session-not-restored", error = e.to_string()));
                     storage::forget_current();
                     false
                 }

@@ -12,6 +12,9 @@ use crate::model::provider_settings::{BuildError, Provider, ProviderSettings, MA
 use crate::protocol::{FaultError, FaultPlan};
 use crate::runtime::scenarios::{self, Scenario};
 
+/// What a snapshot of an unknown provider is described as.
+pub const UNKNOWN_PROVIDER: &str = "an unknown provider";
+
 /// The most prompts a snapshot keeps.
 pub const MAX_PROMPTS: usize = 200;
 
@@ -117,7 +120,7 @@ impl RunSnapshot {
                 ProviderSettings { provider, base_url: self.base_url.clone(), model: self.model.clone(), ..ProviderSettings::default() }
                     .describe()
             }
-            Err(_) => "an unknown provider".into(),
+            Err(_) => UNKNOWN_PROVIDER.into(),
         }
     }
 

@@ -10,7 +10,10 @@ use std::fmt::Write as _;
 
 use crate::protocol::{check, Trace};
 use crate::ui::diagram::{layout, PALETTE_SIZE};
-use crate::ui::geometry::{draw, legend, Geometry, Item, Shape, LEGEND_SUMMARY};
+use crate::ui::geometry::{draw, legend, legend_summary, Geometry, Item, Shape};
+use crate::ui::i18n::{tr, Catalog};
+use crate::ui::motion::Flights;
+use crate::ui::motion_draw;
 
 /// Space between the diagram and its legend in an SVG export.
 pub const SVG_LEGEND_GAP: f64 = 12.0;
@@ -69,15 +72,30 @@ text { fill: #1d1f24; font-family: system-ui, -apple-system, "Segoe UI", Roboto,
 .msg .drop-x line { stroke: #c0392b; stroke-width: 3; stroke-dasharray: none; opacity: 1; }
 .legend .legend-entry text.legend-text { font-size: 13px; fill: #3d4250; text-anchor: start; font-weight: 400; font-style: normal; }
 .legend-rule { stroke: #d9dce3; }
+.envelope { fill: #ffffff; stroke: #3355cc; stroke-width: 1.3; }
+.flap { stroke: #3355cc; stroke-width: 1.1; fill: none; }
+.inbox-pill { fill: #3355cc; stroke: none; }
+.inbox-digits { fill: #ffffff; font-size: 12px; font-weight: 700; }
+.held-path, .legend-path { stroke: #a86a12; stroke-width: 2; stroke-dasharray: 2 4; }
+.legend-path { stroke: #5b6170; }
+.held-msg .envelope { fill: #f6ead6; stroke: #a86a12; }
+.held-msg .flap { stroke: #a86a12; }
+.held-word { fill: #a86a12; font-style: italic; font-weight: 600; }
 .legend-activation { fill: #c3cdef; stroke: #3355cc; }
 "#;
 
-/// The run on screen as a standalone SVG document: `trace` laid out as of
-/// `cursor` (all of it for `None`), with the invariant checker's violations
-/// marked, drawn from the same geometry as the live view.
-pub fn svg_of_run(trace: &Trace, cursor: Option<usize>, title: &str) -> String {
+/// The run on screen as a standalone SVG document in `cat`'s language:
+/// `trace` laid out as of `cursor` (all of it for `None`), with the
+/// invariant checker's violations marked and the messages waiting in
+/// inboxes or held by a fault at that point, drawn from the same geometry
+/// as the live view.
+pub fn svg_of_run(cat: &Catalog, trace: &Trace, cursor: Option<usize>, title: &str) -> String {
     let shown = cursor.unwrap_or(usize::MAX).min(trace.len());
-    svg(&draw(&layout(trace, cursor), &check(trace), shown), title)
+    let diagram = layout(trace, cursor);
+    let mut geometry = draw(cat, &diagram, &check(trace), shown);
+    let motion = Flights::of(trace.entries()).at(shown, None);
+    geometry.motion = motion_draw::draw(cat, &motion, &diagram, |seq| diagram.y_of(seq)).items;
+    svg(cat, &geometry, title)
 }
 
 /// `geometry` as a standalone SVG document (light colours, styles embedded,
@@ -85,16 +103,11 @@ pub fn svg_of_run(trace: &Trace, cursor: Option<usize>, title: &str) -> String {
 /// layer, back to front, then the legend under the drawing, each a `<g>` with its classes, event number and
 /// request, holding its shapes. `title` is shown above the drawing. All
 /// text is XML-escaped.
-pub fn svg(geometry: &Geometry, title: &str) -> String {
+pub fn svg(cat: &Catalog, geometry: &Geometry, title: &str) -> String {
     let width = geometry.width;
-    let legend = legend(geometry.height + SVG_LEGEND_GAP, width);
+    let legend = legend(cat, geometry.height + SVG_LEGEND_GAP, width);
     let height = geometry.height + SVG_TITLE_HEIGHT + SVG_LEGEND_GAP + legend.height;
-    let label = format!(
-        "{title}: sequence diagram of {}, {}, {}",
-        count(geometry.agents, "agent"),
-        count(geometry.messages, "message"),
-        count(geometry.requests, "request")
-    );
+    let label = tr!(cat, "svg-label", title = title, agents = geometry.agents, messages = geometry.messages, requests = geometry.requests);
     let mut out = String::new();
     out.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let _ = writeln!(
@@ -116,17 +129,13 @@ pub fn svg(geometry: &Geometry, title: &str) -> String {
     for it in geometry.items() {
         item(&mut out, it);
     }
-    let _ = writeln!(out, r#"<g class="legend" role="list" aria-label="{}">"#, xml(LEGEND_SUMMARY));
+    let _ = writeln!(out, r#"<g class="legend" role="list" aria-label="{}">"#, xml(&legend_summary(cat)));
     let _ = writeln!(out, r#"<line class="legend-rule" x1="8" y1="{0}" x2="{1}" y2="{0}"/>"#, geometry.height + 4.0, width - 8.0);
     for it in &legend.items {
         item(&mut out, it);
     }
     out.push_str("</g>\n</g>\n</svg>\n");
     out
-}
-
-fn count(n: usize, noun: &str) -> String {
-    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
 }
 
 fn marker(id: &str, colour: &str) -> String {
@@ -225,14 +234,15 @@ mod tests {
     #[test]
     fn the_svg_is_a_standalone_accessible_document() {
         let d = layout(&handshake(), None);
-        let s = svg(&draw(&d, &[], 0), "Run <1> & co");
+        let en = Catalog::en();
+        let s = svg(en, &draw(en, &d, &[], 0), "Run <1> & co");
         assert!(s.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "));
         assert!(
             s.contains(" role=\"img\" aria-label=\"Run &lt;1&gt; &amp; co: sequence diagram of 2 agents, 3 messages, 1 request\""),
             "{s}"
         );
         assert!(s.contains("<title>Run &lt;1&gt; &amp; co</title>"));
-        let legend = crate::ui::geometry::legend(0.0, d.width.max(600.0));
+        let legend = crate::ui::geometry::legend(en, 0.0, d.width.max(600.0));
         assert!(s.contains(&format!(
             "viewBox=\"0 0 {} {}\"",
             d.width.max(600.0),
@@ -249,7 +259,7 @@ mod tests {
 
     #[test]
     fn the_svg_of_a_run_with_a_dropped_message_shows_the_cross() {
-        let s = svg_of_run(&faulty_run(), None, "faulty");
+        let s = svg_of_run(Catalog::en(), &faulty_run(), None, "faulty");
         let dropped = s.lines().find(|l| l.starts_with("<g class=\"msg ") && l.contains(" fault-dropped\"")).expect("a dropped arrow");
         assert!(dropped.contains(r#"<g class="drop-x" aria-label="dropped"><line "#), "{dropped}");
         assert!(!dropped.contains("marker-end"), "a dropped arrow has no head: {dropped}");
@@ -260,12 +270,12 @@ mod tests {
         let trace = faulty_run();
         let violations = check(&trace);
         assert!(!violations.is_empty());
-        let s = svg_of_run(&trace, None, "faulty");
+        let s = svg_of_run(Catalog::en(), &trace, None, "faulty");
         for v in &violations {
             let mark = format!(r#"<g class="violation-mark" data-seq="{}""#, v.seq);
             let line = s.lines().find(|l| l.starts_with(&mark)).unwrap_or_else(|| panic!("no mark for {v:?} in {s}"));
             assert!(line.contains(&format!(r#"aria-label="violation: {}""#, v.kind)), "{line}");
-            assert!(line.contains(&xml(&v.detail)), "the tooltip says what happened: {line}");
+            assert!(line.contains(&xml(&v.detail.to_string())), "the tooltip says what happened: {line}");
             assert!(line.contains(">⚠</text>"), "{line}");
         }
     }
@@ -273,7 +283,7 @@ mod tests {
     #[test]
     fn every_shape_kind_is_serialised() {
         let trace = faulty_run();
-        let g = draw(&layout(&trace, None), &check(&trace), trace.len());
+        let g = draw(Catalog::en(), &layout(&trace, None), &check(&trace), trace.len());
         for kind in ShapeKind::ALL {
             let one = g.items().flat_map(|i| &i.shapes).find(|s| s.kind() == kind).expect("the fixture has every kind");
             let mut out = String::new();
@@ -299,5 +309,33 @@ mod tests {
         }
         let rule = &SVG_STYLE[cross..][..SVG_STYLE[cross..].find('}').unwrap()];
         assert!(rule.contains("stroke-dasharray: none") && rule.contains("stroke: #c0392b"), "{rule}");
+    }
+
+    #[test]
+    fn the_svg_shows_the_messages_waiting_in_inboxes_and_held_by_a_fault_at_the_cursor() {
+        use crate::protocol::{AgentName, FaultAction, FaultPlan, FaultRule, Millis, Team};
+        let alice = AgentName::parse("alice").unwrap();
+        let mut t = Team::new("d", 1);
+        t.spawn(&alice, "coder", false, Millis(0)).unwrap();
+        t.send(&AgentName::lead(), &alice, "message", "first", Millis(1)).unwrap();
+        t.set_faults(FaultPlan::new(vec![FaultRule::new(FaultAction::Delay { ms: 50 })]));
+        t.send(&AgentName::lead(), &alice, "message", "second", Millis(2)).unwrap();
+        let trace = t.trace().clone();
+        let s = svg_of_run(Catalog::en(), &trace, None, "held");
+        assert!(s.contains(r#"aria-label="alice&apos;s inbox: 1 waiting""#), "the first message waits in alice's inbox: {s}");
+        assert!(s.contains(r#"<g class="held-msg""#) && s.contains(">held (delayed)</text>"), "the second is held by the delay: {s}");
+        assert!(s.contains(".held-path") && s.contains(".inbox-pill"), "their styles are embedded");
+        // At the cursor before the first send nothing waits and nothing is held.
+        let before = svg_of_run(Catalog::en(), &trace, Some(1), "held");
+        assert!(!before.contains("inbox:") && !before.contains("<g class=\"held-msg"), "{before}");
+    }
+
+    #[test]
+    fn the_svg_speaks_the_page_language_but_keeps_protocol_identifiers() {
+        let trace = faulty_run();
+        let ja = svg_of_run(Catalog::get(crate::ui::i18n::Locale::Ja), &trace, None, "faulty");
+        assert!(ja.contains("シーケンス図") && ja.contains("■ 実行終了") && ja.contains("凡例"), "{ja}");
+        assert!(ja.contains("shutdown_request") && ja.contains("pending → approved"), "identifiers stay as they are");
+        assert!(!ja.contains("run finished") && !ja.contains("sequence diagram of"), "no English words of the drawing are left");
     }
 }

@@ -50,7 +50,7 @@ cap-status-working-text = { $name } ha di nuovo lavoro: { $from } → working.
 
 cap-inbox-title = Inbox letta
 cap-inbox-one = , { $item }
-cap-inbox-many = : { $items }
+cap-inbox-many = {" "}— { $items }
 cap-inbox-text = { $who_start } legge l'inbox: { $messages }{ $what }. L'inbox è di nuovo vuota.
 cap-inbox-text-lead = { $who_start } legge la propria inbox: { $messages }{ $what }. L'inbox è di nuovo vuota.
 cap-inbox-next = { $who_start } gestisce ciascun messaggio in base al suo request_id.
@@ -60,7 +60,7 @@ cap-shutdown-requested-text = { $who_start } chiede a { $addressee } di spegners
 cap-plan-submitted-title = Piano inviato
 cap-plan-submitted-text = { $requester } sottopone un piano per l'approvazione: { $plan }. La richiesta { $id } è pending finché { $reviewer } non lo rivede; fino ad allora { $requester } non deve eseguire il piano.
 
-cap-moved = il tracker la porta da { $from } a { $to }
+cap-moved = il tracker la sposta { $from } → { $to }
 cap-shutdown-approved-title = Shutdown approvato
 cap-shutdown-approved-text = { $by_start } approva { $id }: { $moved }. { $by_start } finisce questo turno, poi esce dal suo ciclo.
 cap-shutdown-rejected-title = Shutdown rifiutato

@@ -143,22 +143,22 @@ rule-exit_after_approval-description = シャットダウンを承認したチ�
 rule-wake_on_message-description = アイドルのチームメイトにメッセージが届くとそれを起こし、チームメイトは次のモデル呼び出しの前にインボックスを読み切ります。だからアイドルのチームメイトに送ったリクエストは読まれ、答えられます（src/runtime/world.rs の World::wake）。
 
 ## 各性質が言うこと
-property-no_answer_to_unknown_request = 誰も作っていない request_id を名指しするレスポンスはない。
-property-no_second_answer = 二度答えられるリクエストはない：一度承認または拒否されたら、そのまま変わらない。
-property-only_the_addressee_answers = リクエストに答えるのは、その宛先のエージェントだけ。
-property-no_answer_across_restart = レスポンスは再起動をまたがない：チームメイトの以前の実行に宛てたリクエストに、新しい実行が答えることはない。
-property-no_message_to_exited_teammate = シャットダウンしたチームメイトにメッセージを送る者はいない。
-property-no_answer_lost = トラッカーが記録したレスポンスが、リクエストした側へ届く途中で失われることはない。
-property-no_duplicate_delivered = 同じレスポンスが二度読まれることはない。
-property-no_action_after_shutdown_approved = シャットダウンを承認したチームメイトは新たなモデル呼び出しをしない：今のターンを終え、ループを抜ける。
-property-no_work_before_plan_approval = プランモードのチームメイトは、プランが承認されるまでファイルを一つも変更しない。
-property-every_request_has_a_responder = すべてのリクエストは、それに答えるツールを持つ誰かに宛てられている。
-property-some_request_approved = 承認されたリクエストに至る実行がある。
-property-some_request_rejected = 拒否されたリクエストに至る実行がある。
-property-requests_settle = すべてのリクエストは決着する：最後は承認か拒否で終わり、pending のままにはならない。
-property-approved_shutdowns_exit = シャットダウンを承認したチームメイトは、すべてシャットダウンに至る。
-property-no_quiet_while_pending = リクエストがまだ pending の間に、実行が静止する（全エージェントがアイドルになる）ことはない。
-property-runs_end = すべての実行は終わる：実行が続いているのに何も動けない状態はない。
+property-no_answer_to_unknown_request = 誰も作成していない request_id を名指すレスポンスはありません。
+property-no_second_answer = 二度答えられるリクエストはありません：一度承認または拒否されたら、そのまま変わりません。
+property-only_the_addressee_answers = リクエストに答えるのは、その宛先のエージェントだけです。
+property-no_answer_across_restart = レスポンスは再起動をまたぎません：チームメイトの以前の実行に宛てたリクエストに、新しい実行が答えることはありません。
+property-no_message_to_exited_teammate = シャットダウンしたチームメイトにメッセージを送る者はいません。
+property-no_answer_lost = トラッカーが記録したレスポンスが、リクエストした側へ届く途中で失われることはありません。
+property-no_duplicate_delivered = 同じレスポンスが二度読まれることはありません。
+property-no_action_after_shutdown_approved = シャットダウンを承認したチームメイトは新たなモデル呼び出しをしません：今のターンを終え、ループを抜けます。
+property-no_work_before_plan_approval = プランモードのチームメイトは、プランが承認されるまでファイルを一つも変更しません。
+property-every_request_has_a_responder = すべてのリクエストは、それに答えるツールを持つ誰かに宛てられています。
+property-some_request_approved = 承認されたリクエストに至る実行が存在します。
+property-some_request_rejected = 拒否されたリクエストに至る実行が存在します。
+property-requests_settle = すべてのリクエストは決着します：最後は承認か拒否で終わり、pending のままにはなりません。
+property-approved_shutdowns_exit = シャットダウンを承認したチームメイトは、すべてシャットダウンに至ります。
+property-no_quiet_while_pending = リクエストがまだ pending の間に、実行が静止する（全エージェントがアイドルになる）ことはありません。
+property-runs_end = すべての実行は終わります：実行が続いているのに何も動けない状態はありません。
 
 ## Scenarios only the explorer lists (their titles, looked up as scenario-<id>-title like the others)
 scenario-without-protocols-title = プロトコルなし、次にあり

@@ -31,8 +31,8 @@ explore-decisions-not-whole = il limite di decisioni deve essere un numero inter
 ## Contatori e stato
 explore-state-running = Ricerca in corso… { $done } worker su { $count } hanno finito
 explore-state-done = Fatto: ogni esecuzione entro i limiti è stata esplorata.
-explore-state-done-cut = Fatto, ma il limite di profondità o di stati ha tagliato la ricerca: un verdetto ignoto significa nessun esempio nella parte esplorata.
-explore-state-stopped = Fermato: i worker sono stati chiusi; nessun verdetto.
+explore-state-done-cut = Fatto, ma il limite di profondità o di stati ha interrotto la ricerca: un verdetto ignoto significa che nella parte esplorata non c'è alcun esempio.
+explore-state-stopped = Fermato: i worker sono stati terminati; nessun verdetto.
 explore-state-failed = La ricerca è fallita: { $error }
 explore-progress = Avanzamento della ricerca
 explore-counter-states = stati
@@ -63,7 +63,7 @@ explore-which-properties = Quali proprietà elencare
 explore-broken-title = Violata: { $property }
 explore-shown-title = Mostrata: sometimes { $property }
 explore-finding-text = { $detail }. La proprietà: { $statement } L'esecuzione più breve trovata conta { $choices } scelte e { $faults }.
-explore-reported-as = Segnalato contro uno strumento di team di agenti in produzione come { $issues }.
+explore-reported-as = Segnalato come { $issues } per uno strumento di team di agenti usato in produzione.
 explore-not-found-on-rebuilt = L'esecuzione è stata ricostruita, ma questa versione non vi trova la proprietà violata
 explore-marked = L'evento in cui accade, #{ $seq }, è sotto il cursore.
 explore-path-summary = Le { $count } scelte dell'esecuzione (biforcane una qualsiasi)
@@ -91,7 +91,7 @@ explore-link-not-rebuilt = non è stato possibile ricostruire l'esecuzione di qu
 explore-link-bad-settings = le impostazioni dell'esploratore nel link non sono valide: { $error }
 explore-fork-no-snapshot = si può biforcare solo un'esecuzione di uno scenario sul modello scriptato; questa è stata importata o non ha traccia di come è iniziata
 explore-fork-not-reproducible = si può biforcare solo un'esecuzione intatta di uno scenario sul modello scriptato (nessun altro modello, niente a mano)
-explore-fork-fault-rules = un'esecuzione con regole di guasto non si può biforcare: l'esploratore piazza i guasti da sé (imposta Guasti per esecuzione in Esplora)
+explore-fork-fault-rules = un'esecuzione con regole di guasto non si può biforcare: l'esploratore colloca i guasti da solo (imposta Guasti per esecuzione in Esplora)
 explore-fork-failed = non è stato possibile portare a termine la biforcazione: { $error }
 
 ## Biforcazioni
@@ -119,7 +119,7 @@ fork-side-text = Alla scelta { $n } { $side } ha preso “{ $choice }”. Il cur
 
 ## La galleria dei guasti reali
 gallery-title = Galleria di guasti reali
-gallery-intro = Guasti segnalati contro i team di agenti di Claude Code, riprodotti qui con la regola che li previene disattivata. Ricrea trova l'esecuzione più breve; poi attiva la regola per vedere cosa fa invece.
+gallery-intro = Guasti segnalati nei team di agenti di Claude Code, riprodotti qui con la regola che li previene disattivata. Ricrea trova l'esecuzione più breve; poi attiva la regola per vedere che cosa succede invece.
 gallery-breaks = Viola:
 gallery-reproduce = Ricrea
 gallery-rule-on = Regola attiva:

@@ -8,7 +8,7 @@ tour-without-protocols-title = Senza protocolli
 tour-without-protocols-intro = Da dove parte la lezione: il lead può solo dire “per favore fermati” e sperare. Poi lo stesso team, con l'handshake di shutdown.
 
 tour-without-protocols-1-title = Solo un messaggio: “per favore fermati”
-tour-without-protocols-1-why = Il lead chiede a { $name } di fermarsi alla maniera della lezione 9, con un messaggio semplice. Non ha request_id e non chiede risposta, quindi niente di ciò che torna indietro potrà esservi abbinato.
+tour-without-protocols-1-why = Il lead chiede a { $name } di fermarsi come nella lezione 9, con un semplice messaggio. Il messaggio non ha request_id e non chiede risposta, quindi nulla di ciò che torna indietro potrà esservi abbinato.
 tour-without-protocols-2-title = Il lead non può saperlo
 tour-without-protocols-2-why = Il turno del lead finisce senza nulla da attendere né da controllare: nessuna voce nel tracker, nessuno stato pending. { $name } si è fermato? Non ha modo di saperlo.
 tour-without-protocols-3-title = { $name } legge “per favore fermati”
@@ -53,14 +53,14 @@ tour-list-after-shutdown-4-why = list_teammates legge config.json: { $name } è 
 tour-reject-plan-title = Rifiutare un piano rischioso
 tour-reject-plan-intro = Approvazione piano: lo stesso pattern del request_id al contrario, e un gate che il runtime tiene chiuso finché un piano non è approvato.
 
-tour-reject-plan-1-title = Modalità piano: un gate tenuto dal runtime
+tour-reject-plan-1-title = Modalità piano: un gate gestito dal runtime
 tour-reject-plan-1-why = { $name } viene creato in modalità piano. Il gate è imposto dal runtime, non solo dal prompt: finché un piano di { $name } non è approvato, write_file ed edit_file restituiscono un errore, quindi nemmeno un modello che ignora le istruzioni può modificare il workspace.
 tour-reject-plan-2-title = Lo stesso pattern, al contrario
 tour-reject-plan-2-why = { $name } sottopone un piano: plan_requests riceve { $id }, pending, e il piano viaggia verso il lead portando { $id }. È l'handshake di shutdown rovesciato: il compagno chiede, il lead risponde.
 tour-reject-plan-3-title = Rifiutato, con feedback
 tour-reject-plan-3-why = Il lead rifiuta { $id } e dice perché. rejected è terminale: { $name } non può riportare { $id } a pending, quindi per andare avanti lo rivede e lo sottopone di nuovo.
 tour-reject-plan-4-title = Un nuovo piano, un nuovo request_id
-tour-reject-plan-4-why = Il piano rivisto è una nuova richiesta, { $id }. Quella rifiutata resta rejected nel tracker, così ogni verdetto resta con il piano a cui si riferiva.
+tour-reject-plan-4-why = Il piano rivisto è una nuova richiesta, { $id }. Quella rifiutata resta rejected nel tracker, così ogni verdetto resta legato al piano a cui si riferiva.
 tour-reject-plan-5-title = Il gate si apre
 tour-reject-plan-5-why = Il lead approva { $id }. Da ora il runtime lascia che { $name } modifichi i file, perché il tracker dice approved.
 tour-reject-plan-6-title = Ora la scrittura passa
@@ -69,7 +69,7 @@ tour-reject-plan-6-why = La scrittura di { $name } riesce: il runtime ha verific
 tour-approve-plan-title = Approvare un piano
 tour-approve-plan-intro = Un piano sottoposto, rivisto e approvato — e perché è il runtime, non il prompt, a decidere quando charlie può scrivere.
 
-tour-approve-plan-1-title = Perché il gate lo tiene il runtime
+tour-approve-plan-1-title = Perché è il runtime a gestire il gate
 tour-approve-plan-1-why = { $name } lavora in modalità piano. Un prompt può solo chiedere a un modello di aspettare l'approvazione; qui è il runtime stesso a rifiutare le modifiche al workspace finché il tracker non contiene un piano approvato di { $name }.
 tour-approve-plan-2-title = Il piano riceve un request_id
 tour-approve-plan-2-why = Il piano di { $name } diventa la richiesta { $id } in plan_requests, pending. Il verdetto del lead porterà { $id }, così { $name } sa di quale piano si tratta.

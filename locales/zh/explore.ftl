@@ -48,7 +48,7 @@ verdict-holds = 成立
 verdict-fails = 不成立
 verdict-unknown = 未知
 explore-counterexample = 反例
-explore-witness = 实例
+explore-witness = 见证
 explore-faults = { $count ->
     [0] 无故障
    *[other] { $count } 个故障

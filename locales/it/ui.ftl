@@ -111,7 +111,7 @@ ui-fault-to-label = Destinatario del guasto
 ui-fault-probability = Probabilità
 ui-fault-probability-label = Probabilità del guasto
 ui-any = qualsiasi
-ui-fault-add = Aggiungi regola di guasto
+ui-fault-add = Aggiungi regola
 ui-fault-rules = Regole di guasto
 ui-fault-delay-ms = ritardo { $ms } ms
 ui-fault-rule = { $action } { $msg_type } da { $from } a { $to }, p={ $p }
@@ -206,7 +206,7 @@ ui-message-text = Testo del messaggio
 ui-message-placeholder = messaggio
 ui-send = Invia
 ui-log = Registro eventi
-ui-log-raw = Mostra gli eventi grezzi
+ui-log-raw = Mostra eventi grezzi
 ui-log-label = Registro eventi, dal più recente
 
 # Tabella dei messaggi
@@ -248,7 +248,7 @@ ui-no-messages = Ancora nessun messaggio.
 ui-diagram-label = Diagramma di sequenza: { $agents } agenti, { $messages } messaggi, { $requests } richieste; { $shown } di { $len } eventi mostrati
 ui-zoom-out = Riduci
 ui-zoom-in = Ingrandisci
-ui-fit = Adatta alla larghezza
+ui-fit = Adatta larghezza
 ui-diagram-region = Diagramma (scorrevole)
 ui-table-toggle = Messaggi in tabella
 ui-zoom-group = Zoom del diagramma

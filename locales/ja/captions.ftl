@@ -44,7 +44,7 @@ cap-status-idle-text = { $name } はこのターンでやることがなくな�
 cap-status-working-title = { $name } が working に
 cap-status-working-text = { $name } にまた仕事ができました：{ $from } → working。
 
-cap-inbox-title = インボックスの読み取り
+cap-inbox-title = インボックス読み取り
 cap-inbox-one = （{ $item }）
 cap-inbox-many = （{ $items }）
 cap-inbox-text = { $who_start }がインボックスを読みます：{ $messages }{ $what }。インボックスは再び空になります。

@@ -22,8 +22,8 @@ cap-messages = { $count ->
    *[other] { $count } messaggi
 }
 cap-more = altri { $messages }
-cap-msg-with-id = la { $msg_type } { $id } da { $from }
-cap-msg = un { $msg_type } da { $from }
+cap-msg-with-id = la { $msg_type } { $id } (mittente: { $from })
+cap-msg = un { $msg_type } (mittente: { $from })
 
 cap-nothing-title = Ancora niente
 cap-nothing-text = Scegli uno scenario o scrivi un prompt per il lead. Ogni passo dell'esecuzione è raccontato qui.
@@ -33,34 +33,34 @@ cap-before-text = L'esecuzione ha { $count } eventi. Premi Avanti per seguire il
 cap-run-started-title = Esecuzione avviata
 cap-run-started-text = L'utente dà al lead un prompt: { $prompt }. Il lead avvia il suo ciclo di agente.
 cap-run-finished-title = Esecuzione finita
-cap-run-finished-text = Il team è quieto: nessuno lavora e nessuna inbox contiene messaggi non letti. Ogni richiesta ha il suo stato finale nel tracker — o è ancora pending.
+cap-run-finished-text = Il team è fermo: nessuno lavora e nessuna inbox contiene messaggi non letti. Ogni richiesta ha il suo stato finale nel tracker, oppure è ancora pending.
 
-cap-plan-mode = Lavora in modalità piano: il runtime fa da gate all'esecuzione — { $name } deve farsi approvare un piano dal lead prima di modificare il workspace.
+cap-plan-mode = Lavora in modalità piano: il runtime blocca l'esecuzione con un gate — { $name } deve farsi approvare un piano dal lead prima di modificare il workspace.
 cap-restarts-title = { $name } riparte
 cap-restarts-text = Il lead avvia di nuovo { $name } come { $role }: una nuova esecuzione del suo ciclo (una nuova incarnazione). Alle richieste rivolte all'esecuzione precedente non può più rispondere.
 cap-spawned-title = { $name } creato
-cap-spawned-text = Il lead crea { $name } come { $role }; { $name } è working e riceve la sua inbox.
+cap-spawned-text = Il lead crea { $name } come { $role }; { $name } passa a working e riceve una propria inbox.
 
 cap-status-shutdown-title = { $name } si spegne
-cap-status-shutdown-text = { $name } esce dal suo ciclo: stato { $from } → shutdown. La sua linea di vita finisce (×); un messaggio inviato a { $name } da ora in poi non viene mai letto.
+cap-status-shutdown-text = { $name } esce dal suo ciclo: stato { $from } → shutdown. La sua linea di vita finisce (×); da ora in poi nessun messaggio inviato a { $name } verrà letto.
 cap-status-idle-title = { $name } idle
-cap-status-idle-text = { $name } non ha più niente da fare in questo turno: { $from } → idle. Aspetta un messaggio nella inbox che lo svegli.
+cap-status-idle-text = { $name } non ha più niente da fare in questo turno: { $from } → idle. Aspetta che un messaggio nella sua inbox lo svegli.
 cap-status-working-title = { $name } working
 cap-status-working-text = { $name } ha di nuovo lavoro: { $from } → working.
 
 cap-inbox-title = Inbox letta
 cap-inbox-one = , { $item }
-cap-inbox-many = : { $items }
-cap-inbox-text = { $who_start } legge la inbox: { $messages }{ $what }. La inbox è di nuovo vuota.
-cap-inbox-text-lead = { $who_start } legge la sua inbox: { $messages }{ $what }. La inbox è di nuovo vuota.
-cap-inbox-next = { $who_start } gestisce ciascuno tramite il suo request_id.
+cap-inbox-many = {" "}— { $items }
+cap-inbox-text = { $who_start } legge l'inbox: { $messages }{ $what }. L'inbox è di nuovo vuota.
+cap-inbox-text-lead = { $who_start } legge la propria inbox: { $messages }{ $what }. L'inbox è di nuovo vuota.
+cap-inbox-next = { $who_start } gestisce ciascun messaggio in base al suo request_id.
 
 cap-shutdown-requested-title = Shutdown richiesto
 cap-shutdown-requested-text = { $who_start } chiede a { $addressee } di spegnersi. La richiesta { $id } viene creata ed è pending finché { $addressee } non risponde: shutdown_requests[{ $id }] = {"{"}target: { $addressee }, status: pending{"}"}.
 cap-plan-submitted-title = Piano inviato
 cap-plan-submitted-text = { $requester } sottopone un piano per l'approvazione: { $plan }. La richiesta { $id } è pending finché { $reviewer } non lo rivede; fino ad allora { $requester } non deve eseguire il piano.
 
-cap-moved = il tracker la porta da { $from } a { $to }
+cap-moved = il tracker la sposta { $from } → { $to }
 cap-shutdown-approved-title = Shutdown approvato
 cap-shutdown-approved-text = { $by_start } approva { $id }: { $moved }. { $by_start } finisce questo turno, poi esce dal suo ciclo.
 cap-shutdown-rejected-title = Shutdown rifiutato
@@ -77,45 +77,45 @@ cap-model-called-title = Modello chiamato
 cap-model-called-text = { $who_start } chiama il suo modello con la conversazione fin qui e aspetta la risposta (la barra di attivazione sulla sua linea di vita).
 cap-model-replied-title = Il modello risponde
 cap-model-replied-text = Il modello { $whose_start } risponde ({ $tokens } token, { $stop_reason }): { $next }.
-cap-model-next-tools = chiede chiamate di strumenti, che il ciclo esegue subito dopo
+cap-model-next-tools = chiede di chiamare degli strumenti, che il ciclo esegue subito dopo
 cap-model-next-end = il suo turno finisce
 cap-model-says = Dice: { $quote }.
 cap-model-failed-title = Chiamata al modello fallita
 cap-model-failed-text = La chiamata al modello { $whose_start } è fallita: { $error }. { $who_start } interrompe questo turno.
 
 cap-tool-refused-title = Strumento rifiutato
-cap-tool-refused-text = Il runtime rifiuta { $tool } { $whose }: { $output }. Il modello legge l'errore e può riprovare.
+cap-tool-refused-text = Il runtime rifiuta la chiamata a { $tool } { $whose }: { $output }. Il modello legge l'errore e può riprovare.
 cap-tool-returned-title = Strumento eseguito
-cap-tool-returned-text = { $tool } { $whose_start } restituisce: { $output }.
+cap-tool-returned-text = La chiamata a { $tool } { $whose_start } restituisce: { $output }.
 
 cap-fault-rule = La regola di guasto { $rule }
 cap-fault-rule-any = Una regola di guasto
 cap-fault-dropped-title = Guasto: scartato
-cap-fault-dropped-text = { $by } scarta { $what } diretto a { $to }: non arriva mai nella inbox { $whose_to } (×).
+cap-fault-dropped-text = { $by } scarta { $what } in viaggio verso { $to }: non arriverà mai nell'inbox { $whose_to } (×).
 cap-fault-dropped-response = Il tracker è cambiato, ma chi ha fatto la richiesta non saprà mai la risposta.
 cap-fault-delayed-title = Guasto: ritardato
-cap-fault-delayed-text = { $by } trattiene { $what } sul bus per { $ms } ms; arriva più tardi nella inbox { $whose_to }.
+cap-fault-delayed-text = { $by } trattiene { $what } sul bus per { $ms } ms; arriverà più tardi nell'inbox { $whose_to }.
 cap-fault-duplicated-title = Guasto: duplicato
-cap-fault-duplicated-text = { $by } duplica { $what }: la inbox { $whose_to } lo riceve due volte. Il request_id mostra che la copia non risponde a nulla di nuovo.
+cap-fault-duplicated-text = { $by } duplica { $what }: nell'inbox { $whose_to } ne arrivano due copie. Il request_id mostra che la copia non risponde a nulla di nuovo.
 cap-fault-reordered-title = Guasto: riordinato
-cap-fault-reordered-text = { $by } trattiene { $what } finché non viene consegnato il messaggio successivo per { $to }, così arriva fuori ordine. Il request_id lo abbina comunque alla sua richiesta.
+cap-fault-reordered-text = { $by } trattiene { $what } finché non viene consegnato il messaggio successivo per { $to }, così arriva fuori ordine. Grazie al request_id, l'abbinamento con la sua richiesta resta corretto.
 cap-released-title = Messaggio trattenuto rilasciato
-cap-released-text = { $what_start } arriva finalmente nella inbox { $whose_to } (trattenuto dall'evento #{ $held }). Viene abbinato tramite il suo request_id, qualunque sia l'ordine.
-cap-released-unknown = Il messaggio trattenuto dall'evento #{ $held } arriva nella inbox del destinatario.
+cap-released-text = { $what_start } arriva finalmente nell'inbox { $whose_to } (in attesa dall'evento #{ $held }). L'abbinamento avviene tramite il suo request_id, qualunque sia l'ordine.
+cap-released-unknown = Il messaggio trattenuto dall'evento #{ $held } arriva nell'inbox del destinatario.
 
 cap-sent-copy = Questa è la copia creata da un guasto di duplicazione.
-cap-sent-waits = Aspetta nella inbox { $whose_to } finché { $to } non la legge.
+cap-sent-waits = Resta nell'inbox { $whose_to } finché { $to } non la legge.
 cap-stale-answer = Risponde a { $id }, rivolta all'esecuzione precedente { $whose }: una risposta obsoleta dopo un riavvio.
 cap-sent-message-title = Messaggio inviato
-cap-sent-message-text = { $from_start } invia a { $to } un messaggio: { $content }.
+cap-sent-message-text = { $from_start } invia un messaggio per { $to }: { $content }.
 cap-sent-broadcast-title = Broadcast
-cap-sent-broadcast-text = { $from_start } manda un broadcast a { $to }: { $content }.
+cap-sent-broadcast-text = { $from_start } invia un broadcast per { $to }: { $content }.
 cap-sent-shutdown-request-title = shutdown_request inviata
-cap-sent-shutdown-request-text = { $from_start } invia la shutdown_request con request_id { $id } a { $to }: { $content }.
+cap-sent-shutdown-request-text = { $from_start } invia la shutdown_request con request_id { $id } per { $to }: { $content }.
 cap-sent-shutdown-response-title = shutdown_response inviata
 cap-sent-shutdown-response-text = { $from_start } risponde a { $id } con una shutdown_response ({ $approve }), riferendo a quel request_id.
 cap-sent-plan-request-title = plan_approval_request inviata
-cap-sent-plan-request-text = { $from_start } invia il piano a { $to } come plan_approval_request con request_id { $id }.
+cap-sent-plan-request-text = { $from_start } invia il piano per { $to } come plan_approval_request con request_id { $id }.
 cap-sent-plan-response-title = plan_approval_response inviata
 cap-sent-plan-response-text = { $from_start } risponde al piano { $id } con una plan_approval_response ({ $approve }), riferendo a quel request_id.
 

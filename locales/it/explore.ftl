@@ -23,7 +23,7 @@ explore-simulate = esecuzioni casuali (2.000)
 explore-workers = Worker
 explore-start = Avvia
 explore-stop = Ferma
-explore-fork-on-screen = Biforca l'esecuzione sullo schermo
+explore-fork-on-screen = Biforca questa esecuzione
 explore-faults-not-whole = il numero di guasti deve essere un numero intero
 explore-depth-not-whole = il limite di profondità deve essere un numero intero
 explore-decisions-not-whole = il limite di decisioni deve essere un numero intero
@@ -31,8 +31,8 @@ explore-decisions-not-whole = il limite di decisioni deve essere un numero inter
 ## Contatori e stato
 explore-state-running = Ricerca in corso… { $done } worker su { $count } hanno finito
 explore-state-done = Fatto: ogni esecuzione entro i limiti è stata esplorata.
-explore-state-done-cut = Fatto, ma il limite di profondità o di stati ha tagliato la ricerca: un verdetto ignoto significa nessun esempio nella parte esplorata.
-explore-state-stopped = Fermato: i worker sono stati chiusi; nessun verdetto.
+explore-state-done-cut = Fatto, ma il limite di profondità o di stati ha interrotto la ricerca: un verdetto ignoto significa che nella parte esplorata non c'è alcun esempio.
+explore-state-stopped = Fermato: i worker sono stati terminati; nessun verdetto.
 explore-state-failed = La ricerca è fallita: { $error }
 explore-progress = Avanzamento della ricerca
 explore-counter-states = stati
@@ -63,7 +63,7 @@ explore-which-properties = Quali proprietà elencare
 explore-broken-title = Violata: { $property }
 explore-shown-title = Mostrata: sometimes { $property }
 explore-finding-text = { $detail }. La proprietà: { $statement } L'esecuzione più breve trovata conta { $choices } scelte e { $faults }.
-explore-reported-as = Segnalato contro uno strumento di team di agenti in produzione come { $issues }.
+explore-reported-as = Segnalato come { $issues } per uno strumento di team di agenti usato in produzione.
 explore-not-found-on-rebuilt = L'esecuzione è stata ricostruita, ma questa versione non vi trova la proprietà violata
 explore-marked = L'evento in cui accade, #{ $seq }, è sotto il cursore.
 explore-path-summary = Le { $count } scelte dell'esecuzione (biforcane una qualsiasi)
@@ -91,7 +91,7 @@ explore-link-not-rebuilt = non è stato possibile ricostruire l'esecuzione di qu
 explore-link-bad-settings = le impostazioni dell'esploratore nel link non sono valide: { $error }
 explore-fork-no-snapshot = si può biforcare solo un'esecuzione di uno scenario sul modello scriptato; questa è stata importata o non ha traccia di come è iniziata
 explore-fork-not-reproducible = si può biforcare solo un'esecuzione intatta di uno scenario sul modello scriptato (nessun altro modello, niente a mano)
-explore-fork-fault-rules = un'esecuzione con regole di guasto non si può biforcare: l'esploratore piazza i guasti da sé (imposta Guasti per esecuzione in Esplora)
+explore-fork-fault-rules = un'esecuzione con regole di guasto non si può biforcare: l'esploratore colloca i guasti da solo (imposta Guasti per esecuzione in Esplora)
 explore-fork-failed = non è stato possibile portare a termine la biforcazione: { $error }
 
 ## Biforcazioni
@@ -119,7 +119,7 @@ fork-side-text = Alla scelta { $n } { $side } ha preso “{ $choice }”. Il cur
 
 ## La galleria dei guasti reali
 gallery-title = Galleria di guasti reali
-gallery-intro = Guasti segnalati contro i team di agenti di Claude Code, riprodotti qui con la regola che li previene disattivata. Ricrea trova l'esecuzione più breve; poi attiva la regola per vedere cosa fa invece.
+gallery-intro = Guasti segnalati nei team di agenti di Claude Code, riprodotti qui con la regola che li previene disattivata. Ricrea trova l'esecuzione più breve; poi attiva la regola per vedere che cosa succede invece.
 gallery-breaks = Viola:
 gallery-reproduce = Ricrea
 gallery-rule-on = Regola attiva:
@@ -132,13 +132,13 @@ gallery-rule-on-failed = non è stato possibile riprodurre l'esecuzione con la r
 
 ## Voci della galleria e regole protettive
 gallery-stale-shutdown-after-respawn-title = Una richiesta di shutdown scaduta spegne un compagno rigenerato
-gallery-stale-shutdown-after-respawn-caption = Segnalato: una richiesta di shutdown inviata a un compagno era ancora senza risposta quando il compagno è stato rigenerato, e il nuovo compagno ha letto la vecchia richiesta e si è spento. La richiesta era indirizzata a un'esecuzione che non esisteva più, e un'altra esecuzione le ha risposto: questo viola "nessuna risposta attraversa un riavvio". Qui alice trattiene la sua risposta, il lead la genera di nuovo, e alice riavviata trova la vecchia richiesta e la approva.
+gallery-stale-shutdown-after-respawn-caption = Segnalato: una richiesta di shutdown inviata a un compagno era ancora senza risposta quando il compagno è stato rigenerato, e il nuovo compagno ha letto la vecchia richiesta e si è spento. La richiesta era indirizzata a un'esecuzione che non esisteva più, e un'altra esecuzione le ha risposto: questo viola “nessuna risposta attraversa un riavvio”. Qui alice trattiene la sua risposta, il lead la genera di nuovo, e alice riavviata trova la vecchia richiesta e la approva.
 gallery-acting-after-approving-shutdown-title = Un compagno continua ad agire dopo aver approvato il proprio shutdown
-gallery-acting-after-approving-shutdown-caption = Segnalato: dei compagni hanno approvato una richiesta di shutdown e poi non sono terminati; sono rimasti vivi e hanno continuato a prendere turni. Approvare uno shutdown è una promessa di fermarsi: questo viola "un compagno che ha approvato il proprio shutdown non fa nuove chiamate al modello" (e, alla fine, "ogni shutdown approvato arriva allo shutdown"). Qui alice approva la richiesta del lead e, senza nulla che la faccia uscire dal suo ciclo, chiama di nuovo il suo modello.
+gallery-acting-after-approving-shutdown-caption = Segnalato: dei compagni hanno approvato una richiesta di shutdown e poi non sono terminati; sono rimasti vivi e hanno continuato a prendere turni. Approvare uno shutdown è una promessa di fermarsi: questo viola “un compagno che ha approvato il proprio shutdown non fa nuove chiamate al modello” (e, alla fine, “ogni shutdown approvato arriva allo shutdown”). Qui alice approva la richiesta del lead e, senza nulla che la faccia uscire dal suo ciclo, chiama di nuovo il suo modello.
 gallery-lead-answers-its-own-request-title = Il lead approva una richiesta di shutdown che ha inviato lui
-gallery-lead-answers-its-own-request-caption = Segnalato: una richiesta di shutdown ha finito per ricevere risposta dal lead invece che dal compagno a cui era destinata, e il lead ha approvato la propria terminazione. Solo l'agente a cui una richiesta è indirizzata può rispondere: questo viola "risponde solo il destinatario". Qui il lead chiede ad alice di spegnersi, poi risponde lui stesso a quella richiesta invece di aspettare alice.
+gallery-lead-answers-its-own-request-caption = Segnalato: una richiesta di shutdown ha finito per ricevere risposta dal lead invece che dal compagno a cui era destinata, e il lead ha approvato la propria terminazione. Solo l'agente a cui una richiesta è indirizzata può rispondere: questo viola “risponde solo il destinatario”. Qui il lead chiede ad alice di spegnersi, poi risponde lui stesso a quella richiesta invece di aspettare alice.
 gallery-shutdown-never-answered-title = Una richiesta di shutdown non riceve mai risposta
-gallery-shutdown-never-answered-caption = Segnalato: un compagno ha finito il suo lavoro ed è rimasto inattivo; la richiesta di shutdown del lead gli è arrivata, ma non ha mai risposto, e il team è rimasto inattivo con la richiesta pending (a volte, non sempre). Questo viola "nessuna esecuzione si ferma in silenzio mentre una richiesta è pending". Qui alice finisce e resta inattiva prima che arrivi la richiesta del lead; nulla la sveglia per leggerla, così tutti restano in silenzio ad aspettare.
+gallery-shutdown-never-answered-caption = Segnalato: un compagno ha finito il suo lavoro ed è rimasto inattivo; la richiesta di shutdown del lead gli è arrivata, ma non ha mai risposto, e il team è rimasto inattivo con la richiesta pending (a volte, non sempre). Questo viola “nessuna esecuzione si ferma in silenzio mentre una richiesta è pending”. Qui alice finisce e resta inattiva prima che arrivi la richiesta del lead; nulla la sveglia per leggerla, così tutti restano in silenzio ad aspettare.
 rule-incarnation_binding-description = Ogni richiesta registra l'incarnazione del suo destinatario al momento in cui viene fatta, e il team rifiuta una risposta da un'incarnazione successiva come richiesta scaduta (TeamState::check_answer in src/protocol/team.rs).
 rule-addressee_only-description = Il tracker accetta una risposta solo dall'agente a cui la richiesta è indirizzata e rifiuta quella di chiunque altro (Tracker::check_answer in src/protocol/tracker.rs).
 rule-exit_after_approval-description = Un compagno che ha approvato il proprio shutdown finisce il turno in cui si trova e poi esce dal suo ciclo invece di chiamare di nuovo il modello (teammate_after in src/runtime/loops.rs).

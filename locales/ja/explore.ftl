@@ -5,7 +5,7 @@
 
 ## パネル
 explore-title = すべての実行を探索
-explore-intro = モデル検査器です: エージェントが動くあらゆる順序、プロトコルが許すあらゆる判断、上限までのあらゆる障害を試し、実行ごとに判定します。破られた性質には、それを破る最短の実行が付きます。
+explore-intro = モデル検査器です：エージェントが動くあらゆる順序、プロトコルが許すあらゆる判断、上限までのあらゆる障害を試し、実行ごとに判定します。破られた性質には、それを破る最短の実行が付きます。
 explore-scenario = シナリオ
 explore-scenario-label = 探索するシナリオ
 explore-faults-per-run = 実行あたりの障害数
@@ -13,7 +13,7 @@ explore-fault-kinds = 障害の種類
 explore-depth = 深さの上限
 explore-decisions = 台本外の判断
 explore-decisions-label = 実行あたりの台本外の判断数
-explore-withhold = 返答を保留してよい
+explore-withhold = レスポンスを保留してよい
 explore-search = 探索方法
 explore-search-label = 探索戦略
 explore-bfs = 幅優先（最短の例）
@@ -29,10 +29,10 @@ explore-decisions-not-whole = 判断数の上限は整数にしてください
 
 ## カウンターと状態
 explore-state-running = 探索中… ワーカー { $count } 個中 { $done } 個が完了
-explore-state-done = 完了: 上限内のすべての実行を探索しました。
-explore-state-done-cut = 完了。ただし深さか状態数の上限で探索が打ち切られました: 「不明」は探索した範囲に例がないという意味です。
-explore-state-stopped = 停止しました: ワーカーは終了し、判定はありません。
-explore-state-failed = 探索に失敗しました: { $error }
+explore-state-done = 完了：上限内のすべての実行を探索しました。
+explore-state-done-cut = 完了。ただし深さまたは状態数の上限で探索が打ち切られました：「不明」は、探索した範囲に例がなかったという意味です。
+explore-state-stopped = 停止しました：ワーカーは終了し、判定はありません。
+explore-state-failed = 探索に失敗しました：{ $error }
 explore-progress = 探索の進み具合
 explore-counter-states = 状態
 explore-counter-rate = 状態/秒
@@ -58,50 +58,50 @@ explore-open-example-label = { $property } の{ $kind }を開く（選択 { $cho
 explore-which-properties = 一覧に出す性質
 
 ## 発見カード
-explore-broken-title = 破られた性質: { $property }
-explore-shown-title = 示された性質: sometimes { $property }
-explore-finding-text = { $detail }。性質: { $statement }見つかった最短の実行は、選択 { $choices } 回と{ $faults }です。
+explore-broken-title = 破られた性質：{ $property }
+explore-shown-title = 示された性質：sometimes { $property }
+explore-finding-text = { $detail }。性質：{ $statement }見つかった最短の実行は、選択 { $choices } 回と{ $faults }です。
 explore-reported-as = 本番のエージェントチームツールで { $issues } として報告されています。
 explore-not-found-on-rebuilt = 実行は再構築されましたが、このバージョンではその実行でこの性質が破られていません
 explore-marked = それが起きたイベント #{ $seq } にカーソルがあります。
 explore-path-summary = この実行の選択 { $count } 回（どれでもフォークできます）
 explore-link = この実行へのリンク
 explore-copy-link = リンクをコピー
-explore-on-screen-title = 探索器のパスとしてのこの実行: 選択 { $count } 回
-explore-on-screen-text = 下の各ステップは、この実行が行った選択です: 次に誰が動いたか、またはモデルが何と答えたか。どれかをフォークすると別の分岐をたどり、二つの実行を並べて見られます。
+explore-on-screen-title = 探索器のパスとしてのこの実行：選択 { $count } 回
+explore-on-screen-text = 下の各ステップは、この実行が行った選択です：次に誰が動いたか、またはモデルが何と答えたか。どれかをフォークすると別の分岐をたどり、二つの実行を並べて見られます。
 
 ## 実行の選択
 choice-turn = 次は { $agent }
 choice-turn-fault = 次は { $agent }、そのメッセージに { $fault } の障害
-choice-reply = { $agent } のモデル: { $label }
+choice-reply = { $agent } のモデル：{ $label }
 
 ## バナーに出るエラー
 explore-not-started = { $error }。探索は始まりませんでした
 explore-err-scenario = 探索できるシナリオ '{ $id }' はありません
-explore-err-workers = ワーカー { $count } 個: 1 から { $max } の間で選んでください
-explore-err-faults = 実行あたり障害 { $count } 件: 0 から { $max } の間で選んでください
-explore-err-no-fault-kind = 障害が許されていますが、種類が一つも選ばれていません: drop、duplicate、delay、reorder のいずれかにチェックを入れるか、障害数を 0 にしてください
+explore-err-workers = ワーカー { $count } 個：1 から { $max } の間で選んでください
+explore-err-faults = 実行あたり障害 { $count } 件：0 から { $max } の間で選んでください
+explore-err-no-fault-kind = 障害が許されていますが、種類が一つも選ばれていません：drop、duplicate、delay、reorder のいずれかにチェックを入れるか、障害数を 0 にしてください
 explore-err-zero = { $bound }は 1 以上にしてください
 explore-bound-depth = 深さの上限
 explore-bound-states = 状態数の上限
-explore-err-bad-message = ワーカーから読めないメッセージが届きました: { $error }
-explore-link-not-rebuilt = このリンクの実行を再構築できませんでした: { $error }。画面上の実行は変わりません
-explore-link-bad-settings = リンクの探索器設定が正しくありません: { $error }
+explore-err-bad-message = ワーカーから読めないメッセージが届きました：{ $error }
+explore-link-not-rebuilt = このリンクの実行を再構築できませんでした：{ $error }。画面上の実行は変わりません
+explore-link-bad-settings = リンクの探索器設定が正しくありません：{ $error }
 explore-fork-no-snapshot = フォークできるのはスクリプトモデルでのシナリオの実行だけです。この実行はインポートされたか、どう始まったかの記録がありません
 explore-fork-not-reproducible = フォークできるのはスクリプトモデルでの手を加えていないシナリオの実行だけです（他のモデルなし、手動操作なし）
-explore-fork-fault-rules = 障害ルールのある実行はフォークできません: 障害は探索器が自分で置きます（「探索」で実行あたりの障害数を設定してください）
-explore-fork-failed = フォークを最後まで実行できませんでした: { $error }
+explore-fork-fault-rules = 障害ルールのある実行はフォークできません：障害は探索器が自分で置きます（「探索」で実行あたりの障害数を設定してください）
+explore-fork-failed = フォークを最後まで実行できませんでした：{ $error }
 
 ## フォーク
 fork-button = フォーク…
-fork-at-label = 選択 { $n } でフォーク: { $choice }
+fork-at-label = 選択 { $n } でフォーク：{ $choice }
 fork-none-open = ここでは他に選べる選択がありませんでした。
 fork-others-label = ステップ { $n } の他の選択
-fork-instead = 代わりに: { $choice }
+fork-instead = 代わりに：{ $choice }
 fork-title = 選択 { $n } でのフォーク
-fork-summary = 元: 「{ $original }」。分岐: 「{ $branch }」。{ $summary }
+fork-summary = 元：「{ $original }」。分岐：「{ $branch }」。{ $summary }
 fork-share = 二つは { $count } 個のイベントを共有し、そこで分かれます。
-fork-same = 二つの実行は同じです: この選択は記録される内容を何も変えません。
+fork-same = 二つの実行は同じです：この選択は記録される内容を何も変えません。
 fork-table-caption = 元の実行と分岐を、イベントごとにリクエストでそろえて並べたもの
 fork-original = 元
 fork-branch = 分岐
@@ -118,49 +118,49 @@ fork-side-text = 選択 { $n } で、{ $side }は「{ $choice }」を選びま�
 ## 実際の障害のギャラリー
 gallery-title = 実際の障害のギャラリー
 gallery-intro = Claude Code のエージェントチームで報告された障害を、それを防ぐルールをオフにしてここで再現します。「再現」で最短の実行を見つけ、次にルールをオンにすると、代わりにルールが何をするかが見られます。
-gallery-breaks = 破る性質:
+gallery-breaks = 破る性質：
 gallery-reproduce = 再現
-gallery-rule-on = ルールをオン:
+gallery-rule-on = ルールをオン：
 gallery-rule-summary = これを防ぐルール
-gallery-reproduced-title = 再現: { $title }
-gallery-prevented-title = 防止: { $title }
+gallery-reproduced-title = 再現：{ $title }
+gallery-prevented-title = 防止：{ $title }
 gallery-prevented-text = ルール { $rule } をオンにすると、同じ選択でも { $property } はもう破られません。{ $description }続いて「探索」パネルで、ルールをオンにしたすべての実行を探索します。
 gallery-not-reproduced = 探索は上限内で「{ $title }」を再現できませんでした
-gallery-rule-on-failed = ルールをオンにした実行を再生できませんでした: { $error }
+gallery-rule-on-failed = ルールをオンにした実行を再生できませんでした：{ $error }
 
 ## ギャラリーの項目と保護ルール
 gallery-stale-shutdown-after-respawn-title = 古いシャットダウンリクエストが再生成されたチームメイトをシャットダウンさせる
-gallery-stale-shutdown-after-respawn-caption = 報告: チームメイトに送られたシャットダウンリクエストが未回答のままチームメイトが再生成され、新しいチームメイトが古いリクエストを読んでシャットダウンしました。リクエストはもう存在しない実行に宛てたもので、別の実行がそれに答えました: これは「返答は再起動をまたがない」を破ります。ここでは alice が返答を保留し、リーダーが彼女を再び生成し、再起動した alice が古いリクエストを見つけて承認します。
+gallery-stale-shutdown-after-respawn-caption = 報告：チームメイトに送られたシャットダウンリクエストにレスポンスがないままチームメイトが再生成され、新しいチームメイトが古いリクエストを読んでシャットダウンしました。リクエストはもう存在しない実行に宛てたもので、別の実行がそれに答えました：これは「レスポンスは再起動をまたがない」を破ります。ここでは alice がレスポンスを保留し、リーダーが彼女を再び生成し、再起動した alice が古いリクエストを見つけて承認します。
 gallery-acting-after-approving-shutdown-title = チームメイトがシャットダウンを承認した後も動き続ける
-gallery-acting-after-approving-shutdown-caption = 報告: チームメイトがシャットダウンリクエストを承認したのに終了せず、生きたままターンを取り続けました。シャットダウンの承認は止まるという約束です: これは「シャットダウンを承認したチームメイトは新たなモデル呼び出しをしない」を破ります（最後には「承認されたシャットダウンはすべてシャットダウンに至る」も）。ここでは alice がリーダーのリクエストを承認し、ループを抜けさせるものが何もないので、再びモデルを呼び出します。
+gallery-acting-after-approving-shutdown-caption = 報告：チームメイトがシャットダウンリクエストを承認したのに終了せず、生きたままターンを取り続けました。シャットダウンの承認は止まるという約束です：これは「シャットダウンを承認したチームメイトは新たなモデル呼び出しをしない」を破ります（最後には「承認されたシャットダウンはすべてシャットダウンに至る」も）。ここでは alice がリーダーのリクエストを承認し、ループを抜けさせるものが何もないので、再びモデルを呼び出します。
 gallery-lead-answers-its-own-request-title = リーダーが自分の送ったシャットダウンリクエストを承認する
-gallery-lead-answers-its-own-request-caption = 報告: シャットダウンリクエストが、宛先のチームメイトではなくリーダーによって答えられ、リーダーが自分自身の終了を承認しました。リクエストに答えてよいのは宛先のエージェントだけです: これは「宛先だけが答える」を破ります。ここではリーダーが alice にシャットダウンを求め、alice を待たずにそのリクエストに自分で答えます。
+gallery-lead-answers-its-own-request-caption = 報告：シャットダウンリクエストが、宛先のチームメイトではなくリーダーによって答えられ、リーダーが自分自身の終了を承認しました。リクエストに答えてよいのは宛先のエージェントだけです：これは「宛先だけが答える」を破ります。ここではリーダーが alice にシャットダウンを求め、alice を待たずにそのリクエストに自分で答えます。
 gallery-shutdown-never-answered-title = シャットダウンリクエストに誰も答えない
-gallery-shutdown-never-answered-caption = 報告: チームメイトが作業を終えてアイドルになりました。リーダーのシャットダウンリクエストは届きましたが、決して答えず、チームはリクエストが pending のままアイドルで止まりました（いつもではなく、ときどき）。これは「リクエストが pending の間に実行が静止しない」を破ります。ここでは alice がリーダーのリクエストが届く前に作業を終えてアイドルになり、それを読ませるために彼女を起こすものが何もないので、全員が待ったまま静止します。
-rule-incarnation_binding-description = 各リクエストは作成時に宛先のインカネーション（何回目の実行か）を記録し、チームはそれより後のインカネーションからの返答を古いリクエストへのものとして拒否します（src/protocol/team.rs の TeamState::check_answer）。
-rule-addressee_only-description = トラッカーはリクエストの宛先のエージェントからの返答だけを受け付け、他の誰の返答も拒否します（src/protocol/tracker.rs の Tracker::check_answer）。
+gallery-shutdown-never-answered-caption = 報告：チームメイトが作業を終えてアイドルになりました。リーダーのシャットダウンリクエストはそのチームメイトに届きましたが、レスポンスは返らず、チームはリクエストが pending のままアイドル状態で止まりました（いつもではなく、ときどき）。これは「リクエストが pending の間に実行が静止しない」を破ります。ここでは、リーダーのリクエストが届く前に alice が作業を終えてアイドルになり、リクエストを読むために彼女を起こすものが何もないので、全員が待ったまま静止します。
+rule-incarnation_binding-description = 各リクエストは作成時に宛先のインカネーション（何回目の起動か）を記録し、チームはそれより後のインカネーションからのレスポンスを古いリクエストへのものとして拒否します（src/protocol/team.rs の TeamState::check_answer）。
+rule-addressee_only-description = トラッカーはリクエストの宛先のエージェントからのレスポンスだけを受け付け、他の誰のレスポンスも拒否します（src/protocol/tracker.rs の Tracker::check_answer）。
 rule-exit_after_approval-description = シャットダウンを承認したチームメイトは、今のターンを終えたら、モデルを再び呼び出さずにループを抜けます（src/runtime/loops.rs の teammate_after）。
 rule-wake_on_message-description = アイドルのチームメイトにメッセージが届くとそれを起こし、チームメイトは次のモデル呼び出しの前にインボックスを読み切ります。だからアイドルのチームメイトに送ったリクエストは読まれ、答えられます（src/runtime/world.rs の World::wake）。
 
 ## 各性質が言うこと
-property-no_answer_to_unknown_request = 誰も作っていない request_id を名指しするレスポンスはない。
-property-no_second_answer = 二度答えられるリクエストはない: 一度承認か拒否されたら、そのまま変わらない。
-property-only_the_addressee_answers = リクエストに答えるのは、その宛先のエージェントだけ。
-property-no_answer_across_restart = 返答は再起動をまたがない: チームメイトの以前の実行に宛てたリクエストに、新しい実行が答えることはない。
-property-no_message_to_exited_teammate = シャットダウンしたチームメイトにメッセージを送る者はいない。
-property-no_answer_lost = トラッカーが記録した返答が、リクエストした側へ届く途中で失われることはない。
-property-no_duplicate_delivered = 同じ返信が二度読まれることはない。
-property-no_action_after_shutdown_approved = シャットダウンを承認したチームメイトは新たなモデル呼び出しをしない: 今のターンを終え、ループを抜ける。
-property-no_work_before_plan_approval = プランモードのチームメイトは、プランが承認されるまでファイルを一つも変更しない。
-property-every_request_has_a_responder = すべてのリクエストは、それに答えるツールを持つ誰かに宛てられている。
-property-some_request_approved = 承認されたリクエストに至る実行がある。
-property-some_request_rejected = 拒否されたリクエストに至る実行がある。
-property-requests_settle = すべてのリクエストは決着する: 最後は承認か拒否で終わり、pending のままにはならない。
-property-approved_shutdowns_exit = シャットダウンを承認したチームメイトは、すべてシャットダウンに至る。
-property-no_quiet_while_pending = リクエストがまだ pending の間に、実行が静止する（全エージェントがアイドルになる）ことはない。
-property-runs_end = すべての実行は終わる: 実行が続いているのに何も動けない状態はない。
+property-no_answer_to_unknown_request = 誰も作成していない request_id を名指すレスポンスはありません。
+property-no_second_answer = 二度答えられるリクエストはありません：一度承認または拒否されたら、そのまま変わりません。
+property-only_the_addressee_answers = リクエストに答えるのは、その宛先のエージェントだけです。
+property-no_answer_across_restart = レスポンスは再起動をまたぎません：チームメイトの以前の実行に宛てたリクエストに、新しい実行が答えることはありません。
+property-no_message_to_exited_teammate = シャットダウンしたチームメイトにメッセージを送る者はいません。
+property-no_answer_lost = トラッカーが記録したレスポンスが、リクエストした側へ届く途中で失われることはありません。
+property-no_duplicate_delivered = 同じレスポンスが二度読まれることはありません。
+property-no_action_after_shutdown_approved = シャットダウンを承認したチームメイトは新たなモデル呼び出しをしません：今のターンを終え、ループを抜けます。
+property-no_work_before_plan_approval = プランモードのチームメイトは、プランが承認されるまでファイルを一つも変更しません。
+property-every_request_has_a_responder = すべてのリクエストは、それに答えるツールを持つ誰かに宛てられています。
+property-some_request_approved = 承認されたリクエストに至る実行が存在します。
+property-some_request_rejected = 拒否されたリクエストに至る実行が存在します。
+property-requests_settle = すべてのリクエストは決着します：最後は承認か拒否で終わり、pending のままにはなりません。
+property-approved_shutdowns_exit = シャットダウンを承認したチームメイトは、すべてシャットダウンに至ります。
+property-no_quiet_while_pending = リクエストがまだ pending の間に、実行が静止する（全エージェントがアイドルになる）ことはありません。
+property-runs_end = すべての実行は終わります：実行が続いているのに何も動けない状態はありません。
 
 ## Scenarios only the explorer lists (their titles, looked up as scenario-<id>-title like the others)
 scenario-without-protocols-title = プロトコルなし、次にあり
-scenario-twins-title = 双子: 二人のコーダー、どちらもシャットダウン
-scenario-respawn-title = 再生成: alice にシャットダウンを求め、その後再び生成
+scenario-twins-title = 双子：二人のコーダー、どちらもシャットダウン
+scenario-respawn-title = 再生成：alice にシャットダウンを求め、その後再び生成

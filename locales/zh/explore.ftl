@@ -13,7 +13,7 @@ explore-fault-kinds = 故障种类
 explore-depth = 深度界限
 explore-decisions = 脚本外决定
 explore-decisions-label = 每次运行的脚本外决定数
-explore-withhold = 可以扣住回答
+explore-withhold = 允许扣住响应
 explore-search = 搜索
 explore-search-label = 搜索策略
 explore-bfs = 广度优先（最短示例）
@@ -28,7 +28,7 @@ explore-depth-not-whole = 深度界限必须是整数
 explore-decisions-not-whole = 决定数界限必须是整数
 
 ## 计数器与状态
-explore-state-running = 搜索中… { $count } 个工作线程中已完成 { $done } 个
+explore-state-running = 正在搜索……{ $count } 个工作线程中已完成 { $done } 个
 explore-state-done = 完成：界限内的每一次运行都已探索。
 explore-state-done-cut = 完成，但深度或状态界限截断了搜索：“未知”表示在已探索的部分中没有示例。
 explore-state-stopped = 已停止：工作线程已结束；没有判定。
@@ -48,7 +48,7 @@ verdict-holds = 成立
 verdict-fails = 不成立
 verdict-unknown = 未知
 explore-counterexample = 反例
-explore-witness = 实例
+explore-witness = 见证
 explore-faults = { $count ->
     [0] 无故障
    *[other] { $count } 个故障
@@ -68,7 +68,7 @@ explore-path-summary = 此运行的 { $count } 个选择（可分叉其中任意
 explore-link = 指向此运行的链接
 explore-copy-link = 复制链接
 explore-on-screen-title = 此运行作为探索器的路径：{ $count } 个选择
-explore-on-screen-text = 下面每一步都是这次运行做出的一个选择：谁下一个行动，或模型回答了什么。分叉其中任意一个，走另一个分支，并排查看两次运行。
+explore-on-screen-text = 下面每一步都是这次运行做出的一个选择：谁下一个行动，或模型回复了什么。分叉其中任意一个，走另一个分支，并排查看两次运行。
 
 ## 运行中的选择
 choice-turn = { $agent } 下一个行动
@@ -116,8 +116,8 @@ fork-side-title = 第 { $n } 个选择处分叉的{ $side }
 fork-side-text = 在第 { $n } 个选择处，{ $side }选择了“{ $choice }”。光标位于两次运行第一次出现差异的事件。
 
 ## 真实故障图集
-gallery-title = 真实故障图集
-gallery-intro = 在 Claude Code 的智能体团队中报告的故障，在这里关闭防止它们的规则后重现。“重现”会找到最短的运行；然后打开规则，看看它会怎样做。
+gallery-title = 真实故障案例集
+gallery-intro = 在 Claude Code 的智能体团队中报告过的故障，在这里关闭防止它们的规则后重现。“重现”会找到最短的运行；然后启用规则，看看它会怎样处理。
 gallery-breaks = 打破：
 gallery-reproduce = 重现
 gallery-rule-on = 启用规则：
@@ -130,37 +130,37 @@ gallery-rule-on-failed = 无法在启用规则的情况下播放此运行：{ $e
 
 ## 图集条目与保护规则
 gallery-stale-shutdown-after-respawn-title = 一个过期的关机请求让重新生成的队友关机
-gallery-stale-shutdown-after-respawn-caption = 报告内容：发给某个队友的关机请求在该队友被重新生成时仍未得到回答，新的队友读到了旧请求并关机。这个请求是发给一个已经不存在的运行的，却由另一个运行作答：这打破了“回答不会跨越重启”。这里 alice 扣住她的回答，领导再次生成她，重启后的 alice 找到旧请求并批准了它。
+gallery-stale-shutdown-after-respawn-caption = 报告内容：发给某个队友的关机请求在该队友被重新生成时仍未得到响应，新的队友读到了旧请求并关机。这个请求是发给一个已经不存在的运行的，却由另一个运行作出响应：这打破了“响应不会跨越重启”。这里 alice 扣住她的响应，领导再次生成她，重启后的 alice 找到旧请求并批准了它。
 gallery-acting-after-approving-shutdown-title = 队友在批准关机后继续行动
 gallery-acting-after-approving-shutdown-caption = 报告内容：队友批准了关机请求，却没有终止；它们仍然存活并继续轮流行动。批准关机就是承诺停止：这打破了“批准关机的队友不再调用模型”（最终也打破了“每个批准的关机都会到达关机”）。这里 alice 批准了领导的请求，却没有任何东西让她离开循环，于是她再次调用了模型。
 gallery-lead-answers-its-own-request-title = 领导批准了自己发出的关机请求
-gallery-lead-answers-its-own-request-caption = 报告内容：一个关机请求最终由领导而不是它所指向的队友作答，领导批准了自己的终止。只有请求所指向的智能体才能回答它：这打破了“只有收件人作答”。这里领导请 alice 关机，然后不等 alice，自己回答了这个请求。
-gallery-shutdown-never-answered-title = 关机请求从未得到回答
-gallery-shutdown-never-answered-caption = 报告内容：一个队友完成工作后进入空闲；领导的关机请求送到了它那里，但它从未回答，团队在请求仍为 pending 的情况下一直空闲（有时如此，并非总是）。这打破了“请求待定时没有运行陷入沉寂”。这里 alice 在领导的请求到达之前就完成并空闲；没有任何东西唤醒她去读它，于是所有人都在等待中沉寂。
-rule-incarnation_binding-description = 每个请求在创建时记录其收件人的化身，团队会把来自更晚化身的回答当作过期请求拒绝（src/protocol/team.rs 中的 TeamState::check_answer）。
-rule-addressee_only-description = tracker（跟踪表）只接受请求所指向的智能体的回答，拒绝其他任何人的回答（src/protocol/tracker.rs 中的 Tracker::check_answer）。
+gallery-lead-answers-its-own-request-caption = 报告内容：一个关机请求最终由领导而不是它所指向的队友作出响应，领导批准了自己的终止。只有请求所指向的智能体才能响应它：这打破了“只有收件人响应”。这里领导请 alice 关机，然后不等 alice，自己响应了这个请求。
+gallery-shutdown-never-answered-title = 关机请求从未得到响应
+gallery-shutdown-never-answered-caption = 报告内容：一个队友完成工作后进入空闲；领导的关机请求送到了它那里，但它从未响应，团队在请求仍为 pending 的情况下一直空闲（有时如此，并非总是）。这打破了“请求处于 pending 时，没有运行会陷入沉寂”。这里 alice 在领导的请求到达之前就完成工作并进入空闲；没有任何东西唤醒她去读取请求，于是所有人都在等待中沉寂。
+rule-incarnation_binding-description = 每个请求在创建时记录其收件人当时的实例（incarnation），团队会把来自更晚实例的响应视为针对过期请求而拒绝（src/protocol/team.rs 中的 TeamState::check_answer）。
+rule-addressee_only-description = tracker（跟踪表）只接受请求所指向的智能体的响应，拒绝其他任何人的响应（src/protocol/tracker.rs 中的 Tracker::check_answer）。
 rule-exit_after_approval-description = 批准了关机的队友会完成当前轮次，然后离开它的循环，而不是再次调用模型（src/runtime/loops.rs 中的 teammate_after）。
-rule-wake_on_message-description = 发给空闲队友的消息会唤醒它，它在下一次调用模型之前清空收件箱，因此发给空闲队友的请求会被读取并得到回答（src/runtime/world.rs 中的 World::wake）。
+rule-wake_on_message-description = 发给空闲队友的消息会唤醒它，它在下一次调用模型之前清空收件箱，因此发给空闲队友的请求会被读取并得到响应（src/runtime/world.rs 中的 World::wake）。
 
 ## 每个性质说了什么
 property-no_answer_to_unknown_request = 没有响应引用一个无人创建的 request_id。
-property-no_second_answer = 没有请求被回答两次：一旦批准或拒绝，就保持不变。
-property-only_the_addressee_answers = 只有请求所指向的智能体才会回答它。
-property-no_answer_across_restart = 回答不会跨越重启：发给队友早先一次运行的请求，绝不会由它新的运行来回答。
+property-no_second_answer = 没有请求被响应两次：一旦批准或拒绝，就保持不变。
+property-only_the_addressee_answers = 只有请求所指向的智能体才会响应它。
+property-no_answer_across_restart = 响应不会跨越重启：发给队友早先一次运行的请求，绝不会由它新的运行来响应。
 property-no_message_to_exited_teammate = 没有人给已经关机的队友发消息。
-property-no_answer_lost = tracker 记录下的回答不会在送往请求者的途中丢失。
-property-no_duplicate_delivered = 没有回复被读取两次。
+property-no_answer_lost = tracker 记录下的响应不会在送往请求方的途中丢失。
+property-no_duplicate_delivered = 同一条回复不会被读取两次。
 property-no_action_after_shutdown_approved = 批准了关机的队友不再发起新的模型调用：它完成当前轮次，然后离开循环。
 property-no_work_before_plan_approval = 处于计划模式的队友在计划获批之前不修改任何文件。
-property-every_request_has_a_responder = 每个请求都发给了一个拥有回答它所需工具的人。
-property-some_request_approved = 存在某次运行到达一个被批准的请求。
-property-some_request_rejected = 存在某次运行到达一个被拒绝的请求。
+property-every_request_has_a_responder = 每个请求都发给了拥有响应它所需工具的人。
+property-some_request_approved = 存在一次运行，其中有请求被批准。
+property-some_request_rejected = 存在一次运行，其中有请求被拒绝。
 property-requests_settle = 每个请求都会有结果：最终被批准或被拒绝，绝不停留在 pending。
 property-approved_shutdowns_exit = 每个批准了关机的队友都会到达关机。
-property-no_quiet_while_pending = 当仍有请求处于 pending 时，没有运行会陷入沉寂（所有智能体都空闲）。
+property-no_quiet_while_pending = 请求处于 pending 时，没有运行会陷入沉寂（所有智能体都空闲）。
 property-runs_end = 每次运行都会结束：不存在运行尚未结束却什么都无法推进的状态。
 
 ## Scenarios only the explorer lists (their titles, looked up as scenario-<id>-title like the others)
 scenario-without-protocols-title = 先无协议，再有协议
-scenario-twins-title = 双胞胎：两个编码者，都已关机
+scenario-twins-title = 双胞胎：两个程序员，都已关机
 scenario-respawn-title = 重新生成：alice 被要求关机，然后再次被生成

@@ -62,7 +62,7 @@ explore-which-properties = Which properties to list
 ## The finding card
 explore-broken-title = Broken: { $property }
 explore-shown-title = Shown: sometimes { $property }
-explore-finding-text = { $detail }. The property: { $statement } The shortest run found takes { $choices } choices and { $faults }.
+explore-finding-text = What happened: { $detail }. The property: { $statement } The shortest run found takes { $choices } choices and { $faults }.
 explore-reported-as = Reported against a production agent-team tool as { $issues }.
 explore-not-found-on-rebuilt = The run was rebuilt, but this version does not find the property broken on it
 explore-marked = The event where it happens, #{ $seq }, is at the cursor.

@@ -62,7 +62,7 @@ explore-which-properties = Quali proprietà elencare
 ## La scheda del risultato
 explore-broken-title = Violata: { $property }
 explore-shown-title = Mostrata: sometimes { $property }
-explore-finding-text = { $detail }. La proprietà: { $statement } L'esecuzione più breve trovata conta { $choices } scelte e { $faults }.
+explore-finding-text = Cosa è successo: { $detail }. La proprietà: { $statement } L'esecuzione più breve trovata conta { $choices } scelte e { $faults }.
 explore-reported-as = Segnalato come { $issues } per uno strumento di team di agenti usato in produzione.
 explore-not-found-on-rebuilt = L'esecuzione è stata ricostruita, ma questa versione non vi trova la proprietà violata
 explore-marked = L'evento in cui accade, #{ $seq }, è sotto il cursore.

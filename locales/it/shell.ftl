@@ -8,7 +8,7 @@ session-settings-not-used = le impostazioni dell'esecuzione salvata non sono sta
 session-not-restored = non è stato possibile ripristinare l'esecuzione di prima del ricaricamento: { $error }
 
 ## Fornitori del modello (il menu e la riga sotto il titolo)
-provider-scripted = Simulato da script (offline)
+provider-scripted = Modello scriptato (offline)
 provider-anthropic = Anthropic (la tua chiave)
 provider-openai = Compatibile OpenAI (URL di base)
 provider-unknown = un fornitore sconosciuto

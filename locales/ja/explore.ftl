@@ -60,7 +60,7 @@ explore-which-properties = 一覧に出す性質
 ## 発見カード
 explore-broken-title = 破られた性質：{ $property }
 explore-shown-title = 示された性質：sometimes { $property }
-explore-finding-text = { $detail }。性質：{ $statement }見つかった最短の実行は、選択 { $choices } 回と{ $faults }です。
+explore-finding-text = 起きたこと：{ $detail }。性質：{ $statement }見つかった最短の実行は、選択 { $choices } 回と{ $faults }です。
 explore-reported-as = 本番のエージェントチームツールで { $issues } として報告されています。
 explore-not-found-on-rebuilt = 実行は再構築されましたが、このバージョンではその実行でこの性質が破られていません
 explore-marked = それが起きたイベント #{ $seq } にカーソルがあります。

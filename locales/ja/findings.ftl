@@ -3,15 +3,15 @@
 # イベント番号（#12）は翻訳しません。
 
 ## 違反の種類
-violation-answer-to-unknown-request = 存在しないリクエストへの回答
-violation-second-answer = 二度目の回答
-violation-answer-from-wrong-agent = 宛先以外からの回答
-violation-answer-across-restart = 再起動をまたいだ回答
+violation-answer-to-unknown-request = 存在しないリクエストへのレスポンス
+violation-second-answer = 二度目のレスポンス
+violation-answer-from-wrong-agent = 宛先以外からのレスポンス
+violation-answer-across-restart = 再起動をまたいだレスポンス
 violation-message-to-exited-teammate = 終了したチームメイトへのメッセージ
 violation-left-pending = pending のまま残ったリクエスト
-violation-answer-lost = 失われた回答
+violation-answer-lost = 失われたレスポンス
 violation-duplicate-delivered = 重複した配送
-violation-mark = プロトコル違反: { $kind }: { $detail }
+violation-mark = プロトコル違反：{ $kind }：{ $detail }
 
 ## 部品
 finding-fault-rule = 障害ルール { $rule }
@@ -24,33 +24,33 @@ finding-kind = { $kind ->
 }
 
 ## 検査器が見つけたこと
-finding-answer-unknown = { $from } が{ $request }に回答しましたが、そのような{ $kind }リクエストはありません
-finding-answer-wrong-agent = { $from } が{ $request }に回答しましたが、その宛先は { $addressee } です
-finding-answer-across-restart = { $from }（{ $incarnation } 回目の実行）が{ $kind }の{ $request }に回答しましたが、それは前の実行（{ $addressed } 回目）宛てでした
-finding-second-answer = { $from } が{ $request }に二度目の回答をしました
-finding-duplicate = { $fault }が{ $whose }{ $request }への返信を複製しました（#{ $seq }）: { $to } は同じ回答を二度受け取りました。{ $tracker }
-finding-duplicate-recorded = トラッカーは回答を一つ（{ $status }）だけ記録し、複製は無視しました
-finding-duplicate-unrecorded = トラッカーは回答を記録していません
+finding-answer-unknown = { $from } が{ $request }に答えましたが、そのような{ $kind }リクエストはありません
+finding-answer-wrong-agent = { $from } が{ $request }に答えましたが、その宛先は { $addressee } です
+finding-answer-across-restart = { $from }（インカネーション { $incarnation }）が{ $kind }の{ $request }に答えましたが、それは前のインカネーション（{ $addressed }）宛てでした
+finding-second-answer = { $from } が{ $request }に二度目の答えを返しました
+finding-duplicate = { $fault }が{ $whose }{ $request }へのレスポンスを複製しました（#{ $seq }）：{ $to } は同じレスポンスを二度受け取りました。{ $tracker }
+finding-duplicate-recorded = トラッカーはレスポンスを一つ（{ $status }）だけ記録し、複製は無視しました
+finding-duplicate-unrecorded = トラッカーはレスポンスを記録していません
 finding-to-exited = { $from } が { $to } に { $msg_type } を送りましたが、{ $to } はすでにシャットダウンしていました
 finding-arrival-released = 。{ $fault }がそれまで保留していました（#{ $seq }）
 finding-arrival-copy = 。これは{ $fault }が作った複製です（#{ $seq }）
 finding-pending = 実行の終了時、{ $addressee } 宛ての{ $kind }{ $request }はまだ pending でした
-finding-pending-dropped = : { $fault }がリクエストを破棄したため（#{ $seq }）、{ $addressee } はそれを見ていません
-finding-pending-held = : { $fault }がリクエストを保留し（#{ $seq }）、{ $addressee } は回答しませんでした
-finding-pending-restarted = : { $addressee } が回答する前に再起動したため（{ $incarnation } 回目の実行）、新しい実行は古い実行の代わりに回答できません
-finding-pending-unrecorded = 。返信は届きましたが、トラッカーは回答を記録しませんでした
-finding-pending-exited = 。{ $addressee } は回答せずにシャットダウンしました
-finding-answer-lost-approved-exits = { $from } が{ $kind }{ $request }を承認して終了しましたが、{ $fault }が返信を破棄したため（#{ $seq }）、{ $to } はそれを知りません
-finding-answer-lost-approved = { $from } が{ $kind }{ $request }を承認しましたが、{ $fault }が返信を破棄したため（#{ $seq }）、{ $to } はそれを知りません
-finding-answer-lost-rejected = { $from } が{ $kind }{ $request }を拒否しましたが、{ $fault }が返信を破棄したため（#{ $seq }）、{ $to } はそれを知りません
+finding-pending-dropped = ：{ $fault }がリクエストを破棄したため（#{ $seq }）、{ $addressee } はそれを見ていません
+finding-pending-held = ：{ $fault }がリクエストを保留し（#{ $seq }）、{ $addressee } は答えませんでした
+finding-pending-restarted = ：{ $addressee } が答える前に再起動したため（インカネーション { $incarnation }）、新しい実行は古い実行の代わりに答えられません
+finding-pending-unrecorded = 。レスポンスは届きましたが、トラッカーはそれを記録しませんでした
+finding-pending-exited = 。{ $addressee } は答えずにシャットダウンしました
+finding-answer-lost-approved-exits = { $from } が{ $kind }{ $request }を承認して終了しましたが、{ $fault }がレスポンスを破棄したため（#{ $seq }）、{ $to } はそれを知りません
+finding-answer-lost-approved = { $from } が{ $kind }{ $request }を承認しましたが、{ $fault }がレスポンスを破棄したため（#{ $seq }）、{ $to } はそれを知りません
+finding-answer-lost-rejected = { $from } が{ $kind }{ $request }を拒否しましたが、{ $fault }がレスポンスを破棄したため（#{ $seq }）、{ $to } はそれを知りません
 
 ## 探索器自身が見つけたこと
-finding-no-responder = { $request }（{ $kind }）は { $addressee } 宛てですが、{ $addressee } にはそれに回答するツールがありません
+finding-no-responder = { $request }（{ $kind }）は { $addressee } 宛てですが、{ $addressee } にはそれに答えるツールがありません
 finding-approved = { $by } が{ $request }を承認しました
 finding-rejected = { $by } が{ $request }を拒否しました
 finding-acted-after-shutdown = { $agent } は自分のシャットダウンを承認した後、ターンを終えて終了せずに、もう一度モデルを呼び出しました
 finding-work-before-approval = { $agent } はプランモードなのに、プランの承認前に { $tool } でワークスペースを変更しました
-finding-quiet-pending = { $requester } から { $addressee } への{ $kind }{ $request }が pending のまま、すべてのエージェントが idle になりました: 誰も回答しません
+finding-quiet-pending = { $requester } から { $addressee } への{ $kind }{ $request }が pending のまま、すべてのエージェントが idle になりました：誰も答えません
 finding-ended-pending = { $addressee } 宛ての{ $kind }{ $request }が pending のまま実行が終わりました
 finding-approved-not-exited = { $agent } は自分のシャットダウンを承認しましたが、実行の終了時のステータスは shutdown ではなく { $status } でした
-finding-stuck = 何も進めないのに実行が終わっていません: チームが行き詰まっています
+finding-stuck = 何も進めないのに実行が終わっていません：チームが行き詰まっています

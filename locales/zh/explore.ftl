@@ -60,7 +60,7 @@ explore-which-properties = 列出哪些性质
 ## 发现卡片
 explore-broken-title = 被打破：{ $property }
 explore-shown-title = 已展示：sometimes { $property }
-explore-finding-text = { $detail }。该性质：{ $statement }找到的最短运行包含 { $choices } 个选择和{ $faults }。
+explore-finding-text = 发生了什么：{ $detail }。该性质：{ $statement }找到的最短运行包含 { $choices } 个选择和{ $faults }。
 explore-reported-as = 已在一个生产环境的智能体团队工具中被报告为 { $issues }。
 explore-not-found-on-rebuilt = 运行已重建，但此版本没有在其中发现该性质被打破
 explore-marked = 发生处的事件 #{ $seq } 就在光标处。

@@ -2,13 +2,13 @@
 # 工具名、状态（pending、approved、rejected、working、idle、shutdown）和事件编号（#12）不翻译。
 
 ## 违规的种类
-violation-answer-to-unknown-request = 回答了未知的请求
-violation-second-answer = 第二次回答
-violation-answer-from-wrong-agent = 回答者不是收件人
-violation-answer-across-restart = 跨重启的回答
+violation-answer-to-unknown-request = 响应了未知的请求
+violation-second-answer = 第二次响应
+violation-answer-from-wrong-agent = 响应者不是收件人
+violation-answer-across-restart = 跨重启的响应
 violation-message-to-exited-teammate = 发给已退出队友的消息
 violation-left-pending = 请求一直 pending
-violation-answer-lost = 回答丢失
+violation-answer-lost = 响应丢失
 violation-duplicate-delivered = 重复送达
 violation-mark = 协议违规：{ $kind }：{ $detail }
 
@@ -23,33 +23,33 @@ finding-kind = { $kind ->
 }
 
 ## 检查器的发现
-finding-answer-unknown = { $from } 回答了{ $request }，但没有这样的{ $kind }请求
-finding-answer-wrong-agent = { $from } 回答了{ $request }，而它是发给 { $addressee } 的
-finding-answer-across-restart = { $from }（第 { $incarnation } 次运行）回答了{ $kind }{ $request }，而它是发给其上一次运行（第 { $addressed } 次）的
-finding-second-answer = { $from } 第二次回答了{ $request }
-finding-duplicate = { $fault } 复制了{ $whose }对{ $request }的回复（#{ $seq }）：{ $to } 两次收到同一个回答；{ $tracker }
-finding-duplicate-recorded = tracker 只记录了一个回答（{ $status }），忽略了副本
-finding-duplicate-unrecorded = tracker 没有记录任何回答
+finding-answer-unknown = { $from } 响应了{ $request }，但没有这样的{ $kind }请求
+finding-answer-wrong-agent = { $from } 响应了{ $request }，而它是发给 { $addressee } 的
+finding-answer-across-restart = { $from }（实例 { $incarnation }）响应了{ $kind }{ $request }，而它是发给上一个实例（实例 { $addressed }）的
+finding-second-answer = { $from } 第二次响应了{ $request }
+finding-duplicate = { $fault } 复制了{ $whose }对{ $request }的响应（#{ $seq }）：{ $to } 两次收到同一个响应；{ $tracker }
+finding-duplicate-recorded = tracker 只记录了一个响应（{ $status }），忽略了副本
+finding-duplicate-unrecorded = tracker 没有记录任何响应
 finding-to-exited = { $from } 向 { $to } 发送了 { $msg_type }，而 { $to } 已经关机
 finding-arrival-released = ；{ $fault } 一直扣留它（#{ $seq }），直到此刻才放行
 finding-arrival-copy = ；它是 { $fault } 制造的副本（#{ $seq }）
 finding-pending = 运行结束时，发给 { $addressee } 的{ $kind }{ $request }仍是 pending
 finding-pending-dropped = ：{ $fault } 丢弃了该请求（#{ $seq }），{ $addressee } 从未看到它
-finding-pending-held = ：{ $fault } 扣留了该请求（#{ $seq }），{ $addressee } 始终没有回答
-finding-pending-restarted = ：{ $addressee } 在回答前重启了（第 { $incarnation } 次运行），新的运行不能替旧的运行回答
-finding-pending-unrecorded = ；回复到达了，但 tracker 从未记录回答
-finding-pending-exited = ；{ $addressee } 没有回答就关机了
-finding-answer-lost-approved-exits = { $from } 批准了{ $kind }{ $request }并退出；{ $fault } 丢弃了回复（#{ $seq }），{ $to } 永远不知道这个回答
-finding-answer-lost-approved = { $from } 批准了{ $kind }{ $request }；{ $fault } 丢弃了回复（#{ $seq }），{ $to } 永远不知道这个回答
-finding-answer-lost-rejected = { $from } 拒绝了{ $kind }{ $request }；{ $fault } 丢弃了回复（#{ $seq }），{ $to } 永远不知道这个回答
+finding-pending-held = ：{ $fault } 扣留了该请求（#{ $seq }），{ $addressee } 始终没有响应
+finding-pending-restarted = ：{ $addressee } 在响应前重启了（实例 { $incarnation }），新的实例不能替旧的实例响应
+finding-pending-unrecorded = ；响应到达了，但 tracker 从未记录它
+finding-pending-exited = ；{ $addressee } 没有响应就关机了
+finding-answer-lost-approved-exits = { $from } 批准了{ $kind }{ $request }并退出；{ $fault } 丢弃了响应（#{ $seq }），{ $to } 永远不知道结果
+finding-answer-lost-approved = { $from } 批准了{ $kind }{ $request }；{ $fault } 丢弃了响应（#{ $seq }），{ $to } 永远不知道结果
+finding-answer-lost-rejected = { $from } 拒绝了{ $kind }{ $request }；{ $fault } 丢弃了响应（#{ $seq }），{ $to } 永远不知道结果
 
 ## 探索器自己的发现
-finding-no-responder = { $request }（{ $kind }）发给了 { $addressee }，但它没有回答它的工具
+finding-no-responder = { $request }（{ $kind }）发给了 { $addressee }，但它没有响应它的工具
 finding-approved = { $by } 批准了{ $request }
 finding-rejected = { $by } 拒绝了{ $request }
 finding-acted-after-shutdown = { $agent } 批准了自己的关机，之后却再次调用模型，而不是结束本轮并退出
 finding-work-before-approval = { $agent } 处于计划模式，却在计划获批前用 { $tool } 修改了工作区
-finding-quiet-pending = 所有智能体都空闲了，而 { $requester } 发给 { $addressee } 的{ $kind }{ $request }仍是 pending：没有人会回答它
+finding-quiet-pending = 所有智能体都空闲了，而 { $requester } 发给 { $addressee } 的{ $kind }{ $request }仍是 pending：没有人会响应它
 finding-ended-pending = 运行结束时，发给 { $addressee } 的{ $kind }{ $request }仍是 pending
 finding-approved-not-exited = { $agent } 批准了自己的关机，但运行结束时它的状态是 { $status }，而不是 shutdown
 finding-stuck = 什么都无法推进，运行却没有结束：团队卡住了

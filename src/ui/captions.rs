@@ -413,14 +413,20 @@ pub fn caption_of(cat: &Catalog, entries: &[TraceEntry], before: Option<&TeamSta
         Event::MessageReleased { held } => match message_of(entries, *held) {
             Some(m) => Caption::new(
                 cat.t("cap-released-title"),
-                tr!(cat, "cap-released-text", what_start = capitalise(&message_phrase(cat, m)), whose_to = whose(cat, &m.to), held = *held),
+                tr!(cat, "cap-released-text", what_start = capitalise(cat, &message_phrase(cat, m)), whose_to = whose(cat, &m.to), held = *held),
             ),
             None => Caption::new(cat.t("cap-released-title"), tr!(cat, "cap-released-unknown", held = *held)),
         },
     }
 }
 
-fn capitalise(s: &str) -> String {
+/// `s` with a capital first letter, in the languages that write one (a
+/// Chinese or Japanese phrase may start with an agent's name, which stays
+/// as it is).
+fn capitalise(cat: &Catalog, s: &str) -> String {
+    if matches!(cat.locale(), Locale::Zh | Locale::Ja) {
+        return s.to_string();
+    }
     let mut c = s.chars();
     c.next().map(|f| f.to_uppercase().collect::<String>() + c.as_str()).unwrap_or_default()
 }
@@ -537,6 +543,21 @@ mod tests {
         t.answer(RequestKind::Shutdown, &id, &name("alice"), true, "all done", Millis(3)).unwrap();
         t.set_status(&name("alice"), MemberStatus::Shutdown, Millis(4)).unwrap();
         (t.trace().clone(), id)
+    }
+
+    #[test]
+    fn a_released_message_starts_with_a_capital_only_where_the_language_writes_one() {
+        let mut t = Team::new("d", 1);
+        t.spawn(&name("alice"), "coder", false, Millis(0)).unwrap();
+        t.set_faults(FaultPlan::new(vec![FaultRule::new(crate::protocol::FaultAction::Delay { ms: 5 })]));
+        t.send(&name("alice"), &AgentName::lead(), "message", "done", Millis(1)).unwrap();
+        t.release_all(Millis(2)).unwrap();
+        let trace = t.trace().clone();
+        let released = find(&trace, |e| matches!(e, Event::MessageReleased { .. }));
+        let ja = caption(Catalog::get(Locale::Ja), &trace, Some(released + 1)).text;
+        assert!(ja.contains("alice") && !ja.contains("Alice"), "{ja}");
+        let en = caption(Catalog::en(), &trace, Some(released + 1)).text;
+        assert!(en.starts_with("A message from alice") || en.contains(". A message from alice"), "{en}");
     }
 
     #[test]

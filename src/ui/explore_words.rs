@@ -94,7 +94,7 @@ pub fn finding_caption(cat: &Catalog, p: Property, detail: Option<&Detail>, faul
             tr!(cat, "explore-broken-title", property = format!("{} {name}", if q == Quantifier::Always { "always" } else { "eventually" }))
         }
     };
-    let detail = detail.map_or_else(|| cat.t("explore-not-found-on-rebuilt"), |d| finding_words::sentence(&finding_words::detail(cat, d)));
+    let detail = detail.map_or_else(|| cat.t("explore-not-found-on-rebuilt"), |d| finding_words::detail(cat, d));
     let mut text =
         tr!(cat, "explore-finding-text", detail = detail, statement = statement(cat, p), choices = choices, faults = faults(cat, faults_n));
     let issues = reported(p);
@@ -255,7 +255,7 @@ mod tests {
         let (title, text) = finding_caption(en, Property::NoAnswerAcrossRestart, Some(&Detail::Checker { breach }), 1, 9);
         assert_eq!(title, "Broken: always no_answer_across_restart");
         assert!(text.contains("9 choices and 1 fault.") && text.contains("anthropics/claude-code#45874"), "{text}");
-        assert!(text.starts_with("Alice (incarnation 2) answered shutdown request 4607cc28"), "{text}");
+        assert!(text.starts_with("What happened: alice (incarnation 2) answered shutdown request 4607cc28"), "{text}");
         let (title, text) = finding_caption(en, Property::SomeRequestApproved, Some(&Detail::Approved { by: alice, request: id }), 0, 4);
         assert_eq!(title, "Shown: sometimes some_request_approved");
         assert!(text.contains("no fault") && !text.contains("claude-code"), "{text}");
@@ -338,7 +338,7 @@ mod tests {
                 assert!(!text.contains("。 "), "{}: {text}", l.tag());
             }
             assert!(
-                card.words(Catalog::en()).1.contains(". Nothing can move, yet the run has not ended: the team is stuck. The property:"),
+                card.words(Catalog::en()).1.contains(". What happened: nothing can move, yet the run has not ended: the team is stuck. The property:"),
                 "{}",
                 card.words(Catalog::en()).1
             );

@@ -53,16 +53,6 @@ fn kind_word(cat: &Catalog, k: RequestKind) -> String {
     tr!(cat, "finding-kind", kind = k.to_string())
 }
 
-/// `words` as the start of a sentence: its first letter in capitals (a
-/// no-op in scripts without case).
-pub fn sentence(words: &str) -> String {
-    let mut chars = words.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
-}
-
 fn name(n: &AgentName) -> String {
     n.to_string()
 }

@@ -224,10 +224,14 @@ fn with_motion(cat: &Catalog, trace: &team_protocols::protocol::Trace, whole: &L
     let m = whole.flights().at(cursor, cursor.checked_sub(1));
     let drawn = motion_draw::draw(cat, &m, &d, |seq| whole.y_of(seq));
     assert!(drawn.items.iter().all(|it| it.bottom <= d.height), "inside the diagram at {cursor}");
-    // Every step's envelope, forward and back, moves inside the drawing.
-    let back = motion_draw::draw(cat, &whole.flights().at(cursor, Some(cursor + 1)), &d, |seq| whole.y_of(seq));
-    for m in drawn.movers.iter().chain(&back.movers) {
-        assert!(m.path.iter().all(|(x, y)| (0.0..=d.width).contains(x) && (0.0..=d.height).contains(y)), "{m:?} at {cursor}");
+    // Every step's envelope, forward and back, moves inside the drawing
+    // (grown by the row a message leaves when a step back un-holds it).
+    let back_motion = whole.flights().at(cursor, Some(cursor + 1));
+    let mut back_d = d.clone();
+    motion_draw::make_room(&mut back_d, &back_motion);
+    let back = motion_draw::draw(cat, &back_motion, &back_d, |seq| whole.y_of(seq));
+    for (m, h) in drawn.movers.iter().map(|m| (m, d.height)).chain(back.movers.iter().map(|m| (m, back_d.height))) {
+        assert!(m.path.iter().all(|(x, y)| (0.0..=d.width).contains(x) && (0.0..=h).contains(y)), "{m:?} at {cursor}");
     }
     g.rows.extend(drawn.items);
     g

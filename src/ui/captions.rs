@@ -413,7 +413,13 @@ pub fn caption_of(cat: &Catalog, entries: &[TraceEntry], before: Option<&TeamSta
         Event::MessageReleased { held } => match message_of(entries, *held) {
             Some(m) => Caption::new(
                 cat.t("cap-released-title"),
-                tr!(cat, "cap-released-text", what_start = capitalise(cat, &message_phrase(cat, m)), whose_to = whose(cat, &m.to), held = *held),
+                tr!(
+                    cat,
+                    "cap-released-text",
+                    what_start = capitalise(cat, &message_phrase(cat, m)),
+                    whose_to = whose(cat, &m.to),
+                    held = *held
+                ),
             ),
             None => Caption::new(cat.t("cap-released-title"), tr!(cat, "cap-released-unknown", held = *held)),
         },

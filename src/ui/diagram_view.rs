@@ -106,9 +106,20 @@ pub fn DiagramView() -> impl IntoView {
         let k = scale.get();
         (scroll_top.get() / k - OVERSCAN, (scroll_top.get() + viewport.get()) / k + OVERSCAN)
     };
+    // Where messages are as of the cursor and what moved at the step that
+    // reached it (`motion`): the previous cursor gives the direction.
+    let previous = StoredValue::new(None::<usize>);
+    let motion = Memo::new(move |_| {
+        let shown = s.shown();
+        let from = previous.get_value();
+        previous.set_value(Some(shown));
+        s.run.views.with(|v| v.layout().flights().at(shown, from))
+    });
     let diagram = Memo::new(move |_| {
         let window = window();
-        s.run.views.with(|v| v.diagram(s.playback.cursor.get(), Some(window)))
+        let mut d = s.run.views.with(|v| v.diagram(s.playback.cursor.get(), Some(window)));
+        motion.with(|m| motion_draw::make_room(&mut d, m));
+        d
     });
     // Where the cursor's row is and how tall the diagram is: scrolling
     // follows these, not the windowed diagram (which follows scrolling).
@@ -139,15 +150,6 @@ pub fn DiagramView() -> impl IntoView {
         })
     });
 
-    // Where messages are as of the cursor and what moved at the step that
-    // reached it (`motion`): the previous cursor gives the direction.
-    let previous = StoredValue::new(None::<usize>);
-    let motion = Memo::new(move |_| {
-        let shown = s.shown();
-        let from = previous.get_value();
-        previous.set_value(Some(shown));
-        s.run.views.with(|v| v.layout().flights().at(shown, from))
-    });
     let drawing = Memo::new(move |_| {
         motion.with(|m| diagram.with(|d| s.run.views.with(|v| motion_draw::draw(l.cat(), m, d, |seq| v.layout().y_of(seq)))))
     });

@@ -338,7 +338,9 @@ mod tests {
                 assert!(!text.contains("。 "), "{}: {text}", l.tag());
             }
             assert!(
-                card.words(Catalog::en()).1.contains(". What happened: nothing can move, yet the run has not ended: the team is stuck. The property:"),
+                card.words(Catalog::en())
+                    .1
+                    .contains(". What happened: nothing can move, yet the run has not ended: the team is stuck. The property:"),
                 "{}",
                 card.words(Catalog::en()).1
             );

@@ -64,6 +64,15 @@ pub fn held_y(d: &Diagram, i: usize) -> f64 {
     d.now_y + ROW_HEIGHT * (i as f64 + 1.0) + ROW_HEIGHT / 2.0
 }
 
+/// Grows `d` by the held row a message is leaving at a step back over the
+/// fault that held it: at the earlier cursor it is no longer held, but its
+/// envelope still travels back along that row to its sender.
+pub fn make_room(d: &mut Diagram, motion: &Motion) {
+    if motion.step.as_ref().is_some_and(|s| s.direction == Direction::Back && matches!(s.movement, Movement::Park { .. })) {
+        d.height += ROW_HEIGHT;
+    }
+}
+
 /// Where a held message from `from_x` to `to_x` is parked: in the gap next
 /// to its sender, part of the way along.
 pub fn park_x(from_x: f64, to_x: f64) -> f64 {
@@ -184,7 +193,9 @@ fn mover(s: &Step, motion: &Motion, d: &Diagram, row_y: &impl Fn(u64) -> f64) ->
             let (fx, tx) = (x(from)?, x(to)?);
             let px = park_x(fx, tx);
             if back {
-                let y = inbox_y(d);
+                // Back along the held row it had (`make_room` keeps that
+                // row in the drawing while it returns).
+                let y = held_y(d, motion.held.iter().filter(|h| h.since < *since).count());
                 ("park", [(px, y), (fx, y), (fx, y)])
             } else {
                 let i = motion.held.iter().position(|h| h.since == *since)?;
@@ -236,6 +247,28 @@ mod tests {
     use crate::ui::motion::Flights;
 
     #[test]
+    fn back_over_the_fault_that_held_a_message_returns_it_along_its_held_row() {
+        let trace = faulty(FaultAction::Delay { ms: 5 });
+        let layout = Layout::of(&trace);
+        let f = Flights::of(trace.entries());
+        let held = seq_of(&trace, |e| matches!(e, crate::protocol::Event::FaultApplied { .. }));
+        // Forward onto the fault: parked on the first held row.
+        let d = layout.diagram(Some(held + 1), None);
+        let on = draw(Catalog::en(), &f.at(held + 1, Some(held)), &d, |seq| layout.y_of(seq));
+        let row = on.movers[0].path[2].1;
+        assert_eq!(row, held_y(&d, 0));
+        // Back off it: the same row, back to the sender, inside the drawing.
+        let motion = f.at(held, Some(held + 1));
+        let mut d = layout.diagram(Some(held), None);
+        make_room(&mut d, &motion);
+        let back = draw(Catalog::en(), &motion, &d, |seq| layout.y_of(seq));
+        assert!(back.movers[0].class.contains("park back"), "{:?}", back.movers[0]);
+        assert!(back.movers[0].path.iter().all(|p| p.1 == row), "along the held row, not the inbox row: {:?}", back.movers[0].path);
+        assert_ne!(row, inbox_y(&d));
+        assert!(row <= d.height, "inside the drawing");
+    }
+
+    #[test]
     fn every_step_of_every_fault_is_drawn_on_the_diagram_without_panics() {
         for action in [FaultAction::Drop, FaultAction::Delay { ms: 5 }, FaultAction::Duplicate, FaultAction::Reorder] {
             let trace = faulty(action);
@@ -243,8 +276,10 @@ mod tests {
             let f = Flights::of(trace.entries());
             for shown in 0..=trace.len() {
                 for previous in [shown.checked_sub(1), Some(shown + 1), None] {
-                    let d = layout.diagram(Some(shown), None);
-                    let drawing = draw(Catalog::en(), &f.at(shown, previous), &d, |seq| layout.y_of(seq));
+                    let motion = f.at(shown, previous);
+                    let mut d = layout.diagram(Some(shown), None);
+                    make_room(&mut d, &motion);
+                    let drawing = draw(Catalog::en(), &motion, &d, |seq| layout.y_of(seq));
                     for m in &drawing.movers {
                         for (x, y) in m.path {
                             assert!(x.is_finite() && (0.0..=d.height).contains(&y), "{m:?} inside the diagram of height {}", d.height);

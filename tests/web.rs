@@ -1352,6 +1352,27 @@ async fn each_language_renders_the_page_in_it_with_no_missing_key_and_keeps_the_
 }
 
 #[wasm_bindgen_test]
+async fn the_diagram_its_legend_and_the_provider_menu_speak_the_page_language() {
+    use team_protocols::ui::i18n::{Catalog, Locale};
+    let host = mount_app();
+    leptos::task::tick().await;
+    click(&host, "[data-scenario=shutdown]");
+    until("the run to finish", || run_finished(&host)).await;
+    switch_language(&host, "ja");
+    leptos::task::tick().await;
+    let ja = Catalog::get(Locale::Ja);
+    let drawn = texts(&host, "svg.diagram text").join(" | ");
+    assert!(drawn.contains(&ja.t("diagram-run-finished")), "the run's end in Japanese: {drawn}");
+    assert!(drawn.contains("alice を起動") || drawn.contains("を起動"), "the spawn arrow in Japanese: {drawn}");
+    assert!(!drawn.contains("run finished") && !drawn.contains("spawn alice"), "no English words drawn: {drawn}");
+    assert!(drawn.contains("shutdown_request"), "message types stay as they are: {drawn}");
+    let options = texts(&host, "select[aria-label] option");
+    assert!(options.iter().any(|o| o == &ja.t("provider-scripted")), "{options:?}");
+    switch_language(&host, "en");
+    leptos::task::tick().await;
+}
+
+#[wasm_bindgen_test]
 async fn the_caption_and_an_open_tour_stop_follow_a_language_switch() {
     use team_protocols::ui::i18n::{Catalog, Locale};
     let host = mount_app();

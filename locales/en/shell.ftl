@@ -13,3 +13,4 @@ provider-scripted = Scripted (offline)
 provider-anthropic = Anthropic (your key)
 provider-openai = OpenAI-compatible (base URL)
 provider-unknown = an unknown provider
+session-also = { $first } — also: { $later }

@@ -12,3 +12,4 @@ provider-scripted = Modello scriptato (offline)
 provider-anthropic = Anthropic (la tua chiave)
 provider-openai = Compatibile OpenAI (URL di base)
 provider-unknown = un fornitore sconosciuto
+session-also = { $first } — inoltre: { $later }

@@ -12,3 +12,4 @@ provider-scripted = スクリプト（オフライン）
 provider-anthropic = Anthropic（あなたのキー）
 provider-openai = OpenAI 互換（ベース URL）
 provider-unknown = 不明なプロバイダー
+session-also = { $first }。さらに：{ $later }

@@ -12,3 +12,4 @@ provider-scripted = 脚本模型（离线）
 provider-anthropic = Anthropic（你的密钥）
 provider-openai = OpenAI 兼容（基础 URL）
 provider-unknown = 未知的提供方
+session-also = { $first } —— 另外：{ $later }

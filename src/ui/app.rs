@@ -9,6 +9,7 @@ use leptos::prelude::*;
 
 use super::caption_box::CaptionBox;
 use super::diagram_view::DiagramView;
+use super::error_words;
 use super::explore_gallery::Gallery;
 use super::explore_panel::{ExploreFinding, ExplorePanel, ExploreUi};
 use super::fork_view::ForkView;
@@ -54,7 +55,7 @@ fn open_link(s: Session, l: Lang, hash: &str) -> bool {
         Ok(Some(share::SharedRun::Explore(link))) => expect_context::<ExploreUi>().open_link(s, *link),
         Ok(None) => false,
         Err(e) => {
-            s.error(tr!(l.cat_untracked(), "ui-link-bad", error = e.words(l.cat_untracked())));
+            s.error(tr!(l.cat_untracked(), "ui-link-bad", error = error_words::share(l.cat_untracked(), &e)));
             false
         }
     }
@@ -486,13 +487,13 @@ fn Settings() -> impl IntoView {
     let set_key = move |ev: ev::Event| {
         s.settings.api_key.set(event_target_value(&ev));
         if let Err(e) = s.settings.store_key() {
-            s.error(e);
+            s.storage_error(&e);
         }
     };
     let set_remember = move |ev: ev::Event| {
         s.settings.remember_key.set(event_target_checked(&ev));
         if let Err(e) = s.settings.store_key() {
-            s.error(e);
+            s.storage_error(&e);
         }
     };
     let set_base = move |ev: ev::Event| s.settings.base_url.set(event_target_value(&ev));
@@ -578,7 +579,7 @@ fn TracePanel() -> impl IntoView {
         };
         let a: web_sys::HtmlElement = wasm_bindgen::JsCast::unchecked_into(a);
         if let Err(e) = download::offer(&a, &text, name, mime) {
-            s.error(tr!(l.cat_untracked(), "ui-export-failed", format = format, error = e.to_string()));
+            s.error(tr!(l.cat_untracked(), "ui-export-failed", format = format, error = error_words::download(l.cat_untracked(), &e)));
         }
     };
     let import = move |ev: ev::Event| {
@@ -587,7 +588,7 @@ fn TracePanel() -> impl IntoView {
             return;
         };
         if let Err(e) = export::check_import_size(file.size() as u64) {
-            s.banner.set(Some(tr!(l.cat_untracked(), "ui-error", error = e.to_string())));
+            s.banner.set(Some(tr!(l.cat_untracked(), "ui-error", error = error_words::import(l.cat_untracked(), &e))));
             input.set_value("");
             return;
         }
@@ -599,7 +600,9 @@ fn TracePanel() -> impl IntoView {
                     s.load(trace, None);
                     s.keep_current();
                 }
-                Some(Err(e)) => s.banner.set(Some(tr!(l.cat_untracked(), "ui-import-failed", error = e.to_string()))),
+                Some(Err(e)) => {
+                    s.banner.set(Some(tr!(l.cat_untracked(), "ui-import-failed", error = error_words::import(l.cat_untracked(), &e))))
+                }
                 None => s.banner.set(Some(l.cat_untracked().t("ui-import-unreadable"))),
             }
         });
@@ -637,7 +640,7 @@ fn TracePanel() -> impl IntoView {
                         </div>
                     }.into_any()
                 }
-                Err(why) => view! { <p class="muted small">{why}</p> }.into_any(),
+                Err(why) => view! { <p class="muted small">{move || error_words::share_link(l.cat(), &why)}</p> }.into_any(),
             }}
             {move || s.library.damaged.get().map(|why| view! { <p class="saved-damaged small" role="alert">{why}</p> })}
             {move || (s.library.damaged.with(Option::is_some) || !s.library.saved.with(Vec::is_empty)).then(|| view! {

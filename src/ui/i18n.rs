@@ -79,6 +79,7 @@ impl Locale {
                 ("findings.ftl", include_str!("../../locales/en/findings.ftl")),
                 ("diagram.ftl", include_str!("../../locales/en/diagram.ftl")),
                 ("shell.ftl", include_str!("../../locales/en/shell.ftl")),
+                ("errors.ftl", include_str!("../../locales/en/errors.ftl")),
             ],
             Locale::Zh => &[
                 ("ui.ftl", include_str!("../../locales/zh/ui.ftl")),
@@ -88,6 +89,7 @@ impl Locale {
                 ("findings.ftl", include_str!("../../locales/zh/findings.ftl")),
                 ("diagram.ftl", include_str!("../../locales/zh/diagram.ftl")),
                 ("shell.ftl", include_str!("../../locales/zh/shell.ftl")),
+                ("errors.ftl", include_str!("../../locales/zh/errors.ftl")),
             ],
             Locale::Ja => &[
                 ("ui.ftl", include_str!("../../locales/ja/ui.ftl")),
@@ -97,6 +99,7 @@ impl Locale {
                 ("findings.ftl", include_str!("../../locales/ja/findings.ftl")),
                 ("diagram.ftl", include_str!("../../locales/ja/diagram.ftl")),
                 ("shell.ftl", include_str!("../../locales/ja/shell.ftl")),
+                ("errors.ftl", include_str!("../../locales/ja/errors.ftl")),
             ],
             Locale::It => &[
                 ("ui.ftl", include_str!("../../locales/it/ui.ftl")),
@@ -106,6 +109,7 @@ impl Locale {
                 ("findings.ftl", include_str!("../../locales/it/findings.ftl")),
                 ("diagram.ftl", include_str!("../../locales/it/diagram.ftl")),
                 ("shell.ftl", include_str!("../../locales/it/shell.ftl")),
+                ("errors.ftl", include_str!("../../locales/it/errors.ftl")),
             ],
         }
     }

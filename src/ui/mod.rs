@@ -14,6 +14,7 @@
 pub mod captions;
 pub mod derived;
 pub mod diagram;
+pub mod error_words;
 pub mod explore_job;
 pub mod explore_words;
 pub mod export;

@@ -14,6 +14,7 @@ use std::rc::Rc;
 
 use leptos::prelude::*;
 
+use super::error_words;
 use super::i18n::{tr, Catalog, Locale};
 use super::i18n_view::Lang;
 use super::library::Library;
@@ -21,12 +22,30 @@ use super::playback::Playback;
 use super::run::Run;
 use super::settings::{Settings, TeamSettings};
 use super::snapshot::RunSnapshot;
+use super::storage::StorageError;
 use super::{export, share, storage};
 use crate::model::provider_settings::{self, Provider};
 use crate::protocol::{AgentName, RequestId, Trace};
 use crate::runtime::scenarios::Scenario;
 use crate::runtime::scheduler::Mode;
 use crate::runtime::{browser, Runtime, RuntimeConfig};
+
+/// Why the run on screen has no share link (yet).
+#[derive(Debug, thiserror::Error)]
+pub enum ShareLinkError {
+    /// The run is still going.
+    #[error("the share link appears when the run ends")]
+    Running,
+    /// Nothing has run.
+    #[error("the share link appears once something has run")]
+    Empty,
+    /// The page's own address cannot be read.
+    #[error("the page's address cannot be read, so no link can be made")]
+    NoAddress,
+    /// The run cannot be carried by a link.
+    #[error(transparent)]
+    Share(#[from] share::ShareError),
+}
 
 /// Base pacing of Live mode at 1x, in milliseconds per event.
 pub const BASE_PACE_MS: f64 = 320.0;
@@ -87,6 +106,11 @@ impl Session {
     /// Shows an error in the banner.
     pub fn error(&self, e: impl std::fmt::Display) {
         self.banner.set(Some(tr!(self.cat(), "ui-error", error = e.to_string())));
+    }
+
+    /// Shows what browser storage refused, in the page's language.
+    pub fn storage_error(&self, e: &StorageError) {
+        self.error(error_words::storage(self.cat(), e));
     }
 
     /// The pace of Live mode at the current speed.
@@ -367,14 +391,14 @@ impl Session {
     /// Keeps the run on screen as the one a reload restores.
     pub fn keep_current(&self) {
         if let Err(e) = storage::save_current(&self.stored()) {
-            self.error(e);
+            self.storage_error(&e);
         }
     }
 
     /// Shows a stored run: its settings go on the form only if they pass
     /// validation; a bad value is dropped and the banner says so.
-    fn show_stored(&self, run: storage::StoredRun) -> Result<(), String> {
-        let trace = run.trace().map_err(|e| e.to_string())?;
+    fn show_stored(&self, run: storage::StoredRun) -> Result<(), StorageError> {
+        let trace = run.trace()?;
         let applied = run.settings.as_ref().map(|snap| self.settings.apply(snap));
         let snapshot = match applied {
             Some(Ok(())) => run.settings.clone(),
@@ -382,7 +406,7 @@ impl Session {
         };
         self.load(trace, snapshot);
         if let Some(Err(e)) = applied {
-            self.error(tr!(self.cat(), "session-settings-not-used", error = e.to_string()));
+            self.error(tr!(self.cat(), "session-settings-not-used", error = error_words::snapshot(self.cat(), &e)));
         }
         Ok(())
     }
@@ -395,14 +419,14 @@ impl Session {
             Ok(Some(run)) => match self.show_stored(run) {
                 Ok(()) => true,
                 Err(e) => {
-                    self.error(tr!(self.cat(), "session-not-restored", error = e.to_string()));
+                    self.error(tr!(self.cat(), "session-not-restored", error = error_words::storage(self.cat(), &e)));
                     storage::forget_current();
                     false
                 }
             },
             Ok(None) => false,
             Err(e) => {
-                self.error(e);
+                self.storage_error(&e);
                 storage::forget_current();
                 false
             }
@@ -410,7 +434,7 @@ impl Session {
         if let Some(first) = banner {
             let later = self.banner.get_untracked();
             self.banner.set(Some(match later {
-                Some(later) if later != first => format!("{first} — also: {later}"),
+                Some(later) if later != first => tr!(self.cat(), "session-also", first = first, later = later),
                 _ => first,
             }));
         }
@@ -421,7 +445,7 @@ impl Session {
     pub fn save_run(&self) {
         match storage::save(self.stored()) {
             Ok(()) => self.refresh_saved(),
-            Err(e) => self.error(e),
+            Err(e) => self.storage_error(&e),
         }
     }
 
@@ -434,24 +458,24 @@ impl Session {
             }
             Err(e) => {
                 self.library.saved.set(Vec::new());
-                self.library.damaged.set(Some(e.to_string()));
+                self.library.damaged.set(Some(error_words::storage(self.cat(), &e)));
             }
         }
     }
 
     /// Opens a saved run for replay.
     pub fn open_saved(&self, id: u64) {
-        let run = storage::saved().and_then(|runs| runs.into_iter().find(|r| r.id == id).ok_or(storage::StorageError::Gone));
-        match run.map_err(|e| e.to_string()).and_then(|r| self.show_stored(r)) {
+        let run = storage::saved().and_then(|runs| runs.into_iter().find(|r| r.id == id).ok_or(StorageError::Gone));
+        match run.and_then(|r| self.show_stored(r)) {
             Ok(()) => self.keep_current(),
-            Err(e) => self.error(e),
+            Err(e) => self.storage_error(&e),
         }
     }
 
     /// Deletes a saved run.
     pub fn delete_saved(&self, id: u64) {
         if let Err(e) = storage::delete(id) {
-            self.error(e);
+            self.storage_error(&e);
         }
         self.refresh_saved();
     }
@@ -459,7 +483,7 @@ impl Session {
     /// Deletes every saved run (after the user confirmed).
     pub fn clear_saved(&self) {
         if let Err(e) = storage::clear_saved() {
-            self.error(e);
+            self.storage_error(&e);
         }
         self.refresh_saved();
     }
@@ -467,20 +491,24 @@ impl Session {
     /// A link that reopens the run on screen, from its snapshot: a scripted
     /// scenario run that nobody touched is named by scenario, seed and fault
     /// rules (it replays exactly); any other run carries its trace.
-    pub fn share_link(&self) -> Result<String, String> {
+    pub fn share_link(&self) -> Result<String, ShareLinkError> {
         if self.run.running.get() {
-            return Err("The share link appears when the run ends.".into());
+            return Err(ShareLinkError::Running);
         }
         if self.run.trace.with(Trace::is_empty) {
-            return Err("The share link appears once something has run.".into());
+            return Err(ShareLinkError::Empty);
         }
-        let location = web_sys::window().ok_or("no window")?.location();
-        let base = format!("{}{}", location.origin().map_err(|_| "no origin")?, location.pathname().map_err(|_| "no path")?);
+        let location = web_sys::window().ok_or(ShareLinkError::NoAddress)?.location();
+        let base = format!(
+            "{}{}",
+            location.origin().map_err(|_| ShareLinkError::NoAddress)?,
+            location.pathname().map_err(|_| ShareLinkError::NoAddress)?
+        );
         // A run stopped by hand did not play out as its scenario does.
         let snapshot = if self.run.stopped_by_user.get() { None } else { self.run.snapshot.get() };
         let fragment = match snapshot.as_ref().and_then(|snap| snap.reproducible_scenario().map(|sc| (sc, snap))) {
             Some((sc, snap)) => share::scenario_fragment(sc.id, snap.seed, &snap.faults),
-            None => self.run.trace.with(share::trace_fragment).map_err(|e| e.to_string())?,
+            None => self.run.trace.with(share::trace_fragment)?,
         };
         Ok(format!("{base}#{fragment}"))
     }

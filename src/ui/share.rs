@@ -48,17 +48,6 @@ pub enum ShareError {
     TooLong(usize),
 }
 
-impl ShareError {
-    /// The error in `cat`'s language where it has words of its own (an
-    /// explorer link's), else in English.
-    pub fn words(&self, cat: &super::i18n::Catalog) -> String {
-        match self {
-            ShareError::BadExplore(why) => super::i18n::tr!(cat, "explore-link-bad-settings", error = why.as_str()),
-            other => other.to_string(),
-        }
-    }
-}
-
 /// What a link asks for.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SharedRun {

@@ -65,3 +65,21 @@ fn a_protective_rule_switched_off_lets_its_failure_through() {
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["properties"]["no_action_after_shutdown_approved"], "fails", "{v}");
 }
+
+#[test]
+fn a_reader_that_goes_away_is_not_an_error() {
+    use std::process::Stdio;
+    // `explore … | head` where head has already exited: the pipe is closed
+    // before the report is written (the search takes a while first).
+    let mut child = Command::new(env!("CARGO_BIN_EXE_explore"))
+        .args(["--scenario", "shutdown", "--faults", "1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the explore binary runs");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("it ends");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "no panic on a closed pipe: {stderr}");
+    assert_eq!(out.status.code(), Some(1), "the status still says a property fails: {stderr}");
+}

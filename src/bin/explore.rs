@@ -9,6 +9,8 @@
 //!
 //! Owns argument parsing and printing; the search is `team_protocols::explore`.
 
+use std::fmt::Write as _;
+use std::io::Write as _;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -113,14 +115,21 @@ fn parse(mut it: impl Iterator<Item = String>) -> Result<Args, ArgError> {
     Ok(Args { config, json, list, trace_out })
 }
 
-fn print_text(report: &Report) {
+/// The report as text for a terminal.
+fn text_report(report: &Report) -> String {
+    let mut out = String::new();
     let c = &report.config;
-    println!("scenario {} · faults ≤ {} · decisions off script ≤ {} · {:?}", c.scenario, c.max_faults, c.max_decisions, c.strategy);
+    let _ = writeln!(
+        out,
+        "scenario {} · faults ≤ {} · decisions off script ≤ {} · {:?}",
+        c.scenario, c.max_faults, c.max_decisions, c.strategy
+    );
     let off: Vec<&str> = c.rules.off().map(|r| r.name()).collect();
     if !off.is_empty() {
-        println!("protective rules off: {}", off.join(", "));
+        let _ = writeln!(out, "protective rules off: {}", off.join(", "));
     }
-    println!(
+    let _ = writeln!(
+        out,
         "{} states, {} distinct, depth {}, {:.2} s, {:.0} states/s{}",
         report.states,
         report.distinct_states,
@@ -129,29 +138,37 @@ fn print_text(report: &Report) {
         report.states_per_second,
         if report.complete { "" } else { " (bounded: not every state was explored)" }
     );
-    println!("outcomes:");
+    let _ = writeln!(out, "outcomes:");
     for (outcome, n) in &report.outcomes {
-        println!("  {n:>6}  {outcome}");
+        let _ = writeln!(out, "  {n:>6}  {outcome}");
     }
-    println!("properties:");
+    let _ = writeln!(out, "properties:");
     for p in &report.properties {
         let verdict = match p.verdict {
             Verdict::Holds => "holds",
             Verdict::Fails => "FAILS",
             Verdict::Unknown => "unknown",
         };
-        println!("  {verdict:<7} {}", p.property);
+        let _ = writeln!(out, "  {verdict:<7} {}", p.property);
         if let Some(ex) = &p.example {
             if p.verdict == Verdict::Fails || p.property.quantifier() == Quantifier::Sometimes && ex.path.len() < 8 {
-                println!("          {} (event #{}, {} choices, {} fault(s))", ex.finding.detail, ex.finding.seq, ex.path.len(), ex.faults);
+                let _ = writeln!(
+                    out,
+                    "          {} (event #{}, {} choices, {} fault(s))",
+                    ex.finding.detail,
+                    ex.finding.seq,
+                    ex.path.len(),
+                    ex.faults
+                );
                 if p.verdict == Verdict::Fails {
                     for (i, choice) in ex.path.iter().enumerate() {
-                        println!("          {:>3}. {choice}", i + 1);
+                        let _ = writeln!(out, "          {:>3}. {choice}", i + 1);
                     }
                 }
             }
         }
     }
+    out
 }
 
 fn main() -> ExitCode {
@@ -163,10 +180,8 @@ fn main() -> ExitCode {
         }
     };
     if args.list {
-        for s in scenarios::PAGE.iter().chain([&scenarios::TWINS]) {
-            println!("{:<22} {}", s.id, s.title);
-        }
-        return ExitCode::SUCCESS;
+        let list: String = scenarios::PAGE.iter().chain([&scenarios::TWINS]).map(|s| format!("{:<22} {}\n", s.id, s.title)).collect();
+        return emit(&list).unwrap_or(ExitCode::SUCCESS);
     }
     let started = Instant::now();
     let report = match explore(&args.config) {
@@ -222,13 +237,28 @@ fn main() -> ExitCode {
                 "property": p.property.name(), "detail": e.finding.detail.to_string(), "seq": e.finding.seq, "faults": e.faults, "path": e.path,
             }))).collect::<Vec<_>>(),
         });
-        println!("{out}");
-    } else {
-        print_text(&report);
+        if let Some(failed) = emit(&format!("{out}\n")) {
+            return failed;
+        }
+    } else if let Some(failed) = emit(&text_report(&report)) {
+        return failed;
     }
     if report.any_fails() {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// Writes `text` to standard output. A reader that went away (a closed
+/// pipe, as in `| head`) is not an error; any other failure is, with exit
+/// status 2.
+fn emit(text: &str) -> Option<ExitCode> {
+    match std::io::stdout().lock().write_all(text.as_bytes()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            eprintln!("explore: cannot write the report: {e}");
+            Some(ExitCode::from(2))
+        }
+        _ => None,
     }
 }

@@ -426,7 +426,7 @@ fn PromptBox() -> impl IntoView {
                 <button on:click=move |_| { s.reset(); }>{move || l.t("ui-new-team")}</button>
             </div>
             <p class="will-run small" aria-live="polite">
-                {move || tr!(l.cat(), "ui-will-run", provider = s.settings.team().provider.describe())}
+                {move || tr!(l.cat(), "ui-will-run", provider = model_words(l.cat(), s.settings.team().provider.describe()))}
                 {move || {
                     let changed = !s.settings_match_team() && !s.run.trace.with(|t| t.is_empty()) && !s.run.imported.get();
                     changed.then(|| view! { <span class="unapplied">{move || l.t("ui-settings-changed")}</span> })

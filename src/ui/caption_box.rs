@@ -73,7 +73,9 @@ pub fn Legend() -> impl IntoView {
             <summary>{move || l.t("ui-legend")}</summary>
             <Show when=move || open.get()>
                 {
-                    let legend = geometry::legend(l.cat(), 0.0, 800.0);
+                    // Drawn at its own size and scaled down to the box
+                    // (`max-width: 100%`): two columns whenever they fit in 880.
+                    let legend = geometry::legend(l.cat(), 0.0, 880.0);
                     let (width, height) = (legend.width, legend.height);
                     view! {
                         <svg class="diagram legend-drawing" role="list" aria-label=geometry::legend_summary(l.cat()) width=width height=height viewBox=format!("0 0 {width} {height}")>

@@ -265,6 +265,13 @@ pub fn text_columns(s: &str) -> f64 {
     s.chars().map(|c| if is_wide(c) { WIDE_CHAR } else { 1.0 }).sum()
 }
 
+/// The width of a legend entry's words (13 px text, as measured in
+/// Chromium's default fonts: about 6.6 px a Latin character, 13.3 px a wide
+/// one).
+fn legend_text_width(s: &str) -> f64 {
+    s.chars().map(|c| if is_wide(c) { 13.3 } else { 6.6 }).sum()
+}
+
 /// The width of a wide character, in Latin characters.
 const WIDE_CHAR: f64 = 1.8;
 
@@ -557,7 +564,6 @@ pub struct Legend {
 /// columns of at least 400 units as `width` holds (one at least).
 pub fn legend(cat: &Catalog, top: f64, width: f64) -> Legend {
     const COLUMN: f64 = 400.0;
-    let columns = ((width / COLUMN).floor() as usize).clamp(1, 2);
     type Sample = Box<dyn Fn(f64, f64) -> (String, Vec<Shape>)>;
     fn arrow(class: &'static str, color: Option<usize>, words: Option<(String, String)>, fault: Option<&'static str>) -> Sample {
         Box::new(move |x: f64, y: f64| {
@@ -656,14 +662,21 @@ pub fn legend(cat: &Catalog, top: f64, width: f64) -> Legend {
             cat.t("legend-held"),
         ),
     ];
+    // Each column as wide as its longest words (at least COLUMN); two
+    // columns only when both fit in `width`.
+    let needed = |words: &[(Sample, String)]| words.iter().map(|(_, w)| LEGEND_SAMPLE + legend_text_width(w) + 16.0).fold(COLUMN, f64::max);
+    let half = entries.len().div_ceil(2);
+    let (first, second) = (needed(&entries[..half]), needed(&entries[half..]));
+    let columns = if 12.0 + first + second <= width { 2 } else { 1 };
     let rows = entries.len().div_ceil(columns);
-    let column_width = (width / columns as f64).max(COLUMN);
+    let column_x = |col: usize| if col == 0 { 12.0 } else { 12.0 + first };
+    let total = if columns == 2 { 12.0 + first + second } else { 12.0 + needed(&entries) };
     let items = entries
         .iter()
         .enumerate()
         .map(|(i, (sample, words))| {
             let (col, row) = (i / rows, i % rows);
-            let x = 12.0 + col as f64 * column_width;
+            let x = column_x(col);
             let y = top + row as f64 * LEGEND_ROW + LEGEND_ROW / 2.0;
             let (class, mut shapes) = sample(x, y);
             shapes.push(text(x + LEGEND_SAMPLE, y + 5.0, words.as_str(), Some("legend-text")));
@@ -673,7 +686,7 @@ pub fn legend(cat: &Catalog, top: f64, width: f64) -> Legend {
             it
         })
         .collect();
-    Legend { width: column_width * columns as f64, height: rows as f64 * LEGEND_ROW + 8.0, items }
+    Legend { width: total, height: rows as f64 * LEGEND_ROW + 8.0, items }
 }
 
 /// Runs to draw, for the tests of both renderers.
@@ -804,7 +817,7 @@ mod tests {
 
     #[test]
     fn the_legend_explains_every_line_style_mark_and_badge_colour() {
-        let l = legend(Catalog::en(), 0.0, 800.0);
+        let l = legend(Catalog::en(), 0.0, 880.0);
         let classes: Vec<&str> = l.items.iter().map(|i| i.class.as_str()).collect();
         for needed in [
             "msg c0 delivered",
@@ -831,6 +844,24 @@ mod tests {
             "legend entries are not counted as the run's arrows or badges"
         );
         let narrow = legend(Catalog::en(), 0.0, 500.0);
-        assert!(narrow.height > l.height && narrow.width <= 500.0_f64.max(400.0), "one column when narrow");
+        assert!(narrow.height > l.height && narrow.width <= 500.0, "one column when narrow");
+    }
+
+    #[test]
+    fn every_legend_entry_fits_inside_the_legend_in_every_language() {
+        use crate::ui::i18n::Locale;
+        for locale in Locale::ALL {
+            for width in [500.0, 880.0, 1400.0] {
+                let l = legend(Catalog::get(locale), 0.0, width);
+                for it in &l.items {
+                    for sh in &it.shapes {
+                        if let Shape::Text { x, text, class: Some("legend-text"), .. } = sh {
+                            let end = x + legend_text_width(text);
+                            assert!(end <= l.width, "{} at {width}: '{text}' ends at {end:.0}, past {:.0}", locale.tag(), l.width);
+                        }
+                    }
+                }
+            }
+        }
     }
 }

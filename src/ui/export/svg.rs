@@ -104,8 +104,9 @@ pub fn svg_of_run(cat: &Catalog, trace: &Trace, cursor: Option<usize>, title: &s
 /// request, holding its shapes. `title` is shown above the drawing. All
 /// text is XML-escaped.
 pub fn svg(cat: &Catalog, geometry: &Geometry, title: &str) -> String {
-    let width = geometry.width;
-    let legend = legend(cat, geometry.height + SVG_LEGEND_GAP, width);
+    let legend = legend(cat, geometry.height + SVG_LEGEND_GAP, geometry.width);
+    // The legend's words may need more room than a small diagram.
+    let width = geometry.width.max(legend.width);
     let height = geometry.height + SVG_TITLE_HEIGHT + SVG_LEGEND_GAP + legend.height;
     let label = tr!(cat, "svg-label", title = title, agents = geometry.agents, messages = geometry.messages, requests = geometry.requests);
     let mut out = String::new();

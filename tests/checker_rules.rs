@@ -131,6 +131,34 @@ fn an_answer_across_a_restart_is_flagged() {
 }
 
 #[test]
+fn a_request_read_by_the_run_after_the_one_it_was_addressed_to_crossed_a_restart() {
+    let mut t = Team::new("default", 3);
+    t.spawn(&name("alice"), "coder", false, Millis(0)).unwrap();
+    let shut = t.request_shutdown(&AgentName::lead(), &name("alice"), Millis(1)).unwrap();
+    // alice is started again before she read the request: her new run finds it.
+    t.set_status(&name("alice"), MemberStatus::Idle, Millis(2)).unwrap();
+    t.spawn(&name("alice"), "coder", false, Millis(2)).unwrap();
+    t.drain(&name("alice"), Millis(3)).unwrap();
+    let v = check(t.trace());
+    assert_eq!(v.len(), 1, "{v:?}");
+    assert_eq!((v[0].kind, v[0].request_id.clone()), (ViolationKind::RequestAcrossRestart, Some(shut.clone())));
+    assert_eq!(v[0].seq, t.trace().len() as u64 - 1, "at the read");
+    assert_eq!(
+        v[0].detail.to_string(),
+        format!("alice (incarnation 2) read shutdown request {shut}, which was addressed to its previous run (incarnation 1)")
+    );
+    // Read by the run it was addressed to, it is an ordinary request.
+    let mut t = Team::new("default", 3);
+    t.spawn(&name("alice"), "coder", false, Millis(0)).unwrap();
+    t.request_shutdown(&AgentName::lead(), &name("alice"), Millis(1)).unwrap();
+    t.drain(&name("alice"), Millis(2)).unwrap();
+    t.set_status(&name("alice"), MemberStatus::Idle, Millis(3)).unwrap();
+    t.spawn(&name("alice"), "coder", false, Millis(3)).unwrap();
+    t.drain(&name("alice"), Millis(4)).unwrap();
+    assert_eq!(kinds(t.trace()), vec![], "read before the restart");
+}
+
+#[test]
 fn every_violation_kind_has_a_readable_name() {
     let names: Vec<String> = ViolationKind::ALL.iter().map(ToString::to_string).collect();
     assert_eq!(
@@ -140,6 +168,7 @@ fn every_violation_kind_has_a_readable_name() {
             "second answer",
             "answer from wrong agent",
             "answer across a restart",
+            "request across a restart",
             "message to exited teammate",
             "request left pending",
             "answer lost",

@@ -195,7 +195,8 @@ fn explained(trace: &Trace, v: &Violation) -> bool {
             ViolationKind::SecondAnswer
             | ViolationKind::AnswerToUnknownRequest
             | ViolationKind::AnswerFromWrongAgent
-            | ViolationKind::AnswerAcrossRestart => false,
+            | ViolationKind::AnswerAcrossRestart
+            | ViolationKind::RequestAcrossRestart => false,
         }
 }
 

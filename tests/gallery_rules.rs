@@ -207,3 +207,33 @@ fn any_rule_off_gives_runs_that_misbehave_in_their_traces_never_a_failed_search(
         }
     }
 }
+
+#[test]
+fn no_request_crosses_a_restart_in_the_respawn_scenario_yet_a_trace_where_one_does_breaks_the_property() {
+    use team_protocols::explore::{explore, ExploreConfig};
+    use team_protocols::protocol::{AgentName, FaultAction, MemberStatus, Millis};
+    // Explored with a withheld answer and any one fault: the runtime reads
+    // every message before a run ends, so no request waits in an inbox
+    // while its addressee is started again.
+    for kind in [FaultAction::Delay { ms: 1_000 }, FaultAction::Reorder, FaultAction::Duplicate, FaultAction::Drop] {
+        let mut config =
+            ExploreConfig { threads: 1, max_decisions: 1, max_faults: 1, fault_kinds: vec![kind.clone()], ..ExploreConfig::new("respawn") };
+        config.decisions.withhold_answers = true;
+        let report = explore(&config).expect("the search runs");
+        assert!(report.complete);
+        let crossed = report.property(Property::NoRequestAcrossRestart).expect("judged");
+        assert_eq!(crossed.verdict, Verdict::Holds, "{kind:?}: {:?}", crossed.example.as_ref().map(|e| &e.finding));
+    }
+    // The property itself sees a request read by the run after the one it
+    // was addressed to.
+    let alice = AgentName::parse("alice").unwrap();
+    let mut t = Team::new("default", 1);
+    t.spawn(&alice, "coder", false, Millis(0)).unwrap();
+    t.request_shutdown(&AgentName::lead(), &alice, Millis(1)).unwrap();
+    t.set_status(&alice, MemberStatus::Idle, Millis(2)).unwrap();
+    t.spawn(&alice, "coder", false, Millis(3)).unwrap();
+    t.drain(&alice, Millis(4)).unwrap();
+    let found = findings(t.trace());
+    let crossed = found.iter().find(|f| f.property == Property::NoRequestAcrossRestart).expect("broken");
+    assert!(crossed.detail.to_string().starts_with("alice (incarnation 2) read shutdown request"), "{}", crossed.detail);
+}

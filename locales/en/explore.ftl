@@ -149,6 +149,7 @@ property-no_answer_to_unknown_request = No response names a request_id that nobo
 property-no_second_answer = No request is answered twice: once approved or rejected, it stays so.
 property-only_the_addressee_answers = Only the agent a request was addressed to answers it.
 property-no_answer_across_restart = No answer crosses a restart: a request addressed to a teammate's earlier run is never answered by its new one.
+property-no_request_across_restart = No request crosses a restart: a teammate started again never reads a request addressed to its earlier run (incarnation_binding refuses its answer, but the request should not reach it at all).
 property-no_message_to_exited_teammate = Nobody sends a message to a teammate that has shut down.
 property-no_answer_lost = No answer the tracker recorded is lost on its way to the requester.
 property-no_duplicate_delivered = No reply is read twice.

@@ -149,6 +149,7 @@ property-no_answer_to_unknown_request = Nessuna risposta nomina un request_id ch
 property-no_second_answer = Nessuna richiesta riceve risposta due volte: una volta approvata o rifiutata, resta così.
 property-only_the_addressee_answers = Solo l'agente a cui una richiesta è indirizzata le risponde.
 property-no_answer_across_restart = Nessuna risposta attraversa un riavvio: a una richiesta indirizzata a un'esecuzione precedente di un compagno non risponde mai quella nuova.
+property-no_request_across_restart = Nessuna richiesta attraversa un riavvio: un compagno avviato di nuovo non legge mai una richiesta indirizzata alla sua esecuzione precedente (incarnation_binding ne rifiuta la risposta, ma la richiesta non dovrebbe proprio arrivargli).
 property-no_message_to_exited_teammate = Nessuno invia un messaggio a un compagno che si è spento.
 property-no_answer_lost = Nessuna risposta registrata dal tracker si perde lungo la strada verso chi ha fatto la richiesta.
 property-no_duplicate_delivered = Nessuna risposta viene letta due volte.

@@ -147,6 +147,7 @@ property-no_answer_to_unknown_request = 誰も作成していない request_id �
 property-no_second_answer = 二度答えられるリクエストはありません：一度承認または拒否されたら、そのまま変わりません。
 property-only_the_addressee_answers = リクエストに答えるのは、その宛先のエージェントだけです。
 property-no_answer_across_restart = レスポンスは再起動をまたぎません：チームメイトの以前の実行に宛てたリクエストに、新しい実行が答えることはありません。
+property-no_request_across_restart = リクエストは再起動をまたぎません：再び起動されたチームメイトが、以前の実行に宛てたリクエストを読むことはありません（incarnation_binding がレスポンスを拒否しますが、そもそもリクエストが届くべきではありません）。
 property-no_message_to_exited_teammate = シャットダウンしたチームメイトにメッセージを送る者はいません。
 property-no_answer_lost = トラッカーが記録したレスポンスが、リクエストした側へ届く途中で失われることはありません。
 property-no_duplicate_delivered = 同じレスポンスが二度読まれることはありません。

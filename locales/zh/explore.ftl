@@ -147,6 +147,7 @@ property-no_answer_to_unknown_request = 没有响应引用一个无人创建的 
 property-no_second_answer = 没有请求被响应两次：一旦批准或拒绝，就保持不变。
 property-only_the_addressee_answers = 只有请求所指向的智能体才会响应它。
 property-no_answer_across_restart = 响应不会跨越重启：发给队友早先一次运行的请求，绝不会由它新的运行来响应。
+property-no_request_across_restart = 请求不会跨越重启：重新启动的队友绝不会读到发给它上一个实例的请求（incarnation_binding 会拒绝它的响应，但这个请求本就不该送到它那里）。
 property-no_message_to_exited_teammate = 没有人给已经关机的队友发消息。
 property-no_answer_lost = tracker 记录下的响应不会在送往请求方的途中丢失。
 property-no_duplicate_delivered = 同一条回复不会被读取两次。

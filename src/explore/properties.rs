@@ -47,6 +47,9 @@ pub enum Property {
     /// Always: no answer crosses a restart (a stale request shutting down a
     /// respawned teammate: anthropics/claude-code#45874).
     NoAnswerAcrossRestart,
+    /// Always: no request crosses a restart: a restarted teammate never
+    /// reads a request addressed to its previous run (anthropics/claude-code#45874).
+    NoRequestAcrossRestart,
     /// Always: nobody messages a teammate that has shut down.
     NoMessageToExitedTeammate,
     /// Always: no answer recorded by the tracker is lost on its way.
@@ -82,11 +85,12 @@ pub enum Property {
 
 impl Property {
     /// Every property, in report order.
-    pub const ALL: [Property; 16] = [
+    pub const ALL: [Property; 17] = [
         Property::NoAnswerToUnknownRequest,
         Property::NoSecondAnswer,
         Property::OnlyTheAddresseeAnswers,
         Property::NoAnswerAcrossRestart,
+        Property::NoRequestAcrossRestart,
         Property::NoMessageToExitedTeammate,
         Property::NoAnswerLost,
         Property::NoDuplicateDelivered,
@@ -119,6 +123,7 @@ impl Property {
             Property::NoSecondAnswer => "no_second_answer",
             Property::OnlyTheAddresseeAnswers => "only_the_addressee_answers",
             Property::NoAnswerAcrossRestart => "no_answer_across_restart",
+            Property::NoRequestAcrossRestart => "no_request_across_restart",
             Property::NoMessageToExitedTeammate => "no_message_to_exited_teammate",
             Property::NoAnswerLost => "no_answer_lost",
             Property::NoDuplicateDelivered => "no_duplicate_delivered",
@@ -147,6 +152,7 @@ impl Property {
             ViolationKind::SecondAnswer => Property::NoSecondAnswer,
             ViolationKind::AnswerFromWrongAgent => Property::OnlyTheAddresseeAnswers,
             ViolationKind::AnswerAcrossRestart => Property::NoAnswerAcrossRestart,
+            ViolationKind::RequestAcrossRestart => Property::NoRequestAcrossRestart,
             ViolationKind::MessageToExitedTeammate => Property::NoMessageToExitedTeammate,
             ViolationKind::LeftPending => Property::RequestsSettle,
             ViolationKind::AnswerLost => Property::NoAnswerLost,

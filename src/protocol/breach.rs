@@ -114,6 +114,19 @@ pub enum Breach {
         /// The incarnation it was addressed to.
         addressed: u32,
     },
+    /// A restarted teammate read a request addressed to its previous run.
+    RequestAcrossRestart {
+        /// The teammate.
+        agent: AgentName,
+        /// The incarnation that read it.
+        incarnation: u32,
+        /// The request.
+        request: RequestId,
+        /// Its protocol.
+        kind: RequestKind,
+        /// The incarnation it was addressed to.
+        addressed: u32,
+    },
     /// `from` answered a request a second time.
     SecondAnswer {
         /// Who answered.
@@ -214,6 +227,10 @@ impl fmt::Display for Breach {
                 f,
                 "{from} (incarnation {incarnation}) answered {kind} {}, which was addressed to its previous run (incarnation {addressed})",
                 show(request)
+            ),
+            Breach::RequestAcrossRestart { agent, incarnation, request, kind, addressed } => write!(
+                f,
+                "{agent} (incarnation {incarnation}) read {kind} request {request}, which was addressed to its previous run (incarnation {addressed})"
             ),
             Breach::SecondAnswer { from, request } => write!(f, "{from} answered {} a second time", show(request)),
             Breach::DuplicateDelivered { fault, from, request, to, recorded } => {

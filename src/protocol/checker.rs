@@ -22,6 +22,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::breach::{Arrival, Breach, FaultRef, PendingCause};
+use super::bus::MessageId;
 use super::faults::FaultAction;
 use super::message::{Message, MessageType, RequestId};
 use super::roster::{MemberStatus, LEAD_INCARNATION};
@@ -43,6 +44,9 @@ pub enum ViolationKind {
     /// A response from a restarted teammate to a request addressed to its
     /// previous run (incarnation).
     AnswerAcrossRestart,
+    /// A restarted teammate read a request addressed to its previous run:
+    /// the request crossed the restart (anthropics/claude-code#45874).
+    RequestAcrossRestart,
     /// A message addressed to a teammate that had shut down.
     MessageToExitedTeammate,
     /// A request the tracker still held pending when the run finished.
@@ -57,11 +61,12 @@ pub enum ViolationKind {
 
 impl ViolationKind {
     /// Every kind, in the order they are documented.
-    pub const ALL: [ViolationKind; 8] = [
+    pub const ALL: [ViolationKind; 9] = [
         ViolationKind::AnswerToUnknownRequest,
         ViolationKind::SecondAnswer,
         ViolationKind::AnswerFromWrongAgent,
         ViolationKind::AnswerAcrossRestart,
+        ViolationKind::RequestAcrossRestart,
         ViolationKind::MessageToExitedTeammate,
         ViolationKind::LeftPending,
         ViolationKind::AnswerLost,
@@ -76,6 +81,7 @@ impl fmt::Display for ViolationKind {
             ViolationKind::SecondAnswer => "second answer",
             ViolationKind::AnswerFromWrongAgent => "answer from wrong agent",
             ViolationKind::AnswerAcrossRestart => "answer across a restart",
+            ViolationKind::RequestAcrossRestart => "request across a restart",
             ViolationKind::MessageToExitedTeammate => "message to exited teammate",
             ViolationKind::LeftPending => "request left pending",
             ViolationKind::AnswerLost => "answer lost",
@@ -168,6 +174,9 @@ pub struct Checker {
     /// The message a duplicate fault just copied: the next `MessageSent` of
     /// the same message is the copy.
     copy: Option<(FaultNote, Message)>,
+    /// Request messages waiting in an inbox, by message id (the seq of the
+    /// event that put them there), until their addressee reads them.
+    waiting: BTreeMap<u64, RequestId>,
     found: Vec<Violation>,
 }
 
@@ -259,8 +268,8 @@ impl Checker {
                 }
             }
             Event::RunFinished => self.finish_run(seq),
+            Event::InboxDrained { agent, message_ids } => self.read(seq, agent, message_ids),
             Event::RunStarted { .. }
-            | Event::InboxDrained { .. }
             | Event::ModelCalled { .. }
             | Event::ModelReplied { .. }
             | Event::ModelFailed { .. }
@@ -292,6 +301,24 @@ impl Checker {
             to: message.to.clone(),
         };
         self.flag(seq, ViolationKind::AnswerLost, Some(id.clone()), detail);
+    }
+
+    /// `agent` read the messages `ids` from its inbox: flags a request among
+    /// them that was addressed to an earlier run of `agent`.
+    fn read(&mut self, seq: u64, agent: &AgentName, ids: &[MessageId]) {
+        let now = self.incarnation(agent);
+        for id in ids {
+            let Some(request) = self.waiting.remove(&id.0) else { continue };
+            let Some(r) = self.requests.get(&request).filter(|r| r.addressee == *agent && r.addressed < now) else { continue };
+            let detail = Breach::RequestAcrossRestart {
+                agent: agent.clone(),
+                incarnation: now,
+                request: request.clone(),
+                kind: r.kind,
+                addressed: r.addressed,
+            };
+            self.flag(seq, ViolationKind::RequestAcrossRestart, Some(request), detail);
+        }
     }
 
     /// The run finished: flags every request the tracker still holds
@@ -330,6 +357,11 @@ impl Checker {
             let detail =
                 Breach::MessageToExited { from: message.from.clone(), msg_type: message.msg_type, to: message.to.clone(), arrival };
             self.flag(seq, ViolationKind::MessageToExitedTeammate, message.request_id.clone(), detail);
+        }
+        if message.msg_type.is_request() {
+            if let Some(id) = &message.request_id {
+                self.waiting.insert(seq, id.clone());
+            }
         }
         if !message.msg_type.is_response() {
             return;

@@ -36,7 +36,7 @@ pub fn statement(cat: &Catalog, p: Property) -> String {
 pub fn reported(p: Property) -> &'static [u32] {
     match p {
         Property::OnlyTheAddresseeAnswers => &[81464],
-        Property::NoAnswerAcrossRestart => &[45874],
+        Property::NoAnswerAcrossRestart | Property::NoRequestAcrossRestart => &[45874],
         Property::NoActionAfterShutdownApproved => &[37895, 60199],
         Property::NoWorkBeforePlanApproval => &[65458],
         Property::EveryRequestHasAResponder => &[50310],

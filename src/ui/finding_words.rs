@@ -19,6 +19,7 @@ pub fn kind(cat: &Catalog, k: ViolationKind) -> String {
         ViolationKind::SecondAnswer => "violation-second-answer",
         ViolationKind::AnswerFromWrongAgent => "violation-answer-from-wrong-agent",
         ViolationKind::AnswerAcrossRestart => "violation-answer-across-restart",
+        ViolationKind::RequestAcrossRestart => "violation-request-across-restart",
         ViolationKind::MessageToExitedTeammate => "violation-message-to-exited-teammate",
         ViolationKind::LeftPending => "violation-left-pending",
         ViolationKind::AnswerLost => "violation-answer-lost",
@@ -77,6 +78,15 @@ pub fn breach(cat: &Catalog, b: &Breach) -> String {
             incarnation = *incarnation as usize,
             kind = kind_word(cat, *kind),
             request = request(cat, id.as_ref()),
+            addressed = *addressed as usize
+        ),
+        Breach::RequestAcrossRestart { agent, incarnation, request: id, kind, addressed } => tr!(
+            cat,
+            "finding-request-across-restart",
+            agent = name(agent),
+            incarnation = *incarnation as usize,
+            kind = kind_word(cat, *kind),
+            request = request(cat, Some(id)),
             addressed = *addressed as usize
         ),
         Breach::SecondAnswer { from, request: id } => {
@@ -213,6 +223,13 @@ mod tests {
                 addressed: 1,
             },
             Breach::SecondAnswer { from: alice.clone(), request: Some(id.clone()) },
+            Breach::RequestAcrossRestart {
+                agent: alice.clone(),
+                incarnation: 2,
+                request: id.clone(),
+                kind: RequestKind::Shutdown,
+                addressed: 1,
+            },
             Breach::AnswerLost {
                 from: alice.clone(),
                 approved: true,

@@ -136,37 +136,29 @@ fn expand(node: &Node, config: &ExploreConfig) -> Result<Expanded, ExploreError>
 #[cfg(not(target_arch = "wasm32"))]
 const PER_THREAD: usize = 32;
 
-/// Expands a level, on `threads` threads when it is large enough; the
-/// result is in the level's order whatever the thread count.
+/// Expands a level's states on `threads` threads; the result is in the
+/// level's order whatever the thread count.
+#[cfg(not(target_arch = "wasm32"))]
 fn expand_level(level: &[&Node], config: &ExploreConfig, threads: usize) -> Result<Expanded, ExploreError> {
-    #[cfg(not(target_arch = "wasm32"))]
-    if threads > 1 && level.len() >= PER_THREAD * threads {
-        let chunk = level.len().div_ceil(threads);
-        let parts: Vec<Result<Expanded, ExploreError>> = std::thread::scope(|scope| {
-            let handles: Vec<_> = level
-                .chunks(chunk)
-                .map(|part| {
-                    scope.spawn(move || {
-                        let mut out = Vec::new();
-                        for node in part {
-                            out.extend(expand(node, config)?);
-                        }
-                        Ok(out)
-                    })
+    let chunk = level.len().div_ceil(threads.max(1)).max(1);
+    let parts: Vec<Result<Expanded, ExploreError>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = level
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    let mut out = Vec::new();
+                    for node in part {
+                        out.extend(expand(node, config)?);
+                    }
+                    Ok(out)
                 })
-                .collect();
-            handles.into_iter().map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
-        });
-        let mut out = Vec::new();
-        for part in parts {
-            out.extend(part?);
-        }
-        return Ok(out);
-    }
-    let _ = threads;
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
+    });
     let mut out = Vec::new();
-    for node in level {
-        out.extend(expand(node, config)?);
+    for part in parts {
+        out.extend(part?);
     }
     Ok(out)
 }

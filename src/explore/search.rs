@@ -77,12 +77,13 @@ impl Found {
 
     /// The states reached so far were dealt out among the workers: `total`
     /// of them waiting, `share` this worker's. Only worker 0 keeps the
-    /// terminal states every worker found before; from now on claims are
-    /// shared.
+    /// counts of what every worker did before (transitions, terminal
+    /// states); from now on claims are shared.
     fn dealt(&mut self, total: usize, share: usize) {
         self.claims.dealt(total, share);
         if !self.claims.first() {
             self.outcomes.clear();
+            self.states = 0;
         }
         self.claims.share();
     }

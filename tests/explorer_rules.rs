@@ -9,7 +9,8 @@ mod common;
 
 use proptest::prelude::*;
 use team_protocols::explore::{
-    explore, explore_with, replay_finding, Exploration, replay_path, Choice, ExploreConfig, Node, Progress, Property, Quantifier, Report, Slice, Verdict,
+    explore, explore_with, replay_finding, replay_path, Choice, Exploration, ExploreConfig, Node, Progress, Property, Quantifier, Report,
+    Slice, Verdict,
 };
 use team_protocols::model::scripted;
 use team_protocols::protocol::{check, FaultAction, FaultPlan, FaultRule, MessageType, Team, Trace, ViolationKind};
@@ -289,7 +290,8 @@ fn slices_of_a_search_together_give_the_whole_search_verdicts_and_shortest_examp
 fn shared(scenario: &str, of: usize, budget: u64) -> Vec<Report> {
     let mut parts: Vec<Exploration> = (0..of)
         .map(|index| {
-            let sliced = ExploreConfig { slice: Some(Slice { index, of }), ..config(scenario, 1, vec![FaultAction::Drop, FaultAction::Duplicate]) };
+            let sliced =
+                ExploreConfig { slice: Some(Slice { index, of }), ..config(scenario, 1, vec![FaultAction::Drop, FaultAction::Duplicate]) };
             Exploration::new(&sliced).unwrap()
         })
         .collect();

@@ -194,7 +194,13 @@ mod page {
         host.remove();
         let n = frames.len();
         let max = frames.iter().copied().fold(0.0, f64::max);
-        (team_protocols::ui::explore_job::Counters { distinct_states: distinct, ..c }, percentile(frames.clone(), 0.5), percentile(frames, 0.95), max, n)
+        (
+            team_protocols::ui::explore_job::Counters { distinct_states: distinct, ..c },
+            percentile(frames.clone(), 0.5),
+            percentile(frames, 0.95),
+            max,
+            n,
+        )
     }
 
     /// Runs every measurement and writes the results into the page.
@@ -272,8 +278,12 @@ mod page {
         );
         for scenario in ["shutdown", "out-of-order"] {
             for workers in [1, 2] {
-                let settings =
-                    team_protocols::ui::explore_job::ExploreSettings { scenario: scenario.into(), max_faults: 1, workers, ..Default::default() };
+                let settings = team_protocols::ui::explore_job::ExploreSettings {
+                    scenario: scenario.into(),
+                    max_faults: 1,
+                    workers,
+                    ..Default::default()
+                };
                 let (c, p50, p95, max, n) = explore_in_workers(settings).await;
                 lines.push(format!(
                     "{scenario:>31}  {:>6}  {workers:>7}  {:>6}  {:>8}  {:>7.2}  {:>8.0}  {p50:>15.1}  {p95:>15.1}  {max:>15.1}  {n:>6}",

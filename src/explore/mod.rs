@@ -14,10 +14,10 @@
 //! Owns search and reporting. It must not draw anything or call a real
 //! model; the page's panel and the `explore` binary are its drivers.
 
+mod claims;
 pub mod fork;
 pub mod gallery;
 pub mod properties;
-mod claims;
 mod search;
 
 use std::collections::BTreeMap;
@@ -25,8 +25,8 @@ use std::hash::{Hash, Hasher};
 
 use serde::{Deserialize, Serialize};
 
-pub use properties::{Finding, Monitor, Property, Quantifier};
 pub use claims::Claim;
+pub use properties::{Finding, Monitor, Property, Quantifier};
 pub use search::{explore, explore_with, Exploration};
 
 use crate::model::scripted::choices::{alternatives_sized, Alternative, Decisions};

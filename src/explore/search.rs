@@ -172,7 +172,6 @@ fn threads(config: &ExploreConfig) -> usize {
     config.threads.max(1)
 }
 
-
 /// A breadth-first search between two steps.
 struct Bfs {
     /// The level being expanded, each state with its hash.
@@ -513,7 +512,6 @@ impl Exploration {
             pass.found.claims.learn(from, claims);
         }
     }
-
 }
 
 /// The next fault bound a shrinking search is needed for: for each property

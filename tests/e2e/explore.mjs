@@ -72,7 +72,7 @@ export function register(test, h) {
     });
   }
 
-  test('1440x900 dark: Stop ends the workers of a search that is still running', async (browser) => {
+  test('1440x900 dark: Stop ends the workers of an explore search that is still running', async (browser) => {
     const size = { width: 1440, height: 900 };
     const { context, page, errors } = await h.openPage(browser, size, 'dark');
     try {
@@ -95,7 +95,7 @@ export function register(test, h) {
     }
   });
 
-  test('1440x900 light: two workers share one search: the verdicts of one worker, and about its distinct states, not twice them', async (browser) => {
+  test('1440x900 light: explore with two workers sharing one search: the verdicts of one worker, and about its distinct states, not twice them', async (browser) => {
     const size = { width: 1440, height: 900 };
     const { context, page, errors } = await h.openPage(browser, size, 'light');
     try {
@@ -103,7 +103,7 @@ export function register(test, h) {
       const verdicts = () => page.evaluate(() => [...document.querySelectorAll('.verdict[data-property]')]
         .map((v) => `${v.dataset.property}=${v.querySelector('.verdict-badge').textContent}`).join(' '));
       const search = async (workers) => {
-        await setUp(page, { scenario: 'shutdown', faults: 1, workers });
+        await setUp(page, { scenario: 'out-of-order', faults: 1, workers });
         await page.getByRole('button', { name: 'Start', exact: true }).click();
         const done = await searchEnds(page, h);
         h.expect(done.startsWith('Done: every run'), `${workers} workers: the search did not finish complete: ${done}`);

@@ -73,12 +73,16 @@ await browser.close();
 // (RunTask: script, message handlers, style, layout, paint, garbage
 // collection) from its start to the next frame's. The first frame (the
 // workers are started) and the last (the report is merged and drawn) are
-// shown apart from the frames while the workers run.
+// shown apart from the frames while the workers run. Also each worker's CPU
+// time (and wall time) in its tasks: on a busy machine two workers may not
+// get two cores, and then their wall seconds do not show the work shared.
 function frameWork(events) {
   const pct = (v, p) => { const s = [...v].sort((a, b) => a - b); return s.length ? s[Math.round((s.length - 1) * p)] : NaN; };
   const ms = (x) => (Number.isFinite(x) ? x.toFixed(2) : '-').padStart(11);
   const marks = events.filter((e) => e.cat && e.cat.includes('blink.user_timing') && e.name.startsWith('explore-workers '));
-  const lines = ['main-thread work per frame (Chromium trace): scenario  workers  frames  running: work-p50-ms  work-p95-ms  work-max-ms  longest-task-ms  busy-%  first-frame-ms  last-frame-ms'];
+  const names = {};
+  for (const e of events) if (e.ph === 'M' && e.name === 'thread_name') names[`${e.pid}:${e.tid}`] = e.args.name;
+  const lines = ['main-thread work per frame (Chromium trace): scenario  workers  frames  running: work-p50-ms  work-p95-ms  work-max-ms  cpu-p95-ms  longest-task-ms  busy-%  first-frame-ms  last-frame-ms  worker-cpu-ms (wall-ms)'];
   for (const start of marks.filter((m) => m.name.endsWith(' start'))) {
     const label = start.name.slice(0, -' start'.length);
     const end = marks.find((m) => m.name === label + ' end' && m.ts >= start.ts);
@@ -89,7 +93,21 @@ function frameWork(events) {
     for (const t of callbacks) if (!frames.length || t - frames[frames.length - 1] >= 8000) frames.push(t);
     frames.push(end.ts);
     // Top-level tasks, overlapping ones merged (a task may be recorded under two categories).
-    const tasks = events.filter((e) => on(e) && e.ph === 'X' && e.name === 'RunTask' && e.dur > 0).map((e) => [e.ts, e.ts + e.dur]).sort((a, b) => a[0] - b[0]);
+    const runTasks = events.filter((e) => on(e) && e.ph === 'X' && e.name === 'RunTask' && e.dur > 0);
+    const tasks = runTasks.map((e) => [e.ts, e.ts + e.dur]).sort((a, b) => a[0] - b[0]);
+    // The CPU the main thread's tasks used in each frame (a task's thread time, by its start): a
+    // task's wall time also counts the time the system gave its core to another thread.
+    const cpuIn = (a, b) => runTasks.reduce((m, e) => (e.ts >= a && e.ts < b ? m + (e.tdur || 0) : m), 0) / 1000;
+    // Each worker's CPU and wall time in its tasks over the window.
+    const workerTasks = {};
+    for (const e of events) {
+      if (e.ph !== 'X' || e.name !== 'RunTask' || e.ts < start.ts || e.ts > end.ts) continue;
+      if (names[`${e.pid}:${e.tid}`] !== 'DedicatedWorker thread') continue;
+      const w = (workerTasks[`${e.pid}:${e.tid}`] ||= { cpu: 0, wall: 0 });
+      w.cpu += (e.tdur || 0) / 1000;
+      w.wall += e.dur / 1000;
+    }
+    const workersCpu = Object.values(workerTasks).filter((w) => w.cpu > 1).map((w) => `${w.cpu.toFixed(0)} (${w.wall.toFixed(0)})`).join(', ');
     const merged = [];
     for (const t of tasks) {
       const last = merged[merged.length - 1];
@@ -101,12 +119,14 @@ function frameWork(events) {
     const first = busyIn(start.ts, frames[0] ?? end.ts) + (work.length ? work[0] : 0);
     const lastFrame = work.length > 1 ? work[work.length - 1] : NaN;
     const running = work.slice(1, -1);
+    const cpu = [];
+    for (let i = 1; i + 2 < frames.length; i++) cpu.push(cpuIn(frames[i], frames[i + 1]));
     const inRunning = merged.filter(([s]) => work.length > 2 && s >= frames[1] && s < frames[frames.length - 2]);
     const longest = inRunning.reduce((m, [s, e]) => Math.max(m, (e - s) / 1000), 0);
     const span = work.length > 2 ? (frames[frames.length - 2] - frames[1]) / 1000 : NaN;
     const busy = (running.reduce((a, b) => a + b, 0) / span) * 100;
     const [, scenario, workers] = label.split(' ');
-    lines.push(`${scenario.padStart(52)}  ${workers.padStart(7)}  ${String(running.length).padStart(6)}  ${ms(pct(running, 0.5)).padStart(21)}  ${ms(pct(running, 0.95))}  ${ms(Math.max(...running))}  ${longest.toFixed(2).padStart(15)}  ${busy.toFixed(1).padStart(6)}  ${first.toFixed(2).padStart(14)}  ${ms(lastFrame).padStart(13)}`);
+    lines.push(`${scenario.padStart(52)}  ${workers.padStart(7)}  ${String(running.length).padStart(6)}  ${ms(pct(running, 0.5)).padStart(21)}  ${ms(pct(running, 0.95))}  ${ms(Math.max(...running))}  ${ms(pct(cpu, 0.95)).slice(1)}  ${longest.toFixed(2).padStart(15)}  ${busy.toFixed(1).padStart(6)}  ${first.toFixed(2).padStart(14)}  ${ms(lastFrame).padStart(13)}  ${workersCpu}`);
   }
   return lines.join('\n');
 }

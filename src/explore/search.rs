@@ -207,7 +207,7 @@ struct Walks {
 enum Walk {
     Bfs(Bfs),
     Dfs(Dfs),
-    Walks(Walks),
+    Walks(Box<Walks>),
     /// Over: complete or not.
     Over(bool),
 }
@@ -249,7 +249,7 @@ impl Pass {
                     }
                     _ => (seed, runs),
                 };
-                Walk::Walks(Walks { root, rng: SeededIds::new(seed ^ 0x51_u64.rotate_left(40)), runs_left: runs, at: None })
+                Walk::Walks(Box::new(Walks { root, rng: SeededIds::new(seed ^ 0x51_u64.rotate_left(40)), runs_left: runs, at: None }))
             }
             _ => Walk::Over(true),
         };

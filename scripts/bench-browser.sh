@@ -107,7 +107,7 @@ function frameWork(events) {
       w.cpu += (e.tdur || 0) / 1000;
       w.wall += e.dur / 1000;
     }
-    const workersCpu = Object.values(workerTasks).filter((w) => w.cpu > 1).map((w) => `${w.cpu.toFixed(0)} (${w.wall.toFixed(0)})`).join(', ');
+    const workersCpu = Object.values(workerTasks).filter((w) => w.cpu > 20).map((w) => `${w.cpu.toFixed(0)} (${w.wall.toFixed(0)})`).join(', ');
     const merged = [];
     for (const t of tasks) {
       const last = merged[merged.length - 1];

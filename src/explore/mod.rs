@@ -119,12 +119,9 @@ pub struct ExploreConfig {
 }
 
 /// One worker's share of a search: the states of the first level wide
-/// enough to share (at least eight per worker: smaller
-/// shares balance the work better; measured on out-of-order with one fault,
-/// two workers visit 23.5k and 23.0k states, against 26.0k and 21.1k when
-/// two per worker were enough) are dealt out in turn, and
-/// worker `index` of `of` explores those at positions `index`, `index + of`,
-/// … and what lies below them. Deterministic: every worker computes the same
+/// enough to share (at least four per worker, so each gets several
+/// subtrees) are dealt out in turn, and worker `index` of `of` explores those
+/// at positions `index`, `index + of`, … and what lies below them. Deterministic: every worker computes the same
 /// level. Subtrees meet again: workers that exchange their claims
 /// ([`Exploration::take_claims`], [`Exploration::learn`]) expand each state
 /// where they meet once, by one of them; without that exchange each expands

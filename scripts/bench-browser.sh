@@ -5,7 +5,10 @@
 # step time for traces of 1k and 10k events. Also prints the release bundle
 # size of the app itself. Not part of the test suite: numbers, not verdicts.
 # BENCH_ONLY=explore measures only the explorer (in the page's thread, and
-# the Explore panel in 1 and 2 Web Workers with the page's frame times).
+# the Explore panel in 1 and 2 Web Workers with the page's frame intervals),
+# and records a Chromium trace to add up the main thread's work per frame
+# while the workers search (p50, p95 and max per frame, the longest task);
+# BENCH_TRACE=/path/trace.json keeps that trace.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -15,17 +18,23 @@ work=$(mktemp -d)
 trap 'kill "${server:-0}" 2>/dev/null || true; rm -rf "$work"' EXIT
 
 trunk build --release --dist "$work/bench" bench.html >/dev/null
-trunk build --release --dist "$work/app" index.html >/dev/null
-
-echo "== release bundle of the app (index.html)"
-for f in "$work"/app/*.wasm "$work"/app/*.js; do
-  printf '%-12s %8d bytes  %8d gzip\n' "${f##*.}" "$(stat -c %s "$f")" "$(gzip -9c "$f" | wc -c)"
-done
+if [ "${BENCH_ONLY:-}" != explore ]; then
+  trunk build --release --dist "$work/app" index.html >/dev/null
+  echo "== release bundle of the app (index.html)"
+  for f in "$work"/app/*.wasm "$work"/app/*.js; do
+    printf '%-12s %8d bytes  %8d gzip\n' "${f##*.}" "$(stat -c %s "$f")" "$(gzip -9c "$f" | wc -c)"
+  done
+fi
 
 (cd "$work/bench" && exec python3 -m http.server 8097 --bind 127.0.0.1 >/dev/null 2>&1) &
 server=$!
 sleep 1
 
+mkdir -p "$work/pw"
+# The end-to-end tests' copy of playwright-core, when it is installed.
+if [ -d tests/e2e/node_modules/playwright-core ]; then
+  ln -s "$PWD/tests/e2e/node_modules" "$work/pw/node_modules"
+fi
 if [ ! -d "$work/pw/node_modules/playwright-core" ]; then
   (cd "$work" && mkdir -p pw && cd pw && npm install --silent --no-audit --no-fund playwright-core@1 >/dev/null)
 fi
@@ -36,10 +45,91 @@ const browser = await chromium.launch({
   args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });
 const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-await page.goto('http://127.0.0.1:8097/index.html' + (process.env.BENCH_ONLY === 'explore' ? '#explore' : ''));
+const onlyExplore = process.env.BENCH_ONLY === 'explore';
+// A Chromium trace of the page, to add up the main thread's work per frame
+// while the Explore panel's workers search (only for the explorer run: the
+// whole benchmark would make the trace too large).
+if (onlyExplore) {
+  await browser.startTracing(page, {
+    categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-devtools.timeline.frame', 'blink.user_timing', 'toplevel'],
+  });
+}
+await page.goto('http://127.0.0.1:8097/index.html' + (onlyExplore ? '#explore' : ''));
 await page.waitForFunction(() => document.title === 'bench done', null, { timeout: 540000 });
 console.log(await page.textContent('#results'));
+if (onlyExplore) {
+  const trace = await browser.stopTracing();
+  // BENCH_TRACE=file keeps the trace (it opens in Chromium's Performance panel).
+  if (process.env.BENCH_TRACE) (await import('node:fs')).writeFileSync(process.env.BENCH_TRACE, trace);
+  const events = JSON.parse(trace.toString()).traceEvents;
+  console.log(frameWork(events));
+}
 await browser.close();
+
+// For each search marked `explore-workers <scenario> <n> start`/`end` by the
+// page: a frame starts at the main thread's first animation-frame callback
+// (FireAnimationFrame; callbacks less than 8 ms apart belong to one frame);
+// a frame's work is the time the main thread spent in top-level tasks
+// (RunTask: script, message handlers, style, layout, paint, garbage
+// collection) from its start to the next frame's. The first frame (the
+// workers are started) and the last (the report is merged and drawn) are
+// shown apart from the frames while the workers run. Also each worker's CPU
+// time (and wall time) in its tasks: on a busy machine two workers may not
+// get two cores, and then their wall seconds do not show the work shared.
+function frameWork(events) {
+  const pct = (v, p) => { const s = [...v].sort((a, b) => a - b); return s.length ? s[Math.round((s.length - 1) * p)] : NaN; };
+  const ms = (x) => (Number.isFinite(x) ? x.toFixed(2) : '-').padStart(11);
+  const marks = events.filter((e) => e.cat && e.cat.includes('blink.user_timing') && e.name.startsWith('explore-workers '));
+  const names = {};
+  for (const e of events) if (e.ph === 'M' && e.name === 'thread_name') names[`${e.pid}:${e.tid}`] = e.args.name;
+  const lines = ['main-thread work per frame (Chromium trace): scenario  workers  frames  running: work-p50-ms  work-p95-ms  work-max-ms  cpu-p95-ms  longest-task-ms  busy-%  first-frame-ms  last-frame-ms  worker-cpu-ms (wall-ms)'];
+  for (const start of marks.filter((m) => m.name.endsWith(' start'))) {
+    const label = start.name.slice(0, -' start'.length);
+    const end = marks.find((m) => m.name === label + ' end' && m.ts >= start.ts);
+    if (!end) continue;
+    const on = (e) => e.pid === start.pid && e.tid === start.tid && e.ts >= start.ts && e.ts <= end.ts;
+    const callbacks = events.filter((e) => on(e) && e.name === 'FireAnimationFrame' && e.ph === 'X').map((e) => e.ts).sort((a, b) => a - b);
+    const frames = [];
+    for (const t of callbacks) if (!frames.length || t - frames[frames.length - 1] >= 8000) frames.push(t);
+    frames.push(end.ts);
+    // Top-level tasks, overlapping ones merged (a task may be recorded under two categories).
+    const runTasks = events.filter((e) => on(e) && e.ph === 'X' && e.name === 'RunTask' && e.dur > 0);
+    const tasks = runTasks.map((e) => [e.ts, e.ts + e.dur]).sort((a, b) => a[0] - b[0]);
+    // The CPU the main thread's tasks used in each frame (a task's thread time, by its start): a
+    // task's wall time also counts the time the system gave its core to another thread.
+    const cpuIn = (a, b) => runTasks.reduce((m, e) => (e.ts >= a && e.ts < b ? m + (e.tdur || 0) : m), 0) / 1000;
+    // Each worker's CPU and wall time in its tasks over the window.
+    const workerTasks = {};
+    for (const e of events) {
+      if (e.ph !== 'X' || e.name !== 'RunTask' || e.ts < start.ts || e.ts > end.ts) continue;
+      if (names[`${e.pid}:${e.tid}`] !== 'DedicatedWorker thread') continue;
+      const w = (workerTasks[`${e.pid}:${e.tid}`] ||= { cpu: 0, wall: 0 });
+      w.cpu += (e.tdur || 0) / 1000;
+      w.wall += e.dur / 1000;
+    }
+    const workersCpu = Object.values(workerTasks).filter((w) => w.cpu > 20).map((w) => `${w.cpu.toFixed(0)} (${w.wall.toFixed(0)})`).join(', ');
+    const merged = [];
+    for (const t of tasks) {
+      const last = merged[merged.length - 1];
+      if (last && t[0] <= last[1]) last[1] = Math.max(last[1], t[1]); else merged.push([...t]);
+    }
+    const busyIn = (a, b) => merged.reduce((m, [s, e]) => (e > a && s < b ? m + Math.min(e, b) - Math.max(s, a) : m), 0) / 1000;
+    const work = [];
+    for (let i = 0; i + 1 < frames.length; i++) work.push(busyIn(frames[i], frames[i + 1]));
+    const first = busyIn(start.ts, frames[0] ?? end.ts) + (work.length ? work[0] : 0);
+    const lastFrame = work.length > 1 ? work[work.length - 1] : NaN;
+    const running = work.slice(1, -1);
+    const cpu = [];
+    for (let i = 1; i + 2 < frames.length; i++) cpu.push(cpuIn(frames[i], frames[i + 1]));
+    const inRunning = merged.filter(([s]) => work.length > 2 && s >= frames[1] && s < frames[frames.length - 2]);
+    const longest = inRunning.reduce((m, [s, e]) => Math.max(m, (e - s) / 1000), 0);
+    const span = work.length > 2 ? (frames[frames.length - 2] - frames[1]) / 1000 : NaN;
+    const busy = (running.reduce((a, b) => a + b, 0) / span) * 100;
+    const [, scenario, workers] = label.split(' ');
+    lines.push(`${scenario.padStart(52)}  ${workers.padStart(7)}  ${String(running.length).padStart(6)}  ${ms(pct(running, 0.5)).padStart(21)}  ${ms(pct(running, 0.95))}  ${ms(Math.max(...running))}  ${ms(pct(cpu, 0.95)).slice(1)}  ${longest.toFixed(2).padStart(15)}  ${busy.toFixed(1).padStart(6)}  ${first.toFixed(2).padStart(14)}  ${ms(lastFrame).padStart(13)}  ${workersCpu}`);
+  }
+  return lines.join('\n');
+}
 JS
 echo "== diagram benchmark (bench.html)"
 node "$work/pw/run.mjs"

@@ -9,7 +9,8 @@ mod common;
 
 use proptest::prelude::*;
 use team_protocols::explore::{
-    explore, explore_with, replay_finding, replay_path, Choice, ExploreConfig, Node, Progress, Property, Quantifier, Report, Slice, Verdict,
+    explore, explore_with, replay_finding, replay_path, Choice, Exploration, ExploreConfig, Node, Progress, Property, Quantifier, Report,
+    Slice, Verdict,
 };
 use team_protocols::model::scripted;
 use team_protocols::protocol::{check, FaultAction, FaultPlan, FaultRule, MessageType, Team, Trace, ViolationKind};
@@ -281,6 +282,86 @@ fn slices_of_a_search_together_give_the_whole_search_verdicts_and_shortest_examp
             }
         }
     }
+}
+
+/// Runs the slices of one search side by side, `budget` visits at a time,
+/// handing each one's claims to the others after every step (as the page
+/// relays them between its workers): the slices' reports.
+fn shared(scenario: &str, of: usize, budget: u64) -> Vec<Report> {
+    let mut parts: Vec<Exploration> = (0..of)
+        .map(|index| {
+            let sliced =
+                ExploreConfig { slice: Some(Slice { index, of }), ..config(scenario, 1, vec![FaultAction::Drop, FaultAction::Duplicate]) };
+            Exploration::new(&sliced).unwrap()
+        })
+        .collect();
+    let mut reports: Vec<Option<Report>> = vec![None; of];
+    while reports.iter().any(Option::is_none) {
+        for index in 0..of {
+            if reports[index].is_none() {
+                reports[index] = parts[index].run(budget).unwrap();
+            }
+            let claims = parts[index].take_claims();
+            for (other, part) in parts.iter_mut().enumerate().filter(|(other, _)| *other != index) {
+                let _ = other;
+                part.learn(index, &claims);
+            }
+        }
+    }
+    reports.into_iter().flatten().collect()
+}
+
+#[test]
+fn slices_that_share_their_claims_give_the_whole_search_verdicts_and_shortest_examples_and_explore_each_state_about_once() {
+    for scenario in ["shutdown", "reject-plan", "out-of-order"] {
+        let whole = explore(&config(scenario, 1, vec![FaultAction::Drop, FaultAction::Duplicate])).unwrap();
+        for (of, budget) in [(2, 8), (2, 32), (3, 16)] {
+            let merged = Report::merge(shared(scenario, of, budget)).unwrap();
+            let case = format!("{scenario}, {of} slices, {budget} visits a step");
+            assert_eq!(merged.complete, whole.complete, "{case}");
+            for w in &whole.properties {
+                let m = merged.property(w.property).unwrap();
+                assert_eq!(m.verdict, w.verdict, "{case}: {}", w.property.name());
+                let len = |p: &team_protocols::explore::PropertyReport| p.example.as_ref().map(|e| (e.faults, e.path.len()));
+                assert_eq!(len(m), len(w), "{case}: {} has the whole search's shortest example", w.property.name());
+            }
+            let ratio = |a: u64, b: u64| a as f64 / b as f64;
+            eprintln!(
+                "{case}: distinct {} of {} ({:.3}), transitions {} of {} ({:.3})",
+                merged.distinct_states,
+                whole.distinct_states,
+                ratio(merged.distinct_states, whole.distinct_states),
+                merged.states,
+                whole.states,
+                ratio(merged.states, whole.states)
+            );
+            assert!(
+                ratio(merged.distinct_states, whole.distinct_states) < 1.1 && ratio(merged.states, whole.states) < 1.25,
+                "{case}: the slices explored {} distinct states and took {} transitions, the whole search {} and {}",
+                merged.distinct_states,
+                merged.states,
+                whole.distinct_states,
+                whole.states
+            );
+        }
+    }
+}
+
+#[test]
+fn a_search_run_in_steps_gives_the_report_of_one_run_to_the_end() {
+    let c = config("reject-plan", 1, vec![FaultAction::Drop, FaultAction::Duplicate]);
+    let whole = explore(&c).unwrap();
+    let mut stepped = Exploration::new(&c).unwrap();
+    let mut steps = 0;
+    let report = loop {
+        steps += 1;
+        if let Some(report) = stepped.run(7).unwrap() {
+            break report;
+        }
+    };
+    assert!(steps > 10, "{steps} steps");
+    assert!(stepped.is_over() && stepped.run(7).unwrap().is_none(), "the report is given once");
+    assert_eq!(report, whole);
 }
 
 #[test]

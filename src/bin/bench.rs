@@ -8,8 +8,13 @@
 //! the derived views, the diagram and the panels), as 50th and 95th
 //! percentiles. Last, the explorer (`team_protocols::explore`) in wasm:
 //! states per second on one thread, for a few scenarios; then the Explore
-//! panel searching in 1 and 2 Web Workers: states per second, and the
-//! main thread's frames (requestAnimationFrame intervals) while they run.
+//! panel searching in 1 and 2 Web Workers: wall seconds, states per second,
+//! distinct states, and the main thread's frame intervals
+//! (requestAnimationFrame) while they run. Each of those searches is marked
+//! on the page's timeline (`performance.mark`, `explore-workers <scenario>
+//! <n> start` and `end`), so the driver (`scripts/bench-browser.sh`, which
+//! records a Chromium trace) can add up the main thread's work per frame in
+//! that window.
 //!
 //! Build and open it with `trunk serve bench.html`, or headless with
 //! `scripts/bench-browser.sh`.
@@ -149,9 +154,12 @@ mod page {
     }
 
     /// The Explore panel mounted, searching `settings` in its Web Workers;
-    /// meanwhile the page's frames are timed: (seconds, states, states/s,
-    /// frame interval p50, p95 and max in ms, frames).
-    async fn explore_in_workers(settings: team_protocols::ui::explore_job::ExploreSettings) -> (f64, u64, f64, f64, f64, f64, usize) {
+    /// meanwhile the page's frames are timed: (counters at the end, frame
+    /// interval p50, p95 and max in ms, frames). The search is marked on the
+    /// page's timeline as `explore-workers <scenario> <workers> start`/`end`.
+    async fn explore_in_workers(
+        settings: team_protocols::ui::explore_job::ExploreSettings,
+    ) -> (team_protocols::ui::explore_job::Counters, f64, f64, f64, usize) {
         use team_protocols::ui::explore_panel::{ExplorePanel, ExploreUi};
         let host: web_sys::HtmlElement = document().create_element("div").unwrap().unchecked_into();
         document().body().unwrap().append_child(&host).unwrap();
@@ -162,8 +170,11 @@ mod page {
             provide_context(ui);
             view! { <ExplorePanel/> }
         });
+        let label = format!("explore-workers {} {}", settings.scenario, settings.workers);
         ui.settings.set(settings);
         next_frame().await;
+        let performance = window().performance().expect("performance");
+        let _ = performance.mark(&format!("{label} start"));
         ui.start(s);
         let mut frames = Vec::new();
         let mut last = now();
@@ -173,12 +184,23 @@ mod page {
             frames.push(t - last);
             last = t;
         }
+        let _ = performance.mark(&format!("{label} end"));
         let c = ui.job.with_untracked(|j| j.as_ref().map(|j| j.counters(now()))).unwrap_or_default();
+        let distinct = ui.job.with_untracked(|j| match j.as_ref().map(|j| &j.state) {
+            Some(team_protocols::ui::explore_job::JobState::Done(r)) => r.distinct_states,
+            _ => 0,
+        });
         drop(handle);
         host.remove();
         let n = frames.len();
         let max = frames.iter().copied().fold(0.0, f64::max);
-        (c.seconds, c.states, c.states_per_second, percentile(frames.clone(), 0.5), percentile(frames, 0.95), max, n)
+        (
+            team_protocols::ui::explore_job::Counters { distinct_states: distinct, ..c },
+            percentile(frames.clone(), 0.5),
+            percentile(frames, 0.95),
+            max,
+            n,
+        )
     }
 
     /// Runs every measurement and writes the results into the page.
@@ -250,20 +272,25 @@ mod page {
             next_frame().await;
         }
         lines.push(String::new());
-        lines.push("explore panel in Web Workers: scenario  faults  workers  states  seconds  states/s  frame-p50-ms  frame-p95-ms  frame-max-ms  frames".to_string());
-        for workers in [1, 2] {
-            let settings = team_protocols::ui::explore_job::ExploreSettings {
-                scenario: "out-of-order".into(),
-                max_faults: 1,
-                workers,
-                ..Default::default()
-            };
-            let (secs, states, rate, p50, p95, max, n) = explore_in_workers(settings).await;
-            lines.push(format!(
-                "{:>31}  {:>6}  {workers:>7}  {states:>6}  {secs:>7.2}  {rate:>8.0}  {p50:>12.1}  {p95:>12.1}  {max:>12.1}  {n:>6}",
-                "out-of-order", 1
-            ));
-            out.set_text_content(Some(&lines.join("\n")));
+        lines.push(
+            "explore panel in Web Workers: scenario  faults  workers  states  distinct  seconds  states/s  interval-p50-ms  interval-p95-ms  interval-max-ms  frames"
+                .to_string(),
+        );
+        for scenario in ["shutdown", "out-of-order"] {
+            for workers in [1, 2] {
+                let settings = team_protocols::ui::explore_job::ExploreSettings {
+                    scenario: scenario.into(),
+                    max_faults: 1,
+                    workers,
+                    ..Default::default()
+                };
+                let (c, p50, p95, max, n) = explore_in_workers(settings).await;
+                lines.push(format!(
+                    "{scenario:>31}  {:>6}  {workers:>7}  {:>6}  {:>8}  {:>7.2}  {:>8.0}  {p50:>15.1}  {p95:>15.1}  {max:>15.1}  {n:>6}",
+                    1, c.states, c.distinct_states, c.seconds, c.states_per_second
+                ));
+                out.set_text_content(Some(&lines.join("\n")));
+            }
         }
     }
 }

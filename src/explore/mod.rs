@@ -14,6 +14,7 @@
 //! Owns search and reporting. It must not draw anything or call a real
 //! model; the page's panel and the `explore` binary are its drivers.
 
+mod claims;
 pub mod detail;
 pub mod fork;
 pub mod gallery;
@@ -25,9 +26,10 @@ use std::hash::{Hash, Hasher};
 
 use serde::{Deserialize, Serialize};
 
+pub use claims::Claim;
 pub use detail::Detail;
 pub use properties::{Finding, Monitor, Property, Quantifier};
-pub use search::{explore, explore_with};
+pub use search::{explore, explore_with, Exploration};
 
 use crate::model::scripted::choices::{alternatives_sized, Alternative, Decisions};
 use crate::protocol::canon::StableHasher;
@@ -118,13 +120,15 @@ pub struct ExploreConfig {
     pub rules: Rules,
 }
 
-/// One worker's share of a search: the states of the first breadth-first
-/// level wide enough to share (at least two per worker) are dealt out in
-/// turn, and worker `index` of `of` explores those at positions `index`,
-/// `index + of`, … and what lies below them. Deterministic: every worker
-/// computes the same level. Subtrees can meet again, so the workers' distinct
-/// states overlap and their sum over-counts; each shortest counterexample is
-/// the shortest of the workers' (the shortest run lies in some slice).
+/// One worker's share of a search: the states of the first level wide
+/// enough to share (at least four per worker, so each gets several
+/// subtrees) are dealt out in turn, and worker `index` of `of` explores those
+/// at positions `index`, `index + of`, … and what lies below them. Deterministic: every worker computes the same
+/// level. Subtrees meet again: workers that exchange their claims
+/// ([`Exploration::take_claims`], [`Exploration::learn`]) expand each state
+/// where they meet once, by one of them; without that exchange each expands
+/// it, and their distinct states overlap. Either way each shortest
+/// counterexample is the shortest of the workers' (see `claims`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Slice {
     /// This worker's index, from 0.
@@ -142,7 +146,7 @@ impl Slice {
 
     /// True when `len` states are enough to share.
     fn wide_enough(self, len: usize) -> bool {
-        self.of <= 1 || len >= 2 * self.of
+        self.of <= 1 || len >= 4 * self.of
     }
 }
 
@@ -534,11 +538,12 @@ impl Report {
     }
 
     /// One report from the reports of the slices of one search (see
-    /// [`Slice`]): counters summed (so distinct states over-count where the
-    /// slices' subtrees meet), each verdict the whole search's, and each
-    /// example the one with the fewest faults, then the shortest path. The
-    /// wall time is the slowest slice's (they run side by side). `None` for
-    /// no reports.
+    /// [`Slice`]): counters summed (each worker counts the distinct states
+    /// it holds, so when they exchanged claims the sum is about the whole
+    /// search's; without the exchange it over-counts where their subtrees
+    /// meet), each verdict the whole search's, and each example the one with
+    /// the fewest faults, then the shortest path. The wall time is the
+    /// slowest slice's (they run side by side). `None` for no reports.
     pub fn merge(parts: Vec<Report>) -> Option<Report> {
         let mut parts = parts.into_iter();
         let mut out = parts.next()?;

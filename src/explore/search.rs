@@ -3,15 +3,25 @@
 //! one core or many), depth first, or seeded random walks. Deterministic;
 //! it reads no clock (the driver times it).
 //!
+//! The search is a value ([`Exploration`]) that runs in steps, in the
+//! sans-IO manner: [`Exploration::run`] visits up to a budget of states and
+//! returns, so a driver can do other things between steps — a Web Worker
+//! yields to its event loop, reads its messages and posts its counters. When
+//! several workers share one search (each with its [`Slice`]), each
+//! publishes the states it claims ([`Exploration::take_claims`]) and learns
+//! the others' ([`Exploration::learn`]), so a state where their subtrees
+//! meet is expanded once, by one of them (the rules and why they lose no
+//! run: `claims`). [`explore_with`] runs one to the end.
+//!
 //! Owns visiting states and collecting findings; what a state is and what
-//! moves it has belong to `Node`.
+//! moves it has belong to `Node`; who expands a shared state, to `claims`.
 
-use std::collections::{BTreeMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::collections::BTreeMap;
 
+use super::claims::{Claim, Claims};
 use super::{
     outcome, replay_path, Choice, Counterexample, ExploreConfig, ExploreError, Finding, Node, Progress, Property, PropertyReport, Report,
-    Step, Strategy, Verdict,
+    Slice, Step, Strategy, Verdict,
 };
 use crate::protocol::ids::SeededIds;
 use crate::runtime::scenarios::{self, Scenario};
@@ -23,78 +33,29 @@ struct Example {
     faults: usize,
 }
 
-/// The visited set's hasher: its keys are already well-mixed 64-bit state
-/// hashes, so hashing them again (SipHash, by default) is wasted work.
-#[derive(Default)]
-struct AsIs(u64);
-
-impl Hasher for AsIs {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        // Only `u64` keys are hashed; this covers any other use, byte by byte.
-        for b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(*b);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
-
-/// The set of state hashes seen.
-type Visited = HashSet<u64, BuildHasherDefault<AsIs>>;
-
-/// How many visits between two progress reports.
+/// How many visits between two progress reports of [`explore_with`].
 const PROGRESS_EVERY: u64 = 1024;
 
-/// A driver's progress callback.
-type OnProgress<'a> = &'a mut dyn FnMut(Progress);
-
 /// What the search has found so far.
-struct Found<'a> {
+struct Found {
     examples: BTreeMap<Property, Example>,
     outcomes: BTreeMap<String, u64>,
     states: u64,
-    visited: Visited,
+    claims: Claims,
     depth: usize,
     cut: bool,
-    pass: u32,
-    on_progress: OnProgress<'a>,
 }
 
-impl<'a> Found<'a> {
-    fn new(pass: u32, on_progress: OnProgress<'a>) -> Self {
-        Found {
-            examples: BTreeMap::new(),
-            outcomes: BTreeMap::new(),
-            states: 0,
-            visited: Visited::default(),
-            depth: 0,
-            cut: false,
-            pass,
-            on_progress,
-        }
-    }
-
-    /// Tells the driver how far the search has got.
-    fn progress(&mut self, frontier: usize) {
-        let p = Progress { states: self.states, distinct_states: self.visited.len() as u64, depth: self.depth, frontier, pass: self.pass };
-        (self.on_progress)(p);
-    }
-
-    /// Reports progress every `PROGRESS_EVERY` visits.
-    fn tick(&mut self, frontier: usize) {
-        if self.states.is_multiple_of(PROGRESS_EVERY) {
-            self.progress(frontier);
-        }
+impl Found {
+    fn new(slice: Option<Slice>) -> Self {
+        let (me, of) = slice.map_or((0, 1), |s| (s.index, s.of));
+        Found { examples: BTreeMap::new(), outcomes: BTreeMap::new(), states: 0, claims: Claims::new(me, of), depth: 0, cut: false }
     }
 
     /// Counts a state; true if it is new (then its findings are kept).
     fn visit(&mut self, hash: u64, node: &Node, step: &Step, config: &ExploreConfig) -> bool {
         self.states += 1;
-        if !self.visited.insert(hash) {
+        if !self.claims.visit(hash, node.path.len() as u32) {
             return false;
         }
         self.depth = self.depth.max(node.path.len());
@@ -108,10 +69,23 @@ impl<'a> Found<'a> {
         if step.terminal {
             *self.outcomes.entry(outcome(&node.world)).or_default() += 1;
         }
-        if self.visited.len() >= config.max_states {
+        if self.claims.held() >= config.max_states as u64 {
             self.cut = true;
         }
         true
+    }
+
+    /// The states reached so far were dealt out among the workers: `total`
+    /// of them waiting, `share` this worker's. Only worker 0 keeps the
+    /// counts of what every worker did before (transitions, terminal
+    /// states); from now on claims are shared.
+    fn dealt(&mut self, total: usize, share: usize) {
+        self.claims.dealt(total, share);
+        if !self.claims.first() {
+            self.outcomes.clear();
+            self.states = 0;
+        }
+        self.claims.share();
     }
 
     fn report(self, scenario: Scenario, config: &ExploreConfig, complete: bool) -> Result<Report, ExploreError> {
@@ -132,7 +106,7 @@ impl<'a> Found<'a> {
         Ok(Report {
             config: config.clone(),
             states: self.states,
-            distinct_states: self.visited.len() as u64,
+            distinct_states: self.claims.held(),
             depth: self.depth,
             complete,
             outcomes: self.outcomes,
@@ -163,37 +137,29 @@ fn expand(node: &Node, config: &ExploreConfig) -> Result<Expanded, ExploreError>
 #[cfg(not(target_arch = "wasm32"))]
 const PER_THREAD: usize = 32;
 
-/// Expands a level, on `threads` threads when it is large enough; the
-/// result is in the level's order whatever the thread count.
-fn expand_level(level: &[Node], config: &ExploreConfig, threads: usize) -> Result<Expanded, ExploreError> {
-    #[cfg(not(target_arch = "wasm32"))]
-    if threads > 1 && level.len() >= PER_THREAD * threads {
-        let chunk = level.len().div_ceil(threads);
-        let parts: Vec<Result<Expanded, ExploreError>> = std::thread::scope(|scope| {
-            let handles: Vec<_> = level
-                .chunks(chunk)
-                .map(|part| {
-                    scope.spawn(move || {
-                        let mut out = Vec::new();
-                        for node in part {
-                            out.extend(expand(node, config)?);
-                        }
-                        Ok(out)
-                    })
+/// Expands a level's states on `threads` threads; the result is in the
+/// level's order whatever the thread count.
+#[cfg(not(target_arch = "wasm32"))]
+fn expand_level(level: &[&Node], config: &ExploreConfig, threads: usize) -> Result<Expanded, ExploreError> {
+    let chunk = level.len().div_ceil(threads.max(1)).max(1);
+    let parts: Vec<Result<Expanded, ExploreError>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = level
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    let mut out = Vec::new();
+                    for node in part {
+                        out.extend(expand(node, config)?);
+                    }
+                    Ok(out)
                 })
-                .collect();
-            handles.into_iter().map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
-        });
-        let mut out = Vec::new();
-        for part in parts {
-            out.extend(part?);
-        }
-        return Ok(out);
-    }
-    let _ = threads;
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
+    });
     let mut out = Vec::new();
-    for node in level {
-        out.extend(expand(node, config)?);
+    for part in parts {
+        out.extend(part?);
     }
     Ok(out)
 }
@@ -206,121 +172,375 @@ fn threads(config: &ExploreConfig) -> usize {
     config.threads.max(1)
 }
 
-fn bfs(root: Node, config: &ExploreConfig, found: &mut Found) -> Result<(), ExploreError> {
-    let threads = threads(config);
-    let mut level = vec![root];
-    let mut depth = 0;
-    let mut sliced = config.slice.is_none();
-    while !level.is_empty() && !found.cut {
-        if depth >= config.max_depth {
-            found.cut = true;
-            break;
-        }
-        if !sliced {
-            if let Some(slice) = config.slice.filter(|s| s.wide_enough(level.len())) {
-                level = slice.deal(level);
-                sliced = true;
-            }
-        }
-        found.progress(level.len());
-        let mut next = Vec::new();
-        if threads > 1 {
-            for (hash, node, step) in expand_level(&level, config, threads)? {
-                if found.visit(hash, &node, &step, config) && !step.terminal {
-                    next.push(node);
-                }
-                found.tick(level.len() + next.len());
-                if found.cut {
-                    break;
-                }
-            }
-        } else {
-            // One thread: expand and visit node by node (the same order), so
-            // progress flows during a wide level.
-            'level: for node in &level {
-                for (hash, child, step) in expand(node, config)? {
-                    if found.visit(hash, &child, &step, config) && !step.terminal {
-                        next.push(child);
-                    }
-                    found.tick(level.len() + next.len());
-                    if found.cut {
-                        break 'level;
-                    }
-                }
-            }
-        }
-        level = next;
-        depth += 1;
-    }
-    found.progress(0);
-    Ok(())
+/// A breadth-first search between two steps.
+struct Bfs {
+    /// The level being expanded, each state with its hash.
+    level: Vec<(u64, Node)>,
+    /// The next state of `level` to expand.
+    at: usize,
+    /// Children of the states expanded, not yet visited.
+    pending: std::vec::IntoIter<(u64, Node, Step)>,
+    /// The next level so far.
+    next: Vec<(u64, Node)>,
+    depth: usize,
+    /// The level's start is done (bound checked, slice dealt).
+    begun: bool,
+    sliced: bool,
 }
 
-fn dfs(root: Node, config: &ExploreConfig, found: &mut Found) -> Result<(), ExploreError> {
-    let mut stack = vec![root];
-    let mut sliced = config.slice.is_none();
-    while let Some(node) = stack.pop() {
-        if found.cut {
-            break;
+/// A depth-first search between two steps.
+struct Dfs {
+    stack: Vec<(u64, Node)>,
+    sliced: bool,
+}
+
+/// Random walks between two steps.
+struct Walks {
+    root: Node,
+    rng: SeededIds,
+    runs_left: u64,
+    /// Where the current walk is.
+    at: Option<Node>,
+}
+
+/// Where a search is.
+enum Walk {
+    Bfs(Bfs),
+    Dfs(Dfs),
+    Walks(Box<Walks>),
+    /// Over: complete or not.
+    Over(bool),
+}
+
+/// One search within one configuration's bounds, run in steps.
+struct Pass {
+    config: ExploreConfig,
+    scenario: Scenario,
+    number: u32,
+    threads: usize,
+    found: Found,
+    walk: Walk,
+}
+
+impl Pass {
+    fn new(config: ExploreConfig, number: u32) -> Result<Pass, ExploreError> {
+        let scenario = scenarios::explorable(&config.scenario).ok_or_else(|| ExploreError::UnknownScenario(config.scenario.clone()))?;
+        let (root, step) = Node::start(scenario, &config, false)?;
+        let mut found = Found::new(config.slice);
+        let hash = root.state_hash(&config);
+        found.visit(hash, &root, &step, &config);
+        let walk = match config.strategy {
+            Strategy::Bfs if !step.terminal => Walk::Bfs(Bfs {
+                level: vec![(hash, root)],
+                at: 0,
+                pending: Vec::new().into_iter(),
+                next: Vec::new(),
+                depth: 0,
+                begun: false,
+                sliced: config.slice.is_none(),
+            }),
+            Strategy::Dfs if !step.terminal => Walk::Dfs(Dfs { stack: vec![(hash, root)], sliced: config.slice.is_none() }),
+            Strategy::Simulate { runs, seed } => {
+                // Each slice walks its own share of the runs with its own seed.
+                let (seed, runs) = match config.slice {
+                    Some(slice) if slice.of > 1 => {
+                        let share = runs / slice.of as u64 + u64::from((slice.index as u64) < runs % slice.of as u64);
+                        (seed.wrapping_add(slice.index as u64), share)
+                    }
+                    _ => (seed, runs),
+                };
+                Walk::Walks(Box::new(Walks { root, rng: SeededIds::new(seed ^ 0x51_u64.rotate_left(40)), runs_left: runs, at: None }))
+            }
+            _ => Walk::Over(true),
+        };
+        Ok(Pass { threads: threads(&config), config, scenario, number, found, walk })
+    }
+
+    /// Visits up to `budget` states (a level shared between threads goes
+    /// whole).
+    fn run(&mut self, budget: u64) -> Result<(), ExploreError> {
+        let Pass { config, found, walk, threads, .. } = self;
+        let over = match walk {
+            Walk::Bfs(b) => b.run(budget, config, *threads, found)?,
+            Walk::Dfs(d) => d.run(budget, config, found)?,
+            Walk::Walks(w) => w.run(budget, config, found)?,
+            Walk::Over(_) => return Ok(()),
+        };
+        if let Some(complete) = over {
+            *walk = Walk::Over(complete);
         }
-        if !sliced {
-            if let Some(slice) = config.slice.filter(|s| s.wide_enough(stack.len() + 1)) {
-                stack.push(node);
-                stack = slice.deal(stack);
-                sliced = true;
+        Ok(())
+    }
+
+    fn is_over(&self) -> bool {
+        matches!(self.walk, Walk::Over(_))
+    }
+
+    fn frontier(&self) -> usize {
+        match &self.walk {
+            Walk::Bfs(b) => b.level.len() - b.at + b.next.len(),
+            Walk::Dfs(d) => d.stack.len(),
+            Walk::Walks(_) | Walk::Over(_) => 0,
+        }
+    }
+
+    fn progress(&self) -> Progress {
+        Progress {
+            states: self.found.states,
+            distinct_states: self.found.claims.held(),
+            depth: self.found.depth,
+            frontier: self.frontier(),
+            pass: self.number,
+        }
+    }
+
+    fn report(self) -> Result<Report, ExploreError> {
+        let complete = matches!(self.walk, Walk::Over(true));
+        self.found.report(self.scenario, &self.config, complete)
+    }
+}
+
+/// `Some(complete)` once the search is over.
+type Ran = Option<bool>;
+
+impl Bfs {
+    fn run(&mut self, budget: u64, config: &ExploreConfig, threads: usize, found: &mut Found) -> Result<Ran, ExploreError> {
+        let mut used = 0;
+        while used < budget {
+            if let Some((hash, child, step)) = self.pending.next() {
+                used += 1;
+                if found.visit(hash, &child, &step, config) && !step.terminal {
+                    self.next.push((hash, child));
+                }
+                if found.cut {
+                    return Ok(Some(false));
+                }
                 continue;
             }
-        }
-        if node.path.len() >= config.max_depth {
-            found.cut = true;
-            continue;
-        }
-        let children = expand(&node, config)?;
-        for (hash, child, step) in children.into_iter().rev() {
-            if found.visit(hash, &child, &step, config) && !step.terminal {
-                stack.push(child);
+            if !self.begun {
+                if found.cut {
+                    return Ok(Some(false));
+                }
+                if self.level.is_empty() {
+                    return Ok(Some(true));
+                }
+                if self.depth >= config.max_depth {
+                    found.cut = true;
+                    return Ok(Some(false));
+                }
+                if !self.sliced {
+                    if let Some(slice) = config.slice.filter(|s| s.wide_enough(self.level.len())) {
+                        let total = self.level.len();
+                        self.level = slice.deal(std::mem::take(&mut self.level));
+                        found.dealt(total, self.level.len());
+                        self.sliced = true;
+                    }
+                }
+                self.begun = true;
+                #[cfg(not(target_arch = "wasm32"))]
+                if threads > 1 && self.level.len() >= PER_THREAD * threads {
+                    let ours: Vec<&Node> = self.level.iter().filter(|(h, _)| found.claims.ours(*h)).map(|(_, n)| n).collect();
+                    self.pending = expand_level(&ours, config, threads)?.into_iter();
+                    self.at = self.level.len();
+                    continue;
+                }
+                continue;
             }
-            found.tick(stack.len());
+            if let Some((hash, node)) = self.level.get(self.at) {
+                self.at += 1;
+                // Ceded to a worker that reached it no deeper: it expands it.
+                if found.claims.ours(*hash) {
+                    self.pending = expand(node, config)?.into_iter();
+                }
+                continue;
+            }
+            self.level = std::mem::take(&mut self.next);
+            self.at = 0;
+            self.depth += 1;
+            self.begun = false;
         }
+        let _ = threads;
+        Ok(None)
     }
-    found.progress(0);
-    Ok(())
 }
 
-fn simulate(root: Node, config: &ExploreConfig, runs: u64, seed: u64, found: &mut Found) -> Result<(), ExploreError> {
-    // Each slice walks its own share of the runs with its own seed.
-    let (seed, runs) = match config.slice {
-        Some(slice) if slice.of > 1 => {
-            let share = runs / slice.of as u64 + u64::from((slice.index as u64) < runs % slice.of as u64);
-            (seed.wrapping_add(slice.index as u64), share)
-        }
-        _ => (seed, runs),
-    };
-    let mut rng = SeededIds::new(seed ^ 0x51_u64.rotate_left(40));
-    for _ in 0..runs {
-        let mut node = root.clone();
-        loop {
-            let choices = node.choices(config);
-            if choices.is_empty() || found.cut {
-                break;
+impl Dfs {
+    fn run(&mut self, budget: u64, config: &ExploreConfig, found: &mut Found) -> Result<Ran, ExploreError> {
+        let mut used = 0;
+        while used < budget {
+            let Some((hash, node)) = self.stack.pop() else { return Ok(Some(!found.cut)) };
+            if found.cut {
+                return Ok(Some(false));
+            }
+            if !self.sliced {
+                if let Some(slice) = config.slice.filter(|s| s.wide_enough(self.stack.len() + 1)) {
+                    self.stack.push((hash, node));
+                    let total = self.stack.len();
+                    self.stack = slice.deal(std::mem::take(&mut self.stack));
+                    found.dealt(total, self.stack.len());
+                    self.sliced = true;
+                    continue;
+                }
             }
             if node.path.len() >= config.max_depth {
                 found.cut = true;
-                break;
+                continue;
             }
-            let pick = &choices[(rng.next_u64() % choices.len() as u64) as usize];
-            let (child, step) = node.after(pick, config)?;
-            found.visit(child.state_hash(config), &child, &step, config);
-            found.tick(0);
-            if step.terminal {
-                break;
+            if !found.claims.ours(hash) {
+                continue;
             }
-            node = child;
+            for (hash, child, step) in expand(&node, config)?.into_iter().rev() {
+                used += 1;
+                if found.visit(hash, &child, &step, config) && !step.terminal {
+                    self.stack.push((hash, child));
+                }
+            }
         }
-        found.cut = false;
+        Ok(None)
     }
-    found.progress(0);
-    Ok(())
+}
+
+impl Walks {
+    fn run(&mut self, budget: u64, config: &ExploreConfig, found: &mut Found) -> Result<Ran, ExploreError> {
+        let mut used = 0;
+        while used < budget {
+            let node = match self.at.take() {
+                Some(node) => node,
+                None if self.runs_left == 0 => return Ok(Some(false)),
+                None => {
+                    self.runs_left -= 1;
+                    // A bound cuts one walk, not the next.
+                    found.cut = false;
+                    self.root.clone()
+                }
+            };
+            let choices = node.choices(config);
+            if choices.is_empty() || found.cut || node.path.len() >= config.max_depth {
+                continue;
+            }
+            let pick = &choices[(self.rng.next_u64() % choices.len() as u64) as usize];
+            let (child, step) = node.after(pick, config)?;
+            used += 1;
+            found.visit(child.state_hash(config), &child, &step, config);
+            if !step.terminal {
+                self.at = Some(child);
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// An exploration that runs in steps: the search of `config`'s space, then
+/// the shrinking searches its examples need (see [`explore`]).
+pub struct Exploration {
+    config: ExploreConfig,
+    pass: Option<Pass>,
+    /// The first search's report, once it is over.
+    main: Option<Report>,
+    /// Reports of searches with fewer faults, by their bound.
+    smaller: BTreeMap<usize, Report>,
+    last: Progress,
+}
+
+impl Exploration {
+    /// An exploration of `config`, not started.
+    pub fn new(config: &ExploreConfig) -> Result<Exploration, ExploreError> {
+        let pass = Pass::new(config.clone(), 0)?;
+        let last = pass.progress();
+        Ok(Exploration { config: config.clone(), pass: Some(pass), main: None, smaller: BTreeMap::new(), last })
+    }
+
+    /// Visits up to about `budget` states (on several threads a whole level
+    /// may go at once; a step also ends where one search ends and the next
+    /// begins, so [`Exploration::progress`] shows each one's last counters);
+    /// the report once the exploration is over (once: after
+    /// that, `None` and [`Exploration::is_over`]).
+    pub fn run(&mut self, budget: u64) -> Result<Option<Report>, ExploreError> {
+        if let Some(mut pass) = self.pass.take() {
+            pass.run(budget)?;
+            self.last = pass.progress();
+            if !pass.is_over() {
+                self.pass = Some(pass);
+                return Ok(None);
+            }
+            let number = pass.number;
+            let report = pass.report()?;
+            let main = match self.main.take() {
+                None => report,
+                Some(main) => {
+                    self.smaller.insert(report.config.max_faults, report);
+                    main
+                }
+            };
+            let Some(fewer) = fewer_faults_needed(&main, &self.smaller) else {
+                return Ok(Some(shrunk(main, &self.smaller)));
+            };
+            // Shrinking searches cover the whole space even for a slice: a
+            // fewer-fault run may lie in another's part.
+            let bound = ExploreConfig { max_faults: fewer, slice: None, ..self.config.clone() };
+            self.main = Some(main);
+            self.pass = Some(Pass::new(bound, number + 1)?);
+            // A step ends with a search: its last counters are shown.
+            return Ok(None);
+        }
+        Ok(None)
+    }
+
+    /// True once the report has been given.
+    pub fn is_over(&self) -> bool {
+        self.pass.is_none()
+    }
+
+    /// How far it has got.
+    pub fn progress(&self) -> Progress {
+        self.last
+    }
+
+    /// The states this worker claimed since the last call, to hand to the
+    /// other workers of the search (none after the first search, or without
+    /// a slice).
+    pub fn take_claims(&mut self) -> Vec<Claim> {
+        match (&mut self.pass, &self.main) {
+            (Some(pass), None) => pass.found.claims.take_fresh(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Takes in the claims of worker `from` (its slice's index).
+    pub fn learn(&mut self, from: usize, claims: &[Claim]) {
+        if let (Some(pass), None) = (&mut self.pass, &self.main) {
+            pass.found.claims.learn(from, claims);
+        }
+    }
+}
+
+/// The next fault bound a shrinking search is needed for: for each property
+/// in turn whose example uses faults, the fewer-fault searches are tried
+/// from none up, and the first one not yet run is the answer.
+fn fewer_faults_needed(main: &Report, smaller: &BTreeMap<usize, Report>) -> Option<usize> {
+    for p in &main.properties {
+        let Some(faults) = p.example.as_ref().map(|e| e.faults) else { continue };
+        for fewer in 0..faults {
+            match smaller.get(&fewer) {
+                None => return Some(fewer),
+                Some(r) if r.property(p.property).is_some_and(|q| q.example.is_some()) => break,
+                Some(_) => {}
+            }
+        }
+    }
+    None
+}
+
+/// `main` with each example replaced by the one with the fewest faults.
+fn shrunk(mut main: Report, smaller: &BTreeMap<usize, Report>) -> Report {
+    for p in &mut main.properties {
+        let Some(faults) = p.example.as_ref().map(|e| e.faults) else { continue };
+        let fewer = (0..faults).find_map(|fewer| smaller.get(&fewer)?.property(p.property)?.example.clone());
+        if let Some(example) = fewer {
+            p.example = Some(example);
+        }
+    }
+    main
 }
 
 /// Explores the scenario `config` names within its bounds and judges every
@@ -336,52 +556,15 @@ pub fn explore(config: &ExploreConfig) -> Result<Report, ExploreError> {
 }
 
 /// [`explore`], telling `on_progress` how far it has got every thousand or
-/// so states and at the end of each level (the driver's live counters; a
-/// page's worker posts them to the page).
+/// so states and at the end (the driver's live counters).
 pub fn explore_with(config: &ExploreConfig, on_progress: &mut dyn FnMut(Progress)) -> Result<Report, ExploreError> {
-    let mut report = search(config, 0, on_progress)?;
-    // Shrinking searches cover the whole space even for a slice: a fewer-
-    // fault run may lie in another slice's part (see `Slice`).
-    let mut smaller: BTreeMap<usize, Report> = BTreeMap::new();
-    for index in 0..report.properties.len() {
-        let Some(faults) = report.properties[index].example.as_ref().map(|e| e.faults) else { continue };
-        let property = report.properties[index].property;
-        for fewer in 0..faults {
-            if !smaller.contains_key(&fewer) {
-                let pass = smaller.len() as u32 + 1;
-                let bound = ExploreConfig { max_faults: fewer, slice: None, ..config.clone() };
-                smaller.insert(fewer, search(&bound, pass, on_progress)?);
-            }
-            let example = smaller.get(&fewer).and_then(|r| r.property(property)).and_then(|p| p.example.clone());
-            if let Some(example) = example {
-                report.properties[index].example = Some(example);
-                break;
-            }
+    let mut exploration = Exploration::new(config)?;
+    on_progress(exploration.progress());
+    loop {
+        let report = exploration.run(PROGRESS_EVERY)?;
+        on_progress(exploration.progress());
+        if let Some(report) = report {
+            return Ok(report);
         }
     }
-    Ok(report)
-}
-
-/// One search within `config`'s bounds.
-fn search(config: &ExploreConfig, pass: u32, on_progress: &mut dyn FnMut(Progress)) -> Result<Report, ExploreError> {
-    let scenario = scenarios::explorable(&config.scenario).ok_or_else(|| ExploreError::UnknownScenario(config.scenario.clone()))?;
-    let (root, step) = Node::start(scenario, config, false)?;
-    let mut found = Found::new(pass, on_progress);
-    found.visit(root.state_hash(config), &root, &step, config);
-    let complete = match config.strategy {
-        Strategy::Bfs if !step.terminal => {
-            bfs(root, config, &mut found)?;
-            !found.cut
-        }
-        Strategy::Dfs if !step.terminal => {
-            dfs(root, config, &mut found)?;
-            !found.cut
-        }
-        Strategy::Simulate { runs, seed } => {
-            simulate(root, config, runs, seed, &mut found)?;
-            false
-        }
-        _ => true,
-    };
-    found.report(scenario, config, complete)
 }

@@ -1,8 +1,10 @@
 //! An exploration in the page: what the Explore panel asks for
 //! (`ExploreSettings`), how the search is shared out among Web Workers (one
 //! `Slice` each), the messages a worker and the page exchange (`ToWorker`,
-//! `FromWorker`, as JSON), and the job as its workers report (`Job`: the
-//! combined live counters, then the merged report).
+//! `FromWorker`, as JSON; and `ClaimBatch`, the states a worker claimed, as
+//! 32-bit words, which the page relays to the other workers unread), and the
+//! job as its workers report (`Job`: the combined live counters, then the
+//! merged report).
 //!
 //! Owns the job's rules only. Pure and native: no DOM, no workers, no clock
 //! (the driver passes times in, in milliseconds); the search itself is
@@ -12,7 +14,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::explore::gallery::Entry;
-use crate::explore::{Choice, ExploreConfig, Progress, Property, Report, Slice, Strategy};
+use crate::explore::{Choice, Claim, ExploreConfig, Progress, Property, Report, Slice, Strategy};
 use crate::model::scripted::choices::Decisions;
 use crate::protocol::FaultAction;
 use crate::protocol::Rules;
@@ -226,6 +228,42 @@ impl FromWorker {
     }
 }
 
+/// The states one worker claimed since its last batch: it posts them, the
+/// page relays them to the other workers of the search as they are, and
+/// each takes them in (`Exploration::learn`). As 32-bit words (a typed
+/// array: no JSON to write or read on the page's thread): the worker's
+/// index, then per claim the hash's low and high halves and the depth.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClaimBatch {
+    /// The worker's index (its slice's).
+    pub from: usize,
+    /// Its claims.
+    pub claims: Vec<Claim>,
+}
+
+impl ClaimBatch {
+    /// The batch as words.
+    pub fn to_words(&self) -> Vec<u32> {
+        let mut out = Vec::with_capacity(1 + 3 * self.claims.len());
+        out.push(self.from as u32);
+        for c in &self.claims {
+            out.extend([c.hash as u32, (c.hash >> 32) as u32, c.depth]);
+        }
+        out
+    }
+
+    /// Reads a batch.
+    pub fn from_words(words: &[u32]) -> Result<ClaimBatch, ExploreJobError> {
+        let torn = || ExploreJobError::BadMessage(format!("{} words are not a worker's index and claims of three words each", words.len()));
+        let Some((from, rest)) = words.split_first() else { return Err(torn()) };
+        if !rest.len().is_multiple_of(3) {
+            return Err(torn());
+        }
+        let claims = rest.chunks_exact(3).map(|w| Claim { hash: u64::from(w[0]) | (u64::from(w[1]) << 32), depth: w[2] }).collect();
+        Ok(ClaimBatch { from: *from as usize, claims })
+    }
+}
+
 /// Where a job is.
 #[derive(Debug, Clone, PartialEq)]
 pub enum JobState {
@@ -255,7 +293,8 @@ pub enum Reaction {
 pub struct Counters {
     /// Transitions taken by every worker.
     pub states: u64,
-    /// Distinct states, summed over workers.
+    /// Distinct states, summed over workers (each counts those it holds:
+    /// about the whole search's, since they share their claims).
     pub distinct_states: u64,
     /// The deepest path any worker has reached.
     pub depth: usize,
@@ -492,6 +531,15 @@ mod tests {
         assert_eq!(bad(ExploreSettings { fault_kinds: vec![], ..settings("shutdown", 1) }), ExploreJobError::NoFaultKind);
         assert_eq!(bad(ExploreSettings { max_depth: 0, ..settings("shutdown", 1) }), ExploreJobError::Zero("the depth bound"));
         assert!(Job::new(ExploreSettings { fault_kinds: vec![], max_faults: 0, ..settings("shutdown", 1) }, 0.0).is_ok());
+    }
+
+    #[test]
+    fn a_claim_batch_round_trips_as_words_and_a_torn_one_is_an_error() {
+        let batch = ClaimBatch { from: 1, claims: vec![Claim { hash: u64::MAX - 5, depth: 7 }, Claim { hash: 42, depth: 0 }] };
+        assert_eq!(ClaimBatch::from_words(&batch.to_words()), Ok(batch.clone()));
+        let words = batch.to_words();
+        assert!(matches!(ClaimBatch::from_words(&words[..5]), Err(ExploreJobError::BadMessage(_))));
+        assert!(matches!(ClaimBatch::from_words(&[]), Err(ExploreJobError::BadMessage(_))));
     }
 
     #[test]

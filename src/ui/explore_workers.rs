@@ -1,7 +1,9 @@
 //! The explorer's Web Workers, seen from the page: start one per share of a
 //! search (`explore_worker_loader.js`, built by Trunk from
-//! `src/bin/explore_worker.rs`), send each its slice, hand every message
-//! back to the caller, terminate them all on Stop or at the end.
+//! `src/bin/explore_worker.rs`), send each its slice, relay each worker's
+//! claims (a typed array, `explore_job::ClaimBatch`) to the others without
+//! reading them, hand every other message back to the caller, terminate
+//! them all on Stop or at the end.
 //!
 //! Owns the workers' lifetimes and the JS glue; what a message means is
 //! `ui::explore_job`. It must not touch the session or draw anything.
@@ -33,7 +35,7 @@ type Listeners = (Closure<dyn FnMut(MessageEvent)>, Closure<dyn FnMut(ErrorEvent
 
 /// The running workers of one search. Dropping it terminates them.
 pub struct Workers {
-    workers: Vec<Worker>,
+    workers: Rc<Vec<Worker>>,
     _listeners: Vec<Listeners>,
 }
 
@@ -42,20 +44,31 @@ impl Workers {
     /// error, as `Failed`) goes to `on_message` with the worker's index.
     pub fn start(n: usize, on_message: OnMessage) -> Result<Workers, ExploreWorkersError> {
         let mut workers = Vec::with_capacity(n);
-        let mut listeners = Vec::with_capacity(n);
-        for index in 0..n {
-            let worker = match Worker::new(WORKER_SCRIPT) {
-                Ok(w) => w,
+        for _ in 0..n {
+            match Worker::new(WORKER_SCRIPT) {
+                Ok(w) => workers.push(w),
                 Err(e) => {
                     workers.iter().for_each(Worker::terminate);
                     return Err(ExploreWorkersError::Start(e.as_string().unwrap_or_else(|| format!("{e:?}"))));
                 }
-            };
+            }
+        }
+        let workers = Rc::new(workers);
+        let mut listeners = Vec::with_capacity(n);
+        for (index, worker) in workers.iter().enumerate() {
             let messages = {
-                let on_message = on_message.clone();
+                let (on_message, all) = (on_message.clone(), workers.clone());
                 Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
-                    let text = e.data().as_string().unwrap_or_default();
-                    on_message(index, FromWorker::from_json(&text));
+                    let data = e.data();
+                    if let Some(text) = data.as_string() {
+                        return on_message(index, FromWorker::from_json(&text));
+                    }
+                    // A batch of claims: passed on as it is, unread.
+                    for (other, w) in all.iter().enumerate() {
+                        if other != index {
+                            let _ = w.post_message(&data);
+                        }
+                    }
                 })
             };
             let errors = {
@@ -68,7 +81,6 @@ impl Workers {
             };
             worker.set_onmessage(Some(messages.as_ref().unchecked_ref()));
             worker.set_onerror(Some(errors.as_ref().unchecked_ref()));
-            workers.push(worker);
             listeners.push((messages, errors));
         }
         Ok(Workers { workers, _listeners: listeners })
@@ -94,7 +106,7 @@ impl Workers {
 
 impl Drop for Workers {
     fn drop(&mut self) {
-        for w in &self.workers {
+        for w in self.workers.iter() {
             w.set_onmessage(None);
             w.set_onerror(None);
             w.terminate();

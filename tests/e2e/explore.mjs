@@ -1,5 +1,5 @@
 // End-to-end tests of the Explore panel (issue 13): a search in Web Workers
-// with live counters, its verdicts, a counterexample opened and stepped on
+// with live counters, its verdicts, two workers sharing one search, a counterexample opened and stepped on
 // the diagram, Stop ending the workers, a fork shown side by side, and a
 // link that reopens a counterexample. Registered by run.mjs.
 
@@ -72,7 +72,7 @@ export function register(test, h) {
     });
   }
 
-  test('1440x900 dark: Stop ends the workers of a search that is still running', async (browser) => {
+  test('1440x900 dark: Stop ends the workers of an explore search that is still running', async (browser) => {
     const size = { width: 1440, height: 900 };
     const { context, page, errors } = await h.openPage(browser, size, 'dark');
     try {
@@ -89,6 +89,31 @@ export function register(test, h) {
       const frozen = await page.locator('[data-counter=states]').textContent();
       await page.waitForTimeout(600);
       h.expect((await page.locator('[data-counter=states]').textContent()) === frozen, 'the counters still move after Stop');
+      return errors;
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('1440x900 light: explore with two workers sharing one search: the verdicts of one worker, and about its distinct states, not twice them', async (browser) => {
+    const size = { width: 1440, height: 900 };
+    const { context, page, errors } = await h.openPage(browser, size, 'light');
+    try {
+      const count = async (name) => Number((await page.locator(`[data-counter=${name}]`).textContent()).replace(/,/g, ''));
+      const verdicts = () => page.evaluate(() => [...document.querySelectorAll('.verdict[data-property]')]
+        .map((v) => `${v.dataset.property}=${v.querySelector('.verdict-badge').textContent}`).join(' '));
+      const search = async (workers) => {
+        await setUp(page, { scenario: 'out-of-order', faults: 1, workers });
+        await page.getByRole('button', { name: 'Start', exact: true }).click();
+        const done = await searchEnds(page, h);
+        h.expect(done.startsWith('Done: every run'), `${workers} workers: the search did not finish complete: ${done}`);
+        return { distinct: await count('distinct'), verdicts: await verdicts() };
+      };
+      const one = await search(1);
+      const two = await search(2);
+      h.expect(one.verdicts.length > 0 && two.verdicts === one.verdicts, `the verdicts differ: ${one.verdicts} / ${two.verdicts}`);
+      const ratio = two.distinct / one.distinct;
+      h.expect(ratio > 0.9 && ratio < 1.15, `two workers counted ${two.distinct} distinct states, one ${one.distinct}`);
       return errors;
     } finally {
       await context.close();

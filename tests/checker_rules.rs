@@ -156,6 +156,15 @@ fn a_request_read_by_the_run_after_the_one_it_was_addressed_to_crossed_a_restart
     t.spawn(&name("alice"), "coder", false, Millis(3)).unwrap();
     t.drain(&name("alice"), Millis(4)).unwrap();
     assert_eq!(kinds(t.trace()), vec![], "read before the restart");
+    // Answered before the restart, the unread message is only old news.
+    let mut t = Team::new("default", 3);
+    t.spawn(&name("alice"), "coder", false, Millis(0)).unwrap();
+    let id = t.request_shutdown(&AgentName::lead(), &name("alice"), Millis(1)).unwrap();
+    t.answer(RequestKind::Shutdown, &id, &name("alice"), false, "not yet", Millis(2)).unwrap();
+    t.set_status(&name("alice"), MemberStatus::Idle, Millis(3)).unwrap();
+    t.spawn(&name("alice"), "coder", false, Millis(3)).unwrap();
+    t.drain(&name("alice"), Millis(4)).unwrap();
+    assert_eq!(kinds(t.trace()), vec![], "settled before the restart");
 }
 
 #[test]

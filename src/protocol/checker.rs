@@ -44,8 +44,9 @@ pub enum ViolationKind {
     /// A response from a restarted teammate to a request addressed to its
     /// previous run (incarnation).
     AnswerAcrossRestart,
-    /// A restarted teammate read a request addressed to its previous run:
-    /// the request crossed the restart (anthropics/claude-code#45874).
+    /// A restarted teammate read a still pending request addressed to its
+    /// previous run: the request crossed the restart
+    /// (anthropics/claude-code#45874).
     RequestAcrossRestart,
     /// A message addressed to a teammate that had shut down.
     MessageToExitedTeammate,
@@ -304,12 +305,15 @@ impl Checker {
     }
 
     /// `agent` read the messages `ids` from its inbox: flags a request among
-    /// them that was addressed to an earlier run of `agent`.
+    /// them that is still pending and was addressed to an earlier run of
+    /// `agent` (one already answered is only an old message).
     fn read(&mut self, seq: u64, agent: &AgentName, ids: &[MessageId]) {
         let now = self.incarnation(agent);
         for id in ids {
             let Some(request) = self.waiting.remove(&id.0) else { continue };
-            let Some(r) = self.requests.get(&request).filter(|r| r.addressee == *agent && r.addressed < now) else { continue };
+            let Some(r) = self.requests.get(&request).filter(|r| r.addressee == *agent && r.addressed < now && r.settled.is_none()) else {
+                continue;
+            };
             let detail = Breach::RequestAcrossRestart {
                 agent: agent.clone(),
                 incarnation: now,

@@ -1,9 +1,10 @@
 //! The Anthropic Messages API provider: `POST {base_url}/v1/messages`.
 //!
 //! Owns the Anthropic dialect: the request (headers and JSON body), the
-//! reply (read in `reply`: the non-streamed body, the server-sent-events stream as a pure state machine
-//! ([`AnthropicStream`]: bytes in, in any chunk splits, events out)), and
-//! [`AnthropicModel`], which puts them on a transport. It must not know how
+//! reply (read in `reply`: the non-streamed body, and the server-sent-events
+//! stream as a pure state machine, [`AnthropicStream`]: bytes in, in any
+//! chunk splits, events out), and [`AnthropicModel`], which puts them on a
+//! transport. It must not know how
 //! bytes travel (`http`), when to retry (`retry`) or what the team does with
 //! the reply (the runtime).
 //!

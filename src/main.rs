@@ -1,4 +1,4 @@
-//! The browser entry point: mounts the app. Native builds have no UI and say so.
+//! The browser entry point: fetches the page's language and mounts the app. Native builds have no UI and say so.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
@@ -7,7 +7,17 @@ fn main() {
     // its formatting out of the bundle; the trap still shows in the console.
     #[cfg(debug_assertions)]
     console_error_panic_hook::set_once();
-    leptos::mount::mount_to_body(|| leptos::view! { <team_protocols::ui::App/> });
+    // The page comes up in the visitor's language: its messages are fetched
+    // first (English is built in), so a Japanese browser never sees English
+    // words flash by. A language that does not arrive in time leaves the
+    // page in English, and the banner says so.
+    wasm_bindgen_futures::spawn_local(async {
+        let start = team_protocols::ui::i18n_view::Start::prepare().await;
+        leptos::mount::mount_to_body(move || {
+            leptos::prelude::provide_context(start);
+            leptos::view! { <team_protocols::ui::App/> }
+        });
+    });
 }
 
 #[cfg(not(target_arch = "wasm32"))]

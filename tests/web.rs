@@ -1302,11 +1302,25 @@ async fn a_tour_that_cannot_run_its_scenario_does_not_start_over_the_run_on_scre
 
 // ------------------------------------------------------- languages (i18n)
 
-/// Switches the page's language with the header's switcher.
-fn switch_language(host: &web_sys::HtmlElement, tag: &str) {
+/// Switches the page's language with the header's switcher and waits for
+/// it (a translation's messages are fetched first).
+async fn switch_language(host: &web_sys::HtmlElement, tag: &str) {
     let el: web_sys::HtmlSelectElement = host.query_selector("#lang-select").unwrap().expect("the language switcher").unchecked_into();
     el.set_value(tag);
     el.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
+    for _ in 0..500 {
+        if document_lang() == tag {
+            leptos::task::tick().await;
+            return;
+        }
+        gloo_timers::future::TimeoutFuture::new(20).await;
+    }
+    panic!(
+        "timed out waiting for the switch to {tag}; the banner says: {}; busy {:?}; ready {}",
+        banner(host),
+        el.get_attribute("aria-busy"),
+        team_protocols::ui::i18n::Locale::from_tag(tag).and_then(team_protocols::ui::i18n::Catalog::ready).is_some()
+    );
 }
 
 fn document_lang() -> String {
@@ -1327,8 +1341,7 @@ async fn each_language_renders_the_page_in_it_with_no_missing_key_and_keeps_the_
     let label = host.query_selector("label.lang-switch").unwrap().expect("a labelled switcher");
     assert!(label.query_selector("select").unwrap().is_some());
     for locale in [Locale::Zh, Locale::Ja, Locale::It, Locale::En] {
-        switch_language(&host, locale.tag());
-        leptos::task::tick().await;
+        switch_language(&host, locale.tag()).await;
         let cat = Catalog::get(locale);
         assert_eq!(document_lang(), locale.tag(), "<html lang> follows the switcher");
         let run = cat.t("ui-run");
@@ -1381,16 +1394,14 @@ async fn the_caption_and_an_open_tour_stop_follow_a_language_switch() {
     click(&host, "[data-tour=shutdown]");
     until("the tour's first stop", || tour_progress(&host).starts_with("Stop 1 of")).await;
     let at = position(&host);
-    switch_language(&host, "ja");
-    leptos::task::tick().await;
+    switch_language(&host, "ja").await;
     let ja = Catalog::get(Locale::Ja);
     assert_eq!(texts(&host, ".caption-title"), [ja.t("cap-shutdown-requested-title")]);
     assert_eq!(texts(&host, ".tour-stop-title"), [ja.t("tour-shutdown-1-title")]);
     assert!(tour_progress(&host).contains('1'), "{}", tour_progress(&host));
     assert_eq!(position(&host), at, "the cursor stays on the stop");
     assert!(texts(&host, ".tour-text")[0].contains("shutdown_requests"), "identifiers stay as they are");
-    switch_language(&host, "en");
-    leptos::task::tick().await;
+    switch_language(&host, "en").await;
     assert_eq!(texts(&host, ".caption-title"), ["Shutdown requested"]);
     button(&host, "End tour").click();
 }

@@ -96,6 +96,8 @@ pub fn App(
     });
     on_cleanup(move || hash_listener.remove());
     s.refresh_saved();
+    // A language whose messages could not be fetched: the banner says so.
+    super::i18n_view::report_problems(move |text| s.banner.set(Some(text)));
 
     // Play: advance the cursor through the recording; at its end in Step
     // mode, release the next event of the run.

@@ -181,9 +181,12 @@ pub enum ToWorker {
     },
 }
 
-/// What a worker tells the page.
+/// What a worker tells the page. Externally tagged (`{"done":{…}}`), not
+/// `tag = "kind"`: an internally tagged enum is read through serde's
+/// buffered `Content`, which compiles every finding type's deserializer a
+/// second time into the page (11 KB gzip, issue 10).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum FromWorker {
     /// The worker's code is loaded and listening.
     Ready,

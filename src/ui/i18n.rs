@@ -1,10 +1,12 @@
 //! The lesson's languages: English, 中文, 日本語 and Italiano. A `Locale`
 //! names one (its BCP 47 tag and its own name for itself); a `Catalog` holds
-//! its Fluent messages (`locales/<tag>/*.ftl`, embedded at build time and
-//! parsed once per language, on first use) and formats a message by key
+//! its Fluent messages (`locales/<tag>/*.ftl`, parsed once per language)
+//! and formats a message by key
 //! with named arguments (`{ $name }`), falling back to English for a key a
 //! translation lacks, and to a visible marker (`⟦key⟧`) for a key nobody
-//! has. Formatting never panics.
+//! has. Formatting never panics. English is built into the program; in the
+//! browser the other languages are fetched when wanted (`i18n_view`) and
+//! installed here once, natively all four are built in.
 //!
 //! Owns the languages, the message files and message lookup. Pure and
 //! native: it must not touch the DOM, signals or storage (the page picks
@@ -68,49 +70,34 @@ impl Locale {
         preferred.into_iter().find_map(Locale::from_tag).unwrap_or_default()
     }
 
-    /// The message files of this language: (file name, text).
-    pub fn sources(self) -> &'static [(&'static str, &'static str)] {
+    /// The names of this language's message files, in load order (the same
+    /// for every language).
+    pub fn files(self) -> &'static [&'static str] {
+        FILES
+    }
+
+    /// Where the page fetches one of this language's message files, relative
+    /// to the page (Trunk copies `locales/` next to it).
+    pub fn url(self, file: &str) -> String {
+        format!("locales/{}/{file}", self.tag())
+    }
+
+    /// The message files built into the program: (file name, text). English
+    /// is always built in (it is every key's fallback); natively (the tests,
+    /// the command line) every language is. In the browser the others are
+    /// fetched when wanted ([`Catalog::install`]), so the page's wasm does
+    /// not carry them.
+    pub fn embedded(self) -> Option<&'static [(&'static str, &'static str)]> {
         match self {
-            Locale::En => &[
-                ("ui.ftl", include_str!("../../locales/en/ui.ftl")),
-                ("captions.ftl", include_str!("../../locales/en/captions.ftl")),
-                ("tours.ftl", include_str!("../../locales/en/tours.ftl")),
-                ("explore.ftl", include_str!("../../locales/en/explore.ftl")),
-                ("findings.ftl", include_str!("../../locales/en/findings.ftl")),
-                ("diagram.ftl", include_str!("../../locales/en/diagram.ftl")),
-                ("shell.ftl", include_str!("../../locales/en/shell.ftl")),
-                ("errors.ftl", include_str!("../../locales/en/errors.ftl")),
-            ],
-            Locale::Zh => &[
-                ("ui.ftl", include_str!("../../locales/zh/ui.ftl")),
-                ("captions.ftl", include_str!("../../locales/zh/captions.ftl")),
-                ("tours.ftl", include_str!("../../locales/zh/tours.ftl")),
-                ("explore.ftl", include_str!("../../locales/zh/explore.ftl")),
-                ("findings.ftl", include_str!("../../locales/zh/findings.ftl")),
-                ("diagram.ftl", include_str!("../../locales/zh/diagram.ftl")),
-                ("shell.ftl", include_str!("../../locales/zh/shell.ftl")),
-                ("errors.ftl", include_str!("../../locales/zh/errors.ftl")),
-            ],
-            Locale::Ja => &[
-                ("ui.ftl", include_str!("../../locales/ja/ui.ftl")),
-                ("captions.ftl", include_str!("../../locales/ja/captions.ftl")),
-                ("tours.ftl", include_str!("../../locales/ja/tours.ftl")),
-                ("explore.ftl", include_str!("../../locales/ja/explore.ftl")),
-                ("findings.ftl", include_str!("../../locales/ja/findings.ftl")),
-                ("diagram.ftl", include_str!("../../locales/ja/diagram.ftl")),
-                ("shell.ftl", include_str!("../../locales/ja/shell.ftl")),
-                ("errors.ftl", include_str!("../../locales/ja/errors.ftl")),
-            ],
-            Locale::It => &[
-                ("ui.ftl", include_str!("../../locales/it/ui.ftl")),
-                ("captions.ftl", include_str!("../../locales/it/captions.ftl")),
-                ("tours.ftl", include_str!("../../locales/it/tours.ftl")),
-                ("explore.ftl", include_str!("../../locales/it/explore.ftl")),
-                ("findings.ftl", include_str!("../../locales/it/findings.ftl")),
-                ("diagram.ftl", include_str!("../../locales/it/diagram.ftl")),
-                ("shell.ftl", include_str!("../../locales/it/shell.ftl")),
-                ("errors.ftl", include_str!("../../locales/it/errors.ftl")),
-            ],
+            Locale::En => Some(EN),
+            #[cfg(not(target_arch = "wasm32"))]
+            Locale::Zh => Some(ZH),
+            #[cfg(not(target_arch = "wasm32"))]
+            Locale::Ja => Some(JA),
+            #[cfg(not(target_arch = "wasm32"))]
+            Locale::It => Some(IT),
+            #[cfg(target_arch = "wasm32")]
+            _ => None,
         }
     }
 
@@ -124,6 +111,25 @@ impl Locale {
     }
 }
 
+/// Declares the message files, once for every language: `FILES` (their
+/// names) and, for each language, the embedded texts (`include_str!`).
+macro_rules! message_files {
+    ($($stem:literal),+ $(,)?) => {
+        const FILES: &[&str] = &[$(concat!($stem, ".ftl")),+];
+        const EN: &[(&str, &str)] = &[$((concat!($stem, ".ftl"), include_str!(concat!("../../locales/en/", $stem, ".ftl")))),+];
+        #[cfg(not(target_arch = "wasm32"))]
+        const ZH: &[(&str, &str)] = &[$((concat!($stem, ".ftl"), include_str!(concat!("../../locales/zh/", $stem, ".ftl")))),+];
+        #[cfg(not(target_arch = "wasm32"))]
+        const JA: &[(&str, &str)] = &[$((concat!($stem, ".ftl"), include_str!(concat!("../../locales/ja/", $stem, ".ftl")))),+];
+        #[cfg(not(target_arch = "wasm32"))]
+        const IT: &[(&str, &str)] = &[$((concat!($stem, ".ftl"), include_str!(concat!("../../locales/it/", $stem, ".ftl")))),+];
+    };
+}
+
+// Every language's message files (`locales/<tag>/<name>.ftl`), in load
+// order. A new file is one more name here.
+message_files!("ui", "captions", "tours", "explore", "findings", "diagram", "shell", "errors", "language");
+
 /// What can go wrong with a message file or a message.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum I18nError {
@@ -136,6 +142,14 @@ pub enum I18nError {
         file: &'static str,
         /// What the parser said.
         errors: String,
+    },
+    /// A message file holds no message.
+    #[error("{locale}/{file} holds no message")]
+    Empty {
+        /// The language's tag.
+        locale: &'static str,
+        /// The file's name.
+        file: &'static str,
     },
     /// Two messages of one language have the same key.
     #[error("{locale}: {errors}")]
@@ -220,36 +234,74 @@ impl std::fmt::Debug for Catalog {
     }
 }
 
+/// The parsed catalogs, one write-once cell per language (in `Locale::ALL`
+/// order): a built-in language is parsed on first use, a fetched one when
+/// it is installed.
 static CATALOGS: [OnceLock<Catalog>; 4] = [OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new()];
 
 impl Catalog {
-    /// The catalog of `locale`, parsed on first use and kept.
+    /// The catalog of `locale` if it is available: a built-in language
+    /// always is, a fetched one once installed.
+    pub fn ready(locale: Locale) -> Option<&'static Catalog> {
+        let cell = &CATALOGS[locale.index()];
+        match locale.embedded() {
+            Some(sources) => Some(cell.get_or_init(|| Catalog::parse(locale, sources.iter().map(|(f, t)| (*f, (*t).to_string()))))),
+            None => cell.get(),
+        }
+    }
+
+    /// The catalog of `locale`, or English while that language is not
+    /// available (the words the page shows meanwhile).
     pub fn get(locale: Locale) -> &'static Catalog {
-        CATALOGS[locale.index()].get_or_init(|| Catalog::load(locale))
+        Catalog::ready(locale).unwrap_or_else(Catalog::en)
     }
 
     /// English, the fallback (the native tests' language).
     pub fn en() -> &'static Catalog {
-        Catalog::get(Locale::En)
+        CATALOGS[Locale::En.index()].get_or_init(|| Catalog::parse(Locale::En, EN.iter().map(|(f, t)| (*f, (*t).to_string()))))
     }
 
-    fn load(locale: Locale) -> Catalog {
+    /// Makes `locale` available from its fetched message files (name, text),
+    /// once: a second install keeps the first. An error, and nothing
+    /// installed, when a file holds no message (a server's error page, say).
+    pub fn install(locale: Locale, texts: impl IntoIterator<Item = (&'static str, String)>) -> Result<&'static Catalog, I18nError> {
+        if let Some(cat) = Catalog::ready(locale) {
+            return Ok(cat);
+        }
+        let cat = Catalog::checked(locale, texts)?;
+        Ok(CATALOGS[locale.index()].get_or_init(|| cat))
+    }
+
+    /// The catalog of fetched files, refused when a file holds no message.
+    fn checked(locale: Locale, texts: impl IntoIterator<Item = (&'static str, String)>) -> Result<Catalog, I18nError> {
+        let cat = Catalog::parse(locale, texts);
+        match cat.errors.iter().find(|e| matches!(e, I18nError::Empty { .. })) {
+            Some(empty) => Err(empty.clone()),
+            None => Ok(cat),
+        }
+    }
+
+    fn parse(locale: Locale, texts: impl IntoIterator<Item = (&'static str, String)>) -> Catalog {
         let mut errors = Vec::new();
         let mut keys = Vec::new();
         let mut bundle = FluentBundle::new_concurrent(vec![locale.tag().parse().unwrap_or_default()]);
         bundle.set_use_isolating(false);
-        for (file, text) in locale.sources() {
-            let resource = match FluentResource::try_new((*text).to_string()) {
+        for (file, text) in texts {
+            let resource = match FluentResource::try_new(text) {
                 Ok(r) => r,
                 Err((r, errs)) => {
                     errors.push(I18nError::Parse { locale: locale.tag(), file, errors: format!("{errs:?}") });
                     r
                 }
             };
+            let before = keys.len();
             for entry in resource.entries() {
                 if let fluent_syntax::ast::Entry::Message(m) = entry {
                     keys.push(m.id.name.to_string());
                 }
+            }
+            if keys.len() == before {
+                errors.push(I18nError::Empty { locale: locale.tag(), file });
             }
             if let Err(errs) = bundle.add_resource(resource) {
                 errors.push(I18nError::Duplicate { locale: locale.tag(), errors: format!("{errs:?}") });
@@ -318,17 +370,8 @@ impl Catalog {
     /// duplicates; empty for a missing key.
     pub fn variables(&self, key: &str) -> Vec<String> {
         let mut vars = std::collections::BTreeSet::new();
-        for (_, text) in self.locale.sources() {
-            let Ok(resource) = fluent_syntax::parser::parse(*text) else { continue };
-            for entry in resource.body {
-                if let fluent_syntax::ast::Entry::Message(m) = entry {
-                    if m.id.name == key {
-                        if let Some(p) = &m.value {
-                            collect_vars(p, &mut vars);
-                        }
-                    }
-                }
-            }
+        if let Some(pattern) = self.bundle.get_message(key).and_then(|m| m.value()) {
+            collect_vars(pattern, &mut vars);
         }
         vars.into_iter().collect()
     }
@@ -407,6 +450,39 @@ mod tests {
         for l in Locale::ALL {
             assert_eq!(Locale::from_tag(l.tag()), Some(l));
         }
+    }
+
+    #[test]
+    fn every_message_file_in_locales_is_in_the_file_list_and_built_in_natively() {
+        for l in Locale::ALL {
+            let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("locales").join(l.tag());
+            let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
+                .map(|entries| entries.filter_map(|e| e.ok()?.file_name().into_string().ok()).filter(|n| n.ends_with(".ftl")).collect())
+                .unwrap_or_default();
+            on_disk.sort();
+            let mut listed: Vec<String> = l.files().iter().map(|f| f.to_string()).collect();
+            listed.sort();
+            assert_eq!(on_disk, listed, "{}: the files in {} and the list in i18n.rs", l.tag(), dir.display());
+            let built_in: Vec<&str> = l.embedded().unwrap_or_default().iter().map(|(f, _)| *f).collect();
+            assert_eq!(built_in, l.files(), "{}: natively every language is built in", l.tag());
+        }
+    }
+
+    #[test]
+    fn a_fetched_file_without_messages_is_refused() {
+        let page = "<!DOCTYPE html>\n<html><body>Not found</body></html>\n".to_string();
+        let refused = Catalog::checked(Locale::Ja, [("ui.ftl", "ui-run = 実行\n".to_string()), ("captions.ftl", page)]);
+        assert!(matches!(refused, Err(I18nError::Empty { file: "captions.ftl", .. })), "{refused:?}");
+        let fine = Catalog::checked(Locale::Ja, [("ui.ftl", "ui-run = 実行\n".to_string())]);
+        assert_eq!(fine.map(|c| c.t("ui-run")), Ok("実行".to_string()));
+    }
+
+    #[test]
+    fn a_language_is_installed_once_and_the_first_catalog_stays() {
+        let first: *const Catalog = Catalog::get(Locale::It);
+        let again = Catalog::install(Locale::It, [("ui.ftl", "ui-run = Altro\n".to_string())]);
+        assert!(again.is_ok_and(|c| std::ptr::eq(c, first) && c.t("ui-run") != "Altro"));
+        assert_eq!(Catalog::get(Locale::It).locale(), Locale::It);
     }
 
     #[test]

@@ -178,7 +178,7 @@ export function register(test, h) {
           return s && !s.textContent.startsWith('探索中');
         }, null, { timeout: 120_000 });
         const done = await status(page).textContent();
-        h.expect(done.startsWith('完了: '), `the status is not in Japanese: ${done}`);
+        h.expect(done.startsWith('完了：'), `the status is not in Japanese: ${done}`);
         const lost = page.locator('.verdict[data-property=no_answer_lost]');
         h.expect((await lost.locator('.verdict-badge').textContent()) === '違反', 'the verdict badge is not in Japanese');
         const panel = page.locator('section.explore');
@@ -190,10 +190,10 @@ export function register(test, h) {
         await h.screenshot(page, size, 'light', 'explore-ja');
         await lost.getByRole('button', { name: /^no_answer_lost の反例を開く/ }).click();
         if (size.width < 1200 && (await page.locator('#setup-toggle').getAttribute('aria-expanded')) === 'true') await page.keyboard.press('Escape');
-        const card = page.getByRole('region', { name: '破られた性質: always no_answer_lost' });
+        const card = page.getByRole('region', { name: '破られた性質：always no_answer_lost' });
         await card.waitFor({ state: 'visible' });
         const text = await card.innerText();
-        h.expect(text.includes('障害 1 件') && text.includes('性質:'), `the card is not in Japanese: ${text}`);
+        h.expect(text.includes('障害 1 件') && text.includes('性質：'), `the card is not in Japanese: ${text}`);
         const body = await page.evaluate(() => document.body.innerText);
         h.expect(!body.includes('⟦'), 'a missing key shows on the page');
         await h.screenshot(page, size, 'light', 'explore-ja-card');

@@ -41,13 +41,14 @@ function expect(cond, what) {
 }
 
 /** A fresh page at `size` in `scheme`, collecting console and page errors. */
-async function openPage(browser, size, scheme, locale = 'en-US', play = 'Play') {
+async function openPage(browser, size, scheme, locale = 'en-US', play = 'Play', initScript = null) {
   const context = await browser.newContext({
     viewport: { width: size.width, height: size.height },
     colorScheme: scheme,
     reducedMotion: 'reduce',
     locale,
   });
+  if (initScript) await context.addInitScript(initScript);
   const page = await context.newPage();
   page.setDefaultTimeout(TIMEOUT);
   const errors = [];
@@ -411,13 +412,26 @@ const LANGUAGES = [
   { locale: 'zh-CN', tag: 'zh', play: '播放', run: '运行', scenario: '优雅关机', missing: '⟦' },
   { locale: 'it-IT', tag: 'it', play: 'Riproduci', run: 'Esegui', scenario: 'Shutdown ordinato', missing: '⟦' },
 ];
+// Records (in window.__englishSeen) whether the English page ever showed:
+// its Play or Run button (the title is not a test: 日本語 keeps the English name).
+const WATCH_FOR_ENGLISH = `
+  window.__englishSeen = false;
+  new MutationObserver(() => {
+    if (window.__englishSeen) return;
+    const english = [...document.querySelectorAll('button')].find((b) => ['Play', 'Run'].includes(b.textContent.trim()));
+    if (english) window.__englishSeen = 'the ' + english.textContent.trim() + ' button';
+  }).observe(document, { subtree: true, childList: true, characterData: true });
+`;
 for (const lang of LANGUAGES) {
   for (const size of [SIZES[0], SIZES[2]]) {
     for (const scheme of SCHEMES) {
       const tag = `${size.width}x${size.height} ${scheme} ${lang.locale}`;
       test(`${tag}: the page comes up in the browser's language, fits, and has no axe violation after a run`, async (browser) => {
-        const { context, page, errors } = await openPage(browser, size, scheme, lang.locale, lang.play);
+        const { context, page, errors } = await openPage(browser, size, scheme, lang.locale, lang.play, WATCH_FOR_ENGLISH);
         try {
+          // The translation is fetched before the page mounts: no English first.
+          const english = await page.evaluate(() => window.__englishSeen);
+          expect(english === false, `English words showed before ${lang.locale}'s: ${english}`);
           const htmlLang = await page.evaluate(() => document.documentElement.lang);
           expect(htmlLang === lang.tag, `<html lang> is '${htmlLang}', not '${lang.tag}'`);
           const picked = await page.locator('#lang-select').inputValue();
@@ -449,6 +463,36 @@ for (const lang of LANGUAGES) {
     }
   }
 }
+
+// A translation that cannot be fetched: the page comes up in English, says
+// why in the banner, and works (a run, the switcher back on English).
+test('1440x900 light ja-JP: a language the server refuses leaves the page in English, usable, and the banner says why', async (browser) => {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'light', reducedMotion: 'reduce', locale: 'ja-JP' });
+  await context.route('**/locales/ja/**', (route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'not here' }));
+  const page = await context.newPage();
+  page.setDefaultTimeout(TIMEOUT);
+  const errors = [];
+  // The refused files are the point of this test: only their 404s are expected.
+  const expected404 = (text) => /status of 404/.test(text);
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && !expected404(msg.text())) errors.push(`console error: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => errors.push(`page error: ${err.message}`));
+  try {
+    await page.goto(BASE, { waitUntil: 'load' });
+    await page.getByRole('button', { name: 'Play', exact: true }).waitFor({ state: 'visible' });
+    const alert = (await page.getByRole('alert').allInnerTexts()).join(' ');
+    expect(alert.includes('日本語 could not be loaded (the server answered 404). The page stays in English.'), `the banner says: '${alert}'`);
+    expect((await page.evaluate(() => document.documentElement.lang)) === 'en', '<html lang> is en');
+    expect((await page.locator('#lang-select').inputValue()) === 'en', 'the switcher shows English');
+    await runShutdown(page, SIZES[0]);
+    const [shown, total] = await shownOf(page);
+    expect(shown === total && total > 5, `the run is shown (${shown} of ${total})`);
+    return errors;
+  } finally {
+    await context.close();
+  }
+});
 
 // Moving messages (issue 11, item 5): a step sends an envelope along its
 // arrow (a transform animation); with reduced motion the same step only

@@ -1371,7 +1371,7 @@ async fn the_diagram_its_legend_and_the_provider_menu_speak_the_page_language() 
     leptos::task::tick().await;
     click(&host, "[data-scenario=shutdown]");
     until("the run to finish", || run_finished(&host)).await;
-    switch_language(&host, "ja");
+    switch_language(&host, "ja").await;
     leptos::task::tick().await;
     let ja = Catalog::get(Locale::Ja);
     let drawn = texts(&host, "svg.diagram text").join(" | ");
@@ -1381,7 +1381,7 @@ async fn the_diagram_its_legend_and_the_provider_menu_speak_the_page_language() 
     assert!(drawn.contains("shutdown_request"), "message types stay as they are: {drawn}");
     let options = texts(&host, "select[aria-label] option");
     assert!(options.iter().any(|o| o == &ja.t("provider-scripted")), "{options:?}");
-    switch_language(&host, "en");
+    switch_language(&host, "en").await;
     leptos::task::tick().await;
 }
 

@@ -1303,12 +1303,15 @@ async fn a_tour_that_cannot_run_its_scenario_does_not_start_over_the_run_on_scre
 // ------------------------------------------------------- languages (i18n)
 
 /// Switches the page's language with the header's switcher and waits for
-/// it (a translation's messages are fetched first).
+/// it (a translation's messages are fetched first), as long as the switcher
+/// itself waits before it gives up and says why (a busy machine can be
+/// slow to serve the files).
 async fn switch_language(host: &web_sys::HtmlElement, tag: &str) {
     let el: web_sys::HtmlSelectElement = host.query_selector("#lang-select").unwrap().expect("the language switcher").unchecked_into();
     el.set_value(tag);
     el.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
-    for _ in 0..500 {
+    let started = js_sys::Date::now();
+    while js_sys::Date::now() - started < f64::from(team_protocols::ui::i18n_view::SWITCH_WAIT_MS) + 2_000.0 {
         if document_lang() == tag {
             leptos::task::tick().await;
             return;

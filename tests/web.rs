@@ -1030,6 +1030,10 @@ async fn the_requests_and_the_inboxes_are_one_tab_stop_each_and_arrow_keys_home_
             assert_eq!(tab_stops(&rows), [expected], "{list}: the one tab stop follows the focus");
         }
         assert_eq!(position(&host), cursor, "{list}: Home and End inside the list do not move the cursor");
+        // A click moves the one tab stop to the row clicked.
+        rows[last].unchecked_ref::<web_sys::HtmlElement>().click();
+        leptos::task::tick().await;
+        assert_eq!(tab_stops(&all(&host, selector)), [last], "{list}: the tab stop follows a click");
     }
 }
 

@@ -275,6 +275,7 @@ fn InboxPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
                     let more = count.saturating_sub(waiting.len());
                     let label = tr!(cat, "ui-inbox-unread", name = n.to_string(), count = count);
                     let me = n.to_string();
+                    let clicked = me.clone();
                     let tab = move || {
                         let holds = |st: &TeamState| last.with(|l| lists::tab_stop(l.as_deref(), st.bus.names().map(AgentName::as_str)) == Some(me.as_str()));
                         if state.with(|st| st.as_ref().is_some_and(holds)) {
@@ -285,7 +286,8 @@ fn InboxPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
                     };
                     view! {
                         <details class="inbox" open={count > 0}>
-                            <summary tabindex=tab data-agent=n.to_string()>{label}</summary>
+                            // A click moves the tab stop here, as the arrow keys do.
+                            <summary tabindex=tab data-agent=n.to_string() on:click=move |_| last.set(Some(clicked.clone()))>{label}</summary>
                             <ul>
                                 {waiting.into_iter().map(|w| view! { <li>{w}</li> }).collect_view()}
                                 {(more > 0).then(|| view! { <li class="muted">{tr!(cat, "ui-and-more", count = more)}</li> })}

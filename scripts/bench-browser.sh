@@ -125,8 +125,9 @@ function frameWork(events) {
     const longest = inRunning.reduce((m, [s, e]) => Math.max(m, (e - s) / 1000), 0);
     const span = work.length > 2 ? (frames[frames.length - 2] - frames[1]) / 1000 : NaN;
     const busy = (running.reduce((a, b) => a + b, 0) / span) * 100;
-    const [, scenario, workers] = label.split(' ');
-    lines.push(`${scenario.padStart(52)}  ${workers.padStart(7)}  ${String(running.length).padStart(6)}  ${ms(pct(running, 0.5)).padStart(21)}  ${ms(pct(running, 0.95))}  ${ms(Math.max(...running))}  ${ms(pct(cpu, 0.95)).slice(1)}  ${longest.toFixed(2).padStart(15)}  ${busy.toFixed(1).padStart(6)}  ${first.toFixed(2).padStart(14)}  ${ms(lastFrame).padStart(13)}  ${workersCpu}`);
+    const [, scenario, workers, ...note] = label.split(' ');
+    const name = note.length ? `${scenario} (${note.join(' ')})` : scenario;
+    lines.push(`${name.padStart(52)}  ${workers.padStart(7)}  ${String(running.length).padStart(6)}  ${ms(pct(running, 0.5)).padStart(21)}  ${ms(pct(running, 0.95))}  ${ms(Math.max(...running))}  ${ms(pct(cpu, 0.95)).slice(1)}  ${longest.toFixed(2).padStart(15)}  ${busy.toFixed(1).padStart(6)}  ${first.toFixed(2).padStart(14)}  ${ms(lastFrame).padStart(13)}  ${workersCpu}`);
   }
   return lines.join('\n');
 }

@@ -13,9 +13,7 @@
 #[cfg(target_arch = "wasm32")]
 use super::download::DownloadError;
 use super::i18n::{tr, Catalog};
-#[cfg(target_arch = "wasm32")]
-use super::session::ShareLinkError;
-use super::share::ShareError;
+use super::share::{ShareError, ShareLinkError};
 use super::snapshot::SnapshotError;
 #[cfg(target_arch = "wasm32")]
 use super::storage::StorageError;
@@ -38,7 +36,6 @@ pub fn share(cat: &Catalog, e: &ShareError) -> String {
 }
 
 /// Why the run on screen has no share link.
-#[cfg(target_arch = "wasm32")]
 pub fn share_link(cat: &Catalog, e: &ShareLinkError) -> String {
     match e {
         ShareLinkError::Running => cat.t("error-share-running"),
@@ -177,6 +174,12 @@ mod tests {
             let cat = Catalog::get(l);
             for words in imports().iter().map(|e| import(cat, e)).chain(shares().iter().map(|e| share(cat, e))) {
                 assert!(!words.contains('⟦') && !words.contains("{ $"), "{}: {words}", l.tag());
+            }
+            for e in
+                [ShareLinkError::Running, ShareLinkError::Empty, ShareLinkError::NoAddress, ShareLinkError::Share(ShareError::TooLong(9))]
+            {
+                let words = share_link(cat, &e);
+                assert!(!words.is_empty() && !words.contains('⟦'), "{}: {words}", l.tag());
             }
             let e = ImportError::NotJson { line: 3, column: 7, detail: "expected `,`".into() };
             let words = import(cat, &e);

@@ -30,23 +30,6 @@ use crate::runtime::scenarios::Scenario;
 use crate::runtime::scheduler::Mode;
 use crate::runtime::{browser, Runtime, RuntimeConfig};
 
-/// Why the run on screen has no share link (yet).
-#[derive(Debug, thiserror::Error)]
-pub enum ShareLinkError {
-    /// The run is still going.
-    #[error("the share link appears when the run ends")]
-    Running,
-    /// Nothing has run.
-    #[error("the share link appears once something has run")]
-    Empty,
-    /// The page's own address cannot be read.
-    #[error("the page's address cannot be read, so no link can be made")]
-    NoAddress,
-    /// The run cannot be carried by a link.
-    #[error(transparent)]
-    Share(#[from] share::ShareError),
-}
-
 /// Base pacing of Live mode at 1x, in milliseconds per event.
 pub const BASE_PACE_MS: f64 = 320.0;
 
@@ -491,18 +474,18 @@ impl Session {
     /// A link that reopens the run on screen, from its snapshot: a scripted
     /// scenario run that nobody touched is named by scenario, seed and fault
     /// rules (it replays exactly); any other run carries its trace.
-    pub fn share_link(&self) -> Result<String, ShareLinkError> {
+    pub fn share_link(&self) -> Result<String, share::ShareLinkError> {
         if self.run.running.get() {
-            return Err(ShareLinkError::Running);
+            return Err(share::ShareLinkError::Running);
         }
         if self.run.trace.with(Trace::is_empty) {
-            return Err(ShareLinkError::Empty);
+            return Err(share::ShareLinkError::Empty);
         }
-        let location = web_sys::window().ok_or(ShareLinkError::NoAddress)?.location();
+        let location = web_sys::window().ok_or(share::ShareLinkError::NoAddress)?.location();
         let base = format!(
             "{}{}",
-            location.origin().map_err(|_| ShareLinkError::NoAddress)?,
-            location.pathname().map_err(|_| ShareLinkError::NoAddress)?
+            location.origin().map_err(|_| share::ShareLinkError::NoAddress)?,
+            location.pathname().map_err(|_| share::ShareLinkError::NoAddress)?
         );
         // A run stopped by hand did not play out as its scenario does.
         let snapshot = if self.run.stopped_by_user.get() { None } else { self.run.snapshot.get() };

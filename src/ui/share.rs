@@ -48,6 +48,23 @@ pub enum ShareError {
     TooLong(usize),
 }
 
+/// Why the run on screen has no share link (yet).
+#[derive(Debug, thiserror::Error)]
+pub enum ShareLinkError {
+    /// The run is still going.
+    #[error("the share link appears when the run ends")]
+    Running,
+    /// Nothing has run.
+    #[error("the share link appears once something has run")]
+    Empty,
+    /// The page's own address cannot be read.
+    #[error("the page's address cannot be read, so no link can be made")]
+    NoAddress,
+    /// The run cannot be carried by a link.
+    #[error(transparent)]
+    Share(#[from] ShareError),
+}
+
 /// What a link asks for.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SharedRun {

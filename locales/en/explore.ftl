@@ -30,6 +30,7 @@ explore-decisions-not-whole = the decisions bound must be a whole number
 
 ## Counters and state
 explore-state-running = Searching… { $done } of { $count } workers done
+explore-state-shrinking = Shrinking the examples to the fewest faults: searching again (limit: { $faults })… { $done } of { $count } workers done
 explore-state-done = Done: every run within the bounds was explored.
 explore-state-done-cut = Done, but the depth or state bound cut the search: unknown verdicts mean no example in the part explored.
 explore-state-stopped = Stopped: the workers were ended; no verdicts.

@@ -30,6 +30,7 @@ explore-decisions-not-whole = il limite di decisioni deve essere un numero inter
 
 ## Contatori e stato
 explore-state-running = Ricerca in corso… { $done } worker su { $count } hanno finito
+explore-state-shrinking = Riduzione degli esempi al minimo di guasti: nuova ricerca (limite: { $faults })… { $done } worker su { $count } hanno finito
 explore-state-done = Fatto: ogni esecuzione entro i limiti è stata esplorata.
 explore-state-done-cut = Fatto, ma il limite di profondità o di stati ha interrotto la ricerca: un verdetto ignoto significa che nella parte esplorata non c'è alcun esempio.
 explore-state-stopped = Fermato: i worker sono stati terminati; nessun verdetto.

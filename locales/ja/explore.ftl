@@ -29,6 +29,7 @@ explore-decisions-not-whole = 判断数の上限は整数にしてください
 
 ## カウンターと状態
 explore-state-running = 探索中… ワーカー { $count } 個中 { $done } 個が完了
+explore-state-shrinking = 例を最少の障害まで絞り込み中：再探索（上限：{ $faults }）… ワーカー { $count } 個中 { $done } 個が完了
 explore-state-done = 完了：上限内のすべての実行を探索しました。
 explore-state-done-cut = 完了。ただし深さまたは状態数の上限で探索が打ち切られました：「不明」は、探索した範囲に例がなかったという意味です。
 explore-state-stopped = 停止しました：ワーカーは終了し、判定はありません。

@@ -29,6 +29,7 @@ explore-decisions-not-whole = 决定数界限必须是整数
 
 ## 计数器与状态
 explore-state-running = 正在搜索……{ $count } 个工作线程中已完成 { $done } 个
+explore-state-shrinking = 正在把示例缩减到最少的故障：重新搜索（上限：{ $faults }）……{ $count } 个工作线程中已完成 { $done } 个
 explore-state-done = 完成：界限内的每一次运行都已探索。
 explore-state-done-cut = 完成，但深度或状态界限截断了搜索：“未知”表示在已探索的部分中没有示例。
 explore-state-stopped = 已停止：工作线程已结束；没有判定。

@@ -9,7 +9,9 @@
 //! posts the states it claimed, its live counters (at most every 100 ms)
 //! and, at the end, its report (`FromWorker`, as JSON text; each example as
 //! its path, without its trace, which the page rebuilds when it opens one).
-//! Stop terminates the worker.
+//! It then waits for the next search of the job (the page sends one per
+//! shrinking search, each shared out among the workers). Stop terminates
+//! the worker.
 //!
 //! Owns the worker's message loop only; the search is
 //! `team_protocols::explore`, the messages are `ui::explore_job`. Built for
@@ -127,7 +129,9 @@ fn main() {
                 Ok(ToWorker::Explore { config }) => config,
                 Err(e) => return post(&FromWorker::Failed { error: e.to_string() }),
             };
-            match Exploration::new(&config) {
+            // One search: the page merges the workers' reports and shares
+            // out the shrinking searches itself (`ui::explore_job::Job`).
+            match Exploration::one_search(&config) {
                 Ok(exploration) => {
                     let me = config.slice.map_or(0, |s| s.index);
                     *running.borrow_mut() = Some(Running { exploration, me, start: now(), shown: f64::NEG_INFINITY });

@@ -20,6 +20,7 @@ pub mod fork;
 pub mod gallery;
 pub mod properties;
 mod search;
+pub mod shrink;
 
 use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};
@@ -30,6 +31,7 @@ pub use claims::Claim;
 pub use detail::Detail;
 pub use properties::{Finding, Monitor, Property, Quantifier};
 pub use search::{explore, explore_with, Exploration};
+pub use shrink::Shrinking;
 
 use crate::model::scripted::choices::{alternatives_sized, Alternative, Decisions};
 use crate::protocol::canon::StableHasher;

@@ -19,6 +19,7 @@
 use std::collections::BTreeMap;
 
 use super::claims::{Claim, Claims};
+use super::shrink::Shrinking;
 use super::{
     outcome, replay_path, Choice, Counterexample, ExploreConfig, ExploreError, Finding, Node, Progress, Property, PropertyReport, Report,
     Slice, Step, Strategy, Verdict,
@@ -431,14 +432,16 @@ impl Walks {
 }
 
 /// An exploration that runs in steps: the search of `config`'s space, then
-/// the shrinking searches its examples need (see [`explore`]).
+/// the shrinking searches its examples need (see [`explore`]), unless it
+/// is [`Exploration::one_search`].
 pub struct Exploration {
     config: ExploreConfig,
     pass: Option<Pass>,
-    /// The first search's report, once it is over.
-    main: Option<Report>,
-    /// Reports of searches with fewer faults, by their bound.
-    smaller: BTreeMap<usize, Report>,
+    /// Whether it runs the shrinking searches itself.
+    shrinks: bool,
+    /// The first search's report and the fewer-fault ones', once the first
+    /// search is over.
+    shrinking: Option<Shrinking>,
     last: Progress,
 }
 
@@ -447,7 +450,14 @@ impl Exploration {
     pub fn new(config: &ExploreConfig) -> Result<Exploration, ExploreError> {
         let pass = Pass::new(config.clone(), 0)?;
         let last = pass.progress();
-        Ok(Exploration { config: config.clone(), pass: Some(pass), main: None, smaller: BTreeMap::new(), last })
+        Ok(Exploration { config: config.clone(), pass: Some(pass), shrinks: true, shrinking: None, last })
+    }
+
+    /// The search of `config`'s space alone: its report keeps the examples
+    /// as found, for a driver that shares the shrinking searches among
+    /// workers itself ([`Shrinking`]).
+    pub fn one_search(config: &ExploreConfig) -> Result<Exploration, ExploreError> {
+        Ok(Exploration { shrinks: false, ..Exploration::new(config)? })
     }
 
     /// Visits up to about `budget` states (on several threads a whole level
@@ -465,20 +475,23 @@ impl Exploration {
             }
             let number = pass.number;
             let report = pass.report()?;
-            let main = match self.main.take() {
-                None => report,
-                Some(main) => {
-                    self.smaller.insert(report.config.max_faults, report);
-                    main
+            if !self.shrinks {
+                return Ok(Some(report));
+            }
+            let shrinking = match self.shrinking.take() {
+                None => Shrinking::new(report),
+                Some(mut shrinking) => {
+                    shrinking.add(report);
+                    shrinking
                 }
             };
-            let Some(fewer) = fewer_faults_needed(&main, &self.smaller) else {
-                return Ok(Some(shrunk(main, &self.smaller)));
+            let Some(fewer) = shrinking.next_bound() else {
+                return Ok(Some(shrinking.finish()));
             };
             // Shrinking searches cover the whole space even for a slice: a
             // fewer-fault run may lie in another's part.
             let bound = ExploreConfig { max_faults: fewer, slice: None, ..self.config.clone() };
-            self.main = Some(main);
+            self.shrinking = Some(shrinking);
             self.pass = Some(Pass::new(bound, number + 1)?);
             // A step ends with a search: its last counters are shown.
             return Ok(None);
@@ -500,7 +513,7 @@ impl Exploration {
     /// other workers of the search (none after the first search, or without
     /// a slice).
     pub fn take_claims(&mut self) -> Vec<Claim> {
-        match (&mut self.pass, &self.main) {
+        match (&mut self.pass, &self.shrinking) {
             (Some(pass), None) => pass.found.claims.take_fresh(),
             _ => Vec::new(),
         }
@@ -508,39 +521,10 @@ impl Exploration {
 
     /// Takes in the claims of worker `from` (its slice's index).
     pub fn learn(&mut self, from: usize, claims: &[Claim]) {
-        if let (Some(pass), None) = (&mut self.pass, &self.main) {
+        if let (Some(pass), None) = (&mut self.pass, &self.shrinking) {
             pass.found.claims.learn(from, claims);
         }
     }
-}
-
-/// The next fault bound a shrinking search is needed for: for each property
-/// in turn whose example uses faults, the fewer-fault searches are tried
-/// from none up, and the first one not yet run is the answer.
-fn fewer_faults_needed(main: &Report, smaller: &BTreeMap<usize, Report>) -> Option<usize> {
-    for p in &main.properties {
-        let Some(faults) = p.example.as_ref().map(|e| e.faults) else { continue };
-        for fewer in 0..faults {
-            match smaller.get(&fewer) {
-                None => return Some(fewer),
-                Some(r) if r.property(p.property).is_some_and(|q| q.example.is_some()) => break,
-                Some(_) => {}
-            }
-        }
-    }
-    None
-}
-
-/// `main` with each example replaced by the one with the fewest faults.
-fn shrunk(mut main: Report, smaller: &BTreeMap<usize, Report>) -> Report {
-    for p in &mut main.properties {
-        let Some(faults) = p.example.as_ref().map(|e| e.faults) else { continue };
-        let fewer = (0..faults).find_map(|fewer| smaller.get(&fewer)?.property(p.property)?.example.clone());
-        if let Some(example) = fewer {
-            p.example = Some(example);
-        }
-    }
-    main
 }
 
 /// Explores the scenario `config` names within its bounds and judges every

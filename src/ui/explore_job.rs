@@ -14,7 +14,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::explore::gallery::Entry;
-use crate::explore::{Choice, Claim, ExploreConfig, Progress, Property, Report, Slice, Strategy};
+use crate::explore::{Choice, Claim, ExploreConfig, Progress, Property, Report, Shrinking, Slice, Strategy};
 use crate::model::scripted::choices::Decisions;
 use crate::protocol::FaultAction;
 use crate::protocol::Rules;
@@ -287,6 +287,9 @@ pub enum Reaction {
     None,
     /// Send this worker its configuration.
     Send(ToWorker),
+    /// A new search of the job begins (one that shrinks the examples to
+    /// fewer faults): send worker `i` the `i`-th message.
+    SendEach(Vec<ToWorker>),
     /// The job is over (done or failed): terminate the workers.
     Finished,
 }
@@ -294,17 +297,22 @@ pub enum Reaction {
 /// The combined live counters of a job's workers.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Counters {
-    /// Transitions taken by every worker.
+    /// Transitions taken by every worker, in every search of the job.
     pub states: u64,
-    /// Distinct states, summed over workers (each counts those it holds:
-    /// about the whole search's, since they share their claims).
+    /// Distinct states of the first search (the whole space within the
+    /// bounds), summed over workers (each counts those it holds: about the
+    /// whole search's, since they share their claims).
     pub distinct_states: u64,
     /// The deepest path any worker has reached.
     pub depth: usize,
     /// States waiting to be expanded, summed.
     pub frontier: usize,
-    /// Workers that have finished.
+    /// Workers that have finished the search under way.
     pub finished: usize,
+    /// The fault bound of the shrinking search under way, if one is: the
+    /// first search is over and its examples are searched for again with
+    /// at most this many faults.
+    pub shrinking: Option<usize>,
     /// Workers in the job.
     pub workers: usize,
     /// Seconds since the start (to the end, once over).
@@ -313,14 +321,28 @@ pub struct Counters {
     pub states_per_second: f64,
 }
 
-/// One exploration in the page, as its workers report.
+/// One exploration in the page, as its workers report: the search of the
+/// space within the settings' bounds, shared among the workers, then each
+/// shrinking search its examples need (fewer faults allowed), shared among
+/// them too. Each worker runs one search at a time
+/// ([`Exploration::one_search`]); the job merges the workers' reports of
+/// each and decides what to search next ([`Shrinking`]). Workers do not
+/// shrink on their own: each would search every fewer-fault space whole.
+///
+/// [`Exploration::one_search`]: crate::explore::Exploration::one_search
 #[derive(Debug, Clone, PartialEq)]
 pub struct Job {
     /// What was asked for.
     pub settings: ExploreSettings,
+    /// The search under way's slices, one per worker.
     configs: Vec<ExploreConfig>,
     progress: Vec<Progress>,
     reports: Vec<Option<Report>>,
+    /// The first search's merged report and the shrinking searches', once
+    /// the first is over.
+    shrinking: Option<Shrinking>,
+    /// Transitions taken in the searches already over.
+    earlier_states: u64,
     started_ms: f64,
     ended_ms: Option<f64>,
     /// Where it is.
@@ -339,6 +361,8 @@ impl Job {
             configs,
             progress: vec![Progress::default(); n],
             reports: vec![None; n],
+            shrinking: None,
+            earlier_states: 0,
             started_ms: now_ms,
             ended_ms: None,
             state: JobState::Running,
@@ -366,17 +390,7 @@ impl Job {
                     Progress { states: report.states, distinct_states: report.distinct_states, depth: report.depth, frontier: 0, pass: 0 };
                 self.reports[worker] = Some(*report);
                 if self.reports.iter().all(Option::is_some) {
-                    let seconds = (now_ms - self.started_ms).max(0.0) / 1000.0;
-                    let merged = Report::merge(self.reports.iter().flatten().cloned().collect()).map(|r| r.timed(seconds));
-                    self.ended_ms = Some(now_ms);
-                    self.state = match merged {
-                        Some(mut report) => {
-                            report.config = self.settings.config();
-                            JobState::Done(Box::new(report))
-                        }
-                        None => JobState::Failed("no worker reported".into()),
-                    };
-                    return Reaction::Finished;
+                    return self.search_over(now_ms);
                 }
                 Reaction::None
             }
@@ -386,6 +400,38 @@ impl Job {
                 Reaction::Finished
             }
         }
+    }
+
+    /// Every worker reported on the search under way: merges their reports
+    /// and starts the next shrinking search, or ends the job.
+    fn search_over(&mut self, now_ms: f64) -> Reaction {
+        let Some(merged) = Report::merge(self.reports.iter().flatten().cloned().collect()) else {
+            self.ended_ms = Some(now_ms);
+            self.state = JobState::Failed("no worker reported".into());
+            return Reaction::Finished;
+        };
+        self.earlier_states += merged.states;
+        let shrinking = match self.shrinking.take() {
+            None => Shrinking::new(merged),
+            Some(mut shrinking) => {
+                shrinking.add(merged);
+                shrinking
+            }
+        };
+        if let Some(bound) = shrinking.next_bound() {
+            self.shrinking = Some(shrinking);
+            self.configs = ExploreSettings { max_faults: bound, ..self.settings.clone() }.slices();
+            let n = self.configs.len();
+            self.progress = vec![Progress::default(); n];
+            self.reports = vec![None; n];
+            return Reaction::SendEach(self.configs.iter().map(|config| ToWorker::Explore { config: config.clone() }).collect());
+        }
+        let seconds = (now_ms - self.started_ms).max(0.0) / 1000.0;
+        let mut report = shrinking.finish().timed(seconds);
+        report.config = self.settings.config();
+        self.ended_ms = Some(now_ms);
+        self.state = JobState::Done(Box::new(report));
+        Reaction::Finished
     }
 
     /// Stops the job at `now_ms` (the driver terminates its workers).
@@ -405,13 +451,21 @@ impl Job {
     pub fn counters(&self, now_ms: f64) -> Counters {
         let end = self.ended_ms.unwrap_or(now_ms);
         let seconds = (end - self.started_ms).max(0.0) / 1000.0;
-        let states = self.progress.iter().map(|p| p.states).sum();
+        let states = self.earlier_states + self.progress.iter().map(|p| p.states).sum::<u64>();
+        let first = self.shrinking.as_ref().map(Shrinking::first);
+        let (distinct_states, depth) = match (first, &self.state) {
+            (_, JobState::Done(report)) => (report.distinct_states, report.depth),
+            (Some(first), _) => (first.distinct_states, first.depth),
+            (None, _) => (self.progress.iter().map(|p| p.distinct_states).sum(), self.progress.iter().map(|p| p.depth).max().unwrap_or(0)),
+        };
+        let running = self.state == JobState::Running;
         Counters {
             states,
-            distinct_states: self.progress.iter().map(|p| p.distinct_states).sum(),
-            depth: self.progress.iter().map(|p| p.depth).max().unwrap_or(0),
-            frontier: self.progress.iter().map(|p| p.frontier).sum(),
+            distinct_states,
+            depth,
+            frontier: if running { self.progress.iter().map(|p| p.frontier).sum() } else { 0 },
             finished: self.reports.iter().filter(|r| r.is_some()).count(),
+            shrinking: self.shrinking.as_ref().filter(|_| running).map(|_| self.configs.first().map_or(0, |c| c.max_faults)),
             workers: self.configs.len(),
             seconds,
             states_per_second: if seconds > 0.0 { states as f64 / seconds } else { 0.0 },
@@ -443,28 +497,57 @@ impl ExploreLink {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::explore::{explore, Verdict};
+    use crate::explore::{explore, Exploration, Verdict};
 
     fn settings(scenario: &str, workers: usize) -> ExploreSettings {
         ExploreSettings { scenario: scenario.into(), workers, fault_kinds: vec![FaultAction::Drop], ..ExploreSettings::default() }
     }
 
-    /// Plays the workers' part with the real explorer, in order.
-    fn run(job: &mut Job, now: &mut f64) {
+    /// What a worker reports on `config`, as the page reads it.
+    fn done(config: &ExploreConfig) -> FromWorker {
+        let mut search = Exploration::one_search(config).unwrap();
+        let report = loop {
+            if let Some(report) = search.run(1 << 20).unwrap() {
+                break report;
+            }
+        };
+        FromWorker::from_json(&FromWorker::Done { report: Box::new(report) }.to_json()).unwrap()
+    }
+
+    /// Plays the workers' part with the real explorer, in order, through
+    /// every search the job asks for; the configurations of each search.
+    fn run(job: &mut Job, now: &mut f64) -> Vec<Vec<ExploreConfig>> {
+        let mut configs = Vec::new();
         for w in 0..job.workers() {
             let Reaction::Send(ToWorker::Explore { config }) = job.on_message(w, FromWorker::Ready, *now) else {
                 panic!("a ready worker gets its slice")
             };
-            let text = FromWorker::Done { report: Box::new(explore(&config).unwrap()) }.to_json();
-            *now += 500.0;
-            job.on_message(w, FromWorker::from_json(&text).unwrap(), *now);
+            configs.push(config);
+        }
+        let mut searches = Vec::new();
+        loop {
+            let mut next = None;
+            for (w, config) in configs.iter().enumerate() {
+                *now += 500.0;
+                match job.on_message(w, done(config), *now) {
+                    Reaction::None => {}
+                    Reaction::SendEach(messages) => next = Some(messages),
+                    Reaction::Finished => assert_eq!(w + 1, configs.len(), "the job ends when its last worker reports"),
+                    Reaction::Send(m) => panic!("a report is not answered alone: {m:?}"),
+                }
+            }
+            searches.push(std::mem::take(&mut configs));
+            let Some(messages) = next else { return searches };
+            assert_eq!(messages.len(), job.workers(), "each worker gets a part of the next search");
+            configs = messages.into_iter().map(|ToWorker::Explore { config }| config).collect();
         }
     }
 
     #[test]
     fn each_worker_gets_its_own_slice_and_the_merged_report_has_the_single_searchs_verdicts() {
         let single = explore(&settings("shutdown", 1).config()).unwrap();
-        let mut now = 1_000.0;
+        let start = 1_000.0;
+        let mut now = start;
         let mut job = Job::new(settings("shutdown", 2), now).unwrap();
         let slices: Vec<_> = job.configs.iter().map(|c| c.slice).collect();
         assert_eq!(slices, vec![Some(Slice { index: 0, of: 2 }), Some(Slice { index: 1, of: 2 })]);
@@ -476,7 +559,75 @@ mod tests {
         assert!(report.property(Property::NoAnswerLost).is_some_and(|p| p.verdict == Verdict::Fails));
         assert_eq!(report.config.slice, None, "the merged report is the whole search's");
         assert_eq!(job.counters(now).finished, 2);
-        assert!((report.seconds - 1.0).abs() < 1e-9, "timed from the start to the last report");
+        assert!((report.seconds - (now - start) / 1000.0).abs() < 1e-9, "timed from the start to the last report");
+    }
+
+    #[test]
+    fn the_shrinking_searches_are_shared_among_the_workers_and_give_the_single_searchs_examples() {
+        for (scenario, faults) in [("shutdown", 2), ("reject-plan", 1)] {
+            let settings = ExploreSettings {
+                max_faults: faults,
+                fault_kinds: vec![FaultAction::Drop, FaultAction::Duplicate],
+                ..settings(scenario, 2)
+            };
+            let single = explore(&settings.config()).unwrap();
+            let mut now = 0.0;
+            let mut job = Job::new(settings.clone(), now).unwrap();
+            let searches = run(&mut job, &mut now);
+            assert!(searches.len() > 1, "{scenario}: an example with faults is shrunk by another search");
+            for (i, search) in searches.iter().enumerate() {
+                let slices: Vec<_> = search.iter().map(|c| c.slice).collect();
+                assert_eq!(
+                    slices,
+                    vec![Some(Slice { index: 0, of: 2 }), Some(Slice { index: 1, of: 2 })],
+                    "{scenario}: search {i} is shared"
+                );
+                let bound = search[0].max_faults;
+                assert!(search.iter().all(|c| c.max_faults == bound), "{scenario}: search {i}'s parts have one bound");
+                assert!(i == 0 && bound == faults || i > 0 && bound < faults, "{scenario}: search {i} allows {bound} faults");
+            }
+            let JobState::Done(report) = &job.state else { panic!("{scenario}: done: {:?}", job.state) };
+            for p in &single.properties {
+                let q = report.property(p.property).unwrap();
+                let example = |r: &crate::explore::PropertyReport| r.example.as_ref().map(|e| (e.faults, e.path.len()));
+                assert_eq!((q.verdict, example(q)), (p.verdict, example(p)), "{scenario}: {}", p.property.name());
+            }
+            assert_eq!(report.config, settings.config(), "{scenario}: the report is of the settings' search");
+            let c = job.counters(now);
+            assert_eq!((c.distinct_states, c.shrinking, c.frontier), (report.distinct_states, None, 0), "{scenario}");
+            assert!(c.states > report.states, "{scenario}: the counters count every search's transitions");
+        }
+    }
+
+    #[test]
+    fn while_shrinking_the_counters_say_so_and_keep_the_first_searchs_distinct_states() {
+        let settings =
+            ExploreSettings { max_faults: 2, fault_kinds: vec![FaultAction::Drop, FaultAction::Duplicate], ..settings("shutdown", 2) };
+        let mut job = Job::new(settings, 0.0).unwrap();
+        let configs: Vec<_> = (0..2)
+            .map(|w| match job.on_message(w, FromWorker::Ready, 0.0) {
+                Reaction::Send(ToWorker::Explore { config }) => config,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(job.counters(1.0).shrinking, None);
+        job.on_message(0, done(&configs[0]), 10.0);
+        let Reaction::SendEach(next) = job.on_message(1, done(&configs[1]), 20.0) else { panic!("a shrinking search follows") };
+        let ToWorker::Explore { config } = &next[0];
+        let c = job.counters(30.0);
+        assert_eq!(c.shrinking, Some(config.max_faults));
+        assert_eq!((c.finished, c.workers), (0, 2), "no worker has finished the new search");
+        let JobState::Running = job.state else { panic!("still running") };
+        let first = job.shrinking.as_ref().unwrap().first().clone();
+        assert_eq!((c.distinct_states, c.depth), (first.distinct_states, first.depth));
+        assert_eq!(c.states, first.states, "the first search's transitions, then the new one's");
+        job.on_message(
+            1,
+            FromWorker::Progress { progress: Progress { states: 7, distinct_states: 5, depth: 1, frontier: 3, pass: 0 } },
+            40.0,
+        );
+        let c = job.counters(40.0);
+        assert_eq!((c.states, c.distinct_states, c.frontier), (first.states + 7, first.distinct_states, 3));
     }
 
     #[test]

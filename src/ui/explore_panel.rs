@@ -121,15 +121,30 @@ impl ExploreUi {
         let on_message: OnMessage = Rc::new(move |index, message| {
             let message = message.unwrap_or_else(|e| FromWorker::Failed { error: e.to_string() });
             let mut reaction = Reaction::None;
-            self.job.update(|job| {
+            self.job.update_untracked(|job| {
                 if let Some(job) = job {
                     reaction = job.on_message(index, message, now());
                 }
             });
+            if reaction == Reaction::Finished {
+                // The report was read and merged in this task; it is drawn
+                // (the verdicts, the status) in the next frame's, so the
+                // two halves of the work share no frame.
+                request_animation_frame(move || self.job.notify());
+            } else {
+                self.job.notify();
+            }
             match reaction {
                 Reaction::Send(m) => self.workers.with_value(|w| {
                     if let Some(w) = w {
                         w.send(index, &m)
+                    }
+                }),
+                Reaction::SendEach(messages) => self.workers.with_value(|w| {
+                    if let Some(w) = w {
+                        for (i, m) in messages.iter().enumerate() {
+                            w.send(i, m)
+                        }
                     }
                 }),
                 // Not from inside the worker's own listener: later.
@@ -420,7 +435,13 @@ fn Counters() -> impl IntoView {
             match &job.state {
                 JobState::Running => {
                     let c = job.counters(0.0);
-                    tr!(cat, "explore-state-running", done = c.finished, count = c.workers)
+                    match c.shrinking {
+                        Some(faults) => {
+                            let faults = explore_words::faults(cat, faults);
+                            tr!(cat, "explore-state-shrinking", faults = faults.as_str(), done = c.finished, count = c.workers)
+                        }
+                        None => tr!(cat, "explore-state-running", done = c.finished, count = c.workers),
+                    }
                 }
                 JobState::Done(r) if r.complete => cat.t("explore-state-done"),
                 JobState::Done(_) => cat.t("explore-state-done-cut"),

@@ -156,11 +156,13 @@ mod page {
     /// The Explore panel mounted, searching `settings` in its Web Workers;
     /// meanwhile the page's frames are timed: (counters at the end, frame
     /// interval p50, p95 and max in ms, frames). The search is marked on the
-    /// page's timeline as `explore-workers <scenario> <workers> start`/`end`.
+    /// page's timeline as `explore-workers <scenario> <workers> start`/`end`,
+    /// from Start until its verdicts are drawn.
     async fn explore_in_workers(
         settings: team_protocols::ui::explore_job::ExploreSettings,
         note: &str,
     ) -> (team_protocols::ui::explore_job::Counters, f64, f64, f64, usize) {
+        use team_protocols::ui::explore_job::JobState;
         use team_protocols::ui::explore_panel::{ExplorePanel, ExploreUi};
         let host: web_sys::HtmlElement = document().create_element("div").unwrap().unchecked_into();
         document().body().unwrap().append_child(&host).unwrap();
@@ -179,7 +181,13 @@ mod page {
         ui.start(s);
         let mut frames = Vec::new();
         let mut last = now();
-        while ui.job.with_untracked(|j| j.as_ref().is_some_and(|j| j.is_running())) {
+        // Until the search is over and its verdicts are on the page (the
+        // panel draws them a frame after the last report is read).
+        let drawn = {
+            let host = host.clone();
+            move || host.query_selector(".verdicts").ok().flatten().is_some()
+        };
+        while ui.job.with_untracked(|j| j.as_ref().is_some_and(|j| j.is_running() || matches!(j.state, JobState::Done(_)) && !drawn())) {
             next_frame().await;
             let t = now();
             frames.push(t - last);
@@ -188,7 +196,7 @@ mod page {
         let _ = performance.mark(&format!("{label} end"));
         let c = ui.job.with_untracked(|j| j.as_ref().map(|j| j.counters(now()))).unwrap_or_default();
         let distinct = ui.job.with_untracked(|j| match j.as_ref().map(|j| &j.state) {
-            Some(team_protocols::ui::explore_job::JobState::Done(r)) => r.distinct_states,
+            Some(JobState::Done(r)) => r.distinct_states,
             _ => 0,
         });
         drop(handle);

@@ -387,3 +387,32 @@ fn a_path_from_a_link_rebuilds_the_counterexample_and_where_it_breaks() {
     assert_eq!(trace, example.trace);
     assert_eq!(finding, Some(example.finding));
 }
+
+#[test]
+fn a_report_sent_as_paths_merges_and_replays_to_what_the_whole_report_says() {
+    let c = config("shutdown", 1, vec![FaultAction::Drop, FaultAction::Duplicate]);
+    let scenario = scenarios::explorable("shutdown").unwrap();
+    let parts: Vec<Report> = shared("shutdown", 2, 16);
+    assert!(
+        parts.iter().flat_map(|r| &r.properties).filter_map(|p| p.example.as_ref()).any(|e| e.bound < c.max_faults),
+        "some example was shrunk to fewer faults than the search allowed"
+    );
+    let whole = Report::merge(parts.clone()).unwrap();
+    let as_paths = Report::merge(parts.into_iter().map(Report::paths).collect()).unwrap();
+    assert_eq!(as_paths, whole.clone().paths(), "merging paths keeps what merging whole examples keeps");
+    for (p, q) in whole.properties.iter().zip(&as_paths.properties) {
+        let (Some(full), Some(path)) = (&p.example, &q.example) else {
+            assert!(p.example.is_none() && q.example.is_none(), "{}", p.property.name());
+            continue;
+        };
+        assert_eq!((&path.path, path.faults, path.bound), (&full.path, full.faults, full.bound), "{}", p.property.name());
+        // What the page rebuilds from the path when it opens the example:
+        // under the bound of the search that found it (a shrunk example's is
+        // smaller than the search's, and replayed under the search's own
+        // bound its path stops short).
+        let (trace, finding) =
+            replay_finding(scenario, &ExploreConfig { max_faults: path.bound, ..c.clone() }, &path.path, p.property).unwrap();
+        assert_eq!(trace.entries(), full.trace.entries(), "{}: the same run", p.property.name());
+        assert_eq!(finding.as_ref(), Some(&full.finding), "{}: the same finding", p.property.name());
+    }
+}

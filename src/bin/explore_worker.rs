@@ -8,7 +8,7 @@
 //! takes in so it does not expand what they expand — and after each it
 //! posts the states it claimed, its live counters (at most every 100 ms)
 //! and, at the end, its report (`FromWorker`, as JSON text; each example as
-//! its path, without its trace, which the page rebuilds when it opens one).
+//! its path alone, which the page rebuilds a run from when it opens one).
 //! It then waits for the next search of the job (the page sends one per
 //! shrinking search, each shared out among the workers). Stop terminates
 //! the worker.
@@ -89,15 +89,12 @@ fn main() {
                     }
                     go_on();
                 }
-                Ok(Some(mut report)) => {
-                    // Paths, not traces: the page rebuilds the one it opens,
+                Ok(Some(report)) => {
+                    // Paths, not runs: the page rebuilds the one it opens,
                     // so the report it reads stays small.
-                    for example in report.properties.iter_mut().filter_map(|p| p.example.as_mut()) {
-                        example.trace = example.trace.prefix(0);
-                    }
                     let seconds = (now() - r.start) / 1000.0;
                     *slot = None;
-                    post(&FromWorker::Done { report: Box::new(report.timed(seconds)) });
+                    post(&FromWorker::Done { report: Box::new(report.paths().timed(seconds)) });
                 }
                 Err(e) => {
                     *slot = None;

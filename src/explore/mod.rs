@@ -488,25 +488,78 @@ pub struct Counterexample {
     pub path: Vec<Choice>,
     /// Faults it uses.
     pub faults: usize,
+    /// The fault bound of the search that found it (a shrinking search's,
+    /// for a shrunk example). Its path replays under that bound only: where
+    /// a fault may still happen, a run stops for a choice.
+    pub bound: usize,
     /// The run as a trace: it opens, steps and exports like any run.
     pub trace: Trace,
 }
 
+/// What a report needs of an example to keep the best of several (the
+/// fewest faults, then the fewest choices) when reports merge or examples
+/// shrink.
+pub trait Example {
+    /// Faults the run uses.
+    fn faults(&self) -> usize;
+    /// Choices the run takes from the start.
+    fn choices(&self) -> usize;
+}
+
+impl Example for Counterexample {
+    fn faults(&self) -> usize {
+        self.faults
+    }
+    fn choices(&self) -> usize {
+        self.path.len()
+    }
+}
+
+/// An example as its path alone: what a Web Worker sends the page, which
+/// rebuilds the run and what it found from the path ([`replay_finding`])
+/// when it opens one. So the page reads no trace or finding while a search
+/// runs, and its code reads none from a worker.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PathExample {
+    /// The choices from the start.
+    pub path: Vec<Choice>,
+    /// Faults it uses.
+    pub faults: usize,
+    /// The fault bound its path replays under (see [`Counterexample`]).
+    pub bound: usize,
+}
+
+impl Example for PathExample {
+    fn faults(&self) -> usize {
+        self.faults
+    }
+    fn choices(&self) -> usize {
+        self.path.len()
+    }
+}
+
+impl From<Counterexample> for PathExample {
+    fn from(c: Counterexample) -> Self {
+        PathExample { path: c.path, faults: c.faults, bound: c.bound }
+    }
+}
+
 /// One property's result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct PropertyReport {
+pub struct PropertyReport<E = Counterexample> {
     /// Which.
     pub property: Property,
     /// The verdict.
     pub verdict: Verdict,
     /// The shortest run found that breaks it (or the witness that shows a
     /// `sometimes` property).
-    pub example: Option<Counterexample>,
+    pub example: Option<E>,
 }
 
-/// What an exploration found.
+/// What an exploration found; each example a [`Counterexample`] (a whole
+/// run), or a [`PathExample`] as a worker sends it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Report {
+pub struct Report<E = Counterexample> {
     /// What was explored.
     pub config: ExploreConfig,
     /// Transitions taken (states visited, duplicates included).
@@ -521,7 +574,7 @@ pub struct Report {
     /// How runs ended, and how many distinct end states each.
     pub outcomes: BTreeMap<String, u64>,
     /// Each property's verdict.
-    pub properties: Vec<PropertyReport>,
+    pub properties: Vec<PropertyReport<E>>,
     /// Wall time (filled in by the driver; the search reads no clock).
     pub seconds: f64,
     /// `states / seconds`.
@@ -529,8 +582,30 @@ pub struct Report {
 }
 
 impl Report {
+    /// The report with each example as its path alone.
+    pub fn paths(self) -> Report<PathExample> {
+        let properties = self
+            .properties
+            .into_iter()
+            .map(|p| PropertyReport { property: p.property, verdict: p.verdict, example: p.example.map(PathExample::from) })
+            .collect();
+        Report {
+            config: self.config,
+            states: self.states,
+            distinct_states: self.distinct_states,
+            depth: self.depth,
+            complete: self.complete,
+            outcomes: self.outcomes,
+            properties,
+            seconds: self.seconds,
+            states_per_second: self.states_per_second,
+        }
+    }
+}
+
+impl<E: Example> Report<E> {
     /// The property's report.
-    pub fn property(&self, p: Property) -> Option<&PropertyReport> {
+    pub fn property(&self, p: Property) -> Option<&PropertyReport<E>> {
         self.properties.iter().find(|r| r.property == p)
     }
 
@@ -546,7 +621,7 @@ impl Report {
     /// meet), each verdict the whole search's, and each example the one with
     /// the fewest faults, then the shortest path. The wall time is the
     /// slowest slice's (they run side by side). `None` for no reports.
-    pub fn merge(parts: Vec<Report>) -> Option<Report> {
+    pub fn merge(parts: Vec<Report<E>>) -> Option<Report<E>> {
         let mut parts = parts.into_iter();
         let mut out = parts.next()?;
         out.config.slice = None;
@@ -566,7 +641,7 @@ impl Report {
                 };
                 let better = match (&ours.example, &theirs.example) {
                     (None, Some(_)) => true,
-                    (Some(a), Some(b)) => (b.faults, b.path.len()) < (a.faults, a.path.len()),
+                    (Some(a), Some(b)) => (b.faults(), b.choices()) < (a.faults(), a.choices()),
                     _ => false,
                 };
                 if better {

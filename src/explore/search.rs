@@ -94,7 +94,8 @@ impl Found {
         for (property, e) in self.examples {
             // The search forgets history; the run is rebuilt from its path.
             let trace = replay_path(scenario, config, &e.path)?.trace().clone();
-            examples.insert(property, Counterexample { finding: e.finding, path: e.path, faults: e.faults, trace });
+            examples
+                .insert(property, Counterexample { finding: e.finding, path: e.path, faults: e.faults, bound: config.max_faults, trace });
         }
         let properties = Property::ALL
             .into_iter()

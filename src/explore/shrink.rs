@@ -12,20 +12,20 @@
 
 use std::collections::BTreeMap;
 
-use super::Report;
+use super::{Counterexample, Example, Report};
 
 /// The first search's report and the reports of the fewer-fault searches
 /// run so far, by their bound.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Shrinking {
-    main: Report,
-    smaller: BTreeMap<usize, Report>,
+pub struct Shrinking<E = Counterexample> {
+    main: Report<E>,
+    smaller: BTreeMap<usize, Report<E>>,
 }
 
-impl Shrinking {
+impl<E: Example + Clone> Shrinking<E> {
     /// Starts from the first search's report (of the whole space: merged,
     /// if slices searched it).
-    pub fn new(main: Report) -> Shrinking {
+    pub fn new(main: Report<E>) -> Shrinking<E> {
         Shrinking { main, smaller: BTreeMap::new() }
     }
 
@@ -35,7 +35,7 @@ impl Shrinking {
     /// once every example is as small as it gets.
     pub fn next_bound(&self) -> Option<usize> {
         for p in &self.main.properties {
-            let Some(faults) = p.example.as_ref().map(|e| e.faults) else { continue };
+            let Some(faults) = p.example.as_ref().map(E::faults) else { continue };
             for fewer in 0..faults {
                 match self.smaller.get(&fewer) {
                     None => return Some(fewer),
@@ -48,22 +48,22 @@ impl Shrinking {
     }
 
     /// The first search's report, as it was given.
-    pub fn first(&self) -> &Report {
+    pub fn first(&self) -> &Report<E> {
         &self.main
     }
 
     /// Takes in the report of a fewer-fault search of the whole space (its
     /// bound is its configuration's `max_faults`).
-    pub fn add(&mut self, report: Report) {
+    pub fn add(&mut self, report: Report<E>) {
         self.smaller.insert(report.config.max_faults, report);
     }
 
     /// The first report with each example replaced by the one with the
     /// fewest faults found. Its counters stay the first search's.
-    pub fn finish(self) -> Report {
+    pub fn finish(self) -> Report<E> {
         let Shrinking { mut main, smaller } = self;
         for p in &mut main.properties {
-            let Some(faults) = p.example.as_ref().map(|e| e.faults) else { continue };
+            let Some(faults) = p.example.as_ref().map(E::faults) else { continue };
             let fewer = (0..faults).find_map(|fewer| smaller.get(&fewer)?.property(p.property)?.example.clone());
             if let Some(example) = fewer {
                 p.example = Some(example);

@@ -14,7 +14,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::explore::gallery::Entry;
-use crate::explore::{Choice, Claim, ExploreConfig, Progress, Property, Report, Shrinking, Slice, Strategy};
+use crate::explore::{Choice, Claim, ExploreConfig, PathExample, Progress, Property, Report, Shrinking, Slice, Strategy};
 use crate::model::scripted::choices::Decisions;
 use crate::protocol::FaultAction;
 use crate::protocol::Rules;
@@ -197,8 +197,9 @@ pub enum FromWorker {
     },
     /// Its search is over.
     Done {
-        /// What it found.
-        report: Box<Report>,
+        /// What it found, each example as its path: the page rebuilds the
+        /// run (and what it found) when it opens one.
+        report: Box<Report<PathExample>>,
     },
     /// Its search could not run.
     Failed {
@@ -273,7 +274,7 @@ pub enum JobState {
     /// Workers are searching.
     Running,
     /// Every worker reported; the reports merged.
-    Done(Box<Report>),
+    Done(Box<Report<PathExample>>),
     /// Stopped by the user before the end.
     Stopped,
     /// A worker could not search.
@@ -337,10 +338,10 @@ pub struct Job {
     /// The search under way's slices, one per worker.
     configs: Vec<ExploreConfig>,
     progress: Vec<Progress>,
-    reports: Vec<Option<Report>>,
+    reports: Vec<Option<Report<PathExample>>>,
     /// The first search's merged report and the shrinking searches', once
     /// the first is over.
-    shrinking: Option<Shrinking>,
+    shrinking: Option<Shrinking<PathExample>>,
     /// Transitions taken in the searches already over.
     earlier_states: u64,
     started_ms: f64,
@@ -511,7 +512,7 @@ mod tests {
                 break report;
             }
         };
-        FromWorker::from_json(&FromWorker::Done { report: Box::new(report) }.to_json()).unwrap()
+        FromWorker::from_json(&FromWorker::Done { report: Box::new(report.paths()) }.to_json()).unwrap()
     }
 
     /// Plays the workers' part with the real explorer, in order, through
@@ -570,7 +571,7 @@ mod tests {
                 fault_kinds: vec![FaultAction::Drop, FaultAction::Duplicate],
                 ..settings(scenario, 2)
             };
-            let single = explore(&settings.config()).unwrap();
+            let single = explore(&settings.config()).unwrap().paths();
             let mut now = 0.0;
             let mut job = Job::new(settings.clone(), now).unwrap();
             let searches = run(&mut job, &mut now);
@@ -589,7 +590,7 @@ mod tests {
             let JobState::Done(report) = &job.state else { panic!("{scenario}: done: {:?}", job.state) };
             for p in &single.properties {
                 let q = report.property(p.property).unwrap();
-                let example = |r: &crate::explore::PropertyReport| r.example.as_ref().map(|e| (e.faults, e.path.len()));
+                let example = |r: &crate::explore::PropertyReport<PathExample>| r.example.as_ref().map(|e| (e.faults, e.path.len()));
                 assert_eq!((q.verdict, example(q)), (p.verdict, example(p)), "{scenario}: {}", p.property.name());
             }
             assert_eq!(report.config, settings.config(), "{scenario}: the report is of the settings' search");

@@ -21,7 +21,7 @@ use super::i18n::tr;
 use super::i18n_view::lang;
 use super::session::Session;
 use super::share;
-use crate::explore::{fork, replay_finding, Choice, Counterexample, Property, PropertyReport, Quantifier, Strategy, Verdict};
+use crate::explore::{fork, replay_finding, Choice, PathExample, Property, PropertyReport, Quantifier, Strategy, Verdict};
 use crate::protocol::{FaultAction, Trace};
 use crate::runtime::scenarios;
 
@@ -179,31 +179,30 @@ impl ExploreUi {
 
     /// Opens a property's example on the diagram: the run loads like any
     /// recorded trace, the cursor goes to where it breaks, the card says why.
-    pub fn open(self, s: Session, settings: ExploreSettings, report: &PropertyReport) {
-        let Some(example) = report.example.as_ref() else { return };
-        let Counterexample { finding, path, faults, trace } = example;
-        // Workers send examples without their traces (a path rebuilds one):
-        // the report stays small for the page's thread to read.
-        let trace = if trace.is_empty() {
-            let config = settings.config();
-            let rebuilt = scenarios::explorable(&config.scenario)
-                .ok_or_else(|| crate::explore::ExploreError::UnknownScenario(config.scenario.clone()))
-                .and_then(|scenario| crate::explore::replay_path(scenario, &config, path));
-            match rebuilt {
-                Ok(node) => node.trace().clone(),
-                Err(e) => return s.error(e),
-            }
-        } else {
-            trace.clone()
+    /// Workers send each example as its path; the run and what it found are
+    /// rebuilt from it here, when it is opened, under the fault bound of the
+    /// search that found it: the opened run's settings carry that bound, so
+    /// its link, its forks and its choices replay the same run.
+    pub fn open(self, s: Session, settings: ExploreSettings, report: &PropertyReport<PathExample>) {
+        let Some(PathExample { path, faults, bound }) = report.example.as_ref() else { return };
+        let settings = ExploreSettings { max_faults: *bound, ..settings };
+        let config = settings.config();
+        let rebuilt = scenarios::explorable(&config.scenario)
+            .ok_or_else(|| crate::explore::ExploreError::UnknownScenario(config.scenario.clone()))
+            .and_then(|scenario| replay_finding(scenario, &config, path, report.property));
+        let (trace, finding) = match rebuilt {
+            Ok(run) => run,
+            Err(e) => return s.error(e),
         };
         let card = Card::Finding {
             property: report.property,
-            detail: Some(finding.detail.clone()),
+            detail: finding.as_ref().map(|f| f.detail.clone()),
             faults: *faults,
             choices: path.len(),
             entry: None,
         };
-        self.show(s, trace, Opened { property: Some(report.property), card, seq: Some(finding.seq), path: path.clone(), settings });
+        let seq = finding.map(|f| f.seq);
+        self.show(s, trace, Opened { property: Some(report.property), card, seq, path: path.clone(), settings });
     }
 
     /// Loads `trace` on the diagram as the run `opened` describes, the
@@ -480,57 +479,65 @@ fn Counters() -> impl IntoView {
     }
 }
 
-/// Each property's verdict, with a button that opens its example.
+/// Each property's verdict, with a button that opens its example, and the
+/// choice of which properties the list shows. The list is drawn once per
+/// report; ticking a property shows or hides its row, so the ticked box
+/// keeps its focus and the choice stays open (the choice itself is drawn
+/// once, with the panel, not with each report).
 #[component]
 fn Verdicts() -> impl IntoView {
     let s = expect_context::<Session>();
     let ui = expect_context::<ExploreUi>();
     let l = lang();
-    move || {
+    let done = Memo::new(move |_| ui.job.with(|job| matches!(job, Some(Job { state: JobState::Done(_), .. }))));
+    let list = move || {
         let cat = l.cat();
         let (report, settings) = ui.job.with(|job| match job {
             Some(Job { state: JobState::Done(report), settings, .. }) => Some((report.clone(), settings.clone())),
             _ => None,
         })?;
         let outcomes = report.outcomes.len();
-        let shown = ui.shown.get();
         let runs: u64 = report.outcomes.values().sum();
         Some(view! {
             <p class="small">{tr!(cat, "explore-outcomes", runs = grouped(runs), count = outcomes)}</p>
             <ul class="verdicts" aria-label=cat.t("explore-verdicts")>
-                {report.properties.iter().filter(|p| shown.contains(&p.property)).map(|p| {
+                {report.properties.iter().map(|p| {
                     let v = explore_words::verdict(cat, p.verdict);
-                    let name = p.property.name();
+                    let property = p.property;
+                    let name = property.name();
                     let settings = settings.clone();
                     let opening = p.clone();
                     let button = p.example.as_ref().map(|e| {
-                        let kind = explore_words::example_kind(cat, p.property);
+                        let kind = explore_words::example_kind(cat, property);
                         let faults = explore_words::faults(cat, e.faults);
                         let label = tr!(cat, "explore-open-example-label", kind = kind.as_str(), property = name, choices = e.path.len(), faults = faults);
                         view! { <button class="small" aria-label=label on:click=move |_| ui.open(s, settings.clone(), &opening)>{tr!(cat, "explore-open-example", kind = kind)}</button> }
                     });
                     let class = format!("verdict verdict-{}", explore_words::verdict_class(p.verdict));
-                    let highlight = p.verdict == Verdict::Fails || (p.property.quantifier() == Quantifier::Sometimes && p.verdict != Verdict::Holds);
+                    let highlight = p.verdict == Verdict::Fails || (property.quantifier() == Quantifier::Sometimes && p.verdict != Verdict::Holds);
                     view! {
-                        <li class=class data-property=name>
+                        <li class=class data-property=name hidden=move || !ui.shown.with(|v| v.contains(&property))>
                             <span class="verdict-badge">{v}</span>
-                            <span class="verdict-name"><code>{explore_words::quantifier(p.property)}" "{breakable(name)}</code>
-                                {highlight.then(|| view! { <span class="small muted">{format!(" — {}", explore_words::statement(cat, p.property))}</span> })}
+                            <span class="verdict-name"><code>{explore_words::quantifier(property)}" "{breakable(name)}</code>
+                                {highlight.then(|| view! { <span class="small muted">{format!(" — {}", explore_words::statement(cat, property))}</span> })}
                             </span>
                             {button}
                         </li>
                     }
                 }).collect_view()}
             </ul>
-            <details class="small">
-                <summary>{cat.t("explore-which-properties")}</summary>
-                {Property::ALL.into_iter().map(|p| view! {
-                    <label class="inline"><input type="checkbox" prop:checked=move || ui.shown.with(|v| v.contains(&p))
-                        on:change=move |ev| { let on = event_target_checked(&ev); ui.shown.update(|v| { v.retain(|x| *x != p); if on { v.push(p) } }) }/>
-                        <code>{p.name()}</code></label>
-                }).collect_view()}
-            </details>
         })
+    };
+    view! {
+        {list}
+        <details class="small" hidden=move || !done.get()>
+            <summary>{move || l.t("explore-which-properties")}</summary>
+            {Property::ALL.into_iter().map(|p| view! {
+                <label class="inline"><input type="checkbox" prop:checked=move || ui.shown.with(|v| v.contains(&p))
+                    on:change=move |ev| { let on = event_target_checked(&ev); ui.shown.update(|v| { v.retain(|x| *x != p); if on { v.push(p) } }) }/>
+                    <code>{p.name()}</code></label>
+            }).collect_view()}
+        </details>
     }
 }
 

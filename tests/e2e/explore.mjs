@@ -19,7 +19,8 @@ const status = (page) => page.locator('.explore-status [role=status]');
 async function searchEnds(page, h) {
   await page.waitForFunction(() => {
     const s = document.querySelector('.explore-status [role=status]');
-    return s && !s.textContent.startsWith('Searching');
+    // Searching, then shrinking the examples to the fewest faults.
+    return s && !/^(Searching|Shrinking)/.test(s.textContent);
   }, null, { timeout: 120_000 });
   return status(page).textContent();
 }
@@ -43,6 +44,18 @@ export function register(test, h) {
         h.expect((await approved.textContent()) === 'holds', 'approval is not reachable');
         await h.screenshot(page, size, scheme, 'explore-verdicts');
         await h.expectNoAxeViolations(page, `with verdicts (${tag})`);
+        // Ticking a property off hides its row only: the box keeps its focus
+        // and the list of properties stays open.
+        const picker = page.locator('section.explore details').filter({ has: page.locator('summary', { hasText: 'Which properties to list' }) });
+        await picker.locator('summary').click();
+        const box = picker.getByRole('checkbox', { name: 'no_answer_lost', exact: true });
+        await box.uncheck();
+        h.expect(await lost.isHidden(), 'an unticked property is still listed');
+        h.expect(await picker.evaluate((d) => d.open), 'the list of properties closed when a box was unticked');
+        h.expect(await box.evaluate((b) => b === document.activeElement), 'the unticked box lost its focus');
+        await box.check();
+        h.expect(await lost.isVisible(), 'a ticked property is not listed');
+        await picker.locator('summary').click();
         await lost.getByRole('button', { name: /^Open counterexample of no_answer_lost/ }).click();
         await h.closeDrawer(page, size, 'Setup');
         const card = page.getByRole('region', { name: 'Broken: always no_answer_lost' });
@@ -65,6 +78,17 @@ export function register(test, h) {
         await reopened.waitFor({ state: 'visible' });
         h.expect((await h.shownOf(again))[0] === at, 'the link does not reopen the run at the same event');
         await again.close();
+        // A witness shrunk to fewer faults than the search allowed replays
+        // under its own bound: the whole run, to the event that shows it.
+        await h.openDrawer(page, size, 'Setup');
+        await page.locator('.verdict[data-property=some_request_approved]').getByRole('button', { name: /^Open witness of some_request_approved .*no fault/ }).click();
+        await h.closeDrawer(page, size, 'Setup');
+        const witness = page.getByRole('region', { name: 'Shown: sometimes some_request_approved' });
+        await witness.waitFor({ state: 'visible' });
+        const shown = await witness.innerText();
+        h.expect(/The event where it happens, #\d+, is at the cursor/.test(shown), `the witness's event is not marked: ${shown}`);
+        const [wat, wtotal] = await h.shownOf(page);
+        h.expect(wat >= 1 && wat <= wtotal, `the cursor is not on the witness: ${wat} of ${wtotal}`);
         return errors;
       } finally {
         await context.close();

@@ -4,16 +4,17 @@
 //! one: `tour_view::announcement`); and the diagram's legend.
 //!
 //! Owns this markup only. The words come from `captions` (pure, tested
-//! natively); the legend's drawing from `geometry::legend` (the SVG export
+//! natively); the legend's drawing from `legend::legend` (the SVG export
 //! draws the same); cursor and run come from the session.
 
 use leptos::prelude::*;
 
 use super::captions;
 use super::diagram_view::shape_view;
-use super::geometry::{self, Item};
+use super::geometry::Item;
 use super::i18n::tr;
 use super::i18n_view::lang;
+use super::legend;
 use super::session::Session;
 use super::tour_view::{self, TourState};
 
@@ -75,10 +76,10 @@ pub fn Legend() -> impl IntoView {
                 {
                     // Drawn at its own size and scaled down to the box
                     // (`max-width: 100%`): two columns whenever they fit in 880.
-                    let legend = geometry::legend(l.cat(), 0.0, 880.0);
+                    let legend = legend::legend(l.cat(), 0.0, 880.0);
                     let (width, height) = (legend.width, legend.height);
                     view! {
-                        <svg class="diagram legend-drawing" role="list" aria-label=geometry::legend_summary(l.cat()) width=width height=height viewBox=format!("0 0 {width} {height}")>
+                        <svg class="diagram legend-drawing" role="list" aria-label=legend::legend_summary(l.cat()) width=width height=height viewBox=format!("0 0 {width} {height}")>
                             {legend.items.iter().map(entry_view).collect_view()}
                         </svg>
                     }

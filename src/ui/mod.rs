@@ -22,6 +22,7 @@ pub mod finding_words;
 pub mod fork_align;
 pub mod geometry;
 pub mod i18n;
+pub mod legend;
 pub mod lists;
 pub mod machinery;
 pub mod message_table;

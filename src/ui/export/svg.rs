@@ -10,8 +10,9 @@ use std::fmt::Write as _;
 
 use crate::protocol::{check, Trace};
 use crate::ui::diagram::{layout, PALETTE_SIZE};
-use crate::ui::geometry::{draw, legend, legend_summary, Geometry, Item, Shape};
+use crate::ui::geometry::{draw, Geometry, Item, Shape};
 use crate::ui::i18n::{tr, Catalog};
+use crate::ui::legend::{legend, legend_summary};
 use crate::ui::motion::Flights;
 use crate::ui::motion_draw;
 
@@ -243,7 +244,7 @@ mod tests {
             "{s}"
         );
         assert!(s.contains("<title>Run &lt;1&gt; &amp; co</title>"));
-        let legend = crate::ui::geometry::legend(en, 0.0, d.width.max(600.0));
+        let legend = crate::ui::legend::legend(en, 0.0, d.width.max(600.0));
         assert!(s.contains(&format!(
             "viewBox=\"0 0 {} {}\"",
             d.width.max(600.0),

@@ -10,7 +10,7 @@ mod common;
 use proptest::prelude::*;
 use team_protocols::explore::{
     explore, explore_with, replay_finding, replay_path, Choice, Exploration, ExploreConfig, Node, Progress, Property, Quantifier, Report,
-    Slice, Verdict,
+    Shrinking, Slice, Verdict,
 };
 use team_protocols::model::scripted;
 use team_protocols::protocol::{check, FaultAction, FaultPlan, FaultRule, MessageType, Team, Trace, ViolationKind};
@@ -414,5 +414,96 @@ fn a_report_sent_as_paths_merges_and_replays_to_what_the_whole_report_says() {
             replay_finding(scenario, &ExploreConfig { max_faults: path.bound, ..c.clone() }, &path.path, p.property).unwrap();
         assert_eq!(trace.entries(), full.trace.entries(), "{}: the same run", p.property.name());
         assert_eq!(finding.as_ref(), Some(&full.finding), "{}: the same finding", p.property.name());
+    }
+}
+
+#[test]
+fn slices_of_a_search_too_narrow_to_deal_out_count_it_once_so_the_merged_counts_are_the_whole_searchs() {
+    let c = config("shutdown", 1, vec![FaultAction::Drop]);
+    let whole = explore(&c).unwrap();
+    // Far more slices than any level of this small space is wide: none is
+    // ever dealt its share, and each searches the whole space.
+    let of = 64;
+    let parts: Vec<Report> = (0..of)
+        .map(|index| {
+            let mut e = Exploration::one_search(&ExploreConfig { slice: Some(Slice { index, of }), ..c.clone() }).unwrap();
+            loop {
+                if let Some(r) = e.run(1 << 20).unwrap() {
+                    break r;
+                }
+            }
+        })
+        .collect();
+    assert!(parts[1..].iter().all(|p| p.states == 0 && p.distinct_states == 0 && p.outcomes.is_empty()), "only slice 0 counts");
+    let merged = Report::merge(parts).unwrap();
+    let first = {
+        let mut e = Exploration::one_search(&c).unwrap();
+        loop {
+            if let Some(r) = e.run(1 << 20).unwrap() {
+                break r;
+            }
+        }
+    };
+    assert_eq!((merged.states, merged.distinct_states, &merged.outcomes), (first.states, first.distinct_states, &first.outcomes));
+    for p in &whole.properties {
+        assert_eq!(merged.property(p.property).map(|q| q.verdict), Some(p.verdict), "{}", p.property.name());
+    }
+}
+
+/// Plays the page's job for one search: `workers` workers, each with its
+/// slice, started in turn `lag` steps apart (a worker may load late: a
+/// worker that starts after the others have finished is the extreme),
+/// `budget` visits a step, their claims handed to the others after each
+/// step: the slices' reports.
+fn staggered(c: &ExploreConfig, workers: usize, lag: usize, budget: u64) -> Vec<Report> {
+    let mut parts: Vec<Exploration> = (0..workers)
+        .map(|index| Exploration::one_search(&ExploreConfig { slice: Some(Slice { index, of: workers }), ..c.clone() }).unwrap())
+        .collect();
+    let mut reports: Vec<Option<Report>> = vec![None; workers];
+    let mut step = 0;
+    while reports.iter().any(Option::is_none) {
+        for index in 0..workers {
+            if reports[index].is_some() || step < index * lag {
+                continue;
+            }
+            reports[index] = parts[index].run(budget).unwrap();
+            let claims = parts[index].take_claims();
+            for (other, part) in parts.iter_mut().enumerate() {
+                if other != index {
+                    part.learn(index, &claims);
+                }
+            }
+        }
+        step += 1;
+    }
+    reports.into_iter().flatten().collect()
+}
+
+#[test]
+fn a_search_shared_out_then_shrunk_as_the_page_does_gives_the_whole_searchs_verdicts_and_examples_however_late_a_worker_starts() {
+    for scenario in ["out-of-order", "reject-plan"] {
+        let c = config(scenario, 1, vec![FaultAction::Drop, FaultAction::Duplicate]);
+        let whole = explore(&c).unwrap();
+        // A lag of 10,000 steps: each worker starts after the one before has
+        // finished, which once lost the shortest witness to a slice's longer
+        // run with fewer faults.
+        for (workers, lag) in [(2, 0), (2, 10_000), (3, 0), (3, 5), (3, 10_000), (4, 10_000)] {
+            // As the page's job does: the search shared out, then each
+            // shrinking search shared out, merged.
+            let first = Report::merge(staggered(&c, workers, lag, 256)).unwrap();
+            let mut shrinking = Shrinking::new(first);
+            while let Some(bound) = shrinking.next_bound() {
+                shrinking.add(Report::merge(staggered(&ExploreConfig { max_faults: bound, ..c.clone() }, workers, lag, 256)).unwrap());
+            }
+            let merged = shrinking.finish();
+            let case = format!("{scenario}: {workers} workers, {lag} steps apart");
+            assert_eq!(merged.complete, whole.complete, "{case}");
+            for w in &whole.properties {
+                let m = merged.property(w.property).unwrap();
+                assert_eq!(m.verdict, w.verdict, "{case}: {}", w.property.name());
+                let len = |p: &team_protocols::explore::PropertyReport| p.example.as_ref().map(|e| (e.faults, e.path.len()));
+                assert_eq!(len(m), len(w), "{case}: {} has the whole search's shortest example", w.property.name());
+            }
+        }
     }
 }

@@ -146,6 +146,11 @@ impl Claims {
         self.sharing = self.of > 1;
     }
 
+    /// True once the search was dealt out and claims are shared.
+    pub(crate) fn shared(&self) -> bool {
+        self.sharing
+    }
+
     /// The claims made since the last call.
     pub(crate) fn take_fresh(&mut self) -> Vec<Claim> {
         std::mem::take(&mut self.fresh)

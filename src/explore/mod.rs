@@ -619,8 +619,18 @@ impl<E: Example> Report<E> {
     /// it holds, so when they exchanged claims the sum is about the whole
     /// search's; without the exchange it over-counts where their subtrees
     /// meet), each verdict the whole search's, and each example the one with
-    /// the fewest faults, then the shortest path. The wall time is the
+    /// the shortest path, then the fewest faults. The wall time is the
     /// slowest slice's (they run side by side). `None` for no reports.
+    ///
+    /// Shortest first, as one breadth-first search finds it: each slice's
+    /// example is the shortest in its part, whatever its faults, so the
+    /// shortest of them is the whole search's, and shrinking it to fewer
+    /// faults (`Shrinking`) then finds what it would for one search. Taking
+    /// the fewest faults first would keep, say, a slice's 0-fault run of 6
+    /// choices over another's 1-fault run of 3, and never look for the
+    /// 0-fault run of 4 the whole space holds. (Slices that shrink their own
+    /// examples first give examples with the fewest faults any run has, so
+    /// for them the two orders agree.)
     pub fn merge(parts: Vec<Report<E>>) -> Option<Report<E>> {
         let mut parts = parts.into_iter();
         let mut out = parts.next()?;
@@ -641,7 +651,7 @@ impl<E: Example> Report<E> {
                 };
                 let better = match (&ours.example, &theirs.example) {
                     (None, Some(_)) => true,
-                    (Some(a), Some(b)) => (b.faults(), b.choices()) < (a.faults(), a.choices()),
+                    (Some(a), Some(b)) => (b.choices(), b.faults()) < (a.choices(), a.faults()),
                     _ => false,
                 };
                 if better {

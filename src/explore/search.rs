@@ -89,7 +89,18 @@ impl Found {
         self.claims.share();
     }
 
-    fn report(self, scenario: Scenario, config: &ExploreConfig, complete: bool) -> Result<Report, ExploreError> {
+    fn report(mut self, scenario: Scenario, config: &ExploreConfig, complete: bool) -> Result<Report, ExploreError> {
+        // A slice whose search never got wide enough to be dealt out
+        // searched the whole space, as slice 0 did: only slice 0 counts it
+        // (its examples are slice 0's too, and kept).
+        let whole_again = config.slice.is_some_and(|s| s.index > 0 && s.of > 1)
+            && matches!(config.strategy, Strategy::Bfs | Strategy::Dfs)
+            && !self.claims.shared();
+        if whole_again {
+            self.states = 0;
+            self.depth = 0;
+            self.outcomes.clear();
+        }
         let mut examples = BTreeMap::new();
         for (property, e) in self.examples {
             // The search forgets history; the run is rebuilt from its path.
@@ -108,7 +119,7 @@ impl Found {
         Ok(Report {
             config: config.clone(),
             states: self.states,
-            distinct_states: self.claims.held(),
+            distinct_states: if whole_again { 0 } else { self.claims.held() },
             depth: self.depth,
             complete,
             outcomes: self.outcomes,

@@ -272,15 +272,21 @@ fn slices_of_a_search_together_give_the_whole_search_verdicts_and_shortest_examp
                 .collect();
             assert!(parts.iter().all(|p| p.distinct_states < whole.distinct_states), "{scenario}/{of}: each slice explores a part");
             let merged = Report::merge(parts).unwrap();
-            assert_eq!(merged.complete, whole.complete, "{scenario}/{of}");
             assert!(merged.distinct_states >= whole.distinct_states, "{scenario}/{of}: slices cover the whole space");
-            for w in &whole.properties {
-                let m = merged.property(w.property).unwrap();
-                assert_eq!(m.verdict, w.verdict, "{scenario}/{of}: {}", w.property.name());
-                let len = |p: &team_protocols::explore::PropertyReport| p.example.as_ref().map(|e| (e.faults, e.path.len()));
-                assert_eq!(len(m), len(w), "{scenario}/{of}: {} has the whole search's shortest example", w.property.name());
-            }
+            assert_same_verdicts_and_examples(&format!("{scenario}/{of}"), &merged, &whole);
         }
+    }
+}
+
+/// `merged` (a search shared out) says what `whole` (one search) says:
+/// completeness, each verdict, and each example's faults and length.
+fn assert_same_verdicts_and_examples(case: &str, merged: &Report, whole: &Report) {
+    assert_eq!(merged.complete, whole.complete, "{case}");
+    for w in &whole.properties {
+        let m = merged.property(w.property).unwrap();
+        assert_eq!(m.verdict, w.verdict, "{case}: {}", w.property.name());
+        let len = |p: &team_protocols::explore::PropertyReport| p.example.as_ref().map(|e| (e.faults, e.path.len()));
+        assert_eq!(len(m), len(w), "{case}: {} has the whole search's shortest example", w.property.name());
     }
 }
 
@@ -318,13 +324,7 @@ fn slices_that_share_their_claims_give_the_whole_search_verdicts_and_shortest_ex
         for (of, budget) in [(2, 8), (2, 32), (3, 16)] {
             let merged = Report::merge(shared(scenario, of, budget)).unwrap();
             let case = format!("{scenario}, {of} slices, {budget} visits a step");
-            assert_eq!(merged.complete, whole.complete, "{case}");
-            for w in &whole.properties {
-                let m = merged.property(w.property).unwrap();
-                assert_eq!(m.verdict, w.verdict, "{case}: {}", w.property.name());
-                let len = |p: &team_protocols::explore::PropertyReport| p.example.as_ref().map(|e| (e.faults, e.path.len()));
-                assert_eq!(len(m), len(w), "{case}: {} has the whole search's shortest example", w.property.name());
-            }
+            assert_same_verdicts_and_examples(&case, &merged, &whole);
             let ratio = |a: u64, b: u64| a as f64 / b as f64;
             eprintln!(
                 "{case}: distinct {} of {} ({:.3}), transitions {} of {} ({:.3})",
@@ -497,13 +497,7 @@ fn a_search_shared_out_then_shrunk_as_the_page_does_gives_the_whole_searchs_verd
             }
             let merged = shrinking.finish();
             let case = format!("{scenario}: {workers} workers, {lag} steps apart");
-            assert_eq!(merged.complete, whole.complete, "{case}");
-            for w in &whole.properties {
-                let m = merged.property(w.property).unwrap();
-                assert_eq!(m.verdict, w.verdict, "{case}: {}", w.property.name());
-                let len = |p: &team_protocols::explore::PropertyReport| p.example.as_ref().map(|e| (e.faults, e.path.len()));
-                assert_eq!(len(m), len(w), "{case}: {} has the whole search's shortest example", w.property.name());
-            }
+            assert_same_verdicts_and_examples(&case, &merged, &whole);
         }
     }
 }

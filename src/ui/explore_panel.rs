@@ -535,7 +535,7 @@ fn Verdicts() -> impl IntoView {
             {Property::ALL.into_iter().map(|p| view! {
                 <label class="inline"><input type="checkbox" prop:checked=move || ui.shown.with(|v| v.contains(&p))
                     on:change=move |ev| { let on = event_target_checked(&ev); ui.shown.update(|v| { v.retain(|x| *x != p); if on { v.push(p) } }) }/>
-                    <code>{p.name()}</code></label>
+                    <code>{breakable(p.name())}</code></label>
             }).collect_view()}
         </details>
     }

@@ -21,6 +21,7 @@ explore-bfs = breadth first (shortest examples)
 explore-dfs = depth first
 explore-simulate = random runs (2,000)
 explore-workers = Workers
+explore-workers-all-cores = { $count } workers take every core this device has: the page may answer more slowly while they search.
 explore-start = Start
 explore-stop = Stop
 explore-fork-on-screen = Fork the run on screen

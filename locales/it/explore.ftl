@@ -21,6 +21,7 @@ explore-bfs = in ampiezza (esempi più brevi)
 explore-dfs = in profondità
 explore-simulate = esecuzioni casuali (2.000)
 explore-workers = Worker
+explore-workers-all-cores = { $count } worker occupano tutti i core di questo dispositivo: durante la ricerca la pagina può rispondere più lentamente.
 explore-start = Avvia
 explore-stop = Ferma
 explore-fork-on-screen = Biforca questa esecuzione

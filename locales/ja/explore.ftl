@@ -20,6 +20,7 @@ explore-bfs = 幅優先（最短の例）
 explore-dfs = 深さ優先
 explore-simulate = ランダム実行（2,000 回）
 explore-workers = ワーカー
+explore-workers-all-cores = ワーカー { $count } 個でこの端末のすべてのコアを使います：探索中はページの反応が遅くなることがあります。
 explore-start = 開始
 explore-stop = 停止
 explore-fork-on-screen = 画面上の実行をフォーク

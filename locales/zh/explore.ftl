@@ -20,6 +20,7 @@ explore-bfs = 广度优先（最短示例）
 explore-dfs = 深度优先
 explore-simulate = 随机运行（2,000 次）
 explore-workers = 工作线程
+explore-workers-all-cores = { $count } 个工作线程会占用本设备的全部核心：搜索期间页面的响应可能变慢。
 explore-start = 开始
 explore-stop = 停止
 explore-fork-on-screen = 分叉屏幕上的运行

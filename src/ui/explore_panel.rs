@@ -333,6 +333,7 @@ pub fn ExplorePanel() -> impl IntoView {
     let ui = expect_context::<ExploreUi>();
     let l = lang();
     let max_workers = cores(MAX_WORKERS);
+    let all_cores = cores(usize::MAX);
     // The team on screen: a run of an explorable scenario sets the panel's
     // scenario (and seed) unless a search is running.
     Effect::new(move |_| {
@@ -406,6 +407,12 @@ pub fn ExplorePanel() -> impl IntoView {
                     </select>
                 </label>
             </div>
+            // Workers on every core leave none to the page: it may respond
+            // later while they search (measured: the browser benchmark).
+            {move || {
+                let n = ui.settings.with(|x| x.workers);
+                (n > 1 && n >= all_cores).then(|| view! { <p class="small muted">{tr!(l.cat(), "explore-workers-all-cores", count = n)}</p> })
+            }}
             <div class="row wrap">
                 <button class="primary" disabled=running on:click=move |_| ui.start(s)>{move || l.t("explore-start")}</button>
                 <button disabled=move || !running() on:click=move |_| ui.stop()>{move || l.t("explore-stop")}</button>

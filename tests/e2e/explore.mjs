@@ -126,8 +126,12 @@ export function register(test, h) {
       const count = async (name) => Number((await page.locator(`[data-counter=${name}]`).textContent()).replace(/,/g, ''));
       const verdicts = () => page.evaluate(() => [...document.querySelectorAll('.verdict[data-property]')]
         .map((v) => `${v.dataset.property}=${v.querySelector('.verdict-badge').textContent}`).join(' '));
+      const cores = await page.evaluate(() => navigator.hardwareConcurrency);
       const search = async (workers) => {
         await setUp(page, { scenario: 'out-of-order', faults: 1, workers });
+        // Workers on every core leave none to the page: the panel says so.
+        const note = await page.getByText(/workers take every core this device has/).count();
+        h.expect(note === (workers > 1 && workers >= cores ? 1 : 0), `${workers} workers on ${cores} cores: the note is shown ${note} times`);
         await page.getByRole('button', { name: 'Start', exact: true }).click();
         const done = await searchEnds(page, h);
         h.expect(done.startsWith('Done: every run'), `${workers} workers: the search did not finish complete: ${done}`);

@@ -31,7 +31,7 @@ pub use detail::Detail;
 pub use properties::{Finding, Monitor, Property, Quantifier};
 pub use search::{explore, explore_with, Exploration};
 
-use crate::model::scripted::choices::{alternatives_sized, Alternative, Decisions};
+use crate::model::scripted::choices::{Alternative, Decisions};
 use crate::protocol::canon::StableHasher;
 use crate::protocol::{AgentName, Event, FaultAction, Rules, Trace};
 use crate::runtime::scenarios::Scenario;
@@ -391,11 +391,7 @@ impl Node {
         loop {
             self.observe(step);
             if self.replies.is_none() {
-                let agent = self.world.awaiting_model();
-                let request = agent.and_then(|a| Some((self.world.model_request(a)?, self.world.model_request_chars(a)?)));
-                if let Some((request, chars)) = request {
-                    self.replies = Some(std::sync::Arc::new(alternatives_sized(&request, config.decisions, chars)));
-                }
+                self.replies = self.world.awaiting_model().and_then(|a| self.world.model_alternatives(a, config.decisions));
             }
             if self.world.awaiting_model().is_some() || !self.world.turns().choices().is_empty() {
                 let choices = self.choices(config);

@@ -14,6 +14,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use serde_json::Value;
 
 use super::tools::{self, AgentRole};
+use crate::model::scripted::choices::{alternatives_sized, Alternative, Decisions};
 use crate::model::{ContentBlock, ModelRequest, ModelResponse, Turn};
 use crate::protocol::canon::{Canon, StableHasher};
 use crate::protocol::AgentName;
@@ -55,9 +56,11 @@ pub(crate) enum Resume {
 
 /// One turn of a conversation, with what the explorer computes from it
 /// remembered: its canonical hash (under the last two canons it was hashed
-/// with) and its length as JSON (the scripted model's usage estimate).
-/// Turns are shared between clones of an agent, so each is hashed and
-/// measured about once rather than at every state.
+/// with), its length as JSON (the scripted model's usage estimate) and,
+/// for the last turn of a model call's conversation, the scripted policy's
+/// alternatives for that call. Turns are shared between clones of an
+/// agent, so each is hashed, measured and answered about once rather than
+/// at every state.
 #[derive(Debug)]
 pub(crate) struct Said {
     /// The turn.
@@ -66,11 +69,16 @@ pub(crate) struct Said {
     hashes: Mutex<[Option<(u64, u64)>; 2]>,
     /// The turn's length written as JSON.
     chars: OnceLock<usize>,
+    /// The policy's alternatives for a model call whose conversation ends
+    /// with this turn. A turn is created by one push onto one conversation
+    /// and never moved, so the last turn names the whole conversation (of
+    /// its agent, whose system prompt and tools are fixed).
+    answers: OnceLock<(Decisions, Arc<Vec<Alternative>>)>,
 }
 
 impl Said {
     pub(crate) fn new(turn: Turn) -> Self {
-        Said { turn, hashes: Mutex::new([None, None]), chars: OnceLock::new() }
+        Said { turn, hashes: Mutex::new([None, None]), chars: OnceLock::new(), answers: OnceLock::new() }
     }
 
     /// The turn's canonical hash under `canon` (remembered).
@@ -230,6 +238,21 @@ impl Agent {
         });
         let turns: usize = self.conversation.iter().map(|t| t.chars()).sum();
         frame + turns + self.conversation.len().saturating_sub(1)
+    }
+
+    /// The scripted policy's alternatives for this agent's model call
+    /// (`choices::alternatives_sized` on `request()`), remembered on the
+    /// conversation's last turn: the states that share the conversation
+    /// share them.
+    pub(crate) fn alternatives(&self, decisions: Decisions) -> Arc<Vec<Alternative>> {
+        let compute = || Arc::new(alternatives_sized(&self.request(), decisions, self.request_chars()));
+        let Some(last) = self.conversation.last() else { return compute() };
+        let (asked, known) = last.answers.get_or_init(|| (decisions, compute()));
+        if *asked == decisions {
+            Arc::clone(known)
+        } else {
+            compute()
+        }
     }
 
     /// Ends the loop where it stands (a stop).

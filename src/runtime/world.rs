@@ -212,6 +212,17 @@ impl World {
         self.agents.get(agent).map(|a| a.request_chars())
     }
 
+    /// The scripted policy's alternatives for `agent`'s model call
+    /// (`model::scripted::choices`), remembered per conversation: the
+    /// explorer's choices at a model call.
+    pub fn model_alternatives(
+        &self,
+        agent: &AgentName,
+        decisions: crate::model::scripted::choices::Decisions,
+    ) -> Option<std::sync::Arc<Vec<crate::model::scripted::choices::Alternative>>> {
+        self.agents.get(agent).map(|a| a.alternatives(decisions))
+    }
+
     /// Each agent's name and whether its loop still runs.
     pub fn loops(&self) -> impl Iterator<Item = (&AgentName, bool)> {
         self.agents.iter().map(|(n, a)| (n, !a.has_ended()))

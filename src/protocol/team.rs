@@ -655,7 +655,7 @@ impl Team {
     }
 
     /// The messages waiting for `agent`, without removing them.
-    pub fn peek(&self, agent: &AgentName) -> Result<&imbl::Vector<Envelope>, TeamError> {
+    pub fn peek(&self, agent: &AgentName) -> Result<&[Envelope], TeamError> {
         Ok(self.state.bus.peek(agent)?)
     }
 

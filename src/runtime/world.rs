@@ -561,10 +561,7 @@ impl World {
             canon = canon.clone().with_names(self.symmetric_names(&canon));
         }
         canon.hash_team(&self.team, h);
-        for (path, content) in self.workspace.files() {
-            canon.hash_text(path, h);
-            canon.hash_text(content, h);
-        }
+        self.workspace.canon_hash(&canon).hash(h);
         self.turns.hash_shape(&canon, h);
         canon.hash_unordered(
             self.agents.iter(),

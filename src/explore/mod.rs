@@ -329,7 +329,20 @@ impl Node {
 
     /// The node after `choice` and every forced move after it.
     pub fn after(&self, choice: &Choice, config: &ExploreConfig) -> Result<(Node, Step), ExploreError> {
-        let mut next = self.clone();
+        // The path is copied once, with room for the new choice.
+        let mut path = Vec::with_capacity(self.path.len() + 1);
+        path.extend_from_slice(&self.path);
+        let mut next = Node {
+            world: self.world.clone(),
+            monitor: self.monitor.clone(),
+            seen: self.seen,
+            keep_history: self.keep_history,
+            prompts: self.prompts.clone(),
+            faults_left: self.faults_left,
+            decisions_left: self.decisions_left,
+            replies: self.replies.clone(),
+            path,
+        };
         let mut step = Step::default();
         next.apply(choice, config)?;
         next.path.push(choice.clone());

@@ -122,13 +122,13 @@ type Expanded = Vec<(u64, Node, Step)>;
 
 /// Every move from `node`, each with its hash.
 fn expand(node: &Node, config: &ExploreConfig) -> Result<Expanded, ExploreError> {
-    node.choices(config)
-        .iter()
-        .map(|choice| {
-            let (child, step) = node.after(choice, config)?;
-            Ok((child.state_hash(config), child, step))
-        })
-        .collect()
+    let choices = node.choices(config);
+    let mut out = Vec::with_capacity(choices.len());
+    for choice in &choices {
+        let (child, step) = node.after(choice, config)?;
+        out.push((child.state_hash(config), child, step));
+    }
+    Ok(out)
 }
 
 /// The fewest states per thread for which a level is shared between

@@ -492,6 +492,43 @@ mod tests {
         assert_eq!(a.finish(), b.finish());
     }
 
+    #[test]
+    fn the_id_windows_of_a_text_are_its_runs_of_eight_lowercase_hex_characters() {
+        let mut out = Vec::new();
+        id_windows("id 4607cc28, not 4607CC28 nor 4607cc2; 0badf00d1", &mut out);
+        assert_eq!(out, [0x4607_cc28, 0x0bad_f00d, 0xbadf_00d1]);
+    }
+
+    #[test]
+    fn a_remembered_text_hash_is_the_hash_computed_anew_under_every_canon_with_its_key() {
+        let text = "answer 4607cc28 now";
+        let mut windows = Vec::new();
+        id_windows(text, &mut windows);
+        let one = Canon::new([&id("4607cc28")]);
+        let more = Canon::new([&id("4607cc28"), &id("0badf00d")]);
+        let moved = Canon::new([&id("0badf00d"), &id("4607cc28")]);
+        assert_eq!(one.key_for(&windows), more.key_for(&windows), "a request the text does not mention leaves the key");
+        assert_eq!(hash_of(&one, text), hash_of(&more, text));
+        assert_ne!(one.key_for(&windows), moved.key_for(&windows), "the id's place moved");
+        let memo = CanonMemo::default();
+        let ask = |canon: &Canon| {
+            memo.hash(
+                canon,
+                |out| id_windows(text, out),
+                || {
+                    let mut h = StableHasher::default();
+                    canon.hash_text(text, &mut h);
+                    h.finish()
+                },
+            )
+        };
+        for canon in [&one, &more, &moved, &one] {
+            let mut h = StableHasher::default();
+            canon.hash_text(text, &mut h);
+            assert_eq!(ask(canon), h.finish(), "remembered = computed anew");
+        }
+    }
+
     fn team_hash(t: &Team) -> u64 {
         let canon = Canon::new(t.tracker().iter().map(|r| &r.id));
         let mut h = StableHasher::default();

@@ -646,7 +646,7 @@ impl Team {
     /// Removes and returns every message waiting for `agent`; an empty inbox
     /// records nothing.
     pub fn drain(&mut self, agent: &AgentName, at: Millis) -> Result<Vec<Envelope>, TeamError> {
-        let waiting: Vec<Envelope> = self.state.bus.peek(agent)?.iter().cloned().collect();
+        let waiting: Vec<Envelope> = self.state.bus.peek(agent)?.to_vec();
         if !waiting.is_empty() {
             let message_ids = waiting.iter().map(|e| e.id).collect();
             self.commit(at, vec![Event::InboxDrained { agent: agent.clone(), message_ids }])?;

@@ -14,7 +14,8 @@ use std::sync::{Arc, OnceLock};
 use serde_json::Value;
 
 use super::tools::{self, AgentRole};
-use crate::model::scripted::choices::{alternatives_sized, Alternative, Decisions};
+use crate::model::scripted::choices::{alternatives_asked, Alternative, Decisions};
+use crate::model::scripted::Asked;
 use crate::model::{ContentBlock, ModelRequest, ModelResponse, Turn};
 use crate::protocol::canon::{id_windows, Canon, CanonMemo, StableHasher};
 use crate::protocol::AgentName;
@@ -248,7 +249,11 @@ impl Agent {
     /// conversation's last turn: the states that share the conversation
     /// share them.
     pub(crate) fn alternatives(&self, decisions: Decisions) -> Arc<Vec<Alternative>> {
-        let compute = || Arc::new(alternatives_sized(&self.request(), decisions, self.request_chars()));
+        let compute = || {
+            let turns: Vec<&Turn> = self.conversation.iter().map(|t| &t.turn).collect();
+            let asked = Asked { system: &self.system, turns: &turns };
+            Arc::new(alternatives_asked(asked, decisions, self.request_chars()))
+        };
         let Some(last) = self.conversation.last() else { return compute() };
         let (asked, known) = last.answers.get_or_init(|| (decisions, compute()));
         if *asked == decisions {

@@ -12,7 +12,7 @@ use std::rc::Rc;
 
 use serde_json::Value;
 
-use crate::model::{ContentBlock, ModelRequest, Role};
+use crate::model::{ContentBlock, Role, Turn};
 
 /// What the policy decided: some text and some tool calls.
 #[derive(Debug, Default)]
@@ -90,9 +90,9 @@ pub(super) enum Learned {
 }
 
 impl Conversation {
-    pub(super) fn read(request: &ModelRequest) -> Self {
+    pub(super) fn read(turns: &[&Turn]) -> Self {
         let mut c = Conversation::default();
-        for turn in &request.messages {
+        for turn in turns {
             for block in &turn.content {
                 match (turn.role, block) {
                     (Role::User, ContentBlock::Text { text }) => {

@@ -253,16 +253,16 @@ impl Canon {
         self.names.hash(&mut h);
         self.names_print = h.finish();
         self.first = [0; 4];
-        let mut firsts: Vec<u8> = vec![TIMESTAMP.as_bytes()[0]];
+        let mut mark = |b: u8| self.first[usize::from(b >> 6)] |= 1u64 << (b & 63);
+        mark(TIMESTAMP.as_bytes()[0]);
         for id in &self.ids {
             match id {
-                Id::Hex(v) => firsts.push(b"0123456789abcdef"[(v >> 28) as usize]),
-                Id::Odd(s) => firsts.extend(s.as_bytes().first()),
+                Id::Hex(v) => mark(b"0123456789abcdef"[(v >> 28) as usize]),
+                Id::Odd(s) => s.as_bytes().first().copied().into_iter().for_each(&mut mark),
             }
         }
-        firsts.extend(self.names.iter().filter_map(|(n, _)| n.as_bytes().first().copied()));
-        for b in firsts {
-            self.first[usize::from(b >> 6)] |= 1u64 << (b & 63);
+        for (n, _) in &self.names {
+            n.as_bytes().first().copied().into_iter().for_each(&mut mark);
         }
     }
 
@@ -306,6 +306,9 @@ impl Canon {
 
     /// The same, with these teammates renamed (symmetry reduction).
     pub fn with_names(mut self, names: Vec<(String, String)>) -> Self {
+        if names.is_empty() && self.names.is_empty() {
+            return self;
+        }
         // Longest first, so a name inside another is never matched first.
         let mut names = names;
         names.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then_with(|| a.0.cmp(&b.0)));

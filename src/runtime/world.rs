@@ -558,7 +558,8 @@ impl World {
     pub fn hash_state<H: Hasher>(&self, symmetry: bool, h: &mut H) {
         let mut canon = Canon::new(self.team.tracker().iter().map(|r| &r.id));
         if symmetry {
-            canon = canon.clone().with_names(self.symmetric_names(&canon));
+            let names = self.symmetric_names(&canon);
+            canon = canon.with_names(names);
         }
         canon.hash_team(&self.team, h);
         self.workspace.canon_hash(&canon).hash(h);

@@ -316,11 +316,11 @@ impl Node {
                 .collect();
         }
         let mut out = Vec::new();
-        for ticket in self.world.turns().choices() {
-            out.push(Choice::Turn { agent: ticket.agent.clone(), fault: None });
-            if self.faults_left > 0 && sends(&ticket.kind) {
+        for (_, agent, kind) in self.world.turns().open_turns() {
+            out.push(Choice::Turn { agent: agent.clone(), fault: None });
+            if self.faults_left > 0 && sends(kind) {
                 for action in &config.fault_kinds {
-                    out.push(Choice::Turn { agent: ticket.agent.clone(), fault: Some(action.clone()) });
+                    out.push(Choice::Turn { agent: agent.clone(), fault: Some(action.clone()) });
                 }
             }
         }
@@ -370,16 +370,16 @@ impl Node {
                 self.run_on();
             }
             Choice::Turn { agent, fault } => {
-                let ticket = self.world.turns().choices().into_iter().find(|t| &t.agent == agent);
-                let Some(ticket) = ticket else { return Err(self.bad(choice, config)) };
-                if fault.is_some() && (self.faults_left == 0 || !sends(&ticket.kind)) {
+                let ticket = self.world.turns().open_turns().find(|(_, a, _)| *a == agent).map(|(id, _, kind)| (id, sends(kind)));
+                let Some((ticket, sending)) = ticket else { return Err(self.bad(choice, config)) };
+                if fault.is_some() && (self.faults_left == 0 || !sending) {
                     return Err(self.bad(choice, config));
                 }
                 let before = self.trace().next_seq();
                 if let Some(action) = fault {
                     self.world.arm_fault(action.clone());
                 }
-                self.world.turns.grant(ticket.id);
+                self.world.turns.grant(ticket);
                 self.world.begin();
                 self.run_on();
                 let hit = self.world.team().events_since(before).iter().any(|e| matches!(e.event, Event::FaultApplied { rule: None, .. }));
@@ -406,7 +406,7 @@ impl Node {
             if self.replies.is_none() {
                 self.replies = self.world.awaiting_model().and_then(|a| self.world.model_alternatives(a, config.decisions));
             }
-            if self.world.awaiting_model().is_some() || !self.world.turns().choices().is_empty() {
+            if self.world.awaiting_model().is_some() || self.world.turns().open_turns().next().is_some() {
                 let choices = self.choices(config);
                 if choices.len() == 1 {
                     self.apply(&choices[0], config)?;

@@ -67,7 +67,8 @@ pub enum Next {
 /// The team and its agents, as one value.
 #[derive(Debug, Clone)]
 pub struct World {
-    pub(crate) config: WorldConfig,
+    /// Fixed for the run: shared between clones.
+    pub(crate) config: std::sync::Arc<WorldConfig>,
     pub(crate) team: Team,
     pub(crate) workspace: Workspace,
     pub(crate) turns: Turns,
@@ -121,7 +122,7 @@ impl World {
             run_active: false,
             failure: None,
             armed: None,
-            config,
+            config: std::sync::Arc::new(config),
         };
         let agent = Agent::lead(world.config.max_tokens);
         world.agents.insert(lead.clone(), std::sync::Arc::new(agent));

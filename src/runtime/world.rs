@@ -311,9 +311,13 @@ impl World {
         }
         let think = 300 + self.costs.next_u64() % 900;
         self.advance(think);
-        match &result {
+        let mut result = result;
+        match &mut result {
             Ok(reply) => {
-                let text = crate::model::Turn { role: crate::model::Role::Assistant, content: reply.content.clone() }.text();
+                // The reply's text as a turn has it, without copying the reply.
+                let turn = crate::model::Turn { role: crate::model::Role::Assistant, content: std::mem::take(&mut reply.content) };
+                let text = turn.text();
+                reply.content = turn.content;
                 self.observe(Event::ModelReplied {
                     agent: agent.clone(),
                     text,

@@ -429,7 +429,7 @@ impl Team {
     /// refusal the applied ones are undone (newest first), so state and trace
     /// are left as they were. Only what each event touched is saved for the
     /// undo, so a command costs the same at any trace length.
-    fn commit(&mut self, at: Millis, events: Vec<Event>) -> Result<Vec<u64>, TeamError> {
+    fn commit(&mut self, at: Millis, events: Vec<Event>) -> Result<std::ops::Range<u64>, TeamError> {
         self.trace.check_append(at)?;
         let first = self.trace.next_seq();
         let entries: Vec<TraceEntry> =
@@ -444,11 +444,12 @@ impl Team {
             }
             saved.push(self.state.apply_checked(entry));
         }
-        let mut seqs = Vec::with_capacity(entries.len());
+        // Appended in order from `first`: the sequence numbers are a range.
+        let end = first + entries.len() as u64;
         for entry in entries {
-            seqs.push(self.trace.append(entry.time, entry.event).expect("time checked above"));
+            self.trace.append(entry.time, entry.event).expect("time checked above");
         }
-        Ok(seqs)
+        Ok(first..end)
     }
 
     /// Sets the fault plan applied to every message a command sends from now
@@ -598,7 +599,7 @@ impl Team {
         let events =
             self.inject_faults(vec![Event::MessageSent { message: Message::new(msg_type, from.clone(), to.clone(), content, at) }]);
         let seqs = self.commit(at, events)?;
-        Ok(MessageId(seqs[0]))
+        Ok(MessageId(seqs.start))
     }
 
     /// Checks everything `send` would check, without sending; returns the

@@ -125,6 +125,23 @@ enum Id {
 
 const TIMESTAMP: &str = "\"timestamp\":";
 
+const NOT_HEX: u8 = 0xFF;
+
+/// Each byte's value as a lowercase hex digit, or `NOT_HEX`.
+const HEX_DIGIT: [u8; 256] = {
+    let mut table = [NOT_HEX; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = match b as u8 {
+            c @ b'0'..=b'9' => c - b'0',
+            c @ b'a'..=b'f' => c - b'a' + 10,
+            _ => NOT_HEX,
+        };
+        b += 1;
+    }
+    table
+};
+
 /// The value of eight lowercase hex digits at the start of `bytes`.
 fn hex8(bytes: &[u8]) -> Option<u32> {
     let window = bytes.get(..8)?;
@@ -147,14 +164,11 @@ pub fn id_windows(text: &str, out: &mut Vec<u32>) {
     // The value of the last eight digits rolls along the run.
     let (mut run, mut value) = (0usize, 0u32);
     for &b in text.as_bytes() {
-        let digit = match b {
-            b'0'..=b'9' => b - b'0',
-            b'a'..=b'f' => b - b'a' + 10,
-            _ => {
-                run = 0;
-                continue;
-            }
-        };
+        let digit = HEX_DIGIT[usize::from(b)];
+        if digit == NOT_HEX {
+            run = 0;
+            continue;
+        }
         value = (value << 4) | u32::from(digit);
         run += 1;
         if run >= 8 {
@@ -365,7 +379,10 @@ impl Canon {
         while i < bytes.len() {
             let b = bytes[i];
             if self.first[usize::from(b >> 6)] & (1u64 << (b & 63)) == 0 {
-                i += 1;
+                // On to the next byte that can begin a pattern.
+                let first = &self.first;
+                let skip = bytes[i..].iter().position(|&c| first[usize::from(c >> 6)] & (1u64 << (c & 63)) != 0);
+                i = skip.map_or(bytes.len(), |k| i + k);
                 continue;
             }
             let rest = &bytes[i..];

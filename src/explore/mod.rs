@@ -297,8 +297,8 @@ impl Node {
         self.faults_left
     }
 
-    /// The trace of the path so far (only its last entry unless the node
-    /// keeps its history).
+    /// The trace of the path so far (no entries unless the node keeps its
+    /// history: then only its numbering and clock go on).
     pub fn trace(&self) -> &Trace {
         self.world.team().trace()
     }

@@ -403,10 +403,10 @@ impl Team {
         self.trace.since(seq)
     }
 
-    /// The explorer: drops the trace's history but its last entry
-    /// (`Trace::forget_all_but_last`).
+    /// The explorer: drops the trace's history, keeping its numbering and
+    /// its clock (`Trace::forget_all`).
     pub fn forget_history(&mut self) {
-        self.trace.forget_all_but_last();
+        self.trace.forget_all();
     }
 
     /// The roster.

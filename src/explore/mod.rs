@@ -237,7 +237,8 @@ fn sends(kind: &TurnKind) -> bool {
 pub struct Node {
     /// The team and its agents.
     pub world: World,
-    monitor: Monitor,
+    /// Boxed: a node small enough for the allocator's fast sizes.
+    monitor: Box<Monitor>,
     /// The sequence number of the first entry the monitor has not seen.
     seen: u64,
     /// Keep the whole trace (a counterexample being rebuilt); otherwise a
@@ -278,7 +279,7 @@ impl Node {
         world.set_rules(config.rules);
         let mut node = Node {
             world,
-            monitor: Monitor::new(),
+            monitor: Box::new(Monitor::new()),
             seen: 0,
             keep_history,
             prompts: scenario.prompts.iter().rev().copied().collect(),

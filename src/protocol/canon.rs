@@ -357,8 +357,9 @@ impl Canon {
     /// by value).
     pub fn hash_id<H: Hasher>(&self, id: &RequestId, h: &mut H) {
         let s = id.as_str();
+        let hex = hex8(s.as_bytes()).filter(|_| s.len() == 8);
         let exact = |k: &Id| match k {
-            Id::Hex(v) => s.len() == 8 && hex8(s.as_bytes()) == Some(*v),
+            Id::Hex(v) => hex == Some(*v),
             Id::Odd(o) => o == s,
         };
         match self.ids.iter().position(exact) {

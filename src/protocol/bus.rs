@@ -133,6 +133,24 @@ impl Bus {
         Ok(Arc::try_unwrap(taken).unwrap_or_else(|shared| shared.as_ref().clone()))
     }
 
+    /// `drain`, sharing the inbox taken out instead of copying it (a bus
+    /// cloned from another shares its inboxes until one changes).
+    pub(crate) fn drain_shared(&mut self, name: &AgentName) -> Result<Arc<Vec<Envelope>>, BusError> {
+        if !self.inboxes.contains_key(name) {
+            return Err(BusError::UnknownInbox(name.clone()));
+        }
+        if self.inboxes.get(name).is_some_and(|inbox| inbox.is_empty()) {
+            return Ok(Arc::default());
+        }
+        let inbox = Arc::make_mut(&mut self.inboxes).get_mut(name).ok_or_else(|| BusError::UnknownInbox(name.clone()))?;
+        Ok(std::mem::take(inbox))
+    }
+
+    /// The inbox of `name`, shared (see `drain_shared`).
+    pub(crate) fn inbox_shared(&self, name: &AgentName) -> Result<Arc<Vec<Envelope>>, BusError> {
+        self.inboxes.get(name).cloned().ok_or_else(|| BusError::UnknownInbox(name.clone()))
+    }
+
     /// The messages waiting for `name`, oldest first, without removing them.
     pub fn peek(&self, name: &AgentName) -> Result<&[Envelope], BusError> {
         self.inboxes.get(name).map(|inbox| inbox.as_slice()).ok_or_else(|| BusError::UnknownInbox(name.clone()))
@@ -197,10 +215,14 @@ impl Bus {
 
     /// Undoes `drain`: puts the drained messages back, in front of anything
     /// that arrived since.
-    pub(crate) fn undrain(&mut self, name: &AgentName, drained: Vec<Envelope>) {
+    pub(crate) fn undrain(&mut self, name: &AgentName, drained: Arc<Vec<Envelope>>) {
         if let Some(inbox) = Arc::make_mut(&mut self.inboxes).get_mut(name) {
+            if inbox.is_empty() {
+                *inbox = drained;
+                return;
+            }
             let inbox = Arc::make_mut(inbox);
-            let mut back = drained;
+            let mut back = Arc::try_unwrap(drained).unwrap_or_else(|shared| shared.as_ref().clone());
             back.append(inbox);
             *inbox = back;
         }

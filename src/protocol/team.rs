@@ -237,7 +237,7 @@ impl TeamState {
                 self.bus.send(MessageId(entry.seq), message.clone()).expect(CHECKED);
                 Undo::Nothing
             }
-            Event::InboxDrained { agent, .. } => Undo::Drained(self.bus.drain(agent).expect(CHECKED)),
+            Event::InboxDrained { agent, .. } => Undo::Drained(self.bus.drain_shared(agent).expect(CHECKED)),
             Event::RequestCreated { request_id, request_kind, requester, addressee, plan } => {
                 let bound = Incarnations { requester: self.roster.incarnation(requester), addressee: self.roster.incarnation(addressee) };
                 self.tracker
@@ -334,7 +334,7 @@ enum Undo {
     /// A spawn: the member before (none if new), and whether its inbox is new.
     Spawn { before: Option<Box<Member>>, new_inbox: bool },
     /// The messages a drain took out of the inbox.
-    Drained(Vec<Envelope>),
+    Drained(std::sync::Arc<Vec<Envelope>>),
     /// A plan approval: whether the requester's gate was open before (none
     /// when the requester is not a member).
     Gate(Option<bool>),
@@ -647,12 +647,14 @@ impl Team {
     /// Removes and returns every message waiting for `agent`; an empty inbox
     /// records nothing.
     pub fn drain(&mut self, agent: &AgentName, at: Millis) -> Result<Vec<Envelope>, TeamError> {
-        let waiting: Vec<Envelope> = self.state.bus.peek(agent)?.to_vec();
+        // Shared, not copied: once drained, the inbox is copied only if a
+        // clone of this team still holds it.
+        let waiting = self.state.bus.inbox_shared(agent)?;
         if !waiting.is_empty() {
             let message_ids = waiting.iter().map(|e| e.id).collect();
             self.commit(at, vec![Event::InboxDrained { agent: agent.clone(), message_ids }])?;
         }
-        Ok(waiting)
+        Ok(std::sync::Arc::try_unwrap(waiting).unwrap_or_else(|shared| shared.as_ref().clone()))
     }
 
     /// The messages waiting for `agent`, without removing them.

@@ -442,7 +442,7 @@ impl Node {
         }
         self.seen = self.world.team().trace().next_seq();
         if !self.keep_history {
-            self.world.team.forget_history();
+            self.world.team.forget_all_history();
         }
     }
 

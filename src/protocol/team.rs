@@ -403,9 +403,15 @@ impl Team {
         self.trace.since(seq)
     }
 
-    /// The explorer: drops the trace's history, keeping its numbering and
-    /// its clock (`Trace::forget_all`).
+    /// Drops the trace's history but its last entry
+    /// (`Trace::forget_all_but_last`).
     pub fn forget_history(&mut self) {
+        self.trace.forget_all_but_last();
+    }
+
+    /// The explorer: drops the trace's whole history, keeping its numbering
+    /// and its clock (`Trace::forget_all`), so a clone copies no event.
+    pub fn forget_all_history(&mut self) {
         self.trace.forget_all();
     }
 

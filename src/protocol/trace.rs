@@ -401,6 +401,22 @@ mod tests {
     }
 
     #[test]
+    fn a_trace_that_forgets_everything_keeps_its_numbering_and_its_clock() {
+        let mut t = Trace::new("team", 1);
+        t.append(Millis(10), Event::RunFinished).unwrap();
+        t.append(Millis(12), Event::RunFinished).unwrap();
+        t.forget_all();
+        assert!(t.is_empty());
+        assert_eq!((t.next_seq(), t.last_time()), (2, Millis(12)));
+        assert_eq!(
+            t.append(Millis(11), Event::RunFinished),
+            Err(TraceError::TimeWentBackwards { seq: 2, at: Millis(11), previous: Millis(12) })
+        );
+        assert_eq!(t.append(Millis(12), Event::RunFinished), Ok(2));
+        assert_eq!(t.since(2).len(), 1);
+    }
+
+    #[test]
     fn json_round_trip_keeps_every_entry() {
         let mut t = Trace::new("team", 5);
         t.append(Millis(1), Event::RunStarted { prompt: "go".into() }).unwrap();

@@ -9,7 +9,7 @@
 
 use std::collections::VecDeque;
 use std::hash::{Hash, Hasher};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 
@@ -71,10 +71,8 @@ pub(crate) struct Said {
     /// The canonical hash of the whole conversation this turn ends
     /// (remembered on its last turn, which names it: see `answers`).
     whole: CanonMemo,
-    /// The turn's length written as JSON, and a hash of what was written
-    /// (its content, exactly: the key under which the policy's answers to
-    /// equal conversations are shared).
-    written: OnceLock<(usize, u64)>,
+    /// The turn's length written as JSON.
+    chars: OnceLock<usize>,
     /// The policy's alternatives for a model call whose conversation ends
     /// with this turn. A turn is created by one push onto one conversation
     /// and never moved, so the last turn names the whole conversation (of
@@ -84,7 +82,7 @@ pub(crate) struct Said {
 
 impl Said {
     pub(crate) fn new(turn: Turn) -> Self {
-        Said { turn, hashed: CanonMemo::default(), whole: CanonMemo::default(), written: OnceLock::new(), answers: OnceLock::new() }
+        Said { turn, hashed: CanonMemo::default(), whole: CanonMemo::default(), chars: OnceLock::new(), answers: OnceLock::new() }
     }
 
     /// The turn's canonical hash under `canon` (remembered).
@@ -108,31 +106,7 @@ impl Said {
 
     /// The turn's length written as JSON (remembered).
     fn chars(&self) -> usize {
-        self.written().0
-    }
-
-    /// The turn written as JSON: its length and the hash of its bytes,
-    /// from one writing (remembered).
-    fn written(&self) -> (usize, u64) {
-        *self.written.get_or_init(|| {
-            struct Count(usize, StableHasher);
-            impl std::io::Write for Count {
-                fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-                    self.0 += bytes.len();
-                    self.1.write(bytes);
-                    Ok(bytes.len())
-                }
-                fn flush(&mut self) -> std::io::Result<()> {
-                    Ok(())
-                }
-            }
-            let mut count = Count(0, StableHasher::default());
-            match serde_json::to_writer(&mut count, &self.turn) {
-                // The same length `scripted::json_len` counts.
-                Ok(()) => (count.0, count.1.finish()),
-                Err(_) => (0, count.1.finish()),
-            }
-        })
+        *self.chars.get_or_init(|| crate::model::scripted::json_len(&self.turn))
     }
 }
 
@@ -155,24 +129,6 @@ impl std::ops::Deref for Said {
         &self.turn
     }
 }
-
-/// A conversation the scripted policy answered, kept to answer an equal
-/// one (`Agent::answer_shared`).
-struct Answered {
-    system: Arc<str>,
-    chars: usize,
-    decisions: Decisions,
-    turns: Vec<Arc<Said>>,
-    answers: Arc<Vec<Alternative>>,
-}
-
-/// How many answered conversations are kept before starting over.
-const ANSWERED_KEPT: usize = 8192;
-
-/// Answered conversations by a hash of their content (checked in full on a
-/// hit): shared by every search and thread of the process; a pure memo of
-/// the policy, which reads nothing but the request.
-static ANSWERED: Mutex<Option<std::collections::HashMap<u64, Answered>>> = Mutex::new(None);
 
 /// A value computed once and shared by every clone; never part of what
 /// makes two agents equal.
@@ -293,64 +249,18 @@ impl Agent {
     /// conversation's last turn: the states that share the conversation
     /// share them.
     pub(crate) fn alternatives(&self, decisions: Decisions) -> Arc<Vec<Alternative>> {
-        let Some(last) = self.conversation.last() else { return self.answer(decisions, self.request_chars()) };
-        let (asked, known) = last.answers.get_or_init(|| (decisions, self.answer_shared(decisions)));
+        let compute = || {
+            let turns: Vec<&Turn> = self.conversation.iter().map(|t| &t.turn).collect();
+            let asked = Asked { system: &self.system, turns: &turns };
+            Arc::new(alternatives_asked(asked, decisions, self.request_chars()))
+        };
+        let Some(last) = self.conversation.last() else { return compute() };
+        let (asked, known) = last.answers.get_or_init(|| (decisions, compute()));
         if *asked == decisions {
             Arc::clone(known)
         } else {
-            self.answer_shared(decisions)
+            compute()
         }
-    }
-
-    /// The policy's alternatives, computed.
-    fn answer(&self, decisions: Decisions, chars: usize) -> Arc<Vec<Alternative>> {
-        let turns: Vec<&Turn> = self.conversation.iter().map(|t| &t.turn).collect();
-        let asked = Asked { system: &self.system, turns: &turns };
-        Arc::new(alternatives_asked(asked, decisions, chars))
-    }
-
-    /// The policy's alternatives, shared with any conversation equal to
-    /// this one (same system prompt, same length as JSON, equal turns):
-    /// different paths often bring an agent the same turns, each its own
-    /// copy. The policy reads nothing but the request, so equal requests
-    /// get equal answers; a remembered answer is used only after its
-    /// conversation is compared with this one turn by turn.
-    fn answer_shared(&self, decisions: Decisions) -> Arc<Vec<Alternative>> {
-        let chars = self.request_chars();
-        let mut h = StableHasher::default();
-        (self.system.as_ref(), chars, decisions, self.conversation.len()).hash(&mut h);
-        for turn in &self.conversation {
-            turn.written().1.hash(&mut h);
-        }
-        let key = h.finish();
-        let same = |known: &Answered| {
-            known.chars == chars
-                && known.decisions == decisions
-                && known.system == self.system
-                && known.turns.len() == self.conversation.len()
-                && known.turns.iter().zip(&self.conversation).all(|(a, b)| Arc::ptr_eq(a, b) || a.turn == b.turn)
-        };
-        if let Ok(map) = ANSWERED.lock() {
-            if let Some(known) = map.as_ref().and_then(|m| m.get(&key)).filter(|k| same(k)) {
-                return Arc::clone(&known.answers);
-            }
-        }
-        let answers = self.answer(decisions, chars);
-        if let Ok(mut map) = ANSWERED.lock() {
-            let map = map.get_or_insert_with(std::collections::HashMap::new);
-            if map.len() >= ANSWERED_KEPT {
-                map.clear();
-            }
-            let known = Answered {
-                system: Arc::clone(&self.system),
-                chars,
-                decisions,
-                turns: self.conversation.clone(),
-                answers: Arc::clone(&answers),
-            };
-            map.insert(key, known);
-        }
-        answers
     }
 
     /// Ends the loop where it stands (a stop).
@@ -509,23 +419,6 @@ mod tests {
         a.conversation.push(Arc::new(Said::new(Turn { role: Role::User, content: vec![result] })));
         assert_eq!(a.request_chars(), json_len(&a.request()), "three turns, remembered after the first count");
         assert_eq!(a.request_chars(), json_len(&a.request()));
-    }
-
-    #[test]
-    fn equal_conversations_in_separate_copies_share_the_policys_answers_and_a_different_one_gets_its_own() {
-        use crate::model::scripted::choices::alternatives;
-        let decisions = Decisions::default();
-        let a = alice();
-        let copy = Agent { conversation: a.conversation.iter().map(|t| Arc::new(Said::clone(t))).collect(), ..a.clone() };
-        let (x, y) = (a.alternatives(decisions), copy.alternatives(decisions));
-        assert_eq!(*x, alternatives(&a.request(), decisions), "remembered = computed anew");
-        assert_eq!(x, y);
-        let mut asked = alice();
-        let text = r#"{"type":"shutdown_request","from":"lead","to":"alice","content":"Please shut down.","timestamp":10,"request_id":"4607cc28"}"#;
-        asked.conversation.push(Arc::new(Said::new(Turn::user_text(text))));
-        let z = asked.alternatives(decisions);
-        assert_eq!(*z, alternatives(&asked.request(), decisions));
-        assert_ne!(z, x, "another conversation, another answer");
     }
 
     fn hash_of(agent: &Agent, canon: &Canon) -> u64 {

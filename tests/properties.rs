@@ -231,7 +231,7 @@ impl World {
             Op::Drain { agent } => {
                 let agent = self.agent(*agent);
                 let known = self.known(&agent);
-                let waiting: Vec<Envelope> = if known { self.team.peek(&agent).unwrap().iter().cloned().collect() } else { Vec::new() };
+                let waiting: Vec<Envelope> = if known { self.team.peek(&agent).unwrap().to_vec() } else { Vec::new() };
                 let r = self.team.drain(&agent, at);
                 prop_assert_eq!(r.is_ok(), known, "drain {}: {:?}", agent, r);
                 if let Ok(got) = &r {

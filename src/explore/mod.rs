@@ -33,7 +33,7 @@ pub use properties::{Finding, Monitor, Property, Quantifier};
 pub use search::{explore, explore_with, Exploration};
 pub use shrink::Shrinking;
 
-use crate::model::scripted::choices::{alternatives_sized, Alternative, Decisions};
+use crate::model::scripted::choices::{Alternative, Decisions};
 use crate::protocol::canon::StableHasher;
 use crate::protocol::{AgentName, Event, FaultAction, Rules, Trace};
 use crate::runtime::scenarios::Scenario;
@@ -239,7 +239,8 @@ fn sends(kind: &TurnKind) -> bool {
 pub struct Node {
     /// The team and its agents.
     pub world: World,
-    monitor: Monitor,
+    /// Boxed: a node small enough for the allocator's fast sizes.
+    monitor: Box<Monitor>,
     /// The sequence number of the first entry the monitor has not seen.
     seen: u64,
     /// Keep the whole trace (a counterexample being rebuilt); otherwise a
@@ -280,7 +281,7 @@ impl Node {
         world.set_rules(config.rules);
         let mut node = Node {
             world,
-            monitor: Monitor::new(),
+            monitor: Box::new(Monitor::new()),
             seen: 0,
             keep_history,
             prompts: scenario.prompts.iter().rev().copied().collect(),
@@ -299,8 +300,8 @@ impl Node {
         self.faults_left
     }
 
-    /// The trace of the path so far (only its last entry unless the node
-    /// keeps its history).
+    /// The trace of the path so far (no entries unless the node keeps its
+    /// history: then only its numbering and clock go on).
     pub fn trace(&self) -> &Trace {
         self.world.team().trace()
     }
@@ -318,11 +319,11 @@ impl Node {
                 .collect();
         }
         let mut out = Vec::new();
-        for ticket in self.world.turns().choices() {
-            out.push(Choice::Turn { agent: ticket.agent.clone(), fault: None });
-            if self.faults_left > 0 && sends(&ticket.kind) {
+        for (_, agent, kind) in self.world.turns().open_turns() {
+            out.push(Choice::Turn { agent: agent.clone(), fault: None });
+            if self.faults_left > 0 && sends(kind) {
                 for action in &config.fault_kinds {
-                    out.push(Choice::Turn { agent: ticket.agent.clone(), fault: Some(action.clone()) });
+                    out.push(Choice::Turn { agent: agent.clone(), fault: Some(action.clone()) });
                 }
             }
         }
@@ -331,7 +332,20 @@ impl Node {
 
     /// The node after `choice` and every forced move after it.
     pub fn after(&self, choice: &Choice, config: &ExploreConfig) -> Result<(Node, Step), ExploreError> {
-        let mut next = self.clone();
+        // The path is copied once, with room for the new choice.
+        let mut path = Vec::with_capacity(self.path.len() + 1);
+        path.extend_from_slice(&self.path);
+        let mut next = Node {
+            world: self.world.clone(),
+            monitor: self.monitor.clone(),
+            seen: self.seen,
+            keep_history: self.keep_history,
+            prompts: self.prompts.clone(),
+            faults_left: self.faults_left,
+            decisions_left: self.decisions_left,
+            replies: self.replies.clone(),
+            path,
+        };
         let mut step = Step::default();
         next.apply(choice, config)?;
         next.path.push(choice.clone());
@@ -359,16 +373,16 @@ impl Node {
                 self.run_on();
             }
             Choice::Turn { agent, fault } => {
-                let ticket = self.world.turns().choices().into_iter().find(|t| &t.agent == agent);
-                let Some(ticket) = ticket else { return Err(self.bad(choice, config)) };
-                if fault.is_some() && (self.faults_left == 0 || !sends(&ticket.kind)) {
+                let ticket = self.world.turns().open_turns().find(|(_, a, _)| *a == agent).map(|(id, _, kind)| (id, sends(kind)));
+                let Some((ticket, sending)) = ticket else { return Err(self.bad(choice, config)) };
+                if fault.is_some() && (self.faults_left == 0 || !sending) {
                     return Err(self.bad(choice, config));
                 }
                 let before = self.trace().next_seq();
                 if let Some(action) = fault {
                     self.world.arm_fault(action.clone());
                 }
-                self.world.turns.grant(ticket.id);
+                self.world.turns.grant(ticket);
                 self.world.begin();
                 self.run_on();
                 let hit = self.world.team().events_since(before).iter().any(|e| matches!(e.event, Event::FaultApplied { rule: None, .. }));
@@ -393,13 +407,9 @@ impl Node {
         loop {
             self.observe(step);
             if self.replies.is_none() {
-                let agent = self.world.awaiting_model();
-                let request = agent.and_then(|a| Some((self.world.model_request(a)?, self.world.model_request_chars(a)?)));
-                if let Some((request, chars)) = request {
-                    self.replies = Some(std::sync::Arc::new(alternatives_sized(&request, config.decisions, chars)));
-                }
+                self.replies = self.world.awaiting_model().and_then(|a| self.world.model_alternatives(a, config.decisions));
             }
-            if self.world.awaiting_model().is_some() || !self.world.turns().choices().is_empty() {
+            if self.world.awaiting_model().is_some() || self.world.turns().open_turns().next().is_some() {
                 let choices = self.choices(config);
                 if choices.len() == 1 {
                     self.apply(&choices[0], config)?;
@@ -434,7 +444,7 @@ impl Node {
         }
         self.seen = self.world.team().trace().next_seq();
         if !self.keep_history {
-            self.world.team.forget_history();
+            self.world.team.forget_all_history();
         }
     }
 

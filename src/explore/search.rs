@@ -131,17 +131,18 @@ impl Found {
 }
 
 /// The states one move leads to, each with its hash and what the move found.
-type Expanded = Vec<(u64, Node, Step)>;
+type Expanded = Vec<(u64, Box<Node>, Step)>;
 
 /// Every move from `node`, each with its hash.
 fn expand(node: &Node, config: &ExploreConfig) -> Result<Expanded, ExploreError> {
-    node.choices(config)
-        .iter()
-        .map(|choice| {
-            let (child, step) = node.after(choice, config)?;
-            Ok((child.state_hash(config), child, step))
-        })
-        .collect()
+    let choices = node.choices(config);
+    let mut out = Vec::with_capacity(choices.len());
+    for choice in &choices {
+        let (child, step) = node.after(choice, config)?;
+        // Boxed: a state is moved from list to list, and a world is large.
+        out.push((child.state_hash(config), Box::new(child), step));
+    }
+    Ok(out)
 }
 
 /// The fewest states per thread for which a level is shared between
@@ -188,13 +189,13 @@ fn threads(config: &ExploreConfig) -> usize {
 /// A breadth-first search between two steps.
 struct Bfs {
     /// The level being expanded, each state with its hash.
-    level: Vec<(u64, Node)>,
+    level: Vec<(u64, Box<Node>)>,
     /// The next state of `level` to expand.
     at: usize,
     /// Children of the states expanded, not yet visited.
-    pending: std::vec::IntoIter<(u64, Node, Step)>,
+    pending: std::vec::IntoIter<(u64, Box<Node>, Step)>,
     /// The next level so far.
-    next: Vec<(u64, Node)>,
+    next: Vec<(u64, Box<Node>)>,
     depth: usize,
     /// The level's start is done (bound checked, slice dealt).
     begun: bool,
@@ -203,7 +204,7 @@ struct Bfs {
 
 /// A depth-first search between two steps.
 struct Dfs {
-    stack: Vec<(u64, Node)>,
+    stack: Vec<(u64, Box<Node>)>,
     sliced: bool,
 }
 
@@ -244,7 +245,7 @@ impl Pass {
         found.visit(hash, &root, &step, &config);
         let walk = match config.strategy {
             Strategy::Bfs if !step.terminal => Walk::Bfs(Bfs {
-                level: vec![(hash, root)],
+                level: vec![(hash, Box::new(root))],
                 at: 0,
                 pending: Vec::new().into_iter(),
                 next: Vec::new(),
@@ -252,7 +253,7 @@ impl Pass {
                 begun: false,
                 sliced: config.slice.is_none(),
             }),
-            Strategy::Dfs if !step.terminal => Walk::Dfs(Dfs { stack: vec![(hash, root)], sliced: config.slice.is_none() }),
+            Strategy::Dfs if !step.terminal => Walk::Dfs(Dfs { stack: vec![(hash, Box::new(root))], sliced: config.slice.is_none() }),
             Strategy::Simulate { runs, seed } => {
                 // Each slice walks its own share of the runs with its own seed.
                 let (seed, runs) = match config.slice {
@@ -352,7 +353,7 @@ impl Bfs {
                 self.begun = true;
                 #[cfg(not(target_arch = "wasm32"))]
                 if threads > 1 && self.level.len() >= PER_THREAD * threads {
-                    let ours: Vec<&Node> = self.level.iter().filter(|(h, _)| found.claims.ours(*h)).map(|(_, n)| n).collect();
+                    let ours: Vec<&Node> = self.level.iter().filter(|(h, _)| found.claims.ours(*h)).map(|(_, n)| &**n).collect();
                     self.pending = expand_level(&ours, config, threads)?.into_iter();
                     self.at = self.level.len();
                     continue;

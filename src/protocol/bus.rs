@@ -6,6 +6,9 @@
 //! formed and that sender and recipient are known; it must not decide
 //! protocol questions (request state, roster status): `team` does that.
 
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use super::message::{Message, MessageError};
@@ -63,11 +66,18 @@ pub struct Held {
     pub message: Message,
 }
 
+/// The inboxes, by name: shared between clones of a bus until one changes
+/// (`Arc::make_mut`), and each inbox shared on its own. Inboxes hold a few
+/// messages, so a change copies a short list of pointers and at most one
+/// short inbox — cheaper than a persistent map's wide nodes.
+type Inboxes = Arc<BTreeMap<AgentName, Arc<Vec<Envelope>>>>;
+
 /// One FIFO inbox per registered agent.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Bus {
-    // Persistent: cloning a bus (a keyframe of the timeline) is O(1).
-    inboxes: imbl::OrdMap<AgentName, imbl::Vector<Envelope>>,
+    // Cloning a bus (a keyframe of the timeline, a state of the explorer)
+    // is O(1).
+    inboxes: Inboxes,
     held: Vec<Held>,
 }
 
@@ -81,7 +91,7 @@ impl Bus {
     /// unread messages (a restarted teammate reads what waited for it).
     pub fn register(&mut self, name: &AgentName) {
         if !self.inboxes.contains_key(name) {
-            self.inboxes.insert(name.clone(), imbl::Vector::new());
+            Arc::make_mut(&mut self.inboxes).insert(name.clone(), Arc::default());
         }
     }
 
@@ -105,20 +115,45 @@ impl Bus {
     /// Appends a message to its recipient's inbox, or refuses it whole.
     pub fn send(&mut self, id: MessageId, message: Message) -> Result<(), BusError> {
         self.check_send(&message)?;
-        let inbox = self.inboxes.get_mut(&message.to).expect("recipient checked above");
-        inbox.push_back(Envelope { id, message });
+        let inbox = Arc::make_mut(&mut self.inboxes).get_mut(&message.to).expect("recipient checked above");
+        Arc::make_mut(inbox).push(Envelope { id, message });
         Ok(())
     }
 
     /// Removes and returns every message waiting for `name`, oldest first.
     pub fn drain(&mut self, name: &AgentName) -> Result<Vec<Envelope>, BusError> {
-        let inbox = self.inboxes.get_mut(name).ok_or_else(|| BusError::UnknownInbox(name.clone()))?;
-        Ok(std::mem::take(inbox).into_iter().collect())
+        if !self.inboxes.contains_key(name) {
+            return Err(BusError::UnknownInbox(name.clone()));
+        }
+        if self.inboxes.get(name).is_some_and(|inbox| inbox.is_empty()) {
+            return Ok(Vec::new());
+        }
+        let inbox = Arc::make_mut(&mut self.inboxes).get_mut(name).ok_or_else(|| BusError::UnknownInbox(name.clone()))?;
+        let taken = std::mem::take(inbox);
+        Ok(Arc::try_unwrap(taken).unwrap_or_else(|shared| shared.as_ref().clone()))
+    }
+
+    /// `drain`, sharing the inbox taken out instead of copying it (a bus
+    /// cloned from another shares its inboxes until one changes).
+    pub(crate) fn drain_shared(&mut self, name: &AgentName) -> Result<Arc<Vec<Envelope>>, BusError> {
+        if !self.inboxes.contains_key(name) {
+            return Err(BusError::UnknownInbox(name.clone()));
+        }
+        if self.inboxes.get(name).is_some_and(|inbox| inbox.is_empty()) {
+            return Ok(Arc::default());
+        }
+        let inbox = Arc::make_mut(&mut self.inboxes).get_mut(name).ok_or_else(|| BusError::UnknownInbox(name.clone()))?;
+        Ok(std::mem::take(inbox))
+    }
+
+    /// The inbox of `name`, shared (see `drain_shared`).
+    pub(crate) fn inbox_shared(&self, name: &AgentName) -> Result<Arc<Vec<Envelope>>, BusError> {
+        self.inboxes.get(name).cloned().ok_or_else(|| BusError::UnknownInbox(name.clone()))
     }
 
     /// The messages waiting for `name`, oldest first, without removing them.
-    pub fn peek(&self, name: &AgentName) -> Result<&imbl::Vector<Envelope>, BusError> {
-        self.inboxes.get(name).ok_or_else(|| BusError::UnknownInbox(name.clone()))
+    pub fn peek(&self, name: &AgentName) -> Result<&[Envelope], BusError> {
+        self.inboxes.get(name).map(|inbox| inbox.as_slice()).ok_or_else(|| BusError::UnknownInbox(name.clone()))
     }
 
     /// Everyone a broadcast from `from` reaches: every inbox but the sender's.
@@ -133,7 +168,7 @@ impl Bus {
 
     /// The number of messages waiting across all inboxes.
     pub fn pending_total(&self) -> usize {
-        self.inboxes.values().map(imbl::Vector::len).sum()
+        self.inboxes.values().map(|inbox| inbox.len()).sum()
     }
 
     /// Holds a well-formed message back (a delay or reorder fault); it
@@ -167,24 +202,29 @@ impl Bus {
 
     /// Undoes `register`: removes an inbox that `register` just created.
     pub(crate) fn unregister(&mut self, name: &AgentName) {
-        self.inboxes.remove(name);
+        Arc::make_mut(&mut self.inboxes).remove(name);
     }
 
     /// Undoes `send` (or the inbox half of `release`): removes the newest
     /// message of `to`'s inbox.
     pub(crate) fn unsend(&mut self, to: &AgentName) {
-        if let Some(inbox) = self.inboxes.get_mut(to) {
-            inbox.pop_back();
+        if let Some(inbox) = Arc::make_mut(&mut self.inboxes).get_mut(to) {
+            Arc::make_mut(inbox).pop();
         }
     }
 
     /// Undoes `drain`: puts the drained messages back, in front of anything
     /// that arrived since.
-    pub(crate) fn undrain(&mut self, name: &AgentName, drained: Vec<Envelope>) {
-        if let Some(inbox) = self.inboxes.get_mut(name) {
-            for envelope in drained.into_iter().rev() {
-                inbox.push_front(envelope);
+    pub(crate) fn undrain(&mut self, name: &AgentName, drained: Arc<Vec<Envelope>>) {
+        if let Some(inbox) = Arc::make_mut(&mut self.inboxes).get_mut(name) {
+            if inbox.is_empty() {
+                *inbox = drained;
+                return;
             }
+            let inbox = Arc::make_mut(inbox);
+            let mut back = Arc::try_unwrap(drained).unwrap_or_else(|shared| shared.as_ref().clone());
+            back.append(inbox);
+            *inbox = back;
         }
     }
 

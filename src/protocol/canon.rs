@@ -29,6 +29,16 @@
 //! and stays sound here (the explorer's tests check it gives the same
 //! verdicts as no reduction).
 //!
+//! Hashes of texts that do not change (a turn of a conversation, a whole
+//! conversation, the workspace's files) are remembered ([`CanonMemo`])
+//! under a key of what the canon can rewrite in them: the renamed
+//! teammates, and the place of each request id that occurs in the text (an
+//! id is eight lowercase hex characters, so the runs of eight such
+//! characters in a text are the only places one can match). Two canons with
+//! the same key hash the text alike, so the remembered hash is the one
+//! `hash_text` would compute, while a state that only adds requests the text
+//! does not mention finds it without reading the text again.
+//!
 //! Owns the rules of that abstraction: times are left out, each request id
 //! is replaced by its place in creation order and each symmetric teammate's
 //! name by its canonical name, wherever they appear (a tracker key, a
@@ -89,37 +99,217 @@ impl Default for Canon {
 /// of its symmetric teammates.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Canon {
-    ids: Vec<String>,
+    /// Each id's eight hex digits as a number (a request id is exactly
+    /// eight lowercase hex characters, `RequestId::parse`), in creation
+    /// order; an id that is not (none today) is kept as text in `odd`.
+    ids: Vec<Id>,
     /// (name, canonical name), for teammates under symmetry reduction.
     names: Vec<(String, String)>,
     /// A hash of `ids` and `names`: two canons with the same fingerprint
-    /// hash every text alike (what a remembered hash is keyed by).
+    /// hash every text alike.
     print: u64,
+    /// A hash of `names` alone.
+    names_print: u64,
     /// The bytes a rewritten pattern can begin with, as a 256-bit set.
     first: [u64; 4],
 }
 
+/// A request id as the canon matches it in text.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Id {
+    /// Eight lowercase hex digits, as their value.
+    Hex(u32),
+    /// Anything else, as written.
+    Odd(String),
+}
+
 const TIMESTAMP: &str = "\"timestamp\":";
+
+const NOT_HEX: u8 = 0xFF;
+
+/// Each byte's value as a lowercase hex digit, or `NOT_HEX`.
+const HEX_DIGIT: [u8; 256] = {
+    let mut table = [NOT_HEX; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = match b as u8 {
+            c @ b'0'..=b'9' => c - b'0',
+            c @ b'a'..=b'f' => c - b'a' + 10,
+            _ => NOT_HEX,
+        };
+        b += 1;
+    }
+    table
+};
+
+/// The value of eight lowercase hex digits at the start of `bytes`.
+fn hex8(bytes: &[u8]) -> Option<u32> {
+    let window = bytes.get(..8)?;
+    let mut v = 0u32;
+    for b in window {
+        let d = match b {
+            b'0'..=b'9' => b - b'0',
+            b'a'..=b'f' => b - b'a' + 10,
+            _ => return None,
+        };
+        v = (v << 4) | u32::from(d);
+    }
+    Some(v)
+}
+
+/// Every run of eight lowercase hex characters in `text` (overlapping
+/// ones too), as values, pushed onto `out`: the only places a request id
+/// can be matched in the text (`Canon::hash_text`).
+pub fn id_windows(text: &str, out: &mut Vec<u32>) {
+    // The value of the last eight digits rolls along the run.
+    let (mut run, mut value) = (0usize, 0u32);
+    for &b in text.as_bytes() {
+        let digit = HEX_DIGIT[usize::from(b)];
+        if digit == NOT_HEX {
+            run = 0;
+            continue;
+        }
+        value = (value << 4) | u32::from(digit);
+        run += 1;
+        if run >= 8 {
+            out.push(value);
+        }
+    }
+}
+
+/// A canonical hash remembered for a value that never changes (a turn of a
+/// conversation, a whole conversation, a workspace's files): under the last
+/// two canon keys it was asked for ([`Canon::key_for`] of its hex
+/// windows), so a state whose canon differs only by requests the value does
+/// not mention finds it. Shared between clones of the value; a value that
+/// changes takes a fresh one. Never part of what makes two values equal.
+#[derive(Debug, Default)]
+pub struct CanonMemo {
+    windows: std::sync::OnceLock<Box<[u32]>>,
+    hashes: std::sync::Mutex<[Option<(u64, u64)>; 2]>,
+}
+
+/// A [`CanonMemo`] shared between clones of a value that holds it: equal
+/// to every other and hashing as nothing, so it never tells two values
+/// apart. The value takes a fresh one whenever it changes.
+#[derive(Debug, Clone, Default)]
+pub struct SharedMemo(pub std::sync::Arc<CanonMemo>);
+
+impl PartialEq for SharedMemo {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for SharedMemo {}
+
+impl Hash for SharedMemo {
+    fn hash<H: Hasher>(&self, _: &mut H) {}
+}
+
+impl CanonMemo {
+    /// The value's hex windows (`collect` pushes those of every text the
+    /// value hashes with `Canon::hash_text`), computed once.
+    pub fn windows(&self, collect: impl FnOnce(&mut Vec<u32>)) -> &[u32] {
+        self.windows.get_or_init(|| {
+            let mut out = Vec::new();
+            collect(&mut out);
+            out.sort_unstable();
+            out.dedup();
+            out.into_boxed_slice()
+        })
+    }
+
+    /// The value's hash under `canon`: remembered, or `compute`d (and then
+    /// remembered). `collect` gives the value's hex windows (see
+    /// [`CanonMemo::windows`]).
+    pub fn hash(&self, canon: &Canon, collect: impl FnOnce(&mut Vec<u32>), compute: impl FnOnce() -> u64) -> u64 {
+        let windows = self.windows(collect);
+        let key = canon.key_for(windows).unwrap_or_else(|| canon.fingerprint().rotate_left(1) ^ 0x0DD);
+        if let Ok(memo) = self.hashes.lock() {
+            if let Some((_, h)) = memo.iter().flatten().find(|(k, _)| *k == key) {
+                return *h;
+            }
+        }
+        let value = compute();
+        if let Ok(mut memo) = self.hashes.lock() {
+            memo[1] = memo[0];
+            memo[0] = Some((key, value));
+        }
+        value
+    }
+}
 
 impl Canon {
     /// Canonical names for these ids, in creation order.
     pub fn new<'a>(ids: impl IntoIterator<Item = &'a RequestId>) -> Self {
-        let mut canon =
-            Canon { ids: ids.into_iter().map(|id| id.as_str().to_string()).collect(), names: Vec::new(), print: 0, first: [0; 4] };
+        let ids = ids
+            .into_iter()
+            .map(|id| {
+                let s = id.as_str();
+                match hex8(s.as_bytes()).filter(|_| s.len() == 8) {
+                    Some(v) => Id::Hex(v),
+                    None => Id::Odd(s.to_string()),
+                }
+            })
+            .collect();
+        let mut canon = Canon { ids, names: Vec::new(), print: 0, names_print: 0, first: [0; 4] };
         canon.index();
         canon
     }
 
-    /// Computes the fingerprint and the set of first bytes.
+    /// Computes the fingerprints and the set of first bytes.
     fn index(&mut self) {
         let mut h = StableHasher::default();
         (&self.ids, &self.names).hash(&mut h);
         self.print = h.finish();
+        let mut h = StableHasher::default();
+        self.names.hash(&mut h);
+        self.names_print = h.finish();
         self.first = [0; 4];
-        let patterns = [TIMESTAMP].into_iter().chain(self.ids.iter().map(String::as_str)).chain(self.names.iter().map(|(n, _)| n.as_str()));
-        for b in patterns.filter_map(|p| p.as_bytes().first().copied()) {
-            self.first[usize::from(b >> 6)] |= 1u64 << (b & 63);
+        let mut mark = |b: u8| self.first[usize::from(b >> 6)] |= 1u64 << (b & 63);
+        mark(TIMESTAMP.as_bytes()[0]);
+        for id in &self.ids {
+            match id {
+                Id::Hex(v) => mark(b"0123456789abcdef"[(v >> 28) as usize]),
+                Id::Odd(s) => s.as_bytes().first().copied().into_iter().for_each(&mut mark),
+            }
         }
+        for (n, _) in &self.names {
+            n.as_bytes().first().copied().into_iter().for_each(&mut mark);
+        }
+    }
+
+    /// The place of the id written at the start of `rest`, if one is.
+    fn id_at(&self, rest: &[u8]) -> Option<(usize, usize)> {
+        let hex = hex8(rest);
+        self.ids.iter().enumerate().find_map(|(k, id)| match id {
+            Id::Hex(v) if hex == Some(*v) => Some((k, 8)),
+            Id::Odd(s) if rest.starts_with(s.as_bytes()) => Some((k, s.len())),
+            _ => None,
+        })
+    }
+
+    /// A key for how this canon hashes a text whose hex windows
+    /// ([`id_windows`]) are `windows`: two canons give a text the same
+    /// hash when they give it the same key. The key holds the renamed
+    /// teammates and, for each window that is a request id, that id's
+    /// place — all `hash_text` can read of the canon in that text (an id
+    /// not among the windows never matches there). `None` when the canon
+    /// has an id that is not eight hex digits (then only the fingerprint
+    /// will do).
+    pub fn key_for(&self, windows: &[u32]) -> Option<u64> {
+        if self.ids.iter().any(|id| matches!(id, Id::Odd(_))) {
+            return None;
+        }
+        let mut h = StableHasher::default();
+        (0x4Bu8, self.names_print).hash(&mut h);
+        for w in windows {
+            if let Some(k) = self.ids.iter().position(|id| *id == Id::Hex(*w)) {
+                (*w, k).hash(&mut h);
+            }
+        }
+        Some(h.finish())
     }
 
     /// A hash of what this canon rewrites (request ids, renamed teammates):
@@ -130,6 +320,9 @@ impl Canon {
 
     /// The same, with these teammates renamed (symmetry reduction).
     pub fn with_names(mut self, names: Vec<(String, String)>) -> Self {
+        if names.is_empty() && self.names.is_empty() {
+            return self;
+        }
         // Longest first, so a name inside another is never matched first.
         let mut names = names;
         names.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then_with(|| a.0.cmp(&b.0)));
@@ -163,7 +356,13 @@ impl Canon {
     /// Hashes a request id as its place in creation order (an unknown one
     /// by value).
     pub fn hash_id<H: Hasher>(&self, id: &RequestId, h: &mut H) {
-        match self.ids.iter().position(|k| k == id.as_str()) {
+        let s = id.as_str();
+        let hex = hex8(s.as_bytes()).filter(|_| s.len() == 8);
+        let exact = |k: &Id| match k {
+            Id::Hex(v) => hex == Some(*v),
+            Id::Odd(o) => o == s,
+        };
+        match self.ids.iter().position(exact) {
             Some(i) => (0xA5u8, i).hash(h),
             None => id.as_str().hash(h),
         }
@@ -181,7 +380,10 @@ impl Canon {
         while i < bytes.len() {
             let b = bytes[i];
             if self.first[usize::from(b >> 6)] & (1u64 << (b & 63)) == 0 {
-                i += 1;
+                // On to the next byte that can begin a pattern.
+                let first = &self.first;
+                let skip = bytes[i..].iter().position(|&c| first[usize::from(c >> 6)] & (1u64 << (c & 63)) != 0);
+                i = skip.map_or(bytes.len(), |k| i + k);
                 continue;
             }
             let rest = &bytes[i..];
@@ -190,8 +392,8 @@ impl Canon {
                 let spaces = after.iter().take_while(|c| **c == b' ').count();
                 let digits = after[spaces..].iter().take_while(|c| c.is_ascii_digit()).count();
                 Some((TIMESTAMP.len() + spaces + digits, None))
-            } else if let Some(k) = self.ids.iter().position(|id| rest.starts_with(id.as_bytes())) {
-                Some((self.ids[k].len(), Some((0xFEu8, k))))
+            } else if let Some((k, len)) = self.id_at(rest) {
+                Some((len, Some((0xFEu8, k))))
             } else {
                 self.names.iter().position(|(n, _)| rest.starts_with(n.as_bytes())).map(|k| (self.names[k].0.len(), Some((0xFDu8, k))))
             };
@@ -309,6 +511,43 @@ mod tests {
         first.hash_id(&id("4607cc28"), &mut a);
         second.hash_id(&id("deadbeef"), &mut b);
         assert_eq!(a.finish(), b.finish());
+    }
+
+    #[test]
+    fn the_id_windows_of_a_text_are_its_runs_of_eight_lowercase_hex_characters() {
+        let mut out = Vec::new();
+        id_windows("id 4607cc28, not 4607CC28 nor 4607cc2; 0badf00d1", &mut out);
+        assert_eq!(out, [0x4607_cc28, 0x0bad_f00d, 0xbadf_00d1]);
+    }
+
+    #[test]
+    fn a_remembered_text_hash_is_the_hash_computed_anew_under_every_canon_with_its_key() {
+        let text = "answer 4607cc28 now";
+        let mut windows = Vec::new();
+        id_windows(text, &mut windows);
+        let one = Canon::new([&id("4607cc28")]);
+        let more = Canon::new([&id("4607cc28"), &id("0badf00d")]);
+        let moved = Canon::new([&id("0badf00d"), &id("4607cc28")]);
+        assert_eq!(one.key_for(&windows), more.key_for(&windows), "a request the text does not mention leaves the key");
+        assert_eq!(hash_of(&one, text), hash_of(&more, text));
+        assert_ne!(one.key_for(&windows), moved.key_for(&windows), "the id's place moved");
+        let memo = CanonMemo::default();
+        let ask = |canon: &Canon| {
+            memo.hash(
+                canon,
+                |out| id_windows(text, out),
+                || {
+                    let mut h = StableHasher::default();
+                    canon.hash_text(text, &mut h);
+                    h.finish()
+                },
+            )
+        };
+        for canon in [&one, &more, &moved, &one] {
+            let mut h = StableHasher::default();
+            canon.hash_text(text, &mut h);
+            assert_eq!(ask(canon), h.finish(), "remembered = computed anew");
+        }
     }
 
     fn team_hash(t: &Team) -> u64 {

@@ -237,7 +237,7 @@ impl TeamState {
                 self.bus.send(MessageId(entry.seq), message.clone()).expect(CHECKED);
                 Undo::Nothing
             }
-            Event::InboxDrained { agent, .. } => Undo::Drained(self.bus.drain(agent).expect(CHECKED)),
+            Event::InboxDrained { agent, .. } => Undo::Drained(self.bus.drain_shared(agent).expect(CHECKED)),
             Event::RequestCreated { request_id, request_kind, requester, addressee, plan } => {
                 let bound = Incarnations { requester: self.roster.incarnation(requester), addressee: self.roster.incarnation(addressee) };
                 self.tracker
@@ -334,7 +334,7 @@ enum Undo {
     /// A spawn: the member before (none if new), and whether its inbox is new.
     Spawn { before: Option<Box<Member>>, new_inbox: bool },
     /// The messages a drain took out of the inbox.
-    Drained(Vec<Envelope>),
+    Drained(std::sync::Arc<Vec<Envelope>>),
     /// A plan approval: whether the requester's gate was open before (none
     /// when the requester is not a member).
     Gate(Option<bool>),
@@ -403,10 +403,16 @@ impl Team {
         self.trace.since(seq)
     }
 
-    /// The explorer: drops the trace's history but its last entry
+    /// Drops the trace's history but its last entry
     /// (`Trace::forget_all_but_last`).
     pub fn forget_history(&mut self) {
         self.trace.forget_all_but_last();
+    }
+
+    /// The explorer: drops the trace's whole history, keeping its numbering
+    /// and its clock (`Trace::forget_all`), so a clone copies no event.
+    pub fn forget_all_history(&mut self) {
+        self.trace.forget_all();
     }
 
     /// The roster.
@@ -429,7 +435,7 @@ impl Team {
     /// refusal the applied ones are undone (newest first), so state and trace
     /// are left as they were. Only what each event touched is saved for the
     /// undo, so a command costs the same at any trace length.
-    fn commit(&mut self, at: Millis, events: Vec<Event>) -> Result<Vec<u64>, TeamError> {
+    fn commit(&mut self, at: Millis, events: Vec<Event>) -> Result<std::ops::Range<u64>, TeamError> {
         self.trace.check_append(at)?;
         let first = self.trace.next_seq();
         let entries: Vec<TraceEntry> =
@@ -444,11 +450,12 @@ impl Team {
             }
             saved.push(self.state.apply_checked(entry));
         }
-        let mut seqs = Vec::with_capacity(entries.len());
+        // Appended in order from `first`: the sequence numbers are a range.
+        let end = first + entries.len() as u64;
         for entry in entries {
-            seqs.push(self.trace.append(entry.time, entry.event).expect("time checked above"));
+            self.trace.append(entry.time, entry.event).expect("time checked above");
         }
-        Ok(seqs)
+        Ok(first..end)
     }
 
     /// Sets the fault plan applied to every message a command sends from now
@@ -598,7 +605,7 @@ impl Team {
         let events =
             self.inject_faults(vec![Event::MessageSent { message: Message::new(msg_type, from.clone(), to.clone(), content, at) }]);
         let seqs = self.commit(at, events)?;
-        Ok(MessageId(seqs[0]))
+        Ok(MessageId(seqs.start))
     }
 
     /// Checks everything `send` would check, without sending; returns the
@@ -646,16 +653,18 @@ impl Team {
     /// Removes and returns every message waiting for `agent`; an empty inbox
     /// records nothing.
     pub fn drain(&mut self, agent: &AgentName, at: Millis) -> Result<Vec<Envelope>, TeamError> {
-        let waiting: Vec<Envelope> = self.state.bus.peek(agent)?.iter().cloned().collect();
+        // Shared, not copied: once drained, the inbox is copied only if a
+        // clone of this team still holds it.
+        let waiting = self.state.bus.inbox_shared(agent)?;
         if !waiting.is_empty() {
             let message_ids = waiting.iter().map(|e| e.id).collect();
             self.commit(at, vec![Event::InboxDrained { agent: agent.clone(), message_ids }])?;
         }
-        Ok(waiting)
+        Ok(std::sync::Arc::try_unwrap(waiting).unwrap_or_else(|shared| shared.as_ref().clone()))
     }
 
     /// The messages waiting for `agent`, without removing them.
-    pub fn peek(&self, agent: &AgentName) -> Result<&imbl::Vector<Envelope>, TeamError> {
+    pub fn peek(&self, agent: &AgentName) -> Result<&[Envelope], TeamError> {
         Ok(self.state.bus.peek(agent)?)
     }
 
@@ -942,7 +951,7 @@ mod commit_rules {
         let hello = Message::new(MessageType::Message, AgentName::lead(), bob.clone(), "hi", Millis(1));
         let events =
             vec![Event::MemberSpawned { name: bob.clone(), role: "coder".into(), plan_mode: false }, Event::MessageSent { message: hello }];
-        assert_eq!(t.commit(Millis(1), events), Ok(vec![0, 1]), "bob's inbox exists once the first event is applied");
+        assert_eq!(t.commit(Millis(1), events), Ok(0..2), "bob's inbox exists once the first event is applied");
         assert_eq!(t.peek(&bob).unwrap().len(), 1);
         assert_eq!(Team::replay(t.trace()).unwrap().state(), t.state());
     }

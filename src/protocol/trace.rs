@@ -233,10 +233,15 @@ pub struct Trace {
     #[serde(default, skip_serializing_if = "Rules::is_default")]
     pub rules: Rules,
     entries: Vec<TraceEntry>,
-    /// Entries dropped from the front by `forget_all_but_last` (the
-    /// explorer's worlds): sequence numbers go on from there.
+    /// Entries dropped from the front by `forget_all_but_last` or
+    /// `forget_all` (the explorer's worlds): sequence numbers go on from
+    /// there.
     #[serde(skip)]
     forgotten: u64,
+    /// The time of the last entry dropped (`forget_all`): the clock goes on
+    /// from there.
+    #[serde(skip)]
+    forgotten_time: Millis,
 }
 
 impl Trace {
@@ -249,6 +254,7 @@ impl Trace {
             rules: Rules::default(),
             entries: Vec::new(),
             forgotten: 0,
+            forgotten_time: Millis(0),
         }
     }
 
@@ -267,15 +273,27 @@ impl Trace {
         self.entries.drain(..drop);
     }
 
+    /// Drops every entry, keeping the numbering and the clock: a trace
+    /// that is only a counter and a clock (see `forget_all_but_last`), with
+    /// no entry to copy when its world is cloned.
+    pub fn forget_all(&mut self) {
+        if let Some(last) = self.entries.last() {
+            self.forgotten_time = last.time;
+        }
+        self.forgotten += self.entries.len() as u64;
+        self.entries.clear();
+    }
+
     /// The entries with sequence number `seq` or later.
     pub fn since(&self, seq: u64) -> &[TraceEntry] {
         let from = usize::try_from(seq.saturating_sub(self.forgotten)).unwrap_or(usize::MAX).min(self.entries.len());
         &self.entries[from..]
     }
 
-    /// The time of the last entry (zero for an empty trace).
+    /// The time of the last entry (zero for an empty trace; for a trace
+    /// whose entries were all forgotten, the last one's).
     pub fn last_time(&self) -> Millis {
-        self.entries.last().map_or(Millis(0), |e| e.time)
+        self.entries.last().map_or(self.forgotten_time, |e| e.time)
     }
 
     /// Checks that an event at `time` may be appended.
@@ -354,6 +372,7 @@ impl Trace {
             rules: self.rules,
             entries: Vec::new(),
             forgotten: 0,
+            forgotten_time: Millis(0),
         }
     }
 }
@@ -379,6 +398,22 @@ mod tests {
             Err(TraceError::TimeWentBackwards { seq: 1, at: Millis(9), previous: Millis(10) })
         );
         assert_eq!(t.len(), 1);
+    }
+
+    #[test]
+    fn a_trace_that_forgets_everything_keeps_its_numbering_and_its_clock() {
+        let mut t = Trace::new("team", 1);
+        t.append(Millis(10), Event::RunFinished).unwrap();
+        t.append(Millis(12), Event::RunFinished).unwrap();
+        t.forget_all();
+        assert!(t.is_empty());
+        assert_eq!((t.next_seq(), t.last_time()), (2, Millis(12)));
+        assert_eq!(
+            t.append(Millis(11), Event::RunFinished),
+            Err(TraceError::TimeWentBackwards { seq: 2, at: Millis(11), previous: Millis(12) })
+        );
+        assert_eq!(t.append(Millis(12), Event::RunFinished), Ok(2));
+        assert_eq!(t.since(2).len(), 1);
     }
 
     #[test]

@@ -9,13 +9,15 @@
 
 use std::collections::VecDeque;
 use std::hash::{Hash, Hasher};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 
 use super::tools::{self, AgentRole};
+use crate::model::scripted::choices::{alternatives_asked, Alternative, Decisions};
+use crate::model::scripted::Asked;
 use crate::model::{ContentBlock, ModelRequest, ModelResponse, Turn};
-use crate::protocol::canon::{Canon, StableHasher};
+use crate::protocol::canon::{id_windows, Canon, CanonMemo, StableHasher};
 use crate::protocol::AgentName;
 
 /// What running an agent led to.
@@ -55,41 +57,51 @@ pub(crate) enum Resume {
 
 /// One turn of a conversation, with what the explorer computes from it
 /// remembered: its canonical hash (under the last two canons it was hashed
-/// with) and its length as JSON (the scripted model's usage estimate).
-/// Turns are shared between clones of an agent, so each is hashed and
-/// measured about once rather than at every state.
+/// with), its length as JSON (the scripted model's usage estimate) and,
+/// for the last turn of a model call's conversation, the scripted policy's
+/// alternatives for that call. Turns are shared between clones of an
+/// agent, so each is hashed, measured and answered about once rather than
+/// at every state.
 #[derive(Debug)]
 pub(crate) struct Said {
     /// The turn.
     pub(crate) turn: Turn,
-    /// (canon fingerprint, hash), newest first.
-    hashes: Mutex<[Option<(u64, u64)>; 2]>,
+    /// The turn's canonical hash, remembered.
+    hashed: CanonMemo,
+    /// The canonical hash of the whole conversation this turn ends
+    /// (remembered on its last turn, which names it: see `answers`).
+    whole: CanonMemo,
     /// The turn's length written as JSON.
     chars: OnceLock<usize>,
+    /// The policy's alternatives for a model call whose conversation ends
+    /// with this turn. A turn is created by one push onto one conversation
+    /// and never moved, so the last turn names the whole conversation (of
+    /// its agent, whose system prompt and tools are fixed).
+    answers: OnceLock<(Decisions, Arc<Vec<Alternative>>)>,
 }
 
 impl Said {
     pub(crate) fn new(turn: Turn) -> Self {
-        Said { turn, hashes: Mutex::new([None, None]), chars: OnceLock::new() }
+        Said { turn, hashed: CanonMemo::default(), whole: CanonMemo::default(), chars: OnceLock::new(), answers: OnceLock::new() }
     }
 
     /// The turn's canonical hash under `canon` (remembered).
     fn hash_under(&self, canon: &Canon) -> u64 {
-        let print = canon.fingerprint();
-        if let Ok(memo) = self.hashes.lock() {
-            if let Some((_, h)) = memo.iter().flatten().find(|(p, _)| *p == print) {
-                return *h;
-            }
-        }
-        let mut h = StableHasher::default();
-        (self.turn.role as u8).hash(&mut h);
-        hash_blocks(&self.turn.content, canon, &mut h);
-        let value = h.finish();
-        if let Ok(mut memo) = self.hashes.lock() {
-            memo[1] = memo[0];
-            memo[0] = Some((print, value));
-        }
-        value
+        self.hashed.hash(
+            canon,
+            |out| blocks_windows(&self.turn.content, out),
+            || {
+                let mut h = StableHasher::default();
+                (self.turn.role as u8).hash(&mut h);
+                hash_blocks(&self.turn.content, canon, &mut h);
+                h.finish()
+            },
+        )
+    }
+
+    /// The turn's hex windows (`canon::id_windows`).
+    fn windows(&self) -> &[u32] {
+        self.hashed.windows(|out| blocks_windows(&self.turn.content, out))
     }
 
     /// The turn's length written as JSON (remembered).
@@ -232,6 +244,25 @@ impl Agent {
         frame + turns + self.conversation.len().saturating_sub(1)
     }
 
+    /// The scripted policy's alternatives for this agent's model call
+    /// (`choices::alternatives_sized` on `request()`), remembered on the
+    /// conversation's last turn: the states that share the conversation
+    /// share them.
+    pub(crate) fn alternatives(&self, decisions: Decisions) -> Arc<Vec<Alternative>> {
+        let compute = || {
+            let turns: Vec<&Turn> = self.conversation.iter().map(|t| &t.turn).collect();
+            let asked = Asked { system: &self.system, turns: &turns };
+            Arc::new(alternatives_asked(asked, decisions, self.request_chars()))
+        };
+        let Some(last) = self.conversation.last() else { return compute() };
+        let (asked, known) = last.answers.get_or_init(|| (decisions, compute()));
+        if *asked == decisions {
+            Arc::clone(known)
+        } else {
+            compute()
+        }
+    }
+
     /// Ends the loop where it stands (a stop).
     pub(crate) fn end(&mut self) {
         self.at = Resume::Ended;
@@ -265,9 +296,20 @@ impl Agent {
             hash_value(input, canon, h);
         }
         hash_blocks(&self.results, canon, h);
-        for turn in &self.conversation {
-            turn.hash_under(canon).hash(h);
-        }
+        let whole = |last: &Said| {
+            last.whole.hash(
+                canon,
+                |out| self.conversation.iter().for_each(|t| out.extend_from_slice(t.windows())),
+                || {
+                    let mut sub = StableHasher::default();
+                    for turn in &self.conversation {
+                        turn.hash_under(canon).hash(&mut sub);
+                    }
+                    sub.finish()
+                },
+            )
+        };
+        (self.conversation.len(), self.conversation.last().map(|last| whole(last))).hash(h);
     }
 }
 
@@ -300,6 +342,33 @@ fn hash_blocks<H: Hasher>(blocks: &[ContentBlock], canon: &Canon, h: &mut H) {
                 canon.hash_text(content, h);
             }
         }
+    }
+}
+
+/// The hex windows of every text `hash_blocks` hands to `Canon::hash_text`.
+fn blocks_windows(blocks: &[ContentBlock], out: &mut Vec<u32>) {
+    for b in blocks {
+        match b {
+            ContentBlock::Text { text } => id_windows(text, out),
+            ContentBlock::ToolUse { id, input, .. } => {
+                id_windows(id, out);
+                value_windows(input, out);
+            }
+            ContentBlock::ToolResult { tool_use_id, content, .. } => {
+                id_windows(tool_use_id, out);
+                id_windows(content, out);
+            }
+        }
+    }
+}
+
+/// The hex windows of every string `hash_value` hands to `Canon::hash_text`.
+fn value_windows(v: &Value, out: &mut Vec<u32>) {
+    match v {
+        Value::String(s) => id_windows(s, out),
+        Value::Array(items) => items.iter().for_each(|i| value_windows(i, out)),
+        Value::Object(map) => map.values().for_each(|i| value_windows(i, out)),
+        Value::Null | Value::Bool(_) | Value::Number(_) => {}
     }
 }
 

@@ -73,7 +73,12 @@ impl World {
     pub(crate) fn resume(&mut self, me: &AgentName) -> Progress {
         loop {
             let Some(agent) = self.agents.get(me) else { return Progress::Yielded };
-            let at = agent.at.clone();
+            let at = match agent.at {
+                // The reply is taken, not copied: every way on from reading
+                // it sets where the loop stands next.
+                Resume::Replied(_) => std::mem::replace(&mut self.agent(me).at, Resume::AwaitingModel),
+                ref other => other.clone(),
+            };
             let next = match at {
                 Resume::Ended | Resume::AwaitingModel => return Progress::Yielded,
                 Resume::ModelTurn => match self.call_model(me) {
@@ -154,12 +159,12 @@ impl World {
     /// Reads a reply: its text into the conversation, its tool calls queued
     /// each for a turn of its own.
     fn read_reply(&mut self, me: &AgentName, reply: Option<ModelResponse>) -> After {
-        let Some(reply) = reply else { return After::Continue(Step::Done) };
+        let Some(mut reply) = reply else { return After::Continue(Step::Done) };
         let agent = self.agent(me);
-        let content = if reply.content.is_empty() { vec![ContentBlock::text("(no reply)")] } else { reply.content.clone() };
-        agent.conversation.push(Arc::new(Said::new(Turn { role: Role::Assistant, content })));
         let calls: VecDeque<(String, String, Value)> =
             reply.tool_uses().map(|(id, name, input)| (id.to_string(), name.to_string(), input.clone())).collect();
+        let content = if reply.content.is_empty() { vec![ContentBlock::text("(no reply)")] } else { std::mem::take(&mut reply.content) };
+        agent.conversation.push(Arc::new(Said::new(Turn { role: Role::Assistant, content })));
         if calls.is_empty() || reply.stop_reason == StopReason::MaxTokens {
             // A reply cut off by max_tokens may hold a half-written tool
             // call: nothing of it is run. The lesson's loop also stops on any

@@ -215,6 +215,13 @@ impl Turns {
         self.waiting.iter().map(|(id, (agent, kind))| Ticket { id: *id, agent: agent.clone(), kind: kind.clone() }).collect()
     }
 
+    /// `choices`, borrowed: each turn the baton may go to now, as its
+    /// ticket's number, agent and kind (the explorer asks at every state).
+    pub fn open_turns(&self) -> impl Iterator<Item = (u64, &AgentName, &TurnKind)> + '_ {
+        let open = !(self.stopped || self.holder.is_some());
+        self.waiting.iter().filter(move |_| open).map(|(id, (agent, kind))| (*id, agent, kind))
+    }
+
     /// `Pick::Chosen`: hands the baton to the waiting ticket `id`. False if
     /// the baton is taken or no such ticket waits.
     pub fn grant(&mut self, id: u64) -> bool {

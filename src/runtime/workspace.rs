@@ -8,8 +8,12 @@
 //! it must not know about agents, messages or the JSON shape of tool calls.
 
 use std::collections::BTreeMap;
+use std::hash::Hasher as _;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
+
+use crate::protocol::canon::{id_windows, Canon, SharedMemo, StableHasher};
 
 /// The default cap on a single file, in bytes (256 KiB).
 pub const DEFAULT_MAX_FILE_BYTES: usize = 256 * 1024;
@@ -171,7 +175,18 @@ pub fn normalise(path: &str) -> Result<String, WorkspaceError> {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize)]
 pub struct Workspace {
     limits: WorkspaceLimits,
-    files: BTreeMap<String, String>,
+    /// Shared between clones (the explorer clones the world at every
+    /// state) until one writes.
+    #[serde(serialize_with = "files_as_map")]
+    files: Arc<BTreeMap<String, String>>,
+    /// The files' canonical hash for the explorer, shared between clones
+    /// and dropped by every write.
+    #[serde(skip)]
+    hashed: SharedMemo,
+}
+
+fn files_as_map<S: serde::Serializer>(files: &Arc<BTreeMap<String, String>>, s: S) -> Result<S::Ok, S::Error> {
+    files.as_ref().serialize(s)
 }
 
 impl Workspace {
@@ -182,7 +197,7 @@ impl Workspace {
 
     /// An empty workspace with the given caps.
     pub fn with_limits(limits: WorkspaceLimits) -> Self {
-        Workspace { limits, files: BTreeMap::new() }
+        Workspace { limits, files: Arc::default(), hashed: SharedMemo::default() }
     }
 
     /// The workspace's caps.
@@ -202,6 +217,28 @@ impl Workspace {
     /// Every file as `(path, content)`, in path order.
     pub fn files(&self) -> impl Iterator<Item = (&str, &str)> {
         self.files.iter().map(|(path, content)| (path.as_str(), content.as_str()))
+    }
+
+    /// The files' canonical hash (paths and contents through
+    /// `Canon::hash_text`), remembered between the clones that share them.
+    pub fn canon_hash(&self, canon: &Canon) -> u64 {
+        self.hashed.0.hash(
+            canon,
+            |out| {
+                for (path, content) in self.files() {
+                    id_windows(path, out);
+                    id_windows(content, out);
+                }
+            },
+            || {
+                let mut h = StableHasher::default();
+                for (path, content) in self.files() {
+                    canon.hash_text(path, &mut h);
+                    canon.hash_text(content, &mut h);
+                }
+                h.finish()
+            },
+        )
     }
 
     /// The content of the file at `path`, if the path is valid and the file
@@ -239,7 +276,8 @@ impl Workspace {
         let path = normalise(path)?;
         self.check_fits(&path, content.len())?;
         let answer = format!("Wrote {} bytes to {path}", content.len());
-        self.files.insert(path, content.to_string());
+        Arc::make_mut(&mut self.files).insert(path, content.to_string());
+        self.hashed = SharedMemo::default();
         Ok(answer)
     }
 
@@ -261,7 +299,8 @@ impl Workspace {
         let edited = format!("{}{new_text}{}", &content[..at], &content[at + old_text.len()..]);
         self.check_fits(&path, edited.len())?;
         let answer = format!("Edited {path}");
-        self.files.insert(path, edited);
+        Arc::make_mut(&mut self.files).insert(path, edited);
+        self.hashed = SharedMemo::default();
         Ok(answer)
     }
 

@@ -67,7 +67,8 @@ pub enum Next {
 /// The team and its agents, as one value.
 #[derive(Debug, Clone)]
 pub struct World {
-    pub(crate) config: WorldConfig,
+    /// Fixed for the run: shared between clones.
+    pub(crate) config: std::sync::Arc<WorldConfig>,
     pub(crate) team: Team,
     pub(crate) workspace: Workspace,
     pub(crate) turns: Turns,
@@ -121,7 +122,7 @@ impl World {
             run_active: false,
             failure: None,
             armed: None,
-            config,
+            config: std::sync::Arc::new(config),
         };
         let agent = Agent::lead(world.config.max_tokens);
         world.agents.insert(lead.clone(), std::sync::Arc::new(agent));
@@ -132,7 +133,7 @@ impl World {
     /// Now, never earlier than the last event recorded: a host clock that
     /// jumps back cannot move the trace backwards.
     pub(crate) fn now(&self) -> Millis {
-        let last = self.team.trace().entries().last().map_or(Millis(0), |e| e.time);
+        let last = self.team.trace().last_time();
         self.time.max(last)
     }
 
@@ -210,6 +211,17 @@ impl World {
     /// from the remembered lengths of its parts.
     pub fn model_request_chars(&self, agent: &AgentName) -> Option<usize> {
         self.agents.get(agent).map(|a| a.request_chars())
+    }
+
+    /// The scripted policy's alternatives for `agent`'s model call
+    /// (`model::scripted::choices`), remembered per conversation: the
+    /// explorer's choices at a model call.
+    pub fn model_alternatives(
+        &self,
+        agent: &AgentName,
+        decisions: crate::model::scripted::choices::Decisions,
+    ) -> Option<std::sync::Arc<Vec<crate::model::scripted::choices::Alternative>>> {
+        self.agents.get(agent).map(|a| a.alternatives(decisions))
     }
 
     /// Each agent's name and whether its loop still runs.
@@ -299,9 +311,13 @@ impl World {
         }
         let think = 300 + self.costs.next_u64() % 900;
         self.advance(think);
-        match &result {
+        let mut result = result;
+        match &mut result {
             Ok(reply) => {
-                let text = crate::model::Turn { role: crate::model::Role::Assistant, content: reply.content.clone() }.text();
+                // The reply's text as a turn has it, without copying the reply.
+                let turn = crate::model::Turn { role: crate::model::Role::Assistant, content: std::mem::take(&mut reply.content) };
+                let text = turn.text();
+                reply.content = turn.content;
                 self.observe(Event::ModelReplied {
                     agent: agent.clone(),
                     text,
@@ -547,13 +563,11 @@ impl World {
     pub fn hash_state<H: Hasher>(&self, symmetry: bool, h: &mut H) {
         let mut canon = Canon::new(self.team.tracker().iter().map(|r| &r.id));
         if symmetry {
-            canon = canon.clone().with_names(self.symmetric_names(&canon));
+            let names = self.symmetric_names(&canon);
+            canon = canon.with_names(names);
         }
         canon.hash_team(&self.team, h);
-        for (path, content) in self.workspace.files() {
-            canon.hash_text(path, h);
-            canon.hash_text(content, h);
-        }
+        self.workspace.canon_hash(&canon).hash(h);
         self.turns.hash_shape(&canon, h);
         canon.hash_unordered(
             self.agents.iter(),

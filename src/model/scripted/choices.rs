@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 
 #[cfg(test)]
 use super::respond;
-use super::{json_len, respond_sized};
+use super::{json_len, respond_asked, Asked};
 use crate::model::{ContentBlock, ModelRequest, ModelResponse, StopReason};
 
 /// Which kinds of alternative decision to offer.
@@ -83,7 +83,13 @@ pub fn alternatives(request: &ModelRequest, decisions: Decisions) -> Vec<Alterna
 /// `alternatives`, for a caller that knows the request's length as JSON
 /// (`scripted::respond_sized`).
 pub fn alternatives_sized(request: &ModelRequest, decisions: Decisions, input_chars: usize) -> Vec<Alternative> {
-    let reply = respond_sized(request, input_chars);
+    let turns: Vec<&crate::model::Turn> = request.messages.iter().collect();
+    alternatives_asked(Asked { system: &request.system, turns: &turns }, decisions, input_chars)
+}
+
+/// `alternatives_sized` on a borrowed request.
+pub fn alternatives_asked(request: Asked<'_>, decisions: Decisions, input_chars: usize) -> Vec<Alternative> {
+    let reply = respond_asked(request, input_chars);
     let mut out = Vec::new();
     for (index, block) in reply.content.iter().enumerate() {
         let ContentBlock::ToolUse { id, name, input } = block else { continue };
@@ -131,10 +137,10 @@ pub fn alternatives_sized(request: &ModelRequest, decisions: Decisions, input_ch
 
 /// The shutdown requests the lead sent (as its tool results say) that no
 /// answer in the conversation mentions and the lead has not tried to answer.
-fn unanswered_shutdown_requests(request: &ModelRequest) -> Vec<String> {
+fn unanswered_shutdown_requests(request: Asked<'_>) -> Vec<String> {
     let mut sent: Vec<String> = Vec::new();
     let mut answered: Vec<String> = Vec::new();
-    for turn in &request.messages {
+    for turn in request.turns {
         for block in &turn.content {
             match block {
                 ContentBlock::ToolResult { content, is_error: false, .. } => {

@@ -12,7 +12,7 @@ use std::rc::Rc;
 
 use serde_json::Value;
 
-use crate::model::{ContentBlock, ModelRequest, Role};
+use crate::model::{ContentBlock, Role, Turn};
 
 /// What the policy decided: some text and some tool calls.
 #[derive(Debug, Default)]
@@ -90,9 +90,9 @@ pub(super) enum Learned {
 }
 
 impl Conversation {
-    pub(super) fn read(request: &ModelRequest) -> Self {
+    pub(super) fn read(turns: &[&Turn]) -> Self {
         let mut c = Conversation::default();
-        for turn in &request.messages {
+        for turn in turns {
             for block in &turn.content {
                 match (turn.role, block) {
                     (Role::User, ContentBlock::Text { text }) => {
@@ -147,11 +147,42 @@ impl Conversation {
 /// How many texts `hear` remembers before it starts over.
 pub(super) const HEARD_KEPT: usize = 4096;
 
+/// A fast hasher for the texts `hear` remembers (eight bytes a step, in
+/// the manner of rustc's FxHasher): the map is looked up for every text of
+/// every call, and the texts are long.
+#[derive(Default)]
+struct TextHasher(u64);
+
+impl std::hash::Hasher for TextHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+        for b in chunks.remainder() {
+            self.add(u64::from(*b));
+        }
+    }
+}
+
+impl TextHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+type Texts = HashMap<String, Rc<[Heard]>, std::hash::BuildHasherDefault<TextHasher>>;
+
 thread_local! {
     /// Texts already heard: every call of the policy reads the whole
     /// conversation again, and the explorer calls it for many states that
     /// share their turns, so each text is parsed about once.
-    static HEARD: RefCell<HashMap<String, Rc<[Heard]>>> = RefCell::new(HashMap::new());
+    static HEARD: RefCell<Texts> = RefCell::new(Texts::default());
 }
 
 /// `hear_anew`, remembered per text.

@@ -11,7 +11,9 @@
 //! for the explorer's off-script decisions). It sees only a `ModelRequest`,
 //! like any provider: it must not reach into the runtime or the team.
 
-use super::{CancelToken, ContentBlock, LocalBoxFuture, Model, ModelError, ModelRequest, ModelResponse, Role, StopReason, TextSink, Usage};
+use super::{
+    CancelToken, ContentBlock, LocalBoxFuture, Model, ModelError, ModelRequest, ModelResponse, Role, StopReason, TextSink, Turn, Usage,
+};
 
 pub mod choices;
 mod conversation;
@@ -63,19 +65,36 @@ pub fn respond(request: &ModelRequest) -> ModelResponse {
     respond_sized(request, json_len(request))
 }
 
+/// A model request as the policy reads it: the system prompt and the
+/// conversation's turns, borrowed (the explorer keeps its turns shared and
+/// lends them rather than copying a request per call).
+#[derive(Debug, Clone, Copy)]
+pub struct Asked<'a> {
+    /// The system prompt.
+    pub system: &'a str,
+    /// The conversation so far.
+    pub turns: &'a [&'a Turn],
+}
+
 /// `respond`, for a caller that knows the request's length as JSON
 /// (`input_chars`, the usage estimate) without writing it: the explorer
 /// keeps each turn's length.
 pub fn respond_sized(request: &ModelRequest, input_chars: usize) -> ModelResponse {
-    let convo = Conversation::read(request);
+    let turns: Vec<&Turn> = request.messages.iter().collect();
+    respond_asked(Asked { system: &request.system, turns: &turns }, input_chars)
+}
+
+/// `respond_sized` on a borrowed request.
+pub fn respond_asked(request: Asked<'_>, input_chars: usize) -> ModelResponse {
+    let convo = Conversation::read(request.turns);
     let decision = if request.system.starts_with("You are a team lead") {
         scale::lead(&convo).unwrap_or_else(|| lead_policy(&convo))
     } else {
-        let (name, _role) = teammate_identity(&request.system);
+        let (name, _role) = teammate_identity(request.system);
         scale::teammate(&convo).unwrap_or_else(|| teammate_policy(&name, &convo))
     };
-    let turn_index = request.messages.iter().filter(|t| t.role == Role::Assistant).count();
-    let who = if request.system.starts_with("You are a team lead") { "lead".to_string() } else { teammate_identity(&request.system).0 };
+    let turn_index = request.turns.iter().filter(|t| t.role == Role::Assistant).count();
+    let who = if request.system.starts_with("You are a team lead") { "lead".to_string() } else { teammate_identity(request.system).0 };
     let mut content = Vec::new();
     if !decision.text.is_empty() {
         content.push(ContentBlock::text(decision.text.clone()));

@@ -181,11 +181,12 @@ mod page {
         ui.start(s);
         let mut frames = Vec::new();
         let mut last = now();
-        // Until the search is over and its verdicts are on the page (the
-        // panel draws them a frame after the last report is read).
+        // Until the search is over and all its verdicts are on the page (the
+        // panel draws them over the two frames after the last report is
+        // read).
         let drawn = {
             let host = host.clone();
-            move || host.query_selector(".verdicts").ok().flatten().is_some()
+            move || host.query_selector(".verdicts[aria-busy=false]").ok().flatten().is_some()
         };
         while ui.job.with_untracked(|j| j.as_ref().is_some_and(|j| j.is_running() || matches!(j.state, JobState::Done(_)) && !drawn())) {
             next_frame().await;

@@ -486,17 +486,23 @@ fn Counters() -> impl IntoView {
     }
 }
 
+/// Verdict rows drawn in the frame a report arrives; the rest follow in the
+/// next frame, so no frame draws the whole list (the browser benchmark's
+/// frame budget).
+const FIRST_ROWS: usize = 8;
+
 /// Each property's verdict, with a button that opens its example, and the
 /// choice of which properties the list shows. The list is drawn once per
-/// report; ticking a property shows or hides its row, so the ticked box
-/// keeps its focus and the choice stays open (the choice itself is drawn
-/// once, with the panel, not with each report).
+/// report, in two frames (`aria-busy` until its last rows are in); ticking
+/// a property shows or hides its row, so the ticked box keeps its focus and
+/// the choice stays open (the choice itself is drawn once, with the panel,
+/// not with each report).
 #[component]
 fn Verdicts() -> impl IntoView {
-    let s = expect_context::<Session>();
     let ui = expect_context::<ExploreUi>();
     let l = lang();
     let done = Memo::new(move |_| ui.job.with(|job| matches!(job, Some(Job { state: JobState::Done(_), .. }))));
+    let rest = RwSignal::new(false);
     let list = move || {
         let cat = l.cat();
         let (report, settings) = ui.job.with(|job| match job {
@@ -505,33 +511,24 @@ fn Verdicts() -> impl IntoView {
         })?;
         let outcomes = report.outcomes.len();
         let runs: u64 = report.outcomes.values().sum();
+        let mut first = report.properties;
+        let later = first.split_off(FIRST_ROWS.min(first.len()));
+        rest.update_untracked(|r| *r = later.is_empty());
+        if !later.is_empty() {
+            request_animation_frame(move || rest.set(true));
+        }
+        let rows = {
+            let settings = settings.clone();
+            move || first.iter().map(|p| view! { <VerdictRow report=p.clone() settings=settings.clone()/> }).collect_view()
+        };
+        let more = move || {
+            rest.get().then(|| later.iter().map(|p| view! { <VerdictRow report=p.clone() settings=settings.clone()/> }).collect_view())
+        };
         Some(view! {
             <p class="small">{tr!(cat, "explore-outcomes", runs = grouped(runs), count = outcomes)}</p>
-            <ul class="verdicts" aria-label=cat.t("explore-verdicts")>
-                {report.properties.iter().map(|p| {
-                    let v = explore_words::verdict(cat, p.verdict);
-                    let property = p.property;
-                    let name = property.name();
-                    let settings = settings.clone();
-                    let opening = p.clone();
-                    let button = p.example.as_ref().map(|e| {
-                        let kind = explore_words::example_kind(cat, property);
-                        let faults = explore_words::faults(cat, e.faults);
-                        let label = tr!(cat, "explore-open-example-label", kind = kind.as_str(), property = name, choices = e.path.len(), faults = faults);
-                        view! { <button class="small" aria-label=label on:click=move |_| ui.open(s, settings.clone(), &opening)>{tr!(cat, "explore-open-example", kind = kind)}</button> }
-                    });
-                    let class = format!("verdict verdict-{}", explore_words::verdict_class(p.verdict));
-                    let highlight = p.verdict == Verdict::Fails || (property.quantifier() == Quantifier::Sometimes && p.verdict != Verdict::Holds);
-                    view! {
-                        <li class=class data-property=name hidden=move || !ui.shown.with(|v| v.contains(&property))>
-                            <span class="verdict-badge">{v}</span>
-                            <span class="verdict-name"><code>{explore_words::quantifier(property)}" "{breakable(name)}</code>
-                                {highlight.then(|| view! { <span class="small muted">{format!(" — {}", explore_words::statement(cat, property))}</span> })}
-                            </span>
-                            {button}
-                        </li>
-                    }
-                }).collect_view()}
+            <ul class="verdicts" aria-label=cat.t("explore-verdicts") aria-busy=move || (!rest.get()).to_string()>
+                {rows()}
+                {more}
             </ul>
         })
     };
@@ -545,6 +542,41 @@ fn Verdicts() -> impl IntoView {
                     <code>{breakable(p.name())}</code></label>
             }).collect_view()}
         </details>
+    }
+}
+
+/// One property's verdict, its statement when it fails (or a `sometimes`
+/// one is not shown), and the button that opens its example.
+#[component]
+fn VerdictRow(
+    /// The property's result.
+    report: PropertyReport<PathExample>,
+    /// The settings of the search it came from (to open its example).
+    settings: ExploreSettings,
+) -> impl IntoView {
+    let s = expect_context::<Session>();
+    let ui = expect_context::<ExploreUi>();
+    let cat = lang().cat_untracked();
+    let property = report.property;
+    let name = property.name();
+    let button = report.example.as_ref().map(|e| {
+        let kind = explore_words::example_kind(cat, property);
+        let faults = explore_words::faults(cat, e.faults);
+        let label = tr!(cat, "explore-open-example-label", kind = kind.as_str(), property = name, choices = e.path.len(), faults = faults);
+        let opening = report.clone();
+        view! { <button class="small" aria-label=label on:click=move |_| ui.open(s, settings.clone(), &opening)>{tr!(cat, "explore-open-example", kind = kind)}</button> }
+    });
+    let class = format!("verdict verdict-{}", explore_words::verdict_class(report.verdict));
+    let highlight =
+        report.verdict == Verdict::Fails || (property.quantifier() == Quantifier::Sometimes && report.verdict != Verdict::Holds);
+    view! {
+        <li class=class data-property=name hidden=move || !ui.shown.with(|v| v.contains(&property))>
+            <span class="verdict-badge">{explore_words::verdict(cat, report.verdict)}</span>
+            <span class="verdict-name"><code>{explore_words::quantifier(property)}" "{breakable(name)}</code>
+                {highlight.then(|| view! { <span class="small muted">{format!(" — {}", explore_words::statement(cat, property))}</span> })}
+            </span>
+            {button}
+        </li>
     }
 }
 

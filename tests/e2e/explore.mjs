@@ -19,8 +19,9 @@ const status = (page) => page.locator('.explore-status [role=status]');
 async function searchEnds(page, h) {
   await page.waitForFunction(() => {
     const s = document.querySelector('.explore-status [role=status]');
-    // Searching, then shrinking the examples to the fewest faults.
-    return s && !/^(Searching|Shrinking)/.test(s.textContent);
+    // Searching, then shrinking the examples to the fewest faults; once
+    // done, until every verdict is drawn (the list is busy until then).
+    return s && !/^(Searching|Shrinking)/.test(s.textContent) && !document.querySelector('.verdicts[aria-busy=true]');
   }, null, { timeout: 120_000 });
   return status(page).textContent();
 }
@@ -203,8 +204,9 @@ export function register(test, h) {
         await page.getByRole('button', { name: '開始', exact: true }).click();
         await page.waitForFunction(() => {
           const s = document.querySelector('.explore-status [role=status]');
-          // Searching, then shrinking the examples to the fewest faults.
-          return s && !/^(探索中|例を最少)/.test(s.textContent);
+          // Searching, then shrinking the examples to the fewest faults;
+          // once done, until every verdict is drawn.
+          return s && !/^(探索中|例を最少)/.test(s.textContent) && !document.querySelector('.verdicts[aria-busy=true]');
         }, null, { timeout: 120_000 });
         const done = await status(page).textContent();
         h.expect(done.startsWith('完了：'), `the status is not in Japanese: ${done}`);

@@ -3,13 +3,18 @@
 //!
 //! Run with `cargo bench --bench explore`; `-- --test` runs each once as a
 //! smoke test. `Throughput::Elements(states)` turns the time of one full
-//! exploration into states (transitions) per second.
+//! exploration into states (transitions) per second. With the command
+//! line's allocator (mimalloc).
 
 use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput};
 use team_protocols::explore::{explore, ExploreConfig};
+
+/// As the command line runs it (`src/bin/explore.rs`).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("explore");

@@ -15,6 +15,12 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use team_protocols::explore::{explore, ExploreConfig, Quantifier, Report, Strategy, Verdict};
+
+/// The search allocates a state's parts at every step, on every core:
+/// mimalloc's per-thread heaps, not the system allocator's shared arenas.
+#[cfg(not(target_arch = "wasm32"))]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use team_protocols::protocol::FaultAction;
 use team_protocols::runtime::scenarios;
 

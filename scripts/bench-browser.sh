@@ -72,17 +72,21 @@ await browser.close();
 // a frame's work is the time the main thread spent in top-level tasks
 // (RunTask: script, message handlers, style, layout, paint, garbage
 // collection) from its start to the next frame's. The first frame (the
-// workers are started) and the last (the report is merged and drawn) are
-// shown apart from the frames while the workers run. Also each worker's CPU
-// time (and wall time) in its tasks: on a busy machine two workers may not
-// get two cores, and then their wall seconds do not show the work shared.
+// workers are started) is shown apart. So are the frames from the one in
+// which the page read the last worker's report (its own user-timing mark
+// `explore: last report read`) to the end (the verdicts drawn): the
+// workers have stopped by then; for those frames the longest work and its
+// CPU are shown. The rest are the frames while the workers run. Also each
+// worker's CPU time (and wall time) in its tasks: on a busy machine two
+// workers may not get two cores, and then their wall seconds do not show
+// the work shared.
 function frameWork(events) {
   const pct = (v, p) => { const s = [...v].sort((a, b) => a - b); return s.length ? s[Math.round((s.length - 1) * p)] : NaN; };
   const ms = (x) => (Number.isFinite(x) ? x.toFixed(2) : '-').padStart(11);
   const marks = events.filter((e) => e.cat && e.cat.includes('blink.user_timing') && e.name.startsWith('explore-workers '));
   const names = {};
   for (const e of events) if (e.ph === 'M' && e.name === 'thread_name') names[`${e.pid}:${e.tid}`] = e.args.name;
-  const lines = ['main-thread work per frame (Chromium trace): scenario  workers  frames  running: work-p50-ms  work-p95-ms  work-max-ms  cpu-p95-ms  longest-task-ms  busy-%  first-frame-ms  last-frame-ms  worker-cpu-ms (wall-ms)'];
+  const lines = ['main-thread work per frame (Chromium trace): scenario  workers  frames  running: work-p50-ms  work-p95-ms  work-max-ms  cpu-p95-ms  longest-task-ms  busy-%  first-frame-ms  after-last-report: max-work-ms (cpu)  worker-cpu-ms (wall-ms)'];
   for (const start of marks.filter((m) => m.name.endsWith(' start'))) {
     const label = start.name.slice(0, -' start'.length);
     const end = marks.find((m) => m.name === label + ' end' && m.ts >= start.ts);
@@ -117,17 +121,25 @@ function frameWork(events) {
     const work = [];
     for (let i = 0; i + 1 < frames.length; i++) work.push(busyIn(frames[i], frames[i + 1]));
     const first = busyIn(start.ts, frames[0] ?? end.ts) + (work.length ? work[0] : 0);
-    const lastFrame = work.length > 1 ? work[work.length - 1] : NaN;
-    const running = work.slice(1, -1);
+    // The frame in which the page read the last report: from it on, the search is over.
+    const read = events.find((e) => e.name === 'explore: last report read' && e.ts >= start.ts && e.ts <= end.ts);
+    // Without the mark (an older page), the last frame alone.
+    let over = read ? frames.findIndex((t) => t > read.ts) - 1 : work.length - 1;
+    if (over < 1) over = 1;
+    const running = work.slice(1, over);
+    const finishing = work.slice(over);
     const cpu = [];
-    for (let i = 1; i + 2 < frames.length; i++) cpu.push(cpuIn(frames[i], frames[i + 1]));
-    const inRunning = merged.filter(([s]) => work.length > 2 && s >= frames[1] && s < frames[frames.length - 2]);
+    for (let i = 1; i < over; i++) cpu.push(cpuIn(frames[i], frames[i + 1]));
+    const finishCpu = [];
+    for (let i = over; i + 1 < frames.length; i++) finishCpu.push(cpuIn(frames[i], frames[i + 1]));
+    const inRunning = merged.filter(([s]) => running.length && s >= frames[1] && s < frames[over]);
     const longest = inRunning.reduce((m, [s, e]) => Math.max(m, (e - s) / 1000), 0);
-    const span = work.length > 2 ? (frames[frames.length - 2] - frames[1]) / 1000 : NaN;
+    const span = running.length ? (frames[over] - frames[1]) / 1000 : NaN;
     const busy = (running.reduce((a, b) => a + b, 0) / span) * 100;
+    const lastFrame = finishing.length ? `${Math.max(...finishing).toFixed(2)} (${Math.max(...finishCpu, 0).toFixed(2)})` : '-';
     const [, scenario, workers, ...note] = label.split(' ');
     const name = note.length ? `${scenario} (${note.join(' ')})` : scenario;
-    lines.push(`${name.padStart(52)}  ${workers.padStart(7)}  ${String(running.length).padStart(6)}  ${ms(pct(running, 0.5)).padStart(21)}  ${ms(pct(running, 0.95))}  ${ms(Math.max(...running))}  ${ms(pct(cpu, 0.95)).slice(1)}  ${longest.toFixed(2).padStart(15)}  ${busy.toFixed(1).padStart(6)}  ${first.toFixed(2).padStart(14)}  ${ms(lastFrame).padStart(13)}  ${workersCpu}`);
+    lines.push(`${name.padStart(52)}  ${workers.padStart(7)}  ${String(running.length).padStart(6)}  ${ms(pct(running, 0.5)).padStart(21)}  ${ms(pct(running, 0.95))}  ${ms(Math.max(...running))}  ${ms(pct(cpu, 0.95)).slice(1)}  ${longest.toFixed(2).padStart(15)}  ${busy.toFixed(1).padStart(6)}  ${first.toFixed(2).padStart(14)}  ${lastFrame.padStart(37)}  ${workersCpu}`);
   }
   return lines.join('\n');
 }

@@ -127,6 +127,12 @@ impl ExploreUi {
                 }
             });
             if reaction == Reaction::Finished {
+                // On the page's timeline (the browser benchmark splits its
+                // frames there): the workers have stopped.
+                let done = self.job.with_untracked(|j| matches!(j, Some(Job { state: JobState::Done(_), .. })));
+                if let Some(p) = window().performance().filter(|_| done) {
+                    let _ = p.mark("explore: last report read");
+                }
                 // The report was read and merged in this task; it is drawn
                 // (the verdicts, the status) in the next frame's, so the
                 // two halves of the work share no frame.

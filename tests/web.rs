@@ -1316,11 +1316,46 @@ async fn a_tour_that_cannot_run_its_scenario_does_not_start_over_the_run_on_scre
 
 // ------------------------------------------------------- languages (i18n)
 
+/// Installs the 中文, 日本語 and Italiano messages as the page would fetch
+/// them, from the files the build copies next to the page. These tests are
+/// about the page rendering in a language; fetching the files (and what
+/// the page does when it cannot) is `tests/web_language.rs`'s, so a slow or
+/// stuck test file server does not fail them, nor every test after them.
+macro_rules! install_translations {
+    ($($stem:literal),+) => {
+        fn install_translations() {
+            use team_protocols::ui::i18n::{Catalog, Locale};
+            let files = [$(concat!($stem, ".ftl")),+];
+            assert_eq!(Locale::Ja.files(), files, "tests/web.rs embeds every message file the page fetches: update its list");
+            let texts = |locale: Locale| -> Vec<(&'static str, String)> {
+                let all: Vec<(&str, [&str; 3])> = vec![$((
+                    concat!($stem, ".ftl"),
+                    [
+                        include_str!(concat!("../locales/zh/", $stem, ".ftl")),
+                        include_str!(concat!("../locales/ja/", $stem, ".ftl")),
+                        include_str!(concat!("../locales/it/", $stem, ".ftl")),
+                    ],
+                )),+];
+                let i = match locale {
+                    Locale::Zh => 0,
+                    Locale::Ja => 1,
+                    _ => 2,
+                };
+                all.iter().map(|(file, t)| (*file, t[i].to_string())).collect()
+            };
+            for locale in [Locale::Zh, Locale::Ja, Locale::It] {
+                Catalog::install(locale, texts(locale)).expect("the translations parse");
+            }
+        }
+    };
+}
+install_translations!("ui", "captions", "tours", "explore", "findings", "diagram", "shell", "errors", "language");
+
 /// Switches the page's language with the header's switcher and waits for
-/// it (a translation's messages are fetched first), as long as the switcher
-/// itself waits before it gives up and says why (a busy machine can be
-/// slow to serve the files).
+/// it, as long as the switcher itself waits before it gives up and says
+/// why. The translations are installed first (see `install_translations`).
 async fn switch_language(host: &web_sys::HtmlElement, tag: &str) {
+    install_translations();
     let el: web_sys::HtmlSelectElement = host.query_selector("#lang-select").unwrap().expect("the language switcher").unchecked_into();
     el.set_value(tag);
     el.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();

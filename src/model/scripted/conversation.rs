@@ -147,36 +147,9 @@ impl Conversation {
 /// How many texts `hear` remembers before it starts over.
 pub(super) const HEARD_KEPT: usize = 4096;
 
-/// A fast hasher for the texts `hear` remembers (eight bytes a step, in
-/// the manner of rustc's FxHasher): the map is looked up for every text of
-/// every call, and the texts are long.
-#[derive(Default)]
-struct TextHasher(u64);
-
-impl std::hash::Hasher for TextHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for chunk in &mut chunks {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(chunk);
-            self.add(u64::from_le_bytes(word));
-        }
-        for b in chunks.remainder() {
-            self.add(u64::from(*b));
-        }
-    }
-}
-
-impl TextHasher {
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
-type Texts = HashMap<String, Rc<[Heard]>, std::hash::BuildHasherDefault<TextHasher>>;
+/// The texts `hear` remembers, looked up for every text of every call with
+/// the explorer's fast word-at-a-time hasher (the texts are long).
+type Texts = HashMap<String, Rc<[Heard]>, std::hash::BuildHasherDefault<crate::protocol::canon::StableHasher>>;
 
 thread_local! {
     /// Texts already heard: every call of the policy reads the whole

@@ -108,7 +108,7 @@ pub fn Gallery() -> impl IntoView {
     let l = lang();
     Effect::new(move |_| open_when_done(s, ui));
     view! {
-        <section class="panel gallery" aria-labelledby="gallery-title">
+        <section class="panel gallery" aria-labelledby="gallery-title" on:pointerenter=move |_| ui.warm() on:focusin=move |_| ui.warm()>
             <h2 id="gallery-title">{move || l.t("gallery-title")}</h2>
             <p class="muted small">{move || l.t("gallery-intro")}</p>
             {GALLERY.iter().map(|entry| view! { <GalleryEntry entry=entry/> }).collect_view()}

@@ -81,6 +81,11 @@ pub struct ExploreUi {
     pub job: RwSignal<Option<Job>>,
     /// Its workers while they run.
     workers: StoredValue<Option<Workers>, LocalStorage>,
+    /// Workers started before a search needs them (`warm`), loaded and
+    /// waiting for the next Start.
+    spare: StoredValue<Option<Workers>, LocalStorage>,
+    /// The timer that starts spare workers after a search.
+    warm_later: StoredValue<Option<gloo_timers::callback::Timeout>, LocalStorage>,
     /// The run of a search on the diagram, if any.
     pub opened: RwSignal<Option<Opened>>,
     /// Which properties the verdict list shows.
@@ -98,6 +103,8 @@ impl ExploreUi {
             settings: RwSignal::new(ExploreSettings::default()),
             job: RwSignal::new(None),
             workers: StoredValue::new_local(None),
+            spare: StoredValue::new_local(None),
+            warm_later: StoredValue::new_local(None),
             opened: RwSignal::new(None),
             shown: RwSignal::new(Property::ALL.to_vec()),
             fork: RwSignal::new(None),
@@ -105,8 +112,63 @@ impl ExploreUi {
         }
     }
 
+    /// Starts the workers the next search will need (as many as the
+    /// settings say), unless they are started already or a search runs:
+    /// called when the user moves into the panel or the gallery, and after
+    /// each search. Loading a worker compiles its code, which on a device
+    /// with few cores competes with the page; done now, it is not done while
+    /// the search runs, and Start sends the slices at once. A spare worker
+    /// that fails to load is let go: Start then starts its own, and says
+    /// why if that fails too.
+    pub fn warm(self) {
+        if self.job.with_untracked(|j| j.as_ref().is_some_and(Job::is_running)) {
+            return;
+        }
+        let n = self.settings.with_untracked(|x| x.workers.clamp(1, MAX_WORKERS));
+        if self.spare.with_value(|w| w.as_ref().is_some_and(|w| w.len() == n)) {
+            return;
+        }
+        let on_message: OnMessage = Rc::new(move |_, message| {
+            if matches!(message, Ok(FromWorker::Failed { .. }) | Err(_)) {
+                // Not from inside the worker's own listener: later.
+                gloo_timers::callback::Timeout::new(0, move || self.spare.set_value(None)).forget();
+            }
+        });
+        let mut spare = self.spare.try_update_value(Option::take).flatten();
+        let resized = match spare.as_mut() {
+            Some(w) => w.resize(n),
+            None => Workers::start(n, on_message).map(|w| spare = Some(w)),
+        };
+        self.spare.set_value(spare.filter(|_| resized.is_ok()));
+    }
+
+    /// True when spare workers are started.
+    pub fn has_spare(self) -> bool {
+        self.spare.with_value(Option::is_some)
+    }
+
+    /// How many spare workers have loaded and said `ready`.
+    pub fn spare_ready(self) -> usize {
+        self.spare.with_value(|w| w.as_ref().map_or(0, Workers::ready))
+    }
+
+    /// Ends every worker (a search's, the spare ones, the ones due to
+    /// start): the panel is gone.
+    pub fn close(self) {
+        // `try_`: in a page being torn down the panel's state may be gone.
+        self.warm_later.try_set_value(None);
+        self.spare.try_set_value(None);
+        self.workers.try_set_value(None);
+        self.job.try_update(|j| {
+            if let Some(j) = j {
+                j.stop(now())
+            }
+        });
+    }
+
     /// Starts a search with the settings on screen; a search still running
-    /// is stopped first. Bad settings go to the banner.
+    /// is stopped first. Bad settings go to the banner. The spare workers
+    /// (`warm`) run it when there are; more are started when it needs more.
     pub fn start(self, s: Session) {
         self.stop();
         let job = match Job::new(self.settings.get_untracked(), now()) {
@@ -153,15 +215,30 @@ impl ExploreUi {
                         }
                     }
                 }),
-                // Not from inside the worker's own listener: later.
+                // Not from inside the worker's own listener: later. Fresh
+                // spare workers for the next search once the verdicts are
+                // drawn (a worker's memory keeps the size its search grew it
+                // to; a fresh one starts small).
                 Reaction::Finished => {
                     gloo_timers::callback::Timeout::new(0, move || self.workers.set_value(None)).forget();
+                    self.warm_later.set_value(Some(gloo_timers::callback::Timeout::new(WARM_AFTER_MS, move || self.warm())));
                 }
                 Reaction::None => {}
             }
         });
-        match Workers::start(n, on_message) {
-            Ok(w) => self.workers.set_value(Some(w)),
+        let started = match self.spare.try_update_value(Option::take).flatten() {
+            Some(mut spare) => spare.resize(n).map(|()| spare),
+            None => Workers::start(n, on_message.clone()),
+        };
+        match started {
+            Ok(w) => {
+                let ready = w.hand_to(on_message.clone());
+                self.workers.set_value(Some(w));
+                // The spare workers loaded already: their slices go now.
+                for index in ready {
+                    on_message(index, Ok(FromWorker::Ready));
+                }
+            }
             Err(e) => {
                 self.job.update(|j| {
                     if let Some(j) = j {
@@ -352,6 +429,15 @@ pub fn ExplorePanel() -> impl IntoView {
             });
         }
     });
+    on_cleanup(move || ui.close());
+    // Spare workers follow the number chosen (`ExploreUi::warm` starts them
+    // once the user comes to the panel).
+    Effect::new(move |first: Option<()>| {
+        ui.settings.with(|x| x.workers);
+        if first.is_some() && ui.has_spare() {
+            ui.warm();
+        }
+    });
     let set = move |f: &dyn Fn(&mut ExploreSettings)| ui.settings.update(|x| f(x));
     let number = move |ev: &ev::Event| event_target_value(ev).trim().parse::<usize>().ok();
     let running = move || ui.job.with(|j| j.as_ref().is_some_and(Job::is_running));
@@ -369,7 +455,7 @@ pub fn ExplorePanel() -> impl IntoView {
     };
     let not_whole = move |key: &'static str| s.error(l.cat_untracked().t(key));
     view! {
-        <section class="panel explore" aria-labelledby="explore-title">
+        <section class="panel explore" aria-labelledby="explore-title" on:pointerenter=move |_| ui.warm() on:focusin=move |_| ui.warm()>
             <h2 id="explore-title">{move || l.t("explore-title")}</h2>
             <p class="muted small">{move || l.t("explore-intro")}</p>
             <div class="explore-form">
@@ -496,6 +582,10 @@ fn Counters() -> impl IntoView {
 /// next frame, so no frame draws the whole list (the browser benchmark's
 /// frame budget).
 const FIRST_ROWS: usize = 8;
+
+/// How long after a search ends its spare workers for the next one start:
+/// once the verdicts are drawn and the user has had a moment with them.
+const WARM_AFTER_MS: u32 = 1_000;
 
 /// Each property's verdict, with a button that opens its example, and the
 /// choice of which properties the list shows. The list is drawn once per

@@ -2,12 +2,20 @@
 //! search (`explore_worker_loader.js`, built by Trunk from
 //! `src/bin/explore_worker.rs`), send each its slice, relay each worker's
 //! claims (a typed array, `explore_job::ClaimBatch`) to the others without
-//! reading them, hand every other message back to the caller, terminate
-//! them all on Stop or at the end.
+//! reading them, hand every other message to whoever holds the workers now,
+//! terminate them all on Stop or at the end.
+//!
+//! Workers can be started before a search needs them (spare workers, see
+//! `ExploreUi::warm`): loading a worker compiles its wasm, which on a small
+//! device competes with the page for the cores; done while the user is still
+//! choosing the settings, it is not done while the search runs. A spare
+//! worker's `ready` is remembered, so the search it is handed to
+//! (`Workers::hand_to`) can send it its slice at once.
 //!
 //! Owns the workers' lifetimes and the JS glue; what a message means is
 //! `ui::explore_job`. It must not touch the session or draw anything.
 
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
@@ -33,38 +41,61 @@ pub type OnMessage = Rc<dyn Fn(usize, Result<FromWorker, ExploreJobError>)>;
 /// A worker's message and error listeners, kept alive while it runs.
 type Listeners = (Closure<dyn FnMut(MessageEvent)>, Closure<dyn FnMut(ErrorEvent)>);
 
-/// The running workers of one search. Dropping it terminates them.
+/// One worker, its listeners, and whether it said `ready`.
+struct Started {
+    worker: Worker,
+    ready: Rc<Cell<bool>>,
+    _listeners: Listeners,
+}
+
+/// Workers of the page: spare, or running one search. Dropping them
+/// terminates them.
 pub struct Workers {
-    workers: Rc<Vec<Worker>>,
-    _listeners: Vec<Listeners>,
+    started: Vec<Started>,
+    /// The same workers, for the claim relays (each passes a batch to all
+    /// the others).
+    all: Rc<RefCell<Vec<Worker>>>,
+    /// Who reads their messages now.
+    handler: Rc<RefCell<OnMessage>>,
 }
 
 impl Workers {
     /// Starts `n` workers; each message (and each worker's load or run
     /// error, as `Failed`) goes to `on_message` with the worker's index.
     pub fn start(n: usize, on_message: OnMessage) -> Result<Workers, ExploreWorkersError> {
-        let mut workers = Vec::with_capacity(n);
-        for _ in 0..n {
-            match Worker::new(WORKER_SCRIPT) {
-                Ok(w) => workers.push(w),
-                Err(e) => {
-                    workers.iter().for_each(Worker::terminate);
-                    return Err(ExploreWorkersError::Start(e.as_string().unwrap_or_else(|| format!("{e:?}"))));
-                }
+        let mut workers = Workers { started: Vec::with_capacity(n), all: Rc::default(), handler: Rc::new(RefCell::new(on_message)) };
+        workers.resize(n)?;
+        Ok(workers)
+    }
+
+    /// Starts or terminates workers until `n` are left (the first `n` stay).
+    pub fn resize(&mut self, n: usize) -> Result<(), ExploreWorkersError> {
+        while self.started.len() > n {
+            self.all.borrow_mut().pop();
+            if let Some(gone) = self.started.pop() {
+                end(&gone.worker);
             }
         }
-        let workers = Rc::new(workers);
-        let mut listeners = Vec::with_capacity(n);
-        for (index, worker) in workers.iter().enumerate() {
+        while self.started.len() < n {
+            let worker =
+                Worker::new(WORKER_SCRIPT).map_err(|e| ExploreWorkersError::Start(e.as_string().unwrap_or_else(|| format!("{e:?}"))))?;
+            let index = self.started.len();
+            let ready = Rc::new(Cell::new(false));
             let messages = {
-                let (on_message, all) = (on_message.clone(), workers.clone());
+                let (handler, all, ready) = (self.handler.clone(), self.all.clone(), ready.clone());
                 Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
                     let data = e.data();
                     if let Some(text) = data.as_string() {
-                        return on_message(index, FromWorker::from_json(&text));
+                        let message = FromWorker::from_json(&text);
+                        if matches!(message, Ok(FromWorker::Ready)) {
+                            ready.set(true);
+                        }
+                        // Cloned out first: the handler may hand the workers on.
+                        let handler = handler.borrow().clone();
+                        return handler(index, message);
                     }
                     // A batch of claims: passed on as it is, unread.
-                    for (other, w) in all.iter().enumerate() {
+                    for (other, w) in all.borrow().iter().enumerate() {
                         if other != index {
                             let _ = w.post_message(&data);
                         }
@@ -72,44 +103,64 @@ impl Workers {
                 })
             };
             let errors = {
-                let on_message = on_message.clone();
+                let handler = self.handler.clone();
                 Closure::<dyn FnMut(ErrorEvent)>::new(move |e: ErrorEvent| {
                     e.prevent_default();
                     let what = if e.message().is_empty() { format!("its script {WORKER_SCRIPT} did not load") } else { e.message() };
-                    on_message(index, Ok(FromWorker::Failed { error: format!("worker {} stopped: {what}", index + 1) }));
+                    let handler = handler.borrow().clone();
+                    handler(index, Ok(FromWorker::Failed { error: format!("worker {} stopped: {what}", index + 1) }));
                 })
             };
             worker.set_onmessage(Some(messages.as_ref().unchecked_ref()));
             worker.set_onerror(Some(errors.as_ref().unchecked_ref()));
-            listeners.push((messages, errors));
+            self.all.borrow_mut().push(worker.clone());
+            self.started.push(Started { worker, ready, _listeners: (messages, errors) });
         }
-        Ok(Workers { workers, _listeners: listeners })
+        Ok(())
+    }
+
+    /// From now on the workers' messages go to `on_message`. Returns the
+    /// indexes of the workers that already said `ready` (they will not say
+    /// it again).
+    pub fn hand_to(&self, on_message: OnMessage) -> Vec<usize> {
+        *self.handler.borrow_mut() = on_message;
+        self.started.iter().enumerate().filter(|(_, s)| s.ready.get()).map(|(i, _)| i).collect()
+    }
+
+    /// How many workers said `ready`.
+    pub fn ready(&self) -> usize {
+        self.started.iter().filter(|s| s.ready.get()).count()
     }
 
     /// Sends worker `index` a message.
     pub fn send(&self, index: usize, message: &ToWorker) {
-        if let Some(w) = self.workers.get(index) {
-            let _ = w.post_message(&JsValue::from_str(&message.to_json()));
+        if let Some(s) = self.started.get(index) {
+            let _ = s.worker.post_message(&JsValue::from_str(&message.to_json()));
         }
     }
 
-    /// How many workers run.
+    /// How many workers there are.
     pub fn len(&self) -> usize {
-        self.workers.len()
+        self.started.len()
     }
 
     /// True with no workers.
     pub fn is_empty(&self) -> bool {
-        self.workers.is_empty()
+        self.started.is_empty()
     }
+}
+
+/// Terminates a worker after unhooking its listeners.
+fn end(w: &Worker) {
+    w.set_onmessage(None);
+    w.set_onerror(None);
+    w.terminate();
 }
 
 impl Drop for Workers {
     fn drop(&mut self) {
-        for w in self.workers.iter() {
-            w.set_onmessage(None);
-            w.set_onerror(None);
-            w.terminate();
+        for s in &self.started {
+            end(&s.worker);
         }
     }
 }

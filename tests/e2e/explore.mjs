@@ -120,6 +120,48 @@ export function register(test, h) {
     }
   });
 
+  test('1440x900 light: the workers load when the user comes to the Explore panel, Start hands them the search, and fresh ones load after it', async (browser) => {
+    const size = { width: 1440, height: 900 };
+    const { context, page, errors } = await h.openPage(browser, size, 'light');
+    try {
+      const workers = [];
+      page.on('worker', (w) => workers.push(w));
+      const closed = new Set();
+      page.on('worker', (w) => w.once('close', () => closed.add(w)));
+      const until = async (what, ok) => {
+        const t = Date.now();
+        while (!ok()) {
+          if (Date.now() - t > 10_000) throw new Error(`${what} within 10 s (${workers.length} workers started, ${closed.size} ended)`);
+          await page.waitForTimeout(50);
+        }
+      };
+      await page.waitForTimeout(500);
+      h.expect(workers.length === 0, `${workers.length} workers started before the user came to the Explore panel`);
+      // Coming to the panel (here by keyboard) loads the one worker the
+      // settings ask for; choosing two loads the second.
+      await page.getByRole('combobox', { name: 'Scenario to explore' }).focus();
+      await until('one spare worker', () => workers.length === 1);
+      await setUp(page, { scenario: 'shutdown', faults: 1, workers: 2 });
+      await until('a second spare worker', () => workers.length === 2);
+      await page.waitForTimeout(1_000);
+      // Start starts none: the two loaded workers get their slices (a
+      // worker that said `ready` before Start is sent its slice at once).
+      await page.getByRole('button', { name: 'Start', exact: true }).click();
+      const done = await searchEnds(page, h);
+      h.expect(done.startsWith('Done: every run'), `the search on spare workers did not finish complete: ${done}`);
+      h.expect(workers.length === 2, `Start started ${workers.length - 2} more workers although two were loaded`);
+      const lost = await page.locator('.verdict[data-property=no_answer_lost] .verdict-badge').textContent();
+      h.expect(lost === 'fails', `the spare workers' search did not find the dropped answer: ${lost}`);
+      // The search's workers end; two fresh ones load for the next search.
+      await until('the search\'s workers ended', () => closed.has(workers[0]) && closed.has(workers[1]));
+      await until('two fresh spare workers', () => workers.length === 4);
+      h.expect(!closed.has(workers[2]) && !closed.has(workers[3]), 'the fresh spare workers ended');
+      return errors;
+    } finally {
+      await context.close();
+    }
+  });
+
   test('1440x900 light: explore with two workers sharing one search: the verdicts of one worker, and about its distinct states, not twice them', async (browser) => {
     const size = { width: 1440, height: 900 };
     const { context, page, errors } = await h.openPage(browser, size, 'light');

@@ -15,7 +15,7 @@ use serde_json::Value;
 
 use super::tools::{self, AgentRole};
 use crate::model::scripted::choices::{alternatives_asked, Alternative, Decisions};
-use crate::model::scripted::Asked;
+use crate::model::scripted::{Asked, AskedTurn, TurnReading};
 use crate::model::{ContentBlock, ModelRequest, ModelResponse, Turn};
 use crate::protocol::canon::{id_windows, Canon, CanonMemo, StableHasher};
 use crate::protocol::AgentName;
@@ -78,11 +78,20 @@ pub(crate) struct Said {
     /// and never moved, so the last turn names the whole conversation (of
     /// its agent, whose system prompt and tools are fixed).
     answers: OnceLock<(Decisions, Arc<Vec<Alternative>>)>,
+    /// What the scripted policy read in the turn's texts.
+    reading: TurnReading,
 }
 
 impl Said {
     pub(crate) fn new(turn: Turn) -> Self {
-        Said { turn, hashed: CanonMemo::default(), whole: CanonMemo::default(), chars: OnceLock::new(), answers: OnceLock::new() }
+        Said {
+            turn,
+            hashed: CanonMemo::default(),
+            whole: CanonMemo::default(),
+            chars: OnceLock::new(),
+            answers: OnceLock::new(),
+            reading: TurnReading::default(),
+        }
     }
 
     /// The turn's canonical hash under `canon` (remembered).
@@ -250,7 +259,8 @@ impl Agent {
     /// share them.
     pub(crate) fn alternatives(&self, decisions: Decisions) -> Arc<Vec<Alternative>> {
         let compute = || {
-            let turns: Vec<&Turn> = self.conversation.iter().map(|t| &t.turn).collect();
+            let turns: Vec<AskedTurn<'_>> =
+                self.conversation.iter().map(|t| AskedTurn { turn: &t.turn, reading: Some(&t.reading) }).collect();
             let asked = Asked { system: &self.system, turns: &turns };
             Arc::new(alternatives_asked(asked, decisions, self.request_chars()))
         };

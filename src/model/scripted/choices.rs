@@ -83,8 +83,7 @@ pub fn alternatives(request: &ModelRequest, decisions: Decisions) -> Vec<Alterna
 /// `alternatives`, for a caller that knows the request's length as JSON
 /// (`scripted::respond_sized`).
 pub fn alternatives_sized(request: &ModelRequest, decisions: Decisions, input_chars: usize) -> Vec<Alternative> {
-    let turns: Vec<&crate::model::Turn> = request.messages.iter().collect();
-    alternatives_asked(Asked { system: &request.system, turns: &turns }, decisions, input_chars)
+    alternatives_asked(Asked { system: &request.system, turns: &Asked::turns_of(&request.messages) }, decisions, input_chars)
 }
 
 /// `alternatives_sized` on a borrowed request.
@@ -141,7 +140,7 @@ fn unanswered_shutdown_requests(request: Asked<'_>) -> Vec<String> {
     let mut sent: Vec<String> = Vec::new();
     let mut answered: Vec<String> = Vec::new();
     for turn in request.turns {
-        for block in &turn.content {
+        for block in &turn.turn.content {
             match block {
                 ContentBlock::ToolResult { content, is_error: false, .. } => {
                     let id = content.strip_prefix("Shutdown request ").and_then(|rest| rest.split(' ').next());

@@ -2,16 +2,17 @@
 //! (prompt, messages heard, past tool calls and what each returned) and
 //! what a policy decides (some text and some tool calls).
 //!
-//! Owns the reading of a `ModelRequest` into a `Conversation`, with the
-//! parses it remembers. It must not decide anything: the lead's and the
+//! Owns the reading of a `ModelRequest` into a `Conversation`, and the
+//! reading of one turn's texts that a caller may keep with the turn
+//! (`TurnReading`). It must not decide anything: the lead's and the
 //! teammate's policies do (`lead`, `teammate`).
 
-use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
+use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 
+use super::lead::GoalMemo;
 use crate::model::{ContentBlock, Role, Turn};
 
 /// What the policy decided: some text and some tool calls.
@@ -54,8 +55,55 @@ impl PastCall {
 /// Something the agent was told: a prompt, or a message from the bus.
 #[derive(Debug, Clone)]
 pub(super) enum Heard {
-    Prompt(String),
-    Message(Rc<Value>),
+    Prompt(Arc<HeardPrompt>),
+    Message(Arc<Value>),
+}
+
+/// A prompt heard, with the lead's goals read from it (kept as long as the
+/// reading of its turn: `TurnReading`).
+#[derive(Debug)]
+pub(super) struct HeardPrompt {
+    pub(super) text: String,
+    pub(super) goals: GoalMemo,
+}
+
+/// What the policy reads in one turn's texts: the prompts and the bus
+/// messages in each, in order. A caller that asks about the same turns
+/// again keeps one with each turn (the explorer's turns are shared among
+/// its states, and every call reads its whole conversation again), so each
+/// turn's texts are parsed once; nothing else remembers them.
+#[derive(Debug, Default)]
+pub struct TurnReading(OnceLock<Vec<Vec<Heard>>>);
+
+impl TurnReading {
+    /// What `turn`'s texts say, read at the first call.
+    fn of(&self, turn: &Turn) -> &[Vec<Heard>] {
+        self.0.get_or_init(|| read_texts(turn))
+    }
+}
+
+/// A turn of a request as the policy is asked about it: the turn, and the
+/// reading kept with it, if the caller keeps one.
+#[derive(Debug, Clone, Copy)]
+pub struct AskedTurn<'a> {
+    /// The turn.
+    pub turn: &'a Turn,
+    /// Its reading, kept by the caller.
+    pub reading: Option<&'a TurnReading>,
+}
+
+/// Each text of a user turn, heard (`hear`).
+fn read_texts(turn: &Turn) -> Vec<Vec<Heard>> {
+    if turn.role != Role::User {
+        return Vec::new();
+    }
+    turn.content
+        .iter()
+        .filter_map(|b| match b {
+            ContentBlock::Text { text } => Some(hear(text)),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The conversation, read back into what was heard and what was done, in
@@ -64,6 +112,8 @@ pub(super) enum Heard {
 pub(super) struct Conversation {
     /// The latest prompt.
     pub(super) prompt: String,
+    /// The latest prompt as heard, with what was read from it.
+    pub(super) prompt_heard: Option<Arc<HeardPrompt>>,
     /// Every prompt, oldest first.
     pub(super) prompts: Vec<String>,
     /// Tool calls since the latest prompt, with results.
@@ -71,9 +121,9 @@ pub(super) struct Conversation {
     /// Every tool call in the whole conversation.
     pub(super) all_calls: Vec<PastCall>,
     /// Bus messages heard since the latest prompt.
-    pub(super) messages: Vec<Rc<Value>>,
+    pub(super) messages: Vec<Arc<Value>>,
     /// Every bus message heard.
-    pub(super) all_messages: Vec<Rc<Value>>,
+    pub(super) all_messages: Vec<Arc<Value>>,
     /// What the agent learned since the latest prompt, in the order it
     /// learned it: tool results and bus messages.
     pub(super) learned: Vec<Learned>,
@@ -90,25 +140,36 @@ pub(super) enum Learned {
 }
 
 impl Conversation {
-    pub(super) fn read(turns: &[&Turn]) -> Self {
+    pub(super) fn read(turns: &[AskedTurn<'_>]) -> Self {
         let mut c = Conversation::default();
-        for turn in turns {
+        for asked in turns {
+            let turn = asked.turn;
+            let read_now;
+            let texts: &[Vec<Heard>] = match asked.reading {
+                Some(reading) => reading.of(turn),
+                None => {
+                    read_now = read_texts(turn);
+                    &read_now
+                }
+            };
+            let mut texts = texts.iter();
             for block in &turn.content {
                 match (turn.role, block) {
-                    (Role::User, ContentBlock::Text { text }) => {
-                        for heard in hear(text).iter() {
+                    (Role::User, ContentBlock::Text { .. }) => {
+                        for heard in texts.next().into_iter().flatten() {
                             match heard {
                                 Heard::Prompt(p) => {
-                                    c.prompts.push(p.clone());
-                                    c.prompt = p.clone();
+                                    c.prompts.push(p.text.clone());
+                                    c.prompt = p.text.clone();
+                                    c.prompt_heard = Some(Arc::clone(p));
                                     c.calls.clear();
                                     c.messages.clear();
                                     c.learned.clear();
                                 }
                                 Heard::Message(m) => {
                                     c.learned.push(Learned::Message(c.messages.len()));
-                                    c.messages.push(Rc::clone(m));
-                                    c.all_messages.push(Rc::clone(m));
+                                    c.messages.push(Arc::clone(m));
+                                    c.all_messages.push(Arc::clone(m));
                                 }
                             }
                         }
@@ -144,53 +205,23 @@ impl Conversation {
     }
 }
 
-/// How many texts `hear` remembers before it starts over.
-pub(super) const HEARD_KEPT: usize = 4096;
-
-/// The texts `hear` remembers, looked up for every text of every call with
-/// the explorer's fast word-at-a-time hasher (the texts are long).
-type Texts = HashMap<String, Rc<[Heard]>, std::hash::BuildHasherDefault<crate::protocol::canon::StableHasher>>;
-
-thread_local! {
-    /// Texts already heard: every call of the policy reads the whole
-    /// conversation again, and the explorer calls it for many states that
-    /// share their turns, so each text is parsed about once.
-    static HEARD: RefCell<Texts> = RefCell::new(Texts::default());
-}
-
-/// `hear_anew`, remembered per text.
-pub(super) fn hear(text: &str) -> Rc<[Heard]> {
-    if let Some(known) = HEARD.with(|m| m.borrow().get(text).cloned()) {
-        return known;
-    }
-    let heard: Rc<[Heard]> = hear_anew(text).into();
-    HEARD.with(|m| {
-        let mut m = m.borrow_mut();
-        if m.len() >= HEARD_KEPT {
-            m.clear();
-        }
-        m.insert(text.to_string(), Rc::clone(&heard));
-    });
-    heard
-}
-
 /// Splits a user text into prompts and bus messages: a lead's inbox arrives
 /// as `<inbox>[...]</inbox>`, a teammate's messages as one JSON object each.
-pub(super) fn hear_anew(text: &str) -> Vec<Heard> {
+pub(super) fn hear(text: &str) -> Vec<Heard> {
     let trimmed = text.trim();
     if let Some(inner) = trimmed.strip_prefix("<inbox>").and_then(|t| t.strip_suffix("</inbox>")) {
         if let Ok(Value::Array(items)) = serde_json::from_str::<Value>(inner) {
-            return items.into_iter().map(|m| Heard::Message(Rc::new(m))).collect();
+            return items.into_iter().map(|m| Heard::Message(Arc::new(m))).collect();
         }
     }
     if trimmed.starts_with('{') {
         if let Ok(v) = serde_json::from_str::<Value>(trimmed) {
             if v.get("type").is_some() && v.get("from").is_some() {
-                return vec![Heard::Message(Rc::new(v))];
+                return vec![Heard::Message(Arc::new(v))];
             }
         }
     }
-    vec![Heard::Prompt(trimmed.to_string())]
+    vec![Heard::Prompt(Arc::new(HeardPrompt { text: trimmed.to_string(), goals: GoalMemo::default() }))]
 }
 
 pub(super) fn str_of(v: &Value) -> &str {
@@ -202,4 +233,45 @@ pub(super) fn words(text: &str) -> Vec<String> {
         .filter(|w| !w.is_empty())
         .map(|w| w.trim_end_matches("'s").trim_matches('\'').to_lowercase())
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn turns() -> Vec<Turn> {
+        vec![
+            Turn::user_text("Spawn alice as a coder. Then request her shutdown."),
+            Turn {
+                role: Role::Assistant,
+                content: vec![ContentBlock::ToolUse { id: "t1".into(), name: "list_teammates".into(), input: serde_json::json!({}) }],
+            },
+            Turn {
+                role: Role::User,
+                content: vec![
+                    ContentBlock::ToolResult { tool_use_id: "t1".into(), content: "alice: working".into(), is_error: false },
+                    ContentBlock::text(
+                        r#"<inbox>[{"type":"shutdown_response","from":"alice","request_id":"ab12cd34","approve":true}]</inbox>"#,
+                    ),
+                ],
+            },
+        ]
+    }
+
+    #[test]
+    fn a_turn_read_through_its_kept_reading_reads_as_a_turn_read_anew_and_its_texts_are_parsed_once() {
+        let turns = turns();
+        let readings: Vec<TurnReading> = turns.iter().map(|_| TurnReading::default()).collect();
+        let kept: Vec<AskedTurn<'_>> = turns.iter().zip(&readings).map(|(turn, r)| AskedTurn { turn, reading: Some(r) }).collect();
+        let anew: Vec<AskedTurn<'_>> = turns.iter().map(|turn| AskedTurn { turn, reading: None }).collect();
+        let first = Conversation::read(&kept);
+        assert_eq!(format!("{first:?}"), format!("{:?}", Conversation::read(&anew)));
+        assert_eq!(first.prompt, "Spawn alice as a coder. Then request her shutdown.");
+        assert_eq!(first.messages_of("shutdown_response").count(), 1);
+        assert_eq!(first.calls[0].output(), "alice: working");
+        // The second read takes the messages the first one parsed.
+        let again = Conversation::read(&kept);
+        assert!(Arc::ptr_eq(&first.messages[0], &again.messages[0]), "a kept reading was parsed again");
+        assert!(!Arc::ptr_eq(&first.messages[0], &Conversation::read(&anew).messages[0]));
+    }
 }

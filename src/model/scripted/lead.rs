@@ -5,8 +5,7 @@
 //! Owns the lead's goals and decisions. It reads a `Conversation` only; it
 //! must not reach into the runtime or the team.
 
-use std::cell::RefCell;
-use std::rc::Rc;
+use std::sync::{Arc, Mutex};
 
 use serde_json::{json, Value};
 
@@ -81,30 +80,31 @@ pub(super) fn is_name(w: &str) -> bool {
     !w.is_empty() && w.chars().next().is_some_and(char::is_alphabetic) && !NOT_NAMES.contains(&w)
 }
 
-/// A goal read: the prompt, the teammates known then, and the goal.
-pub(super) type GoalRead = (String, Vec<String>, Rc<LeadGoal>);
+/// The goals read from one prompt, for each set of teammates known when it
+/// was read (the lead reads the same prompt at each of its calls, knowing
+/// the same few teammates). Kept with the prompt as heard
+/// (`conversation::HeardPrompt`), so it lives as long as the prompt's turn.
+#[derive(Debug, Default)]
+pub(super) struct GoalMemo(Mutex<Vec<(Vec<String>, Arc<LeadGoal>)>>);
 
-thread_local! {
-    /// The last goals read: the lead reads the same prompt at each of its
-    /// calls.
-    static GOALS: RefCell<Vec<GoalRead>> = const { RefCell::new(Vec::new()) };
-}
+impl GoalMemo {
+    /// How many sets of teammates it keeps goals for.
+    const KEPT: usize = 8;
 
-/// `parse_lead_goal`, remembered for the last few prompts.
-pub(super) fn lead_goal(prompt: &str, known: Vec<String>) -> Rc<LeadGoal> {
-    let hit = GOALS.with(|g| g.borrow().iter().find(|(p, k, _)| p == prompt && *k == known).map(|(_, _, goal)| Rc::clone(goal)));
-    if let Some(goal) = hit {
-        return goal;
-    }
-    let goal = Rc::new(parse_lead_goal(prompt, &known));
-    GOALS.with(|g| {
-        let mut g = g.borrow_mut();
-        if g.len() >= 8 {
-            g.remove(0);
+    /// `parse_lead_goal`, remembered.
+    fn goal(&self, prompt: &str, known: Vec<String>) -> Arc<LeadGoal> {
+        // A poisoned memo is only a lost shortcut: read the prompt again.
+        let Ok(mut kept) = self.0.lock() else { return Arc::new(parse_lead_goal(prompt, &known)) };
+        if let Some((_, goal)) = kept.iter().find(|(k, _)| *k == known) {
+            return Arc::clone(goal);
         }
-        g.push((prompt.to_string(), known, Rc::clone(&goal)));
-    });
-    goal
+        let goal = Arc::new(parse_lead_goal(prompt, &known));
+        if kept.len() >= Self::KEPT {
+            kept.remove(0);
+        }
+        kept.push((known, Arc::clone(&goal)));
+        goal
+    }
 }
 
 pub(super) fn parse_lead_goal(prompt: &str, known: &[String]) -> LeadGoal {
@@ -234,7 +234,10 @@ pub(super) fn looks_risky(plan: &str) -> bool {
 
 pub(super) fn lead_policy(c: &Conversation) -> Decision {
     let known: Vec<String> = c.all_calls.iter().filter(|k| k.name == "spawn_teammate").map(|k| k.arg("name").to_string()).collect();
-    let goal = lead_goal(&c.prompt, known);
+    let goal = match &c.prompt_heard {
+        Some(heard) => heard.goals.goal(&c.prompt, known),
+        None => Arc::new(parse_lead_goal(&c.prompt, &known)),
+    };
     if goal.spawns.is_empty()
         && goal.shutdowns.is_empty()
         && goal.plain.is_empty()
@@ -431,5 +434,27 @@ pub(super) fn summary(c: &Conversation, goal: &LeadGoal) -> String {
         String::new()
     } else {
         lines.join("\n") + "\n"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_prompts_goal_is_read_once_per_set_of_known_teammates_and_as_parse_lead_goal_reads_it() {
+        let prompt = "Spawn alice as a coder. Then request her shutdown.";
+        let memo = GoalMemo::default();
+        let first = memo.goal(prompt, Vec::new());
+        assert!(Arc::ptr_eq(&first, &memo.goal(prompt, Vec::new())), "the same prompt and teammates were read again");
+        assert_eq!(format!("{first:?}"), format!("{:?}", parse_lead_goal(prompt, &[])));
+        let knowing = memo.goal(prompt, vec!["alice".into()]);
+        assert!(!Arc::ptr_eq(&first, &knowing));
+        assert_eq!(format!("{knowing:?}"), format!("{:?}", parse_lead_goal(prompt, &["alice".into()])));
+        // It keeps a few sets of teammates, dropping the oldest.
+        for n in 0..GoalMemo::KEPT {
+            memo.goal(prompt, vec![format!("t{n}")]);
+        }
+        assert!(!Arc::ptr_eq(&first, &memo.goal(prompt, Vec::new())), "more sets than it keeps were kept");
     }
 }

@@ -21,6 +21,7 @@ mod lead;
 pub mod scale;
 mod teammate;
 
+pub use conversation::{AskedTurn, TurnReading};
 use conversation::{Conversation, Decision};
 use lead::lead_policy;
 use teammate::{teammate_identity, teammate_policy};
@@ -67,21 +68,29 @@ pub fn respond(request: &ModelRequest) -> ModelResponse {
 
 /// A model request as the policy reads it: the system prompt and the
 /// conversation's turns, borrowed (the explorer keeps its turns shared and
-/// lends them rather than copying a request per call).
+/// lends them rather than copying a request per call, each with what the
+/// policy read in it: `TurnReading`).
 #[derive(Debug, Clone, Copy)]
 pub struct Asked<'a> {
     /// The system prompt.
     pub system: &'a str,
     /// The conversation so far.
-    pub turns: &'a [&'a Turn],
+    pub turns: &'a [AskedTurn<'a>],
+}
+
+impl Asked<'_> {
+    /// The turns of `messages`, each to be read at this call (no reading
+    /// kept).
+    pub fn turns_of(messages: &[Turn]) -> Vec<AskedTurn<'_>> {
+        messages.iter().map(|turn| AskedTurn { turn, reading: None }).collect()
+    }
 }
 
 /// `respond`, for a caller that knows the request's length as JSON
 /// (`input_chars`, the usage estimate) without writing it: the explorer
 /// keeps each turn's length.
 pub fn respond_sized(request: &ModelRequest, input_chars: usize) -> ModelResponse {
-    let turns: Vec<&Turn> = request.messages.iter().collect();
-    respond_asked(Asked { system: &request.system, turns: &turns }, input_chars)
+    respond_asked(Asked { system: &request.system, turns: &Asked::turns_of(&request.messages) }, input_chars)
 }
 
 /// `respond_sized` on a borrowed request.
@@ -93,7 +102,7 @@ pub fn respond_asked(request: Asked<'_>, input_chars: usize) -> ModelResponse {
         let (name, _role) = teammate_identity(request.system);
         scale::teammate(&convo).unwrap_or_else(|| teammate_policy(&name, &convo))
     };
-    let turn_index = request.turns.iter().filter(|t| t.role == Role::Assistant).count();
+    let turn_index = request.turns.iter().filter(|t| t.turn.role == Role::Assistant).count();
     let who = if request.system.starts_with("You are a team lead") { "lead".to_string() } else { teammate_identity(request.system).0 };
     let mut content = Vec::new();
     if !decision.text.is_empty() {

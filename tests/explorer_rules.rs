@@ -183,6 +183,23 @@ fn the_report_is_the_same_on_one_thread_or_two() {
 }
 
 #[test]
+fn a_search_cut_short_by_its_state_bound_counts_the_same_on_one_thread_or_two() {
+    // The threads drop the children known already; the cut still falls at
+    // the same visit, with the same transitions counted before it.
+    for max_states in [1_234, 3_000] {
+        let c = ExploreConfig { max_states, ..config("out-of-order", 1, vec![FaultAction::Drop]) };
+        let one = explore(&ExploreConfig { threads: 1, ..c.clone() }).unwrap();
+        let two = explore(&ExploreConfig { threads: 2, ..c }).unwrap();
+        assert!(!one.complete, "{max_states} states do not cut the search short");
+        assert_eq!(
+            (one.states, one.distinct_states, one.depth, &one.outcomes),
+            (two.states, two.distinct_states, two.depth, &two.outcomes)
+        );
+        assert_eq!(one.properties, two.properties);
+    }
+}
+
+#[test]
 fn sometimes_properties_fail_when_no_run_shows_them() {
     // Following the script to the letter, the lead rejects bob's first plan.
     let mut c = config("reject-plan", 0, vec![]);

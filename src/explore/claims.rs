@@ -98,10 +98,8 @@ impl Claims {
     /// Visits `hash` at `depth`: true when the state is new to this worker
     /// and no known claim ranks before its own (then it claims the state).
     pub(crate) fn visit(&mut self, hash: u64, depth: u32) -> bool {
-        if let Some(o) = self.owners.get(&hash) {
-            if o.worker == self.me || self.rank(hash, o.depth, o.worker) < self.rank(hash, depth, self.me) {
-                return false;
-            }
+        if !self.would_claim(hash, depth) {
+            return false;
         }
         self.owners.insert(hash, Owner { depth, worker: self.me });
         self.held += 1;
@@ -109,6 +107,13 @@ impl Claims {
             self.fresh.push(Claim { hash, depth });
         }
         true
+    }
+
+    /// True when `visit(hash, depth)` would claim the state now: it changes
+    /// nothing, so threads expanding one level can drop what is known
+    /// already while the claims stand still.
+    pub(crate) fn would_claim(&self, hash: u64, depth: u32) -> bool {
+        self.owners.get(&hash).is_none_or(|o| o.worker != self.me && self.rank(hash, o.depth, o.worker) >= self.rank(hash, depth, self.me))
     }
 
     /// True while the state `hash` is this worker's to expand (it has not

@@ -133,6 +133,10 @@ impl Found {
 /// The states one move leads to, each with its hash and what the move found.
 type Expanded = Vec<(u64, Box<Node>, Step)>;
 
+/// A state one move leads to, waiting to be visited; `None` where it is
+/// known already and only to be counted (`expand_level`).
+type Child = (u64, Option<Box<Node>>, Step);
+
 /// Every move from `node`, each with its hash.
 fn expand(node: &Node, config: &ExploreConfig) -> Result<Expanded, ExploreError> {
     let choices = node.choices(config);
@@ -152,18 +156,30 @@ fn expand(node: &Node, config: &ExploreConfig) -> Result<Expanded, ExploreError>
 const PER_THREAD: usize = 32;
 
 /// Expands a level's states on `threads` threads; the result is in the
-/// level's order whatever the thread count.
+/// level's order whatever the thread count. Each thread drops the children
+/// that `claims` (which stand still meanwhile) already hold, and the ones
+/// it already returned, keeping only their place (`None`): `Found::visit`
+/// would only count them. So they are dropped on the thread that made
+/// them, and the level's duplicates neither wait in memory nor travel
+/// between cores.
 #[cfg(not(target_arch = "wasm32"))]
-fn expand_level(level: &[&Node], config: &ExploreConfig, threads: usize) -> Result<Expanded, ExploreError> {
+fn expand_level(level: &[&Node], config: &ExploreConfig, claims: &Claims, threads: usize) -> Result<Vec<Child>, ExploreError> {
     let chunk = level.len().div_ceil(threads.max(1)).max(1);
-    let parts: Vec<Result<Expanded, ExploreError>> = std::thread::scope(|scope| {
+    let parts: Vec<Result<Vec<Child>, ExploreError>> = std::thread::scope(|scope| {
         let handles: Vec<_> = level
             .chunks(chunk)
             .map(|part| {
                 scope.spawn(move || {
                     let mut out = Vec::new();
+                    let mut returned = std::collections::HashSet::new();
                     for node in part {
-                        out.extend(expand(node, config)?);
+                        for (hash, child, step) in expand(node, config)? {
+                            if claims.would_claim(hash, child.path.len() as u32) && returned.insert(hash) {
+                                out.push((hash, Some(child), step));
+                            } else {
+                                out.push((hash, None, Step::default()));
+                            }
+                        }
                     }
                     Ok(out)
                 })
@@ -193,7 +209,7 @@ struct Bfs {
     /// The next state of `level` to expand.
     at: usize,
     /// Children of the states expanded, not yet visited.
-    pending: std::vec::IntoIter<(u64, Box<Node>, Step)>,
+    pending: std::vec::IntoIter<Child>,
     /// The next level so far.
     next: Vec<(u64, Box<Node>)>,
     depth: usize,
@@ -323,6 +339,11 @@ impl Bfs {
         while used < budget {
             if let Some((hash, child, step)) = self.pending.next() {
                 used += 1;
+                // Known already (`expand_level`): only counted.
+                let Some(child) = child else {
+                    found.states += 1;
+                    continue;
+                };
                 if found.visit(hash, &child, &step, config) && !step.terminal {
                     self.next.push((hash, child));
                 }
@@ -354,7 +375,7 @@ impl Bfs {
                 #[cfg(not(target_arch = "wasm32"))]
                 if threads > 1 && self.level.len() >= PER_THREAD * threads {
                     let ours: Vec<&Node> = self.level.iter().filter(|(h, _)| found.claims.ours(*h)).map(|(_, n)| &**n).collect();
-                    self.pending = expand_level(&ours, config, threads)?.into_iter();
+                    self.pending = expand_level(&ours, config, &found.claims, threads)?.into_iter();
                     self.at = self.level.len();
                     continue;
                 }
@@ -364,7 +385,7 @@ impl Bfs {
                 self.at += 1;
                 // Ceded to a worker that reached it no deeper: it expands it.
                 if found.claims.ours(*hash) {
-                    self.pending = expand(node, config)?.into_iter();
+                    self.pending = expand(node, config)?.into_iter().map(|(h, n, s)| (h, Some(n), s)).collect::<Vec<_>>().into_iter();
                 }
                 continue;
             }

@@ -163,7 +163,8 @@ mod page {
         note: &str,
     ) -> (team_protocols::ui::explore_job::Counters, f64, f64, f64, usize) {
         use team_protocols::ui::explore_job::JobState;
-        use team_protocols::ui::explore_panel::{ExplorePanel, ExploreUi};
+        use team_protocols::ui::explore_panel::ExplorePanel;
+        use team_protocols::ui::explore_ui::ExploreUi;
         let host: web_sys::HtmlElement = document().create_element("div").unwrap().unchecked_into();
         document().body().unwrap().append_child(&host).unwrap();
         let s = Session::new(0.0);

@@ -13,7 +13,7 @@
 use leptos::prelude::*;
 
 use super::explore_job::{ExploreSettings, JobState};
-use super::explore_panel::{ExploreUi, GalleryRun, Opened};
+use super::explore_ui::{ExploreUi, GalleryRun, Opened};
 use super::explore_words::{self, Card};
 use super::i18n::tr;
 use super::i18n_view::lang;

@@ -9,7 +9,7 @@
 use leptos::prelude::*;
 
 use super::captions::caption_of;
-use super::explore_panel::{ExploreUi, Opened};
+use super::explore_ui::{ExploreUi, Opened};
 use super::explore_words::{self, Card};
 use super::fork_align::{request_of, RowKind};
 use super::i18n::{tr, Catalog};

@@ -54,6 +54,8 @@ pub mod explore_gallery;
 #[cfg(target_arch = "wasm32")]
 pub mod explore_panel;
 #[cfg(target_arch = "wasm32")]
+pub mod explore_ui;
+#[cfg(target_arch = "wasm32")]
 pub mod explore_workers;
 #[cfg(target_arch = "wasm32")]
 pub mod faults_form;

@@ -6,7 +6,8 @@
 use std::rc::Rc;
 
 use team_protocols::model::anthropic;
-use team_protocols::model::http::{FetchTransport, Headers, HttpTransport};
+use team_protocols::model::fetch::FetchTransport;
+use team_protocols::model::http::{Headers, HttpTransport};
 use team_protocols::model::{CancelToken, ModelError, StopReason};
 use wasm_bindgen_test::*;
 

@@ -20,7 +20,8 @@ use std::rc::Rc;
 
 use serde_json::Value;
 use team_protocols::model::anthropic::{AnthropicConfig, AnthropicModel};
-use team_protocols::model::http::{ApiKey, FetchTransport};
+use team_protocols::model::fetch::FetchTransport;
+use team_protocols::model::http::ApiKey;
 use team_protocols::model::openai::{OpenAiConfig, OpenAiModel};
 use team_protocols::model::retry::RetryPolicy;
 use team_protocols::model::sleep::TimerSleeper;

@@ -13,6 +13,8 @@ pub mod anthropic;
 /// `test-doubles` feature. Not part of the app's API.
 #[cfg(any(test, feature = "test-doubles"))]
 pub mod fake;
+#[cfg(target_arch = "wasm32")]
+pub mod fetch;
 pub mod http;
 pub mod openai;
 pub mod provider;

@@ -123,7 +123,7 @@ impl Session {
         let team = self.settings.team_untracked();
         let built = team.faults.validate().map_err(|e| e.to_string()).and_then(|()| {
             let sleeper = Rc::new(crate::model::sleep::TimerSleeper);
-            provider_settings::build(&team.provider, crate::model::http::FetchTransport, sleeper).map_err(|e| e.to_string())
+            provider_settings::build(&team.provider, crate::model::fetch::FetchTransport, sleeper).map_err(|e| e.to_string())
         });
         let model = match built {
             Ok(model) => model,

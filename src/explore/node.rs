@@ -1,0 +1,337 @@
+//! A state of the search and its moves: `Node` (a world, the properties
+//! its path has broken, the budget left, the path), the `Choice`s open at
+//! it, the forced moves made after each choice, its canonical hash, and the
+//! runs rebuilt from a path (`replay_path`, `replay_finding`).
+//!
+//! Owns what one move does. It must not search (`search`) or judge a whole
+//! search (`report`).
+
+use std::collections::BTreeMap;
+use std::hash::{Hash, Hasher};
+
+use serde::{Deserialize, Serialize};
+
+use super::{ExploreConfig, ExploreError, Finding, Monitor, Property};
+use crate::model::scripted::choices::Alternative;
+use crate::protocol::canon::StableHasher;
+use crate::protocol::{AgentName, Event, FaultAction, Trace};
+use crate::runtime::scenarios::Scenario;
+use crate::runtime::scheduler::TurnKind;
+use crate::runtime::world::{World, WorldConfig};
+
+/// One choice on a path.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "choice", rename_all = "snake_case")]
+pub enum Choice {
+    /// Give the baton to this agent's waiting turn, with a fault on the
+    /// first message it sends in that turn.
+    Turn {
+        /// Whose turn.
+        agent: AgentName,
+        /// The fault, if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        fault: Option<FaultAction>,
+    },
+    /// The agent's model gives the `option`-th of its alternatives.
+    Reply {
+        /// Whose model.
+        agent: AgentName,
+        /// Which alternative (0: the policy's own).
+        option: usize,
+        /// The alternative, in words.
+        label: String,
+    },
+}
+
+impl std::fmt::Display for Choice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Choice::Turn { agent, fault: None } => write!(f, "{agent} goes next"),
+            Choice::Turn { agent, fault: Some(a) } => write!(f, "{agent} goes next, and its message is hit by {}", a.name()),
+            Choice::Reply { agent, label, .. } => write!(f, "{agent}'s model: {label}"),
+        }
+    }
+}
+
+/// Tools whose turn sends a message (a fault can hit it).
+fn sends(kind: &TurnKind) -> bool {
+    match kind {
+        TurnKind::Tool { name } => {
+            matches!(name.as_str(), "send_message" | "broadcast" | "shutdown_request" | "shutdown_response" | "plan_approval")
+        }
+        _ => false,
+    }
+}
+
+/// A state of the search: the world, the properties its path has broken,
+/// and the budget left.
+#[derive(Debug, Clone)]
+pub struct Node {
+    /// The team and its agents.
+    pub world: World,
+    /// Boxed: a node small enough for the allocator's fast sizes.
+    monitor: Box<Monitor>,
+    /// The sequence number of the first entry the monitor has not seen.
+    seen: u64,
+    /// Keep the whole trace (a counterexample being rebuilt); otherwise a
+    /// state carries no history.
+    keep_history: bool,
+    /// Prompts of the scenario not yet given.
+    prompts: Vec<&'static str>,
+    faults_left: usize,
+    decisions_left: usize,
+    /// The replies open to the agent whose model call is out, computed once
+    /// per call and shared by the states that branch from it.
+    replies: Option<std::sync::Arc<Vec<Alternative>>>,
+    /// Choices from the start (forced moves are not recorded).
+    pub path: Vec<Choice>,
+}
+
+/// What one transition found.
+#[derive(Debug, Clone, Default)]
+pub struct Step {
+    /// Properties broken (or shown) on the way.
+    pub findings: Vec<Finding>,
+    /// The run is over: no prompt left, nothing waits.
+    pub terminal: bool,
+}
+
+impl Node {
+    /// The start of `scenario`: its first prompt given. With `keep_history`
+    /// the node and those after it keep their whole trace (to show a run);
+    /// otherwise they forget it as they go (to search).
+    pub fn start(scenario: Scenario, config: &ExploreConfig, keep_history: bool) -> Result<(Node, Step), ExploreError> {
+        let mut world = World::explored(WorldConfig {
+            team_name: "default".into(),
+            seed: config.seed,
+            max_rounds: 50,
+            lead_max_rounds: 50,
+            max_tokens: 8000,
+        });
+        world.set_rules(config.rules);
+        let mut node = Node {
+            world,
+            monitor: Box::new(Monitor::new()),
+            seen: 0,
+            keep_history,
+            prompts: scenario.prompts.iter().rev().copied().collect(),
+            faults_left: config.max_faults,
+            decisions_left: config.max_decisions,
+            replies: None,
+            path: Vec::new(),
+        };
+        let mut step = Step::default();
+        node.settle(config, &mut step)?;
+        Ok((node, step))
+    }
+
+    /// The faults this run may still use.
+    pub fn faults_left(&self) -> usize {
+        self.faults_left
+    }
+
+    /// The trace of the path so far (no entries unless the node keeps its
+    /// history: then only its numbering and clock go on).
+    pub fn trace(&self) -> &Trace {
+        self.world.team().trace()
+    }
+
+    /// The choices open here (none at the end of a run).
+    pub fn choices(&self, config: &ExploreConfig) -> Vec<Choice> {
+        if let Some(agent) = self.world.awaiting_model() {
+            let replies = self.replies.as_deref().map_or(&[][..], Vec::as_slice);
+            // Past the bound on decisions, the agent follows its script.
+            let open = if self.decisions_left == 0 { replies.len().min(1) } else { replies.len() };
+            return replies[..open]
+                .iter()
+                .enumerate()
+                .map(|(option, alt)| Choice::Reply { agent: agent.clone(), option, label: alt.label.clone() })
+                .collect();
+        }
+        let mut out = Vec::new();
+        for (_, agent, kind) in self.world.turns().open_turns() {
+            out.push(Choice::Turn { agent: agent.clone(), fault: None });
+            if self.faults_left > 0 && sends(kind) {
+                for action in &config.fault_kinds {
+                    out.push(Choice::Turn { agent: agent.clone(), fault: Some(action.clone()) });
+                }
+            }
+        }
+        out
+    }
+
+    /// The node after `choice` and every forced move after it.
+    pub fn after(&self, choice: &Choice, config: &ExploreConfig) -> Result<(Node, Step), ExploreError> {
+        // The path is copied once, with room for the new choice.
+        let mut path = Vec::with_capacity(self.path.len() + 1);
+        path.extend_from_slice(&self.path);
+        let mut next = Node {
+            world: self.world.clone(),
+            monitor: self.monitor.clone(),
+            seen: self.seen,
+            keep_history: self.keep_history,
+            prompts: self.prompts.clone(),
+            faults_left: self.faults_left,
+            decisions_left: self.decisions_left,
+            replies: self.replies.clone(),
+            path,
+        };
+        let mut step = Step::default();
+        next.apply(choice, config)?;
+        next.path.push(choice.clone());
+        next.settle(config, &mut step)?;
+        Ok((next, step))
+    }
+
+    fn bad(&self, choice: &Choice, config: &ExploreConfig) -> ExploreError {
+        let open: Vec<String> = self.choices(config).iter().map(ToString::to_string).collect();
+        ExploreError::BadPath { step: self.path.len() + 1, choice: choice.to_string(), open: open.join("; ") }
+    }
+
+    fn apply(&mut self, choice: &Choice, config: &ExploreConfig) -> Result<(), ExploreError> {
+        match choice {
+            Choice::Reply { agent, option, .. } => {
+                let Some(who) = self.world.awaiting_model() else { return Err(self.bad(choice, config)) };
+                let reply = self.replies.as_ref().and_then(|r| r.get(*option)).map(|alt| alt.reply.clone());
+                let allowed = who == agent && (*option == 0 || self.decisions_left > 0);
+                let Some(reply) = reply.filter(|_| allowed) else { return Err(self.bad(choice, config)) };
+                if *option > 0 {
+                    self.decisions_left -= 1;
+                }
+                self.replies = None;
+                self.world.model_returned(agent, Ok(reply));
+                self.run_on();
+            }
+            Choice::Turn { agent, fault } => {
+                let ticket = self.world.turns().open_turns().find(|(_, a, _)| *a == agent).map(|(id, _, kind)| (id, sends(kind)));
+                let Some((ticket, sending)) = ticket else { return Err(self.bad(choice, config)) };
+                if fault.is_some() && (self.faults_left == 0 || !sending) {
+                    return Err(self.bad(choice, config));
+                }
+                let before = self.trace().next_seq();
+                if let Some(action) = fault {
+                    self.world.arm_fault(action.clone());
+                }
+                self.world.turns.grant(ticket);
+                self.world.begin();
+                self.run_on();
+                let hit = self.world.team().events_since(before).iter().any(|e| matches!(e.event, Event::FaultApplied { rule: None, .. }));
+                if hit {
+                    self.faults_left -= 1;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs the agent holding the baton until it waits for its model or
+    /// yields.
+    fn run_on(&mut self) {
+        // Either way the next move is a choice: the model's reply, or a turn.
+        let _ = self.world.proceed();
+    }
+
+    /// Feeds new trace entries to the monitor, then makes the forced moves
+    /// (one open choice) until a real choice point or the end.
+    fn settle(&mut self, config: &ExploreConfig, step: &mut Step) -> Result<(), ExploreError> {
+        loop {
+            self.observe(step);
+            if self.replies.is_none() {
+                self.replies = self.world.awaiting_model().and_then(|a| self.world.model_alternatives(a, config.decisions));
+            }
+            if self.world.awaiting_model().is_some() || self.world.turns().open_turns().next().is_some() {
+                let choices = self.choices(config);
+                if choices.len() == 1 {
+                    self.apply(&choices[0], config)?;
+                    continue;
+                }
+                return Ok(());
+            }
+            if self.world.is_running() {
+                let seq = self.trace().next_seq().saturating_sub(1);
+                step.findings.extend(self.monitor.at_stuck(seq));
+                step.terminal = true;
+                return Ok(());
+            }
+            match self.prompts.pop() {
+                Some(prompt) => self.world.submit_prompt(prompt).map_err(|e| ExploreError::Refused(e.to_string()))?,
+                None => {
+                    let seq = self.trace().next_seq().saturating_sub(1);
+                    step.findings.extend(self.monitor.at_end(self.world.team(), seq));
+                    step.terminal = true;
+                    return Ok(());
+                }
+            }
+        }
+    }
+
+    fn observe(&mut self, step: &mut Step) {
+        for entry in self.world.team().events_since(self.seen) {
+            step.findings.extend(self.monitor.observe(entry));
+            if matches!(entry.event, Event::RunFinished) {
+                step.findings.extend(self.monitor.at_quiet(self.world.team(), entry.seq));
+            }
+        }
+        self.seen = self.world.team().trace().next_seq();
+        if !self.keep_history {
+            self.world.team.forget_all_history();
+        }
+    }
+
+    /// The state's canonical hash: what decides its future, and what its
+    /// path has broken.
+    pub fn state_hash(&self, config: &ExploreConfig) -> u64 {
+        let mut h = StableHasher::default();
+        self.world.hash_state(config.symmetry, &mut h);
+        self.monitor.broken().hash(&mut h);
+        self.prompts.hash(&mut h);
+        (self.faults_left, self.decisions_left).hash(&mut h);
+        h.finish()
+    }
+}
+
+/// How a run ended, in words: each teammate's status and the requests'.
+pub fn outcome(world: &World) -> String {
+    let team = world.team();
+    let mut parts: Vec<String> = team.roster().members.iter().map(|m| format!("{} {}", m.name, m.status)).collect();
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    for r in team.tracker().iter() {
+        *counts.entry(format!("{} {}", r.kind, r.status)).or_default() += 1;
+    }
+    parts.extend(counts.into_iter().map(|(k, n)| format!("{n} {k}")));
+    if parts.is_empty() {
+        "no teammates".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// Rebuilds the node a path leads to (a counterexample, a shared link).
+pub fn replay_path(scenario: Scenario, config: &ExploreConfig, path: &[Choice]) -> Result<Node, ExploreError> {
+    let (mut node, _) = Node::start(scenario, config, true)?;
+    for choice in path {
+        node = node.after(choice, config)?.0;
+    }
+    Ok(node)
+}
+
+/// Rebuilds a run from its path, with the first finding of `property` on
+/// it (where the run breaks or shows the property), for a run opened from a
+/// link.
+pub fn replay_finding(
+    scenario: Scenario,
+    config: &ExploreConfig,
+    path: &[Choice],
+    property: Property,
+) -> Result<(Trace, Option<Finding>), ExploreError> {
+    let (mut node, step) = Node::start(scenario, config, true)?;
+    let mut found = step.findings.into_iter().find(|f| f.property == property);
+    for choice in path {
+        let (next, step) = node.after(choice, config)?;
+        node = next;
+        if found.is_none() {
+            found = step.findings.into_iter().find(|f| f.property == property);
+        }
+    }
+    Ok((node.trace().clone(), found))
+}

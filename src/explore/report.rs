@@ -1,0 +1,237 @@
+//! What a search found: each property's `Verdict` and example (a
+//! `Counterexample` with its run, or a `PathExample`, its path alone, as
+//! the page's workers send it), and the `Report` of the whole search, which
+//! merges with the reports of the other slices of one search.
+//!
+//! Owns the verdicts and how reports merge. It must not search or replay.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::{Choice, ExploreConfig, Finding, Property, Quantifier};
+use crate::protocol::Trace;
+
+/// A property's verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// No explored run breaks it (`always`, `eventually`), or some explored
+    /// run shows it (`sometimes`).
+    Holds,
+    /// An explored run breaks it (or, for `sometimes`, none shows it).
+    Fails,
+    /// The bounds cut the search before a verdict: no counterexample in the
+    /// part explored.
+    Unknown,
+}
+
+impl Verdict {
+    /// The verdict on a property with `quantifier`, given whether a run that
+    /// breaks it (or, for `sometimes`, shows it) was found and whether the
+    /// search was complete.
+    pub fn judge(quantifier: Quantifier, example: bool, complete: bool) -> Verdict {
+        match (quantifier, example, complete) {
+            (Quantifier::Sometimes, true, _) => Verdict::Holds,
+            (Quantifier::Sometimes, false, true) => Verdict::Fails,
+            (_, true, _) => Verdict::Fails,
+            (_, false, true) => Verdict::Holds,
+            (_, false, false) => Verdict::Unknown,
+        }
+    }
+}
+
+/// A run that breaks a property (or shows a `sometimes` one).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Counterexample {
+    /// What happened.
+    pub finding: Finding,
+    /// The choices from the start.
+    pub path: Vec<Choice>,
+    /// Faults it uses.
+    pub faults: usize,
+    /// The fault bound of the search that found it (a shrinking search's,
+    /// for a shrunk example). Its path replays under that bound only: where
+    /// a fault may still happen, a run stops for a choice.
+    pub bound: usize,
+    /// The run as a trace: it opens, steps and exports like any run.
+    pub trace: Trace,
+}
+
+/// What a report needs of an example to keep the best of several (the
+/// fewest faults, then the fewest choices) when reports merge or examples
+/// shrink.
+pub trait Example {
+    /// Faults the run uses.
+    fn faults(&self) -> usize;
+    /// Choices the run takes from the start.
+    fn choices(&self) -> usize;
+}
+
+impl Example for Counterexample {
+    fn faults(&self) -> usize {
+        self.faults
+    }
+    fn choices(&self) -> usize {
+        self.path.len()
+    }
+}
+
+/// An example as its path alone: what a Web Worker sends the page, which
+/// rebuilds the run and what it found from the path ([`super::replay_finding`])
+/// when it opens one. So the page reads no trace or finding while a search
+/// runs, and its code reads none from a worker.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PathExample {
+    /// The choices from the start.
+    pub path: Vec<Choice>,
+    /// Faults it uses.
+    pub faults: usize,
+    /// The fault bound its path replays under (see [`Counterexample`]).
+    pub bound: usize,
+}
+
+impl Example for PathExample {
+    fn faults(&self) -> usize {
+        self.faults
+    }
+    fn choices(&self) -> usize {
+        self.path.len()
+    }
+}
+
+impl From<Counterexample> for PathExample {
+    fn from(c: Counterexample) -> Self {
+        PathExample { path: c.path, faults: c.faults, bound: c.bound }
+    }
+}
+
+/// One property's result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PropertyReport<E = Counterexample> {
+    /// Which.
+    pub property: Property,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// The shortest run found that breaks it (or the witness that shows a
+    /// `sometimes` property).
+    pub example: Option<E>,
+}
+
+/// What an exploration found; each example a [`Counterexample`] (a whole
+/// run), or a [`PathExample`] as a worker sends it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report<E = Counterexample> {
+    /// What was explored.
+    pub config: ExploreConfig,
+    /// Transitions taken (states visited, duplicates included).
+    pub states: u64,
+    /// Distinct states.
+    pub distinct_states: u64,
+    /// The longest path, in choices.
+    pub depth: usize,
+    /// True when every reachable state within the fault bound was explored
+    /// (no depth or state bound cut the search).
+    pub complete: bool,
+    /// How runs ended, and how many distinct end states each.
+    pub outcomes: BTreeMap<String, u64>,
+    /// Each property's verdict.
+    pub properties: Vec<PropertyReport<E>>,
+    /// Wall time (filled in by the driver; the search reads no clock).
+    pub seconds: f64,
+    /// `states / seconds`.
+    pub states_per_second: f64,
+}
+
+impl Report {
+    /// The report with each example as its path alone.
+    pub fn paths(self) -> Report<PathExample> {
+        let properties = self
+            .properties
+            .into_iter()
+            .map(|p| PropertyReport { property: p.property, verdict: p.verdict, example: p.example.map(PathExample::from) })
+            .collect();
+        Report {
+            config: self.config,
+            states: self.states,
+            distinct_states: self.distinct_states,
+            depth: self.depth,
+            complete: self.complete,
+            outcomes: self.outcomes,
+            properties,
+            seconds: self.seconds,
+            states_per_second: self.states_per_second,
+        }
+    }
+}
+
+impl<E: Example> Report<E> {
+    /// The property's report.
+    pub fn property(&self, p: Property) -> Option<&PropertyReport<E>> {
+        self.properties.iter().find(|r| r.property == p)
+    }
+
+    /// True when any property fails.
+    pub fn any_fails(&self) -> bool {
+        self.properties.iter().any(|p| p.verdict == Verdict::Fails)
+    }
+
+    /// One report from the reports of the slices of one search (see
+    /// [`super::Slice`]): counters summed (each worker counts the distinct states
+    /// it holds, so when they exchanged claims the sum is about the whole
+    /// search's; without the exchange it over-counts where their subtrees
+    /// meet), each verdict the whole search's, and each example the one with
+    /// the shortest path, then the fewest faults. The wall time is the
+    /// slowest slice's (they run side by side). `None` for no reports.
+    ///
+    /// Shortest first, as one breadth-first search finds it: each slice's
+    /// example is the shortest in its part, whatever its faults, so the
+    /// shortest of them is the whole search's, and shrinking it to fewer
+    /// faults (`Shrinking`) then finds what it would for one search. Taking
+    /// the fewest faults first would keep, say, a slice's 0-fault run of 6
+    /// choices over another's 1-fault run of 3, and never look for the
+    /// 0-fault run of 4 the whole space holds. (Slices that shrink their own
+    /// examples first give examples with the fewest faults any run has, so
+    /// for them the two orders agree.)
+    pub fn merge(parts: Vec<Report<E>>) -> Option<Report<E>> {
+        let mut parts = parts.into_iter();
+        let mut out = parts.next()?;
+        out.config.slice = None;
+        for part in parts {
+            out.states += part.states;
+            out.distinct_states += part.distinct_states;
+            out.depth = out.depth.max(part.depth);
+            out.complete &= part.complete;
+            out.seconds = out.seconds.max(part.seconds);
+            for (outcome, n) in part.outcomes {
+                *out.outcomes.entry(outcome).or_default() += n;
+            }
+            for theirs in part.properties {
+                let Some(ours) = out.properties.iter_mut().find(|p| p.property == theirs.property) else {
+                    out.properties.push(theirs);
+                    continue;
+                };
+                let better = match (&ours.example, &theirs.example) {
+                    (None, Some(_)) => true,
+                    (Some(a), Some(b)) => (b.choices(), b.faults()) < (a.choices(), a.faults()),
+                    _ => false,
+                };
+                if better {
+                    ours.example = theirs.example;
+                }
+            }
+        }
+        for p in &mut out.properties {
+            p.verdict = Verdict::judge(p.property.quantifier(), p.example.is_some(), out.complete);
+        }
+        out.states_per_second = if out.seconds > 0.0 { out.states as f64 / out.seconds } else { 0.0 };
+        Some(out)
+    }
+
+    /// Sets the wall time the driver measured.
+    pub fn timed(mut self, seconds: f64) -> Self {
+        self.seconds = seconds;
+        self.states_per_second = if seconds > 0.0 { self.states as f64 / seconds } else { 0.0 };
+        self
+    }
+}

@@ -71,8 +71,9 @@ await browser.close();
 // (FireAnimationFrame; callbacks less than 8 ms apart belong to one frame);
 // a frame's work is the time the main thread spent in top-level tasks
 // (RunTask: script, message handlers, style, layout, paint, garbage
-// collection) from its start to the next frame's. The first frame (the
-// workers are started) is shown apart. So are the frames from the one in
+// collection) from its start to the next frame's. The first frame (Start:
+// the loaded workers are sent their slices, or, for the "at once" search,
+// the workers are started) is shown apart. So are the frames from the one in
 // which the page read the last worker's report (its own user-timing mark
 // `explore: last report read`) to the end (the verdicts drawn): the
 // workers have stopped by then; for those frames the longest work and its

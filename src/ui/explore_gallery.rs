@@ -12,7 +12,7 @@
 
 use leptos::prelude::*;
 
-use super::explore_job::{ExploreSettings, JobState};
+use super::explore_job::{ExploreSettings, JobState, GALLERY_WORKERS};
 use super::explore_ui::{ExploreUi, GalleryRun, Opened};
 use super::explore_words::{self, Card};
 use super::i18n::tr;
@@ -108,7 +108,7 @@ pub fn Gallery() -> impl IntoView {
     let l = lang();
     Effect::new(move |_| open_when_done(s, ui));
     view! {
-        <section class="panel gallery" aria-labelledby="gallery-title" on:pointerenter=move |_| ui.warm() on:focusin=move |_| ui.warm()>
+        <section class="panel gallery" aria-labelledby="gallery-title" on:pointerenter=move |_| ui.warm_for(GALLERY_WORKERS) on:focusin=move |_| ui.warm_for(GALLERY_WORKERS)>
             <h2 id="gallery-title">{move || l.t("gallery-title")}</h2>
             <p class="muted small">{move || l.t("gallery-intro")}</p>
             {GALLERY.iter().map(|entry| view! { <GalleryEntry entry=entry/> }).collect_view()}

@@ -23,6 +23,9 @@ use crate::runtime::scenarios;
 /// The most workers a page starts for one search.
 pub const MAX_WORKERS: usize = 4;
 
+/// Workers for a gallery entry's search (`ExploreSettings::of_entry`).
+pub const GALLERY_WORKERS: usize = 1;
+
 /// The most faults per run the panel offers (the space grows fast).
 pub const MAX_FAULTS: usize = 3;
 
@@ -145,7 +148,7 @@ impl ExploreSettings {
     }
 
     /// The settings that run a gallery entry's search, its rule on or off
-    /// (one worker: the entries are small).
+    /// (`GALLERY_WORKERS`: the entries are small).
     pub fn of_entry(entry: &Entry, rule_on: bool) -> ExploreSettings {
         let c = entry.config(rule_on);
         ExploreSettings {
@@ -159,7 +162,7 @@ impl ExploreSettings {
             decisions: c.decisions,
             rules: c.rules,
             strategy: c.strategy,
-            workers: 1,
+            workers: GALLERY_WORKERS,
         }
     }
 

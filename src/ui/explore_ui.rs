@@ -24,8 +24,9 @@ use crate::explore::{fork, replay_finding, Choice, PathExample, Property, Proper
 use crate::protocol::Trace;
 use crate::runtime::scenarios;
 
-/// How long after a search ends its spare workers for the next one start:
-/// once the verdicts are drawn and the user has had a moment with them.
+/// How long after a search ends (or is stopped) the spare workers for the
+/// next one start: once the verdicts are drawn and the user has had a
+/// moment with them.
 const WARM_AFTER_MS: u32 = 1_000;
 
 /// A run of a search opened on the diagram (an example, a branch of a
@@ -117,27 +118,38 @@ impl ExploreUi {
 
     /// Starts the workers the next search will need (as many as the
     /// settings say), unless they are started already or a search runs:
-    /// called when the user moves into the panel or the gallery, and after
-    /// each search. Loading a worker compiles its code, which on a device
-    /// with few cores competes with the page; done now, it is not done while
-    /// the search runs, and Start sends the slices at once. A spare worker
-    /// that fails to load is let go: Start then starts its own, and says
-    /// why if that fails too.
+    /// called when the user moves into the panel, and a moment after each
+    /// search ends or is stopped. Loading a worker compiles its code, which
+    /// on a device with few cores competes with the page; done now, it is
+    /// not done while the search runs, and Start sends the slices at once.
     pub fn warm(self) {
+        let n = self.settings.with_untracked(|x| x.workers.clamp(1, MAX_WORKERS));
+        self.keep_spare(n, |len| len == n);
+    }
+
+    /// `warm` for a search with `n` workers (the gallery's take
+    /// `GALLERY_WORKERS`), keeping more if there are: the panel's own
+    /// searches may want them.
+    pub fn warm_for(self, n: usize) {
+        let n = n.clamp(1, MAX_WORKERS);
+        self.keep_spare(n, |len| len >= n);
+    }
+
+    /// Makes the spare workers `n` unless a search runs or `enough` of them
+    /// are loading or loaded. Spare workers one of which failed to load are
+    /// let go and started again; Start never takes them (it starts its own,
+    /// and says why if those fail too).
+    fn keep_spare(self, n: usize, enough: impl Fn(usize) -> bool) {
         if self.job.with_untracked(|j| j.as_ref().is_some_and(Job::is_running)) {
             return;
         }
-        let n = self.settings.with_untracked(|x| x.workers.clamp(1, MAX_WORKERS));
-        if self.spare.with_value(|w| w.as_ref().is_some_and(|w| w.len() == n)) {
+        if self.spare.with_value(|w| w.as_ref().is_some_and(|w| enough(w.len()) && !w.any_failed())) {
             return;
         }
-        let on_message: OnMessage = Rc::new(move |_, message| {
-            if matches!(message, Ok(FromWorker::Failed { .. }) | Err(_)) {
-                // Not from inside the worker's own listener: later.
-                gloo_timers::callback::Timeout::new(0, move || self.spare.set_value(None)).forget();
-            }
-        });
-        let mut spare = self.spare.try_update_value(Option::take).flatten();
+        // Spare workers' messages wait for Start (`Workers` remembers who
+        // said `ready` and who failed).
+        let on_message: OnMessage = Rc::new(|_, _| {});
+        let mut spare = self.spare.try_update_value(Option::take).flatten().filter(|w| !w.any_failed());
         let resized = match spare.as_mut() {
             Some(w) => w.resize(n),
             None => Workers::start(n, on_message).map(|w| spare = Some(w)),
@@ -173,7 +185,7 @@ impl ExploreUi {
     /// is stopped first. Bad settings go to the banner. The spare workers
     /// (`warm`) run it when there are; more are started when it needs more.
     pub fn start(self, s: Session) {
-        self.stop();
+        self.halt();
         let job = match Job::new(self.settings.get_untracked(), now()) {
             Ok(job) => job,
             Err(e) => {
@@ -222,14 +234,17 @@ impl ExploreUi {
                 // spare workers for the next search once the verdicts are
                 // drawn (a worker's memory keeps the size its search grew it
                 // to; a fresh one starts small).
+                // Taken now, so a search started before the timer runs keeps
+                // its own.
                 Reaction::Finished => {
-                    gloo_timers::callback::Timeout::new(0, move || self.workers.set_value(None)).forget();
-                    self.warm_later.set_value(Some(gloo_timers::callback::Timeout::new(WARM_AFTER_MS, move || self.warm())));
+                    let done = self.workers.try_update_value(Option::take).flatten();
+                    gloo_timers::callback::Timeout::new(0, move || drop(done)).forget();
+                    self.warm_soon();
                 }
                 Reaction::None => {}
             }
         });
-        let started = match self.spare.try_update_value(Option::take).flatten() {
+        let started = match self.spare.try_update_value(Option::take).flatten().filter(|w| !w.any_failed()) {
             Some(mut spare) => spare.resize(n).map(|()| spare),
             None => Workers::start(n, on_message.clone()),
         };
@@ -253,14 +268,26 @@ impl ExploreUi {
     }
 
     /// Stops the search: its workers are terminated; what they found so far
-    /// is dropped (a report needs every worker's end).
+    /// is dropped (a report needs every worker's end). Spare workers for the
+    /// next search start a moment later.
     pub fn stop(self) {
+        self.halt();
+        self.warm_soon();
+    }
+
+    /// Ends the search under way, if any (`stop` without the spare workers).
+    fn halt(self) {
         self.workers.set_value(None);
         self.job.update(|j| {
             if let Some(j) = j {
                 j.stop(now())
             }
         });
+    }
+
+    /// Starts the spare workers `WARM_AFTER_MS` from now.
+    fn warm_soon(self) {
+        self.warm_later.set_value(Some(gloo_timers::callback::Timeout::new(WARM_AFTER_MS, move || self.warm())));
     }
 
     /// Opens a property's example on the diagram: the run loads like any

@@ -20,7 +20,7 @@ use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{ErrorEvent, MessageEvent, Worker};
+use web_sys::{ErrorEvent, Event, MessageEvent, Worker};
 
 use super::explore_job::{ExploreJobError, FromWorker, ToWorker};
 
@@ -39,12 +39,14 @@ pub enum ExploreWorkersError {
 pub type OnMessage = Rc<dyn Fn(usize, Result<FromWorker, ExploreJobError>)>;
 
 /// A worker's message and error listeners, kept alive while it runs.
-type Listeners = (Closure<dyn FnMut(MessageEvent)>, Closure<dyn FnMut(ErrorEvent)>);
+type Listeners = (Closure<dyn FnMut(MessageEvent)>, Closure<dyn FnMut(Event)>);
 
-/// One worker, its listeners, and whether it said `ready`.
+/// One worker, its listeners, whether it said `ready`, and whether it
+/// failed (it said `failed`, or did not load).
 struct Started {
     worker: Worker,
     ready: Rc<Cell<bool>>,
+    failed: Rc<Cell<bool>>,
     _listeners: Listeners,
 }
 
@@ -80,15 +82,17 @@ impl Workers {
             let worker =
                 Worker::new(WORKER_SCRIPT).map_err(|e| ExploreWorkersError::Start(e.as_string().unwrap_or_else(|| format!("{e:?}"))))?;
             let index = self.started.len();
-            let ready = Rc::new(Cell::new(false));
+            let (ready, failed) = (Rc::new(Cell::new(false)), Rc::new(Cell::new(false)));
             let messages = {
-                let (handler, all, ready) = (self.handler.clone(), self.all.clone(), ready.clone());
+                let (handler, all, ready, failed) = (self.handler.clone(), self.all.clone(), ready.clone(), failed.clone());
                 Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
                     let data = e.data();
                     if let Some(text) = data.as_string() {
                         let message = FromWorker::from_json(&text);
-                        if matches!(message, Ok(FromWorker::Ready)) {
-                            ready.set(true);
+                        match message {
+                            Ok(FromWorker::Ready) => ready.set(true),
+                            Ok(FromWorker::Failed { .. }) | Err(_) => failed.set(true),
+                            Ok(_) => {}
                         }
                         // Cloned out first: the handler may hand the workers on.
                         let handler = handler.borrow().clone();
@@ -103,10 +107,15 @@ impl Workers {
                 })
             };
             let errors = {
-                let handler = self.handler.clone();
-                Closure::<dyn FnMut(ErrorEvent)>::new(move |e: ErrorEvent| {
+                let (handler, failed) = (self.handler.clone(), failed.clone());
+                // An error in the worker's code comes as an `ErrorEvent`
+                // with its message; a script that did not load, as a plain
+                // `Event`.
+                Closure::<dyn FnMut(Event)>::new(move |e: Event| {
                     e.prevent_default();
-                    let what = if e.message().is_empty() { format!("its script {WORKER_SCRIPT} did not load") } else { e.message() };
+                    failed.set(true);
+                    let message = e.dyn_ref::<ErrorEvent>().map(ErrorEvent::message).filter(|m| !m.is_empty());
+                    let what = message.unwrap_or_else(|| format!("its script {WORKER_SCRIPT} did not load"));
                     let handler = handler.borrow().clone();
                     handler(index, Ok(FromWorker::Failed { error: format!("worker {} stopped: {what}", index + 1) }));
                 })
@@ -114,7 +123,7 @@ impl Workers {
             worker.set_onmessage(Some(messages.as_ref().unchecked_ref()));
             worker.set_onerror(Some(errors.as_ref().unchecked_ref()));
             self.all.borrow_mut().push(worker.clone());
-            self.started.push(Started { worker, ready, _listeners: (messages, errors) });
+            self.started.push(Started { worker, ready, failed, _listeners: (messages, errors) });
         }
         Ok(())
     }
@@ -125,6 +134,11 @@ impl Workers {
     pub fn hand_to(&self, on_message: OnMessage) -> Vec<usize> {
         *self.handler.borrow_mut() = on_message;
         self.started.iter().enumerate().filter(|(_, s)| s.ready.get()).map(|(i, _)| i).collect()
+    }
+
+    /// True when a worker failed (said so, or did not load).
+    pub fn any_failed(&self) -> bool {
+        self.started.iter().any(|s| s.failed.get())
     }
 
     /// How many workers said `ready`.

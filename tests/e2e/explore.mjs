@@ -114,6 +114,10 @@ export function register(test, h) {
       const frozen = await page.locator('[data-counter=states]').textContent();
       await page.waitForTimeout(600);
       h.expect((await page.locator('[data-counter=states]').textContent()) === frozen, 'the counters still move after Stop');
+      // Fresh workers load for the next search a moment after Stop.
+      const t = Date.now();
+      while (workers.length < 4 && Date.now() - t < 10_000) await page.waitForTimeout(50);
+      h.expect(workers.length === 4, `${workers.length - 2} spare workers loaded after Stop, not 2`);
       return errors;
     } finally {
       await context.close();
@@ -146,10 +150,13 @@ export function register(test, h) {
       await page.waitForTimeout(1_000);
       // Start starts none: the two loaded workers get their slices (a
       // worker that said `ready` before Start is sent its slice at once).
+      // (Counted as the search ends: the next spare workers start a second
+      // after it.)
       await page.getByRole('button', { name: 'Start', exact: true }).click();
       const done = await searchEnds(page, h);
+      const duringSearch = workers.length;
       h.expect(done.startsWith('Done: every run'), `the search on spare workers did not finish complete: ${done}`);
-      h.expect(workers.length === 2, `Start started ${workers.length - 2} more workers although two were loaded`);
+      h.expect(duringSearch === 2, `Start started ${duringSearch - 2} more workers although two were loaded`);
       const lost = await page.locator('.verdict[data-property=no_answer_lost] .verdict-badge').textContent();
       h.expect(lost === 'fails', `the spare workers' search did not find the dropped answer: ${lost}`);
       // The search's workers end; two fresh ones load for the next search.
@@ -157,6 +164,32 @@ export function register(test, h) {
       await until('two fresh spare workers', () => workers.length === 4);
       h.expect(!closed.has(workers[2]) && !closed.has(workers[3]), 'the fresh spare workers ended');
       return errors;
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('1440x900 light: a worker script that cannot load: the failed spare worker is let go, Start says why instead of waiting, and once the script loads a search runs', async (browser) => {
+    const size = { width: 1440, height: 900 };
+    const { context, page, errors } = await h.openPage(browser, size, 'light');
+    try {
+      let broken = true;
+      await context.route('**/explore_worker_loader.js', (route) => (broken ? route.fulfill({ status: 404, contentType: 'text/plain', body: 'not here' }) : route.continue()));
+      const workers = [];
+      page.on('worker', (w) => workers.push(w));
+      await page.getByRole('combobox', { name: 'Scenario to explore' }).focus();
+      await setUp(page, { scenario: 'shutdown', faults: 1, workers: 1 });
+      await page.waitForTimeout(1_000);
+      await page.getByRole('button', { name: 'Start', exact: true }).click();
+      await page.waitForFunction(() => /^The search failed/.test(document.querySelector('.explore-status [role=status]')?.textContent || ''), null, { timeout: 20_000 });
+      const failed = await status(page).textContent();
+      h.expect(/did not load/.test(failed), `the status does not say the worker did not load: ${failed}`);
+      broken = false;
+      await page.getByRole('button', { name: 'Start', exact: true }).click();
+      const done = await searchEnds(page, h);
+      h.expect(done.startsWith('Done: every run'), `once the script loads, the search did not run: ${done}`);
+      // The refused script's 404s are the point of this test.
+      return errors.filter((e) => !/status of 404|explore_worker_loader/.test(e));
     } finally {
       await context.close();
     }

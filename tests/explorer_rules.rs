@@ -200,6 +200,19 @@ fn a_search_cut_short_by_its_state_bound_counts_the_same_on_one_thread_or_two() 
 }
 
 #[test]
+fn a_slice_hands_on_the_claims_of_the_step_that_ends_its_search_too() {
+    // One step searches the whole slice: every claim it made is made in
+    // the step that also gives the report, and the other workers still
+    // want them.
+    let c = ExploreConfig { slice: Some(Slice { index: 0, of: 2 }), ..config("out-of-order", 0, vec![]) };
+    let mut one = Exploration::one_search(&c).unwrap();
+    let report = one.run(u64::MAX).unwrap().expect("one step searches the whole slice");
+    let claims = one.take_claims();
+    assert!(!claims.is_empty() && claims.len() as u64 <= report.distinct_states, "{} claims handed on", claims.len());
+    assert!(one.take_claims().is_empty(), "claims are handed on once");
+}
+
+#[test]
 fn sometimes_properties_fail_when_no_run_shows_them() {
     // Following the script to the letter, the lead rejects bob's first plan.
     let mut c = config("reject-plan", 0, vec![]);

@@ -477,6 +477,8 @@ pub struct Exploration {
     /// search is over.
     shrinking: Option<Shrinking>,
     last: Progress,
+    /// Claims of a search's last step, made after its last `take_claims`.
+    unsent: Vec<Claim>,
 }
 
 impl Exploration {
@@ -484,7 +486,7 @@ impl Exploration {
     pub fn new(config: &ExploreConfig) -> Result<Exploration, ExploreError> {
         let pass = Pass::new(config.clone(), 0)?;
         let last = pass.progress();
-        Ok(Exploration { config: config.clone(), pass: Some(pass), shrinks: true, shrinking: None, last })
+        Ok(Exploration { config: config.clone(), pass: Some(pass), shrinks: true, shrinking: None, last, unsent: Vec::new() })
     }
 
     /// The search of `config`'s space alone: its report keeps the examples
@@ -508,6 +510,10 @@ impl Exploration {
                 return Ok(None);
             }
             let number = pass.number;
+            // The other workers still searching want them as much as any.
+            if self.shrinking.is_none() {
+                self.unsent = pass.found.claims.take_fresh();
+            }
             let report = pass.report()?;
             if !self.shrinks {
                 return Ok(Some(report));
@@ -544,12 +550,12 @@ impl Exploration {
     }
 
     /// The states this worker claimed since the last call, to hand to the
-    /// other workers of the search (none after the first search, or without
-    /// a slice).
+    /// other workers of the search, up to the step that ended it (none
+    /// after the first search, or without a slice).
     pub fn take_claims(&mut self) -> Vec<Claim> {
         match (&mut self.pass, &self.shrinking) {
             (Some(pass), None) => pass.found.claims.take_fresh(),
-            _ => Vec::new(),
+            _ => std::mem::take(&mut self.unsent),
         }
     }
 

@@ -430,12 +430,23 @@ impl Job {
             self.reports = vec![None; n];
             return Reaction::SendEach(self.configs.iter().map(|config| ToWorker::Explore { config: config.clone() }).collect());
         }
+        // Counted in `earlier_states` now, with the searches before it.
+        self.progress.fill(Progress::default());
         let seconds = (now_ms - self.started_ms).max(0.0) / 1000.0;
         let mut report = shrinking.finish().timed(seconds);
         report.config = self.settings.config();
         self.ended_ms = Some(now_ms);
         self.state = JobState::Done(Box::new(report));
         Reaction::Finished
+    }
+
+    /// Fails the job at `now_ms` with `error` (its workers could not
+    /// start, say).
+    pub fn fail(&mut self, error: String, now_ms: f64) {
+        if self.state == JobState::Running {
+            self.ended_ms = Some(now_ms);
+            self.state = JobState::Failed(error);
+        }
     }
 
     /// Stops the job at `now_ms` (the driver terminates its workers).
@@ -547,6 +558,16 @@ mod tests {
         }
     }
 
+    #[test]
+    fn a_finished_jobs_counters_count_each_transition_once() {
+        // One search, nothing to shrink: the counters are its report's.
+        let mut now = 0.0;
+        let mut job = Job::new(ExploreSettings { max_faults: 0, ..settings("shutdown", 1) }, now).unwrap();
+        assert_eq!(run(&mut job, &mut now).len(), 1);
+        let JobState::Done(report) = &job.state else { panic!("{:?}", job.state) };
+        let c = job.counters(now);
+        assert_eq!((c.states, c.states_per_second), (report.states, report.states_per_second));
+    }
     #[test]
     fn each_worker_gets_its_own_slice_and_the_merged_report_has_the_single_searchs_verdicts() {
         let single = explore(&settings("shutdown", 1).config()).unwrap();

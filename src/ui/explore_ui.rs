@@ -234,10 +234,14 @@ impl ExploreUi {
                 // spare workers for the next search once the verdicts are
                 // drawn (a worker's memory keeps the size its search grew it
                 // to; a fresh one starts small).
-                // Taken now, so a search started before the timer runs keeps
-                // its own.
+                // Taken and silenced now, so a search started before the
+                // timer runs keeps its own workers, and reads none of these
+                // (another may still be searching after one failed).
                 Reaction::Finished => {
                     let done = self.workers.try_update_value(Option::take).flatten();
+                    if let Some(w) = &done {
+                        w.silence();
+                    }
                     gloo_timers::callback::Timeout::new(0, move || drop(done)).forget();
                     self.warm_soon();
                 }
@@ -260,7 +264,7 @@ impl ExploreUi {
             Err(e) => {
                 self.job.update(|j| {
                     if let Some(j) = j {
-                        j.state = JobState::Failed(e.to_string())
+                        j.fail(e.to_string(), now())
                     }
                 });
             }

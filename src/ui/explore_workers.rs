@@ -153,6 +153,12 @@ impl Workers {
         }
     }
 
+    /// Unhooks every worker's listeners: nothing they send from now on is
+    /// read (the workers of a search that is over, until they are dropped).
+    pub fn silence(&self) {
+        self.started.iter().for_each(|s| unhook(&s.worker));
+    }
+
     /// How many workers there are.
     pub fn len(&self) -> usize {
         self.started.len()
@@ -164,10 +170,15 @@ impl Workers {
     }
 }
 
-/// Terminates a worker after unhooking its listeners.
-fn end(w: &Worker) {
+/// Unhooks a worker's listeners.
+fn unhook(w: &Worker) {
     w.set_onmessage(None);
     w.set_onerror(None);
+}
+
+/// Terminates a worker after unhooking its listeners.
+fn end(w: &Worker) {
+    unhook(w);
     w.terminate();
 }
 

@@ -12,7 +12,7 @@ use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 
-use super::lead::GoalMemo;
+use super::goal::GoalMemo;
 use crate::model::{ContentBlock, Role, Turn};
 
 /// What the policy decided: some text and some tool calls.
@@ -226,13 +226,6 @@ pub(super) fn hear(text: &str) -> Vec<Heard> {
 
 pub(super) fn str_of(v: &Value) -> &str {
     v.as_str().unwrap_or("?")
-}
-
-pub(super) fn words(text: &str) -> Vec<String> {
-    text.split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '_' || c == '\''))
-        .filter(|w| !w.is_empty())
-        .map(|w| w.trim_end_matches("'s").trim_matches('\'').to_lowercase())
-        .collect()
 }
 
 #[cfg(test)]

@@ -6,9 +6,10 @@
 //! a recording.
 //!
 //! Owns the `Model` implementation and the reply it builds from a policy's
-//! decision; the request is read by `conversation`, the policies are `lead`
-//! and `teammate` (with `scale` for the benchmark's big teams, and `choices`
-//! for the explorer's off-script decisions). It sees only a `ModelRequest`,
+//! decision; the request is read by `conversation`, the lead's goal by
+//! `goal`, the policies are `lead` and `teammate` (with `scale` for the
+//! benchmark's big teams, and `choices` for the explorer's off-script
+//! decisions). It sees only a `ModelRequest`,
 //! like any provider: it must not reach into the runtime or the team.
 
 use super::{
@@ -17,6 +18,7 @@ use super::{
 
 pub mod choices;
 mod conversation;
+mod goal;
 mod lead;
 pub mod scale;
 mod teammate;
@@ -142,7 +144,7 @@ pub fn json_len(value: &impl serde::Serialize) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::lead::parse_lead_goal;
+    use super::goal::parse_lead_goal;
     use super::*;
     use crate::model::Turn;
     use serde_json::{json, Value};

@@ -8,7 +8,8 @@
 
 use serde_json::{json, Value};
 
-use super::conversation::{words, Conversation, Decision, PastCall};
+use super::conversation::{Conversation, Decision, PastCall};
+use super::goal::words;
 
 pub(super) fn teammate_identity(system: &str) -> (String, String) {
     let name = system.split('\'').nth(1).unwrap_or("teammate").to_string();

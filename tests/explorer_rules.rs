@@ -213,6 +213,49 @@ fn a_slice_hands_on_the_claims_of_the_step_that_ends_its_search_too() {
 }
 
 #[test]
+fn the_live_counters_of_slices_add_up_to_the_searchs_before_and_after_it_is_dealt_out() {
+    // Slices run in steps, their claims exchanged as the page relays them.
+    // Until a search is dealt out every slice searches the same first
+    // levels: added up, their counters are those of one search run with the
+    // same steps, not a multiple; at the end they are their reports'.
+    let step = |slices: &mut Vec<Exploration>, reports: &mut Vec<Option<Report>>| {
+        for i in 0..slices.len() {
+            if reports[i].is_none() {
+                reports[i] = slices[i].run(64).unwrap();
+            }
+            let claims = slices[i].take_claims();
+            for (j, other) in slices.iter_mut().enumerate() {
+                if j != i {
+                    other.learn(i, &claims);
+                }
+            }
+        }
+        slices.iter().map(|s| s.progress().states).sum::<u64>()
+    };
+    for (scenario, faults, dealt) in [("shutdown", 0, false), ("out-of-order", 1, true)] {
+        let c = config(scenario, faults, vec![FaultAction::Drop]);
+        let whole = explore(&c).unwrap();
+        let mut one = Exploration::one_search(&c).unwrap();
+        let mut slices: Vec<Exploration> = (0..2)
+            .map(|index| Exploration::one_search(&ExploreConfig { slice: Some(Slice { index, of: 2 }), ..c.clone() }).unwrap())
+            .collect();
+        let mut reports = vec![None, None];
+        while reports.iter().any(Option::is_none) {
+            let live = step(&mut slices, &mut reports);
+            let _ = one.run(64).unwrap();
+            // A search too narrow to deal out is searched whole by each.
+            if !dealt {
+                assert_eq!(live, one.progress().states, "{scenario}: the slices count the shared first levels more than once");
+            }
+            assert!(live <= whole.states + whole.states / 10, "{scenario}: {live} states shown, the whole search has {}", whole.states);
+        }
+        let merged: u64 = reports.iter().flatten().map(|r| r.states).sum();
+        let live: u64 = slices.iter().map(|s| s.progress().states).sum();
+        assert_eq!(live, merged, "{scenario}: the last counters are the reports'");
+    }
+}
+
+#[test]
 fn sometimes_properties_fail_when_no_run_shows_them() {
     // Following the script to the letter, the lead rejects bob's first plan.
     let mut c = config("reject-plan", 0, vec![]);

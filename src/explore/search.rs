@@ -315,9 +315,17 @@ impl Pass {
     }
 
     fn progress(&self) -> Progress {
+        // Until a search is dealt out every slice searches the same first
+        // levels: the first slice counts them (as its report does), the
+        // others nothing yet, so the counters added up are the search's.
+        // (Random runs are shared out from the start.)
+        let claims = &self.found.claims;
+        if !claims.first() && !claims.shared() && matches!(self.config.strategy, Strategy::Bfs | Strategy::Dfs) {
+            return Progress { depth: self.found.depth, pass: self.number, ..Progress::default() };
+        }
         Progress {
             states: self.found.states,
-            distinct_states: self.found.claims.held(),
+            distinct_states: claims.held(),
             depth: self.found.depth,
             frontier: self.frontier(),
             pass: self.number,

@@ -110,8 +110,6 @@ fn read_texts(turn: &Turn) -> Vec<Vec<Heard>> {
 /// order. Everything is relative to the latest prompt.
 #[derive(Debug, Default)]
 pub(super) struct Conversation {
-    /// The latest prompt.
-    pub(super) prompt: String,
     /// The latest prompt as heard, with what was read from it.
     pub(super) prompt_heard: Option<Arc<HeardPrompt>>,
     /// Every prompt, oldest first.
@@ -160,7 +158,6 @@ impl Conversation {
                             match heard {
                                 Heard::Prompt(p) => {
                                     c.prompts.push(p.text.clone());
-                                    c.prompt = p.text.clone();
                                     c.prompt_heard = Some(Arc::clone(p));
                                     c.calls.clear();
                                     c.messages.clear();
@@ -194,6 +191,11 @@ impl Conversation {
             }
         }
         c
+    }
+
+    /// The latest prompt ("" before any).
+    pub(super) fn prompt(&self) -> &str {
+        self.prompt_heard.as_deref().map_or("", |p| p.text.as_str())
     }
 
     pub(super) fn messages_of<'a>(&'a self, msg_type: &'a str) -> impl Iterator<Item = &'a Value> + 'a {
@@ -259,7 +261,7 @@ mod tests {
         let anew: Vec<AskedTurn<'_>> = turns.iter().map(|turn| AskedTurn { turn, reading: None }).collect();
         let first = Conversation::read(&kept);
         assert_eq!(format!("{first:?}"), format!("{:?}", Conversation::read(&anew)));
-        assert_eq!(first.prompt, "Spawn alice as a coder. Then request her shutdown.");
+        assert_eq!(first.prompt(), "Spawn alice as a coder. Then request her shutdown.");
         assert_eq!(first.messages_of("shutdown_response").count(), 1);
         assert_eq!(first.calls[0].output(), "alice: working");
         // The second read takes the messages the first one parsed.

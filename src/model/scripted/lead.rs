@@ -41,8 +41,8 @@ pub(super) fn looks_risky(plan: &str) -> bool {
 pub(super) fn lead_policy(c: &Conversation) -> Decision {
     let known: Vec<String> = c.all_calls.iter().filter(|k| k.name == "spawn_teammate").map(|k| k.arg("name").to_string()).collect();
     let goal = match &c.prompt_heard {
-        Some(heard) => heard.goals.goal(&c.prompt, known),
-        None => Arc::new(parse_lead_goal(&c.prompt, &known)),
+        Some(heard) => heard.goals.goal(&heard.text, known),
+        None => Arc::new(parse_lead_goal("", &known)),
     };
     if goal.spawns.is_empty()
         && goal.shutdowns.is_empty()
@@ -55,7 +55,7 @@ pub(super) fn lead_policy(c: &Conversation) -> Decision {
              \"Spawn alice as a coder. Then request her shutdown.\", \"List teammates\", \
              \"Spawn bob with a risky refactoring task. Review and reject his plan.\", or \
              \"Spawn charlie, have him submit a plan, then approve it.\" For free-form prompts, choose a real model in Settings.",
-            c.prompt
+            c.prompt()
         ));
     }
 

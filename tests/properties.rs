@@ -783,7 +783,19 @@ fn build(trace: &Trace, mut planned: Vec<Planned>) -> Result<(Trace, Vec<Flagged
         }
         if g < n {
             new_seq[g] = out.len() as u64;
-            out.push(TraceEntry { seq: out.len() as u64, ..entries[g].clone() });
+            // A message's id is the seq that sent it: renumber the ids that
+            // later events refer to, or they would name injected messages.
+            let mut event = entries[g].event.clone();
+            match &mut event {
+                Event::InboxDrained { message_ids, .. } => {
+                    for id in message_ids.iter_mut() {
+                        id.0 = new_seq[id.0 as usize];
+                    }
+                }
+                Event::MessageReleased { held } => *held = new_seq[*held as usize],
+                _ => {}
+            }
+            out.push(TraceEntry { seq: out.len() as u64, time: entries[g].time, event });
         }
     }
     // A request left unanswered is flagged at the first RunFinished after it.

@@ -168,6 +168,35 @@ fn a_request_read_by_the_run_after_the_one_it_was_addressed_to_crossed_a_restart
 }
 
 #[test]
+fn a_request_made_before_its_addressee_first_spawns_is_addressed_to_its_first_run() {
+    // As an imported trace can have it: the lead asks carol, not spawned yet.
+    let id = RequestId::parse("0badcafe").unwrap();
+    let created = Event::RequestCreated {
+        request_id: id.clone(),
+        request_kind: RequestKind::Shutdown,
+        requester: AgentName::lead(),
+        addressee: name("carol"),
+        plan: None,
+    };
+    let mut m = Message::new(MessageType::ShutdownRequest, AgentName::lead(), name("carol"), "please stop", Millis(0));
+    m.request_id = Some(id.clone());
+    let asked = inject(&inject(Team::new("default", 3).trace(), created.clone()), Event::MessageSent { message: m });
+    let spawned = Event::MemberSpawned { name: name("carol"), role: "coder".into(), plan_mode: false };
+    let read = Event::InboxDrained { agent: name("carol"), message_ids: vec![MessageId(1)] };
+    // Her first run reads the request and answers it: neither crosses a restart.
+    let answered = [spawned.clone(), read.clone(), response(MessageType::ShutdownResponse, "carol", "lead", &id)];
+    let first = answered.into_iter().fold(asked.clone(), |t, e| inject(&t, e));
+    assert_eq!(kinds(&first), vec![], "{:?}", check(&first));
+    // Her second run is another matter: the first one left it unread.
+    let second = [spawned.clone(), spawned, read].into_iter().fold(asked, |t, e| inject(&t, e));
+    assert_eq!(kinds(&second), vec![ViolationKind::RequestAcrossRestart]);
+    // The team binds it to her first run too: that run may answer it.
+    let mut t = Team::replay(&inject(Team::new("default", 3).trace(), created)).unwrap();
+    t.spawn(&name("carol"), "coder", false, Millis(1)).unwrap();
+    assert_eq!(t.answer(RequestKind::Shutdown, &id, &name("carol"), true, "", Millis(2)), Ok(RequestStatus::Approved));
+}
+
+#[test]
 fn every_violation_kind_has_a_readable_name() {
     let names: Vec<String> = ViolationKind::ALL.iter().map(ToString::to_string).collect();
     assert_eq!(

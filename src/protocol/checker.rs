@@ -25,7 +25,7 @@ use super::breach::{Arrival, Breach, FaultRef, PendingCause};
 use super::bus::MessageId;
 use super::faults::FaultAction;
 use super::message::{Message, MessageType, RequestId};
-use super::roster::{MemberStatus, LEAD_INCARNATION};
+use super::roster::{MemberStatus, FIRST_INCARNATION, LEAD_INCARNATION};
 use super::trace::{Event, Trace, TraceEntry};
 use super::tracker::{RequestKind, RequestStatus};
 use super::AgentName;
@@ -226,7 +226,8 @@ impl Checker {
                 }
             }
             Event::RequestCreated { request_id, request_kind, addressee, .. } => {
-                let addressed = self.incarnation(addressee);
+                // A request to a name not spawned yet waits for its first run.
+                let addressed = self.incarnation(addressee).max(FIRST_INCARNATION);
                 let open = OpenRequest {
                     kind: *request_kind,
                     addressee: addressee.clone(),

@@ -96,6 +96,9 @@ impl Member {
 /// The incarnation of the lead, which is never spawned or restarted.
 pub const LEAD_INCARNATION: u32 = 1;
 
+/// The incarnation of a teammate's first run (0 means not spawned yet).
+pub const FIRST_INCARNATION: u32 = 1;
+
 /// Whether a spawn made a new member or restarted an existing one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -235,6 +238,13 @@ impl Roster {
             return LEAD_INCARNATION;
         }
         self.get(name).map_or(0, |m| m.incarnation)
+    }
+
+    /// The run of `name` that a request made now is addressed to (or made
+    /// by): its current incarnation, or its first for a name not spawned
+    /// yet, since a message sent before then waits for that first run.
+    pub fn bound_incarnation(&self, name: &AgentName) -> u32 {
+        self.incarnation(name).max(FIRST_INCARNATION)
     }
 
     /// The status of `name`, if it is a member.

@@ -239,7 +239,10 @@ impl TeamState {
             }
             Event::InboxDrained { agent, .. } => Undo::Drained(self.bus.drain_shared(agent).expect(CHECKED)),
             Event::RequestCreated { request_id, request_kind, requester, addressee, plan } => {
-                let bound = Incarnations { requester: self.roster.incarnation(requester), addressee: self.roster.incarnation(addressee) };
+                let bound = Incarnations {
+                    requester: self.roster.bound_incarnation(requester),
+                    addressee: self.roster.bound_incarnation(addressee),
+                };
                 self.tracker
                     .create(request_id.clone(), *request_kind, requester.clone(), addressee.clone(), bound, plan.clone(), entry.time)
                     .expect(CHECKED);

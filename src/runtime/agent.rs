@@ -9,7 +9,7 @@
 
 use std::collections::VecDeque;
 use std::hash::{Hash, Hasher};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 use serde_json::Value;
 
@@ -80,6 +80,9 @@ pub(crate) struct Said {
     answers: OnceLock<(Decisions, Arc<Vec<Alternative>>)>,
     /// What the scripted policy read in the turn's texts.
     reading: TurnReading,
+    /// The turns made to follow this one (`Said::after`), while some
+    /// conversation holds them.
+    next: Mutex<Vec<Weak<Said>>>,
 }
 
 impl Said {
@@ -91,7 +94,27 @@ impl Said {
             chars: OnceLock::new(),
             answers: OnceLock::new(),
             reading: TurnReading::default(),
+            next: Mutex::new(Vec::new()),
         }
+    }
+
+    /// The turn that says `turn` right after `before` (`None`: a
+    /// conversation's first): the one made earlier for an equal turn after
+    /// the same `before`, if a conversation still holds it, or a new one.
+    /// So two conversations that say the same turns from the same first
+    /// turn end in the very same `Said`, and what one remembers (hashes,
+    /// length, the policy's alternatives) serves the other: the explorer
+    /// reaches one conversation by many interleavings of the other agents.
+    pub(crate) fn after(before: Option<&Arc<Said>>, turn: Turn) -> Arc<Said> {
+        let Some(before) = before else { return Arc::new(Said::new(turn)) };
+        let Ok(mut next) = before.next.lock() else { return Arc::new(Said::new(turn)) };
+        next.retain(|w| w.strong_count() > 0);
+        if let Some(known) = next.iter().filter_map(Weak::upgrade).find(|s| s.turn == turn) {
+            return known;
+        }
+        let made = Arc::new(Said::new(turn));
+        next.push(Arc::downgrade(&made));
+        made
     }
 
     /// The turn's canonical hash under `canon` (remembered).
@@ -137,6 +160,18 @@ impl std::ops::Deref for Said {
     fn deref(&self) -> &Turn {
         &self.turn
     }
+}
+
+/// Appends `turn` to `conversation` (see `Said::after`).
+pub(crate) fn push_turn(conversation: &mut Vec<Arc<Said>>, turn: Turn) {
+    let said = Said::after(conversation.last(), turn);
+    conversation.push(said);
+}
+
+/// Replaces the last turn of `conversation` with `turn` (see `Said::after`).
+pub(crate) fn replace_last_turn(conversation: &mut Vec<Arc<Said>>, turn: Turn) {
+    conversation.pop();
+    push_turn(conversation, turn);
 }
 
 /// A value computed once and shared by every clone; never part of what
@@ -424,11 +459,38 @@ mod tests {
         let mut a = alice();
         assert_eq!(a.request_chars(), json_len(&a.request()), "one turn");
         let call = ContentBlock::ToolUse { id: "toolu_1".into(), name: "write_file".into(), input: serde_json::json!({ "path": "a\"b" }) };
-        a.conversation.push(Arc::new(Said::new(Turn { role: Role::Assistant, content: vec![ContentBlock::text("Writing."), call] })));
+        push_turn(&mut a.conversation, Turn { role: Role::Assistant, content: vec![ContentBlock::text("Writing."), call] });
         let result = ContentBlock::ToolResult { tool_use_id: "toolu_1".into(), content: "ok — écrit".into(), is_error: false };
-        a.conversation.push(Arc::new(Said::new(Turn { role: Role::User, content: vec![result] })));
+        push_turn(&mut a.conversation, Turn { role: Role::User, content: vec![result] });
         assert_eq!(a.request_chars(), json_len(&a.request()), "three turns, remembered after the first count");
         assert_eq!(a.request_chars(), json_len(&a.request()));
+    }
+
+    #[test]
+    fn conversations_that_say_the_same_turns_from_the_same_start_share_their_turns_and_what_they_remember() {
+        let start = alice();
+        let (mut x, mut y) = (start.clone(), start.clone());
+        push_turn(&mut x.conversation, Turn::user_text("Please shut down."));
+        push_turn(&mut y.conversation, Turn::user_text("Please shut down."));
+        assert!(Arc::ptr_eq(&x.conversation[1], &y.conversation[1]), "one turn for both");
+        let d = Decisions::default();
+        assert!(Arc::ptr_eq(&x.alternatives(d), &y.alternatives(d)), "the policy was asked once");
+        // Another turn, or the same turn after another start, is another turn.
+        let mut z = start.clone();
+        push_turn(&mut z.conversation, Turn::user_text("Carry on."));
+        assert!(!Arc::ptr_eq(&x.conversation[1], &z.conversation[1]));
+        let mut other = alice();
+        push_turn(&mut other.conversation, Turn::user_text("Please shut down."));
+        assert!(!Arc::ptr_eq(&x.conversation[1], &other.conversation[1]), "another agent's conversation");
+        // A merged last turn is the turn after the one before it.
+        replace_last_turn(&mut z.conversation, Turn::user_text("Please shut down."));
+        assert!(Arc::ptr_eq(&x.conversation[1], &z.conversation[1]));
+        // Nothing is kept once no conversation holds it.
+        let gone = Arc::downgrade(&x.conversation[1]);
+        drop((x, y, z));
+        assert!(gone.upgrade().is_none());
+        push_turn(&mut other.conversation, Turn::user_text("Carry on."));
+        assert_eq!(other.conversation[2].text(), "Carry on.");
     }
 
     fn hash_of(agent: &Agent, canon: &Canon) -> u64 {
@@ -441,7 +503,7 @@ mod tests {
     fn a_remembered_turn_hash_follows_the_canon_it_is_asked_under() {
         let mut a = alice();
         let text = r#"{"type":"shutdown_request","from":"lead","request_id":"4607cc28"}"#;
-        a.conversation.push(Arc::new(Said::new(Turn::user_text(text))));
+        push_turn(&mut a.conversation, Turn::user_text(text));
         let first = Canon::new([&RequestId::parse("4607cc28").unwrap()]);
         let other = Canon::new([&RequestId::parse("0badf00d").unwrap(), &RequestId::parse("4607cc28").unwrap()]);
         let (x, y) = (hash_of(&a, &first), hash_of(&a, &other));

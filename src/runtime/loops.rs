@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::agent::{Agent, Progress, Resume, Said};
+use super::agent::{push_turn, replace_last_turn, Agent, Progress, Resume, Said};
 use super::scheduler::TurnKind;
 use super::tools::AgentRole;
 use super::world::World;
@@ -42,14 +42,14 @@ fn push_user(conversation: &mut Vec<Arc<Said>>, blocks: Vec<ContentBlock>) {
     if blocks.is_empty() {
         return;
     }
-    match conversation.last_mut() {
+    match conversation.last() {
         Some(last) if last.role == Role::User => {
             // A changed turn is a new turn: nothing remembered of the old one.
             let mut turn = last.turn.clone();
             turn.content.extend(blocks);
-            *last = Arc::new(Said::new(turn));
+            replace_last_turn(conversation, turn);
         }
-        _ => conversation.push(Arc::new(Said::new(Turn { role: Role::User, content: blocks }))),
+        _ => push_turn(conversation, Turn { role: Role::User, content: blocks }),
     }
 }
 
@@ -164,7 +164,7 @@ impl World {
         let calls: VecDeque<(String, String, Value)> =
             reply.tool_uses().map(|(id, name, input)| (id.to_string(), name.to_string(), input.clone())).collect();
         let content = if reply.content.is_empty() { vec![ContentBlock::text("(no reply)")] } else { std::mem::take(&mut reply.content) };
-        agent.conversation.push(Arc::new(Said::new(Turn { role: Role::Assistant, content })));
+        push_turn(&mut agent.conversation, Turn { role: Role::Assistant, content });
         if calls.is_empty() || reply.stop_reason == StopReason::MaxTokens {
             // A reply cut off by max_tokens may hold a half-written tool
             // call: nothing of it is run. The lesson's loop also stops on any

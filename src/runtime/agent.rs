@@ -60,8 +60,9 @@ pub(crate) enum Resume {
 /// with), its length as JSON (the scripted model's usage estimate) and,
 /// for the last turn of a model call's conversation, the scripted policy's
 /// alternatives for that call. Turns are shared between clones of an
-/// agent, so each is hashed, measured and answered about once rather than
-/// at every state.
+/// agent and between conversations that say the same turns from the same
+/// start (`Said::after`), so each is hashed, measured and answered about
+/// once rather than at every state.
 #[derive(Debug)]
 pub(crate) struct Said {
     /// The turn.
@@ -74,9 +75,9 @@ pub(crate) struct Said {
     /// The turn's length written as JSON.
     chars: OnceLock<usize>,
     /// The policy's alternatives for a model call whose conversation ends
-    /// with this turn. A turn is created by one push onto one conversation
-    /// and never moved, so the last turn names the whole conversation (of
-    /// its agent, whose system prompt and tools are fixed).
+    /// with this turn. A turn is only ever made to follow one turn
+    /// (`Said::after`) and never moved, so the last turn names the whole
+    /// conversation (of its agent, whose system prompt and tools are fixed).
     answers: OnceLock<(Decisions, Arc<Vec<Alternative>>)>,
     /// What the scripted policy read in the turn's texts.
     reading: TurnReading,

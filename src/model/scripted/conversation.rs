@@ -7,7 +7,6 @@
 //! (`TurnReading`). It must not decide anything: the lead's and the
 //! teammate's policies do (`lead`, `teammate`).
 
-use std::rc::Rc;
 use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
@@ -32,22 +31,23 @@ impl Decision {
     }
 }
 
-/// A tool call the model made earlier, with its result once known.
-#[derive(Debug, Clone)]
-pub(super) struct PastCall {
-    pub(super) name: String,
-    pub(super) input: Rc<Value>,
-    pub(super) result: Option<(String, bool)>,
+/// A tool call the model made earlier, with its result once known, both
+/// borrowed from the turns they were read in.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct PastCall<'a> {
+    pub(super) name: &'a str,
+    pub(super) input: &'a Value,
+    pub(super) result: Option<(&'a str, bool)>,
 }
 
-impl PastCall {
+impl<'a> PastCall<'a> {
     pub(super) fn ok(&self) -> bool {
         matches!(self.result, Some((_, false)))
     }
-    pub(super) fn output(&self) -> &str {
-        self.result.as_ref().map_or("", |(o, _)| o.as_str())
+    pub(super) fn output(&self) -> &'a str {
+        self.result.map_or("", |(o, _)| o)
     }
-    pub(super) fn arg(&self, key: &str) -> &str {
+    pub(super) fn arg(&self, key: &str) -> &'a str {
         self.input.get(key).and_then(Value::as_str).unwrap_or("")
     }
 }
@@ -107,17 +107,19 @@ fn read_texts(turn: &Turn) -> Vec<Vec<Heard>> {
 }
 
 /// The conversation, read back into what was heard and what was done, in
-/// order. Everything is relative to the latest prompt.
+/// order. Everything is relative to the latest prompt. Tool calls and
+/// their results are borrowed from the turns (a policy is asked about a
+/// whole conversation at every call: nothing in it is copied).
 #[derive(Debug, Default)]
-pub(super) struct Conversation {
+pub(super) struct Conversation<'a> {
     /// The latest prompt as heard, with what was read from it.
     pub(super) prompt_heard: Option<Arc<HeardPrompt>>,
     /// Every prompt, oldest first.
-    pub(super) prompts: Vec<String>,
+    pub(super) prompts: Vec<Arc<HeardPrompt>>,
     /// Tool calls since the latest prompt, with results.
-    pub(super) calls: Vec<PastCall>,
+    pub(super) calls: Vec<PastCall<'a>>,
     /// Every tool call in the whole conversation.
-    pub(super) all_calls: Vec<PastCall>,
+    pub(super) all_calls: Vec<PastCall<'a>>,
     /// Bus messages heard since the latest prompt.
     pub(super) messages: Vec<Arc<Value>>,
     /// Every bus message heard.
@@ -137,8 +139,8 @@ pub(super) enum Learned {
     Message(usize),
 }
 
-impl Conversation {
-    pub(super) fn read(turns: &[AskedTurn<'_>]) -> Self {
+impl<'a> Conversation<'a> {
+    pub(super) fn read(turns: &[AskedTurn<'a>]) -> Self {
         let mut c = Conversation::default();
         for asked in turns {
             let turn = asked.turn;
@@ -157,7 +159,7 @@ impl Conversation {
                         for heard in texts.next().into_iter().flatten() {
                             match heard {
                                 Heard::Prompt(p) => {
-                                    c.prompts.push(p.text.clone());
+                                    c.prompts.push(Arc::clone(p));
                                     c.prompt_heard = Some(Arc::clone(p));
                                     c.calls.clear();
                                     c.messages.clear();
@@ -172,18 +174,18 @@ impl Conversation {
                         }
                     }
                     (Role::Assistant, ContentBlock::ToolUse { name, input, .. }) => {
-                        let call = PastCall { name: name.clone(), input: Rc::new(input.clone()), result: None };
-                        c.calls.push(call.clone());
+                        let call = PastCall { name, input, result: None };
+                        c.calls.push(call);
                         c.all_calls.push(call);
                     }
                     (Role::User, ContentBlock::ToolResult { content, is_error, .. }) => {
                         // Results follow their calls in order; fill the oldest open one.
                         if let Some(i) = c.calls.iter().position(|p| p.result.is_none()) {
-                            c.calls[i].result = Some((content.clone(), *is_error));
+                            c.calls[i].result = Some((content, *is_error));
                             c.learned.push(Learned::Result(i));
                         }
                         if let Some(open) = c.all_calls.iter_mut().find(|p| p.result.is_none()) {
-                            open.result = Some((content.clone(), *is_error));
+                            open.result = Some((content, *is_error));
                         }
                     }
                     _ => {}
@@ -198,11 +200,16 @@ impl Conversation {
         self.prompt_heard.as_deref().map_or("", |p| p.text.as_str())
     }
 
-    pub(super) fn messages_of<'a>(&'a self, msg_type: &'a str) -> impl Iterator<Item = &'a Value> + 'a {
+    /// The first prompt, if any.
+    pub(super) fn first_prompt(&self) -> Option<&str> {
+        self.prompts.first().map(|p| p.text.as_str())
+    }
+
+    pub(super) fn messages_of<'s>(&'s self, msg_type: &'s str) -> impl Iterator<Item = &'s Value> + 's {
         self.messages.iter().map(|m| &**m).filter(move |m| m["type"] == msg_type)
     }
 
-    pub(super) fn calls_named<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a PastCall> {
+    pub(super) fn calls_named<'s>(&'s self, name: &'s str) -> impl Iterator<Item = &'s PastCall<'a>> {
         self.calls.iter().filter(move |c| c.name == name)
     }
 }

@@ -36,7 +36,7 @@ fn teammate_name(i: usize) -> String {
 
 /// The lead's next step in a scale run, or `None` when this is no scale run.
 pub(super) fn lead(c: &Conversation) -> Option<Decision> {
-    let first = c.prompts.first()?;
+    let first = c.first_prompt()?;
     let goal = first.strip_prefix(LEAD_MARK)?;
     let found = numbers(goal);
     let (teammates, rounds) = (*found.first()?, (*found.last()?).max(1));
@@ -80,7 +80,7 @@ pub(super) fn lead(c: &Conversation) -> Option<Decision> {
 /// run: answer every shutdown request heard and not answered yet, rejecting
 /// all but request number `rounds`.
 pub(super) fn teammate(c: &Conversation) -> Option<Decision> {
-    let goal = c.prompts.first()?.strip_prefix(TEAMMATE_MARK)?;
+    let goal = c.first_prompt()?.strip_prefix(TEAMMATE_MARK)?;
     let rounds = numbers(goal).last().copied().unwrap_or(1).max(1);
     let received: Vec<&str> =
         c.all_messages.iter().filter(|m| m["type"] == "shutdown_request").filter_map(|m| m["request_id"].as_str()).collect();

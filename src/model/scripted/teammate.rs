@@ -39,7 +39,7 @@ pub(super) fn number_in(text: &str) -> Option<usize> {
     })
 }
 
-pub(super) fn read_task(name: &str, prompts: &[String]) -> Task {
+pub(super) fn read_task(name: &str, prompts: &[&str]) -> Task {
     let all = prompts.join(" ").to_lowercase();
     let count = number_in(&all).unwrap_or(1);
     let files: Vec<String> = if all.contains("stand by") || all.contains("wait for instructions") {
@@ -78,7 +78,8 @@ pub(super) fn file_content(name: &str, path: &str, step: usize, total: usize) ->
 }
 
 pub(super) fn teammate_policy(me: &str, c: &Conversation) -> Decision {
-    let task = read_task(me, &c.prompts);
+    let prompts: Vec<&str> = c.prompts.iter().map(|p| p.text.as_str()).collect();
+    let task = read_task(me, &prompts);
     let written: Vec<&str> = c.all_calls.iter().filter(|k| k.name == "write_file" && k.ok()).map(|k| k.arg("path")).collect();
     let remaining: Vec<&String> = task.files.iter().filter(|f| !written.contains(&f.as_str())).collect();
     let gate_refused = c.all_calls.iter().any(|k| k.name == "write_file" && !k.ok() && k.output().contains("plan mode"));

@@ -12,7 +12,7 @@ mod dispatch;
 mod schema;
 
 pub use call::{parse, ToolCall};
-pub use schema::{lead_system_prompt, schemas, teammate_system_prompt, tool_names, LEAD_TOOLS, TEAMMATE_TOOLS, WORKDIR};
+pub use schema::{lead_system_prompt, schemas, shared_schemas, teammate_system_prompt, tool_names, LEAD_TOOLS, TEAMMATE_TOOLS, WORKDIR};
 
 use crate::protocol::{AgentName, MessageError, NameError, RequestId, TeamError};
 use crate::runtime::workspace::WorkspaceError;

@@ -60,6 +60,20 @@ fn send_message_schema(description: &str) -> ToolSchema {
     )
 }
 
+/// The tool schemas of `role` as every agent of that role holds them: built
+/// once (they are constants) and shared, not rebuilt for each agent the
+/// explorer's runs spawn.
+pub fn shared_schemas(role: AgentRole) -> std::sync::Arc<[ToolSchema]> {
+    use std::sync::{Arc, OnceLock};
+    static LEAD: OnceLock<Arc<[ToolSchema]>> = OnceLock::new();
+    static TEAMMATE: OnceLock<Arc<[ToolSchema]>> = OnceLock::new();
+    let built = match role {
+        AgentRole::Lead => &LEAD,
+        AgentRole::Teammate => &TEAMMATE,
+    };
+    Arc::clone(built.get_or_init(|| schemas(role).into()))
+}
+
 /// The tool schemas of `role`, in the lesson's order.
 pub fn schemas(role: AgentRole) -> Vec<ToolSchema> {
     let mut tools = workspace_tools();
@@ -175,6 +189,16 @@ mod tests {
         }
         assert_eq!(LEAD_TOOLS.len(), 12);
         assert_eq!(TEAMMATE_TOOLS.len(), 8);
+    }
+
+    #[test]
+    fn every_agent_of_a_role_shares_one_list_of_that_roles_schemas() {
+        for role in [AgentRole::Lead, AgentRole::Teammate] {
+            let (a, b) = (shared_schemas(role), shared_schemas(role));
+            assert_eq!(&*a, schemas(role).as_slice());
+            assert!(std::sync::Arc::ptr_eq(&a, &b), "{role:?}'s schemas were built twice");
+        }
+        assert_ne!(&*shared_schemas(AgentRole::Lead), &*shared_schemas(AgentRole::Teammate));
     }
 
     #[test]

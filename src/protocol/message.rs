@@ -100,24 +100,40 @@ impl FromStr for MessageType {
 }
 
 /// The correlation key of a request: the first 8 hex characters of a UUID v4.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+/// Held inline (eight ASCII bytes, ordered as the text is): the explorer
+/// copies every id a state holds at every state it visits, and a copy
+/// allocates nothing.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
-pub struct RequestId(String);
+pub struct RequestId([u8; 8]);
 
 impl RequestId {
     /// Parses a request id, refusing anything but 8 lowercase hex characters.
     pub fn parse(s: &str) -> Result<Self, MessageError> {
         let ok = s.len() == 8 && s.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
-        if ok {
-            Ok(RequestId(s.to_string()))
-        } else {
-            Err(MessageError::BadRequestId(s.to_string()))
+        match <[u8; 8]>::try_from(s.as_bytes()) {
+            Ok(bytes) if ok => Ok(RequestId(bytes)),
+            _ => Err(MessageError::BadRequestId(s.to_string())),
         }
     }
 
     /// The id as text.
     pub fn as_str(&self) -> &str {
-        &self.0
+        // Only `parse` makes an id, and it takes eight ASCII hex digits.
+        std::str::from_utf8(&self.0).unwrap_or_default()
+    }
+}
+
+impl fmt::Debug for RequestId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("RequestId").field(&self.as_str()).finish()
+    }
+}
+
+/// Hashes as its text does, as it did when it was held as a `String`.
+impl std::hash::Hash for RequestId {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.as_str().hash(h);
     }
 }
 
@@ -130,13 +146,13 @@ impl TryFrom<String> for RequestId {
 
 impl From<RequestId> for String {
     fn from(id: RequestId) -> String {
-        id.0
+        id.as_str().to_string()
     }
 }
 
 impl fmt::Display for RequestId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(self.as_str())
     }
 }
 

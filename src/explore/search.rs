@@ -137,6 +137,14 @@ type Expanded = Vec<(u64, Box<Node>, Step)>;
 /// known already and only to be counted (`expand_level`).
 type Child = (u64, Option<Box<Node>>, Step);
 
+/// A state of a level, with its hash, waiting to be expanded.
+type Waiting = (u64, Box<Node>);
+
+/// The children of a chunk of a level, in order, or why its expansion
+/// stopped.
+#[cfg(not(target_arch = "wasm32"))]
+type ChunkResult = Result<Vec<Child>, ExploreError>;
+
 /// Every move from `node`, each with its hash.
 fn expand(node: &Node, config: &ExploreConfig) -> Result<Expanded, ExploreError> {
     let choices = node.choices(config);
@@ -156,24 +164,50 @@ fn expand(node: &Node, config: &ExploreConfig) -> Result<Expanded, ExploreError>
 const PER_THREAD: usize = 32;
 
 /// Expands a level's states on `threads` threads; the result is in the
-/// level's order whatever the thread count. Each thread drops the children
-/// that `claims` (which stand still meanwhile) already hold, and the ones
-/// it already returned, keeping only their place (`None`): `Found::visit`
-/// would only count them. So they are dropped on the thread that made
-/// them, and the level's duplicates neither wait in memory nor travel
-/// between cores.
+/// level's order whatever the thread count. The level is cut into many
+/// small chunks that the threads take in turn as they finish one (states
+/// differ in how many moves they have and how dear each is, so halves of a
+/// level would keep one core waiting for the other), and each thread drops
+/// the states it expanded, which the level no longer needs. Each thread
+/// also drops the children that `claims` (which stand still meanwhile)
+/// already hold, and the ones it already returned, keeping only their place
+/// (`None`): `Found::visit` would only count them. So they are dropped on
+/// the thread that made them, and the level's duplicates neither wait in
+/// memory nor travel between cores. States `claims` ceded to another
+/// worker are dropped unexpanded.
 #[cfg(not(target_arch = "wasm32"))]
-fn expand_level(level: &[&Node], config: &ExploreConfig, claims: &Claims, threads: usize) -> Result<Vec<Child>, ExploreError> {
-    let chunk = level.len().div_ceil(threads.max(1)).max(1);
-    let parts: Vec<Result<Vec<Child>, ExploreError>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = level
-            .chunks(chunk)
-            .map(|part| {
-                scope.spawn(move || {
-                    let mut out = Vec::new();
-                    let mut returned = std::collections::HashSet::new();
-                    for node in part {
-                        for (hash, child, step) in expand(node, config)? {
+fn expand_level(level: Vec<Waiting>, config: &ExploreConfig, claims: &Claims, threads: usize) -> Result<Vec<Child>, ExploreError> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Mutex;
+    let threads = threads.max(1);
+    let size = level.len().div_ceil(threads * CHUNKS_PER_THREAD).max(1);
+    let mut chunks: Vec<Mutex<Vec<Waiting>>> = Vec::new();
+    let mut level = level.into_iter();
+    loop {
+        let chunk: Vec<_> = level.by_ref().take(size).collect();
+        if chunk.is_empty() {
+            break;
+        }
+        chunks.push(Mutex::new(chunk));
+    }
+    // Each chunk's children (or why it stopped), once a thread expanded it.
+    let results: Vec<Mutex<Option<ChunkResult>>> = chunks.iter().map(|_| Mutex::new(None)).collect();
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut returned = std::collections::HashSet::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(chunk) = chunks.get(i) else { break };
+            let part = std::mem::take(&mut *chunk.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
+            let mut out = Vec::new();
+            let mut failed = None;
+            for (hash, node) in part {
+                if failed.is_some() || !claims.ours(hash) {
+                    continue;
+                }
+                match expand(&node, config) {
+                    Ok(children) => {
+                        for (hash, child, step) in children {
                             if claims.would_claim(hash, child.path.len() as u32) && returned.insert(hash) {
                                 out.push((hash, Some(child), step));
                             } else {
@@ -181,18 +215,35 @@ fn expand_level(level: &[&Node], config: &ExploreConfig, claims: &Claims, thread
                             }
                         }
                     }
-                    Ok(out)
-                })
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
+                    Err(e) => failed = Some(e),
+                }
+            }
+            let done = match failed {
+                Some(e) => Err(e),
+                None => Ok(out),
+            };
+            *results[i].lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(done);
+        }
+    };
+    std::thread::scope(|scope| {
+        // The calling thread is one of the `threads`.
+        let helpers: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
+        work();
+        for helper in helpers {
+            helper.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        }
     });
     let mut out = Vec::new();
-    for part in parts {
-        out.extend(part?);
+    for result in results {
+        let part = result.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
+        out.extend(part.expect("every chunk was taken by a thread")?);
     }
     Ok(out)
 }
+
+/// How many chunks a level shared between threads is cut into, per thread.
+#[cfg(not(target_arch = "wasm32"))]
+const CHUNKS_PER_THREAD: usize = 16;
 
 fn threads(config: &ExploreConfig) -> usize {
     #[cfg(not(target_arch = "wasm32"))]
@@ -205,13 +256,13 @@ fn threads(config: &ExploreConfig) -> usize {
 /// A breadth-first search between two steps.
 struct Bfs {
     /// The level being expanded, each state with its hash.
-    level: Vec<(u64, Box<Node>)>,
+    level: Vec<Waiting>,
     /// The next state of `level` to expand.
     at: usize,
     /// Children of the states expanded, not yet visited.
     pending: std::vec::IntoIter<Child>,
     /// The next level so far.
-    next: Vec<(u64, Box<Node>)>,
+    next: Vec<Waiting>,
     depth: usize,
     /// The level's start is done (bound checked, slice dealt).
     begun: bool,
@@ -220,7 +271,7 @@ struct Bfs {
 
 /// A depth-first search between two steps.
 struct Dfs {
-    stack: Vec<(u64, Box<Node>)>,
+    stack: Vec<Waiting>,
     sliced: bool,
 }
 
@@ -382,9 +433,9 @@ impl Bfs {
                 self.begun = true;
                 #[cfg(not(target_arch = "wasm32"))]
                 if threads > 1 && self.level.len() >= PER_THREAD * threads {
-                    let ours: Vec<&Node> = self.level.iter().filter(|(h, _)| found.claims.ours(*h)).map(|(_, n)| &**n).collect();
-                    self.pending = expand_level(&ours, config, &found.claims, threads)?.into_iter();
-                    self.at = self.level.len();
+                    let level = std::mem::take(&mut self.level);
+                    self.pending = expand_level(level, config, &found.claims, threads)?.into_iter();
+                    self.at = 0;
                     continue;
                 }
                 continue;

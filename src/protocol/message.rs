@@ -278,6 +278,29 @@ mod tests {
     }
 
     #[test]
+    fn a_request_id_reads_orders_hashes_and_writes_as_its_text() {
+        use std::hash::{BuildHasher, BuildHasherDefault};
+        let hash = |v: &dyn Fn(&mut std::collections::hash_map::DefaultHasher)| {
+            let mut h = BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default().build_hasher();
+            v(&mut h);
+            std::hash::Hasher::finish(&h)
+        };
+        let texts = ["0badf00d", "4607cc28", "4607cc29", "a1b2c3d4", "ffffffff"];
+        let ids: Vec<RequestId> = texts.iter().map(|t| RequestId::parse(t).unwrap()).collect();
+        for (id, text) in ids.iter().zip(texts) {
+            assert_eq!(id.as_str(), text);
+            assert_eq!(id.to_string(), text);
+            assert_eq!(format!("{id:?}"), format!("RequestId({text:?})"));
+            assert_eq!(serde_json::to_string(id).unwrap(), format!("\"{text}\""));
+            assert_eq!(&serde_json::from_str::<RequestId>(&format!("\"{text}\"")).unwrap(), id);
+            assert_eq!(hash(&|h| std::hash::Hash::hash(id, h)), hash(&|h| std::hash::Hash::hash(text, h)), "{text}");
+        }
+        let mut shuffled = vec![ids[3].clone(), ids[0].clone(), ids[4].clone(), ids[2].clone(), ids[1].clone()];
+        shuffled.sort();
+        assert_eq!(shuffled, ids, "ids sort as their texts do");
+    }
+
+    #[test]
     fn deserialising_refuses_an_unknown_type_and_a_bad_request_id() {
         let bad_type = r#"{"type":"nudge","from":"a","to":"b","content":"","timestamp":0}"#;
         assert!(serde_json::from_str::<Message>(bad_type).is_err());

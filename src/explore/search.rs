@@ -190,53 +190,52 @@ fn expand_level(level: Vec<Waiting>, config: &ExploreConfig, claims: &Claims, th
         }
         chunks.push(Mutex::new(chunk));
     }
-    // Each chunk's children (or why it stopped), once a thread expanded it.
-    let results: Vec<Mutex<Option<ChunkResult>>> = chunks.iter().map(|_| Mutex::new(None)).collect();
     let next = AtomicUsize::new(0);
+    // The chunks one thread expanded, each with its place in the level.
     let work = || {
         let mut returned = std::collections::HashSet::new();
+        let mut done: Vec<(usize, ChunkResult)> = Vec::new();
         loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(chunk) = chunks.get(i) else { break };
+            let place = next.fetch_add(1, Ordering::Relaxed);
+            let Some(chunk) = chunks.get(place) else { break };
             let part = std::mem::take(&mut *chunk.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
-            let mut out = Vec::new();
-            let mut failed = None;
-            for (hash, node) in part {
-                if failed.is_some() || !claims.ours(hash) {
-                    continue;
-                }
-                match expand(&node, config) {
-                    Ok(children) => {
-                        for (hash, child, step) in children {
-                            if claims.would_claim(hash, child.path.len() as u32) && returned.insert(hash) {
-                                out.push((hash, Some(child), step));
-                            } else {
-                                out.push((hash, None, Step::default()));
-                            }
-                        }
-                    }
-                    Err(e) => failed = Some(e),
-                }
-            }
-            let done = match failed {
-                Some(e) => Err(e),
-                None => Ok(out),
-            };
-            *results[i].lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(done);
+            done.push((place, expand_chunk(part, config, claims, &mut returned)));
         }
+        done
     };
+    let mut done: Vec<(usize, ChunkResult)> = Vec::new();
     std::thread::scope(|scope| {
         // The calling thread is one of the `threads`.
         let helpers: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
-        work();
+        done.extend(work());
         for helper in helpers {
-            helper.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            done.extend(helper.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
         }
     });
+    done.sort_unstable_by_key(|(place, _)| *place);
     let mut out = Vec::new();
-    for result in results {
-        let part = result.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
-        out.extend(part.expect("every chunk was taken by a thread")?);
+    for (_, part) in done {
+        out.extend(part?);
+    }
+    Ok(out)
+}
+
+/// Expands one chunk of a level (see [`expand_level`]): its children in
+/// order, those `claims` hold or `returned` has seen kept only as a place.
+#[cfg(not(target_arch = "wasm32"))]
+fn expand_chunk(part: Vec<Waiting>, config: &ExploreConfig, claims: &Claims, returned: &mut std::collections::HashSet<u64>) -> ChunkResult {
+    let mut out = Vec::new();
+    for (hash, node) in part {
+        if !claims.ours(hash) {
+            continue;
+        }
+        for (hash, child, step) in expand(&node, config)? {
+            if claims.would_claim(hash, child.path.len() as u32) && returned.insert(hash) {
+                out.push((hash, Some(child), step));
+            } else {
+                out.push((hash, None, Step::default()));
+            }
+        }
     }
     Ok(out)
 }

@@ -180,23 +180,28 @@ impl<E: Example> Report<E> {
     /// [`super::Slice`]): counters summed (each worker counts the distinct states
     /// it holds, so when they exchanged claims the sum is about the whole
     /// search's; without the exchange it over-counts where their subtrees
-    /// meet), each verdict the whole search's, and each example the one with
-    /// the shortest path, then the fewest faults. The wall time is the
-    /// slowest slice's (they run side by side). `None` for no reports.
+    /// meet), each verdict the whole search's, and each example the best of
+    /// the slices'. The wall time is the slowest slice's (they run side by
+    /// side). `None` for no reports.
     ///
-    /// Shortest first, as one breadth-first search finds it: each slice's
-    /// example is the shortest in its part, whatever its faults, so the
-    /// shortest of them is the whole search's, and shrinking it to fewer
-    /// faults (`Shrinking`) then finds what it would for one search. Taking
-    /// the fewest faults first would keep, say, a slice's 0-fault run of 6
-    /// choices over another's 1-fault run of 3, and never look for the
-    /// 0-fault run of 4 the whole space holds. (Slices that shrink their own
-    /// examples first give examples with the fewest faults any run has, so
-    /// for them the two orders agree.)
+    /// The best example, as one breadth-first search would choose it:
+    /// - **every slice complete:** the fewest faults, then the shortest. The
+    ///   shortest run with `f` faults is reached at its depth by some slice
+    ///   (one expands each state, the one that reaches it no deeper), and
+    ///   each slice reports its fewest-fault run, so the best of those is
+    ///   the whole search's.
+    /// - **a slice cut short:** the shortest, then the fewest faults, which
+    ///   shrinking searches (`Shrinking`) then bring to fewer faults. Taking
+    ///   the fewest faults first would keep, say, a slice's 0-fault run of 6
+    ///   choices over another's 1-fault run of 3, and never look for the
+    ///   0-fault run of 4 the space may hold beyond where the first stopped.
     pub fn merge(parts: Vec<Report<E>>) -> Option<Report<E>> {
         let mut parts = parts.into_iter();
         let mut out = parts.next()?;
         out.config.slice = None;
+        let parts: Vec<Report<E>> = parts.collect();
+        let complete = out.complete && parts.iter().all(|p| p.complete);
+        let key = |e: &E| if complete { (e.faults(), e.choices()) } else { (e.choices(), e.faults()) };
         for part in parts {
             out.states += part.states;
             out.distinct_states += part.distinct_states;
@@ -213,7 +218,7 @@ impl<E: Example> Report<E> {
                 };
                 let better = match (&ours.example, &theirs.example) {
                     (None, Some(_)) => true,
-                    (Some(a), Some(b)) => (b.choices(), b.faults()) < (a.choices(), a.faults()),
+                    (Some(a), Some(b)) => key(b) < key(a),
                     _ => false,
                 };
                 if better {
@@ -233,5 +238,36 @@ impl<E: Example> Report<E> {
         self.seconds = seconds;
         self.states_per_second = if seconds > 0.0 { self.states as f64 / seconds } else { 0.0 };
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::explore::{explore, ExploreConfig, Property};
+
+    /// A slice's report whose `some_request_approved` example uses
+    /// `faults` faults and takes `choices` choices.
+    fn part((faults, choices): (usize, usize), complete: bool) -> Report<PathExample> {
+        let mut r = explore(&ExploreConfig { threads: 1, ..ExploreConfig::new("shutdown") }).unwrap().paths();
+        r.complete = complete;
+        let p = r.properties.iter_mut().find(|p| p.property == Property::SomeRequestApproved).unwrap();
+        let step = p.example.as_ref().unwrap().path[0].clone();
+        p.example = Some(PathExample { path: vec![step; choices], faults, bound: 2 });
+        r
+    }
+
+    #[test]
+    fn merged_slices_keep_the_fewest_faults_then_the_shortest_or_if_one_was_cut_short_the_shortest() {
+        let merged = |a, b, b_complete| {
+            let m = Report::merge(vec![part(a, true), part(b, b_complete)]).unwrap();
+            let e = m.property(Property::SomeRequestApproved).and_then(|p| p.example.clone()).unwrap();
+            (e.faults, e.path.len(), m.complete)
+        };
+        assert_eq!(merged((1, 3), (0, 6), true), (0, 6, true));
+        assert_eq!(merged((0, 6), (1, 3), true), (0, 6, true));
+        assert_eq!(merged((0, 6), (0, 4), true), (0, 4, true));
+        assert_eq!(merged((1, 3), (0, 6), false), (1, 3, false));
+        assert_eq!(merged((0, 6), (1, 3), false), (1, 3, false));
     }
 }

@@ -39,7 +39,11 @@ const PROGRESS_EVERY: u64 = 1024;
 
 /// What the search has found so far.
 struct Found {
-    examples: BTreeMap<Property, Example>,
+    /// The first run found that breaks each property with each number of
+    /// faults: breadth first, the shortest with that many. The report keeps
+    /// the one with the fewest (see [`explore`] for why that is the run a
+    /// search allowed only that many faults would find).
+    examples: BTreeMap<(Property, usize), Example>,
     outcomes: BTreeMap<String, u64>,
     states: u64,
     claims: Claims,
@@ -60,11 +64,12 @@ impl Found {
             return false;
         }
         self.depth = self.depth.max(node.path.len());
+        let faults = config.max_faults - node.faults_left();
         for finding in &step.findings {
-            self.examples.entry(finding.property).or_insert_with(|| Example {
+            self.examples.entry((finding.property, faults)).or_insert_with(|| Example {
                 finding: finding.clone(),
                 path: node.path.clone(),
-                faults: config.max_faults - node.faults_left(),
+                faults,
             });
         }
         if step.terminal {
@@ -101,8 +106,21 @@ impl Found {
             self.depth = 0;
             self.outcomes.clear();
         }
+        // Each property's example: a complete search's is the one with the
+        // fewest faults (the shortest with that few); a search cut short
+        // gives the shortest it found, which shrinking searches may then
+        // bring to fewer faults (`Shrinking`).
+        let mut kept: BTreeMap<Property, Example> = BTreeMap::new();
+        for ((property, _), e) in self.examples {
+            match kept.get(&property) {
+                Some(k) if complete || (k.path.len(), k.faults) <= (e.path.len(), e.faults) => {}
+                _ => {
+                    kept.insert(property, e);
+                }
+            }
+        }
         let mut examples = BTreeMap::new();
-        for (property, e) in self.examples {
+        for (property, e) in kept {
             // The search forgets history; the run is rebuilt from its path.
             let trace = replay_path(scenario, config, &e.path)?.trace().clone();
             examples
@@ -523,9 +541,9 @@ impl Walks {
     }
 }
 
-/// An exploration that runs in steps: the search of `config`'s space, then
-/// the shrinking searches its examples need (see [`explore`]), unless it
-/// is [`Exploration::one_search`].
+/// An exploration that runs in steps: the search of `config`'s space, then,
+/// if a bound cut it short, the shrinking searches its examples need (see
+/// [`explore`]), unless it is [`Exploration::one_search`].
 pub struct Exploration {
     config: ExploreConfig,
     pass: Option<Pass>,
@@ -627,12 +645,14 @@ impl Exploration {
 
 /// Explores the scenario `config` names within its bounds and judges every
 /// property. Each example (a counterexample, or the witness of a
-/// `sometimes` property) that uses faults is shrunk to the fewest: the whole
-/// space is searched again with fewer faults allowed (once per bound, for
-/// every property), and the first bound under which the example still
-/// exists gives it (breadth first, so the shortest run with that few
-/// faults). So every example is the fewest faults first, then the shortest
-/// — the order [`Report::merge`] keeps for slices.
+/// `sometimes` property) is the run with the fewest faults, then the
+/// shortest. A complete search finds it itself: faults used only grow along
+/// a run, so it keeps the first run with each number of faults, breadth
+/// first the shortest with that many, and reports the one with the fewest.
+/// A search cut short by a bound may not have reached that run: its
+/// examples that use faults are shrunk by searching the space again with
+/// fewer faults allowed (once per bound, see [`Shrinking`]). Either way the
+/// order is the one [`Report::merge`] keeps for slices.
 pub fn explore(config: &ExploreConfig) -> Result<Report, ExploreError> {
     explore_with(config, &mut |_| {})
 }

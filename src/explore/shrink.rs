@@ -1,9 +1,19 @@
-//! Shrinking examples to the fewest faults: after the first search of a
-//! space with up to K faults, the same space is searched again with fewer
-//! faults allowed — once per bound, and only for the bounds some example
-//! still needs — and each example is replaced by the one found under the
-//! smallest bound that still has it. Breadth first, that is the shortest
-//! run with that few faults.
+//! Shrinking examples to the fewest faults when a search could not finish.
+//!
+//! A complete breadth-first search of a space with up to K faults needs no
+//! shrinking: it keeps, for each property, the first run with each number
+//! of faults, and reports the one with the fewest (`search`). Faults used
+//! only grow along a run and each state knows how many are left, so the
+//! states reached with at most `f` faults, and the order breadth first
+//! meets them in, are those of a search allowed only `f`: that run is the
+//! shortest with that few faults, the one the smaller search would report.
+//!
+//! A search cut short (by its state or depth bound, or random walks) may
+//! not have reached a fewer-fault run that a smaller space still holds.
+//! For those, the same space is searched again with fewer faults allowed —
+//! once per bound, and only for the bounds some example still needs — and
+//! each example is replaced by the one found under the smallest bound that
+//! still has it.
 //!
 //! Owns which searches are still needed and how their reports combine; it
 //! runs nothing. One driver runs the searches itself (`Exploration`, the
@@ -29,11 +39,16 @@ impl<E: Example + Clone> Shrinking<E> {
         Shrinking { main, smaller: BTreeMap::new() }
     }
 
-    /// The fault bound of the next search needed, if any: for each property
-    /// in turn whose example uses faults, the fewer-fault searches are tried
-    /// from none up, and the first one not yet run is the answer. `None`
-    /// once every example is as small as it gets.
+    /// The fault bound of the next search needed, if any: none after a
+    /// complete first search (its examples have the fewest faults already);
+    /// otherwise, for each property in turn whose example uses faults, the
+    /// fewer-fault searches are tried from none up, and the first one not
+    /// yet run is the answer. `None` once every example is as small as it
+    /// gets.
     pub fn next_bound(&self) -> Option<usize> {
+        if self.main.complete {
+            return None;
+        }
         for p in &self.main.properties {
             let Some(faults) = p.example.as_ref().map(E::faults) else { continue };
             for fewer in 0..faults {
@@ -87,11 +102,10 @@ mod tests {
         c
     }
 
-    /// The first search's report with up to `k` faults, its examples as
-    /// found (the explorer's own shrinking undone by searching with a
-    /// driver that never runs the fewer-fault searches).
-    fn unshrunk(k: usize) -> Report {
-        let mut e = crate::explore::Exploration::one_search(&config(k)).unwrap();
+    /// The first search's report of `config`, its examples as found (no
+    /// fewer-fault searches run).
+    fn first_search(config: &ExploreConfig) -> Report {
+        let mut e = crate::explore::Exploration::one_search(config).unwrap();
         loop {
             if let Some(r) = e.run(1 << 20).unwrap() {
                 return r;
@@ -100,18 +114,47 @@ mod tests {
     }
 
     #[test]
-    fn only_the_bounds_an_example_still_needs_are_searched_and_each_example_gets_the_fewest_faults() {
-        let main = unshrunk(2);
+    fn a_complete_search_needs_no_shrinking_as_its_examples_have_the_fewest_faults_any_run_has() {
+        for (scenario, k) in [("shutdown", 2), ("reject-plan", 1)] {
+            let with = |faults: usize| ExploreConfig {
+                scenario: scenario.into(),
+                fault_kinds: vec![FaultAction::Drop, FaultAction::Duplicate],
+                ..config(faults)
+            };
+            let report = first_search(&with(k));
+            assert!(report.complete, "{scenario}");
+            assert_eq!(Shrinking::new(report.clone()).next_bound(), None, "{scenario}: nothing to search again");
+            let fewer: Vec<Report> = (0..k).map(|b| explore(&with(b)).unwrap()).collect();
+            let mut shrunk = false;
+            for p in &report.properties {
+                let Some(example) = &p.example else { continue };
+                let found_under = |r: &Report| r.property(p.property).is_some_and(|q| q.example.is_some());
+                // No run with fewer faults breaks (or shows) it, and one with that many does.
+                assert!(fewer.iter().take(example.faults).all(|r| !found_under(r)), "{scenario}: {}", p.property.name());
+                if let Some(r) = fewer.get(example.faults) {
+                    assert!(found_under(r), "{scenario}: {}", p.property.name());
+                    shrunk = true;
+                }
+            }
+            assert!(shrunk, "{scenario}: some example uses fewer faults than the search allowed");
+        }
+    }
+
+    #[test]
+    fn a_search_cut_short_is_searched_again_with_fewer_faults_for_the_examples_that_use_some() {
+        let cut = ExploreConfig { max_states: 40, ..config(2) };
+        let main = first_search(&cut);
+        assert!(!main.complete);
         let mut shrinking = Shrinking::new(main.clone());
         let mut bounds = Vec::new();
         while let Some(bound) = shrinking.next_bound() {
             assert!(!bounds.contains(&bound), "bound {bound} asked for twice");
             bounds.push(bound);
-            shrinking.add(unshrunk(bound));
+            shrinking.add(first_search(&ExploreConfig { max_faults: bound, ..cut.clone() }));
         }
         assert!(!bounds.is_empty() && bounds.iter().all(|b| *b < 2), "{bounds:?}");
         let shrunk = shrinking.finish();
-        assert_eq!(shrunk, explore(&config(2)).unwrap(), "the same report as the explorer's own shrinking");
+        assert_eq!(shrunk, explore(&cut).unwrap(), "the same report as the explorer's own shrinking");
         assert_eq!((shrunk.states, shrunk.distinct_states), (main.states, main.distinct_states), "counters are the first search's");
         for (p, q) in shrunk.properties.iter().zip(&main.properties) {
             let faults = |r: &crate::explore::PropertyReport| r.example.as_ref().map(|e| e.faults);

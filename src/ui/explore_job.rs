@@ -326,9 +326,9 @@ pub struct Counters {
 }
 
 /// One exploration in the page, as its workers report: the search of the
-/// space within the settings' bounds, shared among the workers, then each
-/// shrinking search its examples need (fewer faults allowed), shared among
-/// them too. Each worker runs one search at a time
+/// space within the settings' bounds, shared among the workers, then, if
+/// their state bound cut it short, each shrinking search its examples need
+/// (fewer faults allowed), shared among them too. Each worker runs one search at a time
 /// ([`Exploration::one_search`]); the job merges the workers' reports of
 /// each and decides what to search next ([`Shrinking`]). Workers do not
 /// shrink on their own: each would search every fewer-fault space whole.
@@ -588,7 +588,7 @@ mod tests {
     }
 
     #[test]
-    fn the_shrinking_searches_are_shared_among_the_workers_and_give_the_single_searchs_examples() {
+    fn a_complete_shared_search_is_not_searched_again_and_gives_the_single_searchs_examples() {
         for (scenario, faults) in [("shutdown", 2), ("reject-plan", 1)] {
             let settings = ExploreSettings {
                 max_faults: faults,
@@ -598,37 +598,66 @@ mod tests {
             let single = explore(&settings.config()).unwrap().paths();
             let mut now = 0.0;
             let mut job = Job::new(settings.clone(), now).unwrap();
-            let searches = run(&mut job, &mut now);
-            assert!(searches.len() > 1, "{scenario}: an example with faults is shrunk by another search");
-            for (i, search) in searches.iter().enumerate() {
-                let slices: Vec<_> = search.iter().map(|c| c.slice).collect();
-                assert_eq!(
-                    slices,
-                    vec![Some(Slice { index: 0, of: 2 }), Some(Slice { index: 1, of: 2 })],
-                    "{scenario}: search {i} is shared"
-                );
-                let bound = search[0].max_faults;
-                assert!(search.iter().all(|c| c.max_faults == bound), "{scenario}: search {i}'s parts have one bound");
-                assert!(i == 0 && bound == faults || i > 0 && bound < faults, "{scenario}: search {i} allows {bound} faults");
-            }
+            assert_eq!(run(&mut job, &mut now).len(), 1, "{scenario}: one search");
             let JobState::Done(report) = &job.state else { panic!("{scenario}: done: {:?}", job.state) };
+            assert!(report.complete, "{scenario}");
+            let mut shrunk = false;
             for p in &single.properties {
                 let q = report.property(p.property).unwrap();
                 let example = |r: &crate::explore::PropertyReport<PathExample>| r.example.as_ref().map(|e| (e.faults, e.path.len()));
                 assert_eq!((q.verdict, example(q)), (p.verdict, example(p)), "{scenario}: {}", p.property.name());
+                shrunk |= example(q).is_some_and(|(f, _)| f < faults);
             }
+            assert!(shrunk, "{scenario}: some example uses fewer faults than the search allowed");
             assert_eq!(report.config, settings.config(), "{scenario}: the report is of the settings' search");
-            let c = job.counters(now);
-            assert_eq!((c.distinct_states, c.shrinking, c.frontier), (report.distinct_states, None, 0), "{scenario}");
-            assert!(c.states > report.states, "{scenario}: the counters count every search's transitions");
+        }
+    }
+
+    /// Settings whose first search each worker cuts short (at 60 distinct
+    /// states), with examples that use faults.
+    fn cut_short() -> ExploreSettings {
+        ExploreSettings {
+            max_faults: 2,
+            max_states: 60,
+            fault_kinds: vec![FaultAction::Drop, FaultAction::Duplicate],
+            ..settings("shutdown", 2)
         }
     }
 
     #[test]
+    fn the_shrinking_searches_of_a_search_cut_short_are_shared_among_the_workers() {
+        let settings = cut_short();
+        let mut now = 0.0;
+        let mut job = Job::new(settings.clone(), now).unwrap();
+        let searches = run(&mut job, &mut now);
+        assert!(searches.len() > 1, "an example with faults is shrunk by another search");
+        for (i, search) in searches.iter().enumerate() {
+            let slices: Vec<_> = search.iter().map(|c| c.slice).collect();
+            assert_eq!(slices, vec![Some(Slice { index: 0, of: 2 }), Some(Slice { index: 1, of: 2 })], "search {i} is shared");
+            let bound = search[0].max_faults;
+            assert!(search.iter().all(|c| c.max_faults == bound), "search {i}'s parts have one bound");
+            assert!(i == 0 && bound == 2 || i > 0 && bound < 2, "search {i} allows {bound} faults");
+        }
+        let parts = searches[0].iter().map(|c| match done(c) {
+            FromWorker::Done { report } => *report,
+            other => panic!("{other:?}"),
+        });
+        let first = Report::merge(parts.collect()).unwrap();
+        assert!(!first.complete);
+        let JobState::Done(report) = &job.state else { panic!("done: {:?}", job.state) };
+        for p in &report.properties {
+            let faults = |r: Option<&crate::explore::PropertyReport<PathExample>>| r.and_then(|r| r.example.as_ref()).map(|e| e.faults);
+            assert!(faults(Some(p)) <= faults(first.property(p.property)), "{}", p.property.name());
+        }
+        assert_eq!(report.config, settings.config(), "the report is of the settings' search");
+        let c = job.counters(now);
+        assert_eq!((c.distinct_states, c.shrinking, c.frontier), (report.distinct_states, None, 0));
+        assert!(c.states > report.states, "the counters count every search's transitions");
+    }
+
+    #[test]
     fn while_shrinking_the_counters_say_so_and_keep_the_first_searchs_distinct_states() {
-        let settings =
-            ExploreSettings { max_faults: 2, fault_kinds: vec![FaultAction::Drop, FaultAction::Duplicate], ..settings("shutdown", 2) };
-        let mut job = Job::new(settings, 0.0).unwrap();
+        let mut job = Job::new(cut_short(), 0.0).unwrap();
         let configs: Vec<_> = (0..2)
             .map(|w| match job.on_message(w, FromWorker::Ready, 0.0) {
                 Reaction::Send(ToWorker::Explore { config }) => config,

@@ -41,8 +41,7 @@ const PROGRESS_EVERY: u64 = 1024;
 struct Found {
     /// The first run found that breaks each property with each number of
     /// faults: breadth first, the shortest with that many. The report keeps
-    /// the one with the fewest (see [`explore`] for why that is the run a
-    /// search allowed only that many faults would find).
+    /// the one with the fewest (see [`explore`]).
     examples: BTreeMap<(Property, usize), Example>,
     outcomes: BTreeMap<String, u64>,
     states: u64,

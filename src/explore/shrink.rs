@@ -3,10 +3,12 @@
 //! A complete breadth-first search of a space with up to K faults needs no
 //! shrinking: it keeps, for each property, the first run with each number
 //! of faults, and reports the one with the fewest (`search`). Faults used
-//! only grow along a run and each state knows how many are left, so the
-//! states reached with at most `f` faults, and the order breadth first
-//! meets them in, are those of a search allowed only `f`: that run is the
-//! shortest with that few faults, the one the smaller search would report.
+//! only grow along a run, so every run that breaks a property with `f`
+//! faults is in the space, and the first one breadth first meets is the
+//! shortest with that few. (Shortest in this search's choices: where a
+//! fault may still strike, a move that is forced without faults is a
+//! choice, so a search allowed only `f` faults may count a choice or two
+//! fewer for the same kind of run.)
 //!
 //! A search cut short (by its state or depth bound, or random walks) may
 //! not have reached a fewer-fault run that a smaller space still holds.

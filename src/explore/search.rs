@@ -118,10 +118,15 @@ impl Found {
                 }
             }
         }
-        let mut examples = BTreeMap::new();
+        let mut examples: BTreeMap<Property, Counterexample> = BTreeMap::new();
         for (property, e) in kept {
-            // The search forgets history; the run is rebuilt from its path.
-            let trace = replay_path(scenario, config, &e.path)?.trace().clone();
+            // The search forgets history; the run is rebuilt from its path,
+            // once for every property it breaks (a request dropped is one
+            // left pending that never settles).
+            let trace = match examples.values().find(|c| c.path == e.path) {
+                Some(same) => same.trace.clone(),
+                None => replay_path(scenario, config, &e.path)?.trace().clone(),
+            };
             examples
                 .insert(property, Counterexample { finding: e.finding, path: e.path, faults: e.faults, bound: config.max_faults, trace });
         }

@@ -6,7 +6,7 @@
 
 ## The panel
 explore-title = Explore every run
-explore-intro = A model checker: it tries every order in which agents act, every decision the protocol lets them make and every fault up to the bound, and judges each run. Each broken property comes with the shortest run that breaks it.
+explore-intro = A model checker: it tries every order in which agents act, every decision the protocol lets them make and every fault up to the bound, and judges each run. Each broken property comes with the run that breaks it with the fewest faults, and of those the shortest.
 explore-scenario = Scenario
 explore-scenario-label = Scenario to explore
 explore-faults-per-run = Faults per run

@@ -6,7 +6,7 @@
 
 ## Il pannello
 explore-title = Esplora ogni esecuzione
-explore-intro = Un model checker: prova ogni ordine in cui gli agenti agiscono, ogni decisione che il protocollo permette loro e ogni guasto fino al limite, e giudica ogni esecuzione. Ogni proprietà violata arriva con l'esecuzione più breve che la viola.
+explore-intro = Un model checker: prova ogni ordine in cui gli agenti agiscono, ogni decisione che il protocollo permette loro e ogni guasto fino al limite, e giudica ogni esecuzione. Ogni proprietà violata arriva con l'esecuzione che la viola con meno guasti e, tra queste, la più breve.
 explore-scenario = Scenario
 explore-scenario-label = Scenario da esplorare
 explore-faults-per-run = Guasti per esecuzione

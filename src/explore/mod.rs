@@ -3,7 +3,8 @@
 //! every decision the scripted policy may legally make (`model::scripted::
 //! choices`), every fault (drop, duplicate, delay, reorder) on any message up
 //! to a bound — and judges each run by the properties in `properties`,
-//! reporting the shortest run that breaks each one as an ordinary trace.
+//! reporting the run that breaks each one with the fewest faults, and of
+//! those the shortest, as an ordinary trace.
 //!
 //! It runs the real rules: each state is a `runtime::world::World` (the
 //! protocol core and the sans-IO agent loops the live runtime drives),

@@ -11,5 +11,7 @@ pub mod explore;
 pub mod model;
 pub mod protocol;
 pub mod runtime;
+pub mod view;
 
+#[cfg(target_arch = "wasm32")]
 pub mod ui;

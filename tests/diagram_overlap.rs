@@ -14,10 +14,10 @@ mod common;
 
 use team_protocols::protocol::check;
 use team_protocols::runtime::scenarios;
-use team_protocols::ui::diagram::{layout, Layout, ROW_HEIGHT};
-use team_protocols::ui::geometry::{draw, text_columns, Geometry, ItemKind, Shape};
-use team_protocols::ui::i18n::{Catalog, Locale};
-use team_protocols::ui::motion_draw;
+use team_protocols::view::diagram::geometry::{draw, text_columns, Geometry, ItemKind, Shape};
+use team_protocols::view::diagram::layout::{layout, Layout, ROW_HEIGHT};
+use team_protocols::view::diagram::motion_draw;
+use team_protocols::view::i18n::{Catalog, Locale};
 
 /// Width of one character of 13 px text (regular), as measured on the
 /// page's screenshots in Chromium's default sans-serif (27 characters of

@@ -13,9 +13,9 @@ use std::path::PathBuf;
 use serde_json::Value;
 use team_protocols::protocol::*;
 use team_protocols::runtime::scenarios::{self, Scenario};
-use team_protocols::ui::diagram::layout;
-use team_protocols::ui::export::{import_json, mermaid, svg_of_run, trace_json, ImportError, MAX_IMPORT_BYTES};
-use team_protocols::ui::i18n::Catalog;
+use team_protocols::view::diagram::layout::layout;
+use team_protocols::view::export::{import_json, mermaid, svg_of_run, trace_json, ImportError, MAX_IMPORT_BYTES};
+use team_protocols::view::i18n::Catalog;
 
 mod common;
 /// The scenario's trace, run to the end by the shared harness.

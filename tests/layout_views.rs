@@ -1,4 +1,4 @@
-//! The incremental diagram layout (`ui::diagram::Layout`) against the
+//! The incremental diagram layout (`view::diagram::layout::Layout`) against the
 //! straightforward fold from event 0 it replaced: for every scenario, with
 //! and without faults, at every cursor, the diagram is the same; a window
 //! returns exactly the rows, badges and activations that intersect it; and
@@ -14,7 +14,7 @@ use team_protocols::protocol::*;
 use team_protocols::runtime::executor::LocalExecutor;
 use team_protocols::runtime::scenarios;
 use team_protocols::runtime::{Host, Runtime, RuntimeConfig};
-use team_protocols::ui::diagram::*;
+use team_protocols::view::diagram::layout::*;
 
 fn clip(s: &str, max: usize) -> String {
     if s.chars().count() <= max {
@@ -127,7 +127,7 @@ fn reference_layout(trace: &Trace, cursor: Option<usize>) -> Diagram {
                     color,
                     delivered: false,
                     fault,
-                    said: team_protocols::ui::captions::said(message),
+                    said: team_protocols::view::words::captions::said(message),
                 })
             }
             (Event::RunStarted { prompt }, None) => Some(RowKind::RunStarted { prompt: clip(prompt, 90) }),

@@ -12,8 +12,8 @@ use team_protocols::protocol::{
     check, Event, FaultAction, FaultPlan, FaultRule, MemberStatus, MessageType, RequestKind, RequestStatus, Trace,
 };
 use team_protocols::runtime::scenarios;
-use team_protocols::ui::i18n::Catalog;
-use team_protocols::ui::tours::{self, ResolvedStop, TOURS};
+use team_protocols::view::i18n::Catalog;
+use team_protocols::view::tours::{self, ResolvedStop, TOURS};
 
 fn stops_of(id: &str) -> (Trace, Vec<ResolvedStop>) {
     let tour = tours::by_id(id).expect("a tour with this id");
@@ -169,7 +169,7 @@ fn without_protocols_the_lead_gets_nothing_to_match_and_with_the_handshake_it_do
 
 #[test]
 fn every_stop_of_every_tour_is_told_in_every_language_with_nothing_left_over() {
-    use team_protocols::ui::i18n::Locale;
+    use team_protocols::view::i18n::Locale;
     for tour in &TOURS {
         let trace = common::scenario_trace(tour.scenario);
         let en = tours::resolve(Catalog::en(), tour, trace.entries());

@@ -701,7 +701,7 @@ async fn a_damaged_link_keeps_its_error_over_the_restored_run() {
     let labels = arrow_labels(&first);
     let faults = |action: &str, probability: &str| {
         let json = format!(r#"{{"rules":[{{"action":{action},"msg_type":null,"from":null,"to":null,"probability":{probability}}}]}}"#);
-        format!("scenario=shutdown&faults={}", team_protocols::ui::share::base64url(json.as_bytes()))
+        format!("scenario=shutdown&faults={}", team_protocols::view::export::share::base64url(json.as_bytes()))
     };
     for (link, says) in [
         ("trace=@@not-base64@@".to_string(), "damaged"),
@@ -889,7 +889,7 @@ async fn a_rejected_seed_stops_run_instead_of_running_the_previous_seed() {
 async fn a_shut_down_teammate_cannot_send_through_the_session() {
     use team_protocols::protocol::{AgentName, Event};
     use team_protocols::runtime::scenarios;
-    use team_protocols::ui::session::Session;
+    use team_protocols::ui::state::session::Session;
     let s = Session::new(0.0);
     s.run_scenario(scenarios::SHUTDOWN);
     let finished = move || s.run.trace.with_untracked(|t| t.entries().iter().any(|e| matches!(e.event, Event::RunFinished)));
@@ -1203,12 +1203,12 @@ fn tour_cursor(host: &web_sys::HtmlElement) -> usize {
 
 #[wasm_bindgen_test]
 async fn a_guided_tour_runs_its_scenario_and_moves_the_cursor_to_each_stops_event_until_it_ends() {
-    use team_protocols::ui::tours;
+    use team_protocols::view::tours;
     let host = mount_app();
     leptos::task::tick().await;
     assert!(all(&host, ".tour-card").is_empty(), "no tour card until a tour starts");
     let tour = tours::by_id("shutdown").unwrap();
-    let en = team_protocols::ui::i18n::Catalog::en();
+    let en = team_protocols::view::i18n::Catalog::en();
     let title = |i: usize| en.t(&tour.stops[i].title_key());
     let n = tour.stops.len();
     // Next stop walks to its stop at the Speed setting: fast here.
@@ -1266,7 +1266,7 @@ async fn the_without_protocols_tour_starts_at_a_plain_message_that_carries_no_re
     leptos::task::tick().await;
     click(&host, "[data-tour=without-protocols]");
     until("the tour's first stop", || tour_progress(&host).starts_with("Stop 1 of")).await;
-    assert_eq!(tour_progress(&host), format!("Stop 1 of {}", team_protocols::ui::tours::TOURS[0].stops.len()));
+    assert_eq!(tour_progress(&host), format!("Stop 1 of {}", team_protocols::view::tours::TOURS[0].stops.len()));
     let texts_now = texts(&host, ".tour-text");
     assert!(texts_now[0].contains("plain message") && texts_now[0].contains("no request_id"), "{texts_now:?}");
     assert_eq!(texts(&host, ".caption-title"), ["Message sent"]);
@@ -1324,7 +1324,7 @@ async fn a_tour_that_cannot_run_its_scenario_does_not_start_over_the_run_on_scre
 macro_rules! install_translations {
     ($($stem:literal),+) => {
         fn install_translations() {
-            use team_protocols::ui::i18n::{Catalog, Locale};
+            use team_protocols::view::i18n::{Catalog, Locale};
             let files = [$(concat!($stem, ".ftl")),+];
             assert_eq!(Locale::Ja.files(), files, "tests/web.rs embeds every message file the page fetches: update its list");
             let texts = |locale: Locale| -> Vec<(&'static str, String)> {
@@ -1360,7 +1360,7 @@ async fn switch_language(host: &web_sys::HtmlElement, tag: &str) {
     el.set_value(tag);
     el.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
     let started = js_sys::Date::now();
-    while js_sys::Date::now() - started < f64::from(team_protocols::ui::i18n_view::SWITCH_WAIT_MS) + 2_000.0 {
+    while js_sys::Date::now() - started < f64::from(team_protocols::ui::shell::lang::SWITCH_WAIT_MS) + 2_000.0 {
         if document_lang() == tag {
             leptos::task::tick().await;
             return;
@@ -1371,7 +1371,7 @@ async fn switch_language(host: &web_sys::HtmlElement, tag: &str) {
         "timed out waiting for the switch to {tag}; the banner says: {}; busy {:?}; ready {}",
         banner(host),
         el.get_attribute("aria-busy"),
-        team_protocols::ui::i18n::Locale::from_tag(tag).and_then(team_protocols::ui::i18n::Catalog::ready).is_some()
+        team_protocols::view::i18n::Locale::from_tag(tag).and_then(team_protocols::view::i18n::Catalog::ready).is_some()
     );
 }
 
@@ -1381,7 +1381,7 @@ fn document_lang() -> String {
 
 #[wasm_bindgen_test]
 async fn each_language_renders_the_page_in_it_with_no_missing_key_and_keeps_the_run_and_the_cursor() {
-    use team_protocols::ui::i18n::{Catalog, Locale};
+    use team_protocols::view::i18n::{Catalog, Locale};
     let host = mount_app();
     leptos::task::tick().await;
     click(&host, "[data-scenario=shutdown]");
@@ -1418,7 +1418,7 @@ async fn each_language_renders_the_page_in_it_with_no_missing_key_and_keeps_the_
 
 #[wasm_bindgen_test]
 async fn the_diagram_its_legend_and_the_provider_menu_speak_the_page_language() {
-    use team_protocols::ui::i18n::{Catalog, Locale};
+    use team_protocols::view::i18n::{Catalog, Locale};
     let host = mount_app();
     leptos::task::tick().await;
     click(&host, "[data-scenario=shutdown]");
@@ -1439,7 +1439,7 @@ async fn the_diagram_its_legend_and_the_provider_menu_speak_the_page_language() 
 
 #[wasm_bindgen_test]
 async fn the_caption_and_an_open_tour_stop_follow_a_language_switch() {
-    use team_protocols::ui::i18n::{Catalog, Locale};
+    use team_protocols::view::i18n::{Catalog, Locale};
     let host = mount_app();
     leptos::task::tick().await;
     set_select(&host, "Speed", "4");

@@ -8,9 +8,9 @@
 #![cfg(target_arch = "wasm32")]
 
 use leptos::prelude::*;
-use team_protocols::ui::i18n::{Catalog, Locale};
-use team_protocols::ui::i18n_view::Start;
+use team_protocols::ui::shell::lang::Start;
 use team_protocols::ui::App;
+use team_protocols::view::i18n::{Catalog, Locale};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 

@@ -22,10 +22,10 @@
 #[cfg(target_arch = "wasm32")]
 mod page {
     use leptos::prelude::*;
-    use team_protocols::ui::diagram::layout;
-    use team_protocols::ui::session::Session;
-    use team_protocols::ui::synthetic::busy_trace;
+    use team_protocols::ui::state::session::Session;
     use team_protocols::ui::{DiagramView, Panels};
+    use team_protocols::view::diagram::layout::layout;
+    use team_protocols::view::synthetic::busy_trace;
     use wasm_bindgen::JsCast;
 
     fn now() -> f64 {
@@ -159,12 +159,12 @@ mod page {
     /// page's timeline as `explore-workers <scenario> <workers> start`/`end`,
     /// from Start until its verdicts are drawn.
     async fn explore_in_workers(
-        settings: team_protocols::ui::explore_job::ExploreSettings,
+        settings: team_protocols::explore::job::ExploreSettings,
         note: &str,
-    ) -> (team_protocols::ui::explore_job::Counters, f64, f64, f64, usize) {
-        use team_protocols::ui::explore_job::JobState;
-        use team_protocols::ui::explore_panel::ExplorePanel;
-        use team_protocols::ui::explore_ui::ExploreUi;
+    ) -> (team_protocols::explore::job::Counters, f64, f64, f64, usize) {
+        use team_protocols::explore::job::JobState;
+        use team_protocols::ui::explore::panel::ExplorePanel;
+        use team_protocols::ui::explore::state::ExploreUi;
         let host: web_sys::HtmlElement = document().create_element("div").unwrap().unchecked_into();
         document().body().unwrap().append_child(&host).unwrap();
         let s = Session::new(0.0);
@@ -217,7 +217,7 @@ mod page {
         let n = frames.len();
         let max = frames.iter().copied().fold(0.0, f64::max);
         (
-            team_protocols::ui::explore_job::Counters { distinct_states: distinct, ..c },
+            team_protocols::explore::job::Counters { distinct_states: distinct, ..c },
             percentile(frames.clone(), 0.5),
             percentile(frames, 0.95),
             max,
@@ -312,12 +312,8 @@ mod page {
             ("out-of-order", 2, ""),
         ];
         for (scenario, workers, note) in runs {
-            let settings = team_protocols::ui::explore_job::ExploreSettings {
-                scenario: scenario.into(),
-                max_faults: 1,
-                workers,
-                ..Default::default()
-            };
+            let settings =
+                team_protocols::explore::job::ExploreSettings { scenario: scenario.into(), max_faults: 1, workers, ..Default::default() };
             let (c, p50, p95, max, n) = explore_in_workers(settings, note).await;
             let name = if note.is_empty() { scenario.to_string() } else { format!("{scenario} ({note})") };
             lines.push(format!(

@@ -1,5 +1,5 @@
 //! `explore_worker`: the explorer in a Web Worker. The page (the Explore
-//! panel, `ui::explore_workers`) starts one per share of a search; each
+//! panel, `ui::explore::workers`) starts one per share of a search; each
 //! says `ready`, is sent its slice (`ToWorker::Explore`), and searches it in
 //! steps (`explore::Exploration::run`, a few hundred states each),
 //! yielding to its event loop between two steps (a `MessageChannel` to
@@ -14,7 +14,7 @@
 //! the worker.
 //!
 //! Owns the worker's message loop only; the search is
-//! `team_protocols::explore`, the messages are `ui::explore_job`. Built for
+//! `team_protocols::explore`, the messages are `explore::job`. Built for
 //! wasm32 by Trunk (`data-type="worker"` in index.html); natively it only
 //! says where to look.
 
@@ -23,8 +23,8 @@ fn main() {
     use std::cell::RefCell;
     use std::rc::Rc;
 
+    use team_protocols::explore::job::{ClaimBatch, FromWorker, ToWorker};
     use team_protocols::explore::Exploration;
-    use team_protocols::ui::explore_job::{ClaimBatch, FromWorker, ToWorker};
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;
     use web_sys::{DedicatedWorkerGlobalScope, MessageChannel, MessageEvent};
@@ -127,7 +127,7 @@ fn main() {
                 Err(e) => return post(&FromWorker::Failed { error: e.to_string() }),
             };
             // One search: the page merges the workers' reports and shares
-            // out the shrinking searches itself (`ui::explore_job::Job`).
+            // out the shrinking searches itself (`explore::job::Job`).
             match Exploration::one_search(&config) {
                 Ok(exploration) => {
                     let me = config.slice.map_or(0, |s| s.index);

@@ -5,7 +5,7 @@
 //!
 //! Owns `Detail` and its English sentence (`Display`, printed by the command
 //! line and its JSON). The page words each variant in the reader's language
-//! from the same facts (`ui::finding_words`). It must not judge runs: the
+//! from the same facts (`view::words::findings`). It must not judge runs: the
 //! `Monitor` in `properties` decides what to report.
 
 use std::fmt;

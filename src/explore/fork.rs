@@ -6,7 +6,7 @@
 //! runs differ only where the branch makes them.
 //!
 //! Owns branching a path and recovering the path of a live run. Pure; what
-//! the page draws of two runs side by side is `ui::fork_align`.
+//! the page draws of two runs side by side is `view::fork_align`.
 
 use super::{Choice, ExploreConfig, ExploreError, Node};
 use crate::protocol::Trace;

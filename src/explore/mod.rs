@@ -12,179 +12,32 @@
 //! decides their future (team state, agent loops, turns; not the trace or
 //! the clock), plus the properties the path has already broken.
 //!
-//! Owns search and reporting: here the bounds and errors, a state and its
+//! A façade: the bounds in `config`, the error in `error`, a state and its
 //! moves in `node`, the verdicts and examples in `report`, the search in
-//! `search`. It must not draw anything or call a real model; the page's
-//! panel and the `explore` binary are its drivers.
+//! `search`, shrinking in `shrink`, the properties in `properties`, and a
+//! search shared among the page's Web Workers in `job` (its wire format
+//! and state machine, sans-IO). It must not draw anything or call a real
+//! model; the page's panel and the `explore` binary are its drivers.
 
 mod claims;
+mod config;
 pub mod detail;
+mod error;
 pub mod fork;
 pub mod gallery;
+pub mod job;
 mod node;
 pub mod properties;
 mod report;
 mod search;
 pub mod shrink;
 
-use serde::{Deserialize, Serialize};
-
 pub use claims::Claim;
+pub use config::{ExploreConfig, Progress, Slice, Strategy};
 pub use detail::Detail;
+pub use error::ExploreError;
 pub use node::{outcome, replay_finding, replay_path, Choice, Node, Step};
 pub use properties::{Finding, Monitor, Property, Quantifier};
 pub use report::{Counterexample, Example, PathExample, PropertyReport, Report, Verdict};
 pub use search::{explore, explore_with, Exploration};
 pub use shrink::Shrinking;
-
-use crate::model::scripted::choices::Decisions;
-use crate::protocol::{FaultAction, Rules};
-
-/// Why an exploration could not run.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ExploreError {
-    /// No scenario has this id.
-    #[error("no scenario '{0}'; try --list")]
-    UnknownScenario(String),
-    /// A path names a choice that is not open at its state.
-    #[error("step {step} of the path cannot be taken: {choice} is not one of the open choices ({open})")]
-    BadPath {
-        /// The step, from 1.
-        step: usize,
-        /// The choice, in words.
-        choice: String,
-        /// What was open there.
-        open: String,
-    },
-    /// The world refused a prompt of the scenario.
-    #[error("the scenario's prompt was refused: {0}")]
-    Refused(String),
-    /// A recorded run that no path of the explorer reproduces.
-    #[error("this run cannot be forked: from event #{seq} on (choice {step}) it is not a run of its scenario on the scripted model with no fault rules and nobody's hand in it")]
-    Unforkable {
-        /// The choice where the paths part, from 1.
-        step: usize,
-        /// The first recorded entry not reproduced.
-        seq: u64,
-    },
-}
-
-/// How to search.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Strategy {
-    /// Breadth first: each counterexample is a shortest one.
-    Bfs,
-    /// Depth first: less memory, any counterexample.
-    Dfs,
-    /// Seeded random walks, for spaces too large to exhaust.
-    Simulate {
-        /// How many walks.
-        runs: u64,
-        /// Seeds the walks.
-        seed: u64,
-    },
-}
-
-/// What to explore and within which bounds.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ExploreConfig {
-    /// The scenario's id (`runtime::scenarios`).
-    pub scenario: String,
-    /// Fixes request ids (the world's seed).
-    pub seed: u64,
-    /// At most this many faults per run.
-    pub max_faults: usize,
-    /// The faults to try on a message.
-    pub fault_kinds: Vec<FaultAction>,
-    /// The policy decisions to try.
-    pub decisions: Decisions,
-    /// At most this many decisions per run that differ from the script.
-    pub max_decisions: usize,
-    /// At most this many choices per run.
-    pub max_depth: usize,
-    /// Stop after this many distinct states.
-    pub max_states: usize,
-    /// How to search.
-    pub strategy: Strategy,
-    /// Worker threads (native only; 0 = every core).
-    pub threads: usize,
-    /// Symmetry reduction: teammates configured alike are interchangeable.
-    pub symmetry: bool,
-    /// Search only this slice of the space (one of several workers), or all
-    /// of it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub slice: Option<Slice>,
-    /// The protective rules the explored world runs under (all on unless
-    /// switched off, as the gallery does to reproduce a failure). Fixed for
-    /// a whole search, so not part of any state's hash.
-    #[serde(default, skip_serializing_if = "Rules::is_default")]
-    pub rules: Rules,
-}
-
-/// One worker's share of a search: the states of the first level wide
-/// enough to share (at least four per worker, so each gets several
-/// subtrees) are dealt out in turn, and worker `index` of `of` explores those
-/// at positions `index`, `index + of`, … and what lies below them. Deterministic: every worker computes the same
-/// level. Subtrees meet again: workers that exchange their claims
-/// ([`Exploration::take_claims`], [`Exploration::learn`]) expand each state
-/// where they meet once, by one of them; without that exchange each expands
-/// it, and their distinct states overlap. Either way each shortest
-/// counterexample is the shortest of the workers' (see `claims`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Slice {
-    /// This worker's index, from 0.
-    pub index: usize,
-    /// How many workers share the search.
-    pub of: usize,
-}
-
-impl Slice {
-    /// Keeps this slice's share of `items`.
-    fn deal<T>(self, items: Vec<T>) -> Vec<T> {
-        let of = self.of.max(1);
-        items.into_iter().enumerate().filter(|(i, _)| i % of == self.index % of).map(|(_, x)| x).collect()
-    }
-
-    /// True when `len` states are enough to share.
-    fn wide_enough(self, len: usize) -> bool {
-        self.of <= 1 || len >= 4 * self.of
-    }
-}
-
-/// How far a search has got: the live counters of a driver (the page's
-/// Explore panel, the command line's `--progress`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Progress {
-    /// Transitions taken so far (states visited, duplicates included).
-    pub states: u64,
-    /// Distinct states so far.
-    pub distinct_states: u64,
-    /// The deepest path so far, in choices.
-    pub depth: usize,
-    /// States waiting to be expanded.
-    pub frontier: usize,
-    /// Which search: 0 for the first, then one per shrinking search.
-    pub pass: u32,
-}
-
-impl ExploreConfig {
-    /// The defaults for `scenario`: BFS, no faults, every core.
-    pub fn new(scenario: &str) -> Self {
-        ExploreConfig {
-            scenario: scenario.to_string(),
-            seed: 2026,
-            max_faults: 0,
-            fault_kinds: vec![FaultAction::Drop, FaultAction::Duplicate, FaultAction::Delay { ms: 1_000 }, FaultAction::Reorder],
-            decisions: Decisions::default(),
-            max_decisions: 2,
-            max_depth: 200,
-            max_states: 2_000_000,
-            strategy: Strategy::Bfs,
-            threads: 0,
-            symmetry: true,
-            slice: None,
-            rules: Rules::default(),
-        }
-    }
-}

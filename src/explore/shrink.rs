@@ -20,7 +20,7 @@
 //! Owns which searches are still needed and how their reports combine; it
 //! runs nothing. One driver runs the searches itself (`Exploration`, the
 //! command line); the page shares each of them among its workers and gives
-//! [`Shrinking`] the merged report of each (`ui::explore_job`).
+//! [`Shrinking`] the merged report of each (`explore::job`).
 
 use std::collections::BTreeMap;
 

@@ -5,7 +5,7 @@
 //! Owns `Breach` (one variant per violation kind, with the facts its
 //! explanation needs) and its English sentence (`Display`), which the raw
 //! log, the command line and the exports print. The page words each variant
-//! in the reader's language from the same facts (`ui::finding_words`).
+//! in the reader's language from the same facts (`view::words::findings`).
 //! Produced by the checker only; it must not judge traces itself.
 
 use std::fmt;

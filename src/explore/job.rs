@@ -1,0 +1,761 @@
+//! An exploration in the page: what the Explore panel asks for
+//! (`ExploreSettings`), how the search is shared out among Web Workers (one
+//! `Slice` each), the messages a worker and the page exchange (`ToWorker`,
+//! `FromWorker`, as JSON; and `ClaimBatch`, the states a worker claimed, as
+//! 32-bit words, which the page relays to the other workers unread), and the
+//! job as its workers report (`Job`: the combined live counters, then the
+//! merged report).
+//!
+//! Owns the job's rules only. Pure and native: no DOM, no workers, no clock
+//! (the driver passes times in, in milliseconds); the search itself is
+//! `explore`, the workers are `ui::explore::workers`, the view is
+//! `ui::explore::panel`.
+
+use serde::{Deserialize, Serialize};
+
+use crate::explore::gallery::Entry;
+use crate::explore::{Choice, Claim, ExploreConfig, PathExample, Progress, Property, Report, Shrinking, Slice, Strategy};
+use crate::model::scripted::choices::Decisions;
+use crate::protocol::FaultAction;
+use crate::protocol::Rules;
+use crate::runtime::scenarios;
+
+/// The most workers a page starts for one search.
+pub const MAX_WORKERS: usize = 4;
+
+/// Workers for a gallery entry's search (`ExploreSettings::of_entry`).
+pub const GALLERY_WORKERS: usize = 1;
+
+/// The most faults per run the panel offers (the space grows fast).
+pub const MAX_FAULTS: usize = 3;
+
+/// Why an exploration cannot start, or a worker's message cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ExploreJobError {
+    /// No explorable scenario has this id.
+    #[error("no scenario '{0}' can be explored")]
+    UnknownScenario(String),
+    /// Too many or too few workers.
+    #[error("{0} workers: choose from 1 to {MAX_WORKERS}")]
+    Workers(usize),
+    /// Too many faults.
+    #[error("{0} faults per run: choose from 0 to {MAX_FAULTS}")]
+    Faults(usize),
+    /// Faults allowed but no kind of fault chosen.
+    #[error("faults are allowed but no kind is ticked: tick drop, duplicate, delay or reorder, or set faults to 0")]
+    NoFaultKind,
+    /// A bound of zero.
+    #[error("{0} must be at least 1")]
+    Zero(&'static str),
+    /// A message from a worker that is not one.
+    #[error("a worker sent a message that cannot be read: {0}")]
+    BadMessage(String),
+}
+
+/// What the Explore panel asks for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ExploreSettings {
+    /// The scenario's id.
+    pub scenario: String,
+    /// Fixes request ids (a run's seed, for a run forked from the screen).
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    /// At most this many faults per run.
+    pub max_faults: usize,
+    /// The kinds of fault to try.
+    pub fault_kinds: Vec<FaultAction>,
+    /// At most this many choices per run.
+    pub max_depth: usize,
+    /// Stop after this many distinct states (per worker).
+    pub max_states: usize,
+    /// At most this many off-script decisions per run.
+    pub max_decisions: usize,
+    /// Which off-script decisions the policy may make (withholding an
+    /// answer is one).
+    #[serde(default)]
+    pub decisions: Decisions,
+    /// The protective rules the explored team runs under (a gallery entry
+    /// switches one off).
+    #[serde(default)]
+    pub rules: Rules,
+    /// How to search.
+    pub strategy: Strategy,
+    /// How many workers share the search.
+    pub workers: usize,
+}
+
+fn default_seed() -> u64 {
+    ExploreConfig::new("").seed
+}
+
+impl Default for ExploreSettings {
+    fn default() -> Self {
+        let c = ExploreConfig::new("shutdown");
+        ExploreSettings {
+            scenario: c.scenario,
+            seed: c.seed,
+            max_faults: 1,
+            fault_kinds: c.fault_kinds,
+            max_depth: 120,
+            max_states: 300_000,
+            max_decisions: c.max_decisions,
+            decisions: c.decisions,
+            rules: c.rules,
+            strategy: Strategy::Bfs,
+            workers: 1,
+        }
+    }
+}
+
+impl ExploreSettings {
+    /// Checks the settings before a search starts.
+    pub fn validate(&self) -> Result<(), ExploreJobError> {
+        if scenarios::explorable(&self.scenario).is_none() {
+            return Err(ExploreJobError::UnknownScenario(self.scenario.clone()));
+        }
+        if !(1..=MAX_WORKERS).contains(&self.workers) {
+            return Err(ExploreJobError::Workers(self.workers));
+        }
+        if self.max_faults > MAX_FAULTS {
+            return Err(ExploreJobError::Faults(self.max_faults));
+        }
+        if self.max_faults > 0 && self.fault_kinds.is_empty() {
+            return Err(ExploreJobError::NoFaultKind);
+        }
+        if self.max_depth == 0 {
+            return Err(ExploreJobError::Zero("the depth bound"));
+        }
+        if self.max_states == 0 {
+            return Err(ExploreJobError::Zero("the state bound"));
+        }
+        Ok(())
+    }
+
+    /// The whole search's configuration (one thread: a worker has one).
+    pub fn config(&self) -> ExploreConfig {
+        let mut c = ExploreConfig::new(&self.scenario);
+        c.seed = self.seed;
+        c.max_faults = self.max_faults;
+        c.fault_kinds = self.fault_kinds.clone();
+        c.max_depth = self.max_depth;
+        c.max_states = self.max_states;
+        c.max_decisions = self.max_decisions;
+        c.decisions = self.decisions;
+        c.rules = self.rules;
+        c.strategy = self.strategy;
+        c.threads = 1;
+        c
+    }
+
+    /// The settings that run a gallery entry's search, its rule on or off
+    /// (`GALLERY_WORKERS`: the entries are small).
+    pub fn of_entry(entry: &Entry, rule_on: bool) -> ExploreSettings {
+        let c = entry.config(rule_on);
+        ExploreSettings {
+            scenario: c.scenario,
+            seed: c.seed,
+            max_faults: c.max_faults,
+            fault_kinds: c.fault_kinds,
+            max_depth: c.max_depth,
+            max_states: ExploreSettings::default().max_states,
+            max_decisions: c.max_decisions,
+            decisions: c.decisions,
+            rules: c.rules,
+            strategy: c.strategy,
+            workers: GALLERY_WORKERS,
+        }
+    }
+
+    /// One configuration per worker, each with its slice of the search.
+    pub fn slices(&self) -> Vec<ExploreConfig> {
+        let of = self.workers.clamp(1, MAX_WORKERS);
+        (0..of).map(|index| ExploreConfig { slice: (of > 1).then_some(Slice { index, of }), ..self.config() }).collect()
+    }
+}
+
+/// What the page tells a worker.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ToWorker {
+    /// Explore this (the worker's slice is in it).
+    Explore {
+        /// The search.
+        config: ExploreConfig,
+    },
+}
+
+/// What a worker tells the page. Externally tagged (`{"done":{…}}`), not
+/// `tag = "kind"`: an internally tagged enum is read through serde's
+/// buffered `Content`, which compiles every finding type's deserializer a
+/// second time into the page (11 KB gzip, issue 10).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FromWorker {
+    /// The worker's code is loaded and listening.
+    Ready,
+    /// How far its search has got.
+    Progress {
+        /// The counters.
+        progress: Progress,
+    },
+    /// Its search is over.
+    Done {
+        /// What it found, each example as its path: the page rebuilds the
+        /// run (and what it found) when it opens one.
+        report: Box<Report<PathExample>>,
+    },
+    /// Its search could not run.
+    Failed {
+        /// Why, in words.
+        error: String,
+    },
+}
+
+impl ToWorker {
+    /// The message as JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Reads a message.
+    pub fn from_json(text: &str) -> Result<Self, ExploreJobError> {
+        serde_json::from_str(text).map_err(|e| ExploreJobError::BadMessage(e.to_string()))
+    }
+}
+
+impl FromWorker {
+    /// The message as JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Reads a message.
+    pub fn from_json(text: &str) -> Result<Self, ExploreJobError> {
+        serde_json::from_str(text).map_err(|e| ExploreJobError::BadMessage(e.to_string()))
+    }
+}
+
+/// The states one worker claimed since its last batch: it posts them, the
+/// page relays them to the other workers of the search as they are, and
+/// each takes them in (`Exploration::learn`). As 32-bit words (a typed
+/// array: no JSON to write or read on the page's thread): the worker's
+/// index, then per claim the hash's low and high halves and the depth.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClaimBatch {
+    /// The worker's index (its slice's).
+    pub from: usize,
+    /// Its claims.
+    pub claims: Vec<Claim>,
+}
+
+impl ClaimBatch {
+    /// The batch as words.
+    pub fn to_words(&self) -> Vec<u32> {
+        let mut out = Vec::with_capacity(1 + 3 * self.claims.len());
+        out.push(self.from as u32);
+        for c in &self.claims {
+            out.extend([c.hash as u32, (c.hash >> 32) as u32, c.depth]);
+        }
+        out
+    }
+
+    /// Reads a batch.
+    pub fn from_words(words: &[u32]) -> Result<ClaimBatch, ExploreJobError> {
+        let torn = || ExploreJobError::BadMessage(format!("{} words are not a worker's index and claims of three words each", words.len()));
+        let Some((from, rest)) = words.split_first() else { return Err(torn()) };
+        if !rest.len().is_multiple_of(3) {
+            return Err(torn());
+        }
+        let claims = rest.chunks_exact(3).map(|w| Claim { hash: u64::from(w[0]) | (u64::from(w[1]) << 32), depth: w[2] }).collect();
+        Ok(ClaimBatch { from: *from as usize, claims })
+    }
+}
+
+/// Where a job is.
+#[derive(Debug, Clone, PartialEq)]
+pub enum JobState {
+    /// Workers are searching.
+    Running,
+    /// Every worker reported; the reports merged.
+    Done(Box<Report<PathExample>>),
+    /// Stopped by the user before the end.
+    Stopped,
+    /// A worker could not search.
+    Failed(String),
+}
+
+/// What the driver must do after a worker's message.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reaction {
+    /// Nothing.
+    None,
+    /// Send this worker its configuration.
+    Send(ToWorker),
+    /// A new search of the job begins (one that shrinks the examples to
+    /// fewer faults): send worker `i` the `i`-th message.
+    SendEach(Vec<ToWorker>),
+    /// The job is over (done or failed): terminate the workers.
+    Finished,
+}
+
+/// The combined live counters of a job's workers.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Counters {
+    /// Transitions taken by every worker, in every search of the job.
+    pub states: u64,
+    /// Distinct states of the first search (the whole space within the
+    /// bounds), summed over workers (each counts those it holds: about the
+    /// whole search's, since they share their claims).
+    pub distinct_states: u64,
+    /// The deepest path any worker has reached.
+    pub depth: usize,
+    /// States waiting to be expanded, summed.
+    pub frontier: usize,
+    /// Workers that have finished the search under way.
+    pub finished: usize,
+    /// The fault bound of the shrinking search under way, if one is: the
+    /// first search is over and its examples are searched for again with
+    /// at most this many faults.
+    pub shrinking: Option<usize>,
+    /// Workers in the job.
+    pub workers: usize,
+    /// Seconds since the start (to the end, once over).
+    pub seconds: f64,
+    /// `states / seconds`.
+    pub states_per_second: f64,
+}
+
+/// One exploration in the page, as its workers report: the search of the
+/// space within the settings' bounds, shared among the workers, then, if
+/// their state bound cut it short, each shrinking search its examples need
+/// (fewer faults allowed), shared among them too. Each worker runs one search at a time
+/// ([`Exploration::one_search`]); the job merges the workers' reports of
+/// each and decides what to search next ([`Shrinking`]). Workers do not
+/// shrink on their own: each would search every fewer-fault space whole.
+///
+/// [`Exploration::one_search`]: crate::explore::Exploration::one_search
+#[derive(Debug, Clone, PartialEq)]
+pub struct Job {
+    /// What was asked for.
+    pub settings: ExploreSettings,
+    /// The search under way's slices, one per worker.
+    configs: Vec<ExploreConfig>,
+    progress: Vec<Progress>,
+    reports: Vec<Option<Report<PathExample>>>,
+    /// The first search's merged report and the shrinking searches', once
+    /// the first is over.
+    shrinking: Option<Shrinking<PathExample>>,
+    /// Transitions taken in the searches already over.
+    earlier_states: u64,
+    started_ms: f64,
+    ended_ms: Option<f64>,
+    /// Where it is.
+    pub state: JobState,
+}
+
+impl Job {
+    /// A job for `settings`, started at `now_ms`; its workers are to be
+    /// started by the driver, one per entry of `settings.slices()`.
+    pub fn new(settings: ExploreSettings, now_ms: f64) -> Result<Job, ExploreJobError> {
+        settings.validate()?;
+        let configs = settings.slices();
+        let n = configs.len();
+        Ok(Job {
+            settings,
+            configs,
+            progress: vec![Progress::default(); n],
+            reports: vec![None; n],
+            shrinking: None,
+            earlier_states: 0,
+            started_ms: now_ms,
+            ended_ms: None,
+            state: JobState::Running,
+        })
+    }
+
+    /// How many workers the job needs.
+    pub fn workers(&self) -> usize {
+        self.configs.len()
+    }
+
+    /// Takes worker `worker`'s message at `now_ms` and says what to do.
+    pub fn on_message(&mut self, worker: usize, message: FromWorker, now_ms: f64) -> Reaction {
+        if self.state != JobState::Running || worker >= self.configs.len() {
+            return Reaction::None;
+        }
+        match message {
+            FromWorker::Ready => Reaction::Send(ToWorker::Explore { config: self.configs[worker].clone() }),
+            FromWorker::Progress { progress } => {
+                self.progress[worker] = progress;
+                Reaction::None
+            }
+            FromWorker::Done { report } => {
+                self.progress[worker] =
+                    Progress { states: report.states, distinct_states: report.distinct_states, depth: report.depth, frontier: 0, pass: 0 };
+                self.reports[worker] = Some(*report);
+                if self.reports.iter().all(Option::is_some) {
+                    return self.search_over(now_ms);
+                }
+                Reaction::None
+            }
+            FromWorker::Failed { error } => {
+                self.ended_ms = Some(now_ms);
+                self.state = JobState::Failed(error);
+                Reaction::Finished
+            }
+        }
+    }
+
+    /// Every worker reported on the search under way: merges their reports
+    /// and starts the next shrinking search, or ends the job.
+    fn search_over(&mut self, now_ms: f64) -> Reaction {
+        let Some(merged) = Report::merge(self.reports.iter().flatten().cloned().collect()) else {
+            self.ended_ms = Some(now_ms);
+            self.state = JobState::Failed("no worker reported".into());
+            return Reaction::Finished;
+        };
+        self.earlier_states += merged.states;
+        let shrinking = match self.shrinking.take() {
+            None => Shrinking::new(merged),
+            Some(mut shrinking) => {
+                shrinking.add(merged);
+                shrinking
+            }
+        };
+        if let Some(bound) = shrinking.next_bound() {
+            self.shrinking = Some(shrinking);
+            self.configs = ExploreSettings { max_faults: bound, ..self.settings.clone() }.slices();
+            let n = self.configs.len();
+            self.progress = vec![Progress::default(); n];
+            self.reports = vec![None; n];
+            return Reaction::SendEach(self.configs.iter().map(|config| ToWorker::Explore { config: config.clone() }).collect());
+        }
+        // Counted in `earlier_states` now, with the searches before it.
+        self.progress.fill(Progress::default());
+        let seconds = (now_ms - self.started_ms).max(0.0) / 1000.0;
+        let mut report = shrinking.finish().timed(seconds);
+        report.config = self.settings.config();
+        self.ended_ms = Some(now_ms);
+        self.state = JobState::Done(Box::new(report));
+        Reaction::Finished
+    }
+
+    /// Fails the job at `now_ms` with `error` (its workers could not
+    /// start, say).
+    pub fn fail(&mut self, error: String, now_ms: f64) {
+        if self.state == JobState::Running {
+            self.ended_ms = Some(now_ms);
+            self.state = JobState::Failed(error);
+        }
+    }
+
+    /// Stops the job at `now_ms` (the driver terminates its workers).
+    pub fn stop(&mut self, now_ms: f64) {
+        if self.state == JobState::Running {
+            self.ended_ms = Some(now_ms);
+            self.state = JobState::Stopped;
+        }
+    }
+
+    /// True while workers search.
+    pub fn is_running(&self) -> bool {
+        self.state == JobState::Running
+    }
+
+    /// The combined counters at `now_ms`.
+    pub fn counters(&self, now_ms: f64) -> Counters {
+        let end = self.ended_ms.unwrap_or(now_ms);
+        let seconds = (end - self.started_ms).max(0.0) / 1000.0;
+        let states = self.earlier_states + self.progress.iter().map(|p| p.states).sum::<u64>();
+        let first = self.shrinking.as_ref().map(Shrinking::first);
+        let (distinct_states, depth) = match (first, &self.state) {
+            (_, JobState::Done(report)) => (report.distinct_states, report.depth),
+            (Some(first), _) => (first.distinct_states, first.depth),
+            (None, _) => (self.progress.iter().map(|p| p.distinct_states).sum(), self.progress.iter().map(|p| p.depth).max().unwrap_or(0)),
+        };
+        let running = self.state == JobState::Running;
+        Counters {
+            states,
+            distinct_states,
+            depth,
+            frontier: if running { self.progress.iter().map(|p| p.frontier).sum() } else { 0 },
+            finished: self.reports.iter().filter(|r| r.is_some()).count(),
+            shrinking: self.shrinking.as_ref().filter(|_| running).map(|_| self.configs.first().map_or(0, |c| c.max_faults)),
+            workers: self.configs.len(),
+            seconds,
+            states_per_second: if seconds > 0.0 { states as f64 / seconds } else { 0.0 },
+        }
+    }
+}
+
+/// What an explorer link carries: the panel's settings, and optionally a
+/// run to open (a counterexample's path and the property it breaks).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ExploreLink {
+    /// The panel's settings.
+    pub settings: ExploreSettings,
+    /// The choices of the run to open, from the start.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<Vec<Choice>>,
+    /// The property the run breaks (or shows), by name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub property: Option<String>,
+}
+
+impl ExploreLink {
+    /// The property the link names, if it names a known one.
+    pub fn property(&self) -> Option<Property> {
+        self.property.as_deref().and_then(Property::by_name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::explore::{explore, Exploration, Verdict};
+
+    fn settings(scenario: &str, workers: usize) -> ExploreSettings {
+        ExploreSettings { scenario: scenario.into(), workers, fault_kinds: vec![FaultAction::Drop], ..ExploreSettings::default() }
+    }
+
+    /// What a worker reports on `config`, as the page reads it.
+    fn done(config: &ExploreConfig) -> FromWorker {
+        let mut search = Exploration::one_search(config).unwrap();
+        let report = loop {
+            if let Some(report) = search.run(1 << 20).unwrap() {
+                break report;
+            }
+        };
+        FromWorker::from_json(&FromWorker::Done { report: Box::new(report.paths()) }.to_json()).unwrap()
+    }
+
+    /// Plays the workers' part with the real explorer, in order, through
+    /// every search the job asks for; the configurations of each search.
+    fn run(job: &mut Job, now: &mut f64) -> Vec<Vec<ExploreConfig>> {
+        let mut configs = Vec::new();
+        for w in 0..job.workers() {
+            let Reaction::Send(ToWorker::Explore { config }) = job.on_message(w, FromWorker::Ready, *now) else {
+                panic!("a ready worker gets its slice")
+            };
+            configs.push(config);
+        }
+        let mut searches = Vec::new();
+        loop {
+            let mut next = None;
+            for (w, config) in configs.iter().enumerate() {
+                *now += 500.0;
+                match job.on_message(w, done(config), *now) {
+                    Reaction::None => {}
+                    Reaction::SendEach(messages) => next = Some(messages),
+                    Reaction::Finished => assert_eq!(w + 1, configs.len(), "the job ends when its last worker reports"),
+                    Reaction::Send(m) => panic!("a report is not answered alone: {m:?}"),
+                }
+            }
+            searches.push(std::mem::take(&mut configs));
+            let Some(messages) = next else { return searches };
+            assert_eq!(messages.len(), job.workers(), "each worker gets a part of the next search");
+            configs = messages.into_iter().map(|ToWorker::Explore { config }| config).collect();
+        }
+    }
+
+    #[test]
+    fn a_finished_jobs_counters_count_each_transition_once() {
+        // One search, nothing to shrink: the counters are its report's.
+        let mut now = 0.0;
+        let mut job = Job::new(ExploreSettings { max_faults: 0, ..settings("shutdown", 1) }, now).unwrap();
+        assert_eq!(run(&mut job, &mut now).len(), 1);
+        let JobState::Done(report) = &job.state else { panic!("{:?}", job.state) };
+        let c = job.counters(now);
+        assert_eq!((c.states, c.states_per_second), (report.states, report.states_per_second));
+    }
+    #[test]
+    fn each_worker_gets_its_own_slice_and_the_merged_report_has_the_single_searchs_verdicts() {
+        let single = explore(&settings("shutdown", 1).config()).unwrap();
+        let start = 1_000.0;
+        let mut now = start;
+        let mut job = Job::new(settings("shutdown", 2), now).unwrap();
+        let slices: Vec<_> = job.configs.iter().map(|c| c.slice).collect();
+        assert_eq!(slices, vec![Some(Slice { index: 0, of: 2 }), Some(Slice { index: 1, of: 2 })]);
+        run(&mut job, &mut now);
+        let JobState::Done(report) = &job.state else { panic!("done after every worker reported: {:?}", job.state) };
+        for p in &single.properties {
+            assert_eq!(report.property(p.property).map(|r| r.verdict), Some(p.verdict), "{}", p.property.name());
+        }
+        assert!(report.property(Property::NoAnswerLost).is_some_and(|p| p.verdict == Verdict::Fails));
+        assert_eq!(report.config.slice, None, "the merged report is the whole search's");
+        assert_eq!(job.counters(now).finished, 2);
+        assert!((report.seconds - (now - start) / 1000.0).abs() < 1e-9, "timed from the start to the last report");
+    }
+
+    #[test]
+    fn a_complete_shared_search_is_not_searched_again_and_gives_the_single_searchs_examples() {
+        for (scenario, faults) in [("shutdown", 2), ("reject-plan", 1)] {
+            let settings = ExploreSettings {
+                max_faults: faults,
+                fault_kinds: vec![FaultAction::Drop, FaultAction::Duplicate],
+                ..settings(scenario, 2)
+            };
+            let single = explore(&settings.config()).unwrap().paths();
+            let mut now = 0.0;
+            let mut job = Job::new(settings.clone(), now).unwrap();
+            assert_eq!(run(&mut job, &mut now).len(), 1, "{scenario}: one search");
+            let JobState::Done(report) = &job.state else { panic!("{scenario}: done: {:?}", job.state) };
+            assert!(report.complete, "{scenario}");
+            let mut shrunk = false;
+            for p in &single.properties {
+                let q = report.property(p.property).unwrap();
+                let example = |r: &crate::explore::PropertyReport<PathExample>| r.example.as_ref().map(|e| (e.faults, e.path.len()));
+                assert_eq!((q.verdict, example(q)), (p.verdict, example(p)), "{scenario}: {}", p.property.name());
+                shrunk |= example(q).is_some_and(|(f, _)| f < faults);
+            }
+            assert!(shrunk, "{scenario}: some example uses fewer faults than the search allowed");
+            assert_eq!(report.config, settings.config(), "{scenario}: the report is of the settings' search");
+        }
+    }
+
+    /// Settings whose first search each worker cuts short (at 60 distinct
+    /// states), with examples that use faults.
+    fn cut_short() -> ExploreSettings {
+        ExploreSettings {
+            max_faults: 2,
+            max_states: 60,
+            fault_kinds: vec![FaultAction::Drop, FaultAction::Duplicate],
+            ..settings("shutdown", 2)
+        }
+    }
+
+    #[test]
+    fn the_shrinking_searches_of_a_search_cut_short_are_shared_among_the_workers() {
+        let settings = cut_short();
+        let mut now = 0.0;
+        let mut job = Job::new(settings.clone(), now).unwrap();
+        let searches = run(&mut job, &mut now);
+        assert!(searches.len() > 1, "an example with faults is shrunk by another search");
+        for (i, search) in searches.iter().enumerate() {
+            let slices: Vec<_> = search.iter().map(|c| c.slice).collect();
+            assert_eq!(slices, vec![Some(Slice { index: 0, of: 2 }), Some(Slice { index: 1, of: 2 })], "search {i} is shared");
+            let bound = search[0].max_faults;
+            assert!(search.iter().all(|c| c.max_faults == bound), "search {i}'s parts have one bound");
+            assert!(i == 0 && bound == 2 || i > 0 && bound < 2, "search {i} allows {bound} faults");
+        }
+        let parts = searches[0].iter().map(|c| match done(c) {
+            FromWorker::Done { report } => *report,
+            other => panic!("{other:?}"),
+        });
+        let first = Report::merge(parts.collect()).unwrap();
+        assert!(!first.complete);
+        let JobState::Done(report) = &job.state else { panic!("done: {:?}", job.state) };
+        for p in &report.properties {
+            let faults = |r: Option<&crate::explore::PropertyReport<PathExample>>| r.and_then(|r| r.example.as_ref()).map(|e| e.faults);
+            assert!(faults(Some(p)) <= faults(first.property(p.property)), "{}", p.property.name());
+        }
+        assert_eq!(report.config, settings.config(), "the report is of the settings' search");
+        let c = job.counters(now);
+        assert_eq!((c.distinct_states, c.shrinking, c.frontier), (report.distinct_states, None, 0));
+        assert!(c.states > report.states, "the counters count every search's transitions");
+    }
+
+    #[test]
+    fn while_shrinking_the_counters_say_so_and_keep_the_first_searchs_distinct_states() {
+        let mut job = Job::new(cut_short(), 0.0).unwrap();
+        let configs: Vec<_> = (0..2)
+            .map(|w| match job.on_message(w, FromWorker::Ready, 0.0) {
+                Reaction::Send(ToWorker::Explore { config }) => config,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(job.counters(1.0).shrinking, None);
+        job.on_message(0, done(&configs[0]), 10.0);
+        let Reaction::SendEach(next) = job.on_message(1, done(&configs[1]), 20.0) else { panic!("a shrinking search follows") };
+        let ToWorker::Explore { config } = &next[0];
+        let c = job.counters(30.0);
+        assert_eq!(c.shrinking, Some(config.max_faults));
+        assert_eq!((c.finished, c.workers), (0, 2), "no worker has finished the new search");
+        let JobState::Running = job.state else { panic!("still running") };
+        let first = job.shrinking.as_ref().unwrap().first().clone();
+        assert_eq!((c.distinct_states, c.depth), (first.distinct_states, first.depth));
+        assert_eq!(c.states, first.states, "the first search's transitions, then the new one's");
+        job.on_message(
+            1,
+            FromWorker::Progress { progress: Progress { states: 7, distinct_states: 5, depth: 1, frontier: 3, pass: 0 } },
+            40.0,
+        );
+        let c = job.counters(40.0);
+        assert_eq!((c.states, c.distinct_states, c.frontier), (first.states + 7, first.distinct_states, 3));
+    }
+
+    #[test]
+    fn counters_add_up_the_workers_progress_and_rate_it_over_the_elapsed_time() {
+        let mut job = Job::new(settings("shutdown", 2), 0.0).unwrap();
+        let p = |states, depth| FromWorker::Progress {
+            progress: Progress { states, distinct_states: states / 2, depth, frontier: 10, pass: 0 },
+        };
+        job.on_message(0, p(3_000, 7), 500.0);
+        job.on_message(1, p(1_000, 9), 700.0);
+        let c = job.counters(2_000.0);
+        assert_eq!((c.states, c.distinct_states, c.depth, c.frontier, c.finished, c.workers), (4_000, 2_000, 9, 20, 0, 2));
+        assert!((c.states_per_second - 2_000.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_stopped_job_ignores_late_messages_and_its_clock_stops() {
+        let mut job = Job::new(settings("shutdown", 1), 0.0).unwrap();
+        job.stop(1_000.0);
+        assert_eq!(job.on_message(0, FromWorker::Ready, 1_500.0), Reaction::None);
+        assert_eq!(job.state, JobState::Stopped);
+        assert!((job.counters(9_000.0).seconds - 1.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_failing_worker_fails_the_job_with_its_reason() {
+        let mut job = Job::new(settings("shutdown", 2), 0.0).unwrap();
+        assert_eq!(job.on_message(1, FromWorker::Failed { error: "out of memory".into() }, 10.0), Reaction::Finished);
+        assert_eq!(job.state, JobState::Failed("out of memory".into()));
+    }
+
+    #[test]
+    fn a_gallery_entrys_settings_run_its_own_search() {
+        for entry in crate::explore::gallery::GALLERY {
+            for rule_on in [false, true] {
+                let settings = ExploreSettings::of_entry(entry, rule_on);
+                assert_eq!(settings.validate(), Ok(()), "{}", entry.id);
+                assert_eq!(
+                    ExploreConfig { max_states: entry.config(rule_on).max_states, ..settings.config() },
+                    entry.config(rule_on),
+                    "{} rule on: {rule_on}",
+                    entry.id
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn bad_settings_are_refused_with_a_reason() {
+        let bad = |s: ExploreSettings| Job::new(s, 0.0).unwrap_err();
+        assert_eq!(bad(settings("nope", 1)), ExploreJobError::UnknownScenario("nope".into()));
+        assert_eq!(bad(settings("shutdown", 0)), ExploreJobError::Workers(0));
+        assert_eq!(bad(settings("shutdown", MAX_WORKERS + 1)), ExploreJobError::Workers(MAX_WORKERS + 1));
+        assert_eq!(bad(ExploreSettings { max_faults: 4, ..settings("shutdown", 1) }), ExploreJobError::Faults(4));
+        assert_eq!(bad(ExploreSettings { fault_kinds: vec![], ..settings("shutdown", 1) }), ExploreJobError::NoFaultKind);
+        assert_eq!(bad(ExploreSettings { max_depth: 0, ..settings("shutdown", 1) }), ExploreJobError::Zero("the depth bound"));
+        assert!(Job::new(ExploreSettings { fault_kinds: vec![], max_faults: 0, ..settings("shutdown", 1) }, 0.0).is_ok());
+    }
+
+    #[test]
+    fn a_claim_batch_round_trips_as_words_and_a_torn_one_is_an_error() {
+        let batch = ClaimBatch { from: 1, claims: vec![Claim { hash: u64::MAX - 5, depth: 7 }, Claim { hash: 42, depth: 0 }] };
+        assert_eq!(ClaimBatch::from_words(&batch.to_words()), Ok(batch.clone()));
+        let words = batch.to_words();
+        assert!(matches!(ClaimBatch::from_words(&words[..5]), Err(ExploreJobError::BadMessage(_))));
+        assert!(matches!(ClaimBatch::from_words(&[]), Err(ExploreJobError::BadMessage(_))));
+    }
+
+    #[test]
+    fn worker_messages_round_trip_as_json_and_garbage_is_an_error() {
+        let m = FromWorker::Progress { progress: Progress { states: 5, distinct_states: 4, depth: 3, frontier: 2, pass: 1 } };
+        assert_eq!(FromWorker::from_json(&m.to_json()).unwrap(), m);
+        let t = ToWorker::Explore { config: settings("reject-plan", 1).config() };
+        assert_eq!(ToWorker::from_json(&t.to_json()).unwrap(), t);
+        assert!(matches!(FromWorker::from_json("{\"kind\":\"dance\"}"), Err(ExploreJobError::BadMessage(_))));
+    }
+}

@@ -1,0 +1,274 @@
+//! The page: its header, the error banner, the layout of the diagram and
+//! the two side columns, skip links, opening a share link, and the
+//! keyboard shortcuts.
+//!
+//! Owns layout and what the page does on its own (Play's timer, the keys,
+//! links). Each part is its own module: the controls bar `controls`, the
+//! forms `prompt_box`, `settings_form`, `faults_form`, `trace_box`, the
+//! drawers `drawers`, the shortcuts' help `shortcuts`, the diagram
+//! `diagram_view`, the panels `panels`; every action goes through the
+//! `Session`.
+
+use leptos::ev;
+use leptos::prelude::*;
+
+use crate::model::provider_settings::Provider;
+use crate::runtime::scenarios;
+use crate::runtime::scheduler::Mode;
+use crate::ui::diagram::canvas::DiagramView;
+use crate::ui::diagram::caption_box::CaptionBox;
+use crate::ui::diagram::controls::Controls;
+use crate::ui::diagram::tour::{TourCard, TourList, TourState};
+use crate::ui::explore::fork::ForkView;
+use crate::ui::explore::gallery::Gallery;
+use crate::ui::explore::panel::{ExploreFinding, ExplorePanel};
+use crate::ui::explore::state::ExploreUi;
+use crate::ui::panels::side::Panels;
+use crate::ui::panels::trace_box::TracePanel;
+use crate::ui::setup::faults_form::FaultsPanel;
+use crate::ui::setup::prompt_box::{model_words, PromptBox, ScenarioList};
+use crate::ui::setup::settings_form::Settings;
+use crate::ui::shell::drawers::{Drawer, DrawerHead, DrawerToggle, Drawers};
+use crate::ui::shell::lang::{lang, Lang, LanguageSwitcher};
+use crate::ui::shell::shortcuts::ShortcutsHelp;
+use crate::ui::shell::web;
+use crate::ui::state::session::Session;
+use crate::view::export::share;
+use crate::view::i18n::tr;
+use crate::view::words::errors;
+
+/// Opens what a link's fragment asks for. False when it asks for nothing
+/// or cannot be opened (the banner then says what is wrong with it, and the
+/// run on screen stays).
+fn open_link(s: Session, l: Lang, hash: &str) -> bool {
+    match share::parse_fragment(hash) {
+        Ok(Some(share::SharedRun::Scenario { id, seed, faults })) => match scenarios::by_id(&id) {
+            Some(sc) => {
+                // A scenario link replays on the scripted model.
+                s.settings.provider.set(Provider::Scripted);
+                s.settings.load_remembered_key();
+                if let Some(seed) = seed {
+                    s.settings.seed.set(seed);
+                    s.settings.mark("seed", None);
+                }
+                s.settings.faults.set(faults);
+                s.run_scenario(sc);
+                true
+            }
+            None => {
+                s.error(tr!(l.cat_untracked(), "ui-link-unknown-scenario", id = id.chars().take(40).collect::<String>()));
+                false
+            }
+        },
+        Ok(Some(share::SharedRun::Trace(trace))) => {
+            s.load(trace, None);
+            s.keep_current();
+            true
+        }
+        Ok(Some(share::SharedRun::Explore(link))) => expect_context::<ExploreUi>().open_link(s, *link),
+        Ok(None) => false,
+        Err(e) => {
+            s.error(tr!(l.cat_untracked(), "ui-link-bad", error = errors::share(l.cat_untracked(), &e)));
+            false
+        }
+    }
+}
+
+/// The whole page. `pace_ms` overrides Live mode's pacing at 1x (tests use
+/// 0 to run at full speed).
+#[component]
+pub fn App(
+    /// Live mode's pacing at 1x in milliseconds per event (tests use 0).
+    #[prop(optional)]
+    pace_ms: Option<u64>,
+) -> impl IntoView {
+    let l = Lang::from_browser();
+    provide_context(l);
+    let s = Session::new(pace_ms.map_or(crate::ui::state::session::BASE_PACE_MS, |p| p as f64)).speaking(l);
+    provide_context(s);
+    let tours = TourState::new();
+    provide_context(tours);
+    provide_context(ExploreUi::new());
+    s.reset();
+    // A share link reruns its scenario or shows its trace; otherwise the run
+    // from before a reload comes back for replay. A bad link says so, and
+    // its banner stays over the restored run.
+    let hash = window().location().hash().unwrap_or_default();
+    if !open_link(s, l, &hash) {
+        s.restore_current();
+    }
+    // A link pasted into this open tab.
+    let hash_listener = window_event_listener(ev::hashchange, move |_| {
+        let hash = window().location().hash().unwrap_or_default();
+        if !hash.trim_start_matches('#').is_empty() {
+            open_link(s, l, &hash);
+        }
+    });
+    on_cleanup(move || hash_listener.remove());
+    s.refresh_saved();
+    // A language whose messages could not be fetched: the banner says so.
+    crate::ui::shell::lang::report_problems(move |text| s.banner.set(Some(text)));
+
+    // Play: advance the cursor through the recording; at its end in Step
+    // mode, release the next event of the run.
+    Effect::new(move |_| {
+        if !s.playback.playing.get() {
+            return;
+        }
+        let delay = crate::ui::state::playback::step_interval(s.playback.speed.get());
+        let handle = set_interval_with_handle(
+            move || {
+                if s.playback.cursor.get_untracked().is_none()
+                    && (s.playback.mode.get_untracked() == Mode::Live || !s.run.running.get_untracked())
+                {
+                    s.playback.playing.set(false);
+                } else {
+                    s.next();
+                }
+            },
+            delay,
+        );
+        if let Ok(h) = handle {
+            on_cleanup(move || h.clear());
+        }
+    });
+
+    // The side panels: columns on a wide screen, drawers behind buttons on
+    // a narrow one (at most one open); Escape closes the open one.
+    let drawer = Drawers::default();
+    provide_context(drawer);
+    let shortcuts = NodeRef::<leptos::html::Dialog>::new();
+    let open_shortcuts = move || {
+        if let Some(d) = shortcuts.get_untracked() {
+            if !d.open() {
+                let _ = d.show_modal();
+            }
+        }
+    };
+
+    let keys = window_event_listener(ev::keydown, move |e| {
+        let target = e.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok());
+        let tag = target.as_ref().map(|el| el.tag_name()).unwrap_or_default();
+        let typing = matches!(tag.as_str(), "INPUT" | "TEXTAREA" | "SELECT");
+        let dialog_open = shortcuts.get_untracked().is_some_and(|d| d.open());
+        if typing || dialog_open || e.ctrl_key() || e.meta_key() || e.alt_key() {
+            return;
+        }
+        match e.key().as_str() {
+            // Space on a focused button or link presses it, as everywhere.
+            " " if matches!(tag.as_str(), "BUTTON" | "A" | "SUMMARY") => return,
+            " " => s.playback.playing.update(|p| *p = !*p),
+            "ArrowLeft" => s.back(),
+            "ArrowRight" => s.next(),
+            "Home" => s.seek(0),
+            "End" => s.seek(usize::MAX),
+            "?" => open_shortcuts(),
+            "Escape" if drawer.which_untracked().is_some() => drawer.close(true),
+            // As the shortcuts dialog says: Escape ends a guided tour.
+            "Escape" if tours.active.get_untracked().is_some() => crate::ui::diagram::tour::end(s, tours),
+            _ => return,
+        }
+        e.prevent_default();
+    });
+    on_cleanup(move || keys.remove());
+
+    view! {
+        <div class="app">
+            <nav class="skip-links" aria-label=move || l.t("ui-skip-links")>
+                <a class="skip" href="#controls" on:click=move |e| skip_to(e, "controls")>{move || l.t("ui-skip-controls")}</a>
+                <a class="skip" href="#diagram" on:click=move |e| skip_to(e, "diagram")>{move || l.t("ui-skip-diagram")}</a>
+                <a class="skip" href="#setup" on:click=move |e| if web::narrow() { e.prevent_default(); drawer.open(Drawer::Setup) } else { skip_to(e, "prompt") }>{move || l.t("ui-skip-setup")}</a>
+            </nav>
+            <header class="app-header">
+                <h1>{move || l.t("ui-title")}</h1>
+                <p class="tagline">{move || l.t("ui-tagline")}</p>
+                <p class="model-label">{move || {
+                    // The model of the run on screen: its team's, or its snapshot's.
+                    let snapshot = s.run.snapshot.get();
+                    let label = s.model_label();
+                    let label = if label.is_empty() { snapshot.map(|snap| snap.describe()).unwrap_or_else(|| l.t("ui-recorded-trace")) } else { label };
+                    tr!(l.cat(), "ui-model", label = model_words(l.cat(), label))
+                }}</p>
+                <div class="header-actions">
+                    <DrawerToggle which=Drawer::Setup/>
+                    <DrawerToggle which=Drawer::Panels/>
+                    <LanguageSwitcher/>
+                    <button class="shortcuts-button" aria-haspopup="dialog" on:click=move |_| open_shortcuts()><span class="shortcuts-text">{move || l.t("ui-shortcuts")}" "</span><kbd aria-hidden="true">"?"</kbd></button>
+                </div>
+            </header>
+            <Banner/>
+            <div class="layout">
+                // The diagram comes first in reading and tab order; on a wide
+                // screen the grid puts the setup column to its left.
+                <main id="main" class=move || if s.run.stopped.get() && s.playback.cursor.get().is_none() { "centre stopped" } else { "centre" }>
+                    <Controls/>
+                    <CaptionBox/>
+                    <TourCard/>
+                    <ExploreFinding/>
+                    <ForkView/>
+                    {move || s.run.trace.with(|t| t.is_empty()).then(|| view! {
+                        <p class="empty-hint">{move || l.t("ui-empty-hint")}<span class="narrow-only">{move || l.t("ui-empty-hint-narrow")}</span>{move || l.t("ui-empty-hint-end")}</p>
+                    })}
+                    <DiagramView/>
+                </main>
+                <aside id="setup" class=move || drawer.class(Drawer::Setup, "left") aria-label=move || l.t("ui-drawer-setup-title")>
+                    <DrawerHead which=Drawer::Setup/>
+                    <PromptBox/>
+                    <ScenarioList/>
+                    <TourList on_start=Callback::new(move |()| drawer.close(false))/>
+                    <TracePanel/>
+                    <Settings/>
+                    <FaultsPanel/>
+                    <ExplorePanel/>
+                    <Gallery/>
+                </aside>
+                <aside id="panels" class=move || drawer.class(Drawer::Panels, "right") aria-label=move || l.t("ui-drawer-panels-title")>
+                    <DrawerHead which=Drawer::Panels/>
+                    <Panels/>
+                </aside>
+                <div class="scrim" hidden=move || drawer.which().is_none() on:click=move |_| drawer.close(true)></div>
+            </div>
+            <ShortcutsHelp dialog=shortcuts/>
+        </div>
+    }
+}
+
+/// Moves focus to the element with `id` without touching the URL (a
+/// fragment would be read as a share link).
+fn skip_to(e: ev::MouseEvent, id: &str) {
+    e.prevent_default();
+    if let Some(el) = document().get_element_by_id(id) {
+        let el: web_sys::HtmlElement = wasm_bindgen::JsCast::unchecked_into(el);
+        let _ = el.focus();
+        el.scroll_into_view();
+    }
+}
+
+/// The error banner: the last error the page or a model call raised, in
+/// the page's language, until dismissed.
+#[component]
+fn Banner() -> impl IntoView {
+    let s = expect_context::<Session>();
+    let l = lang();
+    // A failed model call surfaces here as well as on the agent's lifeline.
+    Effect::new(move |seen: Option<usize>| {
+        let errors = s.run.views.with(|v| v.model_errors());
+        if errors > seen.unwrap_or(0) {
+            let last = s.run.trace.with(crate::view::panel_data::last_model_error);
+            if let Some((agent, error)) = last {
+                s.banner.set(Some(tr!(l.cat_untracked(), "ui-model-failed", agent = agent.to_string(), error = error.to_string())));
+            }
+        }
+        errors
+    });
+    move || {
+        s.banner.get().map(|text| {
+            view! {
+                <div class="banner-error" role="alert">
+                    <span>{text}</span>
+                    <button class="dismiss" aria-label=move || l.t("ui-dismiss") on:click=move |_| s.banner.set(None)>"×"</button>
+                </div>
+            }
+        })
+    }
+}

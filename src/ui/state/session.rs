@@ -1,0 +1,505 @@
+//! The session: the link between the runtime and the reactive graph. It
+//! holds the parts of the page's state, each in its own module — the
+//! settings being edited (`settings`), the run on screen (`run`), playback
+//! (`playback`), saved runs (`library`) — plus the error banner, and it is
+//! the only place that talks to the runtime. Runtime changes reach the
+//! trace once per animation frame, however many events happened in between.
+//!
+//! Owns the actions (run, stop, step, answer, save, open). It must not draw
+//! anything, and it must not build a model itself (`model::provider_settings`).
+
+use std::cell::Cell;
+use std::collections::VecDeque;
+use std::rc::Rc;
+
+use leptos::prelude::*;
+
+use crate::model::provider_settings::{self, Provider};
+use crate::protocol::{AgentName, RequestId, Trace};
+use crate::runtime::scenarios::Scenario;
+use crate::runtime::scheduler::Mode;
+use crate::runtime::{browser, Runtime, RuntimeConfig};
+use crate::ui::shell::lang::Lang;
+use crate::ui::state::library::Library;
+use crate::ui::state::playback::Playback;
+use crate::ui::state::run::Run;
+use crate::ui::state::settings::{Settings, TeamSettings};
+use crate::ui::state::storage;
+use crate::ui::state::storage::StorageError;
+use crate::view::export::snapshot::RunSnapshot;
+use crate::view::export::{self, share};
+use crate::view::i18n::{tr, Catalog, Locale};
+use crate::view::words::errors;
+
+/// Base pacing of Live mode at 1x, in milliseconds per event.
+pub const BASE_PACE_MS: f64 = 320.0;
+
+/// Every part of one session. `Copy`: pass it around freely.
+#[derive(Clone, Copy)]
+pub struct Session {
+    rt: StoredValue<Option<Runtime>, LocalStorage>,
+    /// What the runtime's team was built from (with the key: never stored).
+    rt_settings: StoredValue<Option<TeamSettings>>,
+    queued: StoredValue<VecDeque<String>, LocalStorage>,
+    sync_pending: StoredValue<Rc<Cell<bool>>, LocalStorage>,
+    /// Live pacing at 1x, in milliseconds per event.
+    base_pace: StoredValue<f64>,
+    /// The settings being edited (they build the next team).
+    pub settings: Settings,
+    /// The run on screen.
+    pub run: Run,
+    /// Cursor, mode, speed, selection.
+    pub playback: Playback,
+    /// Saved runs.
+    pub library: Library,
+    /// A dismissible error for the banner.
+    pub banner: RwSignal<Option<String>>,
+    /// The page's language, for what the session writes in the banner.
+    lang: Lang,
+}
+
+impl Session {
+    /// A session with no run yet, pacing Live mode at `base_pace_ms` per
+    /// event at 1x (0 runs as fast as the agents go).
+    pub fn new(base_pace_ms: f64) -> Self {
+        Session {
+            rt: StoredValue::new_local(None),
+            rt_settings: StoredValue::new(None),
+            queued: StoredValue::new_local(VecDeque::new()),
+            sync_pending: StoredValue::new_local(Rc::new(Cell::new(false))),
+            base_pace: StoredValue::new(base_pace_ms),
+            settings: Settings::new(),
+            run: Run::new(),
+            playback: Playback::new(),
+            library: Library::new(),
+            banner: RwSignal::new(None),
+            lang: Lang(RwSignal::new(Locale::En)),
+        }
+    }
+
+    /// The same session, writing its banner in `lang`'s language.
+    pub fn speaking(self, lang: Lang) -> Self {
+        Session { lang, ..self }
+    }
+
+    /// The catalog of the page's language, untracked.
+    fn cat(&self) -> &'static Catalog {
+        self.lang.cat_untracked()
+    }
+
+    /// Shows an error in the banner.
+    pub fn error(&self, e: impl std::fmt::Display) {
+        self.banner.set(Some(tr!(self.cat(), "ui-error", error = e.to_string())));
+    }
+
+    /// Shows what browser storage refused, in the page's language.
+    pub fn storage_error(&self, e: &StorageError) {
+        self.error(storage::words(self.cat(), e));
+    }
+
+    /// The pace of Live mode at the current speed.
+    pub fn pace_ms(&self) -> u64 {
+        (self.base_pace.get_value() / self.playback.speed.get_untracked()).round() as u64
+    }
+
+    /// Runs `f` on the runtime, if there is one.
+    pub fn with_rt<T>(&self, f: impl FnOnce(&Runtime) -> T) -> Option<T> {
+        self.rt.with_value(|rt| rt.as_ref().map(f))
+    }
+
+    /// The number of events shown (tracked).
+    pub fn shown(&self) -> usize {
+        let len = self.run.trace.with(Trace::len);
+        self.playback.shown(len)
+    }
+
+    /// Replaces the runtime with a fresh team built from the settings shown
+    /// (the old one is stopped). False (and the banner says why) if the
+    /// settings cannot build a team.
+    pub fn reset(&self) -> bool {
+        if let Some(why) = self.settings.first_problem() {
+            self.error(tr!(self.cat(), "session-fix-settings", why = why.to_string()));
+            return false;
+        }
+        let team = self.settings.team_untracked();
+        let built = team.faults.validate().map_err(|e| e.to_string()).and_then(|()| {
+            let sleeper = Rc::new(crate::model::sleep::TimerSleeper);
+            provider_settings::build(&team.provider, crate::model::fetch::FetchTransport, sleeper).map_err(|e| e.to_string())
+        });
+        let model = match built {
+            Ok(model) => model,
+            Err(e) => {
+                // The team on screen (if any) carries on untouched.
+                self.error(e);
+                return false;
+            }
+        };
+        self.with_rt(Runtime::stop);
+        let config = RuntimeConfig {
+            seed: team.seed,
+            max_tokens: team.provider.max_tokens,
+            faults: team.faults.clone(),
+            mode: self.playback.mode.get_untracked(),
+            pace_ms: self.pace_ms(),
+            ..RuntimeConfig::default()
+        };
+        let host = if team.provider.provider == Provider::Scripted { browser::host() } else { browser::real_time_host() };
+        let rt = Runtime::new(config, model, host);
+        let session = *self;
+        rt.subscribe(Rc::new(move || session.schedule_sync()));
+        self.rt.set_value(Some(rt));
+        let mut snapshot = team.snapshot();
+        snapshot.by_hand = self.playback.mode.get_untracked() == Mode::Step;
+        self.rt_settings.set_value(Some(team.clone()));
+        self.queued.update_value(VecDeque::clear);
+        self.run.start(team.seed, snapshot);
+        self.playback.rewind_to_latest();
+        self.banner.set(None);
+        self.sync();
+        true
+    }
+
+    /// Shows a recorded trace for replay: the running team (if any) is
+    /// stopped and set aside; a new prompt starts a fresh team.
+    pub fn load(&self, trace: Trace, snapshot: Option<RunSnapshot>) {
+        self.with_rt(Runtime::stop);
+        self.rt.set_value(None);
+        self.rt_settings.set_value(None);
+        self.queued.update_value(VecDeque::clear);
+        self.playback.playing.set(false);
+        self.run.show_recorded(trace, snapshot);
+        self.playback.rewind_to_latest();
+        self.banner.set(None);
+    }
+
+    /// The label of the model of the run on screen, for the header.
+    pub fn model_label(&self) -> String {
+        self.with_rt(Runtime::model_label).unwrap_or_default()
+    }
+
+    /// True when the team behind the run on screen was built from exactly
+    /// the settings shown (tracked), so Run continues it.
+    pub fn settings_match_team(&self) -> bool {
+        let shown = self.settings.team();
+        self.rt_settings.with_value(|t| t.as_ref() == Some(&shown))
+    }
+
+    /// True while the runtime has work in flight.
+    pub fn is_busy(&self) -> bool {
+        self.with_rt(|rt| rt.is_running() && !rt.is_stopped()).unwrap_or(false)
+    }
+
+    /// Sends a prompt to the lead. The team on screen continues when it was
+    /// built from the settings shown and is not stopped; otherwise a new
+    /// team starts from the settings shown. Refused while a run is going.
+    pub fn submit(&self, prompt: &str) {
+        if self.is_busy() {
+            self.error(self.cat().t("session-busy"));
+            return;
+        }
+        if let Some(why) = self.settings.first_problem() {
+            self.error(tr!(self.cat(), "session-fix-settings", why = why.to_string()));
+            return;
+        }
+        let continue_team = !self.with_rt(Runtime::is_stopped).unwrap_or(true) && untrack(|| self.settings_match_team());
+        if !continue_team && !self.reset() {
+            return; // reset said what is missing
+        }
+        self.send_prompt(prompt);
+    }
+
+    fn send_prompt(&self, prompt: &str) {
+        match self.with_rt(|rt| rt.submit_prompt(prompt)) {
+            Some(Err(e)) => self.error(e),
+            Some(Ok(())) => {
+                self.run.snapshot.update(|s| {
+                    if let Some(s) = s {
+                        s.prompts.push(prompt.to_string());
+                    }
+                });
+                self.playback.cursor.set(None);
+            }
+            None => {}
+        }
+        self.sync();
+    }
+
+    /// Runs a scenario on a fresh team built from the settings shown; its
+    /// later prompts wait for the team to go quiet.
+    pub fn run_scenario(&self, scenario: Scenario) {
+        if !self.reset() {
+            return;
+        }
+        self.run.snapshot.update(|s| {
+            if let Some(s) = s {
+                s.scenario = Some(scenario.id.to_string());
+            }
+        });
+        self.queued.update_value(|q| q.extend(scenario.prompts.iter().skip(1).map(|p| p.to_string())));
+        self.send_prompt(scenario.prompts[0]);
+    }
+
+    /// Live or Step.
+    pub fn set_mode(&self, mode: Mode) {
+        self.playback.mode.set(mode);
+        if mode == Mode::Step && self.run.running.get_untracked() {
+            self.run.mark_by_hand();
+        }
+        self.with_rt(|rt| rt.set_mode(mode));
+        self.sync();
+    }
+
+    /// Changes speed (and Live pacing).
+    pub fn set_speed(&self, speed: f64) {
+        self.playback.speed.set(speed.clamp(0.25, 4.0));
+        let pace = self.pace_ms();
+        self.with_rt(|rt| rt.set_pace(pace));
+    }
+
+    /// Stops every agent; the trace stays for replay.
+    pub fn stop(&self) {
+        let had_run = self.with_rt(|_| ()).is_some();
+        self.with_rt(Runtime::stop);
+        self.playback.playing.set(false);
+        self.queued.update_value(VecDeque::clear);
+        if had_run {
+            // A run cut short is reproduced by its trace only, also after a reload.
+            if self.run.running.get_untracked() {
+                self.run.mark_by_hand();
+            }
+            self.run.stopped_by_user.set(true);
+        }
+        self.sync();
+    }
+
+    /// One event forward: through the recorded trace, or (at its end, in
+    /// Step mode) by releasing the next event of the run.
+    pub fn next(&self) {
+        let len = self.run.trace.with_untracked(Trace::len);
+        if !self.playback.forward(len) && self.playback.mode.get_untracked() == Mode::Step {
+            self.with_rt(Runtime::step);
+            self.sync();
+        }
+    }
+
+    /// One event back.
+    pub fn back(&self) {
+        self.playback.back(self.run.trace.with_untracked(Trace::len));
+    }
+
+    /// Jumps to an event count (the scrubber); the end follows the latest.
+    pub fn seek(&self, to: usize) {
+        self.playback.seek(to, self.run.trace.with_untracked(Trace::len));
+    }
+
+    /// A human answers a request as its addressee.
+    pub fn answer(&self, as_agent: &AgentName, id: &RequestId, approve: bool, text: &str) {
+        match self.with_rt(|rt| rt.answer_as(as_agent, id.as_str(), approve, text)) {
+            Some(Err(e)) => self.error(e),
+            Some(Ok(_)) => self.run.mark_by_hand(),
+            None => {}
+        }
+        self.sync();
+    }
+
+    /// A human sends a message as any agent still in the team; a teammate
+    /// that has shut down is refused.
+    pub fn send(&self, from: &AgentName, to: &AgentName, content: &str) {
+        let gone = self.with_rt(|rt| rt.with_team(|t| t.roster().status(from))).flatten() == Some(crate::protocol::MemberStatus::Shutdown);
+        if gone {
+            self.error(tr!(self.cat(), "session-sender-gone", name = from.as_str()));
+            return;
+        }
+        match self.with_rt(|rt| rt.send_as(from, to, content)) {
+            Some(Err(e)) => self.error(e),
+            Some(Ok(())) => self.run.mark_by_hand(),
+            None => {}
+        }
+        self.sync();
+    }
+
+    fn schedule_sync(&self) {
+        let pending = self.sync_pending.get_value();
+        if pending.replace(true) {
+            return;
+        }
+        let session = *self;
+        request_animation_frame(move || {
+            pending.set(false);
+            session.sync();
+        });
+    }
+
+    /// Copies what changed in the runtime into the signals.
+    pub fn sync(&self) {
+        let Some((new_entries, running, stopped, waiting, streaming)) = self.with_rt(|rt| {
+            let have = self.run.trace.with_untracked(Trace::len);
+            let new = rt.with_team(|t| t.events_since(have as u64).to_vec());
+            let waiting = rt.waiting().into_iter().map(|(who, kind)| format!("{who}: {kind}")).collect::<Vec<_>>();
+            (new, rt.is_running(), rt.is_stopped(), waiting, rt.streaming_text())
+        }) else {
+            return;
+        };
+        self.run.append(new_entries);
+        let finished = self.run.running.get_untracked() && !running;
+        let newly_stopped = stopped && !self.run.stopped.get_untracked();
+        let running = running && !stopped;
+        self.run.running.set(running);
+        self.run.stopped.set(stopped);
+        if finished || newly_stopped {
+            self.keep_current();
+        }
+        self.run.next_up.set(if stopped { Vec::new() } else { waiting });
+        self.run.streaming.set(if stopped { Default::default() } else { streaming });
+        if !running && !stopped {
+            let next = self.queued.try_update_value(VecDeque::pop_front).flatten();
+            if let Some(prompt) = next {
+                self.send_prompt(&prompt);
+            }
+        }
+    }
+}
+
+/// Saved runs and the run kept across a reload.
+impl Session {
+    fn stored(&self) -> storage::StoredRun {
+        let id = js_sys::Date::now() as u64;
+        storage::StoredRun {
+            id,
+            title: self.run.title(),
+            settings: self.run.snapshot.get_untracked(),
+            trace: self.run.trace.with_untracked(export::trace_json),
+        }
+    }
+
+    /// Keeps the run on screen as the one a reload restores.
+    pub fn keep_current(&self) {
+        if let Err(e) = storage::save_current(&self.stored()) {
+            self.storage_error(&e);
+        }
+    }
+
+    /// Shows a stored run: its settings go on the form only if they pass
+    /// validation; a bad value is dropped and the banner says so.
+    fn show_stored(&self, run: storage::StoredRun) -> Result<(), StorageError> {
+        let trace = run.trace()?;
+        let applied = run.settings.as_ref().map(|snap| self.settings.apply(snap));
+        let snapshot = match applied {
+            Some(Ok(())) => run.settings.clone(),
+            _ => None,
+        };
+        self.load(trace, snapshot);
+        if let Some(Err(e)) = applied {
+            self.error(tr!(self.cat(), "session-settings-not-used", error = errors::snapshot(self.cat(), &e)));
+        }
+        Ok(())
+    }
+
+    /// Shows the run from before the reload, if there was one. True if so.
+    /// A banner already up (a bad link) stays.
+    pub fn restore_current(&self) -> bool {
+        let banner = self.banner.get_untracked();
+        let restored = match storage::load_current() {
+            Ok(Some(run)) => match self.show_stored(run) {
+                Ok(()) => true,
+                Err(e) => {
+                    self.error(tr!(self.cat(), "session-not-restored", error = storage::words(self.cat(), &e)));
+                    storage::forget_current();
+                    false
+                }
+            },
+            Ok(None) => false,
+            Err(e) => {
+                self.storage_error(&e);
+                storage::forget_current();
+                false
+            }
+        };
+        if let Some(first) = banner {
+            let later = self.banner.get_untracked();
+            self.banner.set(Some(match later {
+                Some(later) if later != first => tr!(self.cat(), "session-also", first = first, later = later),
+                _ => first,
+            }));
+        }
+        restored
+    }
+
+    /// Adds the run on screen to the saved runs.
+    pub fn save_run(&self) {
+        match storage::save(self.stored()) {
+            Ok(()) => self.refresh_saved(),
+            Err(e) => self.storage_error(&e),
+        }
+    }
+
+    /// Re-reads the saved runs list.
+    pub fn refresh_saved(&self) {
+        match storage::saved() {
+            Ok(runs) => {
+                self.library.saved.set(runs.into_iter().map(|r| (r.id, r.title)).collect());
+                self.library.damaged.set(None);
+            }
+            Err(e) => {
+                self.library.saved.set(Vec::new());
+                self.library.damaged.set(Some(storage::words(self.cat(), &e)));
+            }
+        }
+    }
+
+    /// Opens a saved run for replay.
+    pub fn open_saved(&self, id: u64) {
+        let run = storage::saved().and_then(|runs| runs.into_iter().find(|r| r.id == id).ok_or(StorageError::Gone));
+        match run.and_then(|r| self.show_stored(r)) {
+            Ok(()) => self.keep_current(),
+            Err(e) => self.storage_error(&e),
+        }
+    }
+
+    /// Deletes a saved run.
+    pub fn delete_saved(&self, id: u64) {
+        if let Err(e) = storage::delete(id) {
+            self.storage_error(&e);
+        }
+        self.refresh_saved();
+    }
+
+    /// Deletes every saved run (after the user confirmed).
+    pub fn clear_saved(&self) {
+        if let Err(e) = storage::clear_saved() {
+            self.storage_error(&e);
+        }
+        self.refresh_saved();
+    }
+
+    /// A link that reopens the run on screen, from its snapshot: a scripted
+    /// scenario run that nobody touched is named by scenario, seed and fault
+    /// rules (it replays exactly); any other run carries its trace.
+    pub fn share_link(&self) -> Result<String, share::ShareLinkError> {
+        if self.run.running.get() {
+            return Err(share::ShareLinkError::Running);
+        }
+        if self.run.trace.with(Trace::is_empty) {
+            return Err(share::ShareLinkError::Empty);
+        }
+        let location = web_sys::window().ok_or(share::ShareLinkError::NoAddress)?.location();
+        let base = format!(
+            "{}{}",
+            location.origin().map_err(|_| share::ShareLinkError::NoAddress)?,
+            location.pathname().map_err(|_| share::ShareLinkError::NoAddress)?
+        );
+        // A run stopped by hand did not play out as its scenario does.
+        let snapshot = if self.run.stopped_by_user.get() { None } else { self.run.snapshot.get() };
+        let fragment = match snapshot.as_ref().and_then(|snap| snap.reproducible_scenario().map(|sc| (sc, snap))) {
+            Some((sc, snap)) => share::scenario_fragment(sc.id, snap.seed, &snap.faults),
+            None => self.run.trace.with(share::trace_fragment)?,
+        };
+        Ok(format!("{base}#{fragment}"))
+    }
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Session::new(BASE_PACE_MS)
+    }
+}

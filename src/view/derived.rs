@@ -1,0 +1,267 @@
+//! Everything the page derives from the run on screen, kept up to date as
+//! events arrive and cheap to read at any cursor: the protocol state
+//! (keyframed `Timeline`), the checker's findings, the diagram `Layout`,
+//! and the workspace's file history. One `extend` per batch of new events;
+//! no view replays the trace from event 0 on Back, Next or a new event.
+//!
+//! Owns the derived data only. It holds no signal and touches no DOM, so it
+//! is tested natively; the run state in the page keeps one per run.
+
+use std::collections::BTreeMap;
+
+use crate::protocol::checker::Checker;
+use crate::protocol::timeline::{Timeline, DEFAULT_KEYFRAME_EVERY};
+use crate::protocol::{Event, ReplayError, TeamState, Trace, TraceEntry, Violation};
+
+use crate::view::diagram::layout::{Diagram, Layout};
+use crate::view::diagram::message_table::{MessageIndex, MessageRow};
+use crate::view::lists::Shown;
+
+/// Every version of every workspace file, stamped with the event that
+/// wrote it: successful `write_file` and `edit_file` runs, in order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct WorkspaceHistory {
+    calls: BTreeMap<String, (String, serde_json::Value)>,
+    /// path -> (seq, content) versions, oldest first.
+    versions: BTreeMap<String, Vec<(u64, String)>>,
+}
+
+impl WorkspaceHistory {
+    /// Takes in one event.
+    pub fn push(&mut self, entry: &TraceEntry) {
+        match &entry.event {
+            Event::ToolCalled { tool_use_id, tool, input, .. } => {
+                self.calls.insert(tool_use_id.clone(), (tool.clone(), input.clone()));
+            }
+            Event::ToolReturned { tool_use_id, is_error, .. } => {
+                let Some((tool, input)) = self.calls.remove(tool_use_id) else { return };
+                if *is_error {
+                    return;
+                }
+                let Ok(path) = crate::runtime::workspace::normalise(input["path"].as_str().unwrap_or_default()) else { return };
+                let text = |key: &str| input[key].as_str().unwrap_or_default().to_string();
+                let next = match tool.as_str() {
+                    "write_file" => text("content"),
+                    "edit_file" => match self.versions.get(&path).and_then(|v| v.last()) {
+                        Some((_, current)) => current.replacen(&text("old_text"), &text("new_text"), 1),
+                        None => return,
+                    },
+                    _ => return,
+                };
+                self.versions.entry(path).or_default().push((entry.seq, next));
+            }
+            _ => {}
+        }
+    }
+
+    /// The files as of the first `cursor` events (all for `None`).
+    pub fn at(&self, cursor: Option<usize>) -> BTreeMap<String, String> {
+        let shown = cursor.map_or(u64::MAX, |c| c as u64);
+        self.versions
+            .iter()
+            .filter_map(|(path, versions)| {
+                let upto = versions.partition_point(|(seq, _)| *seq < shown);
+                upto.checked_sub(1).map(|i| (path.clone(), versions[i].1.clone()))
+            })
+            .collect()
+    }
+}
+
+/// The derived views of one run, extended as its trace grows.
+#[derive(Debug, Clone)]
+pub struct RunViews {
+    timeline: Timeline,
+    checker: Checker,
+    layout: Layout,
+    workspace: WorkspaceHistory,
+    messages: MessageIndex,
+    model_errors: usize,
+    broken: Option<ReplayError>,
+}
+
+impl RunViews {
+    /// Views of an empty run of team `team_name`.
+    pub fn new(team_name: &str) -> Self {
+        RunViews {
+            timeline: Timeline::new(team_name, DEFAULT_KEYFRAME_EVERY),
+            checker: Checker::new(),
+            layout: Layout::new(),
+            workspace: WorkspaceHistory::default(),
+            messages: MessageIndex::new(),
+            model_errors: 0,
+            broken: None,
+        }
+    }
+
+    /// Views of every event of `trace`.
+    pub fn of(trace: &Trace) -> Self {
+        // A run recorded with a protective rule off replays under that rule.
+        let timeline = Timeline::with_rules(&trace.team_name, DEFAULT_KEYFRAME_EVERY, trace.rules);
+        let mut v = RunViews { timeline, ..RunViews::new(&trace.team_name) };
+        v.extend(trace.entries());
+        v
+    }
+
+    /// How many events have been taken in.
+    pub fn len(&self) -> usize {
+        self.layout.len()
+    }
+
+    /// True before the first event.
+    pub fn is_empty(&self) -> bool {
+        self.layout.is_empty()
+    }
+
+    /// Takes in the events of `entries` not seen yet (the whole trace or a
+    /// suffix starting at or before `len()`).
+    pub fn extend(&mut self, entries: &[TraceEntry]) {
+        let new = entries.partition_point(|e| (e.seq as usize) < self.len());
+        for entry in &entries[new..] {
+            if self.broken.is_none() {
+                if let Err(e) = self.timeline.push(entry) {
+                    self.broken = Some(e);
+                }
+            }
+            self.checker.observe(entry);
+            self.layout.push(entry);
+            self.workspace.push(entry);
+            self.messages.push(entry);
+            if matches!(entry.event, Event::ModelFailed { .. }) {
+                self.model_errors += 1;
+            }
+        }
+    }
+
+    /// The protocol state after the first `cursor` events (`None`: all), or
+    /// why the trace cannot be replayed that far.
+    pub fn state_at(&self, entries: &[TraceEntry], cursor: Option<usize>) -> Result<TeamState, ReplayError> {
+        let shown = cursor.unwrap_or(usize::MAX).min(self.len());
+        match &self.broken {
+            Some(e) if (e.seq as usize) < shown => Err(e.clone()),
+            _ => Ok(self.timeline.state_at(entries, Some(shown))),
+        }
+    }
+
+    /// The checker's findings among the first `cursor` events.
+    pub fn violations_at(&self, cursor: Option<usize>) -> &[Violation] {
+        let shown = cursor.map_or(u64::MAX, |c| c as u64);
+        let found = self.checker.violations();
+        &found[..found.partition_point(|v| v.seq < shown)]
+    }
+
+    /// The diagram as of `cursor`, materialised for `window` only.
+    pub fn diagram(&self, cursor: Option<usize>, window: Option<(f64, f64)>) -> Diagram {
+        self.layout.diagram(cursor, window)
+    }
+
+    /// The whole run's diagram layout.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// Every finding of the checker so far.
+    pub fn violations(&self) -> &[Violation] {
+        self.checker.violations()
+    }
+
+    /// The workspace as of `cursor`.
+    pub fn workspace_at(&self, cursor: Option<usize>) -> BTreeMap<String, String> {
+        self.workspace.at(cursor)
+    }
+
+    /// The messages table (the diagram's text alternative) as of `cursor`
+    /// (`None`: all): the newest `limit` messages of `entries` (the run's
+    /// trace), newest first, with their fates.
+    pub fn messages_at(&self, entries: &[TraceEntry], cursor: Option<usize>, limit: usize) -> Shown<MessageRow> {
+        self.messages.rows_at(entries, cursor.unwrap_or(usize::MAX), limit)
+    }
+
+    /// How many model calls have failed in the whole run.
+    pub fn model_errors(&self) -> usize {
+        self.model_errors
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::{AgentName, Millis};
+    use serde_json::json;
+
+    fn tool(trace: &mut Trace, id: &str, tool: &str, input: serde_json::Value, ok: bool) {
+        let agent = AgentName::parse("a").unwrap();
+        trace.append(Millis(0), Event::ToolCalled { agent: agent.clone(), tool_use_id: id.into(), tool: tool.into(), input }).unwrap();
+        let done = Event::ToolReturned { agent, tool_use_id: id.into(), tool: tool.into(), output: String::new(), is_error: !ok };
+        trace.append(Millis(0), done).unwrap();
+    }
+
+    fn edits() -> Trace {
+        let mut t = Trace::new("t", 1);
+        tool(&mut t, "1", "write_file", json!({"path": "a.md", "content": "one two"}), true);
+        tool(&mut t, "2", "edit_file", json!({"path": "./a.md", "old_text": "two", "new_text": "2"}), true);
+        tool(&mut t, "3", "write_file", json!({"path": "b.md", "content": "refused"}), false);
+        tool(&mut t, "4", "edit_file", json!({"path": "missing.md", "old_text": "x", "new_text": "y"}), true);
+        tool(&mut t, "5", "write_file", json!({"path": "a.md", "content": "again"}), true);
+        tool(&mut t, "6", "write_file", json!({"path": "../escape.md", "content": "no"}), true);
+        t
+    }
+
+    #[test]
+    fn the_workspace_history_equals_the_fold_from_zero_at_every_cursor() {
+        let trace = edits();
+        let views = RunViews::of(&trace);
+        for c in 0..=trace.len() {
+            assert_eq!(views.workspace_at(Some(c)), crate::view::panel_data::workspace_at(&trace, Some(c)), "cursor {c}");
+        }
+        assert_eq!(views.workspace_at(None)["a.md"], "again");
+    }
+
+    #[test]
+    fn violations_at_a_cursor_are_those_of_the_prefix() {
+        let trace = crate::view::synthetic::busy_trace(400, 3, 5);
+        let mut dropped = Trace::new(&trace.team_name, trace.seed);
+        for e in trace.entries() {
+            dropped.append(e.time, e.event.clone()).unwrap();
+        }
+        dropped.append(trace.entries().last().unwrap().time, Event::RunFinished).unwrap();
+        let views = RunViews::of(&dropped);
+        for c in (0..=dropped.len()).step_by(13).chain([dropped.len()]) {
+            assert_eq!(views.violations_at(Some(c)), crate::protocol::check(&dropped.prefix(c)).as_slice(), "cursor {c}");
+        }
+        assert!(!views.violations_at(None).is_empty(), "requests left pending at the end are found");
+    }
+
+    #[test]
+    fn a_trace_that_breaks_the_rules_is_reported_from_its_bad_event_on() {
+        let mut trace = Trace::new("t", 1);
+        trace.append(Millis(0), Event::RunStarted { prompt: "p".into() }).unwrap();
+        let ghost = crate::protocol::Message::new(
+            crate::protocol::MessageType::Message,
+            AgentName::lead(),
+            AgentName::parse("ghost").unwrap(),
+            "x",
+            Millis(0),
+        );
+        trace.append(Millis(0), Event::MessageSent { message: ghost }).unwrap();
+        let views = RunViews::of(&trace);
+        assert!(views.state_at(trace.entries(), Some(1)).is_ok());
+        assert_eq!(views.state_at(trace.entries(), None).unwrap_err().seq, 1);
+        assert_eq!(views.len(), 2, "the diagram still shows every event");
+    }
+
+    #[test]
+    fn a_run_recorded_with_a_protective_rule_off_shows_under_that_rule() {
+        use crate::protocol::{RequestKind, Rule, Rules, Team};
+        let (lead, alice) = (AgentName::lead(), AgentName::parse("alice").unwrap());
+        let mut team = Team::new("default", 7);
+        team.set_rules(Rules::default().with(Rule::AddresseeOnly, false));
+        team.spawn(&alice, "coder", false, Millis(0)).unwrap();
+        let id = team.request_shutdown(&lead, &alice, Millis(1)).unwrap();
+        team.answer(RequestKind::Shutdown, &id, &lead, true, "", Millis(2)).unwrap();
+        let trace = team.trace().clone();
+        assert!(RunViews::of(&trace).state_at(trace.entries(), None).is_ok(), "replayed under its own rules");
+        let mut strict = trace.clone();
+        strict.rules = Rules::default();
+        assert!(RunViews::of(&strict).state_at(strict.entries(), None).is_err(), "under every rule the lead's answer is refused");
+    }
+}

@@ -1,0 +1,744 @@
+//! The sequence diagram as data: a pure function of (trace, cursor) that
+//! places lifelines, arrows, request badges, activation bars and tool notes.
+//! The SVG component only draws what this returns, for the rows on screen.
+//!
+//! Owns geometry and labels. It must not touch the DOM or any signal, so it
+//! is tested natively and stays cheap enough to recompute on every step.
+
+use crate::protocol::text::clip;
+use std::collections::BTreeMap;
+
+use crate::protocol::{AgentName, Event, FaultAction, MemberStatus, MessageType, RequestId, RequestStatus, Trace, TraceEntry};
+use crate::view::diagram::motion::Flights;
+use crate::view::words::captions::{said, Said};
+
+/// Width of one agent column, in SVG units: the longest arrow label
+/// (`plan_approval_response [id]`, about 241 units of 13 px text) fits
+/// between two lifelines' activation bars.
+pub const COLUMN_WIDTH: f64 = 256.0;
+/// Height of one row.
+pub const ROW_HEIGHT: f64 = 36.0;
+/// Space above the first row, for the agent heads.
+pub const HEADER_HEIGHT: f64 = 56.0;
+/// Left margin.
+pub const LEFT: f64 = 90.0;
+/// How many characters of a tool call a note keeps (the rest is in the
+/// event log): a note fits between its agent's lifeline and the next one.
+pub const TOOL_LABEL_CHARS: usize = 28;
+/// How many characters of a plain message's text its arrow keeps.
+pub const MESSAGE_TEXT_CHARS: usize = 28;
+/// How many colours requests cycle through.
+pub const PALETTE_SIZE: usize = 8;
+
+/// An agent's column.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Column {
+    /// The agent.
+    pub name: AgentName,
+    /// Centre x.
+    pub x: f64,
+    /// Where its lifeline starts (its spawn row, or the top for the lead).
+    pub born_y: f64,
+    /// Where its lifeline ends (its shutdown row), if it has ended.
+    pub ended_y: Option<f64>,
+    /// Its status as of the cursor (`None` for the lead).
+    pub status: Option<MemberStatus>,
+}
+
+/// What one row shows.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RowKind {
+    /// A user prompt started a run.
+    RunStarted {
+        /// The prompt.
+        prompt: String,
+    },
+    /// The team went quiet.
+    RunFinished,
+    /// The lead spawned a teammate.
+    Spawn {
+        /// Who.
+        name: AgentName,
+        /// The lead's x.
+        from_x: f64,
+        /// The teammate's x.
+        to_x: f64,
+    },
+    /// A message arrow.
+    Message {
+        /// Sender x.
+        from_x: f64,
+        /// Recipient x.
+        to_x: f64,
+        /// `type [request_id]`.
+        label: String,
+        /// The message type.
+        msg_type: MessageType,
+        /// The request it belongs to.
+        request_id: Option<RequestId>,
+        /// Colour slot of its request.
+        color: Option<usize>,
+        /// Whether the recipient has read it as of the cursor (never, for a
+        /// dropped message).
+        delivered: bool,
+        /// The fault that hit it: `dropped`, `duplicate` (the copy),
+        /// `delayed` or `reordered` (the late arrival); `None` for a
+        /// normal message.
+        fault: Option<&'static str>,
+        /// What was said, whole: the plan on a plan request, the lead's
+        /// feedback or the teammate's reason on a response.
+        said: Option<Said>,
+    },
+    /// A request moved along its FSM.
+    Transition {
+        /// Which request.
+        request_id: RequestId,
+        /// The new state.
+        to: RequestStatus,
+        /// Where to draw the badge.
+        x: f64,
+        /// Colour slot.
+        color: usize,
+    },
+    /// A tool run, as a note beside the agent.
+    Tool {
+        /// The agent's x.
+        x: f64,
+        /// `tool(args)`.
+        label: String,
+        /// Its outcome as of the cursor: `None` while running.
+        ok: Option<bool>,
+        /// The result text, if any.
+        output: Option<String>,
+    },
+    /// A model call failed.
+    Failure {
+        /// The agent's x.
+        x: f64,
+        /// The error.
+        error: String,
+    },
+}
+
+/// One drawn row, tied to the event it shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    /// The event's sequence number.
+    pub seq: u64,
+    /// Top of the row.
+    pub y: f64,
+    /// What it shows.
+    pub kind: RowKind,
+}
+
+/// A span during which an agent waited on its model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Activation {
+    /// The agent's x.
+    pub x: f64,
+    /// Top.
+    pub y0: f64,
+    /// Bottom (the reply's row, or the diagram's end while still thinking).
+    pub y1: f64,
+    /// True while the call is still open at the cursor.
+    pub open: bool,
+}
+
+/// A request's badge: drawn beside its request arrow, showing its state as
+/// of the cursor.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Badge {
+    /// The request.
+    pub request_id: RequestId,
+    /// Its state at the cursor.
+    pub status: RequestStatus,
+    /// Where (the request arrow's row).
+    pub y: f64,
+    /// Beside which x.
+    pub x: f64,
+    /// Colour slot.
+    pub color: usize,
+    /// The sequence number of the event that last changed it (for animation).
+    pub changed_at: u64,
+}
+
+/// The whole diagram as of a cursor.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Diagram {
+    /// One per agent, lead first, then teammates in spawn order.
+    pub columns: Vec<Column>,
+    /// Drawn rows, top to bottom.
+    pub rows: Vec<Row>,
+    /// Model-call spans.
+    pub activations: Vec<Activation>,
+    /// One per request.
+    pub badges: Vec<Badge>,
+    /// Total width.
+    pub width: f64,
+    /// Total height: the rows, the row under them ("now", where inboxes
+    /// sit) and one row per message held in flight (`motion`).
+    pub height: f64,
+    /// Top of the row under the last drawn row.
+    pub now_y: f64,
+    /// Message arrows up to the cursor (also those outside the window).
+    pub messages: usize,
+    /// Requests up to the cursor (also those outside the window).
+    pub requests: usize,
+}
+
+impl Diagram {
+    /// The rows that intersect `[top, bottom]` (binary search: rows are
+    /// sorted by y), for drawing only what is on screen.
+    pub fn rows_between(&self, top: f64, bottom: f64) -> &[Row] {
+        let start = self.rows.partition_point(|r| r.y + ROW_HEIGHT < top);
+        let end = self.rows.partition_point(|r| r.y <= bottom);
+        &self.rows[start..end.max(start)]
+    }
+
+    /// The y of the row showing event `seq`, or of the nearest row before it.
+    pub fn y_of(&self, seq: u64) -> f64 {
+        let i = self.rows.partition_point(|r| r.seq <= seq);
+        if i == 0 {
+            HEADER_HEIGHT
+        } else {
+            self.rows[i - 1].y
+        }
+    }
+}
+
+fn short_args(input: &serde_json::Value) -> String {
+    let Some(obj) = input.as_object() else { return String::new() };
+    let mut parts = Vec::new();
+    for key in ["path", "name", "teammate", "to", "request_id", "approve", "plan", "feedback", "reason"] {
+        if let Some(v) = obj.get(key) {
+            let text = match v {
+                serde_json::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            parts.push(text);
+        }
+    }
+    parts.join(", ")
+}
+
+/// Lays out the first `cursor` events of `trace` (all of them for `None`).
+/// For repeated cursors over one trace, keep a [`Layout`] instead: this
+/// builds one and throws it away.
+pub fn layout(trace: &Trace, cursor: Option<usize>) -> Diagram {
+    Layout::of(trace).diagram(cursor, None)
+}
+
+/// A message row's history: when its recipient read it.
+#[derive(Debug, Clone, PartialEq)]
+enum RowTrack {
+    /// Nothing changes after the row is drawn.
+    Fixed,
+    /// A message arrow, delivered by the drain at this seq (never, if `None`).
+    Message { delivered_at: Option<u64> },
+    /// A tool note, finished at this seq with this outcome.
+    Tool { done: Option<(u64, bool, String)> },
+}
+
+/// A column's history: born at a seq, then status changes with their rows.
+#[derive(Debug, Clone, PartialEq)]
+struct ColumnTrack {
+    name: AgentName,
+    x: f64,
+    born_seq: u64,
+    born_y: f64,
+    /// (seq, status, y): spawns (as `Working`) and status changes, in order.
+    changes: Vec<(u64, MemberStatus, f64)>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct ActivationTrack {
+    x: f64,
+    y0: f64,
+    start_seq: u64,
+    /// (seq, y1) of the reply or failure that closed it.
+    end: Option<(u64, f64)>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct BadgeTrack {
+    request_id: RequestId,
+    y: f64,
+    x: f64,
+    color: usize,
+    first_seq: u64,
+    /// (seq, status) of each transition.
+    moves: Vec<(u64, RequestStatus)>,
+}
+
+/// The whole run laid out once, every element stamped with the events that
+/// create and change it, so the diagram as of any cursor is a cheap view
+/// ([`Layout::diagram`]) rather than a fold from event 0. Extended in place
+/// as events arrive ([`Layout::push`]); cost per event is O(log n).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Layout {
+    columns: Vec<ColumnTrack>,
+    rows: Vec<Row>,
+    tracks: Vec<RowTrack>,
+    /// Messages among `rows[..i]`, for each i (prefix counts, one longer than rows).
+    messages_before: Vec<usize>,
+    activations: Vec<ActivationTrack>,
+    badges: Vec<BadgeTrack>,
+    len: usize,
+    y: f64,
+    col_of: BTreeMap<AgentName, usize>,
+    color_of: BTreeMap<RequestId, usize>,
+    badge_of: BTreeMap<RequestId, usize>,
+    open_calls: BTreeMap<AgentName, usize>,
+    open_tools: BTreeMap<String, usize>,
+    row_of_message: BTreeMap<u64, usize>,
+    held: BTreeMap<u64, (crate::protocol::Message, &'static str)>,
+    duplicate_next: bool,
+    flights: Flights,
+}
+
+impl Layout {
+    /// An empty layout: only the lead's column.
+    pub fn new() -> Self {
+        let lead = AgentName::lead();
+        let mut l = Layout { y: HEADER_HEIGHT, messages_before: vec![0], ..Layout::default() };
+        l.col_of.insert(lead.clone(), 0);
+        l.columns.push(ColumnTrack { name: lead, x: LEFT, born_seq: 0, born_y: HEADER_HEIGHT - 20.0, changes: Vec::new() });
+        l
+    }
+
+    /// Lays out every event of `trace`.
+    pub fn of(trace: &Trace) -> Self {
+        let mut l = Layout::new();
+        l.extend(trace.entries());
+        l
+    }
+
+    /// How many events are laid out.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True before the first event.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Lays out the events of `entries` this layout has not seen yet
+    /// (`entries` is the whole trace or any suffix that starts at or before
+    /// [`Layout::len`]).
+    pub fn extend(&mut self, entries: &[TraceEntry]) {
+        let new = entries.partition_point(|e| (e.seq as usize) < self.len);
+        for entry in &entries[new..] {
+            self.push(entry);
+        }
+    }
+
+    fn x_of(&mut self, name: &AgentName, seq: u64) -> f64 {
+        if let Some(&i) = self.col_of.get(name) {
+            return self.columns[i].x;
+        }
+        let i = self.columns.len();
+        let x = LEFT + COLUMN_WIDTH * i as f64;
+        self.col_of.insert(name.clone(), i);
+        let y = self.y;
+        self.columns.push(ColumnTrack { name: name.clone(), x, born_seq: seq, born_y: y, changes: vec![(seq, MemberStatus::Working, y)] });
+        x
+    }
+
+    fn color(&mut self, id: &RequestId) -> usize {
+        let next = self.color_of.len() % PALETTE_SIZE;
+        *self.color_of.entry(id.clone()).or_insert(next)
+    }
+
+    /// Lays out the next event (its seq must be [`Layout::len`]).
+    pub fn push(&mut self, entry: &TraceEntry) {
+        let seq = entry.seq;
+        self.len = self.len.max(seq as usize + 1);
+        self.flights.push(entry);
+        let y = self.y;
+        let arrow = match &entry.event {
+            Event::MessageSent { message } => Some((message.clone(), std::mem::take(&mut self.duplicate_next).then_some("duplicate"))),
+            Event::FaultApplied { action: FaultAction::Drop, message, .. } => Some((message.clone(), Some("dropped"))),
+            Event::FaultApplied { action: FaultAction::Duplicate, .. } => {
+                self.duplicate_next = true;
+                None
+            }
+            Event::FaultApplied { action, message, .. } => {
+                let mark = if matches!(action, FaultAction::Reorder) { "reordered" } else { "delayed" };
+                self.held.insert(seq, (message.clone(), mark));
+                None
+            }
+            Event::MessageReleased { held: from } => self.held.remove(from).map(|(m, mark)| (m, Some(mark))),
+            _ => None,
+        };
+        let (kind, track) = match (&entry.event, arrow) {
+            (_, Some((message, fault))) => {
+                let from_x = self.x_of(&message.from, seq);
+                let to_x = self.x_of(&message.to, seq);
+                let color = message.request_id.as_ref().map(|id| self.color(id));
+                let label = match &message.request_id {
+                    Some(id) => format!("{} [{id}]", message.msg_type),
+                    None => format!("{}: {}", message.msg_type, clip(&message.content, MESSAGE_TEXT_CHARS)),
+                };
+                if message.msg_type.is_request() {
+                    if let (Some(id), Some(color)) = (&message.request_id, color) {
+                        if !self.badge_of.contains_key(id) {
+                            self.badge_of.insert(id.clone(), self.badges.len());
+                            self.badges.push(BadgeTrack {
+                                request_id: id.clone(),
+                                y,
+                                x: from_x.max(to_x),
+                                color,
+                                first_seq: seq,
+                                moves: Vec::new(),
+                            });
+                        }
+                    }
+                }
+                if fault != Some("dropped") {
+                    self.row_of_message.insert(seq, self.rows.len());
+                }
+                let kind = RowKind::Message {
+                    from_x,
+                    to_x,
+                    label,
+                    msg_type: message.msg_type,
+                    request_id: message.request_id.clone(),
+                    color,
+                    delivered: false,
+                    fault,
+                    said: said(&message),
+                };
+                (Some(kind), RowTrack::Message { delivered_at: None })
+            }
+            (Event::RunStarted { prompt }, None) => (Some(RowKind::RunStarted { prompt: clip(prompt, 90) }), RowTrack::Fixed),
+            (Event::RunFinished, None) => (Some(RowKind::RunFinished), RowTrack::Fixed),
+            (Event::MemberSpawned { name, .. }, None) => {
+                let to_x = self.x_of(name, seq);
+                let i = self.col_of[name];
+                let col = &mut self.columns[i];
+                if col.changes.last() != Some(&(seq, MemberStatus::Working, y)) {
+                    col.changes.push((seq, MemberStatus::Working, y));
+                }
+                (Some(RowKind::Spawn { name: name.clone(), from_x: LEFT, to_x }), RowTrack::Fixed)
+            }
+            (Event::MemberStatusChanged { name, to, .. }, None) => {
+                if let Some(&i) = self.col_of.get(name) {
+                    self.columns[i].changes.push((seq, *to, y));
+                }
+                (None, RowTrack::Fixed)
+            }
+            (Event::MessageSent { .. } | Event::FaultApplied { .. } | Event::MessageReleased { .. }, None) => (None, RowTrack::Fixed),
+            (Event::InboxDrained { message_ids, .. }, None) => {
+                for id in message_ids {
+                    if let Some(&r) = self.row_of_message.get(&id.0) {
+                        if let RowTrack::Message { delivered_at } = &mut self.tracks[r] {
+                            delivered_at.get_or_insert(seq);
+                        }
+                    }
+                }
+                (None, RowTrack::Fixed)
+            }
+            (Event::RequestCreated { request_id, .. }, None) => {
+                self.color(request_id);
+                (None, RowTrack::Fixed)
+            }
+            (Event::RequestTransitioned { request_id, to, by, .. }, None) => {
+                let color = self.color_of.get(request_id).copied().unwrap_or(0);
+                if let Some(&b) = self.badge_of.get(request_id) {
+                    self.badges[b].moves.push((seq, *to));
+                }
+                let x = self.x_of(by, seq);
+                (Some(RowKind::Transition { request_id: request_id.clone(), to: *to, x, color }), RowTrack::Fixed)
+            }
+            (Event::ModelCalled { agent }, None) => {
+                let x = self.x_of(agent, seq);
+                self.open_calls.insert(agent.clone(), self.activations.len());
+                self.activations.push(ActivationTrack { x, y0: y, start_seq: seq, end: None });
+                (None, RowTrack::Fixed)
+            }
+            (Event::ModelReplied { agent, .. }, None) => {
+                if let Some(i) = self.open_calls.remove(agent) {
+                    // At least most of a row, so a quick reply still shows.
+                    let a = &mut self.activations[i];
+                    a.end = Some((seq, y.max(a.y0 + ROW_HEIGHT - 6.0)));
+                }
+                (None, RowTrack::Fixed)
+            }
+            (Event::ModelFailed { agent, error }, None) => {
+                if let Some(i) = self.open_calls.remove(agent) {
+                    self.activations[i].end = Some((seq, y));
+                }
+                let x = self.x_of(agent, seq);
+                (Some(RowKind::Failure { x, error: clip(error, 80) }), RowTrack::Fixed)
+            }
+            (Event::ToolCalled { agent, tool_use_id, tool, input }, None) => {
+                let x = self.x_of(agent, seq);
+                self.open_tools.insert(tool_use_id.clone(), self.rows.len());
+                let label = clip(&format!("{tool}({})", short_args(input)), TOOL_LABEL_CHARS);
+                (Some(RowKind::Tool { x, label, ok: None, output: None }), RowTrack::Tool { done: None })
+            }
+            (Event::ToolReturned { tool_use_id, output, is_error, .. }, None) => {
+                if let Some(r) = self.open_tools.remove(tool_use_id) {
+                    if let RowTrack::Tool { done } = &mut self.tracks[r] {
+                        *done = Some((seq, !is_error, clip(output, 200)));
+                    }
+                }
+                (None, RowTrack::Fixed)
+            }
+        };
+        if let Some(kind) = kind {
+            let is_message = matches!(kind, RowKind::Message { .. });
+            self.rows.push(Row { seq, y, kind });
+            self.tracks.push(track);
+            let before = *self.messages_before.last().unwrap_or(&0);
+            self.messages_before.push(before + usize::from(is_message));
+            self.y += ROW_HEIGHT;
+        }
+    }
+
+    /// The y of the row showing event `seq`, or of the nearest row before
+    /// it (as [`Diagram::y_of`] on the whole diagram).
+    pub fn y_of(&self, seq: u64) -> f64 {
+        let i = self.rows.partition_point(|r| r.seq <= seq);
+        if i == 0 {
+            HEADER_HEIGHT
+        } else {
+            self.rows[i - 1].y
+        }
+    }
+
+    /// The diagram's height as of the first `cursor` events.
+    pub fn height_at(&self, cursor: Option<usize>) -> f64 {
+        let shown = cursor.unwrap_or(usize::MAX).min(self.len);
+        let rows = self.rows.partition_point(|r| r.seq < shown as u64) + 1 + self.flights.held_count(shown);
+        HEADER_HEIGHT + ROW_HEIGHT * rows as f64
+    }
+
+    /// Every message's journey (for `motion`).
+    pub fn flights(&self) -> &Flights {
+        &self.flights
+    }
+
+    /// The diagram as of the first `cursor` events (all laid out for
+    /// `None`). With a `window` `(top, bottom)`, only the rows, badges and
+    /// activations that intersect it are materialised — what the page draws
+    /// on each step — so the cost follows the window, not the run's length.
+    pub fn diagram(&self, cursor: Option<usize>, window: Option<(f64, f64)>) -> Diagram {
+        let shown = cursor.unwrap_or(usize::MAX).min(self.len) as u64;
+        let before = |seq: u64| seq < shown;
+        let row_count = self.rows.partition_point(|r| before(r.seq));
+        let bottom_y = HEADER_HEIGHT + ROW_HEIGHT * row_count as f64;
+        let (top, bottom) = window.unwrap_or((f64::NEG_INFINITY, f64::INFINITY));
+        let first = self.rows[..row_count].partition_point(|r| r.y + ROW_HEIGHT < top);
+        let last = self.rows[..row_count].partition_point(|r| r.y <= bottom).max(first);
+        let rows = self.rows[first..last]
+            .iter()
+            .zip(&self.tracks[first..last])
+            .map(|(row, track)| {
+                let mut row = row.clone();
+                match (&mut row.kind, track) {
+                    (RowKind::Message { delivered, .. }, RowTrack::Message { delivered_at }) => {
+                        *delivered = delivered_at.is_some_and(before);
+                    }
+                    (RowKind::Tool { ok, output, .. }, RowTrack::Tool { done: Some((at, done_ok, done_output)) }) if before(*at) => {
+                        *ok = Some(*done_ok);
+                        *output = Some(done_output.clone());
+                    }
+                    _ => {}
+                }
+                row
+            })
+            .collect();
+        let columns: Vec<Column> = self
+            .columns
+            .iter()
+            .filter(|c| c.name.is_lead() || before(c.born_seq))
+            .map(|c| {
+                let upto = c.changes.partition_point(|(seq, _, _)| before(*seq));
+                let last = upto.checked_sub(1).map(|i| c.changes[i]);
+                Column {
+                    name: c.name.clone(),
+                    x: c.x,
+                    born_y: c.born_y,
+                    ended_y: last.and_then(|(_, status, y)| (status == MemberStatus::Shutdown).then_some(y)),
+                    status: if c.name.is_lead() { None } else { Some(last.map_or(MemberStatus::Working, |(_, status, _)| status)) },
+                }
+            })
+            .collect();
+        let activations = self
+            .activations
+            .iter()
+            .take_while(|a| before(a.start_seq))
+            .map(|a| match a.end {
+                Some((at, y1)) if before(at) => Activation { x: a.x, y0: a.y0, y1, open: false },
+                _ => Activation { x: a.x, y0: a.y0, y1: bottom_y, open: true },
+            })
+            .filter(|a| a.y1 + ROW_HEIGHT >= top && a.y0 <= bottom)
+            .collect();
+        let badges = self
+            .badges
+            .iter()
+            .take_while(|b| before(b.first_seq))
+            .filter(|b| b.y >= top && b.y <= bottom)
+            .map(|b| {
+                let upto = b.moves.partition_point(|(seq, _)| before(*seq));
+                let (changed_at, status) = upto.checked_sub(1).map_or((b.first_seq, RequestStatus::Pending), |i| b.moves[i]);
+                Badge { request_id: b.request_id.clone(), status, y: b.y, x: b.x, color: b.color, changed_at }
+            })
+            .collect();
+        let requests = self.badges.partition_point(|b| before(b.first_seq));
+        Diagram {
+            width: LEFT + COLUMN_WIDTH * (columns.len() as f64 - 0.5) + 140.0,
+            height: bottom_y + ROW_HEIGHT * (1 + self.flights.held_count(shown as usize)) as f64,
+            now_y: bottom_y,
+            columns,
+            rows,
+            activations,
+            badges,
+            messages: self.messages_before[row_count],
+            requests,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::{Millis, RequestKind, Team};
+
+    fn name(s: &str) -> AgentName {
+        AgentName::parse(s).unwrap()
+    }
+
+    fn handshake() -> (Trace, RequestId) {
+        let mut t = Team::new("d", 1);
+        t.spawn(&name("alice"), "coder", false, Millis(0)).unwrap();
+        let id = t.request_shutdown(&AgentName::lead(), &name("alice"), Millis(1)).unwrap();
+        t.drain(&name("alice"), Millis(2)).unwrap();
+        t.answer(RequestKind::Shutdown, &id, &name("alice"), true, "ok", Millis(3)).unwrap();
+        t.set_status(&name("alice"), MemberStatus::Shutdown, Millis(4)).unwrap();
+        (t.trace().clone(), id)
+    }
+
+    fn messages(d: &Diagram) -> Vec<(String, Option<usize>, bool)> {
+        d.rows
+            .iter()
+            .filter_map(|r| match &r.kind {
+                RowKind::Message { label, color, delivered, .. } => Some((label.clone(), *color, *delivered)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn both_arrows_of_a_request_carry_its_id_and_share_a_colour() {
+        let (trace, id) = handshake();
+        let m = messages(&layout(&trace, None));
+        assert_eq!(m.len(), 2);
+        assert_eq!(m[0].0, format!("shutdown_request [{id}]"));
+        assert_eq!(m[1].0, format!("shutdown_response [{id}]"));
+        assert_eq!(m[0].1, m[1].1);
+        assert!(m[0].2, "alice read the request");
+        assert!(!m[1].2, "the lead has not read the answer yet");
+    }
+
+    #[test]
+    fn the_badge_shows_the_state_as_of_the_cursor() {
+        let (trace, _) = handshake();
+        let transition = trace.entries().iter().position(|e| matches!(e.event, Event::RequestTransitioned { .. })).unwrap();
+        assert_eq!(layout(&trace, Some(transition)).badges[0].status, RequestStatus::Pending);
+        assert_eq!(layout(&trace, Some(transition + 1)).badges[0].status, RequestStatus::Approved);
+    }
+
+    #[test]
+    fn a_lifeline_is_born_at_spawn_and_ends_at_shutdown() {
+        let (trace, _) = handshake();
+        let d = layout(&trace, None);
+        assert_eq!(d.columns.len(), 2);
+        let alice = &d.columns[1];
+        assert_eq!(alice.born_y, HEADER_HEIGHT);
+        assert!(alice.ended_y.is_some());
+        assert_eq!(alice.status, Some(MemberStatus::Shutdown));
+        let before_end = layout(&trace, Some(trace.len() - 1));
+        assert_eq!(before_end.columns[1].ended_y, None);
+    }
+
+    #[test]
+    fn an_open_model_call_is_an_open_activation_to_the_bottom() {
+        let mut trace = Trace::new("d", 0);
+        trace.append(Millis(0), Event::ModelCalled { agent: AgentName::lead() }).unwrap();
+        trace.append(Millis(0), Event::RunStarted { prompt: "x".into() }).unwrap();
+        let d = layout(&trace, None);
+        assert!(d.activations[0].open);
+        assert_eq!(d.activations[0].y1, d.rows.last().unwrap().y + ROW_HEIGHT);
+    }
+
+    #[test]
+    fn only_rows_on_screen_are_returned() {
+        let mut t = Team::new("d", 1);
+        t.spawn(&name("a"), "r", false, Millis(0)).unwrap();
+        for i in 0..1000 {
+            t.send(&AgentName::lead(), &name("a"), "message", "hi", Millis(i)).unwrap();
+        }
+        let d = layout(t.trace(), None);
+        let visible = d.rows_between(HEADER_HEIGHT + 300.0 * ROW_HEIGHT, HEADER_HEIGHT + 320.0 * ROW_HEIGHT);
+        assert!(visible.len() >= 20 && visible.len() <= 23, "{}", visible.len());
+        assert!(d.rows_between(-100.0, -50.0).is_empty());
+        assert_eq!(d.y_of(0), HEADER_HEIGHT);
+    }
+
+    #[test]
+    fn faulty_messages_are_marked_and_a_dropped_one_is_never_delivered() {
+        use crate::protocol::{FaultPlan, FaultRule, Millis, Team};
+        let mut t = Team::new("d", 1);
+        t.spawn(&name("alice"), "coder", false, Millis(0)).unwrap();
+        for (i, action) in [FaultAction::Drop, FaultAction::Duplicate, FaultAction::Reorder].into_iter().enumerate() {
+            t.set_faults(FaultPlan::new(vec![FaultRule::new(action)]));
+            t.send(&AgentName::lead(), &name("alice"), "message", &format!("m{i}"), Millis(1)).unwrap();
+        }
+        t.release_all(Millis(2)).unwrap();
+        t.drain(&name("alice"), Millis(3)).unwrap();
+        let d = layout(t.trace(), None);
+        let marks: Vec<_> = d
+            .rows
+            .iter()
+            .filter_map(|r| match &r.kind {
+                RowKind::Message { fault, delivered, .. } => Some((*fault, *delivered)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(marks, [(Some("dropped"), false), (None, true), (Some("duplicate"), true), (Some("reordered"), true)]);
+    }
+
+    #[test]
+    fn the_plan_request_arrow_carries_the_plan_and_the_answer_carries_the_feedback() {
+        let mut t = Team::new("d", 1);
+        t.spawn(&name("bob"), "refactorer", true, Millis(0)).unwrap();
+        let id = t.submit_plan(&name("bob"), "Rewrite the auth module in one go", Millis(1)).unwrap();
+        t.answer(RequestKind::Plan, &id, &AgentName::lead(), false, "Too risky: split it", Millis(2)).unwrap();
+        let d = layout(t.trace(), None);
+        let said: Vec<_> = d
+            .rows
+            .iter()
+            .filter_map(|r| match &r.kind {
+                RowKind::Message { said, .. } => said.as_ref().map(|s| (s.field, s.text.as_str())),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(said, [("plan", "Rewrite the auth module in one go"), ("feedback", "Too risky: split it")]);
+    }
+
+    #[test]
+    fn the_plan_approval_tool_note_shows_the_plan_not_empty_parentheses() {
+        let mut trace = Trace::new("d", 0);
+        let input = serde_json::json!({"plan": "Split auth into three steps"});
+        trace
+            .append(Millis(0), Event::ToolCalled { agent: name("bob"), tool_use_id: "t".into(), tool: "plan_approval".into(), input })
+            .unwrap();
+        let d = layout(&trace, None);
+        let RowKind::Tool { label, .. } = &d.rows[0].kind else { panic!("a tool note") };
+        assert!(label.starts_with("plan_approval(Split auth"), "{label}");
+        assert!(label.chars().count() <= TOOL_LABEL_CHARS);
+    }
+}

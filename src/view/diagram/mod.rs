@@ -1,0 +1,16 @@
+//! The sequence diagram as data: `layout` places lifelines, arrows, badges,
+//! activation bars and notes for a trace; `geometry` turns a layout at a
+//! cursor into the primitives both the page and the SVG export draw;
+//! `motion` and `motion_draw` say where each message is and what moves at
+//! a step; `legend` explains the marks; `message_table` is the diagram's
+//! text alternative.
+//!
+//! Must not touch the DOM or any signal: the page's canvas
+//! (`ui::diagram::canvas`) and `export::svg` only draw what this computes.
+
+pub mod geometry;
+pub mod layout;
+pub mod legend;
+pub mod message_table;
+pub mod motion;
+pub mod motion_draw;

@@ -1,0 +1,317 @@
+//! Share links: the URL fragment that reopens a run. A scripted scenario run
+//! is named by scenario, seed and fault rules (it replays exactly); any other
+//! run carries its trace, deflated and base64url-encoded (the `base64`
+//! crate), when that fits.
+//!
+//! An explorer link carries the Explore panel's settings and, optionally, a
+//! run of the search to open (its path of choices): `explore=` + base64url
+//! of its JSON; the run is rebuilt from the path, so the link stays short.
+//!
+//! Owns the link format and its errors. Pure: no DOM, no storage.
+
+use crate::explore::job::ExploreLink;
+use crate::protocol::{FaultPlan, Trace};
+use crate::view::export::{import_json, ImportError, MAX_IMPORT_BYTES};
+
+/// Longest fragment offered as a link (browsers and chat apps cut longer).
+pub const MAX_LINK_CHARS: usize = 16_000;
+
+/// Errors reading a share link, phrased for the banner.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ShareError {
+    /// Not base64url.
+    #[error("the link is damaged (not base64url text); copy the whole link")]
+    BadEncoding,
+    /// Not deflate data.
+    #[error("the link's trace could not be unpacked (it is not deflate data); copy the whole link")]
+    BadCompression,
+    /// The packed trace grows past the import limit (a deflate bomb).
+    #[error("the link's trace could not be unpacked: it grows past {} MB, more than any trace a link can carry", MAX_IMPORT_BYTES / (1024 * 1024))]
+    TooBig,
+    /// The unpacked trace is not UTF-8 text.
+    #[error("the link's trace could not be unpacked: it is not text")]
+    NotText,
+    /// The seed is not a whole number from 0 to 2^64-1.
+    #[error("the link's seed '{0}' is not a whole number from 0 to 18446744073709551615")]
+    BadSeed(String),
+    /// The unpacked trace is not a valid trace.
+    #[error("the link's trace is not valid: {0}")]
+    BadTrace(#[from] ImportError),
+    /// The fault rules in the link are not valid.
+    #[error("the link's fault rules are not valid: {0}")]
+    BadFaults(String),
+    /// The explorer settings or path in the link are not valid.
+    #[error("the link's explorer settings are not valid: {0}")]
+    BadExplore(String),
+    /// The trace is too big for a link.
+    #[error("this run is too large to share as a link ({0} characters); export it as JSON instead")]
+    TooLong(usize),
+}
+
+/// Why the run on screen has no share link (yet).
+#[derive(Debug, thiserror::Error)]
+pub enum ShareLinkError {
+    /// The run is still going.
+    #[error("the share link appears when the run ends")]
+    Running,
+    /// Nothing has run.
+    #[error("the share link appears once something has run")]
+    Empty,
+    /// The page's own address cannot be read.
+    #[error("the page's address cannot be read, so no link can be made")]
+    NoAddress,
+    /// The run cannot be carried by a link.
+    #[error(transparent)]
+    Share(#[from] ShareError),
+}
+
+/// What a link asks for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SharedRun {
+    /// Rerun a scenario with this seed and these faults (scripted model).
+    Scenario {
+        /// Scenario id.
+        id: String,
+        /// Seed.
+        seed: Option<u64>,
+        /// Fault rules.
+        faults: FaultPlan,
+    },
+    /// Show this recorded trace.
+    Trace(Trace),
+    /// Set up the Explore panel, and open a run of its search.
+    Explore(Box<ExploreLink>),
+}
+
+/// base64url without padding, as links carry it.
+const BASE64URL: base64::engine::GeneralPurpose = base64::engine::general_purpose::URL_SAFE_NO_PAD;
+
+/// base64url without padding.
+pub fn base64url(bytes: &[u8]) -> String {
+    base64::Engine::encode(&BASE64URL, bytes)
+}
+
+/// Decodes base64url without padding.
+pub fn from_base64url(text: &str) -> Result<Vec<u8>, ShareError> {
+    base64::Engine::decode(&BASE64URL, text).map_err(|_| ShareError::BadEncoding)
+}
+
+/// The fragment for a trace: `trace=` + base64url(deflate(JSON)).
+pub fn trace_fragment(trace: &Trace) -> Result<String, ShareError> {
+    let packed = miniz_oxide::deflate::compress_to_vec(trace.to_json().as_bytes(), 9);
+    let fragment = format!("trace={}", base64url(&packed));
+    if fragment.len() > MAX_LINK_CHARS {
+        return Err(ShareError::TooLong(fragment.len()));
+    }
+    Ok(fragment)
+}
+
+/// The fragment for a scenario run.
+pub fn scenario_fragment(id: &str, seed: u64, faults: &FaultPlan) -> String {
+    let mut fragment = format!("scenario={id}&seed={seed}");
+    if !faults.rules.is_empty() {
+        fragment.push_str("&faults=");
+        fragment.push_str(&base64url(serde_json::to_string(faults).expect("faults serialise").as_bytes()));
+    }
+    fragment
+}
+
+/// The fragment for an explorer link: `explore=` + base64url(deflate(JSON)).
+pub fn explore_fragment(link: &ExploreLink) -> Result<String, ShareError> {
+    let json = serde_json::to_string(link).map_err(|e| ShareError::BadExplore(e.to_string()))?;
+    let fragment = format!("explore={}", base64url(&miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9)));
+    if fragment.len() > MAX_LINK_CHARS {
+        return Err(ShareError::TooLong(fragment.len()));
+    }
+    Ok(fragment)
+}
+
+/// An explorer link's settings and path, checked as the panel checks them.
+fn parse_explore(data: &str) -> Result<ExploreLink, ShareError> {
+    let text = inflate_text(data)?;
+    let link: ExploreLink = serde_json::from_str(&text).map_err(|e| ShareError::BadExplore(e.to_string()))?;
+    link.settings.validate().map_err(|e| ShareError::BadExplore(e.to_string()))?;
+    if link.property.is_some() && link.property().is_none() {
+        return Err(ShareError::BadExplore(format!(
+            "no property is called '{}'",
+            link.property.as_deref().unwrap_or_default().chars().take(40).collect::<String>()
+        )));
+    }
+    Ok(link)
+}
+
+/// What the fragment (with or without `#`) asks for; `None` for none.
+pub fn parse_fragment(fragment: &str) -> Result<Option<SharedRun>, ShareError> {
+    let mut scenario = None;
+    let mut seed = None;
+    let mut faults = FaultPlan::default();
+    for part in fragment.trim_start_matches('#').split('&') {
+        match part.split_once('=') {
+            Some(("trace", data)) => return Ok(Some(SharedRun::Trace(unpack(data)?))),
+            Some(("explore", data)) => return Ok(Some(SharedRun::Explore(Box::new(parse_explore(data)?)))),
+            Some(("scenario", id)) => scenario = Some(id.to_string()),
+            Some(("seed", n)) => seed = Some(n.parse().map_err(|_| ShareError::BadSeed(n.chars().take(40).collect()))?),
+            Some(("faults", data)) => faults = parse_faults(data)?,
+            _ => {}
+        }
+    }
+    Ok(scenario.map(|id| SharedRun::Scenario { id, seed, faults }))
+}
+
+/// Fault rules from a link, checked as the form checks them.
+fn parse_faults(data: &str) -> Result<FaultPlan, ShareError> {
+    let json = from_base64url(data).map_err(|_| ShareError::BadFaults("they are not base64url text".into()))?;
+    let faults: FaultPlan = serde_json::from_slice(&json).map_err(|e| ShareError::BadFaults(e.to_string()))?;
+    faults.validate().map_err(|e| ShareError::BadFaults(e.to_string()))?;
+    Ok(faults)
+}
+
+fn unpack(data: &str) -> Result<Trace, ShareError> {
+    Ok(import_json(&inflate_text(data)?)?)
+}
+
+/// Unpacks base64url(deflate(text)), refusing a deflate bomb.
+fn inflate_text(data: &str) -> Result<String, ShareError> {
+    use miniz_oxide::inflate::TINFLStatus;
+    let packed = from_base64url(data)?;
+    let limit = MAX_IMPORT_BYTES as usize;
+    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, limit).map_err(|e| match e.status {
+        TINFLStatus::HasMoreOutput => ShareError::TooBig,
+        _ => ShareError::BadCompression,
+    })?;
+    String::from_utf8(json).map_err(|_| ShareError::NotText)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::{FaultAction, FaultRule, Millis, Team};
+    use crate::view::synthetic::busy_trace;
+
+    #[test]
+    fn base64url_round_trips_every_length() {
+        for len in 0..40 {
+            let bytes: Vec<u8> = (0..len).map(|i| (i * 37 + 11) as u8).collect();
+            let text = base64url(&bytes);
+            assert!(text.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'), "{text}");
+            assert_eq!(text.len(), (len as usize * 4).div_ceil(3), "no padding");
+            assert_eq!(from_base64url(&text).unwrap(), bytes);
+        }
+        assert_eq!(base64url(b"hello"), "aGVsbG8");
+    }
+
+    #[test]
+    fn a_damaged_link_is_refused_with_its_reason() {
+        assert_eq!(from_base64url("ab$c"), Err(ShareError::BadEncoding));
+        assert_eq!(from_base64url("aGVsbG8="), Err(ShareError::BadEncoding), "padding is not base64url as links carry it");
+        assert_eq!(from_base64url("a"), Err(ShareError::BadEncoding), "a lone character holds no byte");
+        assert!(matches!(parse_fragment("#trace=AAAA"), Err(ShareError::BadCompression)));
+        let not_a_trace = base64url(&miniz_oxide::deflate::compress_to_vec(b"{\"hello\": 1}", 9));
+        assert!(matches!(parse_fragment(&format!("trace={not_a_trace}")), Err(ShareError::BadTrace(_))));
+        assert!(matches!(parse_fragment(&format!("scenario=x&faults={}", base64url(b"[1]"))), Err(ShareError::BadFaults(_))));
+    }
+
+    fn faults_link(json: &str) -> String {
+        format!("scenario=shutdown&faults={}", base64url(json.as_bytes()))
+    }
+
+    fn rule(action: &str, probability: &str) -> String {
+        format!(r#"{{"rules":[{{"action":{action},"msg_type":null,"from":null,"to":null,"probability":{probability}}}]}}"#)
+    }
+
+    #[test]
+    fn every_kind_of_damaged_link_says_what_is_wrong_in_words() {
+        let cases: Vec<(String, &str)> = vec![
+            ("trace=@@garbage@@".into(), "not base64url"),
+            ("trace=AAAA".into(), "not deflate"),
+            (format!("trace={}", base64url(&miniz_oxide::deflate::compress_to_vec(&[0xff, 0xfe, 0x00], 9))), "not text"),
+            (format!("trace={}", base64url(&miniz_oxide::deflate::compress_to_vec(b"not json at all", 9))), "not valid"),
+            (
+                format!(
+                    "trace={}",
+                    base64url(&miniz_oxide::deflate::compress_to_vec(
+                        br#"{"version":1,"team_name":"x","seed":1,"entries":[{"seq":5}]}"#,
+                        9
+                    ))
+                ),
+                "not valid",
+            ),
+            ("scenario=shutdown&faults=garbage!".into(), "fault rules"),
+            (faults_link("[1]"), "fault rules"),
+            (faults_link(&rule(r#"{"kind":"drop"}"#, "5")), "probability"),
+            (faults_link(&rule(r#"{"kind":"drop"}"#, "NaN")), "fault rules"),
+            (faults_link(&rule(r#"{"kind":"delay","ms":-1}"#, "1")), "fault rules"),
+            (faults_link(&rule(r#"{"kind":"delay","ms":18446744073709551615}"#, "1")), "too long"),
+            ("scenario=shutdown&seed=-1".into(), "seed '-1'"),
+            ("scenario=shutdown&seed=99999999999999999999999".into(), "seed '99999999999999999999999'"),
+            ("scenario=shutdown&seed=".into(), "seed ''"),
+        ];
+        for (link, says) in cases {
+            let error = parse_fragment(&link).expect_err(&link).to_string();
+            assert!(error.contains(says), "{link}: {error}");
+            for raw in ["HasMoreOutput", "Failed", "JsValue", "Err("] {
+                assert!(!error.contains(raw), "{link}: {error}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_deflate_bomb_is_refused_without_unpacking_it_all() {
+        let bomb = miniz_oxide::deflate::compress_to_vec(&vec![b' '; MAX_IMPORT_BYTES as usize + 1024], 9);
+        assert!(bomb.len() < MAX_LINK_CHARS * 3, "{}", bomb.len());
+        assert_eq!(parse_fragment(&format!("trace={}", base64url(&bomb))), Err(ShareError::TooBig));
+    }
+
+    #[test]
+    fn a_trace_link_reopens_the_same_trace() {
+        let mut team = Team::new("d", 3);
+        team.spawn(&crate::protocol::AgentName::parse("alice").unwrap(), "coder", false, Millis(1)).unwrap();
+        let fragment = trace_fragment(team.trace()).unwrap();
+        assert_eq!(parse_fragment(&format!("#{fragment}")).unwrap(), Some(SharedRun::Trace(team.trace().clone())));
+    }
+
+    #[test]
+    fn a_scenario_link_carries_seed_and_faults() {
+        let faults = FaultPlan { rules: vec![FaultRule::new(FaultAction::Delay { ms: 40 })] };
+        let fragment = scenario_fragment("shutdown", 7, &faults);
+        assert_eq!(parse_fragment(&fragment).unwrap(), Some(SharedRun::Scenario { id: "shutdown".into(), seed: Some(7), faults }));
+        assert_eq!(scenario_fragment("shutdown", 7, &FaultPlan::default()), "scenario=shutdown&seed=7");
+        assert_eq!(parse_fragment("").unwrap(), None);
+    }
+
+    #[test]
+    fn an_explorer_link_carries_the_settings_and_the_path_of_a_run() {
+        use crate::explore::job::ExploreSettings;
+        use crate::explore::{explore, Property};
+        let settings = ExploreSettings { fault_kinds: vec![FaultAction::Drop], workers: 2, ..ExploreSettings::default() };
+        let report = explore(&settings.config()).unwrap();
+        let example = report.property(Property::NoAnswerLost).and_then(|p| p.example.clone()).expect("a dropped answer is found");
+        let link = ExploreLink { settings, path: Some(example.path.clone()), property: Some("no_answer_lost".into()) };
+        let fragment = explore_fragment(&link).unwrap();
+        assert!(fragment.len() < 2_000, "a path keeps the link short: {}", fragment.len());
+        assert_eq!(parse_fragment(&fragment).unwrap(), Some(SharedRun::Explore(Box::new(link))));
+    }
+
+    #[test]
+    fn a_damaged_explorer_link_says_what_is_wrong() {
+        let pack = |json: &str| format!("explore={}", base64url(&miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9)));
+        let settings = serde_json::to_value(crate::explore::job::ExploreSettings::default()).unwrap();
+        let mut bad_workers = settings.clone();
+        bad_workers["workers"] = 9.into();
+        for (link, says) in [
+            (pack("{}"), "explorer settings are not valid"),
+            (pack(&serde_json::json!({ "settings": bad_workers }).to_string()), "9 workers"),
+            (pack(&serde_json::json!({ "settings": settings, "property": "nonsense" }).to_string()), "no property is called 'nonsense'"),
+            ("explore=@@".into(), "not base64url"),
+        ] {
+            let error = parse_fragment(&link).expect_err(&link).to_string();
+            assert!(error.contains(says), "{link}: {error}");
+        }
+    }
+
+    #[test]
+    fn a_trace_too_big_for_a_link_says_so() {
+        assert!(matches!(trace_fragment(&busy_trace(20_000, 8, 1)), Err(ShareError::TooLong(_))));
+        assert!(trace_fragment(&busy_trace(200, 4, 1)).is_ok());
+    }
+}

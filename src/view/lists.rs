@@ -1,0 +1,199 @@
+//! Which rows the page's long lists show. A run can hold thousands of
+//! requests, queued messages and findings; a panel shows a bounded, useful
+//! slice of them (what needs an answer and what just happened first) and
+//! says how many there are, so drawing a panel costs the same at 100 events
+//! and at 100,000.
+//!
+//! Each list is one tab stop (a roving tab index): `tab_stop` says which
+//! row holds it and `roving_step` where a key moves it.
+//!
+//! Owns the choice of rows only: pure functions of the state at the cursor.
+//! No DOM, no signals.
+
+use crate::protocol::{RequestId, RequestStatus, Tracker};
+
+/// Rows a request list shows at most.
+pub const REQUEST_ROWS: usize = 40;
+/// Messages an inbox lists at most.
+pub const INBOX_ROWS: usize = 12;
+/// Findings the protocol check lists at most.
+pub const FINDING_ROWS: usize = 60;
+
+/// A bounded slice of a longer list.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Shown<T> {
+    /// The rows to draw, in order.
+    pub rows: Vec<T>,
+    /// How many items match (the rows are the first of these).
+    pub matching: usize,
+    /// How many items there are in all.
+    pub total: usize,
+}
+
+impl<T> Shown<T> {
+    /// "Showing 40 of 10,385" when the list is cut, or nothing.
+    pub fn cut_note(&self, cat: &crate::view::i18n::Catalog, key: &str) -> Option<String> {
+        (self.rows.len() < self.matching).then(|| crate::view::i18n::tr!(cat, key, shown = self.rows.len(), total = self.matching))
+    }
+}
+
+/// The requests a request list shows: the selected one first, then pending
+/// ones newest first (they are what can still be answered), then settled
+/// ones newest first; only those whose id, protocol or agents contain
+/// `query` (case-insensitive); at most `limit`.
+pub fn request_rows(tracker: &Tracker, selected: Option<&RequestId>, query: &str, limit: usize) -> Shown<RequestId> {
+    let query = query.trim().to_lowercase();
+    let matches = |r: &&crate::protocol::Request| {
+        query.is_empty()
+            || r.id.as_str().contains(&query)
+            || r.kind.to_string().contains(&query)
+            || r.requester.as_str().contains(&query)
+            || r.addressee.as_str().contains(&query)
+    };
+    let mut rows: Vec<RequestId> = Vec::new();
+    if let Some(sel) = selected.and_then(|id| tracker.get(id)).filter(matches) {
+        rows.push(sel.id.clone());
+    }
+    let mut matching = 0;
+    for pending in [true, false] {
+        for r in tracker.newest_first().filter(|r| (r.status == RequestStatus::Pending) == pending).filter(matches) {
+            matching += 1;
+            if rows.len() < limit && Some(&r.id) != selected {
+                rows.push(r.id.clone());
+            }
+        }
+    }
+    Shown { rows, matching, total: tracker.len() }
+}
+
+/// The first `limit` of `items`, with the counts.
+pub fn first<T: Clone>(items: &[T], limit: usize) -> Shown<T> {
+    Shown { rows: items.iter().take(limit).cloned().collect(), matching: items.len(), total: items.len() }
+}
+
+/// The key of the row that holds a list's one tab stop, given the rows'
+/// keys in order: the row last moved to, while the list still shows it,
+/// else the first row (`None` for an empty list).
+pub fn tab_stop<'a>(last: Option<&str>, rows: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let mut first = None;
+    for row in rows {
+        if Some(row) == last {
+            return Some(row);
+        }
+        first = first.or(Some(row));
+    }
+    first
+}
+
+/// Where `key` moves the tab stop of a list of `len` rows from row `at`:
+/// `ArrowDown` / `ArrowUp` one row (staying put at the ends), `Home` and
+/// `End` to the first and last row; `None` for any other key, which the
+/// list leaves to the page.
+pub fn roving_step(key: &str, at: usize, len: usize) -> Option<usize> {
+    let last = len.checked_sub(1)?;
+    match key {
+        "ArrowDown" => Some((at + 1).min(last)),
+        "ArrowUp" => Some(at.saturating_sub(1).min(last)),
+        "Home" => Some(0),
+        "End" => Some(last),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::{AgentName, Millis, RequestKind, Team};
+
+    fn team(n: u64) -> (Team, Vec<RequestId>) {
+        let mut t = Team::new("t", 3);
+        let mut ids = Vec::new();
+        for i in 0..n {
+            // One agent per request: a shutdown may be pending once per agent.
+            let a = AgentName::parse(&format!("alice-{i:03}")).unwrap();
+            t.spawn(&a, "coder", false, Millis(i)).unwrap();
+            let id = t.request_shutdown(&AgentName::lead(), &a, Millis(i)).unwrap();
+            if i % 2 == 0 {
+                t.answer(RequestKind::Shutdown, &id, &a, false, "busy", Millis(i)).unwrap();
+            }
+            ids.push(id);
+        }
+        (t, ids)
+    }
+
+    #[test]
+    fn pending_requests_come_first_newest_first_then_settled_ones() {
+        let (t, ids) = team(6);
+        let shown = request_rows(t.tracker(), None, "", 10);
+        assert_eq!(shown.rows, [&ids[5], &ids[3], &ids[1], &ids[4], &ids[2], &ids[0]].map(Clone::clone));
+        assert_eq!((shown.matching, shown.total), (6, 6));
+        assert_eq!(shown.cut_note(crate::view::i18n::Catalog::en(), "ui-cut-requests"), None);
+    }
+
+    #[test]
+    fn a_long_list_is_cut_to_the_limit_and_says_so() {
+        let (t, ids) = team(100);
+        let shown = request_rows(t.tracker(), None, "", REQUEST_ROWS);
+        assert_eq!(shown.rows.len(), REQUEST_ROWS);
+        assert_eq!(shown.rows[0], ids[99]);
+        assert_eq!(shown.cut_note(crate::view::i18n::Catalog::en(), "ui-cut-requests").as_deref(), Some("Showing 40 of 100 requests"));
+    }
+
+    #[test]
+    fn the_selected_request_is_shown_first_even_when_it_would_be_cut() {
+        let (t, ids) = team(100);
+        let shown = request_rows(t.tracker(), Some(&ids[0]), "", 5);
+        assert_eq!(shown.rows[0], ids[0]);
+        assert_eq!(shown.rows.len(), 5);
+        assert_eq!(shown.rows.iter().filter(|id| **id == ids[0]).count(), 1, "not twice");
+    }
+
+    #[test]
+    fn a_query_keeps_only_requests_whose_id_or_agents_contain_it() {
+        let (t, ids) = team(30);
+        let id = ids[7].as_str().to_uppercase();
+        let shown = request_rows(t.tracker(), None, &id, 10);
+        assert_eq!(shown.rows, [ids[7].clone()]);
+        assert_eq!(shown.matching, 1);
+        assert_eq!(request_rows(t.tracker(), None, "nobody", 10).matching, 0);
+        assert_eq!(request_rows(t.tracker(), None, "alice", 10).matching, 30);
+        assert_eq!(request_rows(t.tracker(), None, "alice-007", 10).rows, [ids[7].clone()]);
+    }
+
+    #[test]
+    fn the_tab_stop_stays_on_the_row_last_focused_while_it_is_shown_else_the_first_row() {
+        let rows = ["a", "b", "c"];
+        assert_eq!(tab_stop(Some("b"), rows), Some("b"));
+        assert_eq!(tab_stop(Some("c"), rows), Some("c"));
+        assert_eq!(tab_stop(Some("gone"), rows), Some("a"), "a row no longer shown hands the stop to the first");
+        assert_eq!(tab_stop(None, rows), Some("a"));
+        assert_eq!(tab_stop(Some("a"), []), None, "an empty list has no tab stop");
+    }
+
+    #[test]
+    fn arrows_move_one_row_within_the_list_and_home_and_end_go_to_its_ends() {
+        assert_eq!(roving_step("ArrowDown", 0, 3), Some(1));
+        assert_eq!(roving_step("ArrowDown", 2, 3), Some(2), "the last row stays the last");
+        assert_eq!(roving_step("ArrowUp", 2, 3), Some(1));
+        assert_eq!(roving_step("ArrowUp", 0, 3), Some(0), "the first row stays the first");
+        assert_eq!(roving_step("Home", 2, 3), Some(0));
+        assert_eq!(roving_step("End", 0, 3), Some(2));
+        assert_eq!(roving_step("ArrowDown", 7, 3), Some(2), "a row past the end (the list shrank) comes back into it");
+    }
+
+    #[test]
+    fn other_keys_and_empty_lists_are_left_to_the_page() {
+        for key in ["Enter", " ", "Tab", "ArrowLeft", "ArrowRight", "a"] {
+            assert_eq!(roving_step(key, 1, 3), None, "{key}");
+        }
+        assert_eq!(roving_step("ArrowDown", 0, 0), None);
+        assert_eq!(roving_step("Home", 0, 0), None);
+    }
+
+    #[test]
+    fn first_takes_a_prefix_and_counts_the_rest() {
+        let shown = first(&[1, 2, 3, 4], 2);
+        assert_eq!((shown.rows, shown.matching, shown.total), (vec![1, 2], 4, 4));
+        assert_eq!(first::<u8>(&[], 2).cut_note(crate::view::i18n::Catalog::en(), "ui-cut-requests"), None);
+    }
+}

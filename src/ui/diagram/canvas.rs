@@ -207,7 +207,8 @@ pub fn DiagramView() -> impl IntoView {
         table.update(|t| *t = !*t);
         if !table.get_untracked() {
             request_animation_frame(move || {
-                if let Some(el) = scroller.get_untracked() {
+                // Not after the page is gone (a frame can come after).
+                if let Some(el) = scroller.try_get_untracked().flatten() {
                     viewport.set((el.client_height() as f64).max(200.0));
                     pane_width.set(el.client_width() as f64);
                     scroll_top.set(el.scroll_top() as f64);

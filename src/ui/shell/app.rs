@@ -86,6 +86,8 @@ pub fn App(
     provide_context(l);
     let s = Session::new(pace_ms.map_or(crate::ui::state::session::BASE_PACE_MS, |p| p as f64)).speaking(l);
     provide_context(s);
+    // Unmounted (a test's page, or the tab going away): the team stops.
+    on_cleanup(move || s.end());
     let tours = TourState::new();
     provide_context(tours);
     provide_context(ExploreUi::new());

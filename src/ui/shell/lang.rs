@@ -187,7 +187,9 @@ impl Lang {
         if let Some(wanted) = pending {
             leptos::task::spawn_local(async move {
                 match load_within(wanted, START_WAIT_MS).await {
-                    Ok(_) => l.show(wanted),
+                    Ok(_) => {
+                        l.show(wanted);
+                    }
                     Err(e) => problems.0.set(Some(unavailable(wanted, Locale::En, &e))),
                 }
             });
@@ -216,17 +218,24 @@ impl Lang {
     /// refusal to remember is not an error the user can act on: the page
     /// still switches. When the messages cannot be fetched the page stays
     /// as it is and the error says why.
+    /// A page unmounted while the messages were on their way changes
+    /// nothing: neither the document's language nor the remembered one.
     pub async fn set(self, locale: Locale) -> Result<(), FetchError> {
         load_within(locale, SWITCH_WAIT_MS).await?;
-        self.show(locale);
-        let _ = storage::remember_locale(locale);
+        if self.show(locale) {
+            let _ = storage::remember_locale(locale);
+        }
         Ok(())
     }
 
     /// Shows the page in `locale` (available) and sets `<html lang>`.
-    fn show(self, locale: Locale) {
-        self.0.set(locale);
+    /// False (and nothing touched) when the page is gone.
+    fn show(self, locale: Locale) -> bool {
+        if self.0.try_set(locale).is_some() {
+            return false;
+        }
         set_document_lang(locale);
+        true
     }
 }
 
@@ -271,7 +280,8 @@ pub fn LanguageSwitcher() -> impl IntoView {
             let result = l.set(locale).await;
             busy.set(false);
             if let Err(e) = result {
-                let current = l.0.get_untracked();
+                // The page may be gone by now: then there is nothing to say.
+                let Some(current) = l.0.try_get_untracked() else { return };
                 if let Some(el) = select.get_untracked() {
                     el.set_value(current.tag());
                 }

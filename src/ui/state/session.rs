@@ -102,9 +102,17 @@ impl Session {
         (self.base_pace.get_value() / self.playback.speed.get_untracked()).round() as u64
     }
 
-    /// Runs `f` on the runtime, if there is one.
+    /// Runs `f` on the runtime, if there is one (none once the page that
+    /// owned the session is gone: a runtime notice or an animation frame
+    /// that arrives after it unmounted then does nothing).
     pub fn with_rt<T>(&self, f: impl FnOnce(&Runtime) -> T) -> Option<T> {
-        self.rt.with_value(|rt| rt.as_ref().map(f))
+        self.rt.try_with_value(|rt| rt.as_ref().map(f)).flatten()
+    }
+
+    /// The page is going away: its team stops (no loop, timer or model
+    /// call outlives the page that shows it).
+    pub fn end(&self) {
+        self.with_rt(Runtime::stop);
     }
 
     /// The number of events shown (tracked).
@@ -319,7 +327,8 @@ impl Session {
     }
 
     fn schedule_sync(&self) {
-        let pending = self.sync_pending.get_value();
+        // A notice from a runtime whose page is gone: nothing to show.
+        let Some(pending) = self.sync_pending.try_get_value() else { return };
         if pending.replace(true) {
             return;
         }

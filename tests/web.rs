@@ -1,29 +1,23 @@
 //! Browser tests (`wasm-pack test --headless --chrome`): mount the app and
 //! assert on the DOM it draws.
+//!
+//! Each test mounts its own App through a `web_page::Page` and the App is
+//! unmounted when the test ends, whether it passed or failed (the design,
+//! and why a failed test's leftovers are cleared by the next test, is in
+//! `tests/web_page/mod.rs`): no App hears another test's keys or links,
+//! and no test depends on what another left in storage or on the order the
+//! tests run in. Every check of something asynchronous waits with a bounded
+//! poll on its condition, or on the event that causes it; none sleeps.
 #![cfg(target_arch = "wasm32")]
 
+mod web_page;
+
 use leptos::prelude::*;
-use team_protocols::ui::App;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
+use web_page::{set_hash, until, ConsoleLog, Page, WindowErrors, WindowHooks};
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-/// Mounts the app as on a first visit: no run kept from before.
-fn mount_app() -> web_sys::HtmlElement {
-    let storage = window().local_storage().unwrap().unwrap();
-    storage.remove_item("team-protocols.current").unwrap();
-    mount_app_keeping_storage()
-}
-
-/// Mounts the app over whatever browser storage holds (a reload).
-fn mount_app_keeping_storage() -> web_sys::HtmlElement {
-    let document = document();
-    let host: web_sys::HtmlElement = document.create_element("div").unwrap().unchecked_into();
-    document.body().unwrap().append_child(&host).unwrap();
-    leptos::mount::mount_to(host.clone(), || view! { <App pace_ms=0/> }).forget();
-    host
-}
 
 fn all(host: &web_sys::HtmlElement, selector: &str) -> Vec<web_sys::Element> {
     let list = host.query_selector_all(selector).unwrap();
@@ -45,17 +39,6 @@ fn button(host: &web_sys::HtmlElement, text: &str) -> web_sys::HtmlElement {
 fn click(host: &web_sys::HtmlElement, selector: &str) {
     let el: web_sys::HtmlElement = host.query_selector(selector).unwrap().unwrap_or_else(|| panic!("{selector}")).unchecked_into();
     el.click();
-}
-
-/// Waits (in real time, up to ~10 s) until `done` holds.
-async fn until(what: &str, done: impl Fn() -> bool) {
-    for _ in 0..500 {
-        if done() {
-            return;
-        }
-        gloo_timers::future::TimeoutFuture::new(20).await;
-    }
-    panic!("timed out waiting for {what}");
 }
 
 fn run_finished(host: &web_sys::HtmlElement) -> bool {
@@ -83,7 +66,8 @@ fn position(host: &web_sys::HtmlElement) -> (usize, usize) {
 
 #[wasm_bindgen_test]
 async fn every_control_has_an_accessible_name_and_the_diagram_is_an_image() {
-    let host = mount_app();
+    let page = Page::start();
+    let host = page.mount();
     leptos::task::tick().await;
     assert_eq!(texts(&host, "h1"), ["Team Protocols Playground"]);
     for name in ["Run", "Play", "Next", "Back", "Stop", "Live", "Step"] {
@@ -102,7 +86,8 @@ async fn every_control_has_an_accessible_name_and_the_diagram_is_an_image() {
 
 #[wasm_bindgen_test]
 async fn a_real_provider_without_a_key_explains_what_is_missing_and_runs_nothing() {
-    let host = mount_app();
+    let page = Page::start();
+    let host = page.mount();
     leptos::task::tick().await;
     let select: web_sys::HtmlSelectElement = host.query_selector("[aria-label=Provider]").unwrap().unwrap().unchecked_into();
     select.set_value("anthropic");
@@ -121,7 +106,8 @@ async fn a_real_provider_without_a_key_explains_what_is_missing_and_runs_nothing
 
 #[wasm_bindgen_test]
 async fn the_shutdown_scenario_draws_both_arrows_with_one_id_an_approved_badge_and_alice_shut_down() {
-    let host = mount_app();
+    let page = Page::start();
+    let host = page.mount();
     leptos::task::tick().await;
     click(&host, "[data-scenario=shutdown]");
     until("the run to finish", || run_finished(&host)).await;
@@ -139,7 +125,8 @@ async fn the_shutdown_scenario_draws_both_arrows_with_one_id_an_approved_badge_a
 
 #[wasm_bindgen_test]
 async fn the_bob_scenario_ends_with_a_rejected_badge_and_a_later_approved_one() {
-    let host = mount_app();
+    let page = Page::start();
+    let host = page.mount();
     leptos::task::tick().await;
     click(&host, "[data-scenario=reject-plan]");
     until("the run to finish", || run_finished(&host)).await;
@@ -148,7 +135,8 @@ async fn the_bob_scenario_ends_with_a_rejected_badge_and_a_later_approved_one() 
 
 #[wasm_bindgen_test]
 async fn back_and_next_change_what_the_diagram_shows() {
-    let host = mount_app();
+    let page = Page::start();
+    let host = page.mount();
     leptos::task::tick().await;
     click(&host, "[data-scenario=shutdown]");
     until("the run to finish", || run_finished(&host)).await;
@@ -177,7 +165,8 @@ async fn back_and_next_change_what_the_diagram_shows() {
 
 #[wasm_bindgen_test]
 async fn answering_a_pending_request_by_hand_moves_its_badge() {
-    let host = mount_app();
+    let page = Page::start();
+    let host = page.mount();
     leptos::task::tick().await;
     button(&host, "Step").click();
     let prompt: web_sys::HtmlTextAreaElement = host.query_selector("#prompt").unwrap().unwrap().unchecked_into();
@@ -201,7 +190,8 @@ async fn answering_a_pending_request_by_hand_moves_its_badge() {
 
 #[wasm_bindgen_test]
 async fn keyboard_shortcuts_move_the_cursor() {
-    let host = mount_app();
+    let page = Page::start();
+    let host = page.mount();
     leptos::task::tick().await;
     click(&host, "[data-scenario=approve-plan]");
     until("the run to finish", || run_finished(&host)).await;
@@ -227,6 +217,60 @@ async fn keyboard_shortcuts_move_the_cursor() {
     assert_eq!(position(&host), (total, total));
 }
 
+/// Dispatches a cancelable `keydown` of `key` on the window, as a keyboard
+/// sends it; true when no one used it (no listener prevented its default).
+fn press_on_window(key: &str) -> bool {
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_key(key);
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    window().dispatch_event(&web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap()).unwrap()
+}
+
+#[wasm_bindgen_test]
+async fn an_unmounted_page_leaves_no_window_listener_or_interval_and_hears_no_key_or_link() {
+    let page = Page::start();
+    let hooks = WindowHooks::count();
+    let host = page.mount();
+    leptos::task::tick().await;
+    for kind in ["keydown", "hashchange", "resize"] {
+        assert!(hooks.listeners(kind) >= 1, "the page listens to the window's {kind}");
+    }
+    click(&host, "[data-scenario=approve-plan]");
+    until("the run to finish", || run_finished(&host)).await;
+    let (_, total) = position(&host);
+    // Mounted, it hears the keys: ← goes back one, and the key is used.
+    assert!(!press_on_window("ArrowLeft"), "the page takes ←");
+    leptos::task::tick().await;
+    assert_eq!(position(&host), (total - 1, total));
+    // Playing at 0.25x: Play's interval runs (its first step is 1.6 s away).
+    set_select(&host, "Speed", "0.25");
+    assert!(!press_on_window(" "), "the page takes Space");
+    until("Play's interval", || hooks.intervals() >= 1).await;
+    let storage = window().local_storage().unwrap().unwrap();
+    let kept = storage.get_item("team-protocols.current").unwrap();
+    assert!(kept.is_some(), "the finished run is kept for a reload");
+
+    page.unmount(&host);
+    assert_eq!(host.child_nodes().length(), 0, "the host is empty");
+    assert!(!host.is_connected(), "the host is gone");
+    for kind in ["keydown", "hashchange", "resize"] {
+        assert_eq!(hooks.listeners(kind), 0, "no {kind} listener outlives the page");
+    }
+    assert_eq!(hooks.intervals(), 0, "no interval outlives the page");
+    // No one hears a key or a link any more: a listener left behind would
+    // use the key, or throw on its page's disposed state (the window
+    // reports that), or draw or keep the link's run.
+    let errors = WindowErrors::record();
+    assert!(press_on_window("ArrowLeft"), "no one takes ← after the page is gone");
+    set_hash("scenario=shutdown").await;
+    leptos::task::tick().await;
+    assert_eq!(errors.messages(), Vec::<String>::new(), "nothing ran");
+    assert!(document().query_selector(".app, .banner-error").unwrap().is_none(), "nothing was drawn");
+    assert_eq!(storage.get_item("team-protocols.current").unwrap(), kept, "no page kept another run");
+    set_hash("").await;
+}
+
 mod runtime_in_the_browser {
     use std::rc::Rc;
 
@@ -235,14 +279,13 @@ mod runtime_in_the_browser {
     use team_protocols::runtime::{browser, scenarios, Runtime, RuntimeConfig};
     use wasm_bindgen_test::*;
 
+    /// Waits for the run to finish (bounded: 20 s of real time).
     async fn settle(rt: &Runtime) {
-        for _ in 0..2000 {
-            if !rt.is_running() {
-                return;
-            }
+        let deadline = js_sys::Date::now() + 20_000.0;
+        while rt.is_running() {
+            assert!(js_sys::Date::now() < deadline, "the run did not finish");
             gloo_timers::future::TimeoutFuture::new(0).await;
         }
-        panic!("the run did not finish");
     }
 
     #[wasm_bindgen_test]
@@ -321,7 +364,8 @@ fn blob_text(href: &str) -> String {
 
 #[wasm_bindgen_test]
 async fn a_workspace_file_downloads_from_a_blob_url_holding_its_text() {
-    let host = mount_app();
+    let page = Page::start();
+    let host = page.mount();
     leptos::task::tick().await;
     click(&host, "[data-scenario=approve-plan]");
     until("the run to finish", || run_finished(&host)).await;
@@ -350,7 +394,8 @@ fn arrow_labels(host: &web_sys::HtmlElement) -> Vec<String> {
 
 #[wasm_bindgen_test]
 async fn export_then_import_restores_the_same_diagram() {
-    let host = mount_app();
+    let page = Page::start();
+    let host = page.mount();
     leptos::task::tick().await;
     click(&host, "[data-scenario=reject-then-accept]");
     until("the run to finish", || run_finished(&host)).await;
@@ -369,7 +414,8 @@ async fn export_then_import_restores_the_same_diagram() {
 
 #[wasm_bindgen_test]
 async fn a_bad_file_is_refused_with_its_reason_and_nothing_is_lost() {
-    let host = mount_app();
+    let page = Page::start();
+    let host = page.mount();
     leptos::task::tick().await;
     click(&host, "[data-scenario=shutdown]");
     until("the run to finish", || run_finished(&host)).await;
@@ -388,23 +434,26 @@ async fn a_bad_file_is_refused_with_its_reason_and_nothing_is_lost() {
 
 #[wasm_bindgen_test]
 async fn a_reload_restores_the_run_and_a_share_link_names_scenario_and_seed() {
-    let first = mount_app();
+    let page = Page::start();
+    let first = page.mount();
     leptos::task::tick().await;
     click(&first, "[data-scenario=approve-plan]");
     until("the run to finish", || run_finished(&first)).await;
-    let labels = arrow_labels(&first);
+    let (labels, badges_before) = (arrow_labels(&first), badges(&first));
     let link: web_sys::HtmlInputElement = first.query_selector("[aria-label='Share link']").unwrap().unwrap().unchecked_into();
     assert!(link.value().ends_with("#scenario=approve-plan&seed=2026"), "{}", link.value());
-    // A second app on the same page reads what the first left: a reload.
-    let second = mount_app_keeping_storage();
+    // The first app goes, a second one reads what it left: a reload.
+    page.unmount(&first);
+    let second = page.mount_keeping_storage();
     leptos::task::tick().await;
     until("the restored run", || arrow_labels(&second) == labels).await;
-    assert_eq!(badges(&second), badges(&first));
+    assert_eq!(badges(&second), badges_before);
 }
 
 #[wasm_bindgen_test]
 async fn a_saved_run_can_be_reopened_and_deleted() {
-    let host = mount_app();
+    let page = Page::start();
+    let host = page.mount();
     leptos::task::tick().await;
     click(&host, "[data-scenario=reject-plan]");
     until("the run to finish", || run_finished(&host)).await;
@@ -425,7 +474,8 @@ async fn a_saved_run_can_be_reopened_and_deleted() {
 #[wasm_bindgen_test]
 async fn a_stored_key_is_absent_from_every_export_and_from_storage_of_runs() {
     const KEY: &str = "sk-ant-test-0123456789-secret";
-    let host = mount_app();
+    let page = Page::start();
+    let host = page.mount();
     leptos::task::tick().await;
     click(&host, "[data-scenario=shutdown]");
     until("the run to finish", || run_finished(&host)).await;
@@ -461,12 +511,11 @@ async fn a_stored_key_is_absent_from_every_export_and_from_storage_of_runs() {
 #[wasm_bindgen_test]
 async fn a_key_never_reaches_the_console_even_when_the_call_fails() {
     const KEY: &str = "sk-ant-console-check-0123456789";
-    js_sys::eval(
-        "window.__logged = []; for (const m of ['log','info','warn','error','debug']) { const o = console[m]; \
-         console[m] = (...a) => { window.__logged.push(a.map(String).join(' ')); o.apply(console, a); }; }",
-    )
-    .unwrap();
-    let host = mount_app();
+    let page = Page::start();
+    // The console is put back when `console` drops (or by the next test's
+    // `Page::start`, if this one fails).
+    let console = ConsoleLog::record();
+    let host = page.mount();
     leptos::task::tick().await;
     let set = |selector: &str, value: &str| {
         let el: web_sys::HtmlInputElement = host.query_selector(selector).unwrap().unwrap().unchecked_into();
@@ -482,7 +531,7 @@ async fn a_key_never_reaches_the_console_even_when_the_call_fails() {
     set("[aria-label='Base URL']", "http://127.0.0.1:9");
     click(&host, "[data-scenario=shutdown]");
     until("the failure to show", || texts(&host, ".banner-error").iter().any(|t| t.contains("model call failed"))).await;
-    let logged = js_sys::eval("JSON.stringify(window.__logged)").unwrap().as_string().unwrap();
+    let logged = console.lines().join("\n");
     assert!(!logged.contains(KEY), "the console saw the key: {logged}");
     let banner = texts(&host, ".banner-error").join(" ");
     assert!(!banner.contains(KEY), "the banner shows no key");
@@ -493,7 +542,9 @@ async fn a_key_never_reaches_the_console_even_when_the_call_fails() {
 
 #[wasm_bindgen_test]
 async fn a_dropped_answer_shows_as_a_crossed_arrow_and_a_violation_that_jumps_to_its_event() {
-    let host = mount_app();
+    use team_protocols::protocol::{Event, FaultAction, MessageType};
+    let page = Page::start();
+    let host = page.mount();
     leptos::task::tick().await;
     let set_select = |label: &str, value: &str| {
         let el: web_sys::HtmlSelectElement = host.query_selector(&format!("[aria-label='{label}']")).unwrap().unwrap().unchecked_into();
@@ -514,10 +565,22 @@ async fn a_dropped_answer_shows_as_a_crossed_arrow_and_a_violation_that_jumps_to
     // The tracker says approved: the finding says the answer was lost, and which fault dropped it.
     assert!(violations[0].starts_with("answer lost"), "{violations:?}");
     assert!(violations[0].contains("fault rule 1"), "{violations:?}");
+    // The finding is at the event where the fault dropped the answer: the
+    // jump shows the run up to and including that event.
+    let trace = team_protocols::view::export::import_json(&exported(&host, "json")).expect("the run exports");
+    let dropped: Vec<u64> = trace
+        .entries()
+        .iter()
+        .filter(|e| matches!(&e.event, Event::FaultApplied { action: FaultAction::Drop, message, .. } if message.msg_type == MessageType::ShutdownResponse))
+        .map(|e| e.seq)
+        .collect();
+    assert_eq!(dropped.len(), 1, "one answer was dropped");
     let (_, total) = position(&host);
+    assert!(dropped[0] as usize + 1 < total, "the drop is before the run's end");
+    assert!(violations[0].contains(&format!("at #{}", dropped[0])), "the finding names the drop's event: {violations:?}");
     click(&host, ".violation-item");
     leptos::task::tick().await;
-    assert!(position(&host).0 <= total);
+    assert_eq!(position(&host), (dropped[0] as usize + 1, total), "the jump stops at the drop");
     assert!(!all(&host, ".violation-mark").is_empty(), "the diagram marks the event");
     let mermaid = exported(&host, "mermaid");
     assert!(mermaid.contains("-x"), "{mermaid}");
@@ -528,7 +591,8 @@ async fn a_dropped_answer_shows_as_a_crossed_arrow_and_a_violation_that_jumps_to
 
 #[wasm_bindgen_test]
 async fn a_share_link_of_a_typed_prompt_carries_the_trace_and_opens_the_same_run() {
-    let first = mount_app();
+    let page = Page::start();
+    let first = page.mount();
     leptos::task::tick().await;
     let prompt: web_sys::HtmlTextAreaElement = first.query_selector("#prompt").unwrap().unwrap().unchecked_into();
     prompt.set_value("Spawn bob with a risky refactoring task. Review and reject his plan.");
@@ -539,17 +603,20 @@ async fn a_share_link_of_a_typed_prompt_carries_the_trace_and_opens_the_same_run
     let link: web_sys::HtmlInputElement = first.query_selector("[aria-label='Share link']").unwrap().unwrap().unchecked_into();
     let fragment = link.value().split_once('#').unwrap().1.to_string();
     assert!(fragment.starts_with("trace="), "{fragment}");
-    window().location().set_hash(&fragment).unwrap();
-    let opened = mount_app();
+    // The link opened in a new tab: the first app is gone before it.
+    page.unmount(&first);
+    set_hash(&fragment).await;
+    let opened = page.mount();
     leptos::task::tick().await;
-    window().location().set_hash("").unwrap();
+    set_hash("").await;
     until("the shared run", || arrow_labels(&opened) == labels).await;
     assert_eq!(badges(&opened), ["rejected", "approved"]);
 }
 
 #[wasm_bindgen_test]
 async fn full_browser_storage_gives_a_clear_error_and_the_run_stays() {
-    let host = mount_app();
+    let page = Page::start();
+    let host = page.mount();
     leptos::task::tick().await;
     click(&host, "[data-scenario=shutdown]");
     until("the run to finish", || run_finished(&host)).await;
@@ -612,7 +679,8 @@ fn back_to_scripted(host: &web_sys::HtmlElement) {
 
 #[wasm_bindgen_test]
 async fn run_uses_the_settings_shown_and_the_page_says_which_model_will_run() {
-    let host = mount_app();
+    let page = Page::start();
+    let host = page.mount();
     leptos::task::tick().await;
     assert!(texts(&host, ".will-run").join(" ").contains("Will run: Scripted (offline)"), "{:?}", texts(&host, ".will-run"));
     set_select(&host, "Provider", "anthropic");
@@ -636,7 +704,8 @@ async fn run_uses_the_settings_shown_and_the_page_says_which_model_will_run() {
 
 #[wasm_bindgen_test]
 async fn after_a_scenario_and_a_typed_prompt_the_link_carries_the_trace_and_can_be_copied() {
-    let host = mount_app();
+    let page = Page::start();
+    let host = page.mount();
     leptos::task::tick().await;
     click(&host, "[data-scenario=shutdown]");
     until("the scenario to finish", || run_finished(&host)).await;
@@ -650,16 +719,19 @@ async fn after_a_scenario_and_a_typed_prompt_the_link_carries_the_trace_and_can_
     let labels = arrow_labels(&host);
     button(&host, "Copy").click();
     until("the copy to say what happened", || !texts(&host, ".copy-status").join("").is_empty()).await;
-    window().location().set_hash(&fragment).unwrap();
-    let opened = mount_app();
+    // The link opened in a new tab: this app is gone before it.
+    page.unmount(&host);
+    set_hash(&fragment).await;
+    let opened = page.mount();
     leptos::task::tick().await;
-    window().location().set_hash("").unwrap();
+    set_hash("").await;
     until("the shared run", || arrow_labels(&opened) == labels).await;
 }
 
 #[wasm_bindgen_test]
 async fn text_typed_into_an_answer_survives_protocol_events() {
-    let host = mount_app();
+    let page = Page::start();
+    let host = page.mount();
     leptos::task::tick().await;
     button(&host, "Step").click();
     type_prompt(&host, "Spawn alice as a coder. Then request her shutdown.");
@@ -694,11 +766,14 @@ fn the_page_declares_a_favicon_so_loading_it_logs_no_404() {
 
 #[wasm_bindgen_test]
 async fn a_damaged_link_keeps_its_error_over_the_restored_run() {
-    let first = mount_app();
+    let page = Page::start();
+    let first = page.mount();
     leptos::task::tick().await;
     click(&first, "[data-scenario=shutdown]");
     until("the run to finish", || run_finished(&first)).await;
     let labels = arrow_labels(&first);
+    // Each link is opened by a new page that restores this run.
+    page.unmount(&first);
     let faults = |action: &str, probability: &str| {
         let json = format!(r#"{{"rules":[{{"action":{action},"msg_type":null,"from":null,"to":null,"probability":{probability}}}]}}"#);
         format!("scenario=shutdown&faults={}", team_protocols::view::export::share::base64url(json.as_bytes()))
@@ -713,34 +788,39 @@ async fn a_damaged_link_keeps_its_error_over_the_restored_run() {
         (faults(r#"{"kind":"delay","ms":-1}"#, "1"), "fault"),
         (faults(r#"{"kind":"delay","ms":18446744073709551615}"#, "1"), "too long"),
     ] {
-        window().location().set_hash(&link).unwrap();
-        let opened = mount_app_keeping_storage();
+        set_hash(&link).await;
+        let opened = page.mount_keeping_storage();
         leptos::task::tick().await;
-        window().location().set_hash("").unwrap();
+        set_hash("").await;
         until("the restored run", || arrow_labels(&opened) == labels).await;
         let text = banner(&opened);
         assert!(text.contains("link") && text.contains(says), "{link}: {text}");
-        opened.remove();
+        page.unmount(&opened);
     }
 }
 
 #[wasm_bindgen_test]
 async fn a_link_pasted_into_an_open_tab_is_read() {
-    let host = mount_app();
+    let page = Page::start();
+    let host = page.mount();
     leptos::task::tick().await;
     click(&host, "[data-scenario=shutdown]");
     until("the run to finish", || run_finished(&host)).await;
     let labels = arrow_labels(&host);
-    window().location().set_hash("scenario=shutdown&seed=-1").unwrap();
+    set_hash("scenario=shutdown&seed=-1").await;
     until("the hashchange to be read", || banner(&host).contains("seed")).await;
     assert_eq!(arrow_labels(&host), labels, "the run on screen stays");
-    window().location().set_hash("").unwrap();
-    gloo_timers::future::TimeoutFuture::new(50).await;
+    // An emptied fragment asks for nothing: the page stays as it is.
+    set_hash("").await;
+    leptos::task::tick().await;
+    assert_eq!(arrow_labels(&host), labels);
+    assert!(banner(&host).contains("seed"), "{}", banner(&host));
 }
 
 #[wasm_bindgen_test]
 async fn a_stored_fault_rule_out_of_range_is_dropped_with_a_banner_and_never_runs() {
-    let host = mount_app();
+    let page = Page::start();
+    let host = page.mount();
     leptos::task::tick().await;
     click(&host, "[data-scenario=shutdown]");
     until("the run to finish", || run_finished(&host)).await;
@@ -748,19 +828,20 @@ async fn a_stored_fault_rule_out_of_range_is_dropped_with_a_banner_and_never_run
     let stored = storage.get_item("team-protocols.current").unwrap().unwrap();
     let poisoned = stored.replacen("\"faults\":{\"rules\":[]}", "\"faults\":{\"rules\":[{\"action\":{\"kind\":\"delay\",\"ms\":18446744073709551615},\"msg_type\":null,\"from\":null,\"to\":null,\"probability\":1.0}]}", 1);
     assert_ne!(poisoned, stored, "the stored run names its faults");
+    page.unmount(&host);
     storage.set_item("team-protocols.current", &poisoned).unwrap();
-    let reloaded = mount_app_keeping_storage();
+    let reloaded = page.mount_keeping_storage();
     leptos::task::tick().await;
     until("a banner", || banner(&reloaded).contains("fault")).await;
     assert!(texts(&reloaded, ".fault-rules li span").is_empty(), "the bad rule is not on the form");
     click(&reloaded, "[data-scenario=shutdown]");
     until("a clean run", || run_finished(&reloaded)).await;
-    reloaded.remove();
 }
 
 #[wasm_bindgen_test]
 async fn stop_mid_run_leaves_nothing_looking_busy() {
-    let host = mount_app();
+    let page = Page::start();
+    let host = page.mount();
     leptos::task::tick().await;
     button(&host, "Step").click();
     type_prompt(&host, "Spawn alice as a coder. Then request her shutdown.");
@@ -786,15 +867,21 @@ async fn stop_mid_run_leaves_nothing_looking_busy() {
 
 #[wasm_bindgen_test]
 async fn ten_quick_clicks_on_run_start_one_run() {
-    let host = mount_app();
+    let page = Page::start();
+    let host = page.mount();
     leptos::task::tick().await;
     type_prompt(&host, "Spawn alice as a coder. Then request her shutdown.");
     let run = button(&host, "Run");
     for _ in 0..10 {
         run.click();
     }
-    until("the run to finish", || run_finished(&host)).await;
-    gloo_timers::future::TimeoutFuture::new(100).await;
+    // Each click is handled as it is made, before anything runs: the first
+    // starts the run, and every later one finds it going and is refused.
+    // Nothing is left to start a second run later.
+    leptos::task::tick().await;
+    assert!(banner(&host).contains("a run is in progress"), "a click was refused: {}", banner(&host));
+    until("the run to finish and the team to go quiet", || run_finished(&host) && !run.has_attribute("disabled")).await;
+    assert_eq!(all(&host, ".banner.run-end").len(), 1);
     assert_eq!(all(&host, ".banner.run-start").len(), 1);
     assert_eq!(texts(&host, ".roster li").iter().filter(|t| t.starts_with("alice")).count(), 1);
     assert_eq!(arrow_ids(&host, "shutdown_request").len(), 1, "the shutdown was requested");
@@ -802,7 +889,8 @@ async fn ten_quick_clicks_on_run_start_one_run() {
 
 #[wasm_bindgen_test]
 async fn an_imported_run_survives_a_reload() {
-    let host = mount_app();
+    let page = Page::start();
+    let host = page.mount();
     leptos::task::tick().await;
     click(&host, "[data-scenario=reject-plan]");
     until("the run to finish", || run_finished(&host)).await;
@@ -811,14 +899,16 @@ async fn an_imported_run_survives_a_reload() {
     until("another run", || run_finished(&host) && arrow_labels(&host) != labels).await;
     choose_file(&host, "trace.json", &json);
     until("the import", || arrow_labels(&host) == labels).await;
-    let reloaded = mount_app_keeping_storage();
+    page.unmount(&host);
+    let reloaded = page.mount_keeping_storage();
     leptos::task::tick().await;
     until("the imported run after the reload", || arrow_labels(&reloaded) == labels).await;
 }
 
 #[wasm_bindgen_test]
 async fn a_rejected_fault_value_is_not_replaced_by_the_previous_one() {
-    let host = mount_app();
+    let page = Page::start();
+    let host = page.mount();
     leptos::task::tick().await;
     set_input(&host, "[aria-label='Fault probability']", "5", "change");
     leptos::task::tick().await;
@@ -833,9 +923,10 @@ async fn a_rejected_fault_value_is_not_replaced_by_the_previous_one() {
 
 #[wasm_bindgen_test]
 async fn a_damaged_saved_list_does_not_block_save_and_can_be_cleared() {
+    let page = Page::start();
     let storage = window().local_storage().unwrap().unwrap();
     storage.set_item("team-protocols.saved", "{ not a list").unwrap();
-    let host = mount_app();
+    let host = page.mount();
     leptos::task::tick().await;
     assert!(texts(&host, ".saved-damaged").join(" ").contains("damaged"));
     click(&host, "[data-scenario=shutdown]");
@@ -857,7 +948,8 @@ async fn a_damaged_saved_list_does_not_block_save_and_can_be_cleared() {
 
 #[wasm_bindgen_test]
 async fn a_shut_down_teammate_is_not_offered_as_a_sender() {
-    let host = mount_app();
+    let page = Page::start();
+    let host = page.mount();
     leptos::task::tick().await;
     click(&host, "[data-scenario=shutdown]");
     until("the run to finish", || run_finished(&host)).await;
@@ -868,7 +960,8 @@ async fn a_shut_down_teammate_is_not_offered_as_a_sender() {
 
 #[wasm_bindgen_test]
 async fn a_rejected_seed_stops_run_instead_of_running_the_previous_seed() {
-    let host = mount_app();
+    let page = Page::start();
+    let host = page.mount();
     leptos::task::tick().await;
     set_input(&host, "[aria-label='Seed']", "-1", "change");
     leptos::task::tick().await;
@@ -903,7 +996,8 @@ async fn a_shut_down_teammate_cannot_send_through_the_session() {
 
 #[wasm_bindgen_test]
 async fn settings_that_cannot_build_a_team_leave_the_run_on_screen_as_it_was() {
-    let host = mount_app();
+    let page = Page::start();
+    let host = page.mount();
     leptos::task::tick().await;
     click(&host, "[data-scenario=shutdown]");
     until("the run to finish", || run_finished(&host)).await;
@@ -928,7 +1022,8 @@ fn caption_text(host: &web_sys::HtmlElement) -> (String, String) {
 
 #[wasm_bindgen_test]
 async fn the_caption_follows_back_and_next_and_is_announced_politely() {
-    let host = mount_app();
+    let page = Page::start();
+    let host = page.mount();
     leptos::task::tick().await;
     let live = host.query_selector(".caption-box [aria-live]").unwrap().expect("a live region in the caption box");
     assert_eq!(live.get_attribute("aria-live").as_deref(), Some("polite"));
@@ -958,7 +1053,8 @@ async fn the_caption_follows_back_and_next_and_is_announced_politely() {
 
 #[wasm_bindgen_test]
 async fn the_event_log_shows_captions_and_the_raw_form_on_demand_with_one_tab_stop() {
-    let host = mount_app();
+    let page = Page::start();
+    let host = page.mount();
     leptos::task::tick().await;
     click(&host, "[data-scenario=shutdown]");
     until("the run to finish", || run_finished(&host)).await;
@@ -1003,7 +1099,8 @@ fn keydown(key: &str) -> web_sys::KeyboardEvent {
 
 #[wasm_bindgen_test]
 async fn the_requests_and_the_inboxes_are_one_tab_stop_each_and_arrow_keys_home_and_end_move_within_them() {
-    let host = mount_app();
+    let page = Page::start();
+    let host = page.mount();
     leptos::task::tick().await;
     click(&host, "[data-scenario=out-of-order]");
     until("the run to finish", || run_finished(&host)).await;
@@ -1049,7 +1146,8 @@ async fn the_requests_and_the_inboxes_are_one_tab_stop_each_and_arrow_keys_home_
 
 #[wasm_bindgen_test]
 async fn the_reject_plan_arrows_carry_the_plan_and_the_feedback_whole_on_hover_with_captions() {
-    let host = mount_app();
+    let page = Page::start();
+    let host = page.mount();
     leptos::task::tick().await;
     click(&host, "[data-scenario=reject-plan]");
     until("the run to finish", || run_finished(&host)).await;
@@ -1071,7 +1169,8 @@ async fn the_reject_plan_arrows_carry_the_plan_and_the_feedback_whole_on_hover_w
 
 #[wasm_bindgen_test]
 async fn the_legend_in_the_caption_box_explains_the_diagram_marks_when_opened() {
-    let host = mount_app();
+    let page = Page::start();
+    let host = page.mount();
     leptos::task::tick().await;
     assert!(all(&host, ".legend .legend-entry").is_empty(), "a closed legend draws nothing");
     let details = host.query_selector(".caption-box details.legend").unwrap().expect("a legend");
@@ -1086,7 +1185,8 @@ async fn the_legend_in_the_caption_box_explains_the_diagram_marks_when_opened() 
 
 #[wasm_bindgen_test]
 async fn each_inbox_shows_its_count_and_nothing_stray() {
-    let host = mount_app();
+    let page = Page::start();
+    let host = page.mount();
     leptos::task::tick().await;
     click(&host, "[data-scenario=shutdown]");
     until("the run to finish", || run_finished(&host)).await;
@@ -1104,7 +1204,8 @@ fn fsm_lit(host: &web_sys::HtmlElement) -> Vec<String> {
 
 #[wasm_bindgen_test]
 async fn the_machinery_panel_follows_back_and_next_and_a_tracker_entry_puts_its_request_on_the_fsm() {
-    let host = mount_app();
+    let page = Page::start();
+    let host = page.mount();
     leptos::task::tick().await;
     assert_eq!(texts(&host, ".machinery .tracker").concat(), "shutdown_requests = {}plan_requests = {}", "empty trackers before a run");
     assert!(fsm_lit(&host).is_empty(), "no request, nothing lit");
@@ -1152,7 +1253,8 @@ async fn the_machinery_panel_follows_back_and_next_and_a_tracker_entry_puts_its_
 
 #[wasm_bindgen_test]
 async fn the_messages_table_lists_the_messages_at_the_cursor_with_headers_and_a_caption() {
-    let host = mount_app();
+    let page = Page::start();
+    let host = page.mount();
     leptos::task::tick().await;
     click(&host, "[data-scenario=shutdown]");
     until("the run to finish", || run_finished(&host)).await;
@@ -1204,7 +1306,8 @@ fn tour_cursor(host: &web_sys::HtmlElement) -> usize {
 #[wasm_bindgen_test]
 async fn a_guided_tour_runs_its_scenario_and_moves_the_cursor_to_each_stops_event_until_it_ends() {
     use team_protocols::view::tours;
-    let host = mount_app();
+    let page = Page::start();
+    let host = page.mount();
     leptos::task::tick().await;
     assert!(all(&host, ".tour-card").is_empty(), "no tour card until a tour starts");
     let tour = tours::by_id("shutdown").unwrap();
@@ -1262,7 +1365,8 @@ async fn a_guided_tour_runs_its_scenario_and_moves_the_cursor_to_each_stops_even
 
 #[wasm_bindgen_test]
 async fn the_without_protocols_tour_starts_at_a_plain_message_that_carries_no_request_id() {
-    let host = mount_app();
+    let page = Page::start();
+    let host = page.mount();
     leptos::task::tick().await;
     click(&host, "[data-tour=without-protocols]");
     until("the tour's first stop", || tour_progress(&host).starts_with("Stop 1 of")).await;
@@ -1278,7 +1382,8 @@ async fn the_without_protocols_tour_starts_at_a_plain_message_that_carries_no_re
 
 #[wasm_bindgen_test]
 async fn a_tour_uses_the_run_on_screen_when_it_is_its_scenarios_and_escape_ends_it() {
-    let host = mount_app();
+    let page = Page::start();
+    let host = page.mount();
     leptos::task::tick().await;
     click(&host, "[data-scenario=shutdown]");
     until("the run to finish", || run_finished(&host)).await;
@@ -1299,7 +1404,8 @@ async fn a_tour_uses_the_run_on_screen_when_it_is_its_scenarios_and_escape_ends_
 
 #[wasm_bindgen_test]
 async fn a_tour_that_cannot_run_its_scenario_does_not_start_over_the_run_on_screen() {
-    let host = mount_app();
+    let page = Page::start();
+    let host = page.mount();
     leptos::task::tick().await;
     click(&host, "[data-scenario=reject-plan]");
     until("the run to finish", || run_finished(&host)).await;
@@ -1319,37 +1425,15 @@ async fn a_tour_that_cannot_run_its_scenario_does_not_start_over_the_run_on_scre
 /// Installs the 中文, 日本語 and Italiano messages as the page would fetch
 /// them, from the files the build copies next to the page. These tests are
 /// about the page rendering in a language; fetching the files (and what
-/// the page does when it cannot) is `tests/web_language.rs`'s, so a slow or
-/// stuck test file server does not fail them, nor every test after them.
-macro_rules! install_translations {
-    ($($stem:literal),+) => {
-        fn install_translations() {
-            use team_protocols::view::i18n::{Catalog, Locale};
-            let files = [$(concat!($stem, ".ftl")),+];
-            assert_eq!(Locale::Ja.files(), files, "tests/web.rs embeds every message file the page fetches: update its list");
-            let texts = |locale: Locale| -> Vec<(&'static str, String)> {
-                let all: Vec<(&str, [&str; 3])> = vec![$((
-                    concat!($stem, ".ftl"),
-                    [
-                        include_str!(concat!("../locales/zh/", $stem, ".ftl")),
-                        include_str!(concat!("../locales/ja/", $stem, ".ftl")),
-                        include_str!(concat!("../locales/it/", $stem, ".ftl")),
-                    ],
-                )),+];
-                let i = match locale {
-                    Locale::Zh => 0,
-                    Locale::Ja => 1,
-                    _ => 2,
-                };
-                all.iter().map(|(file, t)| (*file, t[i].to_string())).collect()
-            };
-            for locale in [Locale::Zh, Locale::Ja, Locale::It] {
-                Catalog::install(locale, texts(locale)).expect("the translations parse");
-            }
-        }
-    };
+/// the page does when it cannot) is `tests/web_language.rs`'s, so no test
+/// here depends on a file server.
+fn install_translations() {
+    use team_protocols::view::i18n::{Catalog, Locale};
+    for locale in [Locale::Zh, Locale::Ja, Locale::It] {
+        let texts = locale.files().iter().map(|file| (*file, web_page::translation(locale, file).expect("a message file").to_string()));
+        Catalog::install(locale, texts).expect("the translations parse");
+    }
 }
-install_translations!("ui", "captions", "tours", "explore", "findings", "diagram", "shell", "errors", "language");
 
 /// Switches the page's language with the header's switcher and waits for
 /// it, as long as the switcher itself waits before it gives up and says
@@ -1382,7 +1466,8 @@ fn document_lang() -> String {
 #[wasm_bindgen_test]
 async fn each_language_renders_the_page_in_it_with_no_missing_key_and_keeps_the_run_and_the_cursor() {
     use team_protocols::view::i18n::{Catalog, Locale};
-    let host = mount_app();
+    let page = Page::start();
+    let host = page.mount();
     leptos::task::tick().await;
     click(&host, "[data-scenario=shutdown]");
     until("the run to finish", || run_finished(&host)).await;
@@ -1419,7 +1504,8 @@ async fn each_language_renders_the_page_in_it_with_no_missing_key_and_keeps_the_
 #[wasm_bindgen_test]
 async fn the_diagram_its_legend_and_the_provider_menu_speak_the_page_language() {
     use team_protocols::view::i18n::{Catalog, Locale};
-    let host = mount_app();
+    let page = Page::start();
+    let host = page.mount();
     leptos::task::tick().await;
     click(&host, "[data-scenario=shutdown]");
     until("the run to finish", || run_finished(&host)).await;
@@ -1440,7 +1526,8 @@ async fn the_diagram_its_legend_and_the_provider_menu_speak_the_page_language() 
 #[wasm_bindgen_test]
 async fn the_caption_and_an_open_tour_stop_follow_a_language_switch() {
     use team_protocols::view::i18n::{Catalog, Locale};
-    let host = mount_app();
+    let page = Page::start();
+    let host = page.mount();
     leptos::task::tick().await;
     set_select(&host, "Speed", "4");
     click(&host, "[data-tour=shutdown]");
@@ -1460,21 +1547,26 @@ async fn the_caption_and_an_open_tour_stop_follow_a_language_switch() {
 
 #[wasm_bindgen_test]
 async fn a_tours_walk_to_its_next_stop_follows_the_speed_setting() {
-    let host = mount_app();
+    let page = Page::start();
+    let host = page.mount();
     leptos::task::tick().await;
     set_select(&host, "Speed", "0.25");
     click(&host, "[data-tour=shutdown]");
     until("the tour's first stop", || tour_progress(&host).starts_with("Stop 1 of")).await;
     let first = position(&host).0;
+    let clicked = js_sys::Date::now();
     button(&host, "Next stop").click();
     leptos::task::tick().await;
     let target = tour_cursor(&host);
     assert!(target > first + 2, "the second stop is a few events on ({first} → {target})");
-    // At 0.25x an event stays 1.6 s: after half a second the walk has not
-    // gone past the next event.
-    gloo_timers::future::TimeoutFuture::new(500).await;
+    // At 0.25x an event stays 1.6 s: the walk's first step is one event,
+    // and it comes no sooner (a timer never fires early; a slow machine
+    // only makes it later).
+    until("the walk's first step", || position(&host).0 != first).await;
+    let waited = js_sys::Date::now() - clicked;
     let (at, _) = position(&host);
-    assert!(at <= first + 1 && at < target, "at 0.25x the walk goes one event at a time ({first} → {at}, stop at {target})");
+    assert!(at == first + 1 && at < target, "at 0.25x the walk goes one event at a time ({first} → {at}, stop at {target})");
+    assert!(waited >= 1_500.0, "at 0.25x an event stays 1.6 s, but the walk stepped after {waited} ms");
     // At 4x it gets there in a fraction of a second per event.
     set_select(&host, "Speed", "4");
     until("the walk to reach the stop at 4x", || position(&host).0 == target).await;
@@ -1485,7 +1577,8 @@ async fn a_tours_walk_to_its_next_stop_follows_the_speed_setting() {
 
 #[wasm_bindgen_test]
 async fn the_shortcuts_dialog_says_that_escape_ends_a_tour_and_escape_does() {
-    let host = mount_app();
+    let page = Page::start();
+    let host = page.mount();
     leptos::task::tick().await;
     let help = texts(&host, "dialog.shortcuts dd").join(" | ");
     assert!(help.contains("End the guided tour"), "{help}");
@@ -1504,7 +1597,8 @@ async fn the_shortcuts_dialog_says_that_escape_ends_a_tour_and_escape_does() {
 
 #[wasm_bindgen_test]
 async fn stepping_moves_an_envelope_along_its_arrow_into_the_inbox_and_back_reverses_it() {
-    let host = mount_app();
+    let page = Page::start();
+    let host = page.mount();
     leptos::task::tick().await;
     click(&host, "[data-scenario=shutdown]");
     until("the run to finish", || run_finished(&host)).await;

@@ -1,6 +1,8 @@
 //! Browser tests of the `fetch` transport (`wasm-pack test --headless
 //! --chrome -- --test model_fetch`). No network is used: replies come from
-//! `data:` URLs, and an unreachable server is a closed local port.
+//! `data:` URLs, and an unreachable server is port 9 on loopback, a port
+//! the Fetch standard bars (a "bad port"): the browser refuses it before
+//! connecting, whatever listens there.
 #![cfg(target_arch = "wasm32")]
 
 use std::rc::Rc;

@@ -8,9 +8,9 @@
 //! dropping the `Page` at the end of the test unmounts each App (its nodes
 //! are taken out and its root reactive owner is cleaned up, and with it
 //! the App's window listeners, its timers and its team) and removes its
-//! host. A test can also unmount
-//! one App before it ends ([`Page::unmount`]: a reload, or an App that
-//! must not hear what comes next). A panic in wasm32 does not unwind, so
+//! host. A test can also unmount one App before it ends
+//! ([`Page::unmount`]: a reload, or an App that must not hear what comes
+//! next). A panic in wasm32 does not unwind, so
 //! the `Page` of a test that failed never drops: the next [`Page::start`]
 //! therefore first does what that drop did not (it unmounts every App
 //! still in the list and removes every host still in the document), then
@@ -61,8 +61,9 @@ impl Mounted {
     fn unmount(self) {
         drop(self.handle);
         // The handle cleans its owner up only when the last reference to
-        // the owner goes, and the App's own views keep some (a `For`
-        // holds its parent owner): cleaned up here, so the App's
+        // the owner goes, and the App's views hold one past the handle (a
+        // `For` does: seen in a view with one, whose `on_cleanup` did not
+        // run when its handle dropped): cleaned up here, so the App's
         // `on_cleanup`s run now (its window listeners, its timers, its
         // team) and its signals are disposed.
         if let Some(owner) = self.owner.borrow_mut().take().and_then(|o| o.upgrade()) {
@@ -94,8 +95,9 @@ impl Page {
         }
         restore_patches();
         if !window().location().hash().unwrap_or_default().trim_start_matches('#').is_empty() {
-            // No App is mounted: the `hashchange` this fires reaches no one,
-            // and an App mounted later reads an empty fragment from it.
+            // The `hashchange` this fires comes later, and may reach the App
+            // this test mounts: it reads an empty fragment, which asks for
+            // nothing.
             window().location().set_hash("").unwrap();
         }
         window().local_storage().unwrap().unwrap().clear().unwrap();
@@ -176,11 +178,6 @@ impl Patch {
         let entry = js_sys::Array::of3(target, &name.into(), &original);
         patches().push(&entry);
         Patch { entry }
-    }
-
-    /// What was there before.
-    pub(crate) fn original(&self) -> JsValue {
-        self.entry.get(2)
     }
 }
 

@@ -8,13 +8,18 @@
 //! to every reader: the file import, the other trace reader, replay (also of
 //! a trace import would refuse, and through the page's keyframed timeline),
 //! the share-link parser, and for what imports, the views the page builds
-//! from it. No reader may panic, and every refusal says why in words (in
+//! from it. Explorer links (a shortest run of each property of each
+//! explorable scenario) are damaged the same way — their path's choices,
+//! their settings, their text — and opened as the page opens one: settings
+//! checked, the run rebuilt from its path, its views built. No reader may
+//! panic, and every refusal says why in words (for files and links, in
 //! English and in the page's words in every language).
 //!
-//! The test suite runs a short pass (`FUZZ_CASES` cases, 3,000 unless set;
-//! `FUZZ_SEED` picks another fixed seed): `FUZZ_CASES=100000 cargo test
-//! --release --test import_fuzz` is the long run. Inputs that once crashed a
-//! reader are kept below as tests of their own.
+//! The test suite runs a short pass (`FUZZ_CASES` cases per test, 2,500
+//! and 500 unless set; `FUZZ_SEED` picks another fixed seed):
+//! `FUZZ_CASES=100000 cargo test --release --test import_fuzz` is the long
+//! run. Inputs that once crashed a reader are kept below as tests of their
+//! own.
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;
@@ -25,12 +30,14 @@ use std::collections::BTreeMap;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestCaseError, TestRunner};
 use serde_json::Value;
+use team_protocols::explore::job::{ExploreLink, ExploreSettings};
+use team_protocols::explore::{explore, replay_finding, Property};
 use team_protocols::protocol::timeline::Timeline;
 use team_protocols::protocol::{FaultAction, FaultPlan, FaultRule, MessageType, Team, Trace};
 use team_protocols::runtime::scenarios;
 use team_protocols::view::derived::RunViews;
-use team_protocols::view::export::share::{base64url, parse_fragment, trace_fragment};
-use team_protocols::view::export::{import_json, mermaid, ImportError};
+use team_protocols::view::export::share::{base64url, parse_fragment, scenario_fragment, trace_fragment, SharedRun};
+use team_protocols::view::export::{import_json, mermaid, svg_of_run, ImportError};
 use team_protocols::view::i18n::{Catalog, Locale};
 use team_protocols::view::words::errors;
 
@@ -42,6 +49,8 @@ struct Sample {
     value: Value,
     /// The share link the page makes for it (`trace=...`), when it fits.
     link: Option<String>,
+    /// The link that reruns it instead (scenario, seed and fault rules).
+    rerun: String,
 }
 
 fn rule(action: FaultAction, msg_type: Option<MessageType>, probability: f64) -> FaultRule {
@@ -65,7 +74,12 @@ fn corpus() -> Vec<Sample> {
             let seed = common::SEED + i as u64;
             let (_rt, trace) = common::run_scenario(sc, seed, plan.clone());
             let value: Value = serde_json::from_str(&trace.to_json()).expect("a trace is JSON");
-            out.push(Sample { name: format!("{} {plan_name} {seed}", sc.id), value, link: trace_fragment(&trace).ok() });
+            out.push(Sample {
+                name: format!("{} {plan_name} {seed}", sc.id),
+                value,
+                link: trace_fragment(&trace).ok(),
+                rerun: scenario_fragment(sc.id, seed, plan),
+            });
         }
     }
     out
@@ -188,7 +202,37 @@ fn header_values() -> Vec<Value> {
     ]
 }
 
-const HEADER_FIELDS: &[&str] = &["version", "team_name", "seed", "rules", "entries"];
+/// What a damaged document is: its list of steps (a trace's `entries`,
+/// an explorer link's `path`) and the fields around it, as JSON pointers.
+struct Shape {
+    /// The list the entry edits work on.
+    list: &'static str,
+    /// The fields a header edit replaces.
+    header: &'static [&'static str],
+}
+
+/// A trace file.
+const TRACE: Shape = Shape { list: "entries", header: &["/version", "/team_name", "/seed", "/rules", "/entries"] };
+
+/// An explorer link's JSON.
+const EXPLORE: Shape = Shape {
+    list: "path",
+    header: &[
+        "/settings/scenario",
+        "/settings/seed",
+        "/settings/max_faults",
+        "/settings/fault_kinds",
+        "/settings/max_depth",
+        "/settings/max_states",
+        "/settings/max_decisions",
+        "/settings/decisions",
+        "/settings/rules",
+        "/settings/strategy",
+        "/settings/workers",
+        "/property",
+        "/path",
+    ],
+};
 
 /// A change to the bytes of the file.
 #[derive(Debug, Clone)]
@@ -236,6 +280,8 @@ enum Via {
     PackedLink(Vec<LinkEdit>),
     /// The page's own link for the undamaged trace, then damaged.
     RealLink(Vec<LinkEdit>),
+    /// The page's link that reruns the sample's scenario, then damaged.
+    RerunLink(Vec<LinkEdit>),
 }
 
 /// One fuzz case.
@@ -299,6 +345,7 @@ fn case() -> impl Strategy<Value = Case> {
         6 => Just(Via::File),
         2 => prop::collection::vec(link_edit(), 0..3).prop_map(Via::PackedLink),
         2 => prop::collection::vec(link_edit(), 1..4).prop_map(Via::RealLink),
+        1 => prop::collection::vec(link_edit(), 0..3).prop_map(Via::RerunLink),
     ];
     (
         any::<usize>(),
@@ -363,33 +410,43 @@ fn swap(root: &mut Value, a: &(String, Value), b: &(String, Value)) {
     set(root, &b.0, a.1.clone());
 }
 
-/// Applies one structural edit; `pool` is every string the corpus holds.
-fn apply(root: &mut Value, edit: &Edit, pool: &[String]) {
-    let entries_len = root["entries"].as_array().map_or(0, Vec::len);
+/// Puts `to` at `pointer`, adding the field when its object lacks it.
+fn put(root: &mut Value, pointer: &str, to: Value) {
+    let (parent, key) = pointer.rsplit_once('/').unwrap_or(("", pointer));
+    if let Some(Value::Object(map)) = root.pointer_mut(parent) {
+        map.insert(key.to_string(), to);
+    }
+}
+
+/// Applies one structural edit to a document of `shape`; `pool` is every
+/// string the corpus holds.
+fn apply(root: &mut Value, edit: &Edit, pool: &[String], shape: &Shape) {
+    let list = shape.list;
+    let entries_len = root[list].as_array().map_or(0, Vec::len);
     match edit {
         Edit::KeepEntries(n) => {
-            if let Some(entries) = root["entries"].as_array_mut() {
+            if let Some(entries) = root[list].as_array_mut() {
                 entries.truncate(n % (entries_len + 1));
             }
         }
         Edit::DeleteEntry(i) => {
-            if let Some(entries) = root["entries"].as_array_mut().filter(|e| !e.is_empty()) {
+            if let Some(entries) = root[list].as_array_mut().filter(|e| !e.is_empty()) {
                 entries.remove(i % entries_len);
             }
         }
         Edit::DuplicateEntry { from, to } => {
-            if let Some(entries) = root["entries"].as_array_mut().filter(|e| !e.is_empty()) {
+            if let Some(entries) = root[list].as_array_mut().filter(|e| !e.is_empty()) {
                 let copy = entries[from % entries_len].clone();
                 entries.insert(to % (entries_len + 1), copy);
             }
         }
         Edit::SwapEntries(a, b) => {
-            if let Some(entries) = root["entries"].as_array_mut().filter(|e| !e.is_empty()) {
+            if let Some(entries) = root[list].as_array_mut().filter(|e| !e.is_empty()) {
                 entries.swap(a % entries_len, b % entries_len);
             }
         }
         Edit::SetSeq { entry, seq } => {
-            if entries_len > 0 {
+            if entries_len > 0 && list == "entries" {
                 set(root, &format!("/entries/{}/seq", entry % entries_len), (*seq).into());
             }
         }
@@ -465,7 +522,7 @@ fn apply(root: &mut Value, edit: &Edit, pool: &[String]) {
         }
         Edit::Header { field, to } => {
             let values = header_values();
-            root[HEADER_FIELDS[field % HEADER_FIELDS.len()]] = values[to % values.len()].clone();
+            put(root, shape.header[field % shape.header.len()], values[to % values.len()].clone());
         }
     }
 }
@@ -539,15 +596,17 @@ fn edit_link(link: String, edit: &LinkEdit) -> String {
 /// The damaged file a case builds, and the link when it goes by link.
 fn build(case: &Case, corpus: &[Sample], pool: &[String]) -> (String, Option<String>) {
     let sample = &corpus[case.pick % corpus.len()];
-    if let Via::RealLink(edits) = &case.via {
-        if let Some(link) = &sample.link {
-            let link = edits.iter().fold(link.clone(), edit_link);
-            return (String::new(), Some(link));
+    match &case.via {
+        Via::RealLink(edits) if sample.link.is_some() => {
+            let link = sample.link.clone().unwrap_or_default();
+            return (String::new(), Some(edits.iter().fold(link, edit_link)));
         }
+        Via::RerunLink(edits) => return (String::new(), Some(edits.iter().fold(sample.rerun.clone(), edit_link))),
+        _ => {}
     }
     let mut value = sample.value.clone();
     for e in &case.edits {
-        apply(&mut value, e, pool);
+        apply(&mut value, e, pool, &TRACE);
     }
     if case.renumber {
         renumber(&mut value);
@@ -555,7 +614,7 @@ fn build(case: &Case, corpus: &[Sample], pool: &[String]) -> (String, Option<Str
     let text = if case.compact { value.to_string() } else { serde_json::to_string_pretty(&value).unwrap_or_default() };
     let text = case.text.iter().fold(text, edit_text);
     let link = match &case.via {
-        Via::File | Via::RealLink(_) => None,
+        Via::File | Via::RealLink(_) | Via::RerunLink(_) => None,
         Via::PackedLink(edits) => {
             let packed = pack(text.as_bytes());
             Some(edits.iter().fold(format!("trace={packed}"), edit_link))
@@ -622,6 +681,7 @@ fn views_of(trace: &Trace) -> Result<(), TestCaseError> {
         let _ = views.messages_at(trace.entries(), cursor, 20);
     }
     prop_assert!(!mermaid(trace).is_empty());
+    prop_assert!(svg_of_run(Catalog::en(), trace, Some(len / 2), "fuzz").contains("<svg "));
     Ok(())
 }
 
@@ -666,10 +726,20 @@ fn feed_file(text: &str, tally: &mut Tally) -> Result<(), TestCaseError> {
 /// Feeds a link to the share-link parser, and what it opens to the views.
 fn feed_link(link: &str, tally: &mut Tally) -> Result<(), TestCaseError> {
     match parse_fragment(link) {
-        Ok(Some(team_protocols::view::export::share::SharedRun::Trace(trace))) => {
+        Ok(Some(SharedRun::Trace(trace))) => {
             tally.count("link: trace");
             views_of(&trace)?;
         }
+        // The page reruns the scenario under the link's seed and fault
+        // rules (the scale demo aside: that is only its own long run).
+        Ok(Some(SharedRun::Scenario { id, seed, faults })) => match scenarios::by_id(&id).filter(|s| s.id != scenarios::SCALE.id) {
+            Some(scenario) => {
+                tally.count("link: scenario rerun");
+                common::try_run_scenario(scenario, seed.unwrap_or(common::SEED), faults)
+                    .map_err(|e| TestCaseError::fail(format!("a scenario link's run went wrong: {e}")))?;
+            }
+            None => tally.count("link: other"),
+        },
         Ok(_) => tally.count("link: other"),
         Err(e) => {
             tally.count("link: refused");
@@ -705,7 +775,7 @@ fn no_damaged_trace_file_or_link_crashes_a_reader_and_every_refusal_says_why() {
     let started = std::time::Instant::now();
     let corpus = corpus();
     let pool = string_pool(&corpus);
-    let cases = env_number("FUZZ_CASES", 3_000) as u32;
+    let cases = env_number("FUZZ_CASES", 2_500) as u32;
     let seed = env_number("FUZZ_SEED", 0x5eed_2026);
     let config = Config { cases, rng_seed: RngSeed::Fixed(seed), failure_persistence: None, max_shrink_iters: 2_000, ..Config::default() };
     let tally = RefCell::new(Tally::default());
@@ -723,9 +793,134 @@ fn no_damaged_trace_file_or_link_crashes_a_reader_and_every_refusal_says_why() {
     }
     // The damage reaches every stage: parsing, fields, numbering, replay,
     // acceptance, and the link's own checks.
-    for stage in
-        ["import: accepted", "import: breaks the protocol", "import: not JSON", "import: bad field", "link: refused", "link: trace"]
-    {
+    for stage in [
+        "import: accepted",
+        "import: breaks the protocol",
+        "import: not JSON",
+        "import: bad field",
+        "link: refused",
+        "link: trace",
+        "link: scenario rerun",
+    ] {
+        assert!(tally.by_outcome.get(stage).is_some_and(|n| *n > 0), "no case reached '{stage}': {:?}", tally.by_outcome);
+    }
+}
+
+/// Explorer links to a run of every property each explorable scenario
+/// breaks or shows (its shortest path, as the panel shares it), plus a link
+/// with settings only; as (name, link's JSON).
+fn explore_corpus() -> Vec<(String, Value)> {
+    let ids = scenarios::ALL.iter().map(|s| s.id).chain([scenarios::TWINS.id, scenarios::RESPAWN.id]);
+    let mut out = vec![(
+        "settings only".to_string(),
+        serde_json::to_value(ExploreLink { settings: ExploreSettings::default(), path: None, property: None }).expect("a link is JSON"),
+    )];
+    for id in ids {
+        let settings = ExploreSettings {
+            scenario: id.to_string(),
+            fault_kinds: vec![FaultAction::Drop, FaultAction::Duplicate, FaultAction::Delay { ms: 300 }, FaultAction::Reorder],
+            max_states: 5_000,
+            workers: 1,
+            ..ExploreSettings::default()
+        };
+        let report = explore(&settings.config()).unwrap_or_else(|e| panic!("{id}: {e}"));
+        for p in Property::ALL {
+            if let Some(example) = report.property(p).and_then(|r| r.example.as_ref()) {
+                let link = ExploreLink { settings: settings.clone(), path: Some(example.path.clone()), property: Some(p.name().into()) };
+                out.push((format!("{id} {}", p.name()), serde_json::to_value(link).expect("a link is JSON")));
+            }
+        }
+    }
+    out
+}
+
+/// One fuzz case of an explorer link.
+#[derive(Debug, Clone)]
+struct ExploreCase {
+    /// Which link.
+    pick: usize,
+    /// Changes to its JSON (its path's choices, its settings).
+    edits: Vec<Edit>,
+    /// Changes to the link's text once packed.
+    link: Vec<LinkEdit>,
+}
+
+fn explore_case() -> impl Strategy<Value = ExploreCase> {
+    (any::<usize>(), prop::collection::vec(edit(), 0..4), prop_oneof![3 => Just(vec![]), 1 => prop::collection::vec(link_edit(), 1..3)])
+        .prop_map(|(pick, edits, link)| ExploreCase { pick, edits, link })
+}
+
+/// Opens an explorer link as the page does: the settings, then the run its
+/// path leads to (and that run's views).
+fn feed_explore_link(link: &str, tally: &mut Tally) -> Result<(), TestCaseError> {
+    let opened = match parse_fragment(link) {
+        Ok(Some(SharedRun::Explore(opened))) => opened,
+        Ok(_) => {
+            tally.count("explore link: other");
+            return Ok(());
+        }
+        Err(e) => {
+            tally.count("explore link: refused");
+            return words_ok("explore link", e.to_string(), |cat| errors::share(cat, &e));
+        }
+    };
+    let (Some(path), Some(property)) = (opened.path.clone(), opened.property()) else {
+        tally.count("explore link: settings only");
+        return Ok(());
+    };
+    let config = opened.settings.config();
+    let Some(scenario) = scenarios::explorable(&config.scenario) else {
+        tally.count("explore link: no scenario");
+        return Ok(());
+    };
+    match replay_finding(scenario, &config, &path, property) {
+        Ok((trace, _)) => {
+            tally.count("explore link: run rebuilt");
+            views_of(&trace)
+        }
+        Err(e) => {
+            tally.count("explore link: run refused");
+            prop_assert!(!e.to_string().trim().is_empty(), "an explorer error with no message");
+            Ok(())
+        }
+    }
+}
+
+#[test]
+fn no_damaged_explorer_link_crashes_the_page_and_every_refusal_says_why() {
+    let started = std::time::Instant::now();
+    let links = explore_corpus();
+    let pool: Vec<String> = {
+        let mut pool: Vec<String> = links.iter().flat_map(|(_, v)| leaves(v)).filter_map(|(_, v)| v.as_str().map(str::to_string)).collect();
+        pool.sort();
+        pool.dedup();
+        pool
+    };
+    let cases = env_number("FUZZ_CASES", 500) as u32;
+    let seed = env_number("FUZZ_SEED", 0x5eed_2026);
+    let config = Config { cases, rng_seed: RngSeed::Fixed(seed), failure_persistence: None, max_shrink_iters: 2_000, ..Config::default() };
+    let tally = RefCell::new(Tally::default());
+    let mut runner = TestRunner::new(config);
+    let result = runner.run(&explore_case(), |case| {
+        let (_, link) = &links[case.pick % links.len()];
+        let mut value = link.clone();
+        for e in &case.edits {
+            apply(&mut value, e, &pool, &EXPLORE);
+        }
+        let fragment = case.link.iter().fold(format!("explore={}", pack(value.to_string().as_bytes())), edit_link);
+        feed_explore_link(&fragment, &mut tally.borrow_mut())
+    });
+    let tally = tally.into_inner();
+    eprintln!(
+        "explore link fuzz: {cases} cases (seed {seed:#x}) over {} links in {:.1?}: {:#?}",
+        links.len(),
+        started.elapsed(),
+        tally.by_outcome
+    );
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+    for stage in ["explore link: refused", "explore link: run rebuilt", "explore link: run refused"] {
         assert!(tally.by_outcome.get(stage).is_some_and(|n| *n > 0), "no case reached '{stage}': {:?}", tally.by_outcome);
     }
 }
@@ -740,7 +935,7 @@ fn every_undamaged_sample_imports_and_its_link_reopens_it() {
         let link = sample.link.unwrap_or_else(|| panic!("{}: no link", sample.name));
         assert_eq!(
             parse_fragment(&link).unwrap_or_else(|e| panic!("{}: {e}", sample.name)),
-            Some(team_protocols::view::export::share::SharedRun::Trace(trace)),
+            Some(SharedRun::Trace(trace)),
             "{}",
             sample.name
         );

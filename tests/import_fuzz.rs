@@ -18,8 +18,7 @@
 //! The test suite runs a short pass (`FUZZ_CASES` cases per test, 2,500
 //! and 500 unless set; `FUZZ_SEED` picks another fixed seed):
 //! `FUZZ_CASES=100000 cargo test --release --test import_fuzz` is the long
-//! run. Inputs that once crashed a reader are kept below as tests of their
-//! own.
+//! run.
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;
@@ -94,6 +93,9 @@ enum Edit {
     DeleteEntry(usize),
     /// Copy entry `from` to position `to`.
     DuplicateEntry { from: usize, to: usize },
+    /// Insert an entry of another sample (of any scenario) at `to`, as
+    /// when two exports are pasted together.
+    Splice { donor: usize, item: usize, to: usize },
     /// Swap two entries.
     SwapEntries(usize, usize),
     /// Give one entry another sequence number.
@@ -309,6 +311,7 @@ fn edit() -> impl Strategy<Value = Edit> {
         1 => ix().prop_map(Edit::KeepEntries),
         2 => ix().prop_map(Edit::DeleteEntry),
         2 => (ix(), ix()).prop_map(|(from, to)| Edit::DuplicateEntry { from, to }),
+        2 => (ix(), ix(), ix()).prop_map(|(donor, item, to)| Edit::Splice { donor, item, to }),
         2 => (ix(), ix()).prop_map(|(a, b)| Edit::SwapEntries(a, b)),
         1 => (ix(), prop_oneof![0..300u64, any::<u64>()]).prop_map(|(entry, seq)| Edit::SetSeq { entry, seq }),
         6 => (ix(), ix()).prop_map(|(a, b)| Edit::SwapSameKey { a, b }),
@@ -418,9 +421,34 @@ fn put(root: &mut Value, pointer: &str, to: Value) {
     }
 }
 
-/// Applies one structural edit to a document of `shape`; `pool` is every
-/// string the corpus holds.
-fn apply(root: &mut Value, edit: &Edit, pool: &[String], shape: &Shape) {
+/// What edits take from the rest of the corpus.
+struct Donors {
+    /// Every string the corpus holds (names, ids, types, statuses, ...),
+    /// sorted.
+    strings: Vec<String>,
+    /// Each document's list (a trace's entries, a link's path).
+    lists: Vec<Vec<Value>>,
+}
+
+impl Donors {
+    fn of<'a>(documents: impl Iterator<Item = &'a Value>, shape: &Shape) -> Donors {
+        let mut strings = Vec::new();
+        let mut lists = Vec::new();
+        for doc in documents {
+            strings.extend(leaves(doc).into_iter().filter_map(|(_, v)| v.as_str().map(str::to_string)).filter(|s| s.len() < 80));
+            lists.push(doc[shape.list].as_array().cloned().unwrap_or_default());
+        }
+        strings.sort();
+        strings.dedup();
+        lists.retain(|l| !l.is_empty());
+        Donors { strings, lists }
+    }
+}
+
+/// Applies one structural edit to a document of `shape`, taking what it
+/// adds from `donors`.
+fn apply(root: &mut Value, edit: &Edit, donors: &Donors, shape: &Shape) {
+    let pool = &donors.strings;
     let list = shape.list;
     let entries_len = root[list].as_array().map_or(0, Vec::len);
     match edit {
@@ -438,6 +466,12 @@ fn apply(root: &mut Value, edit: &Edit, pool: &[String], shape: &Shape) {
             if let Some(entries) = root[list].as_array_mut().filter(|e| !e.is_empty()) {
                 let copy = entries[from % entries_len].clone();
                 entries.insert(to % (entries_len + 1), copy);
+            }
+        }
+        Edit::Splice { donor, item, to } => {
+            if let (Some(entries), false) = (root[list].as_array_mut(), donors.lists.is_empty()) {
+                let from = &donors.lists[donor % donors.lists.len()];
+                entries.insert(to % (entries_len + 1), from[item % from.len()].clone());
             }
         }
         Edit::SwapEntries(a, b) => {
@@ -594,7 +628,7 @@ fn edit_link(link: String, edit: &LinkEdit) -> String {
 }
 
 /// The damaged file a case builds, and the link when it goes by link.
-fn build(case: &Case, corpus: &[Sample], pool: &[String]) -> (String, Option<String>) {
+fn build(case: &Case, corpus: &[Sample], donors: &Donors) -> (String, Option<String>) {
     let sample = &corpus[case.pick % corpus.len()];
     match &case.via {
         Via::RealLink(edits) if sample.link.is_some() => {
@@ -606,7 +640,7 @@ fn build(case: &Case, corpus: &[Sample], pool: &[String]) -> (String, Option<Str
     }
     let mut value = sample.value.clone();
     for e in &case.edits {
-        apply(&mut value, e, pool, &TRACE);
+        apply(&mut value, e, donors, &TRACE);
     }
     if case.renumber {
         renumber(&mut value);
@@ -749,21 +783,12 @@ fn feed_link(link: &str, tally: &mut Tally) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-fn run_case(case: &Case, corpus: &[Sample], pool: &[String], tally: &mut Tally) -> Result<(), TestCaseError> {
-    let (text, link) = build(case, corpus, pool);
+fn run_case(case: &Case, corpus: &[Sample], donors: &Donors, tally: &mut Tally) -> Result<(), TestCaseError> {
+    let (text, link) = build(case, corpus, donors);
     match link {
         Some(link) => feed_link(&link, tally),
         None => feed_file(&text, tally),
     }
-}
-
-/// Every string value the corpus holds (names, ids, types, statuses, ...).
-fn string_pool(corpus: &[Sample]) -> Vec<String> {
-    let mut pool: Vec<String> =
-        corpus.iter().flat_map(|s| leaves(&s.value)).filter_map(|(_, v)| v.as_str().map(str::to_string)).filter(|s| s.len() < 80).collect();
-    pool.sort();
-    pool.dedup();
-    pool
 }
 
 fn env_number(name: &str, default: u64) -> u64 {
@@ -774,13 +799,13 @@ fn env_number(name: &str, default: u64) -> u64 {
 fn no_damaged_trace_file_or_link_crashes_a_reader_and_every_refusal_says_why() {
     let started = std::time::Instant::now();
     let corpus = corpus();
-    let pool = string_pool(&corpus);
+    let donors = Donors::of(corpus.iter().map(|s| &s.value), &TRACE);
     let cases = env_number("FUZZ_CASES", 2_500) as u32;
     let seed = env_number("FUZZ_SEED", 0x5eed_2026);
     let config = Config { cases, rng_seed: RngSeed::Fixed(seed), failure_persistence: None, max_shrink_iters: 2_000, ..Config::default() };
     let tally = RefCell::new(Tally::default());
     let mut runner = TestRunner::new(config);
-    let result = runner.run(&case(), |case| run_case(&case, &corpus, &pool, &mut tally.borrow_mut()));
+    let result = runner.run(&case(), |case| run_case(&case, &corpus, &donors, &mut tally.borrow_mut()));
     let tally = tally.into_inner();
     eprintln!(
         "import fuzz: {cases} cases (seed {seed:#x}) over {} traces in {:.1?}: {:#?}",
@@ -819,7 +844,7 @@ fn explore_corpus() -> Vec<(String, Value)> {
         let settings = ExploreSettings {
             scenario: id.to_string(),
             fault_kinds: vec![FaultAction::Drop, FaultAction::Duplicate, FaultAction::Delay { ms: 300 }, FaultAction::Reorder],
-            max_states: 5_000,
+            max_states: 1_000,
             workers: 1,
             ..ExploreSettings::default()
         };
@@ -890,12 +915,7 @@ fn feed_explore_link(link: &str, tally: &mut Tally) -> Result<(), TestCaseError>
 fn no_damaged_explorer_link_crashes_the_page_and_every_refusal_says_why() {
     let started = std::time::Instant::now();
     let links = explore_corpus();
-    let pool: Vec<String> = {
-        let mut pool: Vec<String> = links.iter().flat_map(|(_, v)| leaves(v)).filter_map(|(_, v)| v.as_str().map(str::to_string)).collect();
-        pool.sort();
-        pool.dedup();
-        pool
-    };
+    let donors = Donors::of(links.iter().map(|(_, v)| v), &EXPLORE);
     let cases = env_number("FUZZ_CASES", 500) as u32;
     let seed = env_number("FUZZ_SEED", 0x5eed_2026);
     let config = Config { cases, rng_seed: RngSeed::Fixed(seed), failure_persistence: None, max_shrink_iters: 2_000, ..Config::default() };
@@ -905,7 +925,7 @@ fn no_damaged_explorer_link_crashes_the_page_and_every_refusal_says_why() {
         let (_, link) = &links[case.pick % links.len()];
         let mut value = link.clone();
         for e in &case.edits {
-            apply(&mut value, e, &pool, &EXPLORE);
+            apply(&mut value, e, &donors, &EXPLORE);
         }
         let fragment = case.link.iter().fold(format!("explore={}", pack(value.to_string().as_bytes())), edit_link);
         feed_explore_link(&fragment, &mut tally.borrow_mut())

@@ -6,6 +6,7 @@
 //! the settings (`model::provider_settings`). The explorer sits beside the
 //! UI as a second driver of the runtime's world: `explore -> runtime`,
 //! `explore -> model` (the scripted policy's choices).
+#![forbid(unsafe_code)]
 
 pub mod explore;
 pub mod model;

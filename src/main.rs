@@ -1,4 +1,5 @@
 //! The browser entry point: fetches the page's language and mounts the app. Native builds have no UI and say so.
+#![forbid(unsafe_code)]
 
 #[cfg(target_arch = "wasm32")]
 fn main() {

@@ -18,6 +18,7 @@
 //!
 //! Build and open it with `trunk serve bench.html`, or headless with
 //! `scripts/bench-browser.sh`.
+#![forbid(unsafe_code)]
 
 #[cfg(target_arch = "wasm32")]
 mod page {

@@ -8,6 +8,7 @@
 //! reproduce the failure it prevents.
 //!
 //! Owns argument parsing and printing; the search is `team_protocols::explore`.
+#![forbid(unsafe_code)]
 
 use std::fmt::Write as _;
 use std::io::Write as _;

@@ -17,6 +17,7 @@
 //! `team_protocols::explore`, the messages are `explore::job`. Built for
 //! wasm32 by Trunk (`data-type="worker"` in index.html); natively it only
 //! says where to look.
+#![forbid(unsafe_code)]
 
 #[cfg(target_arch = "wasm32")]
 fn main() {

@@ -101,6 +101,23 @@ pub enum TeamError {
         /// The trace's claim.
         recorded: MemberStatus,
     },
+    /// An event passed its checks but the state refused it when applied:
+    /// the checks missed a case (a trace crafted or damaged to reach it).
+    /// Applying stops here, with nothing past the refusing step changed,
+    /// instead of taking the page down.
+    #[error("the {event} event passed its checks but could not be applied: {problem}")]
+    Inconsistent {
+        /// The event's kind, as the trace file writes it.
+        event: &'static str,
+        /// What the state refused, as the part of the team that refused it
+        /// says.
+        problem: String,
+    },
+}
+
+/// The refusal of `entry`'s event while applying it after its checks passed.
+fn inconsistent(entry: &TraceEntry, problem: impl std::fmt::Display) -> TeamError {
+    TeamError::Inconsistent { event: entry.event.kind(), problem: problem.to_string() }
 }
 
 fn protocol_tool(t: MessageType) -> &'static str {
@@ -148,10 +165,12 @@ impl TeamState {
         TeamState { rules, ..TeamState::new(team_name) }
     }
 
-    /// Applies one event, or refuses it and changes nothing.
+    /// Applies one event, or refuses it and changes nothing; should the
+    /// state refuse an event its checks passed, that is an error too
+    /// (`TeamError::Inconsistent`), never a panic.
     pub fn apply(&mut self, entry: &TraceEntry) -> Result<(), TeamError> {
         self.check(entry)?;
-        self.apply_checked(entry);
+        self.apply_checked(entry)?;
         Ok(())
     }
 
@@ -219,25 +238,29 @@ impl TeamState {
     /// Applies an event that `check` accepted against this very state, and
     /// returns what `undo` needs beyond the event itself to take it back:
     /// usually nothing, so a command costs the same with or without undo.
-    fn apply_checked(&mut self, entry: &TraceEntry) -> Undo {
-        const CHECKED: &str = "the event was checked against this state";
-        match &entry.event {
+    ///
+    /// Should the state still refuse the event (a case `check` missed), the
+    /// refusal is `TeamError::Inconsistent`, never a panic; each arm's first
+    /// fallible step changes nothing when it fails, and the steps after it
+    /// cannot fail once it succeeded, so the event is then not applied.
+    fn apply_checked(&mut self, entry: &TraceEntry) -> Result<Undo, TeamError> {
+        let undo = match &entry.event {
             Event::MemberSpawned { name, role, plan_mode } => {
                 let before = self.roster.get(name).cloned().map(Box::new);
                 let new_inbox = !self.bus.knows(name);
-                self.roster.spawn(name, role, *plan_mode).expect(CHECKED);
+                self.roster.spawn(name, role, *plan_mode).map_err(|e| inconsistent(entry, e))?;
                 self.bus.register(name);
                 Undo::Spawn { before, new_inbox }
             }
             Event::MemberStatusChanged { name, to, .. } => {
-                self.roster.set_status(name, *to).expect(CHECKED);
+                self.roster.set_status(name, *to).map_err(|e| inconsistent(entry, e))?;
                 Undo::Nothing
             }
             Event::MessageSent { message } => {
-                self.bus.send(MessageId(entry.seq), message.clone()).expect(CHECKED);
+                self.bus.send(MessageId(entry.seq), message.clone()).map_err(|e| inconsistent(entry, e))?;
                 Undo::Nothing
             }
-            Event::InboxDrained { agent, .. } => Undo::Drained(self.bus.drain_shared(agent).expect(CHECKED)),
+            Event::InboxDrained { agent, .. } => Undo::Drained(self.bus.drain_shared(agent).map_err(|e| inconsistent(entry, e))?),
             Event::RequestCreated { request_id, request_kind, requester, addressee, plan } => {
                 let bound = Incarnations {
                     requester: self.roster.bound_incarnation(requester),
@@ -245,18 +268,22 @@ impl TeamState {
                 };
                 self.tracker
                     .create(request_id.clone(), *request_kind, requester.clone(), addressee.clone(), bound, plan.clone(), entry.time)
-                    .expect(CHECKED);
+                    .map_err(|e| inconsistent(entry, e))?;
                 Undo::Nothing
             }
             Event::RequestTransitioned { request_id, request_kind, by, to, .. } => {
                 let approve = *to == RequestStatus::Approved;
-                self.tracker.answer_under(request_id, *request_kind, by, approve, entry.time, &self.rules).expect(CHECKED);
-                let req = self.tracker.get(request_id).expect(CHECKED);
+                self.tracker
+                    .answer_under(request_id, *request_kind, by, approve, entry.time, &self.rules)
+                    .map_err(|e| inconsistent(entry, e))?;
+                let Some(req) = self.tracker.get(request_id) else {
+                    return Err(inconsistent(entry, TrackerError::UnknownRequest(request_id.clone())));
+                };
                 if *request_kind == RequestKind::Shutdown && approve {
                     // The addressee finishes its turn, then exits.
                     let was = self.roster.get(by).map(|m| m.shutdown_approved);
                     self.roster.mark_shutdown_approved(by);
-                    return Undo::Exiting(was);
+                    return Ok(Undo::Exiting(was));
                 }
                 // An approval opens the gate of the run that submitted the
                 // plan only: a restarted teammate submits its own.
@@ -265,7 +292,7 @@ impl TeamState {
                     let requester = &req.requester;
                     let was = self.roster.get(requester).map(|m| m.plan_approved);
                     self.roster.mark_plan_approved(requester);
-                    return Undo::Gate(was);
+                    return Ok(Undo::Gate(was));
                 }
                 Undo::Nothing
             }
@@ -276,14 +303,15 @@ impl TeamState {
                     FaultAction::Drop | FaultAction::Duplicate => None,
                 };
                 if let Some(due) = due {
-                    self.bus.hold(Held { seq: entry.seq, due, message: message.clone() }).expect(CHECKED);
+                    self.bus.hold(Held { seq: entry.seq, due, message: message.clone() }).map_err(|e| inconsistent(entry, e))?;
                 }
                 Undo::Nothing
             }
             Event::MessageReleased { held } => {
-                let index = self.bus.held_index(*held).expect(CHECKED);
-                let saved = self.bus.held()[index].clone();
-                self.bus.release(*held, MessageId(entry.seq)).expect(CHECKED);
+                let Some((index, saved)) = self.bus.held_index(*held).and_then(|i| Some((i, self.bus.held().get(i)?.clone()))) else {
+                    return Err(inconsistent(entry, BusError::NotHeld(*held)));
+                };
+                self.bus.release(*held, MessageId(entry.seq)).map_err(|e| inconsistent(entry, e))?;
                 Undo::Released(index, Box::new(saved))
             }
             Event::RunStarted { .. }
@@ -293,7 +321,8 @@ impl TeamState {
             | Event::ModelFailed { .. }
             | Event::ToolCalled { .. }
             | Event::ToolReturned { .. } => Undo::Nothing,
-        }
+        };
+        Ok(undo)
     }
 
     /// Takes back `entry`, which was applied last, with what `apply_checked`
@@ -445,13 +474,15 @@ impl Team {
             events.into_iter().enumerate().map(|(i, event)| TraceEntry { seq: first + i as u64, time: at, event }).collect();
         let mut saved = Vec::with_capacity(entries.len());
         for entry in &entries {
-            if let Err(refused) = self.state.check(entry) {
-                for (done, undo) in entries.iter().zip(saved).rev() {
-                    self.state.undo(done, undo);
+            match self.state.check(entry).and_then(|()| self.state.apply_checked(entry)) {
+                Ok(undo) => saved.push(undo),
+                Err(refused) => {
+                    for (done, undo) in entries.iter().zip(saved).rev() {
+                        self.state.undo(done, undo);
+                    }
+                    return Err(refused);
                 }
-                return Err(refused);
             }
-            saved.push(self.state.apply_checked(entry));
         }
         // Appended in order from `first`: the sequence numbers are a range.
         let end = first + entries.len() as u64;
@@ -945,6 +976,52 @@ mod commit_rules {
 
     fn name(s: &str) -> AgentName {
         AgentName::parse(s).unwrap()
+    }
+
+    #[test]
+    fn an_event_the_state_refuses_after_its_checks_is_an_error_naming_the_event_not_a_crash() {
+        let mut t = Team::new("t", 1);
+        let alice = name("alice");
+        t.spawn(&alice, "coder", false, Millis(0)).unwrap();
+        let state = t.state().clone();
+        let at = |event| TraceEntry { seq: 9, time: Millis(1), event };
+        let ghost = Message::new(MessageType::Message, AgentName::lead(), name("ghost"), "x", Millis(1));
+        let unchecked = [
+            (at(Event::MessageReleased { held: 7 }), "message_released", "event 7 holds no message"),
+            (at(Event::MessageSent { message: ghost.clone() }), "message_sent", "no agent named 'ghost'"),
+            (at(Event::InboxDrained { agent: name("ghost"), message_ids: vec![] }), "inbox_drained", "'ghost' has an inbox"),
+            (
+                at(Event::FaultApplied { action: FaultAction::Delay { ms: 5 }, message: ghost, rule: None }),
+                "fault_applied",
+                "no agent named 'ghost'",
+            ),
+            (
+                at(Event::MemberStatusChanged { name: name("ghost"), from: MemberStatus::Idle, to: MemberStatus::Working }),
+                "member_status_changed",
+                "ghost",
+            ),
+            (at(Event::MemberSpawned { name: alice.clone(), role: "coder".into(), plan_mode: false }), "member_spawned", "alice"),
+            (
+                at(Event::RequestTransitioned {
+                    request_id: RequestId::parse("0badc0de").unwrap(),
+                    request_kind: RequestKind::Shutdown,
+                    by: alice.clone(),
+                    from: RequestStatus::Pending,
+                    to: RequestStatus::Approved,
+                }),
+                "request_transitioned",
+                "0badc0de",
+            ),
+        ];
+        for (entry, kind, says) in unchecked {
+            let mut s = state.clone();
+            let err = s.apply_checked(&entry).unwrap_err();
+            assert!(matches!(&err, TeamError::Inconsistent { event, .. } if *event == kind), "{err:?}");
+            let text = err.to_string();
+            assert!(text.starts_with(&format!("the {kind} event passed its checks but could not be applied: ")), "{text}");
+            assert!(text.contains(says), "{text}");
+            assert_eq!(s, state, "{kind}: nothing was applied");
+        }
     }
 
     #[test]

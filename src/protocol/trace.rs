@@ -194,6 +194,28 @@ pub enum Event {
 }
 
 impl Event {
+    /// The event's kind as the trace file writes it (`member_spawned`,
+    /// `message_released`, ...), for messages that name an event.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Event::RunStarted { .. } => "run_started",
+            Event::RunFinished => "run_finished",
+            Event::MemberSpawned { .. } => "member_spawned",
+            Event::MemberStatusChanged { .. } => "member_status_changed",
+            Event::MessageSent { .. } => "message_sent",
+            Event::InboxDrained { .. } => "inbox_drained",
+            Event::RequestCreated { .. } => "request_created",
+            Event::RequestTransitioned { .. } => "request_transitioned",
+            Event::ModelCalled { .. } => "model_called",
+            Event::ModelReplied { .. } => "model_replied",
+            Event::ModelFailed { .. } => "model_failed",
+            Event::ToolCalled { .. } => "tool_called",
+            Event::ToolReturned { .. } => "tool_returned",
+            Event::FaultApplied { .. } => "fault_applied",
+            Event::MessageReleased { .. } => "message_released",
+        }
+    }
+
     /// The agent an observation event is about, if it is one.
     pub fn observed_agent(&self) -> Option<&AgentName> {
         match self {
@@ -443,6 +465,42 @@ mod tests {
         let trace = Trace::from_json(old).unwrap();
         assert!(matches!(&trace.entries()[0].event, Event::FaultApplied { rule: None, .. }));
         assert!(!trace.to_json().contains("rule"), "no rule, no field: old traces round-trip unchanged");
+    }
+
+    #[test]
+    fn an_events_kind_is_the_kind_the_trace_file_writes() {
+        use crate::protocol::testing::handshake;
+        let mut trace = handshake();
+        let alice = AgentName::parse("alice").unwrap();
+        let note = Message::new(crate::protocol::MessageType::Message, AgentName::lead(), alice.clone(), "x", Millis(0));
+        let more = [
+            Event::RunFinished,
+            Event::MemberStatusChanged { name: alice.clone(), from: MemberStatus::Working, to: MemberStatus::Idle },
+            Event::ModelCalled { agent: alice.clone() },
+            Event::ModelReplied {
+                agent: alice.clone(),
+                text: String::new(),
+                stop_reason: "end_turn".into(),
+                input_tokens: 1,
+                output_tokens: 1,
+            },
+            Event::ModelFailed { agent: alice.clone(), error: "e".into() },
+            Event::ToolCalled { agent: alice.clone(), tool_use_id: "t".into(), tool: "x".into(), input: serde_json::Value::Null },
+            Event::ToolReturned { agent: alice.clone(), tool_use_id: "t".into(), tool: "x".into(), output: String::new(), is_error: false },
+            Event::FaultApplied { action: FaultAction::Reorder, message: note, rule: None },
+            Event::MessageReleased { held: 0 },
+        ];
+        let end = trace.last_time();
+        for event in more {
+            trace.append(end, event).unwrap();
+        }
+        let mut kinds = std::collections::BTreeSet::new();
+        for entry in trace.entries() {
+            let written = serde_json::to_value(&entry.event).unwrap();
+            assert_eq!(written["kind"], entry.event.kind(), "{:?}", entry.event);
+            kinds.insert(entry.event.kind());
+        }
+        assert_eq!(kinds.len(), 15, "every kind is checked: {kinds:?}");
     }
 
     #[test]

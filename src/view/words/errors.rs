@@ -95,7 +95,7 @@ pub fn import(cat: &Catalog, e: &ImportError) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::Millis;
+    use crate::protocol::{Millis, ReplayError, TeamError};
     use crate::view::i18n::Locale;
 
     fn imports() -> Vec<ImportError> {
@@ -111,6 +111,15 @@ mod tests {
             ImportError::UnknownEventKind { entry: 2, kind: "teleported".into(), expected: "expected one of …".into() },
             ImportError::BadSequence { index: 3, seq: 5 },
             ImportError::TimeWentBackwards { seq: 6, at: Millis(10), previous: Millis(20) },
+            // A replay refusal, here one where the state refused an event
+            // its checks passed: the page shows it, never crashes on it.
+            ImportError::BreaksProtocol(ReplayError {
+                seq: 7,
+                source: TeamError::Inconsistent {
+                    event: "message_released",
+                    problem: "event 3 holds no message on the bus; nothing to release".into(),
+                },
+            }),
         ]
     }
 

@@ -471,7 +471,13 @@ fn EventLog() -> impl IntoView {
                     {
                         let seq = key.1;
                         let entry = s.run.trace.with_untracked(|t| t.entries().get(seq).cloned());
-                        let caption = s.run.trace.with_untracked(|t| entry.as_ref().map(|e| crate::view::words::captions::caption_of(l.cat_untracked(), t.entries(), None, e)));
+                        let caption = s.run.trace.with_untracked(|t| entry.as_ref().map(|e| {
+                            // The closing caption tells the state the run ended in.
+                            let before = matches!(e.event, crate::protocol::Event::RunFinished)
+                                .then(|| s.run.views.with_untracked(|v| v.state_at(t.entries(), Some(seq)).ok()))
+                                .flatten();
+                            crate::view::words::captions::caption_of(l.cat_untracked(), t.entries(), before.as_ref(), e)
+                        }));
                         let line = entry.as_ref().map(describe).unwrap_or_default();
                         let (title, text) = caption.map(|c| (c.title, c.text)).unwrap_or_default();
                         let current = move || s.shown() == seq + 1;

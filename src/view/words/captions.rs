@@ -211,6 +211,35 @@ fn message_phrase(cat: &Catalog, m: &Message) -> String {
     }
 }
 
+/// What the team looks like as its run finishes, told from `st` (the state
+/// at the end): who still counts as working, which inboxes hold unread
+/// messages, how many requests are still pending. Nothing is claimed that
+/// the state does not show.
+pub fn run_finished_text(cat: &Catalog, st: &TeamState) -> String {
+    let working: Vec<String> = st.roster.members.iter().filter(|m| m.status == MemberStatus::Working).map(|m| m.name.to_string()).collect();
+    let quiet = if working.is_empty() {
+        cat.t("cap-run-finished-quiet")
+    } else {
+        tr!(cat, "cap-run-finished-working", names = join_and(cat, &working))
+    };
+    let unread: Vec<String> = st
+        .bus
+        .names()
+        .filter_map(|n| {
+            let waiting = st.bus.peek(n).map_or(0, <[_]>::len);
+            (waiting > 0).then(|| tr!(cat, "cap-run-finished-inbox", messages = messages(cat, waiting), whose = whose(cat, n)))
+        })
+        .collect();
+    let inboxes = if unread.is_empty() {
+        cat.t("cap-run-finished-read")
+    } else {
+        tr!(cat, "cap-run-finished-unread", inboxes = join_and(cat, &unread))
+    };
+    let pending = st.tracker.pending().count();
+    let requests = if pending == 0 { cat.t("cap-run-finished-settled") } else { tr!(cat, "cap-run-finished-pending", count = pending) };
+    sentences(cat.locale(), &[&quiet, &inboxes, &requests])
+}
+
 /// The caption of `entry`, looking up what it names in `entries` (the trace,
 /// or at least every entry up to and beside `entry`), with the team's state
 /// just before it if the caller has it. Every `Event` variant has its own
@@ -222,7 +251,13 @@ pub fn caption_of(cat: &Catalog, entries: &[TraceEntry], before: Option<&TeamSta
         Event::RunStarted { prompt } => {
             Caption::new(cat.t("cap-run-started-title"), tr!(cat, "cap-run-started-text", prompt = quote(cat, prompt)))
         }
-        Event::RunFinished => Caption::new(cat.t("cap-run-finished-title"), cat.t("cap-run-finished-text")),
+        Event::RunFinished => {
+            let text = match before {
+                Some(st) => run_finished_text(cat, st),
+                None => cat.t("cap-run-finished-text"),
+            };
+            Caption::new(cat.t("cap-run-finished-title"), text)
+        }
         Event::MemberSpawned { name, role, plan_mode } => {
             let restart = before.and_then(|st| st.roster.get(name)).is_some();
             let gate = if *plan_mode { tr!(cat, "cap-plan-mode", name = name.as_str()) } else { String::new() };
@@ -855,6 +890,36 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn the_closing_caption_says_only_what_the_state_at_the_end_shows() {
+        let alice = name("alice");
+        let mut t = Team::new("default", 3);
+        t.spawn(&alice, "coder", false, Millis(0)).unwrap();
+        t.request_shutdown(&AgentName::lead(), &alice, Millis(1)).unwrap();
+        t.set_status(&alice, MemberStatus::Idle, Millis(2)).unwrap();
+        t.finish_run(Millis(3)).unwrap();
+        let last = t.trace().entries().last().unwrap().clone();
+        // alice never read the request, which is still pending.
+        let st = Team::replay(&t.trace().prefix(t.trace().len() - 1)).unwrap();
+        let c = caption_of(Catalog::en(), t.trace().entries(), Some(st.state()), &last);
+        assert_eq!(
+            c.text,
+            "The team is quiet: nobody is working. Still unread: one message in alice's inbox. One request is still pending in the tracker."
+        );
+        // Without the state the caption claims nothing about inboxes or requests.
+        let bare = caption_of(Catalog::en(), t.trace().entries(), None, &last);
+        assert_eq!(bare.text, "The team is quiet: no agent has a turn left to take.");
+        // Working members are named.
+        let mut busy = st.state().clone();
+        busy.roster.set_status(&alice, MemberStatus::Working).unwrap();
+        let c = caption_of(Catalog::en(), t.trace().entries(), Some(&busy), &last);
+        assert!(c.text.starts_with("The team is quiet, yet the roster still shows alice as working."), "{}", c.text);
+        for l in Locale::ALL {
+            let c = caption_of(Catalog::get(l), t.trace().entries(), Some(&busy), &last);
+            assert!(!leftovers(&c) && c.text.contains("alice"), "{}: {}", l.tag(), c.text);
         }
     }
 }

@@ -273,7 +273,8 @@ impl Session {
     }
 
     /// One event forward: through the recorded trace, or (at its end, in
-    /// Step mode) by releasing the next event of the run.
+    /// Step mode) by releasing the next event of the run — exactly one
+    /// (`World::step`).
     pub fn next(&self) {
         let len = self.run.trace.with_untracked(Trace::len);
         if !self.playback.forward(len) && self.playback.mode.get_untracked() == Mode::Step {
@@ -334,8 +335,14 @@ impl Session {
     pub fn sync(&self) {
         let Some((new_entries, running, stopped, waiting, streaming)) = self.with_rt(|rt| {
             let have = self.run.trace.with_untracked(Trace::len);
-            let new = rt.with_team(|t| t.events_since(have as u64).to_vec());
-            let waiting = rt.waiting().into_iter().map(|(who, kind)| format!("{who}: {kind}")).collect::<Vec<_>>();
+            // In Step mode only the events released so far: one per Next.
+            let new = rt.released_since(have as u64);
+            // What Next lets run: a waiting turn, once every event recorded is out.
+            let waiting = if rt.unreleased() > 0 {
+                Vec::new()
+            } else {
+                rt.waiting().into_iter().map(|(who, kind)| format!("{who}: {kind}")).collect::<Vec<_>>()
+            };
             (new, rt.is_running(), rt.is_stopped(), waiting, rt.streaming_text())
         }) else {
             return;

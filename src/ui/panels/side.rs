@@ -492,7 +492,7 @@ fn EventLog() -> impl IntoView {
                             <li class=move || if current() { "log-row current" } else { "log-row" } data-seq=seq.to_string() role="option"
                                 aria-selected=move || current().to_string() tabindex=tab
                                 on:click=move |_| { active.set(Some(seq)); s.seek(seq + 1); }>
-                                <span class="log-seq">{format!("#{seq}")}</span>
+                                <span class="log-seq">{crate::view::words::captions::event_number(seq as u64)}</span>
                                 <span class="log-title">{title}</span>
                                 <span class="log-text">{text}</span>
                                 <Show when=move || raw.get()>

@@ -115,6 +115,19 @@ pub fn sentences(locale: Locale, parts: &[&str]) -> String {
     parts.iter().filter(|p| !p.is_empty()).copied().collect::<Vec<_>>().join(gap)
 }
 
+/// An event's number as the page writes it wherever it names an event — the
+/// event log, the checker's findings, the caption, the counter: its
+/// sequence number in the trace (what exports and imports carry), "#28".
+pub fn event_number(seq: u64) -> String {
+    format!("#{seq}")
+}
+
+/// The number of the event at the cursor when `shown` events are shown
+/// (the last shown one's); `None` before the first.
+pub fn event_at_cursor(shown: usize) -> Option<String> {
+    shown.checked_sub(1).map(|seq| event_number(seq as u64))
+}
+
 /// The caption of the step the cursor shows: the last of the first `cursor`
 /// events (all of them for `None`), or a start caption before the first.
 /// Reads only that entry and the entries it names.
@@ -921,5 +934,32 @@ mod tests {
             let c = caption_of(Catalog::get(l), t.trace().entries(), Some(&busy), &last);
             assert!(!leftovers(&c) && c.text.contains("alice"), "{}: {}", l.tag(), c.text);
         }
+    }
+
+    #[test]
+    fn the_event_at_the_cursor_is_numbered_as_the_log_and_the_findings_number_it() {
+        // alice's answer is dropped by fault rule 1: the finding names the
+        // fault's event by its number; the cursor on that event names it alike.
+        let alice = name("alice");
+        let mut t = Team::new("default", 3);
+        t.spawn(&alice, "coder", false, Millis(0)).unwrap();
+        let id = t.request_shutdown(&AgentName::lead(), &alice, Millis(1)).unwrap();
+        t.drain(&alice, Millis(2)).unwrap();
+        t.set_faults(FaultPlan::new(vec![FaultRule::new(FaultAction::Drop)]));
+        t.answer(RequestKind::Shutdown, &id, &alice, true, "ok", Millis(3)).unwrap();
+        let found = crate::protocol::check(t.trace());
+        let fault = found[0].fault.expect("the drop caused it");
+        let fault_entry = &t.trace().entries()[fault as usize];
+        assert!(matches!(fault_entry.event, Event::FaultApplied { .. }));
+        let number = event_number(fault_entry.seq);
+        assert_eq!(number, format!("#{fault}"));
+        for l in Locale::ALL {
+            let said = crate::view::words::findings::breach(Catalog::get(l), &found[0].detail);
+            assert!(said.contains(&number), "{}: {said}", l.tag());
+        }
+        // The cursor that shows events 0..=fault is on the fault's event.
+        assert_eq!(event_at_cursor(fault as usize + 1), Some(number));
+        assert_eq!(event_at_cursor(0), None, "before the first event there is none");
+        assert_eq!(event_at_cursor(1), Some("#0".to_string()), "the first event is the trace's #0");
     }
 }

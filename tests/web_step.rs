@@ -62,7 +62,8 @@ async fn in_step_mode_each_next_releases_one_event_and_the_caption_tells_it() {
     let (host, app) = mount_app();
     leptos::task::tick().await;
     button(&host, "Step").click();
-    let scenario: web_sys::HtmlElement = host.query_selector("[data-scenario=reject-plan]").unwrap().expect("the scenario").unchecked_into();
+    let scenario: web_sys::HtmlElement =
+        host.query_selector("[data-scenario=reject-plan]").unwrap().expect("the scenario").unchecked_into();
     scenario.click();
     until("the prompt to show", || position(&host) == (1, 1)).await;
     assert_eq!(text(&host, ".caption-box .caption-title"), "Run started");

@@ -333,7 +333,7 @@ impl Session {
 
     /// Copies what changed in the runtime into the signals.
     pub fn sync(&self) {
-        let Some((new_entries, running, stopped, waiting, streaming)) = self.with_rt(|rt| {
+        let Some((new_entries, running, stopped, waiting, streaming, behind)) = self.with_rt(|rt| {
             let have = self.run.trace.with_untracked(Trace::len);
             // In Step mode only the events released so far: one per Next.
             let new = rt.released_since(have as u64);
@@ -343,7 +343,7 @@ impl Session {
             } else {
                 rt.waiting().into_iter().map(|(who, kind)| format!("{who}: {kind}")).collect::<Vec<_>>()
             };
-            (new, rt.is_running(), rt.is_stopped(), waiting, rt.streaming_text())
+            (new, rt.is_running(), rt.is_stopped(), waiting, rt.streaming_text(), rt.unreleased() > 0)
         }) else {
             return;
         };
@@ -357,6 +357,7 @@ impl Session {
             self.keep_current();
         }
         self.run.next_up.set(if stopped { Vec::new() } else { waiting });
+        self.run.behind.set(behind && !stopped);
         self.run.streaming.set(if stopped { Default::default() } else { streaming });
         if !running && !stopped {
             let next = self.queued.try_update_value(VecDeque::pop_front).flatten();

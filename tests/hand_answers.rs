@@ -288,3 +288,26 @@ fn with_exit_after_approval_off_a_teammate_approved_by_hand_works_on_and_the_che
     assert_eq!(acts.len(), 1, "{found:?}");
     assert_eq!(acts[0].request_id.as_ref(), Some(&id));
 }
+
+#[test]
+fn an_idle_teammate_approved_by_hand_leaves_even_when_messages_do_not_wake_it() {
+    // With wake_on_message off alice sleeps through the lead's request; an
+    // approval given for her is no message: it still ends her loop.
+    let alice = AgentName::parse("alice").unwrap();
+    let asleep = |seed: u64| {
+        let mut d = Driver::new(scenarios::SHUTDOWN, seed);
+        d.world.set_rules(team_protocols::protocol::Rules::default().with(team_protocols::protocol::Rule::WakeOnMessage, false));
+        d.finish(10_000);
+        let idle = d.world.team().roster().status(&alice) == Some(MemberStatus::Idle);
+        (idle && d.world.team().tracker().pending().next().is_some()).then_some(d)
+    };
+    // The seeds where she idled before the request came.
+    let mut d = (0..64).find_map(asleep).expect("a seed where alice idles before the request arrives");
+    let id = d.world.team().tracker().pending().next().expect("the request is pending").id.clone();
+    d.world.answer_as(&alice, id.as_str(), true, "by hand").unwrap();
+    d.finish(10_000);
+    assert_eq!(d.world.team().roster().status(&alice), Some(MemberStatus::Shutdown));
+    assert!(d.world.team().peek(&alice).unwrap().is_empty(), "she read it on her way out");
+    let found = check(d.world.team().trace());
+    assert!(found.iter().all(|v| v.kind != ViolationKind::ActAfterShutdownApproved), "{found:?}");
+}

@@ -11,6 +11,10 @@
 //! drain before each model call, finish the turn before exiting, wake on a
 //! message, the plan gate.
 //!
+//! In Step mode it also gates the trace (`step`, `released`): the page is
+//! shown one event per step, and the team takes its next turn only once
+//! every event of the last one is out.
+//!
 //! Owns running agents. It changes the team only through `protocol::Team`
 //! (so every event lands in the trace); it must not draw anything, call a
 //! model or sleep.
@@ -491,7 +495,10 @@ impl World {
         let status = self.with_armed(|t| t.answer(kind, id, by, approve, text, at))?;
         let requester = self.team.request(id).map(|r| r.requester.clone());
         if kind == RequestKind::Shutdown && approve {
-            self.wake(std::slice::from_ref(by));
+            // Not a message but the end of its loop: an idle teammate whose
+            // shutdown was approved for it takes its last turn whatever
+            // `wake_on_message` says.
+            self.turns.unpark(by);
         }
         if let Some(requester) = requester {
             self.wake(&[requester]);

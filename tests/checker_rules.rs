@@ -52,7 +52,9 @@ fn a_clean_run_has_no_violations() {
 fn an_answer_to_an_unknown_id_is_flagged() {
     let (t, _, _) = base();
     let ghost = RequestId::parse("deadbeef").unwrap();
-    let bad = inject(t.trace(), response(MessageType::ShutdownResponse, "alice", "lead", &ghost));
+    // From bob: alice approved her shutdown, so a word from her now would
+    // be an act after it too.
+    let bad = inject(t.trace(), response(MessageType::ShutdownResponse, "bob", "lead", &ghost));
     let v = check(&bad);
     assert_eq!(v.len(), 1);
     assert_eq!((v[0].kind, v[0].seq), (ViolationKind::AnswerToUnknownRequest, bad.len() as u64 - 1));
@@ -76,7 +78,7 @@ fn a_second_answer_is_flagged() {
 #[test]
 fn an_answer_from_the_wrong_agent_is_flagged() {
     let (t, _, plan) = base();
-    let bad = inject(t.trace(), response(MessageType::PlanApprovalResponse, "alice", "bob", &plan));
+    let bad = inject(t.trace(), response(MessageType::PlanApprovalResponse, "bob", "bob", &plan));
     assert_eq!(kinds(&bad), [ViolationKind::AnswerFromWrongAgent]);
 }
 
@@ -211,6 +213,7 @@ fn every_violation_kind_has_a_readable_name() {
             "request left pending",
             "answer lost",
             "duplicate delivered",
+            "act after approved shutdown",
         ]
     );
 }
@@ -399,4 +402,88 @@ fn a_copy_that_is_the_only_delivery_of_a_reply_is_the_answer_not_a_duplicate() {
     let dup = Event::FaultApplied { action: FaultAction::Duplicate, message: reply.clone(), rule: Some(1) };
     let bad = inject(&inject(t.trace(), dup), Event::MessageSent { message: reply });
     assert_eq!(check(&bad), vec![], "the requester read the answer once");
+}
+
+/// A tool call of `agent` (its `ToolCalled`), as a loop records it.
+fn tool_called(agent: &str, id: &str, tool: &str) -> Event {
+    Event::ToolCalled { agent: name(agent), tool_use_id: id.into(), tool: tool.into(), input: serde_json::json!({}) }
+}
+
+fn tool_returned(agent: &str, id: &str, tool: &str) -> Event {
+    Event::ToolReturned { agent: name(agent), tool_use_id: id.into(), tool: tool.into(), output: "ok".into(), is_error: false }
+}
+
+#[test]
+fn a_teammate_that_calls_its_model_after_its_shutdown_was_approved_is_flagged_once() {
+    // alice's shutdown was approved (by her or by whoever answered for her):
+    // a model call is new work.
+    let (t, shut, _) = base();
+    let approved = t.trace().entries().iter().find(|e| matches!(e.event, Event::RequestTransitioned { .. })).unwrap().seq;
+    let bad = inject(&inject(t.trace(), Event::ModelCalled { agent: name("alice") }), Event::ModelCalled { agent: name("alice") });
+    let v = check(&bad);
+    assert_eq!(v.len(), 1, "one finding per approval: {v:?}");
+    assert_eq!(
+        (v[0].kind, v[0].seq, v[0].request_id.clone()),
+        (ViolationKind::ActAfterShutdownApproved, bad.len() as u64 - 2, Some(shut.clone()))
+    );
+    assert_eq!(
+        v[0].detail.to_string(),
+        format!(
+            "alice approved shutdown request {shut} (#{approved}), then called its model again instead of finishing its turn and exiting"
+        )
+    );
+}
+
+#[test]
+fn a_teammate_finishing_the_turn_it_approved_its_shutdown_in_is_not_flagged() {
+    // alice's reply asked for shutdown_response and then send_message: the
+    // second tool is the rest of her turn, and the answer is the answer.
+    let mut t = Team::new("default", 3);
+    t.spawn(&name("alice"), "coder", false, Millis(0)).unwrap();
+    let shut = t.request_shutdown(&AgentName::lead(), &name("alice"), Millis(1)).unwrap();
+    t.drain(&name("alice"), Millis(2)).unwrap();
+    let mut trace = inject(t.trace(), Event::ModelCalled { agent: name("alice") });
+    trace = inject(&trace, tool_called("alice", "t1", "shutdown_response"));
+    let mut t = Team::replay(&trace).unwrap();
+    t.answer(RequestKind::Shutdown, &shut, &name("alice"), true, "done", Millis(3)).unwrap();
+    let mut trace = inject(t.trace(), tool_returned("alice", "t1", "shutdown_response"));
+    trace = inject(&trace, tool_called("alice", "t2", "send_message"));
+    let mut t = Team::replay(&trace).unwrap();
+    t.send(&name("alice"), &AgentName::lead(), "message", "bye", Millis(4)).unwrap();
+    let trace = inject(t.trace(), tool_returned("alice", "t2", "send_message"));
+    let mut t = Team::replay(&trace).unwrap();
+    t.set_status(&name("alice"), MemberStatus::Shutdown, Millis(5)).unwrap();
+    t.finish_run(Millis(6)).unwrap();
+    assert_eq!(check(t.trace()), vec![]);
+    // Once she has left, running a tool is one act too many.
+    let after = inject(t.trace(), tool_called("alice", "t3", "write_file"));
+    let v = check(&after);
+    assert_eq!(v.len(), 1, "{v:?}");
+    assert_eq!(v[0].kind, ViolationKind::ActAfterShutdownApproved);
+    assert!(v[0].detail.to_string().contains("then ran write_file"), "{}", v[0].detail);
+}
+
+#[test]
+fn a_message_sent_as_a_teammate_after_its_shutdown_was_approved_is_flagged_unless_it_is_the_answer() {
+    // Approved by hand: the answer is sent outside any tool of hers, and is
+    // the answer; a plain message after it is not.
+    let mut t = Team::new("default", 3);
+    t.spawn(&name("alice"), "coder", false, Millis(0)).unwrap();
+    let shut = t.request_shutdown(&AgentName::lead(), &name("alice"), Millis(1)).unwrap();
+    t.answer(RequestKind::Shutdown, &shut, &name("alice"), true, "by hand", Millis(2)).unwrap();
+    assert_eq!(check(t.trace()), vec![]);
+    t.send(&name("alice"), &AgentName::lead(), "message", "one more thing", Millis(3)).unwrap();
+    let v = check(t.trace());
+    assert_eq!(v.len(), 1, "{v:?}");
+    assert_eq!((v[0].kind, v[0].seq), (ViolationKind::ActAfterShutdownApproved, t.trace().len() as u64 - 1));
+    assert!(v[0].detail.to_string().contains("then sent a message to the lead"), "{}", v[0].detail);
+}
+
+#[test]
+fn a_teammate_spawned_again_after_an_approved_shutdown_may_work() {
+    let (mut t, _, _) = base();
+    t.set_status(&name("alice"), MemberStatus::Shutdown, Millis(4)).unwrap();
+    t.spawn(&name("alice"), "coder", false, Millis(5)).unwrap();
+    let trace = inject(t.trace(), Event::ModelCalled { agent: name("alice") });
+    assert_eq!(kinds(&trace), vec![]);
 }

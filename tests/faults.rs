@@ -196,7 +196,8 @@ fn explained(trace: &Trace, v: &Violation) -> bool {
             | ViolationKind::AnswerToUnknownRequest
             | ViolationKind::AnswerFromWrongAgent
             | ViolationKind::AnswerAcrossRestart
-            | ViolationKind::RequestAcrossRestart => false,
+            | ViolationKind::RequestAcrossRestart
+            | ViolationKind::ActAfterShutdownApproved => false,
         }
 }
 

@@ -150,6 +150,12 @@ impl World {
         self.status(n) == Some(MemberStatus::Shutdown)
     }
 
+    /// Whether `n` approved its shutdown and has not left yet: in a clean
+    /// run it only finishes its turn, it sends nothing more.
+    fn exiting(&self, n: &AgentName) -> bool {
+        self.team.is_exiting(n)
+    }
+
     /// The model's incarnation of `n` (the lead's is 1).
     fn incarnation(&self, n: &AgentName) -> u32 {
         if n.is_lead() {
@@ -172,7 +178,7 @@ impl World {
         let outcome: Result<(), TeamError> = match op {
             Op::Send { from, to, ty, text } => {
                 let (from, to) = (self.agent(*from), self.agent(*to));
-                if self.clean && (self.exited(&to) || self.exited(&from)) {
+                if self.clean && (self.exited(&to) || self.exited(&from) || self.exiting(&from)) {
                     return Ok(());
                 }
                 let ty = match ty {
@@ -205,7 +211,7 @@ impl World {
             }
             Op::Broadcast { from, text } => {
                 let from = self.agent(*from);
-                if self.clean && self.exited(&from) {
+                if self.clean && (self.exited(&from) || self.exiting(&from)) {
                     return Ok(());
                 }
                 let expected: BTreeSet<AgentName> = if self.known(&from) {
@@ -250,6 +256,11 @@ impl World {
             }
             Op::RequestShutdown { from, target } => {
                 let (from, target) = (self.agent(*from), self.agent(*target));
+                // A teammate that approved its shutdown leaves without reading
+                // another request: it would stay pending.
+                if self.clean && self.exiting(&target) {
+                    return Ok(());
+                }
                 // One shutdown request at a time per run of a teammate.
                 let open = self.ids.iter().any(|id| {
                     let r = self.team.request(id).unwrap();
@@ -278,7 +289,7 @@ impl World {
             }
             Op::SubmitPlan { from, plan } => {
                 let from = self.agent(*from);
-                if self.clean && self.exited(&from) {
+                if self.clean && (self.exited(&from) || self.exiting(&from)) {
                     return Ok(());
                 }
                 let should = !from.is_lead() && self.status(&from).is_some();
@@ -327,6 +338,9 @@ impl World {
                     Some(_) => Ok(RequestStatus::Rejected),
                 };
                 if self.clean && expect.is_ok() && kind == RequestKind::Plan && self.exited(&req.as_ref().unwrap().requester) {
+                    return Ok(());
+                }
+                if self.clean && expect.is_ok() && self.exiting(&by) {
                     return Ok(());
                 }
                 let r = self.team.answer(kind, &id, &by, *approve, text, at);
@@ -772,6 +786,9 @@ fn build(trace: &Trace, mut planned: Vec<Planned>) -> Result<(Trace, Vec<Flagged
     let mut expected = Vec::new();
     let mut new_seq = vec![0u64; n];
     let mut next = planned.iter().peekable();
+    // Teammates whose shutdown the clean run approved (and whether an act
+    // after it was flagged yet: once per approval), until spawned again.
+    let mut exiting: BTreeMap<AgentName, (RequestId, bool)> = BTreeMap::new();
     for g in 0..=n {
         while let Some(p) = next.next_if(|p| p.gap == g) {
             for (event, expect) in &p.events {
@@ -779,9 +796,31 @@ fn build(trace: &Trace, mut planned: Vec<Planned>) -> Result<(Trace, Vec<Flagged
                 let time = out.last().map_or(Millis(0), |e| e.time);
                 out.push(TraceEntry { seq, time, event: event.clone() });
                 expected.extend(expect.iter().map(|(kind, id)| (seq, *kind, id.clone())));
+                // A word from a teammate that approved its shutdown is one act
+                // too many, unless it is that answer again.
+                if let Event::MessageSent { message } = event {
+                    if let Some((id, flagged)) = exiting.get_mut(&message.from) {
+                        let the_answer = message.msg_type == MessageType::ShutdownResponse && message.request_id.as_ref() == Some(id);
+                        if !*flagged && !the_answer {
+                            *flagged = true;
+                            expected.push((seq, ViolationKind::ActAfterShutdownApproved, Some(id.clone())));
+                        }
+                    }
+                }
             }
         }
         if g < n {
+            match &entries[g].event {
+                Event::RequestTransitioned { request_id, request_kind: RequestKind::Shutdown, to: RequestStatus::Approved, by, .. }
+                    if !by.is_lead() =>
+                {
+                    exiting.insert(by.clone(), (request_id.clone(), false));
+                }
+                Event::MemberSpawned { name, .. } => {
+                    exiting.remove(name);
+                }
+                _ => {}
+            }
             new_seq[g] = out.len() as u64;
             // A message's id is the seq that sent it: renumber the ids that
             // later events refer to, or they would name injected messages.

@@ -639,7 +639,10 @@ fn classify(events: &[Event]) -> Result<(AgentName, TurnKind), String> {
 }
 
 /// Runs `scenario` in Step mode, checking that each step releases exactly one
-/// of the waiting turns; returns the run and how many steps it took.
+/// event (`Runtime::released` grows by one), that the team takes no turn
+/// while an event it recorded waits to be released, and that what a step
+/// lets the team record is one turn; returns the run and how many steps it
+/// took.
 fn step_through(scenario: Scenario, seed: u64) -> (Run, usize) {
     let run = scripted(seed, Mode::Step);
     let mut steps = 0;
@@ -649,20 +652,27 @@ fn step_through(scenario: Scenario, seed: u64) -> (Run, usize) {
         let trace = run.rt.trace();
         let new: Vec<&Event> = trace.entries()[before..].iter().map(|e| &e.event).collect();
         assert_eq!(new, [&Event::RunStarted { prompt: p.to_string() }], "{}: nothing runs before the first step", scenario.id);
+        assert_eq!(run.rt.released(), trace.len(), "{}: the prompt shows at once", scenario.id);
         assert!(run.rt.is_running());
         loop {
+            let (len, released) = (run.rt.trace().len(), run.rt.released());
             let waiting = run.rt.waiting();
-            let len = run.rt.trace().len();
             if !run.rt.step() {
+                assert_eq!(released, len, "{}: step refused with events to release", scenario.id);
                 assert!(waiting.is_empty(), "{}: step refused with turns waiting: {waiting:?}", scenario.id);
                 break;
             }
             steps += 1;
             run.ex.run_until_stalled();
             let trace = run.rt.trace();
+            assert_eq!(run.rt.released(), released + 1, "{}: step {steps} releases exactly one event", scenario.id);
+            if released < len {
+                assert_eq!(trace.len(), len, "{}: step {steps}: no turn runs while an event waits to be released", scenario.id);
+                continue;
+            }
             let group: Vec<Event> = trace.entries()[len..].iter().map(|e| e.event.clone()).collect();
-            let turn = classify(&group).unwrap_or_else(|e| panic!("{}: step {steps}: {e}: {group:?}", scenario.id));
-            assert!(waiting.contains(&turn), "{}: step {steps} ran {turn:?}, which was not waiting: {waiting:?}", scenario.id);
+            assert!(!group.is_empty(), "{}: step {steps} released an event, so one was recorded", scenario.id);
+            classify(&group).unwrap_or_else(|e| panic!("{}: step {steps}: {e}: {group:?}", scenario.id));
         }
         assert!(!run.rt.is_running(), "{}: the run ends when nothing is left to step", scenario.id);
     }
@@ -681,12 +691,60 @@ fn step_mode_runs_nothing_until_stepped() {
 }
 
 #[test]
-fn each_step_advances_exactly_one_turn() {
+fn each_step_releases_exactly_one_event_and_every_event_gets_its_step() {
     for scenario in scenarios::ALL {
         let (run, steps) = step_through(scenario, SEED);
-        assert!(steps > 5, "{}: {steps} steps", scenario.id);
+        // Every event but each prompt's RunStarted (shown when it is given).
+        let trace = run.rt.trace();
+        let started = trace.entries().iter().filter(|e| matches!(e.event, Event::RunStarted { .. })).count();
+        assert_eq!(steps, trace.len() - started, "{}: one step per event", scenario.id);
         run.assert_finished();
     }
+}
+
+#[test]
+fn in_step_mode_an_answer_by_hand_shows_at_once_up_to_its_first_event_and_next_releases_the_rest() {
+    let run = scripted(SEED, Mode::Step);
+    run.prompt(scenarios::SHUTDOWN.prompts[0]);
+    // Step until the shutdown request is released.
+    while run.rt.with_team(|t| t.tracker().pending().next().is_none()) || run.rt.unreleased() > 0 {
+        assert!(run.rt.step(), "the request is made");
+        run.ex.run_until_stalled();
+    }
+    let id = run.rt.with_team(|t| t.tracker().pending().next().unwrap().id.clone());
+    let before = run.rt.trace().len();
+    run.rt.answer_as(&name("alice"), id.as_str(), true, "by hand").unwrap();
+    run.ex.run_until_stalled();
+    assert_eq!(run.rt.released(), before + 1, "the answer's first event shows at once");
+    let first = run.rt.trace().entries()[before].event.clone();
+    assert!(matches!(first, Event::RequestTransitioned { to: RequestStatus::Approved, .. }), "{first:?}");
+    assert!(run.rt.unreleased() > 0, "its response message waits for Next");
+    assert!(run.rt.step());
+    run.ex.run_until_stalled();
+    assert!(matches!(&run.rt.trace().entries()[before + 1].event, Event::MessageSent { .. }));
+    assert_eq!(run.rt.released(), before + 2);
+    while run.rt.step() {
+        run.ex.run_until_stalled();
+    }
+    run.assert_finished();
+    assert_eq!(check(&run.rt.trace()), vec![]);
+}
+
+#[test]
+fn going_live_releases_every_event_and_going_step_holds_back_only_what_comes_next() {
+    let run = scripted(SEED, Mode::Step);
+    run.prompt(scenarios::SHUTDOWN.prompts[0]);
+    for _ in 0..6 {
+        assert!(run.rt.step());
+        run.ex.run_until_stalled();
+    }
+    assert_eq!(run.rt.released(), 7);
+    run.rt.set_mode(Mode::Live);
+    run.ex.run_until_stalled();
+    assert_eq!(run.rt.released(), run.rt.trace().len(), "Live shows everything");
+    assert!(!run.rt.is_running());
+    run.rt.set_mode(Mode::Step);
+    assert_eq!(run.rt.released(), run.rt.trace().len(), "what was shown stays shown");
 }
 
 #[test]

@@ -40,7 +40,17 @@ cap-before-text = The run has { $count } events. Press Next to watch the lead an
 cap-run-started-title = Run started
 cap-run-started-text = The user gives the lead a prompt: { $prompt }. The lead starts its agent loop.
 cap-run-finished-title = Run finished
-cap-run-finished-text = The team is quiet: nobody is working and no inbox holds an unread message. Every request has its final state in the tracker — or is still pending.
+cap-run-finished-text = The team is quiet: no agent has a turn left to take.
+cap-run-finished-quiet = The team is quiet: nobody is working.
+cap-run-finished-working = The team is quiet, yet the roster still shows { $names } as working.
+cap-run-finished-read = No inbox holds an unread message.
+cap-run-finished-inbox = { $messages } in { $whose } inbox
+cap-run-finished-unread = Still unread: { $inboxes }.
+cap-run-finished-settled = Every request has its final state in the tracker.
+cap-run-finished-pending = { $count ->
+    [1] One request is still pending in the tracker.
+   *[other] { $count } requests are still pending in the tracker.
+}
 
 cap-plan-mode = It works in plan mode: the runtime gates execution — { $name } must get a plan approved by the lead before changing the workspace.
 cap-restarts-title = { $name } restarts

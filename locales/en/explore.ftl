@@ -143,7 +143,7 @@ gallery-shutdown-never-answered-title = A shutdown request is never answered
 gallery-shutdown-never-answered-caption = Reported: a teammate finished its work and went idle; the lead's shutdown request reached it, but it never answered, and the team sat idle with the request pending (sometimes, not always). This breaks "no run goes quiet while a request is pending". Here alice finishes and idles before the lead's request arrives; nothing wakes her to read it, so everyone goes quiet waiting.
 rule-incarnation_binding-description = Each request records the incarnation of its addressee when it was made, and the team refuses an answer from a later incarnation as a stale request (TeamState::check_answer in src/protocol/team.rs).
 rule-addressee_only-description = The tracker accepts an answer only from the agent the request is addressed to and refuses anyone else's (Tracker::check_answer in src/protocol/tracker.rs).
-rule-exit_after_approval-description = A teammate that approved its shutdown finishes the turn it is in and then leaves its loop instead of calling its model again (teammate_after in src/runtime/loops.rs).
+rule-exit_after_approval-description = A teammate that approved its shutdown (or whose shutdown was approved for it by hand) finishes the turn it is in and then leaves its loop instead of calling its model again (teammate_after and teammate_leaves in src/runtime/loops.rs).
 rule-wake_on_message-description = A message that arrives for an idle teammate wakes it, and it drains its inbox before its next model call, so a request sent to an idle teammate is read and answered (World::wake in src/runtime/world.rs).
 
 ## What each property says

@@ -13,6 +13,7 @@ violation-message-to-exited-teammate = message to exited teammate
 violation-left-pending = request left pending
 violation-answer-lost = answer lost
 violation-duplicate-delivered = duplicate delivered
+violation-act-after-shutdown = act after approved shutdown
 violation-mark = Protocol violation: { $kind }: { $detail }
 
 ## Pieces
@@ -46,12 +47,15 @@ finding-pending-exited = ; { $addressee } shut down without answering it
 finding-answer-lost-approved-exits = { $from } approved { $kind } { $request } and exits; { $fault } dropped the reply (#{ $seq }), so { $to } never learned it
 finding-answer-lost-approved = { $from } approved { $kind } { $request }; { $fault } dropped the reply (#{ $seq }), so { $to } never learned it
 finding-answer-lost-rejected = { $from } rejected { $kind } { $request }; { $fault } dropped the reply (#{ $seq }), so { $to } never learned it
+finding-act-after-shutdown = { $agent } approved { $kind } { $request } (#{ $seq }), then { $act } instead of finishing its turn and exiting
+finding-act-model-call = called its model again
+finding-act-tool-call = ran { $tool }
+finding-act-message = sent a { $msg_type } to { $to }
 
 ## The explorer's own findings
 finding-no-responder = { $request } ({ $kind }) goes to { $addressee }, who has no tool to answer it
 finding-approved = { $by } approved { $request }
 finding-rejected = { $by } rejected { $request }
-finding-acted-after-shutdown = { $agent } approved its shutdown, then called its model again instead of finishing its turn and exiting
 finding-work-before-approval = { $agent } is in plan mode and changed the workspace with { $tool } before its plan was approved
 finding-quiet-pending = every agent went idle while { $kind } { $request } from { $requester } to { $addressee } was still pending: nobody will answer it
 finding-ended-pending = the run ended with { $kind } { $request } to { $addressee } still pending

@@ -133,6 +133,7 @@ ui-play = Play
 ui-next-title = Next event (→)
 ui-next = Next
 ui-scrub = Scrub through events
+ui-position-title = Events shown / events recorded
 ui-speed = Speed
 ui-follow = Follow latest
 ui-stop = Stop
@@ -141,7 +142,7 @@ ui-next-up = Next: { $events }
 # Caption box (src/ui/caption_box.rs)
 ui-caption-heading = What just happened
 ui-caption-start = Start
-ui-caption-step = Step { $shown } of { $len }
+ui-caption-step = Event { $number }
 ui-legend = Legend
 
 # Guided tours on the page (src/ui/tour_view.rs)

@@ -33,7 +33,17 @@ cap-before-text = L'esecuzione ha { $count } eventi. Premi Avanti per seguire il
 cap-run-started-title = Esecuzione avviata
 cap-run-started-text = L'utente dà al lead un prompt: { $prompt }. Il lead avvia il suo ciclo di agente.
 cap-run-finished-title = Esecuzione finita
-cap-run-finished-text = Il team è fermo: nessuno lavora e nessuna inbox contiene messaggi non letti. Ogni richiesta ha il suo stato finale nel tracker, oppure è ancora pending.
+cap-run-finished-text = Il team è fermo: nessun agente ha più un turno da fare.
+cap-run-finished-quiet = Il team è fermo: nessuno lavora.
+cap-run-finished-working = Il team è fermo, eppure il roster mostra ancora { $names } al lavoro.
+cap-run-finished-read = Nessuna inbox contiene messaggi non letti.
+cap-run-finished-inbox = { $messages } nella inbox { $whose }
+cap-run-finished-unread = Ancora da leggere: { $inboxes }.
+cap-run-finished-settled = Ogni richiesta ha il suo stato finale nel tracker.
+cap-run-finished-pending = { $count ->
+    [1] Una richiesta è ancora pending nel tracker.
+   *[other] { $count } richieste sono ancora pending nel tracker.
+}
 
 cap-plan-mode = Lavora in modalità piano: il runtime blocca l'esecuzione con un gate — { $name } deve farsi approvare un piano dal lead prima di modificare il workspace.
 cap-restarts-title = { $name } riparte

@@ -12,6 +12,7 @@ violation-message-to-exited-teammate = messaggio a un compagno uscito
 violation-left-pending = richiesta rimasta pending
 violation-answer-lost = risposta persa
 violation-duplicate-delivered = duplicato consegnato
+violation-act-after-shutdown = azione dopo lo shutdown approvato
 violation-mark = Violazione del protocollo: { $kind }: { $detail }
 
 ## Pezzi
@@ -45,12 +46,15 @@ finding-pending-exited = ; { $addressee } si è spento senza rispondere
 finding-answer-lost-approved-exits = { $from } ha approvato la { $request } { $kind } ed esce; { $fault } ha scartato la risposta (#{ $seq }), quindi { $to } non l'ha mai saputo
 finding-answer-lost-approved = { $from } ha approvato la { $request } { $kind }; { $fault } ha scartato la risposta (#{ $seq }), quindi { $to } non l'ha mai saputo
 finding-answer-lost-rejected = { $from } ha rifiutato la { $request } { $kind }; { $fault } ha scartato la risposta (#{ $seq }), quindi { $to } non l'ha mai saputo
+finding-act-after-shutdown = { $agent } ha approvato la { $request } { $kind } (#{ $seq }), poi { $act } invece di finire il turno e uscire
+finding-act-model-call = ha chiamato di nuovo il modello
+finding-act-tool-call = ha eseguito { $tool }
+finding-act-message = ha inviato un { $msg_type } a { $to }
 
 ## Ciò che ha trovato l'esploratore
 finding-no-responder = la { $request } { $kind } va a { $addressee }, che non ha alcuno strumento per rispondere
 finding-approved = { $by } ha approvato la { $request }
 finding-rejected = { $by } ha rifiutato la { $request }
-finding-acted-after-shutdown = { $agent } ha approvato il proprio shutdown, poi ha chiamato di nuovo il modello invece di finire il turno e uscire
 finding-work-before-approval = { $agent } è in modalità piano e ha modificato il workspace con { $tool } prima che il suo piano fosse approvato
 finding-quiet-pending = tutti gli agenti sono diventati idle mentre la { $request } { $kind } da { $requester } a { $addressee } era ancora pending: nessuno risponderà
 finding-ended-pending = l'esecuzione è finita con la { $request } { $kind } per { $addressee } ancora pending

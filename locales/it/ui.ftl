@@ -133,6 +133,7 @@ ui-play = Riproduci
 ui-next-title = Evento successivo (→)
 ui-next = Avanti
 ui-scrub = Scorri gli eventi
+ui-position-title = Eventi mostrati / eventi registrati
 ui-speed = Velocità
 ui-follow = Segui l'ultimo
 ui-stop = Ferma
@@ -141,7 +142,7 @@ ui-next-up = Prossimo: { $events }
 # Riquadro didascalia (src/ui/caption_box.rs)
 ui-caption-heading = Cosa è appena successo
 ui-caption-start = Inizio
-ui-caption-step = Passo { $shown } di { $len }
+ui-caption-step = Evento { $number }
 ui-legend = Legenda
 
 # Tour guidati sulla pagina (src/ui/tour_view.rs)

@@ -29,7 +29,14 @@ cap-before-text = この実行には { $count } 個のイベントがありま�
 cap-run-started-title = 実行開始
 cap-run-started-text = ユーザーがリーダーにプロンプトを渡します：{ $prompt }。リーダーはエージェントループを開始します。
 cap-run-finished-title = 実行終了
-cap-run-finished-text = チームは静かになりました：誰も作業しておらず、未読メッセージの残るインボックスもありません。すべてのリクエストはトラッカー上で最終状態にあるか、まだ pending のままです。
+cap-run-finished-text = チームは静かになりました：どのエージェントにも残りのターンはありません。
+cap-run-finished-quiet = チームは静かになりました：誰も作業していません。
+cap-run-finished-working = チームは静かになりましたが、{ $names } はまだ作業中のままです。
+cap-run-finished-read = 未読メッセージの残るインボックスはありません。
+cap-run-finished-inbox = { $whose }インボックスに{ $messages }
+cap-run-finished-unread = まだ未読：{ $inboxes }。
+cap-run-finished-settled = すべてのリクエストはトラッカー上で最終状態にあります。
+cap-run-finished-pending = トラッカー上で { $count } 件のリクエストがまだ pending のままです。
 
 cap-plan-mode = プランモードで動作します。ランタイムが実行をゲーティングするので、{ $name } はワークスペースを変更する前に、リーダーにプランを承認してもらう必要があります。
 cap-restarts-title = { $name } が再起動

@@ -141,7 +141,7 @@ gallery-shutdown-never-answered-title = シャットダウンリクエストに�
 gallery-shutdown-never-answered-caption = 報告：チームメイトが作業を終えてアイドルになりました。リーダーのシャットダウンリクエストはそのチームメイトに届きましたが、レスポンスは返らず、チームはリクエストが pending のままアイドル状態で止まりました（いつもではなく、ときどき）。これは「リクエストが pending の間に実行が静止しない」を破ります。ここでは、リーダーのリクエストが届く前に alice が作業を終えてアイドルになり、リクエストを読むために彼女を起こすものが何もないので、全員が待ったまま静止します。
 rule-incarnation_binding-description = 各リクエストは作成時に宛先のインカネーション（何回目の起動か）を記録し、チームはそれより後のインカネーションからのレスポンスを古いリクエストへのものとして拒否します（src/protocol/team.rs の TeamState::check_answer）。
 rule-addressee_only-description = トラッカーはリクエストの宛先のエージェントからのレスポンスだけを受け付け、他の誰のレスポンスも拒否します（src/protocol/tracker.rs の Tracker::check_answer）。
-rule-exit_after_approval-description = シャットダウンを承認したチームメイトは、今のターンを終えたら、モデルを再び呼び出さずにループを抜けます（src/runtime/loops.rs の teammate_after）。
+rule-exit_after_approval-description = シャットダウンを承認した（あるいは手動で代わりに承認された）チームメイトは、今のターンを終えたら、モデルを再び呼び出さずにループを抜けます（src/runtime/loops.rs の teammate_after と teammate_leaves）。
 rule-wake_on_message-description = アイドルのチームメイトにメッセージが届くとそれを起こし、チームメイトは次のモデル呼び出しの前にインボックスを読み切ります。だからアイドルのチームメイトに送ったリクエストは読まれ、答えられます（src/runtime/world.rs の World::wake）。
 
 ## 各性質が言うこと

@@ -12,6 +12,7 @@ violation-message-to-exited-teammate = 終了したチームメイトへのメ�
 violation-left-pending = pending のまま残ったリクエスト
 violation-answer-lost = 失われたレスポンス
 violation-duplicate-delivered = 重複した配送
+violation-act-after-shutdown = 承認済みシャットダウン後の行動
 violation-mark = プロトコル違反：{ $kind }：{ $detail }
 
 ## 部品
@@ -45,12 +46,15 @@ finding-pending-exited = 。{ $addressee } は答えずにシャットダウン�
 finding-answer-lost-approved-exits = { $from } が{ $kind }{ $request }を承認して終了しましたが、{ $fault }がレスポンスを破棄したため（#{ $seq }）、{ $to } はそれを知りません
 finding-answer-lost-approved = { $from } が{ $kind }{ $request }を承認しましたが、{ $fault }がレスポンスを破棄したため（#{ $seq }）、{ $to } はそれを知りません
 finding-answer-lost-rejected = { $from } が{ $kind }{ $request }を拒否しましたが、{ $fault }がレスポンスを破棄したため（#{ $seq }）、{ $to } はそれを知りません
+finding-act-after-shutdown = { $agent } は{ $kind }{ $request }を承認した後（#{ $seq }）、ターンを終えて終了せずに、{ $act }
+finding-act-model-call = もう一度モデルを呼び出しました
+finding-act-tool-call = { $tool } を実行しました
+finding-act-message = { $to } に { $msg_type } を送りました
 
 ## 探索器自身が見つけたこと
 finding-no-responder = { $request }（{ $kind }）は { $addressee } 宛てですが、{ $addressee } にはそれに答えるツールがありません
 finding-approved = { $by } が{ $request }を承認しました
 finding-rejected = { $by } が{ $request }を拒否しました
-finding-acted-after-shutdown = { $agent } は自分のシャットダウンを承認した後、ターンを終えて終了せずに、もう一度モデルを呼び出しました
 finding-work-before-approval = { $agent } はプランモードなのに、プランの承認前に { $tool } でワークスペースを変更しました
 finding-quiet-pending = { $requester } から { $addressee } への{ $kind }{ $request }が pending のまま、すべてのエージェントが idle になりました：誰も答えません
 finding-ended-pending = { $addressee } 宛ての{ $kind }{ $request }が pending のまま実行が終わりました

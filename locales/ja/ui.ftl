@@ -133,6 +133,7 @@ ui-play = 再生
 ui-next-title = 次のイベント（→）
 ui-next = 次へ
 ui-scrub = イベントをたどる
+ui-position-title = 表示したイベント / 記録されたイベント
 ui-speed = 速度
 ui-follow = 最新を追う
 ui-stop = 停止
@@ -141,7 +142,7 @@ ui-next-up = 次：{ $events }
 # キャプションボックス (src/ui/caption_box.rs)
 ui-caption-heading = いま起きたこと
 ui-caption-start = 開始
-ui-caption-step = ステップ { $shown } / { $len }
+ui-caption-step = イベント { $number }
 ui-legend = 凡例
 
 # ページ上のガイドツアー (src/ui/tour_view.rs)

@@ -29,7 +29,14 @@ cap-before-text = 本次运行共有 { $count } 个事件。按“下一步”�
 cap-run-started-title = 运行开始
 cap-run-started-text = 用户向领导输入提示词：{ $prompt }。领导启动它的智能体循环。
 cap-run-finished-title = 运行结束
-cap-run-finished-text = 团队安静下来：没有人在工作，也没有哪个收件箱里还有未读消息。每个请求都已在 tracker 中有了最终状态——或者仍是 pending。
+cap-run-finished-text = 团队安静下来：没有哪个智能体还有要做的回合。
+cap-run-finished-quiet = 团队安静下来：没有人在工作。
+cap-run-finished-working = 团队安静下来，但 { $names } 仍显示为工作中。
+cap-run-finished-read = 没有哪个收件箱里还有未读消息。
+cap-run-finished-inbox = { $whose }收件箱里有{ $messages }
+cap-run-finished-unread = 仍未读：{ $inboxes }。
+cap-run-finished-settled = 每个请求都已在 tracker 中有了最终状态。
+cap-run-finished-pending = tracker 中仍有 { $count } 个请求是 pending。
 
 cap-plan-mode = 它以计划模式工作：运行时对执行把关（先过审）——{ $name } 必须先让领导批准一个计划，才能修改工作区。
 cap-restarts-title = { $name } 重启

@@ -141,7 +141,7 @@ gallery-shutdown-never-answered-title = 关机请求从未得到响应
 gallery-shutdown-never-answered-caption = 报告内容：一个队友完成工作后进入空闲；领导的关机请求送到了它那里，但它从未响应，团队在请求仍为 pending 的情况下一直空闲（有时如此，并非总是）。这打破了“请求处于 pending 时，没有运行会陷入沉寂”。这里 alice 在领导的请求到达之前就完成工作并进入空闲；没有任何东西唤醒她去读取请求，于是所有人都在等待中沉寂。
 rule-incarnation_binding-description = 每个请求在创建时记录其收件人当时的实例（incarnation），团队会把来自更晚实例的响应视为针对过期请求而拒绝（src/protocol/team.rs 中的 TeamState::check_answer）。
 rule-addressee_only-description = tracker（跟踪表）只接受请求所指向的智能体的响应，拒绝其他任何人的响应（src/protocol/tracker.rs 中的 Tracker::check_answer）。
-rule-exit_after_approval-description = 批准了关机的队友会完成当前轮次，然后离开它的循环，而不是再次调用模型（src/runtime/loops.rs 中的 teammate_after）。
+rule-exit_after_approval-description = 批准了关机（或由人代为手动批准）的队友会完成当前轮次，然后离开它的循环，而不是再次调用模型（src/runtime/loops.rs 中的 teammate_after 和 teammate_leaves）。
 rule-wake_on_message-description = 发给空闲队友的消息会唤醒它，它在下一次调用模型之前清空收件箱，因此发给空闲队友的请求会被读取并得到响应（src/runtime/world.rs 中的 World::wake）。
 
 ## 每个性质说了什么

@@ -11,6 +11,7 @@ violation-message-to-exited-teammate = 发给已退出队友的消息
 violation-left-pending = 请求一直 pending
 violation-answer-lost = 响应丢失
 violation-duplicate-delivered = 重复送达
+violation-act-after-shutdown = 关机获批后仍有动作
 violation-mark = 协议违规：{ $kind }：{ $detail }
 
 ## 片段
@@ -44,12 +45,15 @@ finding-pending-exited = ；{ $addressee } 没有响应就关机了
 finding-answer-lost-approved-exits = { $from } 批准了{ $kind }{ $request }并退出；{ $fault } 丢弃了响应（#{ $seq }），{ $to } 永远不知道结果
 finding-answer-lost-approved = { $from } 批准了{ $kind }{ $request }；{ $fault } 丢弃了响应（#{ $seq }），{ $to } 永远不知道结果
 finding-answer-lost-rejected = { $from } 拒绝了{ $kind }{ $request }；{ $fault } 丢弃了响应（#{ $seq }），{ $to } 永远不知道结果
+finding-act-after-shutdown = { $agent } 批准了{ $kind }{ $request }（#{ $seq }），之后却{ $act }，而不是结束本轮并退出
+finding-act-model-call = 再次调用模型
+finding-act-tool-call = 运行了 { $tool }
+finding-act-message = 向 { $to } 发送了 { $msg_type }
 
 ## 探索器自己的发现
 finding-no-responder = { $request }（{ $kind }）发给了 { $addressee }，但它没有响应它的工具
 finding-approved = { $by } 批准了{ $request }
 finding-rejected = { $by } 拒绝了{ $request }
-finding-acted-after-shutdown = { $agent } 批准了自己的关机，之后却再次调用模型，而不是结束本轮并退出
 finding-work-before-approval = { $agent } 处于计划模式，却在计划获批前用 { $tool } 修改了工作区
 finding-quiet-pending = 所有智能体都空闲了，而 { $requester } 发给 { $addressee } 的{ $kind }{ $request }仍是 pending：没有人会响应它
 finding-ended-pending = 运行结束时，发给 { $addressee } 的{ $kind }{ $request }仍是 pending

@@ -133,6 +133,7 @@ ui-play = 播放
 ui-next-title = 下一个事件（→）
 ui-next = 下一步
 ui-scrub = 拖动浏览事件
+ui-position-title = 已显示的事件 / 已记录的事件
 ui-speed = 速度
 ui-follow = 跟随最新
 ui-stop = 停止
@@ -141,7 +142,7 @@ ui-next-up = 下一个：{ $events }
 # 字幕框 (src/ui/caption_box.rs)
 ui-caption-heading = 刚刚发生了什么
 ui-caption-start = 开始
-ui-caption-step = 第 { $shown } 步，共 { $len } 步
+ui-caption-step = 事件 { $number }
 ui-legend = 图例
 
 # 页面上的导览 (src/ui/tour_view.rs)

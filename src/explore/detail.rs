@@ -46,11 +46,6 @@ pub enum Detail {
         /// The request.
         request: RequestId,
     },
-    /// A teammate approved its shutdown, then called its model again.
-    ActedAfterShutdownApproved {
-        /// The teammate.
-        agent: AgentName,
-    },
     /// A plan-mode teammate changed the workspace before its plan was
     /// approved.
     WorkBeforePlanApproval {
@@ -100,9 +95,6 @@ impl fmt::Display for Detail {
             }
             Detail::Approved { by, request } => write!(f, "{by} approved request {request}"),
             Detail::Rejected { by, request } => write!(f, "{by} rejected request {request}"),
-            Detail::ActedAfterShutdownApproved { agent } => {
-                write!(f, "{agent} approved its shutdown, then called its model again instead of finishing its turn and exiting")
-            }
             Detail::WorkBeforePlanApproval { agent, tool } => {
                 write!(f, "{agent} is in plan mode and changed the workspace with {tool} before its plan was approved")
             }

@@ -19,7 +19,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::detail::Detail;
-use crate::protocol::{AgentName, Checker, Event, MemberStatus, RequestId, RequestKind, RequestStatus, Team, TraceEntry, ViolationKind};
+use crate::protocol::{AgentName, Checker, Event, RequestId, RequestKind, RequestStatus, Team, TraceEntry, ViolationKind};
 
 /// How a property quantifies over runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -57,8 +57,9 @@ pub enum Property {
     /// Always: no reply is read twice.
     NoDuplicateDelivered,
     /// Always: a teammate that approved its shutdown makes no new model call
-    /// (it finishes its turn, then exits: anthropics/claude-code#37895,
-    /// #60199).
+    /// and acts no more once its turn is over (it finishes its turn, then
+    /// exits: anthropics/claude-code#37895, #60199). The checker's
+    /// `ActAfterShutdownApproved`.
     NoActionAfterShutdownApproved,
     /// Always: a plan-mode teammate changes no file before its plan is
     /// approved (anthropics/claude-code#65458).
@@ -157,6 +158,7 @@ impl Property {
             ViolationKind::LeftPending => Property::RequestsSettle,
             ViolationKind::AnswerLost => Property::NoAnswerLost,
             ViolationKind::DuplicateDelivered => Property::NoDuplicateDelivered,
+            ViolationKind::ActAfterShutdownApproved => Property::NoActionAfterShutdownApproved,
         }
     }
 }
@@ -189,8 +191,6 @@ pub struct Finding {
 pub struct Monitor {
     checker: Checker,
     seen_findings: usize,
-    /// Teammates that approved their shutdown in their current run.
-    approved_shutdown: BTreeSet<AgentName>,
     /// Plan-mode teammates and whether a plan of theirs was approved.
     plan_mode: BTreeMap<AgentName, bool>,
     /// Who asked for each plan request.
@@ -231,15 +231,11 @@ impl Monitor {
         let seq = entry.seq;
         match &entry.event {
             Event::MemberSpawned { name, plan_mode, .. } => {
-                self.approved_shutdown.remove(name);
                 if *plan_mode {
                     self.plan_mode.insert(name.clone(), false);
                 } else {
                     self.plan_mode.remove(name);
                 }
-            }
-            Event::MemberStatusChanged { name, to: MemberStatus::Shutdown, .. } => {
-                self.approved_shutdown.remove(name);
             }
             Event::RequestCreated { request_id, request_kind, requester, addressee, .. } => {
                 if *request_kind == RequestKind::Plan {
@@ -255,17 +251,11 @@ impl Monitor {
                 }
             }
             Event::RequestTransitioned { request_id, request_kind, by, to, .. } => {
-                match (request_kind, to) {
-                    (RequestKind::Shutdown, RequestStatus::Approved) => {
-                        self.approved_shutdown.insert(by.clone());
+                if (*request_kind, *to) == (RequestKind::Plan, RequestStatus::Approved) {
+                    let author = self.plan_authors.get(request_id).cloned();
+                    if let Some(gate) = author.and_then(|a| self.plan_mode.get_mut(&a)) {
+                        *gate = true;
                     }
-                    (RequestKind::Plan, RequestStatus::Approved) => {
-                        let author = self.plan_authors.get(request_id).cloned();
-                        if let Some(gate) = author.and_then(|a| self.plan_mode.get_mut(&a)) {
-                            *gate = true;
-                        }
-                    }
-                    _ => {}
                 }
                 if *to == RequestStatus::Approved {
                     let detail = Detail::Approved { by: by.clone(), request: request_id.clone() };
@@ -275,10 +265,6 @@ impl Monitor {
                     let detail = Detail::Rejected { by: by.clone(), request: request_id.clone() };
                     self.note(&mut out, Property::SomeRequestRejected, seq, detail);
                 }
-            }
-            Event::ModelCalled { agent } if self.approved_shutdown.contains(agent) => {
-                let detail = Detail::ActedAfterShutdownApproved { agent: agent.clone() };
-                self.note(&mut out, Property::NoActionAfterShutdownApproved, seq, detail);
             }
             Event::ToolReturned { agent, tool, is_error: false, .. }
                 if matches!(tool.as_str(), "write_file" | "edit_file") && self.plan_mode.get(agent) == Some(&false) =>
@@ -333,7 +319,7 @@ impl Monitor {
 mod tests {
     use super::*;
     use crate::protocol::testing::handshake;
-    use crate::protocol::{Millis, RequestId, Trace};
+    use crate::protocol::{MemberStatus, Millis, RequestId, Trace};
 
     fn name(s: &str) -> AgentName {
         AgentName::parse(s).unwrap()

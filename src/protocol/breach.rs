@@ -79,6 +79,26 @@ pub enum PendingCause {
     ExitedUnanswered,
 }
 
+/// What a teammate did after approving its shutdown.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "act")]
+pub enum Act {
+    /// It called its model: new work.
+    ModelCall,
+    /// It ran a tool after it had left its loop.
+    ToolCall {
+        /// The tool.
+        tool: String,
+    },
+    /// It sent a message, not from a tool of the turn it was finishing.
+    Message {
+        /// The message's type.
+        msg_type: MessageType,
+        /// Its recipient.
+        to: AgentName,
+    },
+}
+
 /// The facts of one violation, one variant per `ViolationKind`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "breach")]
@@ -168,6 +188,18 @@ pub enum Breach {
         addressee: AgentName,
         /// Why, as far as the trace shows.
         cause: PendingCause,
+    },
+    /// A teammate acted after its shutdown was approved (by itself or by
+    /// whoever answered for it), instead of finishing its turn and exiting.
+    ActAfterApproval {
+        /// The teammate.
+        agent: AgentName,
+        /// The shutdown request that was approved.
+        request: RequestId,
+        /// The sequence number of the approval (`RequestTransitioned`).
+        approved: u64,
+        /// What it did.
+        act: Act,
     },
     /// The addressee answered, but a drop fault lost the reply.
     AnswerLost {
@@ -272,6 +304,15 @@ impl fmt::Display for Breach {
                     PendingCause::ReplyUnrecorded => f.write_str("; a reply arrived but the tracker never recorded an answer"),
                     PendingCause::ExitedUnanswered => write!(f, "; {addressee} shut down without answering it"),
                 }
+            }
+            Breach::ActAfterApproval { agent, request, approved, act } => {
+                write!(f, "{agent} approved shutdown request {request} (#{approved}), then ")?;
+                match act {
+                    Act::ModelCall => f.write_str("called its model again")?,
+                    Act::ToolCall { tool } => write!(f, "ran {tool}")?,
+                    Act::Message { msg_type, to } => write!(f, "sent a {msg_type} to {}", who(to))?,
+                }
+                f.write_str(" instead of finishing its turn and exiting")
             }
             Breach::AnswerLost { from, approved, kind, request, fault, to } => {
                 let verb = if *approved { "approved" } else { "rejected" };

@@ -21,7 +21,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::breach::{Arrival, Breach, FaultRef, PendingCause};
+use super::breach::{Act, Arrival, Breach, FaultRef, PendingCause};
 use super::bus::MessageId;
 use super::faults::FaultAction;
 use super::message::{Message, MessageType, RequestId};
@@ -58,11 +58,17 @@ pub enum ViolationKind {
     /// A duplicate fault delivered a copy of a reply: the requester read the
     /// same answer twice.
     DuplicateDelivered,
+    /// A teammate acted after its shutdown was approved — whoever answered
+    /// for it — instead of finishing its turn and exiting: it called its
+    /// model, sent a message that was not part of the turn it was
+    /// finishing, or ran anything once it had left
+    /// (anthropics/claude-code#37895, #60199).
+    ActAfterShutdownApproved,
 }
 
 impl ViolationKind {
     /// Every kind, in the order they are documented.
-    pub const ALL: [ViolationKind; 9] = [
+    pub const ALL: [ViolationKind; 10] = [
         ViolationKind::AnswerToUnknownRequest,
         ViolationKind::SecondAnswer,
         ViolationKind::AnswerFromWrongAgent,
@@ -72,6 +78,7 @@ impl ViolationKind {
         ViolationKind::LeftPending,
         ViolationKind::AnswerLost,
         ViolationKind::DuplicateDelivered,
+        ViolationKind::ActAfterShutdownApproved,
     ];
 }
 
@@ -87,6 +94,7 @@ impl fmt::Display for ViolationKind {
             ViolationKind::LeftPending => "request left pending",
             ViolationKind::AnswerLost => "answer lost",
             ViolationKind::DuplicateDelivered => "duplicate delivered",
+            ViolationKind::ActAfterShutdownApproved => "act after approved shutdown",
         })
     }
 }
@@ -138,6 +146,21 @@ struct OpenRequest {
     request_fault: Option<FaultNote>,
 }
 
+/// A teammate whose shutdown was approved, in the run it was approved for:
+/// it may finish the turn it is in (the tools of a model call made before
+/// the approval, the answer itself), nothing more.
+#[derive(Debug, Clone)]
+struct Exiting {
+    /// The shutdown request approved.
+    request: RequestId,
+    /// The approval's sequence number.
+    approved: u64,
+    /// It has left its loop (`shutdown`): from now on any act is one too many.
+    gone: bool,
+    /// One finding per approval: the first act tells it.
+    flagged: bool,
+}
+
 /// A message held on the bus by a delay or reorder fault, with its
 /// sender's incarnation when it was sent and the fault that held it.
 #[derive(Debug, Clone)]
@@ -178,6 +201,11 @@ pub struct Checker {
     /// Request messages waiting in an inbox, by message id (the seq of the
     /// event that put them there), until their addressee reads them.
     waiting: BTreeMap<u64, RequestId>,
+    /// Teammates whose shutdown was approved, until they run again.
+    exiting: BTreeMap<AgentName, Exiting>,
+    /// The tool call each agent is in (from `ToolCalled` to its
+    /// `ToolReturned`): the messages it sends meanwhile are that tool's.
+    in_tool: BTreeMap<AgentName, String>,
     found: Vec<Violation>,
 }
 
@@ -217,12 +245,16 @@ impl Checker {
         match &entry.event {
             Event::MemberSpawned { name, .. } => {
                 self.exited.remove(name);
+                self.exiting.remove(name);
                 let n = self.incarnations.entry(name.clone()).or_insert(0);
                 *n = n.saturating_add(1);
             }
             Event::MemberStatusChanged { name, to, .. } => {
                 if *to == MemberStatus::Shutdown {
                     self.exited.insert(name.clone());
+                    if let Some(e) = self.exiting.get_mut(name) {
+                        e.gone = true;
+                    }
                 }
             }
             Event::RequestCreated { request_id, request_kind, addressee, .. } => {
@@ -239,12 +271,32 @@ impl Checker {
                 };
                 self.requests.insert(request_id.clone(), open);
             }
-            Event::RequestTransitioned { request_id, to, .. } => {
+            Event::RequestTransitioned { request_id, request_kind, by, to, .. } => {
                 if let Some(r) = self.requests.get_mut(request_id) {
                     r.settled = Some(*to);
                 }
+                // The team marks whoever approved a shutdown as exiting (the
+                // addressee, unless `addressee_only` was off); the lead has
+                // no loop to leave.
+                if *request_kind == RequestKind::Shutdown && *to == RequestStatus::Approved && !by.is_lead() {
+                    let exiting = Exiting { request: request_id.clone(), approved: seq, gone: false, flagged: false };
+                    self.exiting.insert(by.clone(), exiting);
+                }
+            }
+            Event::ModelCalled { agent } => self.act(seq, agent, Act::ModelCall),
+            Event::ToolCalled { agent, tool_use_id, tool, .. } => {
+                if self.exiting.get(agent).is_some_and(|e| e.gone) {
+                    self.act(seq, agent, Act::ToolCall { tool: tool.clone() });
+                }
+                self.in_tool.insert(agent.clone(), tool_use_id.clone());
+            }
+            Event::ToolReturned { agent, tool_use_id, .. } => {
+                if self.in_tool.get(agent) == Some(tool_use_id) {
+                    self.in_tool.remove(agent);
+                }
             }
             Event::MessageSent { message } => {
+                self.message_from_exiting(seq, message);
                 let via = match self.copy.take() {
                     Some((note, copied)) if copied == *message => Via::Copy(note),
                     _ => Via::Sent,
@@ -271,12 +323,30 @@ impl Checker {
             }
             Event::RunFinished => self.finish_run(seq),
             Event::InboxDrained { agent, message_ids } => self.read(seq, agent, message_ids),
-            Event::RunStarted { .. }
-            | Event::ModelCalled { .. }
-            | Event::ModelReplied { .. }
-            | Event::ModelFailed { .. }
-            | Event::ToolCalled { .. }
-            | Event::ToolReturned { .. } => {}
+            Event::RunStarted { .. } | Event::ModelReplied { .. } | Event::ModelFailed { .. } => {}
+        }
+    }
+
+    /// `agent` did `act`: flags it if its shutdown was approved (once per
+    /// approval).
+    fn act(&mut self, seq: u64, agent: &AgentName, act: Act) {
+        let Some(e) = self.exiting.get_mut(agent).filter(|e| !e.flagged) else { return };
+        e.flagged = true;
+        let (request, approved) = (e.request.clone(), e.approved);
+        let detail = Breach::ActAfterApproval { agent: agent.clone(), request: request.clone(), approved, act };
+        self.flag(seq, ViolationKind::ActAfterShutdownApproved, Some(request), detail);
+    }
+
+    /// A message from a teammate whose shutdown was approved is one act too
+    /// many unless it is the answer itself (or a fault's copy of it) or a
+    /// tool of the turn it is finishing sent it.
+    fn message_from_exiting(&mut self, seq: u64, message: &Message) {
+        let Some(e) = self.exiting.get(&message.from) else { return };
+        let the_answer = message.msg_type == MessageType::ShutdownResponse && message.request_id.as_ref() == Some(&e.request);
+        let from_a_tool = !e.gone && self.in_tool.contains_key(&message.from);
+        if !the_answer && !from_a_tool {
+            let act = Act::Message { msg_type: message.msg_type, to: message.to.clone() };
+            self.act(seq, &message.from.clone(), act);
         }
     }
 

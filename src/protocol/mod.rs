@@ -25,7 +25,7 @@ pub mod trace;
 pub mod trace_file;
 pub mod tracker;
 
-pub use breach::{Arrival, Breach, FaultRef, PendingCause};
+pub use breach::{Act, Arrival, Breach, FaultRef, PendingCause};
 pub use bus::{Bus, BusError, Envelope, Held, MessageId};
 pub use checker::{check, Checker, Violation, ViolationKind};
 pub use faults::{FaultAction, FaultError, FaultPlan, FaultRule};

@@ -144,8 +144,9 @@ impl Rule {
                  (Tracker::check_answer in src/protocol/tracker.rs)."
             }
             Rule::ExitAfterApproval => {
-                "A teammate that approved its shutdown finishes the turn it is in and then leaves its loop instead of \
-                 calling its model again (teammate_after in src/runtime/loops.rs)."
+                "A teammate that approved its shutdown (or whose shutdown was approved for it by hand) finishes the turn \
+                 it is in and then leaves its loop instead of calling its model again (teammate_after and \
+                 teammate_leaves in src/runtime/loops.rs)."
             }
             Rule::WakeOnMessage => {
                 "A message that arrives for an idle teammate wakes it, and it drains its inbox before its next model call, \

@@ -4,7 +4,9 @@
 //!
 //! - a teammate drains its inbox before each model call, runs each tool in a
 //!   turn of its own, finishes its turn when it approves its shutdown and
-//!   then leaves its loop, and idles (parked) until a message wakes it;
+//!   then leaves its loop, and idles (parked) until a message wakes it; a
+//!   shutdown approved for it by hand between its turns ends its loop at its
+//!   next turn, which only reads its inbox (it calls its model no more);
 //! - the lead sleeps until a prompt or a message, then calls its model until
 //!   it ends its turn, reading mail that arrived in between.
 //!
@@ -81,12 +83,16 @@ impl World {
             };
             let next = match at {
                 Resume::Ended | Resume::AwaitingModel => return Progress::Yielded,
+                // A teammate whose shutdown was approved while it waited for
+                // this turn (answered for it by hand) starts no new work.
+                Resume::ModelTurn if self.exits_now(me) => self.teammate_leaves(me),
                 Resume::ModelTurn => match self.call_model(me) {
                     After::Model => return Progress::Model,
                     _ => return Progress::Yielded,
                 },
                 Resume::Replied(reply) => self.read_reply(me, reply.map(|r| *r)),
                 Resume::ToolTurn => self.run_next_tool(me),
+                Resume::TeammateDeliver { .. } if self.exits_now(me) => self.teammate_leaves(me),
                 Resume::TeammateDeliver { fresh } => {
                     self.deliver_teammate(me);
                     if fresh {
@@ -96,7 +102,7 @@ impl World {
                 }
                 Resume::TeammateWoken => {
                     if self.exits_now(me) {
-                        self.teammate_exits(me)
+                        self.teammate_leaves(me)
                     } else {
                         self.set_status(me, MemberStatus::Working);
                         self.deliver_teammate(me);
@@ -258,6 +264,22 @@ impl World {
     /// (anthropics/claude-code#37895, #60199).
     fn exits_now(&self, me: &AgentName) -> bool {
         self.team.is_exiting(me) && self.team.rules().exit_after_approval
+    }
+
+    /// A teammate whose shutdown was approved between two of its turns (an
+    /// answer given for it by hand, while it waited for a turn or idled)
+    /// takes this one to leave: it reads its inbox one last time, so the
+    /// request answered in its name (and anything else that came) is read,
+    /// not left waiting in the inbox of a teammate that is gone; then it
+    /// leaves without calling its model (`exit_after_approval`).
+    fn teammate_leaves(&mut self, me: &AgentName) -> After {
+        if self.team.peek(me).is_ok_and(|q| !q.is_empty()) {
+            let at = self.now();
+            let got = self.team.drain(me, at).unwrap_or_default();
+            let blocks = got.into_iter().map(|e| ContentBlock::text(as_json(serde_json::to_string(&e.message)))).collect();
+            push_user(&mut self.agent(me).conversation, blocks);
+        }
+        self.teammate_exits(me)
     }
 
     /// The teammate leaves its loop: `shutdown` if it approved its

@@ -309,15 +309,36 @@ impl Runtime {
         self.act(|w| w.submit_prompt(prompt))
     }
 
-    /// Step mode: releases exactly one waiting event. False when nothing is
-    /// waiting or an event is still in progress.
+    /// Step mode: releases exactly one event of the trace (`World::step`):
+    /// one recorded already, or the next one the team records. False when
+    /// there is none to release.
     pub fn step(&self) -> bool {
-        self.act(|w| w.turns.step())
+        self.act(World::step)
     }
 
     /// Switches between Live and Step.
     pub fn set_mode(&self, mode: Mode) {
-        self.act(|w| w.turns.set_mode(mode));
+        self.act(|w| w.set_mode(mode));
+    }
+
+    /// How many events of the trace are released (`World::released`): what
+    /// the page may show. All of them except in Step mode.
+    pub fn released(&self) -> usize {
+        self.inner.world.borrow().released()
+    }
+
+    /// How many recorded events wait for a `step` to be released.
+    pub fn unreleased(&self) -> usize {
+        self.inner.world.borrow().unreleased()
+    }
+
+    /// The released events from sequence number `from` on.
+    pub fn released_since(&self, from: u64) -> Vec<crate::protocol::TraceEntry> {
+        let world = self.inner.world.borrow();
+        let released = world.released();
+        let since = world.team().events_since(from);
+        let take = released.saturating_sub(usize::try_from(from).unwrap_or(usize::MAX)).min(since.len());
+        since[..take].to_vec()
     }
 
     /// The current mode.
@@ -350,9 +371,11 @@ impl Runtime {
         world.live_agents()
     }
 
-    /// True while a run is in progress (started and not yet quiet).
+    /// True while a run is in progress: started and not yet quiet, or (Step
+    /// mode) with events still to release.
     pub fn is_running(&self) -> bool {
-        self.inner.world.borrow().is_running()
+        let world = self.inner.world.borrow();
+        world.is_running() || world.unreleased() > 0
     }
 
     /// The events waiting to be released, in ticket order.

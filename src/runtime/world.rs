@@ -11,6 +11,10 @@
 //! drain before each model call, finish the turn before exiting, wake on a
 //! message, the plan gate.
 //!
+//! In Step mode it also gates the trace (`step`, `released`): the page is
+//! shown one event per step, and the team takes its next turn only once
+//! every event of the last one is out.
+//!
 //! Owns running agents. It changes the team only through `protocol::Team`
 //! (so every event lands in the trace); it must not draw anything, call a
 //! model or sleep.
@@ -90,6 +94,25 @@ pub struct World {
     failure: Option<RuntimeError>,
     /// A fault the explorer armed for the next message sent this turn.
     armed: Option<FaultAction>,
+    /// Step mode's gate on the trace: how many of its events have been
+    /// released (the page shows no more), and whether a `step` waits for the
+    /// next event to be recorded.
+    gate: Gate,
+}
+
+/// Step mode releases the trace one event at a time. A turn is the team's
+/// unit of work (a tool's effects are never half applied), so the team
+/// takes a turn, and the events it recorded are released one per `step`;
+/// the next turn is granted only once every event of the last one is out.
+/// Work a human does (a prompt, an answer, a message) shows at once up to
+/// its first event.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Gate {
+    /// Events released so far (Step mode; Live releases every event).
+    released: usize,
+    /// A `step` found nothing recorded to release: the next event recorded
+    /// is released as it comes.
+    owed: bool,
 }
 
 impl World {
@@ -122,6 +145,7 @@ impl World {
             run_active: false,
             failure: None,
             armed: None,
+            gate: Gate::default(),
             config: std::sync::Arc::new(config),
         };
         let agent = Agent::lead(world.config.max_tokens);
@@ -263,6 +287,83 @@ impl World {
         self.turns.is_stopped()
     }
 
+    /// Switches between Live and Step. Going Live releases every event (and
+    /// waiting turn); going Step holds back what is recorded from now on.
+    pub fn set_mode(&mut self, mode: Mode) {
+        self.turns.set_mode(mode);
+        self.gate = Gate { released: self.recorded(), owed: false };
+    }
+
+    /// How many events of the trace are released: all of them in Live mode
+    /// (and after a stop); in Step mode those `step` has let out.
+    pub fn released(&self) -> usize {
+        let len = self.recorded();
+        if self.turns.mode() == Mode::Step && !self.turns.is_stopped() {
+            self.gate.released.min(len)
+        } else {
+            len
+        }
+    }
+
+    /// How many recorded events wait for a `step` to be released.
+    pub fn unreleased(&self) -> usize {
+        self.recorded() - self.released()
+    }
+
+    /// How many events the trace has recorded (numbering included, should
+    /// its history be forgotten).
+    fn recorded(&self) -> usize {
+        usize::try_from(self.team.trace().next_seq()).unwrap_or(usize::MAX)
+    }
+
+    /// Step mode: releases exactly one event. An event already recorded
+    /// goes out at once; otherwise the next one to be recorded does — the
+    /// turn in progress's, or the next turn's, granted now (a turn that
+    /// records nothing grants the one after it). False when nothing is
+    /// recorded and nothing can run, or a step already waits for an event.
+    pub fn step(&mut self) -> bool {
+        if self.turns.mode() != Mode::Step || self.turns.is_stopped() {
+            return false;
+        }
+        if self.unreleased() > 0 {
+            self.gate.released += 1;
+            return true;
+        }
+        if self.gate.owed {
+            return false;
+        }
+        if self.turns.holder().is_some() || self.turns.has_granted() || self.turns.step() {
+            self.gate.owed = true;
+            return true;
+        }
+        false
+    }
+
+    /// After each input: a step waiting for an event releases the first one
+    /// recorded; if the turn it let run ended with nothing recorded, the next
+    /// turn is granted.
+    fn settle_gate(&mut self) {
+        if self.turns.mode() != Mode::Step || !self.gate.owed {
+            return;
+        }
+        if self.unreleased() > 0 {
+            self.gate.released += 1;
+            self.gate.owed = false;
+        } else if self.turns.holder().is_none() && !self.turns.has_granted() && !self.turns.step() {
+            // Nothing left to run: the step found nothing.
+            self.gate.owed = false;
+        }
+    }
+
+    /// Work by hand shows at once up to its first event (`before`: the
+    /// trace's length before it), with every event recorded before it.
+    fn release_hand_work(&mut self, before: usize) {
+        let len = self.recorded();
+        if len > before {
+            self.gate.released = self.gate.released.max(before + 1).min(len);
+        }
+    }
+
     /// Records an event that changes no protocol state.
     pub(crate) fn observe(&mut self, event: Event) {
         let at = self.now();
@@ -285,6 +386,7 @@ impl World {
         self.advance(cost);
         self.release_held(false);
         self.running = Some(agent.clone());
+        self.settle_gate();
         Some(agent)
     }
 
@@ -292,14 +394,16 @@ impl World {
     /// yields the turn.
     pub fn proceed(&mut self) -> Next {
         let Some(agent) = self.running.clone() else { return Next::Yielded };
-        match self.resume(&agent) {
+        let next = match self.resume(&agent) {
             Progress::Model => Next::CallModel { agent },
             Progress::Yielded => {
                 self.running = None;
                 self.armed = None;
                 Next::Yielded
             }
-        }
+        };
+        self.settle_gate();
+        next
     }
 
     /// Hands an agent its model's reply (or why there is none). Virtual
@@ -331,6 +435,7 @@ impl World {
         if let Some(a) = self.agents.get_mut(agent) {
             std::sync::Arc::make_mut(a).take_reply(result.ok());
         }
+        self.settle_gate();
     }
 
     /// A loop that ends without a word (a stop reached it mid-call).
@@ -390,7 +495,10 @@ impl World {
         let status = self.with_armed(|t| t.answer(kind, id, by, approve, text, at))?;
         let requester = self.team.request(id).map(|r| r.requester.clone());
         if kind == RequestKind::Shutdown && approve {
-            self.wake(std::slice::from_ref(by));
+            // Not a message but the end of its loop: an idle teammate whose
+            // shutdown was approved for it takes its last turn whatever
+            // `wake_on_message` says.
+            self.turns.unpark(by);
         }
         if let Some(requester) = requester {
             self.wake(&[requester]);
@@ -494,8 +602,9 @@ impl World {
             return Err(RuntimeError::EmptyPrompt);
         }
         self.check_can_run()?;
-        let at = self.now();
+        let (at, before) = (self.now(), self.recorded());
         self.team.start_run(prompt, at)?;
+        self.release_hand_work(before);
         self.run_active = true;
         self.prompts.push_back(prompt.to_string());
         self.wake(&[AgentName::lead()]);
@@ -511,18 +620,22 @@ impl World {
         // The team's check, not only the tracker's: a stale answer across a
         // restart is refused before anything is recorded.
         self.team.check_answer(kind, &id, as_agent, approve)?;
+        let before = self.recorded();
         self.begin_human_run(&format!("by hand: {as_agent} {} request {id}", if approve { "approves" } else { "rejects" }))?;
         let result = self.answer(kind, &id, as_agent, approve, text).map_err(RuntimeError::from);
         self.check_quiet();
+        self.release_hand_work(before);
         result
     }
 
     /// A human sends a plain message as any agent.
     pub fn human_send(&mut self, from: &AgentName, to: &AgentName, content: &str) -> Result<(), RuntimeError> {
         self.team.check_send(from, to, "message")?;
+        let before = self.recorded();
         self.begin_human_run(&format!("by hand: {from} messages {to}"))?;
         let result = self.send_as(from, to, "message", content).map_err(RuntimeError::from);
         self.check_quiet();
+        self.release_hand_work(before);
         result
     }
 

@@ -5,7 +5,7 @@
 //! Owns nothing but the generator; deterministic for a seed.
 
 use crate::protocol::ids::SeededIds;
-use crate::protocol::{AgentName, Event, Millis, RequestKind, Team, Trace};
+use crate::protocol::{AgentName, Event, MemberStatus, Millis, RequestKind, Team, Trace};
 
 /// A valid trace of at least `events` events (it may overshoot by a few),
 /// spread over `agents` teammates.
@@ -35,7 +35,13 @@ pub fn busy_trace(events: usize, agents: usize, seed: u64) -> Trace {
             2 => {
                 if let Some((id, by)) = pending.pop() {
                     let approve = rng.next_u64().is_multiple_of(3);
-                    let _ = team.answer(RequestKind::Shutdown, &id, &by, approve, "", at);
+                    let answered = team.answer(RequestKind::Shutdown, &id, &by, approve, "", at);
+                    if approve && answered.is_ok() {
+                        // It keeps its promise and leaves; the team spawns
+                        // it again, so the busy team keeps its size.
+                        let _ = team.set_status(&by, MemberStatus::Shutdown, at);
+                        let _ = team.spawn(&by, "worker", false, at);
+                    }
                 }
             }
             3 => {

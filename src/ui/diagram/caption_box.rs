@@ -40,9 +40,11 @@ pub fn CaptionBox() -> impl IntoView {
     view! {
         <section class="caption-box" aria-labelledby="caption-heading">
             <h2 id="caption-heading" class="visually-hidden">{move || l.t("ui-caption-heading")}</h2>
-            <p class="caption-step small muted">{move || {
-                let (shown, len) = (s.shown(), s.run.trace.with(|t| t.len()));
-                if shown == 0 { l.t("ui-caption-start") } else { tr!(l.cat(), "ui-caption-step", shown = shown, len = len) }
+            // The event at the cursor by its number, as the log and the
+            // findings name it.
+            <p class="caption-step small muted">{move || match captions::event_at_cursor(s.shown()) {
+                None => l.t("ui-caption-start"),
+                Some(number) => tr!(l.cat(), "ui-caption-step", number = number),
             }}</p>
             <div class="caption-live" aria-live="polite" aria-atomic="true">
                 // A guided tour's stop, read out with the step it stops at.

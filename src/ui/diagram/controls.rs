@@ -10,6 +10,7 @@ use crate::runtime::scheduler::Mode;
 use crate::ui::shell::lang::lang;
 use crate::ui::state::session::Session;
 use crate::view::i18n::tr;
+use crate::view::words::captions;
 
 /// Speeds offered for playback and Live pacing.
 pub const SPEEDS: [f64; 5] = [0.25, 0.5, 1.0, 2.0, 4.0];
@@ -49,8 +50,12 @@ pub fn Controls() -> impl IntoView {
             <button class="play" on:click=move |_| s.playback.playing.update(|p| *p = !*p) aria-keyshortcuts="Space" title=move || l.t("ui-play-title")>{move || if s.playback.playing.get() { l.t("ui-pause") } else { l.t("ui-play") }}</button>
             <button on:click=move |_| s.next() aria-keyshortcuts="ArrowRight" title=move || l.t("ui-next-title")>{move || l.t("ui-next")}</button>
             <input class="scrubber" type="range" min="0" aria-label=move || l.t("ui-scrub")
+                aria-valuetext=move || captions::event_at_cursor(s.shown()).map_or_else(|| l.t("ui-caption-start"), |number| tr!(l.cat(), "ui-caption-step", number = number))
                 prop:max=move || len().to_string() prop:value=move || s.shown().to_string() on:input=scrub/>
-            <span class="position" aria-live="polite">{move || format!("{} / {}", s.shown(), len())}</span>
+            // The event at the cursor by its number (as the log, the findings
+            // and the caption name it), then how many of the events are shown.
+            <span class="event-number">{move || captions::event_at_cursor(s.shown()).unwrap_or_default()}</span>
+            <span class="position" aria-live="polite" title=move || l.t("ui-position-title")>{move || format!("{} / {}", s.shown(), len())}</span>
             <label class="field inline">{move || l.t("ui-speed")}
                 <select aria-label=move || l.t("ui-speed") on:change=speed>
                     {SPEEDS.into_iter().map(|v| view! { <option value=v.to_string() selected=v == 1.0>{format!("{v}×")}</option> }).collect_view()}

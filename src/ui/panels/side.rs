@@ -6,7 +6,7 @@
 
 use leptos::prelude::*;
 
-use crate::protocol::{AgentName, MemberStatus, RequestId, RequestKind, RequestStatus, TeamState};
+use crate::protocol::{AgentName, Event, MemberStatus, RequestId, RequestKind, RequestStatus, TeamState};
 use crate::ui::panels::machinery::MachineryPanel;
 use crate::ui::shell::download;
 use crate::ui::shell::lang::lang;
@@ -173,8 +173,11 @@ fn RequestRow(
         let id = id.clone();
         Memo::new(move |_| s.playback.selected.with(|sel| sel.as_ref() == Some(&id)))
     };
+    // An answer by hand applies to the team as the page shows it: while Step
+    // mode holds back events the team recorded (a request created and not
+    // yet sent, say), the form waits for Next to show them.
     let pending_live = move || {
-        let live = s.playback.cursor.get().is_none() && !s.run.stopped.get();
+        let live = s.playback.cursor.get().is_none() && !s.run.stopped.get() && !s.run.behind.get();
         live && request.with(|r| r.as_ref().is_some_and(|r| r.status == RequestStatus::Pending))
     };
     let pick = id.clone();
@@ -471,7 +474,13 @@ fn EventLog() -> impl IntoView {
                     {
                         let seq = key.1;
                         let entry = s.run.trace.with_untracked(|t| t.entries().get(seq).cloned());
-                        let caption = s.run.trace.with_untracked(|t| entry.as_ref().map(|e| crate::view::words::captions::caption_of(l.cat_untracked(), t.entries(), None, e)));
+                        let caption = s.run.trace.with_untracked(|t| entry.as_ref().map(|e| {
+                            // The closing caption tells the state the run ended in.
+                            let before = matches!(e.event, Event::RunFinished)
+                                .then(|| s.run.views.with_untracked(|v| v.state_at(t.entries(), Some(seq)).ok()))
+                                .flatten();
+                            crate::view::words::captions::caption_of(l.cat_untracked(), t.entries(), before.as_ref(), e)
+                        }));
                         let line = entry.as_ref().map(describe).unwrap_or_default();
                         let (title, text) = caption.map(|c| (c.title, c.text)).unwrap_or_default();
                         let current = move || s.shown() == seq + 1;
@@ -486,7 +495,7 @@ fn EventLog() -> impl IntoView {
                             <li class=move || if current() { "log-row current" } else { "log-row" } data-seq=seq.to_string() role="option"
                                 aria-selected=move || current().to_string() tabindex=tab
                                 on:click=move |_| { active.set(Some(seq)); s.seek(seq + 1); }>
-                                <span class="log-seq">{format!("#{seq}")}</span>
+                                <span class="log-seq">{crate::view::words::captions::event_number(seq as u64)}</span>
                                 <span class="log-title">{title}</span>
                                 <span class="log-text">{text}</span>
                                 <Show when=move || raw.get()>

@@ -33,6 +33,9 @@ pub struct Run {
     pub imported: RwSignal<bool>,
     /// Step mode: what Next will release.
     pub next_up: RwSignal<Vec<String>>,
+    /// Step mode: the team recorded events the page does not show yet
+    /// (Next releases them one by one).
+    pub behind: RwSignal<bool>,
     /// Text streaming from in-flight model calls.
     pub streaming: RwSignal<BTreeMap<AgentName, String>>,
     /// What built this run: settings when its team started, and prompts.
@@ -51,6 +54,7 @@ impl Run {
             stopped_by_user: RwSignal::new(false),
             imported: RwSignal::new(false),
             next_up: RwSignal::new(Vec::new()),
+            behind: RwSignal::new(false),
             streaming: RwSignal::new(BTreeMap::new()),
             snapshot: RwSignal::new(None),
         }
@@ -65,6 +69,7 @@ impl Run {
         self.stopped_by_user.set(false);
         self.imported.set(false);
         self.next_up.set(Vec::new());
+        self.behind.set(false);
         self.streaming.set(BTreeMap::new());
         self.snapshot.set(Some(snapshot));
     }
@@ -78,6 +83,7 @@ impl Run {
         self.stopped_by_user.set(false);
         self.imported.set(true);
         self.next_up.set(Vec::new());
+        self.behind.set(false);
         self.streaming.set(BTreeMap::new());
         self.snapshot.set(snapshot);
     }

@@ -281,7 +281,8 @@ impl Session {
     }
 
     /// One event forward: through the recorded trace, or (at its end, in
-    /// Step mode) by releasing the next event of the run.
+    /// Step mode) by releasing the next event of the run — exactly one
+    /// (`World::step`).
     pub fn next(&self) {
         let len = self.run.trace.with_untracked(Trace::len);
         if !self.playback.forward(len) && self.playback.mode.get_untracked() == Mode::Step {
@@ -341,11 +342,17 @@ impl Session {
 
     /// Copies what changed in the runtime into the signals.
     pub fn sync(&self) {
-        let Some((new_entries, running, stopped, waiting, streaming)) = self.with_rt(|rt| {
+        let Some((new_entries, running, stopped, waiting, streaming, behind)) = self.with_rt(|rt| {
             let have = self.run.trace.with_untracked(Trace::len);
-            let new = rt.with_team(|t| t.events_since(have as u64).to_vec());
-            let waiting = rt.waiting().into_iter().map(|(who, kind)| format!("{who}: {kind}")).collect::<Vec<_>>();
-            (new, rt.is_running(), rt.is_stopped(), waiting, rt.streaming_text())
+            // In Step mode only the events released so far: one per Next.
+            let new = rt.released_since(have as u64);
+            // What Next lets run: a waiting turn, once every event recorded is out.
+            let waiting = if rt.unreleased() > 0 {
+                Vec::new()
+            } else {
+                rt.waiting().into_iter().map(|(who, kind)| format!("{who}: {kind}")).collect::<Vec<_>>()
+            };
+            (new, rt.is_running(), rt.is_stopped(), waiting, rt.streaming_text(), rt.unreleased() > 0)
         }) else {
             return;
         };
@@ -359,6 +366,7 @@ impl Session {
             self.keep_current();
         }
         self.run.next_up.set(if stopped { Vec::new() } else { waiting });
+        self.run.behind.set(behind && !stopped);
         self.run.streaming.set(if stopped { Default::default() } else { streaming });
         if !running && !stopped {
             let next = self.queued.try_update_value(VecDeque::pop_front).flatten();

@@ -115,6 +115,19 @@ pub fn sentences(locale: Locale, parts: &[&str]) -> String {
     parts.iter().filter(|p| !p.is_empty()).copied().collect::<Vec<_>>().join(gap)
 }
 
+/// An event's number as the page writes it wherever it names an event — the
+/// event log, the checker's findings, the caption, the counter: its
+/// sequence number in the trace (what exports and imports carry), "#28".
+pub fn event_number(seq: u64) -> String {
+    format!("#{seq}")
+}
+
+/// The number of the event at the cursor when `shown` events are shown
+/// (the last shown one's); `None` before the first.
+pub fn event_at_cursor(shown: usize) -> Option<String> {
+    shown.checked_sub(1).map(|seq| event_number(seq as u64))
+}
+
 /// The caption of the step the cursor shows: the last of the first `cursor`
 /// events (all of them for `None`), or a start caption before the first.
 /// Reads only that entry and the entries it names.
@@ -211,6 +224,35 @@ fn message_phrase(cat: &Catalog, m: &Message) -> String {
     }
 }
 
+/// What the team looks like as its run finishes, told from `st` (the state
+/// at the end): who still counts as working, which inboxes hold unread
+/// messages, how many requests are still pending. Nothing is claimed that
+/// the state does not show.
+pub fn run_finished_text(cat: &Catalog, st: &TeamState) -> String {
+    let working: Vec<String> = st.roster.members.iter().filter(|m| m.status == MemberStatus::Working).map(|m| m.name.to_string()).collect();
+    let quiet = if working.is_empty() {
+        cat.t("cap-run-finished-quiet")
+    } else {
+        tr!(cat, "cap-run-finished-working", names = join_and(cat, &working))
+    };
+    let unread: Vec<String> = st
+        .bus
+        .names()
+        .filter_map(|n| {
+            let waiting = st.bus.peek(n).map_or(0, <[_]>::len);
+            (waiting > 0).then(|| tr!(cat, "cap-run-finished-inbox", messages = messages(cat, waiting), whose = whose(cat, n)))
+        })
+        .collect();
+    let inboxes = if unread.is_empty() {
+        cat.t("cap-run-finished-read")
+    } else {
+        tr!(cat, "cap-run-finished-unread", inboxes = join_and(cat, &unread))
+    };
+    let pending = st.tracker.pending().count();
+    let requests = if pending == 0 { cat.t("cap-run-finished-settled") } else { tr!(cat, "cap-run-finished-pending", count = pending) };
+    sentences(cat.locale(), &[&quiet, &inboxes, &requests])
+}
+
 /// The caption of `entry`, looking up what it names in `entries` (the trace,
 /// or at least every entry up to and beside `entry`), with the team's state
 /// just before it if the caller has it. Every `Event` variant has its own
@@ -222,7 +264,13 @@ pub fn caption_of(cat: &Catalog, entries: &[TraceEntry], before: Option<&TeamSta
         Event::RunStarted { prompt } => {
             Caption::new(cat.t("cap-run-started-title"), tr!(cat, "cap-run-started-text", prompt = quote(cat, prompt)))
         }
-        Event::RunFinished => Caption::new(cat.t("cap-run-finished-title"), cat.t("cap-run-finished-text")),
+        Event::RunFinished => {
+            let text = match before {
+                Some(st) => run_finished_text(cat, st),
+                None => cat.t("cap-run-finished-text"),
+            };
+            Caption::new(cat.t("cap-run-finished-title"), text)
+        }
         Event::MemberSpawned { name, role, plan_mode } => {
             let restart = before.and_then(|st| st.roster.get(name)).is_some();
             let gate = if *plan_mode { tr!(cat, "cap-plan-mode", name = name.as_str()) } else { String::new() };
@@ -856,5 +904,62 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_closing_caption_says_only_what_the_state_at_the_end_shows() {
+        let alice = name("alice");
+        let mut t = Team::new("default", 3);
+        t.spawn(&alice, "coder", false, Millis(0)).unwrap();
+        t.request_shutdown(&AgentName::lead(), &alice, Millis(1)).unwrap();
+        t.set_status(&alice, MemberStatus::Idle, Millis(2)).unwrap();
+        t.finish_run(Millis(3)).unwrap();
+        let last = t.trace().entries().last().unwrap().clone();
+        // alice never read the request, which is still pending.
+        let st = Team::replay(&t.trace().prefix(t.trace().len() - 1)).unwrap();
+        let c = caption_of(Catalog::en(), t.trace().entries(), Some(st.state()), &last);
+        assert_eq!(
+            c.text,
+            "The team is quiet: nobody is working. Still unread: one message in alice's inbox. One request is still pending in the tracker."
+        );
+        // Without the state the caption claims nothing about inboxes or requests.
+        let bare = caption_of(Catalog::en(), t.trace().entries(), None, &last);
+        assert_eq!(bare.text, "The team is quiet: no agent has a turn left to take.");
+        // Working members are named.
+        let mut busy = st.state().clone();
+        busy.roster.set_status(&alice, MemberStatus::Working).unwrap();
+        let c = caption_of(Catalog::en(), t.trace().entries(), Some(&busy), &last);
+        assert!(c.text.starts_with("The team is quiet, yet the roster still shows alice as working."), "{}", c.text);
+        for l in Locale::ALL {
+            let c = caption_of(Catalog::get(l), t.trace().entries(), Some(&busy), &last);
+            assert!(!leftovers(&c) && c.text.contains("alice"), "{}: {}", l.tag(), c.text);
+        }
+    }
+
+    #[test]
+    fn the_event_at_the_cursor_is_numbered_as_the_log_and_the_findings_number_it() {
+        // alice's answer is dropped by fault rule 1: the finding names the
+        // fault's event by its number; the cursor on that event names it alike.
+        let alice = name("alice");
+        let mut t = Team::new("default", 3);
+        t.spawn(&alice, "coder", false, Millis(0)).unwrap();
+        let id = t.request_shutdown(&AgentName::lead(), &alice, Millis(1)).unwrap();
+        t.drain(&alice, Millis(2)).unwrap();
+        t.set_faults(FaultPlan::new(vec![FaultRule::new(FaultAction::Drop)]));
+        t.answer(RequestKind::Shutdown, &id, &alice, true, "ok", Millis(3)).unwrap();
+        let found = crate::protocol::check(t.trace());
+        let fault = found[0].fault.expect("the drop caused it");
+        let fault_entry = &t.trace().entries()[fault as usize];
+        assert!(matches!(fault_entry.event, Event::FaultApplied { .. }));
+        let number = event_number(fault_entry.seq);
+        assert_eq!(number, format!("#{fault}"));
+        for l in Locale::ALL {
+            let said = crate::view::words::findings::breach(Catalog::get(l), &found[0].detail);
+            assert!(said.contains(&number), "{}: {said}", l.tag());
+        }
+        // The cursor that shows events 0..=fault is on the fault's event.
+        assert_eq!(event_at_cursor(fault as usize + 1), Some(number));
+        assert_eq!(event_at_cursor(0), None, "before the first event there is none");
+        assert_eq!(event_at_cursor(1), Some("#0".to_string()), "the first event is the trace's #0");
     }
 }

@@ -8,7 +8,7 @@
 //! statuses) and event numbers are passed through as they are.
 
 use crate::explore::Detail;
-use crate::protocol::{AgentName, Arrival, Breach, FaultRef, PendingCause, RequestId, RequestKind, ViolationKind};
+use crate::protocol::{Act, AgentName, Arrival, Breach, FaultRef, PendingCause, RequestId, RequestKind, ViolationKind};
 use crate::view::i18n::{tr, Catalog};
 use crate::view::words::captions::{who, whose};
 
@@ -24,6 +24,7 @@ pub fn kind(cat: &Catalog, k: ViolationKind) -> String {
         ViolationKind::LeftPending => "violation-left-pending",
         ViolationKind::AnswerLost => "violation-answer-lost",
         ViolationKind::DuplicateDelivered => "violation-duplicate-delivered",
+        ViolationKind::ActAfterShutdownApproved => "violation-act-after-shutdown",
     })
 }
 
@@ -136,6 +137,22 @@ pub fn breach(cat: &Catalog, b: &Breach) -> String {
             };
             head + &tail
         }
+        Breach::ActAfterApproval { agent, request: id, approved, act } => {
+            let act = match act {
+                Act::ModelCall => cat.t("finding-act-model-call"),
+                Act::ToolCall { tool } => tr!(cat, "finding-act-tool-call", tool = tool.as_str()),
+                Act::Message { msg_type, to } => tr!(cat, "finding-act-message", msg_type = msg_type.as_str(), to = who(cat, to)),
+            };
+            tr!(
+                cat,
+                "finding-act-after-shutdown",
+                agent = name(agent),
+                kind = kind_word(cat, RequestKind::Shutdown),
+                request = request(cat, Some(id)),
+                seq = *approved as usize,
+                act = act
+            )
+        }
         Breach::AnswerLost { from, approved, kind, request: id, fault: f, to } => {
             let key = match (approved, kind) {
                 (true, RequestKind::Shutdown) => "finding-answer-lost-approved-exits",
@@ -169,7 +186,6 @@ pub fn detail(cat: &Catalog, d: &Detail) -> String {
         ),
         Detail::Approved { by, request: id } => tr!(cat, "finding-approved", by = who(cat, by), request = request(cat, Some(id))),
         Detail::Rejected { by, request: id } => tr!(cat, "finding-rejected", by = who(cat, by), request = request(cat, Some(id))),
-        Detail::ActedAfterShutdownApproved { agent } => tr!(cat, "finding-acted-after-shutdown", agent = name(agent)),
         Detail::WorkBeforePlanApproval { agent, tool } => {
             tr!(cat, "finding-work-before-approval", agent = name(agent), tool = tool.as_str())
         }
@@ -246,6 +262,19 @@ mod tests {
                 fault: any,
                 to: alice.clone(),
             },
+            Breach::ActAfterApproval { agent: alice.clone(), request: id.clone(), approved: 12, act: Act::ModelCall },
+            Breach::ActAfterApproval {
+                agent: alice.clone(),
+                request: id.clone(),
+                approved: 12,
+                act: Act::ToolCall { tool: "write_file".into() },
+            },
+            Breach::ActAfterApproval {
+                agent: alice.clone(),
+                request: id.clone(),
+                approved: 12,
+                act: Act::Message { msg_type: MessageType::Message, to: AgentName::lead() },
+            },
             Breach::AnswerLost {
                 from: bob.clone(),
                 approved: false,
@@ -282,7 +311,6 @@ mod tests {
             Detail::NoResponder { request: id.clone(), kind: RequestKind::Plan, addressee: alice.clone() },
             Detail::Approved { by: alice.clone(), request: id.clone() },
             Detail::Rejected { by: bob.clone(), request: id.clone() },
-            Detail::ActedAfterShutdownApproved { agent: alice.clone() },
             Detail::WorkBeforePlanApproval { agent: bob.clone(), tool: "write_file".into() },
             Detail::QuietWhilePending {
                 kind: RequestKind::Shutdown,

@@ -1,0 +1,91 @@
+//! Browser test of Step mode (`wasm-pack test --headless --chrome -- --test
+//! web_step`): one Next, one event, one caption — every event of a run is
+//! released by a Next of its own and told by the caption, named by the same
+//! number in the caption, beside the counter and in the event log.
+#![cfg(target_arch = "wasm32")]
+
+use leptos::prelude::*;
+use team_protocols::ui::App;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// Mounts the app as on a first visit (no run kept from before) in a host of
+/// its own; dropping the handle returned unmounts it.
+fn mount_app() -> (web_sys::HtmlElement, impl Sized) {
+    let storage = window().local_storage().unwrap().unwrap();
+    storage.remove_item("team-protocols.current").unwrap();
+    let host: web_sys::HtmlElement = document().create_element("div").unwrap().unchecked_into();
+    document().body().unwrap().append_child(&host).unwrap();
+    let handle = leptos::mount::mount_to(host.clone(), || view! { <App pace_ms=0/> });
+    (host, handle)
+}
+
+fn all(host: &web_sys::HtmlElement, selector: &str) -> Vec<web_sys::Element> {
+    let list = host.query_selector_all(selector).unwrap();
+    (0..list.length()).map(|i| list.item(i).unwrap().unchecked_into()).collect()
+}
+
+fn text(host: &web_sys::HtmlElement, selector: &str) -> String {
+    all(host, selector).first().map(|e| e.text_content().unwrap_or_default().trim().to_string()).unwrap_or_default()
+}
+
+fn button(host: &web_sys::HtmlElement, name: &str) -> web_sys::HtmlElement {
+    all(host, "button")
+        .into_iter()
+        .find(|b| b.text_content().unwrap_or_default().trim() == name)
+        .unwrap_or_else(|| panic!("a button named {name:?}"))
+        .unchecked_into()
+}
+
+/// The counter's "shown / recorded".
+fn position(host: &web_sys::HtmlElement) -> (usize, usize) {
+    let counter = text(host, ".position");
+    let (a, b) = counter.split_once(" / ").unwrap_or_else(|| panic!("a counter: {counter:?}"));
+    (a.parse().unwrap(), b.parse().unwrap())
+}
+
+/// Waits (in real time, up to ~10 s) until `done` holds.
+async fn until(what: &str, done: impl Fn() -> bool) {
+    for _ in 0..500 {
+        if done() {
+            return;
+        }
+        gloo_timers::future::TimeoutFuture::new(20).await;
+    }
+    panic!("timed out waiting for {what}");
+}
+
+#[wasm_bindgen_test]
+async fn in_step_mode_each_next_releases_one_event_and_the_caption_tells_it() {
+    let (host, app) = mount_app();
+    leptos::task::tick().await;
+    button(&host, "Step").click();
+    let scenario: web_sys::HtmlElement =
+        host.query_selector("[data-scenario=reject-plan]").unwrap().expect("the scenario").unchecked_into();
+    scenario.click();
+    until("the prompt to show", || position(&host) == (1, 1)).await;
+    assert_eq!(text(&host, ".caption-box .caption-title"), "Run started");
+    let mut titles = Vec::new();
+    let mut shown = 1;
+    while all(&host, ".banner.run-end").is_empty() {
+        assert!(shown < 400, "the run ends");
+        button(&host, "Next").click();
+        until("the next event", || position(&host).1 > shown).await;
+        shown += 1;
+        assert_eq!(position(&host), (shown, shown), "one Next, one event");
+        let number = format!("#{}", shown - 1);
+        assert_eq!(text(&host, ".caption-step"), format!("Event {number}"));
+        assert_eq!(text(&host, ".event-number"), number);
+        assert_eq!(text(&host, ".event-log .log-row.current .log-seq"), number, "the log names it alike");
+        titles.push(text(&host, ".caption-box .caption-title"));
+    }
+    // Every protocol transition had its own Next and its own caption.
+    for told in ["Plan submitted", "plan_approval_request sent", "Plan rejected", "plan_approval_response sent", "Run finished"] {
+        assert!(titles.iter().any(|t| t == told), "{told:?} was told: {titles:?}");
+    }
+    assert_eq!(titles.last().map(String::as_str), Some("Run finished"));
+    drop(app);
+    host.remove();
+}

@@ -3,7 +3,10 @@
 //! end of the run and at every cursor on the way, no text overlaps another
 //! text, a badge, a tool note, a lifeline head or an activation bar; no text
 //! crosses a lifeline unless it sits on an opaque plate (a run banner); a
-//! tool note and a badge stay between the lifelines around them.
+//! tool note and a badge stay between the lifelines around them. The same
+//! holds with each fault (drop, delay, duplicate, reorder) on each protocol
+//! message type, every such run included, at every cursor, with inboxes and
+//! held messages drawn.
 //!
 //! Text boxes are estimated from the stylesheet (13 px text, 14 px agent
 //! names; `text-anchor: middle` for labels, badges and heads) with the
@@ -12,7 +15,7 @@
 
 mod common;
 
-use team_protocols::protocol::check;
+use team_protocols::protocol::{check, Event, FaultAction, FaultPlan, FaultRule, MessageType, Trace};
 use team_protocols::runtime::scenarios;
 use team_protocols::view::diagram::geometry::{draw, text_columns, Geometry, ItemKind, Shape};
 use team_protocols::view::diagram::layout::{layout, Layout, ROW_HEIGHT};
@@ -187,38 +190,49 @@ fn the_check_finds_a_label_that_crosses_a_lifeline_and_texts_that_overlap() {
     assert!(found.iter().any(|c| c.contains("\"across\" (Message) overlaps text \"across\"")), "{found:?}");
 }
 
-#[test]
-fn no_collisions_either_when_faults_mark_the_protocol_messages() {
-    use team_protocols::protocol::{FaultAction, FaultPlan, FaultRule, MessageType};
-    let mut report = Vec::new();
-    let mut runs = 0;
-    for scenario in scenarios::ALL {
-        for action in [FaultAction::Drop, FaultAction::Delay { ms: 400 }, FaultAction::Duplicate, FaultAction::Reorder] {
+/// Every scenario run with one fault rule on one protocol message type,
+/// for each fault action: named, with its trace. Every one of these runs
+/// ends and replays (`common::run_scenario` panics with the reason if one
+/// does not), so none is left out of the checks below; each action fires in
+/// at least one of them.
+fn faulted_runs() -> Vec<(String, Trace)> {
+    let mut runs = Vec::new();
+    for action in [FaultAction::Drop, FaultAction::Delay { ms: 400 }, FaultAction::Duplicate, FaultAction::Reorder] {
+        let mut fired = 0;
+        for scenario in scenarios::ALL {
             for msg_type in [MessageType::ShutdownResponse, MessageType::PlanApprovalResponse, MessageType::ShutdownRequest] {
                 let rule = FaultRule { msg_type: Some(msg_type), ..FaultRule::new(action.clone()) };
-                // A run a fault leaves stuck is the fault tests' business;
-                // here only what is drawn counts.
-                let Ok((_, trace)) = common::try_run_scenario(scenario, common::SEED, FaultPlan::new(vec![rule])) else { continue };
-                runs += 1;
-                for locale in Locale::ALL {
-                    let g = draw(Catalog::get(locale), &layout(&trace, None), &check(&trace), trace.len());
-                    for c in collisions(&g) {
-                        let line = format!("{} with {action:?} on {msg_type} ({}): {c}", scenario.id, locale.tag());
-                        if !report.contains(&line) {
-                            report.push(line);
-                        }
-                    }
+                let (_, trace) = common::run_scenario(scenario, common::SEED, FaultPlan::new(vec![rule]));
+                fired += usize::from(trace.entries().iter().any(|e| matches!(e.event, Event::FaultApplied { .. })));
+                runs.push((format!("{} with {action:?} on {msg_type}", scenario.id), trace));
+            }
+        }
+        assert!(fired >= 6, "{action:?} fired in only {fired} runs");
+    }
+    runs
+}
+
+#[test]
+fn no_collisions_either_when_faults_mark_the_protocol_messages() {
+    let mut report = Vec::new();
+    for (name, trace) in faulted_runs() {
+        let violations = check(&trace);
+        for (cursor, locale) in (1..=trace.len()).flat_map(|c| Locale::ALL.map(|l| (c, l))) {
+            let g = draw(Catalog::get(locale), &layout(&trace, Some(cursor)), &violations, cursor);
+            for c in collisions(&g) {
+                let line = format!("{name} ({}): {c}", locale.tag());
+                if !report.contains(&line) {
+                    report.push(line);
                 }
             }
         }
     }
-    assert!(runs >= 12, "only {runs} faulty runs ended");
     assert!(report.is_empty(), "{} collision(s):\n{}", report.len(), report.join("\n"));
 }
 
 /// The diagram at `cursor` with what stays of the moving messages (inboxes
 /// under the last row, held messages parked in rows of their own) drawn in.
-fn with_motion(cat: &Catalog, trace: &team_protocols::protocol::Trace, whole: &Layout, cursor: usize) -> Geometry {
+fn with_motion(cat: &Catalog, trace: &Trace, whole: &Layout, cursor: usize) -> Geometry {
     let d = whole.diagram(Some(cursor), None);
     let mut g = draw(cat, &d, &check(trace), cursor);
     let m = whole.flights().at(cursor, cursor.checked_sub(1));
@@ -239,21 +253,10 @@ fn with_motion(cat: &Catalog, trace: &team_protocols::protocol::Trace, whole: &L
 
 #[test]
 fn inboxes_and_held_messages_collide_with_nothing_at_any_cursor() {
-    use team_protocols::protocol::{FaultAction, FaultPlan, FaultRule, MessageType};
     let mut report = Vec::new();
     let (mut inboxes, mut held) = (0, 0);
-    let mut traces: Vec<(String, team_protocols::protocol::Trace)> =
-        scenarios::ALL.iter().map(|s| (s.id.to_string(), common::scenario_trace(*s))).collect();
-    for scenario in scenarios::ALL {
-        for action in [FaultAction::Delay { ms: 400 }, FaultAction::Reorder, FaultAction::Drop] {
-            for msg_type in [MessageType::ShutdownResponse, MessageType::ShutdownRequest, MessageType::PlanApprovalResponse] {
-                let rule = FaultRule { msg_type: Some(msg_type), ..FaultRule::new(action.clone()) };
-                if let Ok((_, trace)) = common::try_run_scenario(scenario, common::SEED, FaultPlan::new(vec![rule])) {
-                    traces.push((format!("{} with {action:?} on {msg_type}", scenario.id), trace));
-                }
-            }
-        }
-    }
+    let mut traces: Vec<(String, Trace)> = scenarios::ALL.iter().map(|s| (s.id.to_string(), common::scenario_trace(*s))).collect();
+    traces.extend(faulted_runs());
     for (name, trace) in &traces {
         let whole = Layout::of(trace);
         for (cursor, locale) in (1..=trace.len()).flat_map(|c| Locale::ALL.map(|l| (c, l))) {

@@ -1,14 +1,10 @@
 //! Exports of the six scenarios, run headless with the scripted model (seed
-//! 2026): the JSON round trip is byte-identical, the Mermaid text matches the
-//! checked-in files under `tests/expected/mermaid/`, the SVG is well-formed
-//! XML, no export holds anything like an API key, and a scenario's export
-//! broken in each way is refused with its own error.
-//!
-//! `UPDATE_EXPECTED=1 cargo test --test export_rules` rewrites the expected
-//! Mermaid files instead of comparing (inspect the diff before keeping it).
+//! 2026): the JSON round trip is byte-identical, the Mermaid text matches its
+//! snapshot under `tests/snapshots/` (insta: a change fails and shows as a
+//! diff for `cargo insta review`), the SVG is well-formed XML, no export holds
+//! anything like an API key, and a scenario's export broken in each way is
+//! refused with its own error.
 #![cfg(not(target_arch = "wasm32"))]
-
-use std::path::PathBuf;
 
 use serde_json::Value;
 use team_protocols::protocol::*;
@@ -53,29 +49,19 @@ fn an_imported_scenario_replays_to_the_same_state() {
     }
 }
 
-fn expected_path(id: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/expected/mermaid").join(format!("{id}.mmd"))
-}
-
+/// Each scenario's Mermaid text is pinned as a snapshot,
+/// `tests/snapshots/export_rules__mermaid_<id>.snap`: a change fails the test
+/// and leaves a `.snap.new` beside it for `cargo insta review` (or
+/// `INSTA_UPDATE=always`, then review the diff in git); under `CI=true`
+/// nothing is written.
 #[test]
-fn mermaid_of_every_scenario_matches_its_expected_file() {
-    let update = std::env::var("UPDATE_EXPECTED").is_ok_and(|v| v == "1");
-    let mut stale = Vec::new();
+fn mermaid_of_every_scenario_matches_its_snapshot() {
     for (s, trace) in all() {
         let text = mermaid(&trace);
-        let path = expected_path(s.id);
-        if update {
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(&path, &text).unwrap();
-            continue;
-        }
-        let expected =
-            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}; run with UPDATE_EXPECTED=1 to create it", path.display()));
-        if expected != text {
-            stale.push(format!("{}:\n--- expected\n{expected}\n--- actual\n{text}", s.id));
-        }
+        // insta ignores trailing newlines; the file ends with exactly one.
+        assert!(text.ends_with("finished\n") && !text.ends_with("\n\n"), "{}: one final newline", s.id);
+        insta::assert_snapshot!(format!("mermaid_{}", s.id), text);
     }
-    assert!(stale.is_empty(), "Mermaid output changed (UPDATE_EXPECTED=1 rewrites the files):\n{}", stale.join("\n"));
 }
 
 #[test]

@@ -15,6 +15,7 @@ use team_protocols::runtime::executor::LocalExecutor;
 use team_protocols::runtime::scenarios;
 use team_protocols::runtime::{Host, Runtime, RuntimeConfig};
 use team_protocols::view::diagram::layout::*;
+use team_protocols::view::fate::{Hold, Mark};
 
 fn clip(s: &str, max: usize) -> String {
     if s.chars().count() <= max {
@@ -36,6 +37,17 @@ fn short_args(input: &serde_json::Value) -> String {
         }
     }
     parts.join(", ")
+}
+
+/// The diagram's mark for the fault the reference fold names.
+fn mark(name: &str) -> Mark {
+    match name {
+        "dropped" => Mark::Dropped,
+        "duplicate" => Mark::Duplicate,
+        "delayed" => Mark::Late(Hold::Delayed),
+        "reordered" => Mark::Late(Hold::Reordered),
+        other => unreachable!("no fault is named {other}"),
+    }
 }
 
 /// The straightforward fold from event 0 that `Layout` replaced: the
@@ -126,7 +138,7 @@ fn reference_layout(trace: &Trace, cursor: Option<usize>) -> Diagram {
                     request_id: message.request_id.clone(),
                     color,
                     delivered: false,
-                    fault,
+                    fault: fault.map(mark),
                     said: team_protocols::view::words::captions::said(message),
                 })
             }

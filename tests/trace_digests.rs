@@ -1,8 +1,10 @@
 //! The traces the runtime writes, pinned: a digest of every scenario's trace
 //! for many seeds and fault plans, recorded from the runtime before its agent
 //! loops became sans-IO state machines (`runtime::world`). Any change to what
-//! a run records, or in which order, shows here. `BLESS=1 cargo test --test
-//! trace_digests` rewrites the file after a deliberate change.
+//! a run records, or in which order, shows here: the digests are an insta
+//! snapshot (`tests/snapshots/trace_digests__trace_digests.snap`), so a change
+//! fails the test and leaves a `.snap.new` to review (`cargo insta review`)
+//! before it is accepted after a deliberate change.
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;
@@ -11,8 +13,6 @@ use std::fmt::Write as _;
 
 use team_protocols::protocol::{FaultAction, FaultPlan, FaultRule, MessageType};
 use team_protocols::runtime::scenarios;
-
-const EXPECTED: &str = "tests/expected/trace_digests.txt";
 
 /// FNV-1a, 64 bits: a stable digest with no dependency.
 fn fnv1a(bytes: &[u8]) -> u64 {
@@ -52,13 +52,5 @@ fn digests() -> String {
 
 #[test]
 fn every_scenario_records_the_same_trace_as_before_for_every_seed_and_fault_plan() {
-    let got = digests();
-    if std::env::var_os("BLESS").is_some() {
-        std::fs::write(EXPECTED, &got).expect("write the expected digests");
-        return;
-    }
-    let want = std::fs::read_to_string(EXPECTED).expect("tests/expected/trace_digests.txt (BLESS=1 writes it)");
-    let differ: Vec<String> =
-        want.lines().zip(got.lines()).filter(|(w, g)| w != g).map(|(w, g)| format!("want {w}\n got {g}")).take(10).collect();
-    assert!(differ.is_empty() && want.lines().count() == got.lines().count(), "traces changed:\n{}", differ.join("\n"));
+    insta::assert_snapshot!("trace_digests", digests());
 }

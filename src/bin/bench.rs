@@ -14,7 +14,11 @@
 //! on the page's timeline (`performance.mark`, `explore-workers <scenario>
 //! <n> start` and `end`), so the driver (`scripts/bench-browser.sh`, which
 //! records a Chromium trace) can add up the main thread's work per frame in
-//! that window.
+//! that window. Between the two, the workers' messages: one round trip of
+//! each kind (written, cloned by `structuredClone` as `postMessage` clones
+//! it, read back), as JSON text (what the page and its workers send) and as
+//! JS values written by serde-wasm-bindgen three ways (measured slower, so
+//! kept out of the app).
 //!
 //! Build and open it with `trunk serve bench.html`, or headless with
 //! `scripts/bench-browser.sh`.
@@ -27,7 +31,7 @@ mod page {
     use team_protocols::ui::{DiagramView, Panels};
     use team_protocols::view::diagram::layout::layout;
     use team_protocols::view::synthetic::busy_trace;
-    use wasm_bindgen::JsCast;
+    use wasm_bindgen::{JsCast, JsValue};
 
     fn now() -> f64 {
         window().performance().expect("performance").now()
@@ -226,6 +230,86 @@ mod page {
         )
     }
 
+    /// Microseconds per call of `f`: the median of 15 batches, each of at
+    /// least 10 calls and 20 ms (the page's clock is coarse).
+    fn micros_per_call(mut f: impl FnMut()) -> f64 {
+        f();
+        let per_batch = (0..15)
+            .map(|_| {
+                let t = now();
+                let mut calls = 0u32;
+                while calls < 10 || now() - t < 20.0 {
+                    f();
+                    calls += 1;
+                }
+                (now() - t) * 1000.0 / f64::from(calls)
+            })
+            .collect();
+        median(per_batch)
+    }
+
+    /// Microseconds of one round trip of `message` as the page and a worker
+    /// exchange it: written, cloned by `structuredClone` (what `postMessage`
+    /// does to cross to the other thread) and read back. As JSON text (what
+    /// `explore::job`'s `to_json` writes and the workers send), then as a JS
+    /// value written by serde-wasm-bindgen three ways: 64-bit numbers as
+    /// `BigInt` (exact: a seed may pass 2^53), as plain numbers (exact only
+    /// to 2^53), and JSON-compatible (maps as objects too).
+    fn round_trips<T: serde::Serialize + serde::de::DeserializeOwned>(message: &T, cross: &dyn Fn(&JsValue) -> JsValue) -> [f64; 4] {
+        use serde_wasm_bindgen::Serializer;
+        use std::hint::black_box;
+        let json = micros_per_call(|| {
+            let text = cross(&JsValue::from_str(&serde_json::to_string(message).expect("written"))).as_string().unwrap_or_default();
+            black_box(serde_json::from_str::<T>(&text).expect("read"));
+        });
+        let js = |serializer: Serializer| {
+            micros_per_call(|| {
+                let value = message.serialize(&serializer).expect("written");
+                black_box(serde_wasm_bindgen::from_value::<T>(cross(&value)).expect("read"));
+            })
+        };
+        [
+            json,
+            js(Serializer::new().serialize_large_number_types_as_bigints(true)),
+            js(Serializer::new()),
+            js(Serializer::json_compatible()),
+        ]
+    }
+
+    /// One round trip of each kind of worker message (`round_trips`);
+    /// `reports`: the in-thread searches' reports, as a worker sends them.
+    async fn worker_messages(
+        out: &web_sys::Element,
+        lines: &mut Vec<String>,
+        reports: Vec<(&str, team_protocols::explore::Report<team_protocols::explore::PathExample>)>,
+    ) {
+        use team_protocols::explore::job::{ExploreSettings, FromWorker, ToWorker};
+        use team_protocols::explore::Progress;
+        let clone: js_sys::Function =
+            js_sys::Reflect::get(&js_sys::global(), &"structuredClone".into()).expect("structuredClone").unchecked_into();
+        let cross = move |v: &JsValue| clone.call1(&JsValue::NULL, v).expect("a clone");
+        lines.push(String::new());
+        lines.push(
+            "worker messages, one round trip (write, structuredClone, read), median us: message  json-bytes  json (sent)  js-bigint  js-number  js-json-compatible"
+                .to_string(),
+        );
+        let settings = ExploreSettings { scenario: "shutdown".into(), max_faults: 1, workers: 2, ..Default::default() };
+        let to_worker = ToWorker::Explore { config: settings.slices().remove(0) };
+        let progress =
+            FromWorker::Progress { progress: Progress { states: 123_456, distinct_states: 65_432, depth: 42, frontier: 1_234, pass: 1 } };
+        let mut from_worker: Vec<(String, FromWorker)> = vec![("progress".into(), progress)];
+        from_worker.extend(reports.into_iter().map(|(scenario, r)| (format!("done {scenario}"), FromWorker::Done { report: Box::new(r) })));
+        let mut row = |name: &str, bytes: usize, [json, bigint, number, compatible]: [f64; 4]| {
+            lines.push(format!("{name:>26}  {bytes:>10}  {json:>11.1}  {bigint:>9.1}  {number:>9.1}  {compatible:>18.1}"));
+            out.set_text_content(Some(&lines.join("\n")));
+        };
+        row("explore (to a worker)", to_worker.to_json().len(), round_trips(&to_worker, &cross));
+        for (name, m) in &from_worker {
+            next_frame().await;
+            row(name, m.to_json().len(), round_trips(m, &cross));
+        }
+    }
+
     /// Runs every measurement and writes the results into the page.
     pub(crate) async fn run() {
         let out = document().get_element_by_id("results").expect("#results");
@@ -276,6 +360,7 @@ mod page {
     async fn explorer(out: &web_sys::Element, lines: &mut Vec<String>) {
         lines.push(String::new());
         lines.push("explorer in the page's thread (wasm, 1 thread): scenario  faults  states  distinct  seconds  states/s".to_string());
+        let mut reports = Vec::new();
         for (scenario, faults) in [("shutdown", 1), ("reject-then-accept", 1), ("out-of-order", 0)] {
             let config = team_protocols::explore::ExploreConfig {
                 max_faults: faults,
@@ -292,8 +377,10 @@ mod page {
                 report.states as f64 / secs
             ));
             out.set_text_content(Some(&lines.join("\n")));
+            reports.push((scenario, report.paths()));
             next_frame().await;
         }
+        worker_messages(out, lines, reports).await;
         lines.push(String::new());
         lines.push(
             "explore panel in Web Workers: scenario  faults  workers  states  distinct  seconds  states/s  interval-p50-ms  interval-p95-ms  interval-max-ms  frames"

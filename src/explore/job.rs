@@ -1,10 +1,11 @@
 //! An exploration in the page: what the Explore panel asks for
 //! (`ExploreSettings`), how the search is shared out among Web Workers (one
 //! `Slice` each), the messages a worker and the page exchange (`ToWorker`,
-//! `FromWorker`, as JSON; and `ClaimBatch`, the states a worker claimed, as
-//! 32-bit words, which the page relays to the other workers unread), and the
-//! job as its workers report (`Job`: the combined live counters, then the
-//! merged report).
+//! `FromWorker`, as JSON text: a round trip takes less than as JS values
+//! written by serde-wasm-bindgen, which the bench page compares; and
+//! `ClaimBatch`, the states a worker claimed, as 32-bit words, which the
+//! page relays to the other workers unread), and the job as its workers
+//! report (`Job`: the combined live counters, then the merged report).
 //!
 //! Owns the job's rules only. Pure and native: no DOM, no workers, no clock
 //! (the driver passes times in, in milliseconds); the search itself is

@@ -14,7 +14,7 @@ use crate::protocol::timeline::{Timeline, DEFAULT_KEYFRAME_EVERY};
 use crate::protocol::{Event, ReplayError, TeamState, Trace, TraceEntry, Violation};
 
 use crate::view::diagram::layout::{Diagram, Layout};
-use crate::view::diagram::message_table::{MessageIndex, MessageRow};
+use crate::view::diagram::message_table::{self, MessageRow};
 use crate::view::lists::Shown;
 
 /// Every version of every workspace file, stamped with the event that
@@ -74,7 +74,6 @@ pub struct RunViews {
     checker: Checker,
     layout: Layout,
     workspace: WorkspaceHistory,
-    messages: MessageIndex,
     model_errors: usize,
     broken: Option<ReplayError>,
 }
@@ -87,7 +86,6 @@ impl RunViews {
             checker: Checker::new(),
             layout: Layout::new(),
             workspace: WorkspaceHistory::default(),
-            messages: MessageIndex::new(),
             model_errors: 0,
             broken: None,
         }
@@ -125,7 +123,6 @@ impl RunViews {
             self.checker.observe(entry);
             self.layout.push(entry);
             self.workspace.push(entry);
-            self.messages.push(entry);
             if matches!(entry.event, Event::ModelFailed { .. }) {
                 self.model_errors += 1;
             }
@@ -171,9 +168,10 @@ impl RunViews {
 
     /// The messages table (the diagram's text alternative) as of `cursor`
     /// (`None`: all): the newest `limit` messages of `entries` (the run's
-    /// trace), newest first, with their fates.
+    /// trace), newest first, with their fates (read once, with the
+    /// diagram's, by the layout).
     pub fn messages_at(&self, entries: &[TraceEntry], cursor: Option<usize>, limit: usize) -> Shown<MessageRow> {
-        self.messages.rows_at(entries, cursor.unwrap_or(usize::MAX), limit)
+        message_table::rows_at(self.layout.fates(), entries, cursor.unwrap_or(usize::MAX), limit)
     }
 
     /// How many model calls have failed in the whole run.

@@ -1,9 +1,11 @@
 //! What the page shows, computed: pure functions and values of the trace
 //! (and the cursor), compiled everywhere and tested with plain `cargo test`.
 //!
-//! One folder or file per concern: `diagram` (layout, the drawn geometry,
-//! moving messages, the legend, the table that is the diagram's text
-//! alternative), `words` (captions and every finding, explorer result and
+//! One folder or file per concern: `fate` (what became of each message:
+//! dropped, held, released, a duplicate's copy, read at #n — read once
+//! from the trace for the table, the diagram and the exports), `diagram`
+//! (layout, the drawn geometry, moving messages, the legend, the table
+//! that is the diagram's text alternative), `words` (captions and every finding, explorer result and
 //! page error in the reader's language), `i18n` (the catalogs), `tours`
 //! (the guided tours' stops), `machinery` (the FSM, trackers and
 //! `config.json` at a cursor), `lists` (bounded slices of long lists),
@@ -19,6 +21,7 @@
 pub mod derived;
 pub mod diagram;
 pub mod export;
+pub mod fate;
 pub mod fork_align;
 pub mod i18n;
 pub mod lists;

@@ -5,7 +5,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::protocol::{AgentName, Event, FaultAction, Trace, TraceEntry};
+use crate::protocol::{AgentName, Event, Trace, TraceEntry};
+use crate::view::fate::fault_words;
 
 /// The event log entry of one event: its number, time and what happened.
 /// Multi-line text (tool output, a model reply) is kept whole, line breaks
@@ -23,13 +24,7 @@ pub fn describe(entry: &TraceEntry) -> String {
             None => format!("{} -> {}: {} \"{}\"", message.from, message.to, message.msg_type, message.content),
         },
         Event::FaultApplied { action, message, .. } => {
-            let what = match action {
-                FaultAction::Drop => "dropped".to_string(),
-                FaultAction::Delay { ms } => format!("delayed {ms} ms"),
-                FaultAction::Duplicate => "duplicated".to_string(),
-                FaultAction::Reorder => "held back (reorder)".to_string(),
-            };
-            format!("fault: {} -> {}: {} {what}", message.from, message.to, message.msg_type)
+            format!("fault: {} -> {}: {} {}", message.from, message.to, message.msg_type, fault_words(action))
         }
         Event::MessageReleased { held } => format!("message held by #{held} released"),
         Event::InboxDrained { agent, message_ids } => format!("{agent} read {} message(s)", message_ids.len()),

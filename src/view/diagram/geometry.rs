@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 
 use crate::protocol::{MemberStatus, MessageType, RequestId, Violation};
 use crate::view::diagram::layout::{Activation, Badge, Column, Diagram, Row, RowKind, COLUMN_WIDTH, PALETTE_SIZE, ROW_HEIGHT};
+use crate::view::fate::Mark;
 use crate::view::i18n::{tr, Catalog};
 use crate::view::words::captions::{clip, Said};
 use crate::view::words::findings;
@@ -440,9 +441,9 @@ pub fn row(cat: &Catalog, r: &Row) -> Item {
                 color.map_or_else(|| "plain".to_string(), |c| format!("c{}", c % PALETTE_SIZE)),
                 if *delivered { "delivered" } else { "in-flight" },
                 if matches!(msg_type, MessageType::Message | MessageType::Broadcast) { "text" } else { "protocol" },
-                fault.map(|f| format!(" fault-{f}")).unwrap_or_default()
+                fault.map(|f| format!(" fault-{}", f.as_str())).unwrap_or_default()
             );
-            let dropped = *fault == Some("dropped");
+            let dropped = *fault == Some(Mark::Dropped);
             // A message to oneself is drawn as a short arrow to the right.
             let (x1, x2) = if (to_x - from_x).abs() < 1.0 { (*from_x, from_x + 40.0) } else { (*from_x, *to_x) };
             let dir = if x2 >= x1 { -1.0 } else { 1.0 };
@@ -461,7 +462,7 @@ pub fn row(cat: &Catalog, r: &Row) -> Item {
             // Under the arrow, cut to the gap: the fault that hit it, then
             // what was said (whole on hover).
             let fits = ((gap - 36.0) / SAID_CHAR_WIDTH).max(12.0) as usize;
-            let mark = fault.map(|f| cat.t(&format!("diagram-fault-{f}")));
+            let mark = fault.map(|f| cat.t(&format!("diagram-fault-{}", f.as_str())));
             let under = match (mark, said) {
                 (Some(mark), Some(said)) => Some(format!("{mark} {}", said_on_arrow(said, fits.saturating_sub(mark.len() + 1)))),
                 (Some(mark), None) => Some(mark),

@@ -8,8 +8,9 @@
 use crate::protocol::text::clip;
 use std::collections::BTreeMap;
 
-use crate::protocol::{AgentName, Event, FaultAction, MemberStatus, MessageType, RequestId, RequestStatus, Trace, TraceEntry};
+use crate::protocol::{AgentName, Event, MemberStatus, Message, MessageType, RequestId, RequestStatus, Trace, TraceEntry};
 use crate::view::diagram::motion::Flights;
+use crate::view::fate::{Change, Fates, Mark};
 use crate::view::words::captions::{said, Said};
 
 /// Width of one agent column, in SVG units: the longest arrow label
@@ -81,10 +82,10 @@ pub enum RowKind {
         /// Whether the recipient has read it as of the cursor (never, for a
         /// dropped message).
         delivered: bool,
-        /// The fault that hit it: `dropped`, `duplicate` (the copy),
-        /// `delayed` or `reordered` (the late arrival); `None` for a
-        /// normal message.
-        fault: Option<&'static str>,
+        /// The fault that hit it: dropped, the duplicate's copy, or the late
+        /// arrival of a delayed or reordered message; `None` for a normal
+        /// message.
+        fault: Option<Mark>,
         /// What was said, whole: the plan on a plan request, the lead's
         /// feedback or the teammate's reason on a response.
         said: Option<Said>,
@@ -228,13 +229,14 @@ pub fn layout(trace: &Trace, cursor: Option<usize>) -> Diagram {
     Layout::of(trace).diagram(cursor, None)
 }
 
-/// A message row's history: when its recipient read it.
+/// A row's history after it is drawn.
 #[derive(Debug, Clone, PartialEq)]
 enum RowTrack {
     /// Nothing changes after the row is drawn.
     Fixed,
-    /// A message arrow, delivered by the drain at this seq (never, if `None`).
-    Message { delivered_at: Option<u64> },
+    /// A message arrow: its message's index in the run's `Fates`, which say
+    /// when its recipient read it.
+    Message { fate: usize },
     /// A tool note, finished at this seq with this outcome.
     Tool { done: Option<(u64, bool, String)> },
 }
@@ -290,9 +292,9 @@ pub struct Layout {
     badge_of: BTreeMap<RequestId, usize>,
     open_calls: BTreeMap<AgentName, usize>,
     open_tools: BTreeMap<String, usize>,
-    row_of_message: BTreeMap<u64, usize>,
-    held: BTreeMap<u64, (crate::protocol::Message, &'static str)>,
-    duplicate_next: bool,
+    /// Messages held by a fault (by their index in the `Fates`), kept until
+    /// their release draws their arrow.
+    held: BTreeMap<usize, Message>,
     flights: Flights,
 }
 
@@ -354,25 +356,24 @@ impl Layout {
     pub fn push(&mut self, entry: &TraceEntry) {
         let seq = entry.seq;
         self.len = self.len.max(seq as usize + 1);
-        self.flights.push(entry);
+        let change = self.flights.push(entry);
         let y = self.y;
-        let arrow = match &entry.event {
-            Event::MessageSent { message } => Some((message.clone(), std::mem::take(&mut self.duplicate_next).then_some("duplicate"))),
-            Event::FaultApplied { action: FaultAction::Drop, message, .. } => Some((message.clone(), Some("dropped"))),
-            Event::FaultApplied { action: FaultAction::Duplicate, .. } => {
-                self.duplicate_next = true;
+        // An arrow for a message sent, dropped or released (a held one is
+        // kept until then): the message and its index in the fates.
+        let arrow = match (change, &entry.event) {
+            (Some(Change::Sent(i) | Change::Dropped(i)), Event::MessageSent { message } | Event::FaultApplied { message, .. }) => {
+                Some((message.clone(), i))
+            }
+            (Some(Change::Held(i)), Event::FaultApplied { message, .. }) => {
+                self.held.insert(i, message.clone());
                 None
             }
-            Event::FaultApplied { action, message, .. } => {
-                let mark = if matches!(action, FaultAction::Reorder) { "reordered" } else { "delayed" };
-                self.held.insert(seq, (message.clone(), mark));
-                None
-            }
-            Event::MessageReleased { held: from } => self.held.remove(from).map(|(m, mark)| (m, Some(mark))),
+            (Some(Change::Released(i)), _) => self.held.remove(&i).map(|m| (m, i)),
             _ => None,
         };
         let (kind, track) = match (&entry.event, arrow) {
-            (_, Some((message, fault))) => {
+            (_, Some((message, fate))) => {
+                let fault = self.flights.fates().all()[fate].mark();
                 let from_x = self.x_of(&message.from, seq);
                 let to_x = self.x_of(&message.to, seq);
                 let color = message.request_id.as_ref().map(|id| self.color(id));
@@ -395,9 +396,6 @@ impl Layout {
                         }
                     }
                 }
-                if fault != Some("dropped") {
-                    self.row_of_message.insert(seq, self.rows.len());
-                }
                 let kind = RowKind::Message {
                     from_x,
                     to_x,
@@ -409,7 +407,7 @@ impl Layout {
                     fault,
                     said: said(&message),
                 };
-                (Some(kind), RowTrack::Message { delivered_at: None })
+                (Some(kind), RowTrack::Message { fate })
             }
             (Event::RunStarted { prompt }, None) => (Some(RowKind::RunStarted { prompt: clip(prompt, 90) }), RowTrack::Fixed),
             (Event::RunFinished, None) => (Some(RowKind::RunFinished), RowTrack::Fixed),
@@ -429,16 +427,8 @@ impl Layout {
                 (None, RowTrack::Fixed)
             }
             (Event::MessageSent { .. } | Event::FaultApplied { .. } | Event::MessageReleased { .. }, None) => (None, RowTrack::Fixed),
-            (Event::InboxDrained { message_ids, .. }, None) => {
-                for id in message_ids {
-                    if let Some(&r) = self.row_of_message.get(&id.0) {
-                        if let RowTrack::Message { delivered_at } = &mut self.tracks[r] {
-                            delivered_at.get_or_insert(seq);
-                        }
-                    }
-                }
-                (None, RowTrack::Fixed)
-            }
+            // Who read what is in the fates.
+            (Event::InboxDrained { .. }, None) => (None, RowTrack::Fixed),
             (Event::RequestCreated { request_id, .. }, None) => {
                 self.color(request_id);
                 (None, RowTrack::Fixed)
@@ -520,6 +510,11 @@ impl Layout {
         &self.flights
     }
 
+    /// What became of every message (for the message table).
+    pub fn fates(&self) -> &Fates {
+        self.flights.fates()
+    }
+
     /// The diagram as of the first `cursor` events (all laid out for
     /// `None`). With a `window` `(top, bottom)`, only the rows, badges and
     /// activations that intersect it are materialised — what the page draws
@@ -530,6 +525,7 @@ impl Layout {
         let row_count = self.rows.partition_point(|r| before(r.seq));
         let bottom_y = HEADER_HEIGHT + ROW_HEIGHT * row_count as f64;
         let (top, bottom) = window.unwrap_or((f64::NEG_INFINITY, f64::INFINITY));
+        let fates = self.fates().all();
         let first = self.rows[..row_count].partition_point(|r| r.y + ROW_HEIGHT < top);
         let last = self.rows[..row_count].partition_point(|r| r.y <= bottom).max(first);
         let rows = self.rows[first..last]
@@ -538,8 +534,8 @@ impl Layout {
             .map(|(row, track)| {
                 let mut row = row.clone();
                 match (&mut row.kind, track) {
-                    (RowKind::Message { delivered, .. }, RowTrack::Message { delivered_at }) => {
-                        *delivered = delivered_at.is_some_and(before);
+                    (RowKind::Message { delivered, .. }, RowTrack::Message { fate }) => {
+                        *delivered = fates[*fate].read.is_some_and(before);
                     }
                     (RowKind::Tool { ok, output, .. }, RowTrack::Tool { done: Some((at, done_ok, done_output)) }) if before(*at) => {
                         *ok = Some(*done_ok);
@@ -690,7 +686,7 @@ mod tests {
 
     #[test]
     fn faulty_messages_are_marked_and_a_dropped_one_is_never_delivered() {
-        use crate::protocol::{FaultPlan, FaultRule, Millis, Team};
+        use crate::protocol::{FaultAction, FaultPlan, FaultRule, Millis, Team};
         let mut t = Team::new("d", 1);
         t.spawn(&name("alice"), "coder", false, Millis(0)).unwrap();
         for (i, action) in [FaultAction::Drop, FaultAction::Duplicate, FaultAction::Reorder].into_iter().enumerate() {
@@ -708,7 +704,8 @@ mod tests {
                 _ => None,
             })
             .collect();
-        assert_eq!(marks, [(Some("dropped"), false), (None, true), (Some("duplicate"), true), (Some("reordered"), true)]);
+        let late = Some(Mark::Late(crate::view::fate::Hold::Reordered));
+        assert_eq!(marks, [(Some(Mark::Dropped), false), (None, true), (Some(Mark::Duplicate), true), (late, true)]);
     }
 
     #[test]

@@ -5,17 +5,16 @@
 //! not, dropped by fault rule N, held, delayed or reordered and then
 //! released, duplicated).
 //!
-//! Owns the table's data: an index of the run's messages built as events
-//! arrive ([`MessageIndex::push`], O(log n) per event) and the rows at a
-//! cursor ([`MessageIndex::rows_at`], the newest first, bounded), so a step
-//! costs the rows shown, not the run's length. No DOM, no signals; the
-//! table component (`machinery_view`) draws it.
-
-use std::collections::BTreeMap;
+//! Owns the table's rows at a cursor ([`rows_at`], the newest first,
+//! bounded, so a step costs the rows shown, not the run's length) and a
+//! fate's words. What became of each message is read once, as events
+//! arrive, by [`Fates`] (the diagram reads the same index). No DOM, no
+//! signals; the table component (`ui::panels::machinery`) draws it.
 
 use crate::protocol::text::clip;
-use crate::protocol::{AgentName, Event, FaultAction, Message, MessageType, Millis, RequestId, TraceEntry};
+use crate::protocol::{AgentName, Message, MessageType, Millis, RequestId, TraceEntry};
 
+use crate::view::fate::{Fate, Fates};
 use crate::view::i18n::{tr, Catalog};
 use crate::view::lists::Shown;
 use crate::view::words::captions::said;
@@ -24,46 +23,6 @@ use crate::view::words::captions::said;
 pub const MESSAGE_ROWS: usize = 60;
 /// How many characters of what was said a row quotes.
 pub const SAID_CHARS: usize = 80;
-
-/// What became of a message, as of the cursor.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Fate {
-    /// In its recipient's inbox; read by the drain at `read_at`, if by now.
-    Delivered {
-        /// The drain that delivered it to the agent, if before the cursor.
-        read_at: Option<u64>,
-    },
-    /// Dropped on the bus by a fault: it never arrives.
-    Dropped {
-        /// The fault rule that fired, counted from 1 (`None` in old traces).
-        rule: Option<usize>,
-    },
-    /// Held on the bus by a delay or reorder fault, not released yet.
-    Held {
-        /// The fault rule.
-        rule: Option<usize>,
-        /// `delayed` or `reordered`.
-        how: &'static str,
-    },
-    /// Held by a delay or reorder fault, then released into the inbox.
-    Released {
-        /// The fault rule.
-        rule: Option<usize>,
-        /// `delayed` or `reordered`.
-        how: &'static str,
-        /// The release event.
-        at: u64,
-        /// The drain that read it, if before the cursor.
-        read_at: Option<u64>,
-    },
-    /// The second copy of a message a duplicate fault delivered twice.
-    Duplicate {
-        /// The fault rule.
-        rule: Option<usize>,
-        /// The drain that read the copy, if before the cursor.
-        read_at: Option<u64>,
-    },
-}
 
 fn by_rule(cat: &Catalog, rule: Option<usize>) -> String {
     rule.map_or_else(|| cat.t("ui-fate-by-fault"), |n| tr!(cat, "ui-fate-by-rule", rule = n))
@@ -80,12 +39,14 @@ impl Fate {
         match self {
             Fate::Delivered { read_at } => tr!(cat, "ui-fate-delivered", read = read(cat, *read_at)),
             Fate::Dropped { rule } => tr!(cat, "ui-fate-dropped", by = by_rule(cat, *rule)),
-            Fate::Held { rule, how } => tr!(cat, "ui-fate-held", by = by_rule(cat, *rule), how = cat.t(&format!("ui-fate-{how}"))),
-            Fate::Released { rule, how, at, read_at } => {
+            Fate::Held { rule, hold } => {
+                tr!(cat, "ui-fate-held", by = by_rule(cat, *rule), how = cat.t(&format!("ui-fate-{}", hold.as_str())))
+            }
+            Fate::Released { rule, hold, at, read_at } => {
                 tr!(
                     cat,
                     "ui-fate-released",
-                    how = cat.t(&format!("ui-fate-{how}")),
+                    how = cat.t(&format!("ui-fate-{}", hold.as_str())),
                     by = by_rule(cat, *rule),
                     at = *at,
                     read = read(cat, *read_at)
@@ -131,143 +92,22 @@ pub struct MessageRow {
     pub fate: Fate,
 }
 
-/// How a message entered the bus.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Start {
-    /// Put in the inbox by its own `MessageSent`.
-    Sent,
-    /// A duplicate fault's copy, put in the inbox by its `MessageSent`.
-    Copy { rule: Option<usize> },
-    /// Dropped.
-    Dropped { rule: Option<usize> },
-    /// Held, released at this event (if ever).
-    Held { rule: Option<usize>, how: &'static str, released: Option<u64> },
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Track {
-    seq: u64,
-    start: Start,
-    read_at: Option<u64>,
-}
-
-/// Every message of a run, in the order sent, with what became of it.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct MessageIndex {
-    tracks: Vec<Track>,
-    /// The message id (the seq of the event that put it in an inbox) ->
-    /// its track.
-    by_arrival: BTreeMap<u64, usize>,
-    /// The `FaultApplied` seq of a held message -> its track.
-    held: BTreeMap<u64, usize>,
-    /// A duplicate fault fired: the next `MessageSent` is its copy.
-    copy_next: Option<Option<usize>>,
-    len: usize,
-}
-
-impl MessageIndex {
-    /// An empty index.
-    pub fn new() -> Self {
-        MessageIndex::default()
-    }
-
-    /// How many events it has taken in.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// True before the first event.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// Takes in the next event (its seq must be [`MessageIndex::len`]).
-    pub fn push(&mut self, entry: &TraceEntry) {
-        let seq = entry.seq;
-        self.len = self.len.max(seq as usize + 1);
-        match &entry.event {
-            Event::MessageSent { .. } => {
-                let start = match self.copy_next.take() {
-                    Some(rule) => Start::Copy { rule },
-                    None => Start::Sent,
-                };
-                self.by_arrival.insert(seq, self.tracks.len());
-                self.tracks.push(Track { seq, start, read_at: None });
-            }
-            Event::FaultApplied { action: FaultAction::Duplicate, rule, .. } => self.copy_next = Some(*rule),
-            Event::FaultApplied { action: FaultAction::Drop, rule, .. } => {
-                self.tracks.push(Track { seq, start: Start::Dropped { rule: *rule }, read_at: None });
-            }
-            Event::FaultApplied { action, rule, .. } => {
-                let how = if matches!(action, FaultAction::Reorder) { "reordered" } else { "delayed" };
-                self.held.insert(seq, self.tracks.len());
-                self.tracks.push(Track { seq, start: Start::Held { rule: *rule, how, released: None }, read_at: None });
-            }
-            Event::MessageReleased { held } => {
-                if let Some(i) = self.held.remove(held) {
-                    if let Start::Held { released, .. } = &mut self.tracks[i].start {
-                        *released = Some(seq);
-                    }
-                    self.by_arrival.insert(seq, i);
-                }
-            }
-            Event::InboxDrained { message_ids, .. } => {
-                for id in message_ids {
-                    if let Some(&i) = self.by_arrival.get(&id.0) {
-                        self.tracks[i].read_at.get_or_insert(seq);
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-
-    /// Takes in the events of `entries` not seen yet (the whole trace or a
-    /// suffix starting at or before `len()`).
-    pub fn extend(&mut self, entries: &[TraceEntry]) {
-        let new = entries.partition_point(|e| (e.seq as usize) < self.len);
-        for entry in &entries[new..] {
-            self.push(entry);
-        }
-    }
-
-    /// How many messages were sent among the first `cursor` events.
-    pub fn count_at(&self, cursor: usize) -> usize {
-        self.tracks.partition_point(|t| (t.seq as usize) < cursor)
-    }
-
-    /// The table as of the first `cursor` events of `entries` (the trace
-    /// this index was built from): the newest `limit` messages, newest
-    /// first, each with its fate as of the cursor.
-    pub fn rows_at(&self, entries: &[TraceEntry], cursor: usize, limit: usize) -> Shown<MessageRow> {
-        let cursor = cursor.min(self.len).min(entries.len());
-        let count = self.count_at(cursor);
-        let before = |s: Option<u64>| s.filter(|s| (*s as usize) < cursor);
-        let rows = self.tracks[..count]
-            .iter()
-            .rev()
-            .take(limit)
-            .filter_map(|t| {
-                let entry = entries.get(t.seq as usize)?;
-                let message = match &entry.event {
-                    Event::MessageSent { message } | Event::FaultApplied { message, .. } => message,
-                    _ => return None,
-                };
-                let read_at = before(t.read_at);
-                let fate = match &t.start {
-                    Start::Sent => Fate::Delivered { read_at },
-                    Start::Copy { rule } => Fate::Duplicate { rule: *rule, read_at },
-                    Start::Dropped { rule } => Fate::Dropped { rule: *rule },
-                    Start::Held { rule, how, released } => match before(*released) {
-                        Some(at) => Fate::Released { rule: *rule, how, at, read_at },
-                        None => Fate::Held { rule: *rule, how },
-                    },
-                };
-                Some(row(entry.seq, entry.time, message, fate))
-            })
-            .collect();
-        Shown { rows, matching: count, total: count }
-    }
+/// The table as of the first `cursor` events of `entries` (the trace
+/// `fates` was read from): the newest `limit` messages, newest first, each
+/// with its fate as of the cursor.
+pub fn rows_at(fates: &Fates, entries: &[TraceEntry], cursor: usize, limit: usize) -> Shown<MessageRow> {
+    let cursor = cursor.min(fates.len()).min(entries.len());
+    let count = fates.count_at(cursor);
+    let rows = fates.all()[..count]
+        .iter()
+        .rev()
+        .take(limit)
+        .filter_map(|f| {
+            let entry = entries.get(usize::try_from(f.sent).ok()?)?;
+            Some(row(entry.seq, entry.time, f.message(entries)?, f.at(cursor)))
+        })
+        .collect();
+    Shown { rows, matching: count, total: count }
 }
 
 fn row(seq: u64, time: Millis, m: &Message, fate: Fate) -> MessageRow {
@@ -281,16 +121,15 @@ fn row(seq: u64, time: Millis, m: &Message, fate: Fate) -> MessageRow {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::{FaultPlan, FaultRule, RequestKind, Team, Trace};
+    use crate::protocol::{Event, FaultAction, FaultPlan, FaultRule, RequestKind, Team, Trace};
+    use crate::view::fate::Hold;
 
     fn name(s: &str) -> AgentName {
         AgentName::parse(s).unwrap()
     }
 
     fn table(trace: &Trace, cursor: usize) -> Shown<MessageRow> {
-        let mut index = MessageIndex::new();
-        index.extend(trace.entries());
-        index.rows_at(trace.entries(), cursor, MESSAGE_ROWS)
+        rows_at(&Fates::of(trace.entries()), trace.entries(), cursor, MESSAGE_ROWS)
     }
 
     fn fates(rows: &Shown<MessageRow>) -> Vec<String> {
@@ -353,7 +192,7 @@ mod tests {
             ]
         );
         assert_eq!(end.rows.iter().map(|r| r.fate.class()).collect::<Vec<_>>(), ["released", "duplicate", "delivered", "dropped"]);
-        assert_eq!(table(&trace, held_at).rows[0].fate, Fate::Held { rule: Some(2), how: "delayed" });
+        assert_eq!(table(&trace, held_at).rows[0].fate, Fate::Held { rule: Some(2), hold: Hold::Delayed });
         assert_eq!(table(&trace, held_at).rows[0].fate.describe(Catalog::en()), "held by fault rule 2 (delayed), not arrived yet");
     }
 
@@ -371,18 +210,5 @@ mod tests {
         assert_eq!(rows.cut_note(Catalog::en(), "ui-cut-messages").as_deref(), Some("Showing 60 of 500 messages"));
         let diagram = crate::view::diagram::layout::layout(&trace, Some(300));
         assert_eq!(table(&trace, 300).total, diagram.messages, "one row per arrow");
-    }
-
-    #[test]
-    fn the_index_built_in_chunks_equals_the_index_built_at_once() {
-        let trace = crate::view::synthetic::busy_trace(400, 3, 5);
-        let mut whole = MessageIndex::new();
-        whole.extend(trace.entries());
-        let mut chunks = MessageIndex::new();
-        for end in (0..=trace.len()).step_by(37).chain([trace.len()]) {
-            chunks.extend(&trace.entries()[..end]);
-        }
-        assert_eq!(whole, chunks);
-        assert!(!whole.is_empty() && whole.len() == trace.len());
     }
 }

@@ -5,59 +5,18 @@
 //! in, a badge turning, a lifeline crossed out), forward or back.
 //!
 //! Owns the flights of messages (an index built once as events arrive, like
-//! the diagram's `Layout`) and where each is as of a cursor. Pure and
+//! the diagram's `Layout`, on the run's one reading of what became of each
+//! message, `view::fate::Fates`) and where each is as of a cursor. Pure and
 //! native: a function of (trace, cursor, previous cursor); it must not
 //! touch the DOM, signals or the clock, nor know the drawing's units
 //! (`motion_draw` places them on the diagram).
 
-use std::collections::BTreeMap;
-
-use crate::protocol::{AgentName, Event, FaultAction, MemberStatus, MessageType, RequestId, TraceEntry};
+use crate::protocol::{AgentName, Event, MemberStatus, MessageType, RequestId, TraceEntry};
+use crate::view::fate::{Change, Fates, Hold, Route};
 
 /// Arrivals per block of the inbox index: a step reads only the blocks
 /// that still hold a message unread at the cursor.
 const BLOCK: usize = 64;
-
-/// How a held message was held.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Hold {
-    /// `Delay`: held for a while.
-    Delayed,
-    /// `Reorder`: held until the next message to its recipient arrived.
-    Reordered,
-}
-
-impl Hold {
-    /// `delayed` or `reordered`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Hold::Delayed => "delayed",
-            Hold::Reordered => "reordered",
-        }
-    }
-}
-
-/// One message's journey, stamped with the events that move it.
-#[derive(Debug, Clone, PartialEq)]
-struct Flight {
-    from: AgentName,
-    to: AgentName,
-    msg_type: MessageType,
-    /// The event that sent it (a `MessageSent`, or the `FaultApplied` that
-    /// held or dropped it).
-    sent: u64,
-    /// Held by a fault: how, and the `MessageReleased` that let it go.
-    held: Option<(Hold, Option<u64>)>,
-    /// Dropped by a fault: it never arrives.
-    dropped: bool,
-    /// When it reached the inbox (its `MessageId`): its `MessageSent` or
-    /// its release.
-    arrived: Option<u64>,
-    /// The `InboxDrained` that took it in.
-    drained: Option<u64>,
-    /// Its place in `Flights::arrivals`, once it arrived.
-    arrival: usize,
-}
 
 /// What one event moves, for animating the step that reaches or leaves it.
 #[derive(Debug, Clone, PartialEq)]
@@ -76,14 +35,13 @@ enum StepKind {
 /// places as of any cursor.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Flights {
-    flights: Vec<Flight>,
-    /// Message id (the seq that put it in an inbox) to flight.
-    by_id: BTreeMap<u64, usize>,
-    /// `FaultApplied` seq of a held message to flight.
-    held_by: BTreeMap<u64, usize>,
+    /// What became of each message; a flight is its message's index there.
+    fates: Fates,
+    /// Each message's place in `arrivals`, once it arrived.
+    arrival: Vec<usize>,
     /// What each event moves (`None` for most).
     steps: Vec<Option<StepKind>>,
-    /// Arrivals in an inbox, in order: (arrival seq, flight).
+    /// Arrivals in an inbox, in order: (arrival seq, message).
     arrivals: Vec<(u64, usize)>,
     /// For each block of `BLOCK` arrivals, the latest drain among them
     /// (`u64::MAX` while one is unread).
@@ -256,83 +214,64 @@ impl Flights {
         Flights::default()
     }
 
-    /// Takes in the next event (its seq must be the number of events seen).
-    pub fn push(&mut self, entry: &TraceEntry) {
+    /// Takes in the next event (its seq must be the number of events seen)
+    /// and says what it did to a message (as [`Fates::push`]).
+    pub fn push(&mut self, entry: &TraceEntry) -> Option<Change> {
         let seq = entry.seq;
-        let flight = |m: &crate::protocol::Message| Flight {
-            from: m.from.clone(),
-            to: m.to.clone(),
-            msg_type: m.msg_type,
-            sent: seq,
-            held: None,
-            dropped: false,
-            arrived: Some(seq),
-            drained: None,
-            arrival: 0,
-        };
-        let step = match &entry.event {
-            Event::MessageSent { message } => {
-                self.by_id.insert(seq, self.flights.len());
-                self.flights.push(flight(message));
-                self.arrive(seq, self.flights.len() - 1);
-                Some(StepKind::Travel(self.flights.len() - 1))
+        let change = self.fates.push(entry);
+        self.arrival.resize(self.fates.all().len(), 0);
+        let step = match &change {
+            Some(Change::Sent(i)) => {
+                self.arrive(seq, *i);
+                Some(StepKind::Travel(*i))
             }
-            Event::FaultApplied { action: FaultAction::Drop, message, .. } => {
-                self.flights.push(Flight { dropped: true, arrived: None, ..flight(message) });
-                Some(StepKind::Fall(self.flights.len() - 1))
+            Some(Change::Dropped(i)) => Some(StepKind::Fall(*i)),
+            Some(Change::Held(i)) => Some(StepKind::Park(*i)),
+            Some(Change::Released(i)) => {
+                self.arrive(seq, *i);
+                Some(StepKind::Release(*i))
             }
-            Event::FaultApplied { action: FaultAction::Duplicate, .. } => None,
-            Event::FaultApplied { action, message, .. } => {
-                let hold = if matches!(action, FaultAction::Reorder) { Hold::Reordered } else { Hold::Delayed };
-                self.held_by.insert(seq, self.flights.len());
-                self.flights.push(Flight { held: Some((hold, None)), arrived: None, ..flight(message) });
-                Some(StepKind::Park(self.flights.len() - 1))
-            }
-            Event::MessageReleased { held } => self.held_by.get(held).copied().map(|i| {
-                let f = &mut self.flights[i];
-                if let Some((_, released)) = &mut f.held {
-                    *released = Some(seq);
-                }
-                f.arrived = Some(seq);
-                self.by_id.insert(seq, i);
-                self.arrive(seq, i);
-                StepKind::Release(i)
-            }),
-            Event::InboxDrained { agent, message_ids } => {
-                let taken: Vec<usize> = message_ids
-                    .iter()
-                    .filter_map(|id| self.by_id.get(&id.0).copied())
-                    .filter(|&i| self.flights[i].drained.is_none())
-                    .collect();
-                for &i in &taken {
-                    self.flights[i].drained = Some(seq);
-                    let block = self.flights[i].arrival / BLOCK;
+            Some(Change::Read(taken)) => {
+                for &i in taken {
+                    let block = self.arrival[i] / BLOCK;
                     let (start, end) = (block * BLOCK, ((block + 1) * BLOCK).min(self.arrivals.len()));
+                    let fates = self.fates.all();
                     self.block_drained[block] =
-                        self.arrivals[start..end].iter().map(|&(_, j)| self.flights[j].drained.unwrap_or(u64::MAX)).max().unwrap_or(0);
+                        self.arrivals[start..end].iter().map(|&(_, j)| fates[j].read.unwrap_or(u64::MAX)).max().unwrap_or(0);
                 }
-                (!taken.is_empty()).then(|| StepKind::TakeIn(agent.clone(), taken))
+                match &entry.event {
+                    Event::InboxDrained { agent, .. } => Some(StepKind::TakeIn(agent.clone(), taken.clone())),
+                    _ => None,
+                }
             }
-            Event::RequestTransitioned { request_id, .. } => Some(StepKind::Badge(request_id.clone())),
-            Event::MemberStatusChanged { name, to: MemberStatus::Shutdown, .. } => Some(StepKind::ShutDown(name.clone())),
-            _ => None,
+            None => match &entry.event {
+                Event::RequestTransitioned { request_id, .. } => Some(StepKind::Badge(request_id.clone())),
+                Event::MemberStatusChanged { name, to: MemberStatus::Shutdown, .. } => Some(StepKind::ShutDown(name.clone())),
+                _ => None,
+            },
         };
         let at = seq as usize;
         if self.steps.len() <= at {
             self.steps.resize(at + 1, None);
         }
         self.steps[at] = step;
+        change
     }
 
-    /// Flight `i` reached its inbox at `seq`.
+    /// Message `i` reached its inbox at `seq`.
     fn arrive(&mut self, seq: u64, i: usize) {
-        self.flights[i].arrival = self.arrivals.len();
+        self.arrival[i] = self.arrivals.len();
         if self.arrivals.len().is_multiple_of(BLOCK) {
             self.block_drained.push(u64::MAX);
         } else if let Some(last) = self.block_drained.last_mut() {
             *last = u64::MAX;
         }
         self.arrivals.push((seq, i));
+    }
+
+    /// What became of each message (the index these flights are built on).
+    pub fn fates(&self) -> &Fates {
+        &self.fates
     }
 
     /// Takes in every event of `entries` in order.
@@ -350,6 +289,7 @@ impl Flights {
     pub fn at(&self, shown: usize, previous: Option<usize>) -> Motion {
         let shown = shown.min(self.steps.len());
         let before = |seq: u64| (seq as usize) < shown;
+        let fates = self.fates.all();
         let mut inboxes: Vec<Inbox> = Vec::new();
         // Arrivals before the cursor not yet drained at it, reading only
         // the blocks that hold one.
@@ -361,9 +301,9 @@ impl Flights {
             .take(end.div_ceil(BLOCK))
             .filter(|(_, &latest)| !before(latest))
             .flat_map(|(b, _)| &self.arrivals[b * BLOCK..((b + 1) * BLOCK).min(end)])
-            .filter(|&&(_, i)| !self.flights[i].drained.is_some_and(before));
+            .filter(|&&(_, i)| !fates[i].read.is_some_and(before));
         for &(id, i) in order {
-            let f = &self.flights[i];
+            let f = &fates[i];
             match inboxes.iter_mut().find(|b| b.agent == f.to) {
                 Some(b) => {
                     b.waiting.push(id);
@@ -373,14 +313,11 @@ impl Flights {
             }
         }
         let held = self
-            .held_by
-            .values()
-            .map(|&i| &self.flights[i])
-            .filter_map(|f| match f.held {
-                Some((hold, released)) if before(f.sent) && !released.is_some_and(before) => {
-                    Some(Held { since: f.sent, from: f.from.clone(), to: f.to.clone(), hold, msg_type: f.msg_type })
-                }
-                _ => None,
+            .fates
+            .held()
+            .filter_map(|(_, f)| {
+                let hold = f.held_at(shown)?;
+                Some(Held { since: f.sent, from: f.from.clone(), to: f.to.clone(), hold, msg_type: f.msg_type })
             })
             .collect();
         let step = match previous {
@@ -393,25 +330,15 @@ impl Flights {
 
     /// How many messages are held in flight after the first `shown` events.
     pub fn held_count(&self, shown: usize) -> usize {
-        let before = |seq: u64| (seq as usize) < shown;
-        self.held_by
-            .values()
-            .filter(|&&i| matches!(self.flights[i].held, Some((_, r)) if before(self.flights[i].sent) && !r.is_some_and(before)))
-            .count()
+        self.fates.held().filter(|(_, f)| f.held_at(shown).is_some()).count()
     }
 
     /// Where the message with id `message` (the seq of the `MessageSent`,
     /// `MessageReleased` or `FaultApplied` that carries it) is after the
     /// first `shown` events, coming from `previous`.
     pub fn place(&self, message: u64, shown: usize, previous: Option<usize>) -> Place {
-        let found = self
-            .by_id
-            .get(&message)
-            .or_else(|| self.held_by.get(&message))
-            .copied()
-            .or_else(|| self.flights.iter().position(|f| f.dropped && f.sent == message));
-        let Some(i) = found else { return Place::Unsent };
-        let f = &self.flights[i];
+        let Some(i) = self.fates.find(message) else { return Place::Unsent };
+        let f = &self.fates.all()[i];
         let before = |seq: u64| (seq as usize) < shown;
         if !before(f.sent) {
             return Place::Unsent;
@@ -429,15 +356,13 @@ impl Flights {
                 return Place::Travelling { from: f.from.clone(), to: f.to.clone(), direction: step.direction };
             }
         }
-        if f.dropped {
+        if matches!(f.route, Route::Dropped { .. }) {
             return Place::Dropped;
         }
-        if let Some((hold, released)) = f.held {
-            if !released.is_some_and(before) {
-                return Place::Held { hold };
-            }
+        if let Some(hold) = f.held_at(shown) {
+            return Place::Held { hold };
         }
-        if f.drained.is_some_and(before) {
+        if f.read.is_some_and(before) {
             return Place::TakenIn;
         }
         motion
@@ -451,7 +376,8 @@ impl Flights {
 
     fn step(&self, seq: u64, direction: Direction) -> Option<Step> {
         let kind = self.steps.get(seq as usize)?.as_ref()?;
-        let ends = |i: &usize| (self.flights[*i].from.clone(), self.flights[*i].to.clone());
+        let fates = self.fates.all();
+        let ends = |i: &usize| (fates[*i].from.clone(), fates[*i].to.clone());
         let movement = match kind {
             StepKind::Travel(i) => {
                 let (from, to) = ends(i);
@@ -463,7 +389,7 @@ impl Flights {
             }
             StepKind::Release(i) => {
                 let (from, to) = ends(i);
-                Movement::Release { row: seq, since: self.flights[*i].sent, from, to }
+                Movement::Release { row: seq, since: fates[*i].sent, from, to }
             }
             StepKind::Fall(i) => {
                 let (from, to) = ends(i);
@@ -480,7 +406,7 @@ impl Flights {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::protocol::{FaultPlan, FaultRule, Millis, RequestKind, Team, Trace};
+    use crate::protocol::{FaultAction, FaultPlan, FaultRule, Millis, RequestKind, Team, Trace};
 
     pub(crate) fn name(s: &str) -> AgentName {
         AgentName::parse(s).unwrap()

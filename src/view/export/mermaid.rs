@@ -12,6 +12,7 @@ use std::fmt::Write as _;
 
 use crate::protocol::{AgentName, Event, FaultAction, MemberStatus, Message, RequestId, Trace};
 use crate::view::diagram::layout::layout;
+use crate::view::fate::{fault_words, Change, Fates};
 use crate::view::words::captions::said;
 
 /// How many characters of a prompt a Mermaid note keeps.
@@ -63,8 +64,10 @@ pub fn mermaid_with(trace: &Trace, options: &MermaidOptions) -> String {
     }
     let lead = AgentName::lead();
     let mut parties: BTreeMap<&RequestId, (&AgentName, &AgentName)> = BTreeMap::new();
-    let mut held: BTreeMap<u64, &Message> = BTreeMap::new();
+    // What became of each message: which release lets which held one go.
+    let mut fates = Fates::new();
     for entry in trace.entries() {
+        let change = fates.push(entry);
         match &entry.event {
             Event::RunStarted { prompt } => {
                 let _ = writeln!(out, "    Note over {}: {}", p(&lead), mermaid_text(&format!("▶ {}", clip(prompt, MERMAID_PROMPT_CHARS))));
@@ -88,19 +91,15 @@ pub fn mermaid_with(trace: &Trace, options: &MermaidOptions) -> String {
                 let _ = writeln!(out, "    {}-x{}: {}", p(&message.from), p(&message.to), mermaid_text(&label));
             }
             Event::FaultApplied { action, message, .. } => {
-                let what = match action {
-                    FaultAction::Delay { ms } => format!("⚡ delayed {ms} ms"),
-                    FaultAction::Reorder => "⚡ held back (reorder)".to_string(),
-                    _ => "⚡ duplicated".to_string(),
-                };
-                if action.holds() {
-                    held.insert(entry.seq, message);
-                }
-                let label = format!("{what}: {}", message_label(message));
+                let label = format!("⚡ {}: {}", fault_words(action), message_label(message));
                 let _ = writeln!(out, "    Note over {}: {}", p(&message.to), mermaid_text(&label));
             }
-            Event::MessageReleased { held: from } => {
-                if let Some(message) = held.remove(from) {
+            Event::MessageReleased { .. } => {
+                let released = match change {
+                    Some(Change::Released(i)) => fates.all()[i].message(trace.entries()),
+                    _ => None,
+                };
+                if let Some(message) = released {
                     let label = format!("{} (released)", message_label(message));
                     let _ = writeln!(out, "    {}->>{}: {}", p(&message.from), p(&message.to), mermaid_text(&label));
                 }

@@ -10,9 +10,8 @@ use std::fmt::Write as _;
 
 use crate::protocol::{check, Trace};
 use crate::view::diagram::geometry::{draw, Geometry, Item, Shape};
-use crate::view::diagram::layout::{layout, PALETTE_SIZE};
+use crate::view::diagram::layout::{Layout, PALETTE_SIZE};
 use crate::view::diagram::legend::{legend, legend_summary};
-use crate::view::diagram::motion::Flights;
 use crate::view::diagram::motion_draw;
 use crate::view::i18n::{tr, Catalog};
 
@@ -92,9 +91,11 @@ text { fill: #1d1f24; font-family: system-ui, -apple-system, "Segoe UI", Roboto,
 /// as the live view.
 pub fn svg_of_run(cat: &Catalog, trace: &Trace, cursor: Option<usize>, title: &str) -> String {
     let shown = cursor.unwrap_or(usize::MAX).min(trace.len());
-    let diagram = layout(trace, cursor);
+    // One layout: its diagram and its flights read the same fates.
+    let whole = Layout::of(trace);
+    let diagram = whole.diagram(cursor, None);
     let mut geometry = draw(cat, &diagram, &check(trace), shown);
-    let motion = Flights::of(trace.entries()).at(shown, None);
+    let motion = whole.flights().at(shown, None);
     geometry.motion = motion_draw::draw(cat, &motion, &diagram, |seq| diagram.y_of(seq)).items;
     svg(cat, &geometry, title)
 }

@@ -93,25 +93,45 @@ start_fake_model_server() {
   echo "   fake model server at $FAKE_MODEL_URL (pid $FAKE_SERVER_PID)"
 }
 
-echo "== gates: cargo fmt --check, clippy -D warnings (native and wasm32), lints from Cargo.toml"
+# Each stage says how long it took (the suite's own timing, for notes and
+# for finding the slow stage; nothing is asserted on it).
+SUITE_STARTED=$(date +%s)
+STAGE_STARTED=$SUITE_STARTED
+STAGE_NAME=""
+stage() {
+  local now
+  now=$(date +%s)
+  if [ -n "$STAGE_NAME" ]; then
+    echo "   ($STAGE_NAME: $(( now - STAGE_STARTED )) s)"
+  fi
+  STAGE_STARTED=$now
+  STAGE_NAME=$1
+  echo "== $2"
+}
+
+stage gates "gates: cargo fmt --check, clippy -D warnings (native and wasm32), lints from Cargo.toml"
 cargo fmt --check
 cargo clippy --locked --all-targets -- -D warnings
 cargo clippy --locked --target wasm32-unknown-unknown --lib --bins --tests -- -D warnings
 
-echo "== native tests (cargo test)"
+stage native "native tests (cargo test)"
 cargo test --locked
 
-echo "== benchmarks, one quick pass each (cargo bench -- --test)"
-cargo bench --locked --benches -- --test
+stage benches "benchmarks, one quick pass each (cargo test --benches)"
+# Criterion runs each benchmark once when cargo test runs it. Built in the
+# test profile, the benches reuse the dependencies the native tests just
+# built instead of compiling all of them again with the bench profile's
+# optimisations (timing them is `cargo bench`'s job, not the suite's).
+cargo test --locked --benches
 
-echo "== fake model server self-test (python3 tests/fake_model_server.py --self-test)"
+stage fake-server "fake model server self-test (python3 tests/fake_model_server.py --self-test)"
 if ! command -v python3 >/dev/null 2>&1; then
   echo "python3 is needed for the fake model server of the browser tests" >&2
   exit 1
 fi
 timeout 120 python3 tests/fake_model_server.py --self-test
 
-echo "== browser tests (wasm-pack test --headless --chrome)"
+stage browser "browser tests (wasm-pack test --headless --chrome)"
 start_fake_model_server
 # Each test binary must finish within this many seconds (wasm-bindgen's
 # default is 20); the end-to-end suite takes about 6.
@@ -119,5 +139,6 @@ export WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-240}
 wasm-pack test --headless --chrome -- --locked
 stop_fake_model_server
 
-echo "== end-to-end tests of the release page in Chromium (scripts/e2e.sh: playwright-core, axe-core)"
+stage e2e "end-to-end tests of the release page in Chromium (scripts/e2e.sh: playwright-core, axe-core)"
 ./scripts/e2e.sh
+stage done "every test passed in $(( $(date +%s) - SUITE_STARTED )) s"

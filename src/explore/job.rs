@@ -30,6 +30,22 @@ pub const GALLERY_WORKERS: usize = 1;
 /// The most faults per run the panel offers (the space grows fast).
 pub const MAX_FAULTS: usize = 3;
 
+/// The most choices per run the panel offers (the explorer's own default,
+/// 200, and the panel's, 120, are within it).
+pub const MAX_DEPTH: usize = 1_000;
+
+/// The most distinct states a worker searches: the panel's own bound (it
+/// offers no other), so a link cannot ask a worker for a search that runs
+/// until its memory runs out.
+pub const MAX_STATES: usize = 300_000;
+
+/// The most off-script decisions per run the panel offers.
+pub const MAX_DECISIONS: usize = 10;
+
+/// The random runs of the panel's random search (and the most a link may
+/// ask for).
+pub const MAX_RUNS: u64 = 2_000;
+
 /// Why an exploration cannot start, or a worker's message cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ExploreJobError {
@@ -48,6 +64,17 @@ pub enum ExploreJobError {
     /// A bound of zero.
     #[error("{0} must be at least 1")]
     Zero(&'static str),
+    /// A bound above the most the panel offers (`MAX_DEPTH`, `MAX_STATES`,
+    /// `MAX_DECISIONS`, `MAX_RUNS`).
+    #[error("{bound} is {value}: choose at most {max}")]
+    TooLarge {
+        /// The bound, in words ("the depth bound").
+        bound: &'static str,
+        /// What was asked for.
+        value: u64,
+        /// The most allowed.
+        max: u64,
+    },
     /// A message from a worker that is not one.
     #[error("a worker sent a message that cannot be read: {0}")]
     BadMessage(String),
@@ -98,7 +125,7 @@ impl Default for ExploreSettings {
             max_faults: 1,
             fault_kinds: c.fault_kinds,
             max_depth: 120,
-            max_states: 300_000,
+            max_states: MAX_STATES,
             max_decisions: c.max_decisions,
             decisions: c.decisions,
             rules: c.rules,
@@ -128,6 +155,14 @@ impl ExploreSettings {
         }
         if self.max_states == 0 {
             return Err(ExploreJobError::Zero("the state bound"));
+        }
+        let too_large =
+            |bound, value: u64, max: u64| if value > max { Err(ExploreJobError::TooLarge { bound, value, max }) } else { Ok(()) };
+        too_large("the depth bound", self.max_depth as u64, MAX_DEPTH as u64)?;
+        too_large("the state bound", self.max_states as u64, MAX_STATES as u64)?;
+        too_large("the off-script decisions bound", self.max_decisions as u64, MAX_DECISIONS as u64)?;
+        if let Strategy::Simulate { runs, .. } = self.strategy {
+            too_large("the number of random runs", runs, MAX_RUNS)?;
         }
         Ok(())
     }
@@ -740,6 +775,43 @@ mod tests {
         assert_eq!(bad(ExploreSettings { fault_kinds: vec![], ..settings("shutdown", 1) }), ExploreJobError::NoFaultKind);
         assert_eq!(bad(ExploreSettings { max_depth: 0, ..settings("shutdown", 1) }), ExploreJobError::Zero("the depth bound"));
         assert!(Job::new(ExploreSettings { fault_kinds: vec![], max_faults: 0, ..settings("shutdown", 1) }, 0.0).is_ok());
+    }
+
+    #[test]
+    fn a_bound_above_the_panels_most_is_refused_naming_the_bound_and_its_most() {
+        let bad = |s: ExploreSettings| Job::new(s, 0.0).unwrap_err();
+        let too_large = |bound, value: usize, max: usize| ExploreJobError::TooLarge { bound, value: value as u64, max: max as u64 };
+        assert_eq!(
+            bad(ExploreSettings { max_depth: MAX_DEPTH + 1, ..settings("shutdown", 1) }),
+            too_large("the depth bound", MAX_DEPTH + 1, MAX_DEPTH)
+        );
+        assert_eq!(
+            bad(ExploreSettings { max_states: usize::MAX, ..settings("shutdown", 1) }),
+            too_large("the state bound", usize::MAX, MAX_STATES)
+        );
+        assert_eq!(
+            bad(ExploreSettings { max_decisions: MAX_DECISIONS + 1, ..settings("shutdown", 1) }),
+            too_large("the off-script decisions bound", MAX_DECISIONS + 1, MAX_DECISIONS)
+        );
+        let runs = |runs| ExploreSettings { strategy: Strategy::Simulate { runs, seed: 1 }, ..settings("shutdown", 1) };
+        assert_eq!(bad(runs(u64::MAX)), ExploreJobError::TooLarge { bound: "the number of random runs", value: u64::MAX, max: MAX_RUNS });
+        assert_eq!(
+            bad(ExploreSettings { max_depth: MAX_DEPTH + 1, ..settings("shutdown", 1) }).to_string(),
+            format!("the depth bound is {}: choose at most {MAX_DEPTH}", MAX_DEPTH + 1)
+        );
+        // Each bound at its most is taken.
+        let most = ExploreSettings { max_depth: MAX_DEPTH, max_states: MAX_STATES, max_decisions: MAX_DECISIONS, ..runs(MAX_RUNS) };
+        assert!(Job::new(most, 0.0).is_ok());
+    }
+
+    #[test]
+    fn the_settings_the_page_makes_are_within_the_bounds() {
+        assert_eq!(ExploreSettings::default().validate(), Ok(()));
+        for entry in crate::explore::gallery::GALLERY {
+            for rule_on in [false, true] {
+                assert_eq!(ExploreSettings::of_entry(entry, rule_on).validate(), Ok(()), "{} rule on: {rule_on}", entry.id);
+            }
+        }
     }
 
     #[test]

@@ -28,6 +28,7 @@ pub mod gallery;
 pub mod job;
 mod node;
 pub mod properties;
+mod replies;
 mod report;
 mod search;
 pub mod shrink;

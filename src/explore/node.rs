@@ -237,7 +237,8 @@ impl Node {
         loop {
             self.observe(step);
             if self.replies.is_none() {
-                self.replies = self.world.awaiting_model().and_then(|a| self.world.model_alternatives(a, config.decisions));
+                let caller = self.world.awaiting_model().and_then(|a| self.world.model_caller(a));
+                self.replies = caller.map(|agent| super::replies::alternatives(agent, config.decisions));
             }
             if self.world.awaiting_model().is_some() || self.world.turns().open_turns().next().is_some() {
                 let choices = self.choices(config);

@@ -137,6 +137,28 @@ pub struct ModelRequest {
     pub max_tokens: u32,
 }
 
+/// The length of `value` written as JSON, counted without writing it
+/// anywhere: a request's length on the wire, whatever the model (the
+/// scripted model's usage estimate is about four characters a token; the
+/// runtime keeps each turn's length, `runtime::agent::Said`).
+pub fn json_len(value: &impl serde::Serialize) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    match serde_json::to_writer(&mut count, value) {
+        Ok(()) => count.0,
+        Err(_) => 0,
+    }
+}
+
 /// Why the model stopped.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

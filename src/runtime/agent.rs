@@ -5,8 +5,11 @@
 //! one point to the next is `runtime::loops`.
 //!
 //! Owns the loop's state and its canonical hash. It must not run anything:
-//! no team, no tools, no model.
+//! no team, no tools, no model; nor know any model's policy (what the
+//! explorer remembers about a turn for the scripted policy is the
+//! explorer's, in a slot the turn keeps for it: `Said::kept`).
 
+use std::any::Any;
 use std::collections::VecDeque;
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
@@ -14,9 +17,7 @@ use std::sync::{Arc, Mutex, OnceLock, Weak};
 use serde_json::Value;
 
 use super::tools::{self, AgentRole};
-use crate::model::scripted::choices::{alternatives_asked, Alternative, Decisions};
-use crate::model::scripted::{Asked, AskedTurn, TurnReading};
-use crate::model::{ContentBlock, ModelRequest, ModelResponse, Turn};
+use crate::model::{json_len, ContentBlock, ModelRequest, ModelResponse, Turn};
 use crate::protocol::canon::{id_windows, Canon, CanonMemo, StableHasher};
 use crate::protocol::AgentName;
 
@@ -57,12 +58,13 @@ pub(crate) enum Resume {
 
 /// One turn of a conversation, with what the explorer computes from it
 /// remembered: its canonical hash (under the last two canons it was hashed
-/// with), its length as JSON (the scripted model's usage estimate) and,
-/// for the last turn of a model call's conversation, the scripted policy's
-/// alternatives for that call. Turns are shared between clones of an
-/// agent and between conversations that say the same turns from the same
-/// start (`Said::after`), so each is hashed, measured and answered about
-/// once rather than at every state.
+/// with), its length as JSON (a model's usage estimate) and whatever the
+/// explorer keeps with it (`kept`: what its model's policy read in the
+/// turn and, on the last turn of a model call's conversation, its answers
+/// to that call). Turns are shared between clones of an agent and between
+/// conversations that say the same turns from the same start
+/// (`Said::after`), so each is hashed, measured and answered about once
+/// rather than at every state.
 #[derive(Debug)]
 pub(crate) struct Said {
     /// The turn.
@@ -74,13 +76,12 @@ pub(crate) struct Said {
     whole: CanonMemo,
     /// The turn's length written as JSON.
     chars: OnceLock<usize>,
-    /// The policy's alternatives for a model call whose conversation ends
-    /// with this turn. A turn is only ever made to follow one turn
-    /// (`Said::after`) and never moved, so the last turn names the whole
-    /// conversation (of its agent, whose system prompt and tools are fixed).
-    answers: OnceLock<(Decisions, Arc<Vec<Alternative>>)>,
-    /// What the scripted policy read in the turn's texts.
-    reading: TurnReading,
+    /// What the explorer keeps with the turn (`Said::kept`), of a type the
+    /// runtime does not know. A turn is only ever made to follow one turn
+    /// (`Said::after`) and never moved, so a conversation's last turn names
+    /// the whole conversation (of its agent, whose system prompt and tools
+    /// are fixed): what is kept there may be about the whole call.
+    kept: OnceLock<Box<dyn Any + Send + Sync>>,
     /// The turns made to follow this one (`Said::after`), while some
     /// conversation holds them.
     next: Mutex<Vec<Weak<Said>>>,
@@ -93,8 +94,7 @@ impl Said {
             hashed: CanonMemo::default(),
             whole: CanonMemo::default(),
             chars: OnceLock::new(),
-            answers: OnceLock::new(),
-            reading: TurnReading::default(),
+            kept: OnceLock::new(),
             next: Mutex::new(Vec::new()),
         }
     }
@@ -139,7 +139,14 @@ impl Said {
 
     /// The turn's length written as JSON (remembered).
     fn chars(&self) -> usize {
-        *self.chars.get_or_init(|| crate::model::scripted::json_len(&self.turn))
+        *self.chars.get_or_init(|| json_len(&self.turn))
+    }
+
+    /// What the explorer keeps with this turn: a `T` made at the first
+    /// call and shared by every conversation that holds the turn (`None`
+    /// if a `T` cannot be kept: something of another type was kept first).
+    pub(crate) fn kept<T: Any + Send + Sync + Default>(&self) -> Option<&T> {
+        self.kept.get_or_init(|| Box::<T>::default()).downcast_ref()
     }
 }
 
@@ -283,30 +290,21 @@ impl Agent {
                 tools: self.tools.clone(),
                 max_tokens: self.max_tokens,
             };
-            crate::model::scripted::json_len(&empty)
+            json_len(&empty)
         });
         let turns: usize = self.conversation.iter().map(|t| t.chars()).sum();
         frame + turns + self.conversation.len().saturating_sub(1)
     }
 
-    /// The scripted policy's alternatives for this agent's model call
-    /// (`choices::alternatives_sized` on `request()`), remembered on the
-    /// conversation's last turn: the states that share the conversation
-    /// share them.
-    pub(crate) fn alternatives(&self, decisions: Decisions) -> Arc<Vec<Alternative>> {
-        let compute = || {
-            let turns: Vec<AskedTurn<'_>> =
-                self.conversation.iter().map(|t| AskedTurn { turn: &t.turn, reading: Some(&t.reading) }).collect();
-            let asked = Asked { system: &self.system, turns: &turns };
-            Arc::new(alternatives_asked(asked, decisions, self.request_chars()))
-        };
-        let Some(last) = self.conversation.last() else { return compute() };
-        let (asked, known) = last.answers.get_or_init(|| (decisions, compute()));
-        if *asked == decisions {
-            Arc::clone(known)
-        } else {
-            compute()
-        }
+    /// The system prompt of its model calls.
+    pub(crate) fn system(&self) -> &str {
+        &self.system
+    }
+
+    /// The conversation so far, each turn with what the explorer keeps
+    /// with it (`Said::kept`): `request()`'s messages, borrowed.
+    pub(crate) fn conversation(&self) -> &[Arc<Said>] {
+        &self.conversation
     }
 
     /// Ends the loop where it stands (a stop).
@@ -445,7 +443,6 @@ fn hash_value<H: Hasher>(v: &Value, canon: &Canon, h: &mut H) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::scripted::json_len;
     use crate::model::Role;
     use crate::protocol::RequestId;
 
@@ -474,8 +471,9 @@ mod tests {
         push_turn(&mut x.conversation, Turn::user_text("Please shut down."));
         push_turn(&mut y.conversation, Turn::user_text("Please shut down."));
         assert!(Arc::ptr_eq(&x.conversation[1], &y.conversation[1]), "one turn for both");
-        let d = Decisions::default();
-        assert!(Arc::ptr_eq(&x.alternatives(d), &y.alternatives(d)), "the policy was asked once");
+        let kept = |a: &Agent| a.conversation[1].kept::<OnceLock<usize>>().map(|k| *k.get_or_init(|| a.rounds + 1));
+        y.rounds = 41;
+        assert_eq!((kept(&x), kept(&y)), (Some(1), Some(1)), "what one keeps with the turn the other finds");
         // Another turn, or the same turn after another start, is another turn.
         let mut z = start.clone();
         push_turn(&mut z.conversation, Turn::user_text("Carry on."));
@@ -492,6 +490,17 @@ mod tests {
         assert!(gone.upgrade().is_none());
         push_turn(&mut other.conversation, Turn::user_text("Carry on."));
         assert_eq!(other.conversation[2].text(), "Carry on.");
+    }
+
+    #[test]
+    fn a_turn_keeps_one_value_for_the_explorer_made_at_the_first_ask() {
+        let said = Said::new(Turn::user_text("Please shut down."));
+        let first: *const OnceLock<u32> = said.kept::<OnceLock<u32>>().unwrap();
+        said.kept::<OnceLock<u32>>().unwrap().set(7).unwrap();
+        assert_eq!(said.kept::<OnceLock<u32>>().unwrap().get(), Some(&7));
+        assert!(std::ptr::eq(first, said.kept::<OnceLock<u32>>().unwrap()), "the same value every time");
+        assert!(said.kept::<String>().is_none(), "a value of another type is not made over it");
+        assert!(Said::clone(&said).kept::<OnceLock<u32>>().unwrap().get().is_none(), "a copy to change keeps nothing");
     }
 
     fn hash_of(agent: &Agent, canon: &Canon) -> u64 {

@@ -237,15 +237,10 @@ impl World {
         self.agents.get(agent).map(|a| a.request_chars())
     }
 
-    /// The scripted policy's alternatives for `agent`'s model call
-    /// (`model::scripted::choices`), remembered per conversation: the
-    /// explorer's choices at a model call.
-    pub fn model_alternatives(
-        &self,
-        agent: &AgentName,
-        decisions: crate::model::scripted::choices::Decisions,
-    ) -> Option<std::sync::Arc<Vec<crate::model::scripted::choices::Alternative>>> {
-        self.agents.get(agent).map(|a| a.alternatives(decisions))
+    /// `agent`'s loop, for the explorer to read its model call (system
+    /// prompt, shared turns, request length) without copying a request.
+    pub(crate) fn model_caller(&self, agent: &AgentName) -> Option<&Agent> {
+        self.agents.get(agent).map(|a| &**a)
     }
 
     /// Each agent's name and whether its loop still runs.

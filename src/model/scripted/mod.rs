@@ -13,7 +13,8 @@
 //! like any provider: it must not reach into the runtime or the team.
 
 use super::{
-    CancelToken, ContentBlock, LocalBoxFuture, Model, ModelError, ModelRequest, ModelResponse, Role, StopReason, TextSink, Turn, Usage,
+    json_len, CancelToken, ContentBlock, LocalBoxFuture, Model, ModelError, ModelRequest, ModelResponse, Role, StopReason, TextSink, Turn,
+    Usage,
 };
 
 pub mod choices;
@@ -119,26 +120,6 @@ pub fn respond_asked(request: Asked<'_>, input_chars: usize) -> ModelResponse {
         content,
         stop_reason,
         usage: Usage { input_tokens: input_chars.div_ceil(4) as u64, output_tokens: output_chars.div_ceil(4) as u64 },
-    }
-}
-
-/// The length of `value` written as JSON, counted without writing it
-/// anywhere (the usage estimate: about four characters a token).
-pub fn json_len(value: &impl serde::Serialize) -> usize {
-    struct Count(usize);
-    impl std::io::Write for Count {
-        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-            self.0 += bytes.len();
-            Ok(bytes.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut count = Count(0);
-    match serde_json::to_writer(&mut count, value) {
-        Ok(()) => count.0,
-        Err(_) => 0,
     }
 }
 

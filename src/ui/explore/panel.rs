@@ -12,7 +12,7 @@
 use leptos::ev;
 use leptos::prelude::*;
 
-use crate::explore::job::{ExploreLink, ExploreSettings, Job, JobState, MAX_FAULTS, MAX_WORKERS};
+use crate::explore::job::{ExploreLink, ExploreSettings, Job, JobState, MAX_DECISIONS, MAX_DEPTH, MAX_FAULTS, MAX_RUNS, MAX_WORKERS};
 use crate::explore::{fork, Choice, PathExample, Property, PropertyReport, Quantifier, Strategy, Verdict};
 use crate::protocol::{FaultAction, Trace};
 use crate::runtime::scenarios;
@@ -117,18 +117,18 @@ pub fn ExplorePanel() -> impl IntoView {
                     }).collect_view()}
                 </fieldset>
                 <label class="field">{move || l.t("explore-depth")}
-                    <input type="number" min="1" aria-label=move || l.t("explore-depth") prop:value=move || ui.settings.with(|x| x.max_depth.to_string())
+                    <input type="number" min="1" max=MAX_DEPTH.to_string() aria-label=move || l.t("explore-depth") prop:value=move || ui.settings.with(|x| x.max_depth.to_string())
                         on:change=move |ev| match number(&ev) { Some(n) => set(&|x| x.max_depth = n), None => not_whole("explore-depth-not-whole") }/>
                 </label>
                 <label class="field">{move || l.t("explore-decisions")}
-                    <input type="number" min="0" aria-label=move || l.t("explore-decisions-label") prop:value=move || ui.settings.with(|x| x.max_decisions.to_string())
+                    <input type="number" min="0" max=MAX_DECISIONS.to_string() aria-label=move || l.t("explore-decisions-label") prop:value=move || ui.settings.with(|x| x.max_decisions.to_string())
                         on:change=move |ev| match number(&ev) { Some(n) => set(&|x| x.max_decisions = n), None => not_whole("explore-decisions-not-whole") }/>
                 </label>
                 <label class="inline"><input type="checkbox" prop:checked=move || ui.settings.with(|x| x.decisions.withhold_answers) on:change=move |ev| { let on = event_target_checked(&ev); set(&|x| x.decisions.withhold_answers = on) }/>{move || l.t("explore-withhold")}</label>
                 <label class="field">{move || l.t("explore-search")}
                     <select aria-label=move || l.t("explore-search-label") on:change=move |ev| {
                         let v = event_target_value(&ev);
-                        set(&|x| x.strategy = match v.as_str() { "dfs" => Strategy::Dfs, "simulate" => Strategy::Simulate { runs: 2_000, seed: 1 }, _ => Strategy::Bfs })
+                        set(&|x| x.strategy = match v.as_str() { "dfs" => Strategy::Dfs, "simulate" => Strategy::Simulate { runs: MAX_RUNS, seed: 1 }, _ => Strategy::Bfs })
                     }>
                         <option value="bfs">{move || l.t("explore-bfs")}</option>
                         <option value="dfs">{move || l.t("explore-dfs")}</option>

@@ -310,6 +310,33 @@ mod tests {
     }
 
     #[test]
+    fn an_explorer_link_asking_for_a_search_beyond_the_panels_bounds_is_refused_naming_the_bound() {
+        use crate::explore::job::{MAX_DECISIONS, MAX_DEPTH, MAX_RUNS, MAX_STATES};
+        let pack = |json: &str| format!("explore={}", base64url(&miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9)));
+        let settings = serde_json::to_value(crate::explore::job::ExploreSettings::default()).unwrap();
+        let with = |key: &str, value: serde_json::Value| {
+            let mut s = settings.clone();
+            s[key] = value;
+            pack(&serde_json::json!({ "settings": s }).to_string())
+        };
+        let huge = u64::MAX;
+        for (link, says) in [
+            (with("max_depth", huge.into()), format!("the depth bound is {huge}: choose at most {MAX_DEPTH}")),
+            (with("max_states", huge.into()), format!("the state bound is {huge}: choose at most {MAX_STATES}")),
+            (with("max_decisions", huge.into()), format!("the off-script decisions bound is {huge}: choose at most {MAX_DECISIONS}")),
+            (with("max_faults", huge.into()), format!("{huge} faults per run")),
+            (
+                with("strategy", serde_json::to_value(crate::explore::Strategy::Simulate { runs: huge, seed: 1 }).unwrap()),
+                format!("the number of random runs is {huge}: choose at most {MAX_RUNS}"),
+            ),
+        ] {
+            let error = parse_fragment(&link).expect_err(&says);
+            assert!(matches!(&error, ShareError::BadExplore(why) if why.contains(&says)), "{says}: {error}");
+        }
+        assert!(parse_fragment(&with("max_depth", MAX_DEPTH.into())).is_ok(), "a bound at its most is taken");
+    }
+
+    #[test]
     fn a_trace_too_big_for_a_link_says_so() {
         assert!(matches!(trace_fragment(&busy_trace(20_000, 8, 1)), Err(ShareError::TooLong(_))));
         assert!(trace_fragment(&busy_trace(200, 4, 1)).is_ok());

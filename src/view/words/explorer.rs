@@ -138,15 +138,22 @@ pub fn job_error(cat: &Catalog, e: &ExploreJobError) -> String {
         ExploreJobError::Faults(n) => tr!(cat, "explore-err-faults", count = *n, max = MAX_FAULTS),
         ExploreJobError::NoFaultKind => cat.t("explore-err-no-fault-kind"),
         ExploreJobError::Zero(what) => tr!(cat, "explore-err-zero", bound = bound_name(cat, what)),
+        // Digits, not a number: a link's value may be past what a float
+        // (Fluent's number) holds exactly.
+        ExploreJobError::TooLarge { bound, value, max } => {
+            tr!(cat, "explore-err-too-large", bound = bound_name(cat, bound), count = value.to_string().as_str(), max = *max)
+        }
         ExploreJobError::BadMessage(why) => tr!(cat, "explore-err-bad-message", error = why.as_str()),
     }
 }
 
-/// A bound named by `ExploreJobError::Zero`, in words.
+/// A bound named by `ExploreJobError::Zero` or `TooLarge`, in words.
 fn bound_name(cat: &Catalog, what: &str) -> String {
     match what {
         "the depth bound" => cat.t("explore-bound-depth"),
         "the state bound" => cat.t("explore-bound-states"),
+        "the off-script decisions bound" => cat.t("explore-bound-decisions"),
+        "the number of random runs" => cat.t("explore-bound-runs"),
         other => other.to_string(),
     }
 }
@@ -301,12 +308,29 @@ mod tests {
             ExploreJobError::NoFaultKind,
             ExploreJobError::Zero("the depth bound"),
             ExploreJobError::Zero("the state bound"),
+            ExploreJobError::TooLarge { bound: "the depth bound", value: 5_000, max: 1_000 },
+            ExploreJobError::TooLarge { bound: "the state bound", value: u64::MAX, max: 300_000 },
+            ExploreJobError::TooLarge { bound: "the off-script decisions bound", value: 11, max: 10 },
+            ExploreJobError::TooLarge { bound: "the number of random runs", value: 2_001, max: 2_000 },
             ExploreJobError::BadMessage("eof".into()),
         ];
         for e in all {
             assert_eq!(job_error(Catalog::en(), &e), e.to_string());
             for l in Locale::ALL {
                 assert!(!job_error(Catalog::get(l), &e).contains('⟦'), "{}: {e}", l.tag());
+            }
+        }
+    }
+
+    #[test]
+    fn every_bound_a_job_error_names_has_its_own_words_in_every_language() {
+        for bound in ["the depth bound", "the state bound", "the off-script decisions bound", "the number of random runs"] {
+            for l in Locale::ALL {
+                let words = bound_name(Catalog::get(l), bound);
+                assert!(!words.is_empty() && !words.contains('⟦'), "{}: {bound}", l.tag());
+                if l != Locale::En {
+                    assert_ne!(words, bound, "{}: {bound} is worded", l.tag());
+                }
             }
         }
     }

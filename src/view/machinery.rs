@@ -10,7 +10,7 @@
 //! state at the cursor, the events before the cursor, the selected request).
 //! No DOM, no signals, no layout; it reads only the last event and at most
 //! `SCAN_BACK` events before the cursor, so a step costs the same at 100
-//! events and at 100,000. The panel (`machinery_view`) draws it.
+//! events and at 100,000. The panel (`ui::panels::machinery`) draws it.
 
 use crate::protocol::text::clip;
 use crate::protocol::{

@@ -13,7 +13,7 @@
 //! Owns the tours' stops and the search for their events; the words are
 //! messages of the language's catalog (`locales/*/tours.ftl`). Pure and native:
 //! it reads trace entries only and must not touch the DOM, signals, the
-//! playback cursor or the runtime (the view, `tour_view`, moves the cursor).
+//! playback cursor or the runtime (the view, `ui::diagram::tour`, moves the cursor).
 
 use crate::protocol::{AgentName, Event, MemberStatus, Message, MessageId, MessageType, RequestId, RequestKind, RequestStatus, TraceEntry};
 use crate::runtime::scenarios::{self, Scenario};

@@ -9,7 +9,7 @@
 //! a model's reply, and the sticky row of lifeline heads, which redraws the
 //! geometry's heads moved to the top of the viewport. Selection and cursor
 //! live in the session. "Messages as a table" swaps the drawing for its
-//! text alternative (`machinery_view::MessageTable`).
+//! text alternative (`ui::panels::machinery::MessageTable`).
 //!
 //! Moving messages: `motion` says where each message is as of the cursor
 //! (inboxes, held messages) and what moved at the step that reached it,

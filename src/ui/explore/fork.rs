@@ -4,7 +4,7 @@
 //! diagram at that point.
 //!
 //! Owns the fork's view. The runs come from `explore::fork`, the rows from
-//! `fork_align`, the words from `captions` and `explore_words`.
+//! `fork_align`, the words from `captions` and `view::words::explorer`.
 
 use leptos::prelude::*;
 

@@ -5,8 +5,8 @@
 //! what broke and why, the run's choices in words, and its link.
 //!
 //! Owns the panel's views (the form, the counters, the verdicts, the card
-//! over the diagram). What they do is `ExploreUi` (`explore_ui`); the words
-//! are `explore_words`. They must not start workers or load runs
+//! over the diagram). What they do is `ExploreUi` (`state`); the words
+//! are `view::words::explorer`. They must not start workers or load runs
 //! themselves.
 
 use leptos::ev;

@@ -5,9 +5,9 @@
 //!
 //! Owns those actions and the state they share with the views (the panel,
 //! the card over the diagram, the fork view, the gallery). It must not
-//! draw: the views are `explore_panel`, `fork_view`, `explore_gallery`. The
-//! job's rules are `explore_job`, the workers `explore_workers`, the words
-//! `explore_words`; a run opens through the `Session` like any other.
+//! draw: the views are `panel`, `fork`, `gallery`. The
+//! job's rules are `explore::job`, the workers `workers`, the words
+//! `view::words::explorer`; a run opens through the `Session` like any other.
 
 use std::rc::Rc;
 

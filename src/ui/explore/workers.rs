@@ -1,7 +1,7 @@
 //! The explorer's Web Workers, seen from the page: start one per share of a
 //! search (`explore_worker_loader.js`, built by Trunk from
 //! `src/bin/explore_worker.rs`), send each its slice, relay each worker's
-//! claims (a typed array, `explore_job::ClaimBatch`) to the others without
+//! claims (a typed array, `explore::job::ClaimBatch`) to the others without
 //! reading them, hand every other message to whoever holds the workers now,
 //! terminate them all on Stop or at the end.
 //!

@@ -3,11 +3,10 @@
 //! keyboard shortcuts.
 //!
 //! Owns layout and what the page does on its own (Play's timer, the keys,
-//! links). Each part is its own module: the controls bar `controls`, the
-//! forms `prompt_box`, `settings_form`, `faults_form`, `trace_box`, the
-//! drawers `drawers`, the shortcuts' help `shortcuts`, the diagram
-//! `diagram_view`, the panels `panels`; every action goes through the
-//! `Session`.
+//! links). Each part is its own module: the diagram, its controls and
+//! caption in `ui::diagram`, the forms in `ui::setup`, the side panels and
+//! the trace box in `ui::panels`, the drawers `drawers`, the shortcuts'
+//! help `shortcuts`; every action goes through the `Session`.
 
 use leptos::ev;
 use leptos::prelude::*;

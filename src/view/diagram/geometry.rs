@@ -1,5 +1,5 @@
 //! The drawing of a laid-out diagram as plain primitives: the one geometry
-//! that both the live view (`diagram_view`, Leptos) and the SVG export
+//! that both the live view (`ui::diagram::canvas`, Leptos) and the SVG export
 //! (`export::svg`) draw, so the two cannot drift apart.
 //!
 //! Owns what is drawn where: lines with their arrow heads, crosses (a

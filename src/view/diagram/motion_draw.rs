@@ -4,7 +4,7 @@
 //! that reached the cursor (an envelope's path, forward or back).
 //!
 //! Owns the drawing of moving messages only. Pure and native; the live view
-//! (`diagram_view`) turns movers into CSS animations and decides their
+//! (`ui::diagram::canvas`) turns movers into CSS animations and decides their
 //! duration.
 
 use std::collections::BTreeMap;

@@ -357,26 +357,10 @@ fn describe(trace: &Trace) -> String {
     let mut kinds: BTreeMap<&str, usize> = BTreeMap::new();
     let mut lead_calls = 0;
     for e in trace.entries() {
-        let kind = match &e.event {
-            Event::RunStarted { .. } => "run_started",
-            Event::RunFinished => "run_finished",
-            Event::MemberSpawned { .. } => "member_spawned",
-            Event::MemberStatusChanged { .. } => "member_status_changed",
-            Event::MessageSent { .. } => "message_sent",
-            Event::InboxDrained { .. } => "inbox_drained",
-            Event::RequestCreated { .. } => "request_created",
-            Event::RequestTransitioned { .. } => "request_transitioned",
-            Event::ModelCalled { agent } => {
-                lead_calls += usize::from(agent.is_lead());
-                "model_called"
-            }
-            Event::ModelReplied { .. } => "model_replied",
-            Event::ModelFailed { .. } => "model_failed",
-            Event::ToolCalled { .. } => "tool_called",
-            Event::ToolReturned { .. } => "tool_returned",
-            Event::FaultApplied { .. } => "fault_applied",
-            Event::MessageReleased { .. } => "message_released",
-        };
+        if let Event::ModelCalled { agent } = &e.event {
+            lead_calls += usize::from(agent.is_lead());
+        }
+        let kind = e.event.kind();
         *kinds.entry(kind).or_default() += 1;
     }
     format!("{kinds:?}; lead model calls: {lead_calls}")

@@ -2,25 +2,17 @@
 //! web_step`): one Next, one event, one caption — every event of a run is
 //! released by a Next of its own and told by the caption, named by the same
 //! number in the caption, beside the counter and in the event log.
+//! Its App is mounted and unmounted through `web_page::Page`, as in
+//! `tests/web.rs`.
 #![cfg(target_arch = "wasm32")]
 
-use leptos::prelude::*;
-use team_protocols::ui::App;
+mod web_page;
+
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
+use web_page::{until, Page};
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-/// Mounts the app as on a first visit (no run kept from before) in a host of
-/// its own; dropping the handle returned unmounts it.
-fn mount_app() -> (web_sys::HtmlElement, impl Sized) {
-    let storage = window().local_storage().unwrap().unwrap();
-    storage.remove_item("team-protocols.current").unwrap();
-    let host: web_sys::HtmlElement = document().create_element("div").unwrap().unchecked_into();
-    document().body().unwrap().append_child(&host).unwrap();
-    let handle = leptos::mount::mount_to(host.clone(), || view! { <App pace_ms=0/> });
-    (host, handle)
-}
 
 fn all(host: &web_sys::HtmlElement, selector: &str) -> Vec<web_sys::Element> {
     let list = host.query_selector_all(selector).unwrap();
@@ -46,20 +38,10 @@ fn position(host: &web_sys::HtmlElement) -> (usize, usize) {
     (a.parse().unwrap(), b.parse().unwrap())
 }
 
-/// Waits (in real time, up to ~10 s) until `done` holds.
-async fn until(what: &str, done: impl Fn() -> bool) {
-    for _ in 0..500 {
-        if done() {
-            return;
-        }
-        gloo_timers::future::TimeoutFuture::new(20).await;
-    }
-    panic!("timed out waiting for {what}");
-}
-
 #[wasm_bindgen_test]
 async fn in_step_mode_each_next_releases_one_event_and_the_caption_tells_it() {
-    let (host, app) = mount_app();
+    let page = Page::start();
+    let host = page.mount();
     leptos::task::tick().await;
     button(&host, "Step").click();
     let scenario: web_sys::HtmlElement =
@@ -86,6 +68,5 @@ async fn in_step_mode_each_next_releases_one_event_and_the_caption_tells_it() {
         assert!(titles.iter().any(|t| t == told), "{told:?} was told: {titles:?}");
     }
     assert_eq!(titles.last().map(String::as_str), Some("Run finished"));
-    drop(app);
-    host.remove();
+    drop(page);
 }

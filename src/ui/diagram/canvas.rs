@@ -264,6 +264,32 @@ pub fn DiagramView() -> impl IntoView {
         })
     };
 
+    // The boxes of what was said under the arrows on screen, keyed by what
+    // they are, so a step or a scroll keeps the buttons that stay (and the
+    // focus on one).
+    let said_targets = move || {
+        let cat = l.cat();
+        let k = scale.get();
+        let (top, bottom) = window();
+        diagram.with(|d| {
+            d.rows_between(top, bottom)
+                .iter()
+                .map(|r| geometry::row(cat, r))
+                .filter_map(|it| geometry::said_target(&it).map(|t| (it, t)))
+                .map(|(it, t)| {
+                    let style = format!(
+                        "left: {:.1}px; top: {:.1}px; width: {:.1}px; height: {:.1}px",
+                        t.x * k,
+                        t.y * k,
+                        t.width * k,
+                        t.height * k
+                    );
+                    let name = crate::view::i18n::tr!(cat, "ui-said-open", said = t.whole.clone());
+                    (format!("{:?}{style}{name}", it.seq), it.seq, it.request, t.whole, style, name)
+                })
+                .collect::<Vec<_>>()
+        })
+    };
     view! {
         <div class="diagram-tools" role="group" aria-label=move || l.t("ui-zoom-group")>
             <button aria-label=move || l.t("ui-zoom-out") title=move || l.t("ui-zoom-out") disabled=move || zoom_step(scale.get(), -1).is_none() on:click=move |_| zoom_by(-1)>"−"</button>
@@ -339,7 +365,7 @@ pub fn DiagramView() -> impl IntoView {
                         keyed(lifelines.chain(bars))
                     })
                     key=|(key, _, _)| key.clone()
-                    children=move |(_, it, extra)| item_view(&it, extra, s, said)
+                    children=move |(_, it, extra)| item_view(&it, extra, s)
                 />
                 // Rows, violation marks and badges: only those on screen are
                 // turned into primitives and drawn, keyed by what they draw.
@@ -363,7 +389,7 @@ pub fn DiagramView() -> impl IntoView {
                         })
                     }
                     key=|(key, _, _)| key.clone()
-                    children=move |(_, it, extra)| item_view(&it, extra, s, said)
+                    children=move |(_, it, extra)| item_view(&it, extra, s)
                 />
                 // Inboxes, held messages and the envelope moving at this
                 // step (`motion`): a few elements, redrawn only as they change.
@@ -371,7 +397,7 @@ pub fn DiagramView() -> impl IntoView {
                     <For
                         each=move || drawing.with(|dr| keyed(dr.items.iter().map(|it| (it.clone(), String::new()))))
                         key=|(key, _, _)| key.clone()
-                        children=move |(_, it, extra)| item_view(&it, extra, s, said)
+                        children=move |(_, it, extra)| item_view(&it, extra, s)
                     />
                     <For
                         each=move || drawing.with(|dr| dr.movers.clone())
@@ -381,6 +407,24 @@ pub fn DiagramView() -> impl IntoView {
                 </g>
                 {move || streaming_notes(s, &diagram.get())}
             </svg>
+            // Over the cut words of what was said under each arrow on
+            // screen, a button that opens them whole (`SaidCard`): outside
+            // the drawing, which is one image to assistive technology.
+            <div class="said-layer">
+                <For
+                    each=said_targets
+                    key=|t| t.0.clone()
+                    children=move |(_, seq, request, whole, style, name)| {
+                        view! {
+                            <button class="said-open" style=style aria-label=name aria-haspopup="dialog" data-seq=seq.map(|q| q.to_string())
+                                on:click=move |_| {
+                                    s.playback.selected.set(request.clone());
+                                    open_said(said, seq, request.clone(), &whole);
+                                }></button>
+                        }
+                    }
+                />
+            </div>
         </div>
     }
 }
@@ -474,46 +518,9 @@ fn open_said(said: RwSignal<Option<SaidOpen>>, seq: Option<u64>, request: Option
 
 /// One item as a `<g>` with its classes (plus `extra`), event number,
 /// request and accessible name; clicking an item of a request selects it.
-/// The cut words of what was said under an arrow are a button that opens
-/// them whole (`SaidCard`).
-fn item_view(it: &Item, extra: String, s: Session, said: RwSignal<Option<SaidOpen>>) -> AnyView {
+fn item_view(it: &Item, extra: String, s: Session) -> AnyView {
     let request = it.request.clone();
-    let full = it.shapes.iter().find_map(|sh| match sh {
-        Shape::Tooltip(t) if it.kind == ItemKind::Message => Some(t.clone()),
-        _ => None,
-    });
-    let shapes = it
-        .shapes
-        .iter()
-        .map(|sh| match (sh, &full) {
-            (Shape::Text { class: Some("msg-said"), .. }, Some(full)) => {
-                let (seq, id) = (it.seq, it.request.clone());
-                let (on_click, on_key) = {
-                    let (full2, id2) = (full.clone(), id.clone());
-                    let click = move |_| open_said(said, seq, id2.clone(), &full2);
-                    let (full, id) = (full.clone(), id.clone());
-                    let key = move |ev: ev::KeyboardEvent| {
-                        if ev.key() == "Enter" || ev.key() == " " {
-                            ev.prevent_default();
-                            open_said(said, seq, id.clone(), &full);
-                        }
-                    };
-                    (click, key)
-                };
-                let l = crate::ui::shell::lang::lang();
-                let name = full.clone();
-                view! {
-                    <g class="said-open" tabindex="0" role="button" aria-haspopup="dialog"
-                        aria-label=move || crate::view::i18n::tr!(l.cat(), "ui-said-open", said = name.clone())
-                        on:click=on_click on:keydown=on_key>
-                        {shape_view(sh)}
-                    </g>
-                }
-                .into_any()
-            }
-            _ => shape_view(sh),
-        })
-        .collect_view();
+    let shapes = it.shapes.iter().map(shape_view).collect_view();
     view! {
         <g
             class=format!("{}{extra}", it.class)

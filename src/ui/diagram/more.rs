@@ -32,8 +32,7 @@ impl Clamp {
 }
 
 /// A paragraph of `text` with class `class` (plus `clampable`) that a short
-/// screen cuts. Whether it is open outlives a change of text, so stepping
-/// through captions keeps them whole once asked.
+/// screen cuts. Each new text starts cut (More opens that text only).
 #[component]
 pub fn ClampedText(
     /// Its state, shared with its `MoreButton`.
@@ -49,6 +48,9 @@ pub fn ClampedText(
     let resized = RwSignal::new(0_u32);
     let resize = window_event_listener(leptos::ev::resize, move |_| resized.update(|n| *n = n.wrapping_add(1)));
     on_cleanup(move || resize.remove());
+    // A new text (the next step's caption, another stop) starts cut again:
+    // on a small screen an opened text would leave the diagram no room.
+    Effect::watch(move || text.get(), move |_, _, _| open.set(false), false);
     // Measured a frame after the text (or the window, or open) changes,
     // once the new text is laid out.
     Effect::new(move |_| {

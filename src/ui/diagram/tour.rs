@@ -218,6 +218,8 @@ pub fn TourCard() -> impl IntoView {
     // not reached yet.
     let len = move || s.run.trace.with(Trace::len);
     let card = Memo::new(move |_| found.with(|f| tours::card_at(f, s.shown(), len())));
+    // Each card starts cut on a short screen (More opens that card only).
+    Effect::watch(move || card.get(), move |_, _, _| clamp.open.set(false), false);
     // The tour's run ended: go to the first stop.
     Effect::new(move |_| {
         let Some(tour) = t.active.get() else { return };

@@ -332,6 +332,15 @@ for (const size of CUT_SIZES) {
           await expectWhole(page, '#caption-text', `the caption at stop ${i}`);
           await expectWhole(page, '#tour-text', `stop ${i}`);
           await expectArrowOnScreen(page, at, `stop ${i}`);
+          // The shutdown tour's stops are all between the lead and alice:
+          // the lead's lifeline (and so its sticky head) stays on screen.
+          const lead = await page.evaluate(() => {
+            const line = document.querySelector('svg.diagram g.status-lead line.life');
+            const pane = document.querySelector('.diagram-scroll').getBoundingClientRect();
+            const x = line.x1.baseVal.value * line.ownerSVGElement.getScreenCTM().a + line.ownerSVGElement.getScreenCTM().e;
+            return { x, left: pane.left, right: pane.right };
+          });
+          expect(lead.x >= lead.left && lead.x <= lead.right, `at stop ${i} the lead's lifeline (x ${Math.round(lead.x)}) is off the pane ${Math.round(lead.left)}..${Math.round(lead.right)}`);
           const past = await textsPastTheEdge(page);
           expect(past.length === 0, `at stop ${i} the diagram's text passes its right edge: ${JSON.stringify(past.slice(0, 3))}`);
           if (i === 2) await screenshot(page, size, scheme, 'tour-whole');

@@ -2,13 +2,15 @@
 //! is on screen: both ends of its arrow (the sender's lifeline and the
 //! recipient's) whenever they fit in the pane, with its badge or note and
 //! room for the lifelines' heads when there is some; when an arrow is wider
-//! than the pane, its head's end. The least move that does it, so stepping
-//! along one pair of lifelines keeps the view still.
+//! than the pane, its head's end; and the lead's lifeline with them when it
+//! fits too (its head is the one the sticky row always shows). The least
+//! move that does it, so stepping along one pair of lifelines keeps the
+//! view still.
 //!
 //! Owns this arithmetic only (pure, tested natively); the canvas
 //! (`ui::diagram::canvas`) measures the pane and scrolls it.
 
-use crate::view::diagram::layout::Span;
+use crate::view::diagram::layout::{Span, LEFT};
 
 /// Margins tried around an arrow's ends, in SVG units, widest first: half a
 /// lifeline head (its name shows whole), then a little past the lifeline.
@@ -19,9 +21,16 @@ pub const MARGINS: [f64; 2] = [64.0, 24.0];
 /// `left`.
 pub fn reveal_left(left: f64, pane: f64, scale: f64, span: Span) -> f64 {
     let (lo, hi) = (span.from.min(span.to), span.from.max(span.to));
-    // With the badge or note, then without: the lifelines come first.
-    let tries = MARGINS.map(|m| (m, span.right + MARGINS[1] - m)).into_iter().chain(MARGINS.map(|m| (m, hi)));
-    for (margin, right) in tries {
+    // The lead's lifeline too when it fits (its head is the one kept at
+    // the top: the sticky row is never blank), then the row's own; with
+    // the badge or note, then without: the lifelines come first.
+    let with_lead = lo.min(LEFT);
+    let tries = [with_lead, lo].into_iter().flat_map(|from| {
+        let noted = MARGINS.map(|m| (from, m, span.right + MARGINS[1] - m));
+        let bare = MARGINS.map(|m| (from, m, hi));
+        noted.into_iter().chain(bare)
+    });
+    for (lo, margin, right) in tries {
         let (a, b) = ((lo - margin) * scale, (hi + margin).max(right + margin) * scale);
         if b - a <= pane {
             let moved = if a < left {
@@ -86,6 +95,22 @@ mod tests {
         // A pane too narrow for the badge keeps both lifelines.
         let to = reveal_left(0.0, 300.0, 1.0, span);
         assert!(shown(to, 300.0, 1.0, 90.0) && shown(to, 300.0, 1.0, 346.0), "{to}");
+    }
+
+    #[test]
+    fn a_teammate_s_note_keeps_the_lead_s_lifeline_on_screen_when_both_fit() {
+        // alice's tool note (346, reaching 552) on a phone: the lead and
+        // alice before the rest of the note.
+        let span = Span { from: 346.0, to: 346.0, right: 552.0 };
+        let to = reveal_left(200.0, 390.0, 1.0, span);
+        assert!(shown(to, 390.0, 1.0, LEFT) && shown(to, 390.0, 1.0, 346.0), "{to}");
+        // A wide pane shows the whole note as well.
+        let to = reveal_left(0.0, 600.0, 1.0, span);
+        assert!(shown(to, 600.0, 1.0, LEFT) && shown(to, 600.0, 1.0, 552.0), "{to}");
+        // A third column's note, too far from the lead: its own lifeline.
+        let far = Span { from: 858.0, to: 858.0, right: 1000.0 };
+        let to = reveal_left(0.0, 390.0, 1.0, far);
+        assert!(shown(to, 390.0, 1.0, 858.0) && shown(to, 390.0, 1.0, 1000.0), "{to}");
     }
 
     #[test]

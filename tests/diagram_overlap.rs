@@ -274,3 +274,67 @@ fn inboxes_and_held_messages_collide_with_nothing_at_any_cursor() {
     assert!(inboxes > 0 && held > 0, "the runs show inboxes ({inboxes}) and held messages ({held})");
     assert!(report.is_empty(), "{} collision(s):\n{}", report.len(), report.join("\n"));
 }
+
+/// Every text, box and line of `g` that reaches past the drawing's left
+/// (0) or right (`g.width`) edge, in words.
+fn outside(g: &Geometry) -> Vec<String> {
+    let d = collect(g);
+    let mut found = Vec::new();
+    for t in &d.texts {
+        if t.bounds.x0 < 0.0 || t.bounds.x1 > g.width {
+            found.push(format!(
+                "text {:?} ({:?}) spans x {:.0}..{:.0}, the drawing 0..{:.0}",
+                t.text, t.kind, t.bounds.x0, t.bounds.x1, g.width
+            ));
+        }
+    }
+    for (_, kind, r) in &d.rects {
+        if r.x0 < 0.0 || r.x1 > g.width {
+            found.push(format!("a {kind:?} box spans x {:.0}..{:.0}, the drawing 0..{:.0}", r.x0, r.x1, g.width));
+        }
+    }
+    for it in g.items() {
+        for s in &it.shapes {
+            if let Shape::Line { x1, x2, .. } = s {
+                if x1.min(*x2) < 0.0 || x1.max(*x2) > g.width {
+                    found.push(format!("a {:?} line spans x {x1:.0}..{x2:.0}, the drawing 0..{:.0}", it.kind, g.width));
+                }
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn every_label_and_badge_lies_within_the_diagram_width_in_every_scenario_at_every_cursor() {
+    let mut report = Vec::new();
+    for scenario in scenarios::ALL {
+        let trace = common::scenario_trace(scenario);
+        let whole = Layout::of(&trace);
+        for (cursor, locale) in (1..=trace.len()).flat_map(|c| Locale::ALL.map(|l| (c, l))) {
+            // With the inboxes and held messages the live view draws.
+            let g = with_motion(Catalog::get(locale), &trace, &whole, cursor);
+            for c in outside(&g) {
+                let line = format!("{} ({}): {c}", scenario.id, locale.tag());
+                if !report.contains(&line) {
+                    report.push(line);
+                }
+            }
+        }
+    }
+    assert!(report.is_empty(), "{} thing(s) past the edge:\n{}", report.len(), report.join("\n"));
+}
+
+#[test]
+fn the_width_check_finds_a_badge_past_the_right_edge() {
+    // The check itself must be able to fail: the same drawing, narrowed.
+    let trace = common::scenario_trace(scenarios::SHUTDOWN);
+    let mut g = draw(Catalog::en(), &layout(&trace, None), &check(&trace), trace.len());
+    assert!(outside(&g).is_empty(), "{:?}", outside(&g));
+    let badge_right = g.badges.iter().flat_map(|b| &b.shapes).filter_map(|s| match s {
+        Shape::Rect { x, width, .. } => Some(x + width),
+        _ => None,
+    });
+    g.width = badge_right.fold(0.0, f64::max) - 1.0;
+    assert!(outside(&g).iter().any(|c| c.contains("a Badge box spans")), "{:?}", outside(&g));
+}

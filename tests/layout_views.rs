@@ -234,7 +234,9 @@ fn reference_layout(trace: &Trace, cursor: Option<usize>) -> Diagram {
     for a in d.activations.iter_mut().filter(|a| a.open) {
         a.y1 = y;
     }
-    d.width = LEFT + COLUMN_WIDTH * (d.columns.len() as f64 - 0.5) + 140.0;
+    let badges = d.badges.iter().map(|b| b.x + BADGE_REACH);
+    let reach = d.rows.iter().map(|r| row_reach(&r.kind)).chain(badges).fold(0.0, f64::max);
+    d.width = diagram_width(d.columns.len(), reach);
     // The row under the last one ("now", where inboxes sit), then one row
     // per message still held by a fault.
     d.now_y = y;

@@ -286,3 +286,34 @@ fn the_scale_scenario_asks_each_of_fifty_teammates_twenty_times_and_each_agrees_
     assert_eq!(check(&trace), vec![], "no finding");
     assert!(trace.len() > 10_000, "a run of thousands of events: {}", trace.len());
 }
+
+#[test]
+fn the_request_detail_tells_the_plan_and_the_feedback_whole_in_the_order_sent() {
+    use team_protocols::view::panel_data::said_about;
+    let (_, trace) = run(scenarios::REJECT_PLAN);
+    let mut told = 0;
+    for e in trace.entries() {
+        let Event::RequestCreated { request_id, request_kind: RequestKind::Plan, .. } = &e.event else { continue };
+        let said = said_about(trace.entries(), request_id);
+        let fields: Vec<&str> = said.iter().map(|s| s.field).collect();
+        assert_eq!(fields, ["plan", "feedback"], "{request_id}: {said:?}");
+        // Whole: what the messages carry, not the diagram's cut.
+        for (s, m) in said.iter().zip(trace.entries().iter().filter_map(|e| match &e.event {
+            Event::MessageSent { message } if message.request_id.as_ref() == Some(request_id) => Some(message),
+            _ => None,
+        })) {
+            let carried = m.plan.as_deref().or(m.feedback.as_deref()).unwrap_or(&m.content).trim();
+            assert_eq!(s.text, carried, "{request_id}");
+            assert!(!s.text.ends_with('…'), "{request_id}: {}", s.text);
+        }
+        // Only what was sent by the cursor: before the answer, the plan alone.
+        let answered = trace
+            .entries()
+            .iter()
+            .position(|e| matches!(&e.event, Event::MessageSent { message } if message.request_id.as_ref() == Some(request_id) && message.msg_type == MessageType::PlanApprovalResponse))
+            .expect("an answer");
+        assert_eq!(said_about(&trace.entries()[..answered], request_id).len(), 1);
+        told += 1;
+    }
+    assert_eq!(told, 2, "the rejected plan and the revised one");
+}

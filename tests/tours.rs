@@ -196,3 +196,67 @@ fn every_stop_of_every_tour_is_told_in_every_language_with_nothing_left_over() {
         }
     }
 }
+
+/// Next stop from every card, walked one event at a time as the page does:
+/// the card at each cursor on the way, and where the walk ends.
+fn walk_the_tour(stops: &[ResolvedStop], len: usize) -> (Vec<(usize, tours::Card)>, usize) {
+    let mut shown = stops.first().map_or(0, |s| s.cursor);
+    let mut seen = vec![(shown, tours::card_at(stops, shown, len))];
+    while let Some(target) = tours::next_target(stops, tours::card_at(stops, shown, len), len) {
+        assert!(target > shown, "Next stop goes forward: {target} after {shown}");
+        while shown < target {
+            shown += 1;
+            seen.push((shown, tours::card_at(stops, shown, len)));
+        }
+    }
+    (seen, shown)
+}
+
+#[test]
+fn the_tour_card_follows_the_cursor_and_never_tells_a_stop_before_the_diagram_reaches_it() {
+    for tour in &TOURS {
+        let (trace, stops) = stops_of(tour.id);
+        let (seen, _) = walk_the_tour(&stops, trace.len());
+        for (shown, card) in seen {
+            if let tours::Card::Stop(i) = card {
+                assert!(stops[i].cursor <= shown, "{}: stop {i} (at {}) told at cursor {shown}", tour.id, stops[i].cursor);
+                assert!(stops.get(i + 1).is_none_or(|next| next.cursor > shown), "{}: a later stop is reached at {shown}", tour.id);
+            }
+        }
+    }
+}
+
+#[test]
+fn every_tour_walks_to_the_last_event_of_its_run_and_ends_there() {
+    for tour in &TOURS {
+        let (trace, stops) = stops_of(tour.id);
+        let len = trace.len();
+        let (seen, end) = walk_the_tour(&stops, len);
+        assert_eq!(end, len, "{}: the last Next stop reaches step {len}, not {end}", tour.id);
+        let last = seen.last().map(|(_, card)| *card);
+        let expected = if stops.last().is_some_and(|s| s.cursor < len) { tours::Card::End } else { tours::Card::Stop(stops.len() - 1) };
+        assert_eq!(last, Some(expected), "{}", tour.id);
+        // Every stop was shown on the way, in order.
+        let told: Vec<usize> = seen.iter().filter_map(|(_, c)| if let tours::Card::Stop(i) = c { Some(*i) } else { None }).collect();
+        let mut distinct = told.clone();
+        distinct.dedup();
+        assert_eq!(distinct, (0..stops.len()).collect::<Vec<_>>(), "{}", tour.id);
+    }
+}
+
+#[test]
+fn previous_stop_from_the_end_or_between_stops_goes_back_to_the_stop_the_card_shows() {
+    let (trace, stops) = stops_of(scenarios::SHUTDOWN.id);
+    let len = trace.len();
+    assert!(stops.last().is_some_and(|s| s.cursor < len), "the shutdown run goes on past its last stop");
+    let last = stops.len() - 1;
+    assert_eq!(tours::previous_target(&stops, tours::Card::End, len), Some(stops[last].cursor));
+    let gap = stops.windows(2).position(|w| w[0].cursor + 1 < w[1].cursor).expect("two stops with events between");
+    let between = stops[gap].cursor + 1;
+    let card = tours::card_at(&stops, between, len);
+    assert_eq!(card, tours::Card::Stop(gap));
+    assert_eq!(tours::previous_target(&stops, card, between), Some(stops[gap].cursor));
+    assert_eq!(tours::previous_target(&stops, tours::Card::Stop(1), stops[1].cursor), Some(stops[0].cursor));
+    assert_eq!(tours::previous_target(&stops, tours::Card::Stop(0), stops[0].cursor), None);
+    assert_eq!(tours::card_at(&stops, stops[0].cursor - 1, len), tours::Card::Intro);
+}

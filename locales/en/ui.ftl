@@ -21,6 +21,10 @@ ui-drawer-panels-title = Team and protocol
 ui-close-setup = Close run setup
 ui-close-panels = Close panels
 ui-close = Close
+ui-more = More
+ui-less = Less
+ui-said-open = Read in full: { $said }
+ui-said-title = { $field } in request { $id } (step { $step })
 ui-key-space = Play or pause
 ui-key-left = Back one event
 ui-key-right = Next event (in Step mode at the end: release the next one)
@@ -157,6 +161,8 @@ ui-tour-skipped = { $missing } of the tour's { $count } moments did not happen i
 ui-tour-previous = Previous stop
 ui-tour-next = Next stop
 ui-tour-end = End tour
+ui-tour-over-title = The run is over
+ui-tour-over = That was the run's last event, step { $len }: the tour has shown every moment it looks for. Step back through the run with Back, or end the tour.
 
 # Scenario titles (src/runtime/scenarios.rs ids; the prompts stay as written)
 scenario-shutdown-title = Graceful shutdown

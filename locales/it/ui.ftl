@@ -21,6 +21,10 @@ ui-drawer-panels-title = Team e protocollo
 ui-close-setup = Chiudi la configurazione
 ui-close-panels = Chiudi i pannelli
 ui-close = Chiudi
+ui-more = Altro
+ui-less = Meno
+ui-said-open = Leggi per intero: { $said }
+ui-said-title = { $field } nella richiesta { $id } (passo { $step })
 ui-key-space = Riproduci o metti in pausa
 ui-key-left = Indietro di un evento
 ui-key-right = Evento successivo (in modalità Passo, alla fine: rilascia il prossimo)
@@ -157,6 +161,8 @@ ui-tour-skipped = { $missing } dei { $count } momenti del tour non sono avvenuti
 ui-tour-previous = Tappa precedente
 ui-tour-next = Tappa successiva
 ui-tour-end = Termina tour
+ui-tour-over-title = L'esecuzione è finita
+ui-tour-over = Questo era l'ultimo evento dell'esecuzione, il passo { $len }: il tour ha mostrato tutti i momenti che cerca. Ripercorri l'esecuzione con Indietro, oppure termina il tour.
 
 # Titoli degli scenari (i prompt restano come sono)
 scenario-shutdown-title = Shutdown ordinato

@@ -21,6 +21,10 @@ ui-drawer-panels-title = チームとプロトコル
 ui-close-setup = 実行設定を閉じる
 ui-close-panels = パネルを閉じる
 ui-close = 閉じる
+ui-more = 続きを表示
+ui-less = 折りたたむ
+ui-said-open = 全文を読む：{ $said }
+ui-said-title = リクエスト { $id } の { $field }（ステップ { $step }）
 ui-key-space = 再生または一時停止
 ui-key-left = 1 イベント戻る
 ui-key-right = 次のイベント（ステップモードで末尾にいるときは、次のイベントを 1 つ解放）
@@ -157,6 +161,8 @@ ui-tour-skipped = ツアーの { $count } 個の場面のうち { $missing } 個
 ui-tour-previous = 前のポイント
 ui-tour-next = 次のポイント
 ui-tour-end = ツアーを終了
+ui-tour-over-title = 実行が終わりました
+ui-tour-over = これが実行の最後のイベント（ステップ { $len }）です。ツアーで見るべき場面はすべて見ました。「戻る」で実行をさかのぼるか、ツアーを終了してください。
 
 # シナリオのタイトル（プロンプトはそのまま）
 scenario-shutdown-title = グレースフルシャットダウン

@@ -21,6 +21,10 @@ ui-drawer-panels-title = 团队与协议
 ui-close-setup = 关闭运行设置
 ui-close-panels = 关闭面板
 ui-close = 关闭
+ui-more = 展开
+ui-less = 收起
+ui-said-open = 阅读全文：{ $said }
+ui-said-title = 请求 { $id } 中的 { $field }（第 { $step } 步）
 ui-key-space = 播放或暂停
 ui-key-left = 后退一个事件
 ui-key-right = 下一个事件（单步模式下已到末尾时：放行下一个事件）
@@ -157,6 +161,8 @@ ui-tour-skipped = 导览的 { $count } 个时刻中有 { $missing } 个没有在
 ui-tour-previous = 上一站
 ui-tour-next = 下一站
 ui-tour-end = 结束导览
+ui-tour-over-title = 运行结束
+ui-tour-over = 这是本次运行的最后一个事件，第 { $len } 步：导览要看的时刻都已看过。可以用“后退”回看这次运行，或结束导览。
 
 # 场景标题（提示保持原样）
 scenario-shutdown-title = 优雅关机

@@ -1,12 +1,14 @@
 //! Small pure views of a trace for the panels: one line per event, the
-//! workspace as of an event, the model errors to surface.
+//! workspace as of an event, the model errors to surface, what was said in
+//! a request's messages.
 //!
 //! Owns text and derived data only; no DOM, no signals.
 
 use std::collections::BTreeMap;
 
-use crate::protocol::{AgentName, Event, Trace, TraceEntry};
+use crate::protocol::{AgentName, Event, RequestId, Trace, TraceEntry};
 use crate::view::fate::fault_words;
+use crate::view::words::captions::{said_in, Said};
 
 /// The event log entry of one event: its number, time and what happened.
 /// Multi-line text (tool output, a model reply) is kept whole, line breaks
@@ -91,6 +93,17 @@ pub fn last_model_error(trace: &Trace) -> Option<(AgentName, String)> {
         Event::ModelFailed { agent, error } => Some((agent.clone(), error.clone())),
         _ => None,
     })
+}
+
+/// What was said, whole, in the messages of request `id` sent among
+/// `entries` (the events shown): the plan, the lead's feedback, a
+/// teammate's reason, in the order sent — the request detail shows them,
+/// as the diagram can only show the start of each under its arrow.
+pub fn said_about(entries: &[TraceEntry], id: &RequestId) -> Vec<Said> {
+    said_in(entries.iter().filter_map(|e| match &e.event {
+        Event::MessageSent { message } if message.request_id.as_ref() == Some(id) => Some(message),
+        _ => None,
+    }))
 }
 
 #[cfg(test)]

@@ -148,6 +148,58 @@ pub fn stop_at(stops: &[ResolvedStop], cursor: Option<usize>, len: usize) -> Opt
     stops.iter().position(|s| s.cursor == shown)
 }
 
+/// What the tour card shows at a cursor: it follows the cursor, so it never
+/// tells a stop the diagram has not reached yet (while Next stop walks
+/// there, the card keeps the stop it walks from).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Card {
+    /// Before the first stop (or a run where none happened): the tour's
+    /// introduction.
+    Intro,
+    /// Stop `i` of the resolved stops: the last one at or before the cursor.
+    Stop(usize),
+    /// The run's last event, past the last stop: the tour is over.
+    End,
+}
+
+/// The card at `shown` events of a run of `len` (the number of events the
+/// playback shows; `stops` as `resolve` returns them).
+pub fn card_at(stops: &[ResolvedStop], shown: usize, len: usize) -> Card {
+    let shown = shown.min(len);
+    match stops.iter().rposition(|s| s.cursor <= shown) {
+        Some(i) if i + 1 == stops.len() && stops[i].cursor < len && shown == len => Card::End,
+        Some(i) => Card::Stop(i),
+        None => Card::Intro,
+    }
+}
+
+/// Where Next stop goes from `card`: the cursor of the next stop, or the
+/// run's end (`len`) after the last stop when the run goes on past it.
+/// `None` at the end.
+pub fn next_target(stops: &[ResolvedStop], card: Card, len: usize) -> Option<usize> {
+    let next = match card {
+        Card::Intro => 0,
+        Card::Stop(i) => i + 1,
+        Card::End => return None,
+    };
+    match stops.get(next) {
+        Some(stop) => Some(stop.cursor),
+        None => stops.last().filter(|last| last.cursor < len).map(|_| len),
+    }
+}
+
+/// Where Previous stop goes from `card` at `shown`: the stop the card shows
+/// when the cursor has moved past it (back to its event), else the one
+/// before; from the end, the last stop. `None` before the first stop.
+pub fn previous_target(stops: &[ResolvedStop], card: Card, shown: usize) -> Option<usize> {
+    match card {
+        Card::Intro => None,
+        Card::Stop(i) if stops[i].cursor < shown => Some(stops[i].cursor),
+        Card::Stop(i) => i.checked_sub(1).map(|j| stops[j].cursor),
+        Card::End => stops.last().map(|s| s.cursor),
+    }
+}
+
 /// Message `key` with `{ $id }` and `{ $name }` filled from `hit` (plain
 /// words when the hit has none).
 fn fill(cat: &Catalog, key: &str, hit: &Hit) -> String {

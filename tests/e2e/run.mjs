@@ -244,6 +244,196 @@ for (const size of SIZES) {
   }
 }
 
+// Nothing cut off (issue 31, item 3): on short screens and phones the
+// caption and the tour's stop are whole or a More button shows the rest; no
+// text of the diagram passes its right edge; the tour card never tells a
+// stop before the diagram reaches it, and the tour walks to the run's last
+// event; both ends of the stop's arrow are on screen; what was said under
+// an arrow opens whole by click or keyboard, and the request detail shows
+// the feedback.
+const CUT_SIZES = [
+  { name: 'hd', width: 1280, height: 720 },
+  SIZES[2],
+  { name: 'small phone', width: 360, height: 640 },
+];
+
+/** The paragraph `selector` shows its whole text, or its More button does. */
+async function expectWhole(page, selector, what) {
+  const el = page.locator(selector);
+  if ((await el.count()) === 0) return;
+  const cut = () => el.evaluate((p) => p.scrollHeight - p.clientHeight);
+  if ((await cut()) <= 1) return;
+  const more = page.locator(`button.more-toggle[aria-controls="${await el.getAttribute('id')}"]`);
+  expect(await more.isVisible(), `${what} is cut by ${await cut()} px and no More button shows the rest`);
+  expect((await more.getAttribute('aria-expanded')) === 'false', `${what}'s More button says it is open`);
+  await more.click();
+  expect((await more.getAttribute('aria-expanded')) === 'true', `More did not open ${what}`);
+  const left = await cut();
+  expect(left <= 1, `${what} is still cut by ${left} px after More`);
+}
+
+/** Texts of the diagram that reach past its drawing's right edge. */
+async function textsPastTheEdge(page) {
+  return page.evaluate(() => {
+    const svg = document.querySelector('svg.diagram');
+    const width = svg.viewBox.baseVal.width;
+    return [...svg.querySelectorAll('text')]
+      .map((t) => { const b = t.getBBox(); return { text: t.textContent, right: Math.round(b.x + b.width), width }; })
+      .filter((t) => t.right > t.width + 0.5);
+  });
+}
+
+/** Scrolls the diagram (which draws only the rows on screen) down from the
+ *  top until `locator` is drawn, then brings it into view. */
+async function scrollDiagramTo(page, locator) {
+  const pane = page.locator('.diagram-scroll');
+  for (let top = 0; ; top += 200) {
+    const end = await pane.evaluate((el, top) => { el.scrollTop = top; return el.scrollTop + el.clientHeight >= el.scrollHeight - 1; }, top);
+    // Two frames: the scroll is seen and the rows it brings are drawn.
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    if ((await locator.count()) > 0 || end) break;
+  }
+  expect((await locator.count()) > 0, 'the diagram never draws what was looked for');
+  await locator.scrollIntoViewIfNeeded();
+}
+
+/** The stop's arrow (the row of the event at the cursor, if an arrow) has
+ *  both ends inside the diagram's pane. */
+async function expectArrowOnScreen(page, at, what) {
+  const ends = await page.evaluate((seq) => {
+    const line = document.querySelector(`svg.diagram g.msg[data-seq="${seq}"] line`);
+    if (!line) return null;
+    const svg = line.ownerSVGElement;
+    const pane = document.querySelector('.diagram-scroll').getBoundingClientRect();
+    const m = svg.getScreenCTM();
+    const x = (v) => v * m.a + m.e;
+    return { x1: x(line.x1.baseVal.value), x2: x(line.x2.baseVal.value), left: pane.left, right: pane.right };
+  }, at - 1);
+  if (!ends) return;
+  const inside = (x) => x >= ends.left - 1 && x <= ends.right + 1;
+  expect(inside(ends.x1) && inside(ends.x2), `${what}: the arrow's ends ${Math.round(ends.x1)}..${Math.round(ends.x2)} are not both in the pane ${Math.round(ends.left)}..${Math.round(ends.right)}`);
+}
+
+for (const size of CUT_SIZES) {
+  for (const scheme of SCHEMES) {
+    const tag = `${size.width}x${size.height} ${scheme}`;
+    test(`${tag}: the tour's stops and captions are read in full, its arrows on screen, the card follows the cursor to the run's last event`, async (browser) => {
+      const { context, page, errors } = await openPage(browser, size, scheme);
+      try {
+        await openDrawer(page, size, 'Setup');
+        await page.getByRole('button', { name: 'Tour: Graceful shutdown', exact: true }).click();
+        const card = page.getByRole('region', { name: /^Tour: Graceful shutdown/ });
+        await card.getByText(/^Stop 1 of \d+$/).waitFor({ state: 'visible', timeout: 60_000 });
+        const n = Number(/of (\d+)/.exec(await card.getByText(/^Stop 1 of \d+$/).innerText())[1]);
+        const next = card.getByRole('button', { name: 'Next stop', exact: true });
+        for (let i = 1; ; i++) {
+          const at = Number(await card.getAttribute('data-cursor'));
+          await page.waitForFunction((at) => /showing (\d+) of/.exec(document.querySelector('svg.diagram')?.getAttribute('aria-label') || '')?.[1] === String(at), at);
+          await expectWhole(page, '#caption-text', `the caption at stop ${i}`);
+          await expectWhole(page, '#tour-text', `stop ${i}`);
+          await expectArrowOnScreen(page, at, `stop ${i}`);
+          // The shutdown tour's stops are all between the lead and alice:
+          // the lead's lifeline (and so its sticky head) stays on screen.
+          const lead = await page.evaluate(() => {
+            const line = document.querySelector('svg.diagram g.status-lead line.life');
+            const pane = document.querySelector('.diagram-scroll').getBoundingClientRect();
+            const x = line.x1.baseVal.value * line.ownerSVGElement.getScreenCTM().a + line.ownerSVGElement.getScreenCTM().e;
+            return { x, left: pane.left, right: pane.right };
+          });
+          expect(lead.x >= lead.left && lead.x <= lead.right, `at stop ${i} the lead's lifeline (x ${Math.round(lead.x)}) is off the pane ${Math.round(lead.left)}..${Math.round(lead.right)}`);
+          const past = await textsPastTheEdge(page);
+          expect(past.length === 0, `at stop ${i} the diagram's text passes its right edge: ${JSON.stringify(past.slice(0, 3))}`);
+          if (i === 2) await screenshot(page, size, scheme, 'tour-whole');
+          if ((await next.getAttribute('aria-disabled')) === 'true') break;
+          // While Next stop walks, the card keeps the stop it walks from:
+          // the new stop's title shows only once the diagram is on it.
+          const before = await card.getByRole('heading', { level: 3 }).innerText();
+          await page.evaluate(() => {
+            window.__tourSeen = [];
+            const look = () => {
+              const m = /showing (\d+) of/.exec(document.querySelector('svg.diagram')?.getAttribute('aria-label') || '');
+              const title = document.querySelector('#tour-card h3')?.textContent || '';
+              const cursor = document.querySelector('#tour-card')?.dataset.cursor;
+              if (document.querySelector('#tour-card')) window.__tourSeen.push([title, m ? Number(m[1]) : -1, Number(cursor)]);
+              if (window.__tourSeen.length < 2000) window.__tourRaf = requestAnimationFrame(look);
+            };
+            look();
+          });
+          await next.click();
+          const target = Number(await card.getAttribute('data-cursor'));
+          await page.waitForFunction((t) => /showing (\d+) of/.exec(document.querySelector('svg.diagram')?.getAttribute('aria-label') || '')?.[1] === String(t), target, { timeout: 30_000 });
+          await page.waitForFunction((before) => document.querySelector('#tour-card h3')?.textContent !== before, before);
+          const seen = await page.evaluate(() => { cancelAnimationFrame(window.__tourRaf); return window.__tourSeen; });
+          const after = await card.getByRole('heading', { level: 3 }).innerText();
+          const early = seen.filter(([title, shown]) => title === after && shown < target);
+          expect(early.length === 0, `stop ${i + 1}'s text '${after}' showed at step ${early[0]?.[1]}, before the diagram reached step ${target}`);
+        }
+        const [shown, total] = await shownOf(page);
+        expect(shown === total, `the tour ends at step ${shown} of ${total}`);
+        const last = await card.getByRole('heading', { level: 3 }).innerText();
+        expect(last === 'The run is over', `the last card is '${last}', not the end of the run (${n} stops)`);
+        await expectWhole(page, '#tour-text', 'the last card');
+        await screenshot(page, size, scheme, 'tour-end');
+        await expectNoAxeViolations(page, `at the end of a tour (${tag})`);
+        // Previous stop from the end goes back to the last stop.
+        await card.getByRole('button', { name: 'Previous stop', exact: true }).click();
+        await card.getByText(`Stop ${n} of ${n}`, { exact: true }).waitFor({ state: 'visible' });
+        return errors;
+      } finally {
+        await context.close();
+      }
+    });
+
+    test(`${tag}: what was said under an arrow opens whole by click and keyboard, the request detail shows the feedback, no text passes the diagram's edge`, async (browser) => {
+      const { context, page, errors } = await openPage(browser, size, scheme);
+      try {
+        await openDrawer(page, size, 'Setup');
+        await page.locator('[data-scenario=reject-plan]').click();
+        await closeDrawer(page, size, 'Setup');
+        await page.waitForFunction(() => {
+          const run = [...document.querySelectorAll('button')].find((b) => b.textContent.trim() === 'Run');
+          const m = /showing (\d+) of (\d+) events/.exec(document.querySelector('svg.diagram')?.getAttribute('aria-label') || '');
+          return run && !run.disabled && m && Number(m[2]) > 5 && m[1] === m[2];
+        }, null, { timeout: 60_000 });
+        const past = await textsPastTheEdge(page);
+        expect(past.length === 0, `the diagram's text passes its right edge: ${JSON.stringify(past.slice(0, 3))}`);
+        // The feedback of the rejection, cut under its arrow, opens whole.
+        const said = page.getByRole('button', { name: /^Read in full: feedback: / }).first();
+        await scrollDiagramTo(page, said);
+        const whole = (await said.getAttribute('aria-label')).replace(/^Read in full: feedback: /, '');
+        await said.click();
+        const dialog = page.getByRole('dialog', { name: /^feedback in request / });
+        await dialog.waitFor({ state: 'visible' });
+        const text = await dialog.locator('.said-card-text').innerText();
+        expect(text === whole, `the card says '${text}', the arrow's whole feedback is '${whole}'`);
+        expect(await page.evaluate(() => document.activeElement?.id) === 'said-card', 'the opened card is not focused');
+        await screenshot(page, size, scheme, 'said');
+        await expectNoAxeViolations(page, `with what was said opened (${tag})`);
+        await page.keyboard.press('Escape');
+        await dialog.waitFor({ state: 'detached' });
+        // By keyboard: focus the plan's words, Enter opens them.
+        const plan = page.getByRole('button', { name: /^Read in full: plan: / }).first();
+        await scrollDiagramTo(page, plan);
+        await plan.focus();
+        await page.keyboard.press('Enter');
+        await page.getByRole('dialog', { name: /^plan in request / }).waitFor({ state: 'visible' });
+        await page.getByRole('dialog').getByRole('button', { name: 'Close', exact: true }).click();
+        // The request detail: the plan and the lead's feedback, whole.
+        await openDrawer(page, size, 'Panels');
+        const request = page.locator('.request-head', { hasText: 'plan' }).first();
+        await request.scrollIntoViewIfNeeded();
+        await request.click();
+        const feedback = page.locator('.request-detail .said-feedback').first();
+        await feedback.waitFor({ state: 'visible' });
+        expect((await feedback.innerText()).startsWith('feedback: '), 'the request detail does not show the feedback');
+        return errors;
+      } finally {
+        await context.close();
+      }
+    });
+  }
+}
+
 for (const scheme of SCHEMES) {
   const size = SIZES[2];
   test(`390x844 ${scheme}: the panels open as drawers with their buttons, fit the screen, and close`, async (browser) => {

@@ -11,6 +11,11 @@
 //! live in the session. "Messages as a table" swaps the drawing for its
 //! text alternative (`ui::panels::machinery::MessageTable`).
 //!
+//! What was said under an arrow (a plan, feedback, a reason) is cut to the
+//! arrow's length; the cut words are a button (tap, click, Enter or Space)
+//! that opens the whole text in a card over the diagram (`SaidCard`), so
+//! it is readable in full without hovering.
+//!
 //! Moving messages: `motion` says where each message is as of the cursor
 //! (inboxes, held messages) and what moved at the step that reached it,
 //! from the previous cursor; this view draws those places in a layer of
@@ -30,6 +35,7 @@ use crate::view::diagram::geometry::{self, Item, ItemKind, Shape};
 use crate::view::diagram::layout::{Diagram, PALETTE_SIZE, ROW_HEIGHT};
 use crate::view::diagram::motion::{Direction, Movement};
 use crate::view::diagram::motion_draw::{self, Mover};
+use crate::view::diagram::viewport;
 
 /// How far beyond the viewport rows are still drawn.
 const OVERSCAN: f64 = 240.0;
@@ -71,10 +77,24 @@ fn default_zoom() -> f64 {
     }
 }
 
+/// What was said under one arrow, opened whole (`SaidCard`).
+#[derive(Debug, Clone, PartialEq)]
+struct SaidOpen {
+    /// The arrow's event.
+    seq: Option<u64>,
+    /// Its request.
+    request: Option<RequestId>,
+    /// `plan`, `feedback` or `reason`.
+    field: String,
+    /// The whole text.
+    text: String,
+}
+
 /// The diagram, in a scrolling viewport.
 #[component]
 pub fn DiagramView() -> impl IntoView {
     let s = expect_context::<Session>();
+    let said = RwSignal::new(None::<SaidOpen>);
     let scroll_top = RwSignal::new(0.0_f64);
     let viewport = RwSignal::new(720.0_f64);
     let scroller = NodeRef::<Div>::new();
@@ -121,13 +141,15 @@ pub fn DiagramView() -> impl IntoView {
         motion.with(|m| motion_draw::make_room(&mut d, m));
         d
     });
-    // Where the cursor's row is and how tall the diagram is: scrolling
-    // follows these, not the windowed diagram (which follows scrolling).
+    // Where the cursor's row is (and what it spans sideways) and how tall
+    // the diagram is: scrolling follows these, not the windowed diagram
+    // (which follows scrolling).
     let extent = Memo::new(move |_| {
         let cursor = s.playback.cursor.get();
         s.run.views.with(|v| {
             let layout = v.layout();
-            (layout.height_at(cursor), cursor.map(|c| layout.y_of(c.saturating_sub(1) as u64)))
+            let at = cursor.and_then(|c| c.checked_sub(1)).map(|c| c as u64);
+            (layout.height_at(cursor), cursor.map(|c| layout.y_of(c.saturating_sub(1) as u64)), at.and_then(|seq| layout.span_of(seq)))
         })
     });
     // The invariant checker's findings (kept up to date as events arrive),
@@ -154,11 +176,12 @@ pub fn DiagramView() -> impl IntoView {
         motion.with(|m| diagram.with(|d| s.run.views.with(|v| motion_draw::draw(l.cat(), m, d, |seq| v.layout().y_of(seq)))))
     });
 
-    // Follow the latest event, or keep the cursor's row in view. The
-    // scroll waits for the next frame, when the SVG has its new height:
-    // scrolling earlier would be clamped to the old one.
+    // Follow the latest event, or keep the cursor's row in view, and
+    // sideways both ends of its arrow (`viewport`: a phone shows two
+    // lifelines at a time). The scroll waits for the next frame, when the
+    // SVG has its new size: scrolling earlier would be clamped to the old one.
     Effect::new(move |_| {
-        let (diagram_height, cursor_y) = extent.get();
+        let (diagram_height, cursor_y, span) = extent.get();
         let k = scale.get();
         let follow = s.playback.cursor.get().is_none();
         let Some(el) = scroller.get() else { return };
@@ -175,6 +198,13 @@ pub fn DiagramView() -> impl IntoView {
             if follow || row < top || row > top + height {
                 el.set_scroll_top(target.max(0.0) as i32);
                 scroll_top.set(el.scroll_top() as f64);
+            }
+            if let Some(span) = span.filter(|_| !follow) {
+                let left = el.scroll_left() as f64;
+                let to = viewport::reveal_left(left, el.client_width() as f64, k, span);
+                if (to - left).abs() >= 1.0 {
+                    el.set_scroll_left(to.round() as i32);
+                }
             }
         });
     });
@@ -234,6 +264,32 @@ pub fn DiagramView() -> impl IntoView {
         })
     };
 
+    // The boxes of what was said under the arrows on screen, keyed by what
+    // they are, so a step or a scroll keeps the buttons that stay (and the
+    // focus on one).
+    let said_targets = move || {
+        let cat = l.cat();
+        let k = scale.get();
+        let (top, bottom) = window();
+        diagram.with(|d| {
+            d.rows_between(top, bottom)
+                .iter()
+                .map(|r| geometry::row(cat, r))
+                .filter_map(|it| geometry::said_target(&it).map(|t| (it, t)))
+                .map(|(it, t)| {
+                    let style = format!(
+                        "left: {:.1}px; top: {:.1}px; width: {:.1}px; height: {:.1}px",
+                        t.x * k,
+                        t.y * k,
+                        t.width * k,
+                        t.height * k
+                    );
+                    let name = crate::view::i18n::tr!(cat, "ui-said-open", said = t.whole.clone());
+                    (format!("{:?}{style}{name}", it.seq), it.seq, it.request, t.whole, style, name)
+                })
+                .collect::<Vec<_>>()
+        })
+    };
     view! {
         <div class="diagram-tools" role="group" aria-label=move || l.t("ui-zoom-group")>
             <button aria-label=move || l.t("ui-zoom-out") title=move || l.t("ui-zoom-out") disabled=move || zoom_step(scale.get(), -1).is_none() on:click=move |_| zoom_by(-1)>"−"</button>
@@ -245,6 +301,7 @@ pub fn DiagramView() -> impl IntoView {
         <Show when=move || table.get()>
             <MessageTable/>
         </Show>
+        <SaidCard said=said/>
         <div
             class="diagram-scroll"
             id="diagram"
@@ -275,16 +332,18 @@ pub fn DiagramView() -> impl IntoView {
                 viewBox=move || format!("0 0 {} {}", full_width.get(), diagram.with(|d| d.height))
             >
                 <defs>
+                    // Heads in user units: a picked (thicker) arrow keeps the
+                    // same head, clear of the label beside it.
                     {(0..PALETTE_SIZE)
                         .map(|i| {
                             view! {
-                                <marker id=format!("arrow-{i}") class=format!("c{i}") viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse">
+                                <marker id=format!("arrow-{i}") class=format!("c{i}") viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="13" markerHeight="13" orient="auto-start-reverse">
                                     <path d="M 0 0 L 10 5 L 0 10 z"></path>
                                 </marker>
                             }
                         })
                         .collect_view()}
-                    <marker id="arrow-plain" class="plain" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse">
+                    <marker id="arrow-plain" class="plain" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="13" markerHeight="13" orient="auto-start-reverse">
                         <path d="M 0 0 L 10 5 L 0 10 z"></path>
                     </marker>
                 </defs>
@@ -348,6 +407,24 @@ pub fn DiagramView() -> impl IntoView {
                 </g>
                 {move || streaming_notes(s, &diagram.get())}
             </svg>
+            // Over the cut words of what was said under each arrow on
+            // screen, a button that opens them whole (`SaidCard`): outside
+            // the drawing, which is one image to assistive technology.
+            <div class="said-layer">
+                <For
+                    each=said_targets
+                    key=|t| t.0.clone()
+                    children=move |(_, seq, request, whole, style, name)| {
+                        view! {
+                            <button class="said-open" style=style aria-label=name aria-haspopup="dialog" data-seq=seq.map(|q| q.to_string())
+                                on:click=move |_| {
+                                    s.playback.selected.set(request.clone());
+                                    open_said(said, seq, request.clone(), &whole);
+                                }></button>
+                        }
+                    }
+                />
+            </div>
         </div>
     }
 }
@@ -392,10 +469,58 @@ fn mover_view(m: Mover) -> impl IntoView {
     }
 }
 
+/// The whole of what was said under an arrow, opened from its cut words:
+/// a non-modal dialog between the zoom tools and the diagram, focused when
+/// it opens; Close or Escape closes it and focus goes back to the diagram.
+#[component]
+fn SaidCard(said: RwSignal<Option<SaidOpen>>) -> impl IntoView {
+    let l = crate::ui::shell::lang::lang();
+    let close = move || {
+        said.set(None);
+        if let Some(el) = document().get_element_by_id("diagram") {
+            let _ = wasm_bindgen::JsCast::unchecked_into::<web_sys::HtmlElement>(el).focus();
+        }
+    };
+    let on_key = move |ev: ev::KeyboardEvent| {
+        if ev.key() == "Escape" {
+            ev.prevent_default();
+            ev.stop_propagation();
+            close();
+        }
+    };
+    view! {
+        {move || said.get().map(|open| {
+            let title = match (&open.request, open.seq) {
+                (Some(id), Some(seq)) => crate::view::i18n::tr!(l.cat(), "ui-said-title", field = open.field.clone(), id = id.to_string(), step = seq + 1),
+                _ => open.field.clone(),
+            };
+            view! {
+                <section id="said-card" class="said-card" role="dialog" aria-labelledby="said-card-title" tabindex="-1" on:keydown=on_key>
+                    <h2 id="said-card-title" class="said-card-title">{title}</h2>
+                    <p class="said-card-text">{open.text.clone()}</p>
+                    <button class="said-card-close" on:click=move |_| close()>{move || l.t("ui-close")}</button>
+                </section>
+            }
+        })}
+    }
+}
+
+/// Opens what was said, `full` (`field: text`, the arrow's tooltip), whole.
+fn open_said(said: RwSignal<Option<SaidOpen>>, seq: Option<u64>, request: Option<RequestId>, full: &str) {
+    let (field, text) = full.split_once(": ").unwrap_or(("", full));
+    said.set(Some(SaidOpen { seq, request, field: field.to_string(), text: text.to_string() }));
+    request_animation_frame(|| {
+        if let Some(el) = document().get_element_by_id("said-card") {
+            let _ = wasm_bindgen::JsCast::unchecked_into::<web_sys::HtmlElement>(el).focus();
+        }
+    });
+}
+
 /// One item as a `<g>` with its classes (plus `extra`), event number,
 /// request and accessible name; clicking an item of a request selects it.
 fn item_view(it: &Item, extra: String, s: Session) -> AnyView {
     let request = it.request.clone();
+    let shapes = it.shapes.iter().map(shape_view).collect_view();
     view! {
         <g
             class=format!("{}{extra}", it.class)
@@ -409,7 +534,7 @@ fn item_view(it: &Item, extra: String, s: Session) -> AnyView {
                 }
             }
         >
-            {it.shapes.iter().map(shape_view).collect_view()}
+            {shapes}
         </g>
     }
     .into_any()

@@ -10,6 +10,7 @@
 use leptos::prelude::*;
 
 use crate::ui::diagram::canvas::shape_view;
+use crate::ui::diagram::more::{Clamp, ClampedText, MoreButton};
 use crate::ui::diagram::tour::{self, TourState};
 use crate::ui::shell::lang::lang;
 use crate::ui::state::session::Session;
@@ -27,6 +28,7 @@ pub fn CaptionBox() -> impl IntoView {
     let s = expect_context::<Session>();
     let tour = use_context::<TourState>();
     let l = lang();
+    let clamp = Clamp::new("caption-text");
     let caption = Memo::new(move |_| {
         let cat = l.cat();
         let shown = s.shown();
@@ -46,14 +48,18 @@ pub fn CaptionBox() -> impl IntoView {
                 None => l.t("ui-caption-start"),
                 Some(number) => tr!(l.cat(), "ui-caption-step", number = number),
             }}</p>
-            <div class="caption-live" aria-live="polite" aria-atomic="true">
-                // A guided tour's stop, read out with the step it stops at.
-                {move || {
-                    let said = tour.map(|t| tour::announcement(s, t)).unwrap_or_default();
-                    (!said.is_empty()).then(|| view! { <p class="visually-hidden">{said}</p> })
-                }}
-                <p class="caption-title">{move || caption.with(|c| c.title.clone())}</p>
-                <p class="caption-text">{move || caption.with(|c| c.text.clone())}</p>
+            <div class="caption-main">
+                <div class="caption-live" aria-live="polite" aria-atomic="true">
+                    // A guided tour's stop, read out with the step it stops at.
+                    {move || {
+                        let said = tour.map(|t| tour::announcement(s, t)).unwrap_or_default();
+                        (!said.is_empty()).then(|| view! { <p class="visually-hidden">{said}</p> })
+                    }}
+                    <p class="caption-title">{move || caption.with(|c| c.title.clone())}</p>
+                    <ClampedText clamp=clamp class="caption-text" text=Signal::derive(move || caption.with(|c| c.text.clone()))/>
+                </div>
+                // Outside the live region: not read out with every caption.
+                <MoreButton clamp=clamp/>
             </div>
             <Legend/>
         </section>

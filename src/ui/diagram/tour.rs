@@ -5,7 +5,11 @@
 //! cursor to its event — Next stop walks there one event at a time at the
 //! Speed setting, as Play does — so the diagram, the caption and every
 //! panel follow as they do for Back and Next; the caption box's live region announces
-//! the stop (`announcement`).
+//! the stop (`announcement`); the diagram keeps the cursor's row and both
+//! ends of its arrow in view (`canvas`). The card follows the cursor
+//! (`tours::card_at`): while Next stop walks, it keeps the stop it walks
+//! from, and after the last stop Next stop walks on to the run's last
+//! event, where the card says the run is over.
 //!
 //! Owns the tour's page state (`TourState`) and this markup. The stops and
 //! their words come from `tours` (pure, tested natively); runs start and the
@@ -16,6 +20,7 @@ use leptos::prelude::*;
 
 use crate::protocol::{Event, Trace};
 use crate::runtime::scheduler::Mode;
+use crate::ui::diagram::more::{Clamp, ClampedText, MoreButton};
 use crate::ui::shell::lang::lang;
 use crate::ui::state::session::Session;
 use crate::view::i18n::{tr, Catalog};
@@ -24,10 +29,9 @@ use crate::view::tours::{self, ResolvedStop, Tour};
 /// Which tour is on and where it is. `Copy`: provided once by the page.
 #[derive(Clone, Copy)]
 pub struct TourState {
-    /// The tour on, if any.
+    /// The tour on, if any. Which stop the card shows follows the cursor
+    /// (`tours::card_at`).
     pub active: RwSignal<Option<&'static Tour>>,
-    /// The stop shown, an index into the resolved stops.
-    pub index: RwSignal<usize>,
     /// The tour's scenario is still running; the tour starts when it ends.
     pub waiting: RwSignal<bool>,
     /// Next stop walks the cursor forward one event at a time, at the
@@ -39,7 +43,7 @@ pub struct TourState {
 impl TourState {
     /// No tour on.
     pub fn new() -> Self {
-        TourState { active: RwSignal::new(None), index: RwSignal::new(0), waiting: RwSignal::new(false), walking: RwSignal::new(None) }
+        TourState { active: RwSignal::new(None), waiting: RwSignal::new(false), walking: RwSignal::new(None) }
     }
 }
 
@@ -75,62 +79,33 @@ fn run_done(s: Session, tour: &Tour) -> bool {
     s.run.stopped.get() || (!s.run.running.get() && finished >= tour.scenario.prompts.len())
 }
 
-/// Shows stop `i` of `stops`: the cursor on its event, its request picked,
-/// replay paused.
-fn go(s: Session, t: TourState, stops: &[ResolvedStop], i: usize) {
-    let Some(stop) = stops.get(i) else { return };
+/// Moves the cursor to `cursor` (a stop's, or the run's end) at once: its
+/// request picked, replay paused; the card follows the cursor.
+fn go(s: Session, t: TourState, stops: &[ResolvedStop], cursor: usize) {
     t.walking.set(None);
-    t.index.set(i);
     s.playback.playing.set(false);
-    s.seek(stop.cursor);
-    s.playback.selected.set(stop.id.clone());
-    arrived(stop.seq);
+    s.seek(cursor);
+    let stop = stops.iter().find(|stop| stop.cursor == cursor);
+    if let Some(stop) = stop {
+        s.playback.selected.set(stop.id.clone());
+    }
 }
 
-/// Shows stop `i` of `stops` by walking to it: the cursor steps forward
-/// through the events between, one per `playback::step_interval` at the
-/// Speed setting (the effect in `TourCard` steps it), so the diagram plays
-/// what happens on the way. A stop behind the cursor, or the next event,
-/// is shown at once.
-fn walk(s: Session, t: TourState, stops: &[ResolvedStop], i: usize) {
-    let Some(stop) = stops.get(i) else { return };
-    if stop.cursor <= s.shown() + 1 {
-        go(s, t, stops, i);
+/// Moves the cursor to `cursor` by walking there: it steps forward through
+/// the events between, one per `playback::step_interval` at the Speed
+/// setting (the effect in `TourCard` steps it), so the diagram plays what
+/// happens on the way while the card keeps the stop it walks from. A
+/// cursor behind, or the next event, is shown at once.
+fn walk(s: Session, t: TourState, stops: &[ResolvedStop], cursor: usize) {
+    if cursor <= s.shown() + 1 {
+        go(s, t, stops, cursor);
         return;
     }
-    t.index.set(i);
     s.playback.playing.set(false);
-    s.playback.selected.set(stop.id.clone());
-    t.walking.set(Some(stop.cursor));
-}
-
-/// Brings the stop's event into view once it is drawn.
-fn arrived(seq: u64) {
-    // The diagram keeps the cursor's row in view (vertically) on the next
-    // frame; a frame later the stop's row is drawn and can be brought into
-    // view sideways too (a phone shows two or three lifelines at a time).
-    request_animation_frame(move || request_animation_frame(move || reveal(seq)));
-}
-
-/// Scrolls the diagram, only as far as needed, to the drawn row of event
-/// `seq`, or the last drawn row before it (not every event has a row of its
-/// own). A row wider than the pane (an arrow across it) stays put.
-fn reveal(seq: u64) {
-    use wasm_bindgen::JsCast;
-    let Ok(rows) = document().query_selector_all("#diagram g[data-seq]") else { return };
-    let row_seq = |el: &web_sys::Element| el.get_attribute("data-seq").and_then(|v| v.parse::<u64>().ok());
-    let best = (0..rows.length())
-        .filter_map(|i| rows.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()))
-        .filter_map(|el| row_seq(&el).filter(|q| *q <= seq).map(|q| (q, el)))
-        .max_by_key(|(q, _)| *q);
-    let Some((_, el)) = best else { return };
-    let options = js_sys::Object::new();
-    let _ = js_sys::Reflect::set(&options, &"block".into(), &"nearest".into());
-    let _ = js_sys::Reflect::set(&options, &"inline".into(), &"nearest".into());
-    let scroll = js_sys::Reflect::get(&el, &"scrollIntoView".into()).ok().and_then(|f| f.dyn_into::<js_sys::Function>().ok());
-    if let Some(scroll) = scroll {
-        let _ = scroll.call1(&el, &options);
+    if let Some(stop) = stops.iter().find(|stop| stop.cursor == cursor) {
+        s.playback.selected.set(stop.id.clone());
     }
+    t.walking.set(Some(cursor));
 }
 
 /// Starts `tour`: on the run on screen when it is the tour's scenario,
@@ -139,7 +114,6 @@ fn reveal(seq: u64) {
 /// says why).
 pub fn start(s: Session, t: TourState, tour: &'static Tour) -> bool {
     t.active.set(Some(tour));
-    t.index.set(0);
     if shows_scenario_of(s, tour) {
         t.waiting.set(s.run.running.get_untracked());
     } else {
@@ -159,7 +133,9 @@ pub fn start(s: Session, t: TourState, tour: &'static Tour) -> bool {
     if !t.waiting.get_untracked() {
         // Only the stops' cursors matter here, the same in every language.
         let found = untrack(|| stops(s, t, Catalog::en()));
-        go(s, t, &found, 0);
+        if let Some(first) = found.first() {
+            go(s, t, &found, first.cursor);
+        }
     }
     true
 }
@@ -182,7 +158,7 @@ pub fn announcement(s: Session, t: TourState) -> String {
     let found = stops(s, t, l.cat());
     let len = s.run.trace.with(Trace::len);
     match tours::stop_at(&found, s.playback.cursor.get(), len) {
-        Some(i) if i == t.index.get() => {
+        Some(i) if t.walking.get().is_none() => {
             let stop = &found[i];
             tr!(
                 lang().cat(),
@@ -237,12 +213,23 @@ pub fn TourCard() -> impl IntoView {
     let t = expect_context::<TourState>();
     let l = lang();
     let found = Memo::new(move |_| stops(s, t, l.cat()));
+    let clamp = Clamp::new("tour-text");
+    // What the card shows follows the cursor: never a stop the diagram has
+    // not reached yet.
+    let len = move || s.run.trace.with(Trace::len);
+    let card = Memo::new(move |_| found.with(|f| tours::card_at(f, s.shown(), len())));
+    // Each card starts cut on a short screen (More opens that card only).
+    Effect::watch(move || card.get(), move |_, _, _| clamp.open.set(false), false);
     // The tour's run ended: go to the first stop.
     Effect::new(move |_| {
         let Some(tour) = t.active.get() else { return };
         if t.waiting.get() && run_done(s, tour) {
             t.waiting.set(false);
-            found.with_untracked(|f| go(s, t, f, 0));
+            found.with_untracked(|f| {
+                if let Some(first) = f.first() {
+                    go(s, t, f, first.cursor);
+                }
+            });
         }
     });
     // A walk to the next stop: one event per step interval at the Speed
@@ -259,11 +246,6 @@ pub fn TourCard() -> impl IntoView {
                 if at + 1 >= target {
                     t.walking.set(None);
                     s.seek(target);
-                    found.with_untracked(|f| {
-                        if let Some(stop) = f.iter().find(|stop| stop.cursor == target) {
-                            arrived(stop.seq);
-                        }
-                    });
                 } else {
                     s.seek(at + 1);
                 }
@@ -298,24 +280,28 @@ pub fn TourCard() -> impl IntoView {
         if t.waiting.get_untracked() {
             return;
         }
-        // A walk still on ends at its stop first.
+        // A walk still on: Next stop ends it at its stop first; Previous
+        // stop goes back from where the walk has got to.
         if let Some(target) = t.walking.get_untracked() {
             t.walking.set(None);
-            s.seek(target);
+            if by > 0 {
+                s.seek(target);
+            }
         }
-        let i = t.index.get_untracked() as isize + by;
+        let (shown, len) = (s.shown(), len());
         found.with_untracked(|f| {
-            if i >= 0 && (i as usize) < f.len() {
-                if by > 0 {
-                    walk(s, t, f, i as usize);
-                } else {
-                    go(s, t, f, i as usize);
+            let card = tours::card_at(f, shown, len);
+            if by > 0 {
+                if let Some(target) = tours::next_target(f, card, len) {
+                    walk(s, t, f, target);
                 }
+            } else if let Some(target) = tours::previous_target(f, card, shown) {
+                go(s, t, f, target);
             }
         });
     };
-    let at_first = move || t.index.get() == 0;
-    let at_last = move || t.index.get() + 1 >= found.with(Vec::len);
+    let at_first = move || found.with(|f| tours::previous_target(f, card.get(), s.shown()).is_none());
+    let at_last = move || t.walking.get().is_none() && found.with(|f| tours::next_target(f, card.get(), len()).is_none());
     let on_key = move |ev: leptos::ev::KeyboardEvent| {
         if ev.key() == "Escape" {
             ev.prevent_default();
@@ -327,12 +313,19 @@ pub fn TourCard() -> impl IntoView {
     view! {
         <Show when=move || t.active.get().is_some()>
             <section id="tour-card" class="tour-card" tabindex="-1" aria-labelledby="tour-heading" on:keydown=on_key
-                data-cursor=move || found.with(|f| f.get(t.index.get()).map(|stop| stop.cursor.to_string()))>
+                data-cursor=move || t.walking.get().or_else(|| found.with(|f| match card.get() {
+                    tours::Card::Stop(i) => f.get(i).map(|stop| stop.cursor),
+                    tours::Card::End => Some(len()),
+                    tours::Card::Intro => None,
+                })).map(|c| c.to_string())>
                 <h2 id="tour-heading" class="tour-heading">
                     <span>{move || t.active.get().map(|tour| tr!(l.cat(), "ui-tour-title", title = tour.title(l.cat()))).unwrap_or_default()}</span>
                     <span class="tour-progress muted small">{move || {
                         let n = found.with(Vec::len);
-                        if t.waiting.get() || n == 0 { String::new() } else { tr!(l.cat(), "ui-tour-progress", n = t.index.get() + 1, count = n) }
+                        match card.get() {
+                            tours::Card::Stop(i) if !t.waiting.get() => tr!(l.cat(), "ui-tour-progress", n = i + 1, count = n),
+                            _ => String::new(),
+                        }
                     }}</span>
                 </h2>
                 {move || {
@@ -343,18 +336,31 @@ pub fn TourCard() -> impl IntoView {
                     } else if n == 0 {
                         view! { <p class="tour-text">{l.t("ui-tour-none")}</p> }.into_any()
                     } else {
-                        let i = t.index.get().min(n - 1);
-                        let (title, text) = found.with(|f| (f[i].title.clone(), f[i].text.clone()));
                         let missing = tour.stops.len() - n;
-                        view! {
-                            {(i == 0).then(|| view! { <p class="tour-intro muted">{tour.intro(l.cat())}</p> })}
-                            <h3 class="tour-stop-title">{title}</h3>
-                            <p class="tour-text">{text}</p>
-                            {(missing > 0 && i + 1 == n).then(|| view! {
-                                <p class="muted small">{tr!(l.cat(), "ui-tour-skipped", missing = missing, count = tour.stops.len())}</p>
-                            })}
+                        let skipped = move || (missing > 0).then(|| view! {
+                            <p class="muted small">{tr!(l.cat(), "ui-tour-skipped", missing = missing, count = tour.stops.len())}</p>
+                        });
+                        match card.get() {
+                            tours::Card::Intro => view! { <p class="tour-intro muted">{tour.intro(l.cat())}</p> }.into_any(),
+                            tours::Card::Stop(i) => {
+                                let (title, text) = found.with(|f| (f[i].title.clone(), f[i].text.clone()));
+                                view! {
+                                    {(i == 0).then(|| view! { <p class="tour-intro muted">{tour.intro(l.cat())}</p> })}
+                                    <h3 class="tour-stop-title">{title}</h3>
+                                    <ClampedText clamp=clamp class="tour-text" text=Signal::stored(text)/>
+                                    <MoreButton clamp=clamp/>
+                                    {(i + 1 == n).then(skipped)}
+                                }
+                                .into_any()
+                            }
+                            tours::Card::End => view! {
+                                <h3 class="tour-stop-title">{l.t("ui-tour-over-title")}</h3>
+                                <ClampedText clamp=clamp class="tour-text" text=Signal::stored(tr!(l.cat(), "ui-tour-over", len = len()))/>
+                                <MoreButton clamp=clamp/>
+                                {skipped()}
+                            }
+                            .into_any(),
                         }
-                        .into_any()
                     };
                     Some(view)
                 }}

@@ -213,7 +213,21 @@ fn RequestRow(
                 view! {
                     <div class="request-detail">
                         <p>{tr!(cat, "ui-created-at", at = r.created_at.to_string(), latency = latency)}</p>
-                        {r.plan.clone().map(|p| view! { <blockquote class="plan">{p}</blockquote> })}
+                        // What was said, whole: the plan, the feedback, the reason
+                        // (the diagram shows only their start under each arrow).
+                        {
+                            let said = s.run.trace.with(|t| {
+                                let shown = s.shown().min(t.len());
+                                crate::view::panel_data::said_about(&t.entries()[..shown], &r.id)
+                            });
+                            let plan_told = said.iter().any(|w| w.field == "plan");
+                            view! {
+                                {r.plan.clone().filter(|_| !plan_told).map(|p| view! { <blockquote class="plan">{p}</blockquote> })}
+                                {said.into_iter().map(|w| view! {
+                                    <blockquote class=format!("said said-{}", w.field)><span class="said-field">{format!("{}: ", w.field)}</span>{w.text}</blockquote>
+                                }).collect_view()}
+                            }
+                        }
                         <ul class="transitions">{r.transitions.iter().map(|t| view! {
                             <li>{tr!(cat, "ui-transition", from = t.from.to_string(), to = t.to.to_string(), at = t.at.to_string(), by = t.by.to_string())}</li>
                         }).collect_view()}</ul>

@@ -413,6 +413,43 @@ pub fn said_on_arrow(said: &Said, max: usize) -> String {
     format!("{}: “{}”", said.field, clip(&said.text, room))
 }
 
+/// Where the cut words of what was said under an arrow are drawn, and what
+/// they cut: the page lays a button over this box that opens them whole
+/// (no hover on a phone). SVG units.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SaidTarget {
+    /// Left edge.
+    pub x: f64,
+    /// Top edge.
+    pub y: f64,
+    /// Width.
+    pub width: f64,
+    /// Height.
+    pub height: f64,
+    /// The whole of what was said, `field: text` (the arrow's tooltip).
+    pub whole: String,
+}
+
+/// The box of the words under a message arrow that tell what was said (a
+/// plan, feedback, a reason), if `it` is such an arrow: the text drawn
+/// centred on its x, 13 px high, as the stylesheet draws `msg-said`.
+pub fn said_target(it: &Item) -> Option<SaidTarget> {
+    if it.kind != ItemKind::Message {
+        return None;
+    }
+    let whole = it.shapes.iter().find_map(|s| match s {
+        Shape::Tooltip(t) => Some(t.clone()),
+        _ => None,
+    })?;
+    it.shapes.iter().find_map(|s| match s {
+        Shape::Text { x, y, text, class: Some("msg-said") } => {
+            let width = text_columns(text) * SAID_CHAR_WIDTH + 8.0;
+            Some(SaidTarget { x: x - width / 2.0, y: y - 13.0, width, height: 18.0, whole: whole.clone() })
+        }
+        _ => None,
+    })
+}
+
 /// One diagram row: a banner, spawn, message arrow (with its × if dropped),
 /// transition, tool note or failure.
 pub fn row(cat: &Catalog, r: &Row) -> Item {
@@ -642,6 +679,38 @@ mod tests {
         let shown = visible(&g.rows, top, top + 20.0 * ROW_HEIGHT);
         assert!(shown.len() >= 20 && shown.len() <= 23, "{}", shown.len());
         assert!(visible(&g.rows, -100.0, -50.0).is_empty());
+    }
+
+    #[test]
+    fn the_cut_words_of_what_was_said_have_a_box_over_them_that_opens_them_whole() {
+        let trace = crate::view::diagram::geometry::fixtures::faulty_run();
+        let cat = Catalog::en();
+        let d = crate::view::diagram::layout::layout(&trace, None);
+        let mut found = 0;
+        for r in &d.rows {
+            let it = row(cat, r);
+            let words = it.shapes.iter().find_map(|s| match s {
+                Shape::Text { x, y, text, class: Some("msg-said") } => Some((*x, *y, text.clone())),
+                _ => None,
+            });
+            let tooltip = it.shapes.iter().find_map(|s| match s {
+                Shape::Tooltip(t) => Some(t.clone()),
+                _ => None,
+            });
+            match (said_target(&it), words, tooltip) {
+                (Some(t), Some((x, y, text)), Some(whole)) => {
+                    found += 1;
+                    assert_eq!(t.whole, whole);
+                    assert!(t.x < x && x < t.x + t.width && t.y < y && y < t.y + t.height, "{t:?} over {text} at {x},{y}");
+                    let half = text_columns(&text) * SAID_CHAR_WIDTH / 2.0;
+                    assert!(t.x <= x - half && x + half <= t.x + t.width, "{t:?} covers {text}");
+                }
+                (None, _, None) | (None, None, _) => {}
+                (target, words, tooltip) => panic!("{target:?} {words:?} {tooltip:?}"),
+            }
+        }
+        assert!(found > 0, "the run says something under an arrow");
+        assert_eq!(said_target(&lifeline(cat, &d.columns[0], d.height)), None);
     }
 
     #[test]

@@ -13,6 +13,13 @@ use crate::view::diagram::motion::Flights;
 use crate::view::fate::{Change, Fates, Mark};
 use crate::view::words::captions::{said, Said};
 
+/// The width of a diagram of `columns` agents whose rows and badges reach
+/// `reach` to the right: room for the last column's notes, and never less
+/// than what is drawn.
+pub fn diagram_width(columns: usize, reach: f64) -> f64 {
+    (LEFT + COLUMN_WIDTH * (columns as f64 - 0.5) + 140.0).max(reach + RIGHT_MARGIN)
+}
+
 /// Width of one agent column, in SVG units: the longest arrow label
 /// (`plan_approval_response [id]`, about 241 units of 13 px text) fits
 /// between two lifelines' activation bars.
@@ -30,6 +37,42 @@ pub const TOOL_LABEL_CHARS: usize = 28;
 pub const MESSAGE_TEXT_CHARS: usize = 28;
 /// How many colours requests cycle through.
 pub const PALETTE_SIZE: usize = 8;
+/// Room kept right of the rightmost thing drawn.
+pub const RIGHT_MARGIN: f64 = 12.0;
+/// The width of one character of 13 px text, regular and bold (transition
+/// notes), as measured in Chromium's default sans-serif: what a row's text
+/// reaches to the right is estimated with these.
+const CHAR_WIDTH: f64 = 7.3;
+const BOLD_CHAR_WIDTH: f64 = 8.1;
+/// A badge's right edge, from the x it is drawn beside (`geometry::badge`).
+pub const BADGE_REACH: f64 = 86.0;
+
+/// How far right what `kind` draws reaches (its text, note box or plate),
+/// in SVG units; the diagram's width includes the widest row shown, so
+/// nothing near the right edge is cut off. Estimated from the stylesheet's
+/// 13 px text, as `geometry` draws it.
+pub fn row_reach(kind: &RowKind) -> f64 {
+    use crate::view::diagram::geometry::{text_columns, BANNER_CHAR_WIDTH, BANNER_X};
+    match kind {
+        RowKind::RunStarted { prompt } => BANNER_X + 4.0 + text_columns(&format!("▶ {prompt}")) * BANNER_CHAR_WIDTH,
+        // "Run finished" is a few words in every language.
+        RowKind::RunFinished => 0.0,
+        RowKind::Spawn { to_x, .. } => to_x + 60.0,
+        RowKind::Message { from_x, to_x, label, .. } => {
+            // The label sits in the middle of the gap next to the sender
+            // (a message to oneself: a 40-unit arrow to the right).
+            let (x1, x2) = if (to_x - from_x).abs() < 1.0 { (*from_x, from_x + 40.0) } else { (*from_x, *to_x) };
+            let gap = (x2 - x1).abs().min(COLUMN_WIDTH);
+            let mid = if x2 >= x1 { x1 + gap / 2.0 } else { x1 - gap / 2.0 };
+            (mid + text_columns(label) * CHAR_WIDTH / 2.0).max(x1.max(x2) + 6.0)
+        }
+        RowKind::Transition { request_id, to, x, .. } => {
+            x + 10.0 + text_columns(&format!("{request_id}: pending → {to}")) * BOLD_CHAR_WIDTH
+        }
+        RowKind::Tool { x, label, .. } => x + 8.0 + label.chars().count() as f64 * CHAR_WIDTH + 14.0,
+        RowKind::Failure { x, error } => x + 10.0 + text_columns(&format!("⚠ {error}")) * CHAR_WIDTH,
+    }
+}
 
 /// An agent's column.
 #[derive(Debug, Clone, PartialEq)]
@@ -130,6 +173,19 @@ pub struct Row {
     pub y: f64,
     /// What it shows.
     pub kind: RowKind,
+}
+
+/// What a row spans sideways: from the sender's x to the recipient's (the
+/// same x for a row about one agent), and how far right what it draws
+/// reaches (a request's badge, a note).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Span {
+    /// Where it starts (an arrow's sender).
+    pub from: f64,
+    /// Where it ends (an arrow's head).
+    pub to: f64,
+    /// The right edge of its label, note or badge.
+    pub right: f64,
 }
 
 /// A span during which an agent waited on its model.
@@ -296,6 +352,9 @@ pub struct Layout {
     /// their release draws their arrow.
     held: BTreeMap<usize, Message>,
     flights: Flights,
+    /// Where the drawing reaches farthest right, as it grows: (the event
+    /// that pushed it further, how far), in event order.
+    reach: Vec<(u64, f64)>,
 }
 
 impl Layout {
@@ -347,6 +406,13 @@ impl Layout {
         x
     }
 
+    /// Event `seq` draws something that reaches `x`.
+    fn reach_to(&mut self, seq: u64, x: f64) {
+        if self.reach.last().is_none_or(|(_, far)| x > *far) {
+            self.reach.push((seq, x));
+        }
+    }
+
     fn color(&mut self, id: &RequestId) -> usize {
         let next = self.color_of.len() % PALETTE_SIZE;
         *self.color_of.entry(id.clone()).or_insert(next)
@@ -385,6 +451,7 @@ impl Layout {
                     if let (Some(id), Some(color)) = (&message.request_id, color) {
                         if !self.badge_of.contains_key(id) {
                             self.badge_of.insert(id.clone(), self.badges.len());
+                            self.reach_to(seq, from_x.max(to_x) + BADGE_REACH);
                             self.badges.push(BadgeTrack {
                                 request_id: id.clone(),
                                 y,
@@ -479,6 +546,7 @@ impl Layout {
         };
         if let Some(kind) = kind {
             let is_message = matches!(kind, RowKind::Message { .. });
+            self.reach_to(seq, row_reach(&kind));
             self.rows.push(Row { seq, y, kind });
             self.tracks.push(track);
             let before = *self.messages_before.last().unwrap_or(&0);
@@ -496,6 +564,27 @@ impl Layout {
         } else {
             self.rows[i - 1].y
         }
+    }
+
+    /// What the row showing event `seq` (or the nearest row before it)
+    /// spans sideways, as the `viewport` keeps it on screen: an arrow's
+    /// sender and recipient x, a note's or transition's agent; `None`
+    /// before the first row.
+    pub fn span_of(&self, seq: u64) -> Option<Span> {
+        let i = self.rows.partition_point(|r| r.seq <= seq).checked_sub(1)?;
+        let kind = &self.rows[i].kind;
+        let (from, to) = match kind {
+            RowKind::Message { from_x, to_x, .. } if (to_x - from_x).abs() < 1.0 => (*from_x, from_x + 40.0),
+            RowKind::Message { from_x, to_x, .. } | RowKind::Spawn { from_x, to_x, .. } => (*from_x, *to_x),
+            RowKind::Transition { x, .. } | RowKind::Tool { x, .. } | RowKind::Failure { x, .. } => (*x, *x),
+            // A banner starts at the left edge: the lead's lifeline.
+            RowKind::RunStarted { .. } | RowKind::RunFinished => return Some(Span { from: LEFT, to: LEFT, right: LEFT }),
+        };
+        let badge = match kind {
+            RowKind::Message { msg_type, request_id: Some(_), .. } if msg_type.is_request() => from.max(to) + BADGE_REACH,
+            _ => 0.0,
+        };
+        Some(Span { from, to, right: row_reach(kind).max(badge) })
     }
 
     /// The diagram's height as of the first `cursor` events.
@@ -584,8 +673,9 @@ impl Layout {
             })
             .collect();
         let requests = self.badges.partition_point(|b| before(b.first_seq));
+        let reach = self.reach.partition_point(|(seq, _)| before(*seq)).checked_sub(1).map_or(0.0, |i| self.reach[i].1);
         Diagram {
-            width: LEFT + COLUMN_WIDTH * (columns.len() as f64 - 0.5) + 140.0,
+            width: diagram_width(columns.len(), reach),
             height: bottom_y + ROW_HEIGHT * (1 + self.flights.held_count(shown as usize)) as f64,
             now_y: bottom_y,
             columns,

@@ -3,7 +3,8 @@
 //! cursor into the primitives both the page and the SVG export draw;
 //! `motion` and `motion_draw` say where each message is and what moves at
 //! a step; `legend` explains the marks; `message_table` is the diagram's
-//! text alternative.
+//! text alternative; `viewport` says where to scroll to show the cursor's
+//! event.
 //!
 //! Must not touch the DOM or any signal: the page's canvas
 //! (`ui::diagram::canvas`) and `export::svg` only draw what this computes.
@@ -14,3 +15,4 @@ pub mod legend;
 pub mod message_table;
 pub mod motion;
 pub mod motion_draw;
+pub mod viewport;

@@ -13,7 +13,7 @@ fn main() {
     // words flash by. A language that does not arrive in time leaves the
     // page in English, and the banner says so.
     wasm_bindgen_futures::spawn_local(async {
-        let start = team_protocols::ui::shell::lang::Start::prepare().await;
+        let start = team_protocols::ui::browser::lang::Start::prepare().await;
         leptos::mount::mount_to_body(move || {
             leptos::prelude::provide_context(start);
             leptos::view! { <team_protocols::ui::App/> }

@@ -17,8 +17,9 @@ mod common;
 
 use team_protocols::protocol::{check, Event, FaultAction, FaultPlan, FaultRule, MessageType, Trace};
 use team_protocols::runtime::scenarios;
-use team_protocols::view::diagram::geometry::{draw, text_columns, Geometry, ItemKind, Shape};
+use team_protocols::view::diagram::geometry::{draw, Geometry, ItemKind, Shape};
 use team_protocols::view::diagram::layout::{layout, Layout, ROW_HEIGHT};
+use team_protocols::view::diagram::metrics::text_columns;
 use team_protocols::view::diagram::motion_draw;
 use team_protocols::view::i18n::{Catalog, Locale};
 

@@ -1444,7 +1444,7 @@ async fn switch_language(host: &web_sys::HtmlElement, tag: &str) {
     el.set_value(tag);
     el.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
     let started = js_sys::Date::now();
-    while js_sys::Date::now() - started < f64::from(team_protocols::ui::shell::lang::SWITCH_WAIT_MS) + 2_000.0 {
+    while js_sys::Date::now() - started < f64::from(team_protocols::ui::browser::lang::SWITCH_WAIT_MS) + 2_000.0 {
         if document_lang() == tag {
             leptos::task::tick().await;
             return;

@@ -22,7 +22,7 @@ use std::rc::Rc;
 
 use futures_util::future::{select, Either};
 use leptos::prelude::*;
-use team_protocols::ui::shell::lang::Start;
+use team_protocols::ui::browser::lang::Start;
 use team_protocols::ui::App;
 use team_protocols::view::i18n::{Catalog, Locale};
 use wasm_bindgen::closure::Closure;

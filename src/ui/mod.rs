@@ -5,8 +5,9 @@
 //!
 //! One folder per concern: `state` (the page's state: settings being
 //! edited, the run on screen, playback, saved runs, browser storage, and
-//! the `Session` that links them to the runtime), `shell` (the page frame:
-//! header, drawers, shortcuts, language, downloads, small browser calls),
+//! the `Session` that links them to the runtime), `browser` (what every
+//! component asks of the browser: the page's language, downloads, the
+//! clipboard), `shell` (the page frame: header, drawers, shortcuts),
 //! `diagram` (the canvas, its controls, the caption box and tour card),
 //! `panels` (the side panels: requests, inboxes, machinery, trace box),
 //! `setup` (what to run: prompt, scenarios, settings, faults) and
@@ -16,6 +17,7 @@
 //! from it); none changes the team except through `runtime::Runtime`, via
 //! the `Session`. Nothing in `view` may import from here.
 
+pub mod browser;
 pub mod diagram;
 pub mod explore;
 pub mod panels;

@@ -5,7 +5,7 @@
 //! with named arguments (`{ $name }`), falling back to English for a key a
 //! translation lacks, and to a visible marker (`⟦key⟧`) for a key nobody
 //! has. Formatting never panics. English is built into the program; in the
-//! browser the other languages are fetched when wanted (`ui::shell::lang`) and
+//! browser the other languages are fetched when wanted (`ui::browser::lang`) and
 //! installed here once, natively all four are built in.
 //!
 //! Owns the languages, the message files and message lookup. Pure and

@@ -156,7 +156,7 @@ pub fn DiagramView() -> impl IntoView {
     // marked on their events' rows.
     // Plus the event marked by what opened the run (where an explored run
     // breaks its property), once the cursor has reached it.
-    let l = crate::ui::shell::lang::lang();
+    let l = crate::ui::browser::lang::lang();
     let marks = Memo::new(move |_| {
         let cat = l.cat();
         let shown = s.shown();
@@ -474,7 +474,7 @@ fn mover_view(m: Mover) -> impl IntoView {
 /// it opens; Close or Escape closes it and focus goes back to the diagram.
 #[component]
 fn SaidCard(said: RwSignal<Option<SaidOpen>>) -> impl IntoView {
-    let l = crate::ui::shell::lang::lang();
+    let l = crate::ui::browser::lang::lang();
     let close = move || {
         said.set(None);
         if let Some(el) = document().get_element_by_id("diagram") {

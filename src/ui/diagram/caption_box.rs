@@ -9,10 +9,10 @@
 
 use leptos::prelude::*;
 
+use crate::ui::browser::lang::lang;
 use crate::ui::diagram::canvas::shape_view;
 use crate::ui::diagram::more::{Clamp, ClampedText, MoreButton};
 use crate::ui::diagram::tour::{self, TourState};
-use crate::ui::shell::lang::lang;
 use crate::ui::state::session::Session;
 use crate::view::diagram::geometry::Item;
 use crate::view::diagram::legend;

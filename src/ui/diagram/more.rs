@@ -10,7 +10,7 @@
 use leptos::html::P;
 use leptos::prelude::*;
 
-use crate::ui::shell::lang::lang;
+use crate::ui::browser::lang::lang;
 
 /// Whether a clamped paragraph is cut and whether it was opened. `Copy`:
 /// made once per paragraph, shared by `ClampedText` and `MoreButton`.

@@ -20,8 +20,8 @@ use leptos::prelude::*;
 
 use crate::protocol::{Event, Trace};
 use crate::runtime::scheduler::Mode;
+use crate::ui::browser::lang::lang;
 use crate::ui::diagram::more::{Clamp, ClampedText, MoreButton};
-use crate::ui::shell::lang::lang;
 use crate::ui::state::session::Session;
 use crate::view::i18n::{tr, Catalog};
 use crate::view::tours::{self, ResolvedStop, Tour};
@@ -270,7 +270,7 @@ pub fn TourCard() -> impl IntoView {
     // it hides in the closed drawer) to the playback controls.
     let finish = move || {
         let target = match t.active.get_untracked() {
-            Some(tour) if !crate::ui::shell::web::narrow() => format!("tour-{}", tour.id),
+            Some(tour) if !crate::ui::browser::web::narrow() => format!("tour-{}", tour.id),
             _ => "controls".to_string(),
         };
         end(s, t);

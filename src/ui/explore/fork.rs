@@ -9,8 +9,8 @@
 use leptos::prelude::*;
 
 use crate::protocol::Trace;
+use crate::ui::browser::lang::lang;
 use crate::ui::explore::state::{ExploreUi, Opened};
-use crate::ui::shell::lang::lang;
 use crate::ui::state::session::Session;
 use crate::view::fork_align::{request_of, RowKind};
 use crate::view::i18n::{tr, Catalog};

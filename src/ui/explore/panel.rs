@@ -16,9 +16,9 @@ use crate::explore::job::{ExploreLink, ExploreSettings, Job, JobState, MAX_DECIS
 use crate::explore::{fork, Choice, PathExample, Property, PropertyReport, Quantifier, Strategy, Verdict};
 use crate::protocol::{FaultAction, Trace};
 use crate::runtime::scenarios;
+use crate::ui::browser::lang::lang;
 use crate::ui::explore::state::{now, ExploreUi};
 use crate::ui::explore::workers::cores;
-use crate::ui::shell::lang::lang;
 use crate::ui::state::session::Session;
 use crate::view::export::share;
 use crate::view::i18n::tr;
@@ -350,7 +350,7 @@ pub fn ExploreFinding() -> impl IntoView {
                         let copied = h.clone();
                         view! {
                             <a class="explore-link" href=h>{cat.t("explore-link")}</a>
-                            <button on:click=move |_| crate::ui::shell::web::copy_to_clipboard(l, copied.clone(), copy_status)>{cat.t("explore-copy-link")}</button>
+                            <button on:click=move |_| crate::ui::browser::web::copy_to_clipboard(l, copied.clone(), copy_status)>{cat.t("explore-copy-link")}</button>
                             <span class="copy-status small" role="status">{move || copy_status.get()}</span>
                         }
                     })}

@@ -17,8 +17,8 @@ use crate::explore::job::{ExploreLink, ExploreSettings, FromWorker, Job, JobStat
 use crate::explore::{fork, replay_finding, Choice, PathExample, Property, PropertyReport};
 use crate::protocol::Trace;
 use crate::runtime::scenarios;
+use crate::ui::browser::lang::lang;
 use crate::ui::explore::workers::{OnMessage, Workers};
-use crate::ui::shell::lang::lang;
 use crate::ui::state::session::Session;
 use crate::view::fork_align::{align, Alignment};
 use crate::view::i18n::tr;
@@ -331,7 +331,7 @@ impl ExploreUi {
             s.seek(i + 1);
         }
         // An example's event is marked on the diagram.
-        let mark = opened.property.and(opened.seq).map(|seq| (seq, opened.card.words(crate::ui::shell::lang::lang().cat_untracked()).0));
+        let mark = opened.property.and(opened.seq).map(|seq| (seq, opened.card.words(crate::ui::browser::lang::lang().cat_untracked()).0));
         s.playback.marked.set(mark);
         self.opened.set(Some(opened));
     }

@@ -13,7 +13,7 @@
 use leptos::prelude::*;
 
 use crate::protocol::{RequestStatus, TeamState};
-use crate::ui::shell::lang::lang;
+use crate::ui::browser::lang::lang;
 use crate::ui::state::session::Session;
 use crate::view::diagram::message_table::{MessageRow, MESSAGE_ROWS};
 use crate::view::i18n::{tr, Catalog};

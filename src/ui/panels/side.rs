@@ -7,9 +7,9 @@
 use leptos::prelude::*;
 
 use crate::protocol::{AgentName, Event, MemberStatus, RequestId, RequestKind, RequestStatus, TeamState};
+use crate::ui::browser::download;
+use crate::ui::browser::lang::lang;
 use crate::ui::panels::machinery::MachineryPanel;
-use crate::ui::shell::download;
-use crate::ui::shell::lang::lang;
 use crate::ui::state::session::Session;
 use crate::view::i18n::tr;
 use crate::view::lists;

@@ -8,8 +8,8 @@
 use leptos::ev;
 use leptos::prelude::*;
 
-use crate::ui::shell::lang::lang;
-use crate::ui::shell::{download, web};
+use crate::ui::browser::lang::lang;
+use crate::ui::browser::{download, web};
 use crate::ui::state::session::Session;
 use crate::view::export;
 use crate::view::i18n::tr;

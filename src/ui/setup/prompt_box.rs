@@ -7,8 +7,8 @@ use leptos::ev;
 use leptos::prelude::*;
 
 use crate::runtime::scenarios;
+use crate::ui::browser::lang::lang;
 use crate::ui::shell::drawers::Drawers;
-use crate::ui::shell::lang::lang;
 use crate::ui::state::session::Session;
 use crate::view::i18n::{tr, Catalog};
 

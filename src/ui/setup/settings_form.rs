@@ -7,7 +7,7 @@ use leptos::ev;
 use leptos::prelude::*;
 
 use crate::model::provider_settings::Provider;
-use crate::ui::shell::lang::lang;
+use crate::ui::browser::lang::lang;
 use crate::ui::state::session::Session;
 use crate::view::i18n::tr;
 

@@ -14,6 +14,8 @@ use leptos::prelude::*;
 use crate::model::provider_settings::Provider;
 use crate::runtime::scenarios;
 use crate::runtime::scheduler::Mode;
+use crate::ui::browser::lang::{lang, Lang, LanguageSwitcher};
+use crate::ui::browser::web;
 use crate::ui::diagram::canvas::DiagramView;
 use crate::ui::diagram::caption_box::CaptionBox;
 use crate::ui::diagram::controls::Controls;
@@ -28,9 +30,7 @@ use crate::ui::setup::faults_form::FaultsPanel;
 use crate::ui::setup::prompt_box::{model_words, PromptBox, ScenarioList};
 use crate::ui::setup::settings_form::Settings;
 use crate::ui::shell::drawers::{Drawer, DrawerHead, DrawerToggle, Drawers};
-use crate::ui::shell::lang::{lang, Lang, LanguageSwitcher};
 use crate::ui::shell::shortcuts::ShortcutsHelp;
-use crate::ui::shell::web;
 use crate::ui::state::session::Session;
 use crate::view::export::share;
 use crate::view::i18n::tr;
@@ -108,7 +108,7 @@ pub fn App(
     on_cleanup(move || hash_listener.remove());
     s.refresh_saved();
     // A language whose messages could not be fetched: the banner says so.
-    crate::ui::shell::lang::report_problems(move |text| s.banner.set(Some(text)));
+    crate::ui::browser::lang::report_problems(move |text| s.banner.set(Some(text)));
 
     // Play: advance the cursor through the recording; at its end in Step
     // mode, release the next event of the run.

@@ -9,8 +9,8 @@
 
 use leptos::prelude::*;
 
-use crate::ui::shell::lang::lang;
-use crate::ui::shell::web;
+use crate::ui::browser::lang::lang;
+use crate::ui::browser::web;
 
 /// A side panel that is a drawer on a narrow screen.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

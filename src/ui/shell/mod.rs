@@ -1,12 +1,9 @@
 //! The page's frame: the `app` (header, banner, layout, keys, share links
-//! opened), the `drawers` of narrow screens, the `shortcuts` dialog, the
-//! page's language (`lang`), `download`s, and small `web` calls.
+//! opened), the `drawers` of narrow screens and the `shortcuts` dialog.
 //!
-//! Owns no run state: that is `state`.
+//! The top of the page: it puts the other folders together. Owns no run
+//! state (that is `state`) and no browser service (that is `browser`).
 
 pub mod app;
-pub mod download;
 pub mod drawers;
-pub mod lang;
 pub mod shortcuts;
-pub mod web;

@@ -6,7 +6,7 @@
 
 use leptos::prelude::*;
 
-use crate::ui::shell::lang::lang;
+use crate::ui::browser::lang::lang;
 
 /// The keyboard shortcuts, in a modal dialog (opened with `?` or its button).
 #[component]

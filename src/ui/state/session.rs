@@ -19,7 +19,7 @@ use crate::protocol::{AgentName, RequestId, Trace};
 use crate::runtime::scenarios::Scenario;
 use crate::runtime::scheduler::Mode;
 use crate::runtime::{browser, Runtime, RuntimeConfig};
-use crate::ui::shell::lang::Lang;
+use crate::ui::browser::lang::Lang;
 use crate::ui::state::library::Library;
 use crate::ui::state::playback::Playback;
 use crate::ui::state::run::Run;

@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 
 use crate::protocol::{MemberStatus, MessageType, RequestId, Violation};
 use crate::view::diagram::layout::{Activation, Badge, Column, Diagram, Row, RowKind, COLUMN_WIDTH, PALETTE_SIZE, ROW_HEIGHT};
+use crate::view::diagram::metrics::{text_columns, BANNER_CHAR_WIDTH, BANNER_X};
 use crate::view::fate::Mark;
 use crate::view::i18n::{tr, Catalog};
 use crate::view::words::captions::{clip, Said};
@@ -25,8 +26,6 @@ use crate::view::words::findings;
 pub const MARK_X: f64 = 4.0;
 /// Half the width and height of an envelope (a message in flight or waiting).
 const ENVELOPE: (f64, f64) = (10.0, 7.0);
-/// Left edge of run banners (leaves room for a violation mark).
-pub const BANNER_X: f64 = 22.0;
 /// The width of one character of what was said under an arrow (13 px
 /// italic, as measured in Chromium's default sans-serif), for cutting it to
 /// the arrow's length.
@@ -258,23 +257,6 @@ pub fn visible(layer: &[Item], top: f64, bottom: f64) -> &[Item] {
 /// An item of `kind` spanning `top` to `bottom`, with its shapes.
 pub(crate) fn item(kind: ItemKind, class: impl Into<String>, seq: Option<u64>, top: f64, bottom: f64, shapes: Vec<Shape>) -> Item {
     Item { kind, class: class.into(), seq, request: None, role: None, label: None, top, bottom, shapes }
-}
-
-/// How many Latin characters' widths `s` takes: a character of the
-/// Chinese, Japanese or Korean scripts (or a full-width form) is about 1.8
-/// Latin characters wide at the same size.
-pub fn text_columns(s: &str) -> f64 {
-    s.chars().map(|c| if is_wide(c) { WIDE_CHAR } else { 1.0 }).sum()
-}
-
-/// The width of a wide character, in Latin characters.
-const WIDE_CHAR: f64 = 1.8;
-
-/// True for a character of Chinese, Japanese or Korean script, or a
-/// full-width form.
-pub(crate) fn is_wide(c: char) -> bool {
-    matches!(c as u32, 0x1100..=0x115F | 0x2E80..=0x303E | 0x3041..=0x33FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xA000..=0xA4CF
-        | 0xAC00..=0xD7A3 | 0xF900..=0xFAFF | 0xFE30..=0xFE4F | 0xFF00..=0xFF60 | 0xFFE0..=0xFFE6)
 }
 
 /// A text at `(x, y)` with its class.
@@ -562,10 +544,6 @@ pub fn row(cat: &Catalog, r: &Row) -> Item {
         }
     }
 }
-
-/// The width of one character of a banner's text (13 px italic), for the
-/// plate behind it.
-pub const BANNER_CHAR_WIDTH: f64 = 7.2;
 
 /// A run banner's text on an opaque plate (`plate`, the page's background),
 /// so the lifelines and activation bars it spans pass behind it instead of

@@ -52,7 +52,7 @@ pub const BADGE_REACH: f64 = 86.0;
 /// nothing near the right edge is cut off. Estimated from the stylesheet's
 /// 13 px text, as `geometry` draws it.
 pub fn row_reach(kind: &RowKind) -> f64 {
-    use crate::view::diagram::geometry::{text_columns, BANNER_CHAR_WIDTH, BANNER_X};
+    use crate::view::diagram::metrics::{text_columns, BANNER_CHAR_WIDTH, BANNER_X};
     match kind {
         RowKind::RunStarted { prompt } => BANNER_X + 4.0 + text_columns(&format!("▶ {prompt}")) * BANNER_CHAR_WIDTH,
         // "Run finished" is a few words in every language.

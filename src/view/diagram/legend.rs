@@ -6,7 +6,8 @@
 //! Owns the legend's entries and their layout in one or two columns; it
 //! must not draw anything of a run.
 
-use crate::view::diagram::geometry::{envelope, is_wide, item, line, text, Head, Item, ItemKind, Shape, CROSS_HALF};
+use crate::view::diagram::geometry::{envelope, item, line, text, Head, Item, ItemKind, Shape, CROSS_HALF};
+use crate::view::diagram::metrics::is_wide;
 use crate::view::i18n::Catalog;
 
 /// Height of one legend entry.

@@ -2,7 +2,7 @@
 //! activation bars and notes for a trace; `geometry` turns a layout at a
 //! cursor into the primitives both the page and the SVG export draw;
 //! `motion` and `motion_draw` say where each message is and what moves at
-//! a step; `legend` explains the marks; `message_table` is the diagram's
+//! a step; `legend` explains the marks; `metrics` says how wide text is drawn; `message_table` is the diagram's
 //! text alternative; `viewport` says where to scroll to show the cursor's
 //! event.
 //!
@@ -13,6 +13,7 @@ pub mod geometry;
 pub mod layout;
 pub mod legend;
 pub mod message_table;
+pub mod metrics;
 pub mod motion;
 pub mod motion_draw;
 pub mod viewport;

@@ -10,8 +10,9 @@
 use std::collections::BTreeMap;
 
 use crate::protocol::AgentName;
-use crate::view::diagram::geometry::{envelope, text_columns, Item, ItemKind, Shape, CROSS_HALF};
+use crate::view::diagram::geometry::{envelope, Item, ItemKind, Shape, CROSS_HALF};
 use crate::view::diagram::layout::{Column, Diagram, COLUMN_WIDTH, ROW_HEIGHT};
+use crate::view::diagram::metrics::text_columns;
 use crate::view::diagram::motion::{Direction, Motion, Movement, Step};
 use crate::view::i18n::{tr, Catalog};
 

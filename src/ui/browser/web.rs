@@ -6,7 +6,7 @@
 
 use leptos::prelude::*;
 
-use crate::ui::shell::lang::Lang;
+use crate::ui::browser::lang::Lang;
 
 /// Copies `text` with the async clipboard API; `status` says whether it
 /// worked, in words (a refusal is the browser's, not a bug).

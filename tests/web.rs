@@ -1348,7 +1348,9 @@ async fn a_guided_tour_runs_its_scenario_and_moves_the_cursor_to_each_stops_even
     assert!(cursors.windows(2).all(|w| w[0] < w[1]), "the stops follow the run: {cursors:?}");
     // The request of a stop about one is picked (its arrows stand out).
     assert_eq!(all(&host, "g.msg.hl").len(), 2, "the request and its answer");
-    // Next at the last stop stays there; Previous stop goes back one.
+    // Next at the last stop walks on towards the run's end, and the card
+    // stays on the last stop while the cursor walks (it follows the cursor);
+    // Previous stop ends the walk and goes back one.
     button(&host, "Next stop").click();
     leptos::task::tick().await;
     assert_eq!(tour_progress(&host), format!("Stop {n} of {n}"));

@@ -1633,3 +1633,65 @@ async fn stepping_moves_an_envelope_along_its_arrow_into_the_inbox_and_back_reve
     until("End to reach the last event", || position(&host).0 == position(&host).1).await;
     assert!(all(&host, "svg.diagram .mover").is_empty(), "nothing moves after a jump");
 }
+
+/// Whether the page is in presenter mode, by its button and its layout.
+fn presenting(host: &web_sys::HtmlElement) -> bool {
+    let pressed = button(host, "Presenter").get_attribute("aria-pressed").as_deref() == Some("true");
+    let layout = !all(host, ".app.presenter").is_empty();
+    assert_eq!(pressed, layout, "the button says what the page shows");
+    pressed
+}
+
+/// The diagram's zoom, in percent, as its zoom bar shows it.
+fn zoom_percent(host: &web_sys::HtmlElement) -> f64 {
+    texts(host, ".zoom-level")[0].trim_end_matches('%').trim().parse().unwrap()
+}
+
+#[wasm_bindgen_test]
+async fn presenter_mode_is_toggled_by_its_button_and_the_p_key_and_escape_leaves_it_after_a_tour() {
+    let page = Page::start();
+    let host = page.mount();
+    leptos::task::tick().await;
+    let toggle = button(&host, "Presenter");
+    assert_eq!(toggle.get_attribute("aria-keyshortcuts").as_deref(), Some("p"));
+    let help = texts(&host, "dialog.shortcuts dd").join(" | ");
+    assert!(help.contains("Presenter mode on or off") && help.contains("Leave presenter mode"), "{help}");
+    click(&host, "[data-scenario=shutdown]");
+    until("the run to finish", || run_finished(&host)).await;
+    assert!(!presenting(&host));
+    let everyday = zoom_percent(&host);
+    // The button: the side columns step aside, the diagram grows to a
+    // readable scale.
+    toggle.click();
+    until("the button to enter presenter mode", || presenting(&host)).await;
+    for aside in all(&host, "aside#setup, aside#panels") {
+        assert!(aside.has_attribute("hidden"), "{} is hidden", aside.id());
+    }
+    until("the diagram to be drawn at 150 % or more", || zoom_percent(&host) >= 150.0).await;
+    // Escape leaves it, and the everyday zoom comes back.
+    document().body().unwrap().dispatch_event(&keydown("Escape")).unwrap();
+    until("Escape to leave presenter mode", || !presenting(&host)).await;
+    until("the everyday zoom to come back", || zoom_percent(&host) == everyday).await;
+    assert!(all(&host, "aside#setup, aside#panels").iter().all(|a| !a.has_attribute("hidden")));
+    // The key; the mode stays while another scenario runs.
+    document().body().unwrap().dispatch_event(&keydown("p")).unwrap();
+    until("p to enter presenter mode", || presenting(&host)).await;
+    let labels = arrow_labels(&host);
+    click(&host, "[data-scenario=approve-plan]");
+    until("the other run to finish", || run_finished(&host) && arrow_labels(&host) != labels).await;
+    assert!(presenting(&host), "presenter mode survives a new run");
+    // During a tour, Escape ends the tour first, then leaves presenter mode.
+    click(&host, "[data-tour=shutdown]");
+    until("the tour's first stop", || tour_progress(&host).starts_with("Stop 1 of")).await;
+    assert!(presenting(&host), "the tour runs in presenter mode");
+    document().body().unwrap().dispatch_event(&keydown("Escape")).unwrap();
+    until("Escape to end the tour", || all(&host, ".tour-card").is_empty()).await;
+    assert!(presenting(&host), "the first Escape only ends the tour");
+    document().body().unwrap().dispatch_event(&keydown("Escape")).unwrap();
+    until("the second Escape to leave presenter mode", || !presenting(&host)).await;
+    // p toggles it off as well as on.
+    document().body().unwrap().dispatch_event(&keydown("p")).unwrap();
+    until("p to enter", || presenting(&host)).await;
+    document().body().unwrap().dispatch_event(&keydown("p")).unwrap();
+    until("p to leave", || !presenting(&host)).await;
+}

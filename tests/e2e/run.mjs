@@ -776,6 +776,105 @@ for (const scheme of SCHEMES) {
 }
 
 
+// Presenter mode (issue 31, item 4): its button and the P key turn it on,
+// Escape leaves it; the page shows the controls, the caption and the
+// diagram alone. On a room's screen (1920x1080, 1280x720) every text of the
+// diagram is at least 18 CSS px tall as drawn (its font size times the
+// SVG's scale on screen) and the caption at least 24 px; on a phone, a
+// hand's screen, the diagram keeps its everyday scale (no text under
+// 12 px) and the caption is 18 px; either way the diagram has at least half
+// the screen's height, Next still moves the caption, and light and dark are
+// axe clean.
+const PRESENTER_SIZES = [
+  { name: 'full hd', width: 1920, height: 1080, room: true },
+  { name: 'hd', width: 1280, height: 720, room: true },
+  { ...SIZES[2], room: false },
+];
+
+/** The smallest diagram text as drawn, the caption's sizes and what shows. */
+async function presenterMeasures(page) {
+  return page.evaluate(() => {
+    const texts = [...document.querySelectorAll('svg.diagram:not(.legend-drawing) text, .diagram-heads svg text')]
+      .filter((t) => t.getBoundingClientRect().height > 0 && t.textContent.trim() !== '');
+    const drawn = texts.map((t) => {
+      const m = t.getScreenCTM();
+      return { px: parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b), text: t.textContent.trim(), cls: t.getAttribute('class') || t.parentElement.getAttribute('class') };
+    });
+    drawn.sort((a, b) => a.px - b.px);
+    const size = (sel) => { const el = document.querySelector(sel); return el ? parseFloat(getComputedStyle(el).fontSize) : 0; };
+    const shown = (sel) => { const el = document.querySelector(sel); return !!el && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden'; };
+    const pane = document.querySelector('.diagram-scroll').getBoundingClientRect();
+    return {
+      count: drawn.length,
+      smallest: drawn[0],
+      largest: drawn[drawn.length - 1],
+      caption: Math.min(size('.caption-title'), size('.caption-text'), size('.caption-step')),
+      next: size('.controls button[aria-keyshortcuts=ArrowRight]'),
+      zoom: document.querySelector('.zoom-level')?.textContent,
+      pane: { width: Math.round(pane.width), height: Math.round(pane.height) },
+      setup: shown('#setup'), panels: shown('#panels'), tagline: shown('.tagline'), languages: shown('.lang-switch'),
+      overflow: document.documentElement.scrollWidth - window.innerWidth,
+    };
+  });
+}
+
+async function expectPresenting(page, on, how) {
+  const app = page.locator('.app');
+  await page.waitForFunction((on) => document.querySelector('.app').classList.contains('presenter') === on, on);
+  const pressed = await page.getByRole('button', { name: 'Presenter', exact: true }).getAttribute('aria-pressed');
+  expect(pressed === String(on), `${how}: the Presenter button says aria-pressed=${pressed}`);
+  expect((await app.getAttribute('class')).includes('presenter') === on, how);
+}
+
+for (const size of PRESENTER_SIZES) {
+  for (const scheme of SCHEMES) {
+    const tag = `${size.width}x${size.height} ${scheme}`;
+    test(`${tag}: presenter mode (button, P, Escape) shows the diagram's text at >= ${size.room ? 18 : 12} px and the caption at >= ${size.room ? 24 : 18} px, Next works, no axe violation`, async (browser) => {
+      const { context, page, errors } = await openPage(browser, size, scheme);
+      try {
+        await runShutdown(page, size);
+        const button = page.getByRole('button', { name: 'Presenter', exact: true });
+        expect((await button.getAttribute('aria-keyshortcuts')) === 'p', 'the Presenter button names its key');
+        const before = await presenterMeasures(page);
+        await button.click();
+        await expectPresenting(page, true, 'the button');
+        await page.keyboard.press('Escape');
+        await expectPresenting(page, false, 'Escape');
+        await page.keyboard.press('p');
+        await expectPresenting(page, true, 'the P key');
+        // The canvas rescales once the pane has its new size.
+        await page.waitForFunction((least) => parseFloat(document.querySelector('.zoom-level').textContent) >= least, size.room ? 150 : 100);
+        // Step back a little, so the cursor's row is mid-run.
+        await page.getByRole('button', { name: 'Back', exact: true }).click();
+        await page.getByRole('button', { name: 'Back', exact: true }).click();
+        const step = page.locator('.caption-step');
+        const at = await step.innerText();
+        await page.getByRole('button', { name: 'Next', exact: true }).click();
+        await page.waitForFunction((at) => document.querySelector('.caption-step').innerText !== at, at);
+        const m = await presenterMeasures(page);
+        console.log(`    ${tag}: diagram text ${before.smallest.px.toFixed(1)} px before, ${m.smallest.px.toFixed(1)}-${m.largest.px.toFixed(1)} px in presenter mode (${m.count} texts, smallest '${m.smallest.text}' ${m.smallest.cls}), zoom ${m.zoom}, caption ${m.caption} px, Next ${m.next} px, pane ${m.pane.width}x${m.pane.height} (was ${before.pane.width}x${before.pane.height})`);
+        expect(m.count > 10, `only ${m.count} diagram texts are drawn`);
+        const [text, caption, controls] = size.room ? [18, 24, 18] : [12, 18, 14];
+        expect(m.smallest.px >= text, `a diagram text is drawn ${m.smallest.px.toFixed(2)} px tall: '${m.smallest.text}' (${m.smallest.cls})`);
+        expect(m.caption >= caption, `the caption is ${m.caption} px`);
+        expect(m.next >= controls, `the controls' text is ${m.next} px`);
+        expect(m.pane.height >= size.height / 2, `the diagram pane is ${m.pane.height} px tall`);
+        expect(!m.setup && !m.panels && !m.tagline && !m.languages, `hidden in presenter mode: ${JSON.stringify(m)}`);
+        expect(m.overflow <= 0, `the page scrolls sideways by ${m.overflow} px`);
+        expect(m.pane.width >= size.width - 40, `the diagram pane is ${m.pane.width} px wide`);
+        await expectUsableLayout(page, size);
+        await screenshot(page, size, scheme, 'presenter');
+        await expectNoAxeViolations(page, `in presenter mode (${tag})`);
+        await button.click();
+        await expectPresenting(page, false, 'the button again');
+        return errors;
+      } finally {
+        await context.close();
+      }
+    });
+  }
+}
+
 registerExplore(test, { openPage, expect, openDrawer, closeDrawer, screenshot, expectNoAxeViolations, shownOf });
 registerGallery(test, { openPage, expect, screenshot, expectNoAxeViolations });
 

@@ -3,10 +3,14 @@
 //! elements, only the rows on screen, and lets the user pick a request.
 //!
 //! Owns drawing, scrolling, zoom (steps and fit-to-width) and selection
-//! highlights. Where things go comes from `diagram` and `geometry`, the same
-//! primitives the SVG export serialises; this module must not place anything
-//! itself. Two exceptions, neither part of the run: the streaming preview of
-//! a model's reply, and the sticky row of lifeline heads, which redraws the
+//! highlights. In presenter mode (`state::presenter`) it fits the diagram
+//! to the pane at a scale `view::diagram::presenter` keeps readable from
+//! across a room (on a phone: the everyday one), and zooming out stops
+//! there. Where things go comes from
+//! `diagram` and `geometry`, the same primitives the SVG export
+//! serialises; this module must not place anything itself. Two
+//! exceptions, neither part of the run: the streaming preview of a model's
+//! reply, and the sticky row of lifeline heads, which redraws the
 //! geometry's heads moved to the top of the viewport. Selection and cursor
 //! live in the session. "Messages as a table" swaps the drawing for its
 //! text alternative (`ui::panels::machinery::MessageTable`).
@@ -30,11 +34,13 @@ use leptos::prelude::*;
 
 use crate::protocol::RequestId;
 use crate::ui::panels::machinery::MessageTable;
+use crate::ui::state::presenter::Presenter;
 use crate::ui::state::session::Session;
 use crate::view::diagram::geometry::{self, Item, ItemKind, Shape};
 use crate::view::diagram::layout::{Diagram, PALETTE_SIZE, ROW_HEIGHT};
 use crate::view::diagram::motion::{Direction, Movement};
 use crate::view::diagram::motion_draw::{self, Mover};
+use crate::view::diagram::presenter;
 use crate::view::diagram::viewport;
 
 /// How far beyond the viewport rows are still drawn.
@@ -119,8 +125,43 @@ pub fn DiagramView() -> impl IntoView {
         let cursor = s.playback.cursor.get();
         s.run.views.with(|v| v.diagram(cursor, Some((0.0, 0.0))).width.max(600.0))
     });
-    let scale =
-        Memo::new(move |_| if fit.get() { (pane_width.get() / full_width.get()).clamp(FIT_RANGE.0, FIT_RANGE.1) } else { zoom.get() });
+    // Presenter mode (none when the canvas is mounted without the page):
+    // fitted to the pane as it enters, at a readable scale, and the
+    // everyday zoom back as it leaves.
+    let presenting = use_context::<Presenter>();
+    let presenting = move || presenting.is_some_and(|p| p.on());
+    let everyday = StoredValue::new(None::<(f64, bool)>);
+    Effect::new(move |was: Option<bool>| {
+        let on = presenting();
+        if was.is_some_and(|w| w != on) {
+            if on {
+                everyday.set_value(Some((zoom.get_untracked(), fit.get_untracked())));
+                fit.set(true);
+            } else if let Some((z, f)) = everyday.get_value() {
+                zoom.set(z);
+                fit.set(f);
+            }
+            // The pane changes size with the page's layout (no resize event).
+            request_animation_frame(move || {
+                if let Some(el) = scroller.try_get_untracked().flatten() {
+                    pane_width.set(el.client_width() as f64);
+                    viewport.set((el.client_height() as f64).max(200.0));
+                }
+            });
+        }
+        on
+    });
+    let scale = Memo::new(move |_| {
+        if presenting() {
+            presenter::scale(pane_width.get(), viewport.get(), full_width.get(), fit.get(), zoom.get())
+        } else if fit.get() {
+            (pane_width.get() / full_width.get()).clamp(FIT_RANGE.0, FIT_RANGE.1)
+        } else {
+            zoom.get()
+        }
+    });
+    // The next zoom step, never below a readable one in presenter mode.
+    let step = move |dir: i32| zoom_step(scale.get(), dir).filter(|z| !presenting() || presenter::allows(*z, pane_width.get()));
     // The rows on screen, in SVG units.
     let window = move || {
         let k = scale.get();
@@ -223,7 +264,7 @@ pub fn DiagramView() -> impl IntoView {
         })
     };
     let zoom_by = move |dir: i32| {
-        if let Some(z) = zoom_step(scale.get_untracked(), dir) {
+        if let Some(z) = untrack(move || step(dir)) {
             fit.set(false);
             zoom.set(z);
         }
@@ -292,9 +333,9 @@ pub fn DiagramView() -> impl IntoView {
     };
     view! {
         <div class="diagram-tools" role="group" aria-label=move || l.t("ui-zoom-group")>
-            <button aria-label=move || l.t("ui-zoom-out") title=move || l.t("ui-zoom-out") disabled=move || zoom_step(scale.get(), -1).is_none() on:click=move |_| zoom_by(-1)>"−"</button>
+            <button aria-label=move || l.t("ui-zoom-out") title=move || l.t("ui-zoom-out") disabled=move || step(-1).is_none() on:click=move |_| zoom_by(-1)>"−"</button>
             <span class="zoom-level" aria-live="polite">{move || format!("{:.0} %", scale.get() * 100.0)}</span>
-            <button aria-label=move || l.t("ui-zoom-in") title=move || l.t("ui-zoom-in") disabled=move || zoom_step(scale.get(), 1).is_none() on:click=move |_| zoom_by(1)>"+"</button>
+            <button aria-label=move || l.t("ui-zoom-in") title=move || l.t("ui-zoom-in") disabled=move || step(1).is_none() on:click=move |_| zoom_by(1)>"+"</button>
             <button aria-pressed=move || fit.get().to_string() on:click=move |_| fit.update(|f| *f = !*f)>{move || l.t("ui-fit")}</button>
             <button class="table-toggle" aria-pressed=move || table.get().to_string() on:click=toggle_table>{move || l.t("ui-table-toggle")}</button>
         </div>

@@ -11,6 +11,7 @@ use leptos::html::P;
 use leptos::prelude::*;
 
 use crate::ui::browser::lang::lang;
+use crate::ui::state::presenter::Presenter;
 
 /// Whether a clamped paragraph is cut and whether it was opened. `Copy`:
 /// made once per paragraph, shared by `ClampedText` and `MoreButton`.
@@ -51,11 +52,13 @@ pub fn ClampedText(
     // A new text (the next step's caption, another stop) starts cut again:
     // on a small screen an opened text would leave the diagram no room.
     Effect::watch(move || text.get(), move |_, _, _| open.set(false), false);
-    // Measured a frame after the text (or the window, or open) changes,
-    // once the new text is laid out.
+    // Measured a frame after the text (or the window, or open, or
+    // presenter mode's larger type) changes, once the new text is laid out.
+    let presenter = use_context::<Presenter>();
     Effect::new(move |_| {
         text.track();
         resized.track();
+        let _ = presenter.map(|p| p.on());
         let is_open = open.get();
         let Some(el) = para.get() else { return };
         request_animation_frame(move || {

@@ -1,6 +1,6 @@
 //! The page: its header, the error banner, the layout of the diagram and
-//! the two side columns, skip links, opening a share link, and the
-//! keyboard shortcuts.
+//! the two side columns, skip links, opening a share link, the keyboard
+//! shortcuts and presenter mode's layout.
 //!
 //! Owns layout and what the page does on its own (Play's timer, the keys,
 //! links). Each part is its own module: the diagram, its controls and
@@ -30,7 +30,9 @@ use crate::ui::setup::faults_form::FaultsPanel;
 use crate::ui::setup::prompt_box::{model_words, PromptBox, ScenarioList};
 use crate::ui::setup::settings_form::Settings;
 use crate::ui::shell::drawers::{Drawer, DrawerHead, DrawerToggle, Drawers};
+use crate::ui::shell::presenter::PresenterToggle;
 use crate::ui::shell::shortcuts::ShortcutsHelp;
+use crate::ui::state::presenter::Presenter;
 use crate::ui::state::session::Session;
 use crate::view::export::share;
 use crate::view::i18n::tr;
@@ -138,6 +140,15 @@ pub fn App(
     // a narrow one (at most one open); Escape closes the open one.
     let drawer = Drawers::default();
     provide_context(drawer);
+    // Presenter mode: the controls, caption and diagram alone, large (the
+    // canvas scales the diagram up while it is on).
+    let presenter = Presenter::new();
+    provide_context(presenter);
+    let enter_presenter = Callback::new(move |()| {
+        if drawer.which_untracked().is_some() {
+            drawer.close(false);
+        }
+    });
     let shortcuts = NodeRef::<leptos::html::Dialog>::new();
     let open_shortcuts = move || {
         if let Some(d) = shortcuts.get_untracked() {
@@ -164,9 +175,17 @@ pub fn App(
             "Home" => s.seek(0),
             "End" => s.seek(usize::MAX),
             "?" => open_shortcuts(),
+            "p" | "P" => {
+                presenter.toggle();
+                if presenter.on_untracked() {
+                    enter_presenter.run(());
+                }
+            }
             "Escape" if drawer.which_untracked().is_some() => drawer.close(true),
-            // As the shortcuts dialog says: Escape ends a guided tour.
+            // As the shortcuts dialog says: Escape ends a guided tour, then
+            // leaves presenter mode.
             "Escape" if tours.active.get_untracked().is_some() => crate::ui::diagram::tour::end(s, tours),
+            "Escape" if presenter.on_untracked() => presenter.leave(),
             _ => return,
         }
         e.prevent_default();
@@ -174,11 +193,11 @@ pub fn App(
     on_cleanup(move || keys.remove());
 
     view! {
-        <div class="app">
+        <div class=move || if presenter.on() { "app presenter" } else { "app" }>
             <nav class="skip-links" aria-label=move || l.t("ui-skip-links")>
                 <a class="skip" href="#controls" on:click=move |e| skip_to(e, "controls")>{move || l.t("ui-skip-controls")}</a>
                 <a class="skip" href="#diagram" on:click=move |e| skip_to(e, "diagram")>{move || l.t("ui-skip-diagram")}</a>
-                <a class="skip" href="#setup" on:click=move |e| if web::narrow() { e.prevent_default(); drawer.open(Drawer::Setup) } else { skip_to(e, "prompt") }>{move || l.t("ui-skip-setup")}</a>
+                <a class="skip" href="#setup" hidden=move || presenter.on() on:click=move |e| if web::narrow() { e.prevent_default(); drawer.open(Drawer::Setup) } else { skip_to(e, "prompt") }>{move || l.t("ui-skip-setup")}</a>
             </nav>
             <header class="app-header">
                 <h1>{move || l.t("ui-title")}</h1>
@@ -194,6 +213,7 @@ pub fn App(
                     <DrawerToggle which=Drawer::Setup/>
                     <DrawerToggle which=Drawer::Panels/>
                     <LanguageSwitcher/>
+                    <PresenterToggle presenter=presenter on_enter=enter_presenter/>
                     <button class="shortcuts-button" aria-haspopup="dialog" on:click=move |_| open_shortcuts()><span class="shortcuts-text">{move || l.t("ui-shortcuts")}" "</span><kbd aria-hidden="true">"?"</kbd></button>
                 </div>
             </header>
@@ -207,12 +227,12 @@ pub fn App(
                     <TourCard/>
                     <ExploreFinding/>
                     <ForkView/>
-                    {move || s.run.trace.with(|t| t.is_empty()).then(|| view! {
+                    {move || (s.run.trace.with(|t| t.is_empty()) && !presenter.on()).then(|| view! {
                         <p class="empty-hint">{move || l.t("ui-empty-hint")}<span class="narrow-only">{move || l.t("ui-empty-hint-narrow")}</span>{move || l.t("ui-empty-hint-end")}</p>
                     })}
                     <DiagramView/>
                 </main>
-                <aside id="setup" class=move || drawer.class(Drawer::Setup, "left") aria-label=move || l.t("ui-drawer-setup-title")>
+                <aside id="setup" class=move || drawer.class(Drawer::Setup, "left") hidden=move || presenter.on() aria-label=move || l.t("ui-drawer-setup-title")>
                     <DrawerHead which=Drawer::Setup/>
                     <PromptBox/>
                     <ScenarioList/>
@@ -223,7 +243,7 @@ pub fn App(
                     <ExplorePanel/>
                     <Gallery/>
                 </aside>
-                <aside id="panels" class=move || drawer.class(Drawer::Panels, "right") aria-label=move || l.t("ui-drawer-panels-title")>
+                <aside id="panels" class=move || drawer.class(Drawer::Panels, "right") hidden=move || presenter.on() aria-label=move || l.t("ui-drawer-panels-title")>
                     <DrawerHead which=Drawer::Panels/>
                     <Panels/>
                 </aside>

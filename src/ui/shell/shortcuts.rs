@@ -15,7 +15,7 @@ pub fn ShortcutsHelp(
     dialog: NodeRef<leptos::html::Dialog>,
 ) -> impl IntoView {
     let l = lang();
-    let keys: [(&str, &str); 9] = [
+    let keys: [(&str, &str); 11] = [
         ("Space", "ui-key-space"),
         ("←", "ui-key-left"),
         ("→", "ui-key-right"),
@@ -23,8 +23,10 @@ pub fn ShortcutsHelp(
         ("End", "ui-key-end"),
         ("↑ ↓", "ui-key-updown"),
         ("?", "ui-key-help"),
+        ("P", "ui-key-presenter"),
         ("Esc", "ui-key-esc"),
         ("Esc", "ui-key-esc-tour"),
+        ("Esc", "ui-key-esc-presenter"),
     ];
     view! {
         <dialog class="shortcuts" node_ref=dialog aria-labelledby="shortcuts-title">

@@ -4,7 +4,7 @@
 //! `motion` and `motion_draw` say where each message is and what moves at
 //! a step; `legend` explains the marks; `metrics` says how wide text is drawn; `message_table` is the diagram's
 //! text alternative; `viewport` says where to scroll to show the cursor's
-//! event.
+//! event; `presenter` how large presenter mode draws it.
 //!
 //! Must not touch the DOM or any signal: the page's canvas
 //! (`ui::diagram::canvas`) and `export::svg` only draw what this computes.
@@ -16,4 +16,5 @@ pub mod message_table;
 pub mod metrics;
 pub mod motion;
 pub mod motion_draw;
+pub mod presenter;
 pub mod viewport;

@@ -146,7 +146,7 @@ pub enum FileError {
     #[error("{0}")]
     EffectGate(&'static str),
     /// A protocol nobody can answer (the protective rule `responder_required`).
-    #[error("nobody can answer a '{protocol}' request: {why}. Fix it, or add \"responder_required\" to [team] rules_off to reproduce the failure this rule prevents")]
+    #[error("nobody can answer a '{protocol}' request: {why}. (To reproduce the failure this protective rule prevents instead, add \"responder_required\" to [team] rules_off.)")]
     NoResponder {
         /// The protocol.
         protocol: String,
@@ -154,7 +154,7 @@ pub enum FileError {
         why: String,
     },
     /// A gate that stays closed for ever (also `responder_required`).
-    #[error("no protocol opens the gate '{0}': add an open_gate effect for it, or add \"responder_required\" to [team] rules_off to reproduce the failure this rule prevents")]
+    #[error("no protocol opens the gate '{0}': add an open_gate effect for it to a protocol's on_approve. (To reproduce the failure this protective rule prevents instead, add \"responder_required\" to [team] rules_off.)")]
     GateNeverOpens(String),
     /// `exit` applied to the lead.
     #[error(

@@ -72,6 +72,15 @@ pub enum Asker {
 }
 
 impl Asker {
+    /// Its name in a file.
+    pub fn name(self) -> &'static str {
+        match self {
+            Asker::Lead => "lead",
+            Asker::Teammate => "teammate",
+            Asker::Any => "any",
+        }
+    }
+
     /// True when an agent of `role` may ask.
     pub fn allows(self, role: Role) -> bool {
         matches!((self, role), (Asker::Any, _) | (Asker::Lead, Role::Lead) | (Asker::Teammate, Role::Teammate))

@@ -300,7 +300,7 @@ fn protocol(pr: &ProtocolSpec, known: &Known<'_>, teammates: Option<usize>, p: &
             p.add(t.span.clone(), t.path.clone(), no_responder("it is answered by a teammate and the team has none"));
         }
     }
-    if pr.respond_tool.is_none() {
+    if pr.respond_tool.is_none() && pr.request_tool.is_some() {
         let why = "it has no answer tool: add tools.respond = { name, description }";
         p.add(pr.tools_at.span.clone(), format!("{}.respond", pr.tools_at.path), no_responder(why));
     }

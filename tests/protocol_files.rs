@@ -422,6 +422,48 @@ tools.respond = { name = "review", description = "Answer a review." }
     }
 
     #[test]
+    fn a_step_answering_a_protocol_the_lead_does_not_answer_is_refused() {
+        let text = format!("format = 1\n{TEAM}[[team.step]]\nanswer = \"shutdown\"\nfrom = \"ann\"\napprove = true\n");
+        refused(&text, "team.step[0].answer", 9, 10, &["the lead does not answer protocol 'shutdown'"]);
+    }
+
+    #[test]
+    fn a_step_does_one_thing_and_names_a_teammate_of_the_team() {
+        let two = format!("format = 1\n{TEAM}[[team.step]]\nspawn = \"ann\"\nlist = true\n");
+        refused(&two, "team.step[0]", 8, 1, &["exactly one thing"]);
+        let unknown = format!("format = 1\n{TEAM}[[team.step]]\nspawn = \"bo\"\n");
+        refused(&unknown, "team.step[0].spawn", 9, 9, &["no teammate named 'bo'", "ann"]);
+    }
+
+    #[test]
+    fn a_teammate_name_used_twice_is_refused() {
+        let text = format!("format = 1\n{TEAM}[[team.teammate]]\nname = \"ann\"\nrole = \"r\"\ntask = \"t\"\n");
+        refused(&text, "team.teammate[1].name", 9, 8, &["teammate name 'ann' is used twice", "line 5"]);
+    }
+
+    #[test]
+    fn an_unknown_rule_is_refused_with_the_rules_there_are() {
+        let text = format!("format = 1\n{}", TEAM.replace("id = \"t\"\n", "id = \"t\"\nrules_off = [\"melt\"]\n"));
+        refused(&text, "team.rules_off[0]", 4, 14, &["no rule named 'melt'", "responder_required", "addressee_only"]);
+    }
+
+    #[test]
+    fn a_fault_names_a_known_message_type_and_only_a_delay_takes_ms() {
+        let text = format!("format = 1\n{TEAM}[[team.fault]]\naction = \"drop\"\ntype = \"nudge\"\nms = 5\n");
+        refused(&text, "team.fault[0].type", 10, 8, &["no message type named 'nudge'", "shutdown_request"]);
+        refused(&text, "team.fault[0].ms", 11, 6, &["only a delay takes `ms`"]);
+    }
+
+    #[test]
+    fn an_effect_on_a_gate_that_does_not_exist_is_refused() {
+        let text = review_with(
+            "to = \"lead\"",
+            "to = \"lead\"\non_approve = [{ effect = \"open_gate\", gate = \"deploy\", who = \"requester\" }]",
+        );
+        refused(&text, "protocol[0].on_approve[0].gate", 8, 46, &["no gate named 'deploy'"]);
+    }
+
+    #[test]
     fn a_load_returns_every_refusal_in_file_order() {
         let text = review_with("name = \"review\"", "name = \"Review\"")
             .replace("\"read", "\"x")

@@ -269,7 +269,7 @@ impl<'t> Problems<'t> {
                 Refusal { line, column, path, error }
             })
             .collect();
-        list.sort_by(|a, b| (a.line, a.column).cmp(&(b.line, b.column)));
+        list.sort_by_key(|a| (a.line, a.column));
         list.dedup();
         Refusals(list)
     }

@@ -18,6 +18,7 @@ pub mod builtin;
 pub mod errors;
 pub mod model;
 mod parse;
+pub mod property;
 mod read;
 mod resolve;
 mod validate;
@@ -25,6 +26,7 @@ mod validate_team;
 
 pub use errors::{FileError, Refusal, Refusals, MAX_DEADLINE_MS, MAX_RETRIES};
 pub use model::*;
+pub use property::*;
 pub use validate::{BUILTIN_TOOLS, FILE_ONLY_RULES, RESERVED_FIELDS};
 
 use errors::Problems;

@@ -10,7 +10,8 @@
 use toml::de::DeTable;
 
 use super::errors::{FileError, Problems};
-use super::model::{Asker, EventKind, Expect, Party, Role, ScriptedAnswer};
+use super::model::{Asker, Party, Role, ScriptedAnswer};
+use super::property::{EventKind, Expect};
 use super::read::{At, Node, Scalar};
 
 /// A field's type, as written.

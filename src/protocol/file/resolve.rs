@@ -7,13 +7,13 @@
 //! (`Unresolved`), never papered over.
 
 use super::model::{
-    After, AgentFilter, Effect, Field, FieldIx, FieldSetting, FieldType, Gate, GateIx, Matcher, MessageTypeRef, Pattern, Property,
-    Protocol, ProtocolFile, ProtocolIx, ProtocolTools, RulesOff, Scope, Scripted, ScriptedAnswer, Side, Step, StepAction, Team, TeamFault,
-    Teammate, TeammateIx, ToolDef,
+    After, Effect, Field, FieldIx, FieldSetting, FieldType, Gate, GateIx, MessageTypeRef, Protocol, ProtocolFile, ProtocolIx,
+    ProtocolTools, RulesOff, Scripted, ScriptedAnswer, Side, Step, StepAction, Team, TeamFault, Teammate, TeammateIx, ToolDef,
 };
 use super::parse::{
     ActionKind, EffectKind, FieldKind, FieldSpec, FileSpec, MatcherSpec, PatternKind, ProtocolSpec, ScriptedSpec, TeamSpec,
 };
+use super::property::{AgentFilter, Matcher, Pattern, Property, Scope};
 use super::read::{At, Scalar};
 use super::validate::Known;
 use super::validate_team::{field_value, find_field};

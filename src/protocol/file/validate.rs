@@ -362,3 +362,36 @@ fn fields(list: &[FieldSpec], to_teammate: bool, p: &mut Problems<'_>) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_name_is_a_lowercase_letter_then_lowercase_letters_digits_or_underscores() {
+        for ok in ["a", "review", "plan_2", &"a".repeat(32)] {
+            assert!(is_name(ok, 32), "{ok}");
+        }
+        for bad in ["", "Review", "2plan", "_a", "a-b", "a b", "é", &"a".repeat(33)] {
+            assert!(!is_name(bad, 32), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_tool_name_is_what_providers_accept() {
+        for ok in ["review", "Review-2", "a_b", &"x".repeat(64)] {
+            assert!(is_tool_name(ok), "{ok}");
+        }
+        for bad in ["", "a b", "a.b", "é", &"x".repeat(65)] {
+            assert!(!is_tool_name(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_built_in_tools_are_the_ones_every_agent_may_hold_without_a_protocol() {
+        assert_eq!(BUILTIN_TOOLS.len(), 9);
+        assert!(!BUILTIN_TOOLS.contains(&"shutdown_request"), "protocol tools are not built in");
+        assert_eq!(FILE_ONLY_RULES, ["responder_required"]);
+        assert!(crate::protocol::Rule::by_name("responder_required").is_err(), "not one of protocol::rules' rules");
+    }
+}

@@ -8,8 +8,9 @@
 //! Owns these checks. It reads specs only (through `validate::Known`).
 
 use super::errors::{FileError, Problems};
-use super::model::{Asker, EventKind, FieldValue, Role, Side};
+use super::model::{Asker, FieldValue, Role, Side};
 use super::parse::{ActionKind, FieldKind, FieldSpec, FileSpec, MatcherSpec, PropertySpec, ProtocolSpec, StepSpec, TeamSpec, TeammateSpec};
+use super::property::EventKind;
 use super::read::{At, Scalar};
 use super::validate::{is_name, list, scripted_rejections, unique, Known, FILE_ONLY_RULES};
 use crate::protocol::faults::MAX_DELAY_MS;

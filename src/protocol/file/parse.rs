@@ -254,7 +254,7 @@ fn field(n: &Node<'_, '_>, p: &mut Problems<'_>) -> FieldSpec {
     let kinds = [("string", FieldKind::String), ("bool", FieldKind::Bool), ("int", FieldKind::Int), ("enum", FieldKind::Enum)];
     let kind = n.choice("type", &kinds, "string, bool, enum, int", p);
     let kind = n.require(kind, "type", "write one of string, bool, enum, int", p);
-    let values = n.table_free_values(p);
+    let values = n.enum_values(p);
     FieldSpec {
         at: n.here(),
         name,
@@ -268,13 +268,13 @@ fn field(n: &Node<'_, '_>, p: &mut Problems<'_>) -> FieldSpec {
 
 impl Node<'_, '_> {
     /// `values = [...]` with the list's own place.
-    fn table_free_values(&self, p: &mut Problems<'_>) -> Option<At<Vec<At<String>>>> {
+    fn enum_values(&self, p: &mut Problems<'_>) -> Option<At<Vec<At<String>>>> {
         let list = self.strings("values", p);
-        let at = self.string_place("values")?;
+        let at = self.value_place("values")?;
         Some(At { value: list, span: at.0, path: at.1 })
     }
 
-    fn string_place(&self, key: &str) -> Option<(std::ops::Range<usize>, String)> {
+    fn value_place(&self, key: &str) -> Option<(std::ops::Range<usize>, String)> {
         self.table.get(key).map(|v| (v.span(), self.key_path(key)))
     }
 }

@@ -1,5 +1,5 @@
-//! Throughput of the protocol core: the bus, the request tracker, and the
-//! full `Team` command path.
+//! Throughput of the protocol core: the bus, the request tracker, the
+//! full `Team` command path, and loading a protocol file.
 //!
 //! Run with `cargo bench --bench protocol`; `cargo bench --bench protocol --
 //! --test` runs every benchmark once as a smoke test.
@@ -217,5 +217,20 @@ fn team_handshake(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bus_send_drain, tracker_create_resolve, team_handshake);
+/// `protocol_file/load/NAME`: one load of a protocol file — read the TOML,
+/// merge the lesson where it is used, validate, resolve names to indices —
+/// for the lesson, each built-in team and each example (the refused
+/// permission example is timed to its refusal). One iteration = one load.
+fn protocol_file_load(c: &mut Criterion) {
+    use team_protocols::protocol::file::{builtin, load};
+    let mut group = c.benchmark_group("protocol_file");
+    configure(&mut group, 1, false);
+    let files = std::iter::once(("lesson", builtin::LESSON)).chain(builtin::TEAMS).chain(builtin::EXAMPLES);
+    for (name, text) in files {
+        group.bench_with_input(BenchmarkId::new("load", name), text, |b, text| b.iter(|| black_box(load(black_box(text)).is_ok())));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bus_send_drain, tracker_create_resolve, team_handshake, protocol_file_load);
 criterion_main!(benches);

@@ -83,3 +83,102 @@ fn a_reader_that_goes_away_is_not_an_error() {
     assert!(!stderr.contains("panicked"), "no panic on a closed pipe: {stderr}");
     assert_eq!(out.status.code(), Some(1), "the status still says a property fails: {stderr}");
 }
+
+#[test]
+fn help_names_every_flag_and_exits_zero() {
+    let (code, out, _) = explore(&["--help"]);
+    assert_eq!(code, 0);
+    for flag in [
+        "--scenario",
+        "--faults",
+        "--kinds",
+        "--depth",
+        "--max-states",
+        "--strategy",
+        "--runs",
+        "--seed",
+        "--threads",
+        "--decisions",
+        "--withhold",
+        "--lead-answers",
+        "--rule-off",
+        "--no-symmetry",
+        "--json",
+        "--list",
+        "--trace-out",
+        "--check",
+        "--file",
+    ] {
+        assert!(out.contains(flag), "{flag} in --help:\n{out}");
+    }
+}
+
+#[test]
+fn a_misspelt_option_is_refused_with_the_one_meant() {
+    let (code, _, err) = explore(&["--faultz", "1"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown option '--faultz' (did you mean '--faults'?)"), "{err}");
+    let (code, _, err) = explore(&["--scenario"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--scenario needs a value"), "{err}");
+}
+
+fn example_path(name: &str) -> String {
+    format!("{}/src/protocol/file/examples/{name}.toml", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn check_prints_what_a_protocol_file_holds_and_exits_zero() {
+    let path = example_path("status-report");
+    let (code, out, err) = explore(&["--check", &path]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with(&format!("{path}: ok (with the lesson's protocols)")), "{out}");
+    for words in
+        ["gates: plan", "status       status_request -> status_response", "deadline 10000 ms", "team: status-report", "report_or_expiry"]
+    {
+        assert!(out.contains(words), "'{words}' in:\n{out}");
+    }
+}
+
+#[test]
+fn check_prints_every_refusal_as_file_line_column_path_and_sentence_and_exits_two() {
+    let path = std::env::temp_dir().join(format!("explore-check-{}.toml", std::process::id()));
+    std::fs::write(&path, "format = 2\n[[protocol]]\nname = \"X\"\nfrom = \"boss\"\n").unwrap();
+    let shown = path.display().to_string();
+    let (code, out, err) = explore(&["--check", &shown]);
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(code, 2);
+    assert!(out.is_empty(), "{out}");
+    for line in [
+        format!("{shown}:1:10: format: format 2 is not one this version reads"),
+        format!("{shown}:3:8: protocol[0].name: 'X' is not a valid name"),
+        format!("{shown}:4:8: protocol[0].from: 'boss' is not one of: lead, teammate, any"),
+        format!("{shown}:2:1: protocol[0].request: 'request' is missing"),
+    ] {
+        assert!(err.lines().any(|l| l.starts_with(&line)), "{line}\nin:\n{err}");
+    }
+    assert!(err.contains("was refused (7 errors)"), "{err}");
+}
+
+#[test]
+fn check_refuses_the_permission_request_nobody_answers_with_the_rule_named() {
+    let path = example_path("permission-no-responder");
+    let (code, _, err) = explore(&["--check", &path]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with(&format!("{path}:21:1: protocol[0].tools.respond: nobody can answer a 'permission' request")), "{err}");
+    assert!(err.contains("responder_required"), "{err}");
+    let (code, out, err) = explore(&["--check", &example_path("permission-rule-off")]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("protective rules off: responder_required"), "{out}");
+}
+
+#[test]
+fn a_file_to_explore_is_refused_until_the_engine_reads_files() {
+    let (code, out, err) = explore(&["--file", &example_path("task-claim")]);
+    assert_eq!(code, 2);
+    assert!(out.is_empty());
+    assert!(err.contains("arrives with the engine's switch onto protocol files"), "{err}");
+    let (code, _, err) = explore(&["--check", "/nonexistent/team.toml"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot read /nonexistent/team.toml"), "{err}");
+}

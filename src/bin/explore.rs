@@ -7,12 +7,20 @@
 //! `--rule-off NAME` switches a protective rule off (`protocol::rules`), to
 //! reproduce the failure it prevents.
 //!
-//! Owns argument parsing and printing; the search is `team_protocols::explore`.
+//! `--check FILE` validates a protocol file (`protocol::file`) and prints
+//! what it holds, or every refusal as `FILE:LINE:COL: path: sentence` on
+//! stderr with exit status 2. `--help` says all of it.
+//!
+//! Owns argument parsing (clap) and printing; the search is
+//! `team_protocols::explore`, the loading of files `protocol::file`.
 #![forbid(unsafe_code)]
 
 use std::fmt::Write as _;
 use std::io::Write as _;
+use std::path::PathBuf;
 use std::process::ExitCode;
+
+use clap::{CommandFactory, Parser};
 use std::time::Instant;
 
 use team_protocols::explore::{explore, ExploreConfig, Quantifier, Report, Strategy, Verdict};
@@ -22,104 +30,309 @@ use team_protocols::explore::{explore, ExploreConfig, Quantifier, Report, Strate
 #[cfg(not(target_arch = "wasm32"))]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-use team_protocols::protocol::FaultAction;
+use team_protocols::protocol::{file, FaultAction, Rule};
 use team_protocols::runtime::scenarios;
 
-const USAGE: &str = "usage: explore --scenario ID [--faults K] [--kinds drop,duplicate,delay,reorder] [--depth N] [--max-states N]
-               [--strategy bfs|dfs|simulate] [--runs N] [--seed N] [--threads N] [--decisions N] [--withhold] [--no-symmetry]
-               [--lead-answers] [--rule-off NAME]... [--json] [--trace-out DIR]
-       explore --list";
+/// The command line (clap, derive). Numbers and words are read by the
+/// value parsers below, so a refusal says which flag and why.
+#[derive(Debug, Parser)]
+#[command(
+    name = "explore",
+    about = "The model checker on the command line: explores every run of a scenario within bounds and prints each property's verdict.",
+    after_help = "Exit status: 0 when every property holds, 1 when one fails, 2 on a refused command line or file.\n\
+                  Protocol files: `explore --check FILE` validates a protocol file (docs/protocol-files.md)."
+)]
+struct Cli {
+    /// The scenario to explore (`--list` names them).
+    #[arg(long, value_name = "ID")]
+    scenario: Option<String>,
+    /// At most this many injected faults per run.
+    #[arg(long, value_name = "K", value_parser = number::<usize>)]
+    faults: Option<usize>,
+    /// The kinds of fault injected, comma-separated: drop, duplicate, delay, reorder.
+    #[arg(long, value_name = "KINDS", value_parser = kinds)]
+    kinds: Option<Kinds>,
+    /// Explore runs up to this many steps deep.
+    #[arg(long, value_name = "N", value_parser = number::<usize>)]
+    depth: Option<usize>,
+    /// Stop after this many states.
+    #[arg(long = "max-states", value_name = "N", value_parser = number::<usize>)]
+    max_states: Option<usize>,
+    /// The search order: bfs, dfs or simulate (random runs).
+    #[arg(long, value_name = "bfs|dfs|simulate", default_value = "bfs", value_parser = strategy_name)]
+    strategy: String,
+    /// Random runs for `--strategy simulate`.
+    #[arg(long, value_name = "N", default_value = "1000", value_parser = number::<u64>)]
+    runs: u64,
+    /// The seed of the team's ids (and of the simulated runs).
+    #[arg(long, value_name = "N", value_parser = number::<u64>)]
+    seed: Option<u64>,
+    /// Worker threads.
+    #[arg(long, value_name = "N", value_parser = number::<usize>)]
+    threads: Option<usize>,
+    /// At most this many decisions off the script per run.
+    #[arg(long, value_name = "N", value_parser = number::<usize>)]
+    decisions: Option<usize>,
+    /// Also explore withholding an answer.
+    #[arg(long)]
+    withhold: bool,
+    /// Also explore the lead answering for an addressee.
+    #[arg(long = "lead-answers")]
+    lead_answers: bool,
+    /// Switch a protective rule off (repeatable), to reproduce the failure it prevents.
+    #[arg(long = "rule-off", value_name = "NAME", value_parser = rule)]
+    rule_off: Vec<Rule>,
+    /// Do not merge states that differ only by teammates configured alike.
+    #[arg(long = "no-symmetry")]
+    no_symmetry: bool,
+    /// Print the report as one JSON object.
+    #[arg(long)]
+    json: bool,
+    /// Name the scenarios and exit.
+    #[arg(long)]
+    list: bool,
+    /// Write each failing property's shortest counterexample trace into DIR.
+    #[arg(long = "trace-out", value_name = "DIR")]
+    trace_out: Option<String>,
+    /// Validate a protocol file and print what it holds, without searching.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["scenario", "list", "file"])]
+    check: Option<PathBuf>,
+    /// Explore the team of a protocol file (arrives with the engine switch).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["scenario", "list"])]
+    file: Option<PathBuf>,
+}
 
-/// Why the command line was refused.
+/// `--kinds`' list (a type of its own, so clap takes it as one value).
+#[derive(Debug, Clone)]
+struct Kinds(Vec<FaultAction>);
+
+fn number<T: std::str::FromStr>(value: &str) -> Result<T, String> {
+    value.parse().map_err(|_| format!("'{value}' is not a number"))
+}
+
+fn kinds(value: &str) -> Result<Kinds, String> {
+    value
+        .split(',')
+        .map(|k| match k.trim() {
+            "drop" => Ok(FaultAction::Drop),
+            "duplicate" => Ok(FaultAction::Duplicate),
+            "delay" => Ok(FaultAction::Delay { ms: 1_000 }),
+            "reorder" => Ok(FaultAction::Reorder),
+            other => Err(format!("unknown fault kind '{other}' (drop, duplicate, delay, reorder)")),
+        })
+        .collect::<Result<_, _>>()
+        .map(Kinds)
+}
+
+fn strategy_name(value: &str) -> Result<String, String> {
+    match value {
+        "bfs" | "dfs" | "simulate" => Ok(value.to_string()),
+        other => Err(format!("unknown strategy '{other}' (bfs, dfs, simulate)")),
+    }
+}
+
+fn rule(value: &str) -> Result<Rule, String> {
+    Rule::by_name(value).map_err(|e| e.to_string())
+}
+
+/// What the command line asks for.
+enum Command {
+    /// Explore a built-in scenario.
+    Explore { config: Box<ExploreConfig>, json: bool, trace_out: Option<String> },
+    /// Name the scenarios.
+    List,
+    /// Validate a protocol file.
+    Check(PathBuf),
+    /// Explore a protocol file's team (not yet possible).
+    File(PathBuf),
+}
+
+/// Why the command line was refused, in the words CI logs show.
 #[derive(Debug, thiserror::Error)]
 enum ArgError {
-    #[error("{0} needs a value")]
-    Missing(String),
-    #[error("{flag}: '{value}' is not a number")]
-    NotANumber { flag: String, value: String },
+    #[error("{flag}: {reason}")]
+    Value { flag: String, reason: String },
     #[error("unknown option '{0}'")]
     Unknown(String),
-    #[error("unknown fault kind '{0}' (drop, duplicate, delay, reorder)")]
-    Kind(String),
-    #[error("unknown strategy '{0}' (bfs, dfs, simulate)")]
-    Strategy(String),
+    #[error("unknown option '{arg}' (did you mean '{tip}'?)")]
+    UnknownNear { arg: String, tip: String },
+    #[error("{0} needs a value")]
+    Missing(String),
     #[error("--scenario is required")]
     NoScenario,
-    #[error("--rule-off: {0}")]
-    Rule(#[from] team_protocols::protocol::RulesError),
+    #[error("{0}")]
+    Other(String),
 }
 
-struct Args {
-    config: ExploreConfig,
-    json: bool,
-    list: bool,
-    trace_out: Option<String>,
+/// clap's refusal in this command's words: the flag and the reason.
+fn arg_error(e: &clap::Error) -> ArgError {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let context = |kind| match e.get(kind) {
+        Some(ContextValue::String(s)) => Some(s.clone()),
+        Some(ContextValue::Strings(v)) => v.first().cloned(),
+        _ => None,
+    };
+    let flag = || context(ContextKind::InvalidArg).map(|a| a.split(' ').next().unwrap_or_default().to_string()).unwrap_or_default();
+    match e.kind() {
+        ErrorKind::ValueValidation | ErrorKind::InvalidValue => {
+            use std::error::Error as _;
+            let reason = e
+                .source()
+                .map(|s| s.to_string())
+                .unwrap_or_else(|| format!("'{}' is not allowed", context(ContextKind::InvalidValue).unwrap_or_default()));
+            if context(ContextKind::InvalidValue).is_some_and(|v| v.is_empty()) && e.source().is_none() {
+                return ArgError::Missing(flag());
+            }
+            ArgError::Value { flag: flag(), reason }
+        }
+        ErrorKind::UnknownArgument => {
+            let arg = context(ContextKind::InvalidArg).unwrap_or_default();
+            match context(ContextKind::SuggestedArg) {
+                Some(tip) => ArgError::UnknownNear { arg, tip },
+                None => ArgError::Unknown(arg),
+            }
+        }
+        ErrorKind::NoEquals | ErrorKind::TooFewValues | ErrorKind::WrongNumberOfValues => ArgError::Missing(flag()),
+        _ => ArgError::Other(e.render().to_string().trim_start_matches("error: ").trim().to_string()),
+    }
 }
 
-fn number<T: std::str::FromStr>(flag: &str, value: Option<String>) -> Result<T, ArgError> {
-    let value = value.ok_or_else(|| ArgError::Missing(flag.into()))?;
-    value.parse().map_err(|_| ArgError::NotANumber { flag: flag.into(), value })
+/// What `--help` prints, or why the command line was refused.
+enum Refused {
+    /// `--help`: print this and exit 0.
+    Help(String),
+    /// A mistake: print it with the usage and exit 2.
+    Arg(ArgError),
 }
 
-fn parse(mut it: impl Iterator<Item = String>) -> Result<Args, ArgError> {
+fn parse(args: impl Iterator<Item = String>) -> Result<Command, Refused> {
+    let cli = Cli::try_parse_from(std::iter::once("explore".to_string()).chain(args)).map_err(|e| match e.kind() {
+        clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => Refused::Help(e.render().to_string()),
+        _ => Refused::Arg(arg_error(&e)),
+    })?;
+    if cli.list {
+        return Ok(Command::List);
+    }
+    if let Some(path) = cli.check {
+        return Ok(Command::Check(path));
+    }
+    if let Some(path) = cli.file {
+        return Ok(Command::File(path));
+    }
     let mut config = ExploreConfig::new("");
-    let (mut json, mut list, mut trace_out, mut scenario) = (false, false, None, None);
-    let (mut strategy, mut runs, mut sim_seed) = ("bfs".to_string(), 1_000u64, 1u64);
-    while let Some(flag) = it.next() {
-        match flag.as_str() {
-            "--scenario" => scenario = Some(it.next().ok_or_else(|| ArgError::Missing(flag.clone()))?),
-            "--faults" => config.max_faults = number(&flag, it.next())?,
-            "--depth" => config.max_depth = number(&flag, it.next())?,
-            "--max-states" => config.max_states = number(&flag, it.next())?,
-            "--threads" => config.threads = number(&flag, it.next())?,
-            "--seed" => {
-                let seed: u64 = number(&flag, it.next())?;
-                config.seed = seed;
-                sim_seed = seed;
-            }
-            "--runs" => runs = number(&flag, it.next())?,
-            "--strategy" => strategy = it.next().ok_or_else(|| ArgError::Missing(flag.clone()))?,
-            "--withhold" => config.decisions.withhold_answers = true,
-            "--lead-answers" => config.decisions.answer_for_addressee = true,
-            "--rule-off" => {
-                let name = it.next().ok_or_else(|| ArgError::Missing(flag.clone()))?;
-                config.rules = config.rules.with(team_protocols::protocol::Rule::by_name(&name)?, false);
-            }
-            "--no-symmetry" => config.symmetry = false,
-            "--decisions" => config.max_decisions = number(&flag, it.next())?,
-            "--kinds" => {
-                let value = it.next().ok_or_else(|| ArgError::Missing(flag.clone()))?;
-                config.fault_kinds = value
-                    .split(',')
-                    .map(|k| match k.trim() {
-                        "drop" => Ok(FaultAction::Drop),
-                        "duplicate" => Ok(FaultAction::Duplicate),
-                        "delay" => Ok(FaultAction::Delay { ms: 1_000 }),
-                        "reorder" => Ok(FaultAction::Reorder),
-                        other => Err(ArgError::Kind(other.into())),
-                    })
-                    .collect::<Result<_, _>>()?;
-            }
-            "--json" => json = true,
-            "--list" => list = true,
-            "--trace-out" => trace_out = Some(it.next().ok_or_else(|| ArgError::Missing(flag.clone()))?),
-            "-h" | "--help" => {
-                println!("{USAGE}");
-                std::process::exit(0);
-            }
-            other => return Err(ArgError::Unknown(other.into())),
+    if let Some(k) = cli.faults {
+        config.max_faults = k;
+    }
+    if let Some(n) = cli.depth {
+        config.max_depth = n;
+    }
+    if let Some(n) = cli.max_states {
+        config.max_states = n;
+    }
+    if let Some(n) = cli.threads {
+        config.threads = n;
+    }
+    if let Some(n) = cli.decisions {
+        config.max_decisions = n;
+    }
+    if let Some(k) = cli.kinds {
+        config.fault_kinds = k.0;
+    }
+    let sim_seed = cli.seed.unwrap_or(1);
+    if let Some(seed) = cli.seed {
+        config.seed = seed;
+    }
+    config.decisions.withhold_answers |= cli.withhold;
+    config.decisions.answer_for_addressee |= cli.lead_answers;
+    config.symmetry &= !cli.no_symmetry;
+    for r in cli.rule_off {
+        config.rules = config.rules.with(r, false);
+    }
+    config.strategy = match cli.strategy.as_str() {
+        "dfs" => Strategy::Dfs,
+        "simulate" => Strategy::Simulate { runs: cli.runs, seed: sim_seed },
+        _ => Strategy::Bfs,
+    };
+    let Some(scenario) = cli.scenario else { return Err(Refused::Arg(ArgError::NoScenario)) };
+    config.scenario = scenario;
+    Ok(Command::Explore { config: Box::new(config), json: cli.json, trace_out: cli.trace_out })
+}
+
+/// `--check FILE`: what loaded, or every refusal as `FILE:LINE:COL: path: sentence`.
+fn check_file(path: &std::path::Path) -> ExitCode {
+    let shown = path.display().to_string();
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("explore: cannot read {shown}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    match file::load(&text) {
+        Ok(f) => emit(&file_summary(&shown, &f)).unwrap_or(ExitCode::SUCCESS),
+        Err(refusals) => {
+            eprint!("{}", refusals.render(&shown));
+            eprintln!("explore: {shown} was refused ({} error{})", refusals.0.len(), if refusals.0.len() == 1 { "" } else { "s" });
+            ExitCode::from(2)
         }
     }
-    config.strategy = match strategy.as_str() {
-        "bfs" => Strategy::Bfs,
-        "dfs" => Strategy::Dfs,
-        "simulate" => Strategy::Simulate { runs, seed: sim_seed },
-        other => return Err(ArgError::Strategy(other.into())),
-    };
-    if !list {
-        config.scenario = scenario.ok_or(ArgError::NoScenario)?;
+}
+
+/// A short account of a loaded protocol file.
+fn file_summary(shown: &str, f: &file::ProtocolFile) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{shown}: ok{}", if f.uses_lesson { " (with the lesson's protocols)" } else { "" });
+    let names = |v: Vec<&str>| if v.is_empty() { "(none)".to_string() } else { v.join(", ") };
+    let _ = writeln!(out, "gates: {}", names(f.gates.iter().map(|g| g.name.as_str()).collect()));
+    let _ = writeln!(out, "protocols:");
+    for p in &f.protocols {
+        let mut tools: Vec<&str> = Vec::new();
+        for t in [Some(&p.tools.request), p.tools.respond.as_ref(), p.tools.status.as_ref()].into_iter().flatten() {
+            if !tools.contains(&t.name.as_str()) {
+                tools.push(&t.name);
+            }
+        }
+        let answers = if p.tools.respond.is_some() { "answers" } else { "should answer (no answer tool)" };
+        let mut extra = String::new();
+        if let Some(ms) = p.deadline_ms {
+            let _ = write!(extra, ", deadline {ms} ms, {} retr{}", p.retries, if p.retries == 1 { "y" } else { "ies" });
+        }
+        let _ = writeln!(
+            out,
+            "  {:<12} {} -> {} (from {}, {} {answers}; tools {}{extra})",
+            p.name,
+            p.request_type,
+            p.response_type,
+            p.from.name(),
+            p.to.name(),
+            tools.join(", ")
+        );
     }
-    Ok(Args { config, json, list, trace_out })
+    match &f.team {
+        Some(t) => {
+            let _ = writeln!(
+                out,
+                "team: {} \"{}\": {} teammate(s), {} step(s), {} fault rule(s)",
+                t.id,
+                t.title,
+                t.teammates.len(),
+                t.steps.len(),
+                t.faults.len()
+            );
+            let mut off: Vec<&str> = t.rules.rules.off().map(|r| r.name()).collect();
+            if !t.rules.responder_required {
+                off.push("responder_required");
+            }
+            if !off.is_empty() {
+                let _ = writeln!(out, "protective rules off: {}", off.join(", "));
+            }
+        }
+        None => {
+            let _ = writeln!(out, "team: (none)");
+        }
+    }
+    let _ = writeln!(out, "properties: {}", names(f.properties.iter().map(|p| p.name.as_str()).collect()));
+    out
 }
 
 /// The report as text for a terminal.
@@ -179,26 +392,36 @@ fn text_report(report: &Report) -> String {
 }
 
 fn main() -> ExitCode {
-    let args = match parse(std::env::args().skip(1)) {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!("explore: {e}\n{USAGE}");
+    let (config, json, trace_out) = match parse(std::env::args().skip(1)) {
+        Ok(Command::Explore { config, json, trace_out }) => (config, json, trace_out),
+        Ok(Command::List) => {
+            let list: String = scenarios::PAGE.iter().chain([&scenarios::TWINS]).map(|s| format!("{:<22} {}\n", s.id, s.title)).collect();
+            return emit(&list).unwrap_or(ExitCode::SUCCESS);
+        }
+        Ok(Command::Check(path)) => return check_file(&path),
+        Ok(Command::File(path)) => {
+            eprintln!(
+                "explore: exploring the team of a protocol file ({}) arrives with the engine's switch onto protocol files; \
+                 today `explore --check FILE` validates it, and `--scenario ID` explores a built-in team",
+                path.display()
+            );
+            return ExitCode::from(2);
+        }
+        Err(Refused::Help(text)) => return emit(&text).unwrap_or(ExitCode::SUCCESS),
+        Err(Refused::Arg(e)) => {
+            eprintln!("explore: {e}\n{}", Cli::command().render_usage());
             return ExitCode::from(2);
         }
     };
-    if args.list {
-        let list: String = scenarios::PAGE.iter().chain([&scenarios::TWINS]).map(|s| format!("{:<22} {}\n", s.id, s.title)).collect();
-        return emit(&list).unwrap_or(ExitCode::SUCCESS);
-    }
     let started = Instant::now();
-    let report = match explore(&args.config) {
+    let report = match explore(&config) {
         Ok(r) => r.timed(started.elapsed().as_secs_f64()),
         Err(e) => {
             eprintln!("explore: {e}");
             return ExitCode::from(2);
         }
     };
-    if let Some(dir) = &args.trace_out {
+    if let Some(dir) = &trace_out {
         if let Err(e) = std::fs::create_dir_all(dir) {
             eprintln!("explore: cannot create {dir}: {e}");
             return ExitCode::from(2);
@@ -216,7 +439,7 @@ fn main() -> ExitCode {
             }
         }
     }
-    if args.json {
+    if json {
         let properties: serde_json::Map<String, serde_json::Value> = report
             .properties
             .iter()

@@ -10,6 +10,7 @@ pub mod bus;
 pub mod canon;
 pub mod checker;
 pub mod faults;
+pub mod file;
 pub mod ids;
 pub mod message;
 pub mod name;

@@ -1,0 +1,47 @@
+//! The built-in protocol files: the lesson's protocols and plan gate
+//! (`lesson.toml`), the page's scenarios plus respawn and the scale demo as
+//! team files (`teams/*.toml`), and the examples
+//! (`examples/*.toml`), all compiled in.
+//!
+//! Owns the texts and their names. Loading them is `file::load`'s job.
+
+use super::model::ProtocolFile;
+use super::{load, Refusals};
+
+/// The lesson's two protocols and the plan gate (`use = ["lesson"]`).
+pub const LESSON: &str = include_str!("lesson.toml");
+
+/// The built-in teams, by id: the six page scenarios, respawn and scale.
+pub const TEAMS: [(&str, &str); 8] = [
+    ("shutdown", include_str!("teams/shutdown.toml")),
+    ("list-after-shutdown", include_str!("teams/list-after-shutdown.toml")),
+    ("reject-plan", include_str!("teams/reject-plan.toml")),
+    ("approve-plan", include_str!("teams/approve-plan.toml")),
+    ("reject-then-accept", include_str!("teams/reject-then-accept.toml")),
+    ("out-of-order", include_str!("teams/out-of-order.toml")),
+    ("respawn", include_str!("teams/respawn.toml")),
+    ("scale", include_str!("teams/scale.toml")),
+];
+
+/// The examples, by name: (a) a deadline and a retry, (b) a
+/// permission request nobody answers (refused unless `responder_required`
+/// is off, and with it off), (c) a task claim, (d) a status report with a
+/// deadline, and the contract's own review-gate example.
+pub const EXAMPLES: [(&str, &str); 6] = [
+    ("deadline-retry", include_str!("examples/deadline-retry.toml")),
+    ("permission-no-responder", include_str!("examples/permission-no-responder.toml")),
+    ("permission-rule-off", include_str!("examples/permission-rule-off.toml")),
+    ("task-claim", include_str!("examples/task-claim.toml")),
+    ("status-report", include_str!("examples/status-report.toml")),
+    ("review-gate", include_str!("examples/review-gate.toml")),
+];
+
+/// The lesson's protocols and gate, loaded (marked built in).
+pub fn lesson() -> Result<ProtocolFile, Refusals> {
+    load("format = 1\nuse = [\"lesson\"]\n")
+}
+
+/// The built-in team file with this id.
+pub fn team(id: &str) -> Option<&'static str> {
+    TEAMS.iter().find(|(i, _)| *i == id).map(|(_, t)| *t)
+}

@@ -255,7 +255,7 @@ async fn release_paced(inner: &Rc<Inner>, linger: bool) {
             let last = world.last_released().map(|e| (e.seq, pace::dwell_ms(inner.pace_ms.get(), &e.event)));
             (world.pacing_due(), paced_live, last)
         };
-        if !due && !(linger && paced_live) {
+        if !(due || linger && paced_live) {
             return;
         }
         if let Some((seq, ms)) = last.filter(|(seq, _)| inner.dwelt.get() != Some(*seq)) {

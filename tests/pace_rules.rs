@@ -21,7 +21,7 @@ use std::task::{Context, Poll, Waker};
 
 use team_protocols::model::scripted::ScriptedModel;
 use team_protocols::model::sleep::Sleeper;
-use team_protocols::model::LocalBoxFuture;
+use team_protocols::model::{CancelToken, LocalBoxFuture, Model, ModelError, ModelRequest, ModelResponse, TextSink};
 use team_protocols::protocol::checker::check;
 use team_protocols::protocol::{AgentName, Event, FaultPlan, RequestStatus, Trace};
 use team_protocols::runtime::executor::LocalExecutor;
@@ -405,4 +405,77 @@ fn in_a_paced_run_an_answer_by_hand_shows_at_once_up_to_its_first_event_and_the_
         run.finish_dwell();
     }
     assert_eq!(check(&run.rt.trace()), vec![]);
+}
+
+/// The scripted model, slow: each reply waits until the test lets it out
+/// (`calls`, one gate per call, as a sleeper's sleeps).
+struct Slow {
+    calls: Rc<Sleeps>,
+}
+
+impl Model for Slow {
+    fn label(&self) -> String {
+        "slow scripted".into()
+    }
+
+    fn complete<'a>(
+        &'a self,
+        request: &'a ModelRequest,
+        on_text: TextSink,
+        cancel: CancelToken,
+    ) -> LocalBoxFuture<'a, Result<ModelResponse, ModelError>> {
+        let gate = self.calls.sleep(0);
+        Box::pin(async move {
+            gate.await;
+            ScriptedModel.complete(request, on_text, cancel).await
+        })
+    }
+}
+
+#[test]
+fn while_a_model_thinks_the_events_so_far_are_told_at_their_pace_and_its_reply_waits_for_its_dwell() {
+    let ex = LocalExecutor::new();
+    let (sleeps, calls) = (Rc::new(Sleeps::default()), Rc::new(Sleeps::default()));
+    let host = Host { spawner: Rc::new(ex.clone()), clock: None, sleeper: sleeps.clone() };
+    let rt =
+        Runtime::new(RuntimeConfig { seed: SEED, pace_ms: PACE, ..RuntimeConfig::default() }, Rc::new(Slow { calls: calls.clone() }), host);
+    let run = Paced { ex, rt, sleeps };
+    run.prompt(scenarios::SHUTDOWN.prompts[0]);
+    // The lead's first model call is out, its ModelCalled held behind the
+    // dwell on the prompt.
+    let call = calls.pending().expect("the lead's model call is out");
+    assert!(matches!(run.rt.trace().entries().last().map(|e| &e.event), Some(Event::ModelCalled { .. })));
+    assert_eq!(run.rt.released(), 1);
+    assert_eq!(run.finish_dwell(), pace::dwell_ms(PACE, &Event::RunStarted { prompt: scenarios::SHUTDOWN.prompts[0].into() }));
+    assert!(matches!(run.on_screen(), Event::ModelCalled { .. }), "ModelCalled is told while the model thinks");
+    // Its dwell runs while the model thinks; the call outlasts it.
+    assert_eq!(run.finish_dwell(), pace::dwell_ms(PACE, &run.on_screen()));
+    assert!(run.sleeps.pending().is_none(), "nothing to dwell on until the reply");
+    let released = run.rt.released();
+    run.calls_done(&calls, &call);
+    assert_eq!(run.rt.released(), released + 1, "the reply shows at once: ModelCalled had its dwell");
+    assert!(matches!(run.on_screen(), Event::ModelReplied { .. }));
+    // A call that returns before the dwell on ModelCalled ends waits for it.
+    while calls.pending().is_none() {
+        run.finish_dwell();
+    }
+    let call = calls.pending().unwrap();
+    assert!(matches!(run.rt.trace().entries().last().map(|e| &e.event), Some(Event::ModelCalled { .. })));
+    while !matches!(run.on_screen(), Event::ModelCalled { .. }) {
+        run.finish_dwell();
+    }
+    let released = run.rt.released();
+    run.calls_done(&calls, &call);
+    assert_eq!(run.rt.released(), released, "the reply waits for ModelCalled's dwell");
+    run.finish_dwell();
+    assert_eq!(run.rt.released(), released + 1);
+    assert!(matches!(run.on_screen(), Event::ModelReplied { .. }));
+}
+
+impl Paced {
+    /// Lets a slow model's call return.
+    fn calls_done(&self, calls: &Sleeps, call: &Slot) {
+        calls.finish(call);
+        self.ex.run_until_stalled();
+    }
 }

@@ -362,7 +362,8 @@ impl World {
         self.turns.has_granted() && !self.turns.is_stopped() && (!self.holds() || self.unreleased() == 0)
     }
 
-    /// How many recorded events wait for a `step` to be released.
+    /// How many recorded events wait to be released (by a `step`, or by
+    /// `release_one` in a paced Live run).
     pub fn unreleased(&self) -> usize {
         self.recorded() - self.released()
     }

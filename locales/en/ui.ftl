@@ -144,6 +144,7 @@ ui-next = Next
 ui-scrub = Scrub through events
 ui-position-title = Events shown / events recorded
 ui-speed = Speed
+ui-speed-title = Live pace and replay speed: 2× or 4× to go faster, 0.5× or 0.25× for more time to read
 ui-follow = Follow latest
 ui-stop = Stop
 ui-next-up = Next: { $events }

@@ -144,6 +144,7 @@ ui-next = Avanti
 ui-scrub = Scorri gli eventi
 ui-position-title = Eventi mostrati / eventi registrati
 ui-speed = Velocità
+ui-speed-title = Velocità di Live e della riproduzione: 2× o 4× per andare più veloce, 0.5× o 0.25× per avere più tempo per leggere
 ui-follow = Segui l'ultimo
 ui-stop = Ferma
 ui-next-up = Prossimo: { $events }

@@ -144,6 +144,7 @@ ui-next = 次へ
 ui-scrub = イベントをたどる
 ui-position-title = 表示したイベント / 記録されたイベント
 ui-speed = 速度
+ui-speed-title = ライブ実行と再生の速度：2× や 4× で速く、0.5× や 0.25× で読む時間を長く
 ui-follow = 最新を追う
 ui-stop = 停止
 ui-next-up = 次：{ $events }

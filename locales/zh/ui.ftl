@@ -144,6 +144,7 @@ ui-next = 下一步
 ui-scrub = 拖动浏览事件
 ui-position-title = 已显示的事件 / 已记录的事件
 ui-speed = 速度
+ui-speed-title = 实时运行与回放的速度：选 2× 或 4× 更快，选 0.5× 或 0.25× 有更多时间阅读
 ui-follow = 跟随最新
 ui-stop = 停止
 ui-next-up = 下一个：{ $events }

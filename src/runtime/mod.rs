@@ -2,7 +2,10 @@
 //! (`world`, whose loops are `agent`), their tools over the team and an
 //! in-memory workspace, a scheduler that makes every run repeatable from its
 //! seed — and here, the async driver that runs a world against a real
-//! `model::Model`, with pacing, Step mode and Stop.
+//! `model::Model`, with pacing, Step mode and Stop. A paced Live run is
+//! shown one event at a time: after each turn (and while a model thinks)
+//! the driver releases the recorded events one by one, dwelling on each for
+//! `pace_ms × pace::weight(event)` (`pace`).
 //!
 //! Owns running agents. It changes the team only through `protocol::Team`
 //! (so every event lands in the trace) and reaches models only through
@@ -14,6 +17,7 @@ pub mod browser;
 pub mod clock;
 pub mod executor;
 pub mod loops;
+pub mod pace;
 pub mod scenarios;
 pub mod scheduler;
 pub mod tools;
@@ -79,7 +83,9 @@ pub struct RuntimeConfig {
     pub seed: u64,
     /// Live or Step.
     pub mode: Mode,
-    /// Live mode: real milliseconds to wait before each turn (0 = none).
+    /// Live mode: real milliseconds a pace unit lasts (`pace::weight`); each
+    /// event is shown alone for its weight in units before the next one. 0:
+    /// unpaced, every event shown as soon as it is recorded.
     pub pace_ms: u64,
     /// Most model calls in one teammate loop (the lesson's 50).
     pub max_rounds: usize,
@@ -115,9 +121,13 @@ struct Inner {
     sleeper: Rc<dyn Sleeper>,
     cancel: CancelToken,
     pace_ms: Cell<u64>,
+    /// The sequence number of the last event the driver has dwelt on for its
+    /// whole weight (a paced Live run), so it is not dwelt on twice.
+    dwelt: Cell<Option<u64>>,
     /// The driver task is alive (until a stop has settled).
     driving: Cell<bool>,
-    /// The driver, waiting for a granted turn.
+    /// The driver, waiting for work or dwelling on an event: woken by every
+    /// world input.
     waker: RefCell<Option<Waker>>,
     /// Streamed model text per agent, for the current call.
     streaming: RefCell<BTreeMap<AgentName, String>>,
@@ -155,57 +165,188 @@ impl Inner {
     }
 }
 
-/// Waits until the world has a granted turn to begin (true) or is stopped
-/// (false).
-struct Granted<'a>(&'a Inner);
+/// What the driver does next.
+enum Work {
+    /// The run was stopped: the driver ends.
+    Stop,
+    /// A paced Live run holds recorded events: release them one at a time.
+    Release,
+    /// A granted turn may begin.
+    Turn,
+}
 
-impl Future for Granted<'_> {
-    type Output = bool;
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<bool> {
+/// Waits until the driver has work: a stop, held events to release (a paced
+/// Live run), or a granted turn that may begin (`World::can_begin`).
+struct Ready<'a>(&'a Inner);
+
+impl Future for Ready<'_> {
+    type Output = Work;
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Work> {
         let world = self.0.world.borrow();
         if world.is_stopped() {
-            return Poll::Ready(false);
+            return Poll::Ready(Work::Stop);
         }
-        if world.turns().has_granted() {
-            return Poll::Ready(true);
+        if world.pacing_due() {
+            return Poll::Ready(Work::Release);
+        }
+        if world.can_begin() {
+            return Poll::Ready(Work::Turn);
         }
         *self.0.waker.borrow_mut() = Some(cx.waker().clone());
         Poll::Pending
     }
 }
 
-/// The driver: begins each granted turn, paces it (Live mode), and runs the
-/// agent holding the baton, calling its model whenever it asks.
+/// The driver: releases the events a paced Live run holds, one at a time;
+/// begins each granted turn and runs the agent holding the baton, calling
+/// its model whenever it asks.
 async fn drive(inner: Rc<Inner>) {
-    while Granted(&inner).await {
-        inner.with_world(World::begin);
-        inner.after_change();
-        let pace = inner.pace_ms.get();
-        if inner.world.borrow().turns().mode() == Mode::Live && pace > 0 {
-            inner.sleeper.sleep(pace).await;
+    loop {
+        match Ready(&inner).await {
+            Work::Stop => break,
+            Work::Release => release_paced(&inner, false).await,
+            Work::Turn => take_turn(&inner).await,
         }
-        if inner.world.borrow().is_stopped() {
-            break;
-        }
-        loop {
-            match inner.with_world(World::proceed) {
-                Next::Yielded => break,
-                Next::CallModel { agent } => {
-                    inner.after_change();
-                    let request = inner.world.borrow().model_request(&agent);
-                    let result = match request {
-                        Some(request) => call_model(&inner, &agent, &request).await,
-                        None => Err(ModelError::Cancelled),
-                    };
-                    inner.with_world(|w| w.model_returned(&agent, result));
-                }
-            }
-            inner.after_change();
-        }
-        inner.after_change();
     }
     inner.driving.set(false);
     inner.after_change();
+}
+
+/// Runs the granted turn to its end. While the agent's model thinks, the
+/// events recorded so far are released at their pace (a paced Live run), so
+/// a slow model and the reading time overlap.
+async fn take_turn(inner: &Rc<Inner>) {
+    inner.with_world(World::begin);
+    inner.after_change();
+    loop {
+        match inner.with_world(World::proceed) {
+            Next::Yielded => break,
+            Next::CallModel { agent } => {
+                inner.after_change();
+                let request = inner.world.borrow().model_request(&agent);
+                let result = match request {
+                    Some(request) => both(call_model(inner, &agent, &request), release_paced(inner, true)).await.0,
+                    None => Err(ModelError::Cancelled),
+                };
+                // A reply that came before a stop cut the dwell short is not
+                // recorded: nothing is, after a stop.
+                let result = if inner.world.borrow().is_stopped() { Err(ModelError::Cancelled) } else { result };
+                inner.with_world(|w| w.model_returned(&agent, result));
+            }
+        }
+        inner.after_change();
+    }
+    inner.after_change();
+}
+
+/// A paced Live run: releases the held events one at a time, first dwelling
+/// on the event shown last for `pace::dwell_ms` (unless that was done
+/// already), so each event is shown alone for its weight. With `linger`
+/// (a model call is out) it also dwells on the last event once nothing is
+/// held. Returns at once when the run is not paced Live (Step mode, pace 0,
+/// stopped). A change of speed, mode or what is shown (an answer by hand)
+/// cuts a dwell short and it starts over from the event shown last, at the
+/// pace then; a stop ends it.
+async fn release_paced(inner: &Rc<Inner>, linger: bool) {
+    loop {
+        let (due, paced_live, last) = {
+            let world = inner.world.borrow();
+            let paced_live = world.is_paced() && world.turns().mode() == Mode::Live && !world.is_stopped();
+            let last = world.last_released().map(|e| (e.seq, pace::dwell_ms(inner.pace_ms.get(), &e.event)));
+            (world.pacing_due(), paced_live, last)
+        };
+        if !(due || linger && paced_live) {
+            return;
+        }
+        if let Some((seq, ms)) = last.filter(|(seq, _)| inner.dwelt.get() != Some(*seq)) {
+            if !Dwell::new(inner, ms).await {
+                continue;
+            }
+            inner.dwelt.set(Some(seq));
+        }
+        if !inner.with_world(World::release_one) {
+            return;
+        }
+        inner.after_change();
+    }
+}
+
+/// What cuts a dwell short: a stop, a mode switch, a change of pace, or
+/// another event shown (work by hand shows at once).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct PaceKey {
+    stopped: bool,
+    mode: Mode,
+    paced: bool,
+    pace_ms: u64,
+    released: usize,
+}
+
+impl PaceKey {
+    fn of(inner: &Inner) -> Self {
+        let world = inner.world.borrow();
+        PaceKey {
+            stopped: world.is_stopped(),
+            mode: world.turns().mode(),
+            paced: world.is_paced(),
+            pace_ms: inner.pace_ms.get(),
+            released: world.released(),
+        }
+    }
+}
+
+/// One dwell: true when it lasted its time, false when cut short
+/// (`PaceKey`).
+struct Dwell<'a> {
+    inner: &'a Inner,
+    sleep: crate::model::LocalBoxFuture<'static, ()>,
+    key: PaceKey,
+}
+
+impl<'a> Dwell<'a> {
+    fn new(inner: &'a Inner, ms: u64) -> Self {
+        Dwell { inner, sleep: inner.sleeper.sleep(ms), key: PaceKey::of(inner) }
+    }
+}
+
+impl Future for Dwell<'_> {
+    type Output = bool;
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<bool> {
+        if PaceKey::of(self.inner) != self.key {
+            return Poll::Ready(false);
+        }
+        if self.sleep.as_mut().poll(cx).is_ready() {
+            return Poll::Ready(true);
+        }
+        *self.inner.waker.borrow_mut() = Some(cx.waker().clone());
+        Poll::Pending
+    }
+}
+
+/// Runs `a` and `b` together until both are done.
+async fn both<A, B>(a: impl Future<Output = A>, b: impl Future<Output = B>) -> (A, B) {
+    let (mut a, mut b) = (std::pin::pin!(a), std::pin::pin!(b));
+    let (mut out_a, mut out_b) = (None, None);
+    std::future::poll_fn(move |cx| {
+        if out_a.is_none() {
+            if let Poll::Ready(v) = a.as_mut().poll(cx) {
+                out_a = Some(v);
+            }
+        }
+        if out_b.is_none() {
+            if let Poll::Ready(v) = b.as_mut().poll(cx) {
+                out_b = Some(v);
+            }
+        }
+        match (out_a.take(), out_b.take()) {
+            (Some(a), Some(b)) => Poll::Ready((a, b)),
+            (a, b) => {
+                (out_a, out_b) = (a, b);
+                Poll::Pending
+            }
+        }
+    })
+    .await
 }
 
 /// One model call, its text streamed to listeners; Stop ends it even if the
@@ -280,6 +421,7 @@ impl Runtime {
         let source = if host.clock.is_some() { TimeSource::Wall } else { TimeSource::Virtual };
         let mut world = World::new(world_config, config.mode, source);
         world.set_faults(config.faults.clone());
+        world.set_paced(config.pace_ms > 0);
         let inner = Rc::new_cyclic(|weak| Inner {
             world: RefCell::new(world),
             model,
@@ -287,6 +429,7 @@ impl Runtime {
             sleeper: host.sleeper,
             cancel: CancelToken::new(),
             pace_ms: Cell::new(config.pace_ms),
+            dwelt: Cell::new(None),
             driving: Cell::new(true),
             waker: RefCell::new(None),
             streaming: RefCell::new(BTreeMap::new()),
@@ -322,12 +465,14 @@ impl Runtime {
     }
 
     /// How many events of the trace are released (`World::released`): what
-    /// the page may show. All of them except in Step mode.
+    /// the page may show. All of them except in Step mode and a paced Live
+    /// run.
     pub fn released(&self) -> usize {
         self.inner.world.borrow().released()
     }
 
-    /// How many recorded events wait for a `step` to be released.
+    /// How many recorded events wait to be released (by a `step`, or by the
+    /// driver in a paced Live run).
     pub fn unreleased(&self) -> usize {
         self.inner.world.borrow().unreleased()
     }
@@ -346,9 +491,17 @@ impl Runtime {
         self.inner.world.borrow().turns().mode()
     }
 
-    /// Live mode: real milliseconds to wait before each event (0 = none).
+    /// Live mode: real milliseconds a pace unit lasts (`pace::weight`), from
+    /// the next dwell on (a dwell under way starts over at the new pace); 0
+    /// shows every held event at once and paces nothing more.
     pub fn set_pace(&self, ms: u64) {
         self.inner.pace_ms.set(ms);
+        self.act(|w| w.set_paced(ms > 0));
+    }
+
+    /// The pace of Live mode: milliseconds a pace unit lasts (0: unpaced).
+    pub fn pace(&self) -> u64 {
+        self.inner.pace_ms.get()
     }
 
     /// Ends every loop cleanly: waiting turns end, in-flight model calls are
@@ -372,7 +525,7 @@ impl Runtime {
     }
 
     /// True while a run is in progress: started and not yet quiet, or (Step
-    /// mode) with events still to release.
+    /// mode, a paced Live run) with events still to release.
     pub fn is_running(&self) -> bool {
         let world = self.inner.world.borrow();
         world.is_running() || world.unreleased() > 0

@@ -13,7 +13,9 @@
 //!
 //! In Step mode it also gates the trace (`step`, `released`): the page is
 //! shown one event per step, and the team takes its next turn only once
-//! every event of the last one is out.
+//! every event of the last one is out. A paced Live run is gated alike
+//! (`set_paced`), its driver releasing the events one at a time
+//! (`release_one`) at the pace `runtime::pace` gives each.
 //!
 //! Owns running agents. It changes the team only through `protocol::Team`
 //! (so every event lands in the trace); it must not draw anything, call a
@@ -94,9 +96,9 @@ pub struct World {
     failure: Option<RuntimeError>,
     /// A fault the explorer armed for the next message sent this turn.
     armed: Option<FaultAction>,
-    /// Step mode's gate on the trace: how many of its events have been
-    /// released (the page shows no more), and whether a `step` waits for the
-    /// next event to be recorded.
+    /// Step mode's (and a paced Live run's) gate on the trace: how many of
+    /// its events have been released (the page shows no more), and whether
+    /// a `step` waits for the next event to be recorded.
     gate: Gate,
 }
 
@@ -105,14 +107,18 @@ pub struct World {
 /// takes a turn, and the events it recorded are released one per `step`;
 /// the next turn is granted only once every event of the last one is out.
 /// Work a human does (a prompt, an answer, a message) shows at once up to
-/// its first event.
+/// its first event. A paced Live run holds its events alike, and its driver
+/// lets them out one at a time (`release_one`) instead of a `step`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 struct Gate {
-    /// Events released so far (Step mode; Live releases every event).
+    /// Events released so far (Step mode and a paced Live run; an unpaced
+    /// Live run releases every event).
     released: usize,
     /// A `step` found nothing recorded to release: the next event recorded
     /// is released as it comes.
     owed: bool,
+    /// Live mode holds events for the driver to release one at a time.
+    paced: bool,
 }
 
 impl World {
@@ -282,25 +288,82 @@ impl World {
         self.turns.is_stopped()
     }
 
-    /// Switches between Live and Step. Going Live releases every event (and
-    /// waiting turn); going Step holds back what is recorded from now on.
+    /// Switches between Live and Step; what is shown stays shown. Going
+    /// Step holds back what is not released yet and whatever comes next, one
+    /// event per `step`; going Live releases every event (and waiting turn),
+    /// or in a paced run leaves the held ones to `release_one`.
     pub fn set_mode(&mut self, mode: Mode) {
+        let shown = self.released();
         self.turns.set_mode(mode);
-        self.gate = Gate { released: self.recorded(), owed: false };
+        self.gate = Gate { released: shown, owed: false, paced: self.gate.paced };
     }
 
-    /// How many events of the trace are released: all of them in Live mode
-    /// (and after a stop); in Step mode those `step` has let out.
+    /// Paces Live mode (or not): a paced Live run holds the events it
+    /// records, and its driver releases them one at a time (`release_one`)
+    /// so each gets its own caption; unpaced, Live releases every event at
+    /// once. What is shown stays shown. Step mode is gated either way.
+    pub fn set_paced(&mut self, paced: bool) {
+        let shown = self.released();
+        self.gate.paced = paced;
+        self.gate.released = shown;
+    }
+
+    /// True when Live mode is paced (`set_paced`).
+    pub fn is_paced(&self) -> bool {
+        self.gate.paced
+    }
+
+    /// True while the trace is gated: in Step mode, and in a paced Live run,
+    /// until a stop (which releases everything).
+    fn holds(&self) -> bool {
+        !self.turns.is_stopped() && (self.turns.mode() == Mode::Step || self.gate.paced)
+    }
+
+    /// How many events of the trace are released: all of them in an
+    /// unpaced Live run (and after a stop); in Step mode those `step` has
+    /// let out, in a paced Live run those `release_one` has.
     pub fn released(&self) -> usize {
         let len = self.recorded();
-        if self.turns.mode() == Mode::Step && !self.turns.is_stopped() {
+        if self.holds() {
             self.gate.released.min(len)
         } else {
             len
         }
     }
 
-    /// How many recorded events wait for a `step` to be released.
+    /// The last event released (the one the page shows last), if it is
+    /// still in the trace.
+    pub fn last_released(&self) -> Option<&crate::protocol::TraceEntry> {
+        let seq = u64::try_from(self.released().checked_sub(1)?).ok()?;
+        self.team.events_since(seq).first().filter(|e| e.seq == seq)
+    }
+
+    /// A paced Live run: releases the next recorded event, if one is held.
+    /// False otherwise, and in Step mode (where `step` releases) and in an
+    /// unpaced run (where nothing is held).
+    pub fn release_one(&mut self) -> bool {
+        if self.turns.mode() != Mode::Live || !self.holds() || self.unreleased() == 0 {
+            return false;
+        }
+        self.gate.released = self.released() + 1;
+        true
+    }
+
+    /// True when a paced Live run holds events for `release_one`: the
+    /// driver's to release, one at a time, before the team's next turn.
+    pub fn pacing_due(&self) -> bool {
+        self.turns.mode() == Mode::Live && self.holds() && self.unreleased() > 0
+    }
+
+    /// True when the granted turn may begin: the team takes its next turn
+    /// only once every event recorded is released (gated runs), so the page
+    /// tells each turn's events before the next turn's.
+    pub fn can_begin(&self) -> bool {
+        self.turns.has_granted() && !self.turns.is_stopped() && (!self.holds() || self.unreleased() == 0)
+    }
+
+    /// How many recorded events wait to be released (by a `step`, or by
+    /// `release_one` in a paced Live run).
     pub fn unreleased(&self) -> usize {
         self.recorded() - self.released()
     }

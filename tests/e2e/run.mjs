@@ -132,7 +132,8 @@ async function shownOf(page) {
   return [Number(m[1]), Number(m[2])];
 }
 
-/** Runs the shutdown scenario at 4x and waits for the team to go quiet. */
+/** Runs the shutdown scenario at 4x (a Live run tells each event in turn:
+ * about 7 s at 4x, 29 s at 1x) and waits for the team to go quiet. */
 async function runShutdown(page, size) {
   await page.getByRole('combobox', { name: 'Speed' }).selectOption('4');
   await openDrawer(page, size, 'Setup');
@@ -387,6 +388,8 @@ for (const size of CUT_SIZES) {
     test(`${tag}: what was said under an arrow opens whole by click and keyboard, the request detail shows the feedback, no text passes the diagram's edge`, async (browser) => {
       const { context, page, errors } = await openPage(browser, size, scheme);
       try {
+        // A Live run tells each event in turn (about 53 s at 1x): 4x, as a user in a hurry would.
+        await page.getByRole('combobox', { name: 'Speed' }).selectOption('4');
         await openDrawer(page, size, 'Setup');
         await page.locator('[data-scenario=reject-plan]').click();
         await closeDrawer(page, size, 'Setup');

@@ -56,7 +56,7 @@ pub fn Controls() -> impl IntoView {
             // and the caption name it), then how many of the events are shown.
             <span class="event-number">{move || captions::event_at_cursor(s.shown()).unwrap_or_default()}</span>
             <span class="position" aria-live="polite" title=move || l.t("ui-position-title")>{move || format!("{} / {}", s.shown(), len())}</span>
-            <label class="field inline">{move || l.t("ui-speed")}
+            <label class="field inline" title=move || l.t("ui-speed-title")>{move || l.t("ui-speed")}
                 <select aria-label=move || l.t("ui-speed") on:change=speed>
                     {SPEEDS.into_iter().map(|v| view! { <option value=v.to_string() selected=v == 1.0>{format!("{v}×")}</option> }).collect_view()}
                 </select>

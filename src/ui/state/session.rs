@@ -31,8 +31,9 @@ use crate::view::export::{self, share};
 use crate::view::i18n::{tr, Catalog, Locale};
 use crate::view::words::errors;
 
-/// Base pacing of Live mode at 1x, in milliseconds per event.
-pub const BASE_PACE_MS: f64 = 320.0;
+/// Base pacing of Live mode at 1x, in milliseconds per unit of an event's
+/// weight (`runtime::pace`).
+pub const BASE_PACE_MS: f64 = crate::runtime::pace::BASE_PACE_MS as f64;
 
 /// Every part of one session. `Copy`: pass it around freely.
 #[derive(Clone, Copy)]
@@ -344,7 +345,8 @@ impl Session {
     pub fn sync(&self) {
         let Some((new_entries, running, stopped, waiting, streaming, behind)) = self.with_rt(|rt| {
             let have = self.run.trace.with_untracked(Trace::len);
-            // In Step mode only the events released so far: one per Next.
+            // Only the events released so far: in Step mode one per Next, in
+            // a paced Live run one per dwell (`runtime::pace`).
             let new = rt.released_since(have as u64);
             // What Next lets run: a waiting turn, once every event recorded is out.
             let waiting = if rt.unreleased() > 0 {
@@ -352,7 +354,10 @@ impl Session {
             } else {
                 rt.waiting().into_iter().map(|(who, kind)| format!("{who}: {kind}")).collect::<Vec<_>>()
             };
-            (new, rt.is_running(), rt.is_stopped(), waiting, rt.streaming_text(), rt.unreleased() > 0)
+            // Only Step mode holds events back for Next: a paced Live run lets
+            // its held events out by itself.
+            let behind = rt.unreleased() > 0 && rt.mode() == Mode::Step;
+            (new, rt.is_running(), rt.is_stopped(), waiting, rt.streaming_text(), behind)
         }) else {
             return;
         };

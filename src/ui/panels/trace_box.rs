@@ -1,6 +1,7 @@
-//! The trace box: export the run (JSON, Mermaid, SVG), import a JSON trace
-//! to replay, save runs in the browser and reopen or delete them, and the
-//! run's share link.
+//! The trace box: export the run (JSON, Mermaid, SVG of the frame at the
+//! cursor or of the whole run), import a JSON trace to replay, save runs in
+//! the browser and reopen or delete them, and the run's share link (an
+//! explorer link when a finding's card is on screen, so it comes back).
 //!
 //! Owns those controls; the formats are `export` and `share`, the saved
 //! runs `library` (through the `Session`).
@@ -29,6 +30,8 @@ pub fn TracePanel() -> impl IntoView {
         let (text, name, mime) = s.run.trace.with_untracked(|t| match format {
             "json" => (export::trace_json(t), "trace.json", "application/json"),
             "mermaid" => (export::mermaid(t), "trace.mmd", "text/plain"),
+            // The whole run: every event, as the diagram stands at its end.
+            "svg-run" => (export::svg_of_run(l.cat_untracked(), t, None, "Team Protocols Playground"), "diagram-run.svg", "image/svg+xml"),
             _ => (
                 export::svg_of_run(l.cat_untracked(), t, s.playback.cursor.get_untracked(), "Team Protocols Playground"),
                 "diagram.svg",
@@ -76,11 +79,13 @@ pub fn TracePanel() -> impl IntoView {
                 <button on:click=move |_| export("json")>{move || l.t("ui-export-json")}</button>
                 <button on:click=move |_| export("mermaid")>{move || l.t("ui-export-mermaid")}</button>
                 <button on:click=move |_| export("svg")>{move || l.t("ui-export-svg")}</button>
+                <button on:click=move |_| export("svg-run")>{move || l.t("ui-export-svg-run")}</button>
             </div>
             <div class="export-links" node_ref=links hidden=true>
                 <a data-format="json" aria-hidden="true">"json"</a>
                 <a data-format="mermaid" aria-hidden="true">"mermaid"</a>
                 <a data-format="svg" aria-hidden="true">"svg"</a>
+                <a data-format="svg-run" aria-hidden="true">"svg-run"</a>
             </div>
             <label class="field">{move || l.t("ui-import")}
                 <input type="file" accept="application/json,.json" aria-label=move || l.t("ui-import") on:change=import/>

@@ -248,3 +248,42 @@ fn no_request_crosses_a_restart_in_the_respawn_scenario_yet_a_trace_where_one_do
     let crossed = found.iter().find(|f| f.property == Property::NoRequestAcrossRestart).expect("broken");
     assert!(crossed.detail.to_string().starts_with("alice (incarnation 2) read shutdown request"), "{}", crossed.detail);
 }
+
+/// A gallery finding shared by link (the trace box's share link or the
+/// card's own) comes back as the finding: the same run, and its card with
+/// the entry's story, the property and what broke it, at the same event.
+#[test]
+fn a_shared_gallery_finding_reopens_with_its_card_not_just_its_trace() {
+    use team_protocols::explore::job::{ExploreLink, ExploreSettings};
+    use team_protocols::view::export::share::{explore_fragment, finding_of_link, parse_fragment, FindingRun, SharedRun};
+    use team_protocols::view::i18n::Catalog;
+    use team_protocols::view::words::explorer::Card;
+    let entry = gallery::by_id("stale-shutdown-after-respawn").expect("the respawn entry");
+    let report = reproduce(entry, false).expect("the search runs");
+    let example = report.property(entry.property).and_then(|p| p.example.clone()).expect("a counterexample");
+    // As the page opens it: the search's settings under the example's fault bound.
+    let settings = ExploreSettings { max_faults: report.config.max_faults, ..ExploreSettings::of_entry(entry, false) };
+    let link = ExploreLink {
+        settings,
+        path: Some(example.path.clone()),
+        property: Some(entry.property.name().into()),
+        entry: Some(entry.id.into()),
+    };
+    let fragment = explore_fragment(&link).expect("a finding fits a link");
+    let Ok(Some(SharedRun::Explore(back))) = parse_fragment(&format!("#{fragment}")) else { panic!("{fragment} is an explorer link") };
+    assert_eq!(*back, link, "the link's settings, path, property and entry come back");
+    let FindingRun { trace, card, seq } = finding_of_link(&back).expect("it names a run").expect("the run is rebuilt");
+    assert_eq!(trace, example.trace, "the same run");
+    assert_eq!(seq, Some(example.finding.seq), "marked at the same event");
+    let Card::Finding { property, detail, entry: shown, .. } = &card else { panic!("a finding's card: {card:?}") };
+    assert_eq!((*property, detail.as_ref(), *shown), (entry.property, Some(&example.finding.detail), Some(entry.id)));
+    let (title, text) = card.words(Catalog::en());
+    assert!(title.contains(entry.title), "the entry's title: {title}");
+    assert!(text.contains("incarnation 2") && text.contains("4607cc28"), "what broke it: {text}");
+
+    // A link naming no gallery entry the page knows is refused, naming it.
+    let mut unknown = link.clone();
+    unknown.entry = Some("no-such-entry".into());
+    let error = parse_fragment(&explore_fragment(&unknown).unwrap()).expect_err("an unknown entry");
+    assert!(error.to_string().contains("no gallery entry is called 'no-such-entry'"), "{error}");
+}

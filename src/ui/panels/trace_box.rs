@@ -11,6 +11,7 @@ use leptos::prelude::*;
 
 use crate::ui::browser::lang::lang;
 use crate::ui::browser::{download, web};
+use crate::ui::explore::state::ExploreUi;
 use crate::ui::state::session::Session;
 use crate::view::export;
 use crate::view::i18n::tr;
@@ -24,6 +25,13 @@ pub fn TracePanel() -> impl IntoView {
     let confirm_clear = RwSignal::new(false);
     let links = NodeRef::<leptos::html::Div>::new();
     let l = lang();
+    // A finding's card on screen (its run loaded as recorded, no run since):
+    // the link reopens the finding, card and all, not just its trace.
+    let explore = use_context::<ExploreUi>();
+    let finding = move || {
+        let recorded = s.run.snapshot.with(Option::is_none);
+        explore.filter(|_| recorded).and_then(|ui| ui.opened.with(|o| o.as_ref().and_then(|o| o.link())))
+    };
     // Each export fills its link with a Blob object URL (`download::offer`)
     // that the click then follows and tests read.
     let export = move |format: &'static str| {
@@ -94,7 +102,7 @@ pub fn TracePanel() -> impl IntoView {
             <div class="row wrap">
                 <button on:click=move |_| s.save_run()>{move || l.t("ui-save-run")}</button>
             </div>
-            {move || match s.share_link() {
+            {move || match s.share_link(finding().as_ref()) {
                 Ok(link) => {
                     let copied = link.clone();
                     view! {

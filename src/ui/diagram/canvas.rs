@@ -247,14 +247,14 @@ pub fn DiagramView() -> impl IntoView {
         }
     };
     // Heads whose own head has scrolled above the viewport (the lead's
-    // always: at the top it covers its own head exactly).
+    // always: at the top it covers its own head exactly); of a teammate
+    // spawned again, the head of the incarnation whose lifeline runs there.
     let sticky_heads = move || {
         let top = scroll_top.get() / scale.get();
         diagram.with(|d| {
             d.columns
                 .iter()
-                .map(|c| geometry::lifeline(l.cat(), c, d.height))
-                .filter(|it| it.top <= 8.0 || it.top < top + 8.0)
+                .filter_map(|c| geometry::sticky_head(l.cat(), c, top))
                 .map(|it| {
                     let shapes: Vec<AnyView> =
                         it.shapes.iter().filter(|sh| matches!(sh, Shape::Rect { .. } | Shape::Text { .. })).map(shape_view).collect();

@@ -291,21 +291,66 @@ pub fn draw(cat: &Catalog, diagram: &Diagram, violations: &[Violation], shown: u
     }
 }
 
-/// An agent's head, lifeline (down to `bottom` while it lives) and end ×.
+/// An agent's head, lifeline (down to `bottom` while it lives) and end ×;
+/// for a teammate spawned again, a new head at each respawn's row starting
+/// its new incarnation's lifeline (the one before ends there, or at its ×).
 pub fn lifeline(cat: &Catalog, c: &Column, bottom: f64) -> Item {
     let end = c.ended_y.unwrap_or(bottom);
     let status = c.status.map_or("lead", MemberStatus::as_str);
-    let head_y = if c.name.is_lead() { 8.0 } else { c.born_y + 1.0 };
-    let mut shapes = vec![
-        Shape::Line { x1: c.x, y1: head_y + 34.0, x2: c.x, y2: end, class: Some("life"), head: None },
+    let heads = heads(cat, c);
+    let mut shapes = Vec::new();
+    for (i, (head_y, word)) in heads.iter().enumerate() {
+        let restart = c.restarts.get(i);
+        let until = restart.map_or(end, |r| r.ended_y.unwrap_or(r.y + 1.0));
+        shapes.push(Shape::Line { x1: c.x, y1: head_y + 34.0, x2: c.x, y2: until, class: Some("life"), head: None });
+        shapes.extend(head_shapes(c, *head_y, word));
+        if let Some(y) = restart.and_then(|r| r.ended_y) {
+            shapes.push(cross(cat, c, y));
+        }
+    }
+    if let Some(y) = c.ended_y {
+        shapes.push(cross(cat, c, y));
+    }
+    item(ItemKind::Lifeline, format!("lifeline status-{status}"), None, heads[0].0, end, shapes)
+}
+
+/// The head in effect at the scroll position `top` (SVG units), drawn on
+/// the sticky row above the diagram once the head itself has scrolled up:
+/// the head of the incarnation whose lifeline runs there (the lead's
+/// always). `None` while the agent's own head is still below `top`.
+pub fn sticky_head(cat: &Catalog, c: &Column, top: f64) -> Option<Item> {
+    let status = c.status.map_or("lead", MemberStatus::as_str);
+    let (head_y, word) = heads(cat, c).into_iter().rev().find(|(y, _)| *y <= 8.0 || *y < top + 8.0)?;
+    Some(item(ItemKind::Lifeline, format!("lifeline status-{status}"), None, head_y, head_y + 34.0, head_shapes(c, head_y, &word).into()))
+}
+
+/// Each head's top and the word under its name: the first incarnation's
+/// head, then one per respawn; the last says the status at the cursor, an
+/// earlier one `shutdown` when it ended so, else that it was replaced.
+fn heads(cat: &Catalog, c: &Column) -> Vec<(f64, String)> {
+    let status = c.status.map_or("lead", MemberStatus::as_str).to_string();
+    let first = if c.name.is_lead() { 8.0 } else { c.born_y + 1.0 };
+    let starts = std::iter::once(first).chain(c.restarts.iter().map(|r| r.y + 1.0));
+    let words = c
+        .restarts
+        .iter()
+        .map(|r| if r.ended_y.is_some() { MemberStatus::Shutdown.as_str().to_string() } else { cat.t("diagram-replaced") })
+        .chain(std::iter::once(status));
+    starts.zip(words).collect()
+}
+
+/// A head's box, name and word at `head_y`.
+fn head_shapes(c: &Column, head_y: f64, word: &str) -> [Shape; 3] {
+    [
         Shape::Rect { x: c.x - 60.0, y: head_y, width: 120.0, height: 34.0, rx: 6.0, class: Some("head") },
         text(c.x, head_y + 15.0, c.name.as_str(), Some("head-name")),
-        text(c.x, head_y + 30.0, status, Some("head-status")),
-    ];
-    if let Some(y) = c.ended_y {
-        shapes.push(Shape::Cross { x: c.x, y, half: 9.0, class: "cross", label: tr!(cat, "diagram-shut-down", name = c.name.as_str()) });
-    }
-    item(ItemKind::Lifeline, format!("lifeline status-{status}"), None, head_y, end, shapes)
+        text(c.x, head_y + 30.0, word, Some("head-status")),
+    ]
+}
+
+/// The × where an incarnation shut down.
+fn cross(cat: &Catalog, c: &Column, y: f64) -> Shape {
+    Shape::Cross { x: c.x, y, half: 9.0, class: "cross", label: tr!(cat, "diagram-shut-down", name = c.name.as_str()) }
 }
 
 /// A model call's activation bar.

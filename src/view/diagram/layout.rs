@@ -87,6 +87,20 @@ pub struct Column {
     pub ended_y: Option<f64>,
     /// Its status as of the cursor (`None` for the lead).
     pub status: Option<MemberStatus>,
+    /// Each time it was spawned again up to the cursor (a new incarnation,
+    /// a new run of its loop), top to bottom: a new head there starts its
+    /// new lifeline. `ended_y` is then the last incarnation's end.
+    pub restarts: Vec<Restart>,
+}
+
+/// A teammate spawned again: where its new incarnation's head is drawn,
+/// and where the incarnation before it ended, if it shut down first.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Restart {
+    /// The top of the respawn's row (the new head's row).
+    pub y: f64,
+    /// The previous incarnation's shutdown row, if it shut down before.
+    pub ended_y: Option<f64>,
 }
 
 /// What one row shows.
@@ -306,6 +320,8 @@ struct ColumnTrack {
     born_y: f64,
     /// (seq, status, y): spawns (as `Working`) and status changes, in order.
     changes: Vec<(u64, MemberStatus, f64)>,
+    /// (seq, y) of each spawn after the first (a new incarnation).
+    restarts: Vec<(u64, f64)>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -363,7 +379,14 @@ impl Layout {
         let lead = AgentName::lead();
         let mut l = Layout { y: HEADER_HEIGHT, messages_before: vec![0], ..Layout::default() };
         l.col_of.insert(lead.clone(), 0);
-        l.columns.push(ColumnTrack { name: lead, x: LEFT, born_seq: 0, born_y: HEADER_HEIGHT - 20.0, changes: Vec::new() });
+        l.columns.push(ColumnTrack {
+            name: lead,
+            x: LEFT,
+            born_seq: 0,
+            born_y: HEADER_HEIGHT - 20.0,
+            changes: Vec::new(),
+            restarts: Vec::new(),
+        });
         l
     }
 
@@ -402,7 +425,14 @@ impl Layout {
         let x = LEFT + COLUMN_WIDTH * i as f64;
         self.col_of.insert(name.clone(), i);
         let y = self.y;
-        self.columns.push(ColumnTrack { name: name.clone(), x, born_seq: seq, born_y: y, changes: vec![(seq, MemberStatus::Working, y)] });
+        self.columns.push(ColumnTrack {
+            name: name.clone(),
+            x,
+            born_seq: seq,
+            born_y: y,
+            changes: vec![(seq, MemberStatus::Working, y)],
+            restarts: Vec::new(),
+        });
         x
     }
 
@@ -484,6 +514,10 @@ impl Layout {
                 let col = &mut self.columns[i];
                 if col.changes.last() != Some(&(seq, MemberStatus::Working, y)) {
                     col.changes.push((seq, MemberStatus::Working, y));
+                }
+                // Spawned before: a new incarnation, with a head of its own.
+                if col.born_seq < seq {
+                    col.restarts.push((seq, y));
                 }
                 (Some(RowKind::Spawn { name: name.clone(), from_x: LEFT, to_x }), RowTrack::Fixed)
             }
@@ -642,12 +676,22 @@ impl Layout {
             .map(|c| {
                 let upto = c.changes.partition_point(|(seq, _, _)| before(*seq));
                 let last = upto.checked_sub(1).map(|i| c.changes[i]);
+                // The last change before a seq, if it was a shutdown: where
+                // the incarnation running then ended.
+                let ended_before = |at: u64| {
+                    let i = c.changes.partition_point(|(seq, _, _)| *seq < at).checked_sub(1)?;
+                    let (_, status, y) = c.changes[i];
+                    (status == MemberStatus::Shutdown).then_some(y)
+                };
+                let restarts =
+                    c.restarts.iter().take_while(|(seq, _)| before(*seq)).map(|&(seq, y)| Restart { y, ended_y: ended_before(seq) }).collect();
                 Column {
                     name: c.name.clone(),
                     x: c.x,
                     born_y: c.born_y,
                     ended_y: last.and_then(|(_, status, y)| (status == MemberStatus::Shutdown).then_some(y)),
                     status: if c.name.is_lead() { None } else { Some(last.map_or(MemberStatus::Working, |(_, status, _)| status)) },
+                    restarts,
                 }
             })
             .collect();

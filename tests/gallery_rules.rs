@@ -287,3 +287,42 @@ fn a_shared_gallery_finding_reopens_with_its_card_not_just_its_trace() {
     let error = parse_fragment(&explore_fragment(&unknown).unwrap()).expect_err("an unknown entry");
     assert!(error.to_string().contains("no gallery entry is called 'no-such-entry'"), "{error}");
 }
+
+/// The respawn case: alice holds back her answer, so the first prompt's run
+/// finishes with the request pending (a finding at that event); the
+/// restarted alice approves it later. Once the cursor is past that answer,
+/// the finding (in the panel and the diagram's mark) says so and agrees
+/// with the tracker's `approved`; before it, it says pending only.
+#[test]
+fn a_request_left_pending_then_answered_by_a_restarted_teammate_is_worded_as_the_tracker_holds_it() {
+    use team_protocols::protocol::{check, Event, RequestStatus, ViolationKind};
+    use team_protocols::view::export::svg_of_run;
+    use team_protocols::view::i18n::Catalog;
+    use team_protocols::view::words::findings::breach_as_of;
+    let entry = gallery::by_id("stale-shutdown-after-respawn").unwrap();
+    let report = reproduce(entry, false).unwrap();
+    let trace = report.property(entry.property).and_then(|p| p.example.as_ref()).map(|e| e.trace.clone()).unwrap();
+    let pending = check(&trace).into_iter().find(|v| v.kind == ViolationKind::LeftPending).expect("the first run finished with it pending");
+    let id = pending.request_id.clone().unwrap();
+    let answered = trace
+        .entries()
+        .iter()
+        .find(|e| matches!(&e.event, Event::RequestTransitioned { request_id, .. } if *request_id == id))
+        .expect("answered later")
+        .seq;
+    assert!(answered > pending.seq);
+    let en = Catalog::en();
+    let at = |cursor: usize| {
+        let team = Team::replay(&trace.prefix(cursor)).unwrap();
+        (team.tracker().get(&id).map(|r| r.status), breach_as_of(en, &pending.detail, team.tracker().get(&id)))
+    };
+    let (status, words) = at(trace.len());
+    assert_eq!(status, Some(RequestStatus::Approved));
+    assert!(words.contains("was still pending when the run finished") && words.ends_with("later alice answered it, and the tracker now holds it approved"), "{words}");
+    let (status, words) = at(answered as usize);
+    assert_eq!(status, Some(RequestStatus::Pending), "just before the answer");
+    assert!(!words.contains("later") && !words.contains("approved"), "{words}");
+    // The SVG's mark says the same as of its cursor.
+    assert!(svg_of_run(en, &trace, None, "respawn").contains("the tracker now holds it approved"));
+    assert!(!svg_of_run(en, &trace, Some(answered as usize), "respawn").contains("the tracker now holds it"));
+}

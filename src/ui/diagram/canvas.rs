@@ -162,7 +162,12 @@ pub fn DiagramView() -> impl IntoView {
         let shown = s.shown();
         let marked = s.playback.marked.get();
         s.run.views.with(|v| {
-            let mut marks = geometry::marks(cat, v.violations(), shown, |seq| v.layout().y_of(seq));
+            // A request left pending when a run finished may be answered
+            // by a later one: its mark then says what the tracker holds.
+            let pending = v.violations().iter().any(|f| f.kind == crate::protocol::ViolationKind::LeftPending && f.seq < shown as u64);
+            let state = pending.then(|| s.run.trace.with(|t| v.state_at(t.entries(), Some(shown)).ok())).flatten();
+            let tracker = state.as_ref().map(|st| &st.tracker);
+            let mut marks = geometry::marks(cat, v.violations(), shown, tracker, |seq| v.layout().y_of(seq));
             if let Some((seq, label)) = marked.filter(|(seq, _)| *seq < shown as u64) {
                 let width = v.diagram(None, Some((0.0, 0.0))).width;
                 marks.push(geometry::finding_mark(seq, &label, v.layout().y_of(seq), width));

@@ -13,7 +13,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::protocol::{MemberStatus, MessageType, RequestId, Violation};
+use crate::protocol::{MemberStatus, MessageType, RequestId, Tracker, Violation};
 use crate::view::diagram::layout::{Activation, Badge, Column, Diagram, Row, RowKind, COLUMN_WIDTH, PALETTE_SIZE, ROW_HEIGHT};
 use crate::view::diagram::metrics::{text_columns, BANNER_CHAR_WIDTH, BANNER_X};
 use crate::view::fate::Mark;
@@ -276,6 +276,12 @@ pub(crate) fn line(x1: f64, y1: f64, x2: f64, y2: f64, head: Option<Head>) -> Sh
 /// (`lifeline`, `activation`, `row`, `badge`, `marks`) for what is on
 /// screen only, so its cost does not grow with the run.
 pub fn draw(cat: &Catalog, diagram: &Diagram, violations: &[Violation], shown: usize) -> Geometry {
+    draw_as_of(cat, diagram, violations, None, shown)
+}
+
+/// [`draw`], the marks' words read against `tracker`, the tracker as of
+/// the same cursor (`marks`).
+pub fn draw_as_of(cat: &Catalog, diagram: &Diagram, violations: &[Violation], tracker: Option<&Tracker>, shown: usize) -> Geometry {
     Geometry {
         width: diagram.width.max(600.0),
         height: diagram.height,
@@ -285,7 +291,7 @@ pub fn draw(cat: &Catalog, diagram: &Diagram, violations: &[Violation], shown: u
         lifelines: diagram.columns.iter().map(|c| lifeline(cat, c, diagram.height)).collect(),
         activations: diagram.activations.iter().map(activation).collect(),
         rows: diagram.rows.iter().map(|r| row(cat, r)).collect(),
-        marks: marks(cat, violations, shown, |seq| diagram.y_of(seq)),
+        marks: marks(cat, violations, shown, tracker, |seq| diagram.y_of(seq)),
         badges: diagram.badges.iter().map(badge).collect(),
         motion: Vec::new(),
     }
@@ -381,8 +387,11 @@ pub fn badge(b: &Badge) -> Item {
 
 /// One mark per event with violations among the first `shown` events, at
 /// `y_of(seq)` (the top of that event's row, or of the nearest row before
-/// it for an event the diagram draws no row for), top to bottom.
-pub fn marks(cat: &Catalog, violations: &[Violation], shown: usize, y_of: impl Fn(u64) -> f64) -> Vec<Item> {
+/// it for an event the diagram draws no row for), top to bottom. Their
+/// words agree with `tracker` (the tracker as of the same cursor) when
+/// given: a request left pending and answered since says so
+/// (`findings::breach_as_of`).
+pub fn marks(cat: &Catalog, violations: &[Violation], shown: usize, tracker: Option<&Tracker>, y_of: impl Fn(u64) -> f64) -> Vec<Item> {
     let mut by_seq: BTreeMap<u64, Vec<&Violation>> = BTreeMap::new();
     for v in violations.iter().filter(|v| v.seq < shown as u64) {
         by_seq.entry(v.seq).or_default().push(v);
@@ -392,7 +401,8 @@ pub fn marks(cat: &Catalog, violations: &[Violation], shown: usize, y_of: impl F
         .map(|(seq, vs)| {
             let y = y_of(seq);
             let kinds = vs.iter().map(|v| findings::kind(cat, v.kind)).collect::<Vec<_>>().join(", ");
-            let details = vs.iter().map(|v| findings::mark(cat, v.kind, &v.detail)).collect::<Vec<_>>().join("\n");
+            let answered = |v: &Violation| tracker.zip(v.request_id.as_ref()).and_then(|(t, id)| t.get(id));
+            let details = vs.iter().map(|v| findings::mark(cat, v.kind, &v.detail, answered(v))).collect::<Vec<_>>().join("\n");
             let mut mark = item(
                 ItemKind::Violation,
                 "violation-mark",

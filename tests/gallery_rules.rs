@@ -318,7 +318,11 @@ fn a_request_left_pending_then_answered_by_a_restarted_teammate_is_worded_as_the
     };
     let (status, words) = at(trace.len());
     assert_eq!(status, Some(RequestStatus::Approved));
-    assert!(words.contains("was still pending when the run finished") && words.ends_with("later alice answered it, and the tracker now holds it approved"), "{words}");
+    assert!(
+        words.contains("was still pending when the run finished")
+            && words.ends_with("later alice answered it, and the tracker now holds it approved"),
+        "{words}"
+    );
     let (status, words) = at(answered as usize);
     assert_eq!(status, Some(RequestStatus::Pending), "just before the answer");
     assert!(!words.contains("later") && !words.contains("approved"), "{words}");

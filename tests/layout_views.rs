@@ -75,7 +75,14 @@ fn reference_layout(trace: &Trace, cursor: Option<usize>) -> Diagram {
         let i = d.columns.len();
         let x = LEFT + COLUMN_WIDTH * i as f64;
         col_of.insert(name.clone(), i);
-        d.columns.push(Column { name: name.clone(), x, born_y: y, ended_y: None, status: Some(MemberStatus::Working), restarts: Vec::new() });
+        d.columns.push(Column {
+            name: name.clone(),
+            x,
+            born_y: y,
+            ended_y: None,
+            status: Some(MemberStatus::Working),
+            restarts: Vec::new(),
+        });
         x
     };
 
@@ -140,9 +147,12 @@ fn reference_layout(trace: &Trace, cursor: Option<usize>) -> Diagram {
                     delivered: false,
                     fault: fault.map(mark),
                     said: team_protocols::view::words::captions::said(message),
+                    text: matches!(message.msg_type, MessageType::Message | MessageType::Broadcast).then(|| message.content.clone()),
                 })
             }
-            (Event::RunStarted { prompt }, None) => Some(RowKind::RunStarted { prompt: clip(prompt, 90) }),
+            (Event::RunStarted { prompt }, None) => {
+                Some(RowKind::RunStarted { prompt: clip(prompt, 90), whole: (clip(prompt, 90) != *prompt).then(|| prompt.clone()) })
+            }
             (Event::RunFinished, None) => Some(RowKind::RunFinished),
             (Event::MemberSpawned { name, .. }, None) => {
                 let to_x = x_of(&mut d, &mut col_of, name, y);
@@ -209,12 +219,18 @@ fn reference_layout(trace: &Trace, cursor: Option<usize>) -> Diagram {
                     d.activations[i].open = false;
                 }
                 let x = x_of(&mut d, &mut col_of, agent, y);
-                Some(RowKind::Failure { x, error: clip(error, 80) })
+                Some(RowKind::Failure { x, error: clip(error, 80), whole: (clip(error, 80) != *error).then(|| error.clone()) })
             }
             (Event::ToolCalled { agent, tool_use_id, tool, input }, None) => {
                 let x = x_of(&mut d, &mut col_of, agent, y);
                 open_tools.insert(tool_use_id.clone(), d.rows.len());
-                Some(RowKind::Tool { x, label: clip(&format!("{tool}({})", short_args(input)), TOOL_LABEL_CHARS), ok: None, output: None })
+                Some(RowKind::Tool {
+                    x,
+                    label: clip(&format!("{tool}({})", short_args(input)), TOOL_LABEL_CHARS),
+                    call: (tool.clone(), short_args(input)),
+                    ok: None,
+                    output: None,
+                })
             }
             (Event::ToolReturned { tool_use_id, output, is_error, .. }, None) => {
                 if let Some(r) = open_tools.remove(tool_use_id) {
@@ -381,7 +397,9 @@ fn a_respawned_teammate_gets_a_new_lifeline_head_at_each_respawn_row() {
     // Scrolled past a head, the sticky row shows the run whose lifeline runs there.
     let word = |top: f64| {
         sticky_head(cat, alice, top).and_then(|h| {
-            h.shapes.iter().find_map(|s| if let Shape::Text { text, class: Some("head-status"), .. } = s { Some(text.clone()) } else { None })
+            h.shapes
+                .iter()
+                .find_map(|s| if let Shape::Text { text, class: Some("head-status"), .. } = s { Some(text.clone()) } else { None })
         })
     };
     assert_eq!(word(alice.born_y - 100.0), None, "its head is still on screen");

@@ -269,7 +269,8 @@ pub fn DiagramView() -> impl IntoView {
         })
     };
 
-    // The boxes of what was said under the arrows on screen, keyed by what
+    // The boxes of words drawn cut on screen (what was said under an arrow,
+    // a plain message's text, a tool note's call), keyed by what
     // they are, so a step or a scroll keeps the buttons that stay (and the
     // focus on one).
     let said_targets = move || {
@@ -423,7 +424,10 @@ pub fn DiagramView() -> impl IntoView {
                         view! {
                             <button class="said-open" style=style aria-label=name aria-haspopup="dialog" data-seq=seq.map(|q| q.to_string())
                                 on:click=move |_| {
-                                    s.playback.selected.set(request.clone());
+                                    // A tool note or a plain message belongs to no request: the one picked stays.
+                                    if request.is_some() {
+                                        s.playback.selected.set(request.clone());
+                                    }
                                     open_said(said, seq, request.clone(), &whole);
                                 }></button>
                         }

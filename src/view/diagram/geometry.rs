@@ -467,24 +467,74 @@ pub struct SaidTarget {
     pub whole: String,
 }
 
-/// The box of the words under a message arrow that tell what was said (a
-/// plan, feedback, a reason), if `it` is such an arrow: the text drawn
-/// centred on its x, 13 px high, as the stylesheet draws `msg-said`.
+/// The box of words drawn cut short that a tap opens whole, if `it` has
+/// some: what was said under a message arrow (a plan, feedback, a reason:
+/// the text drawn centred on its x, 13 px high, as the stylesheet draws
+/// `msg-said`), a plain message's label, a tool note's call, a run
+/// banner's prompt or a failed model call's error. `whole` is `field: text`
+/// (a message's tooltip; a note's `tool: args`; `prompt: …`, `error: …`).
 pub fn said_target(it: &Item) -> Option<SaidTarget> {
-    if it.kind != ItemKind::Message {
-        return None;
-    }
-    let whole = it.shapes.iter().find_map(|s| match s {
-        Shape::Tooltip(t) => Some(t.clone()),
-        _ => None,
-    })?;
-    it.shapes.iter().find_map(|s| match s {
-        Shape::Text { x, y, text, class: Some("msg-said") } => {
-            let width = text_columns(text) * SAID_CHAR_WIDTH + 8.0;
-            Some(SaidTarget { x: x - width / 2.0, y: y - 13.0, width, height: 18.0, whole: whole.clone() })
+    let tooltip = || {
+        it.shapes.iter().find_map(|s| match s {
+            Shape::Tooltip(t) => Some(t.clone()),
+            _ => None,
+        })
+    };
+    let centred = |x: f64, y: f64, text: &str, whole: String| {
+        let width = text_columns(text) * SAID_CHAR_WIDTH + 8.0;
+        SaidTarget { x: x - width / 2.0, y: y - 13.0, width, height: 18.0, whole }
+    };
+    match it.kind {
+        // A plain message: its label, cut.
+        ItemKind::Message if it.class.split(' ').any(|c| c == "text") => {
+            let whole = tooltip()?;
+            it.shapes.iter().find_map(|s| match s {
+                Shape::Text { x, y, text, class: Some("msg-label") } => Some(centred(*x, *y, text, whole.clone())),
+                _ => None,
+            })
+        }
+        ItemKind::Message => {
+            let whole = tooltip()?;
+            it.shapes.iter().find_map(|s| match s {
+                Shape::Text { x, y, text, class: Some("msg-said") } => Some(centred(*x, *y, text, whole.clone())),
+                _ => None,
+            })
+        }
+        // A run banner's prompt: its plate.
+        ItemKind::Banner => {
+            let whole = it.label.clone()?;
+            it.shapes.iter().find_map(|s| match s {
+                Shape::Rect { x, y, width, height, .. } => {
+                    Some(SaidTarget { x: *x, y: *y, width: *width, height: *height, whole: whole.clone() })
+                }
+                _ => None,
+            })
+        }
+        // A failed model call's error: its words.
+        ItemKind::Failure => {
+            let whole = it.label.clone()?;
+            it.shapes.iter().find_map(|s| match s {
+                Shape::Text { x, y, text, .. } => Some(SaidTarget {
+                    x: x - 4.0,
+                    y: y - 13.0,
+                    width: text_columns(text) * SAID_CHAR_WIDTH + 8.0,
+                    height: 18.0,
+                    whole: whole.clone(),
+                }),
+                _ => None,
+            })
+        }
+        ItemKind::Tool => {
+            let whole = it.label.clone()?;
+            it.shapes.iter().find_map(|s| match s {
+                Shape::Rect { x, y, width, height, .. } => {
+                    Some(SaidTarget { x: *x, y: *y, width: *width, height: *height, whole: whole.clone() })
+                }
+                _ => None,
+            })
         }
         _ => None,
-    })
+    }
 }
 
 /// One diagram row: a banner, spawn, message arrow (with its × if dropped),
@@ -494,7 +544,15 @@ pub fn row(cat: &Catalog, r: &Row) -> Item {
     let seq = Some(r.seq);
     let (top, bottom) = (r.y, r.y + ROW_HEIGHT);
     match &r.kind {
-        RowKind::RunStarted { prompt } => item(ItemKind::Banner, "banner run-start", seq, top, bottom, banner(y, format!("▶ {prompt}"))),
+        RowKind::RunStarted { prompt, whole } => {
+            let mut it = item(ItemKind::Banner, "banner run-start", seq, top, bottom, banner(y, format!("▶ {prompt}")));
+            // Cut short: whole on hover and on a tap (`said_target`).
+            if let Some(whole) = whole {
+                it.shapes.push(Shape::Tooltip(whole.clone()));
+                it.label = Some(format!("prompt: {whole}"));
+            }
+            it
+        }
         RowKind::RunFinished => item(ItemKind::Banner, "banner run-end", seq, top, bottom, banner(y, cat.t("diagram-run-finished"))),
         RowKind::Spawn { name, from_x, to_x } => item(
             ItemKind::Spawn,
@@ -509,7 +567,7 @@ pub fn row(cat: &Catalog, r: &Row) -> Item {
                 text(to_x - (COLUMN_WIDTH + 62.0) / 2.0, y - 4.0, tr!(cat, "diagram-spawn", name = name.as_str()), None),
             ],
         ),
-        RowKind::Message { from_x, to_x, label, msg_type, request_id, color, delivered, fault, said } => {
+        RowKind::Message { from_x, to_x, label, msg_type, request_id, color, delivered, fault, said, text: whole } => {
             let class = format!(
                 "msg {} {} {}{}",
                 color.map_or_else(|| "plain".to_string(), |c| format!("c{}", c % PALETTE_SIZE)),
@@ -527,12 +585,18 @@ pub fn row(cat: &Catalog, r: &Row) -> Item {
             // arrow passes; a plain message's text is cut to that gap.
             let gap = (x2 - x1).abs().min(COLUMN_WIDTH);
             let mid = x1 - dir * gap / 2.0;
-            let label = if matches!(msg_type, MessageType::Message | MessageType::Broadcast) {
+            let shown = if matches!(msg_type, MessageType::Message | MessageType::Broadcast) {
                 clip(label, ((gap - 16.0) / SAID_CHAR_WIDTH) as usize)
             } else {
                 label.clone()
             };
-            let mut shapes = vec![line(x1, y, x2 + dir * 6.0, y, head), text(mid, y - 5.0, label, Some("msg-label"))];
+            // A plain message's text cut short is whole on hover, and on a
+            // tap (`said_target`).
+            let cut = whole.as_ref().filter(|w| shown != format!("{msg_type}: {w}")).map(|w| format!("{msg_type}: {w}"));
+            let mut shapes = vec![line(x1, y, x2 + dir * 6.0, y, head), text(mid, y - 5.0, shown, Some("msg-label"))];
+            if let Some(cut) = cut {
+                shapes.push(Shape::Tooltip(cut));
+            }
             // Under the arrow, cut to the gap: the fault that hit it, then
             // what was said (whole on hover).
             let fits = ((gap - 36.0) / SAID_CHAR_WIDTH).max(12.0) as usize;
@@ -571,30 +635,44 @@ pub fn row(cat: &Catalog, r: &Row) -> Item {
             it.request = Some(request_id.clone());
             it
         }
-        RowKind::Tool { x, label, ok, output } => {
+        RowKind::Tool { x, label, call: (tool, args), ok, output } => {
             let state = match ok {
                 None => "running",
                 Some(true) => "ok",
                 Some(false) => "error",
             };
             let width = label.chars().count() as f64 * 7.3 + 14.0;
-            item(
+            let result = output.clone().unwrap_or_else(|| cat.t("diagram-tool-running"));
+            // A call cut short is whole on hover (above its result), and
+            // on a tap (`said_target`: the item's `label`).
+            let cut = *label != format!("{tool}({args})");
+            let tooltip = if cut { format!("{tool}({args})\n{result}") } else { result };
+            let mut it = item(
                 ItemKind::Tool,
                 format!("note tool-{state}"),
                 seq,
                 top,
                 bottom,
                 vec![
-                    Shape::Tooltip(output.clone().unwrap_or_else(|| cat.t("diagram-tool-running"))),
+                    Shape::Tooltip(tooltip),
                     Shape::Rect { x: x + 8.0, y: r.y + 4.0, width, height: ROW_HEIGHT - 8.0, rx: 3.0, class: None },
                     text(x + 15.0, y + 4.0, label.clone(), None),
                 ],
-            )
+            );
+            if cut {
+                it.label = Some(format!("{tool}: {args}"));
+            }
+            it
         }
-        RowKind::Failure { x, error } => {
-            let mut it =
-                item(ItemKind::Failure, "note failure", seq, top, bottom, vec![text(x + 10.0, y + 4.0, format!("⚠ {error}"), None)]);
+        RowKind::Failure { x, error, whole } => {
+            let mut shapes = vec![text(x + 10.0, y + 4.0, format!("⚠ {error}"), None)];
+            // Cut short: whole on hover and on a tap (`said_target`).
+            if let Some(whole) = whole {
+                shapes.push(Shape::Tooltip(whole.clone()));
+            }
+            let mut it = item(ItemKind::Failure, "note failure", seq, top, bottom, shapes);
             it.role = Some("alert");
+            it.label = whole.as_ref().map(|w| format!("error: {w}"));
             it
         }
     }
@@ -744,6 +822,47 @@ mod tests {
         }
         assert!(found > 0, "the run says something under an arrow");
         assert_eq!(said_target(&lifeline(cat, &d.columns[0], d.height)), None);
+    }
+
+    #[test]
+    fn words_drawn_cut_open_whole_on_a_tap_and_words_drawn_whole_have_nothing_to_open() {
+        use crate::protocol::Event;
+        let mut t = Team::new("d", 1);
+        t.spawn(&name("alice"), "coder", false, Millis(0)).unwrap();
+        let long = "Please write the parser first, then the tests, then tell me how long it took";
+        t.send(&AgentName::lead(), &name("alice"), "message", long, Millis(1)).unwrap();
+        t.send(&AgentName::lead(), &name("alice"), "message", "hi", Millis(2)).unwrap();
+        let mut trace = t.trace().clone();
+        let plan = "Split the auth module into three reviewed steps";
+        for (id, input) in [("t1", serde_json::json!({ "plan": plan })), ("t2", serde_json::json!({ "path": "a.py" }))] {
+            let tool = if id == "t1" { "plan_approval" } else { "read_file" };
+            trace.append(Millis(3), Event::ToolCalled { agent: name("alice"), tool_use_id: id.into(), tool: tool.into(), input }).unwrap();
+        }
+        let prompt = "Spawn alice as a coder and bob as a tester, then ask both to shut down once the parser and its tests pass";
+        let error = "the provider answered 529 overloaded_error: the servers are busy; the request was retried three times and gave up";
+        for (prompt, error) in [(prompt, error), ("Short prompt", "timeout")] {
+            trace.append(Millis(4), Event::RunStarted { prompt: prompt.into() }).unwrap();
+            trace.append(Millis(4), Event::ModelFailed { agent: name("alice"), error: error.into() }).unwrap();
+        }
+        let cat = Catalog::en();
+        let d = layout(&trace, None);
+        let targets: Vec<(ItemKind, String)> =
+            d.rows.iter().map(|r| row(cat, r)).filter_map(|it| said_target(&it).map(|t| (it.kind, t.whole))).collect();
+        assert_eq!(
+            targets,
+            [
+                (ItemKind::Message, format!("message: {long}")),
+                (ItemKind::Tool, format!("plan_approval: {plan}")),
+                (ItemKind::Banner, format!("prompt: {prompt}")),
+                (ItemKind::Failure, format!("error: {error}")),
+            ],
+            "what is drawn cut; not \"hi\", read_file(a.py), the short prompt nor the short error, drawn whole"
+        );
+        // The box lies over the words drawn cut.
+        let note = d.rows.iter().map(|r| row(cat, r)).find(|it| it.kind == ItemKind::Tool).unwrap();
+        let t = said_target(&note).unwrap();
+        let Some(Shape::Text { x, y, text: drawn, .. }) = note.shapes.iter().find(|s| matches!(s, Shape::Text { .. })) else { panic!() };
+        assert!(drawn.ends_with('…') && t.x < *x && *x < t.x + t.width && t.y < *y && *y < t.y + t.height, "{t:?} over {drawn}");
     }
 
     #[test]

@@ -54,7 +54,7 @@ pub const BADGE_REACH: f64 = 86.0;
 pub fn row_reach(kind: &RowKind) -> f64 {
     use crate::view::diagram::metrics::{text_columns, BANNER_CHAR_WIDTH, BANNER_X};
     match kind {
-        RowKind::RunStarted { prompt } => BANNER_X + 4.0 + text_columns(&format!("▶ {prompt}")) * BANNER_CHAR_WIDTH,
+        RowKind::RunStarted { prompt, .. } => BANNER_X + 4.0 + text_columns(&format!("▶ {prompt}")) * BANNER_CHAR_WIDTH,
         // "Run finished" is a few words in every language.
         RowKind::RunFinished => 0.0,
         RowKind::Spawn { to_x, .. } => to_x + 60.0,
@@ -70,7 +70,7 @@ pub fn row_reach(kind: &RowKind) -> f64 {
             x + 10.0 + text_columns(&format!("{request_id}: pending → {to}")) * BOLD_CHAR_WIDTH
         }
         RowKind::Tool { x, label, .. } => x + 8.0 + label.chars().count() as f64 * CHAR_WIDTH + 14.0,
-        RowKind::Failure { x, error } => x + 10.0 + text_columns(&format!("⚠ {error}")) * CHAR_WIDTH,
+        RowKind::Failure { x, error, .. } => x + 10.0 + text_columns(&format!("⚠ {error}")) * CHAR_WIDTH,
     }
 }
 
@@ -108,8 +108,11 @@ pub struct Restart {
 pub enum RowKind {
     /// A user prompt started a run.
     RunStarted {
-        /// The prompt.
+        /// The prompt, cut to 90 characters.
         prompt: String,
+        /// The whole prompt, when `prompt` cuts it: the diagram opens it
+        /// when the banner is tapped.
+        whole: Option<String>,
     },
     /// The team went quiet.
     RunFinished,
@@ -146,6 +149,9 @@ pub enum RowKind {
         /// What was said, whole: the plan on a plan request, the lead's
         /// feedback or the teammate's reason on a response.
         said: Option<Said>,
+        /// A plain message's (or broadcast's) whole text, which its label
+        /// may cut: the diagram opens it whole when its label is tapped.
+        text: Option<String>,
     },
     /// A request moved along its FSM.
     Transition {
@@ -162,8 +168,11 @@ pub enum RowKind {
     Tool {
         /// The agent's x.
         x: f64,
-        /// `tool(args)`.
+        /// `tool(args)`, cut to [`TOOL_LABEL_CHARS`].
         label: String,
+        /// The tool's name and its arguments whole (`label` may cut them):
+        /// the diagram opens them when the note is tapped.
+        call: (String, String),
         /// Its outcome as of the cursor: `None` while running.
         ok: Option<bool>,
         /// The result text, if any.
@@ -173,8 +182,11 @@ pub enum RowKind {
     Failure {
         /// The agent's x.
         x: f64,
-        /// The error.
+        /// The error, cut to 80 characters.
         error: String,
+        /// The whole error, when `error` cuts it: the diagram opens it
+        /// when the note is tapped.
+        whole: Option<String>,
     },
 }
 
@@ -290,6 +302,11 @@ fn short_args(input: &serde_json::Value) -> String {
         }
     }
     parts.join(", ")
+}
+
+/// `text` whole when `clip(text, max)` cuts it.
+fn cut_from(text: &str, max: usize) -> Option<String> {
+    (clip(text, max) != text).then(|| text.to_string())
 }
 
 /// Lays out the first `cursor` events of `trace` (all of them for `None`).
@@ -503,10 +520,13 @@ impl Layout {
                     delivered: false,
                     fault,
                     said: said(&message),
+                    text: matches!(message.msg_type, MessageType::Message | MessageType::Broadcast).then(|| message.content.clone()),
                 };
                 (Some(kind), RowTrack::Message { fate })
             }
-            (Event::RunStarted { prompt }, None) => (Some(RowKind::RunStarted { prompt: clip(prompt, 90) }), RowTrack::Fixed),
+            (Event::RunStarted { prompt }, None) => {
+                (Some(RowKind::RunStarted { prompt: clip(prompt, 90), whole: cut_from(prompt, 90) }), RowTrack::Fixed)
+            }
             (Event::RunFinished, None) => (Some(RowKind::RunFinished), RowTrack::Fixed),
             (Event::MemberSpawned { name, .. }, None) => {
                 let to_x = self.x_of(name, seq);
@@ -561,13 +581,14 @@ impl Layout {
                     self.activations[i].end = Some((seq, y));
                 }
                 let x = self.x_of(agent, seq);
-                (Some(RowKind::Failure { x, error: clip(error, 80) }), RowTrack::Fixed)
+                (Some(RowKind::Failure { x, error: clip(error, 80), whole: cut_from(error, 80) }), RowTrack::Fixed)
             }
             (Event::ToolCalled { agent, tool_use_id, tool, input }, None) => {
                 let x = self.x_of(agent, seq);
                 self.open_tools.insert(tool_use_id.clone(), self.rows.len());
-                let label = clip(&format!("{tool}({})", short_args(input)), TOOL_LABEL_CHARS);
-                (Some(RowKind::Tool { x, label, ok: None, output: None }), RowTrack::Tool { done: None })
+                let args = short_args(input);
+                let label = clip(&format!("{tool}({args})"), TOOL_LABEL_CHARS);
+                (Some(RowKind::Tool { x, label, call: (tool.clone(), args), ok: None, output: None }), RowTrack::Tool { done: None })
             }
             (Event::ToolReturned { tool_use_id, output, is_error, .. }, None) => {
                 if let Some(r) = self.open_tools.remove(tool_use_id) {
@@ -683,8 +704,12 @@ impl Layout {
                     let (_, status, y) = c.changes[i];
                     (status == MemberStatus::Shutdown).then_some(y)
                 };
-                let restarts =
-                    c.restarts.iter().take_while(|(seq, _)| before(*seq)).map(|&(seq, y)| Restart { y, ended_y: ended_before(seq) }).collect();
+                let restarts = c
+                    .restarts
+                    .iter()
+                    .take_while(|(seq, _)| before(*seq))
+                    .map(|&(seq, y)| Restart { y, ended_y: ended_before(seq) })
+                    .collect();
                 Column {
                     name: c.name.clone(),
                     x: c.x,

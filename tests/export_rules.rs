@@ -166,6 +166,27 @@ fn the_svg_of_every_scenario_is_well_formed_and_holds_its_elements() {
     }
 }
 
+/// The two SVG exports: "this frame" draws the diagram as of the cursor (the
+/// arrows of the events up to it), "whole run" every event of the trace
+/// (the diagram at the run's end), whatever the cursor.
+#[test]
+fn the_frame_svg_holds_the_arrows_up_to_the_cursor_and_the_whole_run_svg_every_arrow() {
+    let arrows = |doc: &str| doc.matches("<g class=\"msg ").count();
+    let sent = |entries: &[TraceEntry]| entries.iter().filter(|e| matches!(e.event, Event::MessageSent { .. })).count();
+    for (s, trace) in all() {
+        let whole = svg_of_run(Catalog::en(), &trace, None, s.title);
+        assert_eq!(arrows(&whole), sent(trace.entries()), "{}: the whole run has every arrow", s.id);
+        // A cursor just after the first message: one arrow, fewer than the run's.
+        let first = trace.entries().iter().find(|e| matches!(e.event, Event::MessageSent { .. })).expect("every scenario sends a message");
+        let cursor = first.seq as usize + 1;
+        let frame = svg_of_run(Catalog::en(), &trace, Some(cursor), s.title);
+        assert_well_formed(&frame);
+        assert_eq!(arrows(&frame), sent(&trace.entries()[..cursor]), "{}: the frame has the arrows up to its cursor", s.id);
+        assert!(arrows(&frame) == 1 && arrows(&whole) > 1, "{}: the frame leaves out what comes after the cursor", s.id);
+        assert_eq!(whole, svg_of_run(Catalog::en(), &trace, Some(trace.len()), s.title), "{}: the whole run is the frame at its end", s.id);
+    }
+}
+
 /// The shutdown scenario with alice's answer dropped on the bus: the lead
 /// never learns it, and the checker flags the request.
 fn shutdown_with_dropped_answer() -> Trace {

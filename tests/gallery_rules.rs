@@ -248,3 +248,85 @@ fn no_request_crosses_a_restart_in_the_respawn_scenario_yet_a_trace_where_one_do
     let crossed = found.iter().find(|f| f.property == Property::NoRequestAcrossRestart).expect("broken");
     assert!(crossed.detail.to_string().starts_with("alice (incarnation 2) read shutdown request"), "{}", crossed.detail);
 }
+
+/// A gallery finding shared by link (the trace box's share link or the
+/// card's own) comes back as the finding: the same run, and its card with
+/// the entry's story, the property and what broke it, at the same event.
+#[test]
+fn a_shared_gallery_finding_reopens_with_its_card_not_just_its_trace() {
+    use team_protocols::explore::job::{ExploreLink, ExploreSettings};
+    use team_protocols::view::export::share::{explore_fragment, finding_of_link, parse_fragment, FindingRun, SharedRun};
+    use team_protocols::view::i18n::Catalog;
+    use team_protocols::view::words::explorer::Card;
+    let entry = gallery::by_id("stale-shutdown-after-respawn").expect("the respawn entry");
+    let report = reproduce(entry, false).expect("the search runs");
+    let example = report.property(entry.property).and_then(|p| p.example.clone()).expect("a counterexample");
+    // As the page opens it: the search's settings under the example's fault bound.
+    let settings = ExploreSettings { max_faults: report.config.max_faults, ..ExploreSettings::of_entry(entry, false) };
+    let link = ExploreLink {
+        settings,
+        path: Some(example.path.clone()),
+        property: Some(entry.property.name().into()),
+        entry: Some(entry.id.into()),
+    };
+    let fragment = explore_fragment(&link).expect("a finding fits a link");
+    let Ok(Some(SharedRun::Explore(back))) = parse_fragment(&format!("#{fragment}")) else { panic!("{fragment} is an explorer link") };
+    assert_eq!(*back, link, "the link's settings, path, property and entry come back");
+    let FindingRun { trace, card, seq } = finding_of_link(&back).expect("it names a run").expect("the run is rebuilt");
+    assert_eq!(trace, example.trace, "the same run");
+    assert_eq!(seq, Some(example.finding.seq), "marked at the same event");
+    let Card::Finding { property, detail, entry: shown, .. } = &card else { panic!("a finding's card: {card:?}") };
+    assert_eq!((*property, detail.as_ref(), *shown), (entry.property, Some(&example.finding.detail), Some(entry.id)));
+    let (title, text) = card.words(Catalog::en());
+    assert!(title.contains(entry.title), "the entry's title: {title}");
+    assert!(text.contains("incarnation 2") && text.contains("4607cc28"), "what broke it: {text}");
+
+    // A link naming no gallery entry the page knows is refused, naming it.
+    let mut unknown = link.clone();
+    unknown.entry = Some("no-such-entry".into());
+    let error = parse_fragment(&explore_fragment(&unknown).unwrap()).expect_err("an unknown entry");
+    assert!(error.to_string().contains("no gallery entry is called 'no-such-entry'"), "{error}");
+}
+
+/// The respawn case: alice holds back her answer, so the first prompt's run
+/// finishes with the request pending (a finding at that event); the
+/// restarted alice approves it later. Once the cursor is past that answer,
+/// the finding (in the panel and the diagram's mark) says so and agrees
+/// with the tracker's `approved`; before it, it says pending only.
+#[test]
+fn a_request_left_pending_then_answered_by_a_restarted_teammate_is_worded_as_the_tracker_holds_it() {
+    use team_protocols::protocol::{check, Event, RequestStatus, ViolationKind};
+    use team_protocols::view::export::svg_of_run;
+    use team_protocols::view::i18n::Catalog;
+    use team_protocols::view::words::findings::breach_as_of;
+    let entry = gallery::by_id("stale-shutdown-after-respawn").unwrap();
+    let report = reproduce(entry, false).unwrap();
+    let trace = report.property(entry.property).and_then(|p| p.example.as_ref()).map(|e| e.trace.clone()).unwrap();
+    let pending = check(&trace).into_iter().find(|v| v.kind == ViolationKind::LeftPending).expect("the first run finished with it pending");
+    let id = pending.request_id.clone().unwrap();
+    let answered = trace
+        .entries()
+        .iter()
+        .find(|e| matches!(&e.event, Event::RequestTransitioned { request_id, .. } if *request_id == id))
+        .expect("answered later")
+        .seq;
+    assert!(answered > pending.seq);
+    let en = Catalog::en();
+    let at = |cursor: usize| {
+        let team = Team::replay(&trace.prefix(cursor)).unwrap();
+        (team.tracker().get(&id).map(|r| r.status), breach_as_of(en, &pending.detail, team.tracker().get(&id)))
+    };
+    let (status, words) = at(trace.len());
+    assert_eq!(status, Some(RequestStatus::Approved));
+    assert!(
+        words.contains("was still pending when the run finished")
+            && words.ends_with("later alice answered it, and the tracker now holds it approved"),
+        "{words}"
+    );
+    let (status, words) = at(answered as usize);
+    assert_eq!(status, Some(RequestStatus::Pending), "just before the answer");
+    assert!(!words.contains("later") && !words.contains("approved"), "{words}");
+    // The SVG's mark says the same as of its cursor.
+    assert!(svg_of_run(en, &trace, None, "respawn").contains("the tracker now holds it approved"));
+    assert!(!svg_of_run(en, &trace, Some(answered as usize), "respawn").contains("the tracker now holds it"));
+}

@@ -838,7 +838,8 @@ fn explore_corpus() -> Vec<(String, Value)> {
     let ids = scenarios::ALL.iter().map(|s| s.id).chain([scenarios::TWINS.id, scenarios::RESPAWN.id]);
     let mut out = vec![(
         "settings only".to_string(),
-        serde_json::to_value(ExploreLink { settings: ExploreSettings::default(), path: None, property: None }).expect("a link is JSON"),
+        serde_json::to_value(ExploreLink { settings: ExploreSettings::default(), path: None, property: None, entry: None })
+            .expect("a link is JSON"),
     )];
     for id in ids {
         let settings = ExploreSettings {
@@ -851,7 +852,12 @@ fn explore_corpus() -> Vec<(String, Value)> {
         let report = explore(&settings.config()).unwrap_or_else(|e| panic!("{id}: {e}"));
         for p in Property::ALL {
             if let Some(example) = report.property(p).and_then(|r| r.example.as_ref()) {
-                let link = ExploreLink { settings: settings.clone(), path: Some(example.path.clone()), property: Some(p.name().into()) };
+                let link = ExploreLink {
+                    settings: settings.clone(),
+                    path: Some(example.path.clone()),
+                    property: Some(p.name().into()),
+                    entry: None,
+                };
                 out.push((format!("{id} {}", p.name()), serde_json::to_value(link).expect("a link is JSON")));
             }
         }

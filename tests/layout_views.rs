@@ -58,7 +58,7 @@ fn reference_layout(trace: &Trace, cursor: Option<usize>) -> Diagram {
     let mut col_of: BTreeMap<AgentName, usize> = BTreeMap::new();
     let lead = AgentName::lead();
     col_of.insert(lead.clone(), 0);
-    d.columns.push(Column { name: lead, x: LEFT, born_y: HEADER_HEIGHT - 20.0, ended_y: None, status: None });
+    d.columns.push(Column { name: lead, x: LEFT, born_y: HEADER_HEIGHT - 20.0, ended_y: None, status: None, restarts: Vec::new() });
     let mut color_of: BTreeMap<RequestId, usize> = BTreeMap::new();
     let mut badge_of: BTreeMap<RequestId, usize> = BTreeMap::new();
     let mut open_calls: BTreeMap<AgentName, usize> = BTreeMap::new();
@@ -75,7 +75,14 @@ fn reference_layout(trace: &Trace, cursor: Option<usize>) -> Diagram {
         let i = d.columns.len();
         let x = LEFT + COLUMN_WIDTH * i as f64;
         col_of.insert(name.clone(), i);
-        d.columns.push(Column { name: name.clone(), x, born_y: y, ended_y: None, status: Some(MemberStatus::Working) });
+        d.columns.push(Column {
+            name: name.clone(),
+            x,
+            born_y: y,
+            ended_y: None,
+            status: Some(MemberStatus::Working),
+            restarts: Vec::new(),
+        });
         x
     };
 
@@ -140,9 +147,12 @@ fn reference_layout(trace: &Trace, cursor: Option<usize>) -> Diagram {
                     delivered: false,
                     fault: fault.map(mark),
                     said: team_protocols::view::words::captions::said(message),
+                    text: matches!(message.msg_type, MessageType::Message | MessageType::Broadcast).then(|| message.content.clone()),
                 })
             }
-            (Event::RunStarted { prompt }, None) => Some(RowKind::RunStarted { prompt: clip(prompt, 90) }),
+            (Event::RunStarted { prompt }, None) => {
+                Some(RowKind::RunStarted { prompt: clip(prompt, 90), whole: (clip(prompt, 90) != *prompt).then(|| prompt.clone()) })
+            }
             (Event::RunFinished, None) => Some(RowKind::RunFinished),
             (Event::MemberSpawned { name, .. }, None) => {
                 let to_x = x_of(&mut d, &mut col_of, name, y);
@@ -209,12 +219,18 @@ fn reference_layout(trace: &Trace, cursor: Option<usize>) -> Diagram {
                     d.activations[i].open = false;
                 }
                 let x = x_of(&mut d, &mut col_of, agent, y);
-                Some(RowKind::Failure { x, error: clip(error, 80) })
+                Some(RowKind::Failure { x, error: clip(error, 80), whole: (clip(error, 80) != *error).then(|| error.clone()) })
             }
             (Event::ToolCalled { agent, tool_use_id, tool, input }, None) => {
                 let x = x_of(&mut d, &mut col_of, agent, y);
                 open_tools.insert(tool_use_id.clone(), d.rows.len());
-                Some(RowKind::Tool { x, label: clip(&format!("{tool}({})", short_args(input)), TOOL_LABEL_CHARS), ok: None, output: None })
+                Some(RowKind::Tool {
+                    x,
+                    label: clip(&format!("{tool}({})", short_args(input)), TOOL_LABEL_CHARS),
+                    call: (tool.clone(), short_args(input)),
+                    ok: None,
+                    output: None,
+                })
             }
             (Event::ToolReturned { tool_use_id, output, is_error, .. }, None) => {
                 if let Some(r) = open_tools.remove(tool_use_id) {
@@ -322,4 +338,102 @@ fn extending_a_layout_in_chunks_equals_laying_out_the_whole_trace() {
             assert_eq!(grown, whole, "{name} in chunks of {chunk}");
         }
     }
+}
+
+/// alice spawned, then spawned again (a new incarnation) while idle, then
+/// shut down and spawned a third time: the rows of the second and third
+/// spawns, and the row where the shutdown's × is drawn (bob's spawn).
+fn respawned() -> (Trace, [u64; 3]) {
+    let alice = AgentName::parse("alice").unwrap();
+    let mut t = Team::new("d", 1);
+    t.spawn(&alice, "coder", false, Millis(0)).unwrap();
+    t.send(&AgentName::lead(), &alice, "message", "first run", Millis(1)).unwrap();
+    t.set_status(&alice, MemberStatus::Idle, Millis(1)).unwrap();
+    t.spawn(&alice, "coder", false, Millis(2)).unwrap();
+    let second = t.trace().len() as u64 - 1;
+    t.set_status(&alice, MemberStatus::Shutdown, Millis(3)).unwrap();
+    // The shutdown draws no row: its × is where the next row (bob's) starts.
+    t.spawn(&AgentName::parse("bob").unwrap(), "tester", false, Millis(3)).unwrap();
+    let shutdown = t.trace().len() as u64 - 1;
+    t.spawn(&alice, "coder", false, Millis(4)).unwrap();
+    let third = t.trace().len() as u64 - 1;
+    t.send(&AgentName::lead(), &alice, "message", "third run", Millis(5)).unwrap();
+    (t.trace().clone(), [second, shutdown, third])
+}
+
+#[test]
+fn a_respawned_teammate_gets_a_new_lifeline_head_at_each_respawn_row() {
+    use team_protocols::view::diagram::geometry::{lifeline, sticky_head, Shape};
+    use team_protocols::view::i18n::Catalog;
+    let (trace, [second, shutdown, third]) = respawned();
+    let l = Layout::of(&trace);
+    let d = l.diagram(None, None);
+    let alice = &d.columns[1];
+    assert_eq!(d.columns.len(), 3, "one column for alice: the name is the same");
+    let y = |seq: u64| l.y_of(seq);
+    assert_eq!(
+        alice.restarts,
+        vec![Restart { y: y(second), ended_y: None }, Restart { y: y(third), ended_y: Some(y(shutdown)) }],
+        "a head at each respawn; the second run ended at its shutdown"
+    );
+    assert_eq!((alice.ended_y, alice.status), (None, Some(MemberStatus::Working)), "the third run is running");
+    let cat = Catalog::en();
+    let it = lifeline(cat, alice, d.height);
+    let heads: Vec<f64> =
+        it.shapes.iter().filter_map(|s| if let Shape::Rect { y, class: Some("head"), .. } = s { Some(*y) } else { None }).collect();
+    assert_eq!(heads, vec![alice.born_y + 1.0, y(second) + 1.0, y(third) + 1.0]);
+    let words: Vec<&str> = it
+        .shapes
+        .iter()
+        .filter_map(|s| if let Shape::Text { text, class: Some("head-status"), .. } = s { Some(text.as_str()) } else { None })
+        .collect();
+    assert_eq!(words, ["replaced", "shutdown", "working"]);
+    assert_eq!(it.shapes.iter().filter(|s| matches!(s, Shape::Cross { .. })).count(), 1, "the second run's ×");
+    // Each run's lifeline stops where the next head starts, or at its ×.
+    let lines: Vec<(f64, f64)> =
+        it.shapes.iter().filter_map(|s| if let Shape::Line { y1, y2, .. } = s { Some((*y1, *y2)) } else { None }).collect();
+    assert_eq!(lines, vec![(alice.born_y + 35.0, y(second) + 1.0), (y(second) + 35.0, y(shutdown)), (y(third) + 35.0, d.height)]);
+
+    // Scrolled past a head, the sticky row shows the run whose lifeline runs there.
+    let word = |top: f64| {
+        sticky_head(cat, alice, top).and_then(|h| {
+            h.shapes
+                .iter()
+                .find_map(|s| if let Shape::Text { text, class: Some("head-status"), .. } = s { Some(text.clone()) } else { None })
+        })
+    };
+    assert_eq!(word(alice.born_y - 100.0), None, "its head is still on screen");
+    assert_eq!(word(y(second) - 20.0).as_deref(), Some("replaced"));
+    assert_eq!(word(y(shutdown)).as_deref(), Some("shutdown"));
+    assert_eq!(word(y(third) + 50.0).as_deref(), Some("working"));
+
+    // Before the cursor reaches a respawn, there is no head for it.
+    let before = l.diagram(Some(second as usize), None);
+    assert!(before.columns[1].restarts.is_empty());
+    assert_eq!(l.diagram(Some(third as usize + 1), None).columns[1].restarts.len(), 2);
+}
+
+/// The gallery's respawn case: the restarted alice's head is drawn at the
+/// row where the lead spawns her again, in the page and in the SVG export.
+#[test]
+fn the_gallery_respawn_counterexample_draws_the_restarted_alice_a_new_head() {
+    use team_protocols::explore::gallery::{self, reproduce};
+    use team_protocols::view::export::svg_of_run;
+    use team_protocols::view::i18n::Catalog;
+    let entry = gallery::by_id("stale-shutdown-after-respawn").unwrap();
+    let report = reproduce(entry, false).unwrap();
+    let trace = report.property(entry.property).and_then(|p| p.example.as_ref()).map(|e| e.trace.clone()).unwrap();
+    let respawn = trace
+        .entries()
+        .iter()
+        .filter(|e| matches!(&e.event, Event::MemberSpawned { name, .. } if name.as_str() == "alice"))
+        .nth(1)
+        .expect("alice is spawned twice")
+        .seq;
+    let l = Layout::of(&trace);
+    let d = l.diagram(None, None);
+    assert_eq!(d.columns[1].restarts, vec![Restart { y: l.y_of(respawn), ended_y: None }]);
+    let svg = svg_of_run(Catalog::en(), &trace, None, "respawn");
+    assert_eq!(svg.matches(r#"<rect class="head""#).count(), 3, "the lead's head and alice's two");
+    assert!(svg.contains(">replaced</text>"), "the first alice was replaced");
 }

@@ -334,20 +334,13 @@ fn choose_file(host: &web_sys::HtmlElement, name: &str, text: &str) {
 }
 
 fn exported(host: &web_sys::HtmlElement, format: &str) -> String {
-    button(
-        host,
-        &format!(
-            "Export {}",
-            if format == "json" {
-                "JSON"
-            } else if format == "svg" {
-                "SVG"
-            } else {
-                "Mermaid"
-            }
-        ),
-    )
-    .click();
+    let name = match format {
+        "json" => "Export JSON",
+        "svg" => "Export SVG (this frame)",
+        "svg-run" => "Export SVG (whole run)",
+        _ => "Export Mermaid",
+    };
+    button(host, name).click();
     let href = host.query_selector(&format!("a[data-format={format}]")).unwrap().unwrap().get_attribute("href").unwrap();
     assert!(href.starts_with("blob:"), "{href}");
     blob_text(&href)
@@ -494,7 +487,7 @@ async fn a_stored_key_is_absent_from_every_export_and_from_storage_of_runs() {
     let storage = window().local_storage().unwrap().unwrap();
     assert_eq!(storage.get_item("team-protocols.api-key.anthropic").unwrap().as_deref(), Some(KEY), "remembered only when asked");
     button(&host, "Save run").click();
-    for format in ["json", "mermaid", "svg"] {
+    for format in ["json", "mermaid", "svg", "svg-run"] {
         assert!(!exported(&host, format).contains(KEY), "{format} export holds no key");
     }
     for item in ["team-protocols.current", "team-protocols.saved"] {

@@ -6,6 +6,8 @@
 diagram-run-finished = ■ run finished
 diagram-spawn = spawn { $name }
 diagram-shut-down = { $name } shut down
+# The word under an earlier head of a teammate spawned again: that run of it was replaced by a new one.
+diagram-replaced = replaced
 diagram-dropped = dropped
 diagram-fault-dropped = (dropped)
 diagram-fault-duplicate = (duplicate)

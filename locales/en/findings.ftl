@@ -44,6 +44,7 @@ finding-pending-held = : { $fault } held the request back (#{ $seq }) and { $add
 finding-pending-restarted = : { $addressee } restarted (incarnation { $incarnation }) before answering, and its new run cannot answer for the old one
 finding-pending-unrecorded = ; a reply arrived but the tracker never recorded an answer
 finding-pending-exited = ; { $addressee } shut down without answering it
+finding-pending-answered-later = ; later { $by } answered it, and the tracker now holds it { $status }
 finding-answer-lost-approved-exits = { $from } approved { $kind } { $request } and exits; { $fault } dropped the reply (#{ $seq }), so { $to } never learned it
 finding-answer-lost-approved = { $from } approved { $kind } { $request }; { $fault } dropped the reply (#{ $seq }), so { $to } never learned it
 finding-answer-lost-rejected = { $from } rejected { $kind } { $request }; { $fault } dropped the reply (#{ $seq }), so { $to } never learned it

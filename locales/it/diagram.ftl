@@ -6,6 +6,8 @@
 diagram-run-finished = ■ esecuzione finita
 diagram-spawn = avvia { $name }
 diagram-shut-down = { $name } si è spento
+# The word under an earlier head of a teammate spawned again: that run of it was replaced by a new one.
+diagram-replaced = sostituito
 diagram-dropped = scartato
 diagram-fault-dropped = (scartato)
 diagram-fault-duplicate = (duplicato)

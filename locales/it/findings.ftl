@@ -43,6 +43,7 @@ finding-pending-held = : { $fault } ha trattenuto la richiesta (#{ $seq }) e { $
 finding-pending-restarted = : { $addressee } si è riavviato (incarnazione { $incarnation }) prima di rispondere, e la sua nuova esecuzione non può rispondere per la vecchia
 finding-pending-unrecorded = ; è arrivata una risposta, ma il tracker non l'ha mai registrata
 finding-pending-exited = ; { $addressee } si è spento senza rispondere
+finding-pending-answered-later = ; più tardi { $by } ha risposto, e il tracker ora la registra come { $status }
 finding-answer-lost-approved-exits = { $from } ha approvato la { $request } { $kind } ed esce; { $fault } ha scartato la risposta (#{ $seq }), quindi { $to } non l'ha mai saputo
 finding-answer-lost-approved = { $from } ha approvato la { $request } { $kind }; { $fault } ha scartato la risposta (#{ $seq }), quindi { $to } non l'ha mai saputo
 finding-answer-lost-rejected = { $from } ha rifiutato la { $request } { $kind }; { $fault } ha scartato la risposta (#{ $seq }), quindi { $to } non l'ha mai saputo

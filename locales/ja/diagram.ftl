@@ -5,6 +5,8 @@
 diagram-run-finished = ■ 実行終了
 diagram-spawn = { $name } を起動
 diagram-shut-down = { $name } はシャットダウンしました
+# The word under an earlier head of a teammate spawned again: that run of it was replaced by a new one.
+diagram-replaced = 置き換え済み
 diagram-dropped = 破棄
 diagram-fault-dropped = （破棄）
 diagram-fault-duplicate = （複製）

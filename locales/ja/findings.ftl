@@ -43,6 +43,7 @@ finding-pending-held = ：{ $fault }がリクエストを保留し（#{ $seq }�
 finding-pending-restarted = ：{ $addressee } が答える前に再起動したため（インカネーション { $incarnation }）、新しい実行は古い実行の代わりに答えられません
 finding-pending-unrecorded = 。レスポンスは届きましたが、トラッカーはそれを記録しませんでした
 finding-pending-exited = 。{ $addressee } は答えずにシャットダウンしました
+finding-pending-answered-later = 。その後 { $by } が答え、トラッカーは今それを { $status } として記録しています
 finding-answer-lost-approved-exits = { $from } が{ $kind }{ $request }を承認して終了しましたが、{ $fault }がレスポンスを破棄したため（#{ $seq }）、{ $to } はそれを知りません
 finding-answer-lost-approved = { $from } が{ $kind }{ $request }を承認しましたが、{ $fault }がレスポンスを破棄したため（#{ $seq }）、{ $to } はそれを知りません
 finding-answer-lost-rejected = { $from } が{ $kind }{ $request }を拒否しましたが、{ $fault }がレスポンスを破棄したため（#{ $seq }）、{ $to } はそれを知りません

@@ -5,6 +5,8 @@
 diagram-run-finished = ■ 运行结束
 diagram-spawn = 创建 { $name }
 diagram-shut-down = { $name } 已关机
+# The word under an earlier head of a teammate spawned again: that run of it was replaced by a new one.
+diagram-replaced = 已被替换
 diagram-dropped = 已丢弃
 diagram-fault-dropped = （已丢弃）
 diagram-fault-duplicate = （副本）

@@ -42,6 +42,7 @@ finding-pending-held = ：{ $fault } 扣留了该请求（#{ $seq }），{ $addr
 finding-pending-restarted = ：{ $addressee } 在响应前重启了（实例 { $incarnation }），新的实例不能替旧的实例响应
 finding-pending-unrecorded = ；响应到达了，但 tracker 从未记录它
 finding-pending-exited = ；{ $addressee } 没有响应就关机了
+finding-pending-answered-later = ；之后 { $by } 响应了它，tracker 现在记录它为 { $status }
 finding-answer-lost-approved-exits = { $from } 批准了{ $kind }{ $request }并退出；{ $fault } 丢弃了响应（#{ $seq }），{ $to } 永远不知道结果
 finding-answer-lost-approved = { $from } 批准了{ $kind }{ $request }；{ $fault } 丢弃了响应（#{ $seq }），{ $to } 永远不知道结果
 finding-answer-lost-rejected = { $from } 拒绝了{ $kind }{ $request }；{ $fault } 丢弃了响应（#{ $seq }），{ $to } 永远不知道结果

@@ -536,12 +536,21 @@ pub struct ExploreLink {
     /// The property the run breaks (or shows), by name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub property: Option<String>,
+    /// The gallery entry the run reproduces, by id (its card tells the
+    /// entry's story), if it is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entry: Option<String>,
 }
 
 impl ExploreLink {
     /// The property the link names, if it names a known one.
     pub fn property(&self) -> Option<Property> {
         self.property.as_deref().and_then(Property::by_name)
+    }
+
+    /// The gallery entry the link names, if it names a known one.
+    pub fn entry(&self) -> Option<&'static crate::explore::gallery::Entry> {
+        self.entry.as_deref().and_then(crate::explore::gallery::by_id)
     }
 }
 

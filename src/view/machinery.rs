@@ -206,8 +206,10 @@ pub fn most_recent_request(state: &TeamState, entries: &[TraceEntry]) -> Option<
         .or_else(|| state.tracker.newest_first().next().map(|r| r.id.clone()))
 }
 
-/// The tracker entry of `r` as the lesson's dict writes it.
-fn tracker_text(r: &Request) -> String {
+/// The tracker entry of `r` as the lesson's dict writes it, its plan cut to
+/// [`PLAN_CHARS`] unless `whole` (the entry the FSM shows, picked by a tap
+/// or a key, reads in full).
+fn tracker_text(r: &Request, whole: bool) -> String {
     match r.kind {
         RequestKind::Shutdown => {
             format!("\"{}\": {{\"target\": {}, \"status\": \"{}\"}},", r.id, quoted(r.addressee.as_str()), r.status)
@@ -216,7 +218,7 @@ fn tracker_text(r: &Request) -> String {
             "\"{}\": {{\"from\": {}, \"plan\": {}, \"status\": \"{}\"}},",
             r.id,
             quoted(r.requester.as_str()),
-            quoted(&clip(r.plan.as_deref().unwrap_or_default(), PLAN_CHARS)),
+            quoted(&if whole { r.plan.clone().unwrap_or_default() } else { clip(r.plan.as_deref().unwrap_or_default(), PLAN_CHARS) }),
             r.status
         ),
     }
@@ -253,7 +255,7 @@ fn tracker_view(state: &TeamState, kind: RequestKind, selected: Option<&RequestI
         .map(|r| TrackerLine {
             id: r.id.clone(),
             status: r.status,
-            text: tracker_text(r),
+            text: tracker_text(r, Some(&r.id) == selected),
             selected: Some(&r.id) == selected,
             fresh: Some(&r.id) == fresh,
         })
@@ -477,13 +479,22 @@ mod tests {
     }
 
     #[test]
-    fn a_long_plan_is_clipped_in_its_tracker_entry() {
+    fn a_long_plan_is_clipped_in_its_tracker_entry_and_whole_in_the_entry_picked() {
         let mut t = Team::new("default", 1);
         t.spawn(&name("bob"), "refactorer", true, Millis(0)).unwrap();
-        let long = "x".repeat(200);
-        t.submit_plan(&name("bob"), &long, Millis(1)).unwrap();
+        t.spawn(&name("carol"), "refactorer", true, Millis(0)).unwrap();
+        let (long, other) = ("x".repeat(200), "y".repeat(200));
+        let first = t.submit_plan(&name("bob"), &long, Millis(1)).unwrap();
+        let second = t.submit_plan(&name("carol"), &other, Millis(2)).unwrap();
+        let cut = |c: &str| format!("\"{}…\"", c.repeat(PLAN_CHARS - 1));
+        // The FSM shows the one touched last: its plan reads whole.
         let m = machinery(t.state(), t.trace().entries(), None);
-        let line = &m.plan_requests.lines.rows[0].text;
-        assert!(line.contains(&format!("\"{}…\"", "x".repeat(PLAN_CHARS - 1))), "{line}");
+        let lines: Vec<&str> = m.plan_requests.lines.rows.iter().map(|l| l.text.as_str()).collect();
+        assert!(lines[0].contains(&cut("x")) && lines[1].contains(&format!("\"{other}\"")), "{lines:?}");
+        // Picking the first (a tap or Enter on its entry) opens its plan instead.
+        let m = machinery(t.state(), t.trace().entries(), Some(&first));
+        let lines: Vec<&str> = m.plan_requests.lines.rows.iter().map(|l| l.text.as_str()).collect();
+        assert!(lines[0].contains(&format!("\"{long}\"")) && lines[1].contains(&cut("y")), "{lines:?}");
+        assert_ne!(first, second);
     }
 }

@@ -315,6 +315,52 @@ export function register(test, h) {
 }
 
 export function registerGallery(test, h) {
+  // The respawn case (issue 31 §6): the restarted alice gets a new lifeline
+  // head at her respawn; the finding about the request left pending agrees
+  // with the tracker's approved; the trace box's share link reopens the
+  // finding with its card, not just its trace.
+  for (const [size, scheme] of [[{ width: 1440, height: 900 }, 'light'], [{ width: 390, height: 844 }, 'dark']]) {
+    const tag = `${size.width}x${size.height} ${scheme}`;
+    test(`${tag}: the gallery's respawn case draws the restarted alice a new head, words its findings as the tracker holds them, and its share link keeps the card`, async (browser) => {
+      const { context, page, errors } = await h.openPage(browser, size, scheme);
+      try {
+        await h.openDrawer(page, size, 'Setup');
+        const entry = page.getByRole('region', { name: 'Gallery of real failures' }).getByRole('article').first();
+        const title = (await entry.getByRole('heading').textContent()).trim();
+        h.expect(title.includes('respawned'), `the first entry is '${title}'`);
+        await entry.getByRole('button', { name: 'Reproduce' }).click();
+        const card = page.getByRole('region', { name: `Reproduced: ${title}` });
+        await card.waitFor({ state: 'visible', timeout: 60_000 });
+        // The share link of the trace box is the finding's explorer link.
+        const link = await page.getByRole('textbox', { name: 'Share link', exact: true }).inputValue();
+        h.expect(link.includes('#explore='), `the share link does not carry the finding: ${link.slice(0, 80)}`);
+        await h.closeDrawer(page, size, 'Setup');
+        await page.keyboard.press('End');
+        const heads = await page.locator('svg.diagram .head-name').allTextContents();
+        h.expect(heads.filter((t) => t === 'alice').length === 2, `alice has ${heads.filter((t) => t === 'alice').length} heads: ${heads}`);
+        h.expect((await page.locator('svg.diagram .head-status').allTextContents()).includes('replaced'), 'the first alice is not marked replaced');
+        await h.screenshot(page, size, scheme, 'respawn');
+        await h.expectNoAxeViolations(page, `with the respawn case open (${tag})`);
+        // The findings panel agrees with the tracker at the end.
+        await h.openDrawer(page, size, 'Panels');
+        const finding = page.locator('.violation-item', { hasText: 'request left pending' });
+        const words = await finding.innerText();
+        h.expect(words.includes('the tracker now holds it approved'), `the finding contradicts the tracker: ${words}`);
+        await h.closeDrawer(page, size, 'Panels');
+        // Opened from the link in a fresh page: the card comes back.
+        const again = await context.newPage();
+        await again.goto(link, { waitUntil: 'load' });
+        await again.getByRole('region', { name: `Reproduced: ${title}` }).waitFor({ state: 'visible', timeout: 60_000 });
+        const text = await again.getByRole('region', { name: `Reproduced: ${title}` }).innerText();
+        h.expect(text.includes('claude-code#') && text.includes('incarnation 2'), `the reopened card does not say what broke: ${text}`);
+        await again.close();
+        return errors;
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
   test('1440x900 light: each gallery entry reproduces its failure with its rule off, and the rule on prevents it', async (browser) => {
     const size = { width: 1440, height: 900 };
     const { context, page, errors } = await h.openPage(browser, size, 'light');

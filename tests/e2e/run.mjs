@@ -437,6 +437,54 @@ for (const size of CUT_SIZES) {
   }
 }
 
+// Issue 31 §6 and §3: the SVG of the frame at the cursor and of the whole
+// run both download (the frame's arrows are those up to the cursor); a tool
+// note cut short opens whole by click and by keyboard.
+for (const [size, scheme] of [[SIZES[0], 'light'], [SIZES[2], 'dark']]) {
+  const tag = `${size.width}x${size.height} ${scheme}`;
+  test(`${tag}: the SVG of this frame and of the whole run both download; a tool note cut short opens whole by click and keyboard`, async (browser) => {
+    const { context, page, errors } = await openPage(browser, size, scheme);
+    try {
+      await runShutdown(page, size);
+      await page.getByRole('button', { name: 'Back', exact: true }).click();
+      await page.keyboard.press('Home');
+      expect((await shownOf(page))[0] === 0, 'Home did not go to the start');
+      await openDrawer(page, size, 'Setup');
+      const svgOf = async (name) => {
+        const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name, exact: true }).click()]);
+        return [download.suggestedFilename(), readFileSync(await download.path(), 'utf8')];
+      };
+      const [frameName, frame] = await svgOf('Export SVG (this frame)');
+      const [runName, run] = await svgOf('Export SVG (whole run)');
+      const arrows = (doc) => doc.split('<g class="msg ').length - 1;
+      expect(frameName === 'diagram.svg' && runName === 'diagram-run.svg', `downloaded as ${frameName} and ${runName}`);
+      expect(frame.includes('<svg') && run.includes('<svg'), 'an export is not an SVG document');
+      expect(arrows(frame) === 0 && arrows(run) === 2, `the frame at the start has ${arrows(frame)} arrows, the whole run ${arrows(run)} (the shutdown's two)`);
+      await closeDrawer(page, size, 'Setup');
+      await page.keyboard.press('End');
+      // alice's answer is a tool call too long for its note: it opens whole.
+      const note = page.getByRole('button', { name: /^Read in full: shutdown_response: / }).first();
+      await scrollDiagramTo(page, note);
+      const whole = (await note.getAttribute('aria-label')).replace(/^Read in full: shutdown_response: /, '');
+      await note.click();
+      const dialog = page.getByRole('dialog', { name: 'shutdown_response', exact: true });
+      await dialog.waitFor({ state: 'visible' });
+      const text = await dialog.locator('.said-card-text').innerText();
+      expect(text === whole && text.includes('true'), `the card says '${text}', the note's whole call is '${whole}'`);
+      await screenshot(page, size, scheme, 'tool-note-whole');
+      await expectNoAxeViolations(page, `with a tool note opened (${tag})`);
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+      await note.focus();
+      await page.keyboard.press('Enter');
+      await dialog.waitFor({ state: 'visible' });
+      return errors;
+    } finally {
+      await context.close();
+    }
+  });
+}
+
 for (const scheme of SCHEMES) {
   const size = SIZES[2];
   test(`390x844 ${scheme}: the panels open as drawers with their buttons, fit the screen, and close`, async (browser) => {
@@ -879,7 +927,7 @@ for (const size of PRESENTER_SIZES) {
 }
 
 registerExplore(test, { openPage, expect, openDrawer, closeDrawer, screenshot, expectNoAxeViolations, shownOf });
-registerGallery(test, { openPage, expect, screenshot, expectNoAxeViolations });
+registerGallery(test, { openPage, expect, screenshot, expectNoAxeViolations, openDrawer, closeDrawer });
 
 const browser = await chromium.launch({
   executablePath: process.env.E2E_CHROMIUM || '/usr/bin/chromium',

@@ -203,7 +203,12 @@ pub fn DiagramView() -> impl IntoView {
         let shown = s.shown();
         let marked = s.playback.marked.get();
         s.run.views.with(|v| {
-            let mut marks = geometry::marks(cat, v.violations(), shown, |seq| v.layout().y_of(seq));
+            // A request left pending when a run finished may be answered
+            // by a later one: its mark then says what the tracker holds.
+            let pending = v.violations().iter().any(|f| f.kind == crate::protocol::ViolationKind::LeftPending && f.seq < shown as u64);
+            let state = pending.then(|| s.run.trace.with(|t| v.state_at(t.entries(), Some(shown)).ok())).flatten();
+            let tracker = state.as_ref().map(|st| &st.tracker);
+            let mut marks = geometry::marks(cat, v.violations(), shown, tracker, |seq| v.layout().y_of(seq));
             if let Some((seq, label)) = marked.filter(|(seq, _)| *seq < shown as u64) {
                 let width = v.diagram(None, Some((0.0, 0.0))).width;
                 marks.push(geometry::finding_mark(seq, &label, v.layout().y_of(seq), width));
@@ -288,14 +293,14 @@ pub fn DiagramView() -> impl IntoView {
         }
     };
     // Heads whose own head has scrolled above the viewport (the lead's
-    // always: at the top it covers its own head exactly).
+    // always: at the top it covers its own head exactly); of a teammate
+    // spawned again, the head of the incarnation whose lifeline runs there.
     let sticky_heads = move || {
         let top = scroll_top.get() / scale.get();
         diagram.with(|d| {
             d.columns
                 .iter()
-                .map(|c| geometry::lifeline(l.cat(), c, d.height))
-                .filter(|it| it.top <= 8.0 || it.top < top + 8.0)
+                .filter_map(|c| geometry::sticky_head(l.cat(), c, top))
                 .map(|it| {
                     let shapes: Vec<AnyView> =
                         it.shapes.iter().filter(|sh| matches!(sh, Shape::Rect { .. } | Shape::Text { .. })).map(shape_view).collect();
@@ -305,7 +310,8 @@ pub fn DiagramView() -> impl IntoView {
         })
     };
 
-    // The boxes of what was said under the arrows on screen, keyed by what
+    // The boxes of words drawn cut on screen (what was said under an arrow,
+    // a plain message's text, a tool note's call), keyed by what
     // they are, so a step or a scroll keeps the buttons that stay (and the
     // focus on one).
     let said_targets = move || {
@@ -459,7 +465,10 @@ pub fn DiagramView() -> impl IntoView {
                         view! {
                             <button class="said-open" style=style aria-label=name aria-haspopup="dialog" data-seq=seq.map(|q| q.to_string())
                                 on:click=move |_| {
-                                    s.playback.selected.set(request.clone());
+                                    // A tool note or a plain message belongs to no request: the one picked stays.
+                                    if request.is_some() {
+                                        s.playback.selected.set(request.clone());
+                                    }
                                     open_said(said, seq, request.clone(), &whole);
                                 }></button>
                         }

@@ -12,7 +12,7 @@
 use leptos::ev;
 use leptos::prelude::*;
 
-use crate::explore::job::{ExploreLink, ExploreSettings, Job, JobState, MAX_DECISIONS, MAX_DEPTH, MAX_FAULTS, MAX_RUNS, MAX_WORKERS};
+use crate::explore::job::{ExploreSettings, Job, JobState, MAX_DECISIONS, MAX_DEPTH, MAX_FAULTS, MAX_RUNS, MAX_WORKERS};
 use crate::explore::{fork, Choice, PathExample, Property, PropertyReport, Quantifier, Strategy, Verdict};
 use crate::protocol::{FaultAction, Trace};
 use crate::runtime::scenarios;
@@ -325,8 +325,7 @@ pub fn ExploreFinding() -> impl IntoView {
     move || {
         let cat = l.cat();
         let opened = ui.opened.get()?;
-        let href = opened.property.and_then(|p| {
-            let link = ExploreLink { settings: opened.settings.clone(), path: Some(opened.path.clone()), property: Some(p.name().into()) };
+        let href = opened.link().and_then(|link| {
             let f = share::explore_fragment(&link).ok()?;
             let location = web_sys::window()?.location();
             Some(format!("{}{}#{f}", location.origin().ok()?, location.pathname().ok()?))

@@ -20,6 +20,7 @@ use crate::runtime::scenarios;
 use crate::ui::browser::lang::lang;
 use crate::ui::explore::workers::{OnMessage, Workers};
 use crate::ui::state::session::Session;
+use crate::view::export::share;
 use crate::view::fork_align::{align, Alignment};
 use crate::view::i18n::tr;
 use crate::view::words::explorer::{self, Card};
@@ -73,6 +74,23 @@ pub struct ForkShown {
     pub alignment: Alignment,
     /// Where the original came from (its card), to reopen either run.
     pub from: Opened,
+}
+
+impl Opened {
+    /// The explorer link that reopens this run with its card: `None` unless
+    /// it is an example of a property (a gallery entry's keeps its entry).
+    pub fn link(&self) -> Option<ExploreLink> {
+        let entry = match &self.card {
+            Card::Finding { entry, .. } => entry.map(str::to_string),
+            _ => None,
+        };
+        self.property.map(|p| ExploreLink {
+            settings: self.settings.clone(),
+            path: Some(self.path.clone()),
+            property: Some(p.name().into()),
+            entry,
+        })
+    }
 }
 
 /// The panel's state, shared by the panel, the card over the diagram and
@@ -341,16 +359,12 @@ impl ExploreUi {
     /// rebuilt (the banner says why).
     pub fn open_link(self, s: Session, link: ExploreLink) -> bool {
         self.settings.set(link.settings.clone());
-        let (Some(path), Some(property)) = (link.path.clone(), link.property()) else { return true };
-        let config = link.settings.config();
-        let Some(scenario) = scenarios::explorable(&config.scenario) else { return false };
-        match replay_finding(scenario, &config, &path, property) {
-            Ok((trace, finding)) => {
-                let faults =
-                    trace.entries().iter().filter(|e| matches!(e.event, crate::protocol::Event::FaultApplied { rule: None, .. })).count();
-                let detail = finding.as_ref().map(|f| f.detail.clone());
-                let card = Card::Finding { property, detail, faults, choices: path.len(), entry: None };
-                self.show(s, trace, Opened { property: Some(property), card, seq: finding.map(|f| f.seq), path, settings: link.settings });
+        let Some(rebuilt) = share::finding_of_link(&link) else { return true };
+        match rebuilt {
+            Ok(share::FindingRun { trace, card, seq }) => {
+                let property = link.property();
+                let path = link.path.unwrap_or_default();
+                self.show(s, trace, Opened { property, card, seq, path, settings: link.settings });
                 true
             }
             Err(e) => {

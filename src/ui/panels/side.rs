@@ -31,7 +31,7 @@ pub fn Panels() -> impl IntoView {
     let s = expect_context::<Session>();
     let state = state_at(s);
     view! {
-        <ViolationsPanel/>
+        <ViolationsPanel state=state/>
         <MachineryPanel state=state/>
         <RequestsPanel state=state/>
         <RosterPanel state=state/>
@@ -42,9 +42,10 @@ pub fn Panels() -> impl IntoView {
     }
 }
 
-/// The invariant checker's findings as of the cursor; each jumps to its event.
+/// The invariant checker's findings as of the cursor, worded to agree with
+/// the tracker there (`findings::breach_as_of`); each jumps to its event.
 #[component]
-fn ViolationsPanel() -> impl IntoView {
+fn ViolationsPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
     let s = expect_context::<Session>();
     let l = lang();
     let found = Memo::new(move |_| {
@@ -62,11 +63,15 @@ fn ViolationsPanel() -> impl IntoView {
                     <ul class="violation-list">
                         {v.iter().map(|v| {
                             let seq = v.seq as usize;
+                            let words = state.with(|st| {
+                                let answered = st.as_ref().zip(v.request_id.as_ref()).and_then(|(st, id)| st.tracker.get(id));
+                                findings::breach_as_of(l.cat(), &v.detail, answered)
+                            });
                             view! {
                                 <li>
                                     <button class="violation-item" on:click=move |_| s.seek(seq + 1)>
                                         <strong>{findings::kind(l.cat(), v.kind)}</strong>
-                                        {tr!(l.cat(), "ui-check-at", seq = v.seq, detail = findings::breach(l.cat(), &v.detail))}
+                                        {tr!(l.cat(), "ui-check-at", seq = v.seq, detail = words)}
                                     </button>
                                 </li>
                             }

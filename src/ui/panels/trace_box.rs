@@ -1,6 +1,7 @@
-//! The trace box: export the run (JSON, Mermaid, SVG), import a JSON trace
-//! to replay, save runs in the browser and reopen or delete them, and the
-//! run's share link.
+//! The trace box: export the run (JSON, Mermaid, SVG of the frame at the
+//! cursor or of the whole run), import a JSON trace to replay, save runs in
+//! the browser and reopen or delete them, and the run's share link (an
+//! explorer link when a finding's card is on screen, so it comes back).
 //!
 //! Owns those controls; the formats are `export` and `share`, the saved
 //! runs `library` (through the `Session`).
@@ -10,6 +11,7 @@ use leptos::prelude::*;
 
 use crate::ui::browser::lang::lang;
 use crate::ui::browser::{download, web};
+use crate::ui::explore::state::ExploreUi;
 use crate::ui::state::session::Session;
 use crate::view::export;
 use crate::view::i18n::tr;
@@ -23,12 +25,21 @@ pub fn TracePanel() -> impl IntoView {
     let confirm_clear = RwSignal::new(false);
     let links = NodeRef::<leptos::html::Div>::new();
     let l = lang();
+    // A finding's card on screen (its run loaded as recorded, no run since):
+    // the link reopens the finding, card and all, not just its trace.
+    let explore = use_context::<ExploreUi>();
+    let finding = move || {
+        let recorded = s.run.snapshot.with(Option::is_none);
+        explore.filter(|_| recorded).and_then(|ui| ui.opened.with(|o| o.as_ref().and_then(|o| o.link())))
+    };
     // Each export fills its link with a Blob object URL (`download::offer`)
     // that the click then follows and tests read.
     let export = move |format: &'static str| {
         let (text, name, mime) = s.run.trace.with_untracked(|t| match format {
             "json" => (export::trace_json(t), "trace.json", "application/json"),
             "mermaid" => (export::mermaid(t), "trace.mmd", "text/plain"),
+            // The whole run: every event, as the diagram stands at its end.
+            "svg-run" => (export::svg_of_run(l.cat_untracked(), t, None, "Team Protocols Playground"), "diagram-run.svg", "image/svg+xml"),
             _ => (
                 export::svg_of_run(l.cat_untracked(), t, s.playback.cursor.get_untracked(), "Team Protocols Playground"),
                 "diagram.svg",
@@ -76,11 +87,13 @@ pub fn TracePanel() -> impl IntoView {
                 <button on:click=move |_| export("json")>{move || l.t("ui-export-json")}</button>
                 <button on:click=move |_| export("mermaid")>{move || l.t("ui-export-mermaid")}</button>
                 <button on:click=move |_| export("svg")>{move || l.t("ui-export-svg")}</button>
+                <button on:click=move |_| export("svg-run")>{move || l.t("ui-export-svg-run")}</button>
             </div>
             <div class="export-links" node_ref=links hidden=true>
                 <a data-format="json" aria-hidden="true">"json"</a>
                 <a data-format="mermaid" aria-hidden="true">"mermaid"</a>
                 <a data-format="svg" aria-hidden="true">"svg"</a>
+                <a data-format="svg-run" aria-hidden="true">"svg-run"</a>
             </div>
             <label class="field">{move || l.t("ui-import")}
                 <input type="file" accept="application/json,.json" aria-label=move || l.t("ui-import") on:change=import/>
@@ -89,7 +102,7 @@ pub fn TracePanel() -> impl IntoView {
             <div class="row wrap">
                 <button on:click=move |_| s.save_run()>{move || l.t("ui-save-run")}</button>
             </div>
-            {move || match s.share_link() {
+            {move || match s.share_link(finding().as_ref()) {
                 Ok(link) => {
                     let copied = link.clone();
                     view! {

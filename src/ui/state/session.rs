@@ -14,6 +14,7 @@ use std::rc::Rc;
 
 use leptos::prelude::*;
 
+use crate::explore::job::ExploreLink;
 use crate::model::provider_settings::{self, Provider};
 use crate::protocol::{AgentName, RequestId, Trace};
 use crate::runtime::scenarios::Scenario;
@@ -496,8 +497,10 @@ impl Session {
 
     /// A link that reopens the run on screen, from its snapshot: a scripted
     /// scenario run that nobody touched is named by scenario, seed and fault
-    /// rules (it replays exactly); any other run carries its trace.
-    pub fn share_link(&self) -> Result<String, share::ShareLinkError> {
+    /// rules (it replays exactly); an explorer's finding on screen is its
+    /// explorer link (`finding`: the run comes back with its card); any
+    /// other run carries its trace.
+    pub fn share_link(&self, finding: Option<&ExploreLink>) -> Result<String, share::ShareLinkError> {
         if self.run.running.get() {
             return Err(share::ShareLinkError::Running);
         }
@@ -512,9 +515,10 @@ impl Session {
         );
         // A run stopped by hand did not play out as its scenario does.
         let snapshot = if self.run.stopped_by_user.get() { None } else { self.run.snapshot.get() };
-        let fragment = match snapshot.as_ref().and_then(|snap| snap.reproducible_scenario().map(|sc| (sc, snap))) {
-            Some((sc, snap)) => share::scenario_fragment(sc.id, snap.seed, &snap.faults),
-            None => self.run.trace.with(share::trace_fragment)?,
+        let fragment = match (finding, snapshot.as_ref().and_then(|snap| snap.reproducible_scenario().map(|sc| (sc, snap)))) {
+            (Some(link), _) => share::explore_fragment(link)?,
+            (None, Some((sc, snap))) => share::scenario_fragment(sc.id, snap.seed, &snap.faults),
+            (None, None) => self.run.trace.with(share::trace_fragment)?,
         };
         Ok(format!("{base}#{fragment}"))
     }

@@ -13,7 +13,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::protocol::{MemberStatus, MessageType, RequestId, Violation};
+use crate::protocol::{MemberStatus, MessageType, RequestId, Tracker, Violation};
 use crate::view::diagram::layout::{Activation, Badge, Column, Diagram, Row, RowKind, COLUMN_WIDTH, PALETTE_SIZE, ROW_HEIGHT};
 use crate::view::diagram::metrics::{text_columns, BANNER_CHAR_WIDTH, BANNER_X};
 use crate::view::fate::Mark;
@@ -276,6 +276,12 @@ pub(crate) fn line(x1: f64, y1: f64, x2: f64, y2: f64, head: Option<Head>) -> Sh
 /// (`lifeline`, `activation`, `row`, `badge`, `marks`) for what is on
 /// screen only, so its cost does not grow with the run.
 pub fn draw(cat: &Catalog, diagram: &Diagram, violations: &[Violation], shown: usize) -> Geometry {
+    draw_as_of(cat, diagram, violations, None, shown)
+}
+
+/// [`draw`], the marks' words read against `tracker`, the tracker as of
+/// the same cursor (`marks`).
+pub fn draw_as_of(cat: &Catalog, diagram: &Diagram, violations: &[Violation], tracker: Option<&Tracker>, shown: usize) -> Geometry {
     Geometry {
         width: diagram.width.max(600.0),
         height: diagram.height,
@@ -285,27 +291,72 @@ pub fn draw(cat: &Catalog, diagram: &Diagram, violations: &[Violation], shown: u
         lifelines: diagram.columns.iter().map(|c| lifeline(cat, c, diagram.height)).collect(),
         activations: diagram.activations.iter().map(activation).collect(),
         rows: diagram.rows.iter().map(|r| row(cat, r)).collect(),
-        marks: marks(cat, violations, shown, |seq| diagram.y_of(seq)),
+        marks: marks(cat, violations, shown, tracker, |seq| diagram.y_of(seq)),
         badges: diagram.badges.iter().map(badge).collect(),
         motion: Vec::new(),
     }
 }
 
-/// An agent's head, lifeline (down to `bottom` while it lives) and end ×.
+/// An agent's head, lifeline (down to `bottom` while it lives) and end ×;
+/// for a teammate spawned again, a new head at each respawn's row starting
+/// its new incarnation's lifeline (the one before ends there, or at its ×).
 pub fn lifeline(cat: &Catalog, c: &Column, bottom: f64) -> Item {
     let end = c.ended_y.unwrap_or(bottom);
     let status = c.status.map_or("lead", MemberStatus::as_str);
-    let head_y = if c.name.is_lead() { 8.0 } else { c.born_y + 1.0 };
-    let mut shapes = vec![
-        Shape::Line { x1: c.x, y1: head_y + 34.0, x2: c.x, y2: end, class: Some("life"), head: None },
+    let heads = heads(cat, c);
+    let mut shapes = Vec::new();
+    for (i, (head_y, word)) in heads.iter().enumerate() {
+        let restart = c.restarts.get(i);
+        let until = restart.map_or(end, |r| r.ended_y.unwrap_or(r.y + 1.0));
+        shapes.push(Shape::Line { x1: c.x, y1: head_y + 34.0, x2: c.x, y2: until, class: Some("life"), head: None });
+        shapes.extend(head_shapes(c, *head_y, word));
+        if let Some(y) = restart.and_then(|r| r.ended_y) {
+            shapes.push(cross(cat, c, y));
+        }
+    }
+    if let Some(y) = c.ended_y {
+        shapes.push(cross(cat, c, y));
+    }
+    item(ItemKind::Lifeline, format!("lifeline status-{status}"), None, heads[0].0, end, shapes)
+}
+
+/// The head in effect at the scroll position `top` (SVG units), drawn on
+/// the sticky row above the diagram once the head itself has scrolled up:
+/// the head of the incarnation whose lifeline runs there (the lead's
+/// always). `None` while the agent's own head is still below `top`.
+pub fn sticky_head(cat: &Catalog, c: &Column, top: f64) -> Option<Item> {
+    let status = c.status.map_or("lead", MemberStatus::as_str);
+    let (head_y, word) = heads(cat, c).into_iter().rev().find(|(y, _)| *y <= 8.0 || *y < top + 8.0)?;
+    Some(item(ItemKind::Lifeline, format!("lifeline status-{status}"), None, head_y, head_y + 34.0, head_shapes(c, head_y, &word).into()))
+}
+
+/// Each head's top and the word under its name: the first incarnation's
+/// head, then one per respawn; the last says the status at the cursor, an
+/// earlier one `shutdown` when it ended so, else that it was replaced.
+fn heads(cat: &Catalog, c: &Column) -> Vec<(f64, String)> {
+    let status = c.status.map_or("lead", MemberStatus::as_str).to_string();
+    let first = if c.name.is_lead() { 8.0 } else { c.born_y + 1.0 };
+    let starts = std::iter::once(first).chain(c.restarts.iter().map(|r| r.y + 1.0));
+    let words = c
+        .restarts
+        .iter()
+        .map(|r| if r.ended_y.is_some() { MemberStatus::Shutdown.as_str().to_string() } else { cat.t("diagram-replaced") })
+        .chain(std::iter::once(status));
+    starts.zip(words).collect()
+}
+
+/// A head's box, name and word at `head_y`.
+fn head_shapes(c: &Column, head_y: f64, word: &str) -> [Shape; 3] {
+    [
         Shape::Rect { x: c.x - 60.0, y: head_y, width: 120.0, height: 34.0, rx: 6.0, class: Some("head") },
         text(c.x, head_y + 15.0, c.name.as_str(), Some("head-name")),
-        text(c.x, head_y + 30.0, status, Some("head-status")),
-    ];
-    if let Some(y) = c.ended_y {
-        shapes.push(Shape::Cross { x: c.x, y, half: 9.0, class: "cross", label: tr!(cat, "diagram-shut-down", name = c.name.as_str()) });
-    }
-    item(ItemKind::Lifeline, format!("lifeline status-{status}"), None, head_y, end, shapes)
+        text(c.x, head_y + 30.0, word, Some("head-status")),
+    ]
+}
+
+/// The × where an incarnation shut down.
+fn cross(cat: &Catalog, c: &Column, y: f64) -> Shape {
+    Shape::Cross { x: c.x, y, half: 9.0, class: "cross", label: tr!(cat, "diagram-shut-down", name = c.name.as_str()) }
 }
 
 /// A model call's activation bar.
@@ -336,8 +387,11 @@ pub fn badge(b: &Badge) -> Item {
 
 /// One mark per event with violations among the first `shown` events, at
 /// `y_of(seq)` (the top of that event's row, or of the nearest row before
-/// it for an event the diagram draws no row for), top to bottom.
-pub fn marks(cat: &Catalog, violations: &[Violation], shown: usize, y_of: impl Fn(u64) -> f64) -> Vec<Item> {
+/// it for an event the diagram draws no row for), top to bottom. Their
+/// words agree with `tracker` (the tracker as of the same cursor) when
+/// given: a request left pending and answered since says so
+/// (`findings::breach_as_of`).
+pub fn marks(cat: &Catalog, violations: &[Violation], shown: usize, tracker: Option<&Tracker>, y_of: impl Fn(u64) -> f64) -> Vec<Item> {
     let mut by_seq: BTreeMap<u64, Vec<&Violation>> = BTreeMap::new();
     for v in violations.iter().filter(|v| v.seq < shown as u64) {
         by_seq.entry(v.seq).or_default().push(v);
@@ -347,7 +401,8 @@ pub fn marks(cat: &Catalog, violations: &[Violation], shown: usize, y_of: impl F
         .map(|(seq, vs)| {
             let y = y_of(seq);
             let kinds = vs.iter().map(|v| findings::kind(cat, v.kind)).collect::<Vec<_>>().join(", ");
-            let details = vs.iter().map(|v| findings::mark(cat, v.kind, &v.detail)).collect::<Vec<_>>().join("\n");
+            let answered = |v: &Violation| tracker.zip(v.request_id.as_ref()).and_then(|(t, id)| t.get(id));
+            let details = vs.iter().map(|v| findings::mark(cat, v.kind, &v.detail, answered(v))).collect::<Vec<_>>().join("\n");
             let mut mark = item(
                 ItemKind::Violation,
                 "violation-mark",
@@ -412,24 +467,74 @@ pub struct SaidTarget {
     pub whole: String,
 }
 
-/// The box of the words under a message arrow that tell what was said (a
-/// plan, feedback, a reason), if `it` is such an arrow: the text drawn
-/// centred on its x, 13 px high, as the stylesheet draws `msg-said`.
+/// The box of words drawn cut short that a tap opens whole, if `it` has
+/// some: what was said under a message arrow (a plan, feedback, a reason:
+/// the text drawn centred on its x, 13 px high, as the stylesheet draws
+/// `msg-said`), a plain message's label, a tool note's call, a run
+/// banner's prompt or a failed model call's error. `whole` is `field: text`
+/// (a message's tooltip; a note's `tool: args`; `prompt: …`, `error: …`).
 pub fn said_target(it: &Item) -> Option<SaidTarget> {
-    if it.kind != ItemKind::Message {
-        return None;
-    }
-    let whole = it.shapes.iter().find_map(|s| match s {
-        Shape::Tooltip(t) => Some(t.clone()),
-        _ => None,
-    })?;
-    it.shapes.iter().find_map(|s| match s {
-        Shape::Text { x, y, text, class: Some("msg-said") } => {
-            let width = text_columns(text) * SAID_CHAR_WIDTH + 8.0;
-            Some(SaidTarget { x: x - width / 2.0, y: y - 13.0, width, height: 18.0, whole: whole.clone() })
+    let tooltip = || {
+        it.shapes.iter().find_map(|s| match s {
+            Shape::Tooltip(t) => Some(t.clone()),
+            _ => None,
+        })
+    };
+    let centred = |x: f64, y: f64, text: &str, whole: String| {
+        let width = text_columns(text) * SAID_CHAR_WIDTH + 8.0;
+        SaidTarget { x: x - width / 2.0, y: y - 13.0, width, height: 18.0, whole }
+    };
+    match it.kind {
+        // A plain message: its label, cut.
+        ItemKind::Message if it.class.split(' ').any(|c| c == "text") => {
+            let whole = tooltip()?;
+            it.shapes.iter().find_map(|s| match s {
+                Shape::Text { x, y, text, class: Some("msg-label") } => Some(centred(*x, *y, text, whole.clone())),
+                _ => None,
+            })
+        }
+        ItemKind::Message => {
+            let whole = tooltip()?;
+            it.shapes.iter().find_map(|s| match s {
+                Shape::Text { x, y, text, class: Some("msg-said") } => Some(centred(*x, *y, text, whole.clone())),
+                _ => None,
+            })
+        }
+        // A run banner's prompt: its plate.
+        ItemKind::Banner => {
+            let whole = it.label.clone()?;
+            it.shapes.iter().find_map(|s| match s {
+                Shape::Rect { x, y, width, height, .. } => {
+                    Some(SaidTarget { x: *x, y: *y, width: *width, height: *height, whole: whole.clone() })
+                }
+                _ => None,
+            })
+        }
+        // A failed model call's error: its words.
+        ItemKind::Failure => {
+            let whole = it.label.clone()?;
+            it.shapes.iter().find_map(|s| match s {
+                Shape::Text { x, y, text, .. } => Some(SaidTarget {
+                    x: x - 4.0,
+                    y: y - 13.0,
+                    width: text_columns(text) * SAID_CHAR_WIDTH + 8.0,
+                    height: 18.0,
+                    whole: whole.clone(),
+                }),
+                _ => None,
+            })
+        }
+        ItemKind::Tool => {
+            let whole = it.label.clone()?;
+            it.shapes.iter().find_map(|s| match s {
+                Shape::Rect { x, y, width, height, .. } => {
+                    Some(SaidTarget { x: *x, y: *y, width: *width, height: *height, whole: whole.clone() })
+                }
+                _ => None,
+            })
         }
         _ => None,
-    })
+    }
 }
 
 /// One diagram row: a banner, spawn, message arrow (with its × if dropped),
@@ -439,7 +544,15 @@ pub fn row(cat: &Catalog, r: &Row) -> Item {
     let seq = Some(r.seq);
     let (top, bottom) = (r.y, r.y + ROW_HEIGHT);
     match &r.kind {
-        RowKind::RunStarted { prompt } => item(ItemKind::Banner, "banner run-start", seq, top, bottom, banner(y, format!("▶ {prompt}"))),
+        RowKind::RunStarted { prompt, whole } => {
+            let mut it = item(ItemKind::Banner, "banner run-start", seq, top, bottom, banner(y, format!("▶ {prompt}")));
+            // Cut short: whole on hover and on a tap (`said_target`).
+            if let Some(whole) = whole {
+                it.shapes.push(Shape::Tooltip(whole.clone()));
+                it.label = Some(format!("prompt: {whole}"));
+            }
+            it
+        }
         RowKind::RunFinished => item(ItemKind::Banner, "banner run-end", seq, top, bottom, banner(y, cat.t("diagram-run-finished"))),
         RowKind::Spawn { name, from_x, to_x } => item(
             ItemKind::Spawn,
@@ -454,7 +567,7 @@ pub fn row(cat: &Catalog, r: &Row) -> Item {
                 text(to_x - (COLUMN_WIDTH + 62.0) / 2.0, y - 4.0, tr!(cat, "diagram-spawn", name = name.as_str()), None),
             ],
         ),
-        RowKind::Message { from_x, to_x, label, msg_type, request_id, color, delivered, fault, said } => {
+        RowKind::Message { from_x, to_x, label, msg_type, request_id, color, delivered, fault, said, text: whole } => {
             let class = format!(
                 "msg {} {} {}{}",
                 color.map_or_else(|| "plain".to_string(), |c| format!("c{}", c % PALETTE_SIZE)),
@@ -472,12 +585,18 @@ pub fn row(cat: &Catalog, r: &Row) -> Item {
             // arrow passes; a plain message's text is cut to that gap.
             let gap = (x2 - x1).abs().min(COLUMN_WIDTH);
             let mid = x1 - dir * gap / 2.0;
-            let label = if matches!(msg_type, MessageType::Message | MessageType::Broadcast) {
+            let shown = if matches!(msg_type, MessageType::Message | MessageType::Broadcast) {
                 clip(label, ((gap - 16.0) / SAID_CHAR_WIDTH) as usize)
             } else {
                 label.clone()
             };
-            let mut shapes = vec![line(x1, y, x2 + dir * 6.0, y, head), text(mid, y - 5.0, label, Some("msg-label"))];
+            // A plain message's text cut short is whole on hover, and on a
+            // tap (`said_target`).
+            let cut = whole.as_ref().filter(|w| shown != format!("{msg_type}: {w}")).map(|w| format!("{msg_type}: {w}"));
+            let mut shapes = vec![line(x1, y, x2 + dir * 6.0, y, head), text(mid, y - 5.0, shown, Some("msg-label"))];
+            if let Some(cut) = cut {
+                shapes.push(Shape::Tooltip(cut));
+            }
             // Under the arrow, cut to the gap: the fault that hit it, then
             // what was said (whole on hover).
             let fits = ((gap - 36.0) / SAID_CHAR_WIDTH).max(12.0) as usize;
@@ -516,30 +635,44 @@ pub fn row(cat: &Catalog, r: &Row) -> Item {
             it.request = Some(request_id.clone());
             it
         }
-        RowKind::Tool { x, label, ok, output } => {
+        RowKind::Tool { x, label, call: (tool, args), ok, output } => {
             let state = match ok {
                 None => "running",
                 Some(true) => "ok",
                 Some(false) => "error",
             };
             let width = label.chars().count() as f64 * 7.3 + 14.0;
-            item(
+            let result = output.clone().unwrap_or_else(|| cat.t("diagram-tool-running"));
+            // A call cut short is whole on hover (above its result), and
+            // on a tap (`said_target`: the item's `label`).
+            let cut = *label != format!("{tool}({args})");
+            let tooltip = if cut { format!("{tool}({args})\n{result}") } else { result };
+            let mut it = item(
                 ItemKind::Tool,
                 format!("note tool-{state}"),
                 seq,
                 top,
                 bottom,
                 vec![
-                    Shape::Tooltip(output.clone().unwrap_or_else(|| cat.t("diagram-tool-running"))),
+                    Shape::Tooltip(tooltip),
                     Shape::Rect { x: x + 8.0, y: r.y + 4.0, width, height: ROW_HEIGHT - 8.0, rx: 3.0, class: None },
                     text(x + 15.0, y + 4.0, label.clone(), None),
                 ],
-            )
+            );
+            if cut {
+                it.label = Some(format!("{tool}: {args}"));
+            }
+            it
         }
-        RowKind::Failure { x, error } => {
-            let mut it =
-                item(ItemKind::Failure, "note failure", seq, top, bottom, vec![text(x + 10.0, y + 4.0, format!("⚠ {error}"), None)]);
+        RowKind::Failure { x, error, whole } => {
+            let mut shapes = vec![text(x + 10.0, y + 4.0, format!("⚠ {error}"), None)];
+            // Cut short: whole on hover and on a tap (`said_target`).
+            if let Some(whole) = whole {
+                shapes.push(Shape::Tooltip(whole.clone()));
+            }
+            let mut it = item(ItemKind::Failure, "note failure", seq, top, bottom, shapes);
             it.role = Some("alert");
+            it.label = whole.as_ref().map(|w| format!("error: {w}"));
             it
         }
     }
@@ -689,6 +822,47 @@ mod tests {
         }
         assert!(found > 0, "the run says something under an arrow");
         assert_eq!(said_target(&lifeline(cat, &d.columns[0], d.height)), None);
+    }
+
+    #[test]
+    fn words_drawn_cut_open_whole_on_a_tap_and_words_drawn_whole_have_nothing_to_open() {
+        use crate::protocol::Event;
+        let mut t = Team::new("d", 1);
+        t.spawn(&name("alice"), "coder", false, Millis(0)).unwrap();
+        let long = "Please write the parser first, then the tests, then tell me how long it took";
+        t.send(&AgentName::lead(), &name("alice"), "message", long, Millis(1)).unwrap();
+        t.send(&AgentName::lead(), &name("alice"), "message", "hi", Millis(2)).unwrap();
+        let mut trace = t.trace().clone();
+        let plan = "Split the auth module into three reviewed steps";
+        for (id, input) in [("t1", serde_json::json!({ "plan": plan })), ("t2", serde_json::json!({ "path": "a.py" }))] {
+            let tool = if id == "t1" { "plan_approval" } else { "read_file" };
+            trace.append(Millis(3), Event::ToolCalled { agent: name("alice"), tool_use_id: id.into(), tool: tool.into(), input }).unwrap();
+        }
+        let prompt = "Spawn alice as a coder and bob as a tester, then ask both to shut down once the parser and its tests pass";
+        let error = "the provider answered 529 overloaded_error: the servers are busy; the request was retried three times and gave up";
+        for (prompt, error) in [(prompt, error), ("Short prompt", "timeout")] {
+            trace.append(Millis(4), Event::RunStarted { prompt: prompt.into() }).unwrap();
+            trace.append(Millis(4), Event::ModelFailed { agent: name("alice"), error: error.into() }).unwrap();
+        }
+        let cat = Catalog::en();
+        let d = layout(&trace, None);
+        let targets: Vec<(ItemKind, String)> =
+            d.rows.iter().map(|r| row(cat, r)).filter_map(|it| said_target(&it).map(|t| (it.kind, t.whole))).collect();
+        assert_eq!(
+            targets,
+            [
+                (ItemKind::Message, format!("message: {long}")),
+                (ItemKind::Tool, format!("plan_approval: {plan}")),
+                (ItemKind::Banner, format!("prompt: {prompt}")),
+                (ItemKind::Failure, format!("error: {error}")),
+            ],
+            "what is drawn cut; not \"hi\", read_file(a.py), the short prompt nor the short error, drawn whole"
+        );
+        // The box lies over the words drawn cut.
+        let note = d.rows.iter().map(|r| row(cat, r)).find(|it| it.kind == ItemKind::Tool).unwrap();
+        let t = said_target(&note).unwrap();
+        let Some(Shape::Text { x, y, text: drawn, .. }) = note.shapes.iter().find(|s| matches!(s, Shape::Text { .. })) else { panic!() };
+        assert!(drawn.ends_with('…') && t.x < *x && *x < t.x + t.width && t.y < *y && *y < t.y + t.height, "{t:?} over {drawn}");
     }
 
     #[test]

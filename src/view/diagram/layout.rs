@@ -54,7 +54,7 @@ pub const BADGE_REACH: f64 = 86.0;
 pub fn row_reach(kind: &RowKind) -> f64 {
     use crate::view::diagram::metrics::{text_columns, BANNER_CHAR_WIDTH, BANNER_X};
     match kind {
-        RowKind::RunStarted { prompt } => BANNER_X + 4.0 + text_columns(&format!("▶ {prompt}")) * BANNER_CHAR_WIDTH,
+        RowKind::RunStarted { prompt, .. } => BANNER_X + 4.0 + text_columns(&format!("▶ {prompt}")) * BANNER_CHAR_WIDTH,
         // "Run finished" is a few words in every language.
         RowKind::RunFinished => 0.0,
         RowKind::Spawn { to_x, .. } => to_x + 60.0,
@@ -70,7 +70,7 @@ pub fn row_reach(kind: &RowKind) -> f64 {
             x + 10.0 + text_columns(&format!("{request_id}: pending → {to}")) * BOLD_CHAR_WIDTH
         }
         RowKind::Tool { x, label, .. } => x + 8.0 + label.chars().count() as f64 * CHAR_WIDTH + 14.0,
-        RowKind::Failure { x, error } => x + 10.0 + text_columns(&format!("⚠ {error}")) * CHAR_WIDTH,
+        RowKind::Failure { x, error, .. } => x + 10.0 + text_columns(&format!("⚠ {error}")) * CHAR_WIDTH,
     }
 }
 
@@ -87,6 +87,20 @@ pub struct Column {
     pub ended_y: Option<f64>,
     /// Its status as of the cursor (`None` for the lead).
     pub status: Option<MemberStatus>,
+    /// Each time it was spawned again up to the cursor (a new incarnation,
+    /// a new run of its loop), top to bottom: a new head there starts its
+    /// new lifeline. `ended_y` is then the last incarnation's end.
+    pub restarts: Vec<Restart>,
+}
+
+/// A teammate spawned again: where its new incarnation's head is drawn,
+/// and where the incarnation before it ended, if it shut down first.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Restart {
+    /// The top of the respawn's row (the new head's row).
+    pub y: f64,
+    /// The previous incarnation's shutdown row, if it shut down before.
+    pub ended_y: Option<f64>,
 }
 
 /// What one row shows.
@@ -94,8 +108,11 @@ pub struct Column {
 pub enum RowKind {
     /// A user prompt started a run.
     RunStarted {
-        /// The prompt.
+        /// The prompt, cut to 90 characters.
         prompt: String,
+        /// The whole prompt, when `prompt` cuts it: the diagram opens it
+        /// when the banner is tapped.
+        whole: Option<String>,
     },
     /// The team went quiet.
     RunFinished,
@@ -132,6 +149,9 @@ pub enum RowKind {
         /// What was said, whole: the plan on a plan request, the lead's
         /// feedback or the teammate's reason on a response.
         said: Option<Said>,
+        /// A plain message's (or broadcast's) whole text, which its label
+        /// may cut: the diagram opens it whole when its label is tapped.
+        text: Option<String>,
     },
     /// A request moved along its FSM.
     Transition {
@@ -148,8 +168,11 @@ pub enum RowKind {
     Tool {
         /// The agent's x.
         x: f64,
-        /// `tool(args)`.
+        /// `tool(args)`, cut to [`TOOL_LABEL_CHARS`].
         label: String,
+        /// The tool's name and its arguments whole (`label` may cut them):
+        /// the diagram opens them when the note is tapped.
+        call: (String, String),
         /// Its outcome as of the cursor: `None` while running.
         ok: Option<bool>,
         /// The result text, if any.
@@ -159,8 +182,11 @@ pub enum RowKind {
     Failure {
         /// The agent's x.
         x: f64,
-        /// The error.
+        /// The error, cut to 80 characters.
         error: String,
+        /// The whole error, when `error` cuts it: the diagram opens it
+        /// when the note is tapped.
+        whole: Option<String>,
     },
 }
 
@@ -278,6 +304,11 @@ fn short_args(input: &serde_json::Value) -> String {
     parts.join(", ")
 }
 
+/// `text` whole when `clip(text, max)` cuts it.
+fn cut_from(text: &str, max: usize) -> Option<String> {
+    (clip(text, max) != text).then(|| text.to_string())
+}
+
 /// Lays out the first `cursor` events of `trace` (all of them for `None`).
 /// For repeated cursors over one trace, keep a [`Layout`] instead: this
 /// builds one and throws it away.
@@ -306,6 +337,8 @@ struct ColumnTrack {
     born_y: f64,
     /// (seq, status, y): spawns (as `Working`) and status changes, in order.
     changes: Vec<(u64, MemberStatus, f64)>,
+    /// (seq, y) of each spawn after the first (a new incarnation).
+    restarts: Vec<(u64, f64)>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -363,7 +396,14 @@ impl Layout {
         let lead = AgentName::lead();
         let mut l = Layout { y: HEADER_HEIGHT, messages_before: vec![0], ..Layout::default() };
         l.col_of.insert(lead.clone(), 0);
-        l.columns.push(ColumnTrack { name: lead, x: LEFT, born_seq: 0, born_y: HEADER_HEIGHT - 20.0, changes: Vec::new() });
+        l.columns.push(ColumnTrack {
+            name: lead,
+            x: LEFT,
+            born_seq: 0,
+            born_y: HEADER_HEIGHT - 20.0,
+            changes: Vec::new(),
+            restarts: Vec::new(),
+        });
         l
     }
 
@@ -402,7 +442,14 @@ impl Layout {
         let x = LEFT + COLUMN_WIDTH * i as f64;
         self.col_of.insert(name.clone(), i);
         let y = self.y;
-        self.columns.push(ColumnTrack { name: name.clone(), x, born_seq: seq, born_y: y, changes: vec![(seq, MemberStatus::Working, y)] });
+        self.columns.push(ColumnTrack {
+            name: name.clone(),
+            x,
+            born_seq: seq,
+            born_y: y,
+            changes: vec![(seq, MemberStatus::Working, y)],
+            restarts: Vec::new(),
+        });
         x
     }
 
@@ -473,10 +520,13 @@ impl Layout {
                     delivered: false,
                     fault,
                     said: said(&message),
+                    text: matches!(message.msg_type, MessageType::Message | MessageType::Broadcast).then(|| message.content.clone()),
                 };
                 (Some(kind), RowTrack::Message { fate })
             }
-            (Event::RunStarted { prompt }, None) => (Some(RowKind::RunStarted { prompt: clip(prompt, 90) }), RowTrack::Fixed),
+            (Event::RunStarted { prompt }, None) => {
+                (Some(RowKind::RunStarted { prompt: clip(prompt, 90), whole: cut_from(prompt, 90) }), RowTrack::Fixed)
+            }
             (Event::RunFinished, None) => (Some(RowKind::RunFinished), RowTrack::Fixed),
             (Event::MemberSpawned { name, .. }, None) => {
                 let to_x = self.x_of(name, seq);
@@ -484,6 +534,10 @@ impl Layout {
                 let col = &mut self.columns[i];
                 if col.changes.last() != Some(&(seq, MemberStatus::Working, y)) {
                     col.changes.push((seq, MemberStatus::Working, y));
+                }
+                // Spawned before: a new incarnation, with a head of its own.
+                if col.born_seq < seq {
+                    col.restarts.push((seq, y));
                 }
                 (Some(RowKind::Spawn { name: name.clone(), from_x: LEFT, to_x }), RowTrack::Fixed)
             }
@@ -527,13 +581,14 @@ impl Layout {
                     self.activations[i].end = Some((seq, y));
                 }
                 let x = self.x_of(agent, seq);
-                (Some(RowKind::Failure { x, error: clip(error, 80) }), RowTrack::Fixed)
+                (Some(RowKind::Failure { x, error: clip(error, 80), whole: cut_from(error, 80) }), RowTrack::Fixed)
             }
             (Event::ToolCalled { agent, tool_use_id, tool, input }, None) => {
                 let x = self.x_of(agent, seq);
                 self.open_tools.insert(tool_use_id.clone(), self.rows.len());
-                let label = clip(&format!("{tool}({})", short_args(input)), TOOL_LABEL_CHARS);
-                (Some(RowKind::Tool { x, label, ok: None, output: None }), RowTrack::Tool { done: None })
+                let args = short_args(input);
+                let label = clip(&format!("{tool}({args})"), TOOL_LABEL_CHARS);
+                (Some(RowKind::Tool { x, label, call: (tool.clone(), args), ok: None, output: None }), RowTrack::Tool { done: None })
             }
             (Event::ToolReturned { tool_use_id, output, is_error, .. }, None) => {
                 if let Some(r) = self.open_tools.remove(tool_use_id) {
@@ -642,12 +697,26 @@ impl Layout {
             .map(|c| {
                 let upto = c.changes.partition_point(|(seq, _, _)| before(*seq));
                 let last = upto.checked_sub(1).map(|i| c.changes[i]);
+                // The last change before a seq, if it was a shutdown: where
+                // the incarnation running then ended.
+                let ended_before = |at: u64| {
+                    let i = c.changes.partition_point(|(seq, _, _)| *seq < at).checked_sub(1)?;
+                    let (_, status, y) = c.changes[i];
+                    (status == MemberStatus::Shutdown).then_some(y)
+                };
+                let restarts = c
+                    .restarts
+                    .iter()
+                    .take_while(|(seq, _)| before(*seq))
+                    .map(|&(seq, y)| Restart { y, ended_y: ended_before(seq) })
+                    .collect();
                 Column {
                     name: c.name.clone(),
                     x: c.x,
                     born_y: c.born_y,
                     ended_y: last.and_then(|(_, status, y)| (status == MemberStatus::Shutdown).then_some(y)),
                     status: if c.name.is_lead() { None } else { Some(last.map_or(MemberStatus::Working, |(_, status, _)| status)) },
+                    restarts,
                 }
             })
             .collect();

@@ -7,11 +7,18 @@
 //! run of the search to open (its path of choices): `explore=` + base64url
 //! of its JSON; the run is rebuilt from the path, so the link stays short.
 //!
+//! An explorer link that names a property (and, for a gallery run, its
+//! entry) reopens that finding: the run and its card (`finding_of_link`),
+//! so a shared finding shows what it breaks, not just a trace.
+//!
 //! Owns the link format and its errors. Pure: no DOM, no storage.
 
 use crate::explore::job::ExploreLink;
-use crate::protocol::{FaultPlan, Trace};
+use crate::explore::{replay_finding, ExploreError};
+use crate::protocol::{Event, FaultPlan, Trace};
+use crate::runtime::scenarios;
 use crate::view::export::{import_json, ImportError, MAX_IMPORT_BYTES};
+use crate::view::words::explorer::Card;
 
 /// Longest fragment offered as a link (browsers and chat apps cut longer).
 pub const MAX_LINK_CHARS: usize = 16_000;
@@ -137,7 +144,47 @@ fn parse_explore(data: &str) -> Result<ExploreLink, ShareError> {
             link.property.as_deref().unwrap_or_default().chars().take(40).collect::<String>()
         )));
     }
+    if link.entry.is_some() && link.entry().is_none() {
+        return Err(ShareError::BadExplore(format!(
+            "no gallery entry is called '{}'",
+            link.entry.as_deref().unwrap_or_default().chars().take(40).collect::<String>()
+        )));
+    }
     Ok(link)
+}
+
+/// A finding an explorer link reopens: its run, rebuilt from the link's
+/// path, the card over the diagram, and the event it breaks at.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FindingRun {
+    /// The run.
+    pub trace: Trace,
+    /// What its card says: the property, what the explorer found, the
+    /// gallery entry it reproduces.
+    pub card: Card,
+    /// The event where it breaks (or shows) the property, if found.
+    pub seq: Option<u64>,
+}
+
+/// The finding `link` names, rebuilt: `None` when it names no run (only
+/// settings); an error when its run cannot be rebuilt.
+pub fn finding_of_link(link: &ExploreLink) -> Option<Result<FindingRun, ExploreError>> {
+    let (Some(path), Some(property)) = (link.path.as_ref(), link.property()) else { return None };
+    let config = link.settings.config();
+    let rebuilt = scenarios::explorable(&config.scenario)
+        .ok_or_else(|| ExploreError::UnknownScenario(config.scenario.clone()))
+        .and_then(|scenario| replay_finding(scenario, &config, path, property));
+    Some(rebuilt.map(|(trace, finding)| {
+        let faults = trace.entries().iter().filter(|e| matches!(e.event, Event::FaultApplied { rule: None, .. })).count();
+        let card = Card::Finding {
+            property,
+            detail: finding.as_ref().map(|f| f.detail.clone()),
+            faults,
+            choices: path.len(),
+            entry: link.entry().map(|e| e.id),
+        };
+        FindingRun { trace, card, seq: finding.map(|f| f.seq) }
+    }))
 }
 
 /// What the fragment (with or without `#`) asks for; `None` for none.
@@ -286,7 +333,7 @@ mod tests {
         let settings = ExploreSettings { fault_kinds: vec![FaultAction::Drop], workers: 2, ..ExploreSettings::default() };
         let report = explore(&settings.config()).unwrap();
         let example = report.property(Property::NoAnswerLost).and_then(|p| p.example.clone()).expect("a dropped answer is found");
-        let link = ExploreLink { settings, path: Some(example.path.clone()), property: Some("no_answer_lost".into()) };
+        let link = ExploreLink { settings, path: Some(example.path.clone()), property: Some("no_answer_lost".into()), entry: None };
         let fragment = explore_fragment(&link).unwrap();
         assert!(fragment.len() < 2_000, "a path keeps the link short: {}", fragment.len());
         assert_eq!(parse_fragment(&fragment).unwrap(), Some(SharedRun::Explore(Box::new(link))));

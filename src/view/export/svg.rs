@@ -8,8 +8,8 @@
 
 use std::fmt::Write as _;
 
-use crate::protocol::{check, Trace};
-use crate::view::diagram::geometry::{draw, Geometry, Item, Shape};
+use crate::protocol::{check, Team, Trace};
+use crate::view::diagram::geometry::{draw_as_of, Geometry, Item, Shape};
 use crate::view::diagram::layout::{Layout, PALETTE_SIZE};
 use crate::view::diagram::legend::{legend, legend_summary};
 use crate::view::diagram::motion_draw;
@@ -94,7 +94,9 @@ pub fn svg_of_run(cat: &Catalog, trace: &Trace, cursor: Option<usize>, title: &s
     // One layout: its diagram and its flights read the same fates.
     let whole = Layout::of(trace);
     let diagram = whole.diagram(cursor, None);
-    let mut geometry = draw(cat, &diagram, &check(trace), shown);
+    // The marks' words agree with the tracker as of the same cursor.
+    let team = Team::replay(&trace.prefix(shown)).ok();
+    let mut geometry = draw_as_of(cat, &diagram, &check(trace), team.as_ref().map(Team::tracker), shown);
     let motion = whole.flights().at(shown, None);
     geometry.motion = motion_draw::draw(cat, &motion, &diagram, |seq| diagram.y_of(seq)).items;
     svg(cat, &geometry, title)
@@ -226,7 +228,7 @@ mod tests {
     use crate::protocol::check;
     use crate::protocol::testing::handshake;
     use crate::view::diagram::geometry::fixtures::faulty_run;
-    use crate::view::diagram::geometry::ShapeKind;
+    use crate::view::diagram::geometry::{draw, ShapeKind};
     use crate::view::diagram::layout::layout;
 
     #[test]

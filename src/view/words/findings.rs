@@ -8,7 +8,7 @@
 //! statuses) and event numbers are passed through as they are.
 
 use crate::explore::Detail;
-use crate::protocol::{Act, AgentName, Arrival, Breach, FaultRef, PendingCause, RequestId, RequestKind, ViolationKind};
+use crate::protocol::{Act, AgentName, Arrival, Breach, FaultRef, PendingCause, Request, RequestId, RequestKind, ViolationKind};
 use crate::view::i18n::{tr, Catalog};
 use crate::view::words::captions::{who, whose};
 
@@ -29,9 +29,9 @@ pub fn kind(cat: &Catalog, k: ViolationKind) -> String {
 }
 
 /// The diagram's tooltip on a violation mark: "Protocol violation: answer
-/// lost: …".
-pub fn mark(cat: &Catalog, k: ViolationKind, b: &Breach) -> String {
-    tr!(cat, "violation-mark", kind = kind(cat, k), detail = breach(cat, b))
+/// lost: …", as of the tracker's record of its request (`breach_as_of`).
+pub fn mark(cat: &Catalog, k: ViolationKind, b: &Breach, answered: Option<&Request>) -> String {
+    tr!(cat, "violation-mark", kind = kind(cat, k), detail = breach_as_of(cat, b, answered))
 }
 
 /// "fault rule 2", or "a fault".
@@ -171,6 +171,19 @@ pub fn breach(cat: &Catalog, b: &Breach) -> String {
             )
         }
     }
+}
+
+/// A checker violation's facts as of the tracker's state at the cursor:
+/// a request left pending when a run finished that the tracker records as
+/// answered since (a later run answered it) says so, so the finding never
+/// contradicts the tracker; `answered` is that request's record, if any.
+/// Any other violation reads as `breach`.
+pub fn breach_as_of(cat: &Catalog, b: &Breach, answered: Option<&Request>) -> String {
+    let words = breach(cat, b);
+    let Breach::LeftPending { request: id, .. } = b else { return words };
+    let Some(r) = answered.filter(|r| r.id == *id && r.status.is_terminal()) else { return words };
+    let Some(last) = r.transitions.last() else { return words };
+    words + &tr!(cat, "finding-pending-answered-later", by = who(cat, &last.by), status = r.status.as_str())
 }
 
 /// An explorer finding's facts, as a sentence.

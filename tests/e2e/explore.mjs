@@ -339,6 +339,10 @@ export function registerGallery(test, h) {
         const heads = await page.locator('svg.diagram .head-name').allTextContents();
         h.expect(heads.filter((t) => t === 'alice').length === 2, `alice has ${heads.filter((t) => t === 'alice').length} heads: ${heads}`);
         h.expect((await page.locator('svg.diagram .head-status').allTextContents()).includes('replaced'), 'the first alice is not marked replaced');
+        // The card leaves the diagram room, even on a phone (its story is
+        // cut to a few lines there, More shows the rest).
+        const pane = await page.locator('.diagram-scroll').boundingBox();
+        h.expect(pane && pane.height >= 150, `with the card open the diagram pane is ${pane && Math.round(pane.height)} px tall`);
         await h.screenshot(page, size, scheme, 'respawn');
         await h.expectNoAxeViolations(page, `with the respawn case open (${tag})`);
         // The findings panel agrees with the tracker at the end.

@@ -17,6 +17,7 @@ use crate::explore::{fork, Choice, PathExample, Property, PropertyReport, Quanti
 use crate::protocol::{FaultAction, Trace};
 use crate::runtime::scenarios;
 use crate::ui::browser::lang::lang;
+use crate::ui::diagram::more::{Clamp, ClampedText, MoreButton};
 use crate::ui::explore::state::{now, ExploreUi};
 use crate::ui::explore::workers::cores;
 use crate::ui::state::session::Session;
@@ -333,12 +334,17 @@ pub fn ExploreFinding() -> impl IntoView {
         let (title, text) = opened.card.words(cat);
         let marked = opened.seq.map(|seq| tr!(cat, "explore-marked", seq = seq.to_string()));
         let steps = opened.path.len();
+        // A phone or a short screen keeps the story to a few lines (More
+        // shows the rest) and the path folded, so the diagram keeps room.
+        let clamp = Clamp::new("finding-text");
+        let roomy = !crate::ui::browser::web::narrow();
         Some(view! {
             <section class="explore-finding" class:explore-example=opened.property.is_some() aria-labelledby="finding-title" aria-live="polite">
                 <h2 id="finding-title">{title}</h2>
-                <p>{text}</p>
+                <ClampedText clamp=clamp class="finding-text" text=Signal::stored(text)/>
+                <MoreButton clamp=clamp/>
                 {marked.filter(|_| opened.property.is_some()).map(|m| view! { <p class="small">{m}</p> })}
-                <details open=opened.property.is_none()>
+                <details open=opened.property.is_none() && roomy>
                     <summary>{tr!(cat, "explore-path-summary", count = steps)}</summary>
                     <ol class="explore-path small">
                         {opened.path.iter().enumerate().map(|(at, c)| view! { <PathStep at=at choice=c.clone()/> }).collect_view()}

@@ -70,7 +70,8 @@ async fn the_start_card_shows_with_nothing_loaded_offers_the_lesson_and_goes_whe
     leptos::task::tick().await;
     assert!(exists(&host, ".start-card"), "the card is the first screen");
     assert_eq!(texts(&host, ".start-card h2"), ["Start here"]);
-    assert_eq!(texts(&host, ".start-tour"), ["Start the lesson: without protocols, then with"]);
+    assert_eq!(texts(&host, ".start-tour"), ["▶ Start the lesson: without protocols, then with"], "the arrow is hidden from its name");
+    assert_eq!(el(&host, ".start-tour-icon").get_attribute("aria-hidden").as_deref(), Some("true"));
     assert_eq!(all(&host, ".start-card button.primary").len(), 1, "one obvious start");
     let ids: Vec<String> =
         all(&host, ".start-scenario").iter().map(|b| b.get_attribute("data-start-scenario").unwrap_or_default()).collect();

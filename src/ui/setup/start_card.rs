@@ -41,7 +41,7 @@ pub fn StartCard() -> impl IntoView {
             <section class="start-card" aria-labelledby="start-title">
                 <h2 id="start-title">{move || l.t("ui-start-title")}</h2>
                 <p class="start-lead">{move || l.t("ui-start-lead")}</p>
-                <button class="primary start-tour" on:click=start_tour>{move || l.t("ui-start-tour")}</button>
+                <button class="primary start-tour" on:click=start_tour><span class="start-tour-icon" aria-hidden="true">"▶ "</span>{move || l.t("ui-start-tour")}</button>
                 <h3 id="start-scenarios-title" class="start-scenarios-title">{move || l.t("ui-start-scenarios")}</h3>
                 <ul class="start-scenarios" aria-labelledby="start-scenarios-title">
                     {CORE.into_iter().map(|sc| view! {

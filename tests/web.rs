@@ -480,7 +480,7 @@ async fn a_stored_key_is_absent_from_every_export_and_from_storage_of_runs() {
     key.set_value(KEY);
     key.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
     let remember: web_sys::HtmlInputElement =
-        host.query_selector("input[type=checkbox]:not([aria-label])").unwrap().unwrap().unchecked_into();
+        host.query_selector("section[aria-labelledby=settings-title] input[type=checkbox]").unwrap().unwrap().unchecked_into();
     remember.set_checked(true);
     remember.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
     leptos::task::tick().await;

@@ -14,9 +14,6 @@ ui-presenter = Presenter
 ui-presenter-title = Presenter mode: the controls, the caption and the diagram fill the screen, large enough for a room (P)
 ui-presenter-leave-title = Leave presenter mode (P or Esc)
 ui-language = Language
-ui-empty-hint = Nothing has run yet: pick a scenario or type a prompt for the lead
-ui-empty-hint-narrow = {" "}(under Setup)
-ui-empty-hint-end = .
 ui-drawer-setup = Setup
 ui-drawer-panels = Panels
 ui-drawer-setup-title = Run setup
@@ -180,6 +177,32 @@ scenario-reject-then-accept-title = Busy teammate: reject, then accept
 scenario-out-of-order-title = Two requests, answered out of order
 scenario-scale-title = Scale: 50 teammates × 20 requests
 
+# The first screen (src/ui/setup/start_card.rs) and the setup column's tabs (src/ui/shell/drawers.rs)
+ui-start-title = Start here
+ui-start-lead = A lead asks a teammate to stop. With a plain message it cannot know whether she did; with a protocol every request gets an answer matched to it by request_id.
+ui-start-tour = Start the lesson: without protocols, then with
+ui-start-scenarios = Or run one of the lesson's scenarios
+ui-start-tools = Explore every run, inject faults, use a real model, import and export traces:
+ui-start-tools-button = Open the tools
+ui-setup-tabs = Run setup sections
+ui-tab-learn = Learn
+ui-tab-tools = Tools
+ui-tools = Tools
+ui-tools-title = The engineer's tools: explore every run, faults on the bus, model providers, trace import and export
+
+# Scenario prompts as the page shows them (keyed by the first scenario that has the prompt; the model is always given the English)
+scenario-shutdown-prompt-1 = Spawn alice as a coder. Then request her shutdown.
+scenario-list-after-shutdown-prompt-2 = List teammates to see alice's status after shutdown approval
+scenario-reject-plan-prompt-1 = Spawn bob with a risky refactoring task. Review and reject his plan.
+scenario-approve-plan-prompt-1 = Spawn charlie, have him submit a plan, then approve it.
+scenario-reject-then-accept-prompt-1 = Spawn dave to migrate three config files. Request his shutdown while he is mid-task, then request it again when he reports done.
+scenario-out-of-order-prompt-1 = Spawn erin to write release notes in two parts and frank to stand by, then request both shutdowns; watch the answers arrive out of order.
+scenario-scale-prompt-1 = Scale: spawn 50 teammates, then request each one's shutdown until it agrees; each rejects 19 times and approves request 20.
+scenario-without-protocols-prompt-1 = Spawn alice as a coder. Then send her a message: "Hey alice, please stop."
+scenario-without-protocols-prompt-2 = Now request alice's shutdown.
+scenario-twins-prompt-1 = Spawn alice as a coder and bob as a coder. Then request both shutdowns.
+scenario-respawn-prompt-2 = Spawn alice as a coder.
+
 # Panels (src/ui/panels.rs)
 ui-check-title = Protocol check ({ $count })
 ui-cut-findings = Showing { $shown } of { $total } findings
@@ -187,6 +210,7 @@ ui-check-ok = No violation: every answer matched a pending request from its addr
 ui-check-at = {" "}at #{ $seq }: { $detail }
 ui-team = Team
 ui-lead-stopped = lead · stopped
+ui-lead-role = lead
 ui-plan-mode = {" "}· plan mode
 ui-requests = Requests
 ui-no-replay = The trace cannot be replayed.

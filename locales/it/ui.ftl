@@ -14,9 +14,6 @@ ui-presenter = Presentazione
 ui-presenter-title = Modalità presentazione: i controlli, la didascalia e il diagramma riempiono lo schermo, abbastanza grandi per una sala (P)
 ui-presenter-leave-title = Esci dalla modalità presentazione (P o Esc)
 ui-language = Lingua
-ui-empty-hint = Non è ancora stato eseguito nulla: scegli uno scenario o scrivi un prompt per il lead
-ui-empty-hint-narrow = {" "}(in Configura)
-ui-empty-hint-end = .
 ui-drawer-setup = Configura
 ui-drawer-panels = Pannelli
 ui-drawer-setup-title = Configurazione
@@ -180,6 +177,32 @@ scenario-reject-then-accept-title = Compagno impegnato: rifiuta, poi approva
 scenario-out-of-order-title = Due richieste, risposte fuori ordine
 scenario-scale-title = Scala: 50 compagni × 20 richieste
 
+# La prima schermata (src/ui/setup/start_card.rs) e le schede della colonna di configurazione (src/ui/shell/drawers.rs)
+ui-start-title = Inizia da qui
+ui-start-lead = Il lead chiede a un compagno di fermarsi. Con un semplice messaggio non può sapere se si è fermata; con un protocollo ogni richiesta riceve una risposta abbinata a essa tramite request_id.
+ui-start-tour = Inizia la lezione: senza protocolli, poi con
+ui-start-scenarios = Oppure esegui uno degli scenari della lezione
+ui-start-tools = Esplora ogni esecuzione, inietta guasti, usa un modello reale, importa ed esporta tracce:
+ui-start-tools-button = Apri gli strumenti
+ui-setup-tabs = Sezioni della configurazione
+ui-tab-learn = Impara
+ui-tab-tools = Strumenti
+ui-tools = Strumenti
+ui-tools-title = Gli strumenti per chi sviluppa: esplora ogni esecuzione, guasti sul bus, provider di modelli, importa ed esporta tracce
+
+# I prompt degli scenari come li mostra la pagina (con la chiave del primo scenario che ha il prompt; il modello riceve sempre l'inglese)
+scenario-shutdown-prompt-1 = Spawn alice come coder. Poi richiedi il suo shutdown.
+scenario-list-after-shutdown-prompt-2 = Elenca i compagni per vedere lo stato di alice dopo l'approvazione dello shutdown
+scenario-reject-plan-prompt-1 = Spawn bob con un task di refactoring rischioso. Rivedi e rifiuta il suo piano.
+scenario-approve-plan-prompt-1 = Spawn charlie, fagli sottomettere un piano, poi approvalo.
+scenario-reject-then-accept-prompt-1 = Spawn dave per migrare tre file di configurazione. Richiedi il suo shutdown a metà del lavoro, poi richiedilo di nuovo quando dice di aver finito.
+scenario-out-of-order-prompt-1 = Spawn erin per scrivere le note di rilascio in due parti e frank in attesa, poi richiedi entrambi gli shutdown; guarda le risposte arrivare fuori ordine.
+scenario-scale-prompt-1 = Scala: spawn 50 compagni, poi richiedi lo shutdown di ognuno finché accetta; ognuno rifiuta 19 volte e approva la richiesta 20.
+scenario-without-protocols-prompt-1 = Spawn alice come coder. Poi mandale un messaggio: "Hey alice, please stop."
+scenario-without-protocols-prompt-2 = Ora richiedi lo shutdown di alice.
+scenario-twins-prompt-1 = Spawn alice e bob, entrambi come coder. Poi richiedi entrambi gli shutdown.
+scenario-respawn-prompt-2 = Spawn alice come coder.
+
 # Pannelli (src/ui/panels.rs)
 ui-check-title = Controllo del protocollo ({ $count })
 ui-cut-findings = { $shown } di { $total } segnalazioni mostrate
@@ -187,6 +210,7 @@ ui-check-ok = Nessuna violazione: ogni risposta è arrivata dal destinatario di 
 ui-check-at = {" "}a #{ $seq }: { $detail }
 ui-team = Team
 ui-lead-stopped = lead · fermato
+ui-lead-role = lead
 ui-plan-mode = {" "}· modalità piano
 ui-requests = Richieste
 ui-no-replay = Non è possibile riprodurre la traccia.

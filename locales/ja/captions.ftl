@@ -58,7 +58,7 @@ cap-inbox-text = { $who_start }がインボックスを読みます：{ $message
 cap-inbox-text-lead = { $who_start }が自分のインボックスを読みます：{ $messages }{ $what }。インボックスは再び空になります。
 cap-inbox-next = { $who_start }はそれぞれを request_id で照合して処理します。
 
-cap-shutdown-requested-title = シャットダウンを要求
+cap-shutdown-requested-title = シャットダウンをリクエスト
 cap-shutdown-requested-text = { $who_start }が { $addressee } にシャットダウンを求めます。リクエスト { $id } が作成され、{ $addressee } が答えるまで pending です：shutdown_requests[{ $id }] = {"{"}target: { $addressee }, status: pending{"}"}。
 cap-plan-submitted-title = プランを提出
 cap-plan-submitted-text = { $requester }が承認を求めてプランを提出します：{ $plan }。{ $reviewer }がレビューするまで、リクエスト { $id } は pending です。それまで{ $requester }はプランを実行してはいけません。
@@ -134,6 +134,6 @@ cap-tool-plan-submit = { $who_start }が plan_approval を呼んでプランを�
 cap-tool-read-inbox = { $who_start }が read_inbox を呼び、届いているメッセージを読みます。
 cap-tool-send = { $who_start }が send_message を呼び、{ $to }にメッセージを書きます。
 cap-tool-broadcast = { $who_start }が broadcast を呼び、チームメイト全員にメッセージを書きます。
-cap-tool-list = { $who_start }が list_teammates を呼び、config.json で各メンバーのステータスを見ます。
+cap-tool-list = { $who_start }が list_teammates を呼び、config.json で各チームメイトのステータスを見ます。
 cap-tool-file = { $who_start }が { $path } に対して { $tool } を呼びます。
 cap-tool-other = { $who_start }がツール { $tool } を呼びます。

@@ -4,7 +4,7 @@
 ui-skip-links = スキップリンク
 ui-skip-controls = 再生コントロールへ移動
 ui-skip-diagram = 図へ移動
-ui-skip-setup = 実行設定へ移動
+ui-skip-setup = 実行のセットアップへ移動
 ui-title = Team Protocols Playground
 ui-tagline = リーダーとチームメイトがシャットダウンとプラン承認をやり取りする様子を観察します。状態機械は 1 つ、request_id で相関します。
 ui-recorded-trace = （記録されたトレース）
@@ -14,14 +14,11 @@ ui-presenter = プレゼンター
 ui-presenter-title = プレゼンターモード：操作バー、キャプション、図が画面いっぱいに、会場から読める大きさで表示されます（P）
 ui-presenter-leave-title = プレゼンターモードを終了（P または Esc）
 ui-language = 言語
-ui-empty-hint = まだ何も実行されていません：シナリオを選ぶか、リーダーへのプロンプトを入力してください
-ui-empty-hint-narrow = （「設定」内）
-ui-empty-hint-end = 。
-ui-drawer-setup = 設定
+ui-drawer-setup = セットアップ
 ui-drawer-panels = パネル
-ui-drawer-setup-title = 実行設定
+ui-drawer-setup-title = 実行のセットアップ
 ui-drawer-panels-title = チームとプロトコル
-ui-close-setup = 実行設定を閉じる
+ui-close-setup = 実行のセットアップを閉じる
 ui-close-panels = パネルを閉じる
 ui-close = 閉じる
 ui-more = 続きを表示
@@ -180,13 +177,40 @@ scenario-reject-then-accept-title = 忙しいチームメイト：拒否して�
 scenario-out-of-order-title = 2 つのリクエストに順不同でレスポンス
 scenario-scale-title = 規模：チームメイト 50 人 × リクエスト 20 件
 
+# 最初の画面 (src/ui/setup/start_card.rs) とセットアップ欄のタブ (src/ui/shell/drawers.rs)
+ui-start-title = ここから始める
+ui-start-lead = リーダーがチームメイトに停止を頼みます。ただのメッセージでは、彼女が本当に止まったか分かりません。プロトコルがあれば、どのリクエストにも request_id で対応づけられたレスポンスが返ります。
+ui-start-tour = レッスンを始める：プロトコルなし、次にプロトコルあり
+ui-start-scenarios = またはレッスンのシナリオを 1 つ実行
+ui-start-tools = すべての実行の探索、障害の注入、実際のモデルの利用、トレースのインポートとエクスポート：
+ui-start-tools-button = ツールを開く
+ui-setup-tabs = 実行のセットアップの区分
+ui-tab-learn = 学ぶ
+ui-tab-tools = ツール
+ui-tools = ツール
+ui-tools-title = エンジニア向けツール：すべての実行の探索、バスの障害、モデルのプロバイダ、トレースのインポートとエクスポート
+
+# ページに表示するシナリオのプロンプト（そのプロンプトを持つ最初のシナリオで命名。モデルには常に英語の原文を渡します）
+scenario-shutdown-prompt-1 = alice をコーダーとして生成。次に彼女のシャットダウンをリクエスト。
+scenario-list-after-shutdown-prompt-2 = チームメイトを一覧し、シャットダウン承認後の alice の状態を確認
+scenario-reject-plan-prompt-1 = bob をリスクの高いリファクタリングのタスクで生成。彼のプランをレビューして拒否。
+scenario-approve-plan-prompt-1 = charlie を生成し、プランを提出させてから承認。
+scenario-reject-then-accept-prompt-1 = dave を生成して設定ファイル 3 つを移行させる。作業の途中で彼のシャットダウンをリクエストし、完了の報告が来たらもう一度リクエスト。
+scenario-out-of-order-prompt-1 = erin にリリースノートを 2 部に分けて書かせ、frank を待機させて生成し、2 人のシャットダウンをリクエスト。レスポンスが順不同で届く様子を見る。
+scenario-scale-prompt-1 = スケール：チームメイトを 50 人生成し、それぞれが同意するまでシャットダウンをリクエスト。各自 19 回拒否し、20 回目のリクエストを承認。
+scenario-without-protocols-prompt-1 = alice をコーダーとして生成。次に彼女へメッセージを送る：「Hey alice, please stop.」
+scenario-without-protocols-prompt-2 = では alice のシャットダウンをリクエスト。
+scenario-twins-prompt-1 = alice と bob をどちらもコーダーとして生成。次に 2 人のシャットダウンをリクエスト。
+scenario-respawn-prompt-2 = alice をコーダーとして生成。
+
 # パネル (src/ui/panels.rs)
 ui-check-title = プロトコルチェック（{ $count }）
 ui-cut-findings = { $total } 件中 { $shown } 件の検出結果を表示
 ui-check-ok = 違反なし：すべてのレスポンスが pending のリクエストの宛先から返され、そのリクエストと一致しました。
 ui-check-at = {" "}#{ $seq }：{ $detail }
 ui-team = チーム
-ui-lead-stopped = lead · 停止済み
+ui-lead-stopped = リーダー · 停止済み
+ui-lead-role = リーダー
 ui-plan-mode = {" "}· プランモード
 ui-requests = リクエスト
 ui-no-replay = トレースを再生できません。
@@ -245,7 +269,7 @@ ui-fsm-label-empty = 唯一の状態機械、pending → approved | rejected。�
 ui-fsm-empty = まだリクエストはありません：リーダーの shutdown_request かチームメイトの plan_approval が pending のリクエストを作ります。
 ui-fsm-last = { $fsm }（最後に更新されたリクエスト）
 ui-tracker-label = { $name } トラッカー
-ui-cut-members = { $total } 人中 { $shown } 人のメンバーを表示
+ui-cut-members = { $total } 人中 { $shown } 人のチームメイトを表示
 ui-cut-messages = { $total } 件中 { $shown } 件のメッセージを表示
 ui-sentence = { $text }。
 ui-messages-caption = これまでのメッセージ（新しい順）：ステップ { $shown } / { $len } の時点で { $total } 件。

@@ -134,6 +134,6 @@ cap-tool-plan-submit = { $who_start }调用 plan_approval 提交计划（提交�
 cap-tool-read-inbox = { $who_start }调用 read_inbox，读取等待它的消息。
 cap-tool-send = { $who_start }调用 send_message，给{ $to }发消息。
 cap-tool-broadcast = { $who_start }调用 broadcast，给每个队友发消息。
-cap-tool-list = { $who_start }调用 list_teammates，查看 config.json 中每个成员的状态。
+cap-tool-list = { $who_start }调用 list_teammates，查看 config.json 中每个队友的状态。
 cap-tool-file = { $who_start }对 { $path } 调用 { $tool }。
 cap-tool-other = { $who_start }调用工具 { $tool }。

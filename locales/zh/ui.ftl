@@ -4,7 +4,7 @@
 ui-skip-links = 跳转链接
 ui-skip-controls = 跳到播放控件
 ui-skip-diagram = 跳到图示
-ui-skip-setup = 跳到运行设置
+ui-skip-setup = 跳到运行配置
 ui-title = 团队协议演练场
 ui-tagline = 观看领导和队友协商关机与计划审批——同一个状态机，靠 request_id 关联请求与响应。
 ui-recorded-trace = （录制的轨迹）
@@ -14,14 +14,11 @@ ui-presenter = 演示模式
 ui-presenter-title = 演示模式：控制栏、说明和序列图铺满屏幕，字大到全场都能看清（P）
 ui-presenter-leave-title = 退出演示模式（P 或 Esc）
 ui-language = 语言
-ui-empty-hint = 还没有运行任何内容：选择一个场景，或为领导输入提示词
-ui-empty-hint-narrow = （在“设置”中）
-ui-empty-hint-end = 。
-ui-drawer-setup = 设置
+ui-drawer-setup = 配置
 ui-drawer-panels = 面板
-ui-drawer-setup-title = 运行设置
+ui-drawer-setup-title = 运行配置
 ui-drawer-panels-title = 团队与协议
-ui-close-setup = 关闭运行设置
+ui-close-setup = 关闭运行配置
 ui-close-panels = 关闭面板
 ui-close = 关闭
 ui-more = 展开
@@ -180,13 +177,40 @@ scenario-reject-then-accept-title = 忙碌的队友：先拒绝，再批准
 scenario-out-of-order-title = 两个请求，乱序响应
 scenario-scale-title = 规模：50 个队友 × 20 个请求
 
+# 首屏 (src/ui/setup/start_card.rs) 与配置栏的标签页 (src/ui/shell/drawers.rs)
+ui-start-title = 从这里开始
+ui-start-lead = 领导让一个队友停下。只发一条普通消息，它无法知道她是否真的停了；有了协议，每个请求都会得到一个用 request_id 对应上的响应。
+ui-start-tour = 开始本课：先没有协议，再有协议
+ui-start-scenarios = 或者运行本课的一个场景
+ui-start-tools = 探索每一次运行、注入故障、使用真实模型、导入和导出轨迹：
+ui-start-tools-button = 打开工具
+ui-setup-tabs = 运行配置的分区
+ui-tab-learn = 学习
+ui-tab-tools = 工具
+ui-tools = 工具
+ui-tools-title = 工程师工具：探索每一次运行、总线故障、模型提供方、轨迹导入与导出
+
+# 页面上显示的场景提示词（按第一个包含该提示词的场景命名；模型收到的始终是英文原文）
+scenario-shutdown-prompt-1 = 生成 alice，担任程序员。然后请求她关机。
+scenario-list-after-shutdown-prompt-2 = 列出队友，查看关机批准后 alice 的状态
+scenario-reject-plan-prompt-1 = 生成 bob，交给他一个有风险的重构任务。审查并拒绝他的计划。
+scenario-approve-plan-prompt-1 = 生成 charlie，让他提交一个计划，然后批准它。
+scenario-reject-then-accept-prompt-1 = 生成 dave，让他迁移三个配置文件。在他做到一半时请求他关机，等他报告完成后再请求一次。
+scenario-out-of-order-prompt-1 = 生成 erin 分两部分撰写发布说明，生成 frank 待命，然后请求两人关机；观察响应乱序到达。
+scenario-scale-prompt-1 = 规模：生成 50 个队友，然后反复请求每个队友关机直到它同意；每个都拒绝 19 次，批准第 20 个请求。
+scenario-without-protocols-prompt-1 = 生成 alice，担任程序员。然后给她发一条消息：“Hey alice, please stop.”
+scenario-without-protocols-prompt-2 = 现在请求 alice 关机。
+scenario-twins-prompt-1 = 生成 alice 和 bob，都担任程序员。然后请求两人关机。
+scenario-respawn-prompt-2 = 生成 alice，担任程序员。
+
 # 面板 (src/ui/panels.rs)
 ui-check-title = 协议检查（{ $count }）
 ui-cut-findings = 显示 { $total } 条发现中的 { $shown } 条
 ui-check-ok = 没有违规：每个响应都来自某个 pending 请求的收件人，并与该请求对应。
 ui-check-at = {" "}于 #{ $seq }：{ $detail }
 ui-team = 团队
-ui-lead-stopped = lead · 已停止
+ui-lead-stopped = 领导 · 已停止
+ui-lead-role = 领导
 ui-plan-mode = {" "}· 计划模式
 ui-requests = 请求
 ui-no-replay = 无法重放该轨迹。
@@ -245,7 +269,7 @@ ui-fsm-label-empty = 唯一的状态机，pending → approved | rejected；还�
 ui-fsm-empty = 还没有请求：领导的 shutdown_request 或队友的 plan_approval 会创建一个，状态为 pending。
 ui-fsm-last = { $fsm }（最近变动的请求）
 ui-tracker-label = { $name } tracker
-ui-cut-members = 显示 { $total } 个成员中的 { $shown } 个
+ui-cut-members = 显示 { $total } 个队友中的 { $shown } 个
 ui-cut-messages = 显示 { $total } 条消息中的 { $shown } 条
 ui-sentence = { $text }。
 ui-messages-caption = 目前的消息，最新在前：截至第 { $shown } 步（共 { $len } 步）共 { $total } 条。

@@ -32,7 +32,7 @@ export function register(test, h) {
     test(`${tag}: explore the shutdown scenario with one fault, open the counterexample, step it`, async (browser) => {
       const { context, page, errors } = await h.openPage(browser, size, scheme);
       try {
-        await h.openDrawer(page, size, 'Setup');
+        await h.openTools(page, size);
         await setUp(page, { scenario: 'shutdown', faults: 1, workers: 1 });
         await page.getByRole('button', { name: 'Start', exact: true }).click();
         const done = await searchEnds(page, h);
@@ -101,6 +101,7 @@ export function register(test, h) {
     const size = { width: 1440, height: 900 };
     const { context, page, errors } = await h.openPage(browser, size, 'dark');
     try {
+      await h.openTools(page, size);
       const workers = [];
       page.on('worker', (w) => workers.push(w));
       await setUp(page, { scenario: 'out-of-order', faults: 3, workers: 2 });
@@ -128,6 +129,7 @@ export function register(test, h) {
     const size = { width: 1440, height: 900 };
     const { context, page, errors } = await h.openPage(browser, size, 'light');
     try {
+      await h.openTools(page, size);
       const workers = [];
       page.on('worker', (w) => workers.push(w));
       const closed = new Set();
@@ -173,6 +175,7 @@ export function register(test, h) {
     const size = { width: 1440, height: 900 };
     const { context, page, errors } = await h.openPage(browser, size, 'light');
     try {
+      await h.openTools(page, size);
       let broken = true;
       await context.route('**/explore_worker_loader.js', (route) => (broken ? route.fulfill({ status: 404, contentType: 'text/plain', body: 'not here' }) : route.continue()));
       const workers = [];
@@ -199,6 +202,7 @@ export function register(test, h) {
     const size = { width: 1440, height: 900 };
     const { context, page, errors } = await h.openPage(browser, size, 'light');
     try {
+      await h.openTools(page, size);
       const count = async (name) => Number((await page.locator(`[data-counter=${name}]`).textContent()).replace(/,/g, ''));
       const verdicts = () => page.evaluate(() => [...document.querySelectorAll('.verdict[data-property]')]
         .map((v) => `${v.dataset.property}=${v.querySelector('.verdict-badge').textContent}`).join(' '));
@@ -229,12 +233,13 @@ export function register(test, h) {
     const { context, page, errors } = await h.openPage(browser, size, 'light');
     try {
       await page.getByRole('combobox', { name: 'Speed' }).selectOption('4');
-      await page.getByRole('button', { name: /^Reject a risky plan/ }).click();
+      await page.locator('#setup').getByRole('button', { name: /^Reject a risky plan/ }).click();
       await page.waitForFunction(() => {
         const run = [...document.querySelectorAll('button')].find((b) => b.textContent.trim() === 'Run');
         return run && !run.disabled && document.querySelectorAll('svg.diagram').length > 0;
       }, null, { timeout: 60_000 });
       await page.waitForFunction(() => /showing (\d+) of \1 events/.test(document.querySelector('svg.diagram')?.getAttribute('aria-label') || ''));
+      await h.openTools(page, size);
       await page.getByRole('button', { name: 'Fork the run on screen' }).click();
       const card = page.getByRole('region', { name: /^This run, as the explorer's path/ });
       await card.waitFor({ state: 'visible' });
@@ -270,7 +275,7 @@ export function register(test, h) {
     test(`${tag}: the Explore panel and its counterexample card speak Japanese, and switching to English rewords them`, async (browser) => {
       const { context, page, errors } = await h.openPage(browser, size, 'light', 'ja-JP', '再生');
       try {
-        if (size.width < 1200) await page.locator('#setup-toggle').click();
+        await h.openTools(page, size);
         await page.getByRole('combobox', { name: '探索するシナリオ' }).selectOption('shutdown');
         const f = page.getByRole('spinbutton', { name: '実行あたりの障害数' });
         await f.fill('1');
@@ -369,6 +374,7 @@ export function registerGallery(test, h) {
     const size = { width: 1440, height: 900 };
     const { context, page, errors } = await h.openPage(browser, size, 'light');
     try {
+      await h.openTools(page, size);
       const gallery = page.getByRole('region', { name: 'Gallery of real failures' });
       const entries = gallery.getByRole('article');
       const n = await entries.count();

@@ -104,6 +104,37 @@ async function expectUsableLayout(page, size, playName = 'Play') {
   expect(diagram.height >= 300, `the diagram pane is only ${diagram.height} px tall`);
 }
 
+/** The first screen (nothing loaded): the "Start here" card's tour button
+ * and its three scenario buttons are in view without scrolling and not
+ * covered; the controls that cannot act are disabled; nothing scrolls
+ * sideways. */
+async function expectFirstScreen(page, size) {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow <= 0, `the page scrolls sideways by ${overflow} px`);
+  const card = page.getByRole('region', { name: 'Start here', exact: true });
+  await card.waitFor({ state: 'visible' });
+  const starts = [
+    ['the tour button', card.getByRole('button', { name: 'Start the lesson: without protocols, then with', exact: true })],
+    ...['Graceful shutdown', 'Approve a plan', 'Reject a risky plan'].map((n) => [n, card.getByRole('button', { name: new RegExp(`^${n}`) })]),
+  ];
+  for (const [what, button] of starts) {
+    const b = await button.boundingBox();
+    expect(b && b.x >= 0 && b.y >= 0 && b.x + b.width <= size.width && b.y + b.height <= size.height,
+      `${what} is not in view without scrolling at ${size.width}x${size.height}: ${JSON.stringify(b)}`);
+    const covered = await button.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return hit && (hit === el || el.contains(hit)) ? null : (hit ? hit.outerHTML.slice(0, 80) : 'nothing');
+    });
+    expect(covered === null, `${what} is covered by ${covered}`);
+  }
+  for (const name of ['Back', 'Play', 'Next', 'Stop']) {
+    expect(await page.getByRole('button', { name, exact: true }).isDisabled(), `${name} is enabled with nothing loaded`);
+  }
+  expect(await page.getByRole('slider', { name: 'Scrub through events' }).isDisabled(), 'the scrubber is enabled with nothing loaded');
+  expect(await page.getByRole('checkbox', { name: 'Follow latest' }).isDisabled(), 'Follow is enabled with nothing loaded');
+}
+
 const drawerToggle = (page, name) => page.getByRole('button', { name, exact: true });
 
 /** On a narrow screen, opens the drawer named `name` (a no-op when wide). */
@@ -124,6 +155,18 @@ async function closeDrawer(page, size, name) {
   }
 }
 
+/** Opens the engineer's tools (the setup column's Tools tab) with the
+ * header's Tools button: one click on every screen (on a narrow one it opens
+ * the setup drawer on that tab). */
+async function openTools(page, size) {
+  await page.locator('#tools-toggle').click();
+  expect((await page.locator('#setup-tab-tools').getAttribute('aria-selected')) === 'true', 'the Tools button did not pick the Tools tab');
+  if (size.width < DRAWER_BELOW) {
+    expect((await page.locator('#setup-toggle').getAttribute('aria-expanded')) === 'true', 'the Tools button did not open the setup drawer');
+  }
+  await page.locator('section.explore').waitFor({ state: 'visible' });
+}
+
 /** "showing N of M events", from the diagram's accessible name. */
 async function shownOf(page) {
   const label = await page.getByRole('img', { name: /^Sequence diagram/ }).getAttribute('aria-label');
@@ -137,7 +180,7 @@ async function shownOf(page) {
 async function runShutdown(page, size) {
   await page.getByRole('combobox', { name: 'Speed' }).selectOption('4');
   await openDrawer(page, size, 'Setup');
-  await page.getByRole('button', { name: /^Graceful shutdown/ }).click();
+  await page.locator('#setup').getByRole('button', { name: /^Graceful shutdown/ }).click();
   await closeDrawer(page, size, 'Setup');
   // The run is over when Run is enabled again and the trace has events.
   await page.waitForFunction(() => {
@@ -164,7 +207,7 @@ for (const size of SIZES) {
     test(`${tag}: the landing page fits the screen and has no axe violation`, async (browser) => {
       const { context, page, errors } = await openPage(browser, size, scheme);
       try {
-        await expectUsableLayout(page, size);
+        await expectFirstScreen(page, size);
         await screenshot(page, size, scheme, 'landing');
         await expectNoAxeViolations(page, `on landing (${tag})`);
         return errors;
@@ -504,8 +547,8 @@ for (const scheme of SCHEMES) {
       await page.getByRole('button', { name: 'Close panels' }).click();
       expect((await drawerToggle(page, 'Panels').getAttribute('aria-expanded')) === 'false', 'Close panels did not close the drawer');
       expect(!(await requests.isVisible()), 'the closed drawer is still visible');
-      // The setup drawer: every fault field is inside it, none clipped.
-      await openDrawer(page, size, 'Setup');
+      // The setup drawer's Tools tab: every fault field is inside it, none clipped.
+      await openTools(page, size);
       const setup = page.getByRole('complementary', { name: 'Run setup' });
       const setupBox = await setup.boundingBox();
       for (const name of ['Fault action', 'Fault delay in milliseconds', 'Fault message type', 'Fault sender', 'Fault recipient', 'Fault probability']) {
@@ -533,22 +576,24 @@ test('1440x900 light: skip links come first and reach the controls and the diagr
     const first = await page.evaluate(() => document.activeElement?.textContent?.trim());
     expect(first === 'Skip to playback controls', `the first tab stop is '${first}'`);
     await page.keyboard.press('Enter');
-    // From the controls, Play is a few tab stops away.
+    // From the controls, the first that can act with nothing loaded (Live;
+    // Play waits for a run) is a few tab stops away.
     let stops = 0;
     for (; stops < 8; stops++) {
       await page.keyboard.press('Tab');
       const name = await page.evaluate(() => document.activeElement?.textContent?.trim());
-      if (name === 'Play') break;
+      if (name === 'Live') break;
     }
-    expect(stops < 8, 'Play is not within 8 tab stops of the skip link');
+    expect(stops < 8, 'the playback controls are not within 8 tab stops of the skip link');
     const count = await page.evaluate(() => {
-      // Tab stops before Play from the top of the page, in document order.
+      // Tab stops before the first screen's start button from the top of
+      // the page, in document order.
       const all = [...document.querySelectorAll('a[href], button, input, select, textarea, [tabindex]')]
         .filter((el) => !el.disabled && el.tabIndex >= 0 && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden');
-      return all.findIndex((el) => el.textContent.trim() === 'Play');
+      return all.findIndex((el) => el.classList.contains('start-tour'));
     });
-    tabStopsBeforePlay.push(count);
-    expect(count >= 0 && count <= 10, `${count} tab stops before Play`);
+    tabStopsBeforeStart.push(count);
+    expect(count >= 0 && count <= 10, `${count} tab stops before the start button`);
     const skipDiagram = page.getByRole('link', { name: 'Skip to diagram' });
     await skipDiagram.focus();
     await page.keyboard.press('Enter');
@@ -559,7 +604,7 @@ test('1440x900 light: skip links come first and reach the controls and the diagr
     await context.close();
   }
 });
-const tabStopsBeforePlay = [];
+const tabStopsBeforeStart = [];
 
 for (const scheme of SCHEMES) {
   test(`768x1024 ${scheme}: ? opens the keyboard shortcuts dialog, which lists every key and closes with Escape`, async (browser) => {
@@ -645,6 +690,70 @@ for (const [size, scheme] of [[{ name: 'small phone', width: 360, height: 640 },
   });
 }
 
+// The first screen (issue 31 §5): one obvious start and the lesson's three
+// scenarios above the fold on every screen, light and dark, axe clean; the
+// start button starts the "Without protocols" tour, and a scenario button
+// runs its scenario (the card gives way to the run).
+const FIRST_SIZES = [{ name: 'full hd', width: 1920, height: 1080 }, CUT_SIZES[0], SIZES[2], CUT_SIZES[2]];
+for (const size of FIRST_SIZES) {
+  for (const scheme of SCHEMES) {
+    const tag = `${size.width}x${size.height} ${scheme}`;
+    test(`${tag}: the first screen offers the lesson's tour and three scenarios above the fold, axe clean, and starts them`, async (browser) => {
+      const { context, page, errors } = await openPage(browser, size, scheme);
+      try {
+        await expectFirstScreen(page, size);
+        await screenshot(page, size, scheme, 'first-screen');
+        await expectNoAxeViolations(page, `on the first screen (${tag})`);
+        const card = page.getByRole('region', { name: 'Start here', exact: true });
+        if (scheme === 'light') {
+          await card.getByRole('button', { name: 'Start the lesson: without protocols, then with', exact: true }).click();
+          const tour = page.getByRole('region', { name: /^Tour: Without protocols/ });
+          await tour.waitFor({ state: 'visible' });
+          expect(await card.count() === 0, 'the start card stays over the tour');
+          await tour.getByRole('heading', { level: 3 }).first().waitFor({ state: 'visible' });
+        } else {
+          await card.getByRole('button', { name: /^Reject a risky plan/ }).click();
+          await page.waitForFunction(() => document.querySelector('.banner.run-end') !== null, null, { timeout: 60_000 });
+          expect(await card.count() === 0, 'the start card stays over the run');
+          expect(!(await page.getByRole('button', { name: 'Play', exact: true }).isDisabled()), 'Play is still disabled with a run on screen');
+          expect(!(await page.getByRole('slider', { name: 'Scrub through events' }).isDisabled()), 'the scrubber is still disabled with a run on screen');
+        }
+        return errors;
+      } finally {
+        await context.close();
+      }
+    });
+  }
+}
+
+// The engineer's tools: one click on the header's Tools button shows them
+// (a drawer on a narrow screen); on a wide screen the setup column widens
+// so the Explore panel has room.
+for (const [size, scheme] of [[SIZES[0], 'light'], [CUT_SIZES[0], 'dark'], [SIZES[2], 'dark']]) {
+  const tag = `${size.width}x${size.height} ${scheme}`;
+  test(`${tag}: the Tools button opens the engineer's tools in one click, with room, axe clean`, async (browser) => {
+    const { context, page, errors } = await openPage(browser, size, scheme);
+    try {
+      await openTools(page, size);
+      const setup = await page.locator('#setup').boundingBox();
+      expect(setup.width >= Math.min(size.width, 400), `the tools have only ${setup.width} px`);
+      for (const name of ['Explore every run', 'Trace', 'Settings', 'Faults on the bus', 'Gallery of real failures']) {
+        expect(await page.getByRole('heading', { name, exact: true }).count() === 1, `the tools lack '${name}'`);
+      }
+      expect(await page.getByRole('heading', { name: 'Scenarios', exact: true }).isHidden(), 'the lesson\'s tab still shows beside the tools');
+      await screenshot(page, size, scheme, 'tools');
+      await expectNoAxeViolations(page, `with the tools open (${tag})`);
+      // Back to the lesson's tab by keyboard: the tab list's arrow keys.
+      await page.getByRole('tab', { name: 'Tools', exact: true }).press('ArrowLeft');
+      expect((await page.getByRole('tab', { name: 'Learn', exact: true }).getAttribute('aria-selected')) === 'true', '← did not pick the Learn tab');
+      await page.getByRole('heading', { name: 'Scenarios', exact: true }).waitFor({ state: 'visible' });
+      return errors;
+    } finally {
+      await context.close();
+    }
+  });
+}
+
 // The lesson's languages: a browser in Japanese (and Chinese, Italian) gets
 // the page in its language, <html lang> set, no missing key, no text
 // spilling out of its controls, and no axe violation after a run.
@@ -679,7 +788,7 @@ for (const lang of LANGUAGES) {
           expect(picked === lang.tag, `the switcher shows '${picked}'`);
           await page.getByRole('combobox', { name: /速度|速度|Velocità/ }).selectOption('4');
           if (size.width < DRAWER_BELOW) await page.locator('#setup-toggle').click();
-          await page.getByRole('button', { name: new RegExp(`^${lang.scenario}`) }).click();
+          await page.locator('#setup').getByRole('button', { name: new RegExp(`^${lang.scenario}`) }).click();
           if (size.width < DRAWER_BELOW && (await page.locator('#setup-toggle').getAttribute('aria-expanded')) === 'true') await page.keyboard.press('Escape');
           await page.waitForFunction((runName) => {
             const run = [...document.querySelectorAll('button')].find((b) => b.textContent.trim() === runName);
@@ -928,6 +1037,8 @@ for (const size of PRESENTER_SIZES) {
 
 registerExplore(test, { openPage, expect, openDrawer, closeDrawer, screenshot, expectNoAxeViolations, shownOf });
 registerGallery(test, { openPage, expect, screenshot, expectNoAxeViolations, openDrawer, closeDrawer });
+registerExplore(test, { openPage, expect, openDrawer, closeDrawer, openTools, screenshot, expectNoAxeViolations, shownOf });
+registerGallery(test, { openPage, expect, openTools, screenshot, expectNoAxeViolations });
 
 const browser = await chromium.launch({
   executablePath: process.env.E2E_CHROMIUM || '/usr/bin/chromium',
@@ -954,6 +1065,6 @@ try {
   await browser.close();
 }
 const total = axeCounts.reduce((n, a) => n + a.count, 0);
-console.log(`axe: ${axeCounts.length} audits, ${total} violating nodes${tabStopsBeforePlay.length ? `; ${tabStopsBeforePlay[0]} tab stops before Play` : ''}; ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(`axe: ${axeCounts.length} audits, ${total} violating nodes${tabStopsBeforeStart.length ? `; ${tabStopsBeforeStart[0]} tab stops before the start button` : ''}; ${((Date.now() - started) / 1000).toFixed(1)} s`);
 console.log(`e2e: ${passed} passed, ${failed} failed`);
 process.exit(failed === 0 && passed > 0 ? 0 : 1);

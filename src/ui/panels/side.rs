@@ -94,7 +94,7 @@ fn RosterPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
         <section class="panel" aria-labelledby="roster-title">
             <h2 id="roster-title">{move || l.t("ui-team")}</h2>
             <ul class="roster">
-                <li class="member status-lead"><span class="name">"lead"</span><span class="status">{move || if s.run.stopped_by_user.get() && s.playback.cursor.get().is_none() { l.t("ui-lead-stopped") } else { "lead".to_string() }}</span></li>
+                <li class="member status-lead"><span class="name">"lead"</span><span class="status">{move || if s.run.stopped_by_user.get() && s.playback.cursor.get().is_none() { l.t("ui-lead-stopped") } else { l.t("ui-lead-role") }}</span></li>
                 {move || {
                     let stopped = stopped();
                     state.with(|st| st.as_ref().map(|st| st.roster.members.iter().map(|m| {

@@ -73,7 +73,7 @@ pub fn ScenarioList() -> impl IntoView {
                     <li>
                         <button class="scenario" data-scenario=sc.id on:click=move |_| { s.run_scenario(sc); drawer.close(true); }>
                             <strong>{move || crate::view::i18n::scenario_title(l.cat(), sc.id, sc.title)}</strong>
-                            <span class="scenario-prompt">{sc.prompts.join(" → ")}</span>
+                            <span class="scenario-prompt">{move || crate::view::i18n::scenario_description(l.cat(), &sc)}</span>
                         </button>
                     </li>
                 }).collect_view()}

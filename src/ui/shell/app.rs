@@ -1,6 +1,8 @@
 //! The page: its header, the error banner, the layout of the diagram and
-//! the two side columns, skip links, opening a share link, the keyboard
-//! shortcuts and presenter mode's layout.
+//! the two side columns (the setup column in two tabs, the lesson's and
+//! the engineer's tools; the "Start here" card over the controls
+//! while nothing is loaded), skip links, opening a share link, the
+//! keyboard shortcuts and presenter mode's layout.
 //!
 //! Owns layout and what the page does on its own (Play's timer, the keys,
 //! links). Each part is its own module: the diagram, its controls and
@@ -29,7 +31,8 @@ use crate::ui::panels::trace_box::TracePanel;
 use crate::ui::setup::faults_form::FaultsPanel;
 use crate::ui::setup::prompt_box::{model_words, PromptBox, ScenarioList};
 use crate::ui::setup::settings_form::Settings;
-use crate::ui::shell::drawers::{Drawer, DrawerHead, DrawerToggle, Drawers};
+use crate::ui::setup::start_card::StartCard;
+use crate::ui::shell::drawers::{Drawer, DrawerHead, DrawerToggle, Drawers, SetupTab, SetupTabList, SetupTabs, ToolsButton};
 use crate::ui::shell::presenter::PresenterToggle;
 use crate::ui::shell::shortcuts::ShortcutsHelp;
 use crate::ui::state::presenter::Presenter;
@@ -149,6 +152,9 @@ pub fn App(
             drawer.close(false);
         }
     });
+    // The setup column's tabs: the lesson's way in, or the engineer's tools.
+    let tabs = SetupTabs::new();
+    provide_context(tabs);
     let shortcuts = NodeRef::<leptos::html::Dialog>::new();
     let open_shortcuts = move || {
         if let Some(d) = shortcuts.get_untracked() {
@@ -197,7 +203,7 @@ pub fn App(
             <nav class="skip-links" aria-label=move || l.t("ui-skip-links")>
                 <a class="skip" href="#controls" on:click=move |e| skip_to(e, "controls")>{move || l.t("ui-skip-controls")}</a>
                 <a class="skip" href="#diagram" on:click=move |e| skip_to(e, "diagram")>{move || l.t("ui-skip-diagram")}</a>
-                <a class="skip" href="#setup" hidden=move || presenter.on() on:click=move |e| if web::narrow() { e.prevent_default(); drawer.open(Drawer::Setup) } else { skip_to(e, "prompt") }>{move || l.t("ui-skip-setup")}</a>
+                <a class="skip" href="#setup" hidden=move || presenter.on() on:click=move |e| { tabs.0.set(SetupTab::Learn); if web::narrow() { e.prevent_default(); drawer.open(Drawer::Setup) } else { skip_to(e, "prompt") } }>{move || l.t("ui-skip-setup")}</a>
             </nav>
             <header class="app-header">
                 <h1>{move || l.t("ui-title")}</h1>
@@ -212,36 +218,40 @@ pub fn App(
                 <div class="header-actions">
                     <DrawerToggle which=Drawer::Setup/>
                     <DrawerToggle which=Drawer::Panels/>
+                    <ToolsButton/>
                     <LanguageSwitcher/>
                     <PresenterToggle presenter=presenter on_enter=enter_presenter/>
                     <button class="shortcuts-button" aria-haspopup="dialog" on:click=move |_| open_shortcuts()><span class="shortcuts-text">{move || l.t("ui-shortcuts")}" "</span><kbd aria-hidden="true">"?"</kbd></button>
                 </div>
             </header>
             <Banner/>
-            <div class="layout">
+            <div class=move || if tabs.0.get() == SetupTab::Tools { "layout tools" } else { "layout" }>
                 // The diagram comes first in reading and tab order; on a wide
                 // screen the grid puts the setup column to its left.
                 <main id="main" class=move || if s.run.stopped.get() && s.playback.cursor.get().is_none() { "centre stopped" } else { "centre" }>
+                    <StartCard/>
                     <Controls/>
                     <CaptionBox/>
                     <TourCard/>
                     <ExploreFinding/>
                     <ForkView/>
-                    {move || (s.run.trace.with(|t| t.is_empty()) && !presenter.on()).then(|| view! {
-                        <p class="empty-hint">{move || l.t("ui-empty-hint")}<span class="narrow-only">{move || l.t("ui-empty-hint-narrow")}</span>{move || l.t("ui-empty-hint-end")}</p>
-                    })}
                     <DiagramView/>
                 </main>
                 <aside id="setup" class=move || drawer.class(Drawer::Setup, "left") hidden=move || presenter.on() aria-label=move || l.t("ui-drawer-setup-title")>
                     <DrawerHead which=Drawer::Setup/>
-                    <PromptBox/>
-                    <ScenarioList/>
-                    <TourList on_start=Callback::new(move |()| drawer.close(false))/>
-                    <TracePanel/>
-                    <Settings/>
-                    <FaultsPanel/>
-                    <ExplorePanel/>
-                    <Gallery/>
+                    <SetupTabList/>
+                    <div id="setup-tab-learn-panel" class="setup-panel" role="tabpanel" aria-labelledby=SetupTab::Learn.id() hidden=move || tabs.0.get() != SetupTab::Learn>
+                        <PromptBox/>
+                        <TourList on_start=Callback::new(move |()| drawer.close(false))/>
+                        <ScenarioList/>
+                    </div>
+                    <div id="setup-tab-tools-panel" class="setup-panel" role="tabpanel" aria-labelledby=SetupTab::Tools.id() hidden=move || tabs.0.get() != SetupTab::Tools>
+                        <ExplorePanel/>
+                        <TracePanel/>
+                        <Settings/>
+                        <FaultsPanel/>
+                        <Gallery/>
+                    </div>
                 </aside>
                 <aside id="panels" class=move || drawer.class(Drawer::Panels, "right") hidden=move || presenter.on() aria-label=move || l.t("ui-drawer-panels-title")>
                     <DrawerHead which=Drawer::Panels/>

@@ -4,8 +4,12 @@
 //! opened drawer and back to its button when it closes. On a wide screen
 //! both columns show and the drawers' state is ignored.
 //!
-//! Owns which drawer is open and its buttons; what a drawer holds is the
-//! page's (`app`).
+//! The setup column has two tabs, the lesson's way in ("Learn") and the
+//! engineer's tools ("Tools"), and the header a Tools button that goes
+//! straight to the second (opening the drawer on a narrow screen).
+//!
+//! Owns which drawer is open, which setup tab shows, and their buttons;
+//! what a drawer or a tab holds is the page's (`app`).
 
 use leptos::prelude::*;
 
@@ -130,5 +134,107 @@ pub fn DrawerHead(
             <h2 class="drawer-title">{move || l.t(which.title())}</h2>
             <button id=format!("{}-close", which.id()) class="drawer-close" aria-label=move || l.t(close_label) on:click=move |_| drawer.close(true)>{move || l.t("ui-close")}</button>
         </div>
+    }
+}
+
+/// Which half of the setup column shows: the lesson's way in (prompt,
+/// scenarios, tours) or the engineer's tools (trace import and export,
+/// provider settings, faults, explore, the gallery).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum SetupTab {
+    /// Prompt, scenarios and guided tours (the default).
+    Learn,
+    /// Trace, settings, faults, explore and the gallery; the column widens
+    /// for them on a wide screen.
+    Tools,
+}
+
+impl SetupTab {
+    /// The tab's element id (its panel's is `<id>-panel`).
+    pub fn id(self) -> &'static str {
+        match self {
+            SetupTab::Learn => "setup-tab-learn",
+            SetupTab::Tools => "setup-tab-tools",
+        }
+    }
+    /// The tab's label's message key.
+    fn label(self) -> &'static str {
+        match self {
+            SetupTab::Learn => "ui-tab-learn",
+            SetupTab::Tools => "ui-tab-tools",
+        }
+    }
+}
+
+/// The setup column's tab on show. `Copy`: provided once by the page.
+#[derive(Clone, Copy)]
+pub struct SetupTabs(pub RwSignal<SetupTab>);
+
+impl SetupTabs {
+    /// The lesson's tab on show.
+    pub fn new() -> Self {
+        SetupTabs(RwSignal::new(SetupTab::Learn))
+    }
+    /// Shows the engineer's tools: the tab picked (on a narrow screen in
+    /// the setup drawer, opened) and focus on the tab.
+    pub fn open_tools(self, drawer: Drawers) {
+        self.0.set(SetupTab::Tools);
+        if web::narrow() {
+            drawer.0.set(Some(Drawer::Setup));
+        }
+        request_animation_frame(|| focus_id(SetupTab::Tools.id()));
+    }
+}
+
+impl Default for SetupTabs {
+    fn default() -> Self {
+        SetupTabs::new()
+    }
+}
+
+/// The two tabs over the setup column (a tab list: ←/→ move between them,
+/// as tabs do).
+#[component]
+pub fn SetupTabList() -> impl IntoView {
+    let tabs = expect_context::<SetupTabs>();
+    let l = lang();
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        let to = match ev.key().as_str() {
+            "ArrowLeft" | "Home" => SetupTab::Learn,
+            "ArrowRight" | "End" => SetupTab::Tools,
+            _ => return,
+        };
+        ev.prevent_default();
+        ev.stop_propagation();
+        tabs.0.set(to);
+        focus_id(to.id());
+    };
+    let tab = move |which: SetupTab| {
+        let selected = move || tabs.0.get() == which;
+        view! {
+            <button id=which.id() role="tab" class="setup-tab" aria-selected=move || selected().to_string()
+                aria-controls=format!("{}-panel", which.id()) tabindex=move || if selected() { "0" } else { "-1" }
+                on:click=move |_| tabs.0.set(which)>{move || l.t(which.label())}</button>
+        }
+    };
+    view! {
+        <div class="setup-tabs" role="tablist" aria-label=move || l.t("ui-setup-tabs") on:keydown=on_key>
+            {tab(SetupTab::Learn)}
+            {tab(SetupTab::Tools)}
+        </div>
+    }
+}
+
+/// The header's button that goes straight to the engineer's tools.
+#[component]
+pub fn ToolsButton() -> impl IntoView {
+    let tabs = expect_context::<SetupTabs>();
+    let drawer = expect_context::<Drawers>();
+    let l = lang();
+    view! {
+        <button id="tools-toggle" class="tools-button" aria-controls="setup" title=move || l.t("ui-tools-title")
+            on:click=move |_| tabs.open_tools(drawer)>
+            {move || l.t("ui-tools")}
+        </button>
     }
 }

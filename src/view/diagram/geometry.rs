@@ -545,11 +545,14 @@ pub fn row(cat: &Catalog, r: &Row) -> Item {
     let (top, bottom) = (r.y, r.y + ROW_HEIGHT);
     match &r.kind {
         RowKind::RunStarted { prompt, whole } => {
-            let mut it = item(ItemKind::Banner, "banner run-start", seq, top, bottom, banner(y, format!("▶ {prompt}")));
-            // Cut short: whole on hover and on a tap (`said_target`).
-            if let Some(whole) = whole {
-                it.shapes.push(Shape::Tooltip(whole.clone()));
-                it.label = Some(format!("prompt: {whole}"));
+            let shown = prompt_shown(cat, prompt);
+            let mut it = item(ItemKind::Banner, "banner run-start", seq, top, bottom, banner(y, format!("▶ {shown}")));
+            // Cut short (in English, or only in the page's language): whole
+            // on hover and on a tap (`said_target`), in the page's language.
+            let words = crate::view::i18n::prompt_words(cat, whole.as_deref().unwrap_or(prompt));
+            if shown != words {
+                it.shapes.push(Shape::Tooltip(words.clone()));
+                it.label = Some(format!("prompt: {words}"));
             }
             it
         }
@@ -676,6 +679,34 @@ pub fn row(cat: &Catalog, r: &Row) -> Item {
             it
         }
     }
+}
+
+/// A run banner's prompt (`layout` holds it cut to its room) in `cat`'s
+/// language when it is a scenario's, cut to the room the prompt itself
+/// takes (the diagram's width is laid out from the prompt, the same in
+/// every language), so a longer translation never reaches past the edge.
+fn prompt_shown(cat: &Catalog, prompt: &str) -> String {
+    let words = crate::view::i18n::prompt_words_where(cat, prompt, |p| {
+        crate::protocol::text::clip(p, crate::view::diagram::layout::PROMPT_CHARS) == prompt
+    });
+    cut_to_columns(&words, text_columns(prompt))
+}
+
+/// `s` cut (with "…") to at most `columns` Latin characters' widths.
+fn cut_to_columns(s: &str, columns: f64) -> String {
+    if text_columns(s) <= columns {
+        return s.to_string();
+    }
+    let mut out = String::new();
+    let mut used = text_columns("…");
+    for c in s.chars() {
+        used += text_columns(c.encode_utf8(&mut [0; 4]));
+        if used > columns {
+            break;
+        }
+        out.push(c);
+    }
+    out.trim_end().to_string() + "…"
 }
 
 /// A run banner's text on an opaque plate (`plate`, the page's background),
@@ -886,5 +917,29 @@ mod tests {
         assert!(arrow.shapes.contains(&Shape::Tooltip(format!("plan: {plan}"))), "whole on hover");
         assert!(matches!(&arrow.shapes[1], Shape::Text { class: Some("msg-label"), .. }), "the arrow's text begins with its label");
         assert!(!arrow.shapes.iter().any(|s| matches!(s, Shape::Text { text, .. } if text.contains("plan_approval()"))));
+    }
+
+    #[test]
+    fn a_run_banner_says_a_scenario_prompt_in_the_pages_language_within_the_room_of_the_english() {
+        use crate::runtime::scenarios;
+        use crate::view::diagram::layout::PROMPT_CHARS;
+        use crate::view::i18n::Locale;
+        let long = scenarios::OUT_OF_ORDER.prompts[0];
+        assert!(long.chars().count() > PROMPT_CHARS, "the test needs a prompt the banner cuts");
+        for sc in scenarios::PAGE.into_iter().chain([scenarios::WITHOUT_PROTOCOLS, scenarios::TWINS, scenarios::RESPAWN]) {
+            for p in sc.prompts {
+                let held = crate::protocol::text::clip(p, PROMPT_CHARS);
+                assert_eq!(prompt_shown(Catalog::en(), &held), held, "English is drawn as laid out");
+                for l in [Locale::Zh, Locale::Ja, Locale::It] {
+                    let cat = Catalog::get(l);
+                    let shown = prompt_shown(cat, &held);
+                    assert!(text_columns(&shown) <= text_columns(&held), "{l:?}: {shown:?} is wider than the room of {held:?}");
+                    let whole = crate::view::i18n::prompt_words(cat, p);
+                    let kept = shown.trim_end_matches('…');
+                    assert!(whole.starts_with(kept) && !kept.is_empty(), "{l:?}: {shown:?} is not the start of {whole:?}");
+                }
+            }
+        }
+        assert_eq!(prompt_shown(Catalog::get(Locale::Ja), "Spawn bob."), "Spawn bob.", "a prompt typed is drawn as it is");
     }
 }

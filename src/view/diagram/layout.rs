@@ -44,6 +44,8 @@ pub const RIGHT_MARGIN: f64 = 12.0;
 /// reaches to the right is estimated with these.
 const CHAR_WIDTH: f64 = 7.3;
 const BOLD_CHAR_WIDTH: f64 = 8.1;
+/// The most characters of a prompt a run banner holds (cut with "…").
+pub const PROMPT_CHARS: usize = 90;
 /// A badge's right edge, from the x it is drawn beside (`geometry::badge`).
 pub const BADGE_REACH: f64 = 86.0;
 
@@ -525,7 +527,7 @@ impl Layout {
                 (Some(kind), RowTrack::Message { fate })
             }
             (Event::RunStarted { prompt }, None) => {
-                (Some(RowKind::RunStarted { prompt: clip(prompt, 90), whole: cut_from(prompt, 90) }), RowTrack::Fixed)
+                (Some(RowKind::RunStarted { prompt: clip(prompt, PROMPT_CHARS), whole: cut_from(prompt, PROMPT_CHARS) }), RowTrack::Fixed)
             }
             (Event::RunFinished, None) => (Some(RowKind::RunFinished), RowTrack::Fixed),
             (Event::MemberSpawned { name, .. }, None) => {

@@ -261,9 +261,10 @@ pub fn run_finished_text(cat: &Catalog, st: &TeamState) -> String {
 pub fn caption_of(cat: &Catalog, entries: &[TraceEntry], before: Option<&TeamState>, entry: &TraceEntry) -> Caption {
     let gap = |parts: &[&str]| sentences(cat.locale(), parts);
     match &entry.event {
-        Event::RunStarted { prompt } => {
-            Caption::new(cat.t("cap-run-started-title"), tr!(cat, "cap-run-started-text", prompt = quote(cat, prompt)))
-        }
+        Event::RunStarted { prompt } => Caption::new(
+            cat.t("cap-run-started-title"),
+            tr!(cat, "cap-run-started-text", prompt = quote(cat, &crate::view::i18n::prompt_words(cat, prompt))),
+        ),
         Event::RunFinished => {
             let text = match before {
                 Some(st) => run_finished_text(cat, st),

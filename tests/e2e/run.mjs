@@ -726,6 +726,83 @@ for (const size of FIRST_SIZES) {
   }
 }
 
+// A learner's first hour (issue 31, its tests): from the first screen, the
+// lesson's tour ("Without protocols", then with) with each stop's text and
+// caption read in full, then a scenario in Step mode: one Next, one event,
+// one caption, numbered as the counter numbers it, every protocol
+// transition told (pending → rejected and pending → approved). At a phone,
+// a small phone, a projector and a full HD screen, light and dark, axe clean.
+for (const size of FIRST_SIZES) {
+  for (const scheme of SCHEMES) {
+    const tag = `${size.width}x${size.height} ${scheme}`;
+    test(`${tag}: a learner's path: the first screen, the lesson's tour read in full, then Step mode tells one event per Next and every protocol transition`, async (browser) => {
+      const { context, page, errors } = await openPage(browser, size, scheme);
+      try {
+        await expectFirstScreen(page, size);
+        // The tour walks to each stop at the Speed setting: 4x keeps it short.
+        await page.getByRole('combobox', { name: 'Speed' }).selectOption('4');
+        await page.getByRole('region', { name: 'Start here', exact: true })
+          .getByRole('button', { name: 'Start the lesson: without protocols, then with', exact: true }).click();
+        const card = page.getByRole('region', { name: /^Tour: Without protocols/ });
+        await card.getByText(/^Stop 1 of \d+$/).waitFor({ state: 'visible', timeout: 60_000 });
+        const next = card.getByRole('button', { name: 'Next stop', exact: true });
+        const titles = [];
+        for (let i = 1; i < 40; i++) {
+          const at = Number(await card.getAttribute('data-cursor'));
+          await page.waitForFunction((at) => /showing (\d+) of/.exec(document.querySelector('svg.diagram')?.getAttribute('aria-label') || '')?.[1] === String(at), at, { timeout: 30_000 });
+          titles.push(await card.getByRole('heading', { level: 3 }).innerText());
+          await expectWhole(page, '#caption-text', `the caption at stop ${i}`);
+          await expectWhole(page, '#tour-text', `stop ${i}`);
+          if ((await next.getAttribute('aria-disabled')) === 'true') break;
+          const before = titles[titles.length - 1];
+          await next.click();
+          await page.waitForFunction((before) => document.querySelector('#tour-card h3')?.textContent !== before, before, { timeout: 30_000 });
+        }
+        for (const told of ['Just a message: “please stop”', 'The lead cannot know', 'With the handshake: a request_id', 'The lead knows for certain']) {
+          expect(titles.includes(told), `the tour never showed '${told}': ${titles.join(' | ')}`);
+        }
+        await screenshot(page, size, scheme, 'learner-tour');
+        await expectNoAxeViolations(page, `at the end of the lesson's tour (${tag})`);
+        await card.getByRole('button', { name: 'End tour', exact: true }).click();
+        await card.waitFor({ state: 'detached' });
+
+        // Step mode: the team pauses before every event; Next releases one.
+        await page.getByRole('button', { name: 'Step', exact: true }).click();
+        await openDrawer(page, size, 'Setup');
+        await page.locator('#setup').getByRole('button', { name: /^Reject a risky plan/ }).click();
+        await closeDrawer(page, size, 'Setup');
+        const position = async () => (await page.locator('.position').innerText()).split(' / ').map(Number);
+        await page.waitForFunction(() => document.querySelector('.position')?.textContent.trim() === '1 / 1', null, { timeout: 30_000 });
+        const captions = [];
+        for (let shown = 1; (await page.locator('.banner.run-end').count()) === 0; shown++) {
+          expect(shown < 200, 'the run never ends');
+          await page.getByRole('button', { name: 'Next', exact: true }).click();
+          await page.waitForFunction((n) => document.querySelector('.position')?.textContent.trim().startsWith(`${n} /`), shown + 1, { timeout: 30_000 });
+          const [a, b] = await position();
+          expect(a === shown + 1 && b === shown + 1, `one Next showed ${a} of ${b} events after ${shown}`);
+          const step = (await page.locator('.caption-step').innerText()).trim();
+          expect(step === `Event #${shown}`, `the caption says '${step}' for event #${shown}`);
+          const number = (await page.locator('.event-number').innerText()).trim();
+          expect(number === `#${shown}`, `the counter names event '${number}', the caption #${shown}`);
+          await expectWhole(page, '#caption-text', `the caption of event #${shown}`);
+          captions.push([(await page.locator('.caption-box .caption-title').innerText()).trim(), (await page.locator('#caption-text').innerText()).trim()]);
+        }
+        const told = (title) => captions.find(([t]) => t === title);
+        for (const title of ['Plan submitted', 'plan_approval_request sent', 'Plan rejected', 'Plan approved', 'plan_approval_response sent', 'Run finished']) {
+          expect(told(title), `Step mode never told '${title}': ${captions.map(([t]) => t).join(' | ')}`);
+        }
+        expect(told('Plan rejected')[1].includes('pending → rejected'), `the rejection's caption does not show the transition: ${told('Plan rejected')[1]}`);
+        expect(told('Plan approved')[1].includes('pending → approved'), `the approval's caption does not show the transition: ${told('Plan approved')[1]}`);
+        await screenshot(page, size, scheme, 'learner-step');
+        await expectNoAxeViolations(page, `after stepping through a run (${tag})`);
+        return errors;
+      } finally {
+        await context.close();
+      }
+    });
+  }
+}
+
 // The engineer's tools: one click on the header's Tools button shows them
 // (a drawer on a narrow screen); on a wide screen the setup column widens
 // so the Explore panel has room.

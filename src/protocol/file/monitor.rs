@@ -1,0 +1,666 @@
+//! A file's `[[property]]` entries as monitors the explorer folds over the
+//! trace events of today's engine (the lesson's two protocols), the way it
+//! folds its built-in properties (`explore::properties::Monitor`).
+//!
+//! Each property is compiled once ([`PropertySet::compile`]) into matchers
+//! over a small view of an event; a [`Monitor`] holds, per property and per
+//! scope instance, one counter. It is cheap to clone (empty maps when the
+//! set is empty) and its counters are part of a search state's hash
+//! ([`Monitor::hash_into`]); the rest of what it remembers (who has which
+//! role, which request concerns whom, the messages not yet read) follows
+//! from the world's own state, which the search hashes already.
+//!
+//! # Events on today's engine
+//! - `created`: a `RequestCreated`; `approved`, `rejected`: a
+//!   `RequestTransitioned` to that status; `settled`: either of them.
+//! - `expired`: never occurs: today's engine has no deadlines.
+//! - `delivered`: a message read from an inbox (each message of an
+//!   `InboxDrained`, once per copy, in order), of a protocol when its type
+//!   is the protocol's request or response type.
+//! - `tool`: a `ToolCalled` (the call, whatever it returns), with the
+//!   tool's name; `model_call`: a `ModelCalled`.
+//! - The lesson's `RequestKind`s are the file's protocols of the same name.
+//!
+//! # An event's agent and fields
+//! A request's events (created, approved, rejected, settled) are the
+//! agent's the request concerns: its addressee when that is a teammate,
+//! else its requester (a plan request is its author's, a shutdown request
+//! its teammate's). A delivery is its reader's; a tool call or a model
+//! call, its caller's. `agent` filters and the `per_agent` scope read that
+//! agent; `role:NAME` reads the role it was spawned with.
+//! Field filters and `per_key` read the fields that exist today: `plan`
+//! (the plan request's text, on all of that request's events and on the
+//! delivery of the request), and the responses' `reason` and `feedback`,
+//! on the delivery of the response only (the tracker does not keep them).
+//!
+//! # Patterns (Dwyer et al.'s property patterns), within each scope instance
+//! - `absence`: no event matches; `at_most n`: at most `n` do (absence is
+//!   `at_most 0`); broken at the match that goes over.
+//! - `existence`: some event matches. Instances: the run; per agent, the
+//!   lead and every teammate spawned; per request, each request of the
+//!   protocols the pattern names (of any protocol if it names none); per
+//!   key, each value a request of those protocols was created with.
+//! - `precedence`: a `then` event only strictly after a `first` event of
+//!   the same instance; broken at a `then` with no `first` before it.
+//! - `response`: every `trigger` is followed (strictly after) by a `reply`
+//!   of the same instance; one reply answers every trigger before it.
+//! - Scopes: `run` (one instance), `per_agent`, `per_request`,
+//!   `per_key:FIELD` (by the field's value); an event outside every
+//!   instance of a scope (a tool call, for `per_request`) counts for none.
+//!
+//! # Quantifiers
+//! - `always`: every run has it; a broken `absence`, `at_most` or
+//!   `precedence` is reported at the event that breaks it, a missing
+//!   `existence` or an unanswered `response` at the run's end.
+//! - `eventually`: every run has it by its end: judged at the end of each
+//!   run (the explorer's terminal states: nothing left to do, or nothing
+//!   able to move), so its example is a whole run.
+//! - `sometimes`: some run has it, judged at a run's end: the example is a
+//!   witness, not a counterexample.
+//!
+//! Owns compiling and folding. It reads trace events only: it must not run
+//! agents, search, or depend on the runtime.
+
+use std::collections::BTreeMap;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use super::model::{FieldSetting, FieldValue, ProtocolFile, ProtocolIx, Side};
+use super::property::{AgentFilter, EventKind, Expect, Matcher, Pattern, Property, Scope};
+use crate::protocol::{AgentName, Event, FaultAction, Message, MessageType, RequestId, RequestKind, RequestStatus, TraceEntry};
+
+/// Why a file's properties cannot be checked on today's engine.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MonitorError {
+    /// The file defines protocols or gates of its own: today's engine runs
+    /// the lesson's only.
+    #[error(
+        "the file defines its own {0}; today's engine runs the lesson's protocols only, so its properties are checked once the engine reads files"
+    )]
+    OwnProtocols(&'static str),
+    /// A field filter or key names a field today's messages do not carry.
+    #[error("field '{0}' is not carried by today's engine (its fields are plan, reason and feedback)")]
+    UnknownField(String),
+}
+
+/// The fields today's engine carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum TodayField {
+    /// The plan request's text.
+    Plan,
+    /// The shutdown response's reason.
+    Reason,
+    /// The plan response's feedback.
+    Feedback,
+}
+
+/// A compiled matcher.
+#[derive(Debug, Clone, PartialEq)]
+struct Match {
+    event: EventKind,
+    protocol: Option<ProtocolIx>,
+    agent: Option<AgentFilter>,
+    tool: Option<String>,
+    fields: Vec<(TodayField, String)>,
+}
+
+/// A compiled pattern: absence is `AtMost(0, ..)`.
+#[derive(Debug, Clone, PartialEq)]
+enum Compiled {
+    AtMost(u32, Match),
+    Existence(Match),
+    Precedence(Match, Match),
+    Response(Match, Match),
+}
+
+/// A compiled scope.
+#[derive(Debug, Clone, PartialEq)]
+enum Scoped {
+    Run,
+    PerAgent,
+    PerRequest,
+    PerKey(Vec<TodayField>),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct Compiled1 {
+    pattern: Compiled,
+    scope: Scoped,
+    expect: Expect,
+    /// The protocols the pattern names (its instances per request or key).
+    protocols: Vec<ProtocolIx>,
+}
+
+#[derive(Debug, PartialEq)]
+struct Inner {
+    properties: Vec<Property>,
+    compiled: Vec<Compiled1>,
+    /// The file's protocol of each `RequestKind` (shutdown, plan).
+    kinds: [Option<ProtocolIx>; 2],
+}
+
+/// A file's properties, compiled once; cheap to clone (shared). Empty by
+/// default.
+#[derive(Debug, Clone, Default)]
+pub struct PropertySet(Option<Arc<Inner>>);
+
+impl PartialEq for PropertySet {
+    fn eq(&self, other: &Self) -> bool {
+        match (&self.0, &other.0) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b) || a == b,
+            (a, b) => a.is_none() && b.is_none(),
+        }
+    }
+}
+
+/// A property broken (or, for `sometimes`, shown) on a run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileFinding {
+    /// The property's place in the file's `[[property]]` list.
+    pub property: usize,
+    /// The entry it happened at (at a run's end: its last).
+    pub seq: u64,
+    /// What happened, in words.
+    pub detail: String,
+}
+
+fn kind_ix(kind: RequestKind) -> usize {
+    match kind {
+        RequestKind::Shutdown => 0,
+        RequestKind::Plan => 1,
+    }
+}
+
+impl PropertySet {
+    /// Compiles the properties of `file` for today's engine, which runs the
+    /// lesson's protocols: a file with protocols or gates of its own is
+    /// refused.
+    pub fn compile(file: &ProtocolFile) -> Result<PropertySet, MonitorError> {
+        if file.protocols.iter().any(|p| !p.builtin) {
+            return Err(MonitorError::OwnProtocols("protocols"));
+        }
+        if file.gates.iter().any(|g| !g.builtin) {
+            return Err(MonitorError::OwnProtocols("gates"));
+        }
+        if file.properties.is_empty() {
+            return Ok(PropertySet::default());
+        }
+        let by_name = |name: &str| file.protocols.iter().position(|p| p.name == name).map(|i| ProtocolIx(i as u8));
+        let kinds = [by_name("shutdown"), by_name("plan")];
+        let field = |protocol: ProtocolIx, side: Side, ix: super::model::FieldIx| -> Result<TodayField, MonitorError> {
+            let p = &file.protocols[protocol.0 as usize];
+            let name = p.fields(side).get(ix.0 as usize).map_or("?", |f| f.name.as_str());
+            match (p.name.as_str(), side, name) {
+                ("plan", Side::Request, "plan") => Ok(TodayField::Plan),
+                ("plan", Side::Response, "feedback") => Ok(TodayField::Feedback),
+                ("shutdown", Side::Response, "reason") => Ok(TodayField::Reason),
+                _ => Err(MonitorError::UnknownField(name.to_string())),
+            }
+        };
+        let matcher = |m: &Matcher| -> Result<Match, MonitorError> {
+            let fields = m
+                .fields
+                .iter()
+                .map(|FieldSetting { protocol, side, field: ix, value }| {
+                    let text = match value {
+                        FieldValue::Text(s) => s.clone(),
+                        FieldValue::Bool(b) => b.to_string(),
+                        FieldValue::Int(i) => i.to_string(),
+                        FieldValue::Enum(e) => e.to_string(),
+                    };
+                    Ok((field(*protocol, *side, *ix)?, text))
+                })
+                .collect::<Result<_, MonitorError>>()?;
+            Ok(Match { event: m.event, protocol: m.protocol, agent: m.agent.clone(), tool: m.tool.clone(), fields })
+        };
+        let mut compiled = Vec::new();
+        for p in &file.properties {
+            let (pattern, named): (Compiled, Vec<&Matcher>) = match &p.pattern {
+                Pattern::Absence(m) => (Compiled::AtMost(0, matcher(m)?), vec![m]),
+                Pattern::AtMost { n, count } => (Compiled::AtMost(*n, matcher(count)?), vec![count]),
+                Pattern::Existence(m) => (Compiled::Existence(matcher(m)?), vec![m]),
+                Pattern::Precedence { first, then } => (Compiled::Precedence(matcher(first)?, matcher(then)?), vec![first, then]),
+                Pattern::Response { trigger, reply } => (Compiled::Response(matcher(trigger)?, matcher(reply)?), vec![trigger, reply]),
+            };
+            let mut protocols: Vec<ProtocolIx> = named.iter().filter_map(|m| m.protocol).collect();
+            protocols.sort();
+            protocols.dedup();
+            let scope = match &p.scope {
+                Scope::Run => Scoped::Run,
+                Scope::PerAgent => Scoped::PerAgent,
+                Scope::PerRequest => Scoped::PerRequest,
+                Scope::PerKey(fields) => {
+                    let mut keys: Vec<TodayField> = fields.iter().map(|(pr, side, ix)| field(*pr, *side, *ix)).collect::<Result<_, _>>()?;
+                    keys.dedup();
+                    Scoped::PerKey(keys)
+                }
+            };
+            compiled.push(Compiled1 { pattern, scope, expect: p.expect, protocols });
+        }
+        Ok(PropertySet(Some(Arc::new(Inner { properties: file.properties.clone(), compiled, kinds }))))
+    }
+
+    /// True when there is nothing to check.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_none()
+    }
+
+    /// The properties, in the file's order.
+    pub fn properties(&self) -> &[Property] {
+        self.0.as_ref().map_or(&[], |i| &i.properties)
+    }
+
+    /// A monitor that has seen nothing.
+    pub fn monitor(&self) -> Monitor {
+        let mut m = Monitor::default();
+        let Some(inner) = &self.0 else { return m };
+        m.states = inner
+            .compiled
+            .iter()
+            .map(|c| {
+                let mut s = PropState::default();
+                if let Compiled::Existence(_) = c.pattern {
+                    match c.scope {
+                        Scoped::Run => {
+                            s.slots.insert(Key::Run, 0);
+                        }
+                        Scoped::PerAgent => {
+                            s.slots.insert(Key::Agent(AgentName::lead()), 0);
+                        }
+                        _ => {}
+                    }
+                }
+                s
+            })
+            .collect();
+        m
+    }
+}
+
+/// A scope instance.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum Key {
+    Run,
+    Agent(AgentName),
+    Request(RequestId),
+    Value(String),
+}
+
+impl std::fmt::Display for Key {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Key::Run => f.write_str("the run"),
+            Key::Agent(a) => write!(f, "agent {a}"),
+            Key::Request(r) => write!(f, "request {r}"),
+            Key::Value(v) => write!(f, "key '{v}'"),
+        }
+    }
+}
+
+/// One property's state on a path.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct PropState {
+    /// Judged on this path: nothing more to watch.
+    done: bool,
+    /// For `eventually` and `sometimes`: broken already, reported (or not
+    /// witnessed) at the end.
+    broken: Option<String>,
+    /// Per instance: the count (`at_most`), a match seen (`existence`,
+    /// `precedence`'s `first`), a trigger waiting (`response`).
+    slots: BTreeMap<Key, u32>,
+}
+
+/// What the monitor remembers of a request.
+#[derive(Debug, Clone)]
+struct RequestInfo {
+    protocol: Option<ProtocolIx>,
+    agent: AgentName,
+    plan: Option<String>,
+}
+
+/// A message on its way, as a delivery reads it.
+#[derive(Debug, Clone)]
+struct Sent {
+    msg_type: MessageType,
+    to: AgentName,
+    request: Option<RequestId>,
+    plan: Option<String>,
+    reason: Option<String>,
+    feedback: Option<String>,
+}
+
+impl Sent {
+    fn of(m: &Message) -> Sent {
+        Sent {
+            msg_type: m.msg_type,
+            to: m.to.clone(),
+            request: m.request_id.clone(),
+            plan: m.plan.clone(),
+            reason: m.reason.clone(),
+            feedback: m.feedback.clone(),
+        }
+    }
+}
+
+/// An event as the matchers read it.
+struct Seen<'a> {
+    kind: EventKind,
+    protocol: Option<ProtocolIx>,
+    agent: &'a AgentName,
+    request: Option<&'a RequestId>,
+    tool: Option<&'a str>,
+    plan: Option<&'a str>,
+    reason: Option<&'a str>,
+    feedback: Option<&'a str>,
+}
+
+impl Seen<'_> {
+    fn field(&self, f: TodayField) -> Option<&str> {
+        match f {
+            TodayField::Plan => self.plan,
+            TodayField::Reason => self.reason,
+            TodayField::Feedback => self.feedback,
+        }
+    }
+
+    fn describe(&self) -> String {
+        let what = match self.kind {
+            EventKind::Created => "created",
+            EventKind::Approved => "approved",
+            EventKind::Rejected => "rejected",
+            EventKind::Expired => "expired",
+            EventKind::Settled => "settled",
+            EventKind::Delivered => "delivered",
+            EventKind::Tool => "tool",
+            EventKind::ModelCall => "model_call",
+        };
+        let mut s = format!("{what} ({}", self.agent);
+        if let Some(t) = self.tool {
+            s.push_str(&format!(", {t}"));
+        }
+        if let Some(r) = self.request {
+            s.push_str(&format!(", request {r}"));
+        }
+        s.push(')');
+        s
+    }
+}
+
+/// The fold of a file's properties over one path's events. Cloned with
+/// each search state; empty (and free to clone) with no properties.
+#[derive(Debug, Clone, Default)]
+pub struct Monitor {
+    states: Vec<PropState>,
+    roles: BTreeMap<AgentName, String>,
+    requests: BTreeMap<RequestId, RequestInfo>,
+    /// Messages in inboxes or held by a fault, by message id.
+    in_flight: BTreeMap<u64, Sent>,
+    held: BTreeMap<u64, Sent>,
+}
+
+impl Match {
+    fn matches(&self, e: &Seen<'_>, roles: &BTreeMap<AgentName, String>) -> bool {
+        let kind = match (self.event, e.kind) {
+            (EventKind::Settled, EventKind::Approved | EventKind::Rejected | EventKind::Expired) => true,
+            (want, got) => want == got,
+        };
+        kind && (self.protocol.is_none() || self.protocol == e.protocol)
+            && match &self.agent {
+                None => true,
+                Some(AgentFilter::Lead) => e.agent.is_lead(),
+                Some(AgentFilter::Teammate(n)) => e.agent == n,
+                Some(AgentFilter::Role(r)) => roles.get(e.agent) == Some(r),
+            }
+            && self.tool.as_deref().is_none_or(|t| e.tool == Some(t))
+            && self.fields.iter().all(|(f, v)| e.field(*f) == Some(v.as_str()))
+    }
+}
+
+impl Monitor {
+    /// Hashes what decides the properties' future on this path: nothing
+    /// when the set is empty (a search without file properties hashes its
+    /// states as before).
+    pub fn hash_into<H: Hasher>(&self, h: &mut H) {
+        for s in &self.states {
+            (s.done, s.broken.is_some()).hash(h);
+            s.slots.hash(h);
+        }
+    }
+
+    fn message_protocol(&self, set: &Inner, t: MessageType) -> Option<ProtocolIx> {
+        match t {
+            MessageType::ShutdownRequest | MessageType::ShutdownResponse => set.kinds[0],
+            MessageType::PlanApprovalRequest | MessageType::PlanApprovalResponse => set.kinds[1],
+            MessageType::Message | MessageType::Broadcast => None,
+        }
+    }
+
+    /// Takes in the next entry; returns the properties it breaks (`always`
+    /// only: the others are judged at a run's end).
+    pub fn observe(&mut self, set: &PropertySet, entry: &TraceEntry) -> Vec<FileFinding> {
+        let mut out = Vec::new();
+        let Some(inner) = set.0.as_deref() else { return out };
+        let seq = entry.seq;
+        match &entry.event {
+            Event::MemberSpawned { name, role, .. } => {
+                self.roles.insert(name.clone(), role.clone());
+                let name = name.clone();
+                self.begin(inner, |c| matches!(c.scope, Scoped::PerAgent).then(|| Key::Agent(name.clone())));
+            }
+            Event::RequestCreated { request_id, request_kind, requester, addressee, plan } => {
+                let agent = if addressee.is_lead() { requester.clone() } else { addressee.clone() };
+                let protocol = inner.kinds[kind_ix(*request_kind)];
+                self.requests.insert(request_id.clone(), RequestInfo { protocol, agent, plan: plan.clone() });
+                self.begin(inner, |c| {
+                    if !(c.protocols.is_empty() || protocol.is_some_and(|p| c.protocols.contains(&p))) {
+                        return None;
+                    }
+                    match &c.scope {
+                        Scoped::PerRequest => Some(Key::Request(request_id.clone())),
+                        Scoped::PerKey(keys) if keys.contains(&TodayField::Plan) => plan.clone().map(Key::Value),
+                        _ => None,
+                    }
+                });
+                self.request_event(inner, EventKind::Created, request_id, seq, &mut out);
+            }
+            Event::RequestTransitioned { request_id, to, .. } => {
+                let kind = match to {
+                    RequestStatus::Approved => Some(EventKind::Approved),
+                    RequestStatus::Rejected => Some(EventKind::Rejected),
+                    RequestStatus::Pending => None,
+                };
+                if let Some(kind) = kind {
+                    self.request_event(inner, kind, request_id, seq, &mut out);
+                }
+            }
+            Event::ToolCalled { agent, tool, .. } => {
+                let seen = Seen {
+                    kind: EventKind::Tool,
+                    protocol: None,
+                    agent,
+                    request: None,
+                    tool: Some(tool),
+                    plan: None,
+                    reason: None,
+                    feedback: None,
+                };
+                step(&mut self.states, inner, &self.roles, &seen, seq, &mut out);
+            }
+            Event::ModelCalled { agent } => {
+                let seen = Seen {
+                    kind: EventKind::ModelCall,
+                    protocol: None,
+                    agent,
+                    request: None,
+                    tool: None,
+                    plan: None,
+                    reason: None,
+                    feedback: None,
+                };
+                step(&mut self.states, inner, &self.roles, &seen, seq, &mut out);
+            }
+            Event::MessageSent { message } => {
+                self.in_flight.insert(seq, Sent::of(message));
+            }
+            Event::FaultApplied { action: FaultAction::Delay { .. } | FaultAction::Reorder, message, .. } => {
+                self.held.insert(seq, Sent::of(message));
+            }
+            Event::MessageReleased { held } => {
+                if let Some(sent) = self.held.remove(held) {
+                    self.in_flight.insert(seq, sent);
+                }
+            }
+            Event::InboxDrained { message_ids, .. } => {
+                for id in message_ids {
+                    let Some(sent) = self.in_flight.remove(&id.0) else { continue };
+                    let protocol = self.message_protocol(inner, sent.msg_type);
+                    let seen = Seen {
+                        kind: EventKind::Delivered,
+                        protocol,
+                        agent: &sent.to,
+                        request: sent.request.as_ref(),
+                        tool: None,
+                        plan: sent.plan.as_deref(),
+                        reason: sent.reason.as_deref(),
+                        feedback: sent.feedback.as_deref(),
+                    };
+                    step(&mut self.states, inner, &self.roles, &seen, seq, &mut out);
+                }
+            }
+            _ => {}
+        }
+        out
+    }
+
+    /// Opens the scope instance `key_of` gives for each `existence`
+    /// property (an instance that must see a match).
+    fn begin(&mut self, inner: &Inner, key_of: impl Fn(&Compiled1) -> Option<Key>) {
+        for (c, s) in inner.compiled.iter().zip(&mut self.states) {
+            if s.done || !matches!(c.pattern, Compiled::Existence(_)) {
+                continue;
+            }
+            if let Some(k) = key_of(c) {
+                s.slots.entry(k).or_insert(0);
+            }
+        }
+    }
+
+    fn request_event(&mut self, inner: &Inner, kind: EventKind, id: &RequestId, seq: u64, out: &mut Vec<FileFinding>) {
+        let Some(info) = self.requests.get(id) else { return };
+        let seen = Seen {
+            kind,
+            protocol: info.protocol,
+            agent: &info.agent,
+            request: Some(id),
+            tool: None,
+            plan: info.plan.as_deref(),
+            reason: None,
+            feedback: None,
+        };
+        step(&mut self.states, inner, &self.roles, &seen, seq, out);
+    }
+
+    /// At the end of a run (a terminal state): the properties it breaks,
+    /// and the `sometimes` ones it shows.
+    pub fn at_end(&mut self, set: &PropertySet, seq: u64) -> Vec<FileFinding> {
+        let mut out = Vec::new();
+        let Some(inner) = set.0.as_deref() else { return out };
+        for (i, (c, s)) in inner.compiled.iter().zip(&mut self.states).enumerate() {
+            if s.done {
+                continue;
+            }
+            let missing = match c.pattern {
+                Compiled::Existence(_) => s.slots.iter().find(|(_, v)| **v == 0).map(|(k, _)| format!("no match in {k} by the run's end")),
+                Compiled::Response(..) => {
+                    s.slots.iter().find(|(_, v)| **v > 0).map(|(k, _)| format!("a trigger in {k} has no reply by the run's end"))
+                }
+                _ => None,
+            };
+            let broken = s.broken.take().or(missing);
+            s.done = true;
+            s.slots.clear();
+            match (c.expect, broken) {
+                (Expect::Sometimes, None) => {
+                    out.push(FileFinding { property: i, seq, detail: "the run ends with the property kept".into() });
+                }
+                (Expect::Sometimes, Some(_)) => {}
+                (_, Some(detail)) => out.push(FileFinding { property: i, seq, detail }),
+                (_, None) => {}
+            }
+        }
+        out
+    }
+}
+
+/// The scope instance an event falls in, if any.
+fn key(scope: &Scoped, e: &Seen<'_>) -> Option<Key> {
+    match scope {
+        Scoped::Run => Some(Key::Run),
+        Scoped::PerAgent => Some(Key::Agent(e.agent.clone())),
+        Scoped::PerRequest => e.request.cloned().map(Key::Request),
+        Scoped::PerKey(fields) => fields.iter().find_map(|f| e.field(*f)).map(|v| Key::Value(v.to_string())),
+    }
+}
+
+/// Feeds one event to every property.
+fn step(states: &mut [PropState], inner: &Inner, roles: &BTreeMap<AgentName, String>, e: &Seen<'_>, seq: u64, out: &mut Vec<FileFinding>) {
+    for (i, (c, s)) in inner.compiled.iter().zip(states.iter_mut()).enumerate() {
+        if s.done || s.broken.is_some() {
+            continue;
+        }
+        let m = |m: &Match| m.matches(e, roles);
+        let relevant = match &c.pattern {
+            Compiled::AtMost(_, a) | Compiled::Existence(a) => m(a),
+            Compiled::Precedence(a, b) | Compiled::Response(a, b) => m(a) || m(b),
+        };
+        if !relevant {
+            continue;
+        }
+        let Some(k) = key(&c.scope, e) else { continue };
+        let broken = match &c.pattern {
+            Compiled::AtMost(n, _) => {
+                let count = s.slots.entry(k.clone()).or_insert(0);
+                *count += 1;
+                (*count > *n).then(|| {
+                    if *n == 0 {
+                        format!("{} in {k}, where none may happen", e.describe())
+                    } else {
+                        format!("{} is match number {} in {k}, over the bound of {n}", e.describe(), *count)
+                    }
+                })
+            }
+            Compiled::Existence(_) => {
+                s.slots.insert(k, 1);
+                None
+            }
+            Compiled::Precedence(first, then) => {
+                let seen_first = s.slots.get(&k).is_some_and(|v| *v > 0);
+                let broken = (m(then) && !seen_first).then(|| format!("{} in {k} with no `first` event before it", e.describe()));
+                if m(first) {
+                    s.slots.insert(k, 1);
+                }
+                broken
+            }
+            Compiled::Response(trigger, reply) => {
+                if m(reply) {
+                    s.slots.remove(&k);
+                }
+                if m(trigger) {
+                    s.slots.insert(k, 1);
+                }
+                None
+            }
+        };
+        let Some(detail) = broken else { continue };
+        s.slots.clear();
+        match c.expect {
+            Expect::Always => {
+                s.done = true;
+                out.push(FileFinding { property: i, seq, detail });
+            }
+            Expect::Eventually | Expect::Sometimes => s.broken = Some(detail),
+        }
+    }
+}

@@ -9,7 +9,13 @@
 //!
 //! `--check FILE` validates a protocol file (`protocol::file`) and prints
 //! what it holds, or every refusal as `FILE:LINE:COL: path: sentence` on
-//! stderr with exit status 2. `--help` says all of it.
+//! stderr with exit status 2. `--scenario ID --file FILE` also checks the
+//! file's `[[property]]` entries on the built-in scenario
+//! (`protocol::file::monitor`; a file without `[team]` or protocols of its
+//! own; the lesson's protocols are implied), each with its verdict and its
+//! shortest counterexample or witness; exit 1 when one fails. A file with a
+//! `[team]` is refused (exit 2) until the engine reads files. `--help` says
+//! all of it.
 //!
 //! Owns argument parsing (clap) and printing; the search is
 //! `team_protocols::explore`, the loading of files `protocol::file`.
@@ -41,7 +47,8 @@ use team_protocols::runtime::scenarios;
     name = "explore",
     about = "The model checker on the command line: explores every run of a scenario within bounds and prints each property's verdict.",
     after_help = "Exit status: 0 when every property holds, 1 when one fails, 2 on a refused command line or file.\n\
-                  Protocol files: `explore --check FILE` validates a protocol file (docs/protocol-files.md)."
+                  Protocol files: `explore --check FILE` validates a protocol file (docs/protocol-files.md); \
+                  `explore --scenario ID --file FILE` also checks its [[property]] entries on the scenario."
 )]
 struct Cli {
     /// The scenario to explore (`--list` names them).

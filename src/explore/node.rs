@@ -304,7 +304,8 @@ impl Node {
     /// path has broken.
     pub fn state_hash(&self, config: &ExploreConfig) -> u64 {
         let mut h = StableHasher::default();
-        self.world.hash_state(config.symmetry, &mut h);
+        // A file property naming one teammate tells alike teammates apart.
+        self.world.hash_state(config.symmetry && !config.file_properties.names_a_teammate(), &mut h);
         self.monitor.broken().hash(&mut h);
         if let Some(file) = &self.file {
             file.hash_into(&mut h);

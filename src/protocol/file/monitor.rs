@@ -8,7 +8,10 @@
 //! set is empty) and its counters are part of a search state's hash
 //! ([`Monitor::hash_into`]); the rest of what it remembers (who has which
 //! role, which request concerns whom, the messages not yet read) follows
-//! from the world's own state, which the search hashes already.
+//! from the world's own state, which the search hashes already. A property
+//! naming one teammate tells teammates configured alike apart: the
+//! explorer then hashes without its symmetry reduction
+//! ([`PropertySet::names_a_teammate`]).
 //!
 //! # Events on today's engine
 //! - `created`: a `RequestCreated`; `approved`, `rejected`: a
@@ -139,6 +142,8 @@ struct Inner {
     compiled: Vec<Compiled1>,
     /// The file's protocol of each `RequestKind` (shutdown, plan).
     kinds: [Option<ProtocolIx>; 2],
+    /// Some matcher names one teammate (`agent = "alice"`).
+    names_a_teammate: bool,
 }
 
 /// A file's properties, compiled once; cheap to clone (shared). Empty by
@@ -216,6 +221,7 @@ impl PropertySet {
             Ok(Match { event: m.event, protocol: m.protocol, agent: m.agent.clone(), tool: m.tool.clone(), fields })
         };
         let mut compiled = Vec::new();
+        let mut names_a_teammate = false;
         for p in &file.properties {
             let (pattern, named): (Compiled, Vec<&Matcher>) = match &p.pattern {
                 Pattern::Absence(m) => (Compiled::AtMost(0, matcher(m)?), vec![m]),
@@ -224,6 +230,7 @@ impl PropertySet {
                 Pattern::Precedence { first, then } => (Compiled::Precedence(matcher(first)?, matcher(then)?), vec![first, then]),
                 Pattern::Response { trigger, reply } => (Compiled::Response(matcher(trigger)?, matcher(reply)?), vec![trigger, reply]),
             };
+            names_a_teammate |= named.iter().any(|m| matches!(m.agent, Some(AgentFilter::Teammate(_))));
             let mut protocols: Vec<ProtocolIx> = named.iter().filter_map(|m| m.protocol).collect();
             protocols.sort();
             protocols.dedup();
@@ -239,12 +246,20 @@ impl PropertySet {
             };
             compiled.push(Compiled1 { pattern, scope, expect: p.expect, protocols });
         }
-        Ok(PropertySet(Some(Arc::new(Inner { properties: file.properties.clone(), compiled, kinds }))))
+        Ok(PropertySet(Some(Arc::new(Inner { properties: file.properties.clone(), compiled, kinds, names_a_teammate }))))
     }
 
     /// True when there is nothing to check.
     pub fn is_empty(&self) -> bool {
         self.0.is_none()
+    }
+
+    /// True when a property names one teammate: teammates configured alike
+    /// are then no longer interchangeable, and the explorer's symmetry
+    /// reduction (which would merge a run of alice's with the same run of
+    /// bob's) must be off for a sound verdict.
+    pub fn names_a_teammate(&self) -> bool {
+        self.0.as_ref().is_some_and(|i| i.names_a_teammate)
     }
 
     /// The properties, in the file's order.
@@ -959,6 +974,20 @@ mod tests {
         let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/src/protocol/file/examples/review-gate.toml")).unwrap();
         let file = crate::protocol::file::load(&text).unwrap();
         assert!(matches!(PropertySet::compile(&file), Err(MonitorError::OwnProtocols(_))));
+    }
+
+    #[test]
+    fn a_property_naming_one_teammate_tells_alike_teammates_apart_and_a_role_or_the_lead_does_not() {
+        let naming = |who: &str| {
+            let text = format!(
+                "format = 1\n[[property]]\nname = \"p\"\nexpect = \"always\"\npattern = \"absence\"\n\
+                 match = {{ event = \"model_call\", agent = \"{who}\" }}\nscope = \"run\"\n"
+            );
+            PropertySet::compile(&crate::protocol::file::load(&text).unwrap()).unwrap().names_a_teammate()
+        };
+        assert!(naming("bob"));
+        assert!(!naming("role:coder"));
+        assert!(!naming("lead"));
     }
 
     #[test]

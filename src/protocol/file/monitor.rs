@@ -111,7 +111,7 @@ struct Match {
 
 /// A compiled pattern: absence is `AtMost(0, ..)`.
 #[derive(Debug, Clone, PartialEq)]
-enum Compiled {
+enum PatternCheck {
     AtMost(u32, Match),
     Existence(Match),
     Precedence(Match, Match),
@@ -127,19 +127,21 @@ enum Scoped {
     PerKey(Vec<TodayField>),
 }
 
+/// A compiled property.
 #[derive(Debug, Clone, PartialEq)]
-struct Compiled1 {
-    pattern: Compiled,
+struct PropertyCheck {
+    pattern: PatternCheck,
     scope: Scoped,
     expect: Expect,
     /// The protocols the pattern names (its instances per request or key).
     protocols: Vec<ProtocolIx>,
 }
 
+/// What a [`PropertySet`] shares.
 #[derive(Debug, PartialEq)]
 struct Inner {
     properties: Vec<Property>,
-    compiled: Vec<Compiled1>,
+    compiled: Vec<PropertyCheck>,
     /// The file's protocol of each `RequestKind` (shutdown, plan).
     kinds: [Option<ProtocolIx>; 2],
     /// Some matcher names one teammate (`agent = "alice"`).
@@ -223,12 +225,12 @@ impl PropertySet {
         let mut compiled = Vec::new();
         let mut names_a_teammate = false;
         for p in &file.properties {
-            let (pattern, named): (Compiled, Vec<&Matcher>) = match &p.pattern {
-                Pattern::Absence(m) => (Compiled::AtMost(0, matcher(m)?), vec![m]),
-                Pattern::AtMost { n, count } => (Compiled::AtMost(*n, matcher(count)?), vec![count]),
-                Pattern::Existence(m) => (Compiled::Existence(matcher(m)?), vec![m]),
-                Pattern::Precedence { first, then } => (Compiled::Precedence(matcher(first)?, matcher(then)?), vec![first, then]),
-                Pattern::Response { trigger, reply } => (Compiled::Response(matcher(trigger)?, matcher(reply)?), vec![trigger, reply]),
+            let (pattern, named): (PatternCheck, Vec<&Matcher>) = match &p.pattern {
+                Pattern::Absence(m) => (PatternCheck::AtMost(0, matcher(m)?), vec![m]),
+                Pattern::AtMost { n, count } => (PatternCheck::AtMost(*n, matcher(count)?), vec![count]),
+                Pattern::Existence(m) => (PatternCheck::Existence(matcher(m)?), vec![m]),
+                Pattern::Precedence { first, then } => (PatternCheck::Precedence(matcher(first)?, matcher(then)?), vec![first, then]),
+                Pattern::Response { trigger, reply } => (PatternCheck::Response(matcher(trigger)?, matcher(reply)?), vec![trigger, reply]),
             };
             names_a_teammate |= named.iter().any(|m| matches!(m.agent, Some(AgentFilter::Teammate(_))));
             let mut protocols: Vec<ProtocolIx> = named.iter().filter_map(|m| m.protocol).collect();
@@ -244,7 +246,7 @@ impl PropertySet {
                     Scoped::PerKey(keys)
                 }
             };
-            compiled.push(Compiled1 { pattern, scope, expect: p.expect, protocols });
+            compiled.push(PropertyCheck { pattern, scope, expect: p.expect, protocols });
         }
         Ok(PropertySet(Some(Arc::new(Inner { properties: file.properties.clone(), compiled, kinds, names_a_teammate }))))
     }
@@ -276,7 +278,7 @@ impl PropertySet {
             .iter()
             .map(|c| {
                 let mut s = PropState::default();
-                if let Compiled::Existence(_) = c.pattern {
+                if let PatternCheck::Existence(_) = c.pattern {
                     match c.scope {
                         Scoped::Run => {
                             s.slots.insert(Key::Run, 0);
@@ -299,7 +301,10 @@ impl PropertySet {
 enum Key {
     Run,
     Agent(AgentName),
-    Request(RequestId),
+    /// A request, by its place in creation order: request ids depend on
+    /// the interleaving, and the search hashes a request by its place, so
+    /// runs that reach the same state by different orders still meet.
+    Request(u32),
     Value(String),
 }
 
@@ -308,7 +313,7 @@ impl std::fmt::Display for Key {
         match self {
             Key::Run => f.write_str("the run"),
             Key::Agent(a) => write!(f, "agent {a}"),
-            Key::Request(r) => write!(f, "request {r}"),
+            Key::Request(n) => write!(f, "request number {} of the run", n + 1),
             Key::Value(v) => write!(f, "key '{v}'"),
         }
     }
@@ -330,6 +335,8 @@ struct PropState {
 /// What the monitor remembers of a request.
 #[derive(Debug, Clone)]
 struct RequestInfo {
+    /// Its place in creation order.
+    place: u32,
     protocol: Option<ProtocolIx>,
     agent: AgentName,
     plan: Option<String>,
@@ -365,6 +372,8 @@ struct Seen<'a> {
     protocol: Option<ProtocolIx>,
     agent: &'a AgentName,
     request: Option<&'a RequestId>,
+    /// The request's place in creation order.
+    place: Option<u32>,
     tool: Option<&'a str>,
     plan: Option<&'a str>,
     reason: Option<&'a str>,
@@ -467,13 +476,14 @@ impl Monitor {
             Event::RequestCreated { request_id, request_kind, requester, addressee, plan } => {
                 let agent = if addressee.is_lead() { requester.clone() } else { addressee.clone() };
                 let protocol = inner.kinds[kind_ix(*request_kind)];
-                self.requests.insert(request_id.clone(), RequestInfo { protocol, agent, plan: plan.clone() });
+                let place = self.requests.len() as u32;
+                self.requests.insert(request_id.clone(), RequestInfo { place, protocol, agent, plan: plan.clone() });
                 self.begin(inner, |c| {
                     if !(c.protocols.is_empty() || protocol.is_some_and(|p| c.protocols.contains(&p))) {
                         return None;
                     }
                     match &c.scope {
-                        Scoped::PerRequest => Some(Key::Request(request_id.clone())),
+                        Scoped::PerRequest => Some(Key::Request(place)),
                         Scoped::PerKey(keys) if keys.contains(&TodayField::Plan) => plan.clone().map(Key::Value),
                         _ => None,
                     }
@@ -496,6 +506,7 @@ impl Monitor {
                     protocol: None,
                     agent,
                     request: None,
+                    place: None,
                     tool: Some(tool),
                     plan: None,
                     reason: None,
@@ -509,6 +520,7 @@ impl Monitor {
                     protocol: None,
                     agent,
                     request: None,
+                    place: None,
                     tool: None,
                     plan: None,
                     reason: None,
@@ -536,6 +548,7 @@ impl Monitor {
                         protocol,
                         agent: &sent.to,
                         request: sent.request.as_ref(),
+                        place: sent.request.as_ref().and_then(|r| self.requests.get(r)).map(|i| i.place),
                         tool: None,
                         plan: sent.plan.as_deref(),
                         reason: sent.reason.as_deref(),
@@ -551,9 +564,9 @@ impl Monitor {
 
     /// Opens the scope instance `key_of` gives for each `existence`
     /// property (an instance that must see a match).
-    fn begin(&mut self, inner: &Inner, key_of: impl Fn(&Compiled1) -> Option<Key>) {
+    fn begin(&mut self, inner: &Inner, key_of: impl Fn(&PropertyCheck) -> Option<Key>) {
         for (c, s) in inner.compiled.iter().zip(&mut self.states) {
-            if s.done || !matches!(c.pattern, Compiled::Existence(_)) {
+            if s.done || !matches!(c.pattern, PatternCheck::Existence(_)) {
                 continue;
             }
             if let Some(k) = key_of(c) {
@@ -569,6 +582,7 @@ impl Monitor {
             protocol: info.protocol,
             agent: &info.agent,
             request: Some(id),
+            place: Some(info.place),
             tool: None,
             plan: info.plan.as_deref(),
             reason: None,
@@ -587,8 +601,10 @@ impl Monitor {
                 continue;
             }
             let missing = match c.pattern {
-                Compiled::Existence(_) => s.slots.iter().find(|(_, v)| **v == 0).map(|(k, _)| format!("no match in {k} by the run's end")),
-                Compiled::Response(..) => {
+                PatternCheck::Existence(_) => {
+                    s.slots.iter().find(|(_, v)| **v == 0).map(|(k, _)| format!("no match in {k} by the run's end"))
+                }
+                PatternCheck::Response(..) => {
                     s.slots.iter().find(|(_, v)| **v > 0).map(|(k, _)| format!("a trigger in {k} has no reply by the run's end"))
                 }
                 _ => None,
@@ -614,7 +630,7 @@ fn key(scope: &Scoped, e: &Seen<'_>) -> Option<Key> {
     match scope {
         Scoped::Run => Some(Key::Run),
         Scoped::PerAgent => Some(Key::Agent(e.agent.clone())),
-        Scoped::PerRequest => e.request.cloned().map(Key::Request),
+        Scoped::PerRequest => e.place.map(Key::Request),
         Scoped::PerKey(fields) => fields.iter().find_map(|f| e.field(*f)).map(|v| Key::Value(v.to_string())),
     }
 }
@@ -627,15 +643,15 @@ fn step(states: &mut [PropState], inner: &Inner, roles: &BTreeMap<AgentName, Str
         }
         let m = |m: &Match| m.matches(e, roles);
         let relevant = match &c.pattern {
-            Compiled::AtMost(_, a) | Compiled::Existence(a) => m(a),
-            Compiled::Precedence(a, b) | Compiled::Response(a, b) => m(a) || m(b),
+            PatternCheck::AtMost(_, a) | PatternCheck::Existence(a) => m(a),
+            PatternCheck::Precedence(a, b) | PatternCheck::Response(a, b) => m(a) || m(b),
         };
         if !relevant {
             continue;
         }
         let Some(k) = key(&c.scope, e) else { continue };
         let broken = match &c.pattern {
-            Compiled::AtMost(n, _) => {
+            PatternCheck::AtMost(n, _) => {
                 let count = s.slots.entry(k.clone()).or_insert(0);
                 *count += 1;
                 (*count > *n).then(|| {
@@ -646,11 +662,11 @@ fn step(states: &mut [PropState], inner: &Inner, roles: &BTreeMap<AgentName, Str
                     }
                 })
             }
-            Compiled::Existence(_) => {
+            PatternCheck::Existence(_) => {
                 s.slots.insert(k, 1);
                 None
             }
-            Compiled::Precedence(first, then) => {
+            PatternCheck::Precedence(first, then) => {
                 let seen_first = s.slots.get(&k).is_some_and(|v| *v > 0);
                 let broken = (m(then) && !seen_first).then(|| format!("{} in {k} with no `first` event before it", e.describe()));
                 if m(first) {
@@ -658,7 +674,7 @@ fn step(states: &mut [PropState], inner: &Inner, roles: &BTreeMap<AgentName, Str
                 }
                 broken
             }
-            Compiled::Response(trigger, reply) => {
+            PatternCheck::Response(trigger, reply) => {
                 if m(reply) {
                     s.slots.remove(&k);
                 }

@@ -421,6 +421,7 @@ pub struct Monitor {
     requests: BTreeMap<RequestId, RequestInfo>,
     /// Messages in inboxes or held by a fault, by message id.
     in_flight: BTreeMap<u64, Sent>,
+    /// Messages held by a delay or reorder fault, by the fault's entry.
     held: BTreeMap<u64, Sent>,
 }
 

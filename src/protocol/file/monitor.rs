@@ -597,16 +597,24 @@ impl Monitor {
     pub fn at_end(&mut self, set: &PropertySet, seq: u64) -> Vec<FileFinding> {
         let mut out = Vec::new();
         let Some(inner) = set.0.as_deref() else { return out };
+        let requests = &self.requests;
+        // A request named by its id (its instance is its place).
+        let name = |k: &Key| match k {
+            Key::Request(n) => {
+                requests.iter().find(|(_, r)| r.place == *n).map_or_else(|| k.to_string(), |(id, _)| format!("request {id}"))
+            }
+            _ => k.to_string(),
+        };
         for (i, (c, s)) in inner.compiled.iter().zip(&mut self.states).enumerate() {
             if s.done {
                 continue;
             }
             let missing = match c.pattern {
                 PatternCheck::Existence(_) => {
-                    s.slots.iter().find(|(_, v)| **v == 0).map(|(k, _)| format!("no match in {k} by the run's end"))
+                    s.slots.iter().find(|(_, v)| **v == 0).map(|(k, _)| format!("no match in {} by the run's end", name(k)))
                 }
                 PatternCheck::Response(..) => {
-                    s.slots.iter().find(|(_, v)| **v > 0).map(|(k, _)| format!("a trigger in {k} has no reply by the run's end"))
+                    s.slots.iter().find(|(_, v)| **v > 0).map(|(k, _)| format!("a trigger in {} has no reply by the run's end", name(k)))
                 }
                 _ => None,
             };

@@ -182,3 +182,52 @@ fn a_file_to_explore_is_refused_until_the_engine_reads_files() {
     assert_eq!(code, 2);
     assert!(err.contains("cannot read /nonexistent/team.toml"), "{err}");
 }
+
+#[test]
+fn a_property_file_is_searched_on_a_scenario_and_its_verdicts_exit_one_when_one_fails() {
+    let file = example_path("lesson-properties");
+    let (code, out, err) = explore(&["--scenario", "shutdown", "--faults", "1", "--kinds", "drop", "--json", "--file", &file]);
+    assert_eq!(code, 1, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["file_properties"]["every_shutdown_request_settles"], "fails", "{v}");
+    assert_eq!(v["file_properties"]["lead_never_writes"], "holds", "{v}");
+    let examples = v["file_examples"].as_array().unwrap();
+    assert!(
+        examples.iter().any(|e| e["property"] == "every_shutdown_request_settles"
+            && e["faults"] == 1
+            && e["path"].as_array().is_some_and(|p| !p.is_empty())),
+        "{v}"
+    );
+    let (code, out, err) = explore(&["--scenario", "approve-plan", "--file", &file]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("file properties:\n  holds   eventually every_shutdown_request_settles"), "{out}");
+    assert!(out.contains("holds   sometimes sometimes_a_plan_is_rejected\n          witness:"), "{out}");
+    let (_, out, _) = explore(&["--scenario", "approve-plan", "--json"]);
+    assert!(!out.contains("file_properties"), "no file, no file keys: {out}");
+}
+
+#[test]
+fn a_property_file_with_a_team_or_protocols_of_its_own_or_refused_exits_two() {
+    let (code, out, err) = explore(&["--scenario", "shutdown", "--file", &example_path("task-claim")]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(err.contains("arrives with the engine's switch onto protocol files"), "{err}");
+    let (code, _, err) = explore(&["--file", &example_path("lesson-properties")]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--scenario is required"), "{err}");
+    let path = std::env::temp_dir().join(format!("explore-props-{}.toml", std::process::id()));
+    let own = std::fs::read_to_string(example_path("review-gate")).unwrap();
+    let own: String = own.split("[team]").next().unwrap().to_string();
+    for (text, says) in [
+        (own, "today's engine runs the lesson's protocols only".to_string()),
+        (
+            "format = 1\n[[property]]\nname = \"p\"\nexpect = \"always\"\npattern = \"absence\"\nmatch = { event = \"created\", protocol = \"nope\" }\nscope = \"run\"\n".into(),
+            format!("{}:6:", path.display()),
+        ),
+    ] {
+        std::fs::write(&path, text).unwrap();
+        let (code, _, err) = explore(&["--scenario", "shutdown", "--file", &path.display().to_string()]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains(&says), "'{says}' in {err}");
+    }
+    std::fs::remove_file(&path).unwrap();
+}

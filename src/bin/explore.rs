@@ -9,7 +9,13 @@
 //!
 //! `--check FILE` validates a protocol file (`protocol::file`) and prints
 //! what it holds, or every refusal as `FILE:LINE:COL: path: sentence` on
-//! stderr with exit status 2. `--help` says all of it.
+//! stderr with exit status 2. `--scenario ID --file FILE` also checks the
+//! file's `[[property]]` entries on the built-in scenario
+//! (`protocol::file::monitor`; a file without `[team]` or protocols of its
+//! own; the lesson's protocols are implied), each with its verdict and its
+//! shortest counterexample or witness; exit 1 when one fails. A file with a
+//! `[team]` is refused (exit 2) until the engine reads files. `--help` says
+//! all of it.
 //!
 //! Owns argument parsing (clap) and printing; the search is
 //! `team_protocols::explore`, the loading of files `protocol::file`.
@@ -30,6 +36,7 @@ use team_protocols::explore::{explore, ExploreConfig, Quantifier, Report, Strate
 #[cfg(not(target_arch = "wasm32"))]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+use team_protocols::protocol::file::monitor::PropertySet;
 use team_protocols::protocol::{file, FaultAction, Rule};
 use team_protocols::runtime::scenarios;
 
@@ -40,7 +47,8 @@ use team_protocols::runtime::scenarios;
     name = "explore",
     about = "The model checker on the command line: explores every run of a scenario within bounds and prints each property's verdict.",
     after_help = "Exit status: 0 when every property holds, 1 when one fails, 2 on a refused command line or file.\n\
-                  Protocol files: `explore --check FILE` validates a protocol file (docs/protocol-files.md)."
+                  Protocol files: `explore --check FILE` validates a protocol file (docs/protocol-files.md); \
+                  `explore --scenario ID --file FILE` also checks its [[property]] entries on the scenario."
 )]
 struct Cli {
     /// The scenario to explore (`--list` names them).
@@ -97,8 +105,8 @@ struct Cli {
     /// Validate a protocol file and print what it holds, without searching.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["scenario", "list", "file"])]
     check: Option<PathBuf>,
-    /// Explore the team of a protocol file (arrives with the engine switch).
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["scenario", "list"])]
+    /// With --scenario: also check a protocol file's [[property]] entries (a file without [team]).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["list"])]
     file: Option<PathBuf>,
 }
 
@@ -137,8 +145,8 @@ fn rule(value: &str) -> Result<Rule, String> {
 
 /// What the command line asks for.
 enum Command {
-    /// Explore a built-in scenario.
-    Explore { config: Box<ExploreConfig>, json: bool, trace_out: Option<String> },
+    /// Explore a built-in scenario (with a protocol file's properties).
+    Explore { config: Box<ExploreConfig>, json: bool, trace_out: Option<String>, file: Option<PathBuf> },
     /// Name the scenarios.
     List,
     /// Validate a protocol file.
@@ -216,8 +224,8 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Command, Refused> {
     if let Some(path) = cli.check {
         return Ok(Command::Check(path));
     }
-    if let Some(path) = cli.file {
-        return Ok(Command::File(path));
+    if let Some(path) = cli.file.as_ref().filter(|_| cli.scenario.is_none()) {
+        return Ok(Command::File(path.clone()));
     }
     let mut config = ExploreConfig::new("");
     if let Some(k) = cli.faults {
@@ -255,27 +263,55 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Command, Refused> {
     };
     let Some(scenario) = cli.scenario else { return Err(Refused::Arg(ArgError::NoScenario)) };
     config.scenario = scenario;
-    Ok(Command::Explore { config: Box::new(config), json: cli.json, trace_out: cli.trace_out })
+    Ok(Command::Explore { config: Box::new(config), json: cli.json, trace_out: cli.trace_out, file: cli.file })
+}
+
+/// Reads and loads a protocol file; on failure, says why on stderr (every
+/// refusal as `FILE:LINE:COL: path: sentence`) and gives exit status 2.
+fn load_file(path: &std::path::Path) -> Result<file::ProtocolFile, ExitCode> {
+    let shown = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        eprintln!("explore: cannot read {shown}: {e}");
+        ExitCode::from(2)
+    })?;
+    file::load(&text).map_err(|refusals| {
+        eprint!("{}", refusals.render(&shown));
+        eprintln!("explore: {shown} was refused ({} error{})", refusals.0.len(), if refusals.0.len() == 1 { "" } else { "s" });
+        ExitCode::from(2)
+    })
 }
 
 /// `--check FILE`: what loaded, or every refusal as `FILE:LINE:COL: path: sentence`.
 fn check_file(path: &std::path::Path) -> ExitCode {
-    let shown = path.display().to_string();
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("explore: cannot read {shown}: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    match file::load(&text) {
-        Ok(f) => emit(&file_summary(&shown, &f)).unwrap_or(ExitCode::SUCCESS),
-        Err(refusals) => {
-            eprint!("{}", refusals.render(&shown));
-            eprintln!("explore: {shown} was refused ({} error{})", refusals.0.len(), if refusals.0.len() == 1 { "" } else { "s" });
-            ExitCode::from(2)
-        }
+    match load_file(path) {
+        Ok(f) => emit(&file_summary(&path.display().to_string(), &f)).unwrap_or(ExitCode::SUCCESS),
+        Err(code) => code,
     }
+}
+
+/// Says on stderr that a file's own team is not explored yet (exit 2).
+fn team_not_yet(path: &std::path::Path) -> ExitCode {
+    eprintln!(
+        "explore: exploring the team of a protocol file ({}) arrives with the engine's switch onto protocol files; \
+         today `explore --check FILE` validates it, `--scenario ID` explores a built-in team, and \
+         `--scenario ID --file FILE` checks a file's [[property]] entries (a file without [team]) on it",
+        path.display()
+    );
+    ExitCode::from(2)
+}
+
+/// `--file FILE` with `--scenario`: the file's properties, compiled for
+/// today's engine (a file with a `[team]`, or protocols of its own, is
+/// refused with exit status 2).
+fn file_properties(path: &std::path::Path) -> Result<PropertySet, ExitCode> {
+    let f = load_file(path)?;
+    if f.team.is_some() {
+        return Err(team_not_yet(path));
+    }
+    PropertySet::compile(&f).map_err(|e| {
+        eprintln!("explore: {}: {e}", path.display());
+        ExitCode::from(2)
+    })
 }
 
 /// A short account of a loaded protocol file.
@@ -388,24 +424,58 @@ fn text_report(report: &Report) -> String {
             }
         }
     }
+    if !report.file_properties.is_empty() {
+        let _ = writeln!(out, "file properties:");
+    }
+    for p in &report.file_properties {
+        let q = match p.quantifier {
+            Quantifier::Always => "always",
+            Quantifier::Sometimes => "sometimes",
+            Quantifier::Eventually => "eventually",
+        };
+        let verdict = match p.verdict {
+            Verdict::Holds => "holds",
+            Verdict::Fails => "FAILS",
+            Verdict::Unknown => "unknown",
+        };
+        let _ = writeln!(out, "  {verdict:<7} {q} {}", p.name);
+        if let Some(ex) = &p.example {
+            let what = if p.quantifier == Quantifier::Sometimes { "witness" } else { "counterexample" };
+            let _ = writeln!(
+                out,
+                "          {what}: {} (event #{}, {} choices, {} fault(s))",
+                ex.finding.detail,
+                ex.finding.seq,
+                ex.path.len(),
+                ex.faults
+            );
+            for (i, choice) in ex.path.iter().enumerate() {
+                let _ = writeln!(out, "          {:>3}. {choice}", i + 1);
+            }
+        }
+    }
     out
 }
 
 fn main() -> ExitCode {
-    let (config, json, trace_out) = match parse(std::env::args().skip(1)) {
-        Ok(Command::Explore { config, json, trace_out }) => (config, json, trace_out),
+    let (mut config, json, trace_out, file) = match parse(std::env::args().skip(1)) {
+        Ok(Command::Explore { config, json, trace_out, file }) => (config, json, trace_out, file),
         Ok(Command::List) => {
             let list: String = scenarios::PAGE.iter().chain([&scenarios::TWINS]).map(|s| format!("{:<22} {}\n", s.id, s.title)).collect();
             return emit(&list).unwrap_or(ExitCode::SUCCESS);
         }
         Ok(Command::Check(path)) => return check_file(&path),
         Ok(Command::File(path)) => {
-            eprintln!(
-                "explore: exploring the team of a protocol file ({}) arrives with the engine's switch onto protocol files; \
-                 today `explore --check FILE` validates it, and `--scenario ID` explores a built-in team",
-                path.display()
-            );
-            return ExitCode::from(2);
+            // A file with a team keeps its honest answer; one with
+            // properties only needs a scenario to check them on.
+            return match load_file(&path) {
+                Ok(f) if f.team.is_none() => {
+                    eprintln!("explore: --file {} checks its properties on a built-in scenario: --scenario is required", path.display());
+                    ExitCode::from(2)
+                }
+                Ok(_) => team_not_yet(&path),
+                Err(code) => code,
+            };
         }
         Err(Refused::Help(text)) => return emit(&text).unwrap_or(ExitCode::SUCCESS),
         Err(Refused::Arg(e)) => {
@@ -413,6 +483,12 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Some(path) = &file {
+        match file_properties(path) {
+            Ok(set) => config.file_properties = set,
+            Err(code) => return code,
+        }
+    }
     let started = Instant::now();
     let report = match explore(&config) {
         Ok(r) => r.timed(started.elapsed().as_secs_f64()),
@@ -438,6 +514,18 @@ fn main() -> ExitCode {
                 }
             }
         }
+        for p in report.file_properties.iter().filter(|p| p.verdict == Verdict::Fails) {
+            if let Some(ex) = &p.example {
+                let path = format!("{dir}/{}.file.{}.json", report.config.scenario, p.name);
+                let written = serde_json::to_string_pretty(&ex.trace)
+                    .map_err(|e| e.to_string())
+                    .and_then(|t| std::fs::write(&path, t).map_err(|e| e.to_string()));
+                if let Err(e) = written {
+                    eprintln!("explore: cannot write {path}: {e}");
+                    return ExitCode::from(2);
+                }
+            }
+        }
     }
     if json {
         let properties: serde_json::Map<String, serde_json::Value> = report
@@ -452,7 +540,26 @@ fn main() -> ExitCode {
                 (p.property.name().to_string(), serde_json::Value::from(v))
             })
             .collect();
-        let out = serde_json::json!({
+        let word = |v: Verdict| match v {
+            Verdict::Holds => "holds",
+            Verdict::Fails => "fails",
+            Verdict::Unknown => "unknown",
+        };
+        let file_properties: serde_json::Map<String, serde_json::Value> =
+            report.file_properties.iter().map(|p| (p.name.clone(), serde_json::Value::from(word(p.verdict)))).collect();
+        let file_examples: Vec<serde_json::Value> = report
+            .file_properties
+            .iter()
+            .filter_map(|p| {
+                p.example.as_ref().map(|e| {
+                    serde_json::json!({
+                        "property": p.name, "verdict": word(p.verdict), "witness": p.quantifier == Quantifier::Sometimes,
+                        "detail": e.finding.detail, "seq": e.finding.seq, "faults": e.faults, "path": e.path,
+                    })
+                })
+            })
+            .collect();
+        let mut out = serde_json::json!({
             "scenario": report.config.scenario,
             "faults": report.config.max_faults,
             "states": report.states,
@@ -467,6 +574,10 @@ fn main() -> ExitCode {
                 "property": p.property.name(), "detail": e.finding.detail.to_string(), "seq": e.finding.seq, "faults": e.faults, "path": e.path,
             }))).collect::<Vec<_>>(),
         });
+        if file.is_some() {
+            out["file_properties"] = serde_json::Value::Object(file_properties);
+            out["file_examples"] = serde_json::Value::Array(file_examples);
+        }
         if let Some(failed) = emit(&format!("{out}\n")) {
             return failed;
         }

@@ -9,6 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::model::scripted::choices::Decisions;
+use crate::protocol::file::monitor::PropertySet;
 use crate::protocol::{FaultAction, Rules};
 
 /// How to search.
@@ -62,6 +63,13 @@ pub struct ExploreConfig {
     /// a whole search, so not part of any state's hash.
     #[serde(default, skip_serializing_if = "Rules::is_default")]
     pub rules: Rules,
+    /// A protocol file's `[[property]]` entries, checked besides the
+    /// built-in properties (`protocol::file::monitor`); empty by default,
+    /// and then the search is the same as without them. Not serialized:
+    /// the page's workers do not search files' properties yet (only the
+    /// command line's `explore --file` does).
+    #[serde(skip)]
+    pub file_properties: PropertySet,
 }
 
 /// One worker's share of a search: the states of the first level wide
@@ -127,6 +135,7 @@ impl ExploreConfig {
             symmetry: true,
             slice: None,
             rules: Rules::default(),
+            file_properties: PropertySet::default(),
         }
     }
 }

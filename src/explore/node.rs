@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use super::{ExploreConfig, ExploreError, Finding, Monitor, Property};
 use crate::model::scripted::choices::Alternative;
 use crate::protocol::canon::StableHasher;
+use crate::protocol::file::monitor::{FileFinding, Monitor as FileMonitor};
 use crate::protocol::{AgentName, Event, FaultAction, Trace};
 use crate::runtime::scenarios::Scenario;
 use crate::runtime::scheduler::TurnKind;
@@ -71,6 +72,9 @@ pub struct Node {
     pub world: World,
     /// Boxed: a node small enough for the allocator's fast sizes.
     monitor: Box<Monitor>,
+    /// The fold of the file's properties (`ExploreConfig::file_properties`);
+    /// `None` without any.
+    file: Option<Box<FileMonitor>>,
     /// The sequence number of the first entry the monitor has not seen.
     seen: u64,
     /// Keep the whole trace (a counterexample being rebuilt); otherwise a
@@ -92,6 +96,8 @@ pub struct Node {
 pub struct Step {
     /// Properties broken (or shown) on the way.
     pub findings: Vec<Finding>,
+    /// The file's properties broken (or shown) on the way.
+    pub file_findings: Vec<FileFinding>,
     /// The run is over: no prompt left, nothing waits.
     pub terminal: bool,
 }
@@ -112,6 +118,7 @@ impl Node {
         let mut node = Node {
             world,
             monitor: Box::new(Monitor::new()),
+            file: (!config.file_properties.is_empty()).then(|| Box::new(config.file_properties.monitor())),
             seen: 0,
             keep_history,
             prompts: scenario.prompts.iter().rev().copied().collect(),
@@ -168,6 +175,7 @@ impl Node {
         let mut next = Node {
             world: self.world.clone(),
             monitor: self.monitor.clone(),
+            file: self.file.clone(),
             seen: self.seen,
             keep_history: self.keep_history,
             prompts: self.prompts.clone(),
@@ -235,7 +243,7 @@ impl Node {
     /// (one open choice) until a real choice point or the end.
     fn settle(&mut self, config: &ExploreConfig, step: &mut Step) -> Result<(), ExploreError> {
         loop {
-            self.observe(step);
+            self.observe(config, step);
             if self.replies.is_none() {
                 let caller = self.world.awaiting_model().and_then(|a| self.world.model_caller(a));
                 self.replies = caller.map(|agent| super::replies::alternatives(agent, config.decisions));
@@ -251,6 +259,7 @@ impl Node {
             if self.world.is_running() {
                 let seq = self.trace().next_seq().saturating_sub(1);
                 step.findings.extend(self.monitor.at_stuck(seq));
+                self.file_at_end(config, seq, step);
                 step.terminal = true;
                 return Ok(());
             }
@@ -259,6 +268,7 @@ impl Node {
                 None => {
                     let seq = self.trace().next_seq().saturating_sub(1);
                     step.findings.extend(self.monitor.at_end(self.world.team(), seq));
+                    self.file_at_end(config, seq, step);
                     step.terminal = true;
                     return Ok(());
                 }
@@ -266,9 +276,20 @@ impl Node {
         }
     }
 
-    fn observe(&mut self, step: &mut Step) {
+    /// A run's end for the file's properties: both kinds of terminal state
+    /// (nothing left to do, nothing able to move) end a run.
+    fn file_at_end(&mut self, config: &ExploreConfig, seq: u64, step: &mut Step) {
+        if let Some(file) = &mut self.file {
+            step.file_findings.extend(file.at_end(&config.file_properties, seq));
+        }
+    }
+
+    fn observe(&mut self, config: &ExploreConfig, step: &mut Step) {
         for entry in self.world.team().events_since(self.seen) {
             step.findings.extend(self.monitor.observe(entry));
+            if let Some(file) = &mut self.file {
+                step.file_findings.extend(file.observe(&config.file_properties, entry));
+            }
             if matches!(entry.event, Event::RunFinished) {
                 step.findings.extend(self.monitor.at_quiet(self.world.team(), entry.seq));
             }
@@ -283,8 +304,12 @@ impl Node {
     /// path has broken.
     pub fn state_hash(&self, config: &ExploreConfig) -> u64 {
         let mut h = StableHasher::default();
-        self.world.hash_state(config.symmetry, &mut h);
+        // A file property naming one teammate tells alike teammates apart.
+        self.world.hash_state(config.symmetry && !config.file_properties.names_a_teammate(), &mut h);
         self.monitor.broken().hash(&mut h);
+        if let Some(file) = &self.file {
+            file.hash_into(&mut h);
+        }
         self.prompts.hash(&mut h);
         (self.faults_left, self.decisions_left).hash(&mut h);
         h.finish()
@@ -332,6 +357,27 @@ pub fn replay_finding(
         node = next;
         if found.is_none() {
             found = step.findings.into_iter().find(|f| f.property == property);
+        }
+    }
+    Ok((node.trace().clone(), found))
+}
+
+/// Rebuilds a run from its path, with the first finding of the file's
+/// property number `property` on it (`ExploreConfig::file_properties`): a
+/// file property's example replayed.
+pub fn replay_file_finding(
+    scenario: Scenario,
+    config: &ExploreConfig,
+    path: &[Choice],
+    property: usize,
+) -> Result<(Trace, Option<FileFinding>), ExploreError> {
+    let (mut node, step) = Node::start(scenario, config, true)?;
+    let mut found = step.file_findings.into_iter().find(|f| f.property == property);
+    for choice in path {
+        let (next, step) = node.after(choice, config)?;
+        node = next;
+        if found.is_none() {
+            found = step.file_findings.into_iter().find(|f| f.property == property);
         }
     }
     Ok((node.trace().clone(), found))

@@ -10,6 +10,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::{Choice, ExploreConfig, Finding, Property, Quantifier};
+use crate::protocol::file::monitor::FileFinding;
+use crate::protocol::file::Expect;
 use crate::protocol::Trace;
 
 /// A property's verdict.
@@ -106,6 +108,54 @@ impl From<Counterexample> for PathExample {
     }
 }
 
+/// A run that breaks a file's property (or shows a `sometimes` one).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FileCounterexample {
+    /// What happened.
+    pub finding: FileFinding,
+    /// The choices from the start.
+    pub path: Vec<Choice>,
+    /// Faults it uses.
+    pub faults: usize,
+    /// The fault bound its path replays under (see [`Counterexample`]).
+    pub bound: usize,
+    /// The run as a trace.
+    pub trace: Trace,
+}
+
+impl Example for FileCounterexample {
+    fn faults(&self) -> usize {
+        self.faults
+    }
+    fn choices(&self) -> usize {
+        self.path.len()
+    }
+}
+
+/// The quantifier of a file's property.
+pub(super) fn quantifier(expect: Expect) -> Quantifier {
+    match expect {
+        Expect::Always => Quantifier::Always,
+        Expect::Sometimes => Quantifier::Sometimes,
+        Expect::Eventually => Quantifier::Eventually,
+    }
+}
+
+/// One file property's result (`ExploreConfig::file_properties`, in the
+/// file's order).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FilePropertyReport {
+    /// Its name in the file.
+    pub name: String,
+    /// Its quantifier.
+    pub quantifier: Quantifier,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// The run with the fewest faults, then the shortest, that breaks it
+    /// (or, for `sometimes`, shows it).
+    pub example: Option<FileCounterexample>,
+}
+
 /// One property's result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PropertyReport<E = Counterexample> {
@@ -137,6 +187,9 @@ pub struct Report<E = Counterexample> {
     pub outcomes: BTreeMap<String, u64>,
     /// Each property's verdict.
     pub properties: Vec<PropertyReport<E>>,
+    /// Each of the file's properties' verdict (none without a file).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub file_properties: Vec<FilePropertyReport>,
     /// Wall time (filled in by the driver; the search reads no clock).
     pub seconds: f64,
     /// `states / seconds`.
@@ -159,6 +212,7 @@ impl Report {
             complete: self.complete,
             outcomes: self.outcomes,
             properties,
+            file_properties: self.file_properties,
             seconds: self.seconds,
             states_per_second: self.states_per_second,
         }
@@ -171,9 +225,9 @@ impl<E: Example> Report<E> {
         self.properties.iter().find(|r| r.property == p)
     }
 
-    /// True when any property fails.
+    /// True when any property fails (a file's included).
     pub fn any_fails(&self) -> bool {
-        self.properties.iter().any(|p| p.verdict == Verdict::Fails)
+        self.properties.iter().any(|p| p.verdict == Verdict::Fails) || self.file_properties.iter().any(|p| p.verdict == Verdict::Fails)
     }
 
     /// One report from the reports of the slices of one search (see
@@ -225,9 +279,25 @@ impl<E: Example> Report<E> {
                     ours.example = theirs.example;
                 }
             }
+            for (ours, theirs) in out.file_properties.iter_mut().zip(part.file_properties) {
+                let better = match (&ours.example, &theirs.example) {
+                    (None, Some(_)) => true,
+                    (Some(a), Some(b)) => {
+                        let key = |e: &FileCounterexample| if complete { (e.faults, e.path.len()) } else { (e.path.len(), e.faults) };
+                        key(b) < key(a)
+                    }
+                    _ => false,
+                };
+                if better {
+                    ours.example = theirs.example;
+                }
+            }
         }
         for p in &mut out.properties {
             p.verdict = Verdict::judge(p.property.quantifier(), p.example.is_some(), out.complete);
+        }
+        for p in &mut out.file_properties {
+            p.verdict = Verdict::judge(p.quantifier, p.example.is_some(), out.complete);
         }
         out.states_per_second = if out.seconds > 0.0 { out.states as f64 / out.seconds } else { 0.0 };
         Some(out)

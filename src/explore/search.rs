@@ -19,17 +19,27 @@
 use std::collections::BTreeMap;
 
 use super::claims::{Claim, Claims};
+use super::report::quantifier;
 use super::shrink::Shrinking;
 use super::{
-    outcome, replay_path, Choice, Counterexample, ExploreConfig, ExploreError, Finding, Node, Progress, Property, PropertyReport, Report,
-    Slice, Step, Strategy, Verdict,
+    outcome, replay_path, Choice, Counterexample, ExploreConfig, ExploreError, FileCounterexample, FilePropertyReport, Finding, Node,
+    Progress, Property, PropertyReport, Report, Slice, Step, Strategy, Verdict,
 };
+use crate::protocol::file::monitor::FileFinding;
 use crate::protocol::ids::SeededIds;
 use crate::runtime::scenarios::{self, Scenario};
 
 /// A run that breaks a property, before its trace is rebuilt.
 struct Example {
     finding: Finding,
+    path: Vec<Choice>,
+    faults: usize,
+}
+
+/// A run that breaks (or shows) a file's property, before its trace is
+/// rebuilt.
+struct FileExample {
+    finding: FileFinding,
     path: Vec<Choice>,
     faults: usize,
 }
@@ -43,6 +53,8 @@ struct Found {
     /// faults: breadth first, the shortest with that many. The report keeps
     /// the one with the fewest (see [`explore`]).
     examples: BTreeMap<(Property, usize), Example>,
+    /// The same for the file's properties, by their place in the file.
+    file_examples: BTreeMap<(usize, usize), FileExample>,
     outcomes: BTreeMap<String, u64>,
     states: u64,
     claims: Claims,
@@ -53,7 +65,15 @@ struct Found {
 impl Found {
     fn new(slice: Option<Slice>) -> Self {
         let (me, of) = slice.map_or((0, 1), |s| (s.index, s.of));
-        Found { examples: BTreeMap::new(), outcomes: BTreeMap::new(), states: 0, claims: Claims::new(me, of), depth: 0, cut: false }
+        Found {
+            examples: BTreeMap::new(),
+            file_examples: BTreeMap::new(),
+            outcomes: BTreeMap::new(),
+            states: 0,
+            claims: Claims::new(me, of),
+            depth: 0,
+            cut: false,
+        }
     }
 
     /// Counts a state; true if it is new (then its findings are kept).
@@ -66,6 +86,13 @@ impl Found {
         let faults = config.max_faults - node.faults_left();
         for finding in &step.findings {
             self.examples.entry((finding.property, faults)).or_insert_with(|| Example {
+                finding: finding.clone(),
+                path: node.path.clone(),
+                faults,
+            });
+        }
+        for finding in &step.file_findings {
+            self.file_examples.entry((finding.property, faults)).or_insert_with(|| FileExample {
                 finding: finding.clone(),
                 path: node.path.clone(),
                 faults,
@@ -130,6 +157,7 @@ impl Found {
             examples
                 .insert(property, Counterexample { finding: e.finding, path: e.path, faults: e.faults, bound: config.max_faults, trace });
         }
+        let traces: Vec<(Vec<Choice>, crate::protocol::Trace)> = examples.values().map(|c| (c.path.clone(), c.trace.clone())).collect();
         let properties = Property::ALL
             .into_iter()
             .map(|property| {
@@ -138,6 +166,7 @@ impl Found {
                 PropertyReport { property, verdict, example }
             })
             .collect();
+        let file_properties = file_report(std::mem::take(&mut self.file_examples), scenario, config, complete, traces)?;
         Ok(Report {
             config: config.clone(),
             states: self.states,
@@ -146,10 +175,53 @@ impl Found {
             complete,
             outcomes: self.outcomes,
             properties,
+            file_properties,
             seconds: 0.0,
             states_per_second: 0.0,
         })
     }
+}
+
+/// The file's properties' verdicts and examples (chosen as the built-in
+/// ones are), each run rebuilt from its path once (`traces`: the runs
+/// rebuilt already).
+fn file_report(
+    found: BTreeMap<(usize, usize), FileExample>,
+    scenario: Scenario,
+    config: &ExploreConfig,
+    complete: bool,
+    mut traces: Vec<(Vec<Choice>, crate::protocol::Trace)>,
+) -> Result<Vec<FilePropertyReport>, ExploreError> {
+    let mut kept: BTreeMap<usize, FileExample> = BTreeMap::new();
+    for ((property, _), e) in found {
+        match kept.get(&property) {
+            Some(k) if complete || (k.path.len(), k.faults) <= (e.path.len(), e.faults) => {}
+            _ => {
+                kept.insert(property, e);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (i, p) in config.file_properties.properties().iter().enumerate() {
+        let example = match kept.remove(&i) {
+            None => None,
+            Some(e) => {
+                let trace = match traces.iter().find(|(path, _)| *path == e.path) {
+                    Some((_, t)) => t.clone(),
+                    None => {
+                        let t = replay_path(scenario, config, &e.path)?.trace().clone();
+                        traces.push((e.path.clone(), t.clone()));
+                        t
+                    }
+                };
+                Some(FileCounterexample { finding: e.finding, path: e.path, faults: e.faults, bound: config.max_faults, trace })
+            }
+        };
+        let quantifier = quantifier(p.expect);
+        let verdict = Verdict::judge(quantifier, example.is_some(), complete);
+        out.push(FilePropertyReport { name: p.name.clone(), quantifier, verdict, example });
+    }
+    Ok(out)
 }
 
 /// The states one move leads to, each with its hash and what the move found.

@@ -61,6 +61,16 @@ impl<E: Example + Clone> Shrinking<E> {
                 }
             }
         }
+        for (i, p) in self.main.file_properties.iter().enumerate() {
+            let Some(faults) = p.example.as_ref().map(|e| e.faults) else { continue };
+            for fewer in 0..faults {
+                match self.smaller.get(&fewer) {
+                    None => return Some(fewer),
+                    Some(r) if r.file_properties.get(i).is_some_and(|q| q.example.is_some()) => break,
+                    Some(_) => {}
+                }
+            }
+        }
         None
     }
 
@@ -82,6 +92,13 @@ impl<E: Example + Clone> Shrinking<E> {
         for p in &mut main.properties {
             let Some(faults) = p.example.as_ref().map(E::faults) else { continue };
             let fewer = (0..faults).find_map(|fewer| smaller.get(&fewer)?.property(p.property)?.example.clone());
+            if let Some(example) = fewer {
+                p.example = Some(example);
+            }
+        }
+        for (i, p) in main.file_properties.iter_mut().enumerate() {
+            let Some(faults) = p.example.as_ref().map(|e| e.faults) else { continue };
+            let fewer = (0..faults).find_map(|fewer| smaller.get(&fewer)?.file_properties.get(i)?.example.clone());
             if let Some(example) = fewer {
                 p.example = Some(example);
             }

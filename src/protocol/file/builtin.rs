@@ -26,14 +26,16 @@ pub const TEAMS: [(&str, &str); 8] = [
 /// The examples, by name: (a) a deadline and a retry, (b) a
 /// permission request nobody answers (refused unless `responder_required`
 /// is off, and with it off), (c) a task claim, (d) a status report with a
-/// deadline, and the contract's own review-gate example.
-pub const EXAMPLES: [(&str, &str); 6] = [
+/// deadline, the contract's own review-gate example, and properties of the
+/// lesson's protocols that the explorer checks on the built-in scenarios.
+pub const EXAMPLES: [(&str, &str); 7] = [
     ("deadline-retry", include_str!("examples/deadline-retry.toml")),
     ("permission-no-responder", include_str!("examples/permission-no-responder.toml")),
     ("permission-rule-off", include_str!("examples/permission-rule-off.toml")),
     ("task-claim", include_str!("examples/task-claim.toml")),
     ("status-report", include_str!("examples/status-report.toml")),
     ("review-gate", include_str!("examples/review-gate.toml")),
+    ("lesson-properties", include_str!("examples/lesson-properties.toml")),
 ];
 
 /// The lesson's protocols and gate, loaded (marked built in).

@@ -11,12 +11,15 @@
 //! Sans-IO like the rest of `protocol`: no async, no browser crates, no
 //! clock, no files (the caller hands over the text). It must not depend on
 //! the runtime: the runtime, the explorer and the page will read the model
-//! (the switch of the runtime onto it is the next step of issue 26; today
-//! nothing outside the command line's `--check` reads a loaded file).
+//! (the switch of the runtime onto it is the next step of issue 26). Today
+//! the command line's `--check` reads a loaded file, and the explorer
+//! checks a file's `[[property]]` entries on the built-in scenarios
+//! (`monitor`).
 
 pub mod builtin;
 pub mod errors;
 pub mod model;
+pub mod monitor;
 mod parse;
 pub mod property;
 mod read;

@@ -329,7 +329,7 @@ export function registerGallery(test, h) {
     test(`${tag}: the gallery's respawn case draws the restarted alice a new head, words its findings as the tracker holds them, and its share link keeps the card`, async (browser) => {
       const { context, page, errors } = await h.openPage(browser, size, scheme);
       try {
-        await h.openDrawer(page, size, 'Setup');
+        await h.openTools(page, size);
         const entry = page.getByRole('region', { name: 'Gallery of real failures' }).getByRole('article').first();
         const title = (await entry.getByRole('heading').textContent()).trim();
         h.expect(title.includes('respawned'), `the first entry is '${title}'`);

@@ -141,11 +141,15 @@ pub fn start(s: Session, t: TourState, tour: &'static Tour) -> bool {
 }
 
 /// Ends the tour; the cursor stays where it is and the request is let go.
+/// The team goes back to Live mode's pace at the Speed setting (the tour ran
+/// it unpaced), so a prompt typed next is told event by event.
 pub fn end(s: Session, t: TourState) {
     t.walking.set(None);
     t.active.set(None);
     t.waiting.set(false);
     s.playback.selected.set(None);
+    let pace = s.pace_ms();
+    s.with_rt(|rt| rt.set_pace(pace));
 }
 
 /// What the caption box's live region adds while the cursor is on a stop:

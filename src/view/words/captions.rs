@@ -407,7 +407,9 @@ pub fn caption_of(cat: &Catalog, entries: &[TraceEntry], before: Option<&TeamSta
                 stop_reason = stop_reason,
                 next = next
             );
-            Caption::new(cat.t("cap-model-replied-title"), gap(&[&replied, &says]))
+            let usage =
+                crate::view::cost::Spend::of_event(&entry.event).map(|s| crate::view::cost::call_words(cat, &s, None)).unwrap_or_default();
+            Caption::new(cat.t("cap-model-replied-title"), gap(&[&replied, &says, &usage]))
         }
         Event::ModelFailed { agent, error } => Caption::new(
             cat.t("cap-model-failed-title"),

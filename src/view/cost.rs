@@ -9,7 +9,9 @@
 
 use std::collections::BTreeMap;
 
+use crate::model::provider_settings::Provider;
 use crate::protocol::{AgentName, Event, Trace};
+use crate::view::export::snapshot::RunSnapshot;
 use crate::view::i18n::{tr, Catalog};
 use crate::view::prices::Price;
 
@@ -90,6 +92,19 @@ pub fn spend_at(trace: &Trace, cursor: Option<usize>) -> RunSpend {
         }
     }
     out
+}
+
+/// The model id a run's snapshot ran on, for its price: the one typed in
+/// Settings or the provider's default; none for the scripted model (its
+/// counts are estimates, never priced) or an unknown provider.
+pub fn run_model(snapshot: Option<&RunSnapshot>) -> Option<String> {
+    let snapshot = snapshot?;
+    let provider = Provider::parse(&snapshot.provider).ok()?;
+    if provider == Provider::Scripted {
+        return None;
+    }
+    let typed = snapshot.model.trim();
+    Some(if typed.is_empty() { provider.default_model().to_string() } else { typed.to_string() })
 }
 
 /// A token count as people read it: 950, 12.3k, 4.5M.
@@ -213,6 +228,17 @@ mod tests {
     }
 
     #[test]
+    fn a_run_is_priced_by_the_model_its_snapshot_ran_on() {
+        let snap = |provider: &str, model: &str| RunSnapshot { provider: provider.into(), model: model.into(), ..RunSnapshot::default() };
+        assert_eq!(run_model(Some(&snap("anthropic", ""))).as_deref(), Some(crate::model::anthropic::DEFAULT_MODEL));
+        assert_eq!(run_model(Some(&snap("anthropic", " claude-haiku-4-5 "))).as_deref(), Some("claude-haiku-4-5"));
+        assert_eq!(run_model(Some(&snap("openai", ""))).as_deref(), Some(crate::model::openai::DEFAULT_MODEL));
+        assert_eq!(run_model(Some(&snap("scripted", "x"))), None, "the scripted model is never priced");
+        assert_eq!(run_model(Some(&snap("martian", "x"))), None);
+        assert_eq!(run_model(None), None, "an imported trace says nothing of its model");
+    }
+
+    #[test]
     fn counts_and_money_read_short() {
         assert_eq!(short_count(950), "950");
         assert_eq!(short_count(12_345), "12.3k");
@@ -229,14 +255,14 @@ mod tests {
         let cat = Catalog::get(Locale::En);
         let price = PriceTable::default().price_of("claude-sonnet-4-5").cloned();
         let measured = Spend { calls: 1, input: 1_000, output: 500, cache_read: 0, cache_write: 0, estimated: false };
-        assert_eq!(spend_words(&cat, &measured, price.as_ref()), "1.5k tokens · $0.0105");
-        assert_eq!(spend_words(&cat, &measured, None), "1.5k tokens");
+        assert_eq!(spend_words(cat, &measured, price.as_ref()), "1.5k tokens · $0.0105");
+        assert_eq!(spend_words(cat, &measured, None), "1.5k tokens");
         let guess = Spend { estimated: true, ..measured };
-        let words = spend_words(&cat, &guess, price.as_ref());
+        let words = spend_words(cat, &guess, price.as_ref());
         assert!(words.starts_with('≈') && words.contains("estimate") && !words.contains('$'), "{words}");
         let cached = Spend { cache_read: 2_048, cache_write: 310, ..measured };
-        assert_eq!(call_words(&cat, &cached, None), "Usage: 1000 in, 500 out, cache 2048 read and 310 written.");
-        assert!(call_words(&cat, &guess, price.as_ref()).contains("estimate"));
+        assert_eq!(call_words(cat, &cached, None), "Usage: 1000 in, 500 out, cache 2048 read and 310 written.");
+        assert!(call_words(cat, &guess, price.as_ref()).contains("estimate"));
     }
 
     #[test]
@@ -246,12 +272,12 @@ mod tests {
         for locale in Locale::ALL {
             let cat = Catalog::get(locale);
             for words in [
-                spend_words(&cat, &spend, price.as_ref()),
-                spend_words(&cat, &spend, None),
-                spend_words(&cat, &Spend { estimated: true, ..spend }, None),
-                call_words(&cat, &spend, price.as_ref()),
-                call_words(&cat, &spend, None),
-                call_words(&cat, &Spend { estimated: true, ..spend }, None),
+                spend_words(cat, &spend, price.as_ref()),
+                spend_words(cat, &spend, None),
+                spend_words(cat, &Spend { estimated: true, ..spend }, None),
+                call_words(cat, &spend, price.as_ref()),
+                call_words(cat, &spend, None),
+                call_words(cat, &Spend { estimated: true, ..spend }, None),
             ] {
                 assert!(!words.contains('⟦'), "{locale:?}: {words}");
             }

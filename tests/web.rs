@@ -1701,7 +1701,7 @@ fn cost_of(host: &web_sys::HtmlElement, who: &str) -> Option<String> {
 #[wasm_bindgen_test]
 async fn the_team_panel_shows_each_agents_tokens_as_the_trace_sums_them_estimates_marked() {
     use team_protocols::protocol::{AgentName, Trace};
-    use team_protocols::view::cost::{spend_at, spend_words};
+    use team_protocols::view::cost::{protocol_split, protocol_words, spend_at, spend_words};
     use team_protocols::view::i18n::{Catalog, Locale};
     let page = Page::start();
     let host = page.mount();
@@ -1711,11 +1711,15 @@ async fn the_team_panel_shows_each_agents_tokens_as_the_trace_sums_them_estimate
     let json = exported(&host, "json");
     let trace = Trace::from_json(&json).unwrap();
     let spend = spend_at(&trace, None);
+    let split = protocol_split(&trace, None);
     let en = Catalog::get(Locale::En);
     for who in ["lead", "alice"] {
-        let one = spend.agents[&AgentName::parse(who).unwrap()];
+        let name = AgentName::parse(who).unwrap();
+        let one = spend.agents[&name];
         let shown = cost_of(&host, who).unwrap_or_else(|| panic!("{who} has a cost line"));
-        assert_eq!(shown, spend_words(en, &one, None), "{who}");
+        let share = protocol_words(en, &split[&name]).expect("the shutdown handshake costs each side a call");
+        assert_eq!(shown, format!("{}, {share}", spend_words(en, &one, None)), "{who}");
+        assert!(shown.contains("on protocol handshakes"), "{shown}");
         assert!(shown.starts_with('≈') && shown.contains("estimate") && !shown.contains('$'), "scripted: an estimate, unpriced: {shown}");
     }
     let run = texts(&host, ".run-cost");
@@ -1739,6 +1743,6 @@ async fn the_team_panel_shows_each_agents_tokens_as_the_trace_sums_them_estimate
     let spend = spend_at(&Trace::from_json(&measured).unwrap(), None);
     assert!(!spend.run.estimated && spend.run.cache_read > 0);
     let lead = cost_of(&host, "lead").unwrap();
-    assert_eq!(lead, spend_words(en, &spend.agents[&AgentName::lead()], None));
+    assert!(lead.starts_with(&spend_words(en, &spend.agents[&AgentName::lead()], None)), "{lead}");
     assert!(!lead.contains('$') && !lead.contains("estimate"), "{lead}");
 }

@@ -161,3 +161,4 @@ cost-cache = cache { $read } read and { $write } written
 cost-call = Usage: { $usage }.
 cost-call-priced = Usage: { $usage } ({ $money }).
 cost-call-estimate = Usage ≈ { $usage } (an estimate: the scripted model counts about four characters a token).
+cost-protocol-share = of which { $tokens } on protocol handshakes

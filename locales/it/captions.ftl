@@ -154,3 +154,4 @@ cost-cache = cache: { $read } letti e { $write } scritti
 cost-call = Consumo: { $usage }.
 cost-call-priced = Consumo: { $usage } ({ $money }).
 cost-call-estimate = Consumo ≈ { $usage } (una stima: il modello scriptato conta circa quattro caratteri per token).
+cost-protocol-share = di cui { $tokens } per gli handshake del protocollo

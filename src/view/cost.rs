@@ -3,7 +3,11 @@
 //! cursor, and their price in dollars when the price table knows the model.
 //! Counts the scripted model estimated are marked as estimates ("≈").
 //!
-//! Owns the sums, the dollar arithmetic and the words that show them. Pure:
+//! Also splits each agent's tokens between protocol handshakes (calls that
+//! asked only for protocol tools) and work, so a learner sees what a
+//! handshake costs.
+//!
+//! Owns the sums, the split, the dollar arithmetic and the words that show them. Pure:
 //! no DOM, no signals, no storage; the page passes in the trace, the cursor,
 //! the model id and the price table.
 
@@ -94,6 +98,70 @@ pub fn spend_at(trace: &Trace, cursor: Option<usize>) -> RunSpend {
     out
 }
 
+/// The tools of the request/response protocols: a call that asks only for
+/// these is the cost of a handshake.
+pub const PROTOCOL_TOOLS: [&str; 3] = ["shutdown_request", "shutdown_response", "plan_approval"];
+
+/// One agent's tokens split between the protocols and the work.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ProtocolSplit {
+    /// Calls whose every tool call was a protocol tool.
+    pub protocol: Spend,
+    /// Every other call: work tools, plain messages, a closing summary, or
+    /// a protocol tool asked for beside work in the same reply.
+    pub work: Spend,
+}
+
+/// Splits each agent's calls, as of a cursor, between protocol and work: a
+/// reply counts as protocol when it asked for at least one tool and every
+/// tool it asked for (the agent's `ToolCalled` events up to its next model
+/// call) is one of `PROTOCOL_TOOLS`.
+pub fn protocol_split(trace: &Trace, cursor: Option<usize>) -> BTreeMap<AgentName, ProtocolSplit> {
+    // Per agent, its last reply's spend and what its tools were so far:
+    // (spend, asked for a protocol tool, asked for another tool).
+    let mut open: BTreeMap<AgentName, (Spend, bool, bool)> = BTreeMap::new();
+    let mut out: BTreeMap<AgentName, ProtocolSplit> = BTreeMap::new();
+    let close = |out: &mut BTreeMap<AgentName, ProtocolSplit>, agent: AgentName, (spend, protocol, other): (Spend, bool, bool)| {
+        let split = out.entry(agent).or_default();
+        if protocol && !other {
+            split.protocol.add(&spend);
+        } else {
+            split.work.add(&spend);
+        }
+    };
+    for entry in &trace.entries()[..cursor.unwrap_or(usize::MAX).min(trace.len())] {
+        match &entry.event {
+            Event::ModelCalled { agent } => {
+                if let Some(done) = open.remove(agent) {
+                    close(&mut out, agent.clone(), done);
+                }
+            }
+            Event::ModelReplied { agent, .. } => {
+                if let Some(done) = open.remove(agent) {
+                    close(&mut out, agent.clone(), done);
+                }
+                if let Some(spend) = Spend::of_event(&entry.event) {
+                    open.insert(agent.clone(), (spend, false, false));
+                }
+            }
+            Event::ToolCalled { agent, tool, .. } => {
+                if let Some((_, protocol, other)) = open.get_mut(agent) {
+                    if PROTOCOL_TOOLS.contains(&tool.as_str()) {
+                        *protocol = true;
+                    } else {
+                        *other = true;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    for (agent, done) in open {
+        close(&mut out, agent, done);
+    }
+    out
+}
+
 /// The model id a run's snapshot ran on, for its price: the one typed in
 /// Settings or the provider's default; none for the scripted model (its
 /// counts are estimates, never priced) or an unknown provider.
@@ -143,6 +211,15 @@ pub fn spend_words(cat: &Catalog, spend: &Spend, price: Option<&Price>) -> Strin
         Some(p) => tr!(cat, "cost-tokens-priced", tokens = tokens, money = money(spend.dollars(p))),
         None => tr!(cat, "cost-tokens", tokens = tokens),
     }
+}
+
+/// The protocol's share of an agent's tokens ("of which ≈1.1k on protocol
+/// handshakes"), or nothing when none of its calls was a handshake's.
+pub fn protocol_words(cat: &Catalog, split: &ProtocolSplit) -> Option<String> {
+    (split.protocol.calls > 0).then(|| {
+        let mark = if split.protocol.estimated { "≈" } else { "" };
+        tr!(cat, "cost-protocol-share", tokens = format!("{mark}{}", short_count(split.protocol.total())))
+    })
 }
 
 /// One call's buckets for its caption: input, output and the cache traffic
@@ -208,6 +285,44 @@ mod tests {
         let early = spend_at(&t, Some(3));
         assert_eq!(early.run.calls, 2, "the cursor hides later calls");
         assert_eq!(spend_at(&t, Some(0)), RunSpend::default());
+    }
+
+    fn tool(agent: &AgentName, tool: &str) -> Event {
+        Event::ToolCalled { agent: agent.clone(), tool_use_id: format!("t-{tool}"), tool: tool.into(), input: serde_json::Value::Null }
+    }
+
+    #[test]
+    fn a_call_that_asks_only_for_protocol_tools_is_the_protocols_cost_and_the_rest_is_work() {
+        let (lead, alice) = (AgentName::lead(), AgentName::parse("alice").unwrap());
+        let t = trace(vec![
+            Event::ModelCalled { agent: lead.clone() },
+            reply(&lead, 100, 10, 0, 0, true),
+            tool(&lead, "spawn_teammate"),
+            Event::ModelCalled { agent: lead.clone() },
+            reply(&lead, 200, 20, 0, 0, true),
+            tool(&lead, "shutdown_request"),
+            Event::ModelCalled { agent: alice.clone() },
+            reply(&alice, 50, 5, 0, 0, true),
+            tool(&alice, "write_file"),
+            tool(&alice, "plan_approval"),
+            Event::ModelCalled { agent: alice.clone() },
+            reply(&alice, 60, 6, 0, 0, true),
+            tool(&alice, "shutdown_response"),
+            Event::ModelCalled { agent: lead.clone() },
+            reply(&lead, 300, 30, 0, 0, true),
+        ]);
+        let split = protocol_split(&t, None);
+        assert_eq!((split[&lead].protocol.total(), split[&lead].work.total()), (220, 110 + 330), "the summary without tools is work");
+        assert_eq!((split[&alice].protocol.total(), split[&alice].work.total()), (66, 55), "a protocol tool beside work is work");
+        let all = spend_at(&t, None);
+        for (agent, s) in &split {
+            assert_eq!(s.protocol.total() + s.work.total(), all.agents[agent].total(), "{agent}: the split adds up");
+        }
+        assert_eq!(protocol_words(Catalog::get(Locale::En), &split[&lead]).as_deref(), Some("of which 220 on protocol handshakes"));
+        assert_eq!(protocol_words(Catalog::get(Locale::En), &ProtocolSplit::default()), None);
+        let early = protocol_split(&t, Some(6));
+        assert_eq!(early[&lead].protocol.total(), 220, "tools seen up to the cursor decide");
+        assert_eq!(protocol_split(&t, Some(5))[&lead].protocol.total(), 0, "a reply whose tools are not seen yet is work");
     }
 
     #[test]
@@ -278,6 +393,7 @@ mod tests {
                 call_words(cat, &spend, price.as_ref()),
                 call_words(cat, &spend, None),
                 call_words(cat, &Spend { estimated: true, ..spend }, None),
+                protocol_words(cat, &ProtocolSplit { protocol: spend, work: spend }).unwrap(),
             ] {
                 assert!(!words.contains('⟦'), "{locale:?}: {words}");
             }

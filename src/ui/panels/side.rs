@@ -102,9 +102,21 @@ fn RosterPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
         let model = s.run.snapshot.with(|snap| cost::run_model(snap.as_ref()));
         model.and_then(|m| PriceTable::default().price_of(&m).cloned())
     });
+    let split = Memo::new(move |_| {
+        let cursor = s.playback.cursor.get();
+        s.run.trace.with(|t| cost::protocol_split(t, cursor))
+    });
     let spend_of = move |who: &AgentName| {
         let one = spend.with(|sp| sp.agents.get(who).copied());
-        one.map(|one| view! { <span class="cost">{price.with(|p| cost::spend_words(l.cat(), &one, p.as_ref()))}</span> })
+        let share = split.with(|sp| sp.get(who).and_then(|sp| cost::protocol_words(l.cat(), sp)));
+        one.map(|one| {
+            let words = price.with(|p| cost::spend_words(l.cat(), &one, p.as_ref()));
+            let words = match share {
+                Some(share) => format!("{words}, {share}"),
+                None => words,
+            };
+            view! { <span class="cost">{words}</span> }
+        })
     };
     view! {
         <section class="panel" aria-labelledby="roster-title">

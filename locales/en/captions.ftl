@@ -160,5 +160,5 @@ cost-in-out = { $input } in, { $output } out
 cost-cache = cache { $read } read and { $write } written
 cost-call = Usage: { $usage }.
 cost-call-priced = Usage: { $usage } ({ $money }).
-cost-call-estimate = Usage ≈ { $usage } (an estimate: the scripted model counts about four characters a token).
+cost-call-estimate = Usage ≈ { $usage } (estimate).
 cost-protocol-share = of which { $tokens } on protocol handshakes

@@ -153,5 +153,5 @@ cost-in-out = { $input } in ingresso, { $output } in uscita
 cost-cache = cache: { $read } letti e { $write } scritti
 cost-call = Consumo: { $usage }.
 cost-call-priced = Consumo: { $usage } ({ $money }).
-cost-call-estimate = Consumo ≈ { $usage } (una stima: il modello scriptato conta circa quattro caratteri per token).
+cost-call-estimate = Consumo ≈ { $usage } (stima).
 cost-protocol-share = di cui { $tokens } per gli handshake del protocollo

@@ -146,5 +146,5 @@ cost-in-out = 入力 { $input }、出力 { $output }
 cost-cache = キャッシュ読み取り { $read }、書き込み { $write }
 cost-call = 使用量：{ $usage }。
 cost-call-priced = 使用量：{ $usage }（{ $money }）。
-cost-call-estimate = 使用量 ≈ { $usage }（推定：スクリプトモデルは約 4 文字を 1 トークンと数えます）。
+cost-call-estimate = 使用量 ≈ { $usage }（推定）。
 cost-protocol-share = うち { $tokens } はプロトコルのハンドシェイク

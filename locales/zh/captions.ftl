@@ -146,5 +146,5 @@ cost-in-out = 输入 { $input }，输出 { $output }
 cost-cache = 缓存读取 { $read }、写入 { $write }
 cost-call = 用量：{ $usage }。
 cost-call-priced = 用量：{ $usage }（{ $money }）。
-cost-call-estimate = 用量 ≈ { $usage }（估算：脚本模型按约四个字符一个 token 计算）。
+cost-call-estimate = 用量 ≈ { $usage }（估算）。
 cost-protocol-share = 其中 { $tokens } 用于协议握手

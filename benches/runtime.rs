@@ -252,7 +252,7 @@ fn reply(who: &str, turn: usize, decision: Decision, on_text: &TextSink) -> Mode
         }
     };
     let blocks = content.len() as u64;
-    ModelResponse { content, stop_reason, usage: Usage { input_tokens: 100, output_tokens: 20 * blocks } }
+    ModelResponse { content, stop_reason, usage: Usage::plain(100, 20 * blocks) }
 }
 
 fn tool_uses<'a>(request: &'a ModelRequest, tool: &'a str) -> impl Iterator<Item = &'a Value> + 'a {

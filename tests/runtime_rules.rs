@@ -65,16 +65,12 @@ fn tool_use(calls: &[(&str, &str, Value)]) -> ModelResponse {
             .map(|(id, tool, input)| ContentBlock::ToolUse { id: id.to_string(), name: tool.to_string(), input: input.clone() })
             .collect(),
         stop_reason: StopReason::ToolUse,
-        usage: Usage { input_tokens: 10, output_tokens: 5 },
+        usage: Usage::plain(10, 5),
     }
 }
 
 fn end_turn(text: &str) -> ModelResponse {
-    ModelResponse {
-        content: vec![ContentBlock::text(text)],
-        stop_reason: StopReason::EndTurn,
-        usage: Usage { input_tokens: 10, output_tokens: 2 },
-    }
+    ModelResponse { content: vec![ContentBlock::text(text)], stop_reason: StopReason::EndTurn, usage: Usage::plain(10, 2) }
 }
 
 /// The agent a request is for, read from its system prompt.
@@ -519,6 +515,28 @@ fn a_plan_mode_teammate_cannot_change_the_workspace_before_approval() {
     assert_eq!(approved_write, Some(false), "bob writes once his plan is approved");
     assert!(run.rt.with_workspace(|w| w.list_files()).contains("src/a.rs"));
     assert_eq!(check(&trace), vec![]);
+    run.assert_finished();
+}
+
+#[test]
+fn a_reply_records_the_usage_its_provider_reported_cache_tokens_included() {
+    let usage = Usage { input_tokens: 12, output_tokens: 7, cache_read_tokens: 45_000, cache_write_tokens: 3_000, measured: true };
+    let reply = ModelResponse { content: vec![ContentBlock::text("done")], stop_reason: StopReason::EndTurn, usage };
+    let model = Misbehaving::new().script("lead", vec![Canned::when(|_| true, move |_| Ok(reply.clone()))]);
+    let run = live(model);
+    run.prompt("Say done.");
+    let trace = run.rt.trace();
+    let recorded: Vec<_> = trace
+        .entries()
+        .iter()
+        .filter_map(|e| match &e.event {
+            Event::ModelReplied { input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, measured, .. } => {
+                Some((*input_tokens, *output_tokens, *cache_read_tokens, *cache_write_tokens, *measured))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(recorded, [(12, 7, 45_000, 3_000, true)]);
     run.assert_finished();
 }
 

@@ -1688,3 +1688,61 @@ async fn presenter_mode_is_toggled_by_its_button_and_the_p_key_and_escape_leaves
     document().body().unwrap().dispatch_event(&keydown("p")).unwrap();
     until("p to leave", || !presenting(&host)).await;
 }
+
+/// The `.cost` line of the Team panel's row of `who`.
+fn cost_of(host: &web_sys::HtmlElement, who: &str) -> Option<String> {
+    all(host, ".roster li")
+        .into_iter()
+        .find(|li| li.query_selector(".name").ok().flatten().and_then(|n| n.text_content()).as_deref() == Some(who))
+        .and_then(|li| li.query_selector(".cost").ok().flatten())
+        .map(|c| c.text_content().unwrap_or_default())
+}
+
+#[wasm_bindgen_test]
+async fn the_team_panel_shows_each_agents_tokens_as_the_trace_sums_them_estimates_marked() {
+    use team_protocols::protocol::{AgentName, Trace};
+    use team_protocols::view::cost::{protocol_split, protocol_words, spend_at, spend_words};
+    use team_protocols::view::i18n::{Catalog, Locale};
+    let page = Page::start();
+    let host = page.mount();
+    leptos::task::tick().await;
+    click(&host, "[data-scenario=shutdown]");
+    until("the run to finish", || run_finished(&host)).await;
+    let json = exported(&host, "json");
+    let trace = Trace::from_json(&json).unwrap();
+    let spend = spend_at(&trace, None);
+    let split = protocol_split(&trace, None);
+    let en = Catalog::get(Locale::En);
+    for who in ["lead", "alice"] {
+        let name = AgentName::parse(who).unwrap();
+        let one = spend.agents[&name];
+        let shown = cost_of(&host, who).unwrap_or_else(|| panic!("{who} has a cost line"));
+        let share = protocol_words(en, &split[&name]).expect("the shutdown handshake costs each side a call");
+        assert_eq!(shown, format!("{}, {share}", spend_words(en, &one, None)), "{who}");
+        assert!(shown.contains("on protocol handshakes"), "{shown}");
+        assert!(shown.starts_with('≈') && shown.contains("estimate") && !shown.contains('$'), "scripted: an estimate, unpriced: {shown}");
+    }
+    let run = texts(&host, ".run-cost");
+    assert_eq!(run.len(), 1);
+    assert!(run[0].contains(&spend_words(en, &spend.run, None)), "{run:?}");
+    assert!(run[0].contains(&format!("{} model calls", spend.run.calls)), "{run:?}");
+
+    // The same run, as if a provider had measured it (cache reads too):
+    // imported, it shows measured counts, unmarked and unpriced (an imported
+    // trace does not say which model it ran on).
+    let mut value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    for entry in value["entries"].as_array_mut().unwrap() {
+        if entry["event"]["kind"] == "model_replied" {
+            entry["event"]["measured"] = true.into();
+            entry["event"]["cache_read_tokens"] = 1000.into();
+        }
+    }
+    let measured = serde_json::to_string(&value).unwrap();
+    choose_file(&host, "measured.json", &measured);
+    until("the import to show", || cost_of(&host, "lead").is_some_and(|c| !c.starts_with('≈'))).await;
+    let spend = spend_at(&Trace::from_json(&measured).unwrap(), None);
+    assert!(!spend.run.estimated && spend.run.cache_read > 0);
+    let lead = cost_of(&host, "lead").unwrap();
+    assert!(lead.starts_with(&spend_words(en, &spend.agents[&AgentName::lead()], None)), "{lead}");
+    assert!(!lead.contains('$') && !lead.contains("estimate"), "{lead}");
+}

@@ -151,3 +151,14 @@ cap-tool-broadcast = { $who_start } calls broadcast to write to every teammate.
 cap-tool-list = { $who_start } calls list_teammates to see each member's status in config.json.
 cap-tool-file = { $who_start } calls { $tool } on { $path }.
 cap-tool-other = { $who_start } calls the tool { $tool }.
+
+# What a model call cost. Counts are tokens; "≈" marks the scripted model's estimate.
+cost-tokens = { $tokens } tokens
+cost-tokens-priced = { $tokens } tokens · { $money }
+cost-tokens-estimate = ≈{ $tokens } tokens (estimate)
+cost-in-out = { $input } in, { $output } out
+cost-cache = cache { $read } read and { $write } written
+cost-call = Usage: { $usage }.
+cost-call-priced = Usage: { $usage } ({ $money }).
+cost-call-estimate = Usage ≈ { $usage } (estimate).
+cost-protocol-share = of which { $tokens } on protocol handshakes

@@ -292,3 +292,4 @@ ui-table-toggle = Messages as a table
 ui-zoom-group = Diagram zoom
 ui-fsm-moved = Request { $id } ({ $kind }, { $requester } → { $addressee }): { $from } → { $to } by { $by } at { $at }.
 ui-fsm-waiting = Request { $id } ({ $kind }, { $requester } → { $addressee }): { $state }, waiting for { $addressee }'s answer.
+ui-run-cost = The run so far: { $calls } model calls, { $spend }.

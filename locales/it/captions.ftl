@@ -144,3 +144,14 @@ cap-tool-broadcast = { $who_start } chiama broadcast per scrivere a ogni compagn
 cap-tool-list = { $who_start } chiama list_teammates per vedere lo stato di ogni membro in config.json.
 cap-tool-file = { $who_start } chiama { $tool } su { $path }.
 cap-tool-other = { $who_start } chiama lo strumento { $tool }.
+
+# Quanto è costata una chiamata al modello. I conteggi sono token; "≈" indica la stima del modello scriptato.
+cost-tokens = { $tokens } token
+cost-tokens-priced = { $tokens } token · { $money }
+cost-tokens-estimate = ≈{ $tokens } token (stima)
+cost-in-out = { $input } in ingresso, { $output } in uscita
+cost-cache = cache: { $read } letti e { $write } scritti
+cost-call = Consumo: { $usage }.
+cost-call-priced = Consumo: { $usage } ({ $money }).
+cost-call-estimate = Consumo ≈ { $usage } (stima).
+cost-protocol-share = di cui { $tokens } per gli handshake del protocollo

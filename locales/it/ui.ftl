@@ -292,3 +292,4 @@ ui-table-toggle = Messaggi in tabella
 ui-zoom-group = Zoom del diagramma
 ui-fsm-moved = Richiesta { $id } ({ $kind }, { $requester } → { $addressee }): { $from } → { $to } per mano di { $by } a { $at }.
 ui-fsm-waiting = Richiesta { $id } ({ $kind }, { $requester } → { $addressee }): { $state }, in attesa della risposta di { $addressee }.
+ui-run-cost = L'esecuzione finora: { $calls } chiamate al modello, { $spend }.

@@ -137,3 +137,14 @@ cap-tool-broadcast = { $who_start }が broadcast を呼び、チームメイト�
 cap-tool-list = { $who_start }が list_teammates を呼び、config.json で各チームメイトのステータスを見ます。
 cap-tool-file = { $who_start }が { $path } に対して { $tool } を呼びます。
 cap-tool-other = { $who_start }がツール { $tool } を呼びます。
+
+# モデル呼び出しのコスト。単位はトークン。「≈」はスクリプトモデルの推定値。
+cost-tokens = { $tokens } トークン
+cost-tokens-priced = { $tokens } トークン · { $money }
+cost-tokens-estimate = ≈{ $tokens } トークン（推定）
+cost-in-out = 入力 { $input }、出力 { $output }
+cost-cache = キャッシュ読み取り { $read }、書き込み { $write }
+cost-call = 使用量：{ $usage }。
+cost-call-priced = 使用量：{ $usage }（{ $money }）。
+cost-call-estimate = 使用量 ≈ { $usage }（推定）。
+cost-protocol-share = うち { $tokens } はプロトコルのハンドシェイク

@@ -292,3 +292,4 @@ ui-table-toggle = メッセージを表で表示
 ui-zoom-group = 図のズーム
 ui-fsm-moved = リクエスト { $id }（{ $kind }、{ $requester } → { $addressee }）：{ $from } → { $to }（{ $at }、{ $by } による）。
 ui-fsm-waiting = リクエスト { $id }（{ $kind }、{ $requester } → { $addressee }）：{ $state }。{ $addressee } のレスポンスを待っています。
+ui-run-cost = ここまでの実行：モデル呼び出し { $calls } 回、{ $spend }。

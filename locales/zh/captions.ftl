@@ -137,3 +137,14 @@ cap-tool-broadcast = { $who_start }调用 broadcast，给每个队友发消息�
 cap-tool-list = { $who_start }调用 list_teammates，查看 config.json 中每个队友的状态。
 cap-tool-file = { $who_start }对 { $path } 调用 { $tool }。
 cap-tool-other = { $who_start }调用工具 { $tool }。
+
+# 一次模型调用的花费。计数单位为 token；"≈" 表示脚本模型的估算。
+cost-tokens = { $tokens } 个 token
+cost-tokens-priced = { $tokens } 个 token · { $money }
+cost-tokens-estimate = ≈{ $tokens } 个 token（估算）
+cost-in-out = 输入 { $input }，输出 { $output }
+cost-cache = 缓存读取 { $read }、写入 { $write }
+cost-call = 用量：{ $usage }。
+cost-call-priced = 用量：{ $usage }（{ $money }）。
+cost-call-estimate = 用量 ≈ { $usage }（估算）。
+cost-protocol-share = 其中 { $tokens } 用于协议握手

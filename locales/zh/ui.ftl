@@ -292,3 +292,4 @@ ui-table-toggle = 以表格显示消息
 ui-zoom-group = 图示缩放
 ui-fsm-moved = 请求 { $id }（{ $kind }，{ $requester } → { $addressee }）：{ $from } → { $to }，由 { $by } 于 { $at } 完成。
 ui-fsm-waiting = 请求 { $id }（{ $kind }，{ $requester } → { $addressee }）：{ $state }，等待 { $addressee } 的响应。
+ui-run-cost = 本次运行至此：{ $calls } 次模型调用，{ $spend }。

@@ -186,13 +186,44 @@ impl fmt::Display for StopReason {
     }
 }
 
-/// Tokens used by one call.
+/// Tokens used by one call, in Anthropic's buckets: each bucket is billed at
+/// its own price, so they never overlap. `input_tokens` is the prompt read
+/// fresh (neither read from nor written to the prompt cache); an
+/// OpenAI-compatible reply's `prompt_tokens` include its cached tokens, so
+/// the parser takes those out.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Usage {
-    /// Prompt tokens.
+    /// Prompt tokens read fresh.
     pub input_tokens: u64,
     /// Reply tokens.
     pub output_tokens: u64,
+    /// Prompt tokens read from the provider's prompt cache.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cache_read_tokens: u64,
+    /// Prompt tokens written to the provider's prompt cache.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cache_write_tokens: u64,
+    /// True when a provider reported these counts; false when they are an
+    /// estimate (the scripted model counts about four characters a token).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub measured: bool,
+}
+
+impl Usage {
+    /// An estimate of input and output only (no cache traffic): what the
+    /// scripted model gives.
+    pub fn plain(input_tokens: u64, output_tokens: u64) -> Usage {
+        Usage { input_tokens, output_tokens, ..Usage::default() }
+    }
+
+    /// Input and output as a provider reported them, with no cache traffic.
+    pub fn reported(input_tokens: u64, output_tokens: u64) -> Usage {
+        Usage { measured: true, ..Usage::plain(input_tokens, output_tokens) }
+    }
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// The model's reply.

@@ -132,10 +132,22 @@ pub enum Event {
         text: String,
         /// Why it stopped (`end_turn`, `tool_use`, ...).
         stop_reason: String,
-        /// Prompt tokens.
+        /// Prompt tokens read fresh (not from or into the prompt cache).
         input_tokens: u64,
         /// Reply tokens.
         output_tokens: u64,
+        /// Prompt tokens read from the provider's prompt cache (absent in
+        /// traces written before it was recorded, and when zero).
+        #[serde(default, skip_serializing_if = "is_zero")]
+        cache_read_tokens: u64,
+        /// Prompt tokens written to the provider's prompt cache.
+        #[serde(default, skip_serializing_if = "is_zero")]
+        cache_write_tokens: u64,
+        /// True when the provider reported the counts; false (and absent)
+        /// when they are the scripted model's estimate, or the trace was
+        /// written before this was recorded.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        measured: bool,
     },
     /// The model call failed; the agent stops its turn.
     ModelFailed {
@@ -191,6 +203,11 @@ pub enum Event {
         /// The sequence number of the `FaultApplied` event that held it.
         held: u64,
     },
+}
+
+/// Serde's test for a count not worth writing.
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl Event {
@@ -468,6 +485,38 @@ mod tests {
     }
 
     #[test]
+    fn a_reply_recorded_before_cache_tokens_were_counted_still_loads_and_round_trips_unchanged() {
+        let old = r#"{"version":1,"team_name":"t","seed":1,"entries":[{"seq":0,"time":0,"event":{"kind":"model_replied","agent":"lead","stop_reason":"end_turn","input_tokens":9,"output_tokens":4}}]}"#;
+        let trace = Trace::from_json(old).unwrap();
+        assert!(matches!(
+            &trace.entries()[0].event,
+            Event::ModelReplied { input_tokens: 9, output_tokens: 4, cache_read_tokens: 0, cache_write_tokens: 0, measured: false, .. }
+        ));
+        assert_eq!(trace.to_json(), Trace::from_json(&trace.to_json()).unwrap().to_json());
+        for field in ["cache_read_tokens", "cache_write_tokens", "measured"] {
+            assert!(!trace.to_json().contains(field), "{field}: zero or false is not written");
+        }
+    }
+
+    #[test]
+    fn a_measured_reply_with_cache_tokens_survives_export_and_import() {
+        let mut trace = Trace::new("t", 1);
+        let reply = Event::ModelReplied {
+            agent: AgentName::lead(),
+            text: "ok".into(),
+            stop_reason: "end_turn".into(),
+            input_tokens: 12,
+            output_tokens: 7,
+            cache_read_tokens: 45_000,
+            cache_write_tokens: 3_000,
+            measured: true,
+        };
+        trace.append(Millis(0), reply.clone()).unwrap();
+        let back = Trace::from_json(&trace.to_json()).unwrap();
+        assert_eq!(back.entries()[0].event, reply);
+    }
+
+    #[test]
     fn an_events_kind_is_the_kind_the_trace_file_writes() {
         use crate::protocol::testing::handshake;
         let mut trace = handshake();
@@ -483,6 +532,9 @@ mod tests {
                 stop_reason: "end_turn".into(),
                 input_tokens: 1,
                 output_tokens: 1,
+                cache_read_tokens: 0,
+                cache_write_tokens: 0,
+                measured: false,
             },
             Event::ModelFailed { agent: alice.clone(), error: "e".into() },
             Event::ToolCalled { agent: alice.clone(), tool_use_id: "t".into(), tool: "x".into(), input: serde_json::Value::Null },

@@ -14,6 +14,7 @@
 pub mod agent;
 #[cfg(target_arch = "wasm32")]
 pub mod browser;
+pub mod budget;
 pub mod clock;
 pub mod executor;
 pub mod loops;

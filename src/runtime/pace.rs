@@ -114,6 +114,9 @@ mod tests {
                 stop_reason: "end_turn".into(),
                 input_tokens: 1,
                 output_tokens: 1,
+                cache_read_tokens: 0,
+                cache_write_tokens: 0,
+                measured: false,
             },
             Event::ToolCalled { agent: name("alice"), tool_use_id: "t1".into(), tool: "read_inbox".into(), input: serde_json::json!({}) },
             Event::ToolReturned {

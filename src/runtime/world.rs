@@ -486,6 +486,9 @@ impl World {
                     stop_reason: reply.stop_reason.to_string(),
                     input_tokens: reply.usage.input_tokens,
                     output_tokens: reply.usage.output_tokens,
+                    cache_read_tokens: reply.usage.cache_read_tokens,
+                    cache_write_tokens: reply.usage.cache_write_tokens,
+                    measured: reply.usage.measured,
                 });
             }
             Err(e) => self.observe(Event::ModelFailed { agent: agent.clone(), error: e.to_string() }),

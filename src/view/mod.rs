@@ -18,6 +18,7 @@
 //! import `ui`: the page's components (`ui`, wasm32 only) read from here,
 //! never the other way round.
 
+pub mod cost;
 pub mod derived;
 pub mod diagram;
 pub mod export;
@@ -27,6 +28,7 @@ pub mod i18n;
 pub mod lists;
 pub mod machinery;
 pub mod panel_data;
+pub mod prices;
 /// Generated traces for the browser benchmark and unit tests: a test
 /// double, so only in test builds and with the `bench-fixtures` feature.
 #[cfg(any(test, feature = "bench-fixtures"))]

@@ -156,8 +156,16 @@ mod tests {
         };
         t.append(Millis(0), output).unwrap();
         let said = "Plan approved for 'bob' (request b).\nEarlier: Plan rejected for 'bob' (request a).";
-        let reply =
-            Event::ModelReplied { agent: lead, text: said.into(), stop_reason: "end_turn".into(), input_tokens: 1, output_tokens: 2 };
+        let reply = Event::ModelReplied {
+            agent: lead,
+            text: said.into(),
+            stop_reason: "end_turn".into(),
+            input_tokens: 1,
+            output_tokens: 2,
+            cache_read_tokens: 0,
+            cache_write_tokens: 0,
+            measured: false,
+        };
         t.append(Millis(0), reply).unwrap();
         let line = describe(&t.entries()[0]);
         assert!(line.ends_with(&format!("lead: list_teammates -> {list}")), "{line}");

@@ -55,6 +55,9 @@ pub fn busy_trace(events: usize, agents: usize, seed: u64) -> Trace {
                     stop_reason: "tool_use".into(),
                     input_tokens: 900,
                     output_tokens: 40,
+                    cache_read_tokens: 0,
+                    cache_write_tokens: 0,
+                    measured: false,
                 };
                 let _ = team.observe(reply, Millis(now + 1));
                 now += 1;

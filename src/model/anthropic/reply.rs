@@ -36,11 +36,20 @@ fn api_error(v: &Value) -> AnthropicError {
 }
 
 fn usage_of(v: &Value, into: &mut Usage) {
+    if v.is_object() {
+        into.measured = true;
+    }
     if let Some(n) = v.get("input_tokens").and_then(Value::as_u64) {
         into.input_tokens = n;
     }
     if let Some(n) = v.get("output_tokens").and_then(Value::as_u64) {
         into.output_tokens = n;
+    }
+    if let Some(n) = v.get("cache_read_input_tokens").and_then(Value::as_u64) {
+        into.cache_read_tokens = n;
+    }
+    if let Some(n) = v.get("cache_creation_input_tokens").and_then(Value::as_u64) {
+        into.cache_write_tokens = n;
     }
 }
 
@@ -359,7 +368,7 @@ pub(super) mod fixtures {
                 },
             ],
             stop_reason: StopReason::ToolUse,
-            usage: Usage { input_tokens: 472, output_tokens: 89 },
+            usage: Usage::reported(472, 89),
         }
     }
 
@@ -395,12 +404,46 @@ mod tests {
     fn a_recorded_reply_is_read_with_its_text_tool_call_and_usage() {
         let r = parse_response(RESPONSE).unwrap();
         assert_eq!(r.stop_reason, StopReason::ToolUse);
-        assert_eq!(r.usage, Usage { input_tokens: 2095, output_tokens: 503 });
+        assert_eq!(r.usage, Usage::reported(2095, 503));
         assert_eq!(r.content[0], ContentBlock::text("I'll ask alice to shut down."));
         assert_eq!(
             r.tool_uses().map(|(id, n, i)| (id.to_string(), n.to_string(), i.clone())).collect::<Vec<_>>(),
             [("toolu_01D7FLrfh4GYq7yT1ULFeyMV".to_string(), "shutdown_request".to_string(), json!({ "teammate": "alice" }))]
         );
+    }
+
+    #[test]
+    fn cache_reads_and_writes_are_recorded_and_missing_ones_are_zero() {
+        let body = json!({ "content": [], "stop_reason": "end_turn",
+            "usage": { "input_tokens": 12, "cache_creation_input_tokens": 3000, "cache_read_input_tokens": 45000, "output_tokens": 7 } });
+        let usage = parse_response(&body.to_string()).unwrap().usage;
+        assert_eq!(usage, Usage { input_tokens: 12, output_tokens: 7, cache_read_tokens: 45000, cache_write_tokens: 3000, measured: true });
+        let none = json!({ "content": [], "stop_reason": "end_turn", "usage": { "input_tokens": 12, "output_tokens": 7 } });
+        assert_eq!(parse_response(&none.to_string()).unwrap().usage, Usage::reported(12, 7));
+        let empty = json!({ "content": [], "stop_reason": "end_turn" });
+        assert_eq!(parse_response(&empty.to_string()).unwrap().usage, Usage::default(), "no usage: nothing measured");
+    }
+
+    #[test]
+    fn a_streamed_reply_records_the_cache_tokens_of_its_start_and_delta() {
+        let text = std::str::from_utf8(TOOL_USE).unwrap();
+        let cached = text.replace(
+            "\"cache_creation_input_tokens\":0,\"cache_read_input_tokens\":0",
+            "\"cache_creation_input_tokens\":310,\"cache_read_input_tokens\":2048",
+        );
+        assert_ne!(cached, text, "the fixture's message_start carries the cache fields");
+        let (_, result) = stream_in_pieces(cached.as_bytes(), 7);
+        assert_eq!(
+            result.unwrap().usage,
+            Usage { input_tokens: 472, output_tokens: 89, cache_read_tokens: 2048, cache_write_tokens: 310, measured: true }
+        );
+        // The newer API repeats cumulative counts in message_delta: the last word wins.
+        let later = cached.replace("\"usage\":{\"output_tokens\":89}", "\"usage\":{\"output_tokens\":89,\"cache_read_input_tokens\":4096}");
+        assert_ne!(later, cached, "the fixture's message_delta carries the usage");
+        let (_, result) = stream_in_pieces(later.as_bytes(), 64);
+        assert_eq!(result.unwrap().usage.cache_read_tokens, 4096);
+        let (_, plain) = stream_in_pieces(TOOL_USE, TOOL_USE.len());
+        assert_eq!(plain.unwrap().usage, Usage::reported(472, 89), "zero cache fields stay zero");
     }
 
     #[test]

@@ -38,9 +38,17 @@ fn api_error(err: &Value) -> OpenAiError {
     OpenAiError::Api { status, message }
 }
 
+/// `prompt_tokens` counts the cached tokens too (`prompt_tokens_details.
+/// cached_tokens`); `Usage` keeps them apart. The API reports no cache
+/// writes.
 fn usage_of(v: &Value, into: &mut Usage) {
+    if v.is_object() {
+        into.measured = true;
+    }
     if let Some(n) = v.get("prompt_tokens").and_then(Value::as_u64) {
-        into.input_tokens = n;
+        let cached = v.pointer("/prompt_tokens_details/cached_tokens").and_then(Value::as_u64).unwrap_or(0).min(n);
+        into.input_tokens = n - cached;
+        into.cache_read_tokens = cached;
     }
     if let Some(n) = v.get("completion_tokens").and_then(Value::as_u64) {
         into.output_tokens = n;
@@ -295,7 +303,7 @@ pub(super) mod fixtures {
                 ContentBlock::ToolUse { id: "call_R2bY".into(), name: "shutdown_request".into(), input: json!({ "teammate": "b\u{f3}b" }) },
             ],
             stop_reason: StopReason::ToolUse,
-            usage: Usage { input_tokens: 612, output_tokens: 58 },
+            usage: Usage::reported(612, 58),
         }
     }
 
@@ -329,7 +337,7 @@ mod tests {
     fn a_recorded_reply_is_read_with_its_tool_call_and_usage() {
         let r = parse_response(RESPONSE).unwrap();
         assert_eq!(r.stop_reason, StopReason::ToolUse);
-        assert_eq!(r.usage, Usage { input_tokens: 812, output_tokens: 41 });
+        assert_eq!(r.usage, Usage::reported(812, 41));
         assert_eq!(
             r.content,
             vec![ContentBlock::ToolUse {
@@ -410,6 +418,34 @@ mod tests {
     }
 
     #[test]
+    fn cached_prompt_tokens_are_taken_out_of_the_input_and_recorded_as_cache_reads() {
+        let body = json!({ "choices": [{ "index": 0, "message": { "role": "assistant", "content": "hi" }, "finish_reason": "stop" }],
+            "usage": { "prompt_tokens": 2000, "completion_tokens": 6, "prompt_tokens_details": { "cached_tokens": 1536 } } });
+        let usage = parse_response(&body.to_string()).unwrap().usage;
+        assert_eq!(usage, Usage { input_tokens: 464, output_tokens: 6, cache_read_tokens: 1536, cache_write_tokens: 0, measured: true });
+        for details in [json!(null), json!({}), json!({ "cached_tokens": null })] {
+            let body = json!({ "choices": [{ "index": 0, "message": { "role": "assistant", "content": "hi" }, "finish_reason": "stop" }],
+                "usage": { "prompt_tokens": 2000, "completion_tokens": 6, "prompt_tokens_details": details } });
+            assert_eq!(parse_response(&body.to_string()).unwrap().usage, Usage::reported(2000, 6), "{details}");
+        }
+        let nonsense = json!({ "choices": [{ "index": 0, "message": { "role": "assistant", "content": "hi" }, "finish_reason": "stop" }],
+            "usage": { "prompt_tokens": 10, "completion_tokens": 6, "prompt_tokens_details": { "cached_tokens": 99 } } });
+        let usage = parse_response(&nonsense.to_string()).unwrap().usage;
+        assert_eq!((usage.input_tokens, usage.cache_read_tokens), (0, 10), "never more cached than sent");
+    }
+
+    #[test]
+    fn a_streamed_usage_chunk_records_its_cached_tokens() {
+        let text = std::str::from_utf8(TOOL_CALLS).unwrap();
+        let cached = text.replace("\"prompt_tokens\":612,", "\"prompt_tokens\":612,\"prompt_tokens_details\":{\"cached_tokens\":512},");
+        assert_ne!(cached, text, "the fixture ends with a usage chunk");
+        let (events, result) = stream_in_pieces(cached.as_bytes(), 5);
+        let want = Usage { input_tokens: 100, output_tokens: 58, cache_read_tokens: 512, cache_write_tokens: 0, measured: true };
+        assert_eq!(result.unwrap().usage, want);
+        assert!(events.contains(&ChatEvent::Usage(want)));
+    }
+
+    #[test]
     fn argument_pieces_are_joined_per_call_index() {
         let (events, _) = stream_in_pieces(TOOL_CALLS, TOOL_CALLS.len());
         let pieces: Vec<(usize, &str)> = events
@@ -417,7 +453,7 @@ mod tests {
             .filter_map(|e| if let ChatEvent::ArgumentsDelta { index, piece } = e { Some((*index, piece.as_str())) } else { None })
             .collect();
         assert_eq!(pieces, [(0, "{\"team"), (0, "mate\": \"alice\"}"), (1, "{\"teammate\": \"b\u{f3}b\"}")]);
-        assert!(events.contains(&ChatEvent::Usage(Usage { input_tokens: 612, output_tokens: 58 })));
+        assert!(events.contains(&ChatEvent::Usage(Usage::reported(612, 58))));
     }
 
     #[test]
@@ -426,7 +462,7 @@ mod tests {
             let (events, result) = stream_in_pieces(TEXT_CRLF, size);
             let r = result.unwrap();
             assert_eq!(r.content, vec![ContentBlock::text("All done: wrote caf\u{e9}.md \u{2713}")], "pieces of {size}");
-            assert_eq!((r.stop_reason.clone(), r.usage), (StopReason::EndTurn, Usage { input_tokens: 40, output_tokens: 9 }));
+            assert_eq!((r.stop_reason.clone(), r.usage), (StopReason::EndTurn, Usage::reported(40, 9)));
             let text: String =
                 events.iter().filter_map(|e| if let ChatEvent::TextDelta(t) = e { Some(t.as_str()) } else { None }).collect();
             assert_eq!(text, "All done: wrote caf\u{e9}.md \u{2713}");

@@ -116,11 +116,7 @@ pub fn respond_asked(request: Asked<'_>, input_chars: usize) -> ModelResponse {
     }
     let stop_reason = if decision.calls.is_empty() { StopReason::EndTurn } else { StopReason::ToolUse };
     let output_chars = json_len(&content);
-    ModelResponse {
-        content,
-        stop_reason,
-        usage: Usage { input_tokens: input_chars.div_ceil(4) as u64, output_tokens: output_chars.div_ceil(4) as u64 },
-    }
+    ModelResponse { content, stop_reason, usage: Usage::plain(input_chars.div_ceil(4) as u64, output_chars.div_ceil(4) as u64) }
 }
 
 #[cfg(test)]

@@ -11,9 +11,11 @@ use crate::ui::browser::download;
 use crate::ui::browser::lang::lang;
 use crate::ui::panels::machinery::MachineryPanel;
 use crate::ui::state::session::Session;
+use crate::view::cost;
 use crate::view::i18n::tr;
 use crate::view::lists;
 use crate::view::panel_data::describe;
+use crate::view::prices::PriceTable;
 use crate::view::words::findings;
 
 /// The team's state as of the cursor: the nearest keyframe of the run's
@@ -90,11 +92,37 @@ fn RosterPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
     // Nothing runs behind a stopped or recorded run: at its end, a member
     // the trace last saw at work is shown as stopped.
     let stopped = move || s.run.stopped.get() && s.playback.cursor.get().is_none();
+    // Tokens (and dollars, when the run's model has a price) per agent and
+    // for the run, as of the cursor.
+    let spend = Memo::new(move |_| {
+        let cursor = s.playback.cursor.get();
+        s.run.trace.with(|t| cost::spend_at(t, cursor))
+    });
+    let price = Memo::new(move |_| {
+        let model = s.run.snapshot.with(|snap| cost::run_model(snap.as_ref()));
+        model.and_then(|m| PriceTable::default().price_of(&m).cloned())
+    });
+    let split = Memo::new(move |_| {
+        let cursor = s.playback.cursor.get();
+        s.run.trace.with(|t| cost::protocol_split(t, cursor))
+    });
+    let spend_of = move |who: &AgentName| {
+        let one = spend.with(|sp| sp.agents.get(who).copied());
+        let share = split.with(|sp| sp.get(who).and_then(|sp| cost::protocol_words(l.cat(), sp)));
+        one.map(|one| {
+            let words = price.with(|p| cost::spend_words(l.cat(), &one, p.as_ref()));
+            let words = match share {
+                Some(share) => format!("{words}, {share}"),
+                None => words,
+            };
+            view! { <span class="cost">{words}</span> }
+        })
+    };
     view! {
         <section class="panel" aria-labelledby="roster-title">
             <h2 id="roster-title">{move || l.t("ui-team")}</h2>
             <ul class="roster">
-                <li class="member status-lead"><span class="name">"lead"</span><span class="status">{move || if s.run.stopped_by_user.get() && s.playback.cursor.get().is_none() { l.t("ui-lead-stopped") } else { l.t("ui-lead-role") }}</span></li>
+                <li class="member status-lead"><span class="name">"lead"</span>{move || spend_of(&AgentName::lead())}<span class="status">{move || if s.run.stopped_by_user.get() && s.playback.cursor.get().is_none() { l.t("ui-lead-stopped") } else { l.t("ui-lead-role") }}</span></li>
                 {move || {
                     let stopped = stopped();
                     state.with(|st| st.as_ref().map(|st| st.roster.members.iter().map(|m| {
@@ -103,12 +131,19 @@ fn RosterPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
                             <li class=format!("member status-{status}")>
                                 <span class="name">{m.name.to_string()}</span>
                                 <span class="role">{m.role.clone()}{if m.plan_mode { l.t("ui-plan-mode") } else { String::new() }}</span>
+                                {spend_of(&m.name)}
                                 <span class="status">{status}</span>
                             </li>
                         }
                     }).collect_view()))
                 }}
             </ul>
+            {move || {
+                let run = spend.with(|sp| sp.run);
+                (run.calls > 0).then(|| view! {
+                    <p class="run-cost small">{price.with(|p| tr!(l.cat(), "ui-run-cost", calls = run.calls, spend = cost::spend_words(l.cat(), &run, p.as_ref())))}</p>
+                })
+            }}
         </section>
     }
 }

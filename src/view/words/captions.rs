@@ -407,7 +407,9 @@ pub fn caption_of(cat: &Catalog, entries: &[TraceEntry], before: Option<&TeamSta
                 stop_reason = stop_reason,
                 next = next
             );
-            Caption::new(cat.t("cap-model-replied-title"), gap(&[&replied, &says]))
+            let usage =
+                crate::view::cost::Spend::of_event(&entry.event).map(|s| crate::view::cost::call_words(cat, &s, None)).unwrap_or_default();
+            Caption::new(cat.t("cap-model-replied-title"), gap(&[&replied, &says, &usage]))
         }
         Event::ModelFailed { agent, error } => Caption::new(
             cat.t("cap-model-failed-title"),
@@ -775,6 +777,9 @@ mod tests {
                 stop_reason: "end_turn".into(),
                 input_tokens: 1,
                 output_tokens: 2,
+                cache_read_tokens: 0,
+                cache_write_tokens: 0,
+                measured: false,
             },
             Event::ModelFailed { agent: name("alice"), error: "boom".into() },
             Event::ToolCalled { agent: name("alice"), tool_use_id: "t1".into(), tool: "read_inbox".into(), input: serde_json::json!({}) },

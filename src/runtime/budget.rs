@@ -43,6 +43,18 @@ const MAX_TOKENS: u64 = 1_000_000_000;
 /// The largest dollar budget accepted.
 const MAX_DOLLARS: f64 = 100_000.0;
 
+/// A finite number above zero, as typed (the start of a refusal quoted).
+fn positive(text: &str) -> Result<f64, BudgetError> {
+    let v: f64 = text.parse().map_err(|_| BudgetError::NotANumber(text.chars().take(20).collect()))?;
+    if !v.is_finite() {
+        return Err(BudgetError::NotANumber(text.chars().take(20).collect()));
+    }
+    if v <= 0.0 {
+        return Err(BudgetError::NotPositive);
+    }
+    Ok(v)
+}
+
 impl Budget {
     /// Reads a token budget typed in Settings; empty text is no budget.
     pub fn tokens(text: &str) -> Result<Option<Budget>, BudgetError> {
@@ -50,13 +62,7 @@ impl Budget {
         if text.is_empty() {
             return Ok(None);
         }
-        let v: f64 = text.parse().map_err(|_| BudgetError::NotANumber(text.chars().take(20).collect()))?;
-        if !v.is_finite() {
-            return Err(BudgetError::NotANumber(text.chars().take(20).collect()));
-        }
-        if v <= 0.0 {
-            return Err(BudgetError::NotPositive);
-        }
+        let v = positive(&text)?;
         if v.fract() != 0.0 {
             return Err(BudgetError::NotWhole);
         }
@@ -73,13 +79,7 @@ impl Budget {
         if text.is_empty() {
             return Ok(None);
         }
-        let v: f64 = text.parse().map_err(|_| BudgetError::NotANumber(text.chars().take(20).collect()))?;
-        if !v.is_finite() {
-            return Err(BudgetError::NotANumber(text.chars().take(20).collect()));
-        }
-        if v <= 0.0 {
-            return Err(BudgetError::NotPositive);
-        }
+        let v = positive(text)?;
         if v > MAX_DOLLARS {
             return Err(BudgetError::TooLarge);
         }

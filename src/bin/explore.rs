@@ -371,6 +371,23 @@ fn file_summary(shown: &str, f: &file::ProtocolFile) -> String {
     out
 }
 
+/// A verdict as the JSON report writes it.
+fn verdict_word(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Holds => "holds",
+        Verdict::Fails => "fails",
+        Verdict::Unknown => "unknown",
+    }
+}
+
+/// A verdict as the terminal report writes it: a failure stands out.
+fn verdict_shouted(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Fails => "FAILS",
+        other => verdict_word(other),
+    }
+}
+
 /// The report as text for a terminal.
 fn text_report(report: &Report) -> String {
     let mut out = String::new();
@@ -400,11 +417,7 @@ fn text_report(report: &Report) -> String {
     }
     let _ = writeln!(out, "properties:");
     for p in &report.properties {
-        let verdict = match p.verdict {
-            Verdict::Holds => "holds",
-            Verdict::Fails => "FAILS",
-            Verdict::Unknown => "unknown",
-        };
+        let verdict = verdict_shouted(p.verdict);
         let _ = writeln!(out, "  {verdict:<7} {}", p.property);
         if let Some(ex) = &p.example {
             if p.verdict == Verdict::Fails || p.property.quantifier() == Quantifier::Sometimes && ex.path.len() < 8 {
@@ -433,11 +446,7 @@ fn text_report(report: &Report) -> String {
             Quantifier::Sometimes => "sometimes",
             Quantifier::Eventually => "eventually",
         };
-        let verdict = match p.verdict {
-            Verdict::Holds => "holds",
-            Verdict::Fails => "FAILS",
-            Verdict::Unknown => "unknown",
-        };
+        let verdict = verdict_shouted(p.verdict);
         let _ = writeln!(out, "  {verdict:<7} {q} {}", p.name);
         if let Some(ex) = &p.example {
             let what = if p.quantifier == Quantifier::Sometimes { "witness" } else { "counterexample" };
@@ -528,32 +537,17 @@ fn main() -> ExitCode {
         }
     }
     if json {
-        let properties: serde_json::Map<String, serde_json::Value> = report
-            .properties
-            .iter()
-            .map(|p| {
-                let v = match p.verdict {
-                    Verdict::Holds => "holds",
-                    Verdict::Fails => "fails",
-                    Verdict::Unknown => "unknown",
-                };
-                (p.property.name().to_string(), serde_json::Value::from(v))
-            })
-            .collect();
-        let word = |v: Verdict| match v {
-            Verdict::Holds => "holds",
-            Verdict::Fails => "fails",
-            Verdict::Unknown => "unknown",
-        };
+        let properties: serde_json::Map<String, serde_json::Value> =
+            report.properties.iter().map(|p| (p.property.name().to_string(), serde_json::Value::from(verdict_word(p.verdict)))).collect();
         let file_properties: serde_json::Map<String, serde_json::Value> =
-            report.file_properties.iter().map(|p| (p.name.clone(), serde_json::Value::from(word(p.verdict)))).collect();
+            report.file_properties.iter().map(|p| (p.name.clone(), serde_json::Value::from(verdict_word(p.verdict)))).collect();
         let file_examples: Vec<serde_json::Value> = report
             .file_properties
             .iter()
             .filter_map(|p| {
                 p.example.as_ref().map(|e| {
                     serde_json::json!({
-                        "property": p.name, "verdict": word(p.verdict), "witness": p.quantifier == Quantifier::Sometimes,
+                        "property": p.name, "verdict": verdict_word(p.verdict), "witness": p.quantifier == Quantifier::Sometimes,
                         "detail": e.finding.detail, "seq": e.finding.seq, "faults": e.faults, "path": e.path,
                     })
                 })

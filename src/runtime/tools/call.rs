@@ -1,15 +1,21 @@
 //! Reading a model's tool call: the tool name checked against the agent's
 //! tool set, the JSON input checked against the tool's schema, the result a
-//! typed `ToolCall`.
+//! typed `ToolCall`. The fixed tools and the lesson's protocol tools are
+//! read by hand (their variants are the lesson's); a file protocol's tools
+//! are read against the schema generated from the file (`generated`), each
+//! field typed as a `protocol::Fields` value.
 //!
 //! Owns what a tool call *means*. Running it against the team and the
 //! workspace is `dispatch`'s job; the schemas a model sees are `schema`'s.
 
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
-use super::schema::tool_names;
+use super::generated::{ProtocolTool, ToolKind, ADDRESSEE_FIELD};
+use super::schema::ToolSet;
 use super::{AgentRole, ToolError};
+use crate::protocol::file::{Field, FieldType, ProtocolFile, ProtocolIx, Role};
+use crate::protocol::{AgentName, FieldValue, Fields, RequestId};
 
 /// A tool call, parsed and typed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -102,6 +108,34 @@ pub enum ToolCall {
         /// The plan text.
         plan: String,
     },
+    /// Ask with a file protocol (its request tool).
+    Ask {
+        /// The protocol.
+        protocol: ProtocolIx,
+        /// The addressee, for a protocol a teammate answers (the tool's
+        /// `teammate` input); `None` when the lead answers.
+        to: Option<AgentName>,
+        /// The request's fields, typed as the file declares them.
+        fields: Fields,
+    },
+    /// Answer a file protocol's request (its respond tool).
+    Answer {
+        /// The protocol.
+        protocol: ProtocolIx,
+        /// The request answered.
+        request_id: RequestId,
+        /// Approve or reject.
+        approve: bool,
+        /// The answer's fields, typed as the file declares them.
+        fields: Fields,
+    },
+    /// Ask a file protocol's request's status (its status tool).
+    Status {
+        /// The protocol.
+        protocol: ProtocolIx,
+        /// The request asked about.
+        request_id: RequestId,
+    },
 }
 
 impl ToolCall {
@@ -179,15 +213,30 @@ fn typed<T: for<'de> Deserialize<'de>>(tool: &str, input: &Value) -> Result<T, T
     serde_json::from_value(input).map_err(|source| ToolError::BadInput { tool: tool.to_string(), source })
 }
 
-/// Parses a tool call for an agent of `role`, refusing tools it lacks and
-/// inputs that do not fit the schema.
+/// Parses a tool call for an agent of `role` under the lesson's tools,
+/// refusing tools it lacks and inputs that do not fit the schema.
 pub fn parse(role: AgentRole, name: &str, input: &Value) -> Result<ToolCall, ToolError> {
-    if !tool_names(role).contains(&name) {
-        return Err(ToolError::UnknownTool { name: name.to_string(), available: tool_names(role).join(", ") });
+    parse_with(ToolSet::lesson(), role, name, input)
+}
+
+/// Parses a tool call for an agent of `role` holding `tools`: a file
+/// protocol's tool against its generated schema, every other tool as the
+/// lesson reads it.
+pub fn parse_with(tools: &ToolSet, role: AgentRole, name: &str, input: &Value) -> Result<ToolCall, ToolError> {
+    if !tools.has_tool(role, name) {
+        return Err(ToolError::UnknownTool { name: name.to_string(), available: tools.tool_names(role).collect::<Vec<_>>().join(", ") });
     }
     if !input.is_object() && !input.is_null() {
         return Err(ToolError::NotAnObject { tool: name.to_string() });
     }
+    match tools.protocol_tool(role, name) {
+        Some(tool) if !tools.file().protocol(tool.protocol).builtin => parse_protocol_call(tools.file(), tool, name, input),
+        _ => parse_lesson(tools, role, name, input),
+    }
+}
+
+/// Reads a call of a fixed tool or of one of the lesson's protocol tools.
+fn parse_lesson(tools: &ToolSet, role: AgentRole, name: &str, input: &Value) -> Result<ToolCall, ToolError> {
     Ok(match (role, name) {
         (_, "list_files") => ToolCall::ListFiles,
         (_, "read_file") => {
@@ -230,10 +279,103 @@ pub fn parse(role: AgentRole, name: &str, input: &Value) -> Result<ToolCall, Too
             ToolCall::PlanReview { request_id: i.request_id, approve: i.approve, feedback: i.feedback }
         }
         (AgentRole::Teammate, "plan_approval") => ToolCall::PlanSubmit { plan: typed::<PlanIn>(name, input)?.plan },
-        // Every name in the tool lists is matched above; a list and this
-        // match drifting apart is refused like any unknown tool.
-        _ => return Err(ToolError::UnknownTool { name: name.to_string(), available: tool_names(role).join(", ") }),
+        // Every fixed and lesson tool name is matched above; a list and
+        // this match drifting apart is refused like any unknown tool.
+        _ => {
+            return Err(ToolError::UnknownTool { name: name.to_string(), available: tools.tool_names(role).collect::<Vec<_>>().join(", ") })
+        }
     })
+}
+
+/// Reads a call of a file protocol's tool against the schema `generated`
+/// gives it: no key the schema lacks, every required one present, each
+/// value of its field's type (an enum's among its values). An optional
+/// field given as `null` counts as left out.
+pub fn parse_protocol_call(file: &ProtocolFile, tool: ProtocolTool, name: &str, input: &Value) -> Result<ToolCall, ToolError> {
+    let p = file.protocol(tool.protocol);
+    let empty = Map::new();
+    let object = input.as_object().unwrap_or(&empty);
+    let (envelope, fields): (&[&str], &[Field]) = match tool.kind {
+        ToolKind::Request if p.to == Role::Teammate => (&[ADDRESSEE_FIELD], &p.request_fields),
+        ToolKind::Request => (&[], &p.request_fields),
+        ToolKind::Respond => (&["request_id", "approve"], &p.response_fields),
+        ToolKind::Status => (&["request_id"], &[]),
+    };
+    let input = Input { tool: name, object };
+    if let Some(unknown) = object.keys().find(|k| !envelope.contains(&k.as_str()) && !fields.iter().any(|f| &f.name == *k)) {
+        let known: Vec<&str> = envelope.iter().copied().chain(fields.iter().map(|f| f.name.as_str())).collect();
+        return Err(ToolError::UnknownField { tool: name.to_string(), field: unknown.clone(), known: known.join(", ") });
+    }
+    let protocol = tool.protocol;
+    Ok(match tool.kind {
+        ToolKind::Request => {
+            let to = if p.to == Role::Teammate { Some(AgentName::parse(input.text(ADDRESSEE_FIELD)?)?) } else { None };
+            ToolCall::Ask { protocol, to, fields: input.fields(fields)? }
+        }
+        ToolKind::Respond => {
+            let request_id = RequestId::parse(input.text("request_id")?)?;
+            let approve = input.flag("approve")?;
+            ToolCall::Answer { protocol, request_id, approve, fields: input.fields(fields)? }
+        }
+        ToolKind::Status => ToolCall::Status { protocol, request_id: RequestId::parse(input.text("request_id")?)? },
+    })
+}
+
+/// A protocol tool's input object, read key by key.
+struct Input<'a> {
+    tool: &'a str,
+    object: &'a Map<String, Value>,
+}
+
+impl Input<'_> {
+    fn present(&self, key: &str) -> Option<&Value> {
+        self.object.get(key).filter(|v| !v.is_null())
+    }
+
+    fn missing(&self, key: &str) -> ToolError {
+        ToolError::MissingField { tool: self.tool.to_string(), field: key.to_string() }
+    }
+
+    fn wrong(&self, key: &str, expected: &'static str) -> ToolError {
+        ToolError::WrongType { tool: self.tool.to_string(), field: key.to_string(), expected }
+    }
+
+    /// A required text input of the envelope.
+    fn text(&self, key: &str) -> Result<&str, ToolError> {
+        let v = self.present(key).ok_or_else(|| self.missing(key))?;
+        v.as_str().ok_or_else(|| self.wrong(key, "a string"))
+    }
+
+    /// A required true/false input of the envelope.
+    fn flag(&self, key: &str) -> Result<bool, ToolError> {
+        let v = self.present(key).ok_or_else(|| self.missing(key))?;
+        v.as_bool().ok_or_else(|| self.wrong(key, "true or false"))
+    }
+
+    /// The protocol's fields, each typed, in name order.
+    fn fields(&self, fields: &[Field]) -> Result<Fields, ToolError> {
+        let mut values = Fields::new();
+        for f in fields {
+            match self.present(&f.name) {
+                None if f.required => return Err(self.missing(&f.name)),
+                None => {}
+                Some(v) => values.set(f.name.clone(), self.value(f, v)?),
+            }
+        }
+        Ok(values)
+    }
+
+    fn value(&self, f: &Field, v: &Value) -> Result<FieldValue, ToolError> {
+        match &f.field_type {
+            FieldType::String => v.as_str().map(|s| FieldValue::Text(s.to_string())).ok_or_else(|| self.wrong(&f.name, "a string")),
+            FieldType::Bool => v.as_bool().map(FieldValue::Bool).ok_or_else(|| self.wrong(&f.name, "true or false")),
+            FieldType::Int => v.as_i64().map(FieldValue::Int).ok_or_else(|| self.wrong(&f.name, "a whole number")),
+            FieldType::Enum(values) => match v.as_str() {
+                Some(s) if values.iter().any(|e| e == s) => Ok(FieldValue::Text(s.to_string())),
+                _ => Err(ToolError::NotInEnum { tool: self.tool.to_string(), field: f.name.clone(), values: values.join(", ") }),
+            },
+        }
+    }
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@
 
 use serde_json::Value;
 
-use super::{parse, AgentRole, ToolCall, ToolError, ToolOutcome};
+use super::{parse_with, AgentRole, ToolCall, ToolError, ToolOutcome};
 use crate::protocol::{AgentName, Event, RequestId, RequestKind};
 use crate::runtime::world::World;
 
@@ -22,7 +22,8 @@ impl World {
             tool: tool.to_string(),
             input: input.clone(),
         });
-        let outcome = ToolOutcome::from(parse(role, tool, input).and_then(|call| execute(self, agent, call)));
+        let call = parse_with(&self.tools, role, tool, input);
+        let outcome = ToolOutcome::from(call.and_then(|call| execute(self, agent, call)));
         self.observe(Event::ToolReturned {
             agent: agent.clone(),
             tool_use_id: tool_use_id.to_string(),
@@ -83,6 +84,11 @@ fn execute(w: &mut World, agent: &AgentName, call: ToolCall) -> Result<String, T
             let id = w.with_armed(|t| t.submit_plan(agent, &plan, at))?;
             w.wake(&[AgentName::lead()]);
             Ok(format!("Plan submitted (request_id={id}). Waiting for lead approval."))
+        }
+        // A file protocol's call is read and typed, but the team tracks only
+        // the lesson's two protocols so far: refused, the team unchanged.
+        ToolCall::Ask { protocol, .. } | ToolCall::Answer { protocol, .. } | ToolCall::Status { protocol, .. } => {
+            Err(ToolError::ProtocolNotRunnable { protocol: w.tools.file().protocol(protocol).name.clone() })
         }
     }
 }

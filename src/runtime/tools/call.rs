@@ -421,4 +421,189 @@ mod tests {
         assert_eq!(parse(AgentRole::Lead, "list_teammates", &Value::Null).unwrap(), ToolCall::ListTeammates);
         assert_eq!(parse(AgentRole::Teammate, "read_inbox", &json!({})).unwrap(), ToolCall::ReadInbox);
     }
+
+    // ---- A file protocol's calls, read against the generated schema ----
+
+    use crate::protocol::file::{builtin, load};
+    use proptest::prelude::*;
+
+    fn example(name: &str) -> ToolSet {
+        let (_, text) = builtin::EXAMPLES.iter().find(|(n, _)| *n == name).unwrap();
+        ToolSet::new(std::sync::Arc::new(load(text).unwrap()))
+    }
+
+    fn refusal(set: &ToolSet, role: AgentRole, tool: &str, input: Value) -> String {
+        let err = parse_with(set, role, tool, &input).unwrap_err();
+        super::super::ToolOutcome::from(Err(err)).output
+    }
+
+    #[test]
+    fn a_file_protocols_call_is_typed_against_its_schema() {
+        let set = example("task-claim");
+        let claim = set.file().protocol_named("claim").unwrap();
+        let call = parse_with(&set, AgentRole::Teammate, "claim_task", &json!({"task": "lexer"})).unwrap();
+        let fields: Fields = [("task".to_string(), FieldValue::Text("lexer".into()))].into_iter().collect();
+        assert_eq!(call, ToolCall::Ask { protocol: claim, to: None, fields });
+        let call = parse_with(&set, AgentRole::Lead, "answer_claim", &json!({"request_id": "abcd1234", "approve": false})).unwrap();
+        let request_id = RequestId::parse("abcd1234").unwrap();
+        assert_eq!(call, ToolCall::Answer { protocol: claim, request_id: request_id.clone(), approve: false, fields: Fields::new() });
+        let call = parse_with(&set, AgentRole::Teammate, "claim_status", &json!({"request_id": "abcd1234"})).unwrap();
+        assert_eq!(call, ToolCall::Status { protocol: claim, request_id });
+    }
+
+    #[test]
+    fn an_enum_value_not_in_the_list_is_refused_with_the_values() {
+        let set = example("task-claim");
+        assert_eq!(
+            refusal(&set, AgentRole::Teammate, "claim_task", json!({"task": "tests"})),
+            "Error: invalid input for claim_task: field 'task' must be one of parser, lexer, docs"
+        );
+        let out = refusal(&set, AgentRole::Teammate, "claim_task", json!({"task": 1}));
+        assert!(out.ends_with("must be one of parser, lexer, docs"), "{out}");
+    }
+
+    #[test]
+    fn an_unknown_field_is_refused_with_the_fields_the_tool_takes() {
+        let set = example("task-claim");
+        assert_eq!(
+            refusal(&set, AgentRole::Lead, "answer_claim", json!({"request_id": "abcd1234", "approve": true, "reason": "x"})),
+            "Error: invalid input for answer_claim: unknown field 'reason'; its fields are: request_id, approve, note"
+        );
+    }
+
+    #[test]
+    fn a_missing_required_field_is_refused_by_name() {
+        let set = example("task-claim");
+        assert_eq!(
+            refusal(&set, AgentRole::Teammate, "claim_task", json!({})),
+            "Error: invalid input for claim_task: missing field 'task'"
+        );
+        assert_eq!(
+            refusal(&set, AgentRole::Teammate, "claim_task", Value::Null),
+            "Error: invalid input for claim_task: missing field 'task'"
+        );
+        assert_eq!(
+            refusal(&set, AgentRole::Lead, "answer_claim", json!({"request_id": "abcd1234"})),
+            "Error: invalid input for answer_claim: missing field 'approve'"
+        );
+        let shutdown = example("deadline-retry");
+        assert_eq!(
+            refusal(&shutdown, AgentRole::Lead, "shutdown_request", json!({})),
+            "Error: invalid input for shutdown_request: missing field 'teammate'"
+        );
+    }
+
+    #[test]
+    fn a_value_of_the_wrong_type_is_refused_with_the_type_it_must_be() {
+        let set = example("task-claim");
+        assert_eq!(
+            refusal(&set, AgentRole::Lead, "answer_claim", json!({"request_id": "abcd1234", "approve": "yes"})),
+            "Error: invalid input for answer_claim: field 'approve' must be true or false"
+        );
+        assert_eq!(
+            refusal(&set, AgentRole::Lead, "answer_claim", json!({"request_id": "abcd1234", "approve": true, "note": 3})),
+            "Error: invalid input for answer_claim: field 'note' must be a string"
+        );
+        let out = refusal(&set, AgentRole::Teammate, "claim_status", json!({"request_id": "nope"}));
+        assert!(out.contains("is not a request_id"), "{out}");
+        let out = refusal(&set, AgentRole::Teammate, "claim_task", json!(["parser"]));
+        assert!(out.contains("must be a JSON object"), "{out}");
+    }
+
+    #[test]
+    fn a_file_without_the_lesson_gives_no_lesson_tool() {
+        let set = example("task-claim");
+        let out = refusal(&set, AgentRole::Lead, "shutdown_request", json!({"teammate": "ann"}));
+        assert!(out.starts_with("Error: unknown tool 'shutdown_request'; your tools are: list_files,"), "{out}");
+        assert!(out.ends_with("answer_claim"), "{out}");
+    }
+
+    #[test]
+    fn a_file_using_the_lesson_reads_the_lessons_tools_as_today() {
+        let set = example("review-gate");
+        assert!(set.file().uses_lesson);
+        let call = parse_with(&set, AgentRole::Lead, "shutdown_response", &json!({"request_id": "abcd1234"})).unwrap();
+        assert_eq!(call, ToolCall::ShutdownStatus { request_id: "abcd1234".into() });
+        let call = parse_with(&set, AgentRole::Teammate, "plan_approval", &json!({"plan": "p"})).unwrap();
+        assert_eq!(call, ToolCall::PlanSubmit { plan: "p".into() });
+    }
+
+    /// Every file protocol tool of every example that loads, both roles.
+    fn example_protocol_tools() -> Vec<(ToolSet, AgentRole, String, ProtocolTool)> {
+        let mut tools = Vec::new();
+        for (_, text) in builtin::EXAMPLES {
+            let Ok(file) = load(text) else { continue };
+            let file = std::sync::Arc::new(file);
+            for role in [AgentRole::Lead, AgentRole::Teammate] {
+                let set = ToolSet::new(std::sync::Arc::clone(&file));
+                let names: Vec<String> = set.tool_names(role).map(str::to_string).collect();
+                for name in names {
+                    if let Some(t) = set.protocol_tool(role, &name).filter(|t| !set.file().protocol(t.protocol).builtin) {
+                        tools.push((ToolSet::new(std::sync::Arc::clone(&file)), role, name, t));
+                    }
+                }
+            }
+        }
+        tools
+    }
+
+    proptest! {
+        #[test]
+        fn a_call_built_from_a_schemas_own_values_parses_back_to_the_same_fields(
+            text in "\\PC{0,12}", number in any::<i64>(), flag in any::<bool>(), pick in any::<u64>(),
+        ) {
+            let tools = example_protocol_tools();
+            prop_assert!(tools.len() >= 8, "the examples' own protocols give tools to check");
+            for (set, role, name, tool) in &tools {
+                let schema = set.schemas(*role).iter().find(|s| &s.name == name).unwrap().input_schema.clone();
+                let required: Vec<&str> = schema["required"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+                let mut input = Map::new();
+                let mut want = Fields::new();
+                for (i, (key, prop)) in schema["properties"].as_object().unwrap().iter().enumerate() {
+                    // Optional properties are left out now and then.
+                    if !required.contains(&key.as_str()) && (pick >> (i % 64)) & 1 == 1 {
+                        continue;
+                    }
+                    let (json_value, value) = match (key.as_str(), prop["type"].as_str().unwrap()) {
+                        ("teammate", _) => (json!("alice"), None),
+                        ("request_id", _) => (json!("a1b2c3d4"), None),
+                        ("approve", _) => (json!(flag), None),
+                        (_, "string") => match prop["enum"].as_array() {
+                            Some(values) => {
+                                let v = values[(pick % values.len() as u64) as usize].as_str().unwrap().to_string();
+                                (json!(v), Some(FieldValue::Text(v)))
+                            }
+                            None => (json!(text), Some(FieldValue::Text(text.clone()))),
+                        },
+                        (_, "boolean") => (json!(flag), Some(FieldValue::Bool(flag))),
+                        (_, "integer") => (json!(number), Some(FieldValue::Int(number))),
+                        (_, other) => panic!("{name}: unexpected type {other}"),
+                    };
+                    input.insert(key.clone(), json_value);
+                    if let Some(v) = value {
+                        want.set(key.clone(), v);
+                    }
+                }
+                let call = parse_with(set, *role, name, &Value::Object(input)).unwrap();
+                let got = match call {
+                    ToolCall::Ask { protocol, fields, to } => {
+                        prop_assert_eq!(to.is_some(), set.file().protocol(protocol).to == Role::Teammate);
+                        prop_assert_eq!(tool.kind, ToolKind::Request);
+                        fields
+                    }
+                    ToolCall::Answer { approve, fields, .. } => {
+                        prop_assert_eq!(approve, flag);
+                        prop_assert_eq!(tool.kind, ToolKind::Respond);
+                        fields
+                    }
+                    ToolCall::Status { .. } => {
+                        prop_assert_eq!(tool.kind, ToolKind::Status);
+                        Fields::new()
+                    }
+                    other => panic!("{name}: a file protocol's tool read as {other:?}"),
+                };
+                prop_assert_eq!(got, want, "{}", name);
+            }
+        }
+    }
 }

@@ -212,4 +212,54 @@ mod tests {
         );
         assert_eq!(kinds(Role::Teammate), [("shutdown_response".into(), ToolKind::Respond), ("plan_approval".into(), ToolKind::Request)]);
     }
+
+    /// `^[a-zA-Z0-9_-]{1,64}$`: the tool names Anthropic and OpenAI accept.
+    fn provider_name(name: &str) -> bool {
+        (1..=64).contains(&name.len()) && name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-')
+    }
+
+    #[test]
+    fn every_example_files_protocol_tools_have_schemas_providers_accept() {
+        let mut files = vec![("lesson", builtin::lesson().unwrap())];
+        files.extend(builtin::EXAMPLES.iter().filter_map(|(name, text)| load(text).ok().map(|f| (*name, f))));
+        assert_eq!(files.len(), builtin::EXAMPLES.len(), "every example but the refused one, and the lesson");
+        let mut checked = 0;
+        for (file_name, f) in &files {
+            for role in [Role::Lead, Role::Teammate] {
+                let schemas = protocol_schemas(f, role);
+                let mut names: Vec<&str> = schemas.iter().map(|s| s.name.as_str()).collect();
+                names.sort_unstable();
+                names.dedup();
+                assert_eq!(names.len(), schemas.len(), "{file_name} {role:?}: one schema per name");
+                for s in &schemas {
+                    let at = format!("{file_name} {role:?} {}", s.name);
+                    assert!(provider_name(&s.name), "{at}: name");
+                    assert!(!s.description.is_empty(), "{at}: description");
+                    let o = s.input_schema.as_object().unwrap();
+                    assert_eq!(o.len(), 3, "{at}: type, properties, required only");
+                    assert_eq!(o["type"], "object", "{at}");
+                    let props = o["properties"].as_object().unwrap();
+                    for (key, prop) in props {
+                        assert!(provider_name(key), "{at}: property {key}");
+                        let p = prop.as_object().unwrap();
+                        assert!(["string", "boolean", "integer"].contains(&p["type"].as_str().unwrap()), "{at}.{key}: a flat type");
+                        for (k, v) in p {
+                            match k.as_str() {
+                                "type" => {}
+                                "description" => assert!(v.is_string(), "{at}.{key}"),
+                                "enum" => {
+                                    assert!(v.as_array().unwrap().iter().all(Value::is_string) && p["type"] == "string", "{at}.{key}")
+                                }
+                                other => panic!("{at}.{key}: unexpected keyword {other}"),
+                            }
+                        }
+                    }
+                    let required: Vec<&str> = o["required"].as_array().unwrap().iter().map(|r| r.as_str().unwrap()).collect();
+                    assert!(required.iter().all(|r| props.contains_key(*r)), "{at}: required within properties");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked >= 20, "{checked} schemas checked");
+    }
 }

@@ -425,7 +425,6 @@ mod tests {
     // ---- A file protocol's calls, read against the generated schema ----
 
     use crate::protocol::file::{builtin, load};
-    use proptest::prelude::*;
 
     fn example(name: &str) -> ToolSet {
         let (_, text) = builtin::EXAMPLES.iter().find(|(n, _)| *n == name).unwrap();
@@ -528,81 +527,89 @@ mod tests {
         assert_eq!(call, ToolCall::PlanSubmit { plan: "p".into() });
     }
 
-    /// Every file protocol tool of every example that loads, both roles.
-    fn example_protocol_tools() -> Vec<(ToolSet, AgentRole, String, ProtocolTool)> {
-        let mut tools = Vec::new();
-        for (_, text) in builtin::EXAMPLES {
-            let Ok(file) = load(text) else { continue };
-            let file = std::sync::Arc::new(file);
-            for role in [AgentRole::Lead, AgentRole::Teammate] {
-                let set = ToolSet::new(std::sync::Arc::clone(&file));
-                let names: Vec<String> = set.tool_names(role).map(str::to_string).collect();
-                for name in names {
-                    if let Some(t) = set.protocol_tool(role, &name).filter(|t| !set.file().protocol(t.protocol).builtin) {
-                        tools.push((ToolSet::new(std::sync::Arc::clone(&file)), role, name, t));
+    /// proptest is a native dev-dependency (the wasm32 build does not
+    /// link it).
+    #[cfg(not(target_arch = "wasm32"))]
+    mod round_trip {
+        use super::*;
+        use proptest::prelude::*;
+
+        /// Every file protocol tool of every example that loads, both roles.
+        fn example_protocol_tools() -> Vec<(ToolSet, AgentRole, String, ProtocolTool)> {
+            let mut tools = Vec::new();
+            for (_, text) in builtin::EXAMPLES {
+                let Ok(file) = load(text) else { continue };
+                let file = std::sync::Arc::new(file);
+                for role in [AgentRole::Lead, AgentRole::Teammate] {
+                    let set = ToolSet::new(std::sync::Arc::clone(&file));
+                    let names: Vec<String> = set.tool_names(role).map(str::to_string).collect();
+                    for name in names {
+                        if let Some(t) = set.protocol_tool(role, &name).filter(|t| !set.file().protocol(t.protocol).builtin) {
+                            tools.push((ToolSet::new(std::sync::Arc::clone(&file)), role, name, t));
+                        }
                     }
                 }
             }
+            tools
         }
-        tools
-    }
 
-    proptest! {
-        #[test]
-        fn a_call_built_from_a_schemas_own_values_parses_back_to_the_same_fields(
-            text in "\\PC{0,12}", number in any::<i64>(), flag in any::<bool>(), pick in any::<u64>(),
-        ) {
-            let tools = example_protocol_tools();
-            prop_assert!(tools.len() >= 8, "the examples' own protocols give tools to check");
-            for (set, role, name, tool) in &tools {
-                let schema = set.schemas(*role).iter().find(|s| &s.name == name).unwrap().input_schema.clone();
-                let required: Vec<&str> = schema["required"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
-                let mut input = Map::new();
-                let mut want = Fields::new();
-                for (i, (key, prop)) in schema["properties"].as_object().unwrap().iter().enumerate() {
-                    // Optional properties are left out now and then.
-                    if !required.contains(&key.as_str()) && (pick >> (i % 64)) & 1 == 1 {
-                        continue;
+        proptest! {
+            #[test]
+            fn a_call_built_from_a_schemas_own_values_parses_back_to_the_same_fields(
+                text in "\\PC{0,12}", number in any::<i64>(), flag in any::<bool>(), pick in any::<u64>(),
+            ) {
+                let tools = example_protocol_tools();
+                prop_assert!(tools.len() >= 8, "the examples' own protocols give tools to check");
+                for (set, role, name, tool) in &tools {
+                    let schema = set.schemas(*role).iter().find(|s| &s.name == name).unwrap().input_schema.clone();
+                    let required: Vec<&str> = schema["required"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+                    let mut input = Map::new();
+                    let mut want = Fields::new();
+                    for (i, (key, prop)) in schema["properties"].as_object().unwrap().iter().enumerate() {
+                        // Optional properties are left out now and then.
+                        if !required.contains(&key.as_str()) && (pick >> (i % 64)) & 1 == 1 {
+                            continue;
+                        }
+                        let (json_value, value) = match (key.as_str(), prop["type"].as_str().unwrap()) {
+                            ("teammate", _) => (json!("alice"), None),
+                            ("request_id", _) => (json!("a1b2c3d4"), None),
+                            ("approve", _) => (json!(flag), None),
+                            (_, "string") => match prop["enum"].as_array() {
+                                Some(values) => {
+                                    let v = values[(pick % values.len() as u64) as usize].as_str().unwrap().to_string();
+                                    (json!(v), Some(FieldValue::Text(v)))
+                                }
+                                None => (json!(text), Some(FieldValue::Text(text.clone()))),
+                            },
+                            (_, "boolean") => (json!(flag), Some(FieldValue::Bool(flag))),
+                            (_, "integer") => (json!(number), Some(FieldValue::Int(number))),
+                            (_, other) => panic!("{name}: unexpected type {other}"),
+                        };
+                        input.insert(key.clone(), json_value);
+                        if let Some(v) = value {
+                            want.set(key.clone(), v);
+                        }
                     }
-                    let (json_value, value) = match (key.as_str(), prop["type"].as_str().unwrap()) {
-                        ("teammate", _) => (json!("alice"), None),
-                        ("request_id", _) => (json!("a1b2c3d4"), None),
-                        ("approve", _) => (json!(flag), None),
-                        (_, "string") => match prop["enum"].as_array() {
-                            Some(values) => {
-                                let v = values[(pick % values.len() as u64) as usize].as_str().unwrap().to_string();
-                                (json!(v), Some(FieldValue::Text(v)))
-                            }
-                            None => (json!(text), Some(FieldValue::Text(text.clone()))),
-                        },
-                        (_, "boolean") => (json!(flag), Some(FieldValue::Bool(flag))),
-                        (_, "integer") => (json!(number), Some(FieldValue::Int(number))),
-                        (_, other) => panic!("{name}: unexpected type {other}"),
+                    let call = parse_with(set, *role, name, &Value::Object(input)).unwrap();
+                    let got = match call {
+                        ToolCall::Ask { protocol, fields, to } => {
+                            prop_assert_eq!(to.is_some(), set.file().protocol(protocol).to == Role::Teammate);
+                            prop_assert_eq!(tool.kind, ToolKind::Request);
+                            fields
+                        }
+                        ToolCall::Answer { approve, fields, .. } => {
+                            prop_assert_eq!(approve, flag);
+                            prop_assert_eq!(tool.kind, ToolKind::Respond);
+                            fields
+                        }
+                        ToolCall::Status { .. } => {
+                            prop_assert_eq!(tool.kind, ToolKind::Status);
+                            Fields::new()
+                        }
+                        other => panic!("{name}: a file protocol's tool read as {other:?}"),
                     };
-                    input.insert(key.clone(), json_value);
-                    if let Some(v) = value {
-                        want.set(key.clone(), v);
-                    }
+                    prop_assert_eq!(got, want, "{}", name);
                 }
-                let call = parse_with(set, *role, name, &Value::Object(input)).unwrap();
-                let got = match call {
-                    ToolCall::Ask { protocol, fields, to } => {
-                        prop_assert_eq!(to.is_some(), set.file().protocol(protocol).to == Role::Teammate);
-                        prop_assert_eq!(tool.kind, ToolKind::Request);
-                        fields
-                    }
-                    ToolCall::Answer { approve, fields, .. } => {
-                        prop_assert_eq!(approve, flag);
-                        prop_assert_eq!(tool.kind, ToolKind::Respond);
-                        fields
-                    }
-                    ToolCall::Status { .. } => {
-                        prop_assert_eq!(tool.kind, ToolKind::Status);
-                        Fields::new()
-                    }
-                    other => panic!("{name}: a file protocol's tool read as {other:?}"),
-                };
-                prop_assert_eq!(got, want, "{}", name);
             }
         }
     }

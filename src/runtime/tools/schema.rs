@@ -160,12 +160,16 @@ impl ToolSet {
         prompt
     }
 
-    /// A teammate's system prompt: the lesson's, then a sentence for each
-    /// of the file's own protocols a teammate takes part in.
+    /// A teammate's system prompt: the lesson's (its tool names read from
+    /// the lesson's protocols), then a sentence for each of the file's own
+    /// protocols a teammate takes part in.
     pub fn teammate_system_prompt(&self, name: &str, role: &str) -> String {
         let mut prompt = format!("You are '{name}', role: {role}, at {WORKDIR}.");
-        if self.file.uses_lesson {
-            prompt.push_str(" Submit plans via plan_approval before major work. Respond to shutdown_request with shutdown_response.");
+        let lesson = |name: &str| self.file.protocols.iter().find(|p| p.builtin && p.name == name).map(|p| &p.tools);
+        if let (Some(plan), Some(shutdown)) = (lesson("plan"), lesson("shutdown")) {
+            let answer = shutdown.respond.as_ref().map_or("", |t| t.name.as_str());
+            let (submit, ask) = (&plan.request.name, &shutdown.request.name);
+            prompt.push_str(&format!(" Submit plans via {submit} before major work. Respond to {ask} with {answer}."));
         }
         self.push_protocol_sentences(&mut prompt, AgentRole::Teammate);
         prompt

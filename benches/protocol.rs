@@ -221,6 +221,7 @@ fn team_handshake(c: &mut Criterion) {
 /// merge the lesson where it is used, validate, resolve names to indices —
 /// for the lesson, each built-in team and each example (the refused
 /// permission example is timed to its refusal). One iteration = one load.
+/// Also `protocol_file/tools/lesson`: generating the lesson's tool set.
 fn protocol_file_load(c: &mut Criterion) {
     use team_protocols::protocol::file::{builtin, load};
     let mut group = c.benchmark_group("protocol_file");
@@ -228,6 +229,15 @@ fn protocol_file_load(c: &mut Criterion) {
     let files = std::iter::once(("lesson", builtin::LESSON)).chain(builtin::TEAMS).chain(builtin::EXAMPLES);
     for (name, text) in files {
         group.bench_with_input(BenchmarkId::new("load", name), text, |b, text| b.iter(|| black_box(load(black_box(text)).is_ok())));
+    }
+    // `protocol_file/tools/lesson`: the lesson's tool set generated from its
+    // loaded file — both roles' schemas (fixed + protocol tools) and the
+    // name tables. One iteration = one generation.
+    if let Ok(lesson) = builtin::lesson() {
+        let lesson = std::sync::Arc::new(lesson);
+        group.bench_function(BenchmarkId::new("tools", "lesson"), |b| {
+            b.iter(|| black_box(team_protocols::runtime::tools::ToolSet::new(std::sync::Arc::clone(black_box(&lesson)))))
+        });
     }
     group.finish();
 }

@@ -21,7 +21,7 @@ use team_protocols::runtime::world::{Next, TimeSource, World, WorldConfig};
 /// Runs a scenario on a bare world, driven by hand: seeded turns, the
 /// scripted model answering synchronously. No executor, no driver.
 fn run_world(scenario: Scenario, seed: u64, faults: FaultPlan) -> Trace {
-    let config = WorldConfig { team_name: "default".into(), seed, max_rounds: 50, lead_max_rounds: 50, max_tokens: 8000 };
+    let config = WorldConfig { team_name: "default".into(), seed, max_rounds: 50, lead_max_rounds: 50, max_tokens: 8000, protocols: None };
     let mut w = World::new(config, Mode::Live, TimeSource::Virtual);
     w.set_faults(faults);
     for prompt in scenario.prompts {

@@ -47,7 +47,8 @@ struct Driver {
 
 impl Driver {
     fn new(scenario: Scenario, seed: u64) -> Self {
-        let config = WorldConfig { team_name: "default".into(), seed, max_rounds: 50, lead_max_rounds: 50, max_tokens: 8000 };
+        let config =
+            WorldConfig { team_name: "default".into(), seed, max_rounds: 50, lead_max_rounds: 50, max_tokens: 8000, protocols: None };
         Driver {
             world: World::new(config, Mode::Live, TimeSource::Virtual),
             prompts: scenario.prompts.iter().copied().collect(),

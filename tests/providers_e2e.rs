@@ -27,7 +27,7 @@ use team_protocols::model::retry::RetryPolicy;
 use team_protocols::model::sleep::TimerSleeper;
 use team_protocols::model::{CancelToken, Model, ModelError, ModelRequest, ModelResponse, StopReason, TextSink, Turn};
 use team_protocols::protocol::{check, AgentName, Event, MemberStatus, MessageType, RequestKind, RequestStatus, Trace};
-use team_protocols::runtime::tools::{self, AgentRole, LEAD_TOOLS, TEAMMATE_TOOLS};
+use team_protocols::runtime::tools::{self, AgentRole};
 use team_protocols::runtime::{browser, Runtime, RuntimeConfig};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -375,10 +375,10 @@ fn assert_faithful_requests(records: &[Value], api: &str, stream: bool, key: Opt
         let system = system_of(body, api);
         if system.starts_with("You are a team lead") {
             lead.push(*r);
-            assert_eq!(tool_names(body, api), LEAD_TOOLS, "the lead offers its 12 tools");
+            assert_eq!(tool_names(body, api), tools::tool_names(AgentRole::Lead), "the lead offers its 12 tools");
         } else if system.starts_with("You are 'alice'") {
             mate.push(*r);
-            assert_eq!(tool_names(body, api), TEAMMATE_TOOLS, "a teammate offers its 8 tools");
+            assert_eq!(tool_names(body, api), tools::tool_names(AgentRole::Teammate), "a teammate offers its 8 tools");
         } else {
             panic!("a request from nobody: {system:?}");
         }

@@ -113,6 +113,7 @@ impl Node {
             max_rounds: 50,
             lead_max_rounds: 50,
             max_tokens: 8000,
+            protocols: None,
         });
         world.set_rules(config.rules);
         let mut node = Node {

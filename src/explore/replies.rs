@@ -53,7 +53,13 @@ mod tests {
     use crate::protocol::AgentName;
 
     fn alice() -> Agent {
-        Agent::teammate(8000, &AgentName::parse("alice").unwrap(), "coder", "Write a short hello module in src/hello.py.")
+        Agent::teammate(
+            8000,
+            crate::runtime::tools::ToolSet::lesson(),
+            &AgentName::parse("alice").unwrap(),
+            "coder",
+            "Write a short hello module in src/hello.py.",
+        )
     }
 
     fn said(alternatives: &[Alternative]) -> Vec<(String, crate::model::ModelResponse)> {

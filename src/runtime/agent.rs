@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 use serde_json::Value;
 
-use super::tools::{self, AgentRole};
+use super::tools::{AgentRole, ToolSet};
 use crate::model::{json_len, ContentBlock, ModelRequest, ModelResponse, Turn};
 use crate::protocol::canon::{id_windows, Canon, CanonMemo, StableHasher};
 use crate::protocol::AgentName;
@@ -218,13 +218,14 @@ pub(crate) struct Agent {
 }
 
 impl Agent {
-    /// The lead, parked, waiting for a prompt.
-    pub(crate) fn lead(max_tokens: u32) -> Self {
+    /// The lead, parked, waiting for a prompt, with the lead's share of
+    /// `tools`.
+    pub(crate) fn lead(max_tokens: u32, tools: &ToolSet) -> Self {
         Agent {
             me: AgentName::lead(),
             role: AgentRole::Lead,
-            system: tools::lead_system_prompt().into(),
-            tools: tools::shared_schemas(AgentRole::Lead),
+            system: tools.lead_system_prompt().into(),
+            tools: Arc::clone(tools.schemas(AgentRole::Lead)),
             max_tokens,
             conversation: Vec::new(),
             frame_chars: Memo::default(),
@@ -236,13 +237,14 @@ impl Agent {
         }
     }
 
-    /// A teammate with its first prompt, waiting for its first model call.
-    pub(crate) fn teammate(max_tokens: u32, me: &AgentName, role: &str, prompt: &str) -> Self {
+    /// A teammate with its first prompt, waiting for its first model call,
+    /// with a teammate's share of `tools`.
+    pub(crate) fn teammate(max_tokens: u32, tools: &ToolSet, me: &AgentName, role: &str, prompt: &str) -> Self {
         Agent {
             me: me.clone(),
             role: AgentRole::Teammate,
-            system: tools::teammate_system_prompt(me.as_str(), role).into(),
-            tools: tools::shared_schemas(AgentRole::Teammate),
+            system: tools.teammate_system_prompt(me.as_str(), role).into(),
+            tools: Arc::clone(tools.schemas(AgentRole::Teammate)),
             max_tokens,
             conversation: vec![Arc::new(Said::new(Turn::user_text(prompt)))],
             frame_chars: Memo::default(),
@@ -447,12 +449,18 @@ mod tests {
     use crate::protocol::RequestId;
 
     fn alice() -> Agent {
-        Agent::teammate(8000, &AgentName::parse("alice").unwrap(), "coder", "Write a short hello module in src/hello.py.")
+        Agent::teammate(
+            8000,
+            ToolSet::lesson(),
+            &AgentName::parse("alice").unwrap(),
+            "coder",
+            "Write a short hello module in src/hello.py.",
+        )
     }
 
     #[test]
     fn the_request_length_from_remembered_parts_is_the_length_of_the_request_written_out() {
-        let lead = Agent::lead(8000);
+        let lead = Agent::lead(8000, ToolSet::lesson());
         assert_eq!(lead.request_chars(), json_len(&lead.request()), "no turns");
         let mut a = alice();
         assert_eq!(a.request_chars(), json_len(&a.request()), "one turn");

@@ -418,6 +418,7 @@ impl Runtime {
             max_rounds: config.max_rounds,
             lead_max_rounds: config.lead_max_rounds,
             max_tokens: config.max_tokens,
+            protocols: None,
         };
         let source = if host.clock.is_some() { TimeSource::Wall } else { TimeSource::Virtual };
         let mut world = World::new(world_config, config.mode, source);

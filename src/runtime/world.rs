@@ -26,10 +26,12 @@ use std::hash::{Hash, Hasher};
 
 use super::agent::{Agent, Progress};
 use super::scheduler::{Mode, Pick, Ticket, TurnKind, Turns};
+use super::tools::ToolSet;
 use super::workspace::Workspace;
 use super::RuntimeError;
 use crate::model::{ModelError, ModelRequest, ModelResponse};
 use crate::protocol::canon::Canon;
+use crate::protocol::file::ProtocolFile;
 use crate::protocol::ids::SeededIds;
 use crate::protocol::{AgentName, Event, FaultAction, MemberStatus, Millis, RequestId, RequestKind, RequestStatus, Team, TeamError};
 
@@ -46,6 +48,10 @@ pub struct WorldConfig {
     pub lead_max_rounds: usize,
     /// `max_tokens` of each model call.
     pub max_tokens: u32,
+    /// The protocol file whose protocols the agents' tools offer (the
+    /// lesson's when `None`). The team plays only the lesson's protocols so
+    /// far: a call of a file protocol's tool is read and refused.
+    pub protocols: Option<std::sync::Arc<ProtocolFile>>,
 }
 
 /// Where the world's time comes from.
@@ -85,6 +91,9 @@ pub struct World {
     /// changes it (`Arc::make_mut`): a transition copies only the agent that
     /// moved.
     pub(crate) agents: BTreeMap<AgentName, std::sync::Arc<Agent>>,
+    /// The agents' tools, from the config's protocol file: fixed for the
+    /// run, shared between clones.
+    pub(crate) tools: std::sync::Arc<ToolSet>,
     /// The agent that began its granted turn and has not yielded it.
     running: Option<AgentName>,
     /// Prompts waiting for the lead, oldest first.
@@ -137,6 +146,10 @@ impl World {
     fn with_turns(config: WorldConfig, turns: Turns, source: TimeSource) -> Self {
         let team = Team::new(&config.team_name, config.seed);
         let lead = AgentName::lead();
+        let tools = match &config.protocols {
+            Some(file) => std::sync::Arc::new(ToolSet::new(std::sync::Arc::clone(file))),
+            None => std::sync::Arc::clone(ToolSet::lesson()),
+        };
         let mut world = World {
             team,
             workspace: Workspace::new(),
@@ -145,6 +158,7 @@ impl World {
             time: Millis(0),
             source,
             agents: BTreeMap::new(),
+            tools,
             running: None,
             prompts: VecDeque::new(),
             restarts: BTreeMap::new(),
@@ -154,7 +168,7 @@ impl World {
             gate: Gate::default(),
             config: std::sync::Arc::new(config),
         };
-        let agent = Agent::lead(world.config.max_tokens);
+        let agent = Agent::lead(world.config.max_tokens, &world.tools);
         world.agents.insert(lead.clone(), std::sync::Arc::new(agent));
         world.turns.park(&lead);
         world
@@ -574,7 +588,7 @@ impl World {
             self.restarts.entry(name.clone()).or_default().push_back(prompt.to_string());
             self.wake(std::slice::from_ref(name));
         } else {
-            self.agents.insert(name.clone(), std::sync::Arc::new(Agent::teammate(self.config.max_tokens, name, role, prompt)));
+            self.agents.insert(name.clone(), std::sync::Arc::new(Agent::teammate(self.config.max_tokens, &self.tools, name, role, prompt)));
             self.turns.enqueue(name, TurnKind::ModelCall);
         }
     }

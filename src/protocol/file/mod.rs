@@ -10,8 +10,9 @@
 //!
 //! Sans-IO like the rest of `protocol`: no async, no browser crates, no
 //! clock, no files (the caller hands over the text). It must not depend on
-//! the runtime: the runtime, the explorer and the page will read the model
-//! (the switch of the runtime onto it is the next step of issue 26). Today
+//! the runtime: the runtime, the explorer and the page read the model (the
+//! runtime's tools are generated from it; the switch of the team onto it is
+//! the next step of issue 26). Today
 //! the command line's `--check` reads a loaded file, and the explorer
 //! checks a file's `[[property]]` entries on the built-in scenarios
 //! (`monitor`).

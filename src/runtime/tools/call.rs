@@ -1,15 +1,21 @@
 //! Reading a model's tool call: the tool name checked against the agent's
 //! tool set, the JSON input checked against the tool's schema, the result a
-//! typed `ToolCall`.
+//! typed `ToolCall`. The fixed tools and the lesson's protocol tools are
+//! read by hand (their variants are the lesson's); a file protocol's tools
+//! are read against the schema generated from the file (`generated`), each
+//! field typed as a `protocol::Fields` value.
 //!
 //! Owns what a tool call *means*. Running it against the team and the
 //! workspace is `dispatch`'s job; the schemas a model sees are `schema`'s.
 
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
-use super::schema::tool_names;
+use super::generated::{ProtocolTool, ToolKind, ADDRESSEE_FIELD};
+use super::schema::ToolSet;
 use super::{AgentRole, ToolError};
+use crate::protocol::file::{Field, FieldType, ProtocolFile, ProtocolIx, Role};
+use crate::protocol::{AgentName, FieldValue, Fields, RequestId};
 
 /// A tool call, parsed and typed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -102,6 +108,34 @@ pub enum ToolCall {
         /// The plan text.
         plan: String,
     },
+    /// Ask with a file protocol (its request tool).
+    Ask {
+        /// The protocol.
+        protocol: ProtocolIx,
+        /// The addressee, for a protocol a teammate answers (the tool's
+        /// `teammate` input); `None` when the lead answers.
+        to: Option<AgentName>,
+        /// The request's fields, typed as the file declares them.
+        fields: Fields,
+    },
+    /// Answer a file protocol's request (its respond tool).
+    Answer {
+        /// The protocol.
+        protocol: ProtocolIx,
+        /// The request answered.
+        request_id: RequestId,
+        /// Approve or reject.
+        approve: bool,
+        /// The answer's fields, typed as the file declares them.
+        fields: Fields,
+    },
+    /// Ask a file protocol's request's status (its status tool).
+    Status {
+        /// The protocol.
+        protocol: ProtocolIx,
+        /// The request asked about.
+        request_id: RequestId,
+    },
 }
 
 impl ToolCall {
@@ -179,15 +213,30 @@ fn typed<T: for<'de> Deserialize<'de>>(tool: &str, input: &Value) -> Result<T, T
     serde_json::from_value(input).map_err(|source| ToolError::BadInput { tool: tool.to_string(), source })
 }
 
-/// Parses a tool call for an agent of `role`, refusing tools it lacks and
-/// inputs that do not fit the schema.
+/// Parses a tool call for an agent of `role` under the lesson's tools,
+/// refusing tools it lacks and inputs that do not fit the schema.
 pub fn parse(role: AgentRole, name: &str, input: &Value) -> Result<ToolCall, ToolError> {
-    if !tool_names(role).contains(&name) {
-        return Err(ToolError::UnknownTool { name: name.to_string(), available: tool_names(role).join(", ") });
+    parse_with(ToolSet::lesson(), role, name, input)
+}
+
+/// Parses a tool call for an agent of `role` holding `tools`: a file
+/// protocol's tool against its generated schema, every other tool as the
+/// lesson reads it.
+pub fn parse_with(tools: &ToolSet, role: AgentRole, name: &str, input: &Value) -> Result<ToolCall, ToolError> {
+    if !tools.has_tool(role, name) {
+        return Err(ToolError::UnknownTool { name: name.to_string(), available: tools.tool_names(role).collect::<Vec<_>>().join(", ") });
     }
     if !input.is_object() && !input.is_null() {
         return Err(ToolError::NotAnObject { tool: name.to_string() });
     }
+    match tools.protocol_tool(role, name) {
+        Some(tool) if !tools.file().protocol(tool.protocol).builtin => parse_protocol_call(tools.file(), tool, name, input),
+        _ => parse_lesson(tools, role, name, input),
+    }
+}
+
+/// Reads a call of a fixed tool or of one of the lesson's protocol tools.
+fn parse_lesson(tools: &ToolSet, role: AgentRole, name: &str, input: &Value) -> Result<ToolCall, ToolError> {
     Ok(match (role, name) {
         (_, "list_files") => ToolCall::ListFiles,
         (_, "read_file") => {
@@ -230,10 +279,103 @@ pub fn parse(role: AgentRole, name: &str, input: &Value) -> Result<ToolCall, Too
             ToolCall::PlanReview { request_id: i.request_id, approve: i.approve, feedback: i.feedback }
         }
         (AgentRole::Teammate, "plan_approval") => ToolCall::PlanSubmit { plan: typed::<PlanIn>(name, input)?.plan },
-        // Every name in the tool lists is matched above; a list and this
-        // match drifting apart is refused like any unknown tool.
-        _ => return Err(ToolError::UnknownTool { name: name.to_string(), available: tool_names(role).join(", ") }),
+        // Every fixed and lesson tool name is matched above; a list and
+        // this match drifting apart is refused like any unknown tool.
+        _ => {
+            return Err(ToolError::UnknownTool { name: name.to_string(), available: tools.tool_names(role).collect::<Vec<_>>().join(", ") })
+        }
     })
+}
+
+/// Reads a call of a file protocol's tool against the schema `generated`
+/// gives it: no key the schema lacks, every required one present, each
+/// value of its field's type (an enum's among its values). An optional
+/// field given as `null` counts as left out.
+pub fn parse_protocol_call(file: &ProtocolFile, tool: ProtocolTool, name: &str, input: &Value) -> Result<ToolCall, ToolError> {
+    let p = file.protocol(tool.protocol);
+    let empty = Map::new();
+    let object = input.as_object().unwrap_or(&empty);
+    let (envelope, fields): (&[&str], &[Field]) = match tool.kind {
+        ToolKind::Request if p.to == Role::Teammate => (&[ADDRESSEE_FIELD], &p.request_fields),
+        ToolKind::Request => (&[], &p.request_fields),
+        ToolKind::Respond => (&["request_id", "approve"], &p.response_fields),
+        ToolKind::Status => (&["request_id"], &[]),
+    };
+    let input = Input { tool: name, object };
+    if let Some(unknown) = object.keys().find(|k| !envelope.contains(&k.as_str()) && !fields.iter().any(|f| &f.name == *k)) {
+        let known: Vec<&str> = envelope.iter().copied().chain(fields.iter().map(|f| f.name.as_str())).collect();
+        return Err(ToolError::UnknownField { tool: name.to_string(), field: unknown.clone(), known: known.join(", ") });
+    }
+    let protocol = tool.protocol;
+    Ok(match tool.kind {
+        ToolKind::Request => {
+            let to = if p.to == Role::Teammate { Some(AgentName::parse(input.text(ADDRESSEE_FIELD)?)?) } else { None };
+            ToolCall::Ask { protocol, to, fields: input.fields(fields)? }
+        }
+        ToolKind::Respond => {
+            let request_id = RequestId::parse(input.text("request_id")?)?;
+            let approve = input.flag("approve")?;
+            ToolCall::Answer { protocol, request_id, approve, fields: input.fields(fields)? }
+        }
+        ToolKind::Status => ToolCall::Status { protocol, request_id: RequestId::parse(input.text("request_id")?)? },
+    })
+}
+
+/// A protocol tool's input object, read key by key.
+struct Input<'a> {
+    tool: &'a str,
+    object: &'a Map<String, Value>,
+}
+
+impl Input<'_> {
+    fn present(&self, key: &str) -> Option<&Value> {
+        self.object.get(key).filter(|v| !v.is_null())
+    }
+
+    fn missing(&self, key: &str) -> ToolError {
+        ToolError::MissingField { tool: self.tool.to_string(), field: key.to_string() }
+    }
+
+    fn wrong(&self, key: &str, expected: &'static str) -> ToolError {
+        ToolError::WrongType { tool: self.tool.to_string(), field: key.to_string(), expected }
+    }
+
+    /// A required text input of the envelope.
+    fn text(&self, key: &str) -> Result<&str, ToolError> {
+        let v = self.present(key).ok_or_else(|| self.missing(key))?;
+        v.as_str().ok_or_else(|| self.wrong(key, "a string"))
+    }
+
+    /// A required true/false input of the envelope.
+    fn flag(&self, key: &str) -> Result<bool, ToolError> {
+        let v = self.present(key).ok_or_else(|| self.missing(key))?;
+        v.as_bool().ok_or_else(|| self.wrong(key, "true or false"))
+    }
+
+    /// The protocol's fields, each typed, in name order.
+    fn fields(&self, fields: &[Field]) -> Result<Fields, ToolError> {
+        let mut values = Fields::new();
+        for f in fields {
+            match self.present(&f.name) {
+                None if f.required => return Err(self.missing(&f.name)),
+                None => {}
+                Some(v) => values.set(f.name.clone(), self.value(f, v)?),
+            }
+        }
+        Ok(values)
+    }
+
+    fn value(&self, f: &Field, v: &Value) -> Result<FieldValue, ToolError> {
+        match &f.field_type {
+            FieldType::String => v.as_str().map(|s| FieldValue::Text(s.to_string())).ok_or_else(|| self.wrong(&f.name, "a string")),
+            FieldType::Bool => v.as_bool().map(FieldValue::Bool).ok_or_else(|| self.wrong(&f.name, "true or false")),
+            FieldType::Int => v.as_i64().map(FieldValue::Int).ok_or_else(|| self.wrong(&f.name, "a whole number")),
+            FieldType::Enum(values) => match v.as_str() {
+                Some(s) if values.iter().any(|e| e == s) => Ok(FieldValue::Text(s.to_string())),
+                _ => Err(ToolError::NotInEnum { tool: self.tool.to_string(), field: f.name.clone(), values: values.join(", ") }),
+            },
+        }
+    }
 }
 
 #[cfg(test)]
@@ -278,5 +420,197 @@ mod tests {
     fn tools_without_arguments_accept_an_empty_or_missing_input() {
         assert_eq!(parse(AgentRole::Lead, "list_teammates", &Value::Null).unwrap(), ToolCall::ListTeammates);
         assert_eq!(parse(AgentRole::Teammate, "read_inbox", &json!({})).unwrap(), ToolCall::ReadInbox);
+    }
+
+    // ---- A file protocol's calls, read against the generated schema ----
+
+    use crate::protocol::file::{builtin, load};
+
+    fn example(name: &str) -> ToolSet {
+        let (_, text) = builtin::EXAMPLES.iter().find(|(n, _)| *n == name).unwrap();
+        ToolSet::new(std::sync::Arc::new(load(text).unwrap()))
+    }
+
+    fn refusal(set: &ToolSet, role: AgentRole, tool: &str, input: Value) -> String {
+        let err = parse_with(set, role, tool, &input).unwrap_err();
+        super::super::ToolOutcome::from(Err(err)).output
+    }
+
+    #[test]
+    fn a_file_protocols_call_is_typed_against_its_schema() {
+        let set = example("task-claim");
+        let claim = set.file().protocol_named("claim").unwrap();
+        let call = parse_with(&set, AgentRole::Teammate, "claim_task", &json!({"task": "lexer"})).unwrap();
+        let fields: Fields = [("task".to_string(), FieldValue::Text("lexer".into()))].into_iter().collect();
+        assert_eq!(call, ToolCall::Ask { protocol: claim, to: None, fields });
+        let call = parse_with(&set, AgentRole::Lead, "answer_claim", &json!({"request_id": "abcd1234", "approve": false})).unwrap();
+        let request_id = RequestId::parse("abcd1234").unwrap();
+        assert_eq!(call, ToolCall::Answer { protocol: claim, request_id: request_id.clone(), approve: false, fields: Fields::new() });
+        let call = parse_with(&set, AgentRole::Teammate, "claim_status", &json!({"request_id": "abcd1234"})).unwrap();
+        assert_eq!(call, ToolCall::Status { protocol: claim, request_id });
+    }
+
+    #[test]
+    fn an_enum_value_not_in_the_list_is_refused_with_the_values() {
+        let set = example("task-claim");
+        assert_eq!(
+            refusal(&set, AgentRole::Teammate, "claim_task", json!({"task": "tests"})),
+            "Error: invalid input for claim_task: field 'task' must be one of parser, lexer, docs"
+        );
+        let out = refusal(&set, AgentRole::Teammate, "claim_task", json!({"task": 1}));
+        assert!(out.ends_with("must be one of parser, lexer, docs"), "{out}");
+    }
+
+    #[test]
+    fn an_unknown_field_is_refused_with_the_fields_the_tool_takes() {
+        let set = example("task-claim");
+        assert_eq!(
+            refusal(&set, AgentRole::Lead, "answer_claim", json!({"request_id": "abcd1234", "approve": true, "reason": "x"})),
+            "Error: invalid input for answer_claim: unknown field 'reason'; its fields are: request_id, approve, note"
+        );
+    }
+
+    #[test]
+    fn a_missing_required_field_is_refused_by_name() {
+        let set = example("task-claim");
+        assert_eq!(
+            refusal(&set, AgentRole::Teammate, "claim_task", json!({})),
+            "Error: invalid input for claim_task: missing field 'task'"
+        );
+        assert_eq!(
+            refusal(&set, AgentRole::Teammate, "claim_task", Value::Null),
+            "Error: invalid input for claim_task: missing field 'task'"
+        );
+        assert_eq!(
+            refusal(&set, AgentRole::Lead, "answer_claim", json!({"request_id": "abcd1234"})),
+            "Error: invalid input for answer_claim: missing field 'approve'"
+        );
+        let shutdown = example("deadline-retry");
+        assert_eq!(
+            refusal(&shutdown, AgentRole::Lead, "shutdown_request", json!({})),
+            "Error: invalid input for shutdown_request: missing field 'teammate'"
+        );
+    }
+
+    #[test]
+    fn a_value_of_the_wrong_type_is_refused_with_the_type_it_must_be() {
+        let set = example("task-claim");
+        assert_eq!(
+            refusal(&set, AgentRole::Lead, "answer_claim", json!({"request_id": "abcd1234", "approve": "yes"})),
+            "Error: invalid input for answer_claim: field 'approve' must be true or false"
+        );
+        assert_eq!(
+            refusal(&set, AgentRole::Lead, "answer_claim", json!({"request_id": "abcd1234", "approve": true, "note": 3})),
+            "Error: invalid input for answer_claim: field 'note' must be a string"
+        );
+        let out = refusal(&set, AgentRole::Teammate, "claim_status", json!({"request_id": "nope"}));
+        assert!(out.contains("is not a request_id"), "{out}");
+        let out = refusal(&set, AgentRole::Teammate, "claim_task", json!(["parser"]));
+        assert!(out.contains("must be a JSON object"), "{out}");
+    }
+
+    #[test]
+    fn a_file_without_the_lesson_gives_no_lesson_tool() {
+        let set = example("task-claim");
+        let out = refusal(&set, AgentRole::Lead, "shutdown_request", json!({"teammate": "ann"}));
+        assert!(out.starts_with("Error: unknown tool 'shutdown_request'; your tools are: list_files,"), "{out}");
+        assert!(out.ends_with("answer_claim"), "{out}");
+    }
+
+    #[test]
+    fn a_file_using_the_lesson_reads_the_lessons_tools_as_today() {
+        let set = example("review-gate");
+        assert!(set.file().uses_lesson);
+        let call = parse_with(&set, AgentRole::Lead, "shutdown_response", &json!({"request_id": "abcd1234"})).unwrap();
+        assert_eq!(call, ToolCall::ShutdownStatus { request_id: "abcd1234".into() });
+        let call = parse_with(&set, AgentRole::Teammate, "plan_approval", &json!({"plan": "p"})).unwrap();
+        assert_eq!(call, ToolCall::PlanSubmit { plan: "p".into() });
+    }
+
+    /// proptest is a native dev-dependency (the wasm32 build does not
+    /// link it).
+    #[cfg(not(target_arch = "wasm32"))]
+    mod round_trip {
+        use super::*;
+        use proptest::prelude::*;
+
+        /// Every file protocol tool of every example that loads, both roles.
+        fn example_protocol_tools() -> Vec<(ToolSet, AgentRole, String, ProtocolTool)> {
+            let mut tools = Vec::new();
+            for (_, text) in builtin::EXAMPLES {
+                let Ok(file) = load(text) else { continue };
+                let file = std::sync::Arc::new(file);
+                for role in [AgentRole::Lead, AgentRole::Teammate] {
+                    let set = ToolSet::new(std::sync::Arc::clone(&file));
+                    let names: Vec<String> = set.tool_names(role).map(str::to_string).collect();
+                    for name in names {
+                        if let Some(t) = set.protocol_tool(role, &name).filter(|t| !set.file().protocol(t.protocol).builtin) {
+                            tools.push((ToolSet::new(std::sync::Arc::clone(&file)), role, name, t));
+                        }
+                    }
+                }
+            }
+            tools
+        }
+
+        proptest! {
+            #[test]
+            fn a_call_built_from_a_schemas_own_values_parses_back_to_the_same_fields(
+                text in "\\PC{0,12}", number in any::<i64>(), flag in any::<bool>(), pick in any::<u64>(),
+            ) {
+                let tools = example_protocol_tools();
+                prop_assert!(tools.len() >= 8, "the examples' own protocols give tools to check");
+                for (set, role, name, tool) in &tools {
+                    let schema = set.schemas(*role).iter().find(|s| &s.name == name).unwrap().input_schema.clone();
+                    let required: Vec<&str> = schema["required"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+                    let mut input = Map::new();
+                    let mut want = Fields::new();
+                    for (i, (key, prop)) in schema["properties"].as_object().unwrap().iter().enumerate() {
+                        // Optional properties are left out now and then.
+                        if !required.contains(&key.as_str()) && (pick >> (i % 64)) & 1 == 1 {
+                            continue;
+                        }
+                        let (json_value, value) = match (key.as_str(), prop["type"].as_str().unwrap()) {
+                            ("teammate", _) => (json!("alice"), None),
+                            ("request_id", _) => (json!("a1b2c3d4"), None),
+                            ("approve", _) => (json!(flag), None),
+                            (_, "string") => match prop["enum"].as_array() {
+                                Some(values) => {
+                                    let v = values[(pick % values.len() as u64) as usize].as_str().unwrap().to_string();
+                                    (json!(v), Some(FieldValue::Text(v)))
+                                }
+                                None => (json!(text), Some(FieldValue::Text(text.clone()))),
+                            },
+                            (_, "boolean") => (json!(flag), Some(FieldValue::Bool(flag))),
+                            (_, "integer") => (json!(number), Some(FieldValue::Int(number))),
+                            (_, other) => panic!("{name}: unexpected type {other}"),
+                        };
+                        input.insert(key.clone(), json_value);
+                        if let Some(v) = value {
+                            want.set(key.clone(), v);
+                        }
+                    }
+                    let call = parse_with(set, *role, name, &Value::Object(input)).unwrap();
+                    let got = match call {
+                        ToolCall::Ask { protocol, fields, to } => {
+                            prop_assert_eq!(to.is_some(), set.file().protocol(protocol).to == Role::Teammate);
+                            prop_assert_eq!(tool.kind, ToolKind::Request);
+                            fields
+                        }
+                        ToolCall::Answer { approve, fields, .. } => {
+                            prop_assert_eq!(approve, flag);
+                            prop_assert_eq!(tool.kind, ToolKind::Respond);
+                            fields
+                        }
+                        ToolCall::Status { .. } => {
+                            prop_assert_eq!(tool.kind, ToolKind::Status);
+                            Fields::new()
+                        }
+                        other => panic!("{name}: a file protocol's tool read as {other:?}"),
+                    };
+                    prop_assert_eq!(got, want, "{}", name);
+                }
+            }
+        }
     }
 }

@@ -9,7 +9,7 @@
 
 use serde_json::Value;
 
-use super::{parse, AgentRole, ToolCall, ToolError, ToolOutcome};
+use super::{parse_with, AgentRole, ToolCall, ToolError, ToolOutcome};
 use crate::protocol::{AgentName, Event, RequestId, RequestKind};
 use crate::runtime::world::World;
 
@@ -22,7 +22,8 @@ impl World {
             tool: tool.to_string(),
             input: input.clone(),
         });
-        let outcome = ToolOutcome::from(parse(role, tool, input).and_then(|call| execute(self, agent, call)));
+        let call = parse_with(&self.tools, role, tool, input);
+        let outcome = ToolOutcome::from(call.and_then(|call| execute(self, agent, call)));
         self.observe(Event::ToolReturned {
             agent: agent.clone(),
             tool_use_id: tool_use_id.to_string(),
@@ -84,6 +85,11 @@ fn execute(w: &mut World, agent: &AgentName, call: ToolCall) -> Result<String, T
             w.wake(&[AgentName::lead()]);
             Ok(format!("Plan submitted (request_id={id}). Waiting for lead approval."))
         }
+        // A file protocol's call is read and typed, but the team tracks only
+        // the lesson's two protocols so far: refused, the team unchanged.
+        ToolCall::Ask { protocol, .. } | ToolCall::Answer { protocol, .. } | ToolCall::Status { protocol, .. } => {
+            Err(ToolError::ProtocolNotRunnable { protocol: w.tools.file().protocol(protocol).name.clone() })
+        }
     }
 }
 
@@ -123,4 +129,57 @@ fn shutdown_status(w: &mut World, raw_id: &str) -> Result<String, ToolError> {
     let req = team.request(&id).filter(|r| r.kind == RequestKind::Shutdown);
     let req = req.ok_or_else(|| ToolError::UnknownShutdownRequest(id.clone()))?;
     Ok(serde_json::json!({ "target": req.addressee, "status": req.status }).to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use serde_json::json;
+
+    use super::*;
+    use crate::protocol::file::{builtin, load};
+    use crate::runtime::world::WorldConfig;
+
+    fn world_under(example: &str) -> World {
+        let (_, text) = builtin::EXAMPLES.iter().find(|(n, _)| *n == example).unwrap();
+        let protocols = Some(Arc::new(load(text).unwrap()));
+        World::explored(WorldConfig {
+            team_name: "default".into(),
+            seed: 1,
+            max_rounds: 50,
+            lead_max_rounds: 50,
+            max_tokens: 8000,
+            protocols,
+        })
+    }
+
+    #[test]
+    fn an_agents_tools_come_from_the_runs_protocol_file() {
+        let world = world_under("task-claim");
+        let lead = AgentName::lead();
+        let names: Vec<String> = world.model_request(&lead).unwrap().tools.iter().map(|t| t.name.clone()).collect();
+        assert_eq!(names.last().map(String::as_str), Some("answer_claim"));
+        assert!(!names.iter().any(|n| n == "shutdown_request"), "the task-claim file does not use the lesson: {names:?}");
+        assert!(world.model_request(&lead).unwrap().system.contains("answer with answer_claim"));
+    }
+
+    #[test]
+    fn a_file_protocols_call_is_refused_until_the_team_plays_file_protocols() {
+        let mut world = world_under("task-claim");
+        let lead = AgentName::lead();
+        let events = world.team.trace().len();
+        let out = world.run_tool(&lead, AgentRole::Lead, "t1", "answer_claim", &json!({"request_id": "abcd1234", "approve": true}));
+        assert_eq!(
+            out,
+            ToolOutcome {
+                output: "Error: the 'claim' protocol cannot run yet: this runtime plays only the lesson's shutdown and plan protocols"
+                    .into(),
+                is_error: true
+            }
+        );
+        assert_eq!(world.team.trace().len(), events + 2, "only the call and its refusal are recorded");
+        let out = world.run_tool(&lead, AgentRole::Lead, "t2", "answer_claim", &json!({"request_id": "abcd1234"}));
+        assert_eq!(out.output, "Error: invalid input for answer_claim: missing field 'approve'", "a bad input is refused first");
+    }
 }

@@ -1,4 +1,5 @@
-//! The agents' tools: what each role may call (`schema`), how a call is read
+//! The agents' tools: what each role may call (`schema`, the protocol tools
+//! generated from a protocol file by `generated`), how a call is read
 //! (`call`), and how it runs against the team and the workspace
 //! (`dispatch`), with one error type whose text is what the model reads
 //! after `Error: `.
@@ -9,11 +10,14 @@
 
 mod call;
 mod dispatch;
+pub mod generated;
 mod schema;
 
-pub use call::{parse, ToolCall};
-pub use schema::{lead_system_prompt, schemas, shared_schemas, teammate_system_prompt, tool_names, LEAD_TOOLS, TEAMMATE_TOOLS, WORKDIR};
+pub use call::{parse, parse_protocol_call, parse_with, ToolCall};
+pub use generated::{ProtocolTool, ToolKind};
+pub use schema::{lead_system_prompt, schemas, shared_schemas, teammate_system_prompt, tool_names, ToolSet, WORKDIR};
 
+use crate::protocol::file::Role;
 use crate::protocol::{AgentName, MessageError, NameError, RequestId, TeamError};
 use crate::runtime::workspace::WorkspaceError;
 
@@ -24,6 +28,16 @@ pub enum AgentRole {
     Lead,
     /// A teammate: 8 tools.
     Teammate,
+}
+
+impl AgentRole {
+    /// The role as a protocol file names it (`from`, `to`).
+    pub fn file_role(self) -> Role {
+        match self {
+            AgentRole::Lead => Role::Lead,
+            AgentRole::Teammate => Role::Teammate,
+        }
+    }
 }
 
 /// Why a tool call was refused. The `Display` text is exactly what the model
@@ -52,6 +66,51 @@ pub enum ToolError {
         tool: String,
         /// What serde found wrong (a missing field, a wrong type).
         source: serde_json::Error,
+    },
+    /// A file protocol's tool got a key its schema does not have.
+    #[error("invalid input for {tool}: unknown field '{field}'; its fields are: {known}")]
+    UnknownField {
+        /// The tool.
+        tool: String,
+        /// The key it got.
+        field: String,
+        /// The keys it takes.
+        known: String,
+    },
+    /// A file protocol's tool lacks a required key.
+    #[error("invalid input for {tool}: missing field '{field}'")]
+    MissingField {
+        /// The tool.
+        tool: String,
+        /// The key it needs.
+        field: String,
+    },
+    /// A file protocol's tool got a value of the wrong type.
+    #[error("invalid input for {tool}: field '{field}' must be {expected}")]
+    WrongType {
+        /// The tool.
+        tool: String,
+        /// The key.
+        field: String,
+        /// What it must be ("a string", "true or false", "a whole number").
+        expected: &'static str,
+    },
+    /// A file protocol's enum field got a value not in its list.
+    #[error("invalid input for {tool}: field '{field}' must be one of {values}")]
+    NotInEnum {
+        /// The tool.
+        tool: String,
+        /// The key.
+        field: String,
+        /// Its values, comma separated.
+        values: String,
+    },
+    /// A call of a protocol the runtime cannot play yet (a file protocol:
+    /// the team tracks only the lesson's two so far).
+    #[error("the '{protocol}' protocol cannot run yet: this runtime plays only the lesson's shutdown and plan protocols")]
+    ProtocolNotRunnable {
+        /// The protocol's name.
+        protocol: String,
     },
     /// An agent name in the input is not a valid name.
     #[error(transparent)]

@@ -1,14 +1,22 @@
-//! The agents' tool schemas (the lesson's: lead 12, teammate 8, with `bash`
-//! replaced by `list_files` over the in-memory workspace) and their system
-//! prompts: what a model is told it can do.
+//! The agents' tool sets and their system prompts: what a model is told it
+//! can do. The fixed tools (workspace, team, messages, with `bash` replaced
+//! by `list_files` over the in-memory workspace) are written here; the
+//! protocol tools are generated from a protocol file (`generated`), the
+//! lesson's (`lesson.toml`: lead 12 tools, teammate 8) unless a run names
+//! another.
 //!
-//! Owns the JSON schemas, the tool name lists and the prompts. Reading a
-//! call is `call`'s job, running it `dispatch`'s.
+//! Owns the fixed schemas, a file's `ToolSet` (schemas, names, prompts) and
+//! the lesson's shared one. Reading a call is `call`'s job, running it
+//! `dispatch`'s.
+
+use std::sync::{Arc, OnceLock};
 
 use serde_json::{json, Value};
 
+use super::generated::{self, ProtocolTool, ToolKind};
 use super::AgentRole;
 use crate::model::ToolSchema;
+use crate::protocol::file::{builtin, ProtocolFile, ProtocolIx};
 
 /// The virtual directory agents are told they work in.
 pub const WORKDIR: &str = "/workspace";
@@ -60,22 +68,151 @@ fn send_message_schema(description: &str) -> ToolSchema {
     )
 }
 
-/// The tool schemas of `role` as every agent of that role holds them: built
-/// once (they are constants) and shared, not rebuilt for each agent the
-/// explorer's runs spawn.
-pub fn shared_schemas(role: AgentRole) -> std::sync::Arc<[ToolSchema]> {
-    use std::sync::{Arc, OnceLock};
-    static LEAD: OnceLock<Arc<[ToolSchema]>> = OnceLock::new();
-    static TEAMMATE: OnceLock<Arc<[ToolSchema]>> = OnceLock::new();
-    let built = match role {
-        AgentRole::Lead => &LEAD,
-        AgentRole::Teammate => &TEAMMATE,
-    };
-    Arc::clone(built.get_or_init(|| schemas(role).into()))
+/// The tools of one protocol file for both roles, generated once when the
+/// file is chosen and shared by every agent of a run (the explorer's runs
+/// clone a pointer, not the schemas): the fixed tools, then each protocol's
+/// tools (`generated`), and which protocol tool each name stands for.
+#[derive(Debug, PartialEq)]
+pub struct ToolSet {
+    file: Arc<ProtocolFile>,
+    lead: RoleTools,
+    teammate: RoleTools,
 }
 
-/// The tool schemas of `role`, in the lesson's order.
+/// One role's share of a `ToolSet`.
+#[derive(Debug, PartialEq)]
+struct RoleTools {
+    schemas: Arc<[ToolSchema]>,
+    /// The protocol tools among `schemas`, by name.
+    protocol: Vec<(String, ProtocolTool)>,
+}
+
+impl RoleTools {
+    fn new(file: &ProtocolFile, role: AgentRole) -> Self {
+        let mut schemas = fixed_tools(role);
+        let tools = generated::protocol_tools(file, role.file_role());
+        schemas.extend(tools.iter().map(|(def, t)| generated::tool_schema(file.protocol(t.protocol), def, t.kind)));
+        RoleTools { schemas: schemas.into(), protocol: tools.into_iter().map(|(def, t)| (def.name.clone(), t)).collect() }
+    }
+}
+
+impl ToolSet {
+    /// The tools `file`'s protocols give, with the fixed ones.
+    pub fn new(file: Arc<ProtocolFile>) -> Self {
+        let lead = RoleTools::new(&file, AgentRole::Lead);
+        let teammate = RoleTools::new(&file, AgentRole::Teammate);
+        ToolSet { file, lead, teammate }
+    }
+
+    /// The lesson's tools (`file::builtin::lesson`): built once and shared.
+    pub fn lesson() -> &'static Arc<ToolSet> {
+        static LESSON: OnceLock<Arc<ToolSet>> = OnceLock::new();
+        LESSON.get_or_init(|| {
+            // The built-in file is compiled in, and `tests/protocol_files.rs`
+            // loads it: a refusal here is a bug in this program.
+            let file = builtin::lesson().unwrap_or_else(|e| panic!("the built-in lesson file is refused:\n{}", e.render("lesson")));
+            Arc::new(ToolSet::new(Arc::new(file)))
+        })
+    }
+
+    /// The protocol file the tools come from.
+    pub fn file(&self) -> &ProtocolFile {
+        &self.file
+    }
+
+    fn of(&self, role: AgentRole) -> &RoleTools {
+        match role {
+            AgentRole::Lead => &self.lead,
+            AgentRole::Teammate => &self.teammate,
+        }
+    }
+
+    /// The tool schemas of `role`, in order: the fixed tools, then the
+    /// protocols' (shared: cloning is a pointer copy).
+    pub fn schemas(&self, role: AgentRole) -> &Arc<[ToolSchema]> {
+        &self.of(role).schemas
+    }
+
+    /// The tool names of `role`, in the schemas' order.
+    pub fn tool_names(&self, role: AgentRole) -> impl Iterator<Item = &str> {
+        self.of(role).schemas.iter().map(|s| s.name.as_str())
+    }
+
+    /// True when an agent of `role` holds a tool named `name`.
+    pub fn has_tool(&self, role: AgentRole, name: &str) -> bool {
+        self.tool_names(role).any(|n| n == name)
+    }
+
+    /// The protocol tool `name` stands for in `role`'s hands (`None` for a
+    /// fixed tool or a name the role lacks).
+    pub fn protocol_tool(&self, role: AgentRole, name: &str) -> Option<ProtocolTool> {
+        self.of(role).protocol.iter().find(|(n, _)| n == name).map(|(_, t)| *t)
+    }
+
+    /// The lead's system prompt: the lesson's, then a sentence for each of
+    /// the file's own protocols the lead takes part in.
+    pub fn lead_system_prompt(&self) -> String {
+        let mut prompt = format!("You are a team lead at {WORKDIR}.");
+        if self.file.uses_lesson {
+            prompt.push_str(" Manage teammates with shutdown and plan approval protocols.");
+        }
+        self.push_protocol_sentences(&mut prompt, AgentRole::Lead);
+        prompt
+    }
+
+    /// A teammate's system prompt: the lesson's (its tool names read from
+    /// the lesson's protocols), then a sentence for each of the file's own
+    /// protocols a teammate takes part in.
+    pub fn teammate_system_prompt(&self, name: &str, role: &str) -> String {
+        let mut prompt = format!("You are '{name}', role: {role}, at {WORKDIR}.");
+        let lesson = |name: &str| self.file.protocols.iter().find(|p| p.builtin && p.name == name).map(|p| &p.tools);
+        if let (Some(plan), Some(shutdown)) = (lesson("plan"), lesson("shutdown")) {
+            let answer = shutdown.respond.as_ref().map_or("", |t| t.name.as_str());
+            let (submit, ask) = (&plan.request.name, &shutdown.request.name);
+            prompt.push_str(&format!(" Submit plans via {submit} before major work. Respond to {ask} with {answer}."));
+        }
+        self.push_protocol_sentences(&mut prompt, AgentRole::Teammate);
+        prompt
+    }
+
+    /// "The claim protocol: ask with claim_task, check a request with
+    /// claim_status." for each non-built-in protocol `role` has tools of.
+    fn push_protocol_sentences(&self, prompt: &mut String, role: AgentRole) {
+        for (i, p) in self.file.protocols.iter().enumerate().filter(|(_, p)| !p.builtin) {
+            let ix = ProtocolIx(u8::try_from(i).unwrap_or(u8::MAX));
+            let parts: Vec<String> = self
+                .of(role)
+                .protocol
+                .iter()
+                .filter(|(_, t)| t.protocol == ix)
+                .map(|(name, t)| match t.kind {
+                    ToolKind::Request => format!("ask with {name}"),
+                    ToolKind::Respond => format!("answer with {name}"),
+                    ToolKind::Status => format!("check a request with {name}"),
+                })
+                .collect();
+            if !parts.is_empty() {
+                prompt.push_str(&format!(" The {} protocol: {}.", p.name, parts.join(", ")));
+            }
+        }
+    }
+}
+
+/// The tool schemas of `role` as every agent of that role holds them under
+/// the lesson: built once and shared, not rebuilt for each agent the
+/// explorer's runs spawn.
+pub fn shared_schemas(role: AgentRole) -> Arc<[ToolSchema]> {
+    Arc::clone(ToolSet::lesson().schemas(role))
+}
+
+/// The tool schemas of `role` under the lesson, in the lesson's order.
 pub fn schemas(role: AgentRole) -> Vec<ToolSchema> {
+    ToolSet::lesson().schemas(role).to_vec()
+}
+
+/// The tools no protocol file changes: the workspace's, then the team's
+/// and the messages' of `role`, in the lesson's order.
+fn fixed_tools(role: AgentRole) -> Vec<ToolSchema> {
     let mut tools = workspace_tools();
     match role {
         AgentRole::Lead => tools.extend([
@@ -96,99 +233,74 @@ pub fn schemas(role: AgentRole) -> Vec<ToolSchema> {
             send_message_schema("Send a message to a teammate."),
             schema("read_inbox", "Read and drain the lead's inbox.", object(json!({}), &[])),
             schema("broadcast", "Send a message to all teammates.", object(json!({ "content": { "type": "string" } }), &["content"])),
-            schema(
-                "shutdown_request",
-                "Request a teammate to shut down gracefully. Returns a request_id for tracking.",
-                object(json!({ "teammate": { "type": "string" } }), &["teammate"]),
-            ),
-            schema(
-                "shutdown_response",
-                "Check the status of a shutdown request by request_id.",
-                object(json!({ "request_id": { "type": "string" } }), &["request_id"]),
-            ),
-            schema(
-                "plan_approval",
-                "Approve or reject a teammate's plan. Provide request_id + approve + optional feedback.",
-                object(
-                    json!({ "request_id": { "type": "string" }, "approve": { "type": "boolean" }, "feedback": { "type": "string" } }),
-                    &["request_id", "approve"],
-                ),
-            ),
         ]),
         AgentRole::Teammate => tools.extend([
             send_message_schema("Send message to a teammate."),
             schema("read_inbox", "Read and drain your inbox.", object(json!({}), &[])),
-            schema(
-                "shutdown_response",
-                "Respond to a shutdown request. Approve to shut down, reject to keep working.",
-                object(
-                    json!({ "request_id": { "type": "string" }, "approve": { "type": "boolean" }, "reason": { "type": "string" } }),
-                    &["request_id", "approve"],
-                ),
-            ),
-            schema(
-                "plan_approval",
-                "Submit a plan for lead approval. Provide plan text.",
-                object(json!({ "plan": { "type": "string" } }), &["plan"]),
-            ),
         ]),
     }
     tools
 }
 
-/// The lead's tools, in the lesson's order.
-pub const LEAD_TOOLS: [&str; 12] = [
-    "list_files",
-    "read_file",
-    "write_file",
-    "edit_file",
-    "spawn_teammate",
-    "list_teammates",
-    "send_message",
-    "read_inbox",
-    "broadcast",
-    "shutdown_request",
-    "shutdown_response",
-    "plan_approval",
-];
-
-/// A teammate's tools, in the lesson's order.
-pub const TEAMMATE_TOOLS: [&str; 8] =
-    ["list_files", "read_file", "write_file", "edit_file", "send_message", "read_inbox", "shutdown_response", "plan_approval"];
-
-/// The tool names of `role` (cheap: no schema is built).
+/// The tool names of `role` under the lesson (cheap: the names of the
+/// shared schemas, listed once).
 pub fn tool_names(role: AgentRole) -> &'static [&'static str] {
-    match role {
-        AgentRole::Lead => &LEAD_TOOLS,
-        AgentRole::Teammate => &TEAMMATE_TOOLS,
-    }
+    static LEAD: OnceLock<Vec<&'static str>> = OnceLock::new();
+    static TEAMMATE: OnceLock<Vec<&'static str>> = OnceLock::new();
+    let names = match role {
+        AgentRole::Lead => &LEAD,
+        AgentRole::Teammate => &TEAMMATE,
+    };
+    names.get_or_init(|| ToolSet::lesson().tool_names(role).collect())
 }
 
-/// The lead's system prompt (the lesson's, with the virtual workspace).
+/// The lead's system prompt under the lesson (with the virtual workspace).
 pub fn lead_system_prompt() -> String {
-    format!("You are a team lead at {WORKDIR}. Manage teammates with shutdown and plan approval protocols.")
+    ToolSet::lesson().lead_system_prompt()
 }
 
-/// A teammate's system prompt (the lesson's, with the virtual workspace).
+/// A teammate's system prompt under the lesson (with the virtual workspace).
 pub fn teammate_system_prompt(name: &str, role: &str) -> String {
-    format!(
-        "You are '{name}', role: {role}, at {WORKDIR}. Submit plans via plan_approval before major work. \
-         Respond to shutdown_request with shutdown_response."
-    )
+    ToolSet::lesson().teammate_system_prompt(name, role)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::file::{load, Role, BUILTIN_TOOLS};
+
+    /// Today's tools and prompts, captured from the hand-written schemas
+    /// before they were generated from `lesson.toml`.
+    const GOLDEN: &str = include_str!("../../../tests/fixtures/lesson_tools.golden.json");
+
+    fn golden_tools(key: &str) -> Vec<(String, String, String)> {
+        let golden: Value = serde_json::from_str(GOLDEN).unwrap();
+        let text = |t: &Value, k: &str| t[k].as_str().unwrap().to_string();
+        golden[key].as_array().unwrap().iter().map(|t| (text(t, "name"), text(t, "description"), text(t, "input_schema"))).collect()
+    }
 
     #[test]
-    fn lead_has_twelve_tools_and_teammates_eight() {
+    fn the_lessons_tools_and_prompts_are_byte_for_byte_what_the_runtime_offered_before_the_file() {
+        let golden: Value = serde_json::from_str(GOLDEN).unwrap();
+        for (role, key) in [(AgentRole::Lead, "lead_tools"), (AgentRole::Teammate, "teammate_tools")] {
+            let now: Vec<(String, String, String)> =
+                schemas(role).into_iter().map(|s| (s.name, s.description, serde_json::to_string(&s.input_schema).unwrap())).collect();
+            assert_eq!(now, golden_tools(key), "{role:?}: names, order, descriptions and input schemas");
+        }
+        assert_eq!(golden_tools("lead_tools").len(), 12);
+        assert_eq!(golden_tools("teammate_tools").len(), 8);
+        assert_eq!(lead_system_prompt(), golden["lead_system_prompt"].as_str().unwrap());
+        assert_eq!(teammate_system_prompt("alice", "coder"), golden["teammate_system_prompt"].as_str().unwrap());
+    }
+
+    #[test]
+    fn the_name_lists_are_the_schemas_names() {
         for role in [AgentRole::Lead, AgentRole::Teammate] {
             let names: Vec<String> = schemas(role).into_iter().map(|s| s.name).collect();
             assert_eq!(names, tool_names(role), "the schemas and the name lists agree");
         }
-        assert_eq!(LEAD_TOOLS.len(), 12);
-        assert_eq!(TEAMMATE_TOOLS.len(), 8);
+        assert_eq!(tool_names(AgentRole::Lead).len(), 12);
+        assert_eq!(tool_names(AgentRole::Teammate).len(), 8);
     }
 
     #[test]
@@ -196,7 +308,7 @@ mod tests {
         for role in [AgentRole::Lead, AgentRole::Teammate] {
             let (a, b) = (shared_schemas(role), shared_schemas(role));
             assert_eq!(&*a, schemas(role).as_slice());
-            assert!(std::sync::Arc::ptr_eq(&a, &b), "{role:?}'s schemas were built twice");
+            assert!(Arc::ptr_eq(&a, &b), "{role:?}'s schemas were built twice");
         }
         assert_ne!(&*shared_schemas(AgentRole::Lead), &*shared_schemas(AgentRole::Teammate));
     }
@@ -212,5 +324,41 @@ mod tests {
                 }
             }
         }
+    }
+
+    fn claim_file() -> Arc<ProtocolFile> {
+        let (_, text) = builtin::EXAMPLES.iter().find(|(n, _)| *n == "task-claim").unwrap();
+        Arc::new(load(text).unwrap())
+    }
+
+    #[test]
+    fn a_files_tools_follow_the_fixed_ones_and_its_roles() {
+        let set = ToolSet::new(claim_file());
+        let lead: Vec<&str> = set.tool_names(AgentRole::Lead).collect();
+        assert_eq!(lead[..BUILTIN_TOOLS.len()], BUILTIN_TOOLS);
+        assert_eq!(lead[BUILTIN_TOOLS.len()..], ["answer_claim"], "the task-claim file does not use the lesson");
+        let mate: Vec<&str> = set.tool_names(AgentRole::Teammate).collect();
+        assert_eq!(mate[6..], ["claim_task", "claim_status"]);
+        let from_file: Vec<&str> = set.file().protocol_tools(Role::Teammate).iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(from_file, mate[6..]);
+        assert!(set.has_tool(AgentRole::Teammate, "claim_task") && !set.has_tool(AgentRole::Lead, "claim_task"));
+        assert_eq!(set.protocol_tool(AgentRole::Lead, "answer_claim").map(|t| t.kind), Some(ToolKind::Respond));
+        assert_eq!(set.protocol_tool(AgentRole::Lead, "read_inbox"), None);
+    }
+
+    #[test]
+    fn a_files_prompts_name_its_own_protocols_tools() {
+        let set = ToolSet::new(claim_file());
+        assert_eq!(set.lead_system_prompt(), "You are a team lead at /workspace. The claim protocol: answer with answer_claim.");
+        assert_eq!(
+            set.teammate_system_prompt("ann", "coder"),
+            "You are 'ann', role: coder, at /workspace. The claim protocol: ask with claim_task, check a request with claim_status."
+        );
+    }
+
+    #[test]
+    fn the_lessons_tool_set_is_built_once() {
+        assert!(Arc::ptr_eq(ToolSet::lesson(), ToolSet::lesson()));
+        assert!(ToolSet::lesson().file().uses_lesson);
     }
 }

@@ -10,6 +10,9 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use super::fields::Fields;
+use super::file::model::ProtocolIx;
+use super::protocols::{FileMessageType, MAX_TYPE_NAME};
 use super::time::Millis;
 use super::AgentName;
 
@@ -33,9 +36,10 @@ pub enum MessageError {
     BadRequestId(String),
 }
 
-/// One of the six message types of the team protocol.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+/// One of the six message types of the team protocol, or a request or
+/// response type of a protocol file's protocol. Written as its name
+/// (`"shutdown_request"`, or the file's `"claim_request"`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum MessageType {
     /// Free text between two agents.
     Message,
@@ -49,6 +53,9 @@ pub enum MessageType {
     PlanApprovalRequest,
     /// Lead answers a plan (`request_id`, `approve`, `feedback`).
     PlanApprovalResponse,
+    /// A file protocol's request or response (`request_id`, `approve` on
+    /// the response, and the protocol's `fields`).
+    File(FileMessageType),
 }
 
 impl MessageType {
@@ -62,9 +69,11 @@ impl MessageType {
         MessageType::PlanApprovalResponse,
     ];
 
-    /// The lesson's name for the type, as it appears in JSON.
-    pub fn as_str(self) -> &'static str {
+    /// The type's name as it appears in JSON: the lesson's, or the one its
+    /// protocol file wrote.
+    pub fn as_str(&self) -> &str {
         match self {
+            MessageType::File(f) => f.name(),
             MessageType::Message => "message",
             MessageType::Broadcast => "broadcast",
             MessageType::ShutdownRequest => "shutdown_request",
@@ -74,14 +83,55 @@ impl MessageType {
         }
     }
 
-    /// True for the two types that open a request.
+    /// True for the types that open a request (the lesson's two and every
+    /// file protocol's request type).
     pub fn is_request(self) -> bool {
-        matches!(self, MessageType::ShutdownRequest | MessageType::PlanApprovalRequest)
+        match self {
+            MessageType::ShutdownRequest | MessageType::PlanApprovalRequest => true,
+            MessageType::File(f) => !f.response,
+            _ => false,
+        }
     }
 
-    /// True for the two types that answer a request.
+    /// True for the types that answer a request.
     pub fn is_response(self) -> bool {
-        matches!(self, MessageType::ShutdownResponse | MessageType::PlanApprovalResponse)
+        match self {
+            MessageType::ShutdownResponse | MessageType::PlanApprovalResponse => true,
+            MessageType::File(f) => f.response,
+            _ => false,
+        }
+    }
+
+    /// The file protocol this type belongs to (`None` for the lesson's six
+    /// and for a type read from a trace and not yet resolved).
+    pub fn protocol(self) -> Option<ProtocolIx> {
+        match self {
+            MessageType::File(f) => f.protocol,
+            _ => None,
+        }
+    }
+}
+
+impl Serialize for MessageType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+/// Reads the lesson's six by name; any other valid name is a file
+/// protocol's type, unresolved until its trace meets its protocol file
+/// (`Trace::resolve_protocols`).
+impl<'de> Deserialize<'de> for MessageType {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let s = std::borrow::Cow::<'de, str>::deserialize(deserializer)?;
+        if let Some(t) = MessageType::ALL.into_iter().find(|t| t.as_str() == s) {
+            return Ok(t);
+        }
+        crate::protocol::file::is_name(&s, MAX_TYPE_NAME)
+            .then(|| FileMessageType::unresolved(&s))
+            .flatten()
+            .map(MessageType::File)
+            .ok_or_else(|| serde::de::Error::custom(MessageError::UnknownType(s.to_string())))
     }
 }
 
@@ -185,6 +235,10 @@ pub struct Message {
     /// The teammate's reason, on `shutdown_response`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// A file protocol's typed fields, written beside the keys above
+    /// (absent when empty, as on every lesson message).
+    #[serde(flatten, default, skip_serializing_if = "Fields::is_empty")]
+    pub fields: Fields,
 }
 
 impl Message {
@@ -201,6 +255,7 @@ impl Message {
             feedback: None,
             plan: None,
             reason: None,
+            fields: Fields::new(),
         }
     }
 
@@ -301,11 +356,34 @@ mod tests {
     }
 
     #[test]
-    fn deserialising_refuses_an_unknown_type_and_a_bad_request_id() {
-        let bad_type = r#"{"type":"nudge","from":"a","to":"b","content":"","timestamp":0}"#;
-        assert!(serde_json::from_str::<Message>(bad_type).is_err());
+    fn deserialising_refuses_a_type_that_is_no_name_and_a_bad_request_id() {
+        for bad in ["Nudge", "no way", "", "9lives"] {
+            let json = format!(r#"{{"type":"{bad}","from":"a","to":"b","content":"","timestamp":0}}"#);
+            assert!(serde_json::from_str::<Message>(&json).is_err(), "{bad:?}");
+        }
         let bad_id = r#"{"type":"shutdown_request","from":"lead","to":"b","content":"","timestamp":0,"request_id":"xyz"}"#;
         assert!(serde_json::from_str::<Message>(bad_id).is_err());
+    }
+
+    #[test]
+    fn a_type_the_lesson_lacks_reads_as_a_file_protocols_type_until_resolved() {
+        let json = r#"{"type":"nudge","from":"a","to":"b","content":"","timestamp":0}"#;
+        let m: Message = serde_json::from_str(json).unwrap();
+        assert!(matches!(m.msg_type, MessageType::File(f) if f.protocol.is_none() && f.name() == "nudge"));
+        assert_eq!(serde_json::to_string(&m).unwrap(), json, "written back as it was read");
+        assert_eq!("nudge".parse::<MessageType>(), Err(MessageError::UnknownType("nudge".into())), "a typed name is the lesson's");
+    }
+
+    #[test]
+    fn a_file_protocols_fields_sit_beside_the_envelope_and_read_back() {
+        let json = r#"{"type":"claim_request","from":"ann","to":"lead","content":"","timestamp":3,"request_id":"0badf00d","task":"parser","urgent":true}"#;
+        let m: Message = serde_json::from_str(json).unwrap();
+        assert_eq!(m.fields.get("task"), Some(&crate::protocol::FieldValue::Text("parser".into())));
+        assert_eq!(m.fields.get("urgent"), Some(&crate::protocol::FieldValue::Bool(true)));
+        assert_eq!(m.plan, None, "lesson keys stay in their own places");
+        assert_eq!(serde_json::to_string(&m).unwrap(), json);
+        let lesson = Message::new(MessageType::Message, name("a"), name("b"), "hi", Millis(0));
+        assert!(!serde_json::to_string(&lesson).unwrap().contains("fields"), "no fields, no key");
     }
 
     #[test]

@@ -11,7 +11,9 @@ use serde::{Deserialize, Serialize};
 
 use super::bus::MessageId;
 use super::faults::FaultAction;
-use super::message::{Message, RequestId};
+use super::fields::Fields;
+use super::message::{Message, MessageType, RequestId};
+use super::protocols::{ProtocolSet, ProtocolsError};
 use super::roster::MemberStatus;
 use super::rules::Rules;
 use super::time::Millis;
@@ -104,6 +106,10 @@ pub enum Event {
         /// The plan, for plan requests.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         plan: Option<String>,
+        /// A file protocol's request fields (absent when empty, as on every
+        /// lesson request).
+        #[serde(default, skip_serializing_if = "Fields::is_empty")]
+        fields: Fields,
     },
     /// A request moved along the FSM.
     RequestTransitioned {
@@ -117,6 +123,15 @@ pub enum Event {
         from: RequestStatus,
         /// The state after.
         to: RequestStatus,
+    },
+    /// A request of a protocol with a deadline was not answered in time:
+    /// `pending -> rejected` with cause `expired`, by no one's answer (its
+    /// transition names the addressee, who did not answer). Nothing is sent.
+    RequestExpired {
+        /// Which request.
+        request_id: RequestId,
+        /// Its protocol.
+        request_kind: RequestKind,
     },
     /// An agent called its model (its activation starts).
     ModelCalled {
@@ -205,6 +220,27 @@ pub enum Event {
     },
 }
 
+/// Ties the file protocol names of `event` to `protocols`.
+fn resolve_event(event: &mut Event, protocols: &ProtocolSet) -> Result<(), ProtocolsError> {
+    let message = |m: &mut Message| -> Result<(), ProtocolsError> {
+        m.msg_type = protocols.resolve_message_type(m.msg_type)?;
+        Ok(())
+    };
+    match event {
+        Event::MessageSent { message: m } | Event::FaultApplied { message: m, .. } => message(m)?,
+        Event::RequestCreated { request_kind, .. }
+        | Event::RequestTransitioned { request_kind, .. }
+        | Event::RequestExpired { request_kind, .. } => *request_kind = protocols.resolve_kind(*request_kind)?,
+        _ => {}
+    }
+    Ok(())
+}
+
+/// True when `t` is a file protocol's type that no file has been tied to.
+pub fn is_unresolved(t: MessageType) -> bool {
+    matches!(t, MessageType::File(f) if f.protocol.is_none())
+}
+
 /// Serde's test for a count not worth writing.
 fn is_zero(n: &u64) -> bool {
     *n == 0
@@ -223,6 +259,7 @@ impl Event {
             Event::InboxDrained { .. } => "inbox_drained",
             Event::RequestCreated { .. } => "request_created",
             Event::RequestTransitioned { .. } => "request_transitioned",
+            Event::RequestExpired { .. } => "request_expired",
             Event::ModelCalled { .. } => "model_called",
             Event::ModelReplied { .. } => "model_replied",
             Event::ModelFailed { .. } => "model_failed",
@@ -281,6 +318,11 @@ pub struct Trace {
     /// from there.
     #[serde(skip)]
     forgotten_time: Millis,
+    /// The protocols the run ran under (the lesson's only, unless the team
+    /// was given a protocol file); not written: a trace names its types and
+    /// kinds by name, and `resolve_protocols` ties them to a file on import.
+    #[serde(skip)]
+    protocols: ProtocolSet,
 }
 
 impl Trace {
@@ -294,7 +336,26 @@ impl Trace {
             entries: Vec::new(),
             forgotten: 0,
             forgotten_time: Millis(0),
+            protocols: ProtocolSet::default(),
         }
+    }
+
+    /// The protocols the run ran under.
+    pub fn protocols(&self) -> &ProtocolSet {
+        &self.protocols
+    }
+
+    /// Ties the trace to `protocols`: every file protocol's message type and
+    /// request kind it names (read by name, from a file) gets its index in
+    /// `protocols`. Refuses, changing nothing, a name `protocols` lacks.
+    pub fn resolve_protocols(&mut self, protocols: ProtocolSet) -> Result<(), ProtocolsError> {
+        let mut entries = self.entries.clone();
+        for entry in &mut entries {
+            resolve_event(&mut entry.event, &protocols)?;
+        }
+        self.entries = entries;
+        self.protocols = protocols;
+        Ok(())
     }
 
     /// The sequence number the next entry will get.
@@ -412,6 +473,7 @@ impl Trace {
             entries: Vec::new(),
             forgotten: 0,
             forgotten_time: Millis(0),
+            protocols: self.protocols.clone(),
         }
     }
 }

@@ -10,7 +10,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use super::fields::Fields;
+use super::fields::{FieldValue, Fields};
 use super::file::model::ProtocolIx;
 use super::protocols::{FileMessageType, MAX_TYPE_NAME};
 use super::time::Millis;
@@ -208,6 +208,7 @@ impl fmt::Display for RequestId {
 
 /// A message on the bus, with the lesson's JSON field names.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "RawMessage")]
 pub struct Message {
     /// The message type (`type` in JSON).
     #[serde(rename = "type")]
@@ -237,8 +238,80 @@ pub struct Message {
     pub reason: Option<String>,
     /// A file protocol's typed fields, written beside the keys above
     /// (absent when empty, as on every lesson message).
-    #[serde(flatten, default, skip_serializing_if = "Fields::is_empty")]
+    #[serde(flatten, skip_serializing_if = "Fields::is_empty")]
     pub fields: Fields,
+}
+
+/// A message as read: the envelope, and every other key as it came (a
+/// file protocol's fields may use the names the lesson gives `plan`,
+/// `feedback` and `reason`, with any of the four field types).
+#[derive(Deserialize)]
+struct RawMessage {
+    #[serde(rename = "type")]
+    msg_type: MessageType,
+    from: AgentName,
+    to: AgentName,
+    content: String,
+    timestamp: Millis,
+    #[serde(default)]
+    request_id: Option<RequestId>,
+    #[serde(default)]
+    approve: Option<bool>,
+    #[serde(flatten)]
+    rest: std::collections::BTreeMap<String, serde_json::Value>,
+}
+
+impl TryFrom<RawMessage> for Message {
+    type Error = String;
+
+    /// A lesson type's `plan`, `feedback` and `reason` are its own (text);
+    /// every other key with a flat value is a field (a file protocol's; a
+    /// lesson message has none). A key set to `null` is absent.
+    fn try_from(raw: RawMessage) -> Result<Self, Self::Error> {
+        let mut m = Message::new(raw.msg_type, raw.from, raw.to, raw.content, raw.timestamp);
+        m.request_id = raw.request_id;
+        m.approve = raw.approve;
+        let lesson = !matches!(raw.msg_type, MessageType::File(_));
+        for (key, value) in raw.rest {
+            let own = match key.as_str() {
+                "plan" if lesson => Some(&mut m.plan),
+                "feedback" if lesson => Some(&mut m.feedback),
+                "reason" if lesson => Some(&mut m.reason),
+                _ => None,
+            };
+            let value = match value {
+                serde_json::Value::Null => continue,
+                serde_json::Value::String(text) => match own {
+                    Some(slot) => {
+                        *slot = Some(text);
+                        continue;
+                    }
+                    None => FieldValue::Text(text),
+                },
+                _ if own.is_some() => return Err(format!("invalid type: '{key}' must be a string")),
+                serde_json::Value::Bool(b) => FieldValue::Bool(b),
+                serde_json::Value::Number(n) if n.as_i64().is_some() => FieldValue::Int(n.as_i64().unwrap_or_default()),
+                // The lesson's messages ignore keys they do not have.
+                _ if lesson => continue,
+                other => return Err(format!("the field '{key}' must be text, true or false, or a whole number, not {other}")),
+            };
+            m.fields.set(key, value);
+        }
+        Ok(m)
+    }
+}
+
+impl Message {
+    /// Moves the lesson's `plan`, `feedback` and `reason` into `fields`:
+    /// for a message read as a lesson type that its protocol file turns out
+    /// to own (a file's own `shutdown_response` with a `reason` field).
+    pub(crate) fn own_fields(&mut self) {
+        for (key, slot) in [("plan", &mut self.plan), ("feedback", &mut self.feedback), ("reason", &mut self.reason)] {
+            if let Some(text) = slot.take() {
+                self.fields.set(key, FieldValue::Text(text));
+            }
+        }
+    }
 }
 
 impl Message {

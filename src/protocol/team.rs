@@ -334,7 +334,8 @@ impl TeamState {
                 let new_inbox = !self.bus.knows(name);
                 self.roster.spawn(name, role, *plan_mode).map_err(|e| inconsistent(entry, e))?;
                 self.bus.register(name);
-                Undo::Spawn { before, new_inbox }
+                let gates = self.close_gates_at_spawn(name);
+                Undo::Spawn { before, new_inbox, gates }
             }
             Event::MemberStatusChanged { name, to, .. } => {
                 self.roster.set_status(name, *to).map_err(|e| inconsistent(entry, e))?;
@@ -430,7 +431,10 @@ impl TeamState {
     /// state before the command exactly.
     fn undo(&mut self, entry: &TraceEntry, saved: Undo) {
         match (&entry.event, saved) {
-            (Event::MemberSpawned { name, .. }, Undo::Spawn { before, new_inbox }) => {
+            (Event::MemberSpawned { name, .. }, Undo::Spawn { before, new_inbox, gates }) => {
+                if let Some(gates) = gates {
+                    self.gates.restore(name, gates);
+                }
                 self.roster.restore(name, before.map(|m| *m));
                 if new_inbox {
                     self.bus.unregister(name);
@@ -469,7 +473,9 @@ enum Undo {
     /// The event says it all (or changed nothing).
     Nothing,
     /// A spawn: the member before (none if new), and whether its inbox is new.
-    Spawn { before: Option<Box<Member>>, new_inbox: bool },
+    /// With a protocol file, the spawned agent's file gates before (its
+    /// `gates` closed at spawn).
+    Spawn { before: Option<Box<Member>>, new_inbox: bool, gates: Option<Option<asks::GateBits>> },
     /// The messages a drain took out of the inbox.
     Drained(std::sync::Arc<Vec<Envelope>>),
     /// A plan approval: whether the requester's gate was open before (none

@@ -49,6 +49,16 @@ pub enum TraceError {
     UnsupportedVersion(u32),
 }
 
+/// A trace names a file protocol's type or kind its protocol file lacks.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("event {seq} cannot be read under this protocol file: {source}")]
+pub struct ResolveError {
+    /// The sequence number of the event that names it.
+    pub seq: u64,
+    /// What it names.
+    pub source: ProtocolsError,
+}
+
 /// Something that happened, as recorded in the trace.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -224,6 +234,9 @@ pub enum Event {
 fn resolve_event(event: &mut Event, protocols: &ProtocolSet) -> Result<(), ProtocolsError> {
     let message = |m: &mut Message| -> Result<(), ProtocolsError> {
         m.msg_type = protocols.resolve_message_type(m.msg_type)?;
+        if let MessageType::File(_) = m.msg_type {
+            m.own_fields();
+        }
         Ok(())
     };
     match event {
@@ -234,11 +247,6 @@ fn resolve_event(event: &mut Event, protocols: &ProtocolSet) -> Result<(), Proto
         _ => {}
     }
     Ok(())
-}
-
-/// True when `t` is a file protocol's type that no file has been tied to.
-pub fn is_unresolved(t: MessageType) -> bool {
-    matches!(t, MessageType::File(f) if f.protocol.is_none())
 }
 
 /// Serde's test for a count not worth writing.
@@ -348,10 +356,10 @@ impl Trace {
     /// Ties the trace to `protocols`: every file protocol's message type and
     /// request kind it names (read by name, from a file) gets its index in
     /// `protocols`. Refuses, changing nothing, a name `protocols` lacks.
-    pub fn resolve_protocols(&mut self, protocols: ProtocolSet) -> Result<(), ProtocolsError> {
+    pub fn resolve_protocols(&mut self, protocols: ProtocolSet) -> Result<(), ResolveError> {
         let mut entries = self.entries.clone();
         for entry in &mut entries {
-            resolve_event(&mut entry.event, &protocols)?;
+            resolve_event(&mut entry.event, &protocols).map_err(|source| ResolveError { seq: entry.seq, source })?;
         }
         self.entries = entries;
         self.protocols = protocols;

@@ -55,6 +55,12 @@ impl ClosedGates {
         self.0.get(agent).is_some_and(|b| b.get(g))
     }
 
+    /// The first gate of `gates` that is closed for `agent`.
+    pub fn closed_among(&self, agent: &AgentName, mut gates: impl Iterator<Item = GateIx>) -> Option<GateIx> {
+        let bits = self.0.get(agent)?;
+        gates.find(|g| bits.get(*g))
+    }
+
     /// Opens or closes `g` for `agent`; returns the agent's gates before.
     fn set(&mut self, agent: &AgentName, g: GateIx, closed: bool) -> Option<GateBits> {
         let before = self.0.get(agent).copied();
@@ -65,7 +71,7 @@ impl ClosedGates {
     }
 
     /// Puts back `agent`'s gates as `set` returned them.
-    fn restore(&mut self, agent: &AgentName, bits: Option<GateBits>) {
+    pub(super) fn restore(&mut self, agent: &AgentName, bits: Option<GateBits>) {
         match bits {
             Some(bits) => {
                 self.0.insert(agent.clone(), bits);
@@ -116,6 +122,25 @@ impl TeamState {
         } else {
             Err(TeamError::UnknownProtocolName(f.name().to_string()))
         }
+    }
+
+    /// A teammate of the file's team was spawned (or restarted): exactly
+    /// the gates its `gates` list names are closed, as at its first spawn.
+    /// Returns its gates before, or `None` when nothing changed (always,
+    /// without a protocol file).
+    pub(super) fn close_gates_at_spawn(&mut self, name: &AgentName) -> Option<Option<GateBits>> {
+        let file = self.protocols.file()?;
+        let mut bits = GateBits::default();
+        for g in file.team.iter().flat_map(|t| &t.teammates).filter(|t| &t.name == name).flat_map(|t| &t.gates) {
+            bits.set(*g, true);
+        }
+        let before = self.gates.0.get(name).copied();
+        let after = (bits != GateBits::default()).then_some(bits);
+        if before == after {
+            return None;
+        }
+        self.gates.restore(name, after);
+        Some(before)
     }
 
     /// Checks that request `id` of protocol `kind` may expire now: its
@@ -204,6 +229,20 @@ impl Team {
     /// True when file gate `g` is closed for `agent`.
     pub fn gate_closed(&self, agent: &AgentName, g: GateIx) -> bool {
         self.state.gates.is_closed(agent, g)
+    }
+
+    /// The file gate, closed for `agent`, that closes `tool` (the first in
+    /// file order), or `None` when `agent` may run it as far as file gates
+    /// go (the lesson's plan gate is `plan_gate_closed`).
+    pub fn closed_gate_for_tool(&self, agent: &AgentName, tool: &str) -> Option<GateIx> {
+        let file = self.state.protocols.file()?;
+        let gates = file
+            .gates
+            .iter()
+            .enumerate()
+            .filter(|(_, g)| g.tools.iter().any(|t| t == tool))
+            .filter_map(|(i, _)| u8::try_from(i).ok().map(GateIx));
+        self.state.gates.closed_among(agent, gates)
     }
 
     /// Checks everything `ask` would check, without asking; returns the

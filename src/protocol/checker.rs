@@ -136,7 +136,8 @@ impl FaultNote {
 #[derive(Debug, Clone)]
 struct OpenRequest {
     kind: RequestKind,
-    requester: AgentName,
+    /// Who asked, kept for a file protocol's `exit` effects only.
+    requester: Option<AgentName>,
     addressee: AgentName,
     /// Its deadline passed unanswered (`RequestExpired`).
     expired: bool,
@@ -287,7 +288,7 @@ impl Checker {
                 let addressed = self.incarnation(addressee).max(FIRST_INCARNATION);
                 let open = OpenRequest {
                     kind: *request_kind,
-                    requester: requester.clone(),
+                    requester: matches!(request_kind, RequestKind::File(_)).then(|| requester.clone()),
                     addressee: addressee.clone(),
                     expired: false,
                     addressed,
@@ -374,7 +375,7 @@ impl Checker {
         let leaving: Vec<AgentName> = effects
             .iter()
             .filter_map(|e| match e {
-                Effect::Exit(Party::Requester) => Some(r.requester.clone()),
+                Effect::Exit(Party::Requester) => r.requester.clone(),
                 Effect::Exit(Party::Addressee) => Some(r.addressee.clone()),
                 Effect::OpenGate(..) | Effect::CloseGate(..) => None,
             })

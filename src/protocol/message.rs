@@ -207,7 +207,7 @@ impl fmt::Display for RequestId {
 }
 
 /// A message on the bus, with the lesson's JSON field names.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(try_from = "RawMessage")]
 pub struct Message {
     /// The message type (`type` in JSON).
@@ -238,8 +238,59 @@ pub struct Message {
     pub reason: Option<String>,
     /// A file protocol's typed fields, written beside the keys above
     /// (absent when empty, as on every lesson message).
-    #[serde(flatten, skip_serializing_if = "Fields::is_empty")]
     pub fields: Fields,
+}
+
+/// Writes the keys above in their order, each absent field left out, then a
+/// file protocol's fields beside them: as a struct when there are none (a
+/// lesson message, written as it always was), else as a map.
+impl Serialize for Message {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeMap, SerializeStruct};
+        let optional = [("feedback", &self.feedback), ("plan", &self.plan), ("reason", &self.reason)];
+        if self.fields.is_empty() {
+            let n = 5 + usize::from(self.request_id.is_some()) + usize::from(self.approve.is_some());
+            let mut s = serializer.serialize_struct("Message", n + optional.iter().filter(|(_, v)| v.is_some()).count())?;
+            s.serialize_field("type", &self.msg_type)?;
+            s.serialize_field("from", &self.from)?;
+            s.serialize_field("to", &self.to)?;
+            s.serialize_field("content", &self.content)?;
+            s.serialize_field("timestamp", &self.timestamp)?;
+            if let Some(id) = &self.request_id {
+                s.serialize_field("request_id", id)?;
+            }
+            if let Some(approve) = &self.approve {
+                s.serialize_field("approve", approve)?;
+            }
+            for (key, value) in optional {
+                if let Some(value) = value {
+                    s.serialize_field(key, value)?;
+                }
+            }
+            return s.end();
+        }
+        let mut m = serializer.serialize_map(None)?;
+        m.serialize_entry("type", &self.msg_type)?;
+        m.serialize_entry("from", &self.from)?;
+        m.serialize_entry("to", &self.to)?;
+        m.serialize_entry("content", &self.content)?;
+        m.serialize_entry("timestamp", &self.timestamp)?;
+        if let Some(id) = &self.request_id {
+            m.serialize_entry("request_id", id)?;
+        }
+        if let Some(approve) = &self.approve {
+            m.serialize_entry("approve", approve)?;
+        }
+        for (key, value) in optional {
+            if let Some(value) = value {
+                m.serialize_entry(key, value)?;
+            }
+        }
+        for (key, value) in self.fields.iter() {
+            m.serialize_entry(key, value)?;
+        }
+        m.end()
+    }
 }
 
 /// A message as read: the envelope, and every other key as it came (a

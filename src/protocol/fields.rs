@@ -70,6 +70,17 @@ impl Fields {
         }
     }
 
+    /// Takes a field out, returning its value.
+    pub fn remove(&mut self, name: &str) -> Option<FieldValue> {
+        let list = self.0.as_mut()?;
+        let i = list.binary_search_by(|(n, _)| n.as_str().cmp(name)).ok()?;
+        let (_, value) = list.remove(i);
+        if list.is_empty() {
+            self.0 = None;
+        }
+        Some(value)
+    }
+
     /// A field's value.
     pub fn get(&self, name: &str) -> Option<&FieldValue> {
         let list = self.list();

@@ -13,6 +13,11 @@ use serde::{Deserialize, Serialize};
 use super::fields::{FieldValue, Fields};
 use super::file::model::ProtocolIx;
 use super::protocols::{FileMessageType, MAX_TYPE_NAME};
+
+/// The key under which a message read from a trace keeps the name of a type
+/// the lesson lacks until its protocol file resolves it (`type` is never a
+/// field's name: the envelope has it).
+pub(crate) const UNRESOLVED_TYPE_KEY: &str = "type";
 use super::time::Millis;
 use super::AgentName;
 
@@ -71,7 +76,7 @@ impl MessageType {
 
     /// The type's name as it appears in JSON: the lesson's, or the one its
     /// protocol file wrote.
-    pub fn as_str(&self) -> &str {
+    pub fn as_str(self) -> &'static str {
         match self {
             MessageType::File(f) => f.name(),
             MessageType::Message => "message",
@@ -118,20 +123,12 @@ impl Serialize for MessageType {
     }
 }
 
-/// Reads the lesson's six by name; any other valid name is a file
-/// protocol's type, unresolved until its trace meets its protocol file
-/// (`Trace::resolve_protocols`).
+/// Reads the lesson's six by name (a file protocol's type is read with its
+/// message: `Message`'s own reading).
 impl<'de> Deserialize<'de> for MessageType {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let s = std::borrow::Cow::<'de, str>::deserialize(deserializer)?;
-        if let Some(t) = MessageType::ALL.into_iter().find(|t| t.as_str() == s) {
-            return Ok(t);
-        }
-        crate::protocol::file::is_name(&s, MAX_TYPE_NAME)
-            .then(|| FileMessageType::unresolved(&s))
-            .flatten()
-            .map(MessageType::File)
-            .ok_or_else(|| serde::de::Error::custom(MessageError::UnknownType(s.to_string())))
+        s.parse().map_err(serde::de::Error::custom)
     }
 }
 
@@ -141,6 +138,8 @@ impl fmt::Display for MessageType {
     }
 }
 
+/// Parses one of the lesson's six (a file protocol's types are its file's:
+/// `ProtocolSet::message_type_named`).
 impl FromStr for MessageType {
     type Err = MessageError;
 
@@ -270,7 +269,7 @@ impl Serialize for Message {
             return s.end();
         }
         let mut m = serializer.serialize_map(None)?;
-        m.serialize_entry("type", &self.msg_type)?;
+        m.serialize_entry("type", self.type_name())?;
         m.serialize_entry("from", &self.from)?;
         m.serialize_entry("to", &self.to)?;
         m.serialize_entry("content", &self.content)?;
@@ -286,7 +285,8 @@ impl Serialize for Message {
                 m.serialize_entry(key, value)?;
             }
         }
-        for (key, value) in self.fields.iter() {
+        let unresolved = matches!(self.msg_type, MessageType::File(f) if f.protocol.is_none());
+        for (key, value) in self.fields.iter().filter(|(k, _)| !(unresolved && *k == UNRESOLVED_TYPE_KEY)) {
             m.serialize_entry(key, value)?;
         }
         m.end()
@@ -299,7 +299,7 @@ impl Serialize for Message {
 #[derive(Deserialize)]
 struct RawMessage {
     #[serde(rename = "type")]
-    msg_type: MessageType,
+    msg_type: String,
     from: AgentName,
     to: AgentName,
     content: String,
@@ -319,10 +319,20 @@ impl TryFrom<RawMessage> for Message {
     /// every other key with a flat value is a field (a file protocol's; a
     /// lesson message has none). A key set to `null` is absent.
     fn try_from(raw: RawMessage) -> Result<Self, Self::Error> {
-        let mut m = Message::new(raw.msg_type, raw.from, raw.to, raw.content, raw.timestamp);
+        let (msg_type, unresolved) = match raw.msg_type.parse::<MessageType>() {
+            Ok(t) => (t, None),
+            Err(_) if crate::protocol::file::is_name(&raw.msg_type, MAX_TYPE_NAME) => {
+                (MessageType::File(FileMessageType::UNRESOLVED), Some(raw.msg_type))
+            }
+            Err(e) => return Err(e.to_string()),
+        };
+        let mut m = Message::new(msg_type, raw.from, raw.to, raw.content, raw.timestamp);
         m.request_id = raw.request_id;
         m.approve = raw.approve;
-        let lesson = !matches!(raw.msg_type, MessageType::File(_));
+        let lesson = unresolved.is_none();
+        if let Some(name) = unresolved {
+            m.fields.set(UNRESOLVED_TYPE_KEY, FieldValue::Text(name));
+        }
         for (key, value) in raw.rest {
             let own = match key.as_str() {
                 "plan" if lesson => Some(&mut m.plan),
@@ -353,6 +363,18 @@ impl TryFrom<RawMessage> for Message {
 }
 
 impl Message {
+    /// The name of the message's type: its type's, or, for a type read from
+    /// a trace and not yet tied to its protocol file, the name it was read
+    /// with.
+    pub fn type_name(&self) -> &str {
+        match self.msg_type {
+            MessageType::File(f) if f.protocol.is_none() => {
+                self.fields.get(UNRESOLVED_TYPE_KEY).and_then(FieldValue::as_text).unwrap_or_default()
+            }
+            t => t.as_str(),
+        }
+    }
+
     /// Moves the lesson's `plan`, `feedback` and `reason` into `fields`:
     /// for a message read as a lesson type that its protocol file turns out
     /// to own (a file's own `shutdown_response` with a `reason` field).
@@ -493,7 +515,8 @@ mod tests {
     fn a_type_the_lesson_lacks_reads_as_a_file_protocols_type_until_resolved() {
         let json = r#"{"type":"nudge","from":"a","to":"b","content":"","timestamp":0}"#;
         let m: Message = serde_json::from_str(json).unwrap();
-        assert!(matches!(m.msg_type, MessageType::File(f) if f.protocol.is_none() && f.name() == "nudge"));
+        assert!(matches!(m.msg_type, MessageType::File(f) if f.protocol.is_none()));
+        assert_eq!(m.type_name(), "nudge");
         assert_eq!(serde_json::to_string(&m).unwrap(), json, "written back as it was read");
         assert_eq!("nudge".parse::<MessageType>(), Err(MessageError::UnknownType("nudge".into())), "a typed name is the lesson's");
     }

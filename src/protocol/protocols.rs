@@ -100,27 +100,29 @@ pub const MAX_PROTOCOL_NAME: usize = 32;
 
 /// The message type of a file protocol's request or response: the
 /// protocol's index (compared first), which side, and the type's name as
-/// the file wrote it (what a trace records). `protocol` is `None` for a type
-/// read from a trace and not yet resolved against its file
-/// (`ProtocolSet::resolve_message_type`).
+/// the file wrote it (what a trace records), held as a `&'static str` so
+/// the type stays `Copy` and small (a message carries one). A file's names
+/// are made `'static` once, when its `ProtocolSet` is built (a few bytes per
+/// protocol, kept for the program's life). `protocol` is `None` only for a
+/// type read from a trace and not yet tied to its file: its name is then
+/// the message's (`Message::type_name`), and `name` is empty.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct FileMessageType {
     /// The protocol, by index in the file.
     pub protocol: Option<ProtocolIx>,
     /// True for the response type, false for the request type.
     pub response: bool,
-    name: InlineName<MAX_TYPE_NAME>,
+    name: &'static str,
 }
 
 impl FileMessageType {
-    /// The type as a trace names it, not yet tied to a protocol.
-    pub fn unresolved(name: &str) -> Option<Self> {
-        Some(FileMessageType { protocol: None, response: false, name: InlineName::new(name)? })
-    }
+    /// A type read from a trace, its name kept by its message until the
+    /// trace meets its protocol file.
+    pub const UNRESOLVED: FileMessageType = FileMessageType { protocol: None, response: false, name: "" };
 
-    /// The type's name.
-    pub fn name(&self) -> &str {
-        self.name.as_str()
+    /// The type's name (empty while unresolved).
+    pub fn name(&self) -> &'static str {
+        self.name
     }
 }
 
@@ -220,7 +222,7 @@ impl ProtocolSet {
                     },
                     _ => {
                         let message = |name: &str, response| {
-                            let name = InlineName::new(name).unwrap_or(InlineName { len: 0, bytes: [0; MAX_TYPE_NAME] });
+                            let name: &'static str = Box::leak(name.to_string().into_boxed_str());
                             MessageType::File(FileMessageType { protocol: Some(ix), response, name })
                         };
                         let name = InlineName::new(&p.name).unwrap_or(InlineName { len: 0, bytes: [0; MAX_PROTOCOL_NAME] });
@@ -294,17 +296,12 @@ impl ProtocolSet {
         self.file()?.gates.get(usize::from(g.0)).map(|g| g.name.as_str())
     }
 
-    /// Ties a message type read from a trace to its protocol, by name: a
-    /// file protocol's type (also one that reuses a lesson name, such as a
-    /// file's own `shutdown_request`), else a lesson type as it is.
-    pub fn resolve_message_type(&self, t: MessageType) -> Result<MessageType, ProtocolsError> {
-        let found =
-            self.0.as_deref().and_then(|i| i.compiled.iter().flat_map(|c| [c.request, c.response]).find(|c| c.as_str() == t.as_str()));
-        match (found, t) {
-            (Some(f), _) => Ok(f),
-            (None, MessageType::File(f)) => Err(ProtocolsError::UnknownName(f.name().to_string())),
-            (None, lesson) => Ok(lesson),
-        }
+    /// The message type named `name`: a file protocol's (also one that
+    /// reuses a lesson name, such as a file's own `shutdown_request`), else
+    /// `None` (a lesson type, or a name the file lacks). How a trace read
+    /// from a file is tied to its protocols.
+    pub fn message_type_named(&self, name: &str) -> Option<MessageType> {
+        self.0.as_deref()?.compiled.iter().flat_map(|c| [c.request, c.response]).find(|c| c.as_str() == name)
     }
 
     /// Ties a request kind read from a trace to its protocol, by name, as
@@ -390,8 +387,9 @@ mod tests {
         let set = ProtocolSet::lesson();
         assert!(set.is_lesson_only());
         assert_eq!(set.get(ProtocolIx(0)), Err(ProtocolsError::UnknownProtocol(0)));
-        let t = MessageType::File(FileMessageType::unresolved("claim_request").unwrap());
-        assert_eq!(set.resolve_message_type(t), Err(ProtocolsError::UnknownName("claim_request".into())));
-        assert_eq!(set.resolve_message_type(MessageType::Message), Ok(MessageType::Message));
+        assert_eq!(set.message_type_named("claim_request"), None);
+        let k = RequestKind::File(FileKind::unresolved("claim").unwrap());
+        assert_eq!(set.resolve_kind(k), Err(ProtocolsError::UnknownName("claim".into())));
+        assert_eq!(set.resolve_kind(RequestKind::Plan), Ok(RequestKind::Plan));
     }
 }

@@ -263,7 +263,7 @@ impl TeamState {
                 }
             }
             Event::MessageSent { message } => {
-                self.check_known_type(message.msg_type)?;
+                self.check_known_type(message)?;
                 self.bus.check_send(message)?
             }
             Event::InboxDrained { agent, message_ids } => {
@@ -288,7 +288,7 @@ impl TeamState {
                 }
             }
             Event::FaultApplied { message, .. } => {
-                self.check_known_type(message.msg_type)?;
+                self.check_known_type(message)?;
                 self.bus.check_send(message)?
             }
             Event::MessageReleased { held } => {

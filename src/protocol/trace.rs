@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use super::bus::MessageId;
 use super::faults::FaultAction;
 use super::fields::Fields;
-use super::message::{Message, MessageType, RequestId};
+use super::message::{Message, MessageType, RequestId, UNRESOLVED_TYPE_KEY};
 use super::protocols::{ProtocolSet, ProtocolsError};
 use super::roster::MemberStatus;
 use super::rules::Rules;
@@ -233,9 +233,19 @@ pub enum Event {
 /// Ties the file protocol names of `event` to `protocols`.
 fn resolve_event(event: &mut Event, protocols: &ProtocolSet) -> Result<(), ProtocolsError> {
     let message = |m: &mut Message| -> Result<(), ProtocolsError> {
-        m.msg_type = protocols.resolve_message_type(m.msg_type)?;
-        if let MessageType::File(_) = m.msg_type {
-            m.own_fields();
+        let unresolved = matches!(m.msg_type, MessageType::File(f) if f.protocol.is_none());
+        match protocols.message_type_named(m.type_name()) {
+            Some(t) => {
+                if unresolved {
+                    m.fields.remove(UNRESOLVED_TYPE_KEY);
+                }
+                m.msg_type = t;
+                if let MessageType::File(_) = t {
+                    m.own_fields();
+                }
+            }
+            None if unresolved => return Err(ProtocolsError::UnknownName(m.type_name().to_string())),
+            None => {}
         }
         Ok(())
     };

@@ -113,14 +113,15 @@ impl TeamState {
         }
     }
 
-    /// Refuses a file protocol's message type this team does not run.
-    pub(super) fn check_known_type(&self, t: MessageType) -> Result<(), TeamError> {
+    /// Refuses a message of a file protocol's type this team does not run.
+    pub(super) fn check_known_type(&self, m: &Message) -> Result<(), TeamError> {
+        let t = m.msg_type;
         let MessageType::File(f) = t else { return Ok(()) };
         let known = f.protocol.is_some_and(|ix| self.protocols.request_type(ix) == Some(t) || self.protocols.response_type(ix) == Some(t));
         if known {
             Ok(())
         } else {
-            Err(TeamError::UnknownProtocolName(f.name().to_string()))
+            Err(TeamError::UnknownProtocolName(m.type_name().to_string()))
         }
     }
 

@@ -617,6 +617,45 @@ mod tests {
     }
 
     #[test]
+    fn a_file_kind_writes_as_its_protocols_name_and_reads_back_unresolved() {
+        let kind = RequestKind::File(FileKind::unresolved("claim").unwrap());
+        assert_eq!(serde_json::to_string(&kind).unwrap(), r#""claim""#);
+        assert_eq!(serde_json::from_str::<RequestKind>(r#""claim""#).unwrap(), kind);
+        assert_eq!(serde_json::from_str::<RequestKind>(r#""shutdown""#).unwrap(), RequestKind::Shutdown);
+        assert!(serde_json::from_str::<RequestKind>(r#""Claim!""#).is_err(), "not a protocol name");
+        assert_eq!(kind.to_string(), "claim");
+    }
+
+    #[test]
+    fn an_expired_request_is_rejected_by_its_deadline_and_takes_no_answer() {
+        let mut t = with_shutdown("aaaaaaaa");
+        let tr = t.expire(&rid("aaaaaaaa"), RequestKind::Shutdown, Millis(40)).unwrap().clone();
+        assert_eq!(
+            tr,
+            Transition { from: RequestStatus::Pending, to: RequestStatus::Rejected, at: Millis(40), by: name("alice"), expired: true }
+        );
+        assert!(t.get(&rid("aaaaaaaa")).unwrap().expired());
+        assert_eq!(t.pending_to(&name("alice")).count(), 0);
+        let before = t.clone();
+        assert_eq!(
+            t.answer(&rid("aaaaaaaa"), RequestKind::Shutdown, &name("alice"), true, Millis(50)),
+            Err(TrackerError::Expired(rid("aaaaaaaa")))
+        );
+        assert_eq!(t.expire(&rid("aaaaaaaa"), RequestKind::Shutdown, Millis(50)).unwrap_err(), TrackerError::Expired(rid("aaaaaaaa")));
+        assert_eq!(t, before);
+        t.unanswer(&rid("aaaaaaaa"));
+        assert_eq!(t.get(&rid("aaaaaaaa")).unwrap().status, RequestStatus::Pending, "undone, it is pending again");
+        assert_eq!(t.pending_to(&name("alice")).count(), 1);
+    }
+
+    #[test]
+    fn an_answers_transition_writes_no_expiry() {
+        let mut t = with_shutdown("aaaaaaaa");
+        let tr = t.answer(&rid("aaaaaaaa"), RequestKind::Shutdown, &name("alice"), false, Millis(20)).unwrap();
+        assert!(!serde_json::to_string(tr).unwrap().contains("expired"));
+    }
+
+    #[test]
     fn terminal_states_have_no_way_out() {
         for s in [RequestStatus::Approved, RequestStatus::Rejected] {
             assert!(s.is_terminal());

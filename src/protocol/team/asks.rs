@@ -440,3 +440,85 @@ impl Team {
         Ok(due)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::bus::BusError;
+    use crate::protocol::FieldValue;
+
+    const FILE: &str = r#"
+format = 1
+
+[[gate]]
+name = "build"
+tools = ["write_file"]
+
+[[protocol]]
+name = "handoff"
+request = "handoff_request"
+response = "handoff_response"
+from = "lead"
+to = "teammate"
+on_approve = [{ effect = "exit", who = "addressee" }, { effect = "open_gate", gate = "build", who = "addressee" }]
+on_reject = [{ effect = "close_gate", gate = "build", who = "addressee" }]
+deadline_ms = 10
+tools.request = { name = "hand_off", description = "Ask a teammate to hand off." }
+tools.respond = { name = "answer_handoff", description = "Answer a handoff." }
+"#;
+
+    fn name(s: &str) -> AgentName {
+        AgentName::parse(s).unwrap()
+    }
+
+    /// A team under `FILE` with ann, her build gate closed, and a pending
+    /// handoff to her.
+    fn team() -> (Team, RequestId) {
+        let file = crate::protocol::file::load(FILE).unwrap();
+        let mut t = Team::with_protocols("t", 1, Arc::new(file));
+        let ann = name("ann");
+        t.spawn(&ann, "coder", false, Millis(0)).unwrap();
+        let id = t.ask(ProtocolIx(0), &AgentName::lead(), &ann, Fields::new(), Millis(1)).unwrap();
+        t.respond(ProtocolIx(0), &id, &ann, false, Fields::new(), Millis(2)).unwrap();
+        assert!(t.gate_closed(&ann, GateIx(0)));
+        let id = t.ask(ProtocolIx(0), &AgentName::lead(), &ann, Fields::new(), Millis(3)).unwrap();
+        (t, id)
+    }
+
+    #[test]
+    fn a_refused_command_takes_back_a_file_protocols_effects() {
+        let (mut t, id) = team();
+        let ann = name("ann");
+        let (state, len) = (t.state().clone(), t.trace().len());
+        let kind = t.request(&id).unwrap().kind;
+        let moved = Event::RequestTransitioned {
+            request_id: id,
+            request_kind: kind,
+            by: ann.clone(),
+            from: RequestStatus::Pending,
+            to: RequestStatus::Approved,
+        };
+        assert_eq!(t.commit(Millis(4), vec![moved, Event::MessageReleased { held: 99 }]), Err(TeamError::Bus(BusError::NotHeld(99))));
+        assert_eq!((t.state(), t.trace().len()), (&state, len), "exit and gate taken back");
+        assert!(!t.is_exiting(&ann) && t.gate_closed(&ann, GateIx(0)));
+    }
+
+    #[test]
+    fn a_refused_command_takes_back_an_expiry() {
+        let (mut t, id) = team();
+        let (state, len) = (t.state().clone(), t.trace().len());
+        let kind = t.request(&id).unwrap().kind;
+        let expired = Event::RequestExpired { request_id: id, request_kind: kind };
+        assert_eq!(t.commit(Millis(20), vec![expired, Event::MessageReleased { held: 99 }]), Err(TeamError::Bus(BusError::NotHeld(99))));
+        assert_eq!((t.state(), t.trace().len()), (&state, len));
+    }
+
+    #[test]
+    fn an_ask_with_a_field_its_protocol_does_not_declare_is_refused() {
+        let (mut t, _) = team();
+        let mut extra = Fields::new();
+        extra.set("why", FieldValue::Text("x".into()));
+        let err = t.ask(ProtocolIx(0), &AgentName::lead(), &name("ann"), extra, Millis(5)).unwrap_err();
+        assert_eq!(err.to_string(), "a handoff_request has no field 'why'; its fields are: none");
+    }
+}

@@ -238,7 +238,7 @@ fn only_the_askers_role_may_ask_and_only_to_the_answering_role() {
     let err = t.ask(HANDOFF_IX, &lead(), &name("ghost"), Fields::new(), Millis(1)).unwrap_err();
     assert!(err.to_string().contains("ghost"), "{err}");
     let err = t.ask(ProtocolIx(9), &lead(), &name("ann"), Fields::new(), Millis(1)).unwrap_err();
-    assert_eq!(err, TeamError::Protocol(ProtocolsError::UnknownProtocol(9)));
+    assert_eq!(err, TeamError::Protocol(Box::new(ProtocolsError::UnknownProtocol(9))));
     assert_eq!(t.trace().len(), 2, "nothing recorded by a refusal");
 }
 

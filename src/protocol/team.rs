@@ -45,7 +45,7 @@ pub enum TeamError {
     /// A file protocol's rule was broken (an unknown protocol, a field
     /// missing or of the wrong type).
     #[error(transparent)]
-    Protocol(#[from] ProtocolsError),
+    Protocol(Box<ProtocolsError>),
     /// The asker's role may not ask with this protocol.
     #[error("{asker} cannot ask with the {protocol} protocol: only {allowed} may")]
     MayNotAsk {
@@ -175,6 +175,13 @@ pub enum TeamError {
         /// says.
         problem: String,
     },
+}
+
+/// Boxed: its texts would make every team error as large as the largest.
+impl From<ProtocolsError> for TeamError {
+    fn from(e: ProtocolsError) -> Self {
+        TeamError::Protocol(Box::new(e))
+    }
 }
 
 /// The refusal of `entry`'s event while applying it after its checks passed.

@@ -15,7 +15,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::trace::TRACE_FORMAT_VERSION;
-use super::{Event, Message, Millis, ProtocolSet, ReplayError, Team, TeamError, Trace, TraceError};
+use super::{Event, Message, Millis, ProtocolSet, ReplayError, Team, Trace, TraceError};
 
 /// The largest file `import_json` reads, in bytes (20 MiB); checked before
 /// parsing.
@@ -200,7 +200,7 @@ pub fn import_json_under(text: &str, protocols: &ProtocolSet) -> Result<Trace, I
     if !protocols.is_lesson_only() {
         trace
             .resolve_protocols(protocols.clone())
-            .map_err(|e| ImportError::BreaksProtocol(ReplayError { seq: e.seq, source: TeamError::Protocol(e.source) }))?;
+            .map_err(|e| ImportError::BreaksProtocol(ReplayError { seq: e.seq, source: e.source.into() }))?;
     }
     Team::replay(&trace).map_err(ImportError::BreaksProtocol)?;
     Ok(trace)

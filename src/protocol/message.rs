@@ -1,9 +1,13 @@
-//! Messages: the six message types agents exchange, their typed protocol
+//! Messages: the six message types of the lesson and the request and
+//! response types of a protocol file's protocols, their typed protocol
 //! fields, and the checks that a message of each type carries what it must.
 //!
-//! Owns the wire shape (serde, with the lesson's JSON field names). It must
-//! not know about inboxes, trackers or the roster: those live in `bus`,
-//! `tracker` and `roster`.
+//! Owns the wire shape (serde, with the lesson's JSON field names; a file
+//! protocol's fields sit beside them, absent on a lesson message, so lesson
+//! messages read and write exactly as before). It must not know about
+//! inboxes, trackers or the roster: those live in `bus`, `tracker` and
+//! `roster`; which fields a file protocol's message must carry is checked
+//! where the file is known (`protocols`).
 
 use std::fmt;
 use std::str::FromStr;

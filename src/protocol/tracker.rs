@@ -1,5 +1,7 @@
-//! Request trackers: shutdown and plan requests on one shared state machine,
-//! `pending -> approved | rejected`, with every transition and its time.
+//! Request trackers: shutdown and plan requests, and the requests of a
+//! protocol file's protocols, on one shared state machine,
+//! `pending -> approved | rejected` (an expiry is `pending -> rejected` with
+//! cause `expired`), with every transition and its time.
 //!
 //! Owns request state only. Sending the request and response messages is the
 //! caller's job (`team`), as is checking that the agents exist.

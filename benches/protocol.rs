@@ -146,6 +146,7 @@ fn tracker_create_resolve(c: &mut Criterion) {
                                 to,
                                 Incarnations { requester: 1, addressee: 1 },
                                 None,
+                                Default::default(),
                                 Millis(i as u64),
                             )
                             .expect("fresh id");

@@ -179,6 +179,7 @@ fn a_request_made_before_its_addressee_first_spawns_is_addressed_to_its_first_ru
         requester: AgentName::lead(),
         addressee: name("carol"),
         plan: None,
+        fields: Default::default(),
     };
     let mut m = Message::new(MessageType::ShutdownRequest, AgentName::lead(), name("carol"), "please stop", Millis(0));
     m.request_id = Some(id.clone());

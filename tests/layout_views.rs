@@ -190,6 +190,16 @@ fn reference_layout(trace: &Trace, cursor: Option<usize>) -> Diagram {
                 color_of.entry(request_id.clone()).or_insert(next);
                 None
             }
+            (Event::RequestExpired { request_id, .. }, None) => {
+                let color = color_of.get(request_id).copied().unwrap_or(0);
+                let badge = badge_of.get(request_id).copied();
+                if let Some(b) = badge {
+                    d.badges[b].status = RequestStatus::Rejected;
+                    d.badges[b].changed_at = seq;
+                }
+                let x = badge.map_or(LEFT, |b| d.badges[b].x);
+                Some(RowKind::Transition { request_id: request_id.clone(), to: RequestStatus::Rejected, x, color })
+            }
             (Event::RequestTransitioned { request_id, to, by, .. }, None) => {
                 let color = color_of.get(request_id).copied().unwrap_or(0);
                 if let Some(&b) = badge_of.get(request_id) {

@@ -21,14 +21,14 @@ fn lead() -> AgentName {
 fn other_kind(kind: RequestKind) -> RequestKind {
     match kind {
         RequestKind::Shutdown => RequestKind::Plan,
-        RequestKind::Plan => RequestKind::Shutdown,
+        RequestKind::Plan | RequestKind::File(_) => RequestKind::Shutdown,
     }
 }
 
 fn response_type(kind: RequestKind) -> MessageType {
     match kind {
         RequestKind::Shutdown => MessageType::ShutdownResponse,
-        RequestKind::Plan => MessageType::PlanApprovalResponse,
+        RequestKind::Plan | RequestKind::File(_) => MessageType::PlanApprovalResponse,
     }
 }
 
@@ -350,7 +350,7 @@ impl World {
                         prop_assert_eq!(want, got);
                         let after = self.team.request(&id).unwrap();
                         prop_assert_eq!(after.status, *want);
-                        let moved = Transition { from: RequestStatus::Pending, to: *want, at, by: by.clone() };
+                        let moved = Transition { from: RequestStatus::Pending, to: *want, at, by: by.clone(), expired: false };
                         prop_assert_eq!(&after.transitions, &vec![moved]);
                         let new = &self.team.trace().entries()[len_before..];
                         prop_assert_eq!(new.len(), 2, "an answer records a transition and a response");
@@ -736,6 +736,7 @@ impl<'a> Ctx<'a> {
                     requester: requester.clone(),
                     addressee: addressee.clone(),
                     plan: plan.clone(),
+                    fields: Default::default(),
                 };
                 let mut m = Message::new(ty, requester, addressee, "injected", Millis(0));
                 m.request_id = Some(id.clone());

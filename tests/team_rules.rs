@@ -194,7 +194,7 @@ fn every_transition_is_recorded_with_its_time_and_author() {
     assert_eq!(req.created_at, Millis(100));
     assert_eq!(
         req.transitions,
-        vec![Transition { from: RequestStatus::Pending, to: RequestStatus::Approved, at: Millis(350), by: name("alice") }]
+        vec![Transition { from: RequestStatus::Pending, to: RequestStatus::Approved, at: Millis(350), by: name("alice"), expired: false }]
     );
 }
 

@@ -244,6 +244,9 @@ impl Monitor {
                 let legal = match request_kind {
                     RequestKind::Shutdown => !addressee.is_lead(),
                     RequestKind::Plan => addressee.is_lead(),
+                    // `Team::ask` sends a file protocol's request only to
+                    // the role that answers it.
+                    RequestKind::File(_) => true,
                 };
                 if !legal {
                     let detail = Detail::NoResponder { request: request_id.clone(), kind: *request_kind, addressee: addressee.clone() };
@@ -382,6 +385,7 @@ mod tests {
                 requester: bob.clone(),
                 addressee: AgentName::lead(),
                 plan: Some("small steps".into()),
+                fields: Default::default(),
             },
             Event::RequestTransitioned {
                 request_id: id,
@@ -403,6 +407,7 @@ mod tests {
             requester: name("alice"),
             addressee: AgentName::lead(),
             plan: None,
+            fields: Default::default(),
         };
         assert!(broken_by(&Trace::new("default", 1), vec![to_lead]).contains(&Property::EveryRequestHasAResponder));
     }

@@ -24,7 +24,9 @@ use serde::{Deserialize, Serialize};
 use super::breach::{Act, Arrival, Breach, FaultRef, PendingCause};
 use super::bus::MessageId;
 use super::faults::FaultAction;
+use super::file::model::{Effect, Party};
 use super::message::{Message, MessageType, RequestId};
+use super::protocols::{FileKind, ProtocolSet};
 use super::roster::{MemberStatus, FIRST_INCARNATION, LEAD_INCARNATION};
 use super::trace::{Event, Trace, TraceEntry};
 use super::tracker::{RequestKind, RequestStatus};
@@ -134,7 +136,11 @@ impl FaultNote {
 #[derive(Debug, Clone)]
 struct OpenRequest {
     kind: RequestKind,
+    /// Who asked, kept for a file protocol's `exit` effects only.
+    requester: Option<AgentName>,
     addressee: AgentName,
+    /// Its deadline passed unanswered (`RequestExpired`).
+    expired: bool,
     /// The addressee's incarnation when the request was made.
     addressed: u32,
     /// The tracker's answer (from `RequestTransitioned`), if any.
@@ -206,6 +212,9 @@ pub struct Checker {
     /// The tool call each agent is in (from `ToolCalled` to its
     /// `ToolReturned`): the messages it sends meanwhile are that tool's.
     in_tool: BTreeMap<AgentName, String>,
+    /// The protocols the run ran under: a file protocol's effects (`exit`)
+    /// and its response types' kinds.
+    protocols: ProtocolSet,
     found: Vec<Violation>,
 }
 
@@ -213,6 +222,23 @@ impl Checker {
     /// A checker that has seen nothing.
     pub fn new() -> Self {
         Checker::default()
+    }
+
+    /// A checker that has seen nothing, for a run under `protocols`.
+    pub fn with_protocols(protocols: ProtocolSet) -> Self {
+        Checker { protocols, ..Checker::default() }
+    }
+
+    /// The protocol a request or response type belongs to.
+    fn kind_of(&self, t: MessageType) -> RequestKind {
+        match t {
+            MessageType::File(f) => f
+                .protocol
+                .and_then(|ix| self.protocols.kind(ix))
+                .or_else(|| FileKind::unresolved(f.name()).map(RequestKind::File))
+                .unwrap_or(RequestKind::Plan),
+            lesson => response_kind(lesson),
+        }
     }
 
     /// The violations found so far, in trace order.
@@ -257,12 +283,14 @@ impl Checker {
                     }
                 }
             }
-            Event::RequestCreated { request_id, request_kind, addressee, .. } => {
+            Event::RequestCreated { request_id, request_kind, requester, addressee, .. } => {
                 // A request to a name not spawned yet waits for its first run.
                 let addressed = self.incarnation(addressee).max(FIRST_INCARNATION);
                 let open = OpenRequest {
                     kind: *request_kind,
+                    requester: matches!(request_kind, RequestKind::File(_)).then(|| requester.clone()),
                     addressee: addressee.clone(),
+                    expired: false,
                     addressed,
                     settled: None,
                     answered: false,
@@ -282,6 +310,16 @@ impl Checker {
                     let exiting = Exiting { request: request_id.clone(), approved: seq, gone: false, flagged: false };
                     self.exiting.insert(by.clone(), exiting);
                 }
+                if let RequestKind::File(_) = request_kind {
+                    self.file_exits(seq, request_id, *request_kind, *to == RequestStatus::Approved);
+                }
+            }
+            Event::RequestExpired { request_id, request_kind } => {
+                if let Some(r) = self.requests.get_mut(request_id) {
+                    r.settled = Some(RequestStatus::Rejected);
+                    r.expired = true;
+                }
+                self.file_exits(seq, request_id, *request_kind, false);
             }
             Event::ModelCalled { agent } => self.act(seq, agent, Act::ModelCall),
             Event::ToolCalled { agent, tool_use_id, tool, .. } => {
@@ -327,6 +365,27 @@ impl Checker {
         }
     }
 
+    /// A file protocol's request settled: each party its `exit` effects
+    /// name (never the lead) finishes its turn and leaves, as after an
+    /// approved shutdown.
+    fn file_exits(&mut self, seq: u64, id: &RequestId, kind: RequestKind, approve: bool) {
+        let Some((_, p)) = self.protocols.protocol_of(kind) else { return };
+        let Some(r) = self.requests.get(id) else { return };
+        let effects = if approve { &p.on_approve } else { &p.on_reject };
+        let leaving: Vec<AgentName> = effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Exit(Party::Requester) => r.requester.clone(),
+                Effect::Exit(Party::Addressee) => Some(r.addressee.clone()),
+                Effect::OpenGate(..) | Effect::CloseGate(..) => None,
+            })
+            .filter(|a| !a.is_lead())
+            .collect();
+        for agent in leaving {
+            self.exiting.insert(agent, Exiting { request: id.clone(), approved: seq, gone: false, flagged: false });
+        }
+    }
+
     /// `agent` did `act`: flags it if its shutdown was approved (once per
     /// approval).
     fn act(&mut self, seq: u64, agent: &AgentName, act: Act) {
@@ -342,7 +401,9 @@ impl Checker {
     /// tool of the turn it is finishing sent it.
     fn message_from_exiting(&mut self, seq: u64, message: &Message) {
         let Some(e) = self.exiting.get(&message.from) else { return };
-        let the_answer = message.msg_type == MessageType::ShutdownResponse && message.request_id.as_ref() == Some(&e.request);
+        let answers =
+            matches!(message.msg_type, MessageType::ShutdownResponse) || matches!(message.msg_type, MessageType::File(f) if f.response);
+        let the_answer = answers && message.request_id.as_ref() == Some(&e.request);
         let from_a_tool = !e.gone && self.in_tool.contains_key(&message.from);
         if !the_answer && !from_a_tool {
             let act = Act::Message { msg_type: message.msg_type, to: message.to.clone() };
@@ -354,12 +415,13 @@ impl Checker {
     /// flags a dropped reply to a request as an answer lost.
     fn fault_hit(&mut self, seq: u64, note: &FaultNote, message: &Message) {
         let Some(id) = &message.request_id else { return };
+        let kind = self.kind_of(message.msg_type);
         let Some(r) = self.requests.get_mut(id) else { return };
         if message.msg_type.is_request() {
             r.request_fault = Some(note.clone());
             return;
         }
-        let legit = message.msg_type.is_response() && response_kind(message.msg_type) == r.kind && message.from == r.addressee;
+        let legit = message.msg_type.is_response() && kind == r.kind && message.from == r.addressee;
         if note.action != FaultAction::Drop || !legit || r.answered {
             return;
         }
@@ -441,7 +503,7 @@ impl Checker {
         if !message.msg_type.is_response() {
             return;
         }
-        let kind = response_kind(message.msg_type);
+        let kind = self.kind_of(message.msg_type);
         let id = message.request_id.clone();
         let open = id.as_ref().and_then(|id| self.requests.get_mut(id)).filter(|r| r.kind == kind);
         let from = message.from.clone();
@@ -460,6 +522,11 @@ impl Checker {
                 Breach::DuplicateDelivered { fault: f.at(), from, request: id.clone(), to: message.to.clone(), recorded: r.settled },
             ),
             (Some(r), _) if r.answered => (ViolationKind::SecondAnswer, Breach::SecondAnswer { from, request: id.clone() }),
+            // Its deadline settled it: an answer now is a second one.
+            (Some(r), _) if r.expired => {
+                r.answered = true;
+                (ViolationKind::SecondAnswer, Breach::SecondAnswer { from, request: id.clone() })
+            }
             (Some(r), _) => {
                 r.answered = true;
                 return;
@@ -480,7 +547,7 @@ fn response_kind(t: MessageType) -> RequestKind {
 /// Reads `trace` and returns every violation, in trace order: a fold of
 /// `Checker::observe` over its entries.
 pub fn check(trace: &Trace) -> Vec<Violation> {
-    let mut checker = Checker::new();
+    let mut checker = Checker::with_protocols(trace.protocols().clone());
     for entry in trace.entries() {
         checker.observe(entry);
     }

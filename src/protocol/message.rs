@@ -1,15 +1,27 @@
-//! Messages: the six message types agents exchange, their typed protocol
+//! Messages: the six message types of the lesson and the request and
+//! response types of a protocol file's protocols, their typed protocol
 //! fields, and the checks that a message of each type carries what it must.
 //!
-//! Owns the wire shape (serde, with the lesson's JSON field names). It must
-//! not know about inboxes, trackers or the roster: those live in `bus`,
-//! `tracker` and `roster`.
+//! Owns the wire shape (serde, with the lesson's JSON field names; a file
+//! protocol's fields sit beside them, absent on a lesson message, so lesson
+//! messages read and write exactly as before). It must not know about
+//! inboxes, trackers or the roster: those live in `bus`, `tracker` and
+//! `roster`; which fields a file protocol's message must carry is checked
+//! where the file is known (`protocols`).
 
 use std::fmt;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use super::fields::{FieldValue, Fields};
+use super::file::model::ProtocolIx;
+use super::protocols::{FileMessageType, MAX_TYPE_NAME};
+
+/// The key under which a message read from a trace keeps the name of a type
+/// the lesson lacks until its protocol file resolves it (`type` is never a
+/// field's name: the envelope has it).
+pub(crate) const UNRESOLVED_TYPE_KEY: &str = "type";
 use super::time::Millis;
 use super::AgentName;
 
@@ -33,9 +45,10 @@ pub enum MessageError {
     BadRequestId(String),
 }
 
-/// One of the six message types of the team protocol.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+/// One of the six message types of the team protocol, or a request or
+/// response type of a protocol file's protocol. Written as its name
+/// (`"shutdown_request"`, or the file's `"claim_request"`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum MessageType {
     /// Free text between two agents.
     Message,
@@ -49,6 +62,9 @@ pub enum MessageType {
     PlanApprovalRequest,
     /// Lead answers a plan (`request_id`, `approve`, `feedback`).
     PlanApprovalResponse,
+    /// A file protocol's request or response (`request_id`, `approve` on
+    /// the response, and the protocol's `fields`).
+    File(FileMessageType),
 }
 
 impl MessageType {
@@ -62,9 +78,11 @@ impl MessageType {
         MessageType::PlanApprovalResponse,
     ];
 
-    /// The lesson's name for the type, as it appears in JSON.
+    /// The type's name as it appears in JSON: the lesson's, or the one its
+    /// protocol file wrote.
     pub fn as_str(self) -> &'static str {
         match self {
+            MessageType::File(f) => f.name(),
             MessageType::Message => "message",
             MessageType::Broadcast => "broadcast",
             MessageType::ShutdownRequest => "shutdown_request",
@@ -74,14 +92,47 @@ impl MessageType {
         }
     }
 
-    /// True for the two types that open a request.
+    /// True for the types that open a request (the lesson's two and every
+    /// file protocol's request type).
     pub fn is_request(self) -> bool {
-        matches!(self, MessageType::ShutdownRequest | MessageType::PlanApprovalRequest)
+        match self {
+            MessageType::ShutdownRequest | MessageType::PlanApprovalRequest => true,
+            MessageType::File(f) => !f.response,
+            _ => false,
+        }
     }
 
-    /// True for the two types that answer a request.
+    /// True for the types that answer a request.
     pub fn is_response(self) -> bool {
-        matches!(self, MessageType::ShutdownResponse | MessageType::PlanApprovalResponse)
+        match self {
+            MessageType::ShutdownResponse | MessageType::PlanApprovalResponse => true,
+            MessageType::File(f) => f.response,
+            _ => false,
+        }
+    }
+
+    /// The file protocol this type belongs to (`None` for the lesson's six
+    /// and for a type read from a trace and not yet resolved).
+    pub fn protocol(self) -> Option<ProtocolIx> {
+        match self {
+            MessageType::File(f) => f.protocol,
+            _ => None,
+        }
+    }
+}
+
+impl Serialize for MessageType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+/// Reads the lesson's six by name (a file protocol's type is read with its
+/// message: `Message`'s own reading).
+impl<'de> Deserialize<'de> for MessageType {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let s = std::borrow::Cow::<'de, str>::deserialize(deserializer)?;
+        s.parse().map_err(serde::de::Error::custom)
     }
 }
 
@@ -91,6 +142,8 @@ impl fmt::Display for MessageType {
     }
 }
 
+/// Parses one of the lesson's six (a file protocol's types are its file's:
+/// `ProtocolSet::message_type_named`).
 impl FromStr for MessageType {
     type Err = MessageError;
 
@@ -157,7 +210,8 @@ impl fmt::Display for RequestId {
 }
 
 /// A message on the bus, with the lesson's JSON field names.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "RawMessage")]
 pub struct Message {
     /// The message type (`type` in JSON).
     #[serde(rename = "type")]
@@ -185,6 +239,156 @@ pub struct Message {
     /// The teammate's reason, on `shutdown_response`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// A file protocol's typed fields, written beside the keys above
+    /// (absent when empty, as on every lesson message).
+    pub fields: Fields,
+}
+
+/// Writes the keys above in their order, each absent field left out, then a
+/// file protocol's fields beside them: as a struct when there are none (a
+/// lesson message, written as it always was), else as a map.
+impl Serialize for Message {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeMap, SerializeStruct};
+        let optional = [("feedback", &self.feedback), ("plan", &self.plan), ("reason", &self.reason)];
+        if self.fields.is_empty() {
+            let n = 5 + usize::from(self.request_id.is_some()) + usize::from(self.approve.is_some());
+            let mut s = serializer.serialize_struct("Message", n + optional.iter().filter(|(_, v)| v.is_some()).count())?;
+            s.serialize_field("type", &self.msg_type)?;
+            s.serialize_field("from", &self.from)?;
+            s.serialize_field("to", &self.to)?;
+            s.serialize_field("content", &self.content)?;
+            s.serialize_field("timestamp", &self.timestamp)?;
+            if let Some(id) = &self.request_id {
+                s.serialize_field("request_id", id)?;
+            }
+            if let Some(approve) = &self.approve {
+                s.serialize_field("approve", approve)?;
+            }
+            for (key, value) in optional {
+                if let Some(value) = value {
+                    s.serialize_field(key, value)?;
+                }
+            }
+            return s.end();
+        }
+        let mut m = serializer.serialize_map(None)?;
+        m.serialize_entry("type", self.type_name())?;
+        m.serialize_entry("from", &self.from)?;
+        m.serialize_entry("to", &self.to)?;
+        m.serialize_entry("content", &self.content)?;
+        m.serialize_entry("timestamp", &self.timestamp)?;
+        if let Some(id) = &self.request_id {
+            m.serialize_entry("request_id", id)?;
+        }
+        if let Some(approve) = &self.approve {
+            m.serialize_entry("approve", approve)?;
+        }
+        for (key, value) in optional {
+            if let Some(value) = value {
+                m.serialize_entry(key, value)?;
+            }
+        }
+        let unresolved = matches!(self.msg_type, MessageType::File(f) if f.protocol.is_none());
+        for (key, value) in self.fields.iter().filter(|(k, _)| !(unresolved && *k == UNRESOLVED_TYPE_KEY)) {
+            m.serialize_entry(key, value)?;
+        }
+        m.end()
+    }
+}
+
+/// A message as read: the envelope, and every other key as it came (a
+/// file protocol's fields may use the names the lesson gives `plan`,
+/// `feedback` and `reason`, with any of the four field types).
+#[derive(Deserialize)]
+struct RawMessage {
+    #[serde(rename = "type")]
+    msg_type: String,
+    from: AgentName,
+    to: AgentName,
+    content: String,
+    timestamp: Millis,
+    #[serde(default)]
+    request_id: Option<RequestId>,
+    #[serde(default)]
+    approve: Option<bool>,
+    #[serde(flatten)]
+    rest: std::collections::BTreeMap<String, serde_json::Value>,
+}
+
+impl TryFrom<RawMessage> for Message {
+    type Error = String;
+
+    /// A lesson type's `plan`, `feedback` and `reason` are its own (text);
+    /// every other key with a flat value is a field (a file protocol's; a
+    /// lesson message has none). A key set to `null` is absent.
+    fn try_from(raw: RawMessage) -> Result<Self, Self::Error> {
+        let (msg_type, unresolved) = match raw.msg_type.parse::<MessageType>() {
+            Ok(t) => (t, None),
+            Err(_) if crate::protocol::file::is_name(&raw.msg_type, MAX_TYPE_NAME) => {
+                (MessageType::File(FileMessageType::UNRESOLVED), Some(raw.msg_type))
+            }
+            Err(e) => return Err(e.to_string()),
+        };
+        let mut m = Message::new(msg_type, raw.from, raw.to, raw.content, raw.timestamp);
+        m.request_id = raw.request_id;
+        m.approve = raw.approve;
+        let lesson = unresolved.is_none();
+        if let Some(name) = unresolved {
+            m.fields.set(UNRESOLVED_TYPE_KEY, FieldValue::Text(name));
+        }
+        for (key, value) in raw.rest {
+            let own = match key.as_str() {
+                "plan" if lesson => Some(&mut m.plan),
+                "feedback" if lesson => Some(&mut m.feedback),
+                "reason" if lesson => Some(&mut m.reason),
+                _ => None,
+            };
+            let value = match value {
+                serde_json::Value::Null => continue,
+                serde_json::Value::String(text) => match own {
+                    Some(slot) => {
+                        *slot = Some(text);
+                        continue;
+                    }
+                    None => FieldValue::Text(text),
+                },
+                _ if own.is_some() => return Err(format!("invalid type: '{key}' must be a string")),
+                serde_json::Value::Bool(b) => FieldValue::Bool(b),
+                serde_json::Value::Number(n) if n.as_i64().is_some() => FieldValue::Int(n.as_i64().unwrap_or_default()),
+                // The lesson's messages ignore keys they do not have.
+                _ if lesson => continue,
+                other => return Err(format!("the field '{key}' must be text, true or false, or a whole number, not {other}")),
+            };
+            m.fields.set(key, value);
+        }
+        Ok(m)
+    }
+}
+
+impl Message {
+    /// The name of the message's type: its type's, or, for a type read from
+    /// a trace and not yet tied to its protocol file, the name it was read
+    /// with.
+    pub fn type_name(&self) -> &str {
+        match self.msg_type {
+            MessageType::File(f) if f.protocol.is_none() => {
+                self.fields.get(UNRESOLVED_TYPE_KEY).and_then(FieldValue::as_text).unwrap_or_default()
+            }
+            t => t.as_str(),
+        }
+    }
+
+    /// Moves the lesson's `plan`, `feedback` and `reason` into `fields`:
+    /// for a message read as a lesson type that its protocol file turns out
+    /// to own (a file's own `shutdown_response` with a `reason` field).
+    pub(crate) fn own_fields(&mut self) {
+        for (key, slot) in [("plan", &mut self.plan), ("feedback", &mut self.feedback), ("reason", &mut self.reason)] {
+            if let Some(text) = slot.take() {
+                self.fields.set(key, FieldValue::Text(text));
+            }
+        }
+    }
 }
 
 impl Message {
@@ -201,6 +405,7 @@ impl Message {
             feedback: None,
             plan: None,
             reason: None,
+            fields: Fields::new(),
         }
     }
 
@@ -301,11 +506,35 @@ mod tests {
     }
 
     #[test]
-    fn deserialising_refuses_an_unknown_type_and_a_bad_request_id() {
-        let bad_type = r#"{"type":"nudge","from":"a","to":"b","content":"","timestamp":0}"#;
-        assert!(serde_json::from_str::<Message>(bad_type).is_err());
+    fn deserialising_refuses_a_type_that_is_no_name_and_a_bad_request_id() {
+        for bad in ["Nudge", "no way", "", "9lives"] {
+            let json = format!(r#"{{"type":"{bad}","from":"a","to":"b","content":"","timestamp":0}}"#);
+            assert!(serde_json::from_str::<Message>(&json).is_err(), "{bad:?}");
+        }
         let bad_id = r#"{"type":"shutdown_request","from":"lead","to":"b","content":"","timestamp":0,"request_id":"xyz"}"#;
         assert!(serde_json::from_str::<Message>(bad_id).is_err());
+    }
+
+    #[test]
+    fn a_type_the_lesson_lacks_reads_as_a_file_protocols_type_until_resolved() {
+        let json = r#"{"type":"nudge","from":"a","to":"b","content":"","timestamp":0}"#;
+        let m: Message = serde_json::from_str(json).unwrap();
+        assert!(matches!(m.msg_type, MessageType::File(f) if f.protocol.is_none()));
+        assert_eq!(m.type_name(), "nudge");
+        assert_eq!(serde_json::to_string(&m).unwrap(), json, "written back as it was read");
+        assert_eq!("nudge".parse::<MessageType>(), Err(MessageError::UnknownType("nudge".into())), "a typed name is the lesson's");
+    }
+
+    #[test]
+    fn a_file_protocols_fields_sit_beside_the_envelope_and_read_back() {
+        let json = r#"{"type":"claim_request","from":"ann","to":"lead","content":"","timestamp":3,"request_id":"0badf00d","task":"parser","urgent":true}"#;
+        let m: Message = serde_json::from_str(json).unwrap();
+        assert_eq!(m.fields.get("task"), Some(&crate::protocol::FieldValue::Text("parser".into())));
+        assert_eq!(m.fields.get("urgent"), Some(&crate::protocol::FieldValue::Bool(true)));
+        assert_eq!(m.plan, None, "lesson keys stay in their own places");
+        assert_eq!(serde_json::to_string(&m).unwrap(), json);
+        let lesson = Message::new(MessageType::Message, name("a"), name("b"), "hi", Millis(0));
+        assert!(!serde_json::to_string(&lesson).unwrap().contains("fields"), "no fields, no key");
     }
 
     #[test]

@@ -7,10 +7,16 @@
 //! whom, what an answer sends back). It must not do I/O, await, or read a
 //! clock: callers pass time in.
 
+mod asks;
+
+pub use asks::ClosedGates;
+
 use super::bus::{Bus, BusError, Envelope, Held, MessageId};
 use super::faults::{self, FaultAction, FaultPlan};
+use super::fields::Fields;
 use super::ids::SeededIds;
 use super::message::{Message, MessageError, MessageType, RequestId};
+use super::protocols::{ProtocolSet, ProtocolsError};
 use super::roster::{Member, MemberStatus, Roster, RosterError, SpawnKind};
 use super::rules::Rules;
 use super::time::Millis;
@@ -36,6 +42,62 @@ pub enum TeamError {
     /// A trace rule was broken.
     #[error(transparent)]
     Trace(#[from] TraceError),
+    /// A file protocol's rule was broken (an unknown protocol, a field
+    /// missing or of the wrong type).
+    #[error(transparent)]
+    Protocol(Box<ProtocolsError>),
+    /// The asker's role may not ask with this protocol.
+    #[error("{asker} cannot ask with the {protocol} protocol: only {allowed} may")]
+    MayNotAsk {
+        /// Who tried.
+        asker: AgentName,
+        /// The protocol.
+        protocol: String,
+        /// Who may (`the lead`, `teammates`, `the lead and teammates`).
+        allowed: &'static str,
+    },
+    /// The addressee's role does not answer this protocol.
+    #[error("a {protocol} request goes to {role}; '{to}' is not one")]
+    WrongAddressee {
+        /// The protocol.
+        protocol: String,
+        /// Who answers it (`the lead`, `a teammate`).
+        role: &'static str,
+        /// The addressee given.
+        to: AgentName,
+    },
+    /// A second request of a protocol with `one_pending_per_addressee`
+    /// while one to the same addressee is pending.
+    #[error("a {protocol} request to '{target}' is already pending ({pending}); wait for its answer")]
+    AlreadyPending {
+        /// The protocol.
+        protocol: String,
+        /// The addressee.
+        target: AgentName,
+        /// The request still waiting for its answer.
+        pending: RequestId,
+    },
+    /// The requester asked again after more expiries than the protocol's
+    /// `retries` allow.
+    #[error(
+        "your last {expired} {protocol} requests to '{target}' expired unanswered and the protocol allows {retries} \
+         retr{plural} after an expiry; do not ask again",
+        plural = if *retries == 1 { "y" } else { "ies" }
+    )]
+    RetriesExhausted {
+        /// The protocol.
+        protocol: String,
+        /// The addressee.
+        target: AgentName,
+        /// How many requests in a row expired.
+        expired: u32,
+        /// How many retries the protocol allows.
+        retries: u8,
+    },
+    /// A trace names a file protocol the team was not given (import it with
+    /// its protocol file).
+    #[error("the trace uses the protocol or message type '{0}', which this team does not know; load its protocol file first")]
+    UnknownProtocolName(String),
     /// Protocol messages go through their own tools so the tracker sees them.
     #[error("a {0} cannot be sent as a plain message; use the {tool} tool", tool = protocol_tool(*.0))]
     ProtocolTypeViaSend(MessageType),
@@ -115,6 +177,13 @@ pub enum TeamError {
     },
 }
 
+/// Boxed: its texts would make every team error as large as the largest.
+impl From<ProtocolsError> for TeamError {
+    fn from(e: ProtocolsError) -> Self {
+        TeamError::Protocol(Box::new(e))
+    }
+}
+
 /// The refusal of `entry`'s event while applying it after its checks passed.
 fn inconsistent(entry: &TraceEntry, problem: impl std::fmt::Display) -> TeamError {
     TeamError::Inconsistent { event: entry.event.kind(), problem: problem.to_string() }
@@ -122,6 +191,8 @@ fn inconsistent(entry: &TraceEntry, problem: impl std::fmt::Display) -> TeamErro
 
 fn protocol_tool(t: MessageType) -> &'static str {
     match t {
+        MessageType::File(f) if f.response => "protocol's answer",
+        MessageType::File(_) => "protocol's request",
         MessageType::ShutdownRequest => "shutdown_request",
         MessageType::ShutdownResponse => "shutdown_response",
         MessageType::PlanApprovalRequest | MessageType::PlanApprovalResponse => "plan_approval",
@@ -150,6 +221,11 @@ pub struct TeamState {
     pub tracker: Tracker,
     /// The protective rules in force (all on unless a run switched some off).
     pub rules: Rules,
+    /// The protocols the team runs under (the lesson's only by default).
+    pub protocols: ProtocolSet,
+    /// The file gates closed, per agent (the lesson's plan gate is the
+    /// roster's `plan_approved`).
+    pub gates: ClosedGates,
 }
 
 impl TeamState {
@@ -157,7 +233,14 @@ impl TeamState {
     pub fn new(team_name: &str) -> Self {
         let mut bus = Bus::new();
         bus.register(&AgentName::lead());
-        TeamState { roster: Roster::new(team_name), bus, tracker: Tracker::new(), rules: Rules::default() }
+        TeamState {
+            roster: Roster::new(team_name),
+            bus,
+            tracker: Tracker::new(),
+            rules: Rules::default(),
+            protocols: ProtocolSet::default(),
+            gates: ClosedGates::default(),
+        }
     }
 
     /// A team with only the lead, under `rules`.
@@ -186,7 +269,10 @@ impl TeamState {
                     return Err(TeamError::StatusMismatch { name: name.clone(), actual, recorded: *from });
                 }
             }
-            Event::MessageSent { message } => self.bus.check_send(message)?,
+            Event::MessageSent { message } => {
+                self.check_known_type(message)?;
+                self.bus.check_send(message)?
+            }
             Event::InboxDrained { agent, message_ids } => {
                 let held = self.bus.peek(agent)?;
                 if !held.iter().map(|e| e.id).eq(message_ids.iter().copied()) {
@@ -194,11 +280,13 @@ impl TeamState {
                     return Err(TeamError::DeliveryMismatch { agent: agent.clone(), expected, recorded: message_ids.clone() });
                 }
             }
-            Event::RequestCreated { request_id, .. } => {
+            Event::RequestCreated { request_id, request_kind, .. } => {
+                self.check_known(*request_kind)?;
                 if self.tracker.get(request_id).is_some() {
                     return Err(TrackerError::DuplicateId(request_id.clone()).into());
                 }
             }
+            Event::RequestExpired { request_id, request_kind } => self.check_expire(request_id, *request_kind)?,
             Event::RequestTransitioned { request_id, request_kind, by, from, to } => {
                 let next = self.check_answer(request_id, *request_kind, by, *to == RequestStatus::Approved)?;
                 let current = self.tracker.get(request_id).map(|r| r.status);
@@ -206,7 +294,10 @@ impl TeamState {
                     return Err(TeamError::TransitionMismatch(request_id.clone()));
                 }
             }
-            Event::FaultApplied { message, .. } => self.bus.check_send(message)?,
+            Event::FaultApplied { message, .. } => {
+                self.check_known_type(message)?;
+                self.bus.check_send(message)?
+            }
             Event::MessageReleased { held } => {
                 self.bus.check_release(*held)?;
             }
@@ -250,7 +341,8 @@ impl TeamState {
                 let new_inbox = !self.bus.knows(name);
                 self.roster.spawn(name, role, *plan_mode).map_err(|e| inconsistent(entry, e))?;
                 self.bus.register(name);
-                Undo::Spawn { before, new_inbox }
+                let gates = self.close_gates_at_spawn(name);
+                Undo::Spawn { before, new_inbox, gates }
             }
             Event::MemberStatusChanged { name, to, .. } => {
                 self.roster.set_status(name, *to).map_err(|e| inconsistent(entry, e))?;
@@ -261,13 +353,22 @@ impl TeamState {
                 Undo::Nothing
             }
             Event::InboxDrained { agent, .. } => Undo::Drained(self.bus.drain_shared(agent).map_err(|e| inconsistent(entry, e))?),
-            Event::RequestCreated { request_id, request_kind, requester, addressee, plan } => {
+            Event::RequestCreated { request_id, request_kind, requester, addressee, plan, fields } => {
                 let bound = Incarnations {
                     requester: self.roster.bound_incarnation(requester),
                     addressee: self.roster.bound_incarnation(addressee),
                 };
                 self.tracker
-                    .create(request_id.clone(), *request_kind, requester.clone(), addressee.clone(), bound, plan.clone(), entry.time)
+                    .create(
+                        request_id.clone(),
+                        *request_kind,
+                        requester.clone(),
+                        addressee.clone(),
+                        bound,
+                        plan.clone(),
+                        fields.clone(),
+                        entry.time,
+                    )
                     .map_err(|e| inconsistent(entry, e))?;
                 Undo::Nothing
             }
@@ -279,6 +380,9 @@ impl TeamState {
                 let Some(req) = self.tracker.get(request_id) else {
                     return Err(inconsistent(entry, TrackerError::UnknownRequest(request_id.clone())));
                 };
+                if let RequestKind::File(_) = request_kind {
+                    return Ok(Undo::Effects(self.settle_effects(request_id, approve)));
+                }
                 if *request_kind == RequestKind::Shutdown && approve {
                     // The addressee finishes its turn, then exits.
                     let was = self.roster.get(by).map(|m| m.shutdown_approved);
@@ -295,6 +399,10 @@ impl TeamState {
                     return Ok(Undo::Gate(was));
                 }
                 Undo::Nothing
+            }
+            Event::RequestExpired { request_id, request_kind } => {
+                self.tracker.expire(request_id, *request_kind, entry.time).map_err(|e| inconsistent(entry, e))?;
+                Undo::Effects(self.settle_effects(request_id, false))
             }
             Event::FaultApplied { action, message, .. } => {
                 let due = match action {
@@ -330,7 +438,10 @@ impl TeamState {
     /// state before the command exactly.
     fn undo(&mut self, entry: &TraceEntry, saved: Undo) {
         match (&entry.event, saved) {
-            (Event::MemberSpawned { name, .. }, Undo::Spawn { before, new_inbox }) => {
+            (Event::MemberSpawned { name, .. }, Undo::Spawn { before, new_inbox, gates }) => {
+                if let Some(gates) = gates {
+                    self.gates.restore(name, gates);
+                }
                 self.roster.restore(name, before.map(|m| *m));
                 if new_inbox {
                     self.bus.unregister(name);
@@ -340,6 +451,11 @@ impl TeamState {
             (Event::MessageSent { message }, _) => self.bus.unsend(&message.to),
             (Event::InboxDrained { agent, .. }, Undo::Drained(drained)) => self.bus.undrain(agent, drained),
             (Event::RequestCreated { request_id, .. }, _) => self.tracker.uncreate(request_id),
+            (Event::RequestTransitioned { request_id, .. } | Event::RequestExpired { request_id, .. }, Undo::Effects(effects)) => {
+                self.undo_effects(effects);
+                self.tracker.unanswer(request_id);
+            }
+            (Event::RequestExpired { request_id, .. }, _) => self.tracker.unanswer(request_id),
             (Event::RequestTransitioned { request_id, by, .. }, saved) => {
                 match (saved, self.tracker.get(request_id)) {
                     (Undo::Gate(Some(was)), Some(req)) => {
@@ -364,7 +480,9 @@ enum Undo {
     /// The event says it all (or changed nothing).
     Nothing,
     /// A spawn: the member before (none if new), and whether its inbox is new.
-    Spawn { before: Option<Box<Member>>, new_inbox: bool },
+    /// With a protocol file, the spawned agent's file gates before (its
+    /// `gates` closed at spawn).
+    Spawn { before: Option<Box<Member>>, new_inbox: bool, gates: Option<Option<asks::GateBits>> },
     /// The messages a drain took out of the inbox.
     Drained(std::sync::Arc<Vec<Envelope>>),
     /// A plan approval: whether the requester's gate was open before (none
@@ -375,6 +493,8 @@ enum Undo {
     Exiting(Option<bool>),
     /// A release: the held message and its place in the held list.
     Released(usize, Box<Held>),
+    /// A file protocol's request settled: what its effects changed.
+    Effects(Vec<asks::EffectUndo>),
 }
 
 /// The live team: state plus the trace that produced it. Every command is
@@ -398,6 +518,7 @@ impl Team {
     /// Rebuilds a team by applying every event of `trace`.
     pub fn replay(trace: &Trace) -> Result<Team, ReplayError> {
         let mut state = TeamState::with_rules(&trace.team_name, trace.rules);
+        state.protocols = trace.protocols().clone();
         for entry in trace.entries() {
             state.apply(entry).map_err(|source| ReplayError { seq: entry.seq, source })?;
         }
@@ -727,6 +848,7 @@ impl Team {
             requester: from.clone(),
             addressee: target.clone(),
             plan: None,
+            fields: Fields::new(),
         };
         let events = self.inject_faults(vec![created, Event::MessageSent { message }]);
         self.commit(at, events)?;
@@ -752,6 +874,7 @@ impl Team {
             requester: from.clone(),
             addressee: AgentName::lead(),
             plan: Some(plan.to_string()),
+            fields: Fields::new(),
         };
         let events = self.inject_faults(vec![created, Event::MessageSent { message }]);
         self.commit(at, events)?;
@@ -770,18 +893,28 @@ impl Team {
         text: &str,
         at: Millis,
     ) -> Result<RequestStatus, TeamError> {
-        let to = self.state.check_answer(id, kind, by, approve)?;
-        let req = self.state.tracker.get(id).ok_or_else(|| TrackerError::UnknownRequest(id.clone()))?;
         let msg_type = match kind {
             RequestKind::Shutdown => MessageType::ShutdownResponse,
             RequestKind::Plan => MessageType::PlanApprovalResponse,
+            // A file protocol's answer: `text` is its content field.
+            RequestKind::File(k) => {
+                let ix = k.protocol.ok_or_else(|| TeamError::UnknownProtocolName(k.name().to_string()))?;
+                let mut fields = Fields::new();
+                let content = self.state.protocols.protocol(ix).and_then(|p| p.response_fields.iter().find(|f| f.content));
+                if let Some(field) = content.filter(|_| !text.is_empty()) {
+                    fields.set(field.name.clone(), crate::protocol::FieldValue::Text(text.to_string()));
+                }
+                return self.respond(ix, id, by, approve, fields, at);
+            }
         };
+        let to = self.state.check_answer(id, kind, by, approve)?;
+        let req = self.state.tracker.get(id).ok_or_else(|| TrackerError::UnknownRequest(id.clone()))?;
         let mut message = Message::new(msg_type, by.clone(), req.requester.clone(), text, at);
         message.request_id = Some(id.clone());
         message.approve = Some(approve);
         match kind {
             RequestKind::Shutdown => message.reason = Some(text.to_string()),
-            RequestKind::Plan => message.feedback = Some(text.to_string()),
+            RequestKind::Plan | RequestKind::File(_) => message.feedback = Some(text.to_string()),
         }
         let moved = Event::RequestTransitioned { request_id: id.clone(), request_kind: kind, by: by.clone(), from: req.status, to };
         let events = self.inject_faults(vec![moved, Event::MessageSent { message }]);
@@ -1081,6 +1214,7 @@ mod commit_rules {
                 requester: AgentName::lead(),
                 addressee: alice.clone(),
                 plan: None,
+                fields: Fields::new(),
             },
             Event::FaultApplied { action: FaultAction::Reorder, message: note, rule: None },
             Event::MessageReleased { held: held.seq },

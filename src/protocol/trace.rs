@@ -11,7 +11,9 @@ use serde::{Deserialize, Serialize};
 
 use super::bus::MessageId;
 use super::faults::FaultAction;
-use super::message::{Message, RequestId};
+use super::fields::Fields;
+use super::message::{Message, MessageType, RequestId, UNRESOLVED_TYPE_KEY};
+use super::protocols::{ProtocolSet, ProtocolsError};
 use super::roster::MemberStatus;
 use super::rules::Rules;
 use super::time::Millis;
@@ -45,6 +47,16 @@ pub enum TraceError {
     /// The trace was written by an unknown format version.
     #[error("trace format version {0} is not supported (this build reads version {TRACE_FORMAT_VERSION})")]
     UnsupportedVersion(u32),
+}
+
+/// A trace names a file protocol's type or kind its protocol file lacks.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("event {seq} cannot be read under this protocol file: {source}")]
+pub struct ResolveError {
+    /// The sequence number of the event that names it.
+    pub seq: u64,
+    /// What it names.
+    pub source: ProtocolsError,
 }
 
 /// Something that happened, as recorded in the trace.
@@ -104,6 +116,10 @@ pub enum Event {
         /// The plan, for plan requests.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         plan: Option<String>,
+        /// A file protocol's request fields (absent when empty, as on every
+        /// lesson request).
+        #[serde(default, skip_serializing_if = "Fields::is_empty")]
+        fields: Fields,
     },
     /// A request moved along the FSM.
     RequestTransitioned {
@@ -117,6 +133,15 @@ pub enum Event {
         from: RequestStatus,
         /// The state after.
         to: RequestStatus,
+    },
+    /// A request of a protocol with a deadline was not answered in time:
+    /// `pending -> rejected` with cause `expired`, by no one's answer (its
+    /// transition names the addressee, who did not answer). Nothing is sent.
+    RequestExpired {
+        /// Which request.
+        request_id: RequestId,
+        /// Its protocol.
+        request_kind: RequestKind,
     },
     /// An agent called its model (its activation starts).
     ModelCalled {
@@ -205,6 +230,35 @@ pub enum Event {
     },
 }
 
+/// Ties the file protocol names of `event` to `protocols`.
+fn resolve_event(event: &mut Event, protocols: &ProtocolSet) -> Result<(), ProtocolsError> {
+    let message = |m: &mut Message| -> Result<(), ProtocolsError> {
+        let unresolved = matches!(m.msg_type, MessageType::File(f) if f.protocol.is_none());
+        match protocols.message_type_named(m.type_name()) {
+            Some(t) => {
+                if unresolved {
+                    m.fields.remove(UNRESOLVED_TYPE_KEY);
+                }
+                m.msg_type = t;
+                if let MessageType::File(_) = t {
+                    m.own_fields();
+                }
+            }
+            None if unresolved => return Err(ProtocolsError::UnknownName(m.type_name().to_string())),
+            None => {}
+        }
+        Ok(())
+    };
+    match event {
+        Event::MessageSent { message: m } | Event::FaultApplied { message: m, .. } => message(m)?,
+        Event::RequestCreated { request_kind, .. }
+        | Event::RequestTransitioned { request_kind, .. }
+        | Event::RequestExpired { request_kind, .. } => *request_kind = protocols.resolve_kind(*request_kind)?,
+        _ => {}
+    }
+    Ok(())
+}
+
 /// Serde's test for a count not worth writing.
 fn is_zero(n: &u64) -> bool {
     *n == 0
@@ -223,6 +277,7 @@ impl Event {
             Event::InboxDrained { .. } => "inbox_drained",
             Event::RequestCreated { .. } => "request_created",
             Event::RequestTransitioned { .. } => "request_transitioned",
+            Event::RequestExpired { .. } => "request_expired",
             Event::ModelCalled { .. } => "model_called",
             Event::ModelReplied { .. } => "model_replied",
             Event::ModelFailed { .. } => "model_failed",
@@ -281,6 +336,11 @@ pub struct Trace {
     /// from there.
     #[serde(skip)]
     forgotten_time: Millis,
+    /// The protocols the run ran under (the lesson's only, unless the team
+    /// was given a protocol file); not written: a trace names its types and
+    /// kinds by name, and `resolve_protocols` ties them to a file on import.
+    #[serde(skip)]
+    protocols: ProtocolSet,
 }
 
 impl Trace {
@@ -294,7 +354,26 @@ impl Trace {
             entries: Vec::new(),
             forgotten: 0,
             forgotten_time: Millis(0),
+            protocols: ProtocolSet::default(),
         }
+    }
+
+    /// The protocols the run ran under.
+    pub fn protocols(&self) -> &ProtocolSet {
+        &self.protocols
+    }
+
+    /// Ties the trace to `protocols`: every file protocol's message type and
+    /// request kind it names (read by name, from a file) gets its index in
+    /// `protocols`. Refuses, changing nothing, a name `protocols` lacks.
+    pub fn resolve_protocols(&mut self, protocols: ProtocolSet) -> Result<(), ResolveError> {
+        let mut entries = self.entries.clone();
+        for entry in &mut entries {
+            resolve_event(&mut entry.event, &protocols).map_err(|source| ResolveError { seq: entry.seq, source })?;
+        }
+        self.entries = entries;
+        self.protocols = protocols;
+        Ok(())
     }
 
     /// The sequence number the next entry will get.
@@ -412,6 +491,7 @@ impl Trace {
             entries: Vec::new(),
             forgotten: 0,
             forgotten_time: Millis(0),
+            protocols: self.protocols.clone(),
         }
     }
 }

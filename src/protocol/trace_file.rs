@@ -15,7 +15,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::trace::TRACE_FORMAT_VERSION;
-use super::{Event, Message, Millis, ReplayError, Team, Trace, TraceError};
+use super::{Event, Message, Millis, ProtocolSet, ReplayError, Team, Trace, TraceError};
 
 /// The largest file `import_json` reads, in bytes (20 MiB); checked before
 /// parsing.
@@ -163,6 +163,13 @@ pub fn check_import_size(size: u64) -> Result<(), ImportError> {
 /// to an exited teammate, ...) do not stop an import: such traces are what
 /// the checker is for.
 pub fn import_json(text: &str) -> Result<Trace, ImportError> {
+    import_json_under(text, &ProtocolSet::lesson())
+}
+
+/// `import_json` for a run under `protocols` (a team given a protocol
+/// file): the file protocols' types and kinds the trace names are tied to
+/// `protocols` before it replays.
+pub fn import_json_under(text: &str, protocols: &ProtocolSet) -> Result<Trace, ImportError> {
     check_import_size(text.len() as u64)?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if text.trim().is_empty() {
@@ -190,6 +197,11 @@ pub fn import_json(text: &str) -> Result<Trace, ImportError> {
     })?;
     // A run recorded with a protective rule off replays under that rule.
     trace.rules = raw.rules;
+    if !protocols.is_lesson_only() {
+        trace
+            .resolve_protocols(protocols.clone())
+            .map_err(|e| ImportError::BreaksProtocol(ReplayError { seq: e.seq, source: e.source.into() }))?;
+    }
     Team::replay(&trace).map_err(ImportError::BreaksProtocol)?;
     Ok(trace)
 }

@@ -1,5 +1,7 @@
-//! Request trackers: shutdown and plan requests on one shared state machine,
-//! `pending -> approved | rejected`, with every transition and its time.
+//! Request trackers: shutdown and plan requests, and the requests of a
+//! protocol file's protocols, on one shared state machine,
+//! `pending -> approved | rejected` (an expiry is `pending -> rejected` with
+//! cause `expired`), with every transition and its time.
 //!
 //! Owns request state only. Sending the request and response messages is the
 //! caller's job (`team`), as is checking that the agents exist.
@@ -8,8 +10,10 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use super::fields::Fields;
 use super::ids::IdSource;
 use super::message::RequestId;
+use super::protocols::{FileKind, MAX_PROTOCOL_NAME};
 use super::rules::Rules;
 use super::time::Millis;
 use super::AgentName;
@@ -54,27 +58,66 @@ pub enum TrackerError {
     /// The id is in use already.
     #[error("request_id '{0}' is already in use")]
     DuplicateId(RequestId),
+    /// The request's deadline passed before anyone answered it.
+    #[error("request '{0}' expired unanswered (its deadline passed) and was rejected; it can no longer be answered")]
+    Expired(RequestId),
+    /// Only a request of a protocol with a deadline can expire.
+    #[error("request '{0}' has no deadline, so it cannot expire")]
+    NoDeadline(RequestId),
     /// The id source kept producing ids in use.
     #[error("could not find an unused request_id after {MAX_ID_ATTEMPTS} attempts")]
     IdsExhausted,
 }
 
-/// Which protocol a request belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+/// Which protocol a request belongs to: one of the lesson's two, or a
+/// protocol of the team's protocol file. Written as the protocol's name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum RequestKind {
     /// Graceful shutdown: the lead asks, the teammate answers.
     Shutdown,
     /// Plan approval: the teammate asks, the lead answers.
     Plan,
+    /// A protocol of the team's protocol file.
+    File(FileKind),
+}
+
+impl RequestKind {
+    /// The protocol's name.
+    pub fn as_str(&self) -> &str {
+        match self {
+            RequestKind::Shutdown => "shutdown",
+            RequestKind::Plan => "plan",
+            RequestKind::File(k) => k.name(),
+        }
+    }
 }
 
 impl fmt::Display for RequestKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            RequestKind::Shutdown => "shutdown",
-            RequestKind::Plan => "plan",
-        })
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for RequestKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+/// Reads the lesson's two by name; any other valid protocol name is a file
+/// protocol's, unresolved until its trace meets its protocol file.
+impl<'de> Deserialize<'de> for RequestKind {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let s = std::borrow::Cow::<'de, str>::deserialize(deserializer)?;
+        match &*s {
+            "shutdown" => Ok(RequestKind::Shutdown),
+            "plan" => Ok(RequestKind::Plan),
+            _ => crate::protocol::file::is_name(&s, MAX_PROTOCOL_NAME)
+                .then(|| FileKind::unresolved(&s))
+                .flatten()
+                .map(RequestKind::File)
+                .ok_or_else(|| serde::de::Error::custom(format!("'{s}' is not a protocol name"))),
+        }
     }
 }
 
@@ -130,8 +173,12 @@ pub struct Transition {
     pub to: RequestStatus,
     /// When it happened.
     pub at: Millis,
-    /// Who caused it.
+    /// Who caused it (for an expiry: the addressee, who did not answer).
     pub by: AgentName,
+    /// True when the deadline passed (`pending -> rejected` with cause
+    /// `expired`); absent for an answer.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub expired: bool,
 }
 
 /// The incarnations of a request's two parties when it was made: an answer
@@ -157,6 +204,9 @@ pub struct Request {
     pub addressee: AgentName,
     /// The plan text, for plan requests.
     pub plan: Option<String>,
+    /// A file protocol's request fields.
+    #[serde(default, skip_serializing_if = "Fields::is_empty")]
+    pub fields: Fields,
     /// Which runs of requester and addressee it binds (derived on replay).
     #[serde(default)]
     pub incarnations: Incarnations,
@@ -169,6 +219,11 @@ pub struct Request {
 }
 
 impl Request {
+    /// True when the request was rejected because its deadline passed.
+    pub fn expired(&self) -> bool {
+        self.transitions.last().is_some_and(|t| t.expired)
+    }
+
     /// Time from creation to the answer, once answered.
     pub fn latency(&self) -> Option<Millis> {
         self.transitions.last().map(|t| t.at.since(self.created_at))
@@ -208,6 +263,7 @@ impl Tracker {
         addressee: AgentName,
         incarnations: Incarnations,
         plan: Option<String>,
+        fields: Fields,
         at: Millis,
     ) -> Result<&Request, TrackerError> {
         if self.requests.contains_key(&id) {
@@ -221,6 +277,7 @@ impl Tracker {
             requester,
             addressee,
             plan,
+            fields,
             incarnations,
             status: RequestStatus::Pending,
             created_at: at,
@@ -253,7 +310,39 @@ impl Tracker {
         if rules.addressee_only && &req.addressee != by {
             return Err(TrackerError::NotAddressee { id: id.clone(), addressee: req.addressee.clone(), by: by.clone() });
         }
+        if req.expired() {
+            return Err(TrackerError::Expired(id.clone()));
+        }
         req.status.answered(approve).ok_or_else(|| TrackerError::AlreadySettled { id: id.clone(), status: req.status })
+    }
+
+    /// Checks that request `id` of protocol `kind` may expire now (it is
+    /// pending): the `pending -> rejected` its expiry leads to.
+    pub fn check_expire(&self, id: &RequestId, kind: RequestKind) -> Result<(), TrackerError> {
+        let req = self.requests.get(id).ok_or_else(|| TrackerError::UnknownRequest(id.clone()))?;
+        if req.kind != kind {
+            return Err(TrackerError::WrongKind { id: id.clone(), expected: kind, actual: req.kind });
+        }
+        if req.expired() {
+            return Err(TrackerError::Expired(id.clone()));
+        }
+        if req.status.is_terminal() {
+            return Err(TrackerError::AlreadySettled { id: id.clone(), status: req.status });
+        }
+        Ok(())
+    }
+
+    /// Request `id`'s deadline passed: `pending -> rejected` with cause
+    /// `expired`, by its addressee (who did not answer); or refuses and
+    /// changes nothing. `unanswer` takes it back.
+    pub fn expire(&mut self, id: &RequestId, kind: RequestKind, at: Millis) -> Result<&Transition, TrackerError> {
+        self.check_expire(id, kind)?;
+        let req = self.requests.get_mut(id).expect("checked above");
+        let by = req.addressee.clone();
+        req.transitions.push(Transition { from: req.status, to: RequestStatus::Rejected, at, by, expired: true });
+        req.status = RequestStatus::Rejected;
+        close(&mut self.open, &req.addressee, id);
+        Ok(req.transitions.last().expect("just pushed"))
     }
 
     /// Moves request `id` along the FSM, or refuses and changes nothing.
@@ -280,7 +369,7 @@ impl Tracker {
     ) -> Result<&Transition, TrackerError> {
         let to = self.check_answer_under(id, kind, by, approve, rules)?;
         let req = self.requests.get_mut(id).expect("checked above");
-        req.transitions.push(Transition { from: req.status, to, at, by: by.clone() });
+        req.transitions.push(Transition { from: req.status, to, at, by: by.clone(), expired: false });
         req.status = to;
         close(&mut self.open, &req.addressee, id);
         Ok(req.transitions.last().expect("just pushed"))
@@ -389,7 +478,7 @@ mod tests {
 
     fn with_shutdown(id: &str) -> Tracker {
         let mut t = Tracker::new();
-        t.create(rid(id), RequestKind::Shutdown, AgentName::lead(), name("alice"), ONE, None, Millis(10)).unwrap();
+        t.create(rid(id), RequestKind::Shutdown, AgentName::lead(), name("alice"), ONE, None, Fields::new(), Millis(10)).unwrap();
         t
     }
 
@@ -407,7 +496,10 @@ mod tests {
     fn approve_moves_pending_to_approved_and_records_time_and_actor() {
         let mut t = with_shutdown("aaaaaaaa");
         let tr = t.answer(&rid("aaaaaaaa"), RequestKind::Shutdown, &name("alice"), true, Millis(250)).unwrap().clone();
-        assert_eq!(tr, Transition { from: RequestStatus::Pending, to: RequestStatus::Approved, at: Millis(250), by: name("alice") });
+        assert_eq!(
+            tr,
+            Transition { from: RequestStatus::Pending, to: RequestStatus::Approved, at: Millis(250), by: name("alice"), expired: false }
+        );
         let req = t.get(&rid("aaaaaaaa")).unwrap();
         assert_eq!(req.status, RequestStatus::Approved);
         assert_eq!(req.latency(), Some(Millis(240)));
@@ -467,7 +559,8 @@ mod tests {
     #[test]
     fn shutdown_and_plan_requests_share_one_fsm_but_two_views() {
         let mut t = with_shutdown("aaaaaaaa");
-        t.create(rid("bbbbbbbb"), RequestKind::Plan, name("bob"), AgentName::lead(), ONE, Some("p".into()), Millis(11)).unwrap();
+        t.create(rid("bbbbbbbb"), RequestKind::Plan, name("bob"), AgentName::lead(), ONE, Some("p".into()), Fields::new(), Millis(11))
+            .unwrap();
         let ids = |it: &mut dyn Iterator<Item = &Request>| it.map(|r| r.id.as_str().to_string()).collect::<Vec<_>>();
         assert_eq!(ids(&mut t.shutdown_requests()), ["aaaaaaaa"]);
         assert_eq!(ids(&mut t.plan_requests()), ["bbbbbbbb"]);
@@ -480,7 +573,8 @@ mod tests {
     #[test]
     fn a_duplicate_id_is_refused() {
         let mut t = with_shutdown("aaaaaaaa");
-        let err = t.create(rid("aaaaaaaa"), RequestKind::Plan, name("x"), AgentName::lead(), ONE, None, Millis(0)).unwrap_err();
+        let err =
+            t.create(rid("aaaaaaaa"), RequestKind::Plan, name("x"), AgentName::lead(), ONE, None, Fields::new(), Millis(0)).unwrap_err();
         assert_eq!(err, TrackerError::DuplicateId(rid("aaaaaaaa")));
         assert_eq!(t.len(), 1);
     }
@@ -507,7 +601,7 @@ mod tests {
         let first = SeededIds::new(1).next_bytes();
         let taken = Stuttering { repeat: 1, inner: SeededIds::new(99), first }.next_request_id();
         let mut t = Tracker::new();
-        t.create(taken.clone(), RequestKind::Shutdown, AgentName::lead(), name("a"), ONE, None, Millis(0)).unwrap();
+        t.create(taken.clone(), RequestKind::Shutdown, AgentName::lead(), name("a"), ONE, None, Fields::new(), Millis(0)).unwrap();
         let mut source = Stuttering { repeat: 5, inner: SeededIds::new(2), first };
         let fresh = t.fresh_id(&mut source).unwrap();
         assert_ne!(fresh, taken);
@@ -519,9 +613,48 @@ mod tests {
         let first = SeededIds::new(1).next_bytes();
         let mut t = Tracker::new();
         let taken = Stuttering { repeat: 1, inner: SeededIds::new(0), first }.next_request_id();
-        t.create(taken, RequestKind::Shutdown, AgentName::lead(), name("a"), ONE, None, Millis(0)).unwrap();
+        t.create(taken, RequestKind::Shutdown, AgentName::lead(), name("a"), ONE, None, Fields::new(), Millis(0)).unwrap();
         let mut source = Stuttering { repeat: usize::MAX, inner: SeededIds::new(0), first };
         assert_eq!(t.fresh_id(&mut source), Err(TrackerError::IdsExhausted));
+    }
+
+    #[test]
+    fn a_file_kind_writes_as_its_protocols_name_and_reads_back_unresolved() {
+        let kind = RequestKind::File(FileKind::unresolved("claim").unwrap());
+        assert_eq!(serde_json::to_string(&kind).unwrap(), r#""claim""#);
+        assert_eq!(serde_json::from_str::<RequestKind>(r#""claim""#).unwrap(), kind);
+        assert_eq!(serde_json::from_str::<RequestKind>(r#""shutdown""#).unwrap(), RequestKind::Shutdown);
+        assert!(serde_json::from_str::<RequestKind>(r#""Claim!""#).is_err(), "not a protocol name");
+        assert_eq!(kind.to_string(), "claim");
+    }
+
+    #[test]
+    fn an_expired_request_is_rejected_by_its_deadline_and_takes_no_answer() {
+        let mut t = with_shutdown("aaaaaaaa");
+        let tr = t.expire(&rid("aaaaaaaa"), RequestKind::Shutdown, Millis(40)).unwrap().clone();
+        assert_eq!(
+            tr,
+            Transition { from: RequestStatus::Pending, to: RequestStatus::Rejected, at: Millis(40), by: name("alice"), expired: true }
+        );
+        assert!(t.get(&rid("aaaaaaaa")).unwrap().expired());
+        assert_eq!(t.pending_to(&name("alice")).count(), 0);
+        let before = t.clone();
+        assert_eq!(
+            t.answer(&rid("aaaaaaaa"), RequestKind::Shutdown, &name("alice"), true, Millis(50)),
+            Err(TrackerError::Expired(rid("aaaaaaaa")))
+        );
+        assert_eq!(t.expire(&rid("aaaaaaaa"), RequestKind::Shutdown, Millis(50)).unwrap_err(), TrackerError::Expired(rid("aaaaaaaa")));
+        assert_eq!(t, before);
+        t.unanswer(&rid("aaaaaaaa"));
+        assert_eq!(t.get(&rid("aaaaaaaa")).unwrap().status, RequestStatus::Pending, "undone, it is pending again");
+        assert_eq!(t.pending_to(&name("alice")).count(), 1);
+    }
+
+    #[test]
+    fn an_answers_transition_writes_no_expiry() {
+        let mut t = with_shutdown("aaaaaaaa");
+        let tr = t.answer(&rid("aaaaaaaa"), RequestKind::Shutdown, &name("alice"), false, Millis(20)).unwrap();
+        assert!(!serde_json::to_string(tr).unwrap().contains("expired"));
     }
 
     #[test]

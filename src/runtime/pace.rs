@@ -39,7 +39,9 @@ pub const ROUTINE: u32 = 2;
 /// it shows the next one: `PROTOCOL`, `NOTABLE` or `ROUTINE`.
 pub fn weight(event: &Event) -> u32 {
     match event {
-        Event::RequestCreated { .. } | Event::RequestTransitioned { .. } | Event::MemberSpawned { .. } => PROTOCOL,
+        Event::RequestCreated { .. } | Event::RequestTransitioned { .. } | Event::RequestExpired { .. } | Event::MemberSpawned { .. } => {
+            PROTOCOL
+        }
         Event::MessageSent { message } if message.msg_type.is_request() || message.msg_type.is_response() => PROTOCOL,
         Event::MemberStatusChanged { to: MemberStatus::Shutdown, .. } => PROTOCOL,
         Event::RunStarted { .. }
@@ -88,6 +90,7 @@ mod tests {
                 requester: name("lead"),
                 addressee: name("alice"),
                 plan: None,
+                fields: Default::default(),
             },
             Event::RequestTransitioned {
                 request_id: id,

@@ -221,6 +221,18 @@ fn tracker_text(r: &Request, whole: bool) -> String {
             quoted(&if whole { r.plan.clone().unwrap_or_default() } else { clip(r.plan.as_deref().unwrap_or_default(), PLAN_CHARS) }),
             r.status
         ),
+        // A file protocol's request: its parties and fields, as its
+        // `<name>_requests` dict would hold them.
+        RequestKind::File(_) => {
+            let fields: String = r.fields.iter().map(|(k, v)| format!(", {}: {}", quoted(k), quoted(&v.to_string()))).collect();
+            format!(
+                "\"{}\": {{\"from\": {}, \"to\": {}{fields}, \"status\": \"{}\"}},",
+                r.id,
+                quoted(r.requester.as_str()),
+                quoted(r.addressee.as_str()),
+                r.status
+            )
+        }
     }
 }
 
@@ -230,6 +242,7 @@ fn tracker_view(state: &TeamState, kind: RequestKind, selected: Option<&RequestI
     let name = match kind {
         RequestKind::Shutdown => "shutdown_requests",
         RequestKind::Plan => "plan_requests",
+        RequestKind::File(_) => "requests",
     };
     let mut total = 0;
     let mut picked: Vec<&Request> = Vec::new();

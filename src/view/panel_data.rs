@@ -34,6 +34,7 @@ pub fn describe(entry: &TraceEntry) -> String {
             format!("{request_kind} request {request_id} from {requester} to {addressee}: pending")
         }
         Event::RequestTransitioned { request_id, from, to, by, .. } => format!("request {request_id}: {from} -> {to} (by {by})"),
+        Event::RequestExpired { request_id, .. } => format!("request {request_id}: pending -> rejected (expired)"),
         Event::ModelCalled { agent } => format!("{agent} calls its model"),
         Event::ModelReplied { agent, stop_reason, text, output_tokens, .. } => {
             // Whole, line breaks kept: a summary's later lines matter too.

@@ -31,6 +31,7 @@ mod validate_team;
 pub use errors::{FileError, Refusal, Refusals, MAX_DEADLINE_MS, MAX_RETRIES};
 pub use model::*;
 pub use property::*;
+pub(crate) use validate::is_name;
 pub use validate::{BUILTIN_TOOLS, FILE_ONLY_RULES, RESERVED_FIELDS};
 
 use errors::Problems;

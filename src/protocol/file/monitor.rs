@@ -173,10 +173,13 @@ pub struct FileFinding {
     pub detail: String,
 }
 
-fn kind_ix(kind: RequestKind) -> usize {
+/// The lesson kind's place in `Inner::kinds` (a file protocol's kind has
+/// none: `compile` refuses files with protocols of their own).
+fn kind_ix(kind: RequestKind) -> Option<usize> {
     match kind {
-        RequestKind::Shutdown => 0,
-        RequestKind::Plan => 1,
+        RequestKind::Shutdown => Some(0),
+        RequestKind::Plan => Some(1),
+        RequestKind::File(_) => None,
     }
 }
 
@@ -458,7 +461,7 @@ impl Monitor {
         match t {
             MessageType::ShutdownRequest | MessageType::ShutdownResponse => set.kinds[0],
             MessageType::PlanApprovalRequest | MessageType::PlanApprovalResponse => set.kinds[1],
-            MessageType::Message | MessageType::Broadcast => None,
+            MessageType::Message | MessageType::Broadcast | MessageType::File(_) => None,
         }
     }
 
@@ -474,9 +477,9 @@ impl Monitor {
                 let name = name.clone();
                 self.begin(inner, |c| matches!(c.scope, Scoped::PerAgent).then(|| Key::Agent(name.clone())));
             }
-            Event::RequestCreated { request_id, request_kind, requester, addressee, plan } => {
+            Event::RequestCreated { request_id, request_kind, requester, addressee, plan, .. } => {
                 let agent = if addressee.is_lead() { requester.clone() } else { addressee.clone() };
-                let protocol = inner.kinds[kind_ix(*request_kind)];
+                let protocol = kind_ix(*request_kind).and_then(|i| inner.kinds[i]);
                 let place = self.requests.len() as u32;
                 self.requests.insert(request_id.clone(), RequestInfo { place, protocol, agent, plan: plan.clone() });
                 self.begin(inner, |c| {
@@ -734,6 +737,7 @@ mod tests {
             requester: AgentName::lead(),
             addressee: name(to),
             plan: None,
+            fields: Default::default(),
         }
     }
 
@@ -745,6 +749,7 @@ mod tests {
             requester: name(from),
             addressee: AgentName::lead(),
             plan: Some(text.into()),
+            fields: Default::default(),
         }
     }
 

@@ -564,6 +564,17 @@ impl Layout {
                 let x = self.x_of(by, seq);
                 (Some(RowKind::Transition { request_id: request_id.clone(), to: *to, x, color }), RowTrack::Fixed)
             }
+            // No one answered: the request's badge turns rejected where it
+            // stands.
+            (Event::RequestExpired { request_id, .. }, None) => {
+                let color = self.color_of.get(request_id).copied().unwrap_or(0);
+                let badge = self.badge_of.get(request_id).copied();
+                let x = badge.map_or(LEFT, |b| self.badges[b].x);
+                if let Some(b) = badge {
+                    self.badges[b].moves.push((seq, RequestStatus::Rejected));
+                }
+                (Some(RowKind::Transition { request_id: request_id.clone(), to: RequestStatus::Rejected, x, color }), RowTrack::Fixed)
+            }
             (Event::ModelCalled { agent }, None) => {
                 let x = self.x_of(agent, seq);
                 self.open_calls.insert(agent.clone(), self.activations.len());

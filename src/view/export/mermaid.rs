@@ -121,6 +121,13 @@ pub fn mermaid_with(trace: &Trace, options: &MermaidOptions) -> String {
                 };
                 let _ = writeln!(out, "    Note over {over}: {request_id} {from} → {to}");
             }
+            Event::RequestExpired { request_id, .. } => {
+                if let Some((a, b)) = parties.get(request_id) {
+                    let (a, b) = if id[a] <= id[b] { (a, b) } else { (b, a) };
+                    let over = if a == b { p(a) } else { format!("{},{}", p(a), p(b)) };
+                    let _ = writeln!(out, "    Note over {over}: {request_id} pending → rejected (expired)");
+                }
+            }
             Event::ModelFailed { agent, error } => {
                 let _ = writeln!(out, "    Note over {}: {}", p(agent), mermaid_text(&format!("⚠ model call failed: {}", clip(error, 80))));
             }
@@ -164,7 +171,7 @@ fn participants(trace: &Trace) -> Vec<AgentName> {
                 add(addressee);
             }
             Event::RequestTransitioned { by, .. } => add(by),
-            Event::RunStarted { .. } | Event::RunFinished | Event::MessageReleased { .. } => {}
+            Event::RunStarted { .. } | Event::RunFinished | Event::MessageReleased { .. } | Event::RequestExpired { .. } => {}
         }
     }
     names

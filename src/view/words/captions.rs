@@ -69,7 +69,7 @@ pub fn said(message: &Message) -> Option<Said> {
         MessageType::PlanApprovalRequest => ("plan", &message.plan),
         MessageType::PlanApprovalResponse => ("feedback", &message.feedback),
         MessageType::ShutdownResponse => ("reason", &message.reason),
-        MessageType::ShutdownRequest | MessageType::Message | MessageType::Broadcast => return None,
+        MessageType::ShutdownRequest | MessageType::Message | MessageType::Broadcast | MessageType::File(_) => return None,
     };
     let text = own.as_deref().filter(|t| !t.trim().is_empty()).unwrap_or(&message.content).trim();
     (!text.is_empty()).then(|| Said { field, text: text.to_string() })
@@ -316,7 +316,7 @@ pub fn caption_of(cat: &Catalog, entries: &[TraceEntry], before: Option<&TeamSta
             let read = tr!(cat, key, who_start = who_cap(cat, agent), messages = messages(cat, message_ids.len()), what = what);
             Caption::new(cat.t("cap-inbox-title"), gap(&[&read, &next]))
         }
-        Event::RequestCreated { request_id, request_kind, requester, addressee, plan } => match request_kind {
+        Event::RequestCreated { request_id, request_kind, requester, addressee, plan, .. } => match request_kind {
             RequestKind::Shutdown => Caption::new(
                 cat.t("cap-shutdown-requested-title"),
                 tr!(
@@ -338,7 +338,25 @@ pub fn caption_of(cat: &Catalog, entries: &[TraceEntry], before: Option<&TeamSta
                     reviewer = who(cat, addressee)
                 ),
             ),
+            // A file protocol's words are its author's: its own name, and
+            // the tracker's move.
+            RequestKind::File(_) => Caption::new(
+                format!("{request_kind} {request_id}"),
+                format!(
+                    "{} → {}: {}",
+                    requester.as_str(),
+                    addressee.as_str(),
+                    tr!(cat, "cap-moved", from = "·", to = RequestStatus::Pending.to_string())
+                ),
+            ),
         },
+        Event::RequestExpired { request_id, request_kind } => Caption::new(
+            format!("{request_kind} {request_id}"),
+            format!(
+                "{} (expired)",
+                tr!(cat, "cap-moved", from = RequestStatus::Pending.to_string(), to = RequestStatus::Rejected.to_string())
+            ),
+        ),
         Event::RequestTransitioned { request_id, request_kind, by, from, to } => {
             let reply = message_beside(entries, entry, request_id);
             let known = before.and_then(|st| st.tracker.get(request_id));
@@ -348,6 +366,10 @@ pub fn caption_of(cat: &Catalog, entries: &[TraceEntry], before: Option<&TeamSta
             let moved = tr!(cat, "cap-moved", from = from.to_string(), to = to.to_string());
             let id = request_id.to_string();
             let by_start = who_cap(cat, by);
+            if let RequestKind::File(_) = request_kind {
+                let stale = if stale { tr!(cat, "cap-stale-transition", id = id.clone(), whose = whose(cat, by)) } else { String::new() };
+                return Caption::new(format!("{request_kind} {id}"), gap(&[&format!("{by_start}: {moved}"), &words, &stale]));
+            }
             let (title, text) = match (request_kind, to, &requester) {
                 (RequestKind::Shutdown, RequestStatus::Approved, _) => (
                     "cap-shutdown-approved-title",
@@ -385,7 +407,7 @@ pub fn caption_of(cat: &Catalog, entries: &[TraceEntry], before: Option<&TeamSta
                         moved = moved
                     ),
                 ),
-                (RequestKind::Plan, _, None) => (
+                (RequestKind::Plan, _, None) | (RequestKind::File(_), _, _) => (
                     "cap-plan-rejected-title",
                     tr!(cat, "cap-plan-rejected-text-anon", by_start = by_start, id = id.clone(), moved = moved),
                 ),
@@ -534,6 +556,19 @@ fn sent_caption(cat: &Catalog, entries: &[TraceEntry], before: Option<&TeamState
         }
         MessageType::PlanApprovalResponse => {
             ("cap-sent-plan-response-title", tr!(cat, "cap-sent-plan-response-text", from_start = from, id = id, approve = approve))
+        }
+        // A file protocol's message: its own type name as the title, told
+        // as a message with its request id, decision and fields.
+        MessageType::File(t) => {
+            let mut said = format!("{} [{id}]", t.name());
+            if t.response {
+                said.push_str(&format!(" {approve}"));
+            }
+            for (k, v) in m.fields.iter() {
+                said.push_str(&format!(" {k}: {v}"));
+            }
+            let text = tr!(cat, "cap-sent-message-text", from_start = from, to = to, content = quote(cat, &said));
+            return Caption::new(t.name().to_string(), gap_all(cat, &[&text, &waits, &copy, &stale]));
         }
     };
     Caption::new(cat.t(title), gap_all(cat, &[&text, &words, &waits, &copy, &stale]))
@@ -762,6 +797,7 @@ mod tests {
                 requester: AgentName::lead(),
                 addressee: name("alice"),
                 plan: None,
+                fields: Default::default(),
             },
             Event::RequestTransitioned {
                 request_id: id,
@@ -803,6 +839,7 @@ mod tests {
                 | Event::InboxDrained { .. }
                 | Event::RequestCreated { .. }
                 | Event::RequestTransitioned { .. }
+                | Event::RequestExpired { .. }
                 | Event::ModelCalled { .. }
                 | Event::ModelReplied { .. }
                 | Event::ModelFailed { .. }

@@ -156,7 +156,7 @@ pub fn breach(cat: &Catalog, b: &Breach) -> String {
         Breach::AnswerLost { from, approved, kind, request: id, fault: f, to } => {
             let key = match (approved, kind) {
                 (true, RequestKind::Shutdown) => "finding-answer-lost-approved-exits",
-                (true, RequestKind::Plan) => "finding-answer-lost-approved",
+                (true, RequestKind::Plan | RequestKind::File(_)) => "finding-answer-lost-approved",
                 (false, _) => "finding-answer-lost-rejected",
             };
             tr!(

@@ -1,0 +1,524 @@
+//! Any protocol of a protocol file on the team's one FSM: the commands that
+//! ask, answer and expire a request of protocol N (`Team::ask`,
+//! `Team::respond`, `Team::expire`, `Team::expire_due`), the checks they
+//! share with replay (who may ask, who answers, the typed fields, one
+//! pending per addressee, bounded retries after an expiry, a deadline), and
+//! the effects a settled request has (`exit`, `open_gate`, `close_gate`) with
+//! their undo.
+//!
+//! Like the lesson's commands in `team`, every command here turns into
+//! events that `TeamState` checks and applies, so live and replayed state
+//! agree. A command naming one of the lesson's two protocols (a file that
+//! uses the lesson) goes the lesson's own way (`request_shutdown`,
+//! `submit_plan`, `answer`). It must not read a clock: callers pass time in.
+
+use std::sync::Arc;
+
+use super::{Team, TeamError, TeamState};
+use crate::protocol::fields::Fields;
+use crate::protocol::file::model::{Asker, Effect, GateIx, Party, Protocol, ProtocolFile, ProtocolIx, Role, Side};
+use crate::protocol::message::{Message, MessageType, RequestId};
+use crate::protocol::protocols::{content_of, ProtocolSet};
+use crate::protocol::roster::{MemberStatus, RosterError};
+use crate::protocol::time::Millis;
+use crate::protocol::trace::Event;
+use crate::protocol::tracker::{RequestKind, RequestStatus, TrackerError};
+use crate::protocol::AgentName;
+
+/// One agent's closed file gates, one bit per gate index.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct GateBits([u64; 4]);
+
+impl GateBits {
+    fn get(&self, g: GateIx) -> bool {
+        self.0[usize::from(g.0 / 64)] & (1 << (g.0 % 64)) != 0
+    }
+
+    fn set(&mut self, g: GateIx, closed: bool) {
+        let word = &mut self.0[usize::from(g.0 / 64)];
+        if closed {
+            *word |= 1 << (g.0 % 64);
+        } else {
+            *word &= !(1 << (g.0 % 64));
+        }
+    }
+}
+
+/// The file gates closed, per agent; an agent with none closed has no
+/// entry, so equal states compare equal however they got there.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ClosedGates(imbl::OrdMap<AgentName, GateBits>);
+
+impl ClosedGates {
+    /// True when gate `g` is closed for `agent`.
+    pub fn is_closed(&self, agent: &AgentName, g: GateIx) -> bool {
+        self.0.get(agent).is_some_and(|b| b.get(g))
+    }
+
+    /// The first gate of `gates` that is closed for `agent`.
+    pub fn closed_among(&self, agent: &AgentName, mut gates: impl Iterator<Item = GateIx>) -> Option<GateIx> {
+        let bits = self.0.get(agent)?;
+        gates.find(|g| bits.get(*g))
+    }
+
+    /// Opens or closes `g` for `agent`; returns the agent's gates before.
+    fn set(&mut self, agent: &AgentName, g: GateIx, closed: bool) -> Option<GateBits> {
+        let before = self.0.get(agent).copied();
+        let mut bits = before.unwrap_or_default();
+        bits.set(g, closed);
+        self.restore(agent, (bits != GateBits::default()).then_some(bits));
+        before
+    }
+
+    /// Puts back `agent`'s gates as `set` returned them.
+    pub(super) fn restore(&mut self, agent: &AgentName, bits: Option<GateBits>) {
+        match bits {
+            Some(bits) => {
+                self.0.insert(agent.clone(), bits);
+            }
+            None => {
+                self.0.remove(agent);
+            }
+        }
+    }
+}
+
+/// What taking back one effect needs.
+#[derive(Debug)]
+pub(super) enum EffectUndo {
+    /// An `exit`: whether the agent had an approved exit before.
+    Exiting { agent: AgentName, was: bool },
+    /// A gate change: the agent's gates before.
+    Gates { agent: AgentName, was: Option<GateBits> },
+}
+
+/// Who may ask, in words.
+fn allowed(a: Asker) -> &'static str {
+    match a {
+        Asker::Lead => "the lead",
+        Asker::Teammate => "teammates",
+        Asker::Any => "the lead and teammates",
+    }
+}
+
+impl TeamState {
+    /// Refuses a file protocol's request kind this team does not run (read
+    /// from a trace without its file, or of another file).
+    pub(super) fn check_known(&self, kind: RequestKind) -> Result<(), TeamError> {
+        match kind {
+            RequestKind::File(k) if k.protocol.and_then(|ix| self.protocols.kind(ix)) != Some(kind) => {
+                Err(TeamError::UnknownProtocolName(k.name().to_string()))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Refuses a message of a file protocol's type this team does not run.
+    pub(super) fn check_known_type(&self, m: &Message) -> Result<(), TeamError> {
+        let t = m.msg_type;
+        let MessageType::File(f) = t else { return Ok(()) };
+        let known = f.protocol.is_some_and(|ix| self.protocols.request_type(ix) == Some(t) || self.protocols.response_type(ix) == Some(t));
+        if known {
+            Ok(())
+        } else {
+            Err(TeamError::UnknownProtocolName(m.type_name().to_string()))
+        }
+    }
+
+    /// A teammate of the file's team was spawned (or restarted): exactly
+    /// the gates its `gates` list names are closed, as at its first spawn.
+    /// Returns its gates before, or `None` when nothing changed (always,
+    /// without a protocol file).
+    pub(super) fn close_gates_at_spawn(&mut self, name: &AgentName) -> Option<Option<GateBits>> {
+        let file = self.protocols.file()?;
+        let mut bits = GateBits::default();
+        for g in file.team.iter().flat_map(|t| &t.teammates).filter(|t| &t.name == name).flat_map(|t| &t.gates) {
+            bits.set(*g, true);
+        }
+        let before = self.gates.0.get(name).copied();
+        let after = (bits != GateBits::default()).then_some(bits);
+        if before == after {
+            return None;
+        }
+        self.gates.restore(name, after);
+        Some(before)
+    }
+
+    /// Checks that request `id` of protocol `kind` may expire now: its
+    /// protocol has a deadline and it is pending.
+    pub fn check_expire(&self, id: &RequestId, kind: RequestKind) -> Result<(), TeamError> {
+        self.check_known(kind)?;
+        self.tracker.check_expire(id, kind)?;
+        match self.protocols.protocol_of(kind) {
+            Some((_, p)) if p.deadline_ms.is_some() => Ok(()),
+            _ => Err(TrackerError::NoDeadline(id.clone()).into()),
+        }
+    }
+
+    /// Applies the effects of request `id`'s protocol for an approval or a
+    /// rejection (an expiry is one), and returns what undoes them. A party
+    /// that restarted since the request was made is not affected: the
+    /// effect was for the run that asked or was asked.
+    pub(super) fn settle_effects(&mut self, id: &RequestId, approve: bool) -> Vec<EffectUndo> {
+        let Some(req) = self.tracker.get(id) else { return Vec::new() };
+        let set = self.protocols.clone();
+        let Some((_, p)) = set.protocol_of(req.kind) else { return Vec::new() };
+        let effects = if approve { &p.on_approve } else { &p.on_reject };
+        if effects.is_empty() {
+            return Vec::new();
+        }
+        let requester = (self.roster.incarnation(&req.requester) == req.incarnations.requester).then(|| req.requester.clone());
+        let addressee = (self.roster.incarnation(&req.addressee) == req.incarnations.addressee).then(|| req.addressee.clone());
+        let mut undo = Vec::new();
+        for effect in effects {
+            let party = match effect {
+                Effect::Exit(p) | Effect::OpenGate(_, p) | Effect::CloseGate(_, p) => p,
+            };
+            let Some(agent) = (match party {
+                Party::Requester => requester.as_ref(),
+                Party::Addressee => addressee.as_ref(),
+            }) else {
+                continue;
+            };
+            match *effect {
+                Effect::Exit(_) => {
+                    if agent.is_lead() {
+                        continue;
+                    }
+                    if let Some(was) = self.roster.get(agent).map(|m| m.shutdown_approved) {
+                        self.roster.mark_shutdown_approved(agent);
+                        undo.push(EffectUndo::Exiting { agent: agent.clone(), was });
+                    }
+                }
+                Effect::OpenGate(g, _) | Effect::CloseGate(g, _) => {
+                    let was = self.gates.set(agent, g, matches!(effect, Effect::CloseGate(..)));
+                    undo.push(EffectUndo::Gates { agent: agent.clone(), was });
+                }
+            }
+        }
+        undo
+    }
+
+    /// Takes back what `settle_effects` did, newest first.
+    pub(super) fn undo_effects(&mut self, undo: Vec<EffectUndo>) {
+        for u in undo.into_iter().rev() {
+            match u {
+                EffectUndo::Exiting { agent, was } => self.roster.restore_shutdown_approved(&agent, was),
+                EffectUndo::Gates { agent, was } => self.gates.restore(&agent, was),
+            }
+        }
+    }
+}
+
+impl Team {
+    /// A new team with only the lead, running the protocols of `file` (and
+    /// the lesson's own two, as every team does).
+    pub fn with_protocols(team_name: &str, seed: u64, file: Arc<ProtocolFile>) -> Self {
+        let mut team = Team::new(team_name, seed);
+        let set = ProtocolSet::new(file);
+        team.state.protocols = set.clone();
+        // An empty trace names nothing, so tying it to the set cannot fail.
+        let _ = team.trace.resolve_protocols(set);
+        team
+    }
+
+    /// The protocols the team runs under.
+    pub fn protocols(&self) -> &ProtocolSet {
+        &self.state.protocols
+    }
+
+    /// True when file gate `g` is closed for `agent`.
+    pub fn gate_closed(&self, agent: &AgentName, g: GateIx) -> bool {
+        self.state.gates.is_closed(agent, g)
+    }
+
+    /// The file gate, closed for `agent`, that closes `tool` (the first in
+    /// file order), or `None` when `agent` may run it as far as file gates
+    /// go (the lesson's plan gate is `plan_gate_closed`).
+    pub fn closed_gate_for_tool(&self, agent: &AgentName, tool: &str) -> Option<GateIx> {
+        let file = self.state.protocols.file()?;
+        let gates = file
+            .gates
+            .iter()
+            .enumerate()
+            .filter(|(_, g)| g.tools.iter().any(|t| t == tool))
+            .filter_map(|(i, _)| u8::try_from(i).ok().map(GateIx));
+        self.state.gates.closed_among(agent, gates)
+    }
+
+    /// Checks everything `ask` would check, without asking; returns the
+    /// protocol's request kind.
+    pub fn check_ask(&self, protocol: ProtocolIx, from: &AgentName, to: &AgentName, fields: &Fields) -> Result<RequestKind, TeamError> {
+        let set = &self.state.protocols;
+        let p = set.get(protocol)?;
+        let kind = set.kind(protocol).ok_or(crate::protocol::ProtocolsError::UnknownProtocol(protocol.0))?;
+        let role = if from.is_lead() { Role::Lead } else { Role::Teammate };
+        if !from.is_lead() && self.state.roster.get(from).is_none() {
+            return Err(RosterError::UnknownMember(from.clone()).into());
+        }
+        if !p.from.allows(role) {
+            return Err(TeamError::MayNotAsk { asker: from.clone(), protocol: p.name.clone(), allowed: allowed(p.from) });
+        }
+        if self.state.roster.status(from) == Some(MemberStatus::Shutdown) {
+            return Err(TeamError::SenderExited(from.clone()));
+        }
+        match p.to {
+            Role::Lead if !to.is_lead() => {
+                return Err(TeamError::WrongAddressee { protocol: p.name.clone(), role: "the lead", to: to.clone() })
+            }
+            Role::Teammate if to.is_lead() || to == from => {
+                return Err(TeamError::WrongAddressee { protocol: p.name.clone(), role: "a teammate", to: to.clone() })
+            }
+            Role::Teammate => match self.state.roster.status(to) {
+                None => return Err(RosterError::UnknownMember(to.clone()).into()),
+                Some(MemberStatus::Shutdown) => return Err(TeamError::TargetExited(to.clone())),
+                Some(_) => {}
+            },
+            Role::Lead => {}
+        }
+        set.check_fields(protocol, Side::Request, fields)?;
+        if p.one_pending_per_addressee {
+            let current = self.state.roster.incarnation(to);
+            if let Some(r) = self.state.tracker.pending_to(to).find(|r| r.kind == kind && r.incarnations.addressee == current) {
+                return Err(TeamError::AlreadyPending { protocol: p.name.clone(), target: to.clone(), pending: r.id.clone() });
+            }
+        }
+        if p.deadline_ms.is_some() {
+            self.check_retries(p, kind, from, to)?;
+        }
+        Ok(kind)
+    }
+
+    /// Refuses a request after more expiries in a row (of `from`'s requests
+    /// of `kind` to `to`, since the last one answered) than `p` allows
+    /// retries.
+    fn check_retries(&self, p: &Protocol, kind: RequestKind, from: &AgentName, to: &AgentName) -> Result<(), TeamError> {
+        let mut expired = 0u32;
+        for r in self.state.tracker.iter().filter(|r| r.kind == kind && r.requester == *from && r.addressee == *to) {
+            if r.expired() {
+                expired += 1;
+            } else if r.status.is_terminal() {
+                expired = 0;
+            }
+        }
+        if expired > u32::from(p.retries) {
+            return Err(TeamError::RetriesExhausted { protocol: p.name.clone(), target: to.clone(), expired, retries: p.retries });
+        }
+        Ok(())
+    }
+
+    /// `from` asks `to` with protocol `protocol`: a pending request of its
+    /// kind (with `fields`) and its request message. The lesson's two go
+    /// their own way (`request_shutdown`, `submit_plan`).
+    pub fn ask(
+        &mut self,
+        protocol: ProtocolIx,
+        from: &AgentName,
+        to: &AgentName,
+        fields: Fields,
+        at: Millis,
+    ) -> Result<RequestId, TeamError> {
+        let kind = self.check_ask(protocol, from, to, &fields)?;
+        let set = self.state.protocols.clone();
+        let p = set.get(protocol)?;
+        match kind {
+            RequestKind::Shutdown => return self.request_shutdown(from, to, at),
+            RequestKind::Plan => return self.submit_plan(from, &content_of(p, Side::Request, &fields), at),
+            RequestKind::File(_) => {}
+        }
+        let msg_type = set.request_type(protocol).ok_or(crate::protocol::ProtocolsError::UnknownProtocol(protocol.0))?;
+        let id = self.fresh_id()?;
+        let mut message = Message::new(msg_type, from.clone(), to.clone(), content_of(p, Side::Request, &fields), at);
+        message.request_id = Some(id.clone());
+        message.fields = fields.clone();
+        let created = Event::RequestCreated {
+            request_id: id.clone(),
+            request_kind: kind,
+            requester: from.clone(),
+            addressee: to.clone(),
+            plan: None,
+            fields,
+        };
+        let events = self.inject_faults(vec![created, Event::MessageSent { message }]);
+        self.commit(at, events)?;
+        Ok(id)
+    }
+
+    /// Checks everything `respond` would check, without answering; returns
+    /// the state the answer would lead to.
+    pub fn check_respond(
+        &self,
+        protocol: ProtocolIx,
+        id: &RequestId,
+        by: &AgentName,
+        approve: bool,
+        fields: &Fields,
+    ) -> Result<RequestStatus, TeamError> {
+        let set = &self.state.protocols;
+        set.get(protocol)?;
+        let kind = set.kind(protocol).ok_or(crate::protocol::ProtocolsError::UnknownProtocol(protocol.0))?;
+        let next = self.state.check_answer(id, kind, by, approve)?;
+        set.check_fields(protocol, Side::Response, fields)?;
+        Ok(next)
+    }
+
+    /// `by` answers request `id` of protocol `protocol`: the request moves
+    /// (and its protocol's effects apply) and the response message, with
+    /// `fields`, goes back to the requester. The lesson's two go their own
+    /// way (`answer`). Returns the new status.
+    pub fn respond(
+        &mut self,
+        protocol: ProtocolIx,
+        id: &RequestId,
+        by: &AgentName,
+        approve: bool,
+        fields: Fields,
+        at: Millis,
+    ) -> Result<RequestStatus, TeamError> {
+        let to = self.check_respond(protocol, id, by, approve, &fields)?;
+        let set = self.state.protocols.clone();
+        let p = set.get(protocol)?;
+        let content = content_of(p, Side::Response, &fields);
+        let kind = set.kind(protocol).ok_or(crate::protocol::ProtocolsError::UnknownProtocol(protocol.0))?;
+        if matches!(kind, RequestKind::Shutdown | RequestKind::Plan) {
+            return self.answer(kind, id, by, approve, &content, at);
+        }
+        let msg_type = set.response_type(protocol).ok_or(crate::protocol::ProtocolsError::UnknownProtocol(protocol.0))?;
+        let req = self.state.tracker.get(id).ok_or_else(|| TrackerError::UnknownRequest(id.clone()))?;
+        let mut message = Message::new(msg_type, by.clone(), req.requester.clone(), content, at);
+        message.request_id = Some(id.clone());
+        message.approve = Some(approve);
+        message.fields = fields;
+        let moved = Event::RequestTransitioned { request_id: id.clone(), request_kind: kind, by: by.clone(), from: req.status, to };
+        let events = self.inject_faults(vec![moved, Event::MessageSent { message }]);
+        self.commit(at, events)?;
+        Ok(to)
+    }
+
+    /// Request `id` expires now: `pending -> rejected` with cause
+    /// `expired` (and its protocol's `on_reject` effects). Refused unless
+    /// its protocol has a deadline and it is pending. It does not look at
+    /// the clock: the explorer takes the deadline passing as a choice;
+    /// `expire_due` is the clock's way.
+    pub fn expire(&mut self, id: &RequestId, at: Millis) -> Result<(), TeamError> {
+        let kind = self.state.tracker.get(id).ok_or_else(|| TrackerError::UnknownRequest(id.clone()))?.kind;
+        self.commit(at, vec![Event::RequestExpired { request_id: id.clone(), request_kind: kind }]).map(drop)
+    }
+
+    /// The pending requests whose deadline has passed at `now`
+    /// (`created_at + deadline_ms <= now`), in creation order.
+    pub fn due_expiries(&self, now: Millis) -> Vec<RequestId> {
+        if self.state.protocols.is_lesson_only() {
+            return Vec::new();
+        }
+        self.state
+            .tracker
+            .pending()
+            .filter(|r| {
+                let deadline = self.state.protocols.protocol_of(r.kind).and_then(|(_, p)| p.deadline_ms);
+                deadline.is_some_and(|d| r.created_at.0.saturating_add(d) <= now.0)
+            })
+            .map(|r| r.id.clone())
+            .collect()
+    }
+
+    /// Expires, as one step at `now`, every request whose deadline has
+    /// passed; returns their ids (none: nothing recorded).
+    pub fn expire_due(&mut self, now: Millis) -> Result<Vec<RequestId>, TeamError> {
+        let due = self.due_expiries(now);
+        if due.is_empty() {
+            return Ok(due);
+        }
+        let events = due
+            .iter()
+            .filter_map(|id| {
+                let kind = self.state.tracker.get(id)?.kind;
+                Some(Event::RequestExpired { request_id: id.clone(), request_kind: kind })
+            })
+            .collect();
+        self.commit(now, events)?;
+        Ok(due)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::bus::BusError;
+    use crate::protocol::FieldValue;
+
+    const FILE: &str = r#"
+format = 1
+
+[[gate]]
+name = "build"
+tools = ["write_file"]
+
+[[protocol]]
+name = "handoff"
+request = "handoff_request"
+response = "handoff_response"
+from = "lead"
+to = "teammate"
+on_approve = [{ effect = "exit", who = "addressee" }, { effect = "open_gate", gate = "build", who = "addressee" }]
+on_reject = [{ effect = "close_gate", gate = "build", who = "addressee" }]
+deadline_ms = 10
+tools.request = { name = "hand_off", description = "Ask a teammate to hand off." }
+tools.respond = { name = "answer_handoff", description = "Answer a handoff." }
+"#;
+
+    fn name(s: &str) -> AgentName {
+        AgentName::parse(s).unwrap()
+    }
+
+    /// A team under `FILE` with ann, her build gate closed, and a pending
+    /// handoff to her.
+    fn team() -> (Team, RequestId) {
+        let file = crate::protocol::file::load(FILE).unwrap();
+        let mut t = Team::with_protocols("t", 1, Arc::new(file));
+        let ann = name("ann");
+        t.spawn(&ann, "coder", false, Millis(0)).unwrap();
+        let id = t.ask(ProtocolIx(0), &AgentName::lead(), &ann, Fields::new(), Millis(1)).unwrap();
+        t.respond(ProtocolIx(0), &id, &ann, false, Fields::new(), Millis(2)).unwrap();
+        assert!(t.gate_closed(&ann, GateIx(0)));
+        let id = t.ask(ProtocolIx(0), &AgentName::lead(), &ann, Fields::new(), Millis(3)).unwrap();
+        (t, id)
+    }
+
+    #[test]
+    fn a_refused_command_takes_back_a_file_protocols_effects() {
+        let (mut t, id) = team();
+        let ann = name("ann");
+        let (state, len) = (t.state().clone(), t.trace().len());
+        let kind = t.request(&id).unwrap().kind;
+        let moved = Event::RequestTransitioned {
+            request_id: id,
+            request_kind: kind,
+            by: ann.clone(),
+            from: RequestStatus::Pending,
+            to: RequestStatus::Approved,
+        };
+        assert_eq!(t.commit(Millis(4), vec![moved, Event::MessageReleased { held: 99 }]), Err(TeamError::Bus(BusError::NotHeld(99))));
+        assert_eq!((t.state(), t.trace().len()), (&state, len), "exit and gate taken back");
+        assert!(!t.is_exiting(&ann) && t.gate_closed(&ann, GateIx(0)));
+    }
+
+    #[test]
+    fn a_refused_command_takes_back_an_expiry() {
+        let (mut t, id) = team();
+        let (state, len) = (t.state().clone(), t.trace().len());
+        let kind = t.request(&id).unwrap().kind;
+        let expired = Event::RequestExpired { request_id: id, request_kind: kind };
+        assert_eq!(t.commit(Millis(20), vec![expired, Event::MessageReleased { held: 99 }]), Err(TeamError::Bus(BusError::NotHeld(99))));
+        assert_eq!((t.state(), t.trace().len()), (&state, len));
+    }
+
+    #[test]
+    fn an_ask_with_a_field_its_protocol_does_not_declare_is_refused() {
+        let (mut t, _) = team();
+        let mut extra = Fields::new();
+        extra.set("why", FieldValue::Text("x".into()));
+        let err = t.ask(ProtocolIx(0), &AgentName::lead(), &name("ann"), extra, Millis(5)).unwrap_err();
+        assert_eq!(err.to_string(), "a handoff_request has no field 'why'; its fields are: none");
+    }
+}

@@ -17,7 +17,10 @@
 //! undoes whatever else a failed test may have left: it puts back every
 //! function a test replaced through a [`Patch`] (`fetch`, the console, the
 //! window's listener and timer calls), empties the URL's fragment, and
-//! clears `localStorage`, so that each test starts as a first visit on a
+//! clears `localStorage` and deletes the page's IndexedDB database (the
+//! deletion is queued before any request the test makes, so every read
+//! and write of the test comes after it), so that each test starts as a
+//! first visit on a
 //! fresh device and sets what it needs after `Page::start`. No test depends
 //! on what another left, nor on the order they run in.
 //!
@@ -84,7 +87,8 @@ pub(crate) struct Page(());
 
 impl Page {
     /// A clean page: nothing mounted, nothing patched, no fragment, empty
-    /// `localStorage` (whatever a failed test left is undone first).
+    /// `localStorage`, no stored runs (whatever a failed test left is
+    /// undone first).
     pub(crate) fn start() -> Page {
         unmount_all();
         let leftovers = document().query_selector_all(&format!("[{HOST_MARK}]")).unwrap();
@@ -101,10 +105,13 @@ impl Page {
             window().location().set_hash("").unwrap();
         }
         window().local_storage().unwrap().unwrap().clear().unwrap();
+        // Queued now; IndexedDB serves this database's later opens after it.
+        window().indexed_db().unwrap().unwrap().delete_database(team_protocols::ui::browser::idb::DATABASE).unwrap();
         Page(())
     }
 
-    /// Mounts the App as on a first visit: no run kept from before.
+    /// Mounts the App as on a first visit: no run kept from before (a test
+    /// mounts this way only before it keeps any run, so there is none).
     pub(crate) fn mount(&self) -> web_sys::HtmlElement {
         window().local_storage().unwrap().unwrap().remove_item("team-protocols.current").unwrap();
         self.mount_keeping_storage()
@@ -224,6 +231,25 @@ pub(crate) async fn until(what: &str, done: impl Fn() -> bool) {
     loop {
         if done() {
             return;
+        }
+        assert!(js_sys::Date::now() < deadline, "timed out waiting for {what}");
+        gloo_timers::future::TimeoutFuture::new(20).await;
+    }
+}
+
+/// The text the page keeps under `key` in its IndexedDB database.
+pub(crate) async fn stored(key: &str) -> Option<String> {
+    team_protocols::ui::browser::idb::get(team_protocols::ui::browser::idb::DATABASE, key).await.unwrap()
+}
+
+/// Waits (bounded like [`until`]) until what the page keeps under `key`
+/// satisfies `done`; returns it.
+pub(crate) async fn until_stored(what: &str, key: &str, done: impl Fn(&Option<String>) -> bool) -> Option<String> {
+    let deadline = js_sys::Date::now() + 20_000.0;
+    loop {
+        let now = stored(key).await;
+        if done(&now) {
+            return now;
         }
         assert!(js_sys::Date::now() < deadline, "timed out waiting for {what}");
         gloo_timers::future::TimeoutFuture::new(20).await;

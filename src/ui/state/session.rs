@@ -46,6 +46,9 @@ pub struct Session {
     sync_pending: StoredValue<Rc<Cell<bool>>, LocalStorage>,
     /// Live pacing at 1x, in milliseconds per event.
     base_pace: StoredValue<f64>,
+    /// How many runs were started or shown: a restore that finds it changed
+    /// leaves the newer run on screen.
+    runs_shown: StoredValue<u64>,
     /// The settings being edited (they build the next team).
     pub settings: Settings,
     /// The run on screen.
@@ -70,6 +73,7 @@ impl Session {
             queued: StoredValue::new_local(VecDeque::new()),
             sync_pending: StoredValue::new_local(Rc::new(Cell::new(false))),
             base_pace: StoredValue::new(base_pace_ms),
+            runs_shown: StoredValue::new(0),
             settings: Settings::new(),
             run: Run::new(),
             playback: Playback::new(),
@@ -163,6 +167,7 @@ impl Session {
         self.rt_settings.set_value(Some(team.clone()));
         self.queued.update_value(VecDeque::clear);
         self.run.start(team.seed, snapshot);
+        self.runs_shown.update_value(|n| *n += 1);
         self.playback.rewind_to_latest();
         self.banner.set(None);
         self.sync();
@@ -178,6 +183,7 @@ impl Session {
         self.queued.update_value(VecDeque::clear);
         self.playback.playing.set(false);
         self.run.show_recorded(trace, snapshot);
+        self.runs_shown.update_value(|n| *n += 1);
         self.playback.rewind_to_latest();
         self.banner.set(None);
     }
@@ -395,11 +401,27 @@ impl Session {
         }
     }
 
-    /// Keeps the run on screen as the one a reload restores.
+    /// Runs `job` on browser storage in the background; what it refused is
+    /// shown in the banner, unless the page is gone by then.
+    fn in_storage<F>(&self, job: impl FnOnce(storage::Runs) -> F + 'static)
+    where
+        F: std::future::Future<Output = Result<(), StorageError>> + 'static,
+    {
+        let session = *self;
+        leptos::task::spawn_local(async move {
+            if let Err(e) = job(storage::Runs::default()).await {
+                if !session.banner.is_disposed() {
+                    session.storage_error(&e);
+                }
+            }
+        });
+    }
+
+    /// Keeps the run on screen as the one a reload restores (written in
+    /// the background).
     pub fn keep_current(&self) {
-        if let Err(e) = storage::save_current(&self.stored()) {
-            self.storage_error(&e);
-        }
+        let run = self.stored();
+        self.in_storage(move |runs| async move { runs.save_current(&run).await });
     }
 
     /// Shows a stored run: its settings go on the form only if they pass
@@ -418,81 +440,112 @@ impl Session {
         Ok(())
     }
 
-    /// Shows the run from before the reload, if there was one. True if so.
-    /// A banner already up (a bad link) stays.
-    pub fn restore_current(&self) -> bool {
+    /// Brings back the run from before the reload, if there was one, once
+    /// browser storage has read it (IndexedDB answers later). A run started
+    /// or shown before then (a click on a scenario, a link pasted, an
+    /// import) wins: the stored run is not shown over it, and is replaced
+    /// when that run is kept. A banner already up (a bad link) stays.
+    pub fn restore_current(&self) {
         let banner = self.banner.get_untracked();
-        let restored = match storage::load_current() {
-            Ok(Some(run)) => match self.show_stored(run) {
-                Ok(()) => true,
-                Err(e) => {
-                    self.error(tr!(self.cat(), "session-not-restored", error = storage::words(self.cat(), &e)));
-                    storage::forget_current();
-                    false
-                }
-            },
-            Ok(None) => false,
-            Err(e) => {
-                self.storage_error(&e);
-                storage::forget_current();
-                false
+        let runs_shown = self.runs_shown.get_value();
+        let session = *self;
+        leptos::task::spawn_local(async move {
+            let runs = storage::Runs::default();
+            let stored = runs.load_current().await;
+            if session.banner.is_disposed() || session.runs_shown.try_get_value() != Some(runs_shown) {
+                return;
             }
-        };
-        if let Some(first) = banner {
-            let later = self.banner.get_untracked();
-            self.banner.set(Some(match later {
-                Some(later) if later != first => tr!(self.cat(), "session-also", first = first, later = later),
-                _ => first,
-            }));
-        }
-        restored
+            let forget = match stored {
+                Ok(Some(run)) => match session.show_stored(run) {
+                    Ok(()) => false,
+                    Err(e) => {
+                        session.error(tr!(session.cat(), "session-not-restored", error = storage::words(session.cat(), &e)));
+                        true
+                    }
+                },
+                Ok(None) => false,
+                Err(e) => {
+                    session.storage_error(&e);
+                    true
+                }
+            };
+            if let Some(first) = banner {
+                let later = session.banner.get_untracked();
+                session.banner.set(Some(match later {
+                    Some(later) if later != first => tr!(session.cat(), "session-also", first = first, later = later),
+                    _ => first,
+                }));
+            }
+            if forget {
+                runs.forget_current().await;
+            }
+        });
     }
 
     /// Adds the run on screen to the saved runs.
     pub fn save_run(&self) {
-        match storage::save(self.stored()) {
-            Ok(()) => self.refresh_saved(),
-            Err(e) => self.storage_error(&e),
-        }
+        let run = self.stored();
+        let session = *self;
+        self.in_storage(move |runs| async move {
+            runs.save(run).await?;
+            session.refresh_saved();
+            Ok(())
+        });
     }
 
-    /// Re-reads the saved runs list.
+    /// Re-reads the saved runs list (in the background).
     pub fn refresh_saved(&self) {
-        match storage::saved() {
-            Ok(runs) => {
-                self.library.saved.set(runs.into_iter().map(|r| (r.id, r.title)).collect());
-                self.library.damaged.set(None);
+        let session = *self;
+        leptos::task::spawn_local(async move {
+            let saved = storage::Runs::default().saved().await;
+            if session.banner.is_disposed() {
+                return;
             }
-            Err(e) => {
-                self.library.saved.set(Vec::new());
-                self.library.damaged.set(Some(storage::words(self.cat(), &e)));
+            match saved {
+                Ok(runs) => {
+                    session.library.saved.set(runs.into_iter().map(|r| (r.id, r.title)).collect());
+                    session.library.damaged.set(None);
+                }
+                Err(e) => {
+                    session.library.saved.set(Vec::new());
+                    session.library.damaged.set(Some(storage::words(session.cat(), &e)));
+                }
             }
-        }
+        });
     }
 
     /// Opens a saved run for replay.
     pub fn open_saved(&self, id: u64) {
-        let run = storage::saved().and_then(|runs| runs.into_iter().find(|r| r.id == id).ok_or(StorageError::Gone));
-        match run.and_then(|r| self.show_stored(r)) {
-            Ok(()) => self.keep_current(),
-            Err(e) => self.storage_error(&e),
-        }
+        let session = *self;
+        self.in_storage(move |runs| async move {
+            let run = runs.saved().await?.into_iter().find(|r| r.id == id).ok_or(StorageError::Gone)?;
+            if session.banner.is_disposed() {
+                return Ok(());
+            }
+            session.show_stored(run)?;
+            session.keep_current();
+            Ok(())
+        });
     }
 
     /// Deletes a saved run.
     pub fn delete_saved(&self, id: u64) {
-        if let Err(e) = storage::delete(id) {
-            self.storage_error(&e);
-        }
-        self.refresh_saved();
+        let session = *self;
+        self.in_storage(move |runs| async move {
+            let deleted = runs.delete(id).await;
+            session.refresh_saved();
+            deleted
+        });
     }
 
     /// Deletes every saved run (after the user confirmed).
     pub fn clear_saved(&self) {
-        if let Err(e) = storage::clear_saved() {
-            self.storage_error(&e);
-        }
-        self.refresh_saved();
+        let session = *self;
+        self.in_storage(move |runs| async move {
+            let cleared = runs.clear_saved().await;
+            session.refresh_saved();
+            cleared
+        });
     }
 
     /// A link that reopens the run on screen, from its snapshot: a scripted

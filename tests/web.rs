@@ -15,7 +15,7 @@ mod web_page;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_page::{set_hash, stored, until, until_stored, ConsoleLog, Page, Patch, WindowErrors, WindowHooks};
+use web_page::{set_hash, until, ConsoleLog, Page, Patch, WindowErrors, WindowHooks};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -252,7 +252,7 @@ async fn an_unmounted_page_leaves_no_window_listener_or_interval_and_hears_no_ke
     set_select(&host, "Speed", "0.25");
     assert!(!press_on_window(" "), "the page takes Space");
     until("Play's interval", || hooks.intervals() >= 1).await;
-    let kept = until_stored("the finished run kept for a reload", "team-protocols.current", Option::is_some).await;
+    let kept = page.until_stored("the finished run kept for a reload", "team-protocols.current", Option::is_some).await;
 
     page.unmount(&host);
     assert_eq!(host.child_nodes().length(), 0, "the host is empty");
@@ -270,7 +270,7 @@ async fn an_unmounted_page_leaves_no_window_listener_or_interval_and_hears_no_ke
     leptos::task::tick().await;
     assert_eq!(errors.messages(), Vec::<String>::new(), "nothing ran");
     assert!(document().query_selector(".app, .banner-error").unwrap().is_none(), "nothing was drawn");
-    assert_eq!(kept_trace(stored("team-protocols.current").await), kept_trace(kept), "no page kept another run");
+    assert_eq!(kept_trace(page.stored("team-protocols.current").await), kept_trace(kept), "no page kept another run");
     set_hash("").await;
 }
 
@@ -491,9 +491,9 @@ async fn a_stored_key_is_absent_from_every_export_and_from_storage_of_runs() {
     for format in ["json", "mermaid", "svg", "svg-run"] {
         assert!(!exported(&host, format).contains(KEY), "{format} export holds no key");
     }
-    until_stored("the saved run", "team-protocols.saved", Option::is_some).await;
+    page.until_stored("the saved run", "team-protocols.saved", Option::is_some).await;
     for item in ["team-protocols.current", "team-protocols.saved"] {
-        let kept = stored(item).await;
+        let kept = page.stored(item).await;
         assert!(kept.is_some(), "{item} is kept");
         assert!(!kept.unwrap_or_default().contains(KEY), "{item} holds no key");
     }
@@ -815,7 +815,7 @@ async fn a_stored_fault_rule_out_of_range_is_dropped_with_a_banner_and_never_run
     click(&host, "[data-scenario=shutdown]");
     until("the run to finish", || run_finished(&host)).await;
     let storage = window().local_storage().unwrap().unwrap();
-    let stored = until_stored("the run kept", "team-protocols.current", Option::is_some).await.unwrap();
+    let stored = page.until_stored("the run kept", "team-protocols.current", Option::is_some).await.unwrap();
     let poisoned = stored.replacen("\"faults\":{\"rules\":[]}", "\"faults\":{\"rules\":[{\"action\":{\"kind\":\"delay\",\"ms\":18446744073709551615},\"msg_type\":null,\"from\":null,\"to\":null,\"probability\":1.0}]}", 1);
     assert_ne!(poisoned, stored, "the stored run names its faults");
     page.unmount(&host);
@@ -924,16 +924,16 @@ async fn a_damaged_saved_list_does_not_block_save_and_can_be_cleared() {
     button(&host, "Save run").click();
     until("the run listed as saved", || all(&host, ".saved-open").len() == 1).await;
     assert_eq!(banner(&host), "", "saving works");
-    let first = stored("team-protocols.saved").await;
-    storage.set_item("team-protocols.saved", "{ not a list").unwrap();
+    let first = page.stored("team-protocols.saved").await;
+    page.store("team-protocols.saved", "{ not a list").await;
     button(&host, "Save run").click();
-    until_stored("a new list", "team-protocols.saved", |l| l.as_deref().is_some_and(|l| l.starts_with('[')) && *l != first).await;
+    page.until_stored("a new list", "team-protocols.saved", |l| l.as_deref().is_some_and(|l| l.starts_with('[')) && *l != first).await;
     until("the new list shown", || all(&host, ".saved-open").len() == 1).await;
     button(&host, "Clear saved runs").click();
     leptos::task::tick().await;
     button(&host, "Yes, delete every saved run").click();
     until("the list emptied", || all(&host, ".saved-open").is_empty()).await;
-    until_stored("the list deleted", "team-protocols.saved", Option::is_none).await;
+    page.until_stored("the list deleted", "team-protocols.saved", Option::is_none).await;
     assert!(storage.get_item("team-protocols.saved").unwrap().is_none());
 }
 

@@ -3,22 +3,21 @@
 //! reload; runs an older page kept in `localStorage` move over once; and a
 //! run started while the stored one is still being read wins.
 //!
-//! Each test mounts its Apps through a `web_page::Page`, which deletes the
-//! page's IndexedDB database and clears `localStorage` first, and each
-//! test deletes the database again when it ends: no test reads what
-//! another left. Every asynchronous check is a bounded poll.
+//! Each test mounts its Apps through a `web_page::Page`, which clears
+//! `localStorage` first and gives them an IndexedDB database of their own:
+//! no test reads what another left. Every asynchronous check is a bounded
+//! poll.
 #![cfg(target_arch = "wasm32")]
 
 mod web_page;
 
 use leptos::prelude::*;
 use team_protocols::protocol::{AgentName, Millis, Team, Trace};
-use team_protocols::ui::browser::idb;
-use team_protocols::ui::state::storage::{Runs, StoredRun};
+use team_protocols::ui::state::storage::StoredRun;
 use team_protocols::view::export;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_page::{stored, until, until_stored, Page};
+use web_page::{until, Page};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -88,11 +87,6 @@ fn run_of(trace: &Trace, title: &str) -> StoredRun {
     StoredRun { id: 1, title: title.to_string(), settings: None, trace: export::trace_json(trace) }
 }
 
-/// Deletes the page's database (a test's last step).
-async fn clean_up() {
-    idb::delete_database(idb::DATABASE).await.unwrap();
-}
-
 #[wasm_bindgen_test]
 async fn a_100000_event_run_survives_a_reload_and_is_saved() {
     let page = Page::start();
@@ -100,7 +94,7 @@ async fn a_100000_event_run_survives_a_reload_and_is_saved() {
     let events = trace.len();
     let run = run_of(&trace, "a long run");
     assert!(run.trace.len() > 5 * 1024 * 1024, "the run outgrows localStorage's 5 MB: {} bytes", run.trace.len());
-    Runs::default().save_current(&run).await.unwrap();
+    page.runs().save_current(&run).await.unwrap();
     // A reload: the new page brings the run back whole.
     let host = page.mount_keeping_storage();
     until_long(&host, "the long run restored", || total_events(&host) == Some(events)).await;
@@ -113,8 +107,6 @@ async fn a_100000_event_run_survives_a_reload_and_is_saved() {
     until_long(&again, "the long run restored again", || total_events(&again) == Some(events)).await;
     until_long(&again, "the saved long run listed", || all(&again, ".saved-open").len() == 1).await;
     assert_eq!(texts(&again, ".banner-error"), Vec::<String>::new(), "no storage error");
-    drop(page);
-    clean_up().await;
 }
 
 #[wasm_bindgen_test]
@@ -130,23 +122,21 @@ async fn runs_kept_in_local_storage_move_to_indexeddb_once() {
     until("the run kept before restored", || total_events(&host) == Some(trace.len())).await;
     until("the run saved before listed", || texts(&host, ".saved-open").iter().any(|t| t.contains("saved before"))).await;
     // Copied, then gone from localStorage: the move happens once.
-    assert_eq!(stored(CURRENT).await.as_deref(), Some(current.as_str()));
-    assert_eq!(stored(SAVED).await.as_deref(), Some(saved.as_str()));
+    assert_eq!(page.stored(CURRENT).await.as_deref(), Some(current.as_str()));
+    assert_eq!(page.stored(SAVED).await.as_deref(), Some(saved.as_str()));
     assert_eq!(local.get_item(CURRENT).unwrap(), None, "the current run left localStorage");
     assert_eq!(local.get_item(SAVED).unwrap(), None, "the saved runs left localStorage");
     // A reload reads IndexedDB: the run is still there.
     page.unmount(&host);
     let again = page.mount_keeping_storage();
     until("the moved run restored", || total_events(&again) == Some(trace.len())).await;
-    drop(page);
-    clean_up().await;
 }
 
 #[wasm_bindgen_test]
 async fn a_run_started_before_the_stored_run_is_read_wins() {
     let page = Page::start();
     let old = long_trace(40);
-    Runs::default().save_current(&run_of(&old, "kept before")).await.unwrap();
+    page.runs().save_current(&run_of(&old, "kept before")).await.unwrap();
     let host = page.mount_keeping_storage();
     // Clicked at once: IndexedDB has not answered yet (it answers only
     // after this test yields).
@@ -155,13 +145,16 @@ async fn a_run_started_before_the_stored_run_is_read_wins() {
     until("the scenario's run to finish", || run_finished(&host)).await;
     let labels = arrow_labels(&host);
     assert!(labels.iter().any(|l| l.contains("shutdown")), "the scenario's run is on screen: {labels:?}");
-    assert_ne!(total_events(&host), Some(old.len()), "the stored run was not shown over it");
-    // The scenario's run is kept in place of the old one, and is what a
-    // reload brings back.
-    until_stored("the scenario's run kept", CURRENT, |c| c.as_deref().is_some_and(|c| !c.contains("kept before"))).await;
+    // The scenario's run is kept in place of the old one by a write queued
+    // after the restore's read (a page's storage jobs run in turn): once it
+    // is stored, the restore is over, and it left the scenario's run on
+    // screen.
+    page.until_stored("the scenario's run kept", CURRENT, |c| c.as_deref().is_some_and(|c| !c.contains("kept before"))).await;
+    leptos::task::tick().await;
+    assert_eq!(arrow_labels(&host), labels, "the stored run was not shown over the scenario's");
+    assert_ne!(total_events(&host), Some(old.len()), "the stored run was not shown over the scenario's");
+    // And a reload brings the scenario's run back.
     page.unmount(&host);
     let again = page.mount_keeping_storage();
     until("the scenario's run restored", || arrow_labels(&again) == labels).await;
-    drop(page);
-    clean_up().await;
 }

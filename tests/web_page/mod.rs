@@ -17,12 +17,17 @@
 //! undoes whatever else a failed test may have left: it puts back every
 //! function a test replaced through a [`Patch`] (`fetch`, the console, the
 //! window's listener and timer calls), empties the URL's fragment, and
-//! clears `localStorage` and deletes the page's IndexedDB database (the
-//! deletion is queued before any request the test makes, so every read
-//! and write of the test comes after it), so that each test starts as a
-//! first visit on a
+//! clears `localStorage`, so that each test starts as a first visit on a
 //! fresh device and sets what it needs after `Page::start`. No test depends
 //! on what another left, nor on the order they run in.
+//!
+//! Runs kept in IndexedDB: each `Page` names a database of its own, new
+//! to the browser, and every App it mounts keeps its runs there (the
+//! `storage::Database` context). A page's App writes in the background,
+//! and a write already under way when its test ends may land later: it
+//! lands in that test's database, which no later test reads. (An
+//! unmounted App starts no new read or write.) The `Page`'s drop deletes
+//! its database.
 //!
 //! Also here: [`until`], the bounded poll every check of something
 //! asynchronous waits with (never a fixed sleep), [`set_hash`], which
@@ -39,6 +44,8 @@ use std::rc::Rc;
 
 use leptos::prelude::*;
 use leptos::reactive::owner::WeakOwner;
+use team_protocols::ui::browser::idb;
+use team_protocols::ui::state::storage::{Database, Runs};
 use team_protocols::ui::App;
 use team_protocols::view::i18n::Locale;
 use wasm_bindgen::{JsCast, JsValue};
@@ -82,13 +89,22 @@ thread_local! {
     static MOUNTED: RefCell<Vec<Mounted>> = const { RefCell::new(Vec::new()) };
 }
 
+thread_local! {
+    /// How many `Page`s this test binary started: part of each one's
+    /// database name.
+    static PAGES: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
 /// The page of one test. See the module's doc.
-pub(crate) struct Page(());
+pub(crate) struct Page {
+    /// The IndexedDB database its Apps keep their runs in.
+    database: Rc<str>,
+}
 
 impl Page {
     /// A clean page: nothing mounted, nothing patched, no fragment, empty
-    /// `localStorage`, no stored runs (whatever a failed test left is
-    /// undone first).
+    /// `localStorage`, no stored runs (a database of its own, new to the
+    /// browser; whatever a failed test left is undone first).
     pub(crate) fn start() -> Page {
         unmount_all();
         let leftovers = document().query_selector_all(&format!("[{HOST_MARK}]")).unwrap();
@@ -105,15 +121,49 @@ impl Page {
             window().location().set_hash("").unwrap();
         }
         window().local_storage().unwrap().unwrap().clear().unwrap();
-        // Queued now; IndexedDB serves this database's later opens after it.
-        window().indexed_db().unwrap().unwrap().delete_database(team_protocols::ui::browser::idb::DATABASE).unwrap();
-        Page(())
+        let n = PAGES.with(|p| {
+            p.set(p.get() + 1);
+            p.get()
+        });
+        // The time makes it new to the browser too (its profile may hold
+        // databases of an earlier run of this binary).
+        let database = format!("team-protocols-test-{}-{n}", js_sys::Date::now() as u64).into();
+        Page { database }
+    }
+
+    /// The runs this page's Apps keep, as the page reads and writes them.
+    pub(crate) fn runs(&self) -> Runs {
+        Runs::in_database(&self.database)
+    }
+
+    /// The text this page's Apps keep under `key` in IndexedDB.
+    pub(crate) async fn stored(&self, key: &str) -> Option<String> {
+        idb::get(&self.database, key).await.unwrap()
+    }
+
+    /// Puts `text` under `key` in this page's IndexedDB database (what a
+    /// page wrote before, damaged or not).
+    pub(crate) async fn store(&self, key: &str, text: &str) {
+        idb::write(&self.database, &[(key, Some(text))]).await.unwrap();
+    }
+
+    /// Waits (bounded like [`until`]) until what this page's Apps keep
+    /// under `key` satisfies `done`; returns it.
+    pub(crate) async fn until_stored(&self, what: &str, key: &str, done: impl Fn(&Option<String>) -> bool) -> Option<String> {
+        let deadline = js_sys::Date::now() + 20_000.0;
+        loop {
+            let now = self.stored(key).await;
+            if done(&now) {
+                return now;
+            }
+            assert!(js_sys::Date::now() < deadline, "timed out waiting for {what}");
+            gloo_timers::future::TimeoutFuture::new(20).await;
+        }
     }
 
     /// Mounts the App as on a first visit: no run kept from before (a test
     /// mounts this way only before it keeps any run, so there is none).
     pub(crate) fn mount(&self) -> web_sys::HtmlElement {
-        window().local_storage().unwrap().unwrap().remove_item("team-protocols.current").unwrap();
         self.mount_keeping_storage()
     }
 
@@ -135,8 +185,10 @@ impl Page {
         document().body().unwrap().append_child(&host).unwrap();
         let owner = Rc::new(RefCell::new(None));
         let root = owner.clone();
+        let database = Database(self.database.to_string());
         let handle = leptos::mount::mount_to(host.clone(), move || {
             *root.borrow_mut() = Owner::current().map(|o| o.downgrade());
+            provide_context(database);
             f()
         });
         MOUNTED.with(|m| m.borrow_mut().push(Mounted { host: host.clone(), handle: Box::new(handle), owner }));
@@ -157,6 +209,10 @@ impl Page {
 impl Drop for Page {
     fn drop(&mut self) {
         unmount_all();
+        // Queued: it waits for any connection still open, then deletes.
+        if let Some(factory) = window().indexed_db().ok().flatten() {
+            let _ = factory.delete_database(&self.database);
+        }
     }
 }
 
@@ -231,25 +287,6 @@ pub(crate) async fn until(what: &str, done: impl Fn() -> bool) {
     loop {
         if done() {
             return;
-        }
-        assert!(js_sys::Date::now() < deadline, "timed out waiting for {what}");
-        gloo_timers::future::TimeoutFuture::new(20).await;
-    }
-}
-
-/// The text the page keeps under `key` in its IndexedDB database.
-pub(crate) async fn stored(key: &str) -> Option<String> {
-    team_protocols::ui::browser::idb::get(team_protocols::ui::browser::idb::DATABASE, key).await.unwrap()
-}
-
-/// Waits (bounded like [`until`]) until what the page keeps under `key`
-/// satisfies `done`; returns it.
-pub(crate) async fn until_stored(what: &str, key: &str, done: impl Fn(&Option<String>) -> bool) -> Option<String> {
-    let deadline = js_sys::Date::now() + 20_000.0;
-    loop {
-        let now = stored(key).await;
-        if done(&now) {
-            return now;
         }
         assert!(js_sys::Date::now() < deadline, "timed out waiting for {what}");
         gloo_timers::future::TimeoutFuture::new(20).await;

@@ -150,10 +150,3 @@ pub async fn write(name: &str, changes: &[(&str, Option<&str>)]) -> Result<(), I
     db.close();
     written
 }
-
-/// Deletes the database `name` (every key in it).
-pub async fn delete_database(name: &str) -> Result<(), IdbError> {
-    let factory = web_sys::window().and_then(|w| w.indexed_db().ok().flatten()).ok_or(IdbError::Unavailable)?;
-    let req = factory.delete_database(name).map_err(|e| refused(&e))?;
-    request(&req).await.map(|_| ())
-}

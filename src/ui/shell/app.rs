@@ -89,6 +89,11 @@ pub fn App(
     let l = Lang::from_browser();
     provide_context(l);
     let s = Session::new(pace_ms.map_or(crate::ui::state::session::BASE_PACE_MS, |p| p as f64)).speaking(l);
+    // Runs are kept in the page's database, or the one a context names (a
+    // browser test's page).
+    if let Some(db) = use_context::<crate::ui::state::storage::Database>() {
+        s.keep_runs_in(crate::ui::state::storage::Runs::in_database(&db.0));
+    }
     provide_context(s);
     // Unmounted (a test's page, or the tab going away): the team stops.
     on_cleanup(move || s.end());

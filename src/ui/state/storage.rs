@@ -4,11 +4,15 @@
 //! what built the run (never an API key); the language chosen with the
 //! switcher; and, separately and only when asked, a remembered API key per
 //! provider (both small, in `localStorage`). Runs a page before this one
-//! kept in `localStorage` move to IndexedDB once, at the first read or
-//! write, and leave `localStorage` when the copy succeeded.
+//! kept in `localStorage` move to IndexedDB once per [`Runs`], at its
+//! first read or write, and leave `localStorage` when the copy succeeded
+//! (unless something changed them meanwhile).
 //!
 //! Owns the storage format, the storage keys and their errors. What is
 //! shown is the session's business; this module only reads and writes.
+
+use std::cell::Cell;
+use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsValue;
@@ -107,51 +111,75 @@ fn read_refused(e: IdbError) -> StorageError {
     }
 }
 
-/// The runs kept in browser storage, in the IndexedDB database `database`
-/// (the page's is [`idb::DATABASE`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Names the IndexedDB database the Apps mounted under it keep their runs
+/// in, in place of the page's own [`idb::DATABASE`] (a context: each
+/// browser test's page gives its Apps a database of their own, so what one
+/// test's page writes late never reaches another test's).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Database(pub String);
+
+/// The runs kept in browser storage, in one IndexedDB database (the page's
+/// is [`idb::DATABASE`]). Clones share whether the move from
+/// `localStorage` is done.
+#[derive(Debug, Clone)]
 pub struct Runs {
-    database: &'static str,
+    database: Rc<str>,
+    /// Set once the move from `localStorage` succeeded (or found nothing).
+    migrated: Rc<Cell<bool>>,
 }
 
 impl Default for Runs {
     fn default() -> Self {
-        Runs { database: idb::DATABASE }
+        Runs::in_database(idb::DATABASE)
     }
 }
 
 impl Runs {
     /// The runs kept in the database `database`.
-    pub fn in_database(database: &'static str) -> Self {
-        Runs { database }
+    pub fn in_database(database: &str) -> Self {
+        Runs { database: database.into(), migrated: Rc::new(Cell::new(false)) }
+    }
+
+    /// The database's name.
+    pub fn database(&self) -> &str {
+        &self.database
     }
 
     /// Moves runs a page before this one kept in `localStorage` into
     /// IndexedDB, all in one transaction, then removes them from
-    /// `localStorage`. Nothing to move (the usual case) costs three reads.
+    /// `localStorage` (each only if it still holds what was copied). Done
+    /// once; nothing to move (the usual case) costs three reads.
     async fn migrate(&self) -> Result<(), StorageError> {
-        let Ok(local) = storage() else { return Ok(()) };
-        let old: Vec<(&str, String)> =
-            [CURRENT, SAVED, SAVED_DAMAGED].into_iter().filter_map(|k| local.get_item(k).ok().flatten().map(|v| (k, v))).collect();
-        if old.is_empty() {
+        if self.migrated.get() {
             return Ok(());
         }
-        let changes: Vec<(&str, Option<&str>)> = old.iter().map(|(k, v)| (*k, Some(v.as_str()))).collect();
-        idb::write(self.database, &changes).await.map_err(write_refused)?;
-        for (key, _) in old {
-            let _ = local.remove_item(key);
+        let Ok(local) = storage() else {
+            self.migrated.set(true);
+            return Ok(());
+        };
+        let old: Vec<(&str, String)> =
+            [CURRENT, SAVED, SAVED_DAMAGED].into_iter().filter_map(|k| local.get_item(k).ok().flatten().map(|v| (k, v))).collect();
+        if !old.is_empty() {
+            let changes: Vec<(&str, Option<&str>)> = old.iter().map(|(k, v)| (*k, Some(v.as_str()))).collect();
+            idb::write(&self.database, &changes).await.map_err(write_refused)?;
+            for (key, copied) in old {
+                if local.get_item(key).ok().flatten().as_deref() == Some(copied.as_str()) {
+                    let _ = local.remove_item(key);
+                }
+            }
         }
+        self.migrated.set(true);
         Ok(())
     }
 
     async fn read(&self, key: &str) -> Result<Option<String>, StorageError> {
         self.migrate().await?;
-        idb::get(self.database, key).await.map_err(read_refused)
+        idb::get(&self.database, key).await.map_err(read_refused)
     }
 
     async fn write(&self, changes: &[(&str, Option<&str>)]) -> Result<(), StorageError> {
         self.migrate().await?;
-        idb::write(self.database, changes).await.map_err(write_refused)
+        idb::write(&self.database, changes).await.map_err(write_refused)
     }
 
     /// Keeps `run` as the current run.

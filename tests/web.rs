@@ -814,12 +814,11 @@ async fn a_stored_fault_rule_out_of_range_is_dropped_with_a_banner_and_never_run
     leptos::task::tick().await;
     click(&host, "[data-scenario=shutdown]");
     until("the run to finish", || run_finished(&host)).await;
-    let storage = window().local_storage().unwrap().unwrap();
     let stored = page.until_stored("the run kept", "team-protocols.current", Option::is_some).await.unwrap();
     let poisoned = stored.replacen("\"faults\":{\"rules\":[]}", "\"faults\":{\"rules\":[{\"action\":{\"kind\":\"delay\",\"ms\":18446744073709551615},\"msg_type\":null,\"from\":null,\"to\":null,\"probability\":1.0}]}", 1);
     assert_ne!(poisoned, stored, "the stored run names its faults");
     page.unmount(&host);
-    storage.set_item("team-protocols.current", &poisoned).unwrap();
+    page.store("team-protocols.current", &poisoned).await;
     let reloaded = page.mount_keeping_storage();
     leptos::task::tick().await;
     until("a banner", || banner(&reloaded).contains("fault")).await;

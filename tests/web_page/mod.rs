@@ -21,13 +21,13 @@
 //! fresh device and sets what it needs after `Page::start`. No test depends
 //! on what another left, nor on the order they run in.
 //!
-//! Runs kept in IndexedDB: each `Page` names a database of its own, new
-//! to the browser, and every App it mounts keeps its runs there (the
-//! `storage::Database` context). A page's App writes in the background,
-//! and a write already under way when its test ends may land later: it
-//! lands in that test's database, which no later test reads. (An
-//! unmounted App starts no new read or write.) The `Page`'s drop deletes
-//! its database.
+//! Runs kept in IndexedDB: each `Page` has a database of its own, new to
+//! the browser, and every App it mounts reads and writes it through one
+//! queue the `Page` holds (the `storage::SharedQueue` context). A write
+//! an App asked for before its test ended may land later: it lands in
+//! that test's database, which no later test reads. Within a test, an App
+//! mounted again (a reload) reads after every write the one before it
+//! asked for. The `Page`'s drop deletes its database.
 //!
 //! Also here: [`until`], the bounded poll every check of something
 //! asynchronous waits with (never a fixed sleep), [`set_hash`], which
@@ -45,7 +45,7 @@ use std::rc::Rc;
 use leptos::prelude::*;
 use leptos::reactive::owner::WeakOwner;
 use team_protocols::ui::browser::idb;
-use team_protocols::ui::state::storage::{Database, Runs};
+use team_protocols::ui::state::storage::{Runs, SharedQueue, StorageQueue};
 use team_protocols::ui::App;
 use team_protocols::view::i18n::Locale;
 use wasm_bindgen::{JsCast, JsValue};
@@ -99,6 +99,10 @@ thread_local! {
 pub(crate) struct Page {
     /// The IndexedDB database its Apps keep their runs in.
     database: Rc<str>,
+    /// Owns the queue (the Apps come and go; it stays).
+    owner: Owner,
+    /// The queue its Apps read and write the database through.
+    queue: SharedQueue,
 }
 
 impl Page {
@@ -127,8 +131,10 @@ impl Page {
         });
         // The time makes it new to the browser too (its profile may hold
         // databases of an earlier run of this binary).
-        let database = format!("team-protocols-test-{}-{n}", js_sys::Date::now() as u64).into();
-        Page { database }
+        let database: Rc<str> = format!("team-protocols-test-{}-{n}", js_sys::Date::now() as u64).into();
+        let owner = Owner::new();
+        let queue = owner.with(|| SharedQueue(StoredValue::new_local(StorageQueue::new(Runs::in_database(&database)))));
+        Page { database, owner, queue }
     }
 
     /// The runs this page's Apps keep, as the page reads and writes them.
@@ -142,9 +148,21 @@ impl Page {
     }
 
     /// Puts `text` under `key` in this page's IndexedDB database (what a
-    /// page wrote before, damaged or not).
+    /// page wrote before, damaged or not), after every read and write its
+    /// Apps asked for before (through their queue).
     pub(crate) async fn store(&self, key: &str, text: &str) {
-        idb::write(&self.database, &[(key, Some(text))]).await.unwrap();
+        let (key, text) = (key.to_string(), text.to_string());
+        let done = Rc::new(std::cell::Cell::new(false));
+        let written = done.clone();
+        self.queue.0.with_value(|queue| {
+            queue.push(Box::new(move |runs| {
+                Box::pin(async move {
+                    idb::write(runs.database(), &[(&key, Some(&text))]).await.unwrap();
+                    written.set(true);
+                })
+            }))
+        });
+        until("the page's write", || done.get()).await;
     }
 
     /// Waits (bounded like [`until`]) until what this page's Apps keep
@@ -185,10 +203,10 @@ impl Page {
         document().body().unwrap().append_child(&host).unwrap();
         let owner = Rc::new(RefCell::new(None));
         let root = owner.clone();
-        let database = Database(self.database.to_string());
+        let queue = self.queue;
         let handle = leptos::mount::mount_to(host.clone(), move || {
             *root.borrow_mut() = Owner::current().map(|o| o.downgrade());
-            provide_context(database);
+            provide_context(queue);
             f()
         });
         MOUNTED.with(|m| m.borrow_mut().push(Mounted { host: host.clone(), handle: Box::new(handle), owner }));
@@ -209,6 +227,7 @@ impl Page {
 impl Drop for Page {
     fn drop(&mut self) {
         unmount_all();
+        self.owner.cleanup();
         // Queued: it waits for any connection still open, then deletes.
         if let Some(factory) = window().indexed_db().ok().flatten() {
             let _ = factory.delete_database(&self.database);

@@ -8,10 +8,9 @@
 //! Owns the actions (run, stop, step, answer, save, open). It must not draw
 //! anything, and it must not build a model itself (`model::provider_settings`).
 
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 use std::collections::VecDeque;
 use std::future::Future;
-use std::pin::Pin;
 use std::rc::Rc;
 
 use leptos::prelude::*;
@@ -52,7 +51,7 @@ pub struct Session {
     /// leaves the newer run on screen.
     runs_shown: StoredValue<u64>,
     /// Where runs are kept, and the reads and writes waiting their turn.
-    storage: StoredValue<StorageJobs, LocalStorage>,
+    storage: StoredValue<storage::StorageQueue, LocalStorage>,
     /// The settings being edited (they build the next team).
     pub settings: Settings,
     /// The run on screen.
@@ -78,7 +77,7 @@ impl Session {
             sync_pending: StoredValue::new_local(Rc::new(Cell::new(false))),
             base_pace: StoredValue::new(base_pace_ms),
             runs_shown: StoredValue::new(0),
-            storage: StoredValue::new_local(StorageJobs::new(storage::Runs::default())),
+            storage: StoredValue::new_local(storage::StorageQueue::new(storage::Runs::default())),
             settings: Settings::new(),
             run: Run::new(),
             playback: Playback::new(),
@@ -93,10 +92,11 @@ impl Session {
         Session { lang, ..self }
     }
 
-    /// Keeps this session's runs in `runs` from now on (the page's own
-    /// database unless told otherwise; told before any is read or kept).
-    pub fn keep_runs_in(&self, runs: storage::Runs) {
-        self.storage.set_value(StorageJobs::new(runs));
+    /// Reads and keeps this session's runs through `queue` from now on
+    /// (a queue of its own, on the page's database, unless told otherwise
+    /// before any run is read or kept).
+    pub fn keep_runs_through(&self, queue: storage::StorageQueue) {
+        self.storage.set_value(queue);
     }
 
     /// The catalog of the page's language, untracked.
@@ -412,14 +412,14 @@ impl Session {
         }
     }
 
-    /// Queues `job` on browser storage, after the session's jobs asked for
-    /// before it (see [`StorageJobs`]).
+    /// Queues `job` on browser storage, after the jobs asked for before it
+    /// (see [`storage::StorageQueue`]); nothing once the session is gone.
+    /// A job that touches the page checks first that it is still there.
     fn storage_job<F>(&self, job: impl FnOnce(storage::Runs) -> F + 'static)
     where
         F: Future<Output = ()> + 'static,
     {
-        let session = *self;
-        self.storage.with_value(|jobs| jobs.push(Box::new(move |runs| Box::pin(job(runs))), move || !session.banner.is_disposed()));
+        let _ = self.storage.try_with_value(|queue| queue.push(Box::new(move |runs| Box::pin(job(runs)))));
     }
 
     /// Runs `job` on browser storage in the background; what it refused is
@@ -594,50 +594,6 @@ impl Session {
             (None, None) => self.run.trace.with(share::trace_fragment)?,
         };
         Ok(format!("{base}#{fragment}"))
-    }
-}
-
-/// One job on browser storage: what it does with the session's runs.
-type StorageJob = Box<dyn FnOnce(storage::Runs) -> Pin<Box<dyn Future<Output = ()>>>>;
-
-/// A session's jobs on browser storage, run one at a time in the order
-/// they were asked for (so the run kept after a restore is written after
-/// the restore's read, and the move from `localStorage` comes first), and
-/// dropped unstarted once the session is gone: an unmounted page starts no
-/// read or write (one already under way finishes).
-#[derive(Clone)]
-struct StorageJobs {
-    runs: storage::Runs,
-    queue: Rc<RefCell<VecDeque<StorageJob>>>,
-    draining: Rc<Cell<bool>>,
-}
-
-impl StorageJobs {
-    fn new(runs: storage::Runs) -> Self {
-        StorageJobs { runs, queue: Rc::new(RefCell::new(VecDeque::new())), draining: Rc::new(Cell::new(false)) }
-    }
-
-    /// Queues `job`, and runs the queue unless it is running: each job
-    /// starts only while `alive` holds; once it does not, the rest go.
-    fn push(&self, job: StorageJob, alive: impl Fn() -> bool + 'static) {
-        self.queue.borrow_mut().push_back(job);
-        if self.draining.replace(true) {
-            return;
-        }
-        let jobs = self.clone();
-        leptos::task::spawn_local(async move {
-            loop {
-                let next = if alive() {
-                    jobs.queue.borrow_mut().pop_front()
-                } else {
-                    jobs.queue.borrow_mut().clear();
-                    None
-                };
-                let Some(job) = next else { break };
-                job(jobs.runs.clone()).await;
-            }
-            jobs.draining.set(false);
-        });
     }
 }
 

@@ -8,12 +8,17 @@
 //! first read or write, and leave `localStorage` when the copy succeeded
 //! (unless something changed them meanwhile).
 //!
-//! Owns the storage format, the storage keys and their errors. What is
-//! shown is the session's business; this module only reads and writes.
+//! Owns the storage format, the storage keys, their errors, and the queue
+//! a page's reads and writes wait their turn in. What is shown is the
+//! session's business; this module only reads and writes.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
+use std::future::Future;
+use std::pin::Pin;
 use std::rc::Rc;
 
+use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsValue;
 
@@ -111,12 +116,52 @@ fn read_refused(e: IdbError) -> StorageError {
     }
 }
 
-/// Names the IndexedDB database the Apps mounted under it keep their runs
-/// in, in place of the page's own [`idb::DATABASE`] (a context: each
-/// browser test's page gives its Apps a database of their own, so what one
-/// test's page writes late never reaches another test's).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Database(pub String);
+/// One job on browser storage: what it does with the runs.
+pub type StorageJob = Box<dyn FnOnce(Runs) -> Pin<Box<dyn Future<Output = ()>>>>;
+
+/// The jobs on browser storage of a page, run one at a time in the order
+/// they were asked for: the run kept after a restore is written after the
+/// restore's read, and the move from `localStorage` (done by the first
+/// job) comes before everything else. Each job runs to its end, the page
+/// still there or not (a write asked for is done). Clones share the queue.
+#[derive(Clone)]
+pub struct StorageQueue {
+    runs: Runs,
+    queue: Rc<RefCell<VecDeque<StorageJob>>>,
+    draining: Rc<Cell<bool>>,
+}
+
+impl StorageQueue {
+    /// An empty queue on `runs`.
+    pub fn new(runs: Runs) -> Self {
+        StorageQueue { runs, queue: Rc::new(RefCell::new(VecDeque::new())), draining: Rc::new(Cell::new(false)) }
+    }
+
+    /// Queues `job`, and runs the queue unless it is running.
+    pub fn push(&self, job: StorageJob) {
+        self.queue.borrow_mut().push_back(job);
+        if self.draining.replace(true) {
+            return;
+        }
+        let jobs = self.clone();
+        leptos::task::spawn_local(async move {
+            loop {
+                let next = jobs.queue.borrow_mut().pop_front();
+                let Some(job) = next else { break };
+                job(jobs.runs.clone()).await;
+            }
+            jobs.draining.set(false);
+        });
+    }
+}
+
+/// A context: the storage queue the Apps mounted under it share, in place
+/// of one of their own on the page's database. A browser test's page gives
+/// its Apps one on a database of their own, so that what one test's App
+/// writes late never reaches another test, and an App mounted again (a
+/// reload) reads after what the one before it asked to write.
+#[derive(Clone, Copy)]
+pub struct SharedQueue(pub StoredValue<StorageQueue, LocalStorage>);
 
 /// The runs kept in browser storage, in one IndexedDB database (the page's
 /// is [`idb::DATABASE`]). Clones share whether the move from

@@ -38,7 +38,8 @@ const SAVED_DAMAGED: &str = "team-protocols.saved.damaged";
 /// Errors from browser storage, phrased for the banner.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum StorageError {
-    /// No `localStorage` (private mode, disabled, or not a browser).
+    /// No browser storage (IndexedDB or `localStorage` missing: private
+    /// mode, disabled, or not a browser).
     #[error("browser storage is unavailable here; export the trace as JSON to keep it")]
     Unavailable,
     /// Writing failed, usually because the quota is full.

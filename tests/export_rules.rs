@@ -10,7 +10,7 @@ use serde_json::Value;
 use team_protocols::protocol::*;
 use team_protocols::runtime::scenarios::{self, Scenario};
 use team_protocols::view::diagram::layout::layout;
-use team_protocols::view::export::{import_json, mermaid, svg_of_run, trace_json, ImportError, MAX_IMPORT_BYTES};
+use team_protocols::view::export::{import_json, mermaid, read_json, svg_of_run, trace_json, ImportError, MAX_IMPORT_BYTES};
 use team_protocols::view::i18n::Catalog;
 
 mod common;
@@ -307,4 +307,30 @@ fn each_kind_of_bad_file_gets_its_own_error_naming_the_problem() {
         let text = format!("Error: {e}");
         assert!(!text.contains("  ") && !text.ends_with('.'), "reads as one sentence after 'Error: ': {text}");
     }
+}
+
+/// A run the page kept in browser storage reads back past the file-import
+/// cap (a long run is longer than a file one picks), with the same checks
+/// as an import; a file of that size is still refused.
+#[test]
+fn a_stored_run_over_the_import_cap_reads_back_and_a_file_that_size_is_refused() {
+    let mut team = Team::new("long", 7);
+    let (lead, bob) = (AgentName::lead(), AgentName::parse("bob").unwrap());
+    team.spawn(&bob, "coder", false, Millis(0)).unwrap();
+    let mut at = 0;
+    let mut json = trace_json(team.trace());
+    while json.len() as u64 <= MAX_IMPORT_BYTES {
+        for _ in 0..10_000 {
+            at += 1;
+            team.send(&lead, &bob, "message", "status?", Millis(at)).unwrap();
+        }
+        json = trace_json(team.trace());
+    }
+    assert!(matches!(import_json(&json), Err(ImportError::TooLarge { .. })));
+    let back = read_json(&json).unwrap();
+    assert_eq!(back.len(), team.trace().len());
+    assert_eq!(trace_json(&back), json);
+    let broken = json.replacen("\"seq\": 1,", "\"seq\": 9,", 1);
+    assert!(broken != json, "the trace numbers its events");
+    assert!(matches!(read_json(&broken), Err(ImportError::BadSequence { .. })), "the same checks as an import");
 }

@@ -15,7 +15,7 @@ mod web_page;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_page::{set_hash, until, ConsoleLog, Page, WindowErrors, WindowHooks};
+use web_page::{set_hash, until, ConsoleLog, Page, Patch, WindowErrors, WindowHooks};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -219,6 +219,11 @@ async fn keyboard_shortcuts_move_the_cursor() {
 
 /// Dispatches a cancelable `keydown` of `key` on the window, as a keyboard
 /// sends it; true when no one used it (no listener prevented its default).
+/// The trace of a stored run's JSON (its id is the time it was kept).
+fn kept_trace(run: Option<String>) -> Option<serde_json::Value> {
+    run.map(|text| serde_json::from_str::<serde_json::Value>(&text).unwrap()["trace"].clone())
+}
+
 fn press_on_window(key: &str) -> bool {
     let init = web_sys::KeyboardEventInit::new();
     init.set_key(key);
@@ -247,9 +252,7 @@ async fn an_unmounted_page_leaves_no_window_listener_or_interval_and_hears_no_ke
     set_select(&host, "Speed", "0.25");
     assert!(!press_on_window(" "), "the page takes Space");
     until("Play's interval", || hooks.intervals() >= 1).await;
-    let storage = window().local_storage().unwrap().unwrap();
-    let kept = storage.get_item("team-protocols.current").unwrap();
-    assert!(kept.is_some(), "the finished run is kept for a reload");
+    let kept = page.until_stored("the finished run kept for a reload", "team-protocols.current", Option::is_some).await;
 
     page.unmount(&host);
     assert_eq!(host.child_nodes().length(), 0, "the host is empty");
@@ -267,7 +270,7 @@ async fn an_unmounted_page_leaves_no_window_listener_or_interval_and_hears_no_ke
     leptos::task::tick().await;
     assert_eq!(errors.messages(), Vec::<String>::new(), "nothing ran");
     assert!(document().query_selector(".app, .banner-error").unwrap().is_none(), "nothing was drawn");
-    assert_eq!(storage.get_item("team-protocols.current").unwrap(), kept, "no page kept another run");
+    assert_eq!(kept_trace(page.stored("team-protocols.current").await), kept_trace(kept), "no page kept another run");
     set_hash("").await;
 }
 
@@ -453,15 +456,13 @@ async fn a_saved_run_can_be_reopened_and_deleted() {
     let labels = arrow_labels(&host);
     let before = all(&host, ".saved-open").len();
     button(&host, "Save run").click();
-    leptos::task::tick().await;
-    assert_eq!(all(&host, ".saved-open").len(), before + 1);
+    until("the run listed as saved", || all(&host, ".saved-open").len() == before + 1).await;
     click(&host, "[data-scenario=shutdown]");
     until("another run", || run_finished(&host) && arrow_labels(&host) != labels).await;
     click(&host, ".saved-open");
     until("the saved run", || arrow_labels(&host) == labels).await;
     click(&host, ".saved-delete");
-    leptos::task::tick().await;
-    assert_eq!(all(&host, ".saved-open").len(), before);
+    until("the run gone from the list", || all(&host, ".saved-open").len() == before).await;
 }
 
 #[wasm_bindgen_test]
@@ -490,8 +491,11 @@ async fn a_stored_key_is_absent_from_every_export_and_from_storage_of_runs() {
     for format in ["json", "mermaid", "svg", "svg-run"] {
         assert!(!exported(&host, format).contains(KEY), "{format} export holds no key");
     }
+    page.until_stored("the saved run", "team-protocols.saved", Option::is_some).await;
     for item in ["team-protocols.current", "team-protocols.saved"] {
-        assert!(!storage.get_item(item).unwrap().unwrap_or_default().contains(KEY), "{item} holds no key");
+        let kept = page.stored(item).await;
+        assert!(kept.is_some(), "{item} is kept");
+        assert!(!kept.unwrap_or_default().contains(KEY), "{item} holds no key");
     }
     assert!(!window().location().href().unwrap().contains(KEY), "the URL holds no key");
     remember.set_checked(false);
@@ -614,23 +618,16 @@ async fn full_browser_storage_gives_a_clear_error_and_the_run_stays() {
     click(&host, "[data-scenario=shutdown]");
     until("the run to finish", || run_finished(&host)).await;
     let labels = arrow_labels(&host);
-    // Fill local storage to its quota.
-    let storage = window().local_storage().unwrap().unwrap();
-    let mut filled = 0;
-    for size in [256 * 1024, 16 * 1024, 1024, 64, 1] {
-        let block = "x".repeat(size);
-        while filled < 2000 && storage.set_item(&format!("filler-{filled}"), &block).is_ok() {
-            filled += 1;
-        }
-    }
+    // Browser storage at its quota: IndexedDB refuses every write the way
+    // a full store does (put back when `full` drops, or by the next test's
+    // `Page::start`).
+    let store = js_sys::Reflect::get(&window(), &"IDBObjectStore".into()).unwrap();
+    let prototype = js_sys::Reflect::get(&store, &"prototype".into()).unwrap();
+    let refuse = js_sys::Function::new_no_args("throw new DOMException('the quota is reached', 'QuotaExceededError');");
+    let full = Patch::install(&prototype, "put", &refuse);
     button(&host, "Save run").click();
-    leptos::task::tick().await;
-    let alert = texts(&host, ".banner-error").join(" ");
-    for i in 0..=filled {
-        storage.remove_item(&format!("filler-{i}")).unwrap();
-    }
-    assert!(filled < 2000, "the quota was reached");
-    assert!(alert.contains("browser storage refused the run"), "{alert}");
+    until("the refusal", || texts(&host, ".banner-error").join(" ").contains("browser storage refused the run (it is full)")).await;
+    drop(full);
     assert_eq!(arrow_labels(&host), labels, "the run on screen stays");
 }
 
@@ -817,12 +814,11 @@ async fn a_stored_fault_rule_out_of_range_is_dropped_with_a_banner_and_never_run
     leptos::task::tick().await;
     click(&host, "[data-scenario=shutdown]");
     until("the run to finish", || run_finished(&host)).await;
-    let storage = window().local_storage().unwrap().unwrap();
-    let stored = storage.get_item("team-protocols.current").unwrap().unwrap();
+    let stored = page.until_stored("the run kept", "team-protocols.current", Option::is_some).await.unwrap();
     let poisoned = stored.replacen("\"faults\":{\"rules\":[]}", "\"faults\":{\"rules\":[{\"action\":{\"kind\":\"delay\",\"ms\":18446744073709551615},\"msg_type\":null,\"from\":null,\"to\":null,\"probability\":1.0}]}", 1);
     assert_ne!(poisoned, stored, "the stored run names its faults");
     page.unmount(&host);
-    storage.set_item("team-protocols.current", &poisoned).unwrap();
+    page.store("team-protocols.current", &poisoned).await;
     let reloaded = page.mount_keeping_storage();
     leptos::task::tick().await;
     until("a banner", || banner(&reloaded).contains("fault")).await;
@@ -921,21 +917,22 @@ async fn a_damaged_saved_list_does_not_block_save_and_can_be_cleared() {
     storage.set_item("team-protocols.saved", "{ not a list").unwrap();
     let host = page.mount();
     leptos::task::tick().await;
-    assert!(texts(&host, ".saved-damaged").join(" ").contains("damaged"));
+    until("the damaged list reported", || texts(&host, ".saved-damaged").join(" ").contains("damaged")).await;
     click(&host, "[data-scenario=shutdown]");
     until("the run to finish", || run_finished(&host)).await;
     button(&host, "Save run").click();
-    leptos::task::tick().await;
+    until("the run listed as saved", || all(&host, ".saved-open").len() == 1).await;
     assert_eq!(banner(&host), "", "saving works");
-    assert_eq!(all(&host, ".saved-open").len(), 1);
-    storage.set_item("team-protocols.saved", "{ not a list").unwrap();
+    let first = page.stored("team-protocols.saved").await;
+    page.store("team-protocols.saved", "{ not a list").await;
     button(&host, "Save run").click();
-    leptos::task::tick().await;
+    page.until_stored("a new list", "team-protocols.saved", |l| l.as_deref().is_some_and(|l| l.starts_with('[')) && *l != first).await;
+    until("the new list shown", || all(&host, ".saved-open").len() == 1).await;
     button(&host, "Clear saved runs").click();
     leptos::task::tick().await;
     button(&host, "Yes, delete every saved run").click();
-    leptos::task::tick().await;
-    assert!(all(&host, ".saved-open").is_empty());
+    until("the list emptied", || all(&host, ".saved-open").is_empty()).await;
+    page.until_stored("the list deleted", "team-protocols.saved", Option::is_none).await;
     assert!(storage.get_item("team-protocols.saved").unwrap().is_none());
 }
 

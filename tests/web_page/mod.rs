@@ -21,6 +21,14 @@
 //! fresh device and sets what it needs after `Page::start`. No test depends
 //! on what another left, nor on the order they run in.
 //!
+//! Runs kept in IndexedDB: each `Page` has a database of its own, new to
+//! the browser, and every App it mounts reads and writes it through one
+//! queue the `Page` holds (the `storage::SharedQueue` context). A write
+//! an App asked for before its test ended may land later: it lands in
+//! that test's database, which no later test reads. Within a test, an App
+//! mounted again (a reload) reads after every write the one before it
+//! asked for. The `Page`'s drop deletes its database.
+//!
 //! Also here: [`until`], the bounded poll every check of something
 //! asynchronous waits with (never a fixed sleep), [`set_hash`], which
 //! waits for the `hashchange` it causes, and the translations' message
@@ -36,6 +44,8 @@ use std::rc::Rc;
 
 use leptos::prelude::*;
 use leptos::reactive::owner::WeakOwner;
+use team_protocols::ui::browser::idb;
+use team_protocols::ui::state::storage::{Runs, SharedQueue, StorageQueue};
 use team_protocols::ui::App;
 use team_protocols::view::i18n::Locale;
 use wasm_bindgen::{JsCast, JsValue};
@@ -79,12 +89,26 @@ thread_local! {
     static MOUNTED: RefCell<Vec<Mounted>> = const { RefCell::new(Vec::new()) };
 }
 
+thread_local! {
+    /// How many `Page`s this test binary started: part of each one's
+    /// database name.
+    static PAGES: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
 /// The page of one test. See the module's doc.
-pub(crate) struct Page(());
+pub(crate) struct Page {
+    /// The IndexedDB database its Apps keep their runs in.
+    database: Rc<str>,
+    /// Owns the queue (the Apps come and go; it stays).
+    owner: Owner,
+    /// The queue its Apps read and write the database through.
+    queue: SharedQueue,
+}
 
 impl Page {
     /// A clean page: nothing mounted, nothing patched, no fragment, empty
-    /// `localStorage` (whatever a failed test left is undone first).
+    /// `localStorage`, no stored runs (a database of its own, new to the
+    /// browser; whatever a failed test left is undone first).
     pub(crate) fn start() -> Page {
         unmount_all();
         let leftovers = document().query_selector_all(&format!("[{HOST_MARK}]")).unwrap();
@@ -101,12 +125,63 @@ impl Page {
             window().location().set_hash("").unwrap();
         }
         window().local_storage().unwrap().unwrap().clear().unwrap();
-        Page(())
+        let n = PAGES.with(|p| {
+            p.set(p.get() + 1);
+            p.get()
+        });
+        // The time makes it new to the browser too (its profile may hold
+        // databases of an earlier run of this binary).
+        let database: Rc<str> = format!("team-protocols-test-{}-{n}", js_sys::Date::now() as u64).into();
+        let owner = Owner::new();
+        let queue = owner.with(|| SharedQueue(StoredValue::new_local(StorageQueue::new(Runs::in_database(&database)))));
+        Page { database, owner, queue }
     }
 
-    /// Mounts the App as on a first visit: no run kept from before.
+    /// The runs this page's Apps keep, as the page reads and writes them.
+    pub(crate) fn runs(&self) -> Runs {
+        Runs::in_database(&self.database)
+    }
+
+    /// The text this page's Apps keep under `key` in IndexedDB.
+    pub(crate) async fn stored(&self, key: &str) -> Option<String> {
+        idb::get(&self.database, key).await.unwrap()
+    }
+
+    /// Puts `text` under `key` in this page's IndexedDB database (what a
+    /// page wrote before, damaged or not), after every read and write its
+    /// Apps asked for before (through their queue).
+    pub(crate) async fn store(&self, key: &str, text: &str) {
+        let (key, text) = (key.to_string(), text.to_string());
+        let done = Rc::new(std::cell::Cell::new(false));
+        let written = done.clone();
+        self.queue.0.with_value(|queue| {
+            queue.push(Box::new(move |runs| {
+                Box::pin(async move {
+                    idb::write(runs.database(), &[(&key, Some(&text))]).await.unwrap();
+                    written.set(true);
+                })
+            }))
+        });
+        until("the page's write", || done.get()).await;
+    }
+
+    /// Waits (bounded like [`until`]) until what this page's Apps keep
+    /// under `key` satisfies `done`; returns it.
+    pub(crate) async fn until_stored(&self, what: &str, key: &str, done: impl Fn(&Option<String>) -> bool) -> Option<String> {
+        let deadline = js_sys::Date::now() + 20_000.0;
+        loop {
+            let now = self.stored(key).await;
+            if done(&now) {
+                return now;
+            }
+            assert!(js_sys::Date::now() < deadline, "timed out waiting for {what}");
+            gloo_timers::future::TimeoutFuture::new(20).await;
+        }
+    }
+
+    /// Mounts the App as on a first visit: no run kept from before (a test
+    /// mounts this way only before it keeps any run, so there is none).
     pub(crate) fn mount(&self) -> web_sys::HtmlElement {
-        window().local_storage().unwrap().unwrap().remove_item("team-protocols.current").unwrap();
         self.mount_keeping_storage()
     }
 
@@ -128,8 +203,10 @@ impl Page {
         document().body().unwrap().append_child(&host).unwrap();
         let owner = Rc::new(RefCell::new(None));
         let root = owner.clone();
+        let queue = self.queue;
         let handle = leptos::mount::mount_to(host.clone(), move || {
             *root.borrow_mut() = Owner::current().map(|o| o.downgrade());
+            provide_context(queue);
             f()
         });
         MOUNTED.with(|m| m.borrow_mut().push(Mounted { host: host.clone(), handle: Box::new(handle), owner }));
@@ -150,6 +227,11 @@ impl Page {
 impl Drop for Page {
     fn drop(&mut self) {
         unmount_all();
+        self.owner.cleanup();
+        // Queued: it waits for any connection still open, then deletes.
+        if let Some(factory) = window().indexed_db().ok().flatten() {
+            let _ = factory.delete_database(&self.database);
+        }
     }
 }
 

@@ -89,6 +89,11 @@ pub fn App(
     let l = Lang::from_browser();
     provide_context(l);
     let s = Session::new(pace_ms.map_or(crate::ui::state::session::BASE_PACE_MS, |p| p as f64)).speaking(l);
+    // Runs are kept through a queue of the session's own on the page's
+    // database, or through the one a context shares (a browser test's page).
+    if let Some(queue) = use_context::<crate::ui::state::storage::SharedQueue>().and_then(|q| q.0.try_get_value()) {
+        s.keep_runs_through(queue);
+    }
     provide_context(s);
     // Unmounted (a test's page, or the tab going away): the team stops.
     on_cleanup(move || s.end());

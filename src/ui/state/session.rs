@@ -10,6 +10,7 @@
 
 use std::cell::Cell;
 use std::collections::VecDeque;
+use std::future::Future;
 use std::rc::Rc;
 
 use leptos::prelude::*;
@@ -46,6 +47,11 @@ pub struct Session {
     sync_pending: StoredValue<Rc<Cell<bool>>, LocalStorage>,
     /// Live pacing at 1x, in milliseconds per event.
     base_pace: StoredValue<f64>,
+    /// How many runs were started or shown: a restore that finds it changed
+    /// leaves the newer run on screen.
+    runs_shown: StoredValue<u64>,
+    /// Where runs are kept, and the reads and writes waiting their turn.
+    storage: StoredValue<storage::StorageQueue, LocalStorage>,
     /// The settings being edited (they build the next team).
     pub settings: Settings,
     /// The run on screen.
@@ -70,6 +76,8 @@ impl Session {
             queued: StoredValue::new_local(VecDeque::new()),
             sync_pending: StoredValue::new_local(Rc::new(Cell::new(false))),
             base_pace: StoredValue::new(base_pace_ms),
+            runs_shown: StoredValue::new(0),
+            storage: StoredValue::new_local(storage::StorageQueue::new(storage::Runs::default())),
             settings: Settings::new(),
             run: Run::new(),
             playback: Playback::new(),
@@ -82,6 +90,13 @@ impl Session {
     /// The same session, writing its banner in `lang`'s language.
     pub fn speaking(self, lang: Lang) -> Self {
         Session { lang, ..self }
+    }
+
+    /// Reads and keeps this session's runs through `queue` from now on
+    /// (a queue of its own, on the page's database, unless told otherwise
+    /// before any run is read or kept).
+    pub fn keep_runs_through(&self, queue: storage::StorageQueue) {
+        self.storage.set_value(queue);
     }
 
     /// The catalog of the page's language, untracked.
@@ -163,6 +178,7 @@ impl Session {
         self.rt_settings.set_value(Some(team.clone()));
         self.queued.update_value(VecDeque::clear);
         self.run.start(team.seed, snapshot);
+        self.runs_shown.update_value(|n| *n += 1);
         self.playback.rewind_to_latest();
         self.banner.set(None);
         self.sync();
@@ -178,6 +194,7 @@ impl Session {
         self.queued.update_value(VecDeque::clear);
         self.playback.playing.set(false);
         self.run.show_recorded(trace, snapshot);
+        self.runs_shown.update_value(|n| *n += 1);
         self.playback.rewind_to_latest();
         self.banner.set(None);
     }
@@ -395,11 +412,37 @@ impl Session {
         }
     }
 
-    /// Keeps the run on screen as the one a reload restores.
+    /// Queues `job` on browser storage, after the jobs asked for before it
+    /// (see [`storage::StorageQueue`]); nothing once the session is gone.
+    /// A job that touches the page checks first that it is still there.
+    fn storage_job<F>(&self, job: impl FnOnce(storage::Runs) -> F + 'static)
+    where
+        F: Future<Output = ()> + 'static,
+    {
+        let _ = self.storage.try_with_value(|queue| queue.push(Box::new(move |runs| Box::pin(job(runs)))));
+    }
+
+    /// Runs `job` on browser storage in the background; what it refused is
+    /// shown in the banner, unless the page is gone by then.
+    fn in_storage<F>(&self, job: impl FnOnce(storage::Runs) -> F + 'static)
+    where
+        F: Future<Output = Result<(), StorageError>> + 'static,
+    {
+        let session = *self;
+        self.storage_job(move |runs| async move {
+            if let Err(e) = job(runs).await {
+                if !session.banner.is_disposed() {
+                    session.storage_error(&e);
+                }
+            }
+        });
+    }
+
+    /// Keeps the run on screen as the one a reload restores (written in
+    /// the background).
     pub fn keep_current(&self) {
-        if let Err(e) = storage::save_current(&self.stored()) {
-            self.storage_error(&e);
-        }
+        let run = self.stored();
+        self.in_storage(move |runs| async move { runs.save_current(&run).await });
     }
 
     /// Shows a stored run: its settings go on the form only if they pass
@@ -418,81 +461,111 @@ impl Session {
         Ok(())
     }
 
-    /// Shows the run from before the reload, if there was one. True if so.
-    /// A banner already up (a bad link) stays.
-    pub fn restore_current(&self) -> bool {
+    /// Brings back the run from before the reload, if there was one, once
+    /// browser storage has read it (IndexedDB answers later). A run started
+    /// or shown before then (a click on a scenario, a link pasted, an
+    /// import) wins: the stored run is not shown over it, and is replaced
+    /// when that run is kept. A banner already up (a bad link) stays.
+    pub fn restore_current(&self) {
         let banner = self.banner.get_untracked();
-        let restored = match storage::load_current() {
-            Ok(Some(run)) => match self.show_stored(run) {
-                Ok(()) => true,
-                Err(e) => {
-                    self.error(tr!(self.cat(), "session-not-restored", error = storage::words(self.cat(), &e)));
-                    storage::forget_current();
-                    false
-                }
-            },
-            Ok(None) => false,
-            Err(e) => {
-                self.storage_error(&e);
-                storage::forget_current();
-                false
+        let runs_shown = self.runs_shown.get_value();
+        let session = *self;
+        self.storage_job(move |runs| async move {
+            let stored = runs.load_current().await;
+            if session.banner.is_disposed() || session.runs_shown.try_get_value() != Some(runs_shown) {
+                return;
             }
-        };
-        if let Some(first) = banner {
-            let later = self.banner.get_untracked();
-            self.banner.set(Some(match later {
-                Some(later) if later != first => tr!(self.cat(), "session-also", first = first, later = later),
-                _ => first,
-            }));
-        }
-        restored
+            let forget = match stored {
+                Ok(Some(run)) => match session.show_stored(run) {
+                    Ok(()) => false,
+                    Err(e) => {
+                        session.error(tr!(session.cat(), "session-not-restored", error = storage::words(session.cat(), &e)));
+                        true
+                    }
+                },
+                Ok(None) => false,
+                Err(e) => {
+                    session.storage_error(&e);
+                    true
+                }
+            };
+            if let Some(first) = banner {
+                let later = session.banner.get_untracked();
+                session.banner.set(Some(match later {
+                    Some(later) if later != first => tr!(session.cat(), "session-also", first = first, later = later),
+                    _ => first,
+                }));
+            }
+            if forget {
+                runs.forget_current().await;
+            }
+        });
     }
 
     /// Adds the run on screen to the saved runs.
     pub fn save_run(&self) {
-        match storage::save(self.stored()) {
-            Ok(()) => self.refresh_saved(),
-            Err(e) => self.storage_error(&e),
-        }
+        let run = self.stored();
+        let session = *self;
+        self.in_storage(move |runs| async move {
+            runs.save(run).await?;
+            session.refresh_saved();
+            Ok(())
+        });
     }
 
-    /// Re-reads the saved runs list.
+    /// Re-reads the saved runs list (in the background).
     pub fn refresh_saved(&self) {
-        match storage::saved() {
-            Ok(runs) => {
-                self.library.saved.set(runs.into_iter().map(|r| (r.id, r.title)).collect());
-                self.library.damaged.set(None);
+        let session = *self;
+        self.storage_job(move |runs| async move {
+            let saved = runs.saved().await;
+            if session.banner.is_disposed() {
+                return;
             }
-            Err(e) => {
-                self.library.saved.set(Vec::new());
-                self.library.damaged.set(Some(storage::words(self.cat(), &e)));
+            match saved {
+                Ok(runs) => {
+                    session.library.saved.set(runs.into_iter().map(|r| (r.id, r.title)).collect());
+                    session.library.damaged.set(None);
+                }
+                Err(e) => {
+                    session.library.saved.set(Vec::new());
+                    session.library.damaged.set(Some(storage::words(session.cat(), &e)));
+                }
             }
-        }
+        });
     }
 
     /// Opens a saved run for replay.
     pub fn open_saved(&self, id: u64) {
-        let run = storage::saved().and_then(|runs| runs.into_iter().find(|r| r.id == id).ok_or(StorageError::Gone));
-        match run.and_then(|r| self.show_stored(r)) {
-            Ok(()) => self.keep_current(),
-            Err(e) => self.storage_error(&e),
-        }
+        let session = *self;
+        self.in_storage(move |runs| async move {
+            let run = runs.saved().await?.into_iter().find(|r| r.id == id).ok_or(StorageError::Gone)?;
+            if session.banner.is_disposed() {
+                return Ok(());
+            }
+            session.show_stored(run)?;
+            session.keep_current();
+            Ok(())
+        });
     }
 
     /// Deletes a saved run.
     pub fn delete_saved(&self, id: u64) {
-        if let Err(e) = storage::delete(id) {
-            self.storage_error(&e);
-        }
-        self.refresh_saved();
+        let session = *self;
+        self.in_storage(move |runs| async move {
+            let deleted = runs.delete(id).await;
+            session.refresh_saved();
+            deleted
+        });
     }
 
     /// Deletes every saved run (after the user confirmed).
     pub fn clear_saved(&self) {
-        if let Err(e) = storage::clear_saved() {
-            self.storage_error(&e);
-        }
-        self.refresh_saved();
+        let session = *self;
+        self.in_storage(move |runs| async move {
+            let cleared = runs.clear_saved().await;
+            session.refresh_saved();
+            cleared
+        });
     }
 
     /// A link that reopens the run on screen, from its snapshot: a scripted

@@ -7,4 +7,6 @@
 //! module is the UI's door to it and must not add a second reader.
 
 /// Writing, size-checking and validated reading of the trace file.
-pub use crate::protocol::trace_file::{check_import_size, import_json, trace_json, ImportError, MAX_IMPORT_BYTES, SUPPORTED_VERSIONS};
+pub use crate::protocol::trace_file::{
+    check_import_size, import_json, read_json, trace_json, ImportError, MAX_IMPORT_BYTES, SUPPORTED_VERSIONS,
+};

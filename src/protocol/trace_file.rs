@@ -171,7 +171,7 @@ pub fn import_json(text: &str) -> Result<Trace, ImportError> {
 /// `protocols` before it replays.
 pub fn import_json_under(text: &str, protocols: &ProtocolSet) -> Result<Trace, ImportError> {
     check_import_size(text.len() as u64)?;
-    read_json(text)
+    read_json_under(text, protocols)
 }
 
 /// Reads a trace the page wrote itself (a run kept in browser storage) as
@@ -179,6 +179,11 @@ pub fn import_json_under(text: &str, protocols: &ProtocolSet) -> Result<Trace, I
 /// recorded (100,000 events are about 27 MB of JSON) may be longer than a
 /// file one picks.
 pub fn read_json(text: &str) -> Result<Trace, ImportError> {
+    read_json_under(text, &ProtocolSet::lesson())
+}
+
+/// [`read_json`] for a run under `protocols`.
+fn read_json_under(text: &str, protocols: &ProtocolSet) -> Result<Trace, ImportError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if text.trim().is_empty() {
         return Err(ImportError::Empty);

@@ -13,10 +13,13 @@ use std::sync::Arc;
 
 use serde_json::{json, Value};
 
+use team_protocols::model::scripted;
 use team_protocols::model::{ContentBlock, ModelRequest, ModelResponse, StopReason, Usage};
 use team_protocols::protocol::file::{builtin, load, ProtocolFile, ProtocolIx};
 use team_protocols::protocol::trace_file::trace_json;
-use team_protocols::protocol::{AgentName, Event, FieldValue, Fields, MemberStatus, RequestStatus, Team, TeamError, TrackerError};
+use team_protocols::protocol::{
+    AgentName, Event, FieldValue, Fields, MemberStatus, RequestKind, RequestStatus, Team, TeamError, TrackerError,
+};
 use team_protocols::runtime::scheduler::Mode;
 use team_protocols::runtime::world::{Next, TimeSource, World, WorldConfig};
 
@@ -456,4 +459,96 @@ fn a_request_nobody_can_answer_stays_pending_and_its_gate_closed() {
     let lead_tools: Vec<String> = world.model_request(&AgentName::lead()).unwrap().tools.iter().map(|t| t.name.clone()).collect();
     assert!(!lead_tools.iter().any(|t| t.contains("permission")), "the lead has no tool to answer: {lead_tools:?}");
     assert_repeats(|| permission_run(4));
+}
+
+// ---------------------------------------------------------------------------
+// The scripted model plays the file's protocols.
+
+/// Runs an example's own prompt with the scripted model under its file.
+fn scripted_run(id: &str, seed: u64) -> World {
+    scripted_run_under(example(id), seed)
+}
+
+/// `example(id)` with its text changed by `edit`.
+fn edited(id: &str, edit: impl Fn(&str) -> String) -> Arc<ProtocolFile> {
+    let (_, text) = builtin::EXAMPLES.iter().find(|(n, _)| *n == id).unwrap();
+    let text = edit(text);
+    Arc::new(load(&text).unwrap_or_else(|e| panic!("{}", e.render(id))))
+}
+
+/// Runs a file's own prompt with the scripted model under it.
+fn scripted_run_under(file: Arc<ProtocolFile>, seed: u64) -> World {
+    let prompt = file.team.as_ref().and_then(|t| t.prompts.first().cloned()).expect("the example has a prompt");
+    let config = WorldConfig {
+        team_name: "default".into(),
+        seed,
+        max_rounds: 50,
+        lead_max_rounds: 50,
+        max_tokens: 8000,
+        protocols: Some(Arc::clone(&file)),
+    };
+    let mut world = World::new(config, Mode::Live, TimeSource::Virtual);
+    world.submit_prompt(&prompt).expect("the prompt is taken");
+    for _ in 0..10_000 {
+        if world.begin().is_none() {
+            assert_eq!(world.failure(), None);
+            assert_replays(&world);
+            return world;
+        }
+        while let Next::CallModel { agent } = world.proceed() {
+            let request = world.model_request(&agent).expect("the agent exists");
+            world.model_returned(&agent, Ok(scripted::respond_under(&request, &file)));
+        }
+    }
+    panic!("the run did not end");
+}
+
+fn calls_of(world: &World) -> Vec<(String, String, bool)> {
+    results(world).into_iter().map(|(a, t, _, e)| (a, t, e)).collect()
+}
+
+#[test]
+fn the_scripted_teammate_asks_to_open_its_gate_before_writing_and_the_lead_rejects_first_as_scripted() {
+    let world = scripted_run("review-gate", 1);
+    let calls = calls_of(&world);
+    let reviews: Vec<_> = world.team().tracker().iter().filter(|r| matches!(r.kind, RequestKind::File(_))).map(|r| r.status).collect();
+    assert_eq!(reviews, [RequestStatus::Rejected, RequestStatus::Approved], "reject_first, then approve");
+    let alice: Vec<_> = calls.iter().filter(|c| c.0 == "alice").map(|c| (c.1.as_str(), c.2)).collect();
+    assert!(!alice.iter().any(|c| c.0 == "write_file" && c.1), "no gated write is tried and refused: {alice:?}");
+    let first_write = alice.iter().position(|c| c.0 == "write_file").expect("she writes once approved");
+    assert!(alice[..first_write].iter().filter(|c| c.0 == "request_review").count() == 2, "{alice:?}");
+    assert!(world.workspace().list_files().contains("src/hello.py"));
+    assert_repeats(|| scripted_run("review-gate", 1));
+}
+
+#[test]
+fn the_scripted_teammate_answers_a_file_shutdown_as_scripted_and_leaves_its_loop() {
+    let world = scripted_run("deadline-retry", 1);
+    let calls = calls_of(&world);
+    let alice: Vec<_> = calls.iter().filter(|c| c.0 == "alice").map(|c| c.1.as_str()).collect();
+    assert_eq!(alice.last(), Some(&"shutdown_response"), "her answer is her last call: {alice:?}");
+    let reqs: Vec<_> = world.team().tracker().iter().map(|r| (r.status, r.expired())).collect();
+    assert_eq!(reqs, [(RequestStatus::Approved, false)]);
+    assert_eq!(world.team().roster().members.iter().find(|m| m.name == name("alice")).unwrap().status, MemberStatus::Shutdown);
+    assert_repeats(|| scripted_run("deadline-retry", 1));
+}
+
+#[test]
+fn the_scripted_answer_follows_the_protocols_scripted_policy_not_the_lessons() {
+    let with = |answer: &'static str| {
+        edited("deadline-retry", move |t| {
+            t.replace(r#"scripted = { answer = "approve" }"#, &format!(r#"scripted = {{ answer = "{answer}" }}"#))
+        })
+    };
+    let rejected = scripted_run_under(with("reject"), 1);
+    let first = rejected.team().tracker().iter().next().map(|r| (r.status, r.expired()));
+    assert_eq!(first, Some((RequestStatus::Rejected, false)), "alice says no as scripted");
+    assert_ne!(rejected.team().roster().members.iter().find(|m| m.name == name("alice")).unwrap().status, MemberStatus::Shutdown);
+
+    let never = scripted_run_under(with("never"), 1);
+    let calls = calls_of(&never);
+    assert!(!calls.iter().any(|c| c.0 == "alice" && c.1 == "shutdown_response"), "alice never answers: {calls:?}");
+    let reqs: Vec<_> = never.team().tracker().iter().map(|r| (r.status, r.expired())).collect();
+    assert!(!reqs.is_empty() && reqs.iter().all(|r| *r == (RequestStatus::Rejected, true)), "each ask expired: {reqs:?}");
+    assert_repeats(|| scripted_run_under(with("never"), 1));
 }

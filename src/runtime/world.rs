@@ -49,8 +49,8 @@ pub struct WorldConfig {
     /// `max_tokens` of each model call.
     pub max_tokens: u32,
     /// The protocol file whose protocols the agents' tools offer (the
-    /// lesson's when `None`). The team plays only the lesson's protocols so
-    /// far: a call of a file protocol's tool is read and refused.
+    /// lesson's when `None`); the team runs them (`Team::with_protocols`),
+    /// their gates, effects and deadlines.
     pub protocols: Option<std::sync::Arc<ProtocolFile>>,
 }
 
@@ -144,7 +144,10 @@ impl World {
     }
 
     fn with_turns(config: WorldConfig, turns: Turns, source: TimeSource) -> Self {
-        let team = Team::new(&config.team_name, config.seed);
+        let team = match &config.protocols {
+            Some(file) => Team::with_protocols(&config.team_name, config.seed, std::sync::Arc::clone(file)),
+            None => Team::new(&config.team_name, config.seed),
+        };
         let lead = AgentName::lead();
         let tools = match &config.protocols {
             Some(file) => std::sync::Arc::new(ToolSet::new(std::sync::Arc::clone(file))),
@@ -445,8 +448,9 @@ impl World {
     }
 
     /// Begins the granted turn, if one is waiting to begin: moves virtual
-    /// time by the turn's cost and releases the delayed messages now due.
-    /// Returns who holds the baton now.
+    /// time by the turn's cost, releases the delayed messages now due and
+    /// expires the requests whose deadline has passed. Returns who holds
+    /// the baton now.
     pub fn begin(&mut self) -> Option<AgentName> {
         let Ticket { agent, kind, .. } = self.turns.take_granted()?;
         let jitter = self.costs.next_u64();
@@ -457,6 +461,7 @@ impl World {
         };
         self.advance(cost);
         self.release_held(false);
+        self.expire_due();
         self.running = Some(agent.clone());
         self.settle_gate();
         Some(agent)
@@ -648,9 +653,54 @@ impl World {
         released
     }
 
+    /// Expires every pending request whose deadline has passed; each
+    /// requester whose loop still runs is told so (as a note it reads with
+    /// its next delivery, like a prompt: an expiry sends no message) and
+    /// woken, so it may ask again. Returns how many expired.
+    fn expire_due(&mut self) -> usize {
+        let now = self.now();
+        let ids = match self.team.expire_due(now) {
+            Ok(ids) => ids,
+            Err(e) => {
+                self.halt(e);
+                return 0;
+            }
+        };
+        for id in &ids {
+            let Some(r) = self.team.request(id) else { continue };
+            let protocol = self.team.protocols().protocol_of(r.kind).map(|(_, p)| p.name.clone()).unwrap_or_default();
+            let (requester, addressee) = (r.requester.clone(), r.addressee.clone());
+            let note = format!(
+                "Your {protocol} request {id} to '{addressee}' expired unanswered (status: rejected (expired)); you may ask again."
+            );
+            if requester.is_lead() {
+                self.prompts.push_back(note);
+            } else if self.agents.get(&requester).is_some_and(|a| !a.has_ended()) {
+                self.restarts.entry(requester.clone()).or_default().push_back(note);
+            } else {
+                continue;
+            }
+            self.turns.unpark(&requester);
+        }
+        ids.len()
+    }
+
+    /// The earliest deadline of a pending request, if any has one.
+    fn next_deadline(&self) -> Option<Millis> {
+        let protocols = self.team.protocols();
+        self.team
+            .tracker()
+            .pending()
+            .filter_map(|r| protocols.protocol_of(r.kind).and_then(|(_, p)| p.deadline_ms).map(|d| r.created_at.0.saturating_add(d)))
+            .min()
+            .map(Millis)
+    }
+
     /// Records the end of a run once nothing is running or waiting. Messages
     /// still held by faults are released first (the clock moves on to the
-    /// latest due time); the run ends only if that wakes nobody.
+    /// latest due time), then, in virtual time, requests left unanswered
+    /// expire as their deadlines pass (the clock moves on to each); the run
+    /// ends only if that wakes nobody.
     pub(crate) fn check_quiet(&mut self) {
         if self.run_active && self.turns.is_quiet() && !self.turns.is_stopped() {
             let latest = self.team.held().iter().filter_map(|h| h.due).max();
@@ -658,6 +708,16 @@ impl World {
                 self.advance(latest.0.saturating_sub(self.time.0));
             }
             if self.release_held(true) > 0 && !self.turns.is_quiet() {
+                return;
+            }
+            while self.source == TimeSource::Virtual && self.failure.is_none() {
+                let Some(deadline) = self.next_deadline() else { break };
+                self.advance(deadline.0.saturating_sub(self.time.0));
+                if self.expire_due() == 0 || !self.turns.is_quiet() {
+                    break;
+                }
+            }
+            if !self.turns.is_quiet() {
                 return;
             }
         }

@@ -19,11 +19,13 @@ use super::{
 
 pub mod choices;
 mod conversation;
+mod file;
 mod goal;
 mod lead;
 pub mod scale;
 mod teammate;
 
+use crate::protocol::file::ProtocolFile;
 pub use conversation::{AskedTurn, TurnReading};
 use conversation::{Conversation, Decision};
 use lead::lead_policy;
@@ -64,6 +66,47 @@ impl Model for ScriptedModel {
     }
 }
 
+/// The scripted model under a protocol file: the lesson's policies, and
+/// the file's protocols answered as their `scripted` says, a closed gate
+/// asked open before a gated tool (`file`).
+#[derive(Debug, Clone)]
+pub struct FileScriptedModel {
+    file: std::sync::Arc<ProtocolFile>,
+}
+
+impl FileScriptedModel {
+    /// The scripted model playing the protocols of `file`.
+    pub fn with_protocols(file: std::sync::Arc<ProtocolFile>) -> Self {
+        FileScriptedModel { file }
+    }
+}
+
+impl Model for FileScriptedModel {
+    fn label(&self) -> String {
+        LABEL.to_string()
+    }
+
+    fn complete<'a>(
+        &'a self,
+        request: &'a ModelRequest,
+        _on_text: TextSink,
+        cancel: CancelToken,
+    ) -> LocalBoxFuture<'a, Result<ModelResponse, ModelError>> {
+        Box::pin(async move {
+            if cancel.is_cancelled() {
+                return Err(ModelError::Cancelled);
+            }
+            Ok(respond_under(request, &self.file))
+        })
+    }
+}
+
+/// The policy's answer to one request under protocol file `file`.
+pub fn respond_under(request: &ModelRequest, file: &ProtocolFile) -> ModelResponse {
+    let asked = Asked { system: &request.system, turns: &Asked::turns_of(&request.messages) };
+    reply(asked, json_len(request), Some(file))
+}
+
 /// The policy's answer to one request (public for tests).
 pub fn respond(request: &ModelRequest) -> ModelResponse {
     respond_sized(request, json_len(request))
@@ -98,13 +141,24 @@ pub fn respond_sized(request: &ModelRequest, input_chars: usize) -> ModelRespons
 
 /// `respond_sized` on a borrowed request.
 pub fn respond_asked(request: Asked<'_>, input_chars: usize) -> ModelResponse {
+    reply(request, input_chars, None)
+}
+
+/// The reply to `request`: the lesson's policies' decision, or under a
+/// protocol file the file's when it has one (`file::decide`).
+fn reply(request: Asked<'_>, input_chars: usize, protocols: Option<&ProtocolFile>) -> ModelResponse {
     let convo = Conversation::read(request.turns);
-    let decision = if request.system.starts_with("You are a team lead") {
-        scale::lead(&convo).unwrap_or_else(|| lead_policy(&convo))
-    } else {
-        let (name, _role) = teammate_identity(request.system);
-        scale::teammate(&convo).unwrap_or_else(|| teammate_policy(&name, &convo))
+    let lead = request.system.starts_with("You are a team lead");
+    let me = (!lead).then(|| teammate_identity(request.system).0);
+    let mut decision = match &me {
+        None => scale::lead(&convo).unwrap_or_else(|| lead_policy(&convo)),
+        Some(name) => scale::teammate(&convo).unwrap_or_else(|| teammate_policy(name, &convo)),
     };
+    if let Some(file) = protocols {
+        if let Some(d) = file::decide(file, me.as_deref(), &convo, &decision) {
+            decision = d;
+        }
+    }
     let turn_index = request.turns.iter().filter(|t| t.turn.role == Role::Assistant).count();
     let who = if request.system.starts_with("You are a team lead") { "lead".to_string() } else { teammate_identity(request.system).0 };
     let mut content = Vec::new();

@@ -3,14 +3,17 @@
 //! the call and its result recorded in the trace.
 //!
 //! Owns the text a successful tool hands back and the order of checks before
-//! a call runs (the plan gate first). Refusals are `ToolError`s wrapping the
+//! a call runs (the plan gate first, then the protocol file's gates). A file
+//! protocol's calls (`Ask`, `Answer`, `Status`) run through `Team::ask` and
+//! `Team::respond` like the lesson's own. Refusals are `ToolError`s wrapping the
 //! source error; the runtime's own bookkeeping (waking agents, starting
 //! loops) stays in `runtime::world`.
 
 use serde_json::Value;
 
 use super::{parse_with, AgentRole, ToolCall, ToolError, ToolOutcome};
-use crate::protocol::{AgentName, Event, RequestId, RequestKind};
+use crate::protocol::file::{Effect, GateIx, ProtocolIx};
+use crate::protocol::{AgentName, Event, Fields, RequestId, RequestKind};
 use crate::runtime::world::World;
 
 impl World {
@@ -23,7 +26,7 @@ impl World {
             input: input.clone(),
         });
         let call = parse_with(&self.tools, role, tool, input);
-        let outcome = ToolOutcome::from(call.and_then(|call| execute(self, agent, call)));
+        let outcome = ToolOutcome::from(call.and_then(|call| execute(self, agent, tool, call)));
         self.observe(Event::ToolReturned {
             agent: agent.clone(),
             tool_use_id: tool_use_id.to_string(),
@@ -36,9 +39,12 @@ impl World {
 }
 
 /// Runs a parsed call; the `Ok` text is what the model reads.
-fn execute(w: &mut World, agent: &AgentName, call: ToolCall) -> Result<String, ToolError> {
+fn execute(w: &mut World, agent: &AgentName, tool: &str, call: ToolCall) -> Result<String, ToolError> {
     if call.changes_workspace() && w.team.plan_gate_closed(agent) {
         return Err(ToolError::PlanGateClosed(agent.clone()));
+    }
+    if let Some(g) = w.team.closed_gate_for_tool(agent, tool) {
+        return Err(gate_closed(w, agent, tool, g));
     }
     match call {
         ToolCall::ListFiles => Ok(w.workspace.list_files()),
@@ -85,12 +91,83 @@ fn execute(w: &mut World, agent: &AgentName, call: ToolCall) -> Result<String, T
             w.wake(&[AgentName::lead()]);
             Ok(format!("Plan submitted (request_id={id}). Waiting for lead approval."))
         }
-        // A file protocol's call is read and typed, but the team tracks only
-        // the lesson's two protocols so far: refused, the team unchanged.
-        ToolCall::Ask { protocol, .. } | ToolCall::Answer { protocol, .. } | ToolCall::Status { protocol, .. } => {
-            Err(ToolError::ProtocolNotRunnable { protocol: w.tools.file().protocol(protocol).name.clone() })
-        }
+        ToolCall::Ask { protocol, to, fields } => ask(w, agent, protocol, to, fields),
+        ToolCall::Answer { protocol, request_id, approve, fields } => respond(w, agent, protocol, &request_id, approve, fields),
+        ToolCall::Status { protocol, request_id } => status(w, protocol, &request_id),
     }
+}
+
+/// A file protocol's name with a capital first letter, as a result's first
+/// word ("Claim request ...").
+fn title(name: &str) -> String {
+    let mut chars = name.chars();
+    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
+}
+
+/// The refusal of `tool` behind gate `g`, naming the protocol (and its
+/// request tool) whose approval opens the gate for the asker.
+fn gate_closed(w: &World, agent: &AgentName, tool: &str, g: GateIx) -> ToolError {
+    let file = w.tools.file();
+    let gate = file.gates.get(usize::from(g.0)).map(|g| g.name.clone()).unwrap_or_default();
+    let opens = |p: &&crate::protocol::file::Protocol| {
+        p.on_approve.iter().any(|e| matches!(e, Effect::OpenGate(o, crate::protocol::file::Party::Requester) if *o == g))
+    };
+    let opener = match file.protocols.iter().find(opens) {
+        Some(p) => format!("ask with {} (the '{}' protocol) and wait until it is approved", p.tools.request.name, p.name),
+        None => "no protocol of this team opens it".to_string(),
+    };
+    ToolError::GateClosed { agent: agent.clone(), tool: tool.to_string(), gate, opener }
+}
+
+/// `agent` asks with a file protocol: the request goes to `to` (the lead
+/// when the protocol's addressee is the lead), who is woken.
+fn ask(w: &mut World, agent: &AgentName, protocol: ProtocolIx, to: Option<AgentName>, fields: Fields) -> Result<String, ToolError> {
+    let to = to.unwrap_or_else(AgentName::lead);
+    let at = w.now();
+    let id = w.with_armed(|t| t.ask(protocol, agent, &to, fields, at))?;
+    w.wake(std::slice::from_ref(&to));
+    let name = &w.tools.file().protocol(protocol).name;
+    Ok(format!("{} request {id} sent to '{to}' (status: pending)", title(name)))
+}
+
+/// `agent` answers a file protocol's request: the requester is woken, and
+/// an agent the answer makes exit takes its last turn.
+fn respond(
+    w: &mut World,
+    agent: &AgentName,
+    protocol: ProtocolIx,
+    id: &RequestId,
+    approve: bool,
+    fields: Fields,
+) -> Result<String, ToolError> {
+    let at = w.now();
+    let status = w.with_armed(|t| t.respond(protocol, id, agent, approve, fields, at))?;
+    let requester = w.team.request(id).map(|r| r.requester.clone());
+    if let Some(requester) = &requester {
+        for party in [requester, agent] {
+            if w.team.is_exiting(party) {
+                // Not a message but the end of its loop (as an approved
+                // shutdown): it takes its last turn whatever
+                // `wake_on_message` says.
+                w.turns.unpark(party);
+            }
+        }
+        w.wake(std::slice::from_ref(requester));
+    }
+    let name = &w.tools.file().protocol(protocol).name;
+    let from = requester.map(|r| r.to_string()).unwrap_or_default();
+    Ok(format!("{} {status} for '{from}'", title(name)))
+}
+
+/// The status of a file protocol's request, as JSON: who it went to and
+/// where it stands (`rejected (expired)` when its deadline passed).
+fn status(w: &World, protocol: ProtocolIx, id: &RequestId) -> Result<String, ToolError> {
+    let kind = w.team.protocols().kind(protocol);
+    let req = w.team.request(id).filter(|r| Some(r.kind) == kind);
+    let name = &w.tools.file().protocol(protocol).name;
+    let req = req.ok_or_else(|| ToolError::UnknownRequest { protocol: name.clone(), id: id.clone() })?;
+    let status = if req.expired() { format!("{} (expired)", req.status) } else { req.status.to_string() };
+    Ok(serde_json::json!({ "to": req.addressee, "status": status }).to_string())
 }
 
 fn spawn_teammate(w: &mut World, raw_name: &str, role: &str, prompt: &str, plan_mode: bool) -> Result<String, ToolError> {
@@ -165,19 +242,16 @@ mod tests {
     }
 
     #[test]
-    fn a_file_protocols_call_is_refused_until_the_team_plays_file_protocols() {
+    fn a_file_protocols_refusal_is_the_teams_error_and_changes_nothing() {
         let mut world = world_under("task-claim");
         let lead = AgentName::lead();
         let events = world.team.trace().len();
         let out = world.run_tool(&lead, AgentRole::Lead, "t1", "answer_claim", &json!({"request_id": "abcd1234", "approve": true}));
-        assert_eq!(
-            out,
-            ToolOutcome {
-                output: "Error: the 'claim' protocol cannot run yet: this runtime plays only the lesson's shutdown and plan protocols"
-                    .into(),
-                is_error: true
-            }
-        );
+        let id = RequestId::parse("abcd1234").unwrap();
+        let kind = world.team.protocols().kind(ProtocolIx(0)).unwrap();
+        let err = world.team.check_respond(ProtocolIx(0), &id, &lead, true, &Fields::new()).unwrap_err();
+        assert!(matches!(kind, RequestKind::File(_)));
+        assert_eq!(out, ToolOutcome { output: format!("Error: {err}"), is_error: true });
         assert_eq!(world.team.trace().len(), events + 2, "only the call and its refusal are recorded");
         let out = world.run_tool(&lead, AgentRole::Lead, "t2", "answer_claim", &json!({"request_id": "abcd1234"}));
         assert_eq!(out.output, "Error: invalid input for answer_claim: missing field 'approve'", "a bad input is refused first");

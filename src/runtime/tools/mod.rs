@@ -105,12 +105,27 @@ pub enum ToolError {
         /// Its values, comma separated.
         values: String,
     },
-    /// A call of a protocol the runtime cannot play yet (a file protocol:
-    /// the team tracks only the lesson's two so far).
-    #[error("the '{protocol}' protocol cannot run yet: this runtime plays only the lesson's shutdown and plan protocols")]
-    ProtocolNotRunnable {
+    /// A tool a closed gate of the protocol file holds for this agent.
+    #[error("'{agent}' may not use {tool} yet: the '{gate}' gate is closed; {opener}")]
+    GateClosed {
+        /// Who called it.
+        agent: AgentName,
+        /// The tool.
+        tool: String,
+        /// The gate's name.
+        gate: String,
+        /// How to open it: the protocol (and its request tool) whose
+        /// approval opens it.
+        opener: String,
+    },
+    /// A file protocol's status tool named a request of no such id (or of
+    /// another protocol).
+    #[error("unknown {protocol} request_id '{id}'")]
+    UnknownRequest {
         /// The protocol's name.
         protocol: String,
+        /// The id asked about.
+        id: RequestId,
     },
     /// An agent name in the input is not a valid name.
     #[error(transparent)]

@@ -1,0 +1,161 @@
+//! The scripted model under a protocol file: before the lesson's policies
+//! decide, an agent answers each request of a file protocol it has heard
+//! as that protocol's `scripted` says (`approve`, `reject`, `reject_first`
+//! with `rejections`, `never`; `by_task` leaves it to the policies), and a
+//! teammate about to use a tool its closed gate holds asks first with the
+//! protocol whose approval opens the gate, then waits for the answer.
+//!
+//! Owns only those two decisions, read from message types, request ids,
+//! `approve` flags and the file's declarations: no English word of a
+//! message is matched. It sees only the request (and the file): it must
+//! not reach into the runtime or the team.
+
+use serde_json::{json, Map, Value};
+
+use super::conversation::{Conversation, Decision};
+use crate::protocol::file::{Effect, Field, FieldType, GateIx, Party, Protocol, ProtocolFile, Role, Scripted, ScriptedAnswer};
+
+/// How many times a teammate asks to open a gate before it gives up.
+const MAX_GATE_ASKS: usize = 3;
+
+/// The file's decision for `me` (`None` for the lead), ahead of the
+/// lesson's policies, or `None` to leave the turn to them. `base` is what
+/// the policies would do.
+pub(super) fn decide(file: &ProtocolFile, me: Option<&str>, c: &Conversation, base: &Decision) -> Option<Decision> {
+    answer(file, me, c).or_else(|| unanswered(file, me, base)).or_else(|| me.and_then(|me| gate_first(file, me, c, base)))
+}
+
+/// The protocol's policy for `me` (a teammate's own, when the file's team
+/// gives it one).
+fn scripted_for(file: &ProtocolFile, me: Option<&str>, ix: usize, p: &Protocol) -> Scripted {
+    me.and_then(|me| file.team.as_ref()?.teammates.iter().find(|t| t.name.as_str() == me))
+        .and_then(|t| t.scripted.iter().find(|(i, _)| usize::from(i.0) == ix).map(|(_, s)| *s))
+        .unwrap_or(p.scripted)
+}
+
+/// The lesson's policies may answer a file protocol's request (its message
+/// type can be the lesson's); a protocol whose `scripted` says how to
+/// answer (here: `never`) keeps them from it: those calls are dropped.
+fn unanswered(file: &ProtocolFile, me: Option<&str>, base: &Decision) -> Option<Decision> {
+    let held = |tool: &str| {
+        file.protocols.iter().enumerate().any(|(ix, p)| {
+            !p.builtin
+                && p.to == role(me)
+                && p.tools.respond.as_ref().is_some_and(|t| t.name == tool)
+                && scripted_for(file, me, ix, p).answer != ScriptedAnswer::ByTask
+        })
+    };
+    if !base.calls.iter().any(|(tool, _)| held(tool)) {
+        return None;
+    }
+    let mut d = Decision::say(base.text.clone());
+    d.calls = base.calls.iter().filter(|(tool, _)| !held(tool)).cloned().collect();
+    Some(d)
+}
+
+/// The role `me` plays in a file protocol.
+fn role(me: Option<&str>) -> Role {
+    if me.is_some() {
+        Role::Teammate
+    } else {
+        Role::Lead
+    }
+}
+
+/// Answers the oldest request of a file protocol addressed to this agent
+/// that it has not answered yet, as the protocol's `scripted` says.
+fn answer(file: &ProtocolFile, me: Option<&str>, c: &Conversation) -> Option<Decision> {
+    for m in &c.all_messages {
+        let Some(msg_type) = m["type"].as_str() else { continue };
+        let Some((ix, p)) = file.protocols.iter().enumerate().find(|(_, p)| !p.builtin && p.request_type == msg_type) else {
+            continue;
+        };
+        if p.to != role(me) {
+            continue;
+        }
+        let (Some(tool), Some(id)) = (p.tools.respond.as_ref(), m["request_id"].as_str()) else { continue };
+        let answered = c.all_calls.iter().any(|k| k.name == tool.name && k.arg("request_id") == id && k.result.is_some());
+        if answered {
+            continue;
+        }
+        let scripted = scripted_for(file, me, ix, p);
+        let rejected_before = c.all_calls.iter().filter(|k| k.name == tool.name && k.ok() && k.input["approve"] == false).count();
+        let approve = match scripted.answer {
+            ScriptedAnswer::Approve => true,
+            ScriptedAnswer::Reject => false,
+            ScriptedAnswer::RejectFirst => rejected_before >= usize::try_from(scripted.rejections).unwrap_or(usize::MAX),
+            ScriptedAnswer::Never | ScriptedAnswer::ByTask => continue,
+        };
+        let mut input = fields(&p.response_fields, "");
+        input.insert("request_id".into(), json!(id));
+        input.insert("approve".into(), json!(approve));
+        let say = if approve { "Approving." } else { "Rejecting." };
+        return Some(Decision::say(say).call(&tool.name, Value::Object(input)));
+    }
+    None
+}
+
+/// A value for each required field (and each content field, which carries
+/// `text`): an enum's first value, `true`, `0`, or `text`.
+fn fields(declared: &[Field], text: &str) -> Map<String, Value> {
+    declared
+        .iter()
+        .filter(|f| f.required || (f.content && !text.is_empty()))
+        .map(|f| {
+            let value = match &f.field_type {
+                FieldType::String => json!(if text.is_empty() { "ok" } else { text }),
+                FieldType::Bool => json!(true),
+                FieldType::Int => json!(0),
+                FieldType::Enum(values) => json!(values.first().cloned().unwrap_or_default()),
+            };
+            (f.name.clone(), value)
+        })
+        .collect()
+}
+
+/// The protocol a teammate asks with to open gate `g`, if one does.
+fn opener(file: &ProtocolFile, g: GateIx) -> Option<&Protocol> {
+    file.protocols.iter().find(|p| {
+        p.from.allows(Role::Teammate) && p.on_approve.iter().any(|e| matches!(e, Effect::OpenGate(o, Party::Requester) if *o == g))
+    })
+}
+
+/// A teammate whose next call (`base`) uses a tool a closed gate of its
+/// holds: it asks with the protocol that opens the gate instead (or waits
+/// for the answer to the ask it made). Its gates start as the file's team
+/// closes them, and open and close with the answers it has read.
+fn gate_first(file: &ProtocolFile, me: &str, c: &Conversation, base: &Decision) -> Option<Decision> {
+    let spec = file.team.as_ref()?.teammates.iter().find(|t| t.name.as_str() == me)?;
+    let mut closed: Vec<GateIx> = spec.gates.clone();
+    for m in &c.all_messages {
+        let Some(p) = file.protocols.iter().find(|p| m["type"].as_str() == Some(p.response_type.as_str())) else { continue };
+        let effects = if m["approve"] == true { &p.on_approve } else { &p.on_reject };
+        for e in effects {
+            match e {
+                Effect::OpenGate(g, Party::Requester) => closed.retain(|c| c != g),
+                Effect::CloseGate(g, Party::Requester) if !closed.contains(g) => closed.push(*g),
+                _ => {}
+            }
+        }
+    }
+    let (tool, input) = base.calls.first()?;
+    let g = *closed.iter().find(|g| file.gates.get(usize::from(g.0)).is_some_and(|gate| gate.tools.iter().any(|t| t == tool)))?;
+    let p = opener(file, g)?;
+    let asks: Vec<_> = c.all_calls.iter().filter(|k| k.name == p.tools.request.name && k.ok()).collect();
+    let answers = c.all_messages.iter().filter(|m| m["type"].as_str() == Some(p.response_type.as_str())).count();
+    if asks.len() > answers {
+        return Some(Decision::say("Waiting for an answer before I go on."));
+    }
+    if asks.len() >= MAX_GATE_ASKS {
+        return Some(Decision::say("Still not allowed; waiting for new instructions."));
+    }
+    let what = format!("{tool} {}", input["path"].as_str().unwrap_or_default());
+    let mut ask = fields(&p.request_fields, what.trim());
+    if p.to == Role::Teammate {
+        // A teammate-to-teammate opener needs an addressee the file does not
+        // name: leave the gate to the lesson's policies.
+        return None;
+    }
+    ask.remove("teammate");
+    Some(Decision::say("Asking first.").call(&p.tools.request.name, Value::Object(ask)))
+}

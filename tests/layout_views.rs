@@ -154,6 +154,7 @@ fn reference_layout(trace: &Trace, cursor: Option<usize>) -> Diagram {
                 Some(RowKind::RunStarted { prompt: clip(prompt, 90), whole: (clip(prompt, 90) != *prompt).then(|| prompt.clone()) })
             }
             (Event::RunFinished, None) => Some(RowKind::RunFinished),
+            (Event::BudgetReached { limit, .. }, None) => Some(RowKind::BudgetReached { limit: *limit }),
             (Event::MemberSpawned { name, .. }, None) => {
                 let to_x = x_of(&mut d, &mut col_of, name, y);
                 let col = &mut d.columns[col_of[name]];

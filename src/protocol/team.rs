@@ -216,7 +216,8 @@ impl TeamState {
             | Event::ModelReplied { .. }
             | Event::ModelFailed { .. }
             | Event::ToolCalled { .. }
-            | Event::ToolReturned { .. } => {}
+            | Event::ToolReturned { .. }
+            | Event::BudgetReached { .. } => {}
         }
         Ok(())
     }
@@ -320,7 +321,8 @@ impl TeamState {
             | Event::ModelReplied { .. }
             | Event::ModelFailed { .. }
             | Event::ToolCalled { .. }
-            | Event::ToolReturned { .. } => Undo::Nothing,
+            | Event::ToolReturned { .. }
+            | Event::BudgetReached { .. } => Undo::Nothing,
         };
         Ok(undo)
     }

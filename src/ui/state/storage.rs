@@ -1,7 +1,7 @@
 //! Runs kept in the browser: the current run (restored after a reload) and a
 //! list of saved runs, in `localStorage`, as versioned trace JSON plus the
 //! snapshot of what built the run (never an API key); the language chosen
-//! with the switcher; and, separately and
+//! with the switcher; the price table as edited; and, separately and
 //! only when asked, a remembered API key per provider.
 //!
 //! Owns the storage format, the storage keys and their errors. What is
@@ -181,6 +181,31 @@ pub fn remembered_locale() -> Option<crate::view::i18n::Locale> {
 /// Remembers the chosen language on this device.
 pub fn remember_locale(locale: crate::view::i18n::Locale) -> Result<(), StorageError> {
     write(LOCALE, locale.tag())
+}
+
+/// Where the price table edited on this device is kept (settings, not runs).
+const PRICES: &str = "team-protocols.prices";
+
+/// The price table edited on this device, if one is kept and every price
+/// in it passes the same checks as the form (otherwise none: the defaults).
+pub fn remembered_prices() -> Option<crate::view::prices::PriceTable> {
+    let text = read(PRICES).ok().flatten()?;
+    let stored: crate::view::prices::PriceTable = serde_json::from_str(&text).ok()?;
+    let mut table = crate::view::prices::PriceTable { models: Default::default() };
+    for (model, p) in &stored.models {
+        let fields = [p.input, p.output, p.cache_read, p.cache_write].map(|v| v.to_string());
+        table.set(model, [&fields[0], &fields[1], &fields[2], &fields[3]], &p.taken).ok()?;
+    }
+    Some(table)
+}
+
+/// Keeps the price table on this device, or forgets it (`None`: back to
+/// the defaults).
+pub fn remember_prices(table: Option<&crate::view::prices::PriceTable>) -> Result<(), StorageError> {
+    match table {
+        Some(t) => write(PRICES, &to_json(t)?),
+        None => storage()?.remove_item(PRICES).map_err(|e| StorageError::WriteFailed(refusal(&e))),
+    }
 }
 
 /// What browser storage refused.

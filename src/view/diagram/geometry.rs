@@ -557,6 +557,10 @@ pub fn row(cat: &Catalog, r: &Row) -> Item {
             it
         }
         RowKind::RunFinished => item(ItemKind::Banner, "banner run-end", seq, top, bottom, banner(y, cat.t("diagram-run-finished"))),
+        RowKind::BudgetReached { limit } => {
+            let words = tr!(cat, "diagram-budget-reached", limit = crate::view::cost::budget_amount(cat, limit, None));
+            item(ItemKind::Banner, "banner run-end budget-end", seq, top, bottom, banner(y, words))
+        }
         RowKind::Spawn { name, from_x, to_x } => item(
             ItemKind::Spawn,
             "spawn",

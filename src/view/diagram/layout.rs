@@ -59,6 +59,8 @@ pub fn row_reach(kind: &RowKind) -> f64 {
         RowKind::RunStarted { prompt, .. } => BANNER_X + 4.0 + text_columns(&format!("▶ {prompt}")) * BANNER_CHAR_WIDTH,
         // "Run finished" is a few words in every language.
         RowKind::RunFinished => 0.0,
+        // "Budget reached: 50k tokens" is a few words in every language.
+        RowKind::BudgetReached { .. } => BANNER_X + 4.0 + 32.0 * BANNER_CHAR_WIDTH,
         RowKind::Spawn { to_x, .. } => to_x + 60.0,
         RowKind::Message { from_x, to_x, label, .. } => {
             // The label sits in the middle of the gap next to the sender
@@ -118,6 +120,11 @@ pub enum RowKind {
     },
     /// The team went quiet.
     RunFinished,
+    /// The run's budget stopped it (a banner like the run's end).
+    BudgetReached {
+        /// The budget.
+        limit: crate::protocol::BudgetLimit,
+    },
     /// The lead spawned a teammate.
     Spawn {
         /// Who.
@@ -530,6 +537,7 @@ impl Layout {
                 (Some(RowKind::RunStarted { prompt: clip(prompt, PROMPT_CHARS), whole: cut_from(prompt, PROMPT_CHARS) }), RowTrack::Fixed)
             }
             (Event::RunFinished, None) => (Some(RowKind::RunFinished), RowTrack::Fixed),
+            (Event::BudgetReached { limit, .. }, None) => (Some(RowKind::BudgetReached { limit: *limit }), RowTrack::Fixed),
             (Event::MemberSpawned { name, .. }, None) => {
                 let to_x = self.x_of(name, seq);
                 let i = self.col_of[name];
@@ -635,7 +643,9 @@ impl Layout {
             RowKind::Message { from_x, to_x, .. } | RowKind::Spawn { from_x, to_x, .. } => (*from_x, *to_x),
             RowKind::Transition { x, .. } | RowKind::Tool { x, .. } | RowKind::Failure { x, .. } => (*x, *x),
             // A banner starts at the left edge: the lead's lifeline.
-            RowKind::RunStarted { .. } | RowKind::RunFinished => return Some(Span { from: LEFT, to: LEFT, right: LEFT }),
+            RowKind::RunStarted { .. } | RowKind::RunFinished | RowKind::BudgetReached { .. } => {
+                return Some(Span { from: LEFT, to: LEFT, right: LEFT })
+            }
         };
         let badge = match kind {
             RowKind::Message { msg_type, request_id: Some(_), .. } if msg_type.is_request() => from.max(to) + BADGE_REACH,

@@ -411,6 +411,21 @@ pub fn caption_of(cat: &Catalog, entries: &[TraceEntry], before: Option<&TeamSta
                 crate::view::cost::Spend::of_event(&entry.event).map(|s| crate::view::cost::call_words(cat, &s, None)).unwrap_or_default();
             Caption::new(cat.t("cap-model-replied-title"), gap(&[&replied, &says, &usage]))
         }
+        Event::BudgetReached { agent, limit, spent, unpriced, .. } => {
+            let cap = crate::view::cost::budget_amount(cat, limit, None);
+            let text = if *unpriced {
+                tr!(cat, "cap-budget-unpriced-text", whose_start = whose_cap(cat, agent), limit = cap)
+            } else {
+                tr!(
+                    cat,
+                    "cap-budget-reached-text",
+                    whose_start = whose_cap(cat, agent),
+                    limit = cap,
+                    spent = crate::view::cost::budget_amount(cat, limit, Some(*spent))
+                )
+            };
+            Caption::new(cat.t("cap-budget-reached-title"), text)
+        }
         Event::ModelFailed { agent, error } => Caption::new(
             cat.t("cap-model-failed-title"),
             tr!(
@@ -792,6 +807,13 @@ mod tests {
             },
             Event::FaultApplied { action: FaultAction::Delay { ms: 5 }, message: m, rule: Some(1) },
             Event::MessageReleased { held: 13 },
+            Event::BudgetReached {
+                agent: name("alice"),
+                limit: crate::protocol::BudgetLimit::Tokens(5000),
+                spent: 4800,
+                expected: 400,
+                unpriced: false,
+            },
         ];
         for e in &all {
             match e {
@@ -809,7 +831,8 @@ mod tests {
                 | Event::ToolCalled { .. }
                 | Event::ToolReturned { .. }
                 | Event::FaultApplied { .. }
-                | Event::MessageReleased { .. } => {}
+                | Event::MessageReleased { .. }
+                | Event::BudgetReached { .. } => {}
             }
         }
         all
@@ -829,8 +852,8 @@ mod tests {
             assert!(!c.text.contains(&describe(entry)), "{entry:?}");
             assert!(seen.insert(c.text.clone()), "each variant is told in its own words: {}", c.text);
         }
-        // Variants are variants: 15 distinct kinds, one caption each.
-        assert_eq!(seen.len(), 15);
+        // Variants are variants: 16 distinct kinds, one caption each.
+        assert_eq!(seen.len(), 16);
     }
 
     #[test]

@@ -257,7 +257,7 @@ impl BudgetLimit {
 /// Millionths of a dollar as dollars: cents when whole cents, else up to
 /// six decimals without trailing zeros ("$0.50", "$0.0042").
 pub fn dollars_of_micros(micros: u64) -> String {
-    if micros % 10_000 == 0 {
+    if micros.is_multiple_of(10_000) {
         format!("${}.{:02}", micros / 1_000_000, micros % 1_000_000 / 10_000)
     } else {
         let frac = format!("{:06}", micros % 1_000_000);

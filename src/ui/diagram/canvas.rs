@@ -408,8 +408,15 @@ pub fn DiagramView() -> impl IntoView {
                             let extra = ended.as_ref().filter(|(agent, _)| *agent == c.name).map_or("", |(_, class)| class);
                             (geometry::lifeline(cat, c, d.height), extra.to_string())
                         });
-                        let bars = d.activations.iter().map(|a| (geometry::activation(a), String::new()));
-                        keyed(lifelines.chain(bars))
+                        // What each call and each agent cost, as of the cursor.
+                        let price = s.run.snapshot.with(|snap| crate::view::cost::run_model(snap.as_ref()))
+                            .and_then(|m| s.settings.prices.with(|t| t.price_of(&m).cloned()));
+                        let spend = s.run.trace.with(|t| crate::view::cost::spend_at(t, s.playback.cursor.get()));
+                        let costs = d.columns.iter().filter_map(|c| {
+                            spend.agents.get(&c.name).and_then(|sp| geometry::head_cost(cat, c, sp, price.as_ref())).map(|it| (it, String::new()))
+                        }).collect::<Vec<_>>();
+                        let bars = d.activations.iter().map(|a| (geometry::activation_with_cost(cat, a, price.as_ref()), String::new()));
+                        keyed(lifelines.chain(costs).chain(bars))
                     })
                     key=|(key, _, _)| key.clone()
                     children=move |(_, it, extra)| item_view(&it, extra, s)

@@ -234,6 +234,8 @@ pub struct Activation {
     pub y1: f64,
     /// True while the call is still open at the cursor.
     pub open: bool,
+    /// The tokens its reply used, once the reply is in (as of the cursor).
+    pub spend: Option<crate::view::cost::Spend>,
 }
 
 /// A request's badge: drawn beside its request arrow, showing its state as
@@ -357,6 +359,8 @@ struct ActivationTrack {
     start_seq: u64,
     /// (seq, y1) of the reply or failure that closed it.
     end: Option<(u64, f64)>,
+    /// The tokens of the reply that closed it.
+    spend: Option<crate::view::cost::Spend>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -575,7 +579,7 @@ impl Layout {
             (Event::ModelCalled { agent }, None) => {
                 let x = self.x_of(agent, seq);
                 self.open_calls.insert(agent.clone(), self.activations.len());
-                self.activations.push(ActivationTrack { x, y0: y, start_seq: seq, end: None });
+                self.activations.push(ActivationTrack { x, y0: y, start_seq: seq, end: None, spend: None });
                 (None, RowTrack::Fixed)
             }
             (Event::ModelReplied { agent, .. }, None) => {
@@ -583,6 +587,7 @@ impl Layout {
                     // At least most of a row, so a quick reply still shows.
                     let a = &mut self.activations[i];
                     a.end = Some((seq, y.max(a.y0 + ROW_HEIGHT - 6.0)));
+                    a.spend = crate::view::cost::Spend::of_event(&entry.event);
                 }
                 (None, RowTrack::Fixed)
             }
@@ -737,8 +742,8 @@ impl Layout {
             .iter()
             .take_while(|a| before(a.start_seq))
             .map(|a| match a.end {
-                Some((at, y1)) if before(at) => Activation { x: a.x, y0: a.y0, y1, open: false },
-                _ => Activation { x: a.x, y0: a.y0, y1: bottom_y, open: true },
+                Some((at, y1)) if before(at) => Activation { x: a.x, y0: a.y0, y1, open: false, spend: a.spend },
+                _ => Activation { x: a.x, y0: a.y0, y1: bottom_y, open: true, spend: None },
             })
             .filter(|a| a.y1 + ROW_HEIGHT >= top && a.y0 <= bottom)
             .collect();

@@ -1309,6 +1309,8 @@ fn a_token_budget_stops_the_run_before_the_call_that_would_pass_it_with_a_teamma
         let json = trace.to_json();
         assert!(json.contains("\"budget_reached\""), "{ctx}");
         assert_eq!(Trace::from_json(&json).unwrap(), trace, "{ctx}: the stop survives export and import");
+        let exported = team_protocols::view::export::trace_json(&trace);
+        assert_eq!(team_protocols::view::export::import_json(&exported).unwrap(), trace, "{ctx}: the page's import reads it back");
         if run.status("alice") == Some(MemberStatus::Working) {
             stopped_with_a_teammate_working += 1;
         }

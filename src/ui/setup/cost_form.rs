@@ -52,11 +52,14 @@ pub fn BudgetField() -> impl IntoView {
     let s = expect_context::<Session>();
     let l = lang();
     let dollars = RwSignal::new(matches!(s.settings.budget.get_untracked(), Some(Budget::Dollars(_))));
-    let text = RwSignal::new(match s.settings.budget.get_untracked() {
+    // What was typed last: read again when the unit changes. The field
+    // keeps what was typed (a refused value stays on screen).
+    let typed = match s.settings.budget.get_untracked() {
         Some(Budget::Tokens(n)) => n.to_string(),
         Some(Budget::Dollars(d)) => d.to_string(),
         None => String::new(),
-    });
+    };
+    let text = RwSignal::new(typed.clone());
     let read = move || {
         let typed = text.get_untracked();
         let read = if dollars.get_untracked() { Budget::dollars(&typed) } else { Budget::tokens(&typed) };
@@ -86,7 +89,7 @@ pub fn BudgetField() -> impl IntoView {
             <div class="budget-row">
                 <input type="text" inputmode="decimal" aria-label=move || l.t("ui-budget-amount") placeholder=move || l.t("ui-budget-none")
                     aria-invalid=move || s.settings.invalid.with(|m| m.contains_key("budget")).to_string()
-                    prop:value=move || text.get() on:change=set_text/>
+                    value=typed on:change=set_text/>
                 <select aria-label=move || l.t("ui-budget-unit") on:change=set_unit>
                     <option value="tokens" selected=move || !dollars.get()>{move || l.t("ui-budget-tokens")}</option>
                     <option value="dollars" selected=move || dollars.get()>{move || l.t("ui-budget-dollars")}</option>
@@ -150,7 +153,7 @@ pub fn Prices() -> impl IntoView {
                                 let value = values[i].clone();
                                 view! {
                                     <label class="field">{move || l.t(key)}
-                                        <input type="text" inputmode="decimal" aria-label=move || format!("{named} · {}", l.t(key)) prop:value=value
+                                        <input type="text" inputmode="decimal" aria-label=move || format!("{named} · {}", l.t(key)) value=value
                                             on:change=move |ev| {
                                                 fields.update(|f| f[i] = event_target_value(&ev));
                                                 set_row(m.clone(), fields.get_untracked());

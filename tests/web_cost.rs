@@ -146,6 +146,11 @@ async fn an_edited_price_survives_a_reload_a_bad_one_is_refused_and_reset_brings
     type_into(&first, "claude-haiku-4-5 · Output", "-1");
     leptos::task::tick().await;
     assert!(banner(&first).contains("between 0 and 1000"), "{}", banner(&first));
+    assert_eq!(
+        input(&first, "claude-haiku-4-5 · Output").get_attribute("aria-invalid").as_deref(),
+        Some("true"),
+        "the refused price is marked"
+    );
     dismiss(&first);
     // A model of one's own.
     type_into(&first, "Model id", "my-local");

@@ -114,22 +114,27 @@ pub fn Prices() -> impl IntoView {
             s.storage_error(&e);
         }
     };
-    // Sets one model's price from its row's fields; refused: nothing changes.
+    // Sets one model's price from its row's fields; refused: nothing
+    // changes, the banner says why, and false is returned.
     let set_row = move |model: String, fields: [String; 4]| {
         let mut table = s.settings.prices.get_untracked();
         match table.set(&model, [&fields[0], &fields[1], &fields[2], &fields[3]], &today()) {
-            Ok(()) => keep(table),
-            Err(e) => s.error(price_words(l.cat_untracked(), &e)),
+            Ok(()) => {
+                keep(table);
+                true
+            }
+            Err(e) => {
+                s.error(price_words(l.cat_untracked(), &e));
+                false
+            }
         }
     };
     let new_model = RwSignal::new(String::new());
     let add = move |_| {
         let model = new_model.get_untracked();
+        // A new model starts at zero; one already listed keeps its price.
         let exists = s.settings.prices.with_untracked(|t| t.models.contains_key(model.trim()));
-        if !exists {
-            set_row(model.clone(), ["0".into(), "0".into(), "0".into(), "0".into()]);
-        }
-        if s.settings.prices.with_untracked(|t| t.models.contains_key(model.trim())) {
+        if exists || set_row(model.clone(), ["0".into(), "0".into(), "0".into(), "0".into()]) {
             new_model.set(String::new());
         }
     };
@@ -142,6 +147,8 @@ pub fn Prices() -> impl IntoView {
             {move || s.settings.prices.get().models.into_iter().map(|(model, price)| {
                 let values = [price.input, price.output, price.cache_read, price.cache_write].map(|v| v.to_string());
                 let fields = RwSignal::new(values.clone());
+                // A refused price stays on screen, marked (the table keeps the old one).
+                let refused = RwSignal::new(false);
                 let (m1, m2) = (model.clone(), model.clone());
                 let taken = price.taken.clone();
                 view! {
@@ -154,9 +161,10 @@ pub fn Prices() -> impl IntoView {
                                 view! {
                                     <label class="field">{move || l.t(key)}
                                         <input type="text" inputmode="decimal" aria-label=move || format!("{named} · {}", l.t(key)) value=value
+                                            aria-invalid=move || refused.get().to_string()
                                             on:change=move |ev| {
                                                 fields.update(|f| f[i] = event_target_value(&ev));
-                                                set_row(m.clone(), fields.get_untracked());
+                                                refused.set(!set_row(m.clone(), fields.get_untracked()));
                                             }/>
                                     </label>
                                 }

@@ -35,6 +35,15 @@ Fault modes (the first-time counters are per scope):
     slow             waits up to --slow-seconds (default 20) in small steps,
                      giving up as soon as the client disconnects (Stop), then
                      answers normally
+    cached           answers normally, its usage reporting prompt-cache
+                     traffic: Anthropic `cache_read_input_tokens` 2048 and
+                     `cache_creation_input_tokens` 310 (in `message_start`
+                     when streamed); OpenAI `prompt_tokens_details.
+                     cached_tokens` 2048, counted in `prompt_tokens` as
+                     the API counts them
+    no-usage         answers normally without any usage: no `usage` object
+                     (Anthropic, both forms; OpenAI's body) and no final
+                     usage chunk (OpenAI streamed)
 
 Scripted replies, read from the conversation (never a canned transcript):
 
@@ -72,7 +81,10 @@ ALLOWED_HEADERS = (
     "anthropic-dangerous-direct-browser-access, authorization"
 )
 EXPOSED_HEADERS = "retry-after, retry-after-ms, request-id, x-request-id"
-FAULT_MODES = ("429", "529", "401", "401-echo", "malformed", "midstream-error", "slow")
+FAULT_MODES = ("429", "529", "401", "401-echo", "malformed", "midstream-error", "slow", "cached", "no-usage")
+# What the `cached` mode reports as read from and written to the prompt cache.
+CACHE_READ = 2048
+CACHE_WRITE = 310
 MAX_BODY = 8 * 1024 * 1024
 SLOW_STEP = 0.05
 TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
@@ -588,11 +600,11 @@ class Handler(BaseHTTPRequestHandler):
             return self.midstream(api, body, stream, text)
         prompt_tokens = max(1, len(json.dumps(body)) // 4)
         if api == "anthropic":
-            self.anthropic_reply(body, stream, text, calls, prompt_tokens)
+            self.anthropic_reply(body, stream, text, calls, prompt_tokens, fault)
         else:
-            self.openai_reply(body, stream, text, calls, prompt_tokens)
+            self.openai_reply(body, stream, text, calls, prompt_tokens, fault)
 
-    def anthropic_reply(self, body, stream, text, calls, prompt_tokens):
+    def anthropic_reply(self, body, stream, text, calls, prompt_tokens, fault=None):
         content = []
         if text:
             content.append({"type": "text", "text": text})
@@ -601,17 +613,26 @@ class Handler(BaseHTTPRequestHandler):
         stop = "tool_use" if calls else "end_turn"
         out_tokens = max(1, len(json.dumps(content)) // 4)
         msg_id = STATE.new_id("msg_fake_")
+        cached = fault == "cached"
+        no_usage = fault == "no-usage"
+
+        def usage(output_tokens):
+            return {"input_tokens": prompt_tokens, "cache_creation_input_tokens": CACHE_WRITE if cached else 0,
+                    "cache_read_input_tokens": CACHE_READ if cached else 0, "output_tokens": output_tokens}
         if not stream:
-            return self.send_json(200, {
+            reply = {
                 "id": msg_id, "type": "message", "role": "assistant", "model": body["model"], "content": content,
-                "stop_reason": stop, "stop_sequence": None,
-                "usage": {"input_tokens": prompt_tokens, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0, "output_tokens": out_tokens},
-            })
+                "stop_reason": stop, "stop_sequence": None, "usage": usage(out_tokens),
+            }
+            if no_usage:
+                del reply["usage"]
+            return self.send_json(200, reply)
         self.start_chunked("text/event-stream; charset=utf-8")
-        self.chunk(sse("message_start", {"type": "message_start", "message": {
-            "id": msg_id, "type": "message", "role": "assistant", "content": [], "model": body["model"],
-            "stop_reason": None, "stop_sequence": None,
-            "usage": {"input_tokens": prompt_tokens, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0, "output_tokens": 1}}}))
+        start = {"id": msg_id, "type": "message", "role": "assistant", "content": [], "model": body["model"],
+                 "stop_reason": None, "stop_sequence": None, "usage": usage(1)}
+        if no_usage:
+            del start["usage"]
+        self.chunk(sse("message_start", {"type": "message_start", "message": start}))
         self.chunk(sse("ping", {"type": "ping"}))
         for index, block in enumerate(content):
             if block["type"] == "text":
@@ -629,25 +650,36 @@ class Handler(BaseHTTPRequestHandler):
                 for piece in pieces(json.dumps(block["input"], ensure_ascii=False)):
                     self.chunk(sse("content_block_delta", {"type": "content_block_delta", "index": index, "delta": {"type": "input_json_delta", "partial_json": piece}}))
             self.chunk(sse("content_block_stop", {"type": "content_block_stop", "index": index}))
-        self.chunk(sse("message_delta", {"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None}, "usage": {"output_tokens": out_tokens}}))
+        delta = {"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None}, "usage": {"output_tokens": out_tokens}}
+        if no_usage:
+            del delta["usage"]
+        self.chunk(sse("message_delta", delta))
         self.chunk(sse("message_stop", {"type": "message_stop"}))
         self.end_chunked()
 
-    def openai_reply(self, body, stream, text, calls, prompt_tokens):
+    def openai_reply(self, body, stream, text, calls, prompt_tokens, fault=None):
         tool_calls = [{"id": STATE.new_id("call_fake_"), "type": "function", "function": {"name": n, "arguments": json.dumps(i, ensure_ascii=False)}} for n, i in calls]
         finish = "tool_calls" if calls else "stop"
         out_tokens = max(1, (len(text) + len(json.dumps(tool_calls))) // 4)
         usage = {"prompt_tokens": prompt_tokens, "completion_tokens": out_tokens, "total_tokens": prompt_tokens + out_tokens}
+        if fault == "cached":
+            # OpenAI counts cached prompt tokens inside prompt_tokens.
+            usage = {"prompt_tokens": prompt_tokens + CACHE_READ, "completion_tokens": out_tokens,
+                     "total_tokens": prompt_tokens + CACHE_READ + out_tokens, "prompt_tokens_details": {"cached_tokens": CACHE_READ}}
+        no_usage = fault == "no-usage"
         cid = STATE.new_id("chatcmpl-fake-")
         created = int(time.time())
         if not stream:
             message = {"role": "assistant", "content": text or None, "refusal": None}
             if tool_calls:
                 message["tool_calls"] = tool_calls
-            return self.send_json(200, {
+            reply = {
                 "id": cid, "object": "chat.completion", "created": created, "model": body["model"],
                 "choices": [{"index": 0, "message": message, "logprobs": None, "finish_reason": finish}], "usage": usage,
-            })
+            }
+            if no_usage:
+                del reply["usage"]
+            return self.send_json(200, reply)
 
         def chunk_of(delta, finish_reason=None):
             return {"id": cid, "object": "chat.completion.chunk", "created": created, "model": body["model"],
@@ -663,7 +695,7 @@ class Handler(BaseHTTPRequestHandler):
             for piece in pieces(call["function"]["arguments"])[1:]:
                 self.chunk(sse_data(chunk_of({"tool_calls": [{"index": index, "function": {"arguments": piece}}]})))
         self.chunk(sse_data(chunk_of({}, finish)))
-        if (body.get("stream_options") or {}).get("include_usage"):
+        if (body.get("stream_options") or {}).get("include_usage") and not no_usage:
             final = chunk_of({})
             final["choices"] = []
             final["usage"] = usage
@@ -874,6 +906,19 @@ def self_test():
 
     # Fault modes.
     hello = [{"role": "user", "content": "Say hello."}]
+    for stream in (False, True):
+        body = {"model": "m", "max_tokens": 9, "messages": hello, "stream": stream}
+        _, _, raw = call("/scope/fc/fault/cached/v1/messages", body, ant_h)
+        ok(f'"cache_read_input_tokens": {CACHE_READ}'.encode() in raw and f'"cache_creation_input_tokens": {CACHE_WRITE}'.encode() in raw, f"anthropic cached usage (stream {stream})")
+        _, _, raw = call("/scope/fc/fault/no-usage/v1/messages", body, ant_h)
+        ok(b'"usage"' not in raw, f"anthropic without usage (stream {stream})")
+        body = {"model": "m", "messages": hello, "stream": stream}
+        if stream:
+            body["stream_options"] = {"include_usage": True}
+        _, _, raw = call("/scope/fc/fault/cached/v1/chat/completions", body, oai_h)
+        ok(f'"cached_tokens": {CACHE_READ}'.encode() in raw, f"openai cached usage (stream {stream})")
+        _, _, raw = call("/scope/fc/fault/no-usage/v1/chat/completions", body, oai_h)
+        ok(b'"prompt_tokens"' not in raw, f"openai without usage (stream {stream})")
     for mode, first in (("429", 429), ("529", 529)):
         status, headers, _ = anthropic(f"f{mode}", hello, fault=f"/fault/{mode}")
         ok(status == first and (mode != "429" or headers.get("retry-after") == "1"), f"{mode} first")

@@ -154,6 +154,7 @@ fn reference_layout(trace: &Trace, cursor: Option<usize>) -> Diagram {
                 Some(RowKind::RunStarted { prompt: clip(prompt, 90), whole: (clip(prompt, 90) != *prompt).then(|| prompt.clone()) })
             }
             (Event::RunFinished, None) => Some(RowKind::RunFinished),
+            (Event::BudgetReached { limit, .. }, None) => Some(RowKind::BudgetReached { limit: *limit }),
             (Event::MemberSpawned { name, .. }, None) => {
                 let to_x = x_of(&mut d, &mut col_of, name, y);
                 let col = &mut d.columns[col_of[name]];
@@ -212,7 +213,7 @@ fn reference_layout(trace: &Trace, cursor: Option<usize>) -> Diagram {
             (Event::ModelCalled { agent }, None) => {
                 let x = x_of(&mut d, &mut col_of, agent, y);
                 open_calls.insert(agent.clone(), d.activations.len());
-                d.activations.push(Activation { x, y0: y, y1: y, open: true });
+                d.activations.push(Activation { x, y0: y, y1: y, open: true, spend: None });
                 None
             }
             (Event::ModelReplied { agent, .. }, None) => {
@@ -220,6 +221,7 @@ fn reference_layout(trace: &Trace, cursor: Option<usize>) -> Diagram {
                     // At least most of a row, so a quick reply still shows.
                     d.activations[i].y1 = y.max(d.activations[i].y0 + ROW_HEIGHT - 6.0);
                     d.activations[i].open = false;
+                    d.activations[i].spend = team_protocols::view::cost::Spend::of_event(&entry.event);
                 }
                 None
             }

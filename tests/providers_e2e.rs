@@ -710,3 +710,67 @@ async fn the_key_is_sent_in_its_header_only() {
     let e = openai(&cleartext).complete(&simple_request(), Rc::new(|_: &str| {}), CancelToken::new()).await.unwrap_err();
     assert!(matches!(&e, ModelError::Settings(m) if m.contains("unencrypted")) && !e.to_string().contains(KEY), "{e}");
 }
+
+// ------------------------------------------------- (e) usage, cache included
+
+/// One reply's usage from `model`, under the fake server's usage `mode`.
+async fn usage_of(model: Rc<dyn Model>) -> team_protocols::model::Usage {
+    let (on_text, _) = sink();
+    model.complete(&simple_request(), on_text, CancelToken::new()).await.expect("the reply").usage
+}
+
+#[wasm_bindgen_test]
+async fn anthropic_cache_reads_and_writes_are_recorded_streamed_and_not_and_missing_usage_is_no_measurement() {
+    require_server().await;
+    for stream in [false, true] {
+        let plain = usage_of(anthropic(&anthropic_config(&new_scope("ant-usage"), None, stream))).await;
+        assert!(plain.measured && plain.input_tokens > 0 && plain.output_tokens > 0, "stream {stream}: {plain:?}");
+        assert_eq!((plain.cache_read_tokens, plain.cache_write_tokens), (0, 0), "stream {stream}: zero cache fields stay zero");
+        let cached = usage_of(anthropic(&anthropic_config(&new_scope("ant-cached"), Some("cached"), stream))).await;
+        assert_eq!((cached.cache_read_tokens, cached.cache_write_tokens), (2048, 310), "stream {stream}: {cached:?}");
+        assert_eq!(cached.input_tokens, plain.input_tokens, "stream {stream}: input is the fresh prompt only");
+        assert!(cached.measured);
+        let none = usage_of(anthropic(&anthropic_config(&new_scope("ant-none"), Some("no-usage"), stream))).await;
+        assert_eq!(none, team_protocols::model::Usage::default(), "stream {stream}: no usage reported, nothing measured");
+    }
+}
+
+#[wasm_bindgen_test]
+async fn openai_cached_prompt_tokens_are_taken_out_of_the_input_streamed_and_not_and_missing_usage_is_no_measurement() {
+    require_server().await;
+    for stream in [false, true] {
+        let plain = usage_of(openai(&openai_config(&new_scope("oai-usage"), None, stream, None))).await;
+        assert!(plain.measured && plain.input_tokens > 0 && plain.output_tokens > 0, "stream {stream}: {plain:?}");
+        assert_eq!((plain.cache_read_tokens, plain.cache_write_tokens), (0, 0), "stream {stream}");
+        let cached = usage_of(openai(&openai_config(&new_scope("oai-cached"), Some("cached"), stream, None))).await;
+        assert_eq!(cached.cache_read_tokens, 2048, "stream {stream}: {cached:?}");
+        assert_eq!(cached.cache_write_tokens, 0, "stream {stream}: the API reports no cache writes");
+        assert_eq!(cached.input_tokens, plain.input_tokens, "stream {stream}: prompt_tokens less the cached ones");
+        let none = usage_of(openai(&openai_config(&new_scope("oai-none"), Some("no-usage"), stream, None))).await;
+        assert_eq!(none, team_protocols::model::Usage::default(), "stream {stream}: no usage reported, nothing measured");
+    }
+}
+
+#[wasm_bindgen_test]
+async fn a_team_on_a_cached_provider_records_the_cache_tokens_in_its_trace() {
+    require_server().await;
+    let scope = new_scope("ant-cached-team");
+    let rt = run_team(anthropic(&anthropic_config(&scope, Some("cached"), true)), PROMPT).await;
+    assert_clean_handshake(&rt);
+    let trace = rt.trace();
+    let cache: Vec<(u64, u64, bool)> = trace
+        .entries()
+        .iter()
+        .filter_map(|e| match &e.event {
+            Event::ModelReplied { cache_read_tokens, cache_write_tokens, measured, .. } => {
+                Some((*cache_read_tokens, *cache_write_tokens, *measured))
+            }
+            _ => None,
+        })
+        .collect();
+    assert!(!cache.is_empty() && cache.iter().all(|c| *c == (2048, 310, true)), "{cache:?}");
+    let json = trace.to_json();
+    assert!(json.contains("\"cache_read_tokens\":2048") && json.contains("\"cache_write_tokens\":310"), "the export carries them");
+    assert_eq!(Trace::from_json(&json).unwrap(), trace, "and the import reads them back");
+    stop_and_drain(&rt).await;
+}

@@ -1236,3 +1236,123 @@ fn list_teammates_names_the_team_and_each_member_with_role_and_status() {
     let want = format!("Team: default\n  alice (coder): {}\n  bob (planner): {}", status("alice"), status("bob"));
     assert_eq!(results["t_list"], (want, false));
 }
+
+// ---------------------------------------------------------------------------
+// 4. The run's budget.
+// ---------------------------------------------------------------------------
+
+use team_protocols::runtime::budget::{Budget, Rates};
+
+fn tokens_of(event: &Event) -> u64 {
+    match event {
+        Event::ModelReplied { input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, .. } => {
+            input_tokens + output_tokens + cache_read_tokens + cache_write_tokens
+        }
+        _ => 0,
+    }
+}
+
+/// The scripted shutdown scenario under `budget`, run to a stall.
+fn budgeted(budget: Budget, rates: Option<Rates>) -> Run {
+    let run = start(Rc::new(ScriptedModel), RuntimeConfig { seed: SEED, budget: Some(budget), rates, ..RuntimeConfig::default() });
+    run.prompt(scenarios::SHUTDOWN.prompts[0]);
+    run
+}
+
+#[test]
+fn a_token_budget_stops_the_run_before_the_call_that_would_pass_it_with_a_teammate_still_working() {
+    let full = run_live(scenarios::SHUTDOWN, SEED).rt.trace();
+    let total: u64 = full.entries().iter().map(|e| tokens_of(&e.event)).sum();
+    let mut stopped_with_a_teammate_working = 0;
+    for cap in [total / 5, total / 3, total / 2, total * 2 / 3, total * 4 / 5] {
+        let run = budgeted(Budget::Tokens(cap), None);
+        let ctx = format!("cap {cap} of {total}");
+        let trace = run.rt.trace();
+        let entries = trace.entries();
+        let (last, before) = entries.split_last().expect("the run recorded something");
+        let Event::BudgetReached { agent, limit, spent, expected, unpriced } = &last.event else {
+            panic!("{ctx}: the budget's stop is the last event, got {:?}", last.event)
+        };
+        // Stopped as Stop stops: every loop ended, every task gone, nothing
+        // more released or accepted.
+        assert!(run.rt.is_stopped(), "{ctx}");
+        assert_eq!(run.rt.live_tasks(), 0, "{ctx}: runtime tasks");
+        assert_eq!(run.ex.live_tasks(), 0, "{ctx}: executor tasks");
+        assert_eq!(run.rt.submit_prompt("again"), Err(RuntimeError::Stopped), "{ctx}");
+        // The stop is before the call: the run is the full run's prefix, and
+        // the call that would pass the cap was never made.
+        assert_eq!(full.entries()[..before.len()], *before, "{ctx}: the stopped run is a prefix of the full run");
+        assert!(!matches!(full.entries()[before.len()].event, Event::BudgetReached { .. }));
+        assert!(
+            matches!(&full.entries()[before.len()].event, Event::ModelCalled { agent: a } if a == agent),
+            "{ctx}: {agent}'s call is what was held back"
+        );
+        // What it recorded is what the run spent, and the call would pass the cap.
+        let so_far: u64 = before.iter().map(|e| tokens_of(&e.event)).sum();
+        assert_eq!((*limit, *spent, *unpriced), (BudgetLimit::Tokens(cap), so_far, false), "{ctx}");
+        let previous = before.iter().rev().find(|e| matches!(&e.event, Event::ModelReplied { agent: a, .. } if a == agent));
+        assert_eq!(*expected, previous.map_or(0, |e| tokens_of(&e.event)), "{ctx}: expected is the agent's previous call");
+        assert!(spent + expected > cap || *spent >= cap, "{ctx}: the call would have passed the cap");
+        // Every call made went while the run was under its cap (an agent's
+        // first call is expected to cost nothing, so a run may end past it).
+        let mut sum = 0;
+        for e in before {
+            assert!(!matches!(e.event, Event::ModelCalled { .. }) || sum < cap, "{ctx}: a call at #{} went with {sum} spent", e.seq);
+            sum += tokens_of(&e.event);
+        }
+        // No tool half run; the trace replays (import carries the stop).
+        let calls = before.iter().filter(|e| matches!(e.event, Event::ToolCalled { .. })).count();
+        let returns = before.iter().filter(|e| matches!(e.event, Event::ToolReturned { .. })).count();
+        assert_eq!(calls, returns, "{ctx}: every ToolCalled has its ToolReturned");
+        assert!(run.silent_changes.borrow().is_empty(), "{ctx}");
+        assert_eq!(Team::replay(&trace).unwrap().state().clone(), run.state(), "{ctx}: replay equals the live state");
+        let json = trace.to_json();
+        assert!(json.contains("\"budget_reached\""), "{ctx}");
+        assert_eq!(Trace::from_json(&json).unwrap(), trace, "{ctx}: the stop survives export and import");
+        let exported = team_protocols::view::export::trace_json(&trace);
+        assert_eq!(team_protocols::view::export::import_json(&exported).unwrap(), trace, "{ctx}: the page's import reads it back");
+        if run.status("alice") == Some(MemberStatus::Working) {
+            stopped_with_a_teammate_working += 1;
+        }
+    }
+    assert!(stopped_with_a_teammate_working > 0, "some cap stops the run while alice is still working");
+}
+
+#[test]
+fn a_dollar_budget_is_priced_at_the_rates_and_without_a_price_no_call_is_made() {
+    let rates = Rates { input: 3.0, output: 15.0, cache_read: 0.3, cache_write: 3.75 };
+    let full = run_live(scenarios::SHUTDOWN, SEED).rt.trace();
+    let dollars = |events: &[TraceEntry]| -> f64 {
+        events
+            .iter()
+            .filter_map(|e| match &e.event {
+                Event::ModelReplied { input_tokens, output_tokens, .. } => {
+                    Some((*input_tokens as f64 * rates.input + *output_tokens as f64 * rates.output) / 1e6)
+                }
+                _ => None,
+            })
+            .sum()
+    };
+    let cap = dollars(full.entries()) / 2.0;
+    let run = budgeted(Budget::Dollars(cap), Some(rates));
+    let trace = run.rt.trace();
+    let (last, before) = trace.entries().split_last().unwrap();
+    let Event::BudgetReached { limit, spent, unpriced: false, .. } = &last.event else { panic!("{:?}", last.event) };
+    assert_eq!(*limit, BudgetLimit::Microdollars((cap * 1e6).round() as u64));
+    assert_eq!(*spent, (dollars(before) * 1e6).round() as u64, "spent is the run's dollars, in millionths");
+
+    let unpriced = budgeted(Budget::Dollars(5.0), None);
+    let trace = unpriced.rt.trace();
+    assert!(!trace.entries().iter().any(|e| matches!(e.event, Event::ModelCalled { .. })), "no model call without a price");
+    assert!(matches!(trace.entries().last().map(|e| &e.event), Some(Event::BudgetReached { unpriced: true, .. })));
+    assert_eq!(unpriced.rt.live_tasks(), 0);
+}
+
+#[test]
+fn a_run_under_its_budget_is_the_run_without_one() {
+    let full = run_live(scenarios::SHUTDOWN, SEED).rt.trace();
+    let total: u64 = full.entries().iter().map(|e| tokens_of(&e.event)).sum();
+    let run = budgeted(Budget::Tokens(total * 3), None);
+    run.assert_finished();
+    assert_eq!(run.rt.trace().to_json(), full.to_json(), "a budget that is never reached leaves no trace");
+}

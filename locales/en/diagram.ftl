@@ -4,6 +4,8 @@
 # (pending, approved, rejected, working, idle, shutdown) are never translated.
 
 diagram-run-finished = ■ run finished
+diagram-budget-reached = ■ budget reached: { $limit }
+diagram-head-tokens = { $tokens } tok
 diagram-spawn = spawn { $name }
 diagram-shut-down = { $name } shut down
 # The word under an earlier head of a teammate spawned again: that run of it was replaced by a new one.

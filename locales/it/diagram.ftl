@@ -4,6 +4,8 @@
 # working, idle, shutdown) non si traducono.
 
 diagram-run-finished = ■ esecuzione finita
+diagram-budget-reached = ■ budget raggiunto: { $limit }
+diagram-head-tokens = { $tokens } token
 diagram-spawn = avvia { $name }
 diagram-shut-down = { $name } si è spento
 # The word under an earlier head of a teammate spawned again: that run of it was replaced by a new one.

@@ -3,6 +3,8 @@
 # リクエスト ID、ステータス（pending、approved、rejected、working、idle、shutdown）は翻訳しません。
 
 diagram-run-finished = ■ 実行終了
+diagram-budget-reached = ■ 予算に到達：{ $limit }
+diagram-head-tokens = { $tokens } トークン
 diagram-spawn = { $name } を起動
 diagram-shut-down = { $name } はシャットダウンしました
 # The word under an earlier head of a teammate spawned again: that run of it was replaced by a new one.

@@ -3,6 +3,8 @@
 # （pending、approved、rejected、working、idle、shutdown）不翻译。
 
 diagram-run-finished = ■ 运行结束
+diagram-budget-reached = ■ 已达预算：{ $limit }
+diagram-head-tokens = { $tokens } token
 diagram-spawn = 创建 { $name }
 diagram-shut-down = { $name } 已关机
 # The word under an earlier head of a teammate spawned again: that run of it was replaced by a new one.

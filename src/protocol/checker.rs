@@ -361,7 +361,7 @@ impl Checker {
             }
             Event::RunFinished => self.finish_run(seq),
             Event::InboxDrained { agent, message_ids } => self.read(seq, agent, message_ids),
-            Event::RunStarted { .. } | Event::ModelReplied { .. } | Event::ModelFailed { .. } => {}
+            Event::RunStarted { .. } | Event::ModelReplied { .. } | Event::ModelFailed { .. } | Event::BudgetReached { .. } => {}
         }
     }
 

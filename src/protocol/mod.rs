@@ -41,5 +41,5 @@ pub use rules::{Rule, Rules, RulesError};
 pub use team::{ReplayError, Team, TeamError, TeamState};
 pub use time::Millis;
 pub use timeline::Timeline;
-pub use trace::{Event, ResolveError, Trace, TraceEntry, TraceError};
+pub use trace::{BudgetLimit, Event, ResolveError, Trace, TraceEntry, TraceError};
 pub use tracker::{Incarnations, Request, RequestKind, RequestStatus, Tracker, TrackerError, Transition};

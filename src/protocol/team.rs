@@ -307,7 +307,8 @@ impl TeamState {
             | Event::ModelReplied { .. }
             | Event::ModelFailed { .. }
             | Event::ToolCalled { .. }
-            | Event::ToolReturned { .. } => {}
+            | Event::ToolReturned { .. }
+            | Event::BudgetReached { .. } => {}
         }
         Ok(())
     }
@@ -428,7 +429,8 @@ impl TeamState {
             | Event::ModelReplied { .. }
             | Event::ModelFailed { .. }
             | Event::ToolCalled { .. }
-            | Event::ToolReturned { .. } => Undo::Nothing,
+            | Event::ToolReturned { .. }
+            | Event::BudgetReached { .. } => Undo::Nothing,
         };
         Ok(undo)
     }

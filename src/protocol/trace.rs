@@ -228,6 +228,66 @@ pub enum Event {
         /// The sequence number of the `FaultApplied` event that held it.
         held: u64,
     },
+    /// The run's budget stopped it: `agent`'s next model call would have
+    /// passed `limit`, so the call was not made and the run stopped as Stop
+    /// does. Written only in runs a budget stopped (older traces never
+    /// carry it, and their digests are unchanged).
+    BudgetReached {
+        /// Whose model call was held back.
+        agent: AgentName,
+        /// The budget it would have passed.
+        limit: BudgetLimit,
+        /// What the run had spent, in the limit's unit (tokens, or
+        /// millionths of a dollar).
+        spent: u64,
+        /// What the call was expected to spend, in the same unit (the
+        /// agent's previous call).
+        expected: u64,
+        /// A dollar budget on a model the price table has no price for: no
+        /// call's cost can be told, so none was made.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        unpriced: bool,
+    },
+}
+
+/// A run's budget, as the trace records it (whole numbers, so a trace
+/// compares and hashes exactly): tokens, or millionths of a US dollar.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BudgetLimit {
+    /// Tokens of every bucket (input, output, cache read and write).
+    Tokens(u64),
+    /// Millionths of a US dollar, at the price table's price.
+    Microdollars(u64),
+}
+
+impl BudgetLimit {
+    /// An amount in the limit's unit as people read it, in English (the
+    /// event log and Mermaid export): "1200 tokens", "$0.25".
+    pub fn amount(&self, n: u64) -> String {
+        match self {
+            BudgetLimit::Tokens(_) => format!("{n} tokens"),
+            BudgetLimit::Microdollars(_) => dollars_of_micros(n),
+        }
+    }
+
+    /// The cap itself, as `amount` writes it.
+    pub fn cap(&self) -> String {
+        match *self {
+            BudgetLimit::Tokens(n) | BudgetLimit::Microdollars(n) => self.amount(n),
+        }
+    }
+}
+
+/// Millionths of a dollar as dollars: cents when whole cents, else up to
+/// six decimals without trailing zeros ("$0.50", "$0.0042").
+pub fn dollars_of_micros(micros: u64) -> String {
+    if micros.is_multiple_of(10_000) {
+        format!("${}.{:02}", micros / 1_000_000, micros % 1_000_000 / 10_000)
+    } else {
+        let frac = format!("{:06}", micros % 1_000_000);
+        format!("${}.{}", micros / 1_000_000, frac.trim_end_matches('0'))
+    }
 }
 
 /// Ties the file protocol names of `event` to `protocols`.
@@ -285,6 +345,7 @@ impl Event {
             Event::ToolReturned { .. } => "tool_returned",
             Event::FaultApplied { .. } => "fault_applied",
             Event::MessageReleased { .. } => "message_released",
+            Event::BudgetReached { .. } => "budget_reached",
         }
     }
 
@@ -295,7 +356,8 @@ impl Event {
             | Event::ModelReplied { agent, .. }
             | Event::ModelFailed { agent, .. }
             | Event::ToolCalled { agent, .. }
-            | Event::ToolReturned { agent, .. } => Some(agent),
+            | Event::ToolReturned { agent, .. }
+            | Event::BudgetReached { agent, .. } => Some(agent),
             _ => None,
         }
     }

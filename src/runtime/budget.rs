@@ -7,10 +7,14 @@
 //!
 //! Owns the budget's reading (refusals phrased for the Settings form) and
 //! the decision. Pure, like `model::retry`: inputs in, a decision out; it
-//! must not look at the clock, the trace or the page. The caller sums the
-//! spend and carries out a stop.
+//! must not look at the clock, the trace or the page. The world holds a
+//! `Meter` (the sums), asks it before each call and carries out a stop.
 
+use std::collections::BTreeMap;
 use std::fmt;
+
+use crate::model::Usage;
+use crate::protocol::{AgentName, BudgetLimit, Event};
 
 /// What a budget caps.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -155,6 +159,116 @@ pub fn decide(budget: Option<Budget>, spent: &Spent) -> Decision {
                 }
             }
         },
+    }
+}
+
+/// What a million tokens of each bucket cost on the run's model, in US
+/// dollars (the page's price table, `view::prices`, passes its row in).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Rates {
+    /// Prompt tokens read fresh.
+    pub input: f64,
+    /// Reply tokens.
+    pub output: f64,
+    /// Prompt tokens read from the cache.
+    pub cache_read: f64,
+    /// Prompt tokens written to the cache.
+    pub cache_write: f64,
+}
+
+impl Rates {
+    /// The dollars `usage` costs at these rates.
+    pub fn dollars(&self, usage: &Usage) -> f64 {
+        let m = |tokens: u64, per_million: f64| tokens as f64 * per_million / 1_000_000.0;
+        m(usage.input_tokens, self.input)
+            + m(usage.output_tokens, self.output)
+            + m(usage.cache_read_tokens, self.cache_read)
+            + m(usage.cache_write_tokens, self.cache_write)
+    }
+}
+
+/// Every token of every bucket of one reply.
+pub fn tokens_of(usage: &Usage) -> u64 {
+    usage.input_tokens.saturating_add(usage.output_tokens).saturating_add(usage.cache_read_tokens).saturating_add(usage.cache_write_tokens)
+}
+
+/// A run's budget and its running sums: fed each reply's usage, asked
+/// before each call. The runtime's world holds one when a budget is set.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Meter {
+    /// The cap.
+    pub budget: Budget,
+    /// The run's model's price, if the table has one.
+    pub rates: Option<Rates>,
+    tokens: u64,
+    dollars: f64,
+    /// Each agent's previous call: tokens and dollars.
+    last: BTreeMap<AgentName, (u64, f64)>,
+}
+
+impl Meter {
+    /// A meter with nothing spent.
+    pub fn new(budget: Budget, rates: Option<Rates>) -> Self {
+        Meter { budget, rates, tokens: 0, dollars: 0.0, last: BTreeMap::new() }
+    }
+
+    /// Counts `agent`'s reply.
+    pub fn record(&mut self, agent: &AgentName, usage: &Usage) {
+        let tokens = tokens_of(usage);
+        let dollars = self.rates.map_or(0.0, |r| r.dollars(usage));
+        self.tokens = self.tokens.saturating_add(tokens);
+        self.dollars += dollars;
+        self.last.insert(agent.clone(), (tokens, dollars));
+    }
+
+    /// What was spent, as `decide` reads it, before `agent`'s next call.
+    pub fn spent(&self, agent: &AgentName) -> Spent {
+        let (last_call_tokens, last_call_dollars) = self.last.get(agent).copied().unwrap_or((0, 0.0));
+        Spent { tokens: self.tokens, dollars: self.rates.map(|_| self.dollars), last_call_tokens, last_call_dollars }
+    }
+
+    /// Whether `agent`'s next call may go.
+    pub fn decide(&self, agent: &AgentName) -> Decision {
+        decide(Some(self.budget), &self.spent(agent))
+    }
+}
+
+/// Millionths of a dollar, as the trace records money (rounded to the
+/// nearest, never below zero).
+pub fn micros(dollars: f64) -> u64 {
+    (dollars * 1_000_000.0).round().max(0.0) as u64
+}
+
+impl Budget {
+    /// The budget as the trace records it.
+    pub fn limit(&self) -> BudgetLimit {
+        match *self {
+            Budget::Tokens(n) => BudgetLimit::Tokens(n),
+            Budget::Dollars(d) => BudgetLimit::Microdollars(micros(d)),
+        }
+    }
+}
+
+impl Decision {
+    /// The event a stop records, before `agent`'s call; `None` for `Go`.
+    pub fn event(&self, agent: &AgentName) -> Option<Event> {
+        let amount = |limit: &Budget, v: f64| match limit {
+            Budget::Tokens(_) => v.max(0.0) as u64,
+            Budget::Dollars(_) => micros(v),
+        };
+        match self {
+            Decision::Go => None,
+            Decision::Stop { limit, spent, expected } => Some(Event::BudgetReached {
+                agent: agent.clone(),
+                limit: limit.limit(),
+                spent: amount(limit, *spent),
+                expected: amount(limit, *expected),
+                unpriced: false,
+            }),
+            Decision::Unpriced { limit } => {
+                Some(Event::BudgetReached { agent: agent.clone(), limit: limit.limit(), spent: 0, expected: 0, unpriced: true })
+            }
+        }
     }
 }
 

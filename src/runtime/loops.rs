@@ -154,6 +154,9 @@ impl World {
 
     /// Records the call and hands the conversation out.
     fn call_model(&mut self, me: &AgentName) -> After {
+        if !self.budget_allows(me) {
+            return After::Wait;
+        }
         if self.agent(me).role == AgentRole::Teammate {
             self.agent(me).rounds += 1;
         }

@@ -97,6 +97,11 @@ pub struct RuntimeConfig {
     /// Faults injected on the bus (none by default). Agents never see them:
     /// a sender gets its usual tool result whatever happens to the message.
     pub faults: FaultPlan,
+    /// The run's budget (`budget`): none by default.
+    pub budget: Option<budget::Budget>,
+    /// The run's model's price per million tokens, for a dollar budget
+    /// (none: unknown model, or the scripted one).
+    pub rates: Option<budget::Rates>,
 }
 
 impl Default for RuntimeConfig {
@@ -110,6 +115,8 @@ impl Default for RuntimeConfig {
             lead_max_rounds: 50,
             max_tokens: 8000,
             faults: FaultPlan::default(),
+            budget: None,
+            rates: None,
         }
     }
 }
@@ -424,6 +431,7 @@ impl Runtime {
         let mut world = World::new(world_config, config.mode, source);
         world.set_faults(config.faults.clone());
         world.set_paced(config.pace_ms > 0);
+        world.set_budget(config.budget, config.rates);
         let inner = Rc::new_cyclic(|weak| Inner {
             world: RefCell::new(world),
             model,

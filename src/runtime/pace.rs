@@ -49,6 +49,7 @@ pub fn weight(event: &Event) -> u32 {
         | Event::MessageSent { .. }
         | Event::MemberStatusChanged { .. }
         | Event::ModelFailed { .. }
+        | Event::BudgetReached { .. }
         | Event::FaultApplied { .. }
         | Event::MessageReleased { .. } => NOTABLE,
         Event::ToolReturned { is_error: true, .. } => NOTABLE,

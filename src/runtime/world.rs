@@ -109,6 +109,9 @@ pub struct World {
     /// its events have been released (the page shows no more), and whether
     /// a `step` waits for the next event to be recorded.
     gate: Gate,
+    /// The run's budget and what was spent (`set_budget`); none by default
+    /// (and always in the explorer's worlds).
+    meter: Option<Box<super::budget::Meter>>,
 }
 
 /// Step mode releases the trace one event at a time. A turn is the team's
@@ -169,6 +172,7 @@ impl World {
             failure: None,
             armed: None,
             gate: Gate::default(),
+            meter: None,
             config: std::sync::Arc::new(config),
         };
         let agent = Agent::lead(world.config.max_tokens, &world.tools);
@@ -205,6 +209,24 @@ impl World {
     /// prompt; by default every rule is on.
     pub fn set_rules(&mut self, rules: crate::protocol::Rules) {
         self.team.set_rules(rules);
+    }
+
+    /// Caps the run (`runtime::budget`): before each model call, a call
+    /// that would pass the budget is not made, a `BudgetReached` is
+    /// recorded and the run stops as `stop` does. `rates` price a dollar
+    /// budget (none: a dollar budget stops before the first call). Counts
+    /// from the replies recorded after this call.
+    pub fn set_budget(&mut self, budget: Option<super::budget::Budget>, rates: Option<super::budget::Rates>) {
+        self.meter = budget.map(|b| Box::new(super::budget::Meter::new(b, rates)));
+    }
+
+    /// Before `agent`'s model call: true when the budget lets it go;
+    /// otherwise records why not and stops the run.
+    pub(crate) fn budget_allows(&mut self, agent: &AgentName) -> bool {
+        let Some(event) = self.meter.as_ref().and_then(|m| m.decide(agent).event(agent)) else { return true };
+        self.observe(event);
+        self.stop();
+        false
     }
 
     /// Sets the fault plan every message is passed through from now on.
@@ -495,6 +517,9 @@ impl World {
         let mut result = result;
         match &mut result {
             Ok(reply) => {
+                if let Some(meter) = &mut self.meter {
+                    meter.record(agent, &reply.usage);
+                }
                 // The reply's text as a turn has it, without copying the reply.
                 let turn = crate::model::Turn { role: crate::model::Role::Assistant, content: std::mem::take(&mut reply.content) };
                 let text = turn.text();

@@ -14,7 +14,7 @@
 use std::collections::BTreeMap;
 
 use crate::model::provider_settings::Provider;
-use crate::protocol::{AgentName, Event, Trace};
+use crate::protocol::{AgentName, BudgetLimit, Event, Trace};
 use crate::view::export::snapshot::RunSnapshot;
 use crate::view::i18n::{tr, Catalog};
 use crate::view::prices::Price;
@@ -222,6 +222,35 @@ pub fn protocol_words(cat: &Catalog, split: &ProtocolSplit) -> Option<String> {
     })
 }
 
+/// A budget's cap (`amount` `None`) or an amount in its unit, in the
+/// reader's words: "5k tokens", "$0.50".
+pub fn budget_amount(cat: &Catalog, limit: &BudgetLimit, amount: Option<u64>) -> String {
+    match *limit {
+        BudgetLimit::Tokens(cap) => tr!(cat, "cost-tokens", tokens = short_count(amount.unwrap_or(cap))),
+        BudgetLimit::Microdollars(cap) => crate::protocol::trace::dollars_of_micros(amount.unwrap_or(cap)),
+    }
+}
+
+/// The banner of a run its budget stopped, as of the first `cursor`
+/// events (all when `None`): which limit stopped it at which event ("The
+/// budget of 2k tokens stopped the run at event #41, before alice's next
+/// model call (1.9k tokens spent)."). `None` while no budget stopped it.
+pub fn budget_banner(cat: &Catalog, trace: &Trace, cursor: Option<usize>) -> Option<String> {
+    let entries = &trace.entries()[..cursor.unwrap_or(usize::MAX).min(trace.len())];
+    entries.iter().find_map(|e| match &e.event {
+        Event::BudgetReached { agent, limit, spent, unpriced, .. } => {
+            let who = crate::view::words::captions::who(cat, agent);
+            let cap = budget_amount(cat, limit, None);
+            Some(if *unpriced {
+                tr!(cat, "cost-budget-banner-unpriced", limit = cap, seq = e.seq, who = who)
+            } else {
+                tr!(cat, "cost-budget-banner", limit = cap, seq = e.seq, who = who, spent = budget_amount(cat, limit, Some(*spent)))
+            })
+        }
+        _ => None,
+    })
+}
+
 /// One call's buckets for its caption: input, output and the cache traffic
 /// when there was some, then the price (or the estimate's mark).
 pub fn call_words(cat: &Catalog, spend: &Spend, price: Option<&Price>) -> String {
@@ -351,6 +380,29 @@ mod tests {
         assert_eq!(run_model(Some(&snap("scripted", "x"))), None, "the scripted model is never priced");
         assert_eq!(run_model(Some(&snap("martian", "x"))), None);
         assert_eq!(run_model(None), None, "an imported trace says nothing of its model");
+    }
+
+    #[test]
+    fn a_budget_stop_names_its_limit_and_its_event_in_every_language() {
+        let lead = AgentName::lead();
+        let alice = AgentName::parse("alice").unwrap();
+        let stop = |limit, spent, unpriced| Event::BudgetReached { agent: alice.clone(), limit, spent, expected: 0, unpriced };
+        let t = trace(vec![reply(&lead, 1000, 900, 0, 0, true), stop(BudgetLimit::Tokens(2000), 1900, false)]);
+        let en = Catalog::get(Locale::En);
+        assert_eq!(
+            budget_banner(en, &t, None).as_deref(),
+            Some("The budget of 2k tokens stopped the run at event #1, before alice's next model call (1.9k tokens spent).")
+        );
+        assert_eq!(budget_banner(en, &t, Some(1)), None, "not before the cursor reaches it");
+        let dollars = trace(vec![stop(BudgetLimit::Microdollars(500_000), 0, true)]);
+        let words = budget_banner(en, &dollars, None).unwrap();
+        assert!(words.contains("$0.50") && words.contains("#0") && words.contains("no price"), "{words}");
+        for locale in Locale::ALL {
+            let cat = Catalog::get(locale);
+            for words in [budget_banner(cat, &t, None).unwrap(), budget_banner(cat, &dollars, None).unwrap()] {
+                assert!(!words.contains('⟦') && words.contains('#'), "{locale:?}: {words}");
+            }
+        }
     }
 
     #[test]

@@ -42,6 +42,17 @@ pub fn describe(entry: &TraceEntry) -> String {
             format!("{agent}'s model replied ({stop_reason}, {output_tokens} tokens){said}")
         }
         Event::ModelFailed { agent, error } => format!("{agent}'s model call failed: {error}"),
+        Event::BudgetReached { agent, limit, spent, unpriced, .. } => {
+            if *unpriced {
+                format!("budget of {} reached: the model has no price, so {agent}'s model call was not made; the run stopped", limit.cap())
+            } else {
+                format!(
+                    "budget of {} reached ({} spent): {agent}'s next model call would pass it; the run stopped",
+                    limit.cap(),
+                    limit.amount(*spent)
+                )
+            }
+        }
         Event::ToolCalled { agent, tool, input, .. } => format!("{agent} runs {tool} {input}"),
         Event::ToolReturned { agent, tool, is_error, output, .. } => {
             // Whole, line breaks kept (list_teammates answers in lines).

@@ -295,16 +295,40 @@ pub fn DiagramView() -> impl IntoView {
     // Heads whose own head has scrolled above the viewport (the lead's
     // always: at the top it covers its own head exactly); of a teammate
     // spawned again, the head of the incarnation whose lifeline runs there.
-    let sticky_heads = move || {
-        let top = scroll_top.get() / scale.get();
+    // What each agent spent as of the cursor, beside its head (`geometry::
+    // head_cost`): drawn with the heads, so the sticky ones carry it too.
+    let head_costs = Memo::new(move |_| {
+        let cat = l.cat();
+        let price = s
+            .run
+            .snapshot
+            .with(|snap| crate::view::cost::run_model(snap.as_ref()))
+            .and_then(|m| s.settings.prices.with(|t| t.price_of(&m).cloned()));
+        let spend = s.run.trace.with(|t| crate::view::cost::spend_at(t, s.playback.cursor.get()));
         diagram.with(|d| {
             d.columns
                 .iter()
-                .filter_map(|c| geometry::sticky_head(l.cat(), c, top))
-                .map(|it| {
+                .filter_map(|c| {
+                    spend.agents.get(&c.name).and_then(|sp| geometry::head_cost(cat, c, sp, price.as_ref())).map(|it| (c.name.clone(), it))
+                })
+                .collect::<Vec<_>>()
+        })
+    });
+    let sticky_heads = move || {
+        let top = scroll_top.get() / scale.get();
+        let costs = head_costs.get();
+        diagram.with(|d| {
+            d.columns
+                .iter()
+                .filter_map(|c| geometry::sticky_head(l.cat(), c, top).map(|it| (c, it)))
+                .map(|(c, it)| {
                     let shapes: Vec<AnyView> =
                         it.shapes.iter().filter(|sh| matches!(sh, Shape::Rect { .. } | Shape::Text { .. })).map(shape_view).collect();
-                    view! { <g class=it.class.clone() transform=format!("translate(0 {})", 8.0 - it.top)>{shapes}</g> }
+                    let cost = costs.iter().find(|(name, _)| *name == c.name).map(|(_, cost)| {
+                        let texts: Vec<AnyView> = cost.shapes.iter().map(shape_view).collect();
+                        view! { <g class=cost.class.clone() transform=format!("translate(0 {})", 8.0 - cost.top)>{texts}</g> }
+                    });
+                    view! { <g class=it.class.clone() transform=format!("translate(0 {})", 8.0 - it.top)>{shapes}</g>{cost} }
                 })
                 .collect_view()
         })
@@ -408,8 +432,12 @@ pub fn DiagramView() -> impl IntoView {
                             let extra = ended.as_ref().filter(|(agent, _)| *agent == c.name).map_or("", |(_, class)| class);
                             (geometry::lifeline(cat, c, d.height), extra.to_string())
                         });
-                        let bars = d.activations.iter().map(|a| (geometry::activation(a), String::new()));
-                        keyed(lifelines.chain(bars))
+                        // What each call and each agent cost, as of the cursor.
+                        let price = s.run.snapshot.with(|snap| crate::view::cost::run_model(snap.as_ref()))
+                            .and_then(|m| s.settings.prices.with(|t| t.price_of(&m).cloned()));
+                        let costs = head_costs.get().into_iter().map(|(_, it)| (it, String::new())).collect::<Vec<_>>();
+                        let bars = d.activations.iter().map(|a| (geometry::activation_with_cost(cat, a, price.as_ref()), String::new()));
+                        keyed(lifelines.chain(costs).chain(bars))
                     })
                     key=|(key, _, _)| key.clone()
                     children=move |(_, it, extra)| item_view(&it, extra, s)

@@ -29,13 +29,18 @@ pub fn CaptionBox() -> impl IntoView {
     let tour = use_context::<TourState>();
     let l = lang();
     let clamp = Clamp::new("caption-text");
+    // The run's model's price, for a model reply's usage.
+    let price = Memo::new(move |_| {
+        let model = s.run.snapshot.with(|snap| crate::view::cost::run_model(snap.as_ref()));
+        model.and_then(|m| s.settings.prices.with(|t| t.price_of(&m).cloned()))
+    });
     let caption = Memo::new(move |_| {
         let cat = l.cat();
         let shown = s.shown();
         s.run.trace.with(|t| {
             s.run.views.with(|v| {
                 let before = shown.checked_sub(1).and_then(|c| v.state_at(t.entries(), Some(c)).ok());
-                captions::caption_with(cat, t.entries(), Some(shown), before.as_ref())
+                price.with(|p| captions::caption_priced(cat, t.entries(), Some(shown), before.as_ref(), p.as_ref()))
             })
         })
     });

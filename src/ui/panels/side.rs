@@ -15,7 +15,6 @@ use crate::view::cost;
 use crate::view::i18n::tr;
 use crate::view::lists;
 use crate::view::panel_data::describe;
-use crate::view::prices::PriceTable;
 use crate::view::words::findings;
 
 /// The team's state as of the cursor: the nearest keyframe of the run's
@@ -100,7 +99,7 @@ fn RosterPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
     });
     let price = Memo::new(move |_| {
         let model = s.run.snapshot.with(|snap| cost::run_model(snap.as_ref()));
-        model.and_then(|m| PriceTable::default().price_of(&m).cloned())
+        model.and_then(|m| s.settings.prices.with(|t| t.price_of(&m).cloned()))
     });
     let split = Memo::new(move |_| {
         let cursor = s.playback.cursor.get();

@@ -102,6 +102,8 @@ pub fn Settings() -> impl IntoView {
             <label class="field">{move || l.t("ui-seed")}
                 <input type="number" aria-label=move || l.t("ui-seed") min="0" aria-invalid=move || s.settings.invalid.with(|m| m.contains_key("seed")).to_string() prop:value=move || s.settings.seed.get().to_string() on:change=set_seed/>
             </label>
+            <crate::ui::setup::cost_form::BudgetField/>
+            <crate::ui::setup::cost_form::Prices/>
             <p class="muted small">{move || l.t("ui-settings-note")}</p>
         </section>
     }

@@ -230,6 +230,7 @@ pub fn App(
                 </div>
             </header>
             <Banner/>
+            <BudgetBanner/>
             <div class=move || if tabs.0.get() == SetupTab::Tools { "layout tools" } else { "layout" }>
                 // The diagram comes first in reading and tab order; on a wide
                 // screen the grid puts the setup column to its left.
@@ -277,6 +278,21 @@ fn skip_to(e: ev::MouseEvent, id: &str) {
         let el: web_sys::HtmlElement = wasm_bindgen::JsCast::unchecked_into(el);
         let _ = el.focus();
         el.scroll_into_view();
+    }
+}
+
+/// The budget's banner: which limit stopped the run at which event, for as
+/// long as the cursor is at or past that event (the trace says so: a
+/// reloaded, imported or saved run shows it too).
+#[component]
+fn BudgetBanner() -> impl IntoView {
+    let s = expect_context::<Session>();
+    let l = lang();
+    move || {
+        let cursor = s.playback.cursor.get();
+        s.run.trace.with(|t| crate::view::cost::budget_banner(l.cat(), t, cursor)).map(|text| {
+            view! { <div class="banner-budget" role="status"><span>{text}</span></div> }
+        })
     }
 }
 

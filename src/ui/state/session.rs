@@ -166,6 +166,8 @@ impl Session {
             faults: team.faults.clone(),
             mode: self.playback.mode.get_untracked(),
             pace_ms: self.pace_ms(),
+            budget: team.budget,
+            rates: team.rates,
             ..RuntimeConfig::default()
         };
         let host = if team.provider.provider == Provider::Scripted { browser::host() } else { browser::real_time_host() };
@@ -382,6 +384,16 @@ impl Session {
         self.run.append(new_entries);
         let finished = self.run.running.get_untracked() && !running;
         let newly_stopped = stopped && !self.run.stopped.get_untracked();
+        if newly_stopped
+            && self
+                .run
+                .trace
+                .with_untracked(|t| t.entries().iter().any(|e| matches!(e.event, crate::protocol::Event::BudgetReached { .. })))
+        {
+            // A run its budget cut short is reproduced by its trace only, as after Stop.
+            self.run.mark_by_hand();
+            self.run.stopped_by_user.set(true);
+        }
         let running = running && !stopped;
         self.run.running.set(running);
         self.run.stopped.set(stopped);

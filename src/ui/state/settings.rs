@@ -1,5 +1,6 @@
 //! The settings being edited: provider, key, base URL, model, max tokens,
-//! seed and fault rules. They describe the NEXT team; the run on screen
+//! seed, fault rules, the run's budget and the price table (kept in this
+//! browser). They describe the NEXT team; the run on screen
 //! keeps its own snapshot (`run::Run::snapshot`).
 //!
 //! Owns these signals and the rule that every value put into them (typed,
@@ -12,7 +13,9 @@ use leptos::prelude::*;
 
 use crate::model::provider_settings::{Provider, ProviderSettings};
 use crate::protocol::FaultPlan;
+use crate::runtime::budget::{Budget, Rates};
 use crate::view::export::snapshot::{RunSnapshot, SnapshotError};
+use crate::view::prices::PriceTable;
 
 /// Every setting the page edits. `Copy`: pass it around freely.
 #[derive(Clone, Copy)]
@@ -33,6 +36,10 @@ pub struct Settings {
     pub seed: RwSignal<u64>,
     /// Fault rules for the next team's bus.
     pub faults: RwSignal<FaultPlan>,
+    /// The run's budget (tokens or dollars); `None`: no budget.
+    pub budget: RwSignal<Option<Budget>>,
+    /// The price table (defaults, or as edited on this device).
+    pub prices: RwSignal<PriceTable>,
     /// Fields whose typed text was refused (field name → why). While any
     /// is listed, no team starts: the page never runs an older value than
     /// the one on screen.
@@ -49,6 +56,11 @@ pub struct TeamSettings {
     pub seed: u64,
     /// The fault rules.
     pub faults: FaultPlan,
+    /// The run's budget.
+    pub budget: Option<Budget>,
+    /// The price of the team's model, if the table has one (never for the
+    /// scripted model, whose counts are estimates).
+    pub rates: Option<Rates>,
 }
 
 impl TeamSettings {
@@ -80,6 +92,8 @@ impl Settings {
             max_tokens: RwSignal::new(crate::model::anthropic::DEFAULT_MAX_TOKENS),
             seed: RwSignal::new(2026),
             faults: RwSignal::new(FaultPlan::default()),
+            budget: RwSignal::new(None),
+            prices: RwSignal::new(crate::ui::state::storage::remembered_prices().unwrap_or_default()),
             invalid: RwSignal::new(BTreeMap::new()),
         }
     }
@@ -97,7 +111,23 @@ impl Settings {
             },
             seed: self.seed.get(),
             faults: self.faults.get(),
+            budget: self.budget.get(),
+            rates: self.rates(),
         }
+    }
+
+    /// The price of the model the settings name, as the runtime's budget
+    /// reads it (tracked).
+    pub fn rates(&self) -> Option<Rates> {
+        let provider = self.provider.get();
+        if provider == Provider::Scripted {
+            return None;
+        }
+        let typed = self.model_name.get();
+        let model = if typed.trim().is_empty() { provider.default_model().to_string() } else { typed };
+        self.prices.with(|t| {
+            t.price_of(&model).map(|p| Rates { input: p.input, output: p.output, cache_read: p.cache_read, cache_write: p.cache_write })
+        })
     }
 
     /// The settings as shown, without subscribing.

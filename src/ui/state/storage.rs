@@ -2,11 +2,12 @@
 //! list of saved runs, in IndexedDB (`ui::browser::idb`: no 5 MB cap, so a
 //! 100,000-event run is kept), as versioned trace JSON plus the snapshot of
 //! what built the run (never an API key); the language chosen with the
-//! switcher; and, separately and only when asked, a remembered API key per
-//! provider (both small, in `localStorage`). Runs a page before this one
-//! kept in `localStorage` move to IndexedDB once per [`Runs`], at its
-//! first read or write, and leave `localStorage` when the copy succeeded
-//! (unless something changed them meanwhile).
+//! switcher; the price table as edited; and, separately and only when
+//! asked, a remembered API key per provider (the last three small, in
+//! `localStorage`). Runs a page before this one kept in `localStorage` move
+//! to IndexedDB once per [`Runs`], at its first read or write, and leave
+//! `localStorage` when the copy succeeded (unless something changed them
+//! meanwhile).
 //!
 //! Owns the storage format, the storage keys, their errors, and the queue
 //! a page's reads and writes wait their turn in. What is shown is the
@@ -320,6 +321,31 @@ pub fn remembered_locale() -> Option<crate::view::i18n::Locale> {
 /// Remembers the chosen language on this device.
 pub fn remember_locale(locale: crate::view::i18n::Locale) -> Result<(), StorageError> {
     storage()?.set_item(LOCALE, locale.tag()).map_err(|e| StorageError::WriteFailed(refusal(&e)))
+}
+
+/// Where the price table edited on this device is kept (settings, not runs).
+const PRICES: &str = "team-protocols.prices";
+
+/// The price table edited on this device, if one is kept and every price
+/// in it passes the same checks as the form (otherwise none: the defaults).
+pub fn remembered_prices() -> Option<crate::view::prices::PriceTable> {
+    let text = storage().ok()?.get_item(PRICES).ok().flatten()?;
+    let stored: crate::view::prices::PriceTable = serde_json::from_str(&text).ok()?;
+    let mut table = crate::view::prices::PriceTable { models: Default::default() };
+    for (model, p) in &stored.models {
+        let fields = [p.input, p.output, p.cache_read, p.cache_write].map(|v| v.to_string());
+        table.set(model, [&fields[0], &fields[1], &fields[2], &fields[3]], &p.taken).ok()?;
+    }
+    Some(table)
+}
+
+/// Keeps the price table on this device, or forgets it (`None`: back to
+/// the defaults).
+pub fn remember_prices(table: Option<&crate::view::prices::PriceTable>) -> Result<(), StorageError> {
+    match table {
+        Some(t) => storage()?.set_item(PRICES, &to_json(t)?).map_err(|e| StorageError::WriteFailed(refusal(&e))),
+        None => storage()?.remove_item(PRICES).map_err(|e| StorageError::WriteFailed(refusal(&e))),
+    }
 }
 
 /// What browser storage refused.

@@ -367,6 +367,40 @@ pub fn activation(a: &Activation) -> Item {
     item(ItemKind::Activation, "model-call", None, y, y + height, vec![rect])
 }
 
+/// A model call's activation bar with what the call cost as its title (on
+/// hover, and read by screen readers): its tokens per bucket and, when the
+/// run's model has a price, its dollars; an estimate says so. The page
+/// draws this one; the SVG export draws `activation`.
+pub fn activation_with_cost(cat: &Catalog, a: &Activation, price: Option<&crate::view::prices::Price>) -> Item {
+    let mut it = activation(a);
+    if let Some(spend) = &a.spend {
+        it.shapes.push(Shape::Tooltip(crate::view::cost::call_words(cat, spend, price)));
+    }
+    it
+}
+
+/// What an agent's calls cost as of the cursor, in small text beside its
+/// latest head (right of the box, where nothing else is drawn on the head's
+/// row): its tokens ("≈1.2k" for an estimate), and under them its dollars
+/// when the run's model has a price. `None` before its first reply.
+pub fn head_cost(cat: &Catalog, c: &Column, spend: &crate::view::cost::Spend, price: Option<&crate::view::prices::Price>) -> Option<Item> {
+    if spend.calls == 0 {
+        return None;
+    }
+    let head_y = c.restarts.last().map_or(if c.name.is_lead() { 8.0 } else { c.born_y + 1.0 }, |r| r.y + 1.0);
+    let mark = if spend.estimated { "≈" } else { "" };
+    let mut shapes = vec![text(
+        c.x + 64.0,
+        head_y + 14.0,
+        tr!(cat, "diagram-head-tokens", tokens = format!("{mark}{}", crate::view::cost::short_count(spend.total()))),
+        Some("head-cost"),
+    )];
+    if let (Some(p), false) = (price, spend.estimated) {
+        shapes.push(text(c.x + 64.0, head_y + 29.0, crate::view::cost::money(spend.dollars(p)), Some("head-cost")));
+    }
+    Some(item(ItemKind::Lifeline, "head-costs", None, head_y, head_y + 34.0, shapes))
+}
+
 /// A request's state badge beside its request arrow.
 pub fn badge(b: &Badge) -> Item {
     let y = b.y + ROW_HEIGHT / 2.0;
@@ -557,6 +591,10 @@ pub fn row(cat: &Catalog, r: &Row) -> Item {
             it
         }
         RowKind::RunFinished => item(ItemKind::Banner, "banner run-end", seq, top, bottom, banner(y, cat.t("diagram-run-finished"))),
+        RowKind::BudgetReached { limit } => {
+            let words = tr!(cat, "diagram-budget-reached", limit = crate::view::cost::budget_amount(cat, limit, None));
+            item(ItemKind::Banner, "banner run-end budget-end", seq, top, bottom, banner(y, words))
+        }
         RowKind::Spawn { name, from_x, to_x } => item(
             ItemKind::Spawn,
             "spawn",
@@ -753,6 +791,36 @@ mod tests {
 
     fn name(s: &str) -> AgentName {
         AgentName::parse(s).unwrap()
+    }
+
+    #[test]
+    fn a_call_mark_says_what_the_call_cost_and_a_head_what_its_agent_spent() {
+        use crate::view::cost::Spend;
+        let cat = Catalog::en();
+        let price = crate::view::prices::PriceTable::default().price_of("claude-sonnet-4-5").cloned();
+        let spend = Spend { calls: 1, input: 1000, output: 500, cache_read: 0, cache_write: 0, estimated: false };
+        let bar = |spend: Option<Spend>| Activation { x: 100.0, y0: 50.0, y1: 80.0, open: spend.is_none(), spend };
+        let titles =
+            |it: &Item| it.shapes.iter().filter_map(|s| if let Shape::Tooltip(t) = s { Some(t.clone()) } else { None }).collect::<Vec<_>>();
+        assert_eq!(titles(&activation_with_cost(cat, &bar(Some(spend)), price.as_ref())), ["Usage: 1000 in, 500 out ($0.0105)."]);
+        assert_eq!(titles(&activation_with_cost(cat, &bar(Some(spend)), None)), ["Usage: 1000 in, 500 out."], "no price: tokens only");
+        assert!(titles(&activation_with_cost(cat, &bar(None), price.as_ref())).is_empty(), "a call still thinking has no cost yet");
+        let column =
+            Column { name: AgentName::parse("alice").unwrap(), x: 300.0, born_y: 100.0, ended_y: None, status: None, restarts: vec![] };
+        let words = |it: Option<Item>| {
+            it.map(|it| {
+                it.shapes
+                    .iter()
+                    .filter_map(|s| if let Shape::Text { text, .. } = s { Some(text.clone()) } else { None })
+                    .collect::<Vec<_>>()
+            })
+        };
+        assert_eq!(words(head_cost(cat, &column, &spend, price.as_ref())), Some(vec!["1.5k tok".to_string(), "$0.0105".to_string()]));
+        assert_eq!(
+            words(head_cost(cat, &column, &Spend { estimated: true, ..spend }, price.as_ref())),
+            Some(vec!["≈1.5k tok".to_string()])
+        );
+        assert_eq!(words(head_cost(cat, &column, &Spend::default(), price.as_ref())), None, "nothing before its first reply");
     }
 
     #[test]

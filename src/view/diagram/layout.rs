@@ -59,6 +59,8 @@ pub fn row_reach(kind: &RowKind) -> f64 {
         RowKind::RunStarted { prompt, .. } => BANNER_X + 4.0 + text_columns(&format!("▶ {prompt}")) * BANNER_CHAR_WIDTH,
         // "Run finished" is a few words in every language.
         RowKind::RunFinished => 0.0,
+        // "Budget reached: 50k tokens" is a few words in every language.
+        RowKind::BudgetReached { .. } => BANNER_X + 4.0 + 32.0 * BANNER_CHAR_WIDTH,
         RowKind::Spawn { to_x, .. } => to_x + 60.0,
         RowKind::Message { from_x, to_x, label, .. } => {
             // The label sits in the middle of the gap next to the sender
@@ -118,6 +120,11 @@ pub enum RowKind {
     },
     /// The team went quiet.
     RunFinished,
+    /// The run's budget stopped it (a banner like the run's end).
+    BudgetReached {
+        /// The budget.
+        limit: crate::protocol::BudgetLimit,
+    },
     /// The lead spawned a teammate.
     Spawn {
         /// Who.
@@ -227,6 +234,8 @@ pub struct Activation {
     pub y1: f64,
     /// True while the call is still open at the cursor.
     pub open: bool,
+    /// The tokens its reply used, once the reply is in (as of the cursor).
+    pub spend: Option<crate::view::cost::Spend>,
 }
 
 /// A request's badge: drawn beside its request arrow, showing its state as
@@ -350,6 +359,8 @@ struct ActivationTrack {
     start_seq: u64,
     /// (seq, y1) of the reply or failure that closed it.
     end: Option<(u64, f64)>,
+    /// The tokens of the reply that closed it.
+    spend: Option<crate::view::cost::Spend>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -530,6 +541,7 @@ impl Layout {
                 (Some(RowKind::RunStarted { prompt: clip(prompt, PROMPT_CHARS), whole: cut_from(prompt, PROMPT_CHARS) }), RowTrack::Fixed)
             }
             (Event::RunFinished, None) => (Some(RowKind::RunFinished), RowTrack::Fixed),
+            (Event::BudgetReached { limit, .. }, None) => (Some(RowKind::BudgetReached { limit: *limit }), RowTrack::Fixed),
             (Event::MemberSpawned { name, .. }, None) => {
                 let to_x = self.x_of(name, seq);
                 let i = self.col_of[name];
@@ -578,7 +590,7 @@ impl Layout {
             (Event::ModelCalled { agent }, None) => {
                 let x = self.x_of(agent, seq);
                 self.open_calls.insert(agent.clone(), self.activations.len());
-                self.activations.push(ActivationTrack { x, y0: y, start_seq: seq, end: None });
+                self.activations.push(ActivationTrack { x, y0: y, start_seq: seq, end: None, spend: None });
                 (None, RowTrack::Fixed)
             }
             (Event::ModelReplied { agent, .. }, None) => {
@@ -586,6 +598,7 @@ impl Layout {
                     // At least most of a row, so a quick reply still shows.
                     let a = &mut self.activations[i];
                     a.end = Some((seq, y.max(a.y0 + ROW_HEIGHT - 6.0)));
+                    a.spend = crate::view::cost::Spend::of_event(&entry.event);
                 }
                 (None, RowTrack::Fixed)
             }
@@ -646,7 +659,9 @@ impl Layout {
             RowKind::Message { from_x, to_x, .. } | RowKind::Spawn { from_x, to_x, .. } => (*from_x, *to_x),
             RowKind::Transition { x, .. } | RowKind::Tool { x, .. } | RowKind::Failure { x, .. } => (*x, *x),
             // A banner starts at the left edge: the lead's lifeline.
-            RowKind::RunStarted { .. } | RowKind::RunFinished => return Some(Span { from: LEFT, to: LEFT, right: LEFT }),
+            RowKind::RunStarted { .. } | RowKind::RunFinished | RowKind::BudgetReached { .. } => {
+                return Some(Span { from: LEFT, to: LEFT, right: LEFT })
+            }
         };
         let badge = match kind {
             RowKind::Message { msg_type, request_id: Some(_), .. } if msg_type.is_request() => from.max(to) + BADGE_REACH,
@@ -738,8 +753,8 @@ impl Layout {
             .iter()
             .take_while(|a| before(a.start_seq))
             .map(|a| match a.end {
-                Some((at, y1)) if before(at) => Activation { x: a.x, y0: a.y0, y1, open: false },
-                _ => Activation { x: a.x, y0: a.y0, y1: bottom_y, open: true },
+                Some((at, y1)) if before(at) => Activation { x: a.x, y0: a.y0, y1, open: false, spend: a.spend },
+                _ => Activation { x: a.x, y0: a.y0, y1: bottom_y, open: true, spend: None },
             })
             .filter(|a| a.y1 + ROW_HEIGHT >= top && a.y0 <= bottom)
             .collect();

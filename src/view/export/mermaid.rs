@@ -131,6 +131,14 @@ pub fn mermaid_with(trace: &Trace, options: &MermaidOptions) -> String {
             Event::ModelFailed { agent, error } => {
                 let _ = writeln!(out, "    Note over {}: {}", p(agent), mermaid_text(&format!("⚠ model call failed: {}", clip(error, 80))));
             }
+            Event::BudgetReached { agent, limit, .. } => {
+                let _ = writeln!(
+                    out,
+                    "    Note over {}: {}",
+                    p(&lead),
+                    mermaid_text(&format!("■ budget of {} reached before {agent}'s model call", limit.cap()))
+                );
+            }
             Event::MemberStatusChanged { .. }
             | Event::InboxDrained { .. }
             | Event::ModelCalled { .. }
@@ -165,7 +173,8 @@ fn participants(trace: &Trace) -> Vec<AgentName> {
             | Event::ModelReplied { agent, .. }
             | Event::ModelFailed { agent, .. }
             | Event::ToolCalled { agent, .. }
-            | Event::ToolReturned { agent, .. } => add(agent),
+            | Event::ToolReturned { agent, .. }
+            | Event::BudgetReached { agent, .. } => add(agent),
             Event::RequestCreated { requester, addressee, .. } => {
                 add(requester);
                 add(addressee);

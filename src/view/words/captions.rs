@@ -140,9 +140,21 @@ pub fn caption(cat: &Catalog, trace: &Trace, cursor: Option<usize>) -> Caption {
 /// restart from a first spawn and an answer across a restart from an
 /// ordinary one.
 pub fn caption_with(cat: &Catalog, entries: &[TraceEntry], cursor: Option<usize>, before: Option<&TeamState>) -> Caption {
+    caption_priced(cat, entries, cursor, before, None)
+}
+
+/// As [`caption_with`], a model reply's usage priced at `price` (the run's
+/// model's, when the price table has one).
+pub fn caption_priced(
+    cat: &Catalog,
+    entries: &[TraceEntry],
+    cursor: Option<usize>,
+    before: Option<&TeamState>,
+    price: Option<&crate::view::prices::Price>,
+) -> Caption {
     let shown = cursor.unwrap_or(usize::MAX).min(entries.len());
     match shown.checked_sub(1).and_then(|i| entries.get(i)) {
-        Some(entry) => caption_of(cat, entries, before, entry),
+        Some(entry) => caption_of_priced(cat, entries, before, entry, price),
         None if entries.is_empty() => Caption::new(cat.t("cap-nothing-title"), cat.t("cap-nothing-text")),
         None => Caption::new(cat.t("cap-before-title"), tr!(cat, "cap-before-text", count = entries.len())),
     }
@@ -257,8 +269,19 @@ pub fn run_finished_text(cat: &Catalog, st: &TeamState) -> String {
 /// or at least every entry up to and beside `entry`), with the team's state
 /// just before it if the caller has it. Every `Event` variant has its own
 /// arm: a new variant does not compile until it is told.
-#[deny(clippy::wildcard_enum_match_arm)]
 pub fn caption_of(cat: &Catalog, entries: &[TraceEntry], before: Option<&TeamState>, entry: &TraceEntry) -> Caption {
+    caption_of_priced(cat, entries, before, entry, None)
+}
+
+/// As [`caption_of`], a model reply's usage priced at `price`.
+#[deny(clippy::wildcard_enum_match_arm)]
+fn caption_of_priced(
+    cat: &Catalog,
+    entries: &[TraceEntry],
+    before: Option<&TeamState>,
+    entry: &TraceEntry,
+    price: Option<&crate::view::prices::Price>,
+) -> Caption {
     let gap = |parts: &[&str]| sentences(cat.locale(), parts);
     match &entry.event {
         Event::RunStarted { prompt } => Caption::new(
@@ -430,8 +453,23 @@ pub fn caption_of(cat: &Catalog, entries: &[TraceEntry], before: Option<&TeamSta
                 next = next
             );
             let usage =
-                crate::view::cost::Spend::of_event(&entry.event).map(|s| crate::view::cost::call_words(cat, &s, None)).unwrap_or_default();
+                crate::view::cost::Spend::of_event(&entry.event).map(|s| crate::view::cost::call_words(cat, &s, price)).unwrap_or_default();
             Caption::new(cat.t("cap-model-replied-title"), gap(&[&replied, &says, &usage]))
+        }
+        Event::BudgetReached { agent, limit, spent, unpriced, .. } => {
+            let cap = crate::view::cost::budget_amount(cat, limit, None);
+            let text = if *unpriced {
+                tr!(cat, "cap-budget-unpriced-text", whose_start = whose_cap(cat, agent), limit = cap)
+            } else {
+                tr!(
+                    cat,
+                    "cap-budget-reached-text",
+                    whose_start = whose_cap(cat, agent),
+                    limit = cap,
+                    spent = crate::view::cost::budget_amount(cat, limit, Some(*spent))
+                )
+            };
+            Caption::new(cat.t("cap-budget-reached-title"), text)
         }
         Event::ModelFailed { agent, error } => Caption::new(
             cat.t("cap-model-failed-title"),
@@ -828,6 +866,13 @@ mod tests {
             },
             Event::FaultApplied { action: FaultAction::Delay { ms: 5 }, message: m, rule: Some(1) },
             Event::MessageReleased { held: 13 },
+            Event::BudgetReached {
+                agent: name("alice"),
+                limit: crate::protocol::BudgetLimit::Tokens(5000),
+                spent: 4800,
+                expected: 400,
+                unpriced: false,
+            },
         ];
         for e in &all {
             match e {
@@ -846,10 +891,33 @@ mod tests {
                 | Event::ToolCalled { .. }
                 | Event::ToolReturned { .. }
                 | Event::FaultApplied { .. }
-                | Event::MessageReleased { .. } => {}
+                | Event::MessageReleased { .. }
+                | Event::BudgetReached { .. } => {}
             }
         }
         all
+    }
+
+    #[test]
+    fn a_measured_reply_shows_its_price_when_the_model_has_one_and_an_estimate_never_does() {
+        let reply = |measured: bool| Event::ModelReplied {
+            agent: name("alice"),
+            text: String::new(),
+            stop_reason: "end_turn".into(),
+            input_tokens: 1000,
+            output_tokens: 500,
+            cache_read_tokens: 0,
+            cache_write_tokens: 0,
+            measured,
+        };
+        let price = crate::view::prices::PriceTable::default().price_of("claude-sonnet-4-5").cloned();
+        for (measured, priced, shows) in [(true, true, true), (true, false, false), (false, true, false)] {
+            let mut trace = Trace::new("d", 0);
+            trace.append(Millis(0), reply(measured)).unwrap();
+            let p = if priced { price.as_ref() } else { None };
+            let text = caption_priced(Catalog::en(), trace.entries(), None, None, p).text;
+            assert_eq!(text.contains("$0.0105"), shows, "measured {measured}, priced {priced}: {text}");
+        }
     }
 
     #[test]
@@ -866,8 +934,8 @@ mod tests {
             assert!(!c.text.contains(&describe(entry)), "{entry:?}");
             assert!(seen.insert(c.text.clone()), "each variant is told in its own words: {}", c.text);
         }
-        // Variants are variants: 15 distinct kinds, one caption each.
-        assert_eq!(seen.len(), 15);
+        // Variants are variants: 16 distinct kinds, one caption each.
+        assert_eq!(seen.len(), 16);
     }
 
     #[test]

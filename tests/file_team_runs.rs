@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use team_protocols::protocol::file::{builtin, load, ProtocolFile};
 use team_protocols::protocol::trace_file::trace_json;
-use team_protocols::protocol::{AgentName, Event, RequestKind, RequestStatus, Team};
+use team_protocols::protocol::{AgentName, Event, FaultAction, MessageType, RequestKind, RequestStatus, Team};
 use team_protocols::runtime::file_team::{file_team_run, FileTeamError};
 use team_protocols::runtime::scheduler::Mode;
 use team_protocols::runtime::world::{Next, TimeSource, World};
@@ -26,6 +26,8 @@ fn example(id: &str) -> Arc<ProtocolFile> {
 fn team_run(id: &str, seed: u64) -> World {
     let run = file_team_run(example(id), seed).expect("the example has a team");
     let mut world = World::new(run.config, Mode::Live, TimeSource::Virtual);
+    world.set_faults(run.faults);
+    world.set_rules(run.rules);
     for prompt in &run.prompts {
         world.submit_prompt(prompt).expect("the prompt is taken");
         let mut quiet = false;
@@ -126,6 +128,7 @@ fn review_gate_alice_asks_a_review_before_writing_and_the_lead_asks_her_shutdown
         .position(|e| matches!(&e.event, Event::RequestCreated { request_kind: RequestKind::Shutdown, .. }))
         .expect("the lead asks alice to shut down");
     assert!(settled < shutdown, "no shutdown before the review");
+    assert!(dropped(&world, "review_response"), "the team's fault drops the lead's answer");
     let reviews: Vec<_> = team.tracker().iter().filter(|r| matches!(r.kind, RequestKind::File(_))).map(|r| r.status).collect();
     assert_eq!(reviews.first(), Some(&RequestStatus::Rejected), "reject_first, as the protocol's scripted says");
     assert!(reviews[1..].iter().all(|s| *s == RequestStatus::Approved), "then yes: {reviews:?}");
@@ -141,4 +144,17 @@ fn deadline_retry_the_lead_asks_alice_to_shut_down_until_approved_and_every_shut
     assert!(shutdowns.iter().all(|r| r.status != RequestStatus::Pending), "{shutdowns:?}");
     assert_eq!(shutdowns.last().map(|r| r.status), Some(RequestStatus::Approved));
     assert!(calls(&world).iter().any(|c| c.0 == "alice" && c.1 == "write_file" && !c.2), "alice worked her task");
+    assert!(dropped(&world, "shutdown_response"), "the team's fault drops her answer");
+}
+
+/// True when a fault dropped a message of `msg_type` on the run.
+fn dropped(world: &World, msg_type: &str) -> bool {
+    world.team().trace().entries().iter().any(|e| match &e.event {
+        Event::FaultApplied { action: FaultAction::Drop, message, .. } => match message.msg_type {
+            MessageType::ShutdownResponse => msg_type == "shutdown_response",
+            MessageType::File(f) => f.name() == msg_type,
+            _ => false,
+        },
+        _ => false,
+    })
 }

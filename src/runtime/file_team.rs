@@ -11,7 +11,8 @@ use std::sync::Arc;
 
 use super::world::WorldConfig;
 use crate::model::scripted::FileScriptedModel;
-use crate::protocol::file::ProtocolFile;
+use crate::protocol::file::{MessageTypeRef, ProtocolFile, Side};
+use crate::protocol::{FaultPlan, FaultRule, MessageType, ProtocolSet, Rules};
 
 /// Why a file's team cannot be run.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -30,6 +31,10 @@ pub struct FileTeamRun {
     pub prompts: Vec<String>,
     /// The scripted model playing the file.
     pub model: FileScriptedModel,
+    /// The team's fault rules (`World::set_faults`).
+    pub faults: FaultPlan,
+    /// The protective rules the team leaves on (`World::set_rules`).
+    pub rules: Rules,
 }
 
 /// The run of `file`'s team with `seed` (the lesson's limits).
@@ -44,5 +49,28 @@ pub fn file_team_run(file: Arc<ProtocolFile>, seed: u64) -> Result<FileTeamRun, 
         max_tokens: 8000,
         protocols: Some(Arc::clone(&file)),
     };
-    Ok(FileTeamRun { config, prompts, model: FileScriptedModel::playing_team(file) })
+    let set = ProtocolSet::new(Arc::clone(&file));
+    let rules = team
+        .faults
+        .iter()
+        .map(|f| FaultRule {
+            action: f.action.clone(),
+            msg_type: f.message_type.and_then(|t| match t {
+                MessageTypeRef::Message => Some(MessageType::Message),
+                MessageTypeRef::Broadcast => Some(MessageType::Broadcast),
+                MessageTypeRef::Protocol(ix, Side::Request) => set.request_type(ix),
+                MessageTypeRef::Protocol(ix, Side::Response) => set.response_type(ix),
+            }),
+            from: None,
+            to: None,
+            probability: f.probability,
+        })
+        .collect();
+    Ok(FileTeamRun {
+        config,
+        prompts,
+        faults: FaultPlan::new(rules),
+        rules: team.rules.rules,
+        model: FileScriptedModel::playing_team(file),
+    })
 }

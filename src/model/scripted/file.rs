@@ -4,6 +4,8 @@
 //! with `rejections`, `never`; `by_task` leaves it to the policies), and a
 //! teammate about to use a tool its closed gate holds asks first with the
 //! protocol whose approval opens the gate, then waits for the answer.
+//! Playing a file's `[team]`, a request one of its steps answers is left
+//! to the steps (`team`), and its teammate asks it first.
 //!
 //! Owns only those two decisions, read from message types, request ids,
 //! `approve` flags and the file's declarations: no English word of a
@@ -20,9 +22,13 @@ const MAX_GATE_ASKS: usize = 3;
 
 /// The file's decision for `me` (`None` for the lead), ahead of the
 /// lesson's policies, or `None` to leave the turn to them. `base` is what
-/// the policies would do.
-pub(super) fn decide(file: &ProtocolFile, me: Option<&str>, c: &Conversation, base: &Decision) -> Option<Decision> {
-    answer(file, me, c).or_else(|| unanswered(file, me, base)).or_else(|| me.and_then(|me| gate_first(file, me, c, base)))
+/// the policies would do (or, with `steps`, the lead's next step of the
+/// file's team: then the requests a step answers are left to it).
+pub(super) fn decide(file: &ProtocolFile, me: Option<&str>, c: &Conversation, base: &Decision, steps: bool) -> Option<Decision> {
+    answer(file, me, c, steps)
+        .or_else(|| me.filter(|_| steps).and_then(|me| super::team::ask_first(file, me, c)))
+        .or_else(|| unanswered(file, me, base, steps))
+        .or_else(|| me.and_then(|me| gate_first(file, me, c, base)))
 }
 
 /// The protocol's policy for `me` (a teammate's own, when the file's team
@@ -36,7 +42,11 @@ fn scripted_for(file: &ProtocolFile, me: Option<&str>, ix: usize, p: &Protocol) 
 /// The lesson's policies may answer a file protocol's request (its message
 /// type can be the lesson's); a protocol whose `scripted` says how to
 /// answer (here: `never`) keeps them from it: those calls are dropped.
-fn unanswered(file: &ProtocolFile, me: Option<&str>, base: &Decision) -> Option<Decision> {
+fn unanswered(file: &ProtocolFile, me: Option<&str>, base: &Decision, steps: bool) -> Option<Decision> {
+    if me.is_none() && steps {
+        // The lead follows the team's steps, not the lesson's policies.
+        return None;
+    }
     let held = |tool: &str| {
         file.protocols.iter().enumerate().any(|(ix, p)| {
             !p.builtin
@@ -64,13 +74,15 @@ fn role(me: Option<&str>) -> Role {
 
 /// Answers the oldest request of a file protocol addressed to this agent
 /// that it has not answered yet, as the protocol's `scripted` says.
-fn answer(file: &ProtocolFile, me: Option<&str>, c: &Conversation) -> Option<Decision> {
+fn answer(file: &ProtocolFile, me: Option<&str>, c: &Conversation, steps: bool) -> Option<Decision> {
     for m in &c.all_messages {
         let Some(msg_type) = m["type"].as_str() else { continue };
         let Some((ix, p)) = file.protocols.iter().enumerate().find(|(_, p)| !p.builtin && p.request_type == msg_type) else {
             continue;
         };
-        if p.to != role(me) {
+        if p.to != role(me)
+            || (me.is_none() && steps && super::team::answered_by_a_step(file, msg_type, m["from"].as_str().unwrap_or_default()))
+        {
             continue;
         }
         let (Some(tool), Some(id)) = (p.tools.respond.as_ref(), m["request_id"].as_str()) else { continue };
@@ -97,7 +109,7 @@ fn answer(file: &ProtocolFile, me: Option<&str>, c: &Conversation) -> Option<Dec
 
 /// A value for each required field (and each content field, which carries
 /// `text`): an enum's first value, `true`, `0`, or `text`.
-fn fields(declared: &[Field], text: &str) -> Map<String, Value> {
+pub(super) fn fields(declared: &[Field], text: &str) -> Map<String, Value> {
     declared
         .iter()
         .filter(|f| f.required || (f.content && !text.is_empty()))

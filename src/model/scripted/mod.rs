@@ -7,7 +7,8 @@
 //!
 //! Owns the `Model` implementation and the reply it builds from a policy's
 //! decision; the request is read by `conversation`, the lead's goal by
-//! `goal`, the policies are `lead` and `teammate` (with `scale` for the
+//! `goal`, the policies are `lead` and `teammate` (with `team` for a
+//! protocol file's scripted team, `scale` for the
 //! benchmark's big teams, and `choices` for the explorer's off-script
 //! decisions). It sees only a `ModelRequest`,
 //! like any provider: it must not reach into the runtime or the team.
@@ -23,6 +24,7 @@ mod file;
 mod goal;
 mod lead;
 pub mod scale;
+mod team;
 mod teammate;
 
 use crate::protocol::file::ProtocolFile;
@@ -72,12 +74,27 @@ impl Model for ScriptedModel {
 #[derive(Debug, Clone)]
 pub struct FileScriptedModel {
     file: std::sync::Arc<ProtocolFile>,
+    /// The lead follows the file's `[team]` steps (`team`).
+    steps: bool,
 }
 
 impl FileScriptedModel {
     /// The scripted model playing the protocols of `file`.
     pub fn with_protocols(file: std::sync::Arc<ProtocolFile>) -> Self {
-        FileScriptedModel { file }
+        FileScriptedModel { file, steps: false }
+    }
+
+    /// The scripted model playing `file`'s own team: as `with_protocols`,
+    /// and its lead follows the team's steps instead of reading the prompt.
+    pub fn playing_team(file: std::sync::Arc<ProtocolFile>) -> Self {
+        FileScriptedModel { file, steps: true }
+    }
+
+    /// The reply to one request, at once (what `complete` returns): for a
+    /// caller that drives a world step by step.
+    pub fn respond(&self, request: &ModelRequest) -> ModelResponse {
+        let asked = Asked { system: &request.system, turns: &Asked::turns_of(&request.messages) };
+        reply(asked, json_len(request), Some((&self.file, self.steps)))
     }
 }
 
@@ -96,7 +113,7 @@ impl Model for FileScriptedModel {
             if cancel.is_cancelled() {
                 return Err(ModelError::Cancelled);
             }
-            Ok(respond_under(request, &self.file))
+            Ok(self.respond(request))
         })
     }
 }
@@ -104,7 +121,7 @@ impl Model for FileScriptedModel {
 /// The policy's answer to one request under protocol file `file`.
 pub fn respond_under(request: &ModelRequest, file: &ProtocolFile) -> ModelResponse {
     let asked = Asked { system: &request.system, turns: &Asked::turns_of(&request.messages) };
-    reply(asked, json_len(request), Some(file))
+    reply(asked, json_len(request), Some((file, false)))
 }
 
 /// The policy's answer to one request (public for tests).
@@ -145,17 +162,22 @@ pub fn respond_asked(request: Asked<'_>, input_chars: usize) -> ModelResponse {
 }
 
 /// The reply to `request`: the lesson's policies' decision, or under a
-/// protocol file the file's when it has one (`file::decide`).
-fn reply(request: Asked<'_>, input_chars: usize, protocols: Option<&ProtocolFile>) -> ModelResponse {
+/// protocol file the file's when it has one (`file::decide`); with
+/// `steps`, the lead follows the file's team (`team::lead`).
+fn reply(request: Asked<'_>, input_chars: usize, protocols: Option<(&ProtocolFile, bool)>) -> ModelResponse {
     let convo = Conversation::read(request.turns);
     let lead = request.system.starts_with("You are a team lead");
     let me = (!lead).then(|| teammate_identity(request.system).0);
     let mut decision = match &me {
-        None => scale::lead(&convo).unwrap_or_else(|| lead_policy(&convo)),
+        None => protocols
+            .filter(|(_, steps)| *steps)
+            .and_then(|(f, _)| team::lead(f, &convo))
+            .or_else(|| scale::lead(&convo))
+            .unwrap_or_else(|| lead_policy(&convo)),
         Some(name) => scale::teammate(&convo).unwrap_or_else(|| teammate_policy(name, &convo)),
     };
-    if let Some(file) = protocols {
-        if let Some(d) = file::decide(file, me.as_deref(), &convo, &decision) {
+    if let Some((file, steps)) = protocols {
+        if let Some(d) = file::decide(file, me.as_deref(), &convo, &decision, steps) {
             decision = d;
         }
     }

@@ -1,0 +1,76 @@
+//! A run of a protocol file's own team: the world's configuration under
+//! the file, the team's prompts and the scripted model that plays the
+//! file (its lead follows the team's steps, its teammates work their
+//! tasks and answer as the file's `scripted` says) — what the explorer and
+//! the page start a file's team from, offline.
+//!
+//! Owns only putting those three together; running them is the world's
+//! and the runtime's job, deciding the scripted model's.
+
+use std::sync::Arc;
+
+use super::world::WorldConfig;
+use crate::model::scripted::FileScriptedModel;
+use crate::protocol::file::{MessageTypeRef, ProtocolFile, Side};
+use crate::protocol::{FaultPlan, FaultRule, MessageType, ProtocolSet, Rules};
+
+/// Why a file's team cannot be run.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FileTeamError {
+    /// The file has no `[team]`.
+    #[error("the protocol file has no [team] to run")]
+    NoTeam,
+}
+
+/// Everything a run of a file's team starts from.
+#[derive(Debug, Clone)]
+pub struct FileTeamRun {
+    /// The world's configuration, under the file's protocols.
+    pub config: WorldConfig,
+    /// The team's prompts, submitted one after another.
+    pub prompts: Vec<String>,
+    /// The scripted model playing the file.
+    pub model: FileScriptedModel,
+    /// The team's fault rules (`World::set_faults`).
+    pub faults: FaultPlan,
+    /// The protective rules the team leaves on (`World::set_rules`).
+    pub rules: Rules,
+}
+
+/// The run of `file`'s team with `seed` (the lesson's limits).
+pub fn file_team_run(file: Arc<ProtocolFile>, seed: u64) -> Result<FileTeamRun, FileTeamError> {
+    let team = file.team.as_ref().ok_or(FileTeamError::NoTeam)?;
+    let prompts = team.prompts.clone();
+    let config = WorldConfig {
+        team_name: "default".into(),
+        seed,
+        max_rounds: 50,
+        lead_max_rounds: 50,
+        max_tokens: 8000,
+        protocols: Some(Arc::clone(&file)),
+    };
+    let set = ProtocolSet::new(Arc::clone(&file));
+    let rules = team
+        .faults
+        .iter()
+        .map(|f| FaultRule {
+            action: f.action.clone(),
+            msg_type: f.message_type.and_then(|t| match t {
+                MessageTypeRef::Message => Some(MessageType::Message),
+                MessageTypeRef::Broadcast => Some(MessageType::Broadcast),
+                MessageTypeRef::Protocol(ix, Side::Request) => set.request_type(ix),
+                MessageTypeRef::Protocol(ix, Side::Response) => set.response_type(ix),
+            }),
+            from: None,
+            to: None,
+            probability: f.probability,
+        })
+        .collect();
+    Ok(FileTeamRun {
+        config,
+        prompts,
+        faults: FaultPlan::new(rules),
+        rules: team.rules.rules,
+        model: FileScriptedModel::playing_team(file),
+    })
+}

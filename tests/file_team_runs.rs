@@ -1,0 +1,160 @@
+//! A protocol file's own team runs offline from its prompt (issue 26): the
+//! run `runtime::file_team::file_team_run` builds — the world under the
+//! file, the team's prompts, the scripted model playing the file — runs to
+//! quiet; the scripted lead follows the team's steps (spawn, answer a
+//! request once it is in its inbox, ask after what the step waits for),
+//! teammates work their tasks; the trace replays to the run's state, one
+//! seed gives the same trace bytes, and each example's `[[property]]`
+//! holds on the run as the example's comment says.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::sync::Arc;
+
+use team_protocols::protocol::file::{builtin, load, ProtocolFile};
+use team_protocols::protocol::trace_file::trace_json;
+use team_protocols::protocol::{AgentName, Event, FaultAction, MessageType, RequestKind, RequestStatus, Team};
+use team_protocols::runtime::file_team::{file_team_run, FileTeamError};
+use team_protocols::runtime::scheduler::Mode;
+use team_protocols::runtime::world::{Next, TimeSource, World};
+
+fn example(id: &str) -> Arc<ProtocolFile> {
+    let (_, text) = builtin::EXAMPLES.iter().find(|(n, _)| *n == id).unwrap_or_else(|| panic!("no example '{id}'"));
+    Arc::new(load(text).unwrap_or_else(|e| panic!("{}", e.render(id))))
+}
+
+/// Runs the team of example `id` from its prompts, each to quiet.
+fn team_run(id: &str, seed: u64) -> World {
+    let run = file_team_run(example(id), seed).expect("the example has a team");
+    let mut world = World::new(run.config, Mode::Live, TimeSource::Virtual);
+    world.set_faults(run.faults);
+    world.set_rules(run.rules);
+    for prompt in &run.prompts {
+        world.submit_prompt(prompt).expect("the prompt is taken");
+        let mut quiet = false;
+        for _ in 0..10_000 {
+            if world.begin().is_none() {
+                quiet = true;
+                break;
+            }
+            while let Next::CallModel { agent } = world.proceed() {
+                let request = world.model_request(&agent).expect("the agent exists");
+                world.model_returned(&agent, Ok(run.model.respond(&request)));
+            }
+        }
+        assert!(quiet, "{id}: the run did not go quiet");
+        assert!(!world.is_running(), "{id}: nothing to begin, yet the run goes on");
+        assert_eq!(world.failure(), None, "{id}");
+    }
+    world
+}
+
+fn name(s: &str) -> AgentName {
+    AgentName::parse(s).unwrap()
+}
+
+/// The tool calls each agent made, in order: (agent, tool, is_error).
+fn calls(world: &World) -> Vec<(String, String, bool)> {
+    world
+        .team()
+        .trace()
+        .entries()
+        .iter()
+        .filter_map(|e| match &e.event {
+            Event::ToolReturned { agent, tool, is_error, .. } => Some((agent.to_string(), tool.clone(), *is_error)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn assert_replays_and_repeats(id: &str) {
+    let world = team_run(id, 7);
+    let replayed = Team::replay(world.team().trace()).expect("the trace replays");
+    assert_eq!(replayed.state(), world.team().state(), "{id}: the replayed state is the run's");
+    assert_eq!(trace_json(world.team().trace()), trace_json(team_run(id, 7).team().trace()), "{id}: one seed, one trace");
+}
+
+#[test]
+fn each_examples_team_replays_to_its_state_and_one_seed_gives_one_trace() {
+    for id in ["task-claim", "review-gate", "deadline-retry"] {
+        assert_replays_and_repeats(id);
+    }
+}
+
+#[test]
+fn a_file_without_a_team_has_no_run() {
+    let file = example("status-report");
+    let bare = ProtocolFile { team: None, ..(*file).clone() };
+    assert_eq!(file_team_run(Arc::new(bare), 1).err(), Some(FileTeamError::NoTeam));
+}
+
+#[test]
+fn task_claim_the_lead_answers_each_claim_as_its_step_says_so_one_owner_per_task_holds() {
+    let world = team_run("task-claim", 3);
+    let team = world.team();
+    for who in ["ann", "ben"] {
+        assert!(team.roster().members.iter().any(|m| m.name == name(who)), "{who} was spawned");
+    }
+    let claims: Vec<_> = team.tracker().iter().filter(|r| matches!(r.kind, RequestKind::File(_))).collect();
+    assert_eq!(claims.len(), 2, "{claims:?}");
+    let status_of = |who: &str| claims.iter().find(|r| r.requester == name(who)).map(|r| r.status);
+    assert_eq!(status_of("ann"), Some(RequestStatus::Approved), "step 3 approves ann's claim");
+    assert_eq!(status_of("ben"), Some(RequestStatus::Rejected), "step 4 rejects ben's claim");
+    // one_owner_per_task: at most one approved claim per task.
+    let mut approved_tasks: Vec<String> =
+        claims.iter().filter(|r| r.status == RequestStatus::Approved).map(|r| format!("{:?}", r.fields.get("task"))).collect();
+    let n = approved_tasks.len();
+    approved_tasks.dedup();
+    assert_eq!(approved_tasks.len(), n, "one owner per task");
+    let answers: Vec<_> = calls(&world).into_iter().filter(|c| c.1 == "answer_claim").collect();
+    assert_eq!(answers, [("lead".into(), "answer_claim".into(), false), ("lead".into(), "answer_claim".into(), false)]);
+}
+
+#[test]
+fn review_gate_alice_asks_a_review_before_writing_and_the_lead_asks_her_shutdown_only_once_a_review_settled() {
+    let world = team_run("review-gate", 5);
+    let team = world.team();
+    let calls = calls(&world);
+    let alice: Vec<_> = calls.iter().filter(|c| c.0 == "alice").map(|c| (c.1.as_str(), c.2)).collect();
+    assert_eq!(alice.first(), Some(&("request_review", false)), "her gate is closed: she asks for a review first");
+    assert!(alice.iter().all(|c| c.0 != "write_file" || !c.1), "no write of hers is refused: {alice:?}");
+    // no_shutdown_before_review: the shutdown request comes after a review settled.
+    let entries = team.trace().entries();
+    let settled = entries
+        .iter()
+        .position(|e| matches!(&e.event, Event::RequestTransitioned { request_kind: RequestKind::File(_), .. }))
+        .expect("a review settled");
+    let shutdown = entries
+        .iter()
+        .position(|e| matches!(&e.event, Event::RequestCreated { request_kind: RequestKind::Shutdown, .. }))
+        .expect("the lead asks alice to shut down");
+    assert!(settled < shutdown, "no shutdown before the review");
+    assert!(dropped(&world, "review_response"), "the team's fault drops the lead's answer");
+    let reviews: Vec<_> = team.tracker().iter().filter(|r| matches!(r.kind, RequestKind::File(_))).map(|r| r.status).collect();
+    assert_eq!(reviews.first(), Some(&RequestStatus::Rejected), "reject_first, as the protocol's scripted says");
+    assert!(reviews[1..].iter().all(|s| *s == RequestStatus::Approved), "then yes: {reviews:?}");
+}
+
+#[test]
+fn deadline_retry_the_lead_asks_alice_to_shut_down_until_approved_and_every_shutdown_settles() {
+    let world = team_run("deadline-retry", 9);
+    let team = world.team();
+    let shutdowns: Vec<_> = team.tracker().iter().filter(|r| r.addressee == name("alice")).collect();
+    assert!(!shutdowns.is_empty(), "the lead asks");
+    // every_shutdown_settles: no shutdown request is left pending.
+    assert!(shutdowns.iter().all(|r| r.status != RequestStatus::Pending), "{shutdowns:?}");
+    assert_eq!(shutdowns.last().map(|r| r.status), Some(RequestStatus::Approved));
+    assert!(calls(&world).iter().any(|c| c.0 == "alice" && c.1 == "write_file" && !c.2), "alice worked her task");
+    assert!(dropped(&world, "shutdown_response"), "the team's fault drops her answer");
+}
+
+/// True when a fault dropped a message of `msg_type` on the run.
+fn dropped(world: &World, msg_type: &str) -> bool {
+    world.team().trace().entries().iter().any(|e| match &e.event {
+        Event::FaultApplied { action: FaultAction::Drop, message, .. } => match message.msg_type {
+            MessageType::ShutdownResponse => msg_type == "shutdown_response",
+            MessageType::File(f) => f.name() == msg_type,
+            _ => false,
+        },
+        _ => false,
+    })
+}

@@ -173,11 +173,30 @@ fn check_refuses_the_permission_request_nobody_answers_with_the_rule_named() {
 }
 
 #[test]
-fn a_file_to_explore_is_refused_until_the_engine_reads_files() {
-    let (code, out, err) = explore(&["--file", &example_path("task-claim")]);
-    assert_eq!(code, 2);
-    assert!(out.is_empty());
-    assert!(err.contains("arrives with the engine's switch onto protocol files"), "{err}");
+fn a_files_own_team_is_explored_and_exits_as_its_verdicts_say() {
+    for name in ["task-claim", "review-gate", "deadline-retry"] {
+        for team in [None, Some(name)] {
+            let file = example_path(name);
+            let mut args = vec!["--file", file.as_str(), "--faults", "1", "--kinds", "drop", "--json"];
+            args.extend(team.iter().flat_map(|t| ["--team", *t]));
+            let (code, out, err) = explore(&args);
+            let v: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{name}: {e}: {out} {err}"));
+            let fails = v["properties"].as_object().unwrap().values().any(|p| p == "fails");
+            assert_eq!(code, if fails { 1 } else { 0 }, "{name}: {v}");
+            assert!(v["states"].as_u64().unwrap() > 1, "{name}: {v}");
+            assert_eq!(
+                (&v["team"], &v["scenario"], &v["complete"]),
+                (&serde_json::json!(name), &serde_json::json!(name), &serde_json::json!(true))
+            );
+            // Today's monitor does not compile a file's own protocols' properties: said, not faked.
+            assert!(v["file_properties"].as_object().unwrap().is_empty(), "{name}: {v}");
+            assert!(v["file_properties_unchecked"].as_str().unwrap().contains("today's engine runs the lesson's protocols only"), "{v}");
+            assert!(err.contains("its [[property]] entries are not checked"), "{name}: {err}");
+        }
+    }
+    let (code, out, err) = explore(&["--file", &example_path("task-claim"), "--team", "nope"]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(err.contains("has no team 'nope' (its team is 'task-claim')"), "{err}");
     let (code, _, err) = explore(&["--check", "/nonexistent/team.toml"]);
     assert_eq!(code, 2);
     assert!(err.contains("cannot read /nonexistent/team.toml"), "{err}");
@@ -210,9 +229,10 @@ fn a_property_file_is_searched_on_a_scenario_and_its_verdicts_exit_one_when_one_
 fn a_property_file_with_a_team_or_protocols_of_its_own_or_refused_exits_two() {
     let (code, out, err) = explore(&["--scenario", "shutdown", "--file", &example_path("task-claim")]);
     assert_eq!((code, out.as_str()), (2, ""));
-    assert!(err.contains("arrives with the engine's switch onto protocol files"), "{err}");
-    let (code, _, err) = explore(&["--file", &example_path("lesson-properties")]);
-    assert_eq!(code, 2);
+    assert!(err.contains("has its own [team]: explore it with `explore --file FILE` (without --scenario)"), "{err}");
+    let (code, out, err) = explore(&["--file", &example_path("lesson-properties")]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(err.contains("has no [team] to explore"), "{err}");
     assert!(err.contains("--scenario is required"), "{err}");
     let path = std::env::temp_dir().join(format!("explore-props-{}.toml", std::process::id()));
     let own = std::fs::read_to_string(example_path("review-gate")).unwrap();

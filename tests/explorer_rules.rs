@@ -582,3 +582,29 @@ fn a_search_shared_out_then_shrunk_as_the_page_does_gives_the_whole_searchs_verd
         }
     }
 }
+
+#[test]
+fn each_counterexample_found_in_a_files_own_team_replays_to_the_same_finding() {
+    let mut found = 0;
+    for name in ["task-claim", "status-report", "review-gate", "deadline-retry"] {
+        let path = format!("{}/src/protocol/file/examples/{name}.toml", env!("CARGO_MANIFEST_DIR"));
+        let file = team_protocols::protocol::file::load(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let mut c = config(name, 1, vec![FaultAction::Drop]);
+        c.rules = file.team.as_ref().unwrap().rules.rules;
+        c.team = Some(std::sync::Arc::new(file));
+        let report = explore(&c).unwrap();
+        assert!(report.complete && report.states > 1, "{name}: {} states", report.states);
+        // The team's own start is what the search explored, whatever the
+        // (unread) scenario passed to the replay.
+        let scenario = scenarios::explorable("shutdown").unwrap();
+        for p in report.properties.iter().filter(|p| p.verdict == Verdict::Fails) {
+            let example = p.example.as_ref().unwrap_or_else(|| panic!("{name}: {} fails with an example", p.property.name()));
+            let bounded = ExploreConfig { max_faults: example.bound, ..report.config.clone() };
+            let (trace, finding) = replay_finding(scenario, &bounded, &example.path, p.property).unwrap();
+            assert_eq!(trace.entries(), example.trace.entries(), "{name}: {}: the same run", p.property.name());
+            assert_eq!(finding.as_ref(), Some(&example.finding), "{name}: {}: the same finding", p.property.name());
+            found += 1;
+        }
+    }
+    assert!(found > 0, "some file team's run breaks a property");
+}

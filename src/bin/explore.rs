@@ -13,9 +13,12 @@
 //! file's `[[property]]` entries on the built-in scenario
 //! (`protocol::file::monitor`; a file without `[team]` or protocols of its
 //! own; the lesson's protocols are implied), each with its verdict and its
-//! shortest counterexample or witness; exit 1 when one fails. A file with a
-//! `[team]` is refused (exit 2) until the engine reads files. `--help` says
-//! all of it.
+//! shortest counterexample or witness; exit 1 when one fails. `--file FILE`
+//! without `--scenario` explores the file's own `[team]`
+//! (`ExploreConfig::team`; `--team ID` optional, a file has one team) with
+//! the same search over turn orders, faults and the lesson's decisions,
+//! judged by the built-in properties; a file's own protocols' properties
+//! are not compiled yet, and it says so. `--help` says all of it.
 //!
 //! Owns argument parsing (clap) and printing; the search is
 //! `team_protocols::explore`, the loading of files `protocol::file`.
@@ -48,7 +51,11 @@ use team_protocols::runtime::scenarios;
     about = "The model checker on the command line: explores every run of a scenario within bounds and prints each property's verdict.",
     after_help = "Exit status: 0 when every property holds, 1 when one fails, 2 on a refused command line or file.\n\
                   Protocol files: `explore --check FILE` validates a protocol file (docs/protocol-files.md); \
-                  `explore --scenario ID --file FILE` also checks its [[property]] entries on the scenario."
+                  `explore --scenario ID --file FILE` also checks its [[property]] entries on the scenario (a file without [team]); \
+                  `explore --file FILE [--team ID]` explores the file's own [team]: every turn order and fault within the bounds, \
+                  judged by the built-in properties; its replies are the file's scripted model's, and the decisions off script \
+                  (--withhold, --lead-answers, flipped answers) vary the lesson's answers and plans only, not a file protocol's. \
+                  A file's own protocols' [[property]] entries are not checked yet (said on stderr and in the JSON report)."
 )]
 struct Cli {
     /// The scenario to explore (`--list` names them).
@@ -105,9 +112,13 @@ struct Cli {
     /// Validate a protocol file and print what it holds, without searching.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["scenario", "list", "file"])]
     check: Option<PathBuf>,
-    /// With --scenario: also check a protocol file's [[property]] entries (a file without [team]).
+    /// Without --scenario: explore the protocol file's own [team]. With --scenario: also check a
+    /// protocol file's [[property]] entries on it (a file without [team]).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["list"])]
     file: Option<PathBuf>,
+    /// With --file: the id of the file's team to explore (optional: a file has one team).
+    #[arg(long, value_name = "ID", requires = "file", conflicts_with_all = ["scenario"])]
+    team: Option<String>,
 }
 
 /// `--kinds`' list (a type of its own, so clap takes it as one value).
@@ -145,15 +156,17 @@ fn rule(value: &str) -> Result<Rule, String> {
 
 /// What the command line asks for.
 enum Command {
-    /// Explore a built-in scenario (with a protocol file's properties).
-    Explore { config: Box<ExploreConfig>, json: bool, trace_out: Option<String>, file: Option<PathBuf> },
+    /// Explore a built-in scenario (with a protocol file's properties), or
+    /// with `team` a protocol file's own team.
+    Explore { config: Box<ExploreConfig>, json: bool, trace_out: Option<String>, file: Option<PathBuf>, team: Option<TeamAsked> },
     /// Name the scenarios.
     List,
     /// Validate a protocol file.
     Check(PathBuf),
-    /// Explore a protocol file's team (not yet possible).
-    File(PathBuf),
 }
+
+/// `--file FILE` without `--scenario`: its own team, by id if `--team` named one.
+struct TeamAsked(Option<String>);
 
 /// Why the command line was refused, in the words CI logs show.
 #[derive(Debug, thiserror::Error)]
@@ -224,9 +237,6 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Command, Refused> {
     if let Some(path) = cli.check {
         return Ok(Command::Check(path));
     }
-    if let Some(path) = cli.file.as_ref().filter(|_| cli.scenario.is_none()) {
-        return Ok(Command::File(path.clone()));
-    }
     let mut config = ExploreConfig::new("");
     if let Some(k) = cli.faults {
         config.max_faults = k;
@@ -261,9 +271,13 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Command, Refused> {
         "simulate" => Strategy::Simulate { runs: cli.runs, seed: sim_seed },
         _ => Strategy::Bfs,
     };
-    let Some(scenario) = cli.scenario else { return Err(Refused::Arg(ArgError::NoScenario)) };
+    // The file's own team is named once the file is loaded.
+    let team = cli.file.as_ref().filter(|_| cli.scenario.is_none()).map(|_| TeamAsked(cli.team));
+    let Some(scenario) = cli.scenario.or_else(|| team.as_ref().map(|_| String::new())) else {
+        return Err(Refused::Arg(ArgError::NoScenario));
+    };
     config.scenario = scenario;
-    Ok(Command::Explore { config: Box::new(config), json: cli.json, trace_out: cli.trace_out, file: cli.file })
+    Ok(Command::Explore { config: Box::new(config), json: cli.json, trace_out: cli.trace_out, file: cli.file, team })
 }
 
 /// Reads and loads a protocol file; on failure, says why on stderr (every
@@ -289,15 +303,55 @@ fn check_file(path: &std::path::Path) -> ExitCode {
     }
 }
 
-/// Says on stderr that a file's own team is not explored yet (exit 2).
-fn team_not_yet(path: &std::path::Path) -> ExitCode {
+/// Says on stderr that a file with its own team is explored on its team,
+/// not on a built-in scenario (exit 2).
+fn team_not_on_a_scenario(path: &std::path::Path) -> ExitCode {
     eprintln!(
-        "explore: exploring the team of a protocol file ({}) arrives with the engine's switch onto protocol files; \
-         today `explore --check FILE` validates it, `--scenario ID` explores a built-in team, and \
-         `--scenario ID --file FILE` checks a file's [[property]] entries (a file without [team]) on it",
+        "explore: {} has its own [team]: explore it with `explore --file FILE` (without --scenario); \
+         `--scenario ID --file FILE` checks the [[property]] entries of a file without [team] on a built-in scenario",
         path.display()
     );
     ExitCode::from(2)
+}
+
+/// `--file FILE` without `--scenario`: the config explores the file's own
+/// team (its id, its rules with the command line's `--rule-off` on top,
+/// and its `[[property]]` entries when today's monitor compiles them:
+/// otherwise says on stderr why they are not checked and returns why).
+/// A file without a team, or another team than `--team` names, is refused
+/// with exit status 2.
+fn file_team(path: &std::path::Path, asked: &TeamAsked, config: &mut ExploreConfig) -> Result<Option<String>, ExitCode> {
+    let f = load_file(path)?;
+    let Some(team) = &f.team else {
+        eprintln!(
+            "explore: --file {} has no [team] to explore; it checks its properties on a built-in scenario: --scenario is required",
+            path.display()
+        );
+        return Err(ExitCode::from(2));
+    };
+    if let Some(id) = asked.0.as_ref().filter(|id| **id != team.id) {
+        eprintln!("explore: {} has no team '{id}' (its team is '{}')", path.display(), team.id);
+        return Err(ExitCode::from(2));
+    }
+    config.scenario = team.id.clone();
+    let mut rules = team.rules.rules;
+    for r in config.rules.off().collect::<Vec<_>>() {
+        rules = rules.with(r, false);
+    }
+    config.rules = rules;
+    let unchecked = match PropertySet::compile(&f) {
+        Ok(set) => {
+            config.file_properties = set;
+            None
+        }
+        Err(e) => {
+            let why = e.to_string();
+            eprintln!("explore: {}: its [[property]] entries are not checked: {why}", path.display());
+            Some(why)
+        }
+    };
+    config.team = Some(std::sync::Arc::new(f));
+    Ok(unchecked)
 }
 
 /// `--file FILE` with `--scenario`: the file's properties, compiled for
@@ -306,7 +360,7 @@ fn team_not_yet(path: &std::path::Path) -> ExitCode {
 fn file_properties(path: &std::path::Path) -> Result<PropertySet, ExitCode> {
     let f = load_file(path)?;
     if f.team.is_some() {
-        return Err(team_not_yet(path));
+        return Err(team_not_on_a_scenario(path));
     }
     PropertySet::compile(&f).map_err(|e| {
         eprintln!("explore: {}: {e}", path.display());
@@ -394,8 +448,12 @@ fn text_report(report: &Report) -> String {
     let c = &report.config;
     let _ = writeln!(
         out,
-        "scenario {} · faults ≤ {} · decisions off script ≤ {} · {:?}",
-        c.scenario, c.max_faults, c.max_decisions, c.strategy
+        "{} {} · faults ≤ {} · decisions off script ≤ {} · {:?}",
+        if c.team.is_some() { "file team" } else { "scenario" },
+        c.scenario,
+        c.max_faults,
+        c.max_decisions,
+        c.strategy
     );
     let off: Vec<&str> = c.rules.off().map(|r| r.name()).collect();
     if !off.is_empty() {
@@ -467,32 +525,26 @@ fn text_report(report: &Report) -> String {
 }
 
 fn main() -> ExitCode {
-    let (mut config, json, trace_out, file) = match parse(std::env::args().skip(1)) {
-        Ok(Command::Explore { config, json, trace_out, file }) => (config, json, trace_out, file),
+    let (mut config, json, trace_out, file, team) = match parse(std::env::args().skip(1)) {
+        Ok(Command::Explore { config, json, trace_out, file, team }) => (config, json, trace_out, file, team),
         Ok(Command::List) => {
             let list: String = scenarios::PAGE.iter().chain([&scenarios::TWINS]).map(|s| format!("{:<22} {}\n", s.id, s.title)).collect();
             return emit(&list).unwrap_or(ExitCode::SUCCESS);
         }
         Ok(Command::Check(path)) => return check_file(&path),
-        Ok(Command::File(path)) => {
-            // A file with a team keeps its honest answer; one with
-            // properties only needs a scenario to check them on.
-            return match load_file(&path) {
-                Ok(f) if f.team.is_none() => {
-                    eprintln!("explore: --file {} checks its properties on a built-in scenario: --scenario is required", path.display());
-                    ExitCode::from(2)
-                }
-                Ok(_) => team_not_yet(&path),
-                Err(code) => code,
-            };
-        }
         Err(Refused::Help(text)) => return emit(&text).unwrap_or(ExitCode::SUCCESS),
         Err(Refused::Arg(e)) => {
             eprintln!("explore: {e}\n{}", Cli::command().render_usage());
             return ExitCode::from(2);
         }
     };
-    if let Some(path) = &file {
+    let mut unchecked = None;
+    if let (Some(path), Some(asked)) = (&file, &team) {
+        match file_team(path, asked, &mut config) {
+            Ok(why) => unchecked = why,
+            Err(code) => return code,
+        }
+    } else if let Some(path) = &file {
         match file_properties(path) {
             Ok(set) => config.file_properties = set,
             Err(code) => return code,
@@ -571,6 +623,12 @@ fn main() -> ExitCode {
         if file.is_some() {
             out["file_properties"] = serde_json::Value::Object(file_properties);
             out["file_examples"] = serde_json::Value::Array(file_examples);
+        }
+        if team.is_some() {
+            out["team"] = serde_json::Value::from(report.config.scenario.clone());
+        }
+        if let Some(why) = &unchecked {
+            out["file_properties_unchecked"] = serde_json::Value::from(why.clone());
         }
         if let Some(failed) = emit(&format!("{out}\n")) {
             return failed;

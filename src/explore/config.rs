@@ -6,10 +6,13 @@
 //! Owns these values and their defaults. It must not search: that is
 //! `search`.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use crate::model::scripted::choices::Decisions;
 use crate::protocol::file::monitor::PropertySet;
+use crate::protocol::file::ProtocolFile;
 use crate::protocol::{FaultAction, Rules};
 
 /// How to search.
@@ -70,6 +73,14 @@ pub struct ExploreConfig {
     /// command line's `explore --file` does).
     #[serde(skip)]
     pub file_properties: PropertySet,
+    /// A protocol file whose own `[team]` is explored instead of the
+    /// built-in scenario (`runtime::file_team::file_team_run`: its world
+    /// under the file, its prompts, fault rules and rules, its replies from
+    /// `FileScriptedModel::playing_team`); `None` for a built-in scenario.
+    /// Not serialized: only the command line's `explore --file` explores a
+    /// file's team yet.
+    #[serde(skip)]
+    pub team: Option<Arc<ProtocolFile>>,
 }
 
 /// One worker's share of a search: the states of the first level wide
@@ -136,6 +147,7 @@ impl ExploreConfig {
             slice: None,
             rules: Rules::default(),
             file_properties: PropertySet::default(),
+            team: None,
         }
     }
 }

@@ -8,14 +8,17 @@
 
 use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
 use super::{ExploreConfig, ExploreError, Finding, Monitor, Property};
 use crate::model::scripted::choices::Alternative;
+use crate::model::scripted::FileScriptedModel;
 use crate::protocol::canon::StableHasher;
 use crate::protocol::file::monitor::{FileFinding, Monitor as FileMonitor};
 use crate::protocol::{AgentName, Event, FaultAction, Trace};
+use crate::runtime::file_team::file_team_run;
 use crate::runtime::scenarios::Scenario;
 use crate::runtime::scheduler::TurnKind;
 use crate::runtime::world::{World, WorldConfig};
@@ -80,8 +83,8 @@ pub struct Node {
     /// Keep the whole trace (a counterexample being rebuilt); otherwise a
     /// state carries no history.
     keep_history: bool,
-    /// Prompts of the scenario not yet given.
-    prompts: Vec<&'static str>,
+    /// Prompts of the scenario (or the file's team) not yet given.
+    prompts: Vec<Arc<str>>,
     faults_left: usize,
     decisions_left: usize,
     /// The replies open to the agent whose model call is out, computed once
@@ -105,16 +108,30 @@ pub struct Step {
 impl Node {
     /// The start of `scenario`: its first prompt given. With `keep_history`
     /// the node and those after it keep their whole trace (to show a run);
-    /// otherwise they forget it as they go (to search).
+    /// otherwise they forget it as they go (to search). With
+    /// `ExploreConfig::team`, the start of that file's own team instead
+    /// (`file_team_run`: its world, prompts and fault rules; the rules are
+    /// the config's): `scenario` is not read.
     pub fn start(scenario: Scenario, config: &ExploreConfig, keep_history: bool) -> Result<(Node, Step), ExploreError> {
-        let mut world = World::explored(WorldConfig {
-            team_name: "default".into(),
-            seed: config.seed,
-            max_rounds: 50,
-            lead_max_rounds: 50,
-            max_tokens: 8000,
-            protocols: None,
-        });
+        let (mut world, prompts) = match &config.team {
+            None => (
+                World::explored(WorldConfig {
+                    team_name: "default".into(),
+                    seed: config.seed,
+                    max_rounds: 50,
+                    lead_max_rounds: 50,
+                    max_tokens: 8000,
+                    protocols: None,
+                }),
+                scenario.prompts.iter().rev().map(|p| Arc::from(*p)).collect(),
+            ),
+            Some(file) => {
+                let run = file_team_run(Arc::clone(file), config.seed).map_err(|e| ExploreError::Refused(e.to_string()))?;
+                let mut world = World::explored(run.config);
+                world.set_faults(run.faults);
+                (world, run.prompts.iter().rev().map(|p| Arc::from(p.as_str())).collect())
+            }
+        };
         world.set_rules(config.rules);
         let mut node = Node {
             world,
@@ -122,7 +139,7 @@ impl Node {
             file: (!config.file_properties.is_empty()).then(|| Box::new(config.file_properties.monitor())),
             seen: 0,
             keep_history,
-            prompts: scenario.prompts.iter().rev().copied().collect(),
+            prompts,
             faults_left: config.max_faults,
             decisions_left: config.max_decisions,
             replies: None,
@@ -247,7 +264,8 @@ impl Node {
             self.observe(config, step);
             if self.replies.is_none() {
                 let caller = self.world.awaiting_model().and_then(|a| self.world.model_caller(a));
-                self.replies = caller.map(|agent| super::replies::alternatives(agent, config.decisions));
+                let model = config.team.as_ref().map(|f| FileScriptedModel::playing_team(Arc::clone(f)));
+                self.replies = caller.map(|agent| super::replies::alternatives(agent, config.decisions, model.as_ref()));
             }
             if self.world.awaiting_model().is_some() || self.world.turns().open_turns().next().is_some() {
                 let choices = self.choices(config);
@@ -265,7 +283,7 @@ impl Node {
                 return Ok(());
             }
             match self.prompts.pop() {
-                Some(prompt) => self.world.submit_prompt(prompt).map_err(|e| ExploreError::Refused(e.to_string()))?,
+                Some(prompt) => self.world.submit_prompt(&prompt).map_err(|e| ExploreError::Refused(e.to_string()))?,
                 None => {
                     let seq = self.trace().next_seq().saturating_sub(1);
                     step.findings.extend(self.monitor.at_end(self.world.team(), seq));

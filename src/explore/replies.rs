@@ -10,8 +10,8 @@
 
 use std::sync::{Arc, OnceLock};
 
-use crate::model::scripted::choices::{alternatives_asked, Alternative, Decisions};
-use crate::model::scripted::{Asked, AskedTurn, TurnReading};
+use crate::model::scripted::choices::{alternatives_asked, alternatives_of, Alternative, Decisions};
+use crate::model::scripted::{Asked, AskedTurn, FileScriptedModel, TurnReading};
 use crate::runtime::agent::Agent;
 
 /// What the explorer keeps with one turn of a conversation.
@@ -29,13 +29,19 @@ struct Kept {
 /// (`choices::alternatives_sized` on its request), remembered on the
 /// conversation's last turn: the states that share the conversation share
 /// them.
-pub(super) fn alternatives(agent: &Agent, decisions: Decisions) -> Arc<Vec<Alternative>> {
+/// With `file`, the replies are the file's model's
+/// (`FileScriptedModel::playing_team`), varied by the lesson's decisions
+/// only.
+pub(super) fn alternatives(agent: &Agent, decisions: Decisions, file: Option<&FileScriptedModel>) -> Arc<Vec<Alternative>> {
     let conversation = agent.conversation();
     let compute = || {
         let turns: Vec<AskedTurn<'_>> =
             conversation.iter().map(|t| AskedTurn { turn: &t.turn, reading: t.kept::<Kept>().map(|k| &k.reading) }).collect();
         let asked = Asked { system: agent.system(), turns: &turns };
-        Arc::new(alternatives_asked(asked, decisions, agent.request_chars()))
+        Arc::new(match file {
+            None => alternatives_asked(asked, decisions, agent.request_chars()),
+            Some(model) => alternatives_of(asked, model.respond_asked(asked, agent.request_chars()), decisions),
+        })
     };
     let Some(kept) = conversation.last().and_then(|last| last.kept::<Kept>()) else { return compute() };
     let (asked, known) = kept.answers.get_or_init(|| (decisions, compute()));
@@ -71,10 +77,10 @@ mod tests {
         let x = alice();
         let y = x.clone();
         let d = Decisions::default();
-        assert!(Arc::ptr_eq(&alternatives(&x, d), &alternatives(&y, d)), "the policy was asked once");
+        assert!(Arc::ptr_eq(&alternatives(&x, d, None), &alternatives(&y, d, None)), "the policy was asked once");
         // The same words in another conversation's turn are asked about anew.
         let other = alice();
-        let (mine, theirs) = (alternatives(&x, d), alternatives(&other, d));
+        let (mine, theirs) = (alternatives(&x, d, None), alternatives(&other, d, None));
         assert!(!Arc::ptr_eq(&mine, &theirs));
         assert_eq!(said(&mine), said(&theirs));
     }
@@ -86,8 +92,8 @@ mod tests {
         let all = Decisions { flip_answers: true, withhold_answers: true, skip_plans: true, ..Decisions::default() };
         for d in [plain, all, plain] {
             let fresh = choices::alternatives(&a.request(), d);
-            assert_eq!(said(&alternatives(&a, d)), said(&fresh), "{d:?}");
+            assert_eq!(said(&alternatives(&a, d, None)), said(&fresh), "{d:?}");
         }
-        assert!(Arc::ptr_eq(&alternatives(&a, plain), &alternatives(&a, plain)), "the first decisions asked are remembered");
+        assert!(Arc::ptr_eq(&alternatives(&a, plain, None), &alternatives(&a, plain, None)), "the first decisions asked are remembered");
     }
 }

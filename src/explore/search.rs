@@ -399,9 +399,17 @@ struct Pass {
     walk: Walk,
 }
 
+/// What stands for the scenario when a protocol file's own team is
+/// explored (`ExploreConfig::team`): the team's prompts are the file's.
+const FILE_TEAM: Scenario = Scenario { id: "file-team", title: "a protocol file's own team", prompts: &[] };
+
 impl Pass {
     fn new(config: ExploreConfig, number: u32) -> Result<Pass, ExploreError> {
-        let scenario = scenarios::explorable(&config.scenario).ok_or_else(|| ExploreError::UnknownScenario(config.scenario.clone()))?;
+        let scenario = match &config.team {
+            // A file's own team brings its prompts (`Node::start`).
+            Some(_) => FILE_TEAM,
+            None => scenarios::explorable(&config.scenario).ok_or_else(|| ExploreError::UnknownScenario(config.scenario.clone()))?,
+        };
         let (root, step) = Node::start(scenario, &config, false)?;
         let mut found = Found::new(config.slice);
         let hash = root.state_hash(&config);

@@ -88,7 +88,14 @@ pub fn alternatives_sized(request: &ModelRequest, decisions: Decisions, input_ch
 
 /// `alternatives_sized` on a borrowed request.
 pub fn alternatives_asked(request: Asked<'_>, decisions: Decisions, input_chars: usize) -> Vec<Alternative> {
-    let reply = respond_asked(request, input_chars);
+    alternatives_of(request, respond_asked(request, input_chars), decisions)
+}
+
+/// The alternatives to `reply`, the scripted reply to `request` (the
+/// lesson's policy's, or a protocol file's model's): the lesson's decisions
+/// only, on the lesson's answers and plans (a file protocol's answer is
+/// not varied yet).
+pub fn alternatives_of(request: Asked<'_>, reply: ModelResponse, decisions: Decisions) -> Vec<Alternative> {
     let mut out = Vec::new();
     for (index, block) in reply.content.iter().enumerate() {
         let ContentBlock::ToolUse { id, name, input } = block else { continue };

@@ -96,6 +96,12 @@ impl FileScriptedModel {
         let asked = Asked { system: &request.system, turns: &Asked::turns_of(&request.messages) };
         reply(asked, json_len(request), Some((&self.file, self.steps)))
     }
+
+    /// `respond` on a borrowed request whose length as JSON is known
+    /// (`input_chars`): the explorer's way in (`respond_asked`'s twin).
+    pub fn respond_asked(&self, request: Asked<'_>, input_chars: usize) -> ModelResponse {
+        reply(request, input_chars, Some((&self.file, self.steps)))
+    }
 }
 
 impl Model for FileScriptedModel {

@@ -596,6 +596,9 @@ fn each_counterexample_found_in_a_files_own_team_replays_to_the_same_finding() {
         assert!(report.complete && report.states > 1, "{name}: {} states", report.states);
         // The team's own start is what the search explored, whatever the
         // (unread) scenario passed to the replay.
+        // The monitor's checker knows the file's protocols: a file
+        // protocol's answer is matched to its request.
+        assert_eq!(verdict(&report, Property::NoAnswerToUnknownRequest), Verdict::Holds, "{name}");
         let scenario = scenarios::explorable("shutdown").unwrap();
         for p in report.properties.iter().filter(|p| p.verdict == Verdict::Fails) {
             let example = p.example.as_ref().unwrap_or_else(|| panic!("{name}: {} fails with an example", p.property.name()));

@@ -133,9 +133,14 @@ impl Node {
             }
         };
         world.set_rules(config.rules);
+        // Under a file the monitor's checker knows the file's protocols.
+        let monitor = Box::new(match &config.team {
+            None => Monitor::new(),
+            Some(_) => Monitor::with_protocols(world.team().trace().protocols().clone()),
+        });
         let mut node = Node {
             world,
-            monitor: Box::new(Monitor::new()),
+            monitor,
             file: (!config.file_properties.is_empty()).then(|| Box::new(config.file_properties.monitor())),
             seen: 0,
             keep_history,

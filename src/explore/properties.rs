@@ -19,7 +19,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::detail::Detail;
-use crate::protocol::{AgentName, Checker, Event, RequestId, RequestKind, RequestStatus, Team, TraceEntry, ViolationKind};
+use crate::protocol::{AgentName, Checker, Event, ProtocolSet, RequestId, RequestKind, RequestStatus, Team, TraceEntry, ViolationKind};
 
 /// How a property quantifies over runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -203,6 +203,13 @@ impl Monitor {
     /// A monitor that has seen nothing.
     pub fn new() -> Self {
         Monitor::default()
+    }
+
+    /// A monitor that has seen nothing, for a run under `protocols` (a
+    /// protocol file's: its checker tells the file's requests and answers
+    /// apart as `protocol::check` does from a trace's protocols).
+    pub fn with_protocols(protocols: ProtocolSet) -> Self {
+        Monitor { checker: Checker::with_protocols(protocols), ..Monitor::default() }
     }
 
     /// The properties broken (or shown) so far on this path.

@@ -1,5 +1,5 @@
 //! A protocol file's own team runs offline from its prompt (issue 26): the
-//! run `runtime::file_team::file_team_run` builds — the world under the
+//! run `explore::file_team::file_team_run` builds — the world under the
 //! file, the team's prompts, the scripted model playing the file — runs to
 //! quiet; the scripted lead follows the team's steps (spawn, answer a
 //! request once it is in its inbox, ask after what the step waits for),
@@ -10,10 +10,10 @@
 
 use std::sync::Arc;
 
+use team_protocols::explore::file_team::{file_team_run, FileTeamError};
 use team_protocols::protocol::file::{builtin, load, ProtocolFile};
 use team_protocols::protocol::trace_file::trace_json;
 use team_protocols::protocol::{AgentName, Event, FaultAction, MessageType, RequestKind, RequestStatus, Team};
-use team_protocols::runtime::file_team::{file_team_run, FileTeamError};
 use team_protocols::runtime::scheduler::Mode;
 use team_protocols::runtime::world::{Next, TimeSource, World};
 

@@ -74,7 +74,7 @@ pub struct ExploreConfig {
     #[serde(skip)]
     pub file_properties: PropertySet,
     /// A protocol file whose own `[team]` is explored instead of the
-    /// built-in scenario (`runtime::file_team::file_team_run`: its world
+    /// built-in scenario (`explore::file_team::file_team_run`: its world
     /// under the file, its prompts, fault rules and rules, its replies from
     /// `FileScriptedModel::playing_team`); `None` for a built-in scenario.
     /// Not serialized: only the command line's `explore --file` explores a

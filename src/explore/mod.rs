@@ -23,6 +23,7 @@ mod claims;
 mod config;
 pub mod detail;
 mod error;
+pub mod file_team;
 pub mod fork;
 pub mod gallery;
 pub mod job;

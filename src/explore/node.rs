@@ -13,12 +13,12 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use super::{ExploreConfig, ExploreError, Finding, Monitor, Property};
+use crate::explore::file_team::file_team_run;
 use crate::model::scripted::choices::Alternative;
 use crate::model::scripted::FileScriptedModel;
 use crate::protocol::canon::StableHasher;
 use crate::protocol::file::monitor::{FileFinding, Monitor as FileMonitor};
 use crate::protocol::{AgentName, Event, FaultAction, Trace};
-use crate::runtime::file_team::file_team_run;
 use crate::runtime::scenarios::Scenario;
 use crate::runtime::scheduler::TurnKind;
 use crate::runtime::world::{World, WorldConfig};

@@ -17,7 +17,6 @@ pub mod browser;
 pub mod budget;
 pub mod clock;
 pub mod executor;
-pub mod file_team;
 pub mod loops;
 pub mod pace;
 pub mod scenarios;

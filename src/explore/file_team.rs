@@ -5,14 +5,16 @@
 //! the page start a file's team from, offline.
 //!
 //! Owns only putting those three together; running them is the world's
-//! and the runtime's job, deciding the scripted model's.
+//! and the runtime's job, deciding the scripted model's. It lives in
+//! `explore`, not `runtime`: it names a concrete model, and the runtime
+//! reaches models only through the `Model` trait.
 
 use std::sync::Arc;
 
-use super::world::WorldConfig;
 use crate::model::scripted::FileScriptedModel;
 use crate::protocol::file::{MessageTypeRef, ProtocolFile, Side};
 use crate::protocol::{FaultPlan, FaultRule, MessageType, ProtocolSet, Rules};
+use crate::runtime::world::WorldConfig;
 
 /// Why a file's team cannot be run.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -78,6 +78,7 @@ explore-on-screen-text = Each step below is a choice the run made: who went next
 choice-turn = { $agent } goes next
 choice-turn-fault = { $agent } goes next, and its message is hit by { $fault }
 choice-reply = { $agent }'s model: { $label }
+choice-expire = request { $request } expires unanswered (its deadline passes)
 
 ## Errors in the banner
 explore-not-started = { $error }. The search did not start

@@ -78,6 +78,7 @@ explore-on-screen-text = Ogni passo qui sotto è una scelta fatta dall'esecuzion
 choice-turn = tocca a { $agent }
 choice-turn-fault = tocca a { $agent }, e il suo messaggio subisce { $fault }
 choice-reply = modello di { $agent }: { $label }
+choice-expire = la richiesta { $request } scade senza risposta (la sua scadenza passa)
 
 ## Errori nel banner
 explore-not-started = { $error }. La ricerca non è partita

@@ -76,6 +76,7 @@ explore-on-screen-text = 下の各ステップは、この実行が行った選�
 choice-turn = 次は { $agent }
 choice-turn-fault = 次は { $agent }、そのメッセージに { $fault } の障害
 choice-reply = { $agent } のモデル：{ $label }
+choice-expire = リクエスト { $request } は応答されないまま期限切れになる（期限が過ぎる）
 
 ## バナーに出るエラー
 explore-not-started = { $error }。探索は始まりませんでした

@@ -76,6 +76,7 @@ explore-on-screen-text = 下面每一步都是这次运行做出的一个选择�
 choice-turn = { $agent } 下一个行动
 choice-turn-fault = { $agent } 下一个行动，它的消息遭遇 { $fault }
 choice-reply = { $agent } 的模型：{ $label }
+choice-expire = 请求 { $request } 未获应答而过期（期限已过）
 
 ## 横幅中的错误
 explore-not-started = { $error }。搜索没有开始

@@ -18,7 +18,7 @@ use crate::model::scripted::choices::Alternative;
 use crate::model::scripted::FileScriptedModel;
 use crate::protocol::canon::StableHasher;
 use crate::protocol::file::monitor::{FileFinding, Monitor as FileMonitor};
-use crate::protocol::{AgentName, Event, FaultAction, Trace};
+use crate::protocol::{AgentName, Event, FaultAction, RequestId, Trace};
 use crate::runtime::scenarios::Scenario;
 use crate::runtime::scheduler::TurnKind;
 use crate::runtime::world::{World, WorldConfig};
@@ -45,6 +45,13 @@ pub enum Choice {
         /// The alternative, in words.
         label: String,
     },
+    /// A pending request's deadline passes now, whatever the clock says
+    /// (its protocol has a `deadline_ms`): it expires unanswered, and its
+    /// requester is told so. One decision off the script.
+    Expire {
+        /// The request.
+        request: RequestId,
+    },
 }
 
 impl std::fmt::Display for Choice {
@@ -53,6 +60,7 @@ impl std::fmt::Display for Choice {
             Choice::Turn { agent, fault: None } => write!(f, "{agent} goes next"),
             Choice::Turn { agent, fault: Some(a) } => write!(f, "{agent} goes next, and its message is hit by {}", a.name()),
             Choice::Reply { agent, label, .. } => write!(f, "{agent}'s model: {label}"),
+            Choice::Expire { request } => write!(f, "request {request} expires unanswered (its deadline passes)"),
         }
     }
 }
@@ -187,6 +195,11 @@ impl Node {
                 }
             }
         }
+        // A file's team: each pending request with a deadline may expire
+        // before any of those turns (a decision off the script).
+        if config.team.is_some() && self.decisions_left > 0 && !out.is_empty() {
+            out.extend(self.world.expirable().map(|id| Choice::Expire { request: id.clone() }));
+        }
         out
     }
 
@@ -250,6 +263,18 @@ impl Node {
                 if hit {
                     self.faults_left -= 1;
                 }
+            }
+            Choice::Expire { request } => {
+                let open = config.team.is_some()
+                    && self.decisions_left > 0
+                    && self.world.awaiting_model().is_none()
+                    && self.world.turns().open_turns().next().is_some()
+                    && self.world.expirable().any(|id| id == request);
+                if !open {
+                    return Err(self.bad(choice, config));
+                }
+                self.world.expire_now(request).map_err(|e| ExploreError::Refused(e.to_string()))?;
+                self.decisions_left -= 1;
             }
         }
         Ok(())

@@ -10,7 +10,7 @@
 
 use std::sync::{Arc, OnceLock};
 
-use crate::model::scripted::choices::{alternatives_asked, alternatives_of, Alternative, Decisions};
+use crate::model::scripted::choices::{alternatives_asked, alternatives_under, Alternative, Decisions};
 use crate::model::scripted::{Asked, AskedTurn, FileScriptedModel, TurnReading};
 use crate::runtime::agent::Agent;
 
@@ -30,8 +30,8 @@ struct Kept {
 /// conversation's last turn: the states that share the conversation share
 /// them.
 /// With `file`, the replies are the file's model's
-/// (`FileScriptedModel::playing_team`), varied by the lesson's decisions
-/// only.
+/// (`FileScriptedModel::playing_team`), varied by the lesson's decisions and
+/// the file protocols' own (`choices::alternatives_under`).
 pub(super) fn alternatives(agent: &Agent, decisions: Decisions, file: Option<&FileScriptedModel>) -> Arc<Vec<Alternative>> {
     let conversation = agent.conversation();
     let compute = || {
@@ -40,7 +40,7 @@ pub(super) fn alternatives(agent: &Agent, decisions: Decisions, file: Option<&Fi
         let asked = Asked { system: agent.system(), turns: &turns };
         Arc::new(match file {
             None => alternatives_asked(asked, decisions, agent.request_chars()),
-            Some(model) => alternatives_of(asked, model.respond_asked(asked, agent.request_chars()), decisions),
+            Some(model) => alternatives_under(asked, model, decisions, agent.request_chars()),
         })
     };
     let Some(kept) = conversation.last().and_then(|last| last.kept::<Kept>()) else { return compute() };

@@ -679,8 +679,7 @@ impl World {
     }
 
     /// Expires every pending request whose deadline has passed; each
-    /// requester whose loop still runs is told so (as a note it reads with
-    /// its next delivery, like a prompt: an expiry sends no message) and
+    /// requester whose loop still runs is told so (`tell_expired`) and
     /// woken, so it may ask again. Returns how many expired.
     fn expire_due(&mut self) -> usize {
         let now = self.now();
@@ -691,13 +690,58 @@ impl World {
                 return 0;
             }
         };
-        for id in &ids {
+        self.tell_expired(&ids);
+        ids.len()
+    }
+
+    /// The explorer: request `id` expires now, whatever the clock says (the
+    /// deadline passing as a choice), and its requester is told so as when
+    /// the clock expires it. Refused, changing nothing, unless its protocol
+    /// has a deadline and it is pending.
+    pub fn expire_now(&mut self, id: &RequestId) -> Result<(), TeamError> {
+        let kind = self.team.request(id).map(|r| r.kind).ok_or_else(|| crate::protocol::TrackerError::UnknownRequest(id.clone()))?;
+        self.team.state().check_expire(id, kind)?;
+        let at = self.now();
+        self.team.expire(id, at)?;
+        self.tell_expired(std::slice::from_ref(id));
+        Ok(())
+    }
+
+    /// The pending requests whose protocol has a deadline, in creation
+    /// order: those the explorer may expire (`expire_now`). None under the
+    /// lesson's protocols alone.
+    pub fn expirable(&self) -> impl Iterator<Item = &RequestId> {
+        let protocols = self.team.protocols();
+        let any = !protocols.is_lesson_only();
+        self.team
+            .tracker()
+            .pending()
+            .filter(move |r| any && protocols.protocol_of(r.kind).is_some_and(|(_, p)| p.deadline_ms.is_some()))
+            .map(|r| &r.id)
+    }
+
+    /// Tells the requester of each expired request whose loop still runs
+    /// that it expired, as a note it reads with its next delivery (like a
+    /// prompt: an expiry sends no message), and wakes it. The note is a
+    /// JSON object (`"event": "request_expired"`, the request's id,
+    /// protocol and addressee, and the sentence a model reads in `note`),
+    /// so a policy reads the expiry from data, not from words.
+    fn tell_expired(&mut self, ids: &[RequestId]) {
+        for id in ids {
             let Some(r) = self.team.request(id) else { continue };
             let protocol = self.team.protocols().protocol_of(r.kind).map(|(_, p)| p.name.clone()).unwrap_or_default();
             let (requester, addressee) = (r.requester.clone(), r.addressee.clone());
-            let note = format!(
-                "Your {protocol} request {id} to '{addressee}' expired unanswered (status: rejected (expired)); you may ask again."
-            );
+            let note = serde_json::json!({
+                "event": "request_expired",
+                "request_id": id.as_str(),
+                "protocol": protocol,
+                "to": addressee.as_str(),
+                "status": "rejected (expired)",
+                "note": format!(
+                    "Your {protocol} request {id} to '{addressee}' expired unanswered (status: rejected (expired)); you may ask again."
+                ),
+            })
+            .to_string();
             if requester.is_lead() {
                 self.prompts.push_back(note);
             } else if self.agents.get(&requester).is_some_and(|a| !a.has_ended()) {
@@ -707,7 +751,6 @@ impl World {
             }
             self.turns.unpark(&requester);
         }
-        ids.len()
     }
 
     /// The earliest deadline of a pending request, if any has one.

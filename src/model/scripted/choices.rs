@@ -14,8 +14,9 @@ use serde_json::{json, Value};
 
 #[cfg(test)]
 use super::respond;
-use super::{json_len, respond_asked, Asked};
+use super::{json_len, respond_asked, Asked, FileScriptedModel};
 use crate::model::{ContentBlock, ModelRequest, ModelResponse, StopReason};
+use crate::protocol::file::{Effect, FieldType, Party, Protocol};
 
 /// Which kinds of alternative decision to offer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -92,9 +93,9 @@ pub fn alternatives_asked(request: Asked<'_>, decisions: Decisions, input_chars:
 }
 
 /// The alternatives to `reply`, the scripted reply to `request` (the
-/// lesson's policy's, or a protocol file's model's): the lesson's decisions
-/// only, on the lesson's answers and plans (a file protocol's answer is
-/// not varied yet).
+/// lesson's policy's, or a protocol file's model's): the lesson's decisions,
+/// on the lesson's answers and plans (a file protocol's own are varied by
+/// `alternatives_under`).
 pub fn alternatives_of(request: Asked<'_>, reply: ModelResponse, decisions: Decisions) -> Vec<Alternative> {
     let mut out = Vec::new();
     for (index, block) in reply.content.iter().enumerate() {
@@ -139,6 +140,70 @@ pub fn alternatives_of(request: Asked<'_>, reply: ModelResponse, decisions: Deci
     let mut all = vec![Alternative { label: "as scripted".into(), reply }];
     all.extend(out);
     all
+}
+
+/// The alternatives under a protocol file, at a call `model` (the scripted
+/// model playing the file) answers: the lesson's (`alternatives_of` on the
+/// model's reply), then what a file protocol lets the agent decide, read
+/// from the file's tools, message types and fields (no word of a message):
+/// for each answer of a file protocol the lesson's do not vary, the other
+/// answer (`flip_answers`) and none this turn (`withhold_answers`); for
+/// each answer of a file protocol, each other value of each enum field of
+/// its response (`flip_answers`: another answer); and where a teammate asks
+/// before a tool its closed gate holds, calling the tool without asking
+/// (`skip_plans`, the lesson's "start work instead of submitting a plan":
+/// the core refuses the tool, naming the protocol that opens the gate).
+/// Each is one decision off the script.
+pub fn alternatives_under(request: Asked<'_>, model: &FileScriptedModel, decisions: Decisions, input_chars: usize) -> Vec<Alternative> {
+    let file = model.file();
+    let mut all = alternatives_of(request, model.respond_asked(request, input_chars), decisions);
+    let reply = all[0].reply.clone();
+    let mut asks_at_gate = false;
+    for (index, block) in reply.content.iter().enumerate() {
+        let ContentBlock::ToolUse { id, name, input } = block else { continue };
+        asks_at_gate |= file.protocols.iter().any(|p| p.tools.request.name == *name && opens_a_gate(p));
+        let Some(p) = file.protocols.iter().find(|p| p.tools.respond.as_ref().is_some_and(|t| t.name == *name)) else { continue };
+        if input.get("approve").is_none() {
+            continue;
+        }
+        let rid = request_id(input);
+        let with_input = |input: Value| with_call(&reply, index, Some(ContentBlock::ToolUse { id: id.clone(), name: name.clone(), input }));
+        if !is_answer(name, input) {
+            let approve = input["approve"] == true;
+            if decisions.flip_answers {
+                let mut flipped = input.clone();
+                flipped["approve"] = json!(!approve);
+                let verb = if approve { "reject" } else { "approve" };
+                all.push(Alternative { label: format!("{verb} {rid} instead"), reply: with_input(flipped) });
+            }
+            if decisions.withhold_answers {
+                all.push(Alternative { label: format!("withhold the answer to {rid}"), reply: with_call(&reply, index, None) });
+            }
+        }
+        if decisions.flip_answers {
+            for field in &p.response_fields {
+                let FieldType::Enum(values) = &field.field_type else { continue };
+                for value in values.iter().filter(|v| input.get(&field.name).and_then(Value::as_str) != Some(v.as_str())) {
+                    let mut other = input.clone();
+                    other[field.name.as_str()] = json!(value);
+                    all.push(Alternative { label: format!("answer {rid} with {} = {value}", field.name), reply: with_input(other) });
+                }
+            }
+        }
+    }
+    if asks_at_gate && decisions.skip_plans && !request.system.starts_with("You are a team lead") {
+        let skipped = model.respond_asked_without_gate_asks(request, input_chars);
+        let calls = |r: &ModelResponse| r.tool_uses().map(|(_, name, input)| (name.to_string(), input.clone())).collect::<Vec<_>>();
+        if let Some((tool, _)) = calls(&skipped).first().filter(|_| calls(&skipped) != calls(&reply)) {
+            all.push(Alternative { label: format!("call {tool} without asking first (its gate is closed)"), reply: skipped });
+        }
+    }
+    all
+}
+
+/// True when approving a request of `p` opens a gate of its requester's.
+fn opens_a_gate(p: &Protocol) -> bool {
+    p.on_approve.iter().any(|e| matches!(e, Effect::OpenGate(_, Party::Requester)))
 }
 
 /// The shutdown requests the lead sent (as its tool results say) that no

@@ -57,6 +57,9 @@ impl<'a> PastCall<'a> {
 pub(super) enum Heard {
     Prompt(Arc<HeardPrompt>),
     Message(Arc<Value>),
+    /// The runtime's note that a request of ours expired unanswered
+    /// (`"event": "request_expired"`, with `request_id`, `protocol`, `to`).
+    Expired(Arc<Value>),
 }
 
 /// A prompt heard, with the lead's goals read from it (kept as long as the
@@ -124,8 +127,12 @@ pub(super) struct Conversation<'a> {
     pub(super) messages: Vec<Arc<Value>>,
     /// Every bus message heard.
     pub(super) all_messages: Vec<Arc<Value>>,
+    /// Expiry notes read since the latest prompt (`Heard::Expired`).
+    pub(super) expiries: Vec<Arc<Value>>,
+    /// Every expiry note read.
+    pub(super) all_expiries: Vec<Arc<Value>>,
     /// What the agent learned since the latest prompt, in the order it
-    /// learned it: tool results and bus messages.
+    /// learned it: tool results, bus messages and expiries.
     pub(super) learned: Vec<Learned>,
 }
 
@@ -137,6 +144,8 @@ pub(super) enum Learned {
     Result(usize),
     /// The message `messages[i]`.
     Message(usize),
+    /// The expiry note `expiries[i]`.
+    Expired(usize),
 }
 
 impl<'a> Conversation<'a> {
@@ -163,7 +172,13 @@ impl<'a> Conversation<'a> {
                                     c.prompt_heard = Some(Arc::clone(p));
                                     c.calls.clear();
                                     c.messages.clear();
+                                    c.expiries.clear();
                                     c.learned.clear();
+                                }
+                                Heard::Expired(e) => {
+                                    c.learned.push(Learned::Expired(c.expiries.len()));
+                                    c.expiries.push(Arc::clone(e));
+                                    c.all_expiries.push(Arc::clone(e));
                                 }
                                 Heard::Message(m) => {
                                     c.learned.push(Learned::Message(c.messages.len()));
@@ -227,6 +242,9 @@ pub(super) fn hear(text: &str) -> Vec<Heard> {
         if let Ok(v) = serde_json::from_str::<Value>(trimmed) {
             if v.get("type").is_some() && v.get("from").is_some() {
                 return vec![Heard::Message(Arc::new(v))];
+            }
+            if v["event"] == "request_expired" && v["request_id"].is_string() {
+                return vec![Heard::Expired(Arc::new(v))];
             }
         }
     }

@@ -24,11 +24,21 @@ const MAX_GATE_ASKS: usize = 3;
 /// lesson's policies, or `None` to leave the turn to them. `base` is what
 /// the policies would do (or, with `steps`, the lead's next step of the
 /// file's team: then the requests a step answers are left to it).
-pub(super) fn decide(file: &ProtocolFile, me: Option<&str>, c: &Conversation, base: &Decision, steps: bool) -> Option<Decision> {
+/// With `ask_at_gates` off, a teammate skips asking before a gated tool
+/// and calls it (the explorer's alternative: the core refuses it while the
+/// gate is closed).
+pub(super) fn decide(
+    file: &ProtocolFile,
+    me: Option<&str>,
+    c: &Conversation,
+    base: &Decision,
+    steps: bool,
+    ask_at_gates: bool,
+) -> Option<Decision> {
     answer(file, me, c, steps)
         .or_else(|| me.filter(|_| steps).and_then(|me| super::team::ask_first(file, me, c)))
         .or_else(|| unanswered(file, me, base, steps))
-        .or_else(|| me.and_then(|me| gate_first(file, me, c, base)))
+        .or_else(|| me.filter(|_| ask_at_gates).and_then(|me| gate_first(file, me, c, base)))
 }
 
 /// The protocol's policy for `me` (a teammate's own, when the file's team
@@ -155,10 +165,13 @@ fn gate_first(file: &ProtocolFile, me: &str, c: &Conversation, base: &Decision) 
     let p = opener(file, g)?;
     let asks: Vec<_> = c.all_calls.iter().filter(|k| k.name == p.tools.request.name && k.ok()).collect();
     let answers = c.all_messages.iter().filter(|m| m["type"].as_str() == Some(p.response_type.as_str())).count();
-    if asks.len() > answers {
+    let expired = c.all_expiries.iter().filter(|e| e["protocol"] == p.name.as_str()).count();
+    if asks.len() > answers + expired {
         return Some(Decision::say("Waiting for an answer before I go on."));
     }
-    if asks.len() >= MAX_GATE_ASKS {
+    // After an expiry, ask again only while the protocol's retries last.
+    let heard = super::team::outcomes(c, p, None);
+    if asks.len() >= MAX_GATE_ASKS || (heard.expired_in_a_row() > 0 && !heard.may_retry(p)) {
         return Some(Decision::say("Still not allowed; waiting for new instructions."));
     }
     let what = format!("{tool} {}", input["path"].as_str().unwrap_or_default());

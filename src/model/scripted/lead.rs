@@ -199,6 +199,15 @@ pub(super) fn summary(c: &Conversation, goal: &LeadGoal) -> String {
                 let reason = r["content"].as_str().filter(|s| !s.is_empty()).map(|s| format!(" ({s})")).unwrap_or_default();
                 outcomes.push(format!("{} {verdict} shutdown request {id}{reason}.", str_of(&r["from"])));
             }
+            Learned::Expired(i) => {
+                let e = &c.expiries[i];
+                outcomes.push(format!(
+                    "My {} request {} to {} expired unanswered.",
+                    str_of(&e["protocol"]),
+                    str_of(&e["request_id"]),
+                    str_of(&e["to"])
+                ));
+            }
         }
     }
     let mut lines: Vec<String> =

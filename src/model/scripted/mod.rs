@@ -94,14 +94,35 @@ impl FileScriptedModel {
     /// caller that drives a world step by step.
     pub fn respond(&self, request: &ModelRequest) -> ModelResponse {
         let asked = Asked { system: &request.system, turns: &Asked::turns_of(&request.messages) };
-        reply(asked, json_len(request), Some((&self.file, self.steps)))
+        reply(asked, json_len(request), Some(Play { file: &self.file, steps: self.steps, ask_at_gates: true }))
     }
 
     /// `respond` on a borrowed request whose length as JSON is known
     /// (`input_chars`): the explorer's way in (`respond_asked`'s twin).
     pub fn respond_asked(&self, request: Asked<'_>, input_chars: usize) -> ModelResponse {
-        reply(request, input_chars, Some((&self.file, self.steps)))
+        reply(request, input_chars, Some(Play { file: &self.file, steps: self.steps, ask_at_gates: true }))
     }
+
+    /// `respond_asked` with the teammate skipping its ask before a gated
+    /// tool (it calls the tool while the gate is closed): the explorer's
+    /// alternative (`choices::alternatives_under`).
+    pub(crate) fn respond_asked_without_gate_asks(&self, request: Asked<'_>, input_chars: usize) -> ModelResponse {
+        reply(request, input_chars, Some(Play { file: &self.file, steps: self.steps, ask_at_gates: false }))
+    }
+
+    /// The file this model plays.
+    pub fn file(&self) -> &ProtocolFile {
+        &self.file
+    }
+}
+
+/// How the policy plays a protocol file: the file, whether the lead
+/// follows its team's steps, whether a teammate asks before a gated tool.
+#[derive(Debug, Clone, Copy)]
+struct Play<'f> {
+    file: &'f ProtocolFile,
+    steps: bool,
+    ask_at_gates: bool,
 }
 
 impl Model for FileScriptedModel {
@@ -127,7 +148,7 @@ impl Model for FileScriptedModel {
 /// The policy's answer to one request under protocol file `file`.
 pub fn respond_under(request: &ModelRequest, file: &ProtocolFile) -> ModelResponse {
     let asked = Asked { system: &request.system, turns: &Asked::turns_of(&request.messages) };
-    reply(asked, json_len(request), Some((file, false)))
+    reply(asked, json_len(request), Some(Play { file, steps: false, ask_at_gates: true }))
 }
 
 /// The policy's answer to one request (public for tests).
@@ -170,20 +191,20 @@ pub fn respond_asked(request: Asked<'_>, input_chars: usize) -> ModelResponse {
 /// The reply to `request`: the lesson's policies' decision, or under a
 /// protocol file the file's when it has one (`file::decide`); with
 /// `steps`, the lead follows the file's team (`team::lead`).
-fn reply(request: Asked<'_>, input_chars: usize, protocols: Option<(&ProtocolFile, bool)>) -> ModelResponse {
+fn reply(request: Asked<'_>, input_chars: usize, protocols: Option<Play<'_>>) -> ModelResponse {
     let convo = Conversation::read(request.turns);
     let lead = request.system.starts_with("You are a team lead");
     let me = (!lead).then(|| teammate_identity(request.system).0);
     let mut decision = match &me {
         None => protocols
-            .filter(|(_, steps)| *steps)
-            .and_then(|(f, _)| team::lead(f, &convo))
+            .filter(|play| play.steps)
+            .and_then(|play| team::lead(play.file, &convo))
             .or_else(|| scale::lead(&convo))
             .unwrap_or_else(|| lead_policy(&convo)),
         Some(name) => scale::teammate(&convo).unwrap_or_else(|| teammate_policy(name, &convo)),
     };
-    if let Some((file, steps)) = protocols {
-        if let Some(d) = file::decide(file, me.as_deref(), &convo, &decision, steps) {
+    if let Some(play) = protocols {
+        if let Some(d) = file::decide(play.file, me.as_deref(), &convo, &decision, play.steps, play.ask_at_gates) {
             decision = d;
         }
     }

@@ -12,10 +12,12 @@
 
 use serde_json::{json, Map, Value};
 
-use super::conversation::{Conversation, Decision};
+use super::conversation::{Conversation, Decision, Learned};
 use super::goal::parse_lead_goal;
 use super::lead::summary;
-use crate::protocol::file::{After, FieldSetting, FieldType, FieldValue, ProtocolFile, ProtocolIx, StepAction, Teammate, TeammateIx};
+use crate::protocol::file::{
+    After, FieldSetting, FieldType, FieldValue, Protocol, ProtocolFile, ProtocolIx, StepAction, Teammate, TeammateIx,
+};
 
 /// The prompt the scripted lead hands a teammate of the team.
 pub(super) fn teammate_prompt(t: &Teammate) -> String {
@@ -41,10 +43,13 @@ pub(super) fn lead(file: &ProtocolFile, c: &Conversation) -> Option<Decision> {
                 let t = teammate(file, *from);
                 let Some(tool) = p.tools.respond.as_ref() else { continue };
                 let ids: Vec<&str> = requests_from(c, &p.request_type, t.name.as_str());
-                if ids.iter().any(|id| c.calls_named(&tool.name).any(|k| k.arg("request_id") == *id)) {
+                let tried = |id: &str, ok: bool| c.calls_named(&tool.name).any(|k| k.arg("request_id") == id && (k.ok() || !ok));
+                if ids.iter().any(|id| tried(id, true)) {
                     continue;
                 }
-                let Some(id) = ids.first() else {
+                // A request whose answer was refused (it expired before the
+                // lead got to it) is passed over for the next one.
+                let Some(id) = ids.iter().find(|id| !tried(id, false)) else {
                     return Some(Decision::say(format!("Waiting for {}'s {} request.", t.name, p.name)));
                 };
                 let mut input = values(file, *protocol, fields, &p.response_fields);
@@ -58,12 +63,7 @@ pub(super) fn lead(file: &ProtocolFile, c: &Conversation) -> Option<Decision> {
                 let who = to.map(|t| teammate(file, t).name.as_str());
                 let tool = &p.tools.request.name;
                 let asks: Vec<_> = c.calls_named(tool).filter(|k| who.is_none_or(|w| k.arg("teammate") == w)).collect();
-                let mut answers: Vec<&Value> = Vec::new();
-                for m in c.messages_of(&p.response_type).filter(|m| who.is_none_or(|w| m["from"] == w)) {
-                    if !answers.iter().any(|a| a["request_id"] == m["request_id"]) {
-                        answers.push(m);
-                    }
-                }
+                let heard = outcomes(c, p, who);
                 let ask = || {
                     let mut input = values(file, *protocol, fields, &p.request_fields);
                     if let Some(w) = who {
@@ -76,12 +76,20 @@ pub(super) fn lead(file: &ProtocolFile, c: &Conversation) -> Option<Decision> {
                         return Some(Decision::say(format!("Waiting before I ask with {}.", p.name)));
                     }
                     None => return Some(ask()),
-                    Some(last) if !last.ok() || !until_approved => {}
-                    Some(_) if answers.iter().any(|a| a["approve"] == true) => {}
-                    Some(_) if answers.len() < asks.len() => {
+                    Some(last) if !last.ok() => {}
+                    Some(_) if heard.approved() => {}
+                    Some(_) if heard.settled() < asks.len() && *until_approved => {
                         return Some(Decision::say(format!("Waiting for the answer to my {} request.", p.name)));
                     }
-                    Some(_) => return Some(ask()),
+                    Some(_) if heard.settled() < asks.len() => {}
+                    // Expired unanswered: ask again while the protocol's retries last.
+                    Some(_) if heard.expired_in_a_row() > 0 => {
+                        if heard.may_retry(p) {
+                            return Some(ask());
+                        }
+                    }
+                    Some(_) if *until_approved => return Some(ask()),
+                    Some(_) => {}
                 }
             }
             StepAction::ListTeammates => {
@@ -124,16 +132,88 @@ pub(super) fn ask_first(file: &ProtocolFile, me: &str, c: &Conversation) -> Opti
             continue;
         }
         let p = file.protocol(*protocol);
-        let asked = c.calls_named(&p.tools.request.name).any(|k| k.ok());
-        if !asked {
+        let asked = c.calls_named(&p.tools.request.name).filter(|k| k.ok()).count();
+        let heard = outcomes(c, p, None);
+        let ask = || {
             let input = super::file::fields(&p.request_fields, "");
-            return Some(Decision::say(format!("Asking with {} first.", p.name)).call(&p.tools.request.name, Value::Object(input)));
+            Some(Decision::say(format!("Asking with {} first.", p.name)).call(&p.tools.request.name, Value::Object(input)))
+        };
+        if asked == 0 {
+            return ask();
         }
-        if c.messages_of(&p.response_type).next().is_none() {
+        if heard.answered() {
+            continue;
+        }
+        if heard.settled() < asked {
             return Some(Decision::say("Waiting for the lead's answer."));
+        }
+        // Every ask expired unanswered: again while the retries last.
+        if heard.may_retry(p) {
+            return ask();
         }
     }
     None
+}
+
+/// What one agent heard back about its requests of a protocol, in the
+/// order it heard it: each answer once per request (approved or not), and
+/// each expiry note (`Heard::Expired`).
+#[derive(Debug, Default)]
+pub(super) struct Outcomes(Vec<Option<bool>>);
+
+impl Outcomes {
+    /// How many of the requests settled as far as the asker knows.
+    pub(super) fn settled(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Some request was approved.
+    pub(super) fn approved(&self) -> bool {
+        self.0.contains(&Some(true))
+    }
+
+    /// Some request was answered (either way).
+    pub(super) fn answered(&self) -> bool {
+        self.0.iter().any(Option::is_some)
+    }
+
+    /// How many of the latest outcomes in a row are expiries.
+    pub(super) fn expired_in_a_row(&self) -> usize {
+        self.0.iter().rev().take_while(|o| o.is_none()).count()
+    }
+
+    /// The latest request expired, and the protocol lets its asker ask
+    /// again (as many expiries in a row as its `retries`, as the core
+    /// counts them).
+    pub(super) fn may_retry(&self, p: &Protocol) -> bool {
+        let n = self.expired_in_a_row();
+        n > 0 && n <= usize::from(p.retries)
+    }
+}
+
+/// The outcomes of the asks with `p` (to `to`, when named) heard since the
+/// latest prompt: the answers (messages of its response type) and the
+/// expiry notes of its requests, by request id.
+pub(super) fn outcomes(c: &Conversation, p: &Protocol, to: Option<&str>) -> Outcomes {
+    let mut seen: Vec<&str> = Vec::new();
+    let mut out = Outcomes::default();
+    for item in &c.learned {
+        let (v, outcome) = match *item {
+            Learned::Message(i) if c.messages[i]["type"] == p.response_type.as_str() && to.is_none_or(|w| c.messages[i]["from"] == w) => {
+                (&*c.messages[i], Some(c.messages[i]["approve"] == true))
+            }
+            Learned::Expired(i) if c.expiries[i]["protocol"] == p.name.as_str() && to.is_none_or(|w| c.expiries[i]["to"] == w) => {
+                (&*c.expiries[i], None)
+            }
+            _ => continue,
+        };
+        let id = v["request_id"].as_str().unwrap_or_default();
+        if !seen.contains(&id) {
+            seen.push(id);
+            out.0.push(outcome);
+        }
+    }
+    out
 }
 
 fn teammate(file: &ProtocolFile, t: TeammateIx) -> &Teammate {
@@ -160,7 +240,8 @@ fn happened(file: &ProtocolFile, c: &Conversation, after: &After) -> bool {
             let p = file.protocol(*p);
             let answered =
                 p.tools.respond.as_ref().is_some_and(|t| c.calls_named(&t.name).any(|k| k.ok() && k.input.get("approve").is_some()));
-            answered || c.messages_of(&p.response_type).next().is_some()
+            // An expiry settles a request too (rejected, cause `expired`).
+            answered || c.messages_of(&p.response_type).next().is_some() || c.expiries.iter().any(|e| e["protocol"] == p.name.as_str())
         }
         After::MessageFrom(t) => {
             let name = teammate(file, *t).name.as_str();

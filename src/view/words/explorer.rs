@@ -111,6 +111,7 @@ pub fn choice(cat: &Catalog, c: &Choice) -> String {
         Choice::Turn { agent, fault: None } => tr!(cat, "choice-turn", agent = agent.to_string()),
         Choice::Turn { agent, fault: Some(a) } => tr!(cat, "choice-turn-fault", agent = agent.to_string(), fault = a.name()),
         Choice::Reply { agent, label, .. } => tr!(cat, "choice-reply", agent = agent.to_string(), label = label.as_str()),
+        Choice::Expire { request } => tr!(cat, "choice-expire", request = request.to_string()),
     }
 }
 

@@ -231,3 +231,22 @@ fn a_teammate_may_skip_asking_before_a_gated_tool_and_the_core_refuses_the_tool_
     let without = explore(&ExploreConfig { decisions: no_decisions(), ..config.clone() }).unwrap().distinct_states;
     assert!(with > without, "{with} vs {without}");
 }
+
+#[test]
+fn a_fault_can_hit_a_file_protocols_own_messages() {
+    // task-claim's claims have no deadline: a dropped claim is never
+    // answered. Its tools are the file's own (`claim_task`, `answer_claim`).
+    let report = explore(&team_config(&example("task-claim"), 1)).unwrap();
+    assert_eq!(verdict(&report, Property::RequestsSettle), Verdict::Fails);
+    let stuck = report.property(Property::RequestsSettle).and_then(|p| p.example.as_ref()).unwrap();
+    let dropped: Vec<String> = stuck
+        .trace
+        .entries()
+        .iter()
+        .filter_map(|e| match &e.event {
+            Event::FaultApplied { action: FaultAction::Drop, message, rule: None } => Some(message.type_name().to_string()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(dropped, ["claim_request"], "{:?}", stuck.path);
+}

@@ -16,8 +16,11 @@
 //! shortest counterexample or witness; exit 1 when one fails. `--file FILE`
 //! without `--scenario` explores the file's own `[team]`
 //! (`ExploreConfig::team`; `--team ID` optional, a file has one team) with
-//! the same search over turn orders, faults and the lesson's decisions,
-//! judged by the built-in properties; a file's own protocols' properties
+//! the same search over turn orders, faults (on the file's protocols'
+//! messages too) and the decisions off script, which vary the file's
+//! protocols as the lesson's (another answer or enum value, a withheld
+//! answer, a tool called without asking at a closed gate, a request's
+//! deadline passing at any turn), judged by the built-in properties; a file's own protocols' properties
 //! are not compiled yet, and it says so. `--help` says all of it.
 //!
 //! Owns argument parsing (clap) and printing; the search is
@@ -53,8 +56,10 @@ use team_protocols::runtime::scenarios;
                   Protocol files: `explore --check FILE` validates a protocol file (docs/protocol-files.md); \
                   `explore --scenario ID --file FILE` also checks its [[property]] entries on the scenario (a file without [team]); \
                   `explore --file FILE [--team ID]` explores the file's own [team]: every turn order and fault within the bounds, \
-                  judged by the built-in properties; its replies are the file's scripted model's, and the decisions off script \
-                  (--withhold, --lead-answers, flipped answers) vary the lesson's answers and plans only, not a file protocol's. \
+                  judged by the built-in properties; its replies are the file's scripted model's, and each decision off script \
+                  (at most --decisions per run) varies a file protocol as the lesson's: the other answer and each other value of an \
+                  enum field of an answer, a withheld answer (--withhold), a tool called without asking while its gate is closed, \
+                  a pending request's deadline passing at any turn (after which the asker asks again within its retries). \
                   A file's own protocols' [[property]] entries are not checked yet (said on stderr and in the JSON report)."
 )]
 struct Cli {

@@ -18,6 +18,7 @@ use crate::model::scripted::choices::Alternative;
 use crate::model::scripted::FileScriptedModel;
 use crate::protocol::canon::StableHasher;
 use crate::protocol::file::monitor::{FileFinding, Monitor as FileMonitor};
+use crate::protocol::file::ProtocolFile;
 use crate::protocol::{AgentName, Event, FaultAction, RequestId, Trace};
 use crate::runtime::scenarios::Scenario;
 use crate::runtime::scheduler::TurnKind;
@@ -65,11 +66,15 @@ impl std::fmt::Display for Choice {
     }
 }
 
-/// Tools whose turn sends a message (a fault can hit it).
-fn sends(kind: &TurnKind) -> bool {
+/// Tools whose turn sends a message (a fault can hit it): the lesson's, and
+/// under a file's team (`file`) its protocols' request and answer tools.
+fn sends(kind: &TurnKind, file: Option<&ProtocolFile>) -> bool {
     match kind {
         TurnKind::Tool { name } => {
             matches!(name.as_str(), "send_message" | "broadcast" | "shutdown_request" | "shutdown_response" | "plan_approval")
+                || file.is_some_and(|f| {
+                    f.protocols.iter().any(|p| p.tools.request.name == *name || p.tools.respond.as_ref().is_some_and(|t| t.name == *name))
+                })
         }
         _ => false,
     }
@@ -189,7 +194,7 @@ impl Node {
         let mut out = Vec::new();
         for (_, agent, kind) in self.world.turns().open_turns() {
             out.push(Choice::Turn { agent: agent.clone(), fault: None });
-            if self.faults_left > 0 && sends(kind) {
+            if self.faults_left > 0 && sends(kind, config.team.as_deref()) {
                 for action in &config.fault_kinds {
                     out.push(Choice::Turn { agent: agent.clone(), fault: Some(action.clone()) });
                 }
@@ -247,7 +252,12 @@ impl Node {
                 self.run_on();
             }
             Choice::Turn { agent, fault } => {
-                let ticket = self.world.turns().open_turns().find(|(_, a, _)| *a == agent).map(|(id, _, kind)| (id, sends(kind)));
+                let ticket = self
+                    .world
+                    .turns()
+                    .open_turns()
+                    .find(|(_, a, _)| *a == agent)
+                    .map(|(id, _, kind)| (id, sends(kind, config.team.as_deref())));
                 let Some((ticket, sending)) = ticket else { return Err(self.bad(choice, config)) };
                 if fault.is_some() && (self.faults_left == 0 || !sending) {
                     return Err(self.bad(choice, config));

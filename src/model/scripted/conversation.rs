@@ -279,6 +279,22 @@ mod tests {
     }
 
     #[test]
+    fn an_expiry_note_is_heard_as_an_expiry_and_does_not_start_a_new_prompt() {
+        let note = r#"{"event":"request_expired","request_id":"ab12cd34","protocol":"shutdown","to":"alice","note":"Your shutdown request expired."}"#;
+        let mut turns = turns();
+        turns.push(Turn { role: Role::User, content: vec![ContentBlock::text(note)] });
+        let asked: Vec<AskedTurn<'_>> = turns.iter().map(|turn| AskedTurn { turn, reading: None }).collect();
+        let c = Conversation::read(&asked);
+        assert_eq!(c.prompts.len(), 1, "the note is no prompt");
+        assert_eq!(c.calls.len(), 1, "the calls since the prompt are kept");
+        assert_eq!(c.expiries.len(), 1);
+        assert_eq!(c.expiries[0]["request_id"], "ab12cd34");
+        assert!(matches!(c.learned.last(), Some(Learned::Expired(0))));
+        // Without its id it is an ordinary prompt.
+        assert!(matches!(hear(r#"{"event":"request_expired"}"#).as_slice(), [Heard::Prompt(_)]));
+    }
+
+    #[test]
     fn a_turn_read_through_its_kept_reading_reads_as_a_turn_read_anew_and_its_texts_are_parsed_once() {
         let turns = turns();
         let readings: Vec<TurnReading> = turns.iter().map(|_| TurnReading::default()).collect();

@@ -13,7 +13,9 @@ use std::sync::Arc;
 use team_protocols::explore::file_team::{file_team_run, FileTeamError};
 use team_protocols::protocol::file::{builtin, load, ProtocolFile};
 use team_protocols::protocol::trace_file::trace_json;
-use team_protocols::protocol::{AgentName, Event, FaultAction, MessageType, RequestKind, RequestStatus, Team};
+use team_protocols::protocol::{
+    AgentName, Event, FaultAction, FaultPlan, FaultRule, MessageType, ProtocolSet, RequestKind, RequestStatus, Team,
+};
 use team_protocols::runtime::scheduler::Mode;
 use team_protocols::runtime::world::{Next, TimeSource, World};
 
@@ -24,9 +26,14 @@ fn example(id: &str) -> Arc<ProtocolFile> {
 
 /// Runs the team of example `id` from its prompts, each to quiet.
 fn team_run(id: &str, seed: u64) -> World {
+    team_run_with(id, seed, Vec::new())
+}
+
+/// `team_run`, with fault rules `first` ahead of the team's own.
+fn team_run_with(id: &str, seed: u64, first: Vec<FaultRule>) -> World {
     let run = file_team_run(example(id), seed).expect("the example has a team");
     let mut world = World::new(run.config, Mode::Live, TimeSource::Virtual);
-    world.set_faults(run.faults);
+    world.set_faults(FaultPlan::new(first.into_iter().chain(run.faults.rules).collect()));
     world.set_rules(run.rules);
     for prompt in &run.prompts {
         world.submit_prompt(prompt).expect("the prompt is taken");
@@ -145,6 +152,31 @@ fn deadline_retry_the_lead_asks_alice_to_shut_down_until_approved_and_every_shut
     assert_eq!(shutdowns.last().map(|r| r.status), Some(RequestStatus::Approved));
     assert!(calls(&world).iter().any(|c| c.0 == "alice" && c.1 == "write_file" && !c.2), "alice worked her task");
     assert!(dropped(&world, "shutdown_response"), "the team's fault drops her answer");
+}
+
+#[test]
+fn deadline_retry_after_each_expiry_the_lead_asks_again_at_most_retries_times_and_says_so() {
+    // Every request is dropped: alice never hears one.
+    let file = example("deadline-retry");
+    let shutdown = file.protocol_named("shutdown").expect("the file's shutdown");
+    let request = ProtocolSet::new(Arc::clone(&file)).request_type(shutdown);
+    assert!(request.is_some());
+    let drop_requests = FaultRule { action: FaultAction::Drop, msg_type: request, from: None, to: None, probability: 1.0 };
+    let world = team_run_with("deadline-retry", 9, vec![drop_requests]);
+    let team = world.team();
+    let shutdowns: Vec<_> = team.tracker().iter().map(|r| (r.status, r.expired())).collect();
+    assert_eq!(shutdowns, [(RequestStatus::Rejected, true), (RequestStatus::Rejected, true)], "one ask and one retry, both expired");
+    let asks: Vec<_> = calls(&world).into_iter().filter(|c| c.1 == "shutdown_request").collect();
+    assert_eq!(
+        asks,
+        [("lead".into(), "shutdown_request".into(), false), ("lead".into(), "shutdown_request".into(), false)],
+        "no third ask"
+    );
+    let last_words = team.trace().entries().iter().rev().find_map(|e| match &e.event {
+        Event::ModelReplied { agent, text, .. } if agent.is_lead() => Some(text.clone()),
+        _ => None,
+    });
+    assert!(last_words.as_deref().is_some_and(|t| t.contains("expired unanswered")), "{last_words:?}");
 }
 
 /// True when a fault dropped a message of `msg_type` on the run.

@@ -179,6 +179,40 @@ fn deadline_retry_after_each_expiry_the_lead_asks_again_at_most_retries_times_an
     assert!(last_words.as_deref().is_some_and(|t| t.contains("expired unanswered")), "{last_words:?}");
 }
 
+#[test]
+fn a_teammate_asks_again_after_an_expiry_within_its_retries_and_the_leads_own_expired_request_counts_as_settled() {
+    // Every review request is dropped: the lead never hears one.
+    let file = example("review-gate");
+    let review = file.protocol_named("review").expect("the file's review");
+    let request = ProtocolSet::new(Arc::clone(&file)).request_type(review);
+    let drop_requests = FaultRule { action: FaultAction::Drop, msg_type: request, from: None, to: None, probability: 1.0 };
+    let world = team_run_with("review-gate", 5, vec![drop_requests]);
+    let team = world.team();
+    let reviews: Vec<_> =
+        team.tracker().iter().filter(|r| matches!(r.kind, RequestKind::File(_))).map(|r| (r.status, r.expired())).collect();
+    assert_eq!(reviews, [(RequestStatus::Rejected, true), (RequestStatus::Rejected, true)], "one ask and one retry (retries = 1)");
+    let alice: Vec<_> = calls(&world).into_iter().filter(|c| c.0 == "alice" && c.1 == "request_review").collect();
+    assert_eq!(alice.len(), 2, "no third ask: {alice:?}");
+    assert!(alice.iter().all(|c| !c.2), "no ask refused: {alice:?}");
+    // Only the requester is told of an expiry: the lead, who never heard of
+    // a review, still waits for one before it asks alice to shut down.
+    assert!(team.tracker().iter().all(|r| r.kind != RequestKind::Shutdown));
+
+    // The lead's own request expiring settles it for the lead: status-report
+    // asks for gina's shutdown after her status request settled.
+    let file = example("status-report");
+    let status = file.protocol_named("status").expect("the file's status");
+    let request = ProtocolSet::new(Arc::clone(&file)).request_type(status);
+    let drop_requests = FaultRule { action: FaultAction::Drop, msg_type: request, from: None, to: None, probability: 1.0 };
+    let world = team_run_with("status-report", 5, vec![drop_requests]);
+    let statuses: Vec<_> = world.team().tracker().iter().map(|r| (r.kind.to_string(), r.status, r.expired())).collect();
+    assert_eq!(
+        statuses,
+        [("status".to_string(), RequestStatus::Rejected, true), ("shutdown".to_string(), RequestStatus::Approved, false)],
+        "the status request expired, then the lead asked for the shutdown"
+    );
+}
+
 /// True when a fault dropped a message of `msg_type` on the run.
 fn dropped(world: &World, msg_type: &str) -> bool {
     world.team().trace().entries().iter().any(|e| match &e.event {

@@ -700,6 +700,8 @@ fn import_outcome(e: &ImportError) -> &'static str {
         ImportError::BadSequence { .. } => "import: numbering",
         ImportError::TimeWentBackwards { .. } => "import: time",
         ImportError::BreaksProtocol(_) => "import: breaks the protocol",
+        ImportError::RecordedFileRefused { .. } => "import: recorded protocol file refused",
+        ImportError::DifferentFile(_) => "import: another protocol file",
     }
 }
 

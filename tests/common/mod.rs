@@ -9,6 +9,7 @@
 #![allow(dead_code)]
 
 pub(crate) mod file_team;
+pub(crate) mod protocol_gen;
 
 use std::rc::Rc;
 

@@ -9,18 +9,20 @@
 //! same run and the same finding.
 //!
 //! A fixed, small number of cases runs with the suite (`FUZZ_CASES`, 24
-//! unless set) so it takes seconds in a debug build;
+//! unless set; a fixed seed, `FUZZ_SEED` picks another) so it takes
+//! seconds in a debug build;
 //! `FUZZ_CASES=2000 cargo test --release --test random_protocol_files` is
-//! a long run.
+//! a long run (`FUZZ_FAULTS=1` lets the explorer try one fault per run).
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 
+use std::cell::Cell;
 use std::sync::Arc;
 
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
-use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use proptest::test_runner::{Config, RngSeed, TestCaseError, TestRunner};
 use team_protocols::explore::{explore, replay_finding, ExploreConfig, Quantifier, Verdict};
 use team_protocols::protocol::file::load;
 use team_protocols::protocol::trace_file::{import_json, trace_json};
@@ -31,17 +33,46 @@ fn cases() -> u32 {
     std::env::var("FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(24)
 }
 
+/// The explorer's fault bound (`FUZZ_FAULTS`, 0 unless set).
+fn faults() -> usize {
+    std::env::var("FUZZ_FAULTS").ok().and_then(|v| v.parse().ok()).unwrap_or(0)
+}
+
+/// A fixed seed (`FUZZ_SEED` picks another), so a run is the same run.
 fn runner() -> TestRunner {
-    TestRunner::new(Config { cases: cases(), max_shrink_iters: 200, failure_persistence: None, ..Config::default() })
+    let seed = std::env::var("FUZZ_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(26);
+    TestRunner::new(Config {
+        cases: cases(),
+        max_shrink_iters: 200,
+        failure_persistence: None,
+        rng_seed: RngSeed::Fixed(seed),
+        ..Config::default()
+    })
+}
+
+/// What the cases did, summed: so a run that checks nothing shows.
+#[derive(Debug, Default)]
+struct Tally {
+    files: Cell<usize>,
+    quiet: Cell<usize>,
+    states: Cell<u64>,
+    complete: Cell<usize>,
+    replayed: Cell<usize>,
+}
+
+fn add<T: Copy + std::ops::Add<Output = T>>(cell: &Cell<T>, n: T) {
+    cell.set(cell.get() + n);
 }
 
 /// Loads, runs, checks and explores one generated file.
-fn exercise(text: &str, seed: u64) -> Result<(), TestCaseError> {
+fn exercise(text: &str, seed: u64, tally: &Tally) -> Result<(), TestCaseError> {
     let file = load(text).map_err(|e| TestCaseError::fail(format!("a valid file was refused:\n{}\n{text}", e.render("generated"))))?;
     let file = Arc::new(file);
 
     // The runtime, with the scripted model playing the file.
-    let (world, _quiet) = common::file_team::run_file_team(Arc::clone(&file), seed, 300).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let (world, quiet) = common::file_team::run_file_team(Arc::clone(&file), seed, 300).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    add(&tally.files, 1);
+    add(&tally.quiet, usize::from(quiet));
     let trace = world.team().trace();
     let replayed = Team::replay(trace).map_err(|e| TestCaseError::fail(format!("the run does not replay: {e}\n{text}")))?;
     prop_assert_eq!(replayed.state(), world.team().state(), "replay rebuilds the run's state\n{}", text);
@@ -55,13 +86,15 @@ fn exercise(text: &str, seed: u64) -> Result<(), TestCaseError> {
     // The explorer, within tight bounds.
     let mut config = ExploreConfig::new("generated");
     config.seed = seed;
-    config.max_faults = 0;
+    config.max_faults = faults();
     config.threads = 1;
     config.max_states = 300;
     config.max_depth = 60;
     config.rules = file.team.as_ref().map(|t| t.rules.rules).unwrap_or_default();
     config.team = Some(Arc::clone(&file));
     let report = explore(&config).map_err(|e| TestCaseError::fail(format!("the explorer refused the file: {e}\n{text}")))?;
+    add(&tally.states, report.states);
+    add(&tally.complete, usize::from(report.complete));
     // The scenario is not read when the config names a team.
     let scenario = scenarios::explorable("shutdown").expect("a built-in scenario");
     for p in &report.properties {
@@ -79,6 +112,7 @@ fn exercise(text: &str, seed: u64) -> Result<(), TestCaseError> {
             .map_err(|e| TestCaseError::fail(format!("{}: the counterexample does not replay: {e}\n{text}", p.property.name())))?;
         prop_assert_eq!(again.entries(), example.trace.entries(), "{}: the same run\n{}", p.property.name(), text);
         prop_assert_eq!(finding.as_ref(), Some(&example.finding), "{}: the same finding\n{}", p.property.name(), text);
+        add(&tally.replayed, 1);
     }
     Ok(())
 }
@@ -86,10 +120,16 @@ fn exercise(text: &str, seed: u64) -> Result<(), TestCaseError> {
 #[test]
 fn a_random_valid_protocol_file_loads_runs_checks_and_explores_without_a_panic_and_its_counterexamples_replay() {
     let mut runner = runner();
-    let result = runner.run(&(common::protocol_gen::protocol_file_text(), 0u64..1_000), |(text, seed)| exercise(&text, seed));
+    let tally = Tally::default();
+    let result = runner.run(&(common::protocol_gen::protocol_file_text(), 0u64..1_000), |(text, seed)| exercise(&text, seed, &tally));
     if let Err(e) = result {
         panic!("{e}");
     }
+    eprintln!("{tally:?}");
+    assert_eq!(tally.files.get(), cases() as usize, "every case ran");
+    assert!(tally.quiet.get() > 0, "some generated team runs to quiet: {tally:?}");
+    assert!(tally.complete.get() > 0, "some search is exhaustive within the bounds: {tally:?}");
+    assert!(tally.replayed.get() > 0, "some counterexample is replayed: {tally:?}");
 }
 
 #[test]

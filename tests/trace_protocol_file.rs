@@ -151,10 +151,10 @@ fn a_trace_whose_recorded_file_does_not_load_is_refused_with_the_loaders_line() 
     let line = broken.lines().position(|l| l.contains("\"boss\"")).unwrap() + 1;
     v["protocol_file"]["text"] = Value::from(broken);
     let err = import_json(&v.to_string()).unwrap_err();
-    let ImportError::RecordedFileRefused { name, line: at, column, path, error } = &err else { panic!("{err:?}") };
-    assert_eq!((name.as_str(), *at, *column), ("task-claim", line, 6), "{err}");
-    assert_eq!(path, "protocol[0].to");
-    assert!(error.to_string().contains("boss"), "the sentence names the value: {error}");
+    let ImportError::RecordedFileRefused { name, refusal } = &err else { panic!("{err:?}") };
+    assert_eq!((name.as_str(), refusal.line, refusal.column), ("task-claim", line, 6), "{err}");
+    assert_eq!(refusal.path, "protocol[0].to");
+    assert!(refusal.error.to_string().contains("boss"), "the sentence names the value: {}", refusal.error);
     assert!(
         err.to_string().starts_with(&format!(
             "the protocol file 'task-claim' this trace records does not load: line {line}, column 6: protocol[0].to: "
@@ -166,7 +166,7 @@ fn a_trace_whose_recorded_file_does_not_load_is_refused_with_the_loaders_line() 
     let mut v: Value = serde_json::from_str(&json).unwrap();
     v["protocol_file"]["text"] = Value::from("format = 1\n[[protocol]\n");
     let err = import_json(&v.to_string()).unwrap_err();
-    assert!(matches!(&err, ImportError::RecordedFileRefused { line: 2, .. }), "{err}");
+    assert!(matches!(&err, ImportError::RecordedFileRefused { refusal, .. } if refusal.line == 2), "{err}");
 
     // The trace itself was fine: restoring the text restores the import.
     let mut v: Value = serde_json::from_str(&json).unwrap();

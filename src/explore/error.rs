@@ -32,5 +32,5 @@ pub enum ExploreError {
     /// A recorded run read under another protocol file than the one it
     /// ran under.
     #[error(transparent)]
-    DifferentFile(#[from] crate::protocol::file::diff::FileMismatch),
+    DifferentFile(Box<crate::protocol::file::diff::FileMismatch>),
 }

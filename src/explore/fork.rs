@@ -86,7 +86,7 @@ pub fn recover_path(scenario: Scenario, config: &ExploreConfig, recorded: &Trace
         got.len() <= want.len() && got.iter().zip(want).all(|(a, b)| a.event == b.event)
     };
     let (mut node, mut step) = Node::start(scenario, config, true)?;
-    compare(recorded.protocols().under(), node.trace().protocols().under())?;
+    compare(recorded.protocols().under(), node.trace().protocols().under()).map_err(ExploreError::DifferentFile)?;
     if !same(node.trace()) {
         return Err(ExploreError::Unforkable { step: 0, seq: first_difference(node.trace(), recorded) });
     }

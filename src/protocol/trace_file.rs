@@ -17,7 +17,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::file::diff::{compare, FileMismatch};
-use super::file::FileError;
+use super::file::{FileError, Refusal};
 use super::trace::TRACE_FORMAT_VERSIONS;
 use super::{Event, Message, Millis, ProtocolSet, ReplayError, Team, Trace, TraceError};
 
@@ -124,23 +124,18 @@ pub enum ImportError {
     BreaksProtocol(ReplayError),
     /// The protocol file the trace records does not load: the loader's
     /// first refusal, placed in the recorded file's text.
-    #[error("the protocol file '{name}' this trace records does not load: line {line}, column {column}: {}{error}", if path.is_empty() { String::new() } else { format!("{path}: ") })]
+    #[error("the protocol file '{name}' this trace records does not load: line {}, column {}: {}{}", refusal.line, refusal.column, if refusal.path.is_empty() { String::new() } else { format!("{}: ", refusal.path) }, refusal.error)]
     RecordedFileRefused {
         /// The name the header gives the file.
         name: String,
-        /// 1-based line in the recorded text.
-        line: usize,
-        /// 1-based column.
-        column: usize,
-        /// The field path (empty for the file as a whole).
-        path: String,
-        /// What is wrong, as the loader says it.
-        error: FileError,
+        /// The loader's first refusal: line and column in the recorded
+        /// text, field path (empty for the file as a whole), sentence.
+        refusal: Box<Refusal>,
     },
     /// The trace ran under another protocol file than the one it is read
     /// under; the sentence names the first difference.
     #[error(transparent)]
-    DifferentFile(FileMismatch),
+    DifferentFile(Box<FileMismatch>),
 }
 
 fn mib(bytes: u64) -> String {
@@ -263,22 +258,13 @@ fn recorded_protocols(recorded: &super::trace::RecordedFile) -> Result<ProtocolS
         Ok(file) => Ok(ProtocolSet::new(Arc::new(file))),
         Err(refusals) => {
             let first = refusals.0.into_iter().next();
-            Err(match first {
-                Some(r) => ImportError::RecordedFileRefused {
-                    name: recorded.name.clone(),
-                    line: r.line,
-                    column: r.column,
-                    path: r.path,
-                    error: r.error,
-                },
-                None => ImportError::RecordedFileRefused {
-                    name: recorded.name.clone(),
-                    line: 1,
-                    column: 1,
-                    path: String::new(),
-                    error: FileError::Invalid("the loader refused it without saying why; this is a bug in this program".into()),
-                },
-            })
+            let refusal = first.unwrap_or_else(|| Refusal {
+                line: 1,
+                column: 1,
+                path: String::new(),
+                error: FileError::Invalid("the loader refused it without saying why; this is a bug in this program".into()),
+            });
+            Err(ImportError::RecordedFileRefused { name: recorded.name.clone(), refusal: Box::new(refusal) })
         }
     }
 }

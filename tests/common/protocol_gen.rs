@@ -31,7 +31,7 @@ pub(crate) enum Direction {
 }
 
 impl Direction {
-    fn from_to(self) -> (&'static str, &'static str) {
+    fn roles(self) -> (&'static str, &'static str) {
         match self {
             Direction::LeadToTeammate => ("lead", "teammate"),
             Direction::TeammateToLead => ("teammate", "lead"),
@@ -373,7 +373,7 @@ pub(crate) fn render(c: &FileChoice) -> String {
     }
     for (i, p) in c.protocols.iter().enumerate() {
         let name = protocol_name(i);
-        let (from, to) = p.direction.from_to();
+        let (from, to) = p.direction.roles();
         writeln!(t, "\n[[protocol]]\nname = \"{name}\"\nrequest = \"{name}_request\"\nresponse = \"{name}_response\"").unwrap();
         writeln!(t, "from = \"{from}\"\nto = \"{to}\"").unwrap();
         for response in [false, true] {
@@ -499,7 +499,7 @@ fn render_team(c: &FileChoice, t: &mut String) {
     }
     if let Some(f) = c.fault {
         let ix = usize::from(f.message_type) % (2 * n);
-        let message_type = format!("{}_{}", protocol_name(ix / 2), if ix % 2 == 0 { "request" } else { "response" });
+        let message_type = format!("{}_{}", protocol_name(ix / 2), if ix.is_multiple_of(2) { "request" } else { "response" });
         let action = ["drop", "duplicate", "delay", "reorder"][usize::from(f.action % 4)];
         writeln!(t, "\n[[team.fault]]\naction = \"{action}\"\ntype = \"{message_type}\"").unwrap();
         if action == "delay" {

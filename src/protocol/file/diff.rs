@@ -181,8 +181,8 @@ impl<'f> Under<'f> {
 /// `Ok` when a trace recorded under `recorded` reads the same under `now`;
 /// otherwise the first difference, in file order of `recorded` (then what
 /// `now` adds).
-pub fn compare(recorded: Under<'_>, now: Under<'_>) -> Result<(), FileMismatch> {
-    let mismatch = |summary: String, difference| FileMismatch { recorded: recorded.words(), summary, difference };
+pub fn compare(recorded: Under<'_>, now: Under<'_>) -> Result<(), Box<FileMismatch>> {
+    let mismatch = |summary: String, difference| Box::new(FileMismatch { recorded: recorded.words(), summary, difference });
     if recorded.uses_lesson() != now.uses_lesson() {
         return Err(mismatch(recorded.summary(), Difference::Lesson { now: now.uses_lesson() }));
     }

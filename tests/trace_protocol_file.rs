@@ -7,7 +7,8 @@
 //! first difference, and one whose recorded file does not load is refused
 //! with the loader's line, column and sentence. Runs of the lesson's
 //! protocols keep writing version 1 with no such field (their bytes are
-//! pinned by `trace_digests`).
+//! pinned by `trace_digests`). The page's views of an imported file run
+//! (timeline, checker, diagram exports) read it under its file.
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;
@@ -20,9 +21,12 @@ use team_protocols::explore::{ExploreConfig, ExploreError};
 use team_protocols::protocol::file::diff::Difference;
 use team_protocols::protocol::file::{builtin, load, ProtocolFile};
 use team_protocols::protocol::trace_file::{import_json, import_json_under, trace_json, ImportError};
-use team_protocols::protocol::{ProtocolSet, Team, Trace};
+use team_protocols::protocol::{ProtocolSet, Team, Trace, ViolationKind};
 use team_protocols::runtime::scenarios;
+use team_protocols::view::derived::RunViews;
 use team_protocols::view::export::share::{parse_fragment, trace_fragment, SharedRun};
+use team_protocols::view::export::{mermaid, svg_of_run};
+use team_protocols::view::i18n::Catalog;
 
 fn example_text(id: &str) -> &'static str {
     builtin::EXAMPLES.iter().find(|(n, _)| *n == id).map(|(_, t)| *t).unwrap_or_else(|| panic!("no example '{id}'"))
@@ -172,4 +176,22 @@ fn a_trace_whose_recorded_file_does_not_load_is_refused_with_the_loaders_line() 
     let mut v: Value = serde_json::from_str(&json).unwrap();
     v["protocol_file"]["text"] = Value::from(text);
     assert_eq!(import_json(&v.to_string()).unwrap().entries(), claim_trace().entries());
+}
+
+#[test]
+fn an_imported_file_runs_trace_is_drawn_and_checked_under_its_file() {
+    let trace = import_json(&trace_json(&claim_trace())).unwrap();
+    let views = RunViews::of(&trace);
+    // The page's timeline replays it under the file it records: every
+    // cursor has a state, the last one the run's.
+    for cursor in [Some(0), Some(trace.len() / 2), None] {
+        let state = views.state_at(trace.entries(), cursor).unwrap_or_else(|e| panic!("cursor {cursor:?}: {e}"));
+        if cursor.is_none() {
+            assert_eq!(&state, Team::replay(&trace).unwrap().state());
+        }
+    }
+    // The checker reads a claim's answer as the answer to its request.
+    assert!(views.violations_at(None).iter().all(|v| v.kind != ViolationKind::AnswerToUnknownRequest), "{:?}", views.violations_at(None));
+    assert!(mermaid(&trace).contains("claim_request"));
+    assert!(svg_of_run(Catalog::en(), &trace, None, "task-claim").contains("<svg "));
 }

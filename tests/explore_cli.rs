@@ -251,3 +251,24 @@ fn a_property_file_with_a_team_or_protocols_of_its_own_or_refused_exits_two() {
     }
     std::fs::remove_file(&path).unwrap();
 }
+
+#[test]
+fn a_counterexample_of_a_files_team_is_written_with_its_file_and_imports_without_it() {
+    let dir = std::env::temp_dir().join(format!("explore-cli-trace-out-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out_dir = dir.display().to_string();
+    // review-gate's own drop rule loses the review's answer: no_answer_lost fails.
+    let (code, _, err) = explore(&["--file", &example_path("review-gate"), "--faults", "0", "--threads", "1", "--trace-out", &out_dir]);
+    assert_eq!(code, 1, "{err}");
+    let written: Vec<_> = std::fs::read_dir(&dir).expect("the traces are written").map(|e| e.unwrap().path()).collect();
+    assert!(!written.is_empty(), "some counterexample is written");
+    for path in &written {
+        let text = std::fs::read_to_string(path).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["version"], 2, "{}", path.display());
+        assert_eq!(v["protocol_file"]["name"], "review-gate", "{}", path.display());
+        let trace = team_protocols::protocol::trace_file::import_json(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert!(!trace.is_empty());
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

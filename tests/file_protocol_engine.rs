@@ -149,6 +149,15 @@ fn a_file_protocols_names_are_written_as_the_file_wrote_them() {
     assert_eq!(v["request_id"], id.as_str());
 }
 
+/// The trace as written before headers recorded their protocol file
+/// (format version 1).
+fn without_recorded_file(json: &str) -> String {
+    let mut v: serde_json::Value = serde_json::from_str(json).unwrap();
+    v.as_object_mut().unwrap().remove("protocol_file");
+    v["version"] = 1.into();
+    v.to_string()
+}
+
 #[test]
 fn a_trace_with_file_protocol_events_travels_as_json_and_replays_under_its_file() {
     let mut t = claims();
@@ -159,8 +168,13 @@ fn a_trace_with_file_protocol_events_travels_as_json_and_replays_under_its_file(
     let json = trace_json(t.trace());
     assert!(json.contains(r#""kind": "request_expired""#), "{json}");
 
-    let refused = import_json(&json).unwrap_err();
+    // The header records the file: the trace imports without it.
+    assert_eq!(import_json(&json).unwrap().entries(), t.trace().entries(), "the trace carries its file");
+    // A trace written before headers recorded their file needs it.
+    let refused = import_json(&without_recorded_file(&json)).unwrap_err();
     assert!(refused.to_string().contains("'claim'") && refused.to_string().contains("load its protocol file"), "{refused}");
+    let old = import_json_under(&without_recorded_file(&json), t.protocols()).unwrap();
+    assert_eq!(old.entries(), t.trace().entries());
 
     let imported = import_json_under(&json, t.protocols()).unwrap();
     assert_eq!(imported.entries(), t.trace().entries(), "every event reads back as written");
@@ -175,7 +189,11 @@ fn resolving_a_trace_against_a_file_that_lacks_its_names_is_refused() {
     let json = trace_json(t.trace());
     let review = builtin::EXAMPLES.iter().find(|(n, _)| *n == "review-gate").unwrap().1;
     let other = ProtocolSet::new(load(review));
+    // The trace names the file it ran under: the difference is named.
     let refused = import_json_under(&json, &other).unwrap_err();
+    assert!(refused.to_string().contains("this trace ran under protocol file 'claims'"), "{refused}");
+    // A trace that does not record its file is read under the one given.
+    let refused = import_json_under(&without_recorded_file(&json), &other).unwrap_err();
     assert!(refused.to_string().contains("'claim' is not a message type or protocol of this team's protocol file"), "{refused}");
     let mut raw = t.trace().clone();
     let err = raw.resolve_protocols(other).unwrap_err();

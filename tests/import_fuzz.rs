@@ -31,6 +31,7 @@ use proptest::test_runner::{Config, RngSeed, TestCaseError, TestRunner};
 use serde_json::Value;
 use team_protocols::explore::job::{ExploreLink, ExploreSettings};
 use team_protocols::explore::{explore, replay_finding, Property};
+use team_protocols::protocol::file::{builtin, load};
 use team_protocols::protocol::timeline::Timeline;
 use team_protocols::protocol::{FaultAction, FaultPlan, FaultRule, MessageType, Team, Trace};
 use team_protocols::runtime::scenarios;
@@ -48,8 +49,9 @@ struct Sample {
     value: Value,
     /// The share link the page makes for it (`trace=...`), when it fits.
     link: Option<String>,
-    /// The link that reruns it instead (scenario, seed and fault rules).
-    rerun: String,
+    /// The link that reruns it instead (scenario, seed and fault rules);
+    /// none for a run of a protocol file's own team.
+    rerun: Option<String>,
 }
 
 fn rule(action: FaultAction, msg_type: Option<MessageType>, probability: f64) -> FaultRule {
@@ -77,9 +79,20 @@ fn corpus() -> Vec<Sample> {
                 name: format!("{} {plan_name} {seed}", sc.id),
                 value,
                 link: trace_fragment(&trace).ok(),
-                rerun: scenario_fragment(sc.id, seed, plan),
+                rerun: Some(scenario_fragment(sc.id, seed, plan)),
             });
         }
+    }
+    // Runs of example files' own teams: their traces record their file
+    // (format version 2), whose text the edits damage too.
+    for id in ["task-claim", "review-gate", "deadline-retry", "status-report"] {
+        let (_, text) = builtin::EXAMPLES.iter().find(|(n, _)| *n == id).expect("a built-in example");
+        let file = std::sync::Arc::new(load(text).expect("a built-in example loads"));
+        let (world, quiet) = common::file_team::run_file_team(file, 7, 10_000).expect("the example has a team");
+        assert!(quiet, "{id}: the team goes quiet");
+        let trace = world.team().trace();
+        let value: Value = serde_json::from_str(&trace.to_json()).expect("a trace is JSON");
+        out.push(Sample { name: format!("{id} file 7"), value, link: trace_fragment(trace).ok(), rerun: None });
     }
     out
 }
@@ -214,7 +227,7 @@ struct Shape {
 }
 
 /// A trace file.
-const TRACE: Shape = Shape { list: "entries", header: &["/version", "/team_name", "/seed", "/rules", "/entries"] };
+const TRACE: Shape = Shape { list: "entries", header: &["/version", "/team_name", "/seed", "/rules", "/protocol_file", "/entries"] };
 
 /// An explorer link's JSON.
 const EXPLORE: Shape = Shape {
@@ -635,7 +648,9 @@ fn build(case: &Case, corpus: &[Sample], donors: &Donors) -> (String, Option<Str
             let link = sample.link.clone().unwrap_or_default();
             return (String::new(), Some(edits.iter().fold(link, edit_link)));
         }
-        Via::RerunLink(edits) => return (String::new(), Some(edits.iter().fold(sample.rerun.clone(), edit_link))),
+        Via::RerunLink(edits) if sample.rerun.is_some() => {
+            return (String::new(), Some(edits.iter().fold(sample.rerun.clone().unwrap_or_default(), edit_link)));
+        }
         _ => {}
     }
     let mut value = sample.value.clone();
@@ -700,6 +715,8 @@ fn import_outcome(e: &ImportError) -> &'static str {
         ImportError::BadSequence { .. } => "import: numbering",
         ImportError::TimeWentBackwards { .. } => "import: time",
         ImportError::BreaksProtocol(_) => "import: breaks the protocol",
+        ImportError::RecordedFileRefused { .. } => "import: recorded protocol file refused",
+        ImportError::DifferentFile(_) => "import: another protocol file",
     }
 }
 

@@ -45,3 +45,5 @@ error-import-kind = event { $entry } has the unknown kind '{ $kind }'; { $expect
 error-import-sequence = event at position { $index } is numbered { $seq }; events must be numbered 0, 1, 2, ... in order
 error-import-time = event { $seq } happens at { $at }, before the previous event at { $previous }; time cannot go backwards
 error-import-protocol = event { $seq } breaks the protocol rules: { $error }
+error-import-recorded-file = the protocol file '{ $name }' this trace records does not load: line { $line }, column { $column }: { $error }
+error-import-different-file = this trace ran under { $recorded } ({ $summary }); the file loaded now differs: { $difference }

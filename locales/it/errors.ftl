@@ -45,3 +45,5 @@ error-import-kind = l'evento { $entry } ha il tipo sconosciuto '{ $kind }'; { $e
 error-import-sequence = l'evento in posizione { $index } ha il numero { $seq }; gli eventi devono essere numerati 0, 1, 2, ... in ordine
 error-import-time = l'evento { $seq } avviene a { $at }, prima dell'evento precedente a { $previous }; il tempo non può tornare indietro
 error-import-protocol = l'evento { $seq } viola le regole del protocollo: { $error }
+error-import-recorded-file = il file di protocollo '{ $name }' registrato in questa traccia non si carica: riga { $line }, colonna { $column }: { $error }
+error-import-different-file = questa traccia è stata eseguita con { $recorded } ({ $summary }); il file caricato ora è diverso: { $difference }

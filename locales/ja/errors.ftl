@@ -44,3 +44,5 @@ error-import-kind = イベント { $entry } の種類「{ $kind }」は不明で
 error-import-sequence = 位置 { $index } のイベントの番号が { $seq } です。イベントは 0、1、2… の順に番号が付いていなければなりません
 error-import-time = イベント { $seq } は { $at } に起きており、前のイベントの { $previous } より前です。時間は戻れません
 error-import-protocol = イベント { $seq } はプロトコルのルールに反しています：{ $error }
+error-import-recorded-file = このトレースが記録しているプロトコルファイル「{ $name }」を読み込めません：{ $line } 行 { $column } 列：{ $error }
+error-import-different-file = このトレースは { $recorded }（{ $summary }）のもとで実行されました。いま読み込まれているファイルはそれと異なります：{ $difference }

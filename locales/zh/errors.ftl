@@ -44,3 +44,5 @@ error-import-kind = 事件 { $entry } 的类型“{ $kind }”未知；{ $expect
 error-import-sequence = 位置 { $index } 的事件编号为 { $seq }；事件必须按 0、1、2……的顺序编号
 error-import-time = 事件 { $seq } 发生在 { $at }，早于前一个事件的 { $previous }；时间不能倒流
 error-import-protocol = 事件 { $seq } 违反了协议规则：{ $error }
+error-import-recorded-file = 这个轨迹记录的协议文件“{ $name }”无法加载：第 { $line } 行，第 { $column } 列：{ $error }
+error-import-different-file = 这个轨迹运行时使用的是 { $recorded }（{ $summary }）；现在加载的文件与它不同：{ $difference }

@@ -29,4 +29,8 @@ pub enum ExploreError {
         /// The first recorded entry not reproduced.
         seq: u64,
     },
+    /// A recorded run read under another protocol file than the one it
+    /// ran under.
+    #[error(transparent)]
+    DifferentFile(Box<crate::protocol::file::diff::FileMismatch>),
 }

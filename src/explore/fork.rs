@@ -9,6 +9,7 @@
 //! the page draws of two runs side by side is `view::fork_align`.
 
 use super::{Choice, ExploreConfig, ExploreError, Node};
+use crate::protocol::file::diff::compare;
 use crate::protocol::Trace;
 use crate::runtime::scenarios::Scenario;
 
@@ -75,7 +76,9 @@ pub fn fork(scenario: Scenario, config: &ExploreConfig, path: &[Choice], at: usi
 /// The explorer's path for a recorded run of `scenario` on the scripted
 /// model (`config.seed` the run's seed): at each choice point, the choice
 /// whose events are the recorded ones. Refused when the run went where no
-/// choice leads (another model, fault rules, a human's hand).
+/// choice leads (another model, fault rules, a human's hand), and when it
+/// ran under another protocol file than the one explored, naming the
+/// difference.
 pub fn recover_path(scenario: Scenario, config: &ExploreConfig, recorded: &Trace) -> Result<Branch, ExploreError> {
     let want = recorded.entries();
     let same = |trace: &Trace| {
@@ -83,6 +86,7 @@ pub fn recover_path(scenario: Scenario, config: &ExploreConfig, recorded: &Trace
         got.len() <= want.len() && got.iter().zip(want).all(|(a, b)| a.event == b.event)
     };
     let (mut node, mut step) = Node::start(scenario, config, true)?;
+    compare(recorded.protocols().under(), node.trace().protocols().under()).map_err(ExploreError::DifferentFile)?;
     if !same(node.trace()) {
         return Err(ExploreError::Unforkable { step: 0, seq: first_difference(node.trace(), recorded) });
     }

@@ -14,6 +14,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::fields::{FieldValue, Fields};
+use super::file::diff::Under;
 use super::file::model::{Field, FieldType, GateIx, Protocol, ProtocolFile, ProtocolIx, Side};
 use super::message::MessageType;
 use super::tracker::RequestKind;
@@ -241,6 +242,11 @@ impl ProtocolSet {
     /// The file, when there is one.
     pub fn file(&self) -> Option<&ProtocolFile> {
         self.0.as_deref().map(|i| i.file.as_ref())
+    }
+
+    /// The protocols as `file::diff` compares them.
+    pub fn under(&self) -> Under<'_> {
+        self.file().map_or(Under::Lesson, Under::File)
     }
 
     /// True when the team runs the lesson's protocols only.

@@ -10,7 +10,7 @@
 
 use super::rules::Rules;
 use super::team::{ReplayError, TeamState};
-use super::trace::{TraceEntry, TraceError};
+use super::trace::{Trace, TraceEntry, TraceError};
 
 /// Keyframes every this many events unless told otherwise: small enough
 /// that a cursor costs a few hundred `apply`s, large enough that a run of
@@ -39,6 +39,15 @@ impl Timeline {
     /// header says which), keyframed every `every` events.
     pub fn with_rules(team_name: &str, every: usize, rules: Rules) -> Self {
         let start = TeamState::with_rules(team_name, rules);
+        Timeline { every: every.max(1), frames: vec![start.clone()], tip: start, len: 0 }
+    }
+
+    /// An empty run of `trace`'s team under the rules and the protocols
+    /// its header records (a run of a protocol file's team reads the
+    /// file's message types and requests), keyframed every `every` events.
+    pub fn of_header(trace: &Trace, every: usize) -> Self {
+        let mut start = TeamState::with_rules(&trace.team_name, trace.rules);
+        start.protocols = trace.protocols().clone();
         Timeline { every: every.max(1), frames: vec![start.clone()], tip: start, len: 0 }
     }
 

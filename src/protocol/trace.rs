@@ -7,6 +7,8 @@
 //! from zero, time never goes backwards). It must not interpret events: that
 //! is `team` (state) and `checker` (invariants).
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use super::bus::MessageId;
@@ -20,8 +22,20 @@ use super::time::Millis;
 use super::tracker::{RequestKind, RequestStatus};
 use super::AgentName;
 
-/// The version of the trace format written by this build.
+/// The version of the trace format this build writes for a run of the
+/// lesson's protocols (a team given no protocol file, or one with no
+/// protocols or gates of its own): unchanged since the first, so such a
+/// run's trace is byte for byte what earlier builds wrote.
 pub const TRACE_FORMAT_VERSION: u32 = 1;
+
+/// The version this build writes for a run under a protocol file of its
+/// own: the header records the file (`protocol_file`). A build that reads
+/// version 1 only refuses it by its version, instead of failing on the
+/// first message type it does not know.
+pub const TRACE_FORMAT_VERSION_WITH_FILE: u32 = 2;
+
+/// Every trace format version this build reads.
+pub const TRACE_FORMAT_VERSIONS: [u32; 2] = [TRACE_FORMAT_VERSION, TRACE_FORMAT_VERSION_WITH_FILE];
 
 /// Errors from appending to or loading a trace.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -45,7 +59,9 @@ pub enum TraceError {
         seq: u64,
     },
     /// The trace was written by an unknown format version.
-    #[error("trace format version {0} is not supported (this build reads version {TRACE_FORMAT_VERSION})")]
+    #[error(
+        "trace format version {0} is not supported (this build reads version {TRACE_FORMAT_VERSION} or {TRACE_FORMAT_VERSION_WITH_FILE})"
+    )]
     UnsupportedVersion(u32),
 }
 
@@ -57,6 +73,18 @@ pub struct ResolveError {
     pub seq: u64,
     /// What it names.
     pub source: ProtocolsError,
+}
+
+/// The protocol file a run ran under, as its trace's header records it:
+/// the whole text, so the trace imports on a machine without the file
+/// (`trace_file::import_json` loads it), and the name the file goes by.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordedFile {
+    /// The file's name (`ProtocolFile::name`: its team's id, or its first
+    /// protocol's name), for the words of a refusal.
+    pub name: String,
+    /// The file's text, as loaded.
+    pub text: Arc<str>,
 }
 
 /// Something that happened, as recorded in the trace.
@@ -388,6 +416,12 @@ pub struct Trace {
     /// some rule is off, so ordinary traces are unchanged.
     #[serde(default, skip_serializing_if = "Rules::is_default")]
     pub rules: Rules,
+    /// The protocol file the run ran under, when it has protocols or gates
+    /// of its own (format version 2); absent for the lesson's protocols,
+    /// so their traces are unchanged. Kept in step with `protocols` by
+    /// `resolve_protocols`; shared, so cloning a world copies a pointer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    protocol_file: Option<Arc<RecordedFile>>,
     entries: Vec<TraceEntry>,
     /// Entries dropped from the front by `forget_all_but_last` or
     /// `forget_all` (the explorer's worlds): sequence numbers go on from
@@ -413,6 +447,7 @@ impl Trace {
             team_name: team_name.into(),
             seed,
             rules: Rules::default(),
+            protocol_file: None,
             entries: Vec::new(),
             forgotten: 0,
             forgotten_time: Millis(0),
@@ -425,15 +460,26 @@ impl Trace {
         &self.protocols
     }
 
+    /// The protocol file the header records (absent for the lesson's
+    /// protocols).
+    pub fn recorded_file(&self) -> Option<&RecordedFile> {
+        self.protocol_file.as_deref()
+    }
+
     /// Ties the trace to `protocols`: every file protocol's message type and
     /// request kind it names (read by name, from a file) gets its index in
-    /// `protocols`. Refuses, changing nothing, a name `protocols` lacks.
+    /// `protocols`, and the header records the file (format version 2)
+    /// when it has protocols or gates of its own. Refuses, changing
+    /// nothing, a name `protocols` lacks.
     pub fn resolve_protocols(&mut self, protocols: ProtocolSet) -> Result<(), ResolveError> {
         let mut entries = self.entries.clone();
         for entry in &mut entries {
             resolve_event(&mut entry.event, &protocols).map_err(|source| ResolveError { seq: entry.seq, source })?;
         }
         self.entries = entries;
+        let recorded = protocols.file().filter(|f| f.has_own_protocols());
+        self.protocol_file = recorded.map(|f| Arc::new(RecordedFile { name: f.name().to_string(), text: Arc::clone(&f.text) }));
+        self.version = if self.protocol_file.is_some() { TRACE_FORMAT_VERSION_WITH_FILE } else { TRACE_FORMAT_VERSION };
         self.protocols = protocols;
         Ok(())
     }
@@ -511,7 +557,7 @@ impl Trace {
     /// A trace from entries of unknown origin, checked for version, numbering
     /// and time order (not for protocol meaning: `Team::replay` does that).
     pub fn from_parts(team_name: String, seed: u64, version: u32, entries: Vec<TraceEntry>) -> Result<Self, TraceError> {
-        if version != TRACE_FORMAT_VERSION {
+        if !TRACE_FORMAT_VERSIONS.contains(&version) {
             return Err(TraceError::UnsupportedVersion(version));
         }
         let mut trace = Trace::new(team_name, seed);
@@ -525,7 +571,9 @@ impl Trace {
         Ok(trace)
     }
 
-    /// Parses a trace from JSON and checks its structure.
+    /// Parses a trace from JSON and checks its structure, for the lesson's
+    /// protocols (a recorded protocol file is not loaded: that, and the
+    /// import's other checks, are `trace_file::import_json`'s).
     pub fn from_json(json: &str) -> Result<Self, String> {
         let raw: Trace = serde_json::from_str(json).map_err(|e| format!("not a valid trace file: {e}"))?;
         let rules = raw.rules;
@@ -550,6 +598,7 @@ impl Trace {
             team_name: self.team_name.clone(),
             seed: self.seed,
             rules: self.rules,
+            protocol_file: self.protocol_file.clone(),
             entries: Vec::new(),
             forgotten: 0,
             forgotten_time: Millis(0),

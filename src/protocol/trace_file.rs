@@ -10,19 +10,24 @@
 //! (`team`, which import replays through). Pure: serde and serde_json only;
 //! no browser crates, no clock, no storage.
 
+use std::sync::Arc;
+
 use super::text::clip;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use super::trace::TRACE_FORMAT_VERSION;
+use super::file::diff::{compare, FileMismatch};
+use super::file::{FileError, Refusal};
+use super::trace::TRACE_FORMAT_VERSIONS;
 use super::{Event, Message, Millis, ProtocolSet, ReplayError, Team, Trace, TraceError};
 
 /// The largest file `import_json` reads, in bytes (20 MiB); checked before
 /// parsing.
 pub const MAX_IMPORT_BYTES: u64 = 20 * 1024 * 1024;
 
-/// The trace format versions `import_json` reads.
-pub const SUPPORTED_VERSIONS: &[u32] = &[TRACE_FORMAT_VERSION];
+/// The trace format versions `import_json` reads: 1, and 2 (a header that
+/// records the run's protocol file).
+pub const SUPPORTED_VERSIONS: &[u32] = &TRACE_FORMAT_VERSIONS;
 
 /// Why a file could not be imported as a trace. Every variant names the
 /// problem: the field, the event, the version or the size.
@@ -117,6 +122,20 @@ pub enum ImportError {
     /// The trace is well formed, but replaying it breaks a protocol rule.
     #[error("event {} breaks the protocol rules: {}", .0.seq, .0.source)]
     BreaksProtocol(ReplayError),
+    /// The protocol file the trace records does not load: the loader's
+    /// first refusal, placed in the recorded file's text.
+    #[error("the protocol file '{name}' this trace records does not load: line {}, column {}: {}{}", refusal.line, refusal.column, if refusal.path.is_empty() { String::new() } else { format!("{}: ", refusal.path) }, refusal.error)]
+    RecordedFileRefused {
+        /// The name the header gives the file.
+        name: String,
+        /// The loader's first refusal: line and column in the recorded
+        /// text, field path (empty for the file as a whole), sentence.
+        refusal: Box<Refusal>,
+    },
+    /// The trace ran under another protocol file than the one it is read
+    /// under; the sentence names the first difference.
+    #[error(transparent)]
+    DifferentFile(Box<FileMismatch>),
 }
 
 fn mib(bytes: u64) -> String {
@@ -124,7 +143,7 @@ fn mib(bytes: u64) -> String {
 }
 
 fn supported() -> String {
-    SUPPORTED_VERSIONS.iter().map(u32::to_string).collect::<Vec<_>>().join(" or ")
+    SUPPORTED_VERSIONS.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
 }
 
 fn location(entry: Option<u64>) -> String {
@@ -168,7 +187,12 @@ pub fn import_json(text: &str) -> Result<Trace, ImportError> {
 
 /// `import_json` for a run under `protocols` (a team given a protocol
 /// file): the file protocols' types and kinds the trace names are tied to
-/// `protocols` before it replays.
+/// `protocols` before it replays. A trace whose header records its file is
+/// read under the file it records, and refused
+/// ([`ImportError::DifferentFile`]) when that differs from `protocols`
+/// where the trace's meaning depends on it (`file::diff`); with the
+/// lesson's `protocols` (what `import_json` passes) it is read under its
+/// own file, so it imports anywhere.
 pub fn import_json_under(text: &str, protocols: &ProtocolSet) -> Result<Trace, ImportError> {
     check_import_size(text.len() as u64)?;
     read_json_under(text, protocols)
@@ -210,13 +234,39 @@ fn read_json_under(text: &str, protocols: &ProtocolSet) -> Result<Trace, ImportE
     })?;
     // A run recorded with a protective rule off replays under that rule.
     trace.rules = raw.rules;
+    let protocols = match raw.recorded_file() {
+        Some(recorded) => {
+            let own = recorded_protocols(recorded)?;
+            if !protocols.is_lesson_only() {
+                compare(own.under(), protocols.under()).map_err(ImportError::DifferentFile)?;
+            }
+            own
+        }
+        None => protocols.clone(),
+    };
     if !protocols.is_lesson_only() {
-        trace
-            .resolve_protocols(protocols.clone())
-            .map_err(|e| ImportError::BreaksProtocol(ReplayError { seq: e.seq, source: e.source.into() }))?;
+        trace.resolve_protocols(protocols).map_err(|e| ImportError::BreaksProtocol(ReplayError { seq: e.seq, source: e.source.into() }))?;
     }
     Team::replay(&trace).map_err(ImportError::BreaksProtocol)?;
     Ok(trace)
+}
+
+/// The protocols of the file a trace's header records, loaded from its
+/// text.
+fn recorded_protocols(recorded: &super::trace::RecordedFile) -> Result<ProtocolSet, ImportError> {
+    match super::file::load(&recorded.text) {
+        Ok(file) => Ok(ProtocolSet::new(Arc::new(file))),
+        Err(refusals) => {
+            let first = refusals.0.into_iter().next();
+            let refusal = first.unwrap_or_else(|| Refusal {
+                line: 1,
+                column: 1,
+                path: String::new(),
+                error: FileError::Invalid("the loader refused it without saying why; this is a bug in this program".into()),
+            });
+            Err(ImportError::RecordedFileRefused { name: recorded.name.clone(), refusal: Box::new(refusal) })
+        }
+    }
 }
 
 /// One step of a field path.
@@ -453,16 +503,16 @@ mod tests {
     #[test]
     fn a_missing_or_unknown_version_names_the_supported_one() {
         let mut v = json_value(&handshake());
-        v["version"] = Value::from(2);
+        v["version"] = Value::from(3);
         let err = import_value(&v).unwrap_err();
-        assert_eq!(err, ImportError::UnsupportedVersion { found: "2".into() });
-        assert_eq!(err.to_string(), "trace format version 2 is not supported; this build reads version 1");
+        assert_eq!(err, ImportError::UnsupportedVersion { found: "3".into() });
+        assert_eq!(err.to_string(), "trace format version 3 is not supported; this build reads version 1, 2");
         v["version"] = Value::from("1");
         assert_eq!(import_value(&v), Err(ImportError::UnsupportedVersion { found: "\"1\"".into() }));
         v.as_object_mut().unwrap().remove("version");
         let err = import_value(&v).unwrap_err();
         assert_eq!(err, ImportError::MissingVersion);
-        assert!(err.to_string().contains("version 1"), "{err}");
+        assert!(err.to_string().contains("version 1, 2"), "{err}");
     }
 
     #[test]

@@ -93,9 +93,11 @@ impl RunViews {
 
     /// Views of every event of `trace`.
     pub fn of(trace: &Trace) -> Self {
-        // A run recorded with a protective rule off replays under that rule.
-        let timeline = Timeline::with_rules(&trace.team_name, DEFAULT_KEYFRAME_EVERY, trace.rules);
-        let mut v = RunViews { timeline, ..RunViews::new(&trace.team_name) };
+        // A run recorded with a protective rule off replays under that rule,
+        // and a run under a protocol file under the file's protocols.
+        let timeline = Timeline::of_header(trace, DEFAULT_KEYFRAME_EVERY);
+        let checker = Checker::with_protocols(trace.protocols().clone());
+        let mut v = RunViews { timeline, checker, ..RunViews::new(&trace.team_name) };
         v.extend(trace.entries());
         v
     }

@@ -8,6 +8,9 @@
 //! test. Each test binary uses part of it, hence `dead_code` is allowed.
 #![allow(dead_code)]
 
+pub(crate) mod file_team;
+pub(crate) mod protocol_gen;
+
 use std::rc::Rc;
 
 use team_protocols::model::scripted::ScriptedModel;

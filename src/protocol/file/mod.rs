@@ -18,6 +18,7 @@
 //! (`monitor`).
 
 pub mod builtin;
+pub mod diff;
 pub mod errors;
 pub mod model;
 pub mod monitor;
@@ -57,7 +58,7 @@ pub fn load(text: &str) -> Result<ProtocolFile, Refusals> {
     if !p.is_empty() {
         return Err(p.finish());
     }
-    resolve::resolve(&spec, &known, uses_lesson).map_err(|resolve::Unresolved(what)| {
+    resolve::resolve(&spec, &known, uses_lesson, text).map_err(|resolve::Unresolved(what)| {
         let error = FileError::Invalid(format!("'{what}' was accepted but names nothing; this is a bug in this program"));
         p.add(0..0, "", error);
         p.finish()

@@ -7,6 +7,8 @@
 //! Owns the shapes only (a property's shapes are `property`'s). Reading TOML is `parse`'s job, turning names into
 //! indices `resolve`'s, the refusals `validate`'s; nothing here can fail.
 
+use std::sync::Arc;
+
 use super::property::Property;
 use crate::protocol::{AgentName, FaultAction, Rules};
 
@@ -40,6 +42,9 @@ pub struct ProtocolFile {
     pub properties: Vec<Property>,
     /// True when the lesson's protocols were merged in.
     pub uses_lesson: bool,
+    /// The text the file was loaded from: what a trace of a run under it
+    /// records (`protocol::trace`), so the trace imports without the file.
+    pub text: Arc<str>,
 }
 
 /// The two kinds of agent a protocol names.
@@ -413,6 +418,24 @@ pub struct Team {
 }
 
 impl ProtocolFile {
+    /// The name a trace and its refusals call the file by: its team's id,
+    /// else its first own protocol's name, else `lesson`.
+    pub fn name(&self) -> &str {
+        match (&self.team, self.protocols.iter().find(|p| !p.builtin)) {
+            (Some(team), _) => &team.id,
+            (None, Some(p)) => &p.name,
+            (None, None) => "lesson",
+        }
+    }
+
+    /// True when the file declares protocols or gates of its own, beyond
+    /// the lesson's: only then does a run under it need the file to be
+    /// read (a trace records it); a file of the lesson's protocols runs as
+    /// the lesson does.
+    pub fn has_own_protocols(&self) -> bool {
+        self.protocols.iter().any(|p| !p.builtin) || self.gates.iter().any(|g| !g.builtin)
+    }
+
     /// The protocol at `ix`.
     pub fn protocol(&self, ix: ProtocolIx) -> &Protocol {
         &self.protocols[usize::from(ix.0)]

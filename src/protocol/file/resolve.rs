@@ -68,7 +68,7 @@ impl<'s> Names<'s> {
 }
 
 /// The resolved file.
-pub(crate) fn resolve(file: &FileSpec, known: &Known<'_>, uses_lesson: bool) -> R<ProtocolFile> {
+pub(crate) fn resolve(file: &FileSpec, known: &Known<'_>, uses_lesson: bool, source: &str) -> R<ProtocolFile> {
     let names = Names { known, team: file.team.as_ref() };
     let gates = known
         .gates
@@ -80,7 +80,7 @@ pub(crate) fn resolve(file: &FileSpec, known: &Known<'_>, uses_lesson: bool) -> 
     let protocols = known.protocols.iter().map(|(p, builtin)| protocol(p, *builtin, &names)).collect::<R<Vec<_>>>()?;
     let team = file.team.as_ref().map(|t| team(t, &names)).transpose()?;
     let properties = file.properties.iter().map(|p| property(p, &names)).collect::<R<Vec<_>>>()?;
-    Ok(ProtocolFile { gates, protocols, team, properties, uses_lesson })
+    Ok(ProtocolFile { gates, protocols, team, properties, uses_lesson, text: source.into() })
 }
 
 fn field(f: &FieldSpec) -> R<Field> {

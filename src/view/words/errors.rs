@@ -89,6 +89,17 @@ pub fn import(cat: &Catalog, e: &ImportError) -> String {
             tr!(cat, "error-import-time", seq = *seq, at = at.to_string(), previous = previous.to_string())
         }
         ImportError::BreaksProtocol(e) => tr!(cat, "error-import-protocol", seq = e.seq, error = e.source.to_string()),
+        ImportError::RecordedFileRefused { name, refusal: r } => {
+            let error = if r.path.is_empty() { r.error.to_string() } else { format!("{}: {}", r.path, r.error) };
+            tr!(cat, "error-import-recorded-file", name = name.as_str(), line = r.line, column = r.column, error = error)
+        }
+        ImportError::DifferentFile(m) => tr!(
+            cat,
+            "error-import-different-file",
+            recorded = m.recorded.as_str(),
+            summary = m.summary.as_str(),
+            difference = m.difference.to_string()
+        ),
     }
 }
 
@@ -120,6 +131,20 @@ mod tests {
                     problem: "event 3 holds no message on the bus; nothing to release".into(),
                 },
             }),
+            ImportError::RecordedFileRefused {
+                name: "task-claim".into(),
+                refusal: Box::new(crate::protocol::file::Refusal {
+                    line: 12,
+                    column: 8,
+                    path: "protocol[0].to".into(),
+                    error: crate::protocol::file::FileError::Invalid("say lead or teammate".into()),
+                }),
+            },
+            ImportError::DifferentFile(Box::new(crate::protocol::file::diff::FileMismatch {
+                recorded: "protocol file 'task-claim'".into(),
+                summary: "protocol claim with fields task, note".into(),
+                difference: crate::protocol::file::diff::Difference::MissingProtocol("claim".into()),
+            })),
         ]
     }
 

@@ -365,3 +365,75 @@ fn an_answer_after_its_request_expired_breaks_no_answer_after_expiry() {
     assert_eq!(broken(t.trace(), None), []);
     assert_eq!(broken(&forced(&t, vec![claim_response(&t, "lead", "ann", &id)]), None), [Property::NoAnswerAfterExpiry]);
 }
+
+// ---- A file's own properties over its own protocols ----------------------
+
+/// ann and ben claim tasks with the file's own `claim` protocol; one
+/// property of each pattern holding and one failing (named so), and a
+/// response field read on its delivery.
+const OWN_CLAIMS: &str = include_str!("fixtures/own-claims-properties.toml");
+
+/// The file's own team searched with its own properties.
+fn own_searched(text: &str) -> Report {
+    let f = file::load(text).unwrap_or_else(|e| panic!("{}", e.render("own-claims-properties.toml")));
+    let set = PropertySet::compile(&f).expect("a file's own protocols' properties compile");
+    let rules = f.team.as_ref().unwrap().rules.rules;
+    let config = ExploreConfig { threads: 1, file_properties: set, rules, team: Some(Arc::new(f)), ..ExploreConfig::new("own-claims") };
+    explore(&config).unwrap()
+}
+
+#[test]
+fn each_pattern_over_a_files_own_protocol_holds_or_fails_as_its_run_says_and_each_example_replays_to_it() {
+    let r = own_searched(OWN_CLAIMS);
+    assert!(r.complete);
+    use Verdict::*;
+    assert_eq!(
+        verdicts(&r),
+        vec![
+            ("absence_holds", Holds),
+            ("absence_fails", Fails),
+            ("existence_holds", Holds),
+            ("existence_fails", Fails),
+            ("at_most_holds", Holds),
+            ("at_most_fails", Fails),
+            ("precedence_holds", Holds),
+            ("precedence_fails", Fails),
+            ("response_holds", Holds),
+            ("response_fails", Fails),
+            ("field_filter_fails", Fails),
+        ]
+    );
+    let detail =
+        |name: &str| r.file_properties.iter().find(|p| p.name == name).and_then(|p| p.example.as_ref()).map(|e| e.finding.detail.clone());
+    assert_eq!(detail("at_most_fails").as_deref().map(|d| d.contains("in key 'parser', over the bound of 1")), Some(true));
+    assert_eq!(detail("existence_holds").as_deref(), Some("the run ends with the property kept"), "a witness");
+    // The team's own start is what is replayed, whatever scenario is passed.
+    let scenario = scenarios::explorable("shutdown").unwrap();
+    let mut replayed = 0;
+    for (i, p) in r.file_properties.iter().enumerate() {
+        let Some(e) = &p.example else {
+            assert_eq!(p.verdict, Holds, "{}: a failure has its run", p.name);
+            continue;
+        };
+        let config = ExploreConfig { max_faults: e.bound, ..r.config.clone() };
+        let (trace, found) = replay_file_finding(scenario, &config, &e.path, i).unwrap();
+        assert_eq!(found.as_ref(), Some(&e.finding), "{}: the same finding", p.name);
+        assert_eq!(trace, e.trace, "{}: the same run", p.name);
+        replayed += 1;
+    }
+    assert_eq!(replayed, 7, "six failures and a witness");
+}
+
+#[test]
+fn the_task_claim_example_gets_a_verdict_for_its_own_property_and_the_builtin_ones_do_not_change() {
+    let text = include_str!("../src/protocol/file/examples/task-claim.toml");
+    let with = own_searched(text);
+    assert_eq!(verdicts(&with), vec![("one_owner_per_task", Verdict::Holds)]);
+    // Without its property: the same built-in verdicts over the same runs.
+    let f = file::load(text).unwrap();
+    let rules = f.team.as_ref().unwrap().rules.rules;
+    let without = explore(&ExploreConfig { threads: 1, rules, team: Some(Arc::new(f)), ..ExploreConfig::new("task-claim") }).unwrap();
+    let v = |r: &Report| r.properties.iter().map(|p| (p.property, p.verdict)).collect::<Vec<_>>();
+    assert_eq!(v(&with), v(&without));
+    assert!(with.distinct_states >= without.distinct_states);
+}

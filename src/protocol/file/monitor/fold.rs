@@ -8,11 +8,11 @@
 use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};
 
-use super::super::model::ProtocolIx;
+use super::super::model::{ProtocolIx, Side};
 use super::super::property::{AgentFilter, EventKind, Expect};
-use super::compile::{kind_ix, Inner, Match, PatternCheck, PropertyCheck, Scoped, TodayField};
+use super::compile::{Inner, Match, PatternCheck, PropertyCheck, Scoped, SlotIx, Source};
 use super::{FileFinding, PropertySet};
-use crate::protocol::{AgentName, Event, FaultAction, Message, MessageType, RequestId, RequestStatus, TraceEntry};
+use crate::protocol::{AgentName, Event, FaultAction, FieldValue as Value, Fields, Message, RequestId, RequestStatus, TraceEntry};
 
 impl PropertySet {
     /// A monitor that has seen nothing.
@@ -51,7 +51,8 @@ enum Key {
     /// the interleaving, and the search hashes a request by its place, so
     /// runs that reach the same state by different orders still meet.
     Request(u32),
-    Value(String),
+    /// A field's value (`per_key`).
+    Value(Value),
 }
 
 impl std::fmt::Display for Key {
@@ -85,30 +86,59 @@ struct RequestInfo {
     place: u32,
     protocol: Option<ProtocolIx>,
     agent: AgentName,
-    plan: Option<String>,
+    /// Its request fields that properties read.
+    values: Values,
+}
+
+/// The values of the fields some property reads, by slot (empty, and
+/// allocating nothing, when no property reads a field).
+type Values = Vec<(SlotIx, Value)>;
+
+/// The lesson's three fields, as a lesson message or request carries them.
+#[derive(Clone, Copy, Default)]
+struct LessonFields<'a> {
+    plan: Option<&'a str>,
+    reason: Option<&'a str>,
+    feedback: Option<&'a str>,
+}
+
+/// The values of the slots of `protocol`'s `side` in an event that carries
+/// `lesson` and `fields`.
+fn values_of(inner: &Inner, protocol: Option<ProtocolIx>, side: Side, lesson: LessonFields<'_>, fields: &Fields) -> Values {
+    let Some(protocol) = protocol else { return Values::new() };
+    let mut out = Values::new();
+    for (i, slot) in inner.slots.iter().enumerate() {
+        if slot.protocol != protocol || slot.side != side {
+            continue;
+        }
+        let value = match &slot.source {
+            Source::LessonPlan => lesson.plan.map(|t| Value::Text(t.to_string())),
+            Source::LessonReason => lesson.reason.map(|t| Value::Text(t.to_string())),
+            Source::LessonFeedback => lesson.feedback.map(|t| Value::Text(t.to_string())),
+            Source::Named(name) => fields.get(name).cloned(),
+        };
+        if let (Some(v), Ok(i)) = (value, SlotIx::try_from(i)) {
+            out.push((i, v));
+        }
+    }
+    out
 }
 
 /// A message on its way, as a delivery reads it.
 #[derive(Debug, Clone)]
 struct Sent {
-    msg_type: MessageType,
+    protocol: Option<ProtocolIx>,
     to: AgentName,
     request: Option<RequestId>,
-    plan: Option<String>,
-    reason: Option<String>,
-    feedback: Option<String>,
+    values: Values,
 }
 
 impl Sent {
-    fn of(m: &Message) -> Sent {
-        Sent {
-            msg_type: m.msg_type,
-            to: m.to.clone(),
-            request: m.request_id.clone(),
-            plan: m.plan.clone(),
-            reason: m.reason.clone(),
-            feedback: m.feedback.clone(),
-        }
+    fn of(inner: &Inner, m: &Message) -> Sent {
+        let protocol = inner.protocol_of_type(m.msg_type);
+        let side = if m.msg_type.is_response() { Side::Response } else { Side::Request };
+        let lesson = LessonFields { plan: m.plan.as_deref(), reason: m.reason.as_deref(), feedback: m.feedback.as_deref() };
+        Sent { protocol, to: m.to.clone(), request: m.request_id.clone(), values: values_of(inner, protocol, side, lesson, &m.fields) }
     }
 }
 
@@ -121,18 +151,13 @@ struct Seen<'a> {
     /// The request's place in creation order.
     place: Option<u32>,
     tool: Option<&'a str>,
-    plan: Option<&'a str>,
-    reason: Option<&'a str>,
-    feedback: Option<&'a str>,
+    /// The fields it carries that properties read.
+    values: &'a [(SlotIx, Value)],
 }
 
 impl Seen<'_> {
-    fn field(&self, f: TodayField) -> Option<&str> {
-        match f {
-            TodayField::Plan => self.plan,
-            TodayField::Reason => self.reason,
-            TodayField::Feedback => self.feedback,
-        }
+    fn field(&self, slot: SlotIx) -> Option<&Value> {
+        self.values.iter().find(|(s, _)| *s == slot).map(|(_, v)| v)
     }
 
     fn describe(&self) -> String {
@@ -185,7 +210,7 @@ impl Match {
                 Some(AgentFilter::Role(r)) => roles.get(e.agent) == Some(r),
             }
             && self.tool.as_deref().is_none_or(|t| e.tool == Some(t))
-            && self.fields.iter().all(|(f, v)| e.field(*f) == Some(v.as_str()))
+            && self.fields.iter().all(|(slot, v)| e.field(*slot) == Some(v))
     }
 }
 
@@ -197,14 +222,6 @@ impl Monitor {
         for s in &self.states {
             (s.done, s.broken.is_some()).hash(h);
             s.slots.hash(h);
-        }
-    }
-
-    fn message_protocol(&self, set: &Inner, t: MessageType) -> Option<ProtocolIx> {
-        match t {
-            MessageType::ShutdownRequest | MessageType::ShutdownResponse => set.kinds[0],
-            MessageType::PlanApprovalRequest | MessageType::PlanApprovalResponse => set.kinds[1],
-            MessageType::Message | MessageType::Broadcast | MessageType::File(_) => None,
         }
     }
 
@@ -220,23 +237,28 @@ impl Monitor {
                 let name = name.clone();
                 self.begin(inner, |c| matches!(c.scope, Scoped::PerAgent).then(|| Key::Agent(name.clone())));
             }
-            Event::RequestCreated { request_id, request_kind, requester, addressee, plan, .. } => {
+            Event::RequestCreated { request_id, request_kind, requester, addressee, plan, fields } => {
                 let agent = if addressee.is_lead() { requester.clone() } else { addressee.clone() };
-                let protocol = kind_ix(*request_kind).and_then(|i| inner.kinds[i]);
+                let protocol = inner.protocol_of_kind(*request_kind);
                 let place = self.requests.len() as u32;
-                self.requests.insert(request_id.clone(), RequestInfo { place, protocol, agent, plan: plan.clone() });
+                let lesson = LessonFields { plan: plan.as_deref(), ..LessonFields::default() };
+                let values = values_of(inner, protocol, Side::Request, lesson, fields);
                 self.begin(inner, |c| {
                     if !(c.protocols.is_empty() || protocol.is_some_and(|p| c.protocols.contains(&p))) {
                         return None;
                     }
                     match &c.scope {
                         Scoped::PerRequest => Some(Key::Request(place)),
-                        Scoped::PerKey(keys) if keys.contains(&TodayField::Plan) => plan.clone().map(Key::Value),
+                        Scoped::PerKey(keys) => {
+                            keys.iter().find_map(|k| values.iter().find(|(s, _)| s == k)).map(|(_, v)| Key::Value(v.clone()))
+                        }
                         _ => None,
                     }
                 });
+                self.requests.insert(request_id.clone(), RequestInfo { place, protocol, agent, values });
                 self.request_event(inner, EventKind::Created, request_id, seq, &mut out);
             }
+            Event::RequestExpired { request_id, .. } => self.request_event(inner, EventKind::Expired, request_id, seq, &mut out),
             Event::RequestTransitioned { request_id, to, .. } => {
                 let kind = match to {
                     RequestStatus::Approved => Some(EventKind::Approved),
@@ -248,38 +270,18 @@ impl Monitor {
                 }
             }
             Event::ToolCalled { agent, tool, .. } => {
-                let seen = Seen {
-                    kind: EventKind::Tool,
-                    protocol: None,
-                    agent,
-                    request: None,
-                    place: None,
-                    tool: Some(tool),
-                    plan: None,
-                    reason: None,
-                    feedback: None,
-                };
+                let seen = Seen { kind: EventKind::Tool, protocol: None, agent, request: None, place: None, tool: Some(tool), values: &[] };
                 step(&mut self.states, inner, &self.roles, &seen, seq, &mut out);
             }
             Event::ModelCalled { agent } => {
-                let seen = Seen {
-                    kind: EventKind::ModelCall,
-                    protocol: None,
-                    agent,
-                    request: None,
-                    place: None,
-                    tool: None,
-                    plan: None,
-                    reason: None,
-                    feedback: None,
-                };
+                let seen = Seen { kind: EventKind::ModelCall, protocol: None, agent, request: None, place: None, tool: None, values: &[] };
                 step(&mut self.states, inner, &self.roles, &seen, seq, &mut out);
             }
             Event::MessageSent { message } => {
-                self.in_flight.insert(seq, Sent::of(message));
+                self.in_flight.insert(seq, Sent::of(inner, message));
             }
             Event::FaultApplied { action: FaultAction::Delay { .. } | FaultAction::Reorder, message, .. } => {
-                self.held.insert(seq, Sent::of(message));
+                self.held.insert(seq, Sent::of(inner, message));
             }
             Event::MessageReleased { held } => {
                 if let Some(sent) = self.held.remove(held) {
@@ -289,17 +291,14 @@ impl Monitor {
             Event::InboxDrained { message_ids, .. } => {
                 for id in message_ids {
                     let Some(sent) = self.in_flight.remove(&id.0) else { continue };
-                    let protocol = self.message_protocol(inner, sent.msg_type);
                     let seen = Seen {
                         kind: EventKind::Delivered,
-                        protocol,
+                        protocol: sent.protocol,
                         agent: &sent.to,
                         request: sent.request.as_ref(),
                         place: sent.request.as_ref().and_then(|r| self.requests.get(r)).map(|i| i.place),
                         tool: None,
-                        plan: sent.plan.as_deref(),
-                        reason: sent.reason.as_deref(),
-                        feedback: sent.feedback.as_deref(),
+                        values: &sent.values,
                     };
                     step(&mut self.states, inner, &self.roles, &seen, seq, &mut out);
                 }
@@ -331,9 +330,7 @@ impl Monitor {
             request: Some(id),
             place: Some(info.place),
             tool: None,
-            plan: info.plan.as_deref(),
-            reason: None,
-            feedback: None,
+            values: &info.values,
         };
         step(&mut self.states, inner, &self.roles, &seen, seq, out);
     }
@@ -386,7 +383,7 @@ fn key(scope: &Scoped, e: &Seen<'_>) -> Option<Key> {
         Scoped::Run => Some(Key::Run),
         Scoped::PerAgent => Some(Key::Agent(e.agent.clone())),
         Scoped::PerRequest => e.place.map(Key::Request),
-        Scoped::PerKey(fields) => fields.iter().find_map(|f| e.field(*f)).map(|v| Key::Value(v.to_string())),
+        Scoped::PerKey(slots) => slots.iter().find_map(|s| e.field(*s)).map(|v| Key::Value(v.clone())),
     }
 }
 

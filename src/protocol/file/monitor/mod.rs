@@ -1,6 +1,7 @@
 //! A file's `[[property]]` entries as monitors the explorer folds over the
-//! trace events of today's engine (the lesson's two protocols), the way it
-//! folds its built-in properties (`explore::properties::Monitor`).
+//! trace events of a run under the file's protocols (the lesson's, when it
+//! uses them, and its own), the way it folds its built-in properties
+//! (`explore::properties::Monitor`).
 //!
 //! Each property is compiled once ([`PropertySet::compile`]) into matchers
 //! over a small view of an event; a [`Monitor`] holds, per property and per
@@ -13,16 +14,20 @@
 //! explorer then hashes without its symmetry reduction
 //! ([`PropertySet::names_a_teammate`]).
 //!
-//! # Events on today's engine
+//! # Events
 //! - `created`: a `RequestCreated`; `approved`, `rejected`: a
-//!   `RequestTransitioned` to that status; `settled`: either of them.
-//! - `expired`: never occurs: today's engine has no deadlines.
+//!   `RequestTransitioned` to that status; `expired`: a `RequestExpired`
+//!   (its deadline passed: rejected with cause `expired`); `settled`: any
+//!   of the three.
 //! - `delivered`: a message read from an inbox (each message of an
 //!   `InboxDrained`, once per copy, in order), of a protocol when its type
 //!   is the protocol's request or response type.
 //! - `tool`: a `ToolCalled` (the call, whatever it returns), with the
 //!   tool's name; `model_call`: a `ModelCalled`.
-//! - The lesson's `RequestKind`s are the file's protocols of the same name.
+//! - A request's protocol is its kind's: the lesson's `RequestKind`s are
+//!   the file's built-in protocols of the same name, a file protocol's kind
+//!   and message types carry its index (`ProtocolIx`), resolved when the
+//!   file loaded, so matching a protocol compares integers.
 //!
 //! # An event's agent and fields
 //! A request's events (created, approved, rejected, settled) are the
@@ -31,10 +36,14 @@
 //! its teammate's). A delivery is its reader's; a tool call or a model
 //! call, its caller's. `agent` filters and the `per_agent` scope read that
 //! agent; `role:NAME` reads the role it was spawned with.
-//! Field filters and `per_key` read the fields that exist today: `plan`
-//! (the plan request's text, on all of that request's events and on the
-//! delivery of the request), and the responses' `reason` and `feedback`,
-//! on the delivery of the response only (the tracker does not keep them).
+//! Field filters and `per_key` read a protocol's fields: its request
+//! fields on all of that request's events and on the delivery of the
+//! request, its response fields on the delivery of the response only (the
+//! tracker does not keep them). The lesson's are `plan` (the plan
+//! request's text), and the responses' `reason` and `feedback`. Each field
+//! a property reads is a small slot number; its value is read once from a
+//! request when it is made and from a message when it is sent, and enum
+//! filters compare the value's text, resolved when compiled.
 //!
 //! # Patterns (Dwyer et al.'s property patterns), within each scope instance
 //! - `absence`: no event matches; `at_most n`: at most `n` do (absence is
@@ -78,18 +87,23 @@ use super::property::Property;
 use compile::Inner;
 pub use fold::Monitor;
 
-/// Why a file's properties cannot be checked on today's engine.
+/// Why a file's properties cannot be compiled.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MonitorError {
-    /// The file defines protocols or gates of its own: today's engine runs
-    /// the lesson's only.
+    /// The file defines protocols or gates of its own, and its properties
+    /// were to be judged on a built-in scenario, whose team runs the
+    /// lesson's protocols only (`PropertySet::compile_for_lesson`).
     #[error(
-        "the file defines its own {0}; today's engine runs the lesson's protocols only, so its properties are checked once the engine reads files"
+        "the file defines its own {0}, which a built-in scenario's team does not run; give the file a [team] and explore it with `explore --file FILE`"
     )]
     OwnProtocols(&'static str),
-    /// A field filter or key names a field today's messages do not carry.
-    #[error("field '{0}' is not carried by today's engine (its fields are plan, reason and feedback)")]
-    UnknownField(String),
+    /// The properties read more distinct fields than a slot number holds.
+    #[error("the properties read more than 256 distinct fields; split them across files")]
+    TooManyFields,
+    /// A property names a protocol, field or enum value its file lacks
+    /// (the loader refuses such a file, so this is a bug).
+    #[error("a property names a protocol, field or value its file does not have; this is a bug in this program")]
+    Unresolved,
 }
 
 /// A file's properties, compiled once; cheap to clone (shared). Empty by

@@ -331,30 +331,33 @@ fn the_checkers_gates_follow_the_teams_through_claims_expiries_and_restarts() {
     let ann = who("ann");
     let judged = |t: &Team| broken(&forced(t, tool_run("ann", "write_file", true)), None).contains(&Property::NoGatedToolWhileClosed);
     let mut at = 1;
-    let mut steps: Vec<Box<dyn Fn(&mut Team, u64)>> = vec![
-        Box::new(|t, at| {
+    let steps: [fn(&mut Team, u64); 4] = [
+        |t, at| {
             let id = t.ask(CLAIM, &who("ann"), &who("lead"), task("parser"), Millis(at)).unwrap();
             t.respond(CLAIM, &id, &who("lead"), true, Fields::new(), Millis(at + 1)).unwrap();
-        }),
-        Box::new(|t, at| {
+        },
+        |t, at| {
             let id = t.ask(CLAIM, &who("ann"), &who("lead"), task("parser"), Millis(at)).unwrap();
             t.expire(&id, Millis(at + 1)).unwrap();
-        }),
-        Box::new(|t, at| {
+        },
+        |t, at| {
             let id = t.ask(CLAIM, &who("ann"), &who("lead"), task("lexer"), Millis(at)).unwrap();
             t.respond(CLAIM, &id, &who("lead"), true, Fields::new(), Millis(at + 1)).unwrap();
-        }),
-        Box::new(|t, at| {
+        },
+        |t, at| {
             t.set_status(&who("ann"), MemberStatus::Shutdown, Millis(at)).unwrap();
             t.spawn(&who("ann"), "coder", false, Millis(at + 1)).unwrap();
-        }),
+        },
     ];
     assert!(judged(&t), "closed at spawn");
-    for step in steps.drain(..) {
+    let mut closed = Vec::new();
+    for step in steps {
         step(&mut t, at);
         at += 2000;
         assert_eq!(judged(&t), t.gate_closed(&ann, GateIx(0)), "after {} events", t.trace().len());
+        closed.push(judged(&t));
     }
+    assert_eq!(closed, [false, true, false, true], "approved opens, expired closes, approved opens, a restart closes");
 }
 
 #[test]

@@ -9,6 +9,8 @@
 
 use std::sync::Arc;
 
+use proptest::prelude::*;
+
 use team_protocols::explore::{explore, replay_file_finding, ExploreConfig, Monitor, Property, Quantifier, Report, Verdict};
 use team_protocols::protocol::file::{self, monitor::PropertySet, GateIx, ProtocolIx};
 use team_protocols::protocol::{
@@ -439,4 +441,110 @@ fn the_task_claim_example_gets_a_verdict_for_its_own_property_and_the_builtin_on
     let v = |r: &Report| r.properties.iter().map(|p| (p.property, p.verdict)).collect::<Vec<_>>();
     assert_eq!(v(&with), v(&without));
     assert!(with.distinct_states >= without.distinct_states);
+}
+
+/// ann claims a task with the file's own protocol; the properties are
+/// appended (`RANDOM_TEAM` + `[[property]]` tables).
+const RANDOM_TEAM: &str = r#"format = 1
+[[protocol]]
+name = "claim"
+request = "claim_request"
+response = "claim_response"
+from = "teammate"
+to = "lead"
+request_fields = [{ name = "task", type = "enum", values = ["parser", "lexer"], required = true }]
+response_fields = [{ name = "note", type = "string", content = true }]
+tools.request = { name = "claim_task", description = "Claim a task from the lead." }
+tools.respond = { name = "answer_claim", description = "Answer a claim by request_id." }
+scripted = { answer = "approve" }
+
+[team]
+id = "random-claims"
+title = "ann claims a task"
+prompt = "Spawn ann; she claims the parser."
+
+[[team.teammate]]
+name = "ann"
+role = "coder"
+task = "Claim the parser and build it."
+
+[[team.step]]
+spawn = "ann"
+[[team.step]]
+answer = "claim"
+from = "ann"
+approve = true
+"#;
+
+const EVENTS: [&str; 8] = ["created", "approved", "rejected", "expired", "settled", "delivered", "tool", "model_call"];
+
+/// A matcher's TOML: `event` (by its place in `EVENTS`), of the claim
+/// protocol when `claim` (always, for a request's events, under a key
+/// scope), with a task filter when `task` names one.
+fn matcher(event: usize, claim: bool, task: Option<&str>, keyed: bool) -> String {
+    let e = EVENTS[event % EVENTS.len()];
+    let requests = !matches!(e, "tool" | "model_call");
+    let mut m = format!("{{ event = \"{e}\"");
+    if e == "tool" {
+        m.push_str(", tool = \"claim_task\"");
+    }
+    if requests && (claim || keyed) {
+        m.push_str(", protocol = \"claim\"");
+        if let Some(t) = task {
+            m.push_str(&format!(", task = \"{t}\""));
+        }
+    }
+    m + " }"
+}
+
+prop_compose! {
+    /// One `[[property]]` of any pattern, quantifier and scope over the
+    /// claim protocol.
+    fn a_property(n: usize)(pattern in 0usize..5, expect in 0usize..3, scope in 0usize..4, events in (0usize..8, 0usize..8),
+                            claim in any::<bool>(), task in proptest::option::of(prop_oneof![Just("parser"), Just("lexer")]), bound in 0u32..3) -> String {
+        let keyed = scope == 3;
+        // A key scope reads a request's field: both matchers name the protocol's request events.
+        let (a, b) = if keyed { (events.0 % 6, events.1 % 6) } else { events };
+        let expect = ["always", "sometimes", "eventually"][expect];
+        let scope = ["run", "per_agent", "per_request", "per_key:task"][scope];
+        let body = match pattern {
+            0 => format!("pattern = \"absence\"\nmatch = {}", matcher(a, claim, task, keyed)),
+            1 => format!("pattern = \"existence\"\nmatch = {}", matcher(a, claim, task, keyed)),
+            2 => format!("pattern = \"at_most\"\nn = {bound}\ncount = {}", matcher(a, claim, task, keyed)),
+            3 => format!("pattern = \"precedence\"\nfirst = {}\nthen = {}", matcher(a, claim, task, keyed), matcher(b, claim, None, keyed)),
+            _ => format!("pattern = \"response\"\ntrigger = {}\nreply = {}", matcher(a, claim, task, keyed), matcher(b, claim, None, keyed)),
+        };
+        format!("\n[[property]]\nname = \"p{n}\"\nexpect = \"{expect}\"\n{body}\nscope = \"{scope}\"\n")
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    /// Random properties of every pattern over a file's own protocol load,
+    /// compile and are searched without a panic, each gets a verdict, and
+    /// every example (counterexample or witness) replays to the same finding.
+    #[test]
+    fn random_properties_over_a_files_own_protocol_get_verdicts_and_their_examples_replay(
+        ps in (a_property(0), a_property(1), a_property(2), a_property(3))
+    ) {
+        let text = format!("{RANDOM_TEAM}{}{}{}{}", ps.0, ps.1, ps.2, ps.3);
+        let f = file::load(&text).unwrap_or_else(|e| panic!("{}\n{text}", e.render("random.toml")));
+        let set = PropertySet::compile(&f).unwrap();
+        let config = ExploreConfig { threads: 1, file_properties: set, team: Some(Arc::new(f)), ..ExploreConfig::new("random-claims") };
+        let r = explore(&config).unwrap();
+        prop_assert!(r.complete);
+        prop_assert_eq!(r.file_properties.len(), 4);
+        let scenario = scenarios::explorable("shutdown").unwrap();
+        for (i, p) in r.file_properties.iter().enumerate() {
+            prop_assert!(p.verdict != Verdict::Unknown, "{}: {:?}\n{}", p.name, p.verdict, text);
+            let Some(e) = &p.example else {
+                prop_assert!(p.verdict == Verdict::Holds || p.quantifier == Quantifier::Sometimes, "{}: a failure has its run\n{}", p.name, text);
+                continue;
+            };
+            let (trace, found) = replay_file_finding(scenario, &ExploreConfig { max_faults: e.bound, ..r.config.clone() }, &e.path, i).unwrap();
+            prop_assert_eq!(found.as_ref(), Some(&e.finding), "{}\n{}", p.name, text);
+            prop_assert_eq!(&trace, &e.trace);
+        }
+    }
 }

@@ -215,6 +215,8 @@ fn every_violation_kind_has_a_readable_name() {
             "answer lost",
             "duplicate delivered",
             "act after approved shutdown",
+            "gated tool while closed",
+            "answer after expiry",
         ]
     );
 }

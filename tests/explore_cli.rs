@@ -181,17 +181,21 @@ fn a_files_own_team_is_explored_and_exits_as_its_verdicts_say() {
             args.extend(team.iter().flat_map(|t| ["--team", *t]));
             let (code, out, err) = explore(&args);
             let v: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{name}: {e}: {out} {err}"));
-            let fails = v["properties"].as_object().unwrap().values().any(|p| p == "fails");
+            let fails = ["properties", "file_properties"].iter().any(|k| v[k].as_object().unwrap().values().any(|p| p == "fails"));
             assert_eq!(code, if fails { 1 } else { 0 }, "{name}: {v}");
             assert!(v["states"].as_u64().unwrap() > 1, "{name}: {v}");
             assert_eq!(
                 (&v["team"], &v["scenario"], &v["complete"]),
                 (&serde_json::json!(name), &serde_json::json!(name), &serde_json::json!(true))
             );
-            // Today's monitor does not compile a file's own protocols' properties: said, not faked.
-            assert!(v["file_properties"].as_object().unwrap().is_empty(), "{name}: {v}");
-            assert!(v["file_properties_unchecked"].as_str().unwrap().contains("today's engine runs the lesson's protocols only"), "{v}");
-            assert!(err.contains("its [[property]] entries are not checked"), "{name}: {err}");
+            // Each of the file's properties has its verdict, over the file's own protocols.
+            let verdicts = v["file_properties"].as_object().unwrap();
+            assert_eq!(verdicts.len(), 1, "{name}: {v}");
+            assert!(verdicts.values().all(|p| p == "holds" || p == "fails"), "{name}: {v}");
+            if name == "task-claim" {
+                assert_eq!(v["file_properties"]["one_owner_per_task"], "holds", "{v}");
+            }
+            assert!(!err.contains("not checked"), "{name}: {err}");
         }
     }
     let (code, out, err) = explore(&["--file", &example_path("task-claim"), "--team", "nope"]);
@@ -238,7 +242,7 @@ fn a_property_file_with_a_team_or_protocols_of_its_own_or_refused_exits_two() {
     let own = std::fs::read_to_string(example_path("review-gate")).unwrap();
     let own: String = own.split("[team]").next().unwrap().to_string();
     for (text, says) in [
-        (own, "today's engine runs the lesson's protocols only".to_string()),
+        (own, "which a built-in scenario's team does not run".to_string()),
         (
             "format = 1\n[[property]]\nname = \"p\"\nexpect = \"always\"\npattern = \"absence\"\nmatch = { event = \"created\", protocol = \"nope\" }\nscope = \"run\"\n".into(),
             format!("{}:6:", path.display()),

@@ -197,7 +197,9 @@ fn explained(trace: &Trace, v: &Violation) -> bool {
             | ViolationKind::AnswerFromWrongAgent
             | ViolationKind::AnswerAcrossRestart
             | ViolationKind::RequestAcrossRestart
-            | ViolationKind::ActAfterShutdownApproved => false,
+            | ViolationKind::ActAfterShutdownApproved
+            | ViolationKind::GatedToolWhileClosed
+            | ViolationKind::AnswerAfterExpiry => false,
         }
 }
 

@@ -476,7 +476,9 @@ fn an_answer_forced_after_an_expiry_is_a_finding() {
     let id = t.ask(CLAIM_IX, &name("ann"), &lead(), claim("parser"), Millis(1)).unwrap();
     t.expire(&id, Millis(1001)).unwrap();
     assert_eq!(kinds(t.trace()), []);
-    assert_eq!(kinds(&forced(&t, response(&t, &lead(), &name("ann"), &id))), [ViolationKind::SecondAnswer]);
+    let found = check(&forced(&t, response(&t, &lead(), &name("ann"), &id)));
+    assert_eq!(found.iter().map(|v| v.kind).collect::<Vec<_>>(), [ViolationKind::AnswerAfterExpiry]);
+    assert_eq!(found[0].detail.to_string(), format!("the lead answered claim request {id} after it had expired"));
 }
 
 #[test]

@@ -168,6 +168,8 @@ property-requests_settle = Every request settles: it ends approved or rejected, 
 property-approved_shutdowns_exit = Every teammate that approved its shutdown reaches shutdown.
 property-no_quiet_while_pending = No run goes quiet — every agent idle — while a request is still pending.
 property-runs_end = Every run ends: no state where nothing can move while the run is still on.
+property-no_gated_tool_while_closed = No tool a gate holds runs while that gate is closed for the agent: the runtime refuses it until a protocol opens the gate.
+property-no_answer_after_expiry = No request is answered after its deadline passed: an expired request is rejected, and answered by no one.
 
 ## Scenarios only the explorer lists (their titles, looked up as scenario-<id>-title like the others)
 scenario-without-protocols-title = Without protocols, then with

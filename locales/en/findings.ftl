@@ -14,6 +14,8 @@ violation-left-pending = request left pending
 violation-answer-lost = answer lost
 violation-duplicate-delivered = duplicate delivered
 violation-act-after-shutdown = act after approved shutdown
+violation-gated-tool-while-closed = gated tool while closed
+violation-answer-after-expiry = answer after expiry
 violation-mark = Protocol violation: { $kind }: { $detail }
 
 ## Pieces
@@ -23,7 +25,8 @@ finding-request = request { $id }
 finding-request-no-id = a request with no id
 finding-kind = { $kind ->
     [shutdown] shutdown
-   *[plan] plan
+    [plan] plan
+   *[other] { $kind }
 }
 
 ## The checker's findings
@@ -52,6 +55,8 @@ finding-act-after-shutdown = { $agent } approved { $kind } { $request } (#{ $seq
 finding-act-model-call = called its model again
 finding-act-tool-call = ran { $tool }
 finding-act-message = sent a { $msg_type } to { $to }
+finding-gated-tool = { $agent } ran { $tool } while its gate '{ $gate }' was closed
+finding-answer-after-expiry = { $from } answered { $kind } { $request } after it had expired
 
 ## The explorer's own findings
 finding-no-responder = { $request } ({ $kind }) goes to { $addressee }, who has no tool to answer it

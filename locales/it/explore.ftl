@@ -168,6 +168,8 @@ property-requests_settle = Ogni richiesta si risolve: finisce approvata o rifiut
 property-approved_shutdowns_exit = Ogni compagno che ha approvato il proprio shutdown arriva allo shutdown.
 property-no_quiet_while_pending = Nessuna esecuzione si ferma in silenzio — tutti gli agenti inattivi — mentre una richiesta è ancora pending.
 property-runs_end = Ogni esecuzione finisce: nessuno stato in cui nulla può muoversi mentre l'esecuzione è ancora in corso.
+property-no_gated_tool_while_closed = Nessuno strumento protetto da un gate viene eseguito mentre quel gate è chiuso: il runtime lo rifiuta finché un protocollo non apre il gate.
+property-no_answer_after_expiry = Nessuna richiesta riceve risposta dopo la sua scadenza: una richiesta scaduta è rifiutata e nessuno vi risponde.
 
 ## Scenarios only the explorer lists (their titles, looked up as scenario-<id>-title like the others)
 scenario-without-protocols-title = Senza protocolli, poi con

@@ -13,6 +13,8 @@ violation-left-pending = richiesta rimasta pending
 violation-answer-lost = risposta persa
 violation-duplicate-delivered = duplicato consegnato
 violation-act-after-shutdown = azione dopo lo shutdown approvato
+violation-gated-tool-while-closed = strumento eseguito a gate chiuso
+violation-answer-after-expiry = risposta dopo la scadenza
 violation-mark = Violazione del protocollo: { $kind }: { $detail }
 
 ## Pezzi
@@ -22,7 +24,8 @@ finding-request = richiesta { $id }
 finding-request-no-id = richiesta senza ID
 finding-kind = { $kind ->
     [shutdown] di shutdown
-   *[plan] di piano
+    [plan] di piano
+   *[other] { $kind }
 }
 
 ## Ciò che ha trovato il verificatore
@@ -51,6 +54,8 @@ finding-act-after-shutdown = { $agent } ha approvato la { $request } { $kind } (
 finding-act-model-call = ha chiamato di nuovo il modello
 finding-act-tool-call = ha eseguito { $tool }
 finding-act-message = ha inviato un { $msg_type } a { $to }
+finding-gated-tool = { $agent } ha eseguito { $tool } mentre il suo gate '{ $gate }' era chiuso
+finding-answer-after-expiry = { $from } ha risposto alla { $request } { $kind } dopo che era scaduta
 
 ## Ciò che ha trovato l'esploratore
 finding-no-responder = la { $request } { $kind } va a { $addressee }, che non ha alcuno strumento per rispondere

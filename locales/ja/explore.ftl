@@ -166,6 +166,8 @@ property-requests_settle = すべてのリクエストは決着します：最�
 property-approved_shutdowns_exit = シャットダウンを承認したチームメイトは、すべてシャットダウンに至ります。
 property-no_quiet_while_pending = リクエストがまだ pending の間に、実行が静止する（全エージェントがアイドルになる）ことはありません。
 property-runs_end = すべての実行は終わります：実行が続いているのに何も動けない状態はありません。
+property-no_gated_tool_while_closed = ゲートが閉じている間、そのゲートが守るツールは実行されません：プロトコルがゲートを開くまで、ランタイムが拒否します。
+property-no_answer_after_expiry = 期限を過ぎたリクエストには誰も答えません：期限切れのリクエストは拒否され、誰も答えません。
 
 ## Scenarios only the explorer lists (their titles, looked up as scenario-<id>-title like the others)
 scenario-without-protocols-title = プロトコルなし、次にあり

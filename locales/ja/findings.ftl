@@ -13,6 +13,8 @@ violation-left-pending = pending のまま残ったリクエスト
 violation-answer-lost = 失われたレスポンス
 violation-duplicate-delivered = 重複した配送
 violation-act-after-shutdown = 承認済みシャットダウン後の行動
+violation-gated-tool-while-closed = ゲートが閉じている間のツール実行
+violation-answer-after-expiry = 期限切れ後のレスポンス
 violation-mark = プロトコル違反：{ $kind }：{ $detail }
 
 ## 部品
@@ -22,7 +24,8 @@ finding-request = リクエスト { $id }
 finding-request-no-id = ID のないリクエスト
 finding-kind = { $kind ->
     [shutdown] シャットダウン
-   *[plan] プラン
+    [plan] プラン
+   *[other] { $kind }
 }
 
 ## 検査器が見つけたこと
@@ -51,6 +54,8 @@ finding-act-after-shutdown = { $agent } は{ $kind }{ $request }を承認した�
 finding-act-model-call = もう一度モデルを呼び出しました
 finding-act-tool-call = { $tool } を実行しました
 finding-act-message = { $to } に { $msg_type } を送りました
+finding-gated-tool = { $agent } はゲート「{ $gate }」が閉じている間に { $tool } を実行しました
+finding-answer-after-expiry = { $from } が期限切れになった{ $kind }{ $request }に答えました
 
 ## 探索器自身が見つけたこと
 finding-no-responder = { $request }（{ $kind }）は { $addressee } 宛てですが、{ $addressee } にはそれに答えるツールがありません

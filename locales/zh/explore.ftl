@@ -166,6 +166,8 @@ property-requests_settle = 每个请求都会有结果：最终被批准或被�
 property-approved_shutdowns_exit = 每个批准了关机的队友都会到达关机。
 property-no_quiet_while_pending = 请求处于 pending 时，没有运行会陷入沉寂（所有智能体都空闲）。
 property-runs_end = 每次运行都会结束：不存在运行尚未结束却什么都无法推进的状态。
+property-no_gated_tool_while_closed = 闸门对某个成员关闭时，受它控制的工具不会运行：在某个协议打开闸门之前，运行时拒绝执行。
+property-no_answer_after_expiry = 没有请求在期限过后才被响应：到期的请求被拒绝，不再由任何人响应。
 
 ## Scenarios only the explorer lists (their titles, looked up as scenario-<id>-title like the others)
 scenario-without-protocols-title = 先无协议，再有协议

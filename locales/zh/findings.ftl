@@ -12,6 +12,8 @@ violation-left-pending = 请求一直 pending
 violation-answer-lost = 响应丢失
 violation-duplicate-delivered = 重复送达
 violation-act-after-shutdown = 关机获批后仍有动作
+violation-gated-tool-while-closed = 闸门关闭时运行了受其控制的工具
+violation-answer-after-expiry = 请求到期后的响应
 violation-mark = 协议违规：{ $kind }：{ $detail }
 
 ## 片段
@@ -21,7 +23,8 @@ finding-request = 请求 { $id }
 finding-request-no-id = 一个没有 ID 的请求
 finding-kind = { $kind ->
     [shutdown] 关机
-   *[plan] 计划
+    [plan] 计划
+   *[other] { $kind }
 }
 
 ## 检查器的发现
@@ -50,6 +53,8 @@ finding-act-after-shutdown = { $agent } 批准了{ $kind }{ $request }（#{ $seq
 finding-act-model-call = 再次调用模型
 finding-act-tool-call = 运行了 { $tool }
 finding-act-message = 向 { $to } 发送了 { $msg_type }
+finding-gated-tool = { $agent } 在闸门“{ $gate }”关闭时运行了 { $tool }
+finding-answer-after-expiry = { $from } 在{ $kind }{ $request }到期之后响应了它
 
 ## 探索器自己的发现
 finding-no-responder = { $request }（{ $kind }）发给了 { $addressee }，但它没有响应它的工具

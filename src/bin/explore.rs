@@ -20,8 +20,9 @@
 //! messages too) and the decisions off script, which vary the file's
 //! protocols as the lesson's (another answer or enum value, a withheld
 //! answer, a tool called without asking at a closed gate, a request's
-//! deadline passing at any turn), judged by the built-in properties; a file's own protocols' properties
-//! are not compiled yet, and it says so. `--help` says all of it.
+//! deadline passing at any turn), judged by the built-in properties and
+//! the file's own `[[property]]` entries over its own protocols. `--help`
+//! says all of it.
 //!
 //! Owns argument parsing (clap) and printing; the search is
 //! `team_protocols::explore`, the loading of files `protocol::file`.
@@ -56,11 +57,11 @@ use team_protocols::runtime::scenarios;
                   Protocol files: `explore --check FILE` validates a protocol file (docs/protocol-files.md); \
                   `explore --scenario ID --file FILE` also checks its [[property]] entries on the scenario (a file without [team]); \
                   `explore --file FILE [--team ID]` explores the file's own [team]: every turn order and fault within the bounds, \
-                  judged by the built-in properties; its replies are the file's scripted model's, and each decision off script \
+                  judged by the built-in properties and the file's [[property]] entries (over its own protocols too); \
+                  its replies are the file's scripted model's, and each decision off script \
                   (at most --decisions per run) varies a file protocol as the lesson's: the other answer and each other value of an \
                   enum field of an answer, a withheld answer (--withhold), a tool called without asking while its gate is closed, \
-                  a pending request's deadline passing at any turn (after which the asker asks again within its retries). \
-                  A file's own protocols' [[property]] entries are not checked yet (said on stderr and in the JSON report)."
+                  a pending request's deadline passing at any turn (after which the asker asks again within its retries)."
 )]
 struct Cli {
     /// The scenario to explore (`--list` names them).
@@ -321,11 +322,10 @@ fn team_not_on_a_scenario(path: &std::path::Path) -> ExitCode {
 
 /// `--file FILE` without `--scenario`: the config explores the file's own
 /// team (its id, its rules with the command line's `--rule-off` on top,
-/// and its `[[property]]` entries when today's monitor compiles them:
-/// otherwise says on stderr why they are not checked and returns why).
+/// and its `[[property]]` entries, compiled over the file's protocols).
 /// A file without a team, or another team than `--team` names, is refused
 /// with exit status 2.
-fn file_team(path: &std::path::Path, asked: &TeamAsked, config: &mut ExploreConfig) -> Result<Option<String>, ExitCode> {
+fn file_team(path: &std::path::Path, asked: &TeamAsked, config: &mut ExploreConfig) -> Result<(), ExitCode> {
     let f = load_file(path)?;
     let Some(team) = &f.team else {
         eprintln!(
@@ -344,30 +344,23 @@ fn file_team(path: &std::path::Path, asked: &TeamAsked, config: &mut ExploreConf
         rules = rules.with(r, false);
     }
     config.rules = rules;
-    let unchecked = match PropertySet::compile(&f) {
-        Ok(set) => {
-            config.file_properties = set;
-            None
-        }
-        Err(e) => {
-            let why = e.to_string();
-            eprintln!("explore: {}: its [[property]] entries are not checked: {why}", path.display());
-            Some(why)
-        }
-    };
+    config.file_properties = PropertySet::compile(&f).map_err(|e| {
+        eprintln!("explore: {}: {e}", path.display());
+        ExitCode::from(2)
+    })?;
     config.team = Some(std::sync::Arc::new(f));
-    Ok(unchecked)
+    Ok(())
 }
 
-/// `--file FILE` with `--scenario`: the file's properties, compiled for
-/// today's engine (a file with a `[team]`, or protocols of its own, is
-/// refused with exit status 2).
+/// `--file FILE` with `--scenario`: the file's properties, compiled for a
+/// built-in scenario's team, which runs the lesson's protocols (a file with
+/// a `[team]`, or protocols of its own, is refused with exit status 2).
 fn file_properties(path: &std::path::Path) -> Result<PropertySet, ExitCode> {
     let f = load_file(path)?;
     if f.team.is_some() {
         return Err(team_not_on_a_scenario(path));
     }
-    PropertySet::compile(&f).map_err(|e| {
+    PropertySet::compile_for_lesson(&f).map_err(|e| {
         eprintln!("explore: {}: {e}", path.display());
         ExitCode::from(2)
     })
@@ -543,11 +536,9 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let mut unchecked = None;
     if let (Some(path), Some(asked)) = (&file, &team) {
-        match file_team(path, asked, &mut config) {
-            Ok(why) => unchecked = why,
-            Err(code) => return code,
+        if let Err(code) = file_team(path, asked, &mut config) {
+            return code;
         }
     } else if let Some(path) = &file {
         match file_properties(path) {
@@ -631,9 +622,6 @@ fn main() -> ExitCode {
         }
         if team.is_some() {
             out["team"] = serde_json::Value::from(report.config.scenario.clone());
-        }
-        if let Some(why) = &unchecked {
-            out["file_properties_unchecked"] = serde_json::Value::from(why.clone());
         }
         if let Some(failed) = emit(&format!("{out}\n")) {
             return failed;

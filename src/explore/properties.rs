@@ -82,11 +82,20 @@ pub enum Property {
     /// Eventually: every run ends (no state where nothing can move while
     /// the run is still on).
     RunsEnd,
+    /// Always: no tool a protocol file's gate holds runs while that gate is
+    /// closed for the agent (the checker's `GatedToolWhileClosed`; the
+    /// runtime refuses such a call, so a run breaks it only if a gate is
+    /// not enforced).
+    NoGatedToolWhileClosed,
+    /// Always: no request is answered after its deadline passed (the
+    /// checker's `AnswerAfterExpiry`): an expired request is answered by no
+    /// one.
+    NoAnswerAfterExpiry,
 }
 
 impl Property {
     /// Every property, in report order.
-    pub const ALL: [Property; 17] = [
+    pub const ALL: [Property; 19] = [
         Property::NoAnswerToUnknownRequest,
         Property::NoSecondAnswer,
         Property::OnlyTheAddresseeAnswers,
@@ -98,6 +107,8 @@ impl Property {
         Property::NoActionAfterShutdownApproved,
         Property::NoWorkBeforePlanApproval,
         Property::EveryRequestHasAResponder,
+        Property::NoGatedToolWhileClosed,
+        Property::NoAnswerAfterExpiry,
         Property::SomeRequestApproved,
         Property::SomeRequestRejected,
         Property::RequestsSettle,
@@ -137,6 +148,8 @@ impl Property {
             Property::ApprovedShutdownsExit => "approved_shutdowns_exit",
             Property::NoQuietWhilePending => "no_quiet_while_pending",
             Property::RunsEnd => "runs_end",
+            Property::NoGatedToolWhileClosed => "no_gated_tool_while_closed",
+            Property::NoAnswerAfterExpiry => "no_answer_after_expiry",
         }
     }
 
@@ -159,6 +172,8 @@ impl Property {
             ViolationKind::AnswerLost => Property::NoAnswerLost,
             ViolationKind::DuplicateDelivered => Property::NoDuplicateDelivered,
             ViolationKind::ActAfterShutdownApproved => Property::NoActionAfterShutdownApproved,
+            ViolationKind::GatedToolWhileClosed => Property::NoGatedToolWhileClosed,
+            ViolationKind::AnswerAfterExpiry => Property::NoAnswerAfterExpiry,
         }
     }
 }
@@ -252,8 +267,12 @@ impl Monitor {
                     RequestKind::Shutdown => !addressee.is_lead(),
                     RequestKind::Plan => addressee.is_lead(),
                     // `Team::ask` sends a file protocol's request only to
-                    // the role that answers it.
-                    RequestKind::File(_) => true,
+                    // the role that answers it; that role has the answer
+                    // tool unless the file has none (`responder_required`
+                    // switched off).
+                    RequestKind::File(_) => {
+                        self.checker.protocols().protocol_of(*request_kind).is_none_or(|(_, p)| p.tools.respond.is_some())
+                    }
                 };
                 if !legal {
                     let detail = Detail::NoResponder { request: request_id.clone(), kind: *request_kind, addressee: addressee.clone() };

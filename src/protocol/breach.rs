@@ -216,6 +216,25 @@ pub enum Breach {
         /// Who never learned the answer.
         to: AgentName,
     },
+    /// A tool a protocol file's gate holds ran for an agent whose gate was
+    /// closed.
+    GatedToolWhileClosed {
+        /// Who ran it.
+        agent: AgentName,
+        /// The tool.
+        tool: String,
+        /// The gate's name in the file.
+        gate: String,
+    },
+    /// `from` answered a request whose deadline had passed.
+    AnswerAfterExpiry {
+        /// Who answered.
+        from: AgentName,
+        /// The request.
+        request: Option<RequestId>,
+        /// Its protocol.
+        kind: RequestKind,
+    },
 }
 
 impl Breach {
@@ -325,6 +344,12 @@ impl fmt::Display for Breach {
                     fault.seq,
                     who(to)
                 )
+            }
+            Breach::GatedToolWhileClosed { agent, tool, gate } => {
+                write!(f, "{} ran {tool} while its gate '{gate}' was closed", who(agent))
+            }
+            Breach::AnswerAfterExpiry { from, request, kind } => {
+                write!(f, "{} answered {kind} {} after it had expired", who(from), show(request))
             }
         }
     }

@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 use super::breach::{Act, Arrival, Breach, FaultRef, PendingCause};
 use super::bus::MessageId;
 use super::faults::FaultAction;
-use super::file::model::{Effect, Party};
+use super::file::model::{Effect, GateIx, Party};
 use super::message::{Message, MessageType, RequestId};
 use super::protocols::{FileKind, ProtocolSet};
 use super::roster::{MemberStatus, FIRST_INCARNATION, LEAD_INCARNATION};
@@ -66,11 +66,18 @@ pub enum ViolationKind {
     /// finishing, or ran anything once it had left
     /// (anthropics/claude-code#37895, #60199).
     ActAfterShutdownApproved,
+    /// A tool a protocol file's gate holds ran (and returned without an
+    /// error) for an agent whose gate was closed when it called it.
+    GatedToolWhileClosed,
+    /// A response to a request whose deadline had already passed (it was
+    /// rejected with cause `expired`): an expired request is answered by
+    /// no one.
+    AnswerAfterExpiry,
 }
 
 impl ViolationKind {
     /// Every kind, in the order they are documented.
-    pub const ALL: [ViolationKind; 10] = [
+    pub const ALL: [ViolationKind; 12] = [
         ViolationKind::AnswerToUnknownRequest,
         ViolationKind::SecondAnswer,
         ViolationKind::AnswerFromWrongAgent,
@@ -81,6 +88,8 @@ impl ViolationKind {
         ViolationKind::AnswerLost,
         ViolationKind::DuplicateDelivered,
         ViolationKind::ActAfterShutdownApproved,
+        ViolationKind::GatedToolWhileClosed,
+        ViolationKind::AnswerAfterExpiry,
     ];
 }
 
@@ -97,6 +106,8 @@ impl fmt::Display for ViolationKind {
             ViolationKind::AnswerLost => "answer lost",
             ViolationKind::DuplicateDelivered => "duplicate delivered",
             ViolationKind::ActAfterShutdownApproved => "act after approved shutdown",
+            ViolationKind::GatedToolWhileClosed => "gated tool while closed",
+            ViolationKind::AnswerAfterExpiry => "answer after expiry",
         })
     }
 }
@@ -136,8 +147,11 @@ impl FaultNote {
 #[derive(Debug, Clone)]
 struct OpenRequest {
     kind: RequestKind,
-    /// Who asked, kept for a file protocol's `exit` effects only.
+    /// Who asked, kept for a file protocol's effects only.
     requester: Option<AgentName>,
+    /// The requester's incarnation when it asked (a file protocol's
+    /// effects apply to that run only).
+    asked_by: u32,
     addressee: AgentName,
     /// Its deadline passed unanswered (`RequestExpired`).
     expired: bool,
@@ -212,9 +226,14 @@ pub struct Checker {
     /// The tool call each agent is in (from `ToolCalled` to its
     /// `ToolReturned`): the messages it sends meanwhile are that tool's.
     in_tool: BTreeMap<AgentName, String>,
-    /// The protocols the run ran under: a file protocol's effects (`exit`)
-    /// and its response types' kinds.
+    /// The protocols the run ran under: a file protocol's effects (`exit`,
+    /// its gates) and its response types' kinds.
     protocols: ProtocolSet,
+    /// The file gates closed, per agent (only under a file with gates).
+    closed: BTreeMap<AgentName, BTreeSet<GateIx>>,
+    /// A tool call made while a gate that holds it was closed, per agent:
+    /// the call's id and the gate, until its `ToolReturned`.
+    gated_call: BTreeMap<AgentName, (String, GateIx)>,
     found: Vec<Violation>,
 }
 
@@ -239,6 +258,11 @@ impl Checker {
                 .unwrap_or(RequestKind::Plan),
             lesson => response_kind(lesson),
         }
+    }
+
+    /// The protocols the run ran under.
+    pub fn protocols(&self) -> &ProtocolSet {
+        &self.protocols
     }
 
     /// The violations found so far, in trace order.
@@ -274,6 +298,7 @@ impl Checker {
                 self.exiting.remove(name);
                 let n = self.incarnations.entry(name.clone()).or_insert(0);
                 *n = n.saturating_add(1);
+                self.close_gates_at_spawn(name);
             }
             Event::MemberStatusChanged { name, to, .. } => {
                 if *to == MemberStatus::Shutdown {
@@ -289,6 +314,7 @@ impl Checker {
                 let open = OpenRequest {
                     kind: *request_kind,
                     requester: matches!(request_kind, RequestKind::File(_)).then(|| requester.clone()),
+                    asked_by: self.incarnation(requester).max(FIRST_INCARNATION),
                     addressee: addressee.clone(),
                     expired: false,
                     addressed,
@@ -312,6 +338,7 @@ impl Checker {
                 }
                 if let RequestKind::File(_) = request_kind {
                     self.file_exits(seq, request_id, *request_kind, *to == RequestStatus::Approved);
+                    self.file_gates(request_id, *request_kind, *to == RequestStatus::Approved);
                 }
             }
             Event::RequestExpired { request_id, request_kind } => {
@@ -320,6 +347,7 @@ impl Checker {
                     r.expired = true;
                 }
                 self.file_exits(seq, request_id, *request_kind, false);
+                self.file_gates(request_id, *request_kind, false);
             }
             Event::ModelCalled { agent } => self.act(seq, agent, Act::ModelCall),
             Event::ToolCalled { agent, tool_use_id, tool, .. } => {
@@ -327,10 +355,21 @@ impl Checker {
                     self.act(seq, agent, Act::ToolCall { tool: tool.clone() });
                 }
                 self.in_tool.insert(agent.clone(), tool_use_id.clone());
+                match self.closed_gate_for_tool(agent, tool) {
+                    Some(g) => self.gated_call.insert(agent.clone(), (tool_use_id.clone(), g)),
+                    None => self.gated_call.remove(agent),
+                };
             }
-            Event::ToolReturned { agent, tool_use_id, .. } => {
+            Event::ToolReturned { agent, tool_use_id, tool, is_error, .. } => {
                 if self.in_tool.get(agent) == Some(tool_use_id) {
                     self.in_tool.remove(agent);
+                }
+                if let Some((_, g)) = self.gated_call.remove(agent).filter(|(id, _)| id == tool_use_id) {
+                    if !*is_error {
+                        let gate = self.protocols.gate_name(g).unwrap_or_default().to_string();
+                        let detail = Breach::GatedToolWhileClosed { agent: agent.clone(), tool: tool.clone(), gate };
+                        self.flag(seq, ViolationKind::GatedToolWhileClosed, None, detail);
+                    }
                 }
             }
             Event::MessageSent { message } => {
@@ -383,6 +422,63 @@ impl Checker {
             .collect();
         for agent in leaving {
             self.exiting.insert(agent, Exiting { request: id.clone(), approved: seq, gone: false, flagged: false });
+        }
+    }
+
+    /// A teammate of the file's team was spawned (or restarted): exactly
+    /// the gates its `gates` list names are closed, as the team does
+    /// (`Team`'s `close_gates_at_spawn`).
+    fn close_gates_at_spawn(&mut self, name: &AgentName) {
+        let Some(team) = self.protocols.file().and_then(|f| f.team.as_ref()) else { return };
+        let gates: BTreeSet<GateIx> = team.teammates.iter().filter(|t| &t.name == name).flat_map(|t| t.gates.iter().copied()).collect();
+        if gates.is_empty() {
+            self.closed.remove(name);
+        } else {
+            self.closed.insert(name.clone(), gates);
+        }
+    }
+
+    /// The gate, closed for `agent`, that holds `tool` (the first in file
+    /// order), as the team's `closed_gate_for_tool` answers it. Nothing to
+    /// look up for an agent with every gate open.
+    fn closed_gate_for_tool(&self, agent: &AgentName, tool: &str) -> Option<GateIx> {
+        let closed = self.closed.get(agent)?;
+        let file = self.protocols.file()?;
+        closed.iter().copied().find(|g| file.gates.get(usize::from(g.0)).is_some_and(|gate| gate.tools.iter().any(|t| t == tool)))
+    }
+
+    /// A file protocol's request settled: its `open_gate` and `close_gate`
+    /// effects change the gates of the party they name, if that party is
+    /// still the run that asked or was asked (as the team applies them).
+    fn file_gates(&mut self, id: &RequestId, kind: RequestKind, approve: bool) {
+        let Some((_, p)) = self.protocols.protocol_of(kind) else { return };
+        let Some(r) = self.requests.get(id) else { return };
+        let effects = if approve { &p.on_approve } else { &p.on_reject };
+        let mut changes = Vec::new();
+        for e in effects {
+            let (g, party, closed) = match *e {
+                Effect::OpenGate(g, party) => (g, party, false),
+                Effect::CloseGate(g, party) => (g, party, true),
+                Effect::Exit(_) => continue,
+            };
+            let (agent, bound) = match party {
+                Party::Requester => (r.requester.clone(), r.asked_by),
+                Party::Addressee => (Some(r.addressee.clone()), r.addressed),
+            };
+            if let Some(agent) = agent.filter(|a| self.incarnation(a) == bound) {
+                changes.push((agent, g, closed));
+            }
+        }
+        for (agent, g, closed) in changes {
+            let gates = self.closed.entry(agent.clone()).or_default();
+            if closed {
+                gates.insert(g);
+            } else {
+                gates.remove(&g);
+            }
+            if gates.is_empty() {
+                self.closed.remove(&agent);
+            }
         }
     }
 
@@ -522,10 +618,10 @@ impl Checker {
                 Breach::DuplicateDelivered { fault: f.at(), from, request: id.clone(), to: message.to.clone(), recorded: r.settled },
             ),
             (Some(r), _) if r.answered => (ViolationKind::SecondAnswer, Breach::SecondAnswer { from, request: id.clone() }),
-            // Its deadline settled it: an answer now is a second one.
+            // Its deadline settled it: nobody answers an expired request.
             (Some(r), _) if r.expired => {
                 r.answered = true;
-                (ViolationKind::SecondAnswer, Breach::SecondAnswer { from, request: id.clone() })
+                (ViolationKind::AnswerAfterExpiry, Breach::AnswerAfterExpiry { from, request: id.clone(), kind })
             }
             (Some(r), _) => {
                 r.answered = true;

@@ -14,8 +14,8 @@
 //! runtime's tools are generated from it; the switch of the team onto it is
 //! the next step of issue 26). Today
 //! the command line's `--check` reads a loaded file, and the explorer
-//! checks a file's `[[property]]` entries on the built-in scenarios
-//! (`monitor`).
+//! checks a file's `[[property]]` entries on the built-in scenarios and on
+//! the file's own team, over its own protocols (`monitor`).
 
 pub mod builtin;
 pub mod diff;

@@ -25,6 +25,8 @@ pub fn kind(cat: &Catalog, k: ViolationKind) -> String {
         ViolationKind::AnswerLost => "violation-answer-lost",
         ViolationKind::DuplicateDelivered => "violation-duplicate-delivered",
         ViolationKind::ActAfterShutdownApproved => "violation-act-after-shutdown",
+        ViolationKind::GatedToolWhileClosed => "violation-gated-tool-while-closed",
+        ViolationKind::AnswerAfterExpiry => "violation-answer-after-expiry",
     })
 }
 
@@ -170,6 +172,16 @@ pub fn breach(cat: &Catalog, b: &Breach) -> String {
                 to = who(cat, to)
             )
         }
+        Breach::GatedToolWhileClosed { agent, tool, gate } => {
+            tr!(cat, "finding-gated-tool", agent = who(cat, agent), tool = tool.as_str(), gate = gate.as_str())
+        }
+        Breach::AnswerAfterExpiry { from, request: id, kind } => tr!(
+            cat,
+            "finding-answer-after-expiry",
+            from = who(cat, from),
+            kind = kind_word(cat, *kind),
+            request = request(cat, id.as_ref())
+        ),
     }
 }
 
@@ -295,6 +307,12 @@ mod tests {
                 request: id.clone(),
                 fault: f,
                 to: alice.clone(),
+            },
+            Breach::GatedToolWhileClosed { agent: alice.clone(), tool: "write_file".into(), gate: "build".into() },
+            Breach::AnswerAfterExpiry {
+                from: bob.clone(),
+                request: Some(id.clone()),
+                kind: RequestKind::File(crate::protocol::FileKind::unresolved("claim").unwrap_or_else(|| unreachable!())),
             },
         ];
         for recorded in [Some(RequestStatus::Approved), None] {

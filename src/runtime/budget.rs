@@ -93,6 +93,27 @@ impl Budget {
     }
 }
 
+impl Budget {
+    /// A budget as a trace, a snapshot or a link records it, checked as the
+    /// Settings form checks a typed one.
+    pub fn from_limit(limit: &BudgetLimit) -> Result<Budget, BudgetError> {
+        let read = match *limit {
+            BudgetLimit::Tokens(n) => Budget::tokens(&n.to_string()),
+            BudgetLimit::Microdollars(m) => Budget::dollars(&(m as f64 / 1_000_000.0).to_string()),
+        };
+        read?.ok_or(BudgetError::NotPositive)
+    }
+
+    /// The amount as typed in Settings: "50000" tokens, "0.5" dollars
+    /// (`tokens` and `dollars` read it back).
+    pub fn typed(&self) -> String {
+        match self {
+            Budget::Tokens(n) => n.to_string(),
+            Budget::Dollars(d) => d.to_string(),
+        }
+    }
+}
+
 impl fmt::Display for Budget {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -402,6 +423,17 @@ mod tests {
         assert_eq!(Budget::tokens("12.5"), Err(BudgetError::NotWhole));
         assert_eq!(Budget::tokens("1e12"), Err(BudgetError::TooLarge));
         assert_eq!(Budget::dollars("1000000"), Err(BudgetError::TooLarge));
+        // Recorded budgets (a snapshot's, a link's) pass the same checks.
+        for budget in [Budget::Tokens(1), Budget::Tokens(50_000), Budget::Dollars(0.5), Budget::Dollars(2.25)] {
+            assert_eq!(Budget::from_limit(&budget.limit()), Ok(budget));
+            let typed = budget.typed();
+            let read = if matches!(budget, Budget::Tokens(_)) { Budget::tokens(&typed) } else { Budget::dollars(&typed) };
+            assert_eq!(read, Ok(Some(budget)), "{typed}");
+        }
+        assert_eq!(Budget::from_limit(&BudgetLimit::Tokens(0)), Err(BudgetError::NotPositive));
+        assert_eq!(Budget::from_limit(&BudgetLimit::Microdollars(0)), Err(BudgetError::NotPositive));
+        assert_eq!(Budget::from_limit(&BudgetLimit::Tokens(u64::MAX)), Err(BudgetError::TooLarge));
+        assert_eq!(Budget::from_limit(&BudgetLimit::Microdollars(u64::MAX)), Err(BudgetError::TooLarge));
         for e in [BudgetError::NotANumber("x".into()), BudgetError::NotPositive, BudgetError::NotWhole, BudgetError::TooLarge] {
             assert!(e.to_string().contains("budget"), "{e}");
         }

@@ -41,7 +41,9 @@ pub fn TracePanel() -> impl IntoView {
             .snapshot
             .with_untracked(|snap| crate::view::cost::run_model(snap.as_ref()))
             .and_then(|m| s.settings.prices.with_untracked(|t| t.price_of(&m).cloned()));
-        let svg = |t, cursor| export::svg_of_run_priced(l.cat_untracked(), t, cursor, "Team Protocols Playground", price.as_ref());
+        let svg = |t: &crate::protocol::Trace, cursor| {
+            export::svg_of_run_priced(l.cat_untracked(), t, cursor, "Team Protocols Playground", price.as_ref())
+        };
         let (text, name, mime) = s.run.trace.with_untracked(|t| match format {
             "json" => (export::trace_json(t), "trace.json", "application/json"),
             "mermaid" => (export::mermaid(t), "trace.mmd", "text/plain"),

@@ -44,7 +44,9 @@ pub fn BudgetField() -> impl IntoView {
     let dollars = RwSignal::new(matches!(s.settings.budget.get_untracked(), Some(Budget::Dollars(_))));
     // What was typed last: read again when the unit changes. The field
     // keeps what was typed (a refused value stays on screen).
-    let text = RwSignal::new(s.settings.budget.get_untracked().map(|b| b.typed()).unwrap_or_default());
+    let typed = s.settings.budget.get_untracked().map(|b| b.typed()).unwrap_or_default();
+    let text = RwSignal::new(typed.clone());
+    let field = NodeRef::<leptos::html::Input>::new();
     let parsed = move || {
         let typed = text.get_untracked();
         if dollars.get_untracked() {
@@ -59,8 +61,12 @@ pub fn BudgetField() -> impl IntoView {
     Effect::new(move |_| {
         let budget = s.settings.budget.get();
         if parsed() != Ok(budget) {
+            let typed = budget.map(|b| b.typed()).unwrap_or_default();
             dollars.set(matches!(budget, Some(Budget::Dollars(_))));
-            text.set(budget.map(|b| b.typed()).unwrap_or_default());
+            if let Some(input) = field.get_untracked() {
+                input.set_value(&typed);
+            }
+            text.set(typed);
         }
     });
     let read = move || match parsed() {
@@ -88,7 +94,7 @@ pub fn BudgetField() -> impl IntoView {
             <div class="budget-row">
                 <input type="text" inputmode="decimal" aria-label=move || l.t("ui-budget-amount") placeholder=move || l.t("ui-budget-none")
                     aria-invalid=move || s.settings.invalid.with(|m| m.contains_key("budget")).to_string()
-                    prop:value=move || text.get() on:change=set_text/>
+                    node_ref=field value=typed on:change=set_text/>
                 <select aria-label=move || l.t("ui-budget-unit") on:change=set_unit>
                     <option value="tokens" selected=move || !dollars.get()>{move || l.t("ui-budget-tokens")}</option>
                     <option value="dollars" selected=move || dollars.get()>{move || l.t("ui-budget-dollars")}</option>

@@ -1259,63 +1259,74 @@ fn budgeted(budget: Budget, rates: Option<Rates>) -> Run {
     run
 }
 
+/// Checks a run `budgeted` stopped against the same run without a budget:
+/// the stop is the last event, the run stopped as Stop stops, it is the
+/// full run's prefix, the held-back call was never made, and the run never
+/// spent more than its cap. Returns whether alice was still working.
+fn check_stopped_under_cap(run: &Run, full: &Trace, cap: u64, ctx: &str) -> bool {
+    let trace = run.rt.trace();
+    let entries = trace.entries();
+    let (last, before) = entries.split_last().expect("the run recorded something");
+    let Event::BudgetReached { agent, limit, spent, expected, unpriced } = &last.event else {
+        panic!("{ctx}: the budget's stop is the last event, got {:?}", last.event)
+    };
+    // Stopped as Stop stops: every loop ended, every task gone, nothing
+    // more released or accepted.
+    assert!(run.rt.is_stopped(), "{ctx}");
+    assert_eq!(run.rt.live_tasks(), 0, "{ctx}: runtime tasks");
+    assert_eq!(run.ex.live_tasks(), 0, "{ctx}: executor tasks");
+    assert_eq!(run.rt.submit_prompt("again"), Err(RuntimeError::Stopped), "{ctx}");
+    // The stop is before the call: the run is the full run's prefix, and
+    // the call held back was never made.
+    assert_eq!(full.entries()[..before.len()], *before, "{ctx}: the stopped run is a prefix of the full run");
+    assert!(
+        matches!(&full.entries()[before.len()].event, Event::ModelCalled { agent: a } if a == agent),
+        "{ctx}: {agent}'s call is what was held back"
+    );
+    // The rule: what the run spent never passes its cap, and the call held
+    // back could have passed it.
+    let so_far: u64 = before.iter().map(|e| tokens_of(&e.event)).sum();
+    assert!(so_far <= cap, "{ctx}: the run spent {so_far}, past its cap");
+    assert_eq!((*limit, *spent, *unpriced), (BudgetLimit::Tokens(cap), so_far, false), "{ctx}");
+    assert!(spent + expected > cap, "{ctx}: the held-back call could have passed the cap ({spent} + {expected})");
+    // No tool half run; the trace replays (import carries the stop).
+    let calls = before.iter().filter(|e| matches!(e.event, Event::ToolCalled { .. })).count();
+    let returns = before.iter().filter(|e| matches!(e.event, Event::ToolReturned { .. })).count();
+    assert_eq!(calls, returns, "{ctx}: every ToolCalled has its ToolReturned");
+    assert!(run.silent_changes.borrow().is_empty(), "{ctx}");
+    assert_eq!(Team::replay(&trace).unwrap().state().clone(), run.state(), "{ctx}: replay equals the live state");
+    let json = trace.to_json();
+    assert!(json.contains("\"budget_reached\""), "{ctx}");
+    assert_eq!(Trace::from_json(&json).unwrap(), trace, "{ctx}: the stop survives export and import");
+    let exported = team_protocols::view::export::trace_json(&trace);
+    assert_eq!(team_protocols::view::export::import_json(&exported).unwrap(), trace, "{ctx}: the page's import reads it back");
+    run.status("alice") == Some(MemberStatus::Working)
+}
+
 #[test]
-fn a_token_budget_stops_the_run_before_the_call_that_would_pass_it_with_a_teammate_still_working() {
+fn a_run_a_token_budget_stops_never_spent_more_than_the_budget_and_the_held_back_call_is_never_made() {
     let full = run_live(scenarios::SHUTDOWN, SEED).rt.trace();
     let total: u64 = full.entries().iter().map(|e| tokens_of(&e.event)).sum();
-    let mut stopped_with_a_teammate_working = 0;
-    for cap in [total / 5, total / 3, total / 2, total * 2 / 3, total * 4 / 5] {
+    // From a cap below the first call's bound (the prompt plus max_tokens)
+    // to one that lets the whole run finish, every 97 tokens.
+    let max_out = u64::from(RuntimeConfig::default().max_tokens);
+    let (mut stopped, mut finished, mut with_alice_working) = (0, 0, 0);
+    let mut cap = 1;
+    while cap <= total + 3 * max_out {
         let run = budgeted(Budget::Tokens(cap), None);
-        let ctx = format!("cap {cap} of {total}");
-        let trace = run.rt.trace();
-        let entries = trace.entries();
-        let (last, before) = entries.split_last().expect("the run recorded something");
-        let Event::BudgetReached { agent, limit, spent, expected, unpriced } = &last.event else {
-            panic!("{ctx}: the budget's stop is the last event, got {:?}", last.event)
-        };
-        // Stopped as Stop stops: every loop ended, every task gone, nothing
-        // more released or accepted.
-        assert!(run.rt.is_stopped(), "{ctx}");
-        assert_eq!(run.rt.live_tasks(), 0, "{ctx}: runtime tasks");
-        assert_eq!(run.ex.live_tasks(), 0, "{ctx}: executor tasks");
-        assert_eq!(run.rt.submit_prompt("again"), Err(RuntimeError::Stopped), "{ctx}");
-        // The stop is before the call: the run is the full run's prefix, and
-        // the call that would pass the cap was never made.
-        assert_eq!(full.entries()[..before.len()], *before, "{ctx}: the stopped run is a prefix of the full run");
-        assert!(!matches!(full.entries()[before.len()].event, Event::BudgetReached { .. }));
-        assert!(
-            matches!(&full.entries()[before.len()].event, Event::ModelCalled { agent: a } if a == agent),
-            "{ctx}: {agent}'s call is what was held back"
-        );
-        // What it recorded is what the run spent, and the call would pass the cap.
-        let so_far: u64 = before.iter().map(|e| tokens_of(&e.event)).sum();
-        assert_eq!((*limit, *spent, *unpriced), (BudgetLimit::Tokens(cap), so_far, false), "{ctx}");
-        let previous = before.iter().rev().find(|e| matches!(&e.event, Event::ModelReplied { agent: a, .. } if a == agent));
-        assert_eq!(*expected, previous.map_or(0, |e| tokens_of(&e.event)), "{ctx}: expected is the agent's previous call");
-        assert!(spent + expected > cap || *spent >= cap, "{ctx}: the call would have passed the cap");
-        // Every call made went while the run was under its cap (an agent's
-        // first call is expected to cost nothing, so a run may end past it).
-        let mut sum = 0;
-        for e in before {
-            assert!(!matches!(e.event, Event::ModelCalled { .. }) || sum < cap, "{ctx}: a call at #{} went with {sum} spent", e.seq);
-            sum += tokens_of(&e.event);
+        let stopped_here = run.rt.trace().entries().last().is_some_and(|e| matches!(e.event, Event::BudgetReached { .. }));
+        if stopped_here {
+            stopped += 1;
+            with_alice_working += usize::from(check_stopped_under_cap(&run, &full, cap, &format!("cap {cap} of {total}")));
+        } else {
+            run.assert_finished();
+            assert_eq!(run.rt.trace().to_json(), full.to_json(), "cap {cap}: a budget never reached leaves no trace");
+            finished += 1;
         }
-        // No tool half run; the trace replays (import carries the stop).
-        let calls = before.iter().filter(|e| matches!(e.event, Event::ToolCalled { .. })).count();
-        let returns = before.iter().filter(|e| matches!(e.event, Event::ToolReturned { .. })).count();
-        assert_eq!(calls, returns, "{ctx}: every ToolCalled has its ToolReturned");
-        assert!(run.silent_changes.borrow().is_empty(), "{ctx}");
-        assert_eq!(Team::replay(&trace).unwrap().state().clone(), run.state(), "{ctx}: replay equals the live state");
-        let json = trace.to_json();
-        assert!(json.contains("\"budget_reached\""), "{ctx}");
-        assert_eq!(Trace::from_json(&json).unwrap(), trace, "{ctx}: the stop survives export and import");
-        let exported = team_protocols::view::export::trace_json(&trace);
-        assert_eq!(team_protocols::view::export::import_json(&exported).unwrap(), trace, "{ctx}: the page's import reads it back");
-        if run.status("alice") == Some(MemberStatus::Working) {
-            stopped_with_a_teammate_working += 1;
-        }
+        cap += 97;
     }
-    assert!(stopped_with_a_teammate_working > 0, "some cap stops the run while alice is still working");
+    assert!(stopped > 50 && finished > 10, "the caps cover stops and finished runs: {stopped} stopped, {finished} finished");
+    assert!(with_alice_working > 0, "some cap stops the run while alice is still working");
 }
 
 #[test]
@@ -1352,7 +1363,7 @@ fn a_dollar_budget_is_priced_at_the_rates_and_without_a_price_no_call_is_made() 
 fn a_run_under_its_budget_is_the_run_without_one() {
     let full = run_live(scenarios::SHUTDOWN, SEED).rt.trace();
     let total: u64 = full.entries().iter().map(|e| tokens_of(&e.event)).sum();
-    let run = budgeted(Budget::Tokens(total * 3), None);
+    let run = budgeted(Budget::Tokens(total * 3 + 10 * u64::from(RuntimeConfig::default().max_tokens)), None);
     run.assert_finished();
     assert_eq!(run.rt.trace().to_json(), full.to_json(), "a budget that is never reached leaves no trace");
 }

@@ -2,7 +2,8 @@
 //! the budget in Settings (a bad one refused and blocking Run, a good one
 //! stopping the run with a banner that names the limit and the event) and
 //! the price table (an edit kept across a reload, a bad price refused, a
-//! reset to the dated defaults).
+//! reset to the dated defaults), the budget and the run it stopped after a
+//! reload and through share links.
 //!
 //! Each test mounts its own App through a `web_page::Page` (clean storage,
 //! no fragment); every wait is a bounded poll on its condition.
@@ -12,7 +13,7 @@ mod web_page;
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_page::{until, Page};
+use web_page::{set_hash, until, Page};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -95,23 +96,26 @@ async fn a_zero_negative_or_nonsense_budget_is_refused_and_blocks_run_and_a_toke
     leptos::task::tick().await;
     assert!(banner(&host).contains("budget"), "{}", banner(&host));
     assert!(all(&host, "g.msg").is_empty(), "nothing ran");
-    // 1,500 tokens: the scripted shutdown spends more, so its budget stops it.
+    // 10,000 tokens: each call is counted at its prompt plus max_tokens
+    // (8,000), so the scripted shutdown's budget stops it part way.
     dismiss(&host);
-    type_into(&host, "Budget amount", "1500");
+    type_into(&host, "Budget amount", "10000");
     leptos::task::tick().await;
     assert_eq!(input(&host, "Budget amount").get_attribute("aria-invalid").as_deref(), Some("false"));
     assert_eq!(banner(&host), "");
     click(&host, "[data-scenario=shutdown]");
     until("the budget's banner", || !all(&host, ".banner-budget").is_empty()).await;
     let words = texts(&host, ".banner-budget").join(" ");
-    assert!(words.starts_with("The budget of 1.5k tokens stopped the run at event #"), "{words}");
-    assert!(words.contains("model call"), "{words}");
+    assert!(words.starts_with("The budget of 10k tokens stopped the run at event #"), "{words}");
+    assert!(words.contains("model call, which could take up to "), "{words}");
+    assert!(!all(&host, "g.msg").is_empty(), "the run got under way before its budget stopped it");
     assert!(!all(&host, ".banner.budget-end").is_empty(), "the diagram marks the stop like the run's end");
     let log = texts(&host, ".event-log .log-title");
     assert!(log.iter().any(|t| t == "Budget reached"), "the event log has the stop: {log:?}");
     // Back one event: the banner is about the run as of the cursor.
     button(&host, "Back").click();
     until("the banner to go with the cursor", || all(&host, ".banner-budget").is_empty()).await;
+    page.unmount(&host);
 }
 
 #[wasm_bindgen_test]
@@ -128,6 +132,95 @@ async fn a_dollar_budget_on_a_model_without_a_price_stops_before_the_first_call(
     let words = texts(&host, ".banner-budget").join(" ");
     assert!(words.contains("$2.00") && words.contains("no price"), "the scripted model is never priced: {words}");
     assert!(all(&host, "g.msg").is_empty(), "no model call, no message");
+    page.unmount(&host);
+}
+
+fn unit(host: &web_sys::HtmlElement) -> String {
+    let el: web_sys::HtmlSelectElement = host.query_selector("[aria-label='Budget unit']").unwrap().unwrap().unchecked_into();
+    el.value()
+}
+
+fn share_link(host: &web_sys::HtmlElement) -> String {
+    input(host, "Share link").value()
+}
+
+#[wasm_bindgen_test]
+async fn the_budget_and_the_run_it_stopped_come_back_after_a_reload_with_the_same_banner() {
+    let page = Page::start();
+    let first = page.mount();
+    leptos::task::tick().await;
+    type_into(&first, "Budget amount", "10000");
+    click(&first, "[data-scenario=shutdown]");
+    until("the budget's banner", || !all(&first, ".banner-budget").is_empty()).await;
+    let words = texts(&first, ".banner-budget");
+    let arrows = all(&first, "g.msg").len();
+    page.unmount(&first);
+    let second = page.mount_keeping_storage();
+    leptos::task::tick().await;
+    until("the restored run", || all(&second, "g.msg").len() == arrows).await;
+    until("the banner back", || texts(&second, ".banner-budget") == words).await;
+    assert_eq!((input(&second, "Budget amount").value(), unit(&second)), ("10000".to_string(), "tokens".to_string()), "the budget is kept");
+    // A dollar budget, too (the scripted model has no price: it stops at once).
+    choose(&second, "Budget unit", "dollars");
+    type_into(&second, "Budget amount", "0.5");
+    click(&second, "[data-scenario=shutdown]");
+    until("the dollar budget's banner", || texts(&second, ".banner-budget").join(" ").contains("$0.50")).await;
+    page.unmount(&second);
+    let third = page.mount_keeping_storage();
+    leptos::task::tick().await;
+    until("the dollar budget back", || input(&third, "Budget amount").value() == "0.5").await;
+    assert_eq!(unit(&third), "dollars");
+    page.unmount(&third);
+}
+
+#[wasm_bindgen_test]
+async fn a_share_link_carries_the_budget_and_a_run_it_stopped_opens_with_the_same_banner() {
+    let page = Page::start();
+    let first = page.mount();
+    leptos::task::tick().await;
+    // A run its budget stopped travels as its trace, which holds the stop.
+    type_into(&first, "Budget amount", "10000");
+    click(&first, "[data-scenario=shutdown]");
+    until("the budget's banner", || !all(&first, ".banner-budget").is_empty()).await;
+    let words = texts(&first, ".banner-budget");
+    until("the share link", || share_link(&first).contains('#')).await;
+    let fragment = share_link(&first).split_once('#').unwrap().1.to_string();
+    assert!(fragment.starts_with("trace="), "{fragment}");
+    page.unmount(&first);
+    set_hash(&fragment).await;
+    let opened = page.mount();
+    leptos::task::tick().await;
+    set_hash("").await;
+    until("the shared run's banner", || texts(&opened, ".banner-budget") == words).await;
+    // A scenario run its budget let finish names the budget in its link.
+    type_into(&opened, "Budget amount", "50000");
+    click(&opened, "[data-scenario=shutdown]");
+    until("the scenario link", || share_link(&opened).contains("#scenario=")).await;
+    let link = share_link(&opened);
+    assert!(link.ends_with("#scenario=shutdown&seed=2026&budget=tokens:50000"), "{link}");
+    let arrows = all(&opened, "g.msg").len();
+    page.unmount(&opened);
+    let fragment = link.split_once('#').unwrap().1.to_string();
+    set_hash(&fragment).await;
+    let again = page.mount();
+    leptos::task::tick().await;
+    set_hash("").await;
+    until("the rerun", || share_link(&again).contains("#scenario=") && all(&again, "g.msg").len() == arrows).await;
+    assert_eq!(
+        (input(&again, "Budget amount").value(), unit(&again)),
+        ("50000".to_string(), "tokens".to_string()),
+        "the link's budget is on the form"
+    );
+    assert!(all(&again, ".banner-budget").is_empty(), "under its budget, no stop");
+    // A link with a nonsense budget is refused with a sentence.
+    page.unmount(&again);
+    set_hash("scenario=shutdown&seed=2026&budget=tokens:0").await;
+    let bad = page.mount();
+    leptos::task::tick().await;
+    set_hash("").await;
+    until("the refusal", || banner(&bad).contains("budget")).await;
+    assert!(banner(&bad).contains("more than zero"), "{}", banner(&bad));
+    page.unmount(&bad);
 }
 
 #[wasm_bindgen_test]
@@ -175,4 +268,5 @@ async fn an_edited_price_survives_a_reload_a_bad_one_is_refused_and_reset_brings
     let third = page.mount_keeping_storage();
     leptos::task::tick().await;
     assert_eq!(input(&third, sonnet_input).value(), "3", "the reset is kept too");
+    page.unmount(&third);
 }

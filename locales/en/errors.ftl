@@ -11,6 +11,7 @@ error-link-not-text = the link's trace could not be unpacked: it is not text
 error-link-seed = the link's seed '{ $seed }' is not a whole number from 0 to 18446744073709551615
 error-link-trace = the link's trace is not valid: { $error }
 error-link-faults = the link's fault rules are not valid: { $error }
+error-link-budget = the link's budget is not valid: { $error }
 error-link-too-long = this run is too large to share as a link ({ $count } characters); export it as JSON instead
 error-share-running = The share link appears when the run ends.
 error-share-empty = The share link appears once something has run.

@@ -11,6 +11,7 @@ error-link-not-text = la traccia del link non si può decomprimere: non è testo
 error-link-seed = il seed del link '{ $seed }' non è un numero intero da 0 a 18446744073709551615
 error-link-trace = la traccia del link non è valida: { $error }
 error-link-faults = le regole di guasto del link non sono valide: { $error }
+error-link-budget = il budget del link non è valido: { $error }
 error-link-too-long = questa esecuzione è troppo grande per un link ({ $count } caratteri); esportala invece come JSON
 error-share-running = Il link di condivisione compare quando l'esecuzione finisce.
 error-share-empty = Il link di condivisione compare dopo che qualcosa è stato eseguito.

@@ -10,6 +10,7 @@ error-link-not-text = リンクのトレースを展開できませんでした�
 error-link-seed = リンクのシード「{ $seed }」は 0 から 18446744073709551615 までの整数ではありません
 error-link-trace = リンクのトレースが正しくありません：{ $error }
 error-link-faults = リンクの障害ルールが正しくありません：{ $error }
+error-link-budget = リンクの予算が正しくありません：{ $error }
 error-link-too-long = この実行はリンクで共有するには大きすぎます（{ $count } 文字）。代わりに JSON でエクスポートしてください
 error-share-running = 共有リンクは実行が終わると表示されます。
 error-share-empty = 共有リンクは何かを実行すると表示されます。

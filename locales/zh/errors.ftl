@@ -10,6 +10,7 @@ error-link-not-text = 无法解开链接中的轨迹：它不是文本
 error-link-seed = 链接中的种子“{ $seed }”不是 0 到 18446744073709551615 之间的整数
 error-link-trace = 链接中的轨迹无效：{ $error }
 error-link-faults = 链接中的故障规则无效：{ $error }
+error-link-budget = 链接中的预算无效：{ $error }
 error-link-too-long = 这次运行太大，无法用链接分享（{ $count } 个字符）；请改为导出 JSON
 error-share-running = 运行结束后会出现分享链接。
 error-share-empty = 运行过一次之后会出现分享链接。

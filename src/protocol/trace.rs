@@ -268,8 +268,9 @@ pub enum Event {
         /// What the run had spent, in the limit's unit (tokens, or
         /// millionths of a dollar).
         spent: u64,
-        /// What the call was expected to spend, in the same unit (the
-        /// agent's previous call).
+        /// What the held-back call could spend at most, in the same unit
+        /// (`runtime::budget::NextCall`: its prompt's size and
+        /// `max_tokens`). Older traces carry the agent's previous call.
         expected: u64,
         /// A dollar budget on a model the price table has no price for: no
         /// call's cost can be told, so none was made.

@@ -1,16 +1,18 @@
 //! The run's budget: a cap on tokens or on dollars per run, and the
 //! decision, before each model call, whether that call may go. A call may
-//! go when what the run spent plus what the call is expected to spend stays
-//! within the cap; the call is expected to spend what its agent's previous
-//! call did (nothing is known of an agent's first call, so it is expected
-//! to spend nothing and goes while the run is under the cap).
+//! go when what the run spent plus the most this call may spend
+//! (`NextCall`: its prompt's size, estimated as the scripted model
+//! estimates usage, and its `max_tokens`) stays within the cap. The
+//! runtime makes one model call at a time (an agent holds the baton
+//! through its call, `runtime::scheduler`), so every earlier reply is
+//! counted when the next call is decided, and a run a budget stops has
+//! never spent more than its budget.
 //!
 //! Owns the budget's reading (refusals phrased for the Settings form) and
 //! the decision. Pure, like `model::retry`: inputs in, a decision out; it
 //! must not look at the clock, the trace or the page. The world holds a
 //! `Meter` (the sums), asks it before each call and carries out a stop.
 
-use std::collections::BTreeMap;
 use std::fmt;
 
 use crate::model::Usage;
@@ -91,6 +93,27 @@ impl Budget {
     }
 }
 
+impl Budget {
+    /// A budget as a trace, a snapshot or a link records it, checked as the
+    /// Settings form checks a typed one.
+    pub fn from_limit(limit: &BudgetLimit) -> Result<Budget, BudgetError> {
+        let read = match *limit {
+            BudgetLimit::Tokens(n) => Budget::tokens(&n.to_string()),
+            BudgetLimit::Microdollars(m) => Budget::dollars(&(m as f64 / 1_000_000.0).to_string()),
+        };
+        read?.ok_or(BudgetError::NotPositive)
+    }
+
+    /// The amount as typed in Settings: "50000" tokens, "0.5" dollars
+    /// (`tokens` and `dollars` read it back).
+    pub fn typed(&self) -> String {
+        match self {
+            Budget::Tokens(n) => n.to_string(),
+            Budget::Dollars(d) => d.to_string(),
+        }
+    }
+}
+
 impl fmt::Display for Budget {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -100,18 +123,56 @@ impl fmt::Display for Budget {
     }
 }
 
-/// What the run has spent so far, and what the calling agent's previous
-/// call spent.
+/// The most a model call about to be made can cost, told from its request
+/// before it is sent: the prompt (system, tools and conversation, as JSON)
+/// at about four characters a token — the estimate the scripted model's
+/// usage gives, `model::json_len` over 4 rounded up — and the reply at
+/// most `max_tokens`, the request's own limit, which a provider never
+/// exceeds. The reply's bound is the request's limit, not the agent's
+/// largest reply so far: only a bound lets the rule hold that a run a
+/// budget stops never spent more than its budget. A provider's own count
+/// of the prompt may differ from four characters a token; the scripted
+/// model's is exactly this estimate.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NextCall {
+    /// The prompt's tokens, estimated.
+    pub input_tokens: u64,
+    /// The most tokens the reply may use (`max_tokens`).
+    pub max_output_tokens: u64,
+}
+
+impl NextCall {
+    /// The call whose request is `request_chars` long as JSON and whose
+    /// reply may use `max_tokens`.
+    pub fn of_request(request_chars: usize, max_tokens: u32) -> Self {
+        NextCall { input_tokens: request_chars.div_ceil(4) as u64, max_output_tokens: u64::from(max_tokens) }
+    }
+
+    /// Its tokens at most.
+    pub fn tokens(&self) -> u64 {
+        self.input_tokens.saturating_add(self.max_output_tokens)
+    }
+
+    /// Its dollars at most at `rates`: the prompt priced at the dearest of
+    /// the prompt's buckets (a provider may write it to its cache, which
+    /// costs more than reading it fresh), the reply at the output price.
+    pub fn dollars(&self, rates: &Rates) -> f64 {
+        let prompt = rates.input.max(rates.cache_read).max(rates.cache_write);
+        (self.input_tokens as f64 * prompt + self.max_output_tokens as f64 * rates.output) / 1_000_000.0
+    }
+}
+
+/// What the run has spent so far, and what the next call may spend.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Spent {
-    /// Tokens of every bucket, the whole run.
+    /// Tokens of every bucket the replies so far used, the whole run.
     pub tokens: u64,
     /// Dollars, the whole run; `None` when the run's model has no price.
     pub dollars: Option<f64>,
-    /// Tokens of the agent's previous call (0 before its first).
-    pub last_call_tokens: u64,
-    /// Dollars of the agent's previous call (0 before its first).
-    pub last_call_dollars: f64,
+    /// Tokens the next call may use at most.
+    pub next_tokens: u64,
+    /// Dollars the next call may cost at most (0 without a price).
+    pub next_dollars: f64,
 }
 
 /// Whether the next model call may go.
@@ -125,7 +186,7 @@ pub enum Decision {
         limit: Budget,
         /// What the run spent so far, in the budget's unit.
         spent: f64,
-        /// What the call is expected to spend, in the budget's unit.
+        /// What this call may spend at most, in the budget's unit.
         expected: f64,
     },
     /// A dollar budget, but the run's model has no price: the run cannot
@@ -136,14 +197,18 @@ pub enum Decision {
     },
 }
 
-/// The decision before a model call.
+/// The decision before a model call: it goes when what the run spent plus
+/// what this call may spend at most stays within the cap. Every call that
+/// went was within the cap at its worst, so the run never spends more than
+/// its budget (when each call spends at most its bound).
 pub fn decide(budget: Option<Budget>, spent: &Spent) -> Decision {
     match budget {
         None => Decision::Go,
         Some(limit @ Budget::Tokens(cap)) => {
-            let (so_far, next) = (spent.tokens, spent.last_call_tokens);
-            if so_far.saturating_add(next) > cap || so_far >= cap {
-                Decision::Stop { limit, spent: so_far as f64, expected: next as f64 }
+            let so_far = spent.tokens;
+            let expected = spent.next_tokens;
+            if so_far.saturating_add(expected) > cap {
+                Decision::Stop { limit, spent: so_far as f64, expected: expected as f64 }
             } else {
                 Decision::Go
             }
@@ -151,9 +216,9 @@ pub fn decide(budget: Option<Budget>, spent: &Spent) -> Decision {
         Some(limit @ Budget::Dollars(cap)) => match spent.dollars {
             None => Decision::Unpriced { limit },
             Some(so_far) => {
-                let next = spent.last_call_dollars;
-                if so_far + next > cap || so_far >= cap {
-                    Decision::Stop { limit, spent: so_far, expected: next }
+                let expected = spent.next_dollars;
+                if so_far + expected > cap {
+                    Decision::Stop { limit, spent: so_far, expected }
                 } else {
                     Decision::Go
                 }
@@ -202,34 +267,34 @@ pub struct Meter {
     pub rates: Option<Rates>,
     tokens: u64,
     dollars: f64,
-    /// Each agent's previous call: tokens and dollars.
-    last: BTreeMap<AgentName, (u64, f64)>,
 }
 
 impl Meter {
     /// A meter with nothing spent.
     pub fn new(budget: Budget, rates: Option<Rates>) -> Self {
-        Meter { budget, rates, tokens: 0, dollars: 0.0, last: BTreeMap::new() }
+        Meter { budget, rates, tokens: 0, dollars: 0.0 }
     }
 
-    /// Counts `agent`'s reply.
-    pub fn record(&mut self, agent: &AgentName, usage: &Usage) {
-        let tokens = tokens_of(usage);
-        let dollars = self.rates.map_or(0.0, |r| r.dollars(usage));
-        self.tokens = self.tokens.saturating_add(tokens);
-        self.dollars += dollars;
-        self.last.insert(agent.clone(), (tokens, dollars));
+    /// Counts a reply.
+    pub fn record(&mut self, usage: &Usage) {
+        self.tokens = self.tokens.saturating_add(tokens_of(usage));
+        self.dollars += self.rates.map_or(0.0, |r| r.dollars(usage));
     }
 
-    /// What was spent, as `decide` reads it, before `agent`'s next call.
-    pub fn spent(&self, agent: &AgentName) -> Spent {
-        let (last_call_tokens, last_call_dollars) = self.last.get(agent).copied().unwrap_or((0, 0.0));
-        Spent { tokens: self.tokens, dollars: self.rates.map(|_| self.dollars), last_call_tokens, last_call_dollars }
+    /// What was spent, and what a call bounded by `next` may spend, as
+    /// `decide` reads it.
+    pub fn spent(&self, next: &NextCall) -> Spent {
+        Spent {
+            tokens: self.tokens,
+            dollars: self.rates.map(|_| self.dollars),
+            next_tokens: next.tokens(),
+            next_dollars: self.rates.map_or(0.0, |r| next.dollars(&r)),
+        }
     }
 
-    /// Whether `agent`'s next call may go.
-    pub fn decide(&self, agent: &AgentName) -> Decision {
-        decide(Some(self.budget), &self.spent(agent))
+    /// Whether a call bounded by `next` may go.
+    pub fn decide(&self, next: &NextCall) -> Decision {
+        decide(Some(self.budget), &self.spent(next))
     }
 }
 
@@ -276,8 +341,8 @@ impl Decision {
 mod tests {
     use super::*;
 
-    fn spent(tokens: u64, last: u64) -> Spent {
-        Spent { tokens, dollars: None, last_call_tokens: last, last_call_dollars: 0.0 }
+    fn spent(tokens: u64, next: u64) -> Spent {
+        Spent { tokens, dollars: None, next_tokens: next, next_dollars: 0.0 }
     }
 
     #[test]
@@ -286,29 +351,61 @@ mod tests {
     }
 
     #[test]
-    fn a_call_goes_while_the_run_plus_the_agents_last_call_stays_within_the_token_cap() {
+    fn a_call_goes_while_the_run_plus_the_calls_out_plus_this_call_at_most_stay_within_the_token_cap() {
         let cap = Some(Budget::Tokens(10_000));
-        assert_eq!(decide(cap, &spent(0, 0)), Decision::Go, "the first call goes");
+        assert_eq!(decide(cap, &spent(0, 9_000)), Decision::Go, "a first call within the cap goes");
         assert_eq!(decide(cap, &spent(6_000, 4_000)), Decision::Go, "exactly at the cap is within it");
         assert_eq!(
             decide(cap, &spent(6_000, 4_001)),
             Decision::Stop { limit: Budget::Tokens(10_000), spent: 6_000.0, expected: 4_001.0 },
-            "the next call would pass the cap"
+            "the next call could pass the cap"
         );
-        assert!(
-            matches!(decide(cap, &spent(10_000, 0)), Decision::Stop { .. }),
-            "an agent's first call does not go once the cap is reached"
-        );
+        assert!(matches!(decide(cap, &spent(0, 10_001)), Decision::Stop { .. }), "a first call that could pass the cap does not go");
         assert!(matches!(decide(cap, &spent(u64::MAX, u64::MAX)), Decision::Stop { .. }), "no overflow");
     }
 
     #[test]
     fn a_dollar_cap_is_checked_in_dollars_and_needs_a_price() {
         let cap = Some(Budget::Dollars(0.50));
-        let priced = |so_far: f64, last: f64| Spent { tokens: 0, dollars: Some(so_far), last_call_tokens: 0, last_call_dollars: last };
+        let priced = |so_far: f64, next: f64| Spent { tokens: 0, dollars: Some(so_far), next_tokens: 0, next_dollars: next };
         assert_eq!(decide(cap, &priced(0.30, 0.20)), Decision::Go);
         assert_eq!(decide(cap, &priced(0.30, 0.21)), Decision::Stop { limit: Budget::Dollars(0.50), spent: 0.30, expected: 0.21 });
         assert_eq!(decide(cap, &spent(0, 0)), Decision::Unpriced { limit: Budget::Dollars(0.50) }, "no price: no call");
+    }
+
+    #[test]
+    fn the_next_call_is_bounded_by_its_prompt_at_four_characters_a_token_and_its_max_tokens() {
+        let next = NextCall::of_request(4_001, 8_000);
+        assert_eq!(next, NextCall { input_tokens: 1_001, max_output_tokens: 8_000 }, "rounded up, as the scripted model's estimate");
+        assert_eq!(next.tokens(), 9_001);
+        let rates = Rates { input: 3.0, output: 15.0, cache_read: 0.3, cache_write: 3.75 };
+        let want = (1_001.0 * 3.75 + 8_000.0 * 15.0) / 1e6;
+        assert!((next.dollars(&rates) - want).abs() < 1e-12, "the prompt at the dearest prompt price: {}", next.dollars(&rates));
+        // Whatever the reply's buckets, a reply within the bound costs no more.
+        for (read, write) in [(0, 0), (1_001, 0), (0, 1_001), (500, 501)] {
+            let usage = Usage {
+                input_tokens: 1_001 - read - write,
+                output_tokens: 8_000,
+                cache_read_tokens: read,
+                cache_write_tokens: write,
+                measured: true,
+            };
+            assert!(rates.dollars(&usage) <= next.dollars(&rates) + 1e-12);
+            assert_eq!(tokens_of(&usage), next.tokens());
+        }
+    }
+
+    #[test]
+    fn a_meter_sums_every_reply_and_prices_the_next_call_at_its_bound() {
+        let rates = Rates { input: 1.0, output: 2.0, cache_read: 0.5, cache_write: 1.0 };
+        let mut meter = Meter::new(Budget::Dollars(0.01), Some(rates));
+        let call = NextCall { input_tokens: 1_000, max_output_tokens: 2_000 };
+        assert_eq!(meter.decide(&call), Decision::Go, "$0.005 at most");
+        meter.record(&Usage::plain(1_000, 1_500));
+        assert_eq!(meter.spent(&call).tokens, 2_500);
+        assert_eq!(meter.decide(&call), Decision::Go, "$0.004 spent, $0.005 at most");
+        meter.record(&Usage::plain(1_000, 1_500));
+        assert!(matches!(meter.decide(&call), Decision::Stop { .. }), "$0.008 spent, $0.005 more could pass $0.01");
     }
 
     #[test]
@@ -326,6 +423,17 @@ mod tests {
         assert_eq!(Budget::tokens("12.5"), Err(BudgetError::NotWhole));
         assert_eq!(Budget::tokens("1e12"), Err(BudgetError::TooLarge));
         assert_eq!(Budget::dollars("1000000"), Err(BudgetError::TooLarge));
+        // Recorded budgets (a snapshot's, a link's) pass the same checks.
+        for budget in [Budget::Tokens(1), Budget::Tokens(50_000), Budget::Dollars(0.5), Budget::Dollars(2.25)] {
+            assert_eq!(Budget::from_limit(&budget.limit()), Ok(budget));
+            let typed = budget.typed();
+            let read = if matches!(budget, Budget::Tokens(_)) { Budget::tokens(&typed) } else { Budget::dollars(&typed) };
+            assert_eq!(read, Ok(Some(budget)), "{typed}");
+        }
+        assert_eq!(Budget::from_limit(&BudgetLimit::Tokens(0)), Err(BudgetError::NotPositive));
+        assert_eq!(Budget::from_limit(&BudgetLimit::Microdollars(0)), Err(BudgetError::NotPositive));
+        assert_eq!(Budget::from_limit(&BudgetLimit::Tokens(u64::MAX)), Err(BudgetError::TooLarge));
+        assert_eq!(Budget::from_limit(&BudgetLimit::Microdollars(u64::MAX)), Err(BudgetError::TooLarge));
         for e in [BudgetError::NotANumber("x".into()), BudgetError::NotPositive, BudgetError::NotWhole, BudgetError::TooLarge] {
             assert!(e.to_string().contains("budget"), "{e}");
         }

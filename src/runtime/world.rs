@@ -220,10 +220,15 @@ impl World {
         self.meter = budget.map(|b| Box::new(super::budget::Meter::new(b, rates)));
     }
 
-    /// Before `agent`'s model call: true when the budget lets it go;
-    /// otherwise records why not and stops the run.
+    /// Before `agent`'s model call: true when the budget lets it go, at the
+    /// most the call may spend (`NextCall`: its request's size and
+    /// `max_tokens`); otherwise records why not and stops the run. Without
+    /// a budget nothing is measured.
     pub(crate) fn budget_allows(&mut self, agent: &AgentName) -> bool {
-        let Some(event) = self.meter.as_ref().and_then(|m| m.decide(agent).event(agent)) else { return true };
+        let Some(meter) = self.meter.as_ref() else { return true };
+        let Some(a) = self.agents.get(agent) else { return true };
+        let next = super::budget::NextCall::of_request(a.request_chars(), a.max_tokens);
+        let Some(event) = meter.decide(&next).event(agent) else { return true };
         self.observe(event);
         self.stop();
         false
@@ -518,7 +523,7 @@ impl World {
         match &mut result {
             Ok(reply) => {
                 if let Some(meter) = &mut self.meter {
-                    meter.record(agent, &reply.usage);
+                    meter.record(&reply.usage);
                 }
                 // The reply's text as a turn has it, without copying the reply.
                 let turn = crate::model::Turn { role: crate::model::Role::Assistant, content: std::mem::take(&mut reply.content) };

@@ -233,18 +233,27 @@ pub fn budget_amount(cat: &Catalog, limit: &BudgetLimit, amount: Option<u64>) ->
 
 /// The banner of a run its budget stopped, as of the first `cursor`
 /// events (all when `None`): which limit stopped it at which event ("The
-/// budget of 2k tokens stopped the run at event #41, before alice's next
-/// model call (1.9k tokens spent)."). `None` while no budget stopped it.
+/// budget of 10k tokens stopped the run at event #41, before alice's next
+/// model call, which could take up to 8.6k tokens (1.9k tokens spent).").
+/// `None` while no budget stopped it.
 pub fn budget_banner(cat: &Catalog, trace: &Trace, cursor: Option<usize>) -> Option<String> {
     let entries = &trace.entries()[..cursor.unwrap_or(usize::MAX).min(trace.len())];
     entries.iter().find_map(|e| match &e.event {
-        Event::BudgetReached { agent, limit, spent, unpriced, .. } => {
+        Event::BudgetReached { agent, limit, spent, expected, unpriced } => {
             let who = crate::view::words::captions::who(cat, agent);
             let cap = budget_amount(cat, limit, None);
             Some(if *unpriced {
                 tr!(cat, "cost-budget-banner-unpriced", limit = cap, seq = e.seq, who = who)
             } else {
-                tr!(cat, "cost-budget-banner", limit = cap, seq = e.seq, who = who, spent = budget_amount(cat, limit, Some(*spent)))
+                tr!(
+                    cat,
+                    "cost-budget-banner",
+                    limit = cap,
+                    seq = e.seq,
+                    who = who,
+                    spent = budget_amount(cat, limit, Some(*spent)),
+                    expected = budget_amount(cat, limit, Some(*expected))
+                )
             })
         }
         _ => None,
@@ -386,12 +395,14 @@ mod tests {
     fn a_budget_stop_names_its_limit_and_its_event_in_every_language() {
         let lead = AgentName::lead();
         let alice = AgentName::parse("alice").unwrap();
-        let stop = |limit, spent, unpriced| Event::BudgetReached { agent: alice.clone(), limit, spent, expected: 0, unpriced };
-        let t = trace(vec![reply(&lead, 1000, 900, 0, 0, true), stop(BudgetLimit::Tokens(2000), 1900, false)]);
+        let stop = |limit, spent, unpriced| Event::BudgetReached { agent: alice.clone(), limit, spent, expected: 8_600, unpriced };
+        let t = trace(vec![reply(&lead, 1000, 900, 0, 0, true), stop(BudgetLimit::Tokens(10_000), 1900, false)]);
         let en = Catalog::get(Locale::En);
         assert_eq!(
             budget_banner(en, &t, None).as_deref(),
-            Some("The budget of 2k tokens stopped the run at event #1, before alice's next model call (1.9k tokens spent).")
+            Some(
+                "The budget of 10k tokens stopped the run at event #1, before alice's next model call, which could take up to 8.6k tokens (1.9k tokens spent)."
+            )
         );
         assert_eq!(budget_banner(en, &t, Some(1)), None, "not before the cursor reaches it");
         let dollars = trace(vec![stop(BudgetLimit::Microdollars(500_000), 0, true)]);
@@ -401,6 +412,10 @@ mod tests {
             let cat = Catalog::get(locale);
             for words in [budget_banner(cat, &t, None).unwrap(), budget_banner(cat, &dollars, None).unwrap()] {
                 assert!(!words.contains('⟦') && words.contains('#'), "{locale:?}: {words}");
+            }
+            let words = budget_banner(cat, &t, None).unwrap();
+            for amount in ["10k", "8.6k", "1.9k"] {
+                assert!(words.contains(amount), "{locale:?}: the cap, the call's bound and the spend: {words}");
             }
         }
     }

@@ -35,16 +35,21 @@ pub fn TracePanel() -> impl IntoView {
     // Each export fills its link with a Blob object URL (`download::offer`)
     // that the click then follows and tests read.
     let export = move |format: &'static str| {
+        // The diagram's costs at the run's model's price, as the page shows them.
+        let price = s
+            .run
+            .snapshot
+            .with_untracked(|snap| crate::view::cost::run_model(snap.as_ref()))
+            .and_then(|m| s.settings.prices.with_untracked(|t| t.price_of(&m).cloned()));
+        let svg = |t: &crate::protocol::Trace, cursor| {
+            export::svg_of_run_priced(l.cat_untracked(), t, cursor, "Team Protocols Playground", price.as_ref())
+        };
         let (text, name, mime) = s.run.trace.with_untracked(|t| match format {
             "json" => (export::trace_json(t), "trace.json", "application/json"),
             "mermaid" => (export::mermaid(t), "trace.mmd", "text/plain"),
             // The whole run: every event, as the diagram stands at its end.
-            "svg-run" => (export::svg_of_run(l.cat_untracked(), t, None, "Team Protocols Playground"), "diagram-run.svg", "image/svg+xml"),
-            _ => (
-                export::svg_of_run(l.cat_untracked(), t, s.playback.cursor.get_untracked(), "Team Protocols Playground"),
-                "diagram.svg",
-                "image/svg+xml",
-            ),
+            "svg-run" => (svg(t, None), "diagram-run.svg", "image/svg+xml"),
+            _ => (svg(t, s.playback.cursor.get_untracked()), "diagram.svg", "image/svg+xml"),
         });
         let Some(holder) = links.get() else { return };
         let Ok(Some(a)) = holder.query_selector(&format!("a[data-format={format}]")) else {

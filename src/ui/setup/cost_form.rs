@@ -10,22 +10,12 @@
 use leptos::ev;
 use leptos::prelude::*;
 
-use crate::runtime::budget::{Budget, BudgetError};
+use crate::runtime::budget::Budget;
 use crate::ui::browser::lang::lang;
 use crate::ui::state::session::Session;
 use crate::ui::state::storage;
 use crate::view::i18n::{tr, Catalog};
 use crate::view::prices::{PriceError, PriceTable};
-
-/// A refused budget, in the reader's words.
-fn budget_words(cat: &Catalog, e: &BudgetError) -> String {
-    match e {
-        BudgetError::NotANumber(text) => tr!(cat, "ui-budget-not-a-number", value = text.as_str()),
-        BudgetError::NotPositive => cat.t("ui-budget-not-positive"),
-        BudgetError::NotWhole => cat.t("ui-budget-not-whole"),
-        BudgetError::TooLarge => cat.t("ui-budget-too-large"),
-    }
-}
 
 /// A refused price, in the reader's words.
 fn price_words(cat: &Catalog, e: &PriceError) -> String {
@@ -54,25 +44,40 @@ pub fn BudgetField() -> impl IntoView {
     let dollars = RwSignal::new(matches!(s.settings.budget.get_untracked(), Some(Budget::Dollars(_))));
     // What was typed last: read again when the unit changes. The field
     // keeps what was typed (a refused value stays on screen).
-    let typed = match s.settings.budget.get_untracked() {
-        Some(Budget::Tokens(n)) => n.to_string(),
-        Some(Budget::Dollars(d)) => d.to_string(),
-        None => String::new(),
-    };
+    let typed = s.settings.budget.get_untracked().map(|b| b.typed()).unwrap_or_default();
     let text = RwSignal::new(typed.clone());
-    let read = move || {
+    let field = NodeRef::<leptos::html::Input>::new();
+    let parsed = move || {
         let typed = text.get_untracked();
-        let read = if dollars.get_untracked() { Budget::dollars(&typed) } else { Budget::tokens(&typed) };
-        match read {
-            Ok(budget) => {
-                s.settings.budget.set(budget);
-                s.settings.mark("budget", None);
+        if dollars.get_untracked() {
+            Budget::dollars(&typed)
+        } else {
+            Budget::tokens(&typed)
+        }
+    };
+    // A budget put on the form from elsewhere (the run restored after a
+    // reload, a saved run, a link) replaces what the field shows; one the
+    // field itself set reads back the same and leaves the typing alone.
+    Effect::new(move |_| {
+        let budget = s.settings.budget.get();
+        if parsed() != Ok(budget) {
+            let typed = budget.map(|b| b.typed()).unwrap_or_default();
+            dollars.set(matches!(budget, Some(Budget::Dollars(_))));
+            if let Some(input) = field.get_untracked() {
+                input.set_value(&typed);
             }
-            Err(e) => {
-                let why = budget_words(l.cat_untracked(), &e);
-                s.settings.mark("budget", Some(why.clone()));
-                s.error(why);
-            }
+            text.set(typed);
+        }
+    });
+    let read = move || match parsed() {
+        Ok(budget) => {
+            s.settings.budget.set(budget);
+            s.settings.mark("budget", None);
+        }
+        Err(e) => {
+            let why = crate::view::words::errors::budget(l.cat_untracked(), &e);
+            s.settings.mark("budget", Some(why.clone()));
+            s.error(why);
         }
     };
     let set_text = move |ev: ev::Event| {
@@ -89,7 +94,7 @@ pub fn BudgetField() -> impl IntoView {
             <div class="budget-row">
                 <input type="text" inputmode="decimal" aria-label=move || l.t("ui-budget-amount") placeholder=move || l.t("ui-budget-none")
                     aria-invalid=move || s.settings.invalid.with(|m| m.contains_key("budget")).to_string()
-                    value=typed on:change=set_text/>
+                    node_ref=field value=typed on:change=set_text/>
                 <select aria-label=move || l.t("ui-budget-unit") on:change=set_unit>
                     <option value="tokens" selected=move || !dollars.get()>{move || l.t("ui-budget-tokens")}</option>
                     <option value="dollars" selected=move || dollars.get()>{move || l.t("ui-budget-dollars")}</option>

@@ -46,8 +46,12 @@ use crate::view::words::errors;
 /// run on screen stays).
 fn open_link(s: Session, l: Lang, hash: &str) -> bool {
     match share::parse_fragment(hash) {
-        Ok(Some(share::SharedRun::Scenario { id, seed, faults })) => match scenarios::by_id(&id) {
-            Some(sc) => {
+        Ok(Some(share::SharedRun::Scenario { id, seed, faults })) => match (scenarios::by_id(&id), share::parse_budget(hash)) {
+            (_, Err(e)) => {
+                s.error(tr!(l.cat_untracked(), "ui-link-bad", error = errors::share(l.cat_untracked(), &e)));
+                false
+            }
+            (Some(sc), Ok(budget)) => {
                 // A scenario link replays on the scripted model.
                 s.settings.provider.set(Provider::Scripted);
                 s.settings.load_remembered_key();
@@ -56,10 +60,12 @@ fn open_link(s: Session, l: Lang, hash: &str) -> bool {
                     s.settings.mark("seed", None);
                 }
                 s.settings.faults.set(faults);
+                s.settings.budget.set(budget);
+                s.settings.mark("budget", None);
                 s.run_scenario(sc);
                 true
             }
-            None => {
+            (None, Ok(_)) => {
                 s.error(tr!(l.cat_untracked(), "ui-link-unknown-scenario", id = id.chars().take(40).collect::<String>()));
                 false
             }

@@ -602,7 +602,13 @@ impl Session {
         let snapshot = if self.run.stopped_by_user.get() { None } else { self.run.snapshot.get() };
         let fragment = match (finding, snapshot.as_ref().and_then(|snap| snap.reproducible_scenario().map(|sc| (sc, snap)))) {
             (Some(link), _) => share::explore_fragment(link)?,
-            (None, Some((sc, snap))) => share::scenario_fragment(sc.id, snap.seed, &snap.faults),
+            (None, Some((sc, snap))) => {
+                let fragment = share::scenario_fragment(sc.id, snap.seed, &snap.faults);
+                match snap.budget().ok().flatten() {
+                    Some(budget) => format!("{fragment}&{}", share::budget_part(&budget)),
+                    None => fragment,
+                }
+            }
             (None, None) => self.run.trace.with(share::trace_fragment)?,
         };
         Ok(format!("{base}#{fragment}"))

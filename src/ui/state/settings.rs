@@ -76,6 +76,7 @@ impl TeamSettings {
             faults: self.faults.clone(),
             prompts: Vec::new(),
             by_hand: false,
+            budget: self.budget.map(|b| b.limit()),
         }
     }
 }
@@ -139,12 +140,14 @@ impl Settings {
     /// it; a bad snapshot changes nothing and says why.
     pub fn apply(&self, snapshot: &RunSnapshot) -> Result<(), SnapshotError> {
         let provider = snapshot.validate()?;
+        let budget = snapshot.budget()?;
         self.provider.set(provider);
         self.base_url.set(snapshot.base_url.clone());
         self.model_name.set(snapshot.model.clone());
         self.max_tokens.set(snapshot.max_tokens);
         self.seed.set(snapshot.seed);
         self.faults.set(snapshot.faults.clone());
+        self.budget.set(budget);
         self.invalid.set(BTreeMap::new());
         self.load_remembered_key();
         Ok(())

@@ -11,11 +11,17 @@
 //! entry) reopens that finding: the run and its card (`finding_of_link`),
 //! so a shared finding shows what it breaks, not just a trace.
 //!
+//! A scenario link carries the run's budget when it had one
+//! (`&budget=tokens:1500`, `&budget=usd:0.5`), read as the Settings form
+//! reads a typed one; a run a budget stopped is carried by its trace,
+//! whose `budget_reached` brings the banner back.
+//!
 //! Owns the link format and its errors. Pure: no DOM, no storage.
 
 use crate::explore::job::ExploreLink;
 use crate::explore::{replay_finding, ExploreError};
 use crate::protocol::{Event, FaultPlan, Trace};
+use crate::runtime::budget::{Budget, BudgetError};
 use crate::runtime::scenarios;
 use crate::view::export::{import_json, ImportError, MAX_IMPORT_BYTES};
 use crate::view::words::explorer::Card;
@@ -47,6 +53,9 @@ pub enum ShareError {
     /// The fault rules in the link are not valid.
     #[error("the link's fault rules are not valid: {0}")]
     BadFaults(String),
+    /// The budget in the link is not valid.
+    #[error("the link's budget is not valid: {0}")]
+    BadBudget(BudgetError),
     /// The explorer settings or path in the link are not valid.
     #[error("the link's explorer settings are not valid: {0}")]
     BadExplore(String),
@@ -121,6 +130,32 @@ pub fn scenario_fragment(id: &str, seed: u64, faults: &FaultPlan) -> String {
         fragment.push_str(&base64url(serde_json::to_string(faults).expect("faults serialise").as_bytes()));
     }
     fragment
+}
+
+/// The part of a scenario link that carries its budget, to follow
+/// `scenario_fragment` after a `&`: `budget=tokens:1500`, `budget=usd:0.5`.
+pub fn budget_part(budget: &Budget) -> String {
+    match budget {
+        Budget::Tokens(_) => format!("budget=tokens:{}", budget.typed()),
+        Budget::Dollars(_) => format!("budget=usd:{}", budget.typed()),
+    }
+}
+
+/// The budget a link's fragment carries (`None`: none), checked as the
+/// Settings form checks a typed one.
+pub fn parse_budget(fragment: &str) -> Result<Option<Budget>, ShareError> {
+    let Some(value) = fragment.trim_start_matches('#').split('&').find_map(|part| part.strip_prefix("budget=")) else {
+        return Ok(None);
+    };
+    let read = match value.split_once(':') {
+        Some(("tokens", n)) => Budget::tokens(n),
+        Some(("usd", d)) => Budget::dollars(d),
+        _ => Err(BudgetError::NotANumber(value.chars().take(20).collect())),
+    };
+    match read.map_err(ShareError::BadBudget)? {
+        Some(budget) => Ok(Some(budget)),
+        None => Err(ShareError::BadBudget(BudgetError::NotPositive)),
+    }
 }
 
 /// The fragment for an explorer link: `explore=` + base64url(deflate(JSON)).
@@ -323,6 +358,20 @@ mod tests {
         let fragment = scenario_fragment("shutdown", 7, &faults);
         assert_eq!(parse_fragment(&fragment).unwrap(), Some(SharedRun::Scenario { id: "shutdown".into(), seed: Some(7), faults }));
         assert_eq!(scenario_fragment("shutdown", 7, &FaultPlan::default()), "scenario=shutdown&seed=7");
+    }
+
+    #[test]
+    fn a_scenario_links_budget_comes_back_as_typed_and_a_bad_one_is_refused() {
+        for budget in [Budget::Tokens(1_500), Budget::Dollars(0.5), Budget::Dollars(12.25)] {
+            let fragment = format!("#{}&{}", scenario_fragment("shutdown", 7, &FaultPlan::default()), budget_part(&budget));
+            assert_eq!(parse_budget(&fragment), Ok(Some(budget)), "{fragment}");
+            assert!(matches!(parse_fragment(&fragment), Ok(Some(SharedRun::Scenario { .. }))), "the rest of the link reads as before");
+        }
+        assert_eq!(budget_part(&Budget::Tokens(1_500)), "budget=tokens:1500");
+        assert_eq!(parse_budget("scenario=shutdown&seed=7"), Ok(None), "no budget: none");
+        for bad in ["budget=tokens:0", "budget=usd:-1", "budget=tokens:12.5", "budget=tokens:", "budget=lots", "budget=usd:1e9"] {
+            assert!(matches!(parse_budget(&format!("scenario=shutdown&{bad}")), Err(ShareError::BadBudget(_))), "{bad}");
+        }
         assert_eq!(parse_fragment("").unwrap(), None);
     }
 

@@ -9,7 +9,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::model::provider_settings::{BuildError, Provider, ProviderSettings, MAX_TOKENS_LIMIT};
-use crate::protocol::{FaultError, FaultPlan};
+use crate::protocol::{BudgetLimit, FaultError, FaultPlan};
+use crate::runtime::budget::{Budget, BudgetError};
 use crate::runtime::scenarios::{self, Scenario};
 
 /// What a snapshot of an unknown provider is described as.
@@ -36,6 +37,9 @@ pub enum SnapshotError {
     /// Too many prompts.
     #[error("the run has {0} prompts; the most kept is {MAX_PROMPTS}")]
     TooManyPrompts(usize),
+    /// The budget is zero or out of range.
+    #[error("{0}")]
+    Budget(#[from] BudgetError),
 }
 
 fn default_max_tokens() -> u32 {
@@ -76,6 +80,9 @@ pub struct RunSnapshot {
     /// its trace reproduces it.
     #[serde(default)]
     pub by_hand: bool,
+    /// The run's budget, as the trace records one (absent: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget: Option<BudgetLimit>,
 }
 
 impl Default for RunSnapshot {
@@ -90,6 +97,7 @@ impl Default for RunSnapshot {
             faults: FaultPlan::default(),
             prompts: Vec::new(),
             by_hand: false,
+            budget: None,
         }
     }
 }
@@ -110,7 +118,13 @@ impl RunSnapshot {
         if self.prompts.len() > MAX_PROMPTS {
             return Err(SnapshotError::TooManyPrompts(self.prompts.len()));
         }
+        self.budget()?;
         Ok(provider)
+    }
+
+    /// The run's budget, checked as the Settings form checks a typed one.
+    pub fn budget(&self) -> Result<Option<Budget>, SnapshotError> {
+        Ok(self.budget.as_ref().map(Budget::from_limit).transpose()?)
     }
 
     /// Which model ran: "Scripted (offline)", "Anthropic · claude-…".
@@ -179,5 +193,20 @@ mod tests {
         assert_eq!(snap.seed, 7);
         assert!(snap.prompts.is_empty());
         assert_eq!(snap.validate(), Ok(Provider::Scripted));
+        assert_eq!(snap.budget(), Ok(None), "no budget in older snapshots");
+    }
+
+    #[test]
+    fn a_snapshots_budget_is_kept_and_checked_as_the_form_checks_it() {
+        let with = |budget| RunSnapshot { budget: Some(budget), ..scenario_run() };
+        for limit in [BudgetLimit::Tokens(1_500), BudgetLimit::Microdollars(500_000)] {
+            let snap = with(limit);
+            let back: RunSnapshot = serde_json::from_str(&serde_json::to_string(&snap).unwrap()).unwrap();
+            assert_eq!(back, snap, "the budget survives storage");
+            assert_eq!(back.budget().unwrap().map(|b| b.limit()), Some(limit));
+        }
+        assert!(!serde_json::to_string(&scenario_run()).unwrap().contains("budget"), "absent when none");
+        assert_eq!(with(BudgetLimit::Tokens(0)).validate(), Err(SnapshotError::Budget(BudgetError::NotPositive)));
+        assert_eq!(with(BudgetLimit::Tokens(u64::MAX)).validate(), Err(SnapshotError::Budget(BudgetError::TooLarge)));
     }
 }

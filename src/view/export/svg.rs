@@ -9,11 +9,13 @@
 use std::fmt::Write as _;
 
 use crate::protocol::{check, Team, Trace};
-use crate::view::diagram::geometry::{draw_as_of, Geometry, Item, Shape};
+use crate::view::cost::spend_at;
+use crate::view::diagram::geometry::{activation_with_cost, draw_as_of, head_cost, Geometry, Item, Shape};
 use crate::view::diagram::layout::{Layout, PALETTE_SIZE};
 use crate::view::diagram::legend::{legend, legend_summary};
 use crate::view::diagram::motion_draw;
 use crate::view::i18n::{tr, Catalog};
+use crate::view::prices::Price;
 
 /// Space between the diagram and its legend in an SVG export.
 pub const SVG_LEGEND_GAP: f64 = 12.0;
@@ -82,14 +84,25 @@ text { fill: #1d1f24; font-family: system-ui, -apple-system, "Segoe UI", Roboto,
 .held-msg .flap { stroke: #a86a12; }
 .held-word { fill: #a86a12; font-style: italic; font-weight: 600; }
 .legend-activation { fill: #c3cdef; stroke: #3355cc; }
+.head-cost { text-anchor: start; font-size: 12px; fill: #5b6170; }
 "#;
 
 /// The run on screen as a standalone SVG document in `cat`'s language:
 /// `trace` laid out as of `cursor` (all of it for `None`), with the
 /// invariant checker's violations marked and the messages waiting in
 /// inboxes or held by a fault at that point, drawn from the same geometry
-/// as the live view.
+/// as the live view; what each call and each agent cost is drawn in tokens
+/// only (`svg_of_run_priced` adds the dollars).
 pub fn svg_of_run(cat: &Catalog, trace: &Trace, cursor: Option<usize>, title: &str) -> String {
+    svg_of_run_priced(cat, trace, cursor, title, None)
+}
+
+/// [`svg_of_run`] with the run's model's `price` (none: unknown model, or
+/// the scripted one's estimates): what the page shows about cost, drawn by
+/// the page's own pieces — each model call's bar titled with its usage and
+/// dollars (`geometry::activation_with_cost`), each agent's tokens and
+/// dollars beside its head (`geometry::head_cost`), as of `cursor`.
+pub fn svg_of_run_priced(cat: &Catalog, trace: &Trace, cursor: Option<usize>, title: &str, price: Option<&Price>) -> String {
     let shown = cursor.unwrap_or(usize::MAX).min(trace.len());
     // One layout: its diagram and its flights read the same fates.
     let whole = Layout::of(trace);
@@ -99,6 +112,9 @@ pub fn svg_of_run(cat: &Catalog, trace: &Trace, cursor: Option<usize>, title: &s
     let mut geometry = draw_as_of(cat, &diagram, &check(trace), team.as_ref().map(Team::tracker), shown);
     let motion = whole.flights().at(shown, None);
     geometry.motion = motion_draw::draw(cat, &motion, &diagram, |seq| diagram.y_of(seq)).items;
+    geometry.activations = diagram.activations.iter().map(|a| activation_with_cost(cat, a, price)).collect();
+    let spend = spend_at(trace, cursor);
+    geometry.lifelines.extend(diagram.columns.iter().filter_map(|c| spend.agents.get(&c.name).and_then(|sp| head_cost(cat, c, sp, price))));
     svg(cat, &geometry, title)
 }
 
@@ -260,6 +276,54 @@ mod tests {
         assert!(s.contains("<style>") && s.contains("class=\"badge fsm c0 badge-approved\""));
         assert!(s.contains("hi; #1 &lt;b&gt;&amp;&lt;/b&gt; 100%"), "{s}");
         assert!(s.trim_end().ends_with("</svg>"));
+    }
+
+    #[test]
+    fn the_svg_shows_what_the_page_shows_about_cost_each_call_in_its_title_each_agent_beside_its_head() {
+        use crate::protocol::{AgentName, Event, Millis};
+        let lead = AgentName::lead();
+        let mut trace = Trace::new("t", 1);
+        for (i, e) in [
+            Event::RunStarted { prompt: "hi".into() },
+            Event::ModelCalled { agent: lead.clone() },
+            Event::ModelReplied {
+                agent: lead.clone(),
+                text: "done".into(),
+                stop_reason: "end_turn".into(),
+                input_tokens: 1000,
+                output_tokens: 500,
+                cache_read_tokens: 0,
+                cache_write_tokens: 0,
+                measured: true,
+            },
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            trace.append(Millis(i as u64), e).unwrap();
+        }
+        let en = Catalog::en();
+        let table = crate::view::prices::PriceTable::default();
+        let price = table.price_of("claude-sonnet-4-5");
+        let priced = svg_of_run_priced(en, &trace, None, "cost", price);
+        // The same words the page's pieces draw: the bar's title, the head's text.
+        let diagram = Layout::of(&trace).diagram(None, None);
+        let bar = activation_with_cost(en, &diagram.activations[0], price);
+        let Some(Shape::Tooltip(title)) = bar.shapes.last() else { panic!("the bar has its cost as title") };
+        assert_eq!(title, "Usage: 1000 in, 500 out ($0.0105).");
+        assert!(priced.contains(&format!("<title>{}</title>", xml(title))), "{priced}");
+        assert!(priced.contains(r#"<text class="head-cost""#) && priced.contains(">1.5k tok</text>") && priced.contains(">$0.0105</text>"));
+        assert!(priced.contains(".head-cost {"), "styled in the export's own sheet");
+        // Without a price: tokens only, never an invented price.
+        let unpriced = svg_of_run(en, &trace, None, "cost");
+        assert!(unpriced.contains("<title>Usage: 1000 in, 500 out.</title>") && unpriced.contains(">1.5k tok</text>"));
+        assert!(!unpriced.contains('$'), "no price, no dollars");
+        // As of a cursor before the reply, nothing is spent yet.
+        let before = svg_of_run_priced(en, &trace, Some(2), "cost", price);
+        assert!(!before.contains("head-cost\"") && !before.contains("Usage:"), "{before}");
+        // In another language, the page's words in that language.
+        let ja = svg_of_run_priced(Catalog::get(crate::view::i18n::Locale::Ja), &trace, None, "cost", price);
+        assert!(!ja.contains("Usage:") && ja.contains("$0.0105"));
     }
 
     #[test]

@@ -456,7 +456,7 @@ fn caption_of_priced(
                 crate::view::cost::Spend::of_event(&entry.event).map(|s| crate::view::cost::call_words(cat, &s, price)).unwrap_or_default();
             Caption::new(cat.t("cap-model-replied-title"), gap(&[&replied, &says, &usage]))
         }
-        Event::BudgetReached { agent, limit, spent, unpriced, .. } => {
+        Event::BudgetReached { agent, limit, spent, expected, unpriced } => {
             let cap = crate::view::cost::budget_amount(cat, limit, None);
             let text = if *unpriced {
                 tr!(cat, "cap-budget-unpriced-text", whose_start = whose_cap(cat, agent), limit = cap)
@@ -466,7 +466,8 @@ fn caption_of_priced(
                     "cap-budget-reached-text",
                     whose_start = whose_cap(cat, agent),
                     limit = cap,
-                    spent = crate::view::cost::budget_amount(cat, limit, Some(*spent))
+                    spent = crate::view::cost::budget_amount(cat, limit, Some(*spent)),
+                    expected = crate::view::cost::budget_amount(cat, limit, Some(*expected))
                 )
             };
             Caption::new(cat.t("cap-budget-reached-title"), text)

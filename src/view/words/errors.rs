@@ -12,6 +12,7 @@
 
 use crate::model::provider_settings::MAX_TOKENS_LIMIT;
 use crate::protocol::trace_file::ImportError;
+use crate::runtime::budget::BudgetError;
 use crate::view::export::share::{ShareError, ShareLinkError};
 use crate::view::export::snapshot::SnapshotError;
 use crate::view::i18n::{tr, Catalog};
@@ -26,6 +27,7 @@ pub fn share(cat: &Catalog, e: &ShareError) -> String {
         ShareError::BadSeed(seed) => tr!(cat, "error-link-seed", seed = seed.as_str()),
         ShareError::BadTrace(e) => tr!(cat, "error-link-trace", error = import(cat, e)),
         ShareError::BadFaults(why) => tr!(cat, "error-link-faults", error = why.as_str()),
+        ShareError::BadBudget(e) => tr!(cat, "error-link-budget", error = budget(cat, e)),
         ShareError::BadExplore(why) => tr!(cat, "explore-link-bad-settings", error = why.as_str()),
         ShareError::TooLong(n) => tr!(cat, "error-link-too-long", count = *n),
     }
@@ -51,6 +53,17 @@ pub fn snapshot(cat: &Catalog, e: &SnapshotError) -> String {
         SnapshotError::TooManyPrompts(n) => {
             tr!(cat, "error-snapshot-prompts", count = *n, limit = crate::view::export::snapshot::MAX_PROMPTS)
         }
+        SnapshotError::Budget(e) => budget(cat, e),
+    }
+}
+
+/// A refused budget (typed in Settings, or read from a snapshot or a link).
+pub fn budget(cat: &Catalog, e: &BudgetError) -> String {
+    match e {
+        BudgetError::NotANumber(text) => tr!(cat, "ui-budget-not-a-number", value = text.as_str()),
+        BudgetError::NotPositive => cat.t("ui-budget-not-positive"),
+        BudgetError::NotWhole => cat.t("ui-budget-not-whole"),
+        BudgetError::TooLarge => cat.t("ui-budget-too-large"),
     }
 }
 

@@ -193,11 +193,23 @@ fn a_files_own_team_is_explored_and_exits_as_its_verdicts_say() {
             assert_eq!(verdicts.len(), 1, "{name}: {v}");
             assert!(verdicts.values().all(|p| p == "holds" || p == "fails"), "{name}: {v}");
             if name == "task-claim" {
-                assert_eq!(v["file_properties"]["one_owner_per_task"], "holds", "{v}");
+                // Nothing in the claim protocol keeps a second claim of a task
+                // from being approved: a lead off its script (one decision,
+                // approving ben's claim too) breaks the property.
+                assert_eq!(v["file_properties"]["one_owner_per_task"], "fails", "{v}");
+                let path = v["file_examples"][0]["path"].as_array().unwrap();
+                assert!(
+                    path.iter().any(|s| s["label"].as_str().is_some_and(|l| l.starts_with("approve ") && l.ends_with(" instead"))),
+                    "{v}"
+                );
             }
             assert!(!err.contains("not checked"), "{name}: {err}");
         }
     }
+    // A lead that keeps to its steps approves one claim per task.
+    let (code, out, err) = explore(&["--file", &example_path("task-claim"), "--decisions", "0", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out} {err}"));
+    assert_eq!((code, &v["file_properties"]["one_owner_per_task"]), (0, &serde_json::json!("holds")), "{v}");
     let (code, out, err) = explore(&["--file", &example_path("task-claim"), "--team", "nope"]);
     assert_eq!((code, out.as_str()), (2, ""));
     assert!(err.contains("has no team 'nope' (its team is 'task-claim')"), "{err}");

@@ -383,7 +383,17 @@ fn own_searched(text: &str) -> Report {
     let f = file::load(text).unwrap_or_else(|e| panic!("{}", e.render("own-claims-properties.toml")));
     let set = PropertySet::compile(&f).expect("a file's own protocols' properties compile");
     let rules = f.team.as_ref().unwrap().rules.rules;
-    let config = ExploreConfig { threads: 1, file_properties: set, rules, team: Some(Arc::new(f)), ..ExploreConfig::new("own-claims") };
+    // The lead keeps to its steps (no decisions off script): the patterns
+    // are judged on the runs the file scripts. A lead off its script may
+    // approve any claim; `a_lead_off_its_script_breaks_the_task_claims_one_owner_per_task`.
+    let config = ExploreConfig {
+        threads: 1,
+        max_decisions: 0,
+        file_properties: set,
+        rules,
+        team: Some(Arc::new(f)),
+        ..ExploreConfig::new("own-claims")
+    };
     explore(&config).unwrap()
 }
 
@@ -437,10 +447,39 @@ fn the_task_claim_example_gets_a_verdict_for_its_own_property_and_the_builtin_on
     // Without its property: the same built-in verdicts over the same runs.
     let f = file::load(text).unwrap();
     let rules = f.team.as_ref().unwrap().rules.rules;
-    let without = explore(&ExploreConfig { threads: 1, rules, team: Some(Arc::new(f)), ..ExploreConfig::new("task-claim") }).unwrap();
+    let without =
+        explore(&ExploreConfig { threads: 1, max_decisions: 0, rules, team: Some(Arc::new(f)), ..ExploreConfig::new("task-claim") })
+            .unwrap();
     let v = |r: &Report| r.properties.iter().map(|p| (p.property, p.verdict)).collect::<Vec<_>>();
     assert_eq!(v(&with), v(&without));
     assert!(with.distinct_states >= without.distinct_states);
+}
+
+#[test]
+fn a_lead_off_its_script_breaks_the_task_claims_one_owner_per_task() {
+    // Nothing in the claim protocol refuses a second approved claim of a
+    // task: the property rests on the lead. One decision off script (the
+    // lead approves ben's claim of the parser too) breaks it, and the
+    // example replays to the same finding.
+    let text = include_str!("../src/protocol/file/examples/task-claim.toml");
+    let f = file::load(text).unwrap();
+    let set = PropertySet::compile(&f).unwrap();
+    let rules = f.team.as_ref().unwrap().rules.rules;
+    let config = ExploreConfig {
+        threads: 1,
+        max_decisions: 1,
+        file_properties: set,
+        rules,
+        team: Some(Arc::new(f)),
+        ..ExploreConfig::new("task-claim")
+    };
+    let r = explore(&config).unwrap();
+    assert_eq!(verdicts(&r), vec![("one_owner_per_task", Verdict::Fails)]);
+    let e = r.file_properties[0].example.as_ref().expect("a failure has its run");
+    assert!(e.path.iter().any(|step| format!("{step:?}").contains("instead")), "the lead's answer was flipped: {:?}", e.path);
+    let scenario = scenarios::explorable("shutdown").unwrap();
+    let (_, found) = replay_file_finding(scenario, &ExploreConfig { max_faults: e.bound, ..r.config.clone() }, &e.path, 0).unwrap();
+    assert_eq!(found.as_ref(), Some(&e.finding));
 }
 
 /// ann claims a task with the file's own protocol; the properties are

@@ -170,6 +170,15 @@ fn check_refuses_the_permission_request_nobody_answers_with_the_rule_named() {
     let (code, out, err) = explore(&["--check", &example_path("permission-rule-off")]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("protective rules off: responder_required"), "{out}");
+    // With the rule off the team runs, and the explorer shows carol's
+    // request stuck: nobody can answer it, it never settles.
+    let (code, out, err) = explore(&["--file", &example_path("permission-rule-off"), "--faults", "0", "--json"]);
+    assert_eq!(code, 1, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    for p in ["every_request_has_a_responder", "requests_settle", "no_quiet_while_pending"] {
+        assert_eq!(v["properties"][p], "fails", "{p}: {v}");
+    }
+    assert!(v["counterexamples"].as_array().unwrap().iter().any(|c| c["detail"].as_str().unwrap().contains("permission request")), "{v}");
 }
 
 #[test]

@@ -280,11 +280,8 @@ fn tracker_text(p: &file::Protocol) -> String {
 /// The team's roster as the lesson's `config.json`: every teammate as it
 /// is once spawned (`working`).
 fn config_json(team: &file::Team) -> String {
-    let members: Vec<serde_json::Value> = team
-        .teammates
-        .iter()
-        .map(|t| serde_json::json!({ "name": t.name.to_string(), "role": t.role, "status": "working" }))
-        .collect();
+    let members: Vec<serde_json::Value> =
+        team.teammates.iter().map(|t| serde_json::json!({ "name": t.name.to_string(), "role": t.role, "status": "working" })).collect();
     let config = serde_json::json!({ "team_name": team.id, "members": members });
     serde_json::to_string_pretty(&config).unwrap_or_default()
 }

@@ -88,7 +88,8 @@ mod tests {
 
     #[test]
     fn new_ids_and_names_do_not_clash() {
-        let files = vec![UserFile { id: 4, name: "a".into(), text: String::new() }, UserFile { id: 2, name: "a (2)".into(), text: String::new() }];
+        let files =
+            vec![UserFile { id: 4, name: "a".into(), text: String::new() }, UserFile { id: 2, name: "a (2)".into(), text: String::new() }];
         assert_eq!(next_id(&files), 5);
         assert_eq!(free_name(&files, "a"), "a (3)");
         assert_eq!(free_name(&files, "b"), "b");

@@ -123,8 +123,9 @@ impl Protocols {
         }
     }
 
-    /// Closes the view.
+    /// Closes the view (keeping what was just typed).
     pub fn hide(self) {
+        self.flush();
         if let Some(d) = self.dialog.get_untracked() {
             d.close();
         }
@@ -145,13 +146,22 @@ impl Protocols {
         self.dialog.get_untracked().is_some_and(|d| d.open())
     }
 
-    /// Shows `pick` with `text`, checked at once.
+    /// Shows `pick` with `text`, checked at once (what was typed into the
+    /// file on show before is kept first).
     fn select(self, pick: Pick, text: String) {
-        self.cancel_timer();
+        self.flush();
         self.lines.set(line_count(&text));
         self.checked.set(Some(pf::check(lang().cat_untracked(), &text)));
         self.text.set(text);
         self.pick.set(pick);
+    }
+
+    /// Checks and keeps at once what is waiting for typing to pause.
+    fn flush(self) {
+        if self.timer.get_value().is_some() {
+            self.cancel_timer();
+            self.settle();
+        }
     }
 
     fn cancel_timer(self) {
@@ -269,7 +279,7 @@ pub fn ProtocolsView() -> impl IntoView {
     let l = lang();
     view! {
         <dialog id="protocols" class="protocols" node_ref=p.dialog aria-labelledby="protocols-title"
-            on:close=move |_| p.open.set(false)>
+            on:close=move |_| { p.flush(); p.open.set(false) }>
             <div class="pf-head">
                 <h2 id="protocols-title">{move || l.t("ui-protocols-title")}</h2>
                 <button id="protocols-close" aria-label=move || l.t("ui-protocols-close") on:click=move |_| p.hide()>{move || l.t("ui-close")}</button>

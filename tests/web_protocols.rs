@@ -174,3 +174,22 @@ async fn a_damaged_store_says_so_and_is_set_aside() {
     assert_eq!(storage().get_item(DAMAGED_KEY).unwrap().as_deref(), Some("{not a list"), "the damaged list is still there");
     drop(page);
 }
+
+#[wasm_bindgen_test]
+async fn what_was_typed_is_kept_when_another_file_is_shown_at_once() {
+    let page = Page::start();
+    let host = page.mount();
+    el(&host, "#protocols-toggle").click();
+    until("the view to open", || dialog_open(&host)).await;
+    el(&host, "#pf-new").click();
+    until("the editor", || exists(&host, "#pf-text") && !area(&host).read_only()).await;
+    let edited = format!("{}# one more line\n", pf::TEMPLATE);
+    type_text(&host, &edited);
+    // Before the pause that checks it: another file, then back.
+    el(&host, ".pf-list ul:not(.pf-mine) .pf-item").click();
+    until("the built-in file", || area(&host).read_only()).await;
+    assert!(storage().get_item(KEY).unwrap().unwrap().contains("# one more line"), "kept at once");
+    el(&host, ".pf-mine .pf-item").click();
+    until("the edited text back", || !area(&host).read_only() && area(&host).value() == edited).await;
+    drop(page);
+}

@@ -28,9 +28,10 @@ use crate::view::protocol_file::{self as pf, Checked};
 /// never waits on the loader.
 pub const CHECK_DELAY_MS: u64 = 200;
 
-/// The editor's line height in CSS pixels (style/main.css `.pf-editor`):
-/// the gutter and the scroll to an error's line count in it.
-const LINE_PX: f64 = 20.0;
+/// The editor's vertical padding in CSS pixels, top and bottom together
+/// (style/main.css `.pf-editor textarea`): what the textarea's scroll
+/// height holds beyond its lines.
+const PADDING_PX: f64 = 12.0;
 
 /// Which file is on show.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -369,7 +370,10 @@ fn Editor() -> impl IntoView {
         if let Some(a) = area.get_untracked() {
             let _ = a.focus();
             let _ = a.set_selection_range(from, to);
-            let top = (line.saturating_sub(1) as f64) * LINE_PX - f64::from(a.client_height()) / 3.0;
+            // One line's height, as laid out (it grows with the page's font on a 4K screen).
+            let lines = p.lines.get_untracked().max(1) as f64;
+            let line_px = (f64::from(a.scroll_height()) - PADDING_PX).max(0.0) / lines;
+            let top = (line.saturating_sub(1) as f64) * line_px - f64::from(a.client_height()) / 3.0;
             a.set_scroll_top(top.max(0.0) as i32);
             if let Some(g) = gutter.get_untracked() {
                 g.set_scroll_top(a.scroll_top());

@@ -278,12 +278,17 @@ fn tracker_text(p: &file::Protocol) -> String {
 }
 
 /// The team's roster as the lesson's `config.json`: every teammate as it
-/// is once spawned (`working`).
+/// is once spawned (`working`), the keys in the lesson's order
+/// (`team_name`, then `members`; `name`, `role`, `status`), as
+/// `view::machinery` writes the run's.
 fn config_json(team: &file::Team) -> String {
-    let members: Vec<serde_json::Value> =
-        team.teammates.iter().map(|t| serde_json::json!({ "name": t.name.to_string(), "role": t.role, "status": "working" })).collect();
-    let config = serde_json::json!({ "team_name": team.id, "members": members });
-    serde_json::to_string_pretty(&config).unwrap_or_default()
+    let members: Vec<String> = team
+        .teammates
+        .iter()
+        .map(|t| format!("    {{\"name\": {}, \"role\": {}, \"status\": \"working\"}}", json_string(t.name.as_str()), json_string(&t.role)))
+        .collect();
+    let list = if members.is_empty() { "[]".to_string() } else { format!("[\n{}\n  ]", members.join(",\n")) };
+    format!("{{\n  \"team_name\": {},\n  \"members\": {list}\n}}", json_string(&team.id))
 }
 
 /// `s` as a JSON string.

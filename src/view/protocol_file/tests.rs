@@ -66,6 +66,8 @@ fn a_file_protocol_previews_its_deadline_retries_and_team_roster() {
     let config: serde_json::Value = serde_json::from_str(p.config.as_deref().unwrap()).unwrap();
     assert_eq!(config["team_name"], "deadline-retry");
     assert_eq!(config["members"][0], serde_json::json!({"name": "alice", "role": "coder", "status": "working"}));
+    let text = p.config.as_deref().unwrap();
+    assert!(text.find("team_name") < text.find("members"), "the lesson's order: {text}");
 }
 
 #[test]

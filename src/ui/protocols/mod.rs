@@ -428,10 +428,10 @@ fn Editor() -> impl IntoView {
             <div class="pf-editor">
                 <pre class="pf-gutter" node_ref=gutter aria-hidden="true">{move || gutter_text(p.lines.get())}</pre>
                 <textarea id="pf-text" node_ref=area spellcheck="false" wrap="off" autocomplete="off" autocapitalize="off"
-                    aria-labelledby="pf-text-label" aria-describedby="pf-status" readonly=read_only
+                    aria-describedby="pf-status" readonly=read_only
                     prop:value=value on:input=on_input on:scroll=on_scroll></textarea>
             </div>
-            <span id="pf-text-label" class="visually-hidden">{move || l.t("ui-pf-text")}</span>
+            <label id="pf-text-label" for="pf-text" class="visually-hidden">{move || l.t("ui-pf-text")}</label>
             <Status go_to=go_to/>
             <Previews/>
         </section>
@@ -495,9 +495,9 @@ fn Previews() -> impl IntoView {
                     <div class="pf-protocol">
                         <h4><code>{pr.name}</code></h4>
                         <p class="pf-label">{move || l.t("ui-pf-fsm")}</p>
-                        <pre class="pf-code">{pr.fsm.join("\n")}</pre>
+                        <pre class="pf-code" tabindex="0">{pr.fsm.join("\n")}</pre>
                         <p class="pf-label">{move || l.t("ui-pf-tracker")}</p>
-                        <pre class="pf-code">{pr.tracker}</pre>
+                        <pre class="pf-code" tabindex="0">{pr.tracker}</pre>
                     </div>
                 }).collect_view()}
                 {tools.into_iter().map(|t| {
@@ -506,13 +506,13 @@ fn Previews() -> impl IntoView {
                     view! {
                         <details class="pf-tools">
                             <summary>{move || l.t(key)}" ("{t.schemas.len()}")"</summary>
-                            <pre class="pf-code">{json}</pre>
+                            <pre class="pf-code" tabindex="0">{json}</pre>
                         </details>
                     }
                 }).collect_view()}
                 <p class="pf-label">{move || l.t("ui-pf-config")}</p>
                 {match config {
-                    Some(c) => view! { <pre class="pf-code">{c}</pre> }.into_any(),
+                    Some(c) => view! { <pre class="pf-code" tabindex="0">{c}</pre> }.into_any(),
                     None => view! { <p class="muted small">{move || l.t("ui-pf-no-team")}</p> }.into_any(),
                 }}
             </section>

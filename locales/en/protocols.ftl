@@ -5,10 +5,12 @@
 # { $known } and { $error } come from below in English.
 
 ## Errors of a file (the kinds not listed here keep the loader's English sentence)
+# { $expected } and { $found } are the loader's English words for TOML types.
 pf-too-large = the file is { $bytes } bytes; the editor checks files up to { $max } bytes: make it smaller
 pf-error-syntax = this is not valid TOML: { $detail }
 pf-error-unknown-key = unknown key '{ $key }'; the keys here are: { $known }
 pf-error-missing-key = '{ $key }' is missing: add it
+pf-error-wrong-type = expected { $expected } here, found { $found }
 pf-error-no-format = the file does not say its format: add `format = 1` as its first line
 pf-error-format = format { $format } is not one this version reads: write `format = 1`
 pf-error-bad-name = '{ $name }' is not a valid name: a name is a lowercase letter followed by at most 31 lowercase letters, digits or '_'

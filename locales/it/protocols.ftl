@@ -8,6 +8,7 @@ pf-too-large = il file è di { $bytes } byte; l'editor controlla file fino a { $
 pf-error-syntax = questo non è TOML valido: { $detail }
 pf-error-unknown-key = chiave sconosciuta '{ $key }'; le chiavi qui sono: { $known }
 pf-error-missing-key = manca '{ $key }': aggiungila
+pf-error-wrong-type = qui serve { $expected }, trovato { $found }
 pf-error-no-format = il file non dice il suo formato: aggiungi `format = 1` come prima riga
 pf-error-format = il formato { $format } non è uno che questa versione legge: scrivi `format = 1`
 pf-error-bad-name = '{ $name }' non è un nome valido: un nome è una lettera minuscola seguita da al più 31 lettere minuscole, cifre o '_'

@@ -7,6 +7,7 @@ pf-too-large = ファイルは { $bytes } バイトです。エディターが�
 pf-error-syntax = 有効な TOML ではありません：{ $detail }
 pf-error-unknown-key = 不明なキー '{ $key }'。ここで使えるキー：{ $known }
 pf-error-missing-key = '{ $key }' がありません：追加してください
+pf-error-wrong-type = ここには { $expected } が必要ですが、{ $found } があります
 pf-error-no-format = ファイルが形式を示していません：1 行目に `format = 1` を追加してください
 pf-error-format = 形式 { $format } はこのバージョンでは読めません：`format = 1` と書いてください
 pf-error-bad-name = '{ $name }' は有効な名前ではありません：名前は小文字で始まり、その後に小文字・数字・'_' を 31 文字まで続けます

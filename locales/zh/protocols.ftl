@@ -7,6 +7,7 @@ pf-too-large = 文件有 { $bytes } 字节；编辑器只检查不超过 { $max 
 pf-error-syntax = 这不是有效的 TOML：{ $detail }
 pf-error-unknown-key = 未知的键 '{ $key }'；这里可用的键是：{ $known }
 pf-error-missing-key = 缺少 '{ $key }'：请补上
+pf-error-wrong-type = 这里应为 { $expected }，实际是 { $found }
 pf-error-no-format = 文件没有声明格式：在第一行加上 `format = 1`
 pf-error-format = 此版本不读取格式 { $format }：请写 `format = 1`
 pf-error-bad-name = '{ $name }' 不是有效的名称：名称以小写字母开头，后面最多 31 个小写字母、数字或 '_'

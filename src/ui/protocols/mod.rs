@@ -462,6 +462,7 @@ fn Status(go_to: impl Fn((u32, u32), usize) + Copy + Send + Sync + 'static) -> i
             Some(Checked::Errors(list)) => (tr!(l.cat(), "ui-pf-errors", count = list.len()), list),
         };
         let bad = !list.is_empty();
+        let english = l.cat().locale() != crate::view::i18n::Locale::En && list.iter().any(|e| e.english);
         view! {
             <p id="pf-status" class=if bad { "pf-status bad" } else { "pf-status" } role="status">{status}</p>
             <ol class="pf-errors" hidden=!bad>
@@ -476,6 +477,7 @@ fn Status(go_to: impl Fn((u32, u32), usize) + Copy + Send + Sync + 'static) -> i
                     }
                 }).collect_view()}
             </ol>
+            <p class="muted small" hidden=!english>{move || l.t("ui-pf-english-note")}</p>
         }
     }
 }

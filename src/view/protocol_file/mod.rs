@@ -52,6 +52,9 @@ pub struct ErrorLine {
     pub path: String,
     /// What is wrong, in the reader's language.
     pub sentence: String,
+    /// True when the sentence is the loader's English (a kind without a
+    /// message of its own in the catalogs).
+    pub english: bool,
     /// Where the caret goes when the line is clicked: a range of UTF-16
     /// code units of the text (what a textarea's selection counts), from
     /// the place to the end of its line.
@@ -105,11 +108,29 @@ pub fn error_lines(cat: &Catalog, text: &str, refusals: &[Refusal]) -> Vec<Error
             column: r.column,
             path: r.path.clone(),
             sentence: words(cat, &r.error),
+            english: !has_own_words(&r.error),
             caret: caret_range(text, r.line, r.column),
         })
         .collect();
     lines.sort_by_key(|l| (l.line, l.column));
     lines
+}
+
+/// True for the kinds of refusal with messages of their own in the
+/// catalogs (`words` words the others in the loader's English).
+pub fn has_own_words(e: &FileError) -> bool {
+    matches!(
+        e,
+        FileError::Syntax(_)
+            | FileError::UnknownKey { .. }
+            | FileError::MissingKey { .. }
+            | FileError::WrongType { .. }
+            | FileError::NoFormat
+            | FileError::UnsupportedFormat(_)
+            | FileError::BadName(_)
+            | FileError::DuplicateName { .. }
+            | FileError::Unknown { .. }
+    )
 }
 
 /// A refusal's sentence in the reader's language. The kinds a learner
@@ -120,6 +141,7 @@ pub fn words(cat: &Catalog, e: &FileError) -> String {
         FileError::Syntax(detail) => tr!(cat, "pf-error-syntax", detail = detail.as_str()),
         FileError::UnknownKey { key, known } => tr!(cat, "pf-error-unknown-key", key = key.as_str(), known = known.as_str()),
         FileError::MissingKey { key, .. } => tr!(cat, "pf-error-missing-key", key = key.as_str()),
+        FileError::WrongType { expected, found } => tr!(cat, "pf-error-wrong-type", expected = *expected, found = *found),
         FileError::NoFormat => cat.t("pf-error-no-format"),
         FileError::UnsupportedFormat(n) => tr!(cat, "pf-error-format", format = n.to_string()),
         FileError::BadName(name) => tr!(cat, "pf-error-bad-name", name = name.as_str()),

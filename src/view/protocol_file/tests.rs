@@ -92,6 +92,12 @@ fn the_common_errors_are_worded_in_the_readers_language() {
     let zh = Catalog::get(Locale::Zh);
     let Checked::Errors(list) = check(zh, "protocol = 3\n") else { panic!("refused") };
     assert!(list.iter().any(|e| e.sentence.contains("format = 1") && e.sentence.contains("第一行")), "{list:?}");
+    assert!(list.iter().all(|e| !e.english), "these kinds have their own words: {list:?}");
+    let Checked::Errors(list) = check(zh, &TEMPLATE.replace("from = \"lead\"", "from = \"boss\"")) else { panic!("refused") };
+    assert!(
+        list.iter().any(|e| e.english && e.sentence.contains("is not one of")),
+        "a kind without its own words is marked English: {list:?}"
+    );
 }
 
 #[test]

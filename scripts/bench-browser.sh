@@ -8,7 +8,8 @@
 # the Explore panel in 1 and 2 Web Workers with the page's frame intervals),
 # and records a Chromium trace to add up the main thread's work per frame
 # while the workers search (p50, p95 and max per frame, the longest task);
-# BENCH_TRACE=/path/trace.json keeps that trace.
+# BENCH_TRACE=/path/trace.json keeps that trace. BENCH_ONLY=typing measures
+# typing into the Protocols view's editor (see below).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -16,6 +17,20 @@ export PATH="$HOME/.cargo/bin:$PATH"
 
 work=$(mktemp -d)
 trap 'kill "${server:-0}" 2>/dev/null || true; rm -rf "$work"' EXIT
+
+# BENCH_ONLY=typing: the Protocols view's typing benchmark only
+# (tests/e2e/typing.mjs: the longest main-thread task per keystroke while
+# typing into a 500-line file), against the release page (BENCH_DIST=dir
+# reuses a `trunk build --release` of index.html).
+if [ "${BENCH_ONLY:-}" = typing ]; then
+  dist=${BENCH_DIST:-$work/app}
+  [ -n "${BENCH_DIST:-}" ] || trunk build --release --dist "$dist" index.html >/dev/null
+  (cd "$dist" && exec python3 -m http.server 8098 --bind 127.0.0.1 >/dev/null 2>&1) &
+  server=$!
+  sleep 1
+  E2E_BASE_URL=http://127.0.0.1:8098/ node tests/e2e/typing.mjs
+  exit 0
+fi
 
 trunk build --release --dist "$work/bench" bench.html >/dev/null
 if [ "${BENCH_ONLY:-}" != explore ]; then

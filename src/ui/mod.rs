@@ -10,6 +10,7 @@
 //! clipboard), `shell` (the page frame: header, drawers, shortcuts),
 //! `diagram` (the canvas, its controls, the caption box and tour card),
 //! `panels` (the side panels: requests, inboxes, machinery, trace box),
+//! `protocols` (the Protocols view: protocol files, their editor and previews),
 //! `setup` (what to run: prompt, scenarios, settings, faults) and
 //! `explore` (the Explore panel, its gallery, forks and Web Workers).
 //!
@@ -21,6 +22,7 @@ pub mod browser;
 pub mod diagram;
 pub mod explore;
 pub mod panels;
+pub mod protocols;
 pub mod setup;
 pub mod shell;
 pub mod state;

@@ -128,7 +128,7 @@ macro_rules! message_files {
 
 // Every language's message files (`locales/<tag>/<name>.ftl`), in load
 // order. A new file is one more name here.
-message_files!("ui", "captions", "tours", "explore", "findings", "diagram", "shell", "errors", "language");
+message_files!("ui", "captions", "tours", "explore", "findings", "diagram", "shell", "errors", "language", "protocols");
 
 /// What can go wrong with a message file or a message.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

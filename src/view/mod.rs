@@ -29,6 +29,7 @@ pub mod lists;
 pub mod machinery;
 pub mod panel_data;
 pub mod prices;
+pub mod protocol_file;
 /// Generated traces for the browser benchmark and unit tests: a test
 /// double, so only in test builds and with the `bench-fixtures` feature.
 #[cfg(any(test, feature = "bench-fixtures"))]

@@ -471,7 +471,7 @@ macro_rules! translations {
         const TRANSLATED_FILES: &[&str] = &[$(concat!($stem, ".ftl")),+];
     };
 }
-translations!("ui", "captions", "tours", "explore", "findings", "diagram", "shell", "errors", "language");
+translations!("ui", "captions", "tours", "explore", "findings", "diagram", "shell", "errors", "language", "protocols");
 
 /// The text of `locale`'s message file `file`, as the page would fetch it
 /// (`None` for English, built in, and for a file the page does not fetch).

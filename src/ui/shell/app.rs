@@ -28,6 +28,7 @@ use crate::ui::explore::panel::{ExploreFinding, ExplorePanel};
 use crate::ui::explore::state::ExploreUi;
 use crate::ui::panels::side::Panels;
 use crate::ui::panels::trace_box::TracePanel;
+use crate::ui::protocols::{Protocols, ProtocolsButton, ProtocolsView};
 use crate::ui::setup::faults_form::FaultsPanel;
 use crate::ui::setup::prompt_box::{model_words, PromptBox, ScenarioList};
 use crate::ui::setup::settings_form::Settings;
@@ -166,6 +167,9 @@ pub fn App(
     // The setup column's tabs: the lesson's way in, or the engineer's tools.
     let tabs = SetupTabs::new();
     provide_context(tabs);
+    // The Protocols view (a modal drawer), opened from the header or with F.
+    let protocols = Protocols::new();
+    provide_context(protocols);
     let shortcuts = NodeRef::<leptos::html::Dialog>::new();
     let open_shortcuts = move || {
         if let Some(d) = shortcuts.get_untracked() {
@@ -179,7 +183,7 @@ pub fn App(
         let target = e.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok());
         let tag = target.as_ref().map(|el| el.tag_name()).unwrap_or_default();
         let typing = matches!(tag.as_str(), "INPUT" | "TEXTAREA" | "SELECT");
-        let dialog_open = shortcuts.get_untracked().is_some_and(|d| d.open());
+        let dialog_open = shortcuts.get_untracked().is_some_and(|d| d.open()) || protocols.is_open();
         if typing || dialog_open || e.ctrl_key() || e.meta_key() || e.alt_key() {
             return;
         }
@@ -192,6 +196,7 @@ pub fn App(
             "Home" => s.seek(0),
             "End" => s.seek(usize::MAX),
             "?" => open_shortcuts(),
+            "f" | "F" => protocols.show(),
             "p" | "P" => {
                 presenter.toggle();
                 if presenter.on_untracked() {
@@ -230,6 +235,7 @@ pub fn App(
                     <DrawerToggle which=Drawer::Setup/>
                     <DrawerToggle which=Drawer::Panels/>
                     <ToolsButton/>
+                    <ProtocolsButton/>
                     <LanguageSwitcher/>
                     <PresenterToggle presenter=presenter on_enter=enter_presenter/>
                     <button class="shortcuts-button" aria-haspopup="dialog" on:click=move |_| open_shortcuts()><span class="shortcuts-text">{move || l.t("ui-shortcuts")}" "</span><kbd aria-hidden="true">"?"</kbd></button>
@@ -272,6 +278,7 @@ pub fn App(
                 <div class="scrim" hidden=move || drawer.which().is_none() on:click=move |_| drawer.close(true)></div>
             </div>
             <ShortcutsHelp dialog=shortcuts/>
+            <ProtocolsView/>
         </div>
     }
 }

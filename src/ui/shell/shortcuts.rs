@@ -15,7 +15,7 @@ pub fn ShortcutsHelp(
     dialog: NodeRef<leptos::html::Dialog>,
 ) -> impl IntoView {
     let l = lang();
-    let keys: [(&str, &str); 11] = [
+    let keys: [(&str, &str); 12] = [
         ("Space", "ui-key-space"),
         ("←", "ui-key-left"),
         ("→", "ui-key-right"),
@@ -24,6 +24,7 @@ pub fn ShortcutsHelp(
         ("↑ ↓", "ui-key-updown"),
         ("?", "ui-key-help"),
         ("P", "ui-key-presenter"),
+        ("F", "ui-key-protocols"),
         ("Esc", "ui-key-esc"),
         ("Esc", "ui-key-esc-tour"),
         ("Esc", "ui-key-esc-presenter"),

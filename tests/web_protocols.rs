@@ -1,0 +1,195 @@
+//! Browser tests of the Protocols view (issue 27 items 1, 2, 3 and 8)
+//! (`wasm-pack test --headless --chrome -- --test web_protocols`): the view
+//! opens from the header and with F; New file starts from the template;
+//! an error typed is listed with its line, a click puts the caret on it,
+//! fixing it clears the list; the file survives a reload; deleting it can
+//! be undone; markup in a file never becomes DOM; a damaged store says so
+//! and is set aside.
+//!
+//! Each test mounts its own App through a `web_page::Page` (which clears
+//! `localStorage` first), unmounted when it ends. Every check of something
+//! asynchronous waits with a bounded poll (the check runs a moment after
+//! typing stops).
+#![cfg(target_arch = "wasm32")]
+
+mod web_page;
+
+use leptos::prelude::*;
+use team_protocols::view::i18n::Catalog;
+use team_protocols::view::protocol_file::{self as pf, store::DAMAGED_KEY, store::KEY};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_page::{until, Page};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn el(host: &web_sys::HtmlElement, selector: &str) -> web_sys::HtmlElement {
+    host.query_selector(selector).unwrap().unwrap_or_else(|| panic!("{selector}")).unchecked_into()
+}
+
+fn exists(host: &web_sys::HtmlElement, selector: &str) -> bool {
+    host.query_selector(selector).unwrap().is_some()
+}
+
+fn texts(host: &web_sys::HtmlElement, selector: &str) -> Vec<String> {
+    let list = host.query_selector_all(selector).unwrap();
+    (0..list.length()).map(|i| list.item(i).unwrap().text_content().unwrap_or_default().trim().to_string()).collect()
+}
+
+fn area(host: &web_sys::HtmlElement) -> web_sys::HtmlTextAreaElement {
+    el(host, "#pf-text").unchecked_into()
+}
+
+/// Types `text` into the editor as a browser does: the value, then `input`.
+fn type_text(host: &web_sys::HtmlElement, text: &str) {
+    let a = area(host);
+    a.set_value(text);
+    a.dispatch_event(&web_sys::Event::new("input").unwrap()).unwrap();
+}
+
+/// The view is open and its list drawn (the content is built once open).
+fn dialog_open(host: &web_sys::HtmlElement) -> bool {
+    el(host, "dialog#protocols").unchecked_into::<web_sys::HtmlDialogElement>().open() && exists(host, "#pf-new")
+}
+
+fn storage() -> web_sys::Storage {
+    window().local_storage().unwrap().unwrap()
+}
+
+#[wasm_bindgen_test]
+async fn a_new_file_is_checked_as_typed_its_error_found_fixed_kept_and_deleted() {
+    let page = Page::start();
+    let host = page.mount();
+    el(&host, "#protocols-toggle").click();
+    until("the view to open", || dialog_open(&host)).await;
+    el(&host, "#pf-new").click();
+    until("the template in the editor", || exists(&host, "#pf-text") && area(&host).value() == pf::TEMPLATE).await;
+    until("the template to load", || texts(&host, "#pf-status") == ["The file loads."]).await;
+    assert!(texts(&host, ".pf-previews h4").contains(&"review".to_string()), "{:?}", texts(&host, ".pf-previews h4"));
+
+    // An error typed: listed with its line once typing stops.
+    let broken = pf::TEMPLATE.replace("name = \"review\"", "name = \"Review\"");
+    let line = broken.lines().position(|l| l.contains("\"Review\"")).unwrap() + 1;
+    type_text(&host, &broken);
+    until("the error to be listed", || texts(&host, ".pf-error").iter().any(|t| t.contains(&format!("line {line},")))).await;
+    let listed = texts(&host, ".pf-error");
+    assert!(listed.iter().any(|t| t.contains("protocol[0].name") && t.contains("'Review' is not a valid name")), "{listed:?}");
+
+    // A click puts the caret on it.
+    let errors = host.query_selector_all(".pf-error").unwrap();
+    let at =
+        (0..errors.length()).find(|i| errors.item(*i).unwrap().text_content().unwrap_or_default().contains("protocol[0].name")).unwrap();
+    errors.item(at).unwrap().unchecked_into::<web_sys::HtmlElement>().click();
+    let Some(line_of) = pf::error_lines(Catalog::en(), &broken, &team_protocols::protocol::file::load(&broken).unwrap_err().0)
+        .into_iter()
+        .find(|e| e.path == "protocol[0].name")
+    else {
+        panic!("the loader refuses the name")
+    };
+    let a = area(&host);
+    assert_eq!(document().active_element().map(|e| e.id()), Some("pf-text".to_string()), "the editor has the focus");
+    assert_eq!((a.selection_start().unwrap(), a.selection_end().unwrap()), (Some(line_of.caret.0), Some(line_of.caret.1)));
+
+    // Fixed: the list empties.
+    type_text(&host, pf::TEMPLATE);
+    until("the error to go", || texts(&host, ".pf-error").is_empty() && texts(&host, "#pf-status") == ["The file loads."]).await;
+
+    // Renamed and kept: a reload shows it, with its text.
+    let name = el(&host, "#pf-name").unchecked_into::<web_sys::HtmlInputElement>();
+    name.set_value("my review");
+    name.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
+    until("the file to be kept", || storage().get_item(KEY).unwrap().is_some_and(|s| s.contains("my review"))).await;
+    page.unmount(&host);
+    let host = page.mount_keeping_storage();
+    el(&host, "#protocols-toggle").click();
+    until("the view to open again", || dialog_open(&host)).await;
+    until("the file listed", || texts(&host, ".pf-mine .pf-item") == ["my review"]).await;
+    el(&host, ".pf-mine .pf-item").click();
+    until("its text in the editor", || exists(&host, "#pf-text") && area(&host).value() == pf::TEMPLATE).await;
+
+    // Deleted, undone, deleted again.
+    el(&host, "#pf-delete").click();
+    until("the file gone", || texts(&host, ".pf-mine .pf-item").is_empty()).await;
+    assert!(!storage().get_item(KEY).unwrap().unwrap().contains("my review"));
+    el(&host, ".pf-deleted button").click();
+    until("the file back", || texts(&host, ".pf-mine .pf-item") == ["my review"]).await;
+    assert!(storage().get_item(KEY).unwrap().unwrap().contains("my review"));
+    drop(page);
+}
+
+#[wasm_bindgen_test]
+async fn the_view_opens_with_f_and_a_built_in_file_is_read_only_with_edit_a_copy() {
+    let page = Page::start();
+    let host = page.mount();
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_key("f");
+    init.set_bubbles(true);
+    window().dispatch_event(&web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap()).unwrap();
+    until("the view to open", || dialog_open(&host)).await;
+    let lesson = host.query_selector_all(".pf-list .pf-item").unwrap();
+    let lesson = (0..lesson.length()).map(|i| lesson.item(i).unwrap()).find(|n| n.text_content().as_deref() == Some("lesson")).unwrap();
+    lesson.unchecked_into::<web_sys::HtmlElement>().click();
+    until("the lesson in the editor", || exists(&host, "#pf-text") && area(&host).read_only()).await;
+    until("its previews", || texts(&host, ".pf-previews h4") == ["shutdown", "plan"]).await;
+    el(&host, "#pf-edit-copy").click();
+    until("a copy of the user's, editable", || texts(&host, ".pf-mine .pf-item") == ["lesson (copy)"] && !area(&host).read_only()).await;
+    drop(page);
+}
+
+#[wasm_bindgen_test]
+async fn markup_and_scripts_in_a_file_stay_text() {
+    let page = Page::start();
+    let host = page.mount();
+    el(&host, "#protocols-toggle").click();
+    until("the view to open", || dialog_open(&host)).await;
+    el(&host, "#pf-new").click();
+    until("the editor", || exists(&host, "#pf-text")).await;
+    let marked = pf::TEMPLATE
+        .replace("Ask a teammate to review a change.", "<img id=x src=x onerror='window.__pwned=1'><script>window.__pwned=2</script>")
+        .replace("role = \"reviewer\"", "role = \"<b id=y>r</b>\"");
+    type_text(&host, &marked);
+    until("the previews of the marked file", || texts(&host, ".pf-code").iter().any(|t| t.contains("<b id=y>r</b>"))).await;
+    // A refused file's sentences carry its text too.
+    type_text(&host, &marked.replace("name = \"review\"", "name = \"<i id=z>\""));
+    until("the error listed", || texts(&host, ".pf-error").iter().any(|t| t.contains("<i id=z>"))).await;
+    let dialog = el(&host, "dialog#protocols");
+    for id in ["#x", "#y", "#z", "script"] {
+        assert!(dialog.query_selector(id).unwrap().is_none(), "{id} became DOM");
+    }
+    assert!(js_sys::Reflect::get(&window(), &"__pwned".into()).unwrap().is_undefined());
+    drop(page);
+}
+
+#[wasm_bindgen_test]
+async fn a_damaged_store_says_so_and_is_set_aside() {
+    let page = Page::start();
+    storage().set_item(KEY, "{not a list").unwrap();
+    let host = page.mount_keeping_storage();
+    el(&host, "#protocols-toggle").click();
+    until("the view to open", || dialog_open(&host)).await;
+    until("the notice", || texts(&host, ".pf-notice").iter().any(|t| t.contains("could not be read") && t.contains(DAMAGED_KEY))).await;
+    assert_eq!(storage().get_item(DAMAGED_KEY).unwrap().as_deref(), Some("{not a list"));
+    el(&host, "#pf-new").click();
+    until("a new list kept", || storage().get_item(KEY).unwrap().is_some_and(|s| s.starts_with("{\"version\""))).await;
+    assert_eq!(storage().get_item(DAMAGED_KEY).unwrap().as_deref(), Some("{not a list"), "the damaged list is still there");
+    drop(page);
+}
+
+#[wasm_bindgen_test]
+async fn what_was_typed_is_kept_when_another_file_is_shown_at_once() {
+    let page = Page::start();
+    let host = page.mount();
+    el(&host, "#protocols-toggle").click();
+    until("the view to open", || dialog_open(&host)).await;
+    el(&host, "#pf-new").click();
+    until("the editor", || exists(&host, "#pf-text") && !area(&host).read_only()).await;
+    let edited = format!("{}# one more line\n", pf::TEMPLATE);
+    type_text(&host, &edited);
+    // Before the pause that checks it: another file, then back.
+    el(&host, ".pf-list ul:not(.pf-mine) .pf-item").click();
+    until("the built-in file", || area(&host).read_only()).await;
+    assert!(storage().get_item(KEY).unwrap().unwrap().contains("# one more line"), "kept at once");
+    el(&host, ".pf-mine .pf-item").click();
+    until("the edited text back", || !area(&host).read_only() && area(&host).value() == edited).await;
+    drop(page);
+}

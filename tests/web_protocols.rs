@@ -193,3 +193,22 @@ async fn what_was_typed_is_kept_when_another_file_is_shown_at_once() {
     until("the edited text back", || !area(&host).read_only() && area(&host).value() == edited).await;
     drop(page);
 }
+
+#[wasm_bindgen_test]
+async fn what_was_typed_just_before_the_page_goes_away_is_kept() {
+    let page = Page::start();
+    let host = page.mount();
+    el(&host, "#protocols-toggle").click();
+    until("the view to open", || dialog_open(&host)).await;
+    el(&host, "#pf-new").click();
+    until("the template in the editor", || exists(&host, "#pf-text") && area(&host).value() == pf::TEMPLATE).await;
+    until("the template kept", || storage().get_item(KEY).unwrap().is_some_and(|s| s.contains("every_review_settles"))).await;
+    // Typed, and the page hidden at once (a reload, a closed tab) inside
+    // the pause before the check: nothing waits, the text is kept.
+    let typed = pf::TEMPLATE.replace("every_review_settles", "typed_right_before_leaving");
+    type_text(&host, &typed);
+    assert!(!storage().get_item(KEY).unwrap().unwrap().contains("typed_right_before_leaving"), "not yet kept");
+    window().dispatch_event(&web_sys::Event::new("pagehide").unwrap()).unwrap();
+    assert!(storage().get_item(KEY).unwrap().unwrap().contains("typed_right_before_leaving"), "kept as the page went");
+    drop(page);
+}

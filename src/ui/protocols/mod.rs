@@ -278,6 +278,10 @@ pub fn ProtocolsButton() -> impl IntoView {
 pub fn ProtocolsView() -> impl IntoView {
     let p = expect_context::<Protocols>();
     let l = lang();
+    // A reload or a closed tab inside the pause after a keystroke keeps
+    // what was typed: the page going away settles it at once.
+    let leaving = window_event_listener(leptos::ev::pagehide, move |_| p.flush());
+    on_cleanup(move || leaving.remove());
     view! {
         <dialog id="protocols" class="protocols" node_ref=p.dialog aria-labelledby="protocols-title"
             on:close=move |_| { p.flush(); p.open.set(false) }>

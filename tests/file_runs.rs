@@ -536,8 +536,12 @@ fn the_scripted_teammate_answers_a_file_shutdown_as_scripted_and_leaves_its_loop
 #[test]
 fn the_scripted_answer_follows_the_protocols_scripted_policy_not_the_lessons() {
     let with = |answer: &'static str| {
+        // The lead here reads the prompt, not the team's steps; the step
+        // that asks until approved goes, as a teammate that always says no
+        // can never satisfy it (the loader refuses that).
         edited("deadline-retry", move |t| {
             t.replace(r#"scripted = { answer = "approve" }"#, &format!(r#"scripted = {{ answer = "{answer}" }}"#))
+                .replace("until = \"approved\"\n", "")
         })
     };
     let rejected = scripted_run_under(with("reject"), 1);

@@ -8,6 +8,7 @@
 use std::sync::Arc;
 
 use team_protocols::protocol::file::{self, builtin, GateIx, ProtocolFile, ProtocolIx};
+use team_protocols::protocol::testing::team_under;
 use team_protocols::protocol::trace_file::{import_json, import_json_under, trace_json};
 use team_protocols::protocol::{
     check, AgentName, Event, FieldValue, Fields, Message, MessageType, Millis, ProtocolSet, ProtocolsError, RequestKind, RequestStatus,
@@ -102,10 +103,7 @@ const BUILD: GateIx = GateIx(0);
 
 /// A team under `CLAIM` with ann and ben spawned.
 fn claims() -> Team {
-    let mut t = Team::with_protocols("t", 7, load(CLAIM));
-    t.spawn(&name("ann"), "coder", false, Millis(0)).unwrap();
-    t.spawn(&name("ben"), "coder", false, Millis(0)).unwrap();
-    t
+    team_under(CLAIM, 7, &["ann", "ben"])
 }
 
 fn claim(task: &str) -> Fields {
@@ -411,9 +409,8 @@ fn an_answered_request_starts_the_retry_count_afresh() {
 #[test]
 fn the_deadline_example_runs_its_own_shutdown_with_an_expiry_and_one_retry() {
     let toml = builtin::EXAMPLES.iter().find(|(n, _)| *n == "deadline-retry").unwrap().1;
-    let mut t = Team::with_protocols("t", 3, load(toml));
+    let mut t = team_under(toml, 3, &["alice"]);
     let alice = name("alice");
-    t.spawn(&alice, "coder", false, Millis(0)).unwrap();
     let first = t.ask(ProtocolIx(0), &lead(), &alice, Fields::new(), Millis(1)).unwrap();
     assert!(matches!(t.request(&first).unwrap().kind, RequestKind::File(_)), "the file's own shutdown, not the lesson's");
     assert_eq!(t.expire_due(Millis(30_001)), Ok(vec![first]));
@@ -428,9 +425,8 @@ fn the_deadline_example_runs_its_own_shutdown_with_an_expiry_and_one_retry() {
 #[test]
 fn a_file_that_uses_the_lesson_asks_its_shutdown_and_plan_the_lessons_way() {
     let toml = builtin::EXAMPLES.iter().find(|(n, _)| *n == "review-gate").unwrap().1;
-    let mut t = Team::with_protocols("t", 3, load(toml));
+    let mut t = team_under(toml, 3, &["alice"]);
     let alice = name("alice");
-    t.spawn(&alice, "coder", false, Millis(0)).unwrap();
     let id = t.ask(ProtocolIx(0), &lead(), &alice, Fields::new(), Millis(1)).unwrap();
     assert_eq!(t.request(&id).unwrap().kind, RequestKind::Shutdown);
     assert_eq!(t.peek(&alice).unwrap()[0].message.msg_type, MessageType::ShutdownRequest);
@@ -438,8 +434,7 @@ fn a_file_that_uses_the_lesson_asks_its_shutdown_and_plan_the_lessons_way() {
     assert!(t.is_exiting(&alice));
     assert_eq!(t.peek(&lead()).unwrap()[0].message.reason.as_deref(), Some("ok"));
     // Its own review protocol opens alice's write gate, closed at spawn.
-    let mut t = Team::with_protocols("t", 3, load(toml));
-    t.spawn(&alice, "coder", false, Millis(0)).unwrap();
+    let mut t = team_under(toml, 3, &["alice"]);
     let write = t.protocols().gate_named("write").unwrap();
     assert!(t.gate_closed(&alice, write));
     let review = t.protocols().file().unwrap().protocol_named("review").unwrap();

@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use serde_json::{json, Value};
 
+use team_protocols::explore::file_team::file_team_run;
 use team_protocols::model::scripted;
 use team_protocols::model::{ContentBlock, ModelRequest, ModelResponse, StopReason, Usage};
 use team_protocols::protocol::file::{builtin, load, ProtocolFile, ProtocolIx};
@@ -476,19 +477,17 @@ fn edited(id: &str, edit: impl Fn(&str) -> String) -> Arc<ProtocolFile> {
     Arc::new(load(&text).unwrap_or_else(|e| panic!("{}", e.render(id))))
 }
 
-/// Runs a file's own prompt with the scripted model under it.
+/// Runs a file's own first prompt under it, in the world the page and the
+/// explorer build for its team (`file_team_run`: its config and rules),
+/// with every message delivered (not the team's fault rules: these tests
+/// are about the scripted answers) and the scripted model answering the
+/// file's protocols while the lead reads the prompt (not the team's steps).
 fn scripted_run_under(file: Arc<ProtocolFile>, seed: u64) -> World {
-    let prompt = file.team.as_ref().and_then(|t| t.prompts.first().cloned()).expect("the example has a prompt");
-    let config = WorldConfig {
-        team_name: "default".into(),
-        seed,
-        max_rounds: 50,
-        lead_max_rounds: 50,
-        max_tokens: 8000,
-        protocols: Some(Arc::clone(&file)),
-    };
-    let mut world = World::new(config, Mode::Live, TimeSource::Virtual);
-    world.submit_prompt(&prompt).expect("the prompt is taken");
+    let run = file_team_run(Arc::clone(&file), seed).expect("the example has a team");
+    let prompt = run.prompts.first().expect("the example has a prompt");
+    let mut world = World::new(run.config, Mode::Live, TimeSource::Virtual);
+    world.set_rules(run.rules);
+    world.submit_prompt(prompt).expect("the prompt is taken");
     for _ in 0..10_000 {
         if world.begin().is_none() {
             assert_eq!(world.failure(), None);
@@ -536,8 +535,12 @@ fn the_scripted_teammate_answers_a_file_shutdown_as_scripted_and_leaves_its_loop
 #[test]
 fn the_scripted_answer_follows_the_protocols_scripted_policy_not_the_lessons() {
     let with = |answer: &'static str| {
+        // The lead here reads the prompt, not the team's steps; the step
+        // that asks until approved goes, as a teammate that always says no
+        // can never satisfy it (the loader refuses that).
         edited("deadline-retry", move |t| {
             t.replace(r#"scripted = { answer = "approve" }"#, &format!(r#"scripted = {{ answer = "{answer}" }}"#))
+                .replace("until = \"approved\"\n", "")
         })
     };
     let rejected = scripted_run_under(with("reject"), 1);

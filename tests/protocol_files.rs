@@ -435,6 +435,31 @@ tools.respond = { name = "review", description = "Answer a review." }
         refused(&unknown, "team.step[0].spawn", 9, 9, &["no teammate named 'bo'", "ann"]);
     }
 
+    /// A protocol the lead asks and a teammate answers, whose scripted
+    /// answer is `answer` (lines 2 to 10), then `TEAM` (lines 11 to 16).
+    fn check_answered(answer: &str) -> String {
+        format!(
+            "format = 1\n[[protocol]]\nname = \"check\"\nrequest = \"check_request\"\nresponse = \"check_response\"\nfrom = \"lead\"\nto = \"teammate\"\ntools.request = {{ name = \"request_check\", description = \"Ask.\" }}\ntools.respond = {{ name = \"check\", description = \"Answer.\" }}\nscripted = {{ answer = \"{answer}\" }}\n{TEAM}"
+        )
+    }
+
+    #[test]
+    fn asking_until_approved_a_teammate_whose_scripted_answer_is_always_reject_is_refused_as_an_unbounded_retry() {
+        let step = "[[team.step]]\nspawn = \"ann\"\n[[team.step]]\nask = \"check\"\nto = \"ann\"\nuntil = \"approved\"\n";
+        // The protocol's answer.
+        let text = format!("{}{step}", check_answered("reject"));
+        refused(&text, "team.step[1].until", 22, 9, &["ann always rejects 'check'", "never end", "remove `until`"]);
+        // The teammate's own answer overrides the protocol's, either way.
+        let own = |answer: &str| format!("task = \"work\"\nscripted = {{ check = {{ answer = \"{answer}\" }} }}\n");
+        let text = format!("{}{step}", check_answered("approve").replace("task = \"work\"\n", &own("reject")));
+        refused(&text, "team.step[1].until", 23, 9, &["ann always rejects 'check'"]);
+        let text = format!("{}{step}", check_answered("reject").replace("task = \"work\"\n", &own("reject_first")));
+        assert!(file::load(&text).is_ok(), "{:?}", file::load(&text).err());
+        // Asked once, a no is an answer like any other.
+        let once = format!("{}{}", check_answered("reject"), step.replace("until = \"approved\"\n", ""));
+        assert!(file::load(&once).is_ok(), "{:?}", file::load(&once).err());
+    }
+
     #[test]
     fn a_teammate_name_used_twice_is_refused() {
         let text = format!("format = 1\n{TEAM}[[team.teammate]]\nname = \"ann\"\nrole = \"r\"\ntask = \"t\"\n");

@@ -40,14 +40,13 @@ fn faults() -> usize {
 
 /// A fixed seed (`FUZZ_SEED` picks another), so a run is the same run.
 fn runner() -> TestRunner {
+    runner_of(cases())
+}
+
+/// `runner()` with `cases` cases.
+fn runner_of(cases: u32) -> TestRunner {
     let seed = std::env::var("FUZZ_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(26);
-    TestRunner::new(Config {
-        cases: cases(),
-        max_shrink_iters: 200,
-        failure_persistence: None,
-        rng_seed: RngSeed::Fixed(seed),
-        ..Config::default()
-    })
+    TestRunner::new(Config { cases, max_shrink_iters: 200, failure_persistence: None, rng_seed: RngSeed::Fixed(seed), ..Config::default() })
 }
 
 /// What the cases did, summed: so a run that checks nothing shows.
@@ -130,6 +129,46 @@ fn a_random_valid_protocol_file_loads_runs_checks_and_explores_without_a_panic_a
     assert!(tally.quiet.get() > 0, "some generated team runs to quiet: {tally:?}");
     assert!(tally.complete.get() > 0, "some search is exhaustive within the bounds: {tally:?}");
     assert!(tally.replayed.get() > 0, "some counterexample is replayed: {tally:?}");
+}
+
+/// How many files the quiet check runs (`FUZZ_QUIET_CASES`, 160 unless
+/// set): a run alone is cheap, so it takes more than `cases()`.
+fn quiet_cases() -> u32 {
+    std::env::var("FUZZ_QUIET_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(160)
+}
+
+#[test]
+fn a_random_files_team_run_goes_quiet_unless_the_loader_refuses_a_step_that_can_never_be_satisfied() {
+    // Files that may ask until approved a teammate that always rejects:
+    // the loader refuses such a step at its place, with a sentence; every
+    // other file's run (each prompt's) goes quiet within the bound.
+    let mut runner = runner_of(quiet_cases());
+    let (refused, quiet) = (Cell::new(0usize), Cell::new(0usize));
+    let strategy = (common::protocol_gen::protocol_file_text_asking_until_approved_of_anyone(), 0u64..1_000);
+    let result = runner.run(&strategy, |(text, seed)| {
+        let file = match load(&text) {
+            Ok(file) => file,
+            Err(e) => {
+                for r in &e.0 {
+                    let sentence = r.error.to_string();
+                    prop_assert!(r.path.ends_with(".until") && r.line > 0 && r.column > 0, "refused elsewhere: {r}\n{}", text);
+                    prop_assert!(sentence.contains("never end"), "no reason given: {r}\n{}", text);
+                }
+                add(&refused, 1);
+                return Ok(());
+            }
+        };
+        let (_, went_quiet) =
+            common::file_team::run_file_team(Arc::new(file), seed, 300).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert!(went_quiet, "the team's run never goes quiet\n{}", text);
+        add(&quiet, 1);
+        Ok(())
+    });
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+    eprintln!("refused {}, quiet {}", refused.get(), quiet.get());
+    assert!(quiet.get() > 0, "some file runs");
 }
 
 #[test]

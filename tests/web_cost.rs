@@ -13,31 +13,9 @@ mod web_page;
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_page::{set_hash, until, Page};
+use web_page::{all, button, click, set_hash, texts, until, Page};
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-fn all(host: &web_sys::HtmlElement, selector: &str) -> Vec<web_sys::Element> {
-    let list = host.query_selector_all(selector).unwrap();
-    (0..list.length()).map(|i| list.item(i).unwrap().unchecked_into()).collect()
-}
-
-fn texts(host: &web_sys::HtmlElement, selector: &str) -> Vec<String> {
-    all(host, selector).iter().map(|e| e.text_content().unwrap_or_default().trim().to_string()).collect()
-}
-
-fn click(host: &web_sys::HtmlElement, selector: &str) {
-    let el: web_sys::HtmlElement = host.query_selector(selector).unwrap().unwrap_or_else(|| panic!("{selector}")).unchecked_into();
-    el.click();
-}
-
-fn button(host: &web_sys::HtmlElement, text: &str) -> web_sys::HtmlElement {
-    all(host, "button")
-        .into_iter()
-        .find(|b| b.text_content().unwrap_or_default().trim() == text)
-        .unwrap_or_else(|| panic!("a button named {text:?}"))
-        .unchecked_into()
-}
 
 fn input(host: &web_sys::HtmlElement, label: &str) -> web_sys::HtmlInputElement {
     host.query_selector(&format!("[aria-label='{label}']")).unwrap().unwrap_or_else(|| panic!("{label}")).unchecked_into()

@@ -21,18 +21,9 @@ use team_protocols::runtime::scenarios;
 use team_protocols::view::i18n::{scenario_description, Catalog, Locale};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_page::{until, Page};
+use web_page::{all, texts, until, Page};
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-fn all(host: &web_sys::HtmlElement, selector: &str) -> Vec<web_sys::Element> {
-    let list = host.query_selector_all(selector).unwrap();
-    (0..list.length()).map(|i| list.item(i).unwrap().unchecked_into()).collect()
-}
-
-fn texts(host: &web_sys::HtmlElement, selector: &str) -> Vec<String> {
-    all(host, selector).iter().map(|e| e.text_content().unwrap_or_default().trim().to_string()).collect()
-}
 
 fn el(host: &web_sys::HtmlElement, selector: &str) -> web_sys::HtmlElement {
     host.query_selector(selector).unwrap().unwrap_or_else(|| panic!("{selector}")).unchecked_into()

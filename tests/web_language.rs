@@ -28,7 +28,7 @@ use team_protocols::view::i18n::{Catalog, Locale};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
-use web_page::{until, Page, Patch};
+use web_page::{texts, until, Page, Patch};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -146,11 +146,6 @@ fn mount_started(page: &Page, start: Start) -> web_sys::HtmlElement {
         provide_context(start);
         view! { <App pace_ms=0/> }
     })
-}
-
-fn texts(host: &web_sys::HtmlElement, selector: &str) -> Vec<String> {
-    let list = host.query_selector_all(selector).unwrap();
-    (0..list.length()).filter_map(|i| list.item(i)).map(|n| n.text_content().unwrap_or_default().trim().to_string()).collect()
 }
 
 fn document_lang() -> String {

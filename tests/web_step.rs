@@ -10,25 +10,12 @@ mod web_page;
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_page::{until, Page};
+use web_page::{all, button, until, Page};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-fn all(host: &web_sys::HtmlElement, selector: &str) -> Vec<web_sys::Element> {
-    let list = host.query_selector_all(selector).unwrap();
-    (0..list.length()).map(|i| list.item(i).unwrap().unchecked_into()).collect()
-}
-
 fn text(host: &web_sys::HtmlElement, selector: &str) -> String {
     all(host, selector).first().map(|e| e.text_content().unwrap_or_default().trim().to_string()).unwrap_or_default()
-}
-
-fn button(host: &web_sys::HtmlElement, name: &str) -> web_sys::HtmlElement {
-    all(host, "button")
-        .into_iter()
-        .find(|b| b.text_content().unwrap_or_default().trim() == name)
-        .unwrap_or_else(|| panic!("a button named {name:?}"))
-        .unchecked_into()
 }
 
 /// The counter's "shown / recorded".

@@ -17,33 +17,12 @@ use team_protocols::ui::state::storage::StoredRun;
 use team_protocols::view::export;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_page::{until, Page};
+use web_page::{all, button, run_finished, texts, until, Page};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
 const CURRENT: &str = "team-protocols.current";
 const SAVED: &str = "team-protocols.saved";
-
-fn all(host: &web_sys::HtmlElement, selector: &str) -> Vec<web_sys::Element> {
-    let list = host.query_selector_all(selector).unwrap();
-    (0..list.length()).map(|i| list.item(i).unwrap().unchecked_into()).collect()
-}
-
-fn texts(host: &web_sys::HtmlElement, selector: &str) -> Vec<String> {
-    all(host, selector).iter().map(|e| e.text_content().unwrap_or_default().trim().to_string()).collect()
-}
-
-fn button(host: &web_sys::HtmlElement, text: &str) -> web_sys::HtmlElement {
-    all(host, "button")
-        .into_iter()
-        .find(|b| b.text_content().unwrap_or_default().trim() == text)
-        .unwrap_or_else(|| panic!("a button named {text:?}"))
-        .unchecked_into()
-}
-
-fn run_finished(host: &web_sys::HtmlElement) -> bool {
-    !all(host, ".banner.run-end").is_empty()
-}
 
 fn arrow_labels(host: &web_sys::HtmlElement) -> Vec<String> {
     texts(host, "g.msg .msg-label")

@@ -19,8 +19,8 @@ pub mod protocols;
 pub mod roster;
 pub mod rules;
 pub mod team;
-#[cfg(test)]
-pub(crate) mod testing;
+#[doc(hidden)]
+pub mod testing;
 pub mod text;
 pub mod time;
 pub mod timeline;

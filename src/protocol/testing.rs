@@ -1,10 +1,31 @@
-//! Small traces the unit tests of several modules share (compiled for
-//! tests only).
+//! Builders the tests share: small traces for the unit tests of several
+//! modules (compiled for tests only), and a team under a protocol file's
+//! text, which the unit tests and the integration tests
+//! (`tests/file_protocol_engine.rs`) both build with.
+//!
+//! Owns test plumbing only; it must not be used by the app's own code.
 
-use super::{AgentName, MemberStatus, Millis, RequestKind, Team, Trace};
+use std::sync::Arc;
+
+use super::{AgentName, Millis, Team};
+#[cfg(test)]
+use super::{MemberStatus, RequestKind, Trace};
+
+/// A team (`"t"`, `seed`) under the protocol file `text` with `teammates`
+/// spawned as coders at time 0. Panics saying why when the file is refused.
+pub fn team_under(text: &str, seed: u64, teammates: &[&str]) -> Team {
+    let file = super::file::load(text).unwrap_or_else(|e| panic!("refused:\n{}", e.render("test")));
+    let mut t = Team::with_protocols("t", seed, Arc::new(file));
+    for who in teammates {
+        let who = AgentName::parse(who).expect("a valid name");
+        t.spawn(&who, "coder", false, Millis(0)).expect("a fresh name");
+    }
+    t
+}
 
 /// A run where alice is spawned, messaged, asked to shut down, approves and
 /// exits; the message holds characters every format must escape.
+#[cfg(test)]
 pub(crate) fn handshake() -> Trace {
     let name = |s: &str| AgentName::parse(s).expect("a valid name");
     let mut t = Team::new("default", 7);

@@ -10,7 +10,7 @@
 //! loader must accept, keeping every rule of the format (an `exit` never on
 //! the lead, `retries` only with a deadline, a gate opened by a protocol,
 //! steps that ask only with protocols the lead may use and give every
-//! required field). A file it renders that the loader refuses is a bug in
+//! required field, asking until approved only a teammate that may approve). A file it renders that the loader refuses is a bug in
 //! this generator or in the loader: the property tests say which text.
 
 use std::fmt::Write as _;
@@ -285,6 +285,13 @@ pub(crate) fn protocol_file_text() -> impl Strategy<Value = String> {
     file_choice().prop_map(|c| render(&c))
 }
 
+/// A random protocol file's text that may also ask until approved a
+/// teammate whose scripted answer is always `reject` (a step the loader
+/// refuses, as it can never be satisfied); otherwise valid.
+pub(crate) fn protocol_file_text_asking_until_approved_of_anyone() -> impl Strategy<Value = String> {
+    file_choice().prop_map(|c| render_with(&c, true))
+}
+
 const TEAMMATES: [&str; 2] = ["ann", "ben"];
 const ANSWERS: [&str; 4] = ["approve", "reject", "reject_first", "never"];
 const RULES: [&str; 5] = ["incarnation_binding", "addressee_only", "exit_after_approval", "wake_on_message", "responder_required"];
@@ -364,6 +371,12 @@ fn effect(choice: u8, p: &ProtocolChoice, gate: bool) -> Option<String> {
 
 /// The file `c` describes, as TOML.
 pub(crate) fn render(c: &FileChoice) -> String {
+    render_with(c, false)
+}
+
+/// The file `c` describes; with `any_until`, an `until = "approved"` also
+/// toward a teammate that always rejects (which makes the file invalid).
+fn render_with(c: &FileChoice, any_until: bool) -> String {
     let mut t = String::from("# generated\nformat = 1\n");
     if c.lesson {
         t.push_str("use = [\"lesson\"]\n");
@@ -422,7 +435,7 @@ pub(crate) fn render(c: &FileChoice) -> String {
         let answer = ANSWERS[usize::from(p.scripted % 4)];
         writeln!(t, "scripted = {{ answer = \"{answer}\" }}").unwrap();
     }
-    render_team(c, &mut t);
+    render_team(c, &mut t, any_until);
     render_properties(c, &mut t);
     t
 }
@@ -433,7 +446,16 @@ fn has_respond_tool(c: &FileChoice, p: &ProtocolChoice) -> bool {
     p.respond_tool || !c.rules_off[4]
 }
 
-fn render_team(c: &FileChoice, t: &mut String) {
+/// The scripted answer teammate `mate` gives protocol `ix`: its own, where
+/// `c` gives it one, or else the protocol's.
+fn answer_of(c: &FileChoice, mate: usize, ix: usize) -> &'static str {
+    let own = c.override_answer.filter(|(m, p, _)| {
+        usize::from(*m) % c.teammates.len() == mate && usize::from(*p) % c.protocols.len() == ix && c.protocols[ix].direction.to_teammate()
+    });
+    ANSWERS[usize::from(own.map_or(c.protocols[ix].scripted, |(_, _, a)| a) % 4)]
+}
+
+fn render_team(c: &FileChoice, t: &mut String, any_until: bool) {
     t.push_str("\n[team]\nid = \"generated\"\ntitle = \"a generated team\"\n");
     if c.two_prompts {
         t.push_str("prompt = [\"Run the generated team.\", \"Go on.\"]\n");
@@ -480,7 +502,10 @@ fn render_team(c: &FileChoice, t: &mut String) {
                     let other = (ix + 1) % n;
                     writeln!(t, "after = \"settled:{}\"", protocol_name(other)).unwrap();
                 }
-                if s.until {
+                // Asking until approved a teammate that always rejects never
+                // ends: the loader refuses it.
+                let mate_ix = usize::from(s.teammate) % c.teammates.len();
+                if s.until && (any_until || answer_of(c, mate_ix, ix) != "reject") {
                     t.push_str("until = \"approved\"\n");
                 }
                 if let Some(fields) = required_fields(p, false) {

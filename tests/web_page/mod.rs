@@ -29,8 +29,10 @@
 //! mounted again (a reload) reads after every write the one before it
 //! asked for. The `Page`'s drop deletes its database.
 //!
-//! Also here: [`until`], the bounded poll every check of something
-//! asynchronous waits with (never a fixed sleep), [`set_hash`], which
+//! Also here: the small DOM queries the tests share ([`all`], [`texts`],
+//! [`button`], [`click`], [`run_finished`]), [`until`], the bounded poll
+//! every check of something asynchronous waits with (never a fixed sleep),
+//! [`set_hash`], which
 //! waits for the `hashchange` it causes, and the translations' message
 //! files as the page would fetch them ([`translation`]).
 //!
@@ -297,6 +299,38 @@ fn restore_patches() {
         put_back(&list.get(i).unchecked_into());
     }
     list.set_length(0);
+}
+
+/// The elements under `host` that match `selector`, in document order.
+pub(crate) fn all(host: &web_sys::HtmlElement, selector: &str) -> Vec<web_sys::Element> {
+    let list = host.query_selector_all(selector).unwrap();
+    (0..list.length()).map(|i| list.item(i).unwrap().unchecked_into()).collect()
+}
+
+/// The trimmed text of each element under `host` that matches `selector`.
+pub(crate) fn texts(host: &web_sys::HtmlElement, selector: &str) -> Vec<String> {
+    all(host, selector).iter().map(|e| e.text_content().unwrap_or_default().trim().to_string()).collect()
+}
+
+/// The button under `host` whose trimmed text is `text`; panics without one.
+pub(crate) fn button(host: &web_sys::HtmlElement, text: &str) -> web_sys::HtmlElement {
+    all(host, "button")
+        .into_iter()
+        .find(|b| b.text_content().unwrap_or_default().trim() == text)
+        .unwrap_or_else(|| panic!("a button named {text:?}"))
+        .unchecked_into()
+}
+
+/// Clicks the first element under `host` that matches `selector`; panics
+/// without one.
+pub(crate) fn click(host: &web_sys::HtmlElement, selector: &str) {
+    let el: web_sys::HtmlElement = host.query_selector(selector).unwrap().unwrap_or_else(|| panic!("{selector}")).unchecked_into();
+    el.click();
+}
+
+/// The run on screen has ended (its closing banner shows).
+pub(crate) fn run_finished(host: &web_sys::HtmlElement) -> bool {
+    !all(host, ".banner.run-end").is_empty()
 }
 
 /// Waits (bounded: 20 s of real time, polling every 20 ms) until `done`

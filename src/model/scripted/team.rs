@@ -2,7 +2,8 @@
 //! team's steps in order — spawn a teammate with its role and task, answer
 //! a teammate's request of a protocol (once that request is in its inbox),
 //! ask with a protocol (after what the step waits for; again after each
-//! rejection when it asks until approved), list the team, send a plain
+//! rejection when it asks until approved, at most `MAX_ASKS_UNTIL_APPROVED`
+//! times), list the team, send a plain
 //! message — and when every step is done it summarises as the lesson's
 //! lead does. A teammate whose request the steps answer asks it first.
 //!
@@ -16,8 +17,14 @@ use super::conversation::{Conversation, Decision, Learned};
 use super::goal::parse_lead_goal;
 use super::lead::summary;
 use crate::protocol::file::{
-    After, FieldSetting, FieldType, FieldValue, Protocol, ProtocolFile, ProtocolIx, StepAction, Teammate, TeammateIx,
+    After, FieldSetting, FieldType, FieldValue, Protocol, ProtocolFile, ProtocolIx, StepAction, Teammate, TeammateIx, MAX_REJECTIONS,
 };
+
+/// The most asks of one `until = "approved"` step: one past the most
+/// rejections a scripted answer gives before its yes (`reject_first`), so a
+/// teammate that never approves (an answer flipped by the explorer, a file
+/// built in code) ends the step instead of the run never going quiet.
+pub(super) const MAX_ASKS_UNTIL_APPROVED: usize = MAX_REJECTIONS as usize + 1;
 
 /// The prompt the scripted lead hands a teammate of the team.
 pub(super) fn teammate_prompt(t: &Teammate) -> String {
@@ -88,7 +95,9 @@ pub(super) fn lead(file: &ProtocolFile, c: &Conversation) -> Option<Decision> {
                             return Some(ask());
                         }
                     }
-                    Some(_) if *until_approved => return Some(ask()),
+                    // Rejected: ask again, but no more often than any
+                    // scripted answer says no before its yes.
+                    Some(_) if *until_approved && asks.len() < MAX_ASKS_UNTIL_APPROVED => return Some(ask()),
                     Some(_) => {}
                 }
             }

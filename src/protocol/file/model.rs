@@ -198,6 +198,10 @@ pub enum ScriptedAnswer {
     Never,
 }
 
+/// The most times a `reject_first` answer says no before its yes
+/// (`rejections`, 1 to this).
+pub const MAX_REJECTIONS: u32 = 1000;
+
 /// `scripted = { answer, rejections }`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Scripted {

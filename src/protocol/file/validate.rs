@@ -14,7 +14,7 @@
 use std::collections::HashMap;
 
 use super::errors::{FileError, Problems, MAX_DEADLINE_MS, MAX_RETRIES};
-use super::model::{Asker, Party, Role, ScriptedAnswer};
+use super::model::{Asker, Party, Role, ScriptedAnswer, MAX_REJECTIONS};
 use super::parse::{EffectKind, FieldKind, FieldSpec, FileSpec, GateSpec, ProtocolSpec};
 use super::read::At;
 
@@ -310,8 +310,8 @@ pub(crate) fn scripted_rejections(s: &super::parse::ScriptedSpec, p: &mut Proble
     let Some(r) = &s.rejections else { return };
     if s.answer.as_ref().is_some_and(|a| a.value != ScriptedAnswer::RejectFirst) {
         p.add(r.span.clone(), r.path.clone(), FileError::Invalid("`rejections` is for answer = \"reject_first\" only".into()));
-    } else if !(1..=1000).contains(&r.value) {
-        p.add(r.span.clone(), r.path.clone(), FileError::OutOfRange { value: r.value.to_string(), min: 1, max: 1000 });
+    } else if !(1..=i64::from(MAX_REJECTIONS)).contains(&r.value) {
+        p.add(r.span.clone(), r.path.clone(), FileError::OutOfRange { value: r.value.to_string(), min: 1, max: i64::from(MAX_REJECTIONS) });
     }
 }
 

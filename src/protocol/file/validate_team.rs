@@ -8,7 +8,7 @@
 //! Owns these checks. It reads specs only (through `validate::Known`).
 
 use super::errors::{FileError, Problems};
-use super::model::{Asker, FieldValue, Role, Side};
+use super::model::{Asker, FieldValue, Role, ScriptedAnswer, Side};
 use super::parse::{ActionKind, FieldKind, FieldSpec, FileSpec, MatcherSpec, PropertySpec, ProtocolSpec, StepSpec, TeamSpec, TeammateSpec};
 use super::property::EventKind;
 use super::read::{At, Scalar};
@@ -255,6 +255,15 @@ fn step(s: &StepSpec, team: &TeamSpec, known: &Known<'_>, prompts: i64, p: &mut 
         if let Some(u) = s.until.as_ref().filter(|u| u.value != "approved") {
             p.add(u.span.clone(), u.path.clone(), FileError::BadChoice { value: u.value.clone(), allowed: "approved" });
         }
+        if let (Some(u), Some(to)) = (s.until.as_ref().filter(|u| u.value == "approved"), &s.to) {
+            if always_rejects(team, &to.value, pr) {
+                let why = format!(
+                    "{} always rejects '{}' (its scripted answer is \"reject\"), so asking until approved would never end: remove `until`, or give {} another scripted answer",
+                    to.value, name.value, to.value
+                );
+                p.add(u.span.clone(), u.path.clone(), FileError::UnboundedRetry(why));
+            }
+        }
         check_fields(pr, &[Side::Request], &s.fields, p);
         for f in pr.request_fields.iter().filter(|f| f.required) {
             let Some(n) = &f.name else { continue };
@@ -291,6 +300,21 @@ fn step(s: &StepSpec, team: &TeamSpec, known: &Known<'_>, prompts: i64, p: &mut 
         stray("to", span(&s.to), p);
         check_fields(pr, &[Side::Response], &s.fields, p);
     }
+}
+
+/// True when teammate `to` answers every request of `pr` with a no: its
+/// own scripted answer to `pr`, or else the protocol's, is `reject`.
+fn always_rejects(team: &TeamSpec, to: &str, pr: &ProtocolSpec) -> bool {
+    let Some(pname) = pr.name.as_ref() else { return false };
+    let own = team
+        .teammates
+        .iter()
+        .filter(|t| t.name.as_ref().is_some_and(|n| n.value == to))
+        .flat_map(|t| &t.scripted)
+        .find(|(k, _)| k.value == pname.value)
+        .map(|(_, s)| s);
+    let answer = own.or(pr.scripted.as_ref()).and_then(|s| s.answer.as_ref()).map(|a| a.value);
+    answer == Some(ScriptedAnswer::Reject)
 }
 
 fn after_names(after: &At<String>, team: &TeamSpec, known: &Known<'_>, p: &mut Problems<'_>) {

@@ -474,10 +474,8 @@ tools.respond = { name = "answer_handoff", description = "Answer a handoff." }
     /// A team under `FILE` with ann, her build gate closed, and a pending
     /// handoff to her.
     fn team() -> (Team, RequestId) {
-        let file = crate::protocol::file::load(FILE).unwrap();
-        let mut t = Team::with_protocols("t", 1, Arc::new(file));
+        let mut t = crate::protocol::testing::team_under(FILE, 1, &["ann"]);
         let ann = name("ann");
-        t.spawn(&ann, "coder", false, Millis(0)).unwrap();
         let id = t.ask(ProtocolIx(0), &AgentName::lead(), &ann, Fields::new(), Millis(1)).unwrap();
         t.respond(ProtocolIx(0), &id, &ann, false, Fields::new(), Millis(2)).unwrap();
         assert!(t.gate_closed(&ann, GateIx(0)));

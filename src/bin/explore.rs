@@ -23,6 +23,15 @@
 //! deadline passing at any turn), judged by the built-in properties; a file's own protocols' properties
 //! are not compiled yet, and it says so. `--help` says all of it.
 //!
+//! `--scenario team-3` explores a built-in team file (the `team-N`
+//! benchmark) as `--file` explores a file's team. `--slice I/N` explores
+//! slice I of N (from 1) as the page's workers share a search, and
+//! `explore merge [--json] REPORT.json…` joins the slices' `--json`
+//! reports (refusing reports of different searches, a missing or a
+//! duplicate slice). `--max-memory SIZE` bounds the search's own
+//! structures; a search cut short says which bound stopped it, what it
+//! covered, and suggests `--strategy simulate`.
+//!
 //! Owns argument parsing (clap) and printing; the search is
 //! `team_protocols::explore`, the loading of files `protocol::file`.
 #![forbid(unsafe_code)]
@@ -60,7 +69,10 @@ use team_protocols::runtime::scenarios;
                   (at most --decisions per run) varies a file protocol as the lesson's: the other answer and each other value of an \
                   enum field of an answer, a withheld answer (--withhold), a tool called without asking while its gate is closed, \
                   a pending request's deadline passing at any turn (after which the asker asks again within its retries). \
-                  A file's own protocols' [[property]] entries are not checked yet (said on stderr and in the JSON report)."
+                  A file's own protocols' [[property]] entries are not checked yet (said on stderr and in the JSON report).\n\
+                  Across machines: `explore ... --slice I/N --json > part-I.json` on each of N machines, then \
+                  `explore merge [--json] part-*.json` gives the single search's completeness, verdicts and shortest \
+                  counterexamples (its counters are summed and over-count where slices meet)."
 )]
 struct Cli {
     /// The scenario to explore (`--list` names them).

@@ -1,20 +1,61 @@
 //! The model checker's speed: states per second exploring each scenario
-//! exhaustively with 0 and 1 faults, on one thread and on every core.
+//! exhaustively with 0 and 1 faults, on one thread and on every core; and
+//! the team-N benchmark family's smallest rows (`team-1` with 0 and 1
+//! fault and no decisions off the script: a lead and one teammate in plan
+//! mode, a built-in team file). With the default two decisions off script,
+//! team-1 alone takes about 9 s (release, 2 cores) and is cut by the depth
+//! bound, so those rows stay out of a bench run (< 60 s added).
 //!
 //! Run with `cargo bench --bench explore`; `-- --test` runs each once as a
 //! smoke test. `Throughput::Elements(states)` turns the time of one full
-//! exploration into states (transitions) per second. With the command
-//! line's allocator (mimalloc).
+//! exploration into states (transitions) per second. Before each row it
+//! prints the row's report: states, distinct states, depth, seconds of the
+//! counting run, peak memory as the search counts it (visited set and
+//! frontier, `Bound::Memory`) and the verdicts. With the command line's
+//! allocator (mimalloc). Larger team-N rows take minutes: measure them with
+//! `explore --scenario team-N --json` (README, "The explorer's speed").
 
 use std::hint::black_box;
-use std::time::Duration;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput};
-use team_protocols::explore::{explore, ExploreConfig};
+use team_protocols::explore::file_team::team_config;
+use team_protocols::explore::{explore, ExploreConfig, Verdict};
+use team_protocols::protocol::file::{self, builtin};
 
 /// As the command line runs it (`src/bin/explore.rs`).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// The search of built-in team file `id` with `faults` and no decisions
+/// off the script.
+fn team(id: &str, faults: usize) -> ExploreConfig {
+    let f = file::load(builtin::team(id).expect("a built-in team file")).expect("it loads");
+    ExploreConfig { max_faults: faults, max_decisions: 0, ..team_config(Arc::new(f)).expect("it has a team") }
+}
+
+/// One row: counts it once, untimed by criterion, prints its report, and
+/// benchmarks it.
+fn row(group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>, label: String, config: ExploreConfig) {
+    let started = Instant::now();
+    let report = explore(&config).expect("the scenario explores");
+    let seconds = started.elapsed().as_secs_f64();
+    let count = |v: Verdict| report.properties.iter().filter(|p| p.verdict == v).count();
+    eprintln!(
+        "{label}: {} states, {} distinct, depth {}, {seconds:.2} s, peak memory {:.1} MiB counted, verdicts {} holds / {} fails / {} unknown{}",
+        report.states,
+        report.distinct_states,
+        report.depth,
+        report.peak_memory as f64 / (1u64 << 20) as f64,
+        count(Verdict::Holds),
+        count(Verdict::Fails),
+        count(Verdict::Unknown),
+        report.stopped_by.map(|b| format!(" (stopped by the {} bound)", b.name())).unwrap_or_default()
+    );
+    group.throughput(Throughput::Elements(report.states));
+    group.bench_with_input(BenchmarkId::from_parameter(label), &config, |b, config| b.iter(|| black_box(explore(config))));
+}
 
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("explore");
@@ -22,12 +63,12 @@ fn bench(c: &mut Criterion) {
     for (scenario, faults) in [("shutdown", 0), ("shutdown", 1), ("reject-then-accept", 1), ("out-of-order", 0), ("out-of-order", 1)] {
         for threads in [1, 0] {
             let config = ExploreConfig { max_faults: faults, threads, ..ExploreConfig::new(scenario) };
-            // The work is fixed: count it once, untimed.
-            let states = explore(&config).expect("the scenario explores").states;
-            group.throughput(Throughput::Elements(states));
             let label = format!("{scenario}/faults={faults}/{}", if threads == 1 { "1 thread" } else { "all cores" });
-            group.bench_with_input(BenchmarkId::from_parameter(label), &config, |b, config| b.iter(|| black_box(explore(config))));
+            row(&mut group, label, config);
         }
+    }
+    for (id, faults) in [("team-1", 0), ("team-1", 1)] {
+        row(&mut group, format!("{id}/faults={faults}/decisions=0/all cores"), team(id, faults));
     }
     group.finish();
 }

@@ -297,3 +297,145 @@ fn a_counterexample_of_a_files_team_is_written_with_its_file_and_imports_without
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+// ---- The team-N benchmark, slices across machines, bounds that say so ----
+
+#[test]
+fn list_names_the_team_n_benchmark_and_scenario_runs_a_built_in_team_file() {
+    let (code, out, _) = explore(&["--list"]);
+    assert_eq!(code, 0);
+    for n in 1..=5 {
+        assert!(out.contains(&format!("team-{n} ")), "team-{n} is listed:\n{out}");
+    }
+    let (code, out, err) = explore(&["--scenario", "team-1", "--decisions", "0", "--json"]);
+    assert!(code == 0 || code == 1, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
+    assert_eq!((&v["team"], &v["scenario"]), (&serde_json::json!("team-1"), &serde_json::json!("team-1")));
+    for key in ["states", "distinct_states", "depth", "seconds", "peak_memory_bytes"] {
+        assert!(v[key].as_f64().is_some_and(|x| x > 0.0), "{key} in {v}");
+    }
+    assert!(v["file_digest"].as_str().is_some_and(|d| d.starts_with("fnv1a64:")), "{v}");
+    let (code, _, err) = explore(&["--scenario", "team-1", "--file", "examples/anything.toml"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("is a built-in team file"), "{err}");
+}
+
+#[test]
+fn a_slice_that_does_not_exist_is_refused_with_a_sentence() {
+    for (slice, says) in [
+        ("3/2", "slice 3 of 2 does not exist: slices are counted from 1 to N"),
+        ("0/2", "slice 0 of 2 does not exist"),
+        ("1/0", "slice 1 of 0 does not exist"),
+        ("2", "'2' is not I/N"),
+        ("a/2", "'a' is not a number"),
+    ] {
+        let (code, _, err) = explore(&["--scenario", "shutdown", "--slice", slice]);
+        assert_eq!(code, 2, "{slice}");
+        assert!(err.contains(&format!("--slice: {says}")), "{slice}: {err}");
+    }
+    let (code, _, err) = explore(&["--scenario", "shutdown", "--max-memory", "2XB"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--max-memory: unknown unit 'xb'"), "{err}");
+}
+
+/// A temporary directory of this test's own.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("explore-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs `args` with `--json`, writes the report into `dir/name`: its path.
+fn report_file(dir: &std::path::Path, name: &str, args: &[&str]) -> String {
+    let (code, out, err) = explore(&[args, &["--json"]].concat());
+    assert!(code == 0 || code == 1, "{args:?}: {err}");
+    let path = dir.join(name).display().to_string();
+    std::fs::write(&path, out).unwrap();
+    path
+}
+
+/// What a merged report must share with the single search's: completeness,
+/// the bound that stopped it, each verdict, and each counterexample's
+/// property, faults and length.
+fn exact(v: &serde_json::Value) -> serde_json::Value {
+    let examples: Vec<serde_json::Value> = v["counterexamples"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| serde_json::json!([c["property"], c["faults"], c["path"].as_array().unwrap().len()]))
+        .collect();
+    serde_json::json!({ "complete": v["complete"], "stopped_by": v["stopped_by"], "properties": v["properties"], "examples": examples,
+        "scenario": v["scenario"], "faults": v["faults"] })
+}
+
+#[test]
+fn merged_slices_reports_give_the_single_searchs_verdicts_and_shortest_counterexamples() {
+    let dir = scratch("merge");
+    for (scenario, of) in [("shutdown", 2), ("reject-plan", 3), ("out-of-order", 2)] {
+        let search = ["--scenario", scenario, "--faults", "1", "--kinds", "drop,duplicate"];
+        let whole = report_file(&dir, &format!("{scenario}.json"), &search);
+        let parts: Vec<String> = (1..=of)
+            .map(|i| {
+                let slice = format!("{i}/{of}");
+                report_file(&dir, &format!("{scenario}.{i}.json"), &[&search[..], &["--slice", &slice]].concat())
+            })
+            .collect();
+        let mut args = vec!["merge", "--json"];
+        args.extend(parts.iter().map(String::as_str));
+        let (code, out, err) = explore(&args);
+        let merged: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{scenario}: {e}: {out} {err}"));
+        let whole: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&whole).unwrap()).unwrap();
+        assert_eq!(exact(&merged), exact(&whole), "{scenario}, {of} slices");
+        assert_eq!(
+            code,
+            if whole["counterexamples"].as_array().unwrap().is_empty() { 0 } else { 1 },
+            "{scenario}: exits as its verdicts say"
+        );
+        assert_eq!(merged["merged_from"], serde_json::json!(of));
+        assert!(merged["distinct_states"].as_u64() >= whole["distinct_states"].as_u64(), "{scenario}: the slices cover the space");
+        assert!(merged["slice"].is_null(), "{scenario}: the merged report is the whole search's");
+    }
+}
+
+#[test]
+fn merge_refuses_reports_of_different_searches_and_a_missing_or_duplicate_slice_naming_which() {
+    let dir = scratch("refuse");
+    let search = ["--scenario", "shutdown", "--faults", "1", "--kinds", "drop"];
+    let a = report_file(&dir, "a.json", &[&search[..], &["--slice", "1/3"]].concat());
+    let b = report_file(&dir, "b.json", &[&search[..], &["--slice", "2/3"]].concat());
+    let other = report_file(&dir, "other.json", &["--scenario", "shutdown", "--faults", "0", "--kinds", "drop", "--slice", "3/3"]);
+    let whole = report_file(&dir, "whole.json", &search);
+    let refused = |args: &[&str], says: &str| {
+        let (code, _, err) = explore(&[&["merge"][..], args].concat());
+        assert_eq!(code, 2, "{args:?}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    };
+    refused(&[&a, &b], "slice is 3 of 3 missing");
+    refused(&[&a, &b, &a], &format!("{a} and {a} are both slice 1 of 3"));
+    refused(&[&a, &b, &other], &format!("{a} and {other} are reports of different searches: they differ in max_faults (1 and 0)"));
+    refused(&[&a, &whole], &format!("{whole} is the report of a whole search, not of a slice"));
+    refused(&[], "merge needs the --json reports");
+    let text = dir.join("text.txt").display().to_string();
+    std::fs::write(&text, "not json").unwrap();
+    refused(&[&text], "is not an `explore --json` report");
+}
+
+#[test]
+fn a_search_cut_by_its_memory_or_state_bound_says_which_what_it_covered_and_the_fallback() {
+    for (flag, value, bound) in [("--max-memory", "64KiB", "memory"), ("--max-states", "40", "states")] {
+        let (_, out, err) = explore(&["--scenario", "out-of-order", "--faults", "1", flag, value, "--json"]);
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{flag}: {e}: {err}"));
+        assert_eq!((&v["complete"], &v["stopped_by"]), (&serde_json::json!(false), &serde_json::json!(bound)), "{flag}");
+        let said = v["stopped"].as_str().unwrap_or_default();
+        assert!(said.contains(&format!("stopped by the {bound} bound ({flag}")), "{said}");
+        assert!(said.contains(&format!("covered {} states", v["states"])), "{said}");
+        assert!(said.contains(&format!("up to depth {}", v["depth"])), "{said}");
+        assert_eq!(v["fallback"], serde_json::json!("--strategy simulate"));
+        let (_, text, _) = explore(&["--scenario", "out-of-order", "--faults", "1", flag, value]);
+        assert!(text.contains(&format!("stopped by the {bound} bound")) && text.contains("--strategy simulate"), "{text}");
+    }
+    let (_, out, _) = explore(&["--scenario", "shutdown", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(v["stopped_by"].is_null() && v["stopped"].is_null(), "a complete search says nothing of bounds: {v}");
+}

@@ -24,6 +24,15 @@
 //! the file's own `[[property]]` entries over its own protocols. `--help`
 //! says all of it.
 //!
+//! `--scenario team-3` explores a built-in team file (the `team-N`
+//! benchmark) as `--file` explores a file's team. `--slice I/N` explores
+//! slice I of N (from 1) as the page's workers share a search, and
+//! `explore merge [--json] REPORT.json…` joins the slices' `--json`
+//! reports (refusing reports of different searches, a missing or a
+//! duplicate slice). `--max-memory SIZE` bounds the search's own
+//! structures; a search cut short says which bound stopped it, what it
+//! covered, and suggests `--strategy simulate`.
+//!
 //! Owns argument parsing (clap) and printing; the search is
 //! `team_protocols::explore`, the loading of files `protocol::file`.
 #![forbid(unsafe_code)]
@@ -36,7 +45,7 @@ use std::process::ExitCode;
 use clap::{CommandFactory, Parser};
 use std::time::Instant;
 
-use team_protocols::explore::{explore, ExploreConfig, Quantifier, Report, Strategy, Verdict};
+use team_protocols::explore::{explore, ExploreConfig, Quantifier, Report, Slice, Strategy, Verdict};
 
 /// The search allocates a state's parts at every step, on every core:
 /// mimalloc's per-thread heaps, not the system allocator's shared arenas.
@@ -61,7 +70,11 @@ use team_protocols::runtime::scenarios;
                   its replies are the file's scripted model's, and each decision off script \
                   (at most --decisions per run) varies a file protocol as the lesson's: the other answer and each other value of an \
                   enum field of an answer, a withheld answer (--withhold), a tool called without asking while its gate is closed, \
-                  a pending request's deadline passing at any turn (after which the asker asks again within its retries)."
+                  a pending request's deadline passing at any turn (after which the asker asks again within its retries). \
+                  \n\
+                  Across machines: `explore ... --slice I/N --json > part-I.json` on each of N machines, then \
+                  `explore merge [--json] part-*.json` gives the single search's completeness, verdicts and shortest \
+                  counterexamples (its counters are summed and over-count where slices meet)."
 )]
 struct Cli {
     /// The scenario to explore (`--list` names them).
@@ -125,6 +138,45 @@ struct Cli {
     /// With --file: the id of the file's team to explore (optional: a file has one team).
     #[arg(long, value_name = "ID", requires = "file", conflicts_with_all = ["scenario"])]
     team: Option<String>,
+    /// Explore only slice I of N (counted from 1: 1/3, 2/3, 3/3), as one of N machines does;
+    /// `explore merge REPORT.json…` joins the N slices' --json reports.
+    #[arg(long, value_name = "I/N", value_parser = slice)]
+    slice: Option<Slice>,
+    /// Stop once the search's own structures (visited set and frontier) hold this much:
+    /// bytes, or with a unit (KiB, MiB, GiB, KB, MB, GB), e.g. 2GiB.
+    #[arg(long = "max-memory", value_name = "SIZE", value_parser = bytes)]
+    max_memory: Option<u64>,
+}
+
+/// `--slice I/N`: slice I of N, counted from 1 (the search's `Slice`
+/// counts from 0).
+fn slice(value: &str) -> Result<Slice, String> {
+    let (i, n) = value.split_once('/').ok_or_else(|| format!("'{value}' is not I/N (slice I of N, e.g. 1/3)"))?;
+    let i: usize = number(i.trim())?;
+    let n: usize = number(n.trim())?;
+    if n == 0 || i == 0 || i > n {
+        return Err(format!("slice {i} of {n} does not exist: slices are counted from 1 to N (1/{n} … {n}/{n}), and N is at least 1"));
+    }
+    Ok(Slice { index: i - 1, of: n })
+}
+
+/// `--max-memory SIZE`: bytes, or a number with a unit.
+fn bytes(value: &str) -> Result<u64, String> {
+    let v = value.trim();
+    let split = v.find(|c: char| !c.is_ascii_digit()).unwrap_or(v.len());
+    let (digits, unit) = v.split_at(split);
+    let n: u64 = digits.parse().map_err(|_| format!("'{value}' is not a size (bytes, or e.g. 512MiB, 2GiB)"))?;
+    let scale: u64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "kib" | "k" => 1 << 10,
+        "mib" | "m" => 1 << 20,
+        "gib" | "g" => 1 << 30,
+        "kb" => 1_000,
+        "mb" => 1_000_000,
+        "gb" => 1_000_000_000,
+        other => return Err(format!("unknown unit '{other}' in '{value}' (KiB, MiB, GiB, KB, MB, GB)")),
+    };
+    n.checked_mul(scale).filter(|b| *b > 0).ok_or_else(|| format!("'{value}' is not a size above zero that fits in 64 bits"))
 }
 
 /// `--kinds`' list (a type of its own, so clap takes it as one value).
@@ -253,6 +305,8 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Command, Refused> {
     if let Some(n) = cli.max_states {
         config.max_states = n;
     }
+    config.max_memory = cli.max_memory;
+    config.slice = cli.slice;
     if let Some(n) = cli.threads {
         config.threads = n;
     }
@@ -327,15 +381,22 @@ fn team_not_on_a_scenario(path: &std::path::Path) -> ExitCode {
 /// with exit status 2.
 fn file_team(path: &std::path::Path, asked: &TeamAsked, config: &mut ExploreConfig) -> Result<(), ExitCode> {
     let f = load_file(path)?;
+    team_of(f, &path.display().to_string(), asked, config)
+}
+
+/// The config explores loaded file `f`'s own team (shown as `shown`):
+/// `--file FILE`'s, or a built-in team file's (`--scenario team-3`), one
+/// path for both.
+fn team_of(f: file::ProtocolFile, shown: &str, asked: &TeamAsked, config: &mut ExploreConfig) -> Result<(), ExitCode> {
+    let path = shown;
     let Some(team) = &f.team else {
         eprintln!(
-            "explore: --file {} has no [team] to explore; it checks its properties on a built-in scenario: --scenario is required",
-            path.display()
+            "explore: --file {path} has no [team] to explore; it checks its properties on a built-in scenario: --scenario is required"
         );
         return Err(ExitCode::from(2));
     };
     if let Some(id) = asked.0.as_ref().filter(|id| **id != team.id) {
-        eprintln!("explore: {} has no team '{id}' (its team is '{}')", path.display(), team.id);
+        eprintln!("explore: {path} has no team '{id}' (its team is '{}')", team.id);
         return Err(ExitCode::from(2));
     }
     config.scenario = team.id.clone();
@@ -345,7 +406,7 @@ fn file_team(path: &std::path::Path, asked: &TeamAsked, config: &mut ExploreConf
     }
     config.rules = rules;
     config.file_properties = PropertySet::compile(&f).map_err(|e| {
-        eprintln!("explore: {}: {e}", path.display());
+        eprintln!("explore: {path}: {e}");
         ExitCode::from(2)
     })?;
     config.team = Some(std::sync::Arc::new(f));
@@ -523,10 +584,19 @@ fn text_report(report: &Report) -> String {
 }
 
 fn main() -> ExitCode {
-    let (mut config, json, trace_out, file, team) = match parse(std::env::args().skip(1)) {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().is_some_and(|a| a == "merge") {
+        return merge_command(&args[1..]);
+    }
+    let (mut config, json, trace_out, file, mut team) = match parse(args.into_iter()) {
         Ok(Command::Explore { config, json, trace_out, file, team }) => (config, json, trace_out, file, team),
         Ok(Command::List) => {
-            let list: String = scenarios::PAGE.iter().chain([&scenarios::TWINS]).map(|s| format!("{:<22} {}\n", s.id, s.title)).collect();
+            let mut list: String =
+                scenarios::PAGE.iter().chain([&scenarios::TWINS]).map(|s| format!("{:<22} {}\n", s.id, s.title)).collect();
+            for (id, text) in file::builtin::TEAMS.iter().filter(|(id, _)| scenarios::explorable(id).is_none()) {
+                let title = file::load(text).ok().and_then(|f| f.team.map(|t| t.title)).unwrap_or_default();
+                let _ = writeln!(list, "{id:<22} {title} (built-in team file)");
+            }
             return emit(&list).unwrap_or(ExitCode::SUCCESS);
         }
         Ok(Command::Check(path)) => return check_file(&path),
@@ -536,14 +606,44 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let mut digest = None;
     if let (Some(path), Some(asked)) = (&file, &team) {
+        if let Ok(text) = std::fs::read_to_string(path) {
+            digest = Some(file_digest(&text));
+        }
         if let Err(code) = file_team(path, asked, &mut config) {
             return code;
         }
+    } else if let Some(text) = file::builtin::team(&config.scenario).filter(|_| scenarios::explorable(&config.scenario).is_none()) {
+        // A built-in team file (`team-3`): explored as `--file` explores a file's team.
+        if let Some(path) = &file {
+            eprintln!(
+                "explore: --scenario {} is a built-in team file; --file {} checks [[property]] entries on a built-in scenario only",
+                config.scenario,
+                path.display()
+            );
+            return ExitCode::from(2);
+        }
+        let loaded = match file::load(text) {
+            Ok(f) => f,
+            Err(refusals) => {
+                eprint!("{}", refusals.render(&config.scenario));
+                return ExitCode::from(2);
+            }
+        };
+        digest = Some(file_digest(text));
+        let shown = format!("built-in team file {}", config.scenario);
+        if let Err(code) = team_of(loaded, &shown, &TeamAsked(None), &mut config) {
+            return code;
+        }
+        team = Some(TeamAsked(None));
     } else if let Some(path) = &file {
         match file_properties(path) {
             Ok(set) => config.file_properties = set,
             Err(code) => return code,
+        }
+        if let Ok(text) = std::fs::read_to_string(path) {
+            digest = Some(file_digest(&text));
         }
     }
     let started = Instant::now();
@@ -584,49 +684,29 @@ fn main() -> ExitCode {
             }
         }
     }
-    if json {
-        let properties: serde_json::Map<String, serde_json::Value> =
-            report.properties.iter().map(|p| (p.property.name().to_string(), serde_json::Value::from(verdict_word(p.verdict)))).collect();
-        let file_properties: serde_json::Map<String, serde_json::Value> =
-            report.file_properties.iter().map(|p| (p.name.clone(), serde_json::Value::from(verdict_word(p.verdict)))).collect();
-        let file_examples: Vec<serde_json::Value> = report
-            .file_properties
-            .iter()
-            .filter_map(|p| {
-                p.example.as_ref().map(|e| {
-                    serde_json::json!({
-                        "property": p.name, "verdict": verdict_word(p.verdict), "witness": p.quantifier == Quantifier::Sometimes,
-                        "detail": e.finding.detail, "seq": e.finding.seq, "faults": e.faults, "path": e.path,
-                    })
-                })
-            })
-            .collect();
-        let mut out = serde_json::json!({
-            "scenario": report.config.scenario,
-            "faults": report.config.max_faults,
-            "states": report.states,
-            "distinct_states": report.distinct_states,
-            "depth": report.depth,
-            "complete": report.complete,
-            "seconds": report.seconds,
-            "states_per_second": report.states_per_second,
-            "outcomes": report.outcomes,
-            "properties": properties,
-            "counterexamples": report.properties.iter().filter(|p| p.verdict == Verdict::Fails).filter_map(|p| p.example.as_ref().map(|e| serde_json::json!({
-                "property": p.property.name(), "detail": e.finding.detail.to_string(), "seq": e.finding.seq, "faults": e.faults, "path": e.path,
-            }))).collect::<Vec<_>>(),
-        });
-        if file.is_some() {
-            out["file_properties"] = serde_json::Value::Object(file_properties);
-            out["file_examples"] = serde_json::Value::Array(file_examples);
-        }
-        if team.is_some() {
-            out["team"] = serde_json::Value::from(report.config.scenario.clone());
-        }
-        if let Some(failed) = emit(&format!("{out}\n")) {
-            return failed;
-        }
-    } else if let Some(failed) = emit(&text_report(&report)) {
+    let extras = Extras { file: file.is_some(), team: team.is_some(), digest, peak_rss: peak_rss(), merged_from: None };
+    finish(&report, &extras, json)
+}
+
+/// What the JSON report says beyond the search's `Report`.
+struct Extras {
+    /// A protocol file was given (`--file`): its properties are reported.
+    file: bool,
+    /// A file's own team was explored (`--file` or a built-in team file).
+    team: bool,
+    /// The digest of the protocol file searched (`file_digest`).
+    digest: Option<String>,
+    /// The process's peak resident memory (Linux's VmHWM), in bytes.
+    peak_rss: Option<u64>,
+    /// For a merged report: how many slices' reports it joins.
+    merged_from: Option<usize>,
+}
+
+/// Prints the report (JSON or text) and gives the exit status its
+/// verdicts say.
+fn finish(report: &Report, extras: &Extras, json: bool) -> ExitCode {
+    let text = if json { format!("{}\n", json_report(report, extras)) } else { text_report(report) + &memory_lines(report, extras) };
+    if let Some(failed) = emit(&text) {
         return failed;
     }
     if report.any_fails() {
@@ -634,6 +714,264 @@ fn main() -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// What the text report adds: the bound that stopped the search, what it
+/// covered and the fallback; the memory counted and the process's.
+fn memory_lines(report: &Report, extras: &Extras) -> String {
+    let mut out = String::new();
+    if let Some(why) = stopped_sentence(report) {
+        let _ = writeln!(out, "{why}");
+    }
+    let _ = write!(out, "peak memory: {} counted (visited set and frontier)", mib(report.peak_memory));
+    match extras.peak_rss {
+        Some(rss) => {
+            let _ = writeln!(out, ", {} process peak resident (VmHWM)", mib(rss));
+        }
+        None => out.push('\n'),
+    }
+    if let Some(n) = extras.merged_from {
+        let _ = writeln!(out, "merged from {n} slices: {MERGE_NOTE}");
+    }
+    out
+}
+
+fn mib(bytes: u64) -> String {
+    format!("{:.1} MiB", bytes as f64 / (1u64 << 20) as f64)
+}
+
+/// The sentence a search cut short ends with: which bound, what it
+/// covered, and random runs as the fallback.
+fn stopped_sentence(report: &Report) -> Option<String> {
+    let bound = report.stopped_by?;
+    let c = &report.config;
+    let limit = match bound {
+        team_protocols::explore::Bound::States => format!("{} distinct states", c.max_states),
+        team_protocols::explore::Bound::Depth => format!("{} choices deep", c.max_depth),
+        team_protocols::explore::Bound::Memory => mib(c.max_memory.unwrap_or_default()),
+    };
+    Some(format!(
+        "stopped by the {} bound ({} = {limit}): covered {} states ({} distinct) up to depth {}; verdicts without a counterexample are unknown. \
+         For a space this large, random runs sample it: --strategy simulate --runs N",
+        bound.name(),
+        bound.flag(),
+        report.states,
+        report.distinct_states,
+        report.depth
+    ))
+}
+
+/// What `explore merge` says of the fields it merges.
+const MERGE_NOTE: &str = "complete, stopped_by, each verdict and each counterexample's faults and length are the single search's; \
+     states, distinct_states and outcomes are summed over slices that did not share their visited sets, so where their subtrees \
+     meet a state is counted by each (at least the single search's); depth is the deepest slice's (a slice may reach a state by a \
+     longer path); seconds, peak memory and peak RSS are the largest slice's (each slice runs on its own machine).";
+
+/// The report as one JSON object: the keys CI reads, and the whole
+/// `Report` under `report` (what `explore merge` joins).
+fn json_report(report: &Report, extras: &Extras) -> serde_json::Value {
+    let properties: serde_json::Map<String, serde_json::Value> =
+        report.properties.iter().map(|p| (p.property.name().to_string(), serde_json::Value::from(verdict_word(p.verdict)))).collect();
+    let file_properties: serde_json::Map<String, serde_json::Value> =
+        report.file_properties.iter().map(|p| (p.name.clone(), serde_json::Value::from(verdict_word(p.verdict)))).collect();
+    let file_examples: Vec<serde_json::Value> = report
+        .file_properties
+        .iter()
+        .filter_map(|p| {
+            p.example.as_ref().map(|e| {
+                serde_json::json!({
+                    "property": p.name, "verdict": verdict_word(p.verdict), "witness": p.quantifier == Quantifier::Sometimes,
+                    "detail": e.finding.detail, "seq": e.finding.seq, "faults": e.faults, "path": e.path,
+                })
+            })
+        })
+        .collect();
+    let mut out = serde_json::json!({
+        "scenario": report.config.scenario,
+        "faults": report.config.max_faults,
+        "states": report.states,
+        "distinct_states": report.distinct_states,
+        "depth": report.depth,
+        "complete": report.complete,
+        "stopped_by": report.stopped_by.map(|b| b.name()),
+        "seconds": report.seconds,
+        "states_per_second": report.states_per_second,
+        "peak_memory_bytes": report.peak_memory,
+        "peak_rss_bytes": extras.peak_rss,
+        "outcomes": report.outcomes,
+        "properties": properties,
+        "counterexamples": report.properties.iter().filter(|p| p.verdict == Verdict::Fails).filter_map(|p| p.example.as_ref().map(|e| serde_json::json!({
+            "property": p.property.name(), "detail": e.finding.detail.to_string(), "seq": e.finding.seq, "faults": e.faults, "path": e.path,
+        }))).collect::<Vec<_>>(),
+    });
+    if let Some(why) = stopped_sentence(report) {
+        out["stopped"] = serde_json::Value::from(why);
+        out["fallback"] = serde_json::Value::from("--strategy simulate");
+    }
+    if let Some(s) = report.config.slice {
+        out["slice"] = serde_json::json!({ "number": s.index + 1, "of": s.of });
+    }
+    if let Some(n) = extras.merged_from {
+        out["merged_from"] = serde_json::Value::from(n);
+        out["merge_note"] = serde_json::Value::from(MERGE_NOTE);
+    }
+    if extras.file {
+        out["file_properties"] = serde_json::Value::Object(file_properties);
+        out["file_examples"] = serde_json::Value::Array(file_examples);
+    }
+    if extras.team {
+        out["team"] = serde_json::Value::from(report.config.scenario.clone());
+    }
+    if let Some(d) = &extras.digest {
+        out["file_digest"] = serde_json::Value::from(d.clone());
+    }
+    out["report"] = serde_json::to_value(report).unwrap_or(serde_json::Value::Null);
+    out
+}
+
+/// A protocol file's digest, so reports of searches of different files do
+/// not merge: FNV-1a, 64 bits, of its text (not cryptographic: it tells
+/// files apart, it does not authenticate them).
+fn file_digest(text: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("fnv1a64:{h:016x}")
+}
+
+/// The process's peak resident memory (`VmHWM` in `/proc/self/status`),
+/// where Linux says it.
+fn peak_rss() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.trim_start_matches("VmHWM:").trim().trim_end_matches("kB").trim().parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// Why `explore merge` refused its reports.
+#[derive(Debug, thiserror::Error)]
+enum MergeError {
+    #[error("merge needs the --json reports of a search's slices: explore merge [--json] REPORT.json…")]
+    NoReports,
+    #[error("unknown option '{0}' (merge takes --json and report files)")]
+    Option(String),
+    #[error("cannot read {0}: {1}")]
+    Read(String, String),
+    #[error("{0} is not an `explore --json` report: {1}")]
+    NotAReport(String, String),
+    #[error("{0} is the report of a whole search, not of a slice (--slice I/N)")]
+    NotASlice(String),
+    #[error("{0} and {1} are reports of different searches: they differ in {2}")]
+    Different(String, String, String),
+    #[error("{0} and {1} are both slice {2} of {3}")]
+    Duplicate(String, String, usize, usize),
+    #[error("slice{} {} of {} missing", if .0.len() == 1 { " is" } else { "s are" }, .0.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(", "), .1)]
+    Missing(Vec<usize>, usize),
+}
+
+/// One slice's report as `explore merge` reads it.
+struct Part {
+    path: String,
+    report: Report,
+    /// The other keys that must agree: the file's digest and the team.
+    search: serde_json::Value,
+    peak_rss: Option<u64>,
+}
+
+/// `explore merge [--json] REPORT.json…`: the slices' reports of one
+/// search joined into the single search's report (see `MERGE_NOTE`),
+/// printed and exiting as a search does; a refusal exits 2 with a sentence.
+fn merge_command(args: &[String]) -> ExitCode {
+    match merge_reports(args) {
+        Ok((report, extras, json)) => finish(&report, &extras, json),
+        Err(e) => {
+            eprintln!("explore merge: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn merge_reports(args: &[String]) -> Result<(Report, Extras, bool), MergeError> {
+    let mut json = false;
+    let mut parts: Vec<Part> = Vec::new();
+    for a in args {
+        if a == "--json" {
+            json = true;
+            continue;
+        }
+        if a.starts_with("--") {
+            return Err(MergeError::Option(a.clone()));
+        }
+        let text = std::fs::read_to_string(a).map_err(|e| MergeError::Read(a.clone(), e.to_string()))?;
+        let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| MergeError::NotAReport(a.clone(), e.to_string()))?;
+        let report: Report = serde_json::from_value(value.get("report").cloned().unwrap_or(serde_json::Value::Null))
+            .map_err(|e| MergeError::NotAReport(a.clone(), format!("its \"report\" is unreadable ({e})")))?;
+        let search = serde_json::json!({ "file_digest": value.get("file_digest"), "team": value.get("team") });
+        parts.push(Part { path: a.clone(), report, search, peak_rss: value.get("peak_rss_bytes").and_then(serde_json::Value::as_u64) });
+    }
+    let first = parts.first().ok_or(MergeError::NoReports)?;
+    let Some(of) = first.report.config.slice.map(|s| s.of) else { return Err(MergeError::NotASlice(first.path.clone())) };
+    let key = |r: &Report| {
+        let mut v = serde_json::to_value(&r.config).unwrap_or(serde_json::Value::Null);
+        if let Some(m) = v.as_object_mut() {
+            m.remove("slice");
+            m.remove("threads");
+        }
+        v
+    };
+    let mut seen: Vec<Option<&str>> = vec![None; of];
+    for p in &parts {
+        let Some(s) = p.report.config.slice else { return Err(MergeError::NotASlice(p.path.clone())) };
+        if s.of != of {
+            return Err(MergeError::Different(first.path.clone(), p.path.clone(), format!("the number of slices ({of} and {})", s.of)));
+        }
+        let (a, b) = (key(&first.report), key(&p.report));
+        if a != b {
+            let which: Vec<String> = a
+                .as_object()
+                .into_iter()
+                .flatten()
+                .filter(|(k, v)| b.get(k.as_str()) != Some(*v))
+                .map(|(k, v)| format!("{k} ({v} and {})", b.get(k.as_str()).unwrap_or(&serde_json::Value::Null)))
+                .chain(
+                    b.as_object()
+                        .into_iter()
+                        .flatten()
+                        .filter(|(k, _)| a.get(k.as_str()).is_none())
+                        .map(|(k, v)| format!("{k} (none and {v})")),
+                )
+                .collect();
+            return Err(MergeError::Different(first.path.clone(), p.path.clone(), which.join(", ")));
+        }
+        for what in ["file_digest", "team"] {
+            if first.search[what] != p.search[what] {
+                return Err(MergeError::Different(
+                    first.path.clone(),
+                    p.path.clone(),
+                    format!("{what} ({} and {})", first.search[what], p.search[what]),
+                ));
+            }
+        }
+        if let Some(earlier) = seen[s.index] {
+            return Err(MergeError::Duplicate(earlier.to_string(), p.path.clone(), s.index + 1, of));
+        }
+        seen[s.index] = Some(&p.path);
+    }
+    let missing: Vec<usize> = seen.iter().enumerate().filter(|(_, s)| s.is_none()).map(|(i, _)| i + 1).collect();
+    if !missing.is_empty() {
+        return Err(MergeError::Missing(missing, of));
+    }
+    let extras = Extras {
+        file: parts.iter().any(|p| !p.report.file_properties.is_empty()),
+        team: first.search["team"].is_string(),
+        digest: first.search["file_digest"].as_str().map(str::to_string),
+        peak_rss: parts.iter().filter_map(|p| p.peak_rss).max(),
+        merged_from: Some(of),
+    };
+    let report = Report::merge(parts.into_iter().map(|p| p.report).collect()).ok_or(MergeError::NoReports)?;
+    Ok((report, extras, json))
 }
 
 /// Writes `text` to standard output. A reader that went away (a closed

@@ -161,6 +161,16 @@ impl Claims {
         std::mem::take(&mut self.fresh)
     }
 
+    /// The bytes the visited set holds: its table's buckets (a hash table
+    /// keeps at most 7 of 8 buckets full), each a key, its claim and a
+    /// control byte, and the claims not yet published. Deterministic: the
+    /// same visits grow the table the same way.
+    pub(crate) fn bytes(&self) -> u64 {
+        let bucket = (std::mem::size_of::<(u64, Owner)>() + 1) as u64;
+        let buckets = (self.owners.capacity() as u64 * 8).div_ceil(7);
+        buckets * bucket + (self.fresh.capacity() * std::mem::size_of::<Claim>()) as u64
+    }
+
     /// States this worker claimed and still holds: summed over the workers,
     /// nearly the distinct states of the whole search.
     pub(crate) fn held(&self) -> u64 {

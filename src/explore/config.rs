@@ -51,6 +51,11 @@ pub struct ExploreConfig {
     pub max_depth: usize,
     /// Stop after this many distinct states.
     pub max_states: usize,
+    /// Stop once the search's own structures (the visited set and the
+    /// states waiting to be expanded, as [`Bound::Memory`] counts them)
+    /// would hold more than this many bytes; `None`: no memory bound.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_memory: Option<u64>,
     /// How to search.
     pub strategy: Strategy,
     /// Worker threads (native only; 0 = every core).
@@ -81,6 +86,44 @@ pub struct ExploreConfig {
     /// file's team yet.
     #[serde(skip)]
     pub team: Option<Arc<ProtocolFile>>,
+}
+
+/// The bound that cut a search short.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Bound {
+    /// `max_states`: the distinct states reached it.
+    States,
+    /// `max_depth`: a run reached it with choices left.
+    Depth,
+    /// `max_memory`: the search's own structures reached it, counted
+    /// deterministically (so a report does not depend on the machine): the
+    /// visited set's table (its buckets, each a state's hash and its claim,
+    /// and a control byte) and each state waiting to be expanded (its box,
+    /// its node and its path). The agents' loops a state shares with its
+    /// neighbours (`Arc`) are not counted, so the process uses more: the
+    /// command line reports its peak resident memory besides.
+    Memory,
+}
+
+impl Bound {
+    /// Its name, as the command line's flag says it.
+    pub fn flag(self) -> &'static str {
+        match self {
+            Bound::States => "--max-states",
+            Bound::Depth => "--depth",
+            Bound::Memory => "--max-memory",
+        }
+    }
+
+    /// Its name in a JSON report.
+    pub fn name(self) -> &'static str {
+        match self {
+            Bound::States => "states",
+            Bound::Depth => "depth",
+            Bound::Memory => "memory",
+        }
+    }
 }
 
 /// One worker's share of a search: the states of the first level wide
@@ -141,6 +184,7 @@ impl ExploreConfig {
             max_decisions: 2,
             max_depth: 200,
             max_states: 2_000_000,
+            max_memory: None,
             strategy: Strategy::Bfs,
             threads: 0,
             symmetry: true,

@@ -39,6 +39,18 @@ pub struct FileTeamRun {
     pub rules: Rules,
 }
 
+/// The search of `file`'s own team with the default bounds: its id as the
+/// scenario's, its protective rules, the file as `ExploreConfig::team` (as
+/// `explore --file FILE` and `explore --scenario team-3` search it). The
+/// file's own `[[property]]` entries are the caller's to compile.
+pub fn team_config(file: Arc<ProtocolFile>) -> Result<crate::explore::ExploreConfig, FileTeamError> {
+    let team = file.team.as_ref().ok_or(FileTeamError::NoTeam)?;
+    let mut config = crate::explore::ExploreConfig::new(&team.id);
+    config.rules = team.rules.rules;
+    config.team = Some(Arc::clone(&file));
+    Ok(config)
+}
+
 /// The run of `file`'s team with `seed` (the lesson's limits).
 pub fn file_team_run(file: Arc<ProtocolFile>, seed: u64) -> Result<FileTeamRun, FileTeamError> {
     let team = file.team.as_ref().ok_or(FileTeamError::NoTeam)?;

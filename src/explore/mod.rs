@@ -35,7 +35,7 @@ mod search;
 pub mod shrink;
 
 pub use claims::Claim;
-pub use config::{ExploreConfig, Progress, Slice, Strategy};
+pub use config::{Bound, ExploreConfig, Progress, Slice, Strategy};
 pub use detail::Detail;
 pub use error::ExploreError;
 pub use node::{outcome, replay_file_finding, replay_finding, replay_path, Choice, Node, Step};

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Choice, ExploreConfig, Finding, Property, Quantifier};
+use super::{Bound, Choice, ExploreConfig, Finding, Property, Quantifier};
 use crate::protocol::file::monitor::FileFinding;
 use crate::protocol::file::Expect;
 use crate::protocol::Trace;
@@ -181,8 +181,18 @@ pub struct Report<E = Counterexample> {
     /// The longest path, in choices.
     pub depth: usize,
     /// True when every reachable state within the fault bound was explored
-    /// (no depth or state bound cut the search).
+    /// (no depth, state or memory bound cut the search).
     pub complete: bool,
+    /// The bound that cut the search short, if one did (`None` for a
+    /// complete search, and for random runs cut by none: those are never
+    /// complete).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped_by: Option<Bound>,
+    /// The most bytes the search's own structures held at once, as the
+    /// memory bound counts them ([`Bound::Memory`]): deterministic, a lower
+    /// bound on the process's memory.
+    #[serde(default)]
+    pub peak_memory: u64,
     /// How runs ended, and how many distinct end states each.
     pub outcomes: BTreeMap<String, u64>,
     /// Each property's verdict.
@@ -210,6 +220,8 @@ impl Report {
             distinct_states: self.distinct_states,
             depth: self.depth,
             complete: self.complete,
+            stopped_by: self.stopped_by,
+            peak_memory: self.peak_memory,
             outcomes: self.outcomes,
             properties,
             file_properties: self.file_properties,
@@ -261,6 +273,8 @@ impl<E: Example> Report<E> {
             out.distinct_states += part.distinct_states;
             out.depth = out.depth.max(part.depth);
             out.complete &= part.complete;
+            out.stopped_by = out.stopped_by.or(part.stopped_by);
+            out.peak_memory = out.peak_memory.max(part.peak_memory);
             out.seconds = out.seconds.max(part.seconds);
             for (outcome, n) in part.outcomes {
                 *out.outcomes.entry(outcome).or_default() += n;

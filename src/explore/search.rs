@@ -19,6 +19,7 @@
 use std::collections::BTreeMap;
 
 use super::claims::{Claim, Claims};
+use super::config::Bound;
 use super::report::quantifier;
 use super::shrink::Shrinking;
 use super::{
@@ -60,6 +61,18 @@ struct Found {
     claims: Claims,
     depth: usize,
     cut: bool,
+    /// The bound that cut the search, the first one reached.
+    stopped_by: Option<Bound>,
+    /// The most bytes the search's own structures held at once
+    /// ([`Bound::Memory`] says what is counted).
+    peak_memory: u64,
+}
+
+/// The bytes one state waiting to be expanded holds, as the memory bound
+/// counts them: its place in the frontier, its node (the world's own
+/// fields, not the agents' loops it shares) and its path of `depth` choices.
+fn state_bytes(depth: usize) -> u64 {
+    (std::mem::size_of::<Waiting>() + std::mem::size_of::<Node>() + depth * std::mem::size_of::<Choice>()) as u64
 }
 
 impl Found {
@@ -73,6 +86,26 @@ impl Found {
             claims: Claims::new(me, of),
             depth: 0,
             cut: false,
+            stopped_by: None,
+            peak_memory: 0,
+        }
+    }
+
+    /// Cuts the search with `bound` (the first bound reached is the one
+    /// reported).
+    fn stop(&mut self, bound: Bound) {
+        self.cut = true;
+        self.stopped_by.get_or_insert(bound);
+    }
+
+    /// Weighs the search's structures with `waiting` states of about
+    /// `depth` choices waiting to be expanded, and cuts the search once they
+    /// pass the memory bound.
+    fn weigh(&mut self, waiting: usize, depth: usize, config: &ExploreConfig) {
+        let bytes = self.claims.bytes() + waiting as u64 * state_bytes(depth);
+        self.peak_memory = self.peak_memory.max(bytes);
+        if config.max_memory.is_some_and(|most| bytes > most) {
+            self.stop(Bound::Memory);
         }
     }
 
@@ -102,7 +135,7 @@ impl Found {
             *self.outcomes.entry(outcome(&node.world)).or_default() += 1;
         }
         if self.claims.held() >= config.max_states as u64 {
-            self.cut = true;
+            self.stop(Bound::States);
         }
         true
     }
@@ -173,6 +206,8 @@ impl Found {
             distinct_states: if whole_again { 0 } else { self.claims.held() },
             depth: self.depth,
             complete,
+            stopped_by: if complete { None } else { self.stopped_by },
+            peak_memory: self.peak_memory,
             outcomes: self.outcomes,
             properties,
             file_properties,
@@ -362,6 +397,9 @@ struct Bfs {
     depth: usize,
     /// The level's start is done (bound checked, slice dealt).
     begun: bool,
+    /// The level's states when it began: held until the level is over, as
+    /// the memory bound counts them (whatever the threads).
+    level_len: usize,
     sliced: bool,
 }
 
@@ -422,6 +460,7 @@ impl Pass {
                 next: Vec::new(),
                 depth: 0,
                 begun: false,
+                level_len: 1,
                 sliced: config.slice.is_none(),
             }),
             Strategy::Dfs if !step.terminal => Walk::Dfs(Dfs { stack: vec![(hash, Box::new(root))], sliced: config.slice.is_none() }),
@@ -509,6 +548,7 @@ impl Bfs {
                 };
                 if found.visit(hash, &child, &step, config) && !step.terminal {
                     self.next.push((hash, child));
+                    found.weigh(self.level_len + self.next.len(), self.depth + 1, config);
                 }
                 if found.cut {
                     return Ok(Some(false));
@@ -523,7 +563,7 @@ impl Bfs {
                     return Ok(Some(true));
                 }
                 if self.depth >= config.max_depth {
-                    found.cut = true;
+                    found.stop(Bound::Depth);
                     return Ok(Some(false));
                 }
                 if !self.sliced {
@@ -533,6 +573,11 @@ impl Bfs {
                         found.dealt(total, self.level.len());
                         self.sliced = true;
                     }
+                }
+                self.level_len = self.level.len();
+                found.weigh(self.level_len, self.depth, config);
+                if found.cut {
+                    return Ok(Some(false));
                 }
                 self.begun = true;
                 #[cfg(not(target_arch = "wasm32"))]
@@ -581,7 +626,7 @@ impl Dfs {
                 }
             }
             if node.path.len() >= config.max_depth {
-                found.cut = true;
+                found.stop(Bound::Depth);
                 continue;
             }
             if !found.claims.ours(hash) {
@@ -593,6 +638,7 @@ impl Dfs {
                     self.stack.push((hash, child));
                 }
             }
+            found.weigh(self.stack.len(), node.path.len() + 1, config);
         }
         Ok(None)
     }
@@ -620,6 +666,10 @@ impl Walks {
             let (child, step) = node.after(pick, config)?;
             used += 1;
             found.visit(child.state_hash(config), &child, &step, config);
+            found.weigh(usize::from(!step.terminal), child.path.len(), config);
+            if found.stopped_by == Some(Bound::Memory) {
+                return Ok(Some(false));
+            }
             if !step.terminal {
                 self.at = Some(child);
             }

@@ -1,6 +1,6 @@
 //! The built-in protocol files: the lesson's protocols and plan gate
-//! (`lesson.toml`), the page's scenarios plus respawn and the scale demo as
-//! team files (`teams/*.toml`), and the examples
+//! (`lesson.toml`), the page's scenarios plus respawn, the scale demo and
+//! the explorer's benchmark family `team-N` as team files (`teams/*.toml`), and the examples
 //! (`examples/*.toml`), all compiled in.
 //!
 //! Owns the texts and their names. Loading them is `file::load`'s job.
@@ -11,8 +11,10 @@ use super::{load, Refusals};
 /// The lesson's two protocols and the plan gate (`use = ["lesson"]`).
 pub const LESSON: &str = include_str!("lesson.toml");
 
-/// The built-in teams, by id: the six page scenarios, respawn and scale.
-pub const TEAMS: [(&str, &str); 8] = [
+/// The built-in teams, by id: the six page scenarios, respawn, scale, and
+/// the scaling benchmark `team-1` … `team-5` (a lead and N teammates in plan
+/// mode, each plan approved, then each asked to shut down).
+pub const TEAMS: [(&str, &str); 13] = [
     ("shutdown", include_str!("teams/shutdown.toml")),
     ("list-after-shutdown", include_str!("teams/list-after-shutdown.toml")),
     ("reject-plan", include_str!("teams/reject-plan.toml")),
@@ -21,6 +23,11 @@ pub const TEAMS: [(&str, &str); 8] = [
     ("out-of-order", include_str!("teams/out-of-order.toml")),
     ("respawn", include_str!("teams/respawn.toml")),
     ("scale", include_str!("teams/scale.toml")),
+    ("team-1", include_str!("teams/team-1.toml")),
+    ("team-2", include_str!("teams/team-2.toml")),
+    ("team-3", include_str!("teams/team-3.toml")),
+    ("team-4", include_str!("teams/team-4.toml")),
+    ("team-5", include_str!("teams/team-5.toml")),
 ];
 
 /// The examples, by name: (a) a deadline and a retry, (b) a

@@ -378,21 +378,28 @@ fn an_answer_after_its_request_expired_breaks_no_answer_after_expiry() {
 /// response field read on its delivery.
 const OWN_CLAIMS: &str = include_str!("fixtures/own-claims-properties.toml");
 
-/// The file's own team searched with its own properties.
+/// The file's own team searched with its own properties, the lead keeping
+/// to its steps (no decisions off script): the patterns are judged on the
+/// runs the file scripts. A lead off its script may approve any claim:
+/// `a_lead_off_its_script_breaks_the_task_claims_one_owner_per_task`.
 fn own_searched(text: &str) -> Report {
+    own_searched_deciding(text, 0)
+}
+
+/// The file's own team searched with its own properties and at most
+/// `decisions` decisions off script per run.
+fn own_searched_deciding(text: &str, decisions: usize) -> Report {
     let f = file::load(text).unwrap_or_else(|e| panic!("{}", e.render("own-claims-properties.toml")));
     let set = PropertySet::compile(&f).expect("a file's own protocols' properties compile");
     let rules = f.team.as_ref().unwrap().rules.rules;
-    // The lead keeps to its steps (no decisions off script): the patterns
-    // are judged on the runs the file scripts. A lead off its script may
-    // approve any claim; `a_lead_off_its_script_breaks_the_task_claims_one_owner_per_task`.
+    let id = f.team.as_ref().unwrap().id.clone();
     let config = ExploreConfig {
         threads: 1,
-        max_decisions: 0,
+        max_decisions: decisions,
         file_properties: set,
         rules,
         team: Some(Arc::new(f)),
-        ..ExploreConfig::new("own-claims")
+        ..ExploreConfig::new(&id)
     };
     explore(&config).unwrap()
 }
@@ -461,19 +468,7 @@ fn a_lead_off_its_script_breaks_the_task_claims_one_owner_per_task() {
     // task: the property rests on the lead. One decision off script (the
     // lead approves ben's claim of the parser too) breaks it, and the
     // example replays to the same finding.
-    let text = include_str!("../src/protocol/file/examples/task-claim.toml");
-    let f = file::load(text).unwrap();
-    let set = PropertySet::compile(&f).unwrap();
-    let rules = f.team.as_ref().unwrap().rules.rules;
-    let config = ExploreConfig {
-        threads: 1,
-        max_decisions: 1,
-        file_properties: set,
-        rules,
-        team: Some(Arc::new(f)),
-        ..ExploreConfig::new("task-claim")
-    };
-    let r = explore(&config).unwrap();
+    let r = own_searched_deciding(include_str!("../src/protocol/file/examples/task-claim.toml"), 1);
     assert_eq!(verdicts(&r), vec![("one_owner_per_task", Verdict::Fails)]);
     let e = r.file_properties[0].example.as_ref().expect("a failure has its run");
     assert!(e.path.iter().any(|step| format!("{step:?}").contains("instead")), "the lead's answer was flipped: {:?}", e.path);

@@ -895,6 +895,42 @@ for (const lang of LANGUAGES) {
   }
 }
 
+// What a run costs, in the four languages (issue 29): a scenario link with a
+// budget runs the lesson's shutdown until the budget stops it; the banner
+// says so in the page's language, each agent's tokens sit beside its head,
+// no key is missing, and the page has no axe violation.
+const BUDGET_WORDS = [
+  { locale: 'en-US', play: 'Play', banner: 'The budget of 10k tokens stopped the run at event #' },
+  { locale: 'ja-JP', play: '再生', banner: '予算 10k' },
+  { locale: 'zh-CN', play: '播放', banner: '预算 10k' },
+  { locale: 'it-IT', play: 'Riproduci', banner: 'Il budget di 10k' },
+];
+for (const words of BUDGET_WORDS) {
+  test(`390x844 dark ${words.locale}: a budget from a scenario link stops the run, and the banner and the costs speak the page's language`, async (browser) => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: 'dark', reducedMotion: 'reduce', locale: words.locale });
+    const page = await context.newPage();
+    page.setDefaultTimeout(TIMEOUT);
+    const errors = [];
+    page.on('pageerror', (err) => errors.push(`page error: ${err.message}`));
+    try {
+      await page.goto(`${BASE}#scenario=shutdown&seed=2026&budget=tokens:10000`, { waitUntil: 'load' });
+      const banner = page.locator('.banner-budget');
+      await banner.waitFor({ state: 'visible' });
+      const text = (await banner.innerText()).trim();
+      expect(text.includes(words.banner), `the budget's banner in ${words.locale}: ${text}`);
+      expect(!text.includes('⟦'), `no missing key in the banner: ${text}`);
+      const costs = await page.locator('.head-cost').allTextContents();
+      expect(costs.length > 0 && costs.every((c) => /\d/.test(c)), `each agent's tokens beside its head: ${JSON.stringify(costs)}`);
+      expect(!(await page.locator('body').innerText()).includes('⟦'), `a missing key shows on the page (${words.locale})`);
+      await screenshot(page, SIZES[2], 'dark', `budget-${words.locale}`);
+      await expectNoAxeViolations(page, `a budget-stopped run in ${words.locale}`);
+      return errors;
+    } finally {
+      await context.close();
+    }
+  });
+}
+
 // A translation that cannot be fetched: the page comes up in English, says
 // why in the banner, and works (a run, the switcher back on English).
 test('1440x900 light ja-JP: a language the server refuses leaves the page in English, usable, and the banner says why', async (browser) => {

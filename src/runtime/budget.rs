@@ -128,7 +128,10 @@ impl fmt::Display for Budget {
 /// at about four characters a token — the estimate the scripted model's
 /// usage gives, `model::json_len` over 4 rounded up — and the reply at
 /// most `max_tokens`, the request's own limit, which a provider never
-/// exceeds. The reply's bound is the request's limit, not the agent's
+/// exceeds. Once a provider has counted a prompt of the run, the estimate
+/// is never below the densest count it gave (`Meter::next_call`): text a
+/// provider counts at more than a token per four characters (Japanese,
+/// Chinese, code) is bounded by what the provider itself said. The reply's bound is the request's limit, not the agent's
 /// largest reply so far: only a bound lets the rule hold that a run a
 /// budget stops never spent more than its budget. A provider's own count
 /// of the prompt may differ from four characters a token; the scripted
@@ -146,6 +149,14 @@ impl NextCall {
     /// reply may use `max_tokens`.
     pub fn of_request(request_chars: usize, max_tokens: u32) -> Self {
         NextCall { input_tokens: request_chars.div_ceil(4) as u64, max_output_tokens: u64::from(max_tokens) }
+    }
+
+    /// As `of_request`, the prompt counted at `tokens_per_char` when that
+    /// is denser than four characters a token.
+    pub fn of_request_at(request_chars: usize, max_tokens: u32, tokens_per_char: f64) -> Self {
+        let at_four = NextCall::of_request(request_chars, max_tokens);
+        let counted = (request_chars as f64 * tokens_per_char).ceil() as u64;
+        NextCall { input_tokens: at_four.input_tokens.max(counted), ..at_four }
     }
 
     /// Its tokens at most.
@@ -267,12 +278,33 @@ pub struct Meter {
     pub rates: Option<Rates>,
     tokens: u64,
     dollars: f64,
+    /// The densest prompt a provider counted in this run, in tokens per
+    /// character of its request (0 until a measured reply).
+    tokens_per_char: f64,
 }
 
 impl Meter {
     /// A meter with nothing spent.
     pub fn new(budget: Budget, rates: Option<Rates>) -> Self {
-        Meter { budget, rates, tokens: 0, dollars: 0.0 }
+        Meter { budget, rates, tokens: 0, dollars: 0.0, tokens_per_char: 0.0 }
+    }
+
+    /// Counts a reply to a request `request_chars` long as JSON: its usage,
+    /// and, when the provider measured it, how densely it counted the
+    /// prompt.
+    pub fn record_reply(&mut self, usage: &Usage, request_chars: usize) {
+        self.record(usage);
+        if usage.measured && request_chars > 0 {
+            let prompt = usage.input_tokens.saturating_add(usage.cache_read_tokens).saturating_add(usage.cache_write_tokens);
+            self.tokens_per_char = self.tokens_per_char.max(prompt as f64 / request_chars as f64);
+        }
+    }
+
+    /// The most the next call may spend: its request `request_chars` long,
+    /// at four characters a token or at the densest count a provider gave
+    /// in this run, whichever is more, and its reply at `max_tokens`.
+    pub fn next_call(&self, request_chars: usize, max_tokens: u32) -> NextCall {
+        NextCall::of_request_at(request_chars, max_tokens, self.tokens_per_char)
     }
 
     /// Counts a reply.
@@ -406,6 +438,25 @@ mod tests {
         assert_eq!(meter.decide(&call), Decision::Go, "$0.004 spent, $0.005 at most");
         meter.record(&Usage::plain(1_000, 1_500));
         assert!(matches!(meter.decide(&call), Decision::Stop { .. }), "$0.008 spent, $0.005 more could pass $0.01");
+    }
+
+    #[test]
+    fn once_a_provider_counted_a_prompt_denser_than_four_characters_a_token_the_next_call_is_bounded_at_its_count() {
+        let mut meter = Meter::new(Budget::Tokens(100_000), None);
+        assert_eq!(meter.next_call(4_000, 500), NextCall { input_tokens: 1_000, max_output_tokens: 500 }, "before any count");
+        // An estimate (the scripted model's) teaches nothing.
+        meter.record_reply(&Usage { measured: false, ..Usage::plain(4_000, 10) }, 4_000);
+        assert_eq!(meter.next_call(4_000, 500).input_tokens, 1_000);
+        // A provider counted 2,000 prompt tokens (half of them cached) for 3,000 characters.
+        meter.record_reply(&Usage { cache_read_tokens: 1_000, measured: true, ..Usage::plain(1_000, 10) }, 3_000);
+        assert_eq!(meter.next_call(6_000, 500).input_tokens, 4_000, "two thirds of a token a character");
+        // A sparser count later does not lower the bound.
+        meter.record_reply(&Usage { measured: true, ..Usage::plain(100, 10) }, 3_000);
+        assert_eq!(meter.next_call(6_000, 500).input_tokens, 4_000);
+        // Nor does the bound fall below four characters a token.
+        let mut sparse = Meter::new(Budget::Tokens(100_000), None);
+        sparse.record_reply(&Usage { measured: true, ..Usage::plain(10, 10) }, 4_000);
+        assert_eq!(sparse.next_call(4_000, 500).input_tokens, 1_000);
     }
 
     #[test]

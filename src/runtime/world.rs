@@ -227,7 +227,7 @@ impl World {
     pub(crate) fn budget_allows(&mut self, agent: &AgentName) -> bool {
         let Some(meter) = self.meter.as_ref() else { return true };
         let Some(a) = self.agents.get(agent) else { return true };
-        let next = super::budget::NextCall::of_request(a.request_chars(), a.max_tokens);
+        let next = meter.next_call(a.request_chars(), a.max_tokens);
         let Some(event) = meter.decide(&next).event(agent) else { return true };
         self.observe(event);
         self.stop();
@@ -523,7 +523,9 @@ impl World {
         match &mut result {
             Ok(reply) => {
                 if let Some(meter) = &mut self.meter {
-                    meter.record(&reply.usage);
+                    // The conversation is still the request's: the reply is not in it yet.
+                    let chars = self.agents.get(agent).map_or(0, |a| a.request_chars());
+                    meter.record_reply(&reply.usage, chars);
                 }
                 // The reply's text as a turn has it, without copying the reply.
                 let turn = crate::model::Turn { role: crate::model::Role::Assistant, content: std::mem::take(&mut reply.content) };

@@ -396,8 +396,9 @@ impl TeamState {
                 if *request_kind == RequestKind::Plan && approve && same_run {
                     let requester = &req.requester;
                     let was = self.roster.get(requester).map(|m| m.plan_approved);
-                    self.roster.mark_plan_approved(requester);
-                    return Ok(Undo::Gate(was));
+                    let requester = requester.clone();
+                    self.roster.mark_plan_approved(&requester);
+                    return Ok(Undo::Gate(was, self.open_plan_gates(&requester)));
                 }
                 Undo::Nothing
             }
@@ -460,9 +461,12 @@ impl TeamState {
             (Event::RequestExpired { request_id, .. }, _) => self.tracker.unanswer(request_id),
             (Event::RequestTransitioned { request_id, by, .. }, saved) => {
                 match (saved, self.tracker.get(request_id)) {
-                    (Undo::Gate(Some(was)), Some(req)) => {
+                    (Undo::Gate(was, gates), Some(req)) => {
                         let requester = req.requester.clone();
-                        self.roster.restore_plan_approved(&requester, was);
+                        self.undo_effects(gates);
+                        if let Some(was) = was {
+                            self.roster.restore_plan_approved(&requester, was);
+                        }
                     }
                     (Undo::Exiting(Some(was)), _) => self.roster.restore_shutdown_approved(by, was),
                     _ => {}
@@ -488,8 +492,9 @@ enum Undo {
     /// The messages a drain took out of the inbox.
     Drained(std::sync::Arc<Vec<Envelope>>),
     /// A plan approval: whether the requester's gate was open before (none
-    /// when the requester is not a member).
-    Gate(Option<bool>),
+    /// when the requester is not a member), and the file gates it opened
+    /// (`open_plan_gates`).
+    Gate(Option<bool>, Vec<asks::EffectUndo>),
     /// A shutdown approval: whether the addressee had approved one before
     /// (none when it is not a member).
     Exiting(Option<bool>),

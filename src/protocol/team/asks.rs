@@ -199,6 +199,36 @@ impl TeamState {
         undo
     }
 
+    /// The lesson's plan approved for `requester` under a protocol file:
+    /// the file's gates its `plan` protocol opens (`open_gate plan
+    /// requester`) open too, as `settle_effects` opens a file protocol's.
+    /// A teammate of the file's team whose `gates` close the plan gate at
+    /// spawn would otherwise be refused its files after its plan's
+    /// approval. Returns what undoes it (nothing without a file).
+    pub(super) fn open_plan_gates(&mut self, requester: &AgentName) -> Vec<EffectUndo> {
+        let Some(file) = self.protocols.file() else { return Vec::new() };
+        let Some(plan) = file.protocols.iter().find(|p| p.builtin && p.request_type == "plan_approval_request") else {
+            return Vec::new();
+        };
+        let opens: Vec<GateIx> = plan
+            .on_approve
+            .iter()
+            .filter_map(|e| match *e {
+                Effect::OpenGate(g, Party::Requester) => Some(g),
+                _ => None,
+            })
+            .collect();
+        let mut undo = Vec::new();
+        for g in opens {
+            if !self.gates.is_closed(requester, g) {
+                continue;
+            }
+            let was = self.gates.set(requester, g, false);
+            undo.push(EffectUndo::Gates { agent: requester.clone(), was });
+        }
+        undo
+    }
+
     /// Takes back what `settle_effects` did, newest first.
     pub(super) fn undo_effects(&mut self, undo: Vec<EffectUndo>) {
         for u in undo.into_iter().rev() {

@@ -119,6 +119,9 @@ struct Cli {
     /// Do not merge states that differ only by teammates configured alike.
     #[arg(long = "no-symmetry")]
     no_symmetry: bool,
+    /// Explore every order of turns that commute (no partial-order reduction: the full search).
+    #[arg(long = "no-reduction")]
+    no_reduction: bool,
     /// Print the report as one JSON object.
     #[arg(long)]
     json: bool,
@@ -323,6 +326,9 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Command, Refused> {
     config.decisions.withhold_answers |= cli.withhold;
     config.decisions.answer_for_addressee |= cli.lead_answers;
     config.symmetry &= !cli.no_symmetry;
+    // Partial-order reduction is on unless asked off (breadth first, whole
+    // space only: `Pass` switches it off otherwise and the report says so).
+    config.reduction = !cli.no_reduction;
     for r in cli.rule_off {
         config.rules = config.rules.with(r, false);
     }
@@ -514,6 +520,7 @@ fn text_report(report: &Report) -> String {
         c.max_decisions,
         c.strategy
     );
+    let _ = writeln!(out, "reduction: {}", reduction_word(c.reduction));
     let off: Vec<&str> = c.rules.off().map(|r| r.name()).collect();
     if !off.is_empty() {
         let _ = writeln!(out, "protective rules off: {}", off.join(", "));
@@ -769,6 +776,17 @@ const MERGE_NOTE: &str = "complete, stopped_by, each verdict and each counterexa
 
 /// The report as one JSON object: the keys CI reads, and the whole
 /// `Report` under `report` (what `explore merge` joins).
+/// The search's mode in words: with the partial-order reduction (sleep
+/// sets: `states` counts the transitions it ran, fewer than the full
+/// search's; `distinct` the same states) or without it.
+fn reduction_word(on: bool) -> &'static str {
+    if on {
+        "sleep sets"
+    } else {
+        "none"
+    }
+}
+
 fn json_report(report: &Report, extras: &Extras) -> serde_json::Value {
     let properties: serde_json::Map<String, serde_json::Value> =
         report.properties.iter().map(|p| (p.property.name().to_string(), serde_json::Value::from(verdict_word(p.verdict)))).collect();
@@ -794,6 +812,7 @@ fn json_report(report: &Report, extras: &Extras) -> serde_json::Value {
         "depth": report.depth,
         "complete": report.complete,
         "stopped_by": report.stopped_by.map(|b| b.name()),
+        "reduction": reduction_word(report.config.reduction),
         "seconds": report.seconds,
         "states_per_second": report.states_per_second,
         "peak_memory_bytes": report.peak_memory,

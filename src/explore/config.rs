@@ -62,6 +62,14 @@ pub struct ExploreConfig {
     pub threads: usize,
     /// Symmetry reduction: teammates configured alike are interchangeable.
     pub symmetry: bool,
+    /// Partial-order reduction (sleep sets over whose turn comes next,
+    /// `search`): a move that commutes with one already explored from the
+    /// same state is not explored again after it. Every state is still
+    /// visited and every verdict is the same; fewer transitions are run.
+    /// Breadth first on one worker only (no slice); off by default here,
+    /// on by default on the command line (`--no-reduction`).
+    #[serde(default)]
+    pub reduction: bool,
     /// Search only this slice of the space (one of several workers), or all
     /// of it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -188,6 +196,7 @@ impl ExploreConfig {
             strategy: Strategy::Bfs,
             threads: 0,
             symmetry: true,
+            reduction: false,
             slice: None,
             rules: Rules::default(),
             file_properties: PropertySet::default(),

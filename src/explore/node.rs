@@ -116,6 +116,120 @@ pub struct Step {
     pub file_findings: Vec<FileFinding>,
     /// The run is over: no prompt left, nothing waits.
     pub terminal: bool,
+    /// What the move (with its forced moves) touched: the partial-order
+    /// reduction's independence (`Footprint::disjoint`).
+    pub touched: Footprint,
+}
+
+/// What one move touched, read from the events it made: the agents whose
+/// state (conversation, inbox, status, gates) it read or changed, the
+/// requests it created, answered or looked up, whether it used the
+/// workspace, and whether it touched anything the whole team shares (the
+/// roster, held messages, the clock's deadlines, a run's start or end, a
+/// file property's watched events). Two moves of different agents whose
+/// footprints are disjoint commute (`search`'s sleep sets): either order
+/// ends in the same state up to the numbering of ids, and every property
+/// the explorer checks gives the same verdict on both orders
+/// (README, "Partial-order reduction").
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Footprint {
+    agents: Vec<AgentName>,
+    requests: Vec<RequestId>,
+    workspace: bool,
+    shared: bool,
+}
+
+impl Footprint {
+    fn agent(&mut self, a: &AgentName) {
+        if !self.agents.contains(a) {
+            self.agents.push(a.clone());
+        }
+    }
+
+    fn request(&mut self, r: &RequestId) {
+        if !self.requests.contains(r) {
+            self.requests.push(r.clone());
+        }
+    }
+
+    /// A footprint that conflicts with every other (a move the reduction
+    /// never reorders).
+    pub fn everything() -> Self {
+        Footprint { shared: true, ..Footprint::default() }
+    }
+
+    /// True when neither touched what the other did: the moves commute.
+    pub fn disjoint(&self, other: &Footprint) -> bool {
+        !(self.shared || other.shared || (self.workspace && other.workspace))
+            && !self.agents.iter().any(|a| other.agents.contains(a))
+            && !self.requests.iter().any(|r| other.requests.contains(r))
+    }
+
+    /// Adds what `entry` touched in `world` (after it), under `config`.
+    fn add(&mut self, world: &World, event: &Event, config: &ExploreConfig) {
+        let watched = !config.file_properties.is_empty();
+        match event {
+            Event::MessageSent { message } => {
+                self.agent(&message.from);
+                self.agent(&message.to);
+                if let Some(r) = &message.request_id {
+                    self.request(r);
+                }
+                self.shared |= watched;
+            }
+            Event::InboxDrained { agent, .. }
+            | Event::ModelCalled { agent }
+            | Event::ModelReplied { agent, .. }
+            | Event::ModelFailed { agent, .. }
+            | Event::ToolReturned { agent, .. } => self.agent(agent),
+            Event::MemberStatusChanged { name, .. } => self.agent(name),
+            Event::ToolCalled { agent, tool, input, .. } => {
+                self.agent(agent);
+                let file = config.team.as_deref();
+                let protocol_tool = file.is_some_and(|f| {
+                    f.protocols.iter().any(|p| p.tools.request.name == *tool || p.tools.respond.as_ref().is_some_and(|t| t.name == *tool))
+                });
+                match tool.as_str() {
+                    "read_file" | "write_file" | "edit_file" | "list_files" => self.workspace = true,
+                    "send_message" | "shutdown_request" | "shutdown_response" | "plan_approval" => {}
+                    _ if protocol_tool => {}
+                    _ => self.shared = true,
+                }
+                for key in ["to", "teammate", "name"] {
+                    if let Some(Ok(a)) = input.get(key).and_then(|v| v.as_str()).map(AgentName::parse) {
+                        self.agent(&a);
+                    }
+                }
+                if let Some(Ok(r)) = input.get("request_id").and_then(|v| v.as_str()).map(RequestId::parse) {
+                    self.request(&r);
+                }
+            }
+            Event::RequestCreated { request_id, request_kind, requester, addressee, .. } => {
+                self.request(request_id);
+                self.agent(requester);
+                self.agent(addressee);
+                // A deadline runs on the team's clock, which every move moves.
+                let deadline = world.team().protocols().protocol_of(*request_kind).is_some_and(|(_, p)| p.deadline_ms.is_some());
+                self.shared |= watched || deadline;
+            }
+            Event::RequestTransitioned { request_id, by, .. } => {
+                self.request(request_id);
+                self.agent(by);
+                if let Some(r) = world.team().tracker().get(request_id) {
+                    self.agent(&r.requester);
+                    self.agent(&r.addressee);
+                }
+                self.shared |= watched;
+            }
+            Event::RunStarted { .. }
+            | Event::RunFinished
+            | Event::MemberSpawned { .. }
+            | Event::RequestExpired { .. }
+            | Event::FaultApplied { .. }
+            | Event::MessageReleased { .. }
+            | Event::BudgetReached { .. } => self.shared = true,
+        }
+    }
 }
 
 impl Node {
@@ -345,6 +459,7 @@ impl Node {
 
     fn observe(&mut self, config: &ExploreConfig, step: &mut Step) {
         for entry in self.world.team().events_since(self.seen) {
+            step.touched.add(&self.world, &entry.event, config);
             step.findings.extend(self.monitor.observe(entry));
             if let Some(file) = &mut self.file {
                 step.file_findings.extend(file.observe(&config.file_properties, entry));

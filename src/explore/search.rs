@@ -16,10 +16,11 @@
 //! Owns visiting states and collecting findings; what a state is and what
 //! moves it has belong to `Node`; who expands a shared state, to `claims`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use super::claims::{Claim, Claims};
 use super::config::Bound;
+use super::node::Footprint;
 use super::report::quantifier;
 use super::shrink::Shrinking;
 use super::{
@@ -28,6 +29,7 @@ use super::{
 };
 use crate::protocol::file::monitor::FileFinding;
 use crate::protocol::ids::SeededIds;
+use crate::protocol::AgentName;
 use crate::runtime::scenarios::{self, Scenario};
 
 /// A run that breaks a property, before its trace is rebuilt.
@@ -401,6 +403,108 @@ struct Bfs {
     /// the memory bound counts them (whatever the threads).
     level_len: usize,
     sliced: bool,
+    /// The partial-order reduction's sleep sets (`ExploreConfig::reduction`).
+    por: Option<Box<Por>>,
+    /// The sleep set of each child in `pending`, in order (with `por`).
+    pending_sleep: std::vec::IntoIter<Sleep>,
+}
+
+/// A sleep set (Godefroid): moves already explored from an earlier state
+/// or a sibling, each with its footprint there, that commute with every
+/// move made since: exploring one here would only reach, in the other
+/// order, states the search reaches anyway. Only turns without a fault go
+/// to sleep.
+type Sleep = Vec<(Choice, Footprint)>;
+
+/// The sleep sets of the states visited (`ExploreConfig::reduction`).
+/// A state reached again with a sleep set that lacks some of its stored
+/// one's moves explores those moves then (the stored set becomes the
+/// intersection), so state caching loses no state.
+#[derive(Default)]
+struct Por {
+    /// Each state's sleep set, and whether it has been expanded.
+    sleeps: HashMap<u64, (Sleep, bool)>,
+    /// Moves of an expanded state to explore when it comes up again.
+    again: HashMap<u64, Vec<Choice>>,
+}
+
+impl Por {
+    /// What to explore of state `hash`: its sleep set, and the only moves
+    /// to explore when it was expanded before (`None`: nothing to do).
+    fn take(&mut self, hash: u64) -> Option<(Sleep, Option<Vec<Choice>>)> {
+        let (sleep, expanded) = self.sleeps.entry(hash).or_default();
+        if !*expanded {
+            *expanded = true;
+            return Some((sleep.clone(), None));
+        }
+        self.again.remove(&hash).map(|only| (sleep.clone(), Some(only)))
+    }
+
+    /// State `hash`, known already, reached again with sleep set `sleep`:
+    /// true when it must be expanded again for the moves its stored sleep
+    /// set had and this one lacks.
+    fn revisit(&mut self, hash: u64, sleep: &Sleep) -> bool {
+        let Some((stored, expanded)) = self.sleeps.get_mut(&hash) else { return false };
+        let asleep = |c: &Choice| sleep.iter().any(|(s, _)| s == c);
+        let missing: Vec<Choice> = stored.iter().filter(|(c, _)| !asleep(c)).map(|(c, _)| c.clone()).collect();
+        if missing.is_empty() {
+            return false;
+        }
+        stored.retain(|(c, _)| asleep(c));
+        if !*expanded {
+            return false;
+        }
+        let again = self.again.entry(hash).or_default();
+        let first = again.is_empty();
+        again.extend(missing);
+        first
+    }
+}
+
+/// The agent a move belongs to.
+fn mover(choice: &Choice) -> Option<&AgentName> {
+    match choice {
+        Choice::Turn { agent, .. } | Choice::Reply { agent, .. } => Some(agent),
+        Choice::Expire { .. } => None,
+    }
+}
+
+/// The moves of `node` that are not asleep (or only `only`), each child
+/// with its hash, what the move found and the child's sleep set: the moves
+/// asleep here and the siblings explored before it that commute with the
+/// move (another agent's, disjoint footprints). While messages are held
+/// (their release waits on the clock every move moves) nothing goes to
+/// sleep.
+fn expand_reduced(
+    node: &Node,
+    sleep: &Sleep,
+    only: Option<&[Choice]>,
+    config: &ExploreConfig,
+) -> Result<Vec<(u64, Box<Node>, Step, Sleep)>, ExploreError> {
+    let quiet = node.world.team().held().is_empty();
+    let mut done: Sleep = Vec::new();
+    let mut out = Vec::new();
+    for choice in node.choices(config) {
+        let explore = match only {
+            Some(only) => only.contains(&choice),
+            None => !sleep.iter().any(|(c, _)| *c == choice),
+        };
+        if !explore {
+            continue;
+        }
+        let (child, step) = node.after(&choice, config)?;
+        let turn = matches!(choice, Choice::Turn { fault: None, .. });
+        let mut next = Sleep::new();
+        if quiet && (turn || matches!(choice, Choice::Reply { .. })) {
+            let me = mover(&choice);
+            next = sleep.iter().chain(done.iter()).filter(|(c, f)| mover(c) != me && f.disjoint(&step.touched)).cloned().collect();
+        }
+        if turn && quiet {
+            done.push((choice, step.touched.clone()));
+        }
+        out.push((child.state_hash(config), Box::new(child), step, next));
+    }
+    Ok(out)
 }
 
 /// A depth-first search between two steps.
@@ -442,7 +546,10 @@ struct Pass {
 const FILE_TEAM: Scenario = Scenario { id: "file-team", title: "a protocol file's own team", prompts: &[] };
 
 impl Pass {
-    fn new(config: ExploreConfig, number: u32) -> Result<Pass, ExploreError> {
+    fn new(mut config: ExploreConfig, number: u32) -> Result<Pass, ExploreError> {
+        // The reduction runs breadth first on one worker's whole space; the
+        // report's config says whether it ran.
+        config.reduction &= config.strategy == Strategy::Bfs && config.slice.is_none();
         let scenario = match &config.team {
             // A file's own team brings its prompts (`Node::start`).
             Some(_) => FILE_TEAM,
@@ -462,6 +569,8 @@ impl Pass {
                 begun: false,
                 level_len: 1,
                 sliced: config.slice.is_none(),
+                por: config.reduction.then(Box::<Por>::default),
+                pending_sleep: Vec::new().into_iter(),
             }),
             Strategy::Dfs if !step.terminal => Walk::Dfs(Dfs { stack: vec![(hash, Box::new(root))], sliced: config.slice.is_none() }),
             Strategy::Simulate { runs, seed } => {
@@ -541,14 +650,23 @@ impl Bfs {
         while used < budget {
             if let Some((hash, child, step)) = self.pending.next() {
                 used += 1;
+                let sleep = self.pending_sleep.next().unwrap_or_default();
                 // Known already (`expand_level`): only counted.
                 let Some(child) = child else {
                     found.states += 1;
                     continue;
                 };
-                if found.visit(hash, &child, &step, config) && !step.terminal {
+                let new = found.visit(hash, &child, &step, config);
+                if new && !step.terminal {
+                    if let Some(por) = &mut self.por {
+                        por.sleeps.insert(hash, (sleep, false));
+                    }
                     self.next.push((hash, child));
                     found.weigh(self.level_len + self.next.len(), self.depth + 1, config);
+                } else if !new && !step.terminal && self.por.as_mut().is_some_and(|por| por.revisit(hash, &sleep)) {
+                    // Reached again with fewer moves asleep: those moves
+                    // are explored from it at the next level.
+                    self.next.push((hash, child));
                 }
                 if found.cut {
                     return Ok(Some(false));
@@ -581,7 +699,7 @@ impl Bfs {
                 }
                 self.begun = true;
                 #[cfg(not(target_arch = "wasm32"))]
-                if threads > 1 && self.level.len() >= PER_THREAD * threads {
+                if threads > 1 && self.por.is_none() && self.level.len() >= PER_THREAD * threads {
                     let level = std::mem::take(&mut self.level);
                     self.pending = expand_level(level, config, &found.claims, threads)?.into_iter();
                     self.at = 0;
@@ -592,8 +710,22 @@ impl Bfs {
             if let Some((hash, node)) = self.level.get(self.at) {
                 self.at += 1;
                 // Ceded to a worker that reached it no deeper: it expands it.
-                if found.claims.ours(*hash) {
-                    self.pending = expand(node, config)?.into_iter().map(|(h, n, s)| (h, Some(n), s)).collect::<Vec<_>>().into_iter();
+                if !found.claims.ours(*hash) {
+                    continue;
+                }
+                match &mut self.por {
+                    None => {
+                        self.pending = expand(node, config)?.into_iter().map(|(h, n, s)| (h, Some(n), s)).collect::<Vec<_>>().into_iter();
+                    }
+                    Some(por) => {
+                        let Some((sleep, only)) = por.take(*hash) else { continue };
+                        let (children, sleeps): (Vec<Child>, Vec<Sleep>) = expand_reduced(node, &sleep, only.as_deref(), config)?
+                            .into_iter()
+                            .map(|(h, n, s, z)| ((h, Some(n), s), z))
+                            .unzip();
+                        self.pending = children.into_iter();
+                        self.pending_sleep = sleeps.into_iter();
+                    }
                 }
                 continue;
             }

@@ -160,9 +160,12 @@ impl Footprint {
 
     /// True when neither touched what the other did: the moves commute.
     pub fn disjoint(&self, other: &Footprint) -> bool {
-        !(self.shared || other.shared || (self.workspace && other.workspace))
-            && !self.agents.iter().any(|a| other.agents.contains(a))
-            && !self.requests.iter().any(|r| other.requests.contains(r))
+        let overlap = self.shared
+            || other.shared
+            || (self.workspace && other.workspace)
+            || self.agents.iter().any(|a| other.agents.contains(a))
+            || self.requests.iter().any(|r| other.requests.contains(r));
+        !overlap
     }
 
     /// Adds what `entry` touched in `world` (after it), under `config`.

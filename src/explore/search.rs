@@ -461,6 +461,10 @@ impl Por {
     }
 }
 
+/// A child of a reduced expansion: its hash, node, what the move found,
+/// and its sleep set.
+type Reduced = (u64, Box<Node>, Step, Sleep);
+
 /// The agent a move belongs to.
 fn mover(choice: &Choice) -> Option<&AgentName> {
     match choice {
@@ -475,12 +479,7 @@ fn mover(choice: &Choice) -> Option<&AgentName> {
 /// move (another agent's, disjoint footprints). While messages are held
 /// (their release waits on the clock every move moves) nothing goes to
 /// sleep.
-fn expand_reduced(
-    node: &Node,
-    sleep: &Sleep,
-    only: Option<&[Choice]>,
-    config: &ExploreConfig,
-) -> Result<Vec<(u64, Box<Node>, Step, Sleep)>, ExploreError> {
+fn expand_reduced(node: &Node, sleep: &Sleep, only: Option<&[Choice]>, config: &ExploreConfig) -> Result<Vec<Reduced>, ExploreError> {
     let quiet = node.world.team().held().is_empty();
     let mut done: Sleep = Vec::new();
     let mut out = Vec::new();

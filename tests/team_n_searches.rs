@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use team_protocols::explore::file_team::team_config;
-use team_protocols::explore::{explore, ExploreConfig, Verdict};
+use team_protocols::explore::{explore, ExploreConfig, Property, Verdict};
 use team_protocols::protocol::file::{self, builtin};
 
 /// The search of built-in team file `id` with `faults` and the default
@@ -40,4 +40,8 @@ fn a_teammate_whose_plan_is_approved_is_not_refused_its_file_turn_after_turn() {
     assert!(report.complete);
     assert!(report.depth <= 12, "a lead and one teammate on the script take a dozen choices at most, not {}", report.depth);
     assert!(report.outcomes.keys().all(|o| o.contains("1 plan approved")), "{:?}", report.outcomes);
+    // The checker opens the gate as the team does: the write after the
+    // approval is no gated tool used while closed.
+    let gated = report.property(Property::NoGatedToolWhileClosed).expect("a built-in property");
+    assert_eq!(gated.verdict, Verdict::Holds, "{:?}", gated.example.as_ref().map(|e| &e.finding));
 }

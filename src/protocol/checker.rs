@@ -147,7 +147,8 @@ impl FaultNote {
 #[derive(Debug, Clone)]
 struct OpenRequest {
     kind: RequestKind,
-    /// Who asked, kept for a file protocol's effects only.
+    /// Who asked, kept for a file protocol's effects only (and the
+    /// lesson's plan, whose approval opens a file teammate's plan gate).
     requester: Option<AgentName>,
     /// The requester's incarnation when it asked (a file protocol's
     /// effects apply to that run only).
@@ -313,7 +314,7 @@ impl Checker {
                 let addressed = self.incarnation(addressee).max(FIRST_INCARNATION);
                 let open = OpenRequest {
                     kind: *request_kind,
-                    requester: matches!(request_kind, RequestKind::File(_)).then(|| requester.clone()),
+                    requester: matches!(request_kind, RequestKind::File(_) | RequestKind::Plan).then(|| requester.clone()),
                     asked_by: self.incarnation(requester).max(FIRST_INCARNATION),
                     addressee: addressee.clone(),
                     expired: false,
@@ -339,6 +340,11 @@ impl Checker {
                 if let RequestKind::File(_) = request_kind {
                     self.file_exits(seq, request_id, *request_kind, *to == RequestStatus::Approved);
                     self.file_gates(request_id, *request_kind, *to == RequestStatus::Approved);
+                }
+                // Under a file the lesson's plan approval opens the gates its
+                // `plan` protocol names, as the team does.
+                if *request_kind == RequestKind::Plan && *to == RequestStatus::Approved {
+                    self.file_gates(request_id, RequestKind::Plan, true);
                 }
             }
             Event::RequestExpired { request_id, request_kind } => {
@@ -451,7 +457,14 @@ impl Checker {
     /// effects change the gates of the party they name, if that party is
     /// still the run that asked or was asked (as the team applies them).
     fn file_gates(&mut self, id: &RequestId, kind: RequestKind, approve: bool) {
-        let Some((_, p)) = self.protocols.protocol_of(kind) else { return };
+        let p = match kind {
+            // The lesson's plan, as the file declares it (`use = ["lesson"]`).
+            RequestKind::Plan => {
+                self.protocols.file().and_then(|f| f.protocols.iter().find(|p| p.builtin && p.request_type == "plan_approval_request"))
+            }
+            _ => self.protocols.protocol_of(kind).map(|(_, p)| p),
+        };
+        let Some(p) = p else { return };
         let Some(r) = self.requests.get(id) else { return };
         let effects = if approve { &p.on_approve } else { &p.on_reject };
         let mut changes = Vec::new();

@@ -3,9 +3,11 @@
 //! them and appends them to the trace; `replay` applies a recorded trace the
 //! same way, so live state and replayed state cannot drift apart.
 //!
-//! Owns the protocol rules that span modules (who may request a shutdown of
-//! whom, what an answer sends back). It must not do I/O, await, or read a
-//! clock: callers pass time in.
+//! Owns the state's events (check, apply, undo), the atomic commit, faults
+//! on the way out, and the plain commands (spawn, status, send, broadcast,
+//! drain). Asking and answering, the lesson's two protocols and a file's
+//! alike, are `asks`'s. It must not do I/O, await, or read a clock: callers
+//! pass time in.
 
 mod asks;
 
@@ -13,7 +15,6 @@ pub use asks::ClosedGates;
 
 use super::bus::{Bus, BusError, Envelope, Held, MessageId};
 use super::faults::{self, FaultAction, FaultPlan};
-use super::fields::Fields;
 use super::ids::SeededIds;
 use super::message::{Message, MessageError, MessageType, RequestId};
 use super::protocols::{ProtocolSet, ProtocolsError};
@@ -23,9 +24,6 @@ use super::time::Millis;
 use super::trace::{Event, Trace, TraceEntry, TraceError};
 use super::tracker::{Incarnations, Request, RequestKind, RequestStatus, Tracker, TrackerError};
 use super::AgentName;
-
-/// The text of every shutdown request, as in the lesson.
-pub const SHUTDOWN_REQUEST_TEXT: &str = "Please shut down gracefully.";
 
 /// Errors from team commands, phrased so they can be handed to a model.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -378,32 +376,11 @@ impl TeamState {
                 self.tracker
                     .answer_under(request_id, *request_kind, by, approve, entry.time, &self.rules)
                     .map_err(|e| inconsistent(entry, e))?;
-                let Some(req) = self.tracker.get(request_id) else {
-                    return Err(inconsistent(entry, TrackerError::UnknownRequest(request_id.clone())));
-                };
-                if let RequestKind::File(_) = request_kind {
-                    return Ok(Undo::Effects(self.settle_effects(request_id, approve)));
-                }
-                if *request_kind == RequestKind::Shutdown && approve {
-                    // The addressee finishes its turn, then exits.
-                    let was = self.roster.get(by).map(|m| m.shutdown_approved);
-                    self.roster.mark_shutdown_approved(by);
-                    return Ok(Undo::Exiting(was));
-                }
-                // An approval opens the gate of the run that submitted the
-                // plan only: a restarted teammate submits its own.
-                let same_run = self.roster.incarnation(&req.requester) == req.incarnations.requester;
-                if *request_kind == RequestKind::Plan && approve && same_run {
-                    let requester = &req.requester;
-                    let was = self.roster.get(requester).map(|m| m.plan_approved);
-                    self.roster.mark_plan_approved(requester);
-                    return Ok(Undo::Gate(was));
-                }
-                Undo::Nothing
+                Undo::Effects(self.settle_effects(request_id, Some(by), approve))
             }
             Event::RequestExpired { request_id, request_kind } => {
                 self.tracker.expire(request_id, *request_kind, entry.time).map_err(|e| inconsistent(entry, e))?;
-                Undo::Effects(self.settle_effects(request_id, false))
+                Undo::Effects(self.settle_effects(request_id, None, false))
             }
             Event::FaultApplied { action, message, .. } => {
                 let due = match action {
@@ -457,17 +434,8 @@ impl TeamState {
                 self.undo_effects(effects);
                 self.tracker.unanswer(request_id);
             }
-            (Event::RequestExpired { request_id, .. }, _) => self.tracker.unanswer(request_id),
-            (Event::RequestTransitioned { request_id, by, .. }, saved) => {
-                match (saved, self.tracker.get(request_id)) {
-                    (Undo::Gate(Some(was)), Some(req)) => {
-                        let requester = req.requester.clone();
-                        self.roster.restore_plan_approved(&requester, was);
-                    }
-                    (Undo::Exiting(Some(was)), _) => self.roster.restore_shutdown_approved(by, was),
-                    _ => {}
-                }
-                self.tracker.unanswer(request_id);
+            (Event::RequestTransitioned { request_id, .. } | Event::RequestExpired { request_id, .. }, _) => {
+                self.tracker.unanswer(request_id)
             }
             (Event::FaultApplied { action, .. }, _) if action.holds() => self.bus.unhold(),
             (Event::MessageReleased { .. }, Undo::Released(index, held)) => self.bus.unrelease(index, *held),
@@ -487,16 +455,10 @@ enum Undo {
     Spawn { before: Option<Box<Member>>, new_inbox: bool, gates: Option<Option<asks::GateBits>> },
     /// The messages a drain took out of the inbox.
     Drained(std::sync::Arc<Vec<Envelope>>),
-    /// A plan approval: whether the requester's gate was open before (none
-    /// when the requester is not a member).
-    Gate(Option<bool>),
-    /// A shutdown approval: whether the addressee had approved one before
-    /// (none when it is not a member).
-    Exiting(Option<bool>),
     /// A release: the held message and its place in the held list.
     Released(usize, Box<Held>),
-    /// A file protocol's request settled: what its effects changed.
-    Effects(Vec<asks::EffectUndo>),
+    /// A request settled: what its protocol's effects changed.
+    Effects(asks::EffectUndos),
 }
 
 /// The live team: state plus the trace that produced it. Every command is
@@ -825,111 +787,6 @@ impl Team {
         Ok(self.state.bus.peek(agent)?)
     }
 
-    /// The lead asks `target` to shut down: a pending shutdown request and a
-    /// `shutdown_request` message.
-    pub fn request_shutdown(&mut self, from: &AgentName, target: &AgentName, at: Millis) -> Result<RequestId, TeamError> {
-        if !from.is_lead() {
-            return Err(TeamError::NotLead(from.clone()));
-        }
-        match self.state.roster.status(target) {
-            None => return Err(RosterError::UnknownMember(target.clone()).into()),
-            Some(MemberStatus::Shutdown) => return Err(TeamError::TargetExited(target.clone())),
-            Some(_) => {}
-        }
-        let current = self.state.roster.incarnation(target);
-        let open = self.state.tracker.pending_to(target).find(|r| r.kind == RequestKind::Shutdown && r.incarnations.addressee == current);
-        if let Some(r) = open {
-            return Err(TeamError::ShutdownPending { target: target.clone(), pending: r.id.clone() });
-        }
-        let id = self.fresh_id()?;
-        let mut message = Message::new(MessageType::ShutdownRequest, from.clone(), target.clone(), SHUTDOWN_REQUEST_TEXT, at);
-        message.request_id = Some(id.clone());
-        let created = Event::RequestCreated {
-            request_id: id.clone(),
-            request_kind: RequestKind::Shutdown,
-            requester: from.clone(),
-            addressee: target.clone(),
-            plan: None,
-            fields: Fields::new(),
-        };
-        let events = self.inject_faults(vec![created, Event::MessageSent { message }]);
-        self.commit(at, events)?;
-        Ok(id)
-    }
-
-    /// A teammate submits a plan to the lead: a pending plan request and a
-    /// `plan_approval_request` message.
-    pub fn submit_plan(&mut self, from: &AgentName, plan: &str, at: Millis) -> Result<RequestId, TeamError> {
-        if from.is_lead() {
-            return Err(TeamError::LeadSubmitsPlan);
-        }
-        if self.state.roster.get(from).is_none() {
-            return Err(RosterError::UnknownMember(from.clone()).into());
-        }
-        let id = self.fresh_id()?;
-        let mut message = Message::new(MessageType::PlanApprovalRequest, from.clone(), AgentName::lead(), plan, at);
-        message.request_id = Some(id.clone());
-        message.plan = Some(plan.to_string());
-        let created = Event::RequestCreated {
-            request_id: id.clone(),
-            request_kind: RequestKind::Plan,
-            requester: from.clone(),
-            addressee: AgentName::lead(),
-            plan: Some(plan.to_string()),
-            fields: Fields::new(),
-        };
-        let events = self.inject_faults(vec![created, Event::MessageSent { message }]);
-        self.commit(at, events)?;
-        Ok(id)
-    }
-
-    /// The addressee answers a request of protocol `kind`: the request moves
-    /// and the response message goes back to the requester. `text` is the
-    /// reason (shutdown) or the feedback (plan). Returns the new status.
-    pub fn answer(
-        &mut self,
-        kind: RequestKind,
-        id: &RequestId,
-        by: &AgentName,
-        approve: bool,
-        text: &str,
-        at: Millis,
-    ) -> Result<RequestStatus, TeamError> {
-        let msg_type = match kind {
-            RequestKind::Shutdown => MessageType::ShutdownResponse,
-            RequestKind::Plan => MessageType::PlanApprovalResponse,
-            // A file protocol's answer: `text` is its content field.
-            RequestKind::File(k) => {
-                let ix = k.protocol.ok_or_else(|| TeamError::UnknownProtocolName(k.name().to_string()))?;
-                let mut fields = Fields::new();
-                let content = self.state.protocols.protocol(ix).and_then(|p| p.response_fields.iter().find(|f| f.content));
-                if let Some(field) = content.filter(|_| !text.is_empty()) {
-                    fields.set(field.name.clone(), crate::protocol::FieldValue::Text(text.to_string()));
-                }
-                return self.respond(ix, id, by, approve, fields, at);
-            }
-        };
-        let to = self.state.check_answer(id, kind, by, approve)?;
-        let req = self.state.tracker.get(id).ok_or_else(|| TrackerError::UnknownRequest(id.clone()))?;
-        let mut message = Message::new(msg_type, by.clone(), req.requester.clone(), text, at);
-        message.request_id = Some(id.clone());
-        message.approve = Some(approve);
-        match kind {
-            RequestKind::Shutdown => message.reason = Some(text.to_string()),
-            RequestKind::Plan | RequestKind::File(_) => message.feedback = Some(text.to_string()),
-        }
-        let moved = Event::RequestTransitioned { request_id: id.clone(), request_kind: kind, by: by.clone(), from: req.status, to };
-        let events = self.inject_faults(vec![moved, Event::MessageSent { message }]);
-        self.commit(at, events)?;
-        Ok(to)
-    }
-
-    /// Checks everything `answer` would check, without answering; returns
-    /// the state the answer would lead to.
-    pub fn check_answer(&self, kind: RequestKind, id: &RequestId, by: &AgentName, approve: bool) -> Result<RequestStatus, TeamError> {
-        self.state.check_answer(id, kind, by, approve)
-    }
-
     /// True when `name` approved a request to shut down and has not reached
     /// `shutdown` yet: it finishes its turn, then exits. A respawn clears it.
     pub fn is_exiting(&self, name: &AgentName) -> bool {
@@ -1108,6 +965,7 @@ mod tests {
 #[cfg(test)]
 mod commit_rules {
     use super::*;
+    use crate::protocol::fields::Fields;
 
     fn name(s: &str) -> AgentName {
         AgentName::parse(s).unwrap()

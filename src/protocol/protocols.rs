@@ -204,6 +204,12 @@ fn lesson_inner() -> &'static Inner {
     })
 }
 
+/// The lesson's plan gate as the built-in file writes it (the tools it
+/// closes).
+pub fn lesson_plan_gate() -> Option<&'static Gate> {
+    lesson_inner().file.gates.iter().find(|g| g.builtin)
+}
+
 /// One protocol as the engine runs it: its definition (and the gates of
 /// the file it comes from, which its effects name by index), its request
 /// kind and its two message types. The lesson's two are `Running` like any

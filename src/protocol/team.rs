@@ -514,6 +514,12 @@ impl Team {
         self.state.roster.get(name).is_some_and(|m| m.plan_mode && !m.plan_approved)
     }
 
+    /// True when the lesson's plan gate closes `tool` (one of its `tools` in
+    /// the built-in file) and the gate is closed for `name`.
+    pub fn plan_gate_closes(&self, name: &AgentName, tool: &str) -> bool {
+        self.plan_gate_closed(name) && super::protocols::lesson_plan_gate().is_some_and(|g| g.tools.iter().any(|t| t == tool))
+    }
+
     /// A request id unused so far, derived from the seed and the position in
     /// the trace, so replays and reruns with the same seed agree.
     fn fresh_id(&self) -> Result<RequestId, TeamError> {

@@ -330,7 +330,10 @@ impl Team {
         if !from.is_lead() && self.state.roster.get(from).is_none() {
             return Err(RosterError::UnknownMember(from.clone()).into());
         }
-        if self.state.roster.status(from) == Some(MemberStatus::Shutdown) {
+        // The lesson's plan protocol never refused a teammate that has shut
+        // down (it has no loop to ask from; `tests/properties.rs` pins the
+        // command's behaviour): a file protocol does.
+        if !p.is_lesson() && self.state.roster.status(from) == Some(MemberStatus::Shutdown) {
             return Err(TeamError::SenderExited(from.clone()));
         }
         match def.to {

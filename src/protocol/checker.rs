@@ -330,15 +330,8 @@ impl Checker {
                 if let Some(r) = self.requests.get_mut(request_id) {
                     r.settled = Some(*to);
                 }
-                // The team marks whoever approved a shutdown as exiting (the
-                // addressee, unless `addressee_only` was off); the lead has
-                // no loop to leave.
-                if *request_kind == RequestKind::Shutdown && *to == RequestStatus::Approved && !by.is_lead() {
-                    let exiting = Exiting { request: request_id.clone(), approved: seq, gone: false, flagged: false };
-                    self.exiting.insert(by.clone(), exiting);
-                }
+                self.exits(seq, request_id, *request_kind, Some(by), *to == RequestStatus::Approved);
                 if let RequestKind::File(_) = request_kind {
-                    self.file_exits(seq, request_id, *request_kind, *to == RequestStatus::Approved);
                     self.file_gates(request_id, *request_kind, *to == RequestStatus::Approved);
                 }
                 // Under a file the lesson's plan approval opens the gates its
@@ -352,7 +345,7 @@ impl Checker {
                     r.settled = Some(RequestStatus::Rejected);
                     r.expired = true;
                 }
-                self.file_exits(seq, request_id, *request_kind, false);
+                self.exits(seq, request_id, *request_kind, None, false);
                 self.file_gates(request_id, *request_kind, false);
             }
             Event::ModelCalled { agent } => self.act(seq, agent, Act::ModelCall),
@@ -410,18 +403,23 @@ impl Checker {
         }
     }
 
-    /// A file protocol's request settled: each party its `exit` effects
-    /// name (never the lead) finishes its turn and leaves, as after an
-    /// approved shutdown.
-    fn file_exits(&mut self, seq: u64, id: &RequestId, kind: RequestKind, approve: bool) {
-        let Some((_, p)) = self.protocols.protocol_of(kind) else { return };
-        let Some(r) = self.requests.get(id) else { return };
-        let effects = if approve { &p.on_approve } else { &p.on_reject };
+    /// A request settled (answered by `by`, or expired): each party its
+    /// protocol's `exit` effects name (never the lead) finishes its turn and
+    /// leaves, the lesson's approved shutdown as any file protocol's. The
+    /// addressee's exit falls on whoever answered, as the team applies it
+    /// (the addressee, unless `addressee_only` was off).
+    fn exits(&mut self, seq: u64, id: &RequestId, kind: RequestKind, by: Option<&AgentName>, approve: bool) {
+        let Some(p) = self.protocols.running(kind) else { return };
+        let effects = if approve { &p.def.on_approve } else { &p.def.on_reject };
+        if !effects.iter().any(|e| matches!(e, Effect::Exit(_))) {
+            return;
+        }
+        let r = self.requests.get(id);
         let leaving: Vec<AgentName> = effects
             .iter()
             .filter_map(|e| match e {
-                Effect::Exit(Party::Requester) => r.requester.clone(),
-                Effect::Exit(Party::Addressee) => Some(r.addressee.clone()),
+                Effect::Exit(Party::Requester) => r.and_then(|r| r.requester.clone()),
+                Effect::Exit(Party::Addressee) => by.or(r.map(|r| &r.addressee)).cloned(),
                 Effect::OpenGate(..) | Effect::CloseGate(..) => None,
             })
             .filter(|a| !a.is_lead())

@@ -392,6 +392,27 @@ impl Message {
 }
 
 impl Message {
+    /// Puts a protocol's `fields` on the message. A lesson type keeps its
+    /// wire format: its `plan`, `feedback` and `reason` go to their own keys
+    /// (a lesson answer always carries its text key, empty or not), and it
+    /// has no other field; a file type's fields sit in `fields`.
+    pub(crate) fn set_fields(&mut self, mut fields: Fields) {
+        let mut take = |key: &str| match fields.remove(key) {
+            Some(FieldValue::Text(text)) => Some(text),
+            Some(other) => Some(other.to_string()),
+            None => None,
+        };
+        match self.msg_type {
+            MessageType::PlanApprovalRequest => self.plan = take("plan"),
+            MessageType::PlanApprovalResponse => self.feedback = Some(take("feedback").unwrap_or_default()),
+            MessageType::ShutdownResponse => self.reason = Some(take("reason").unwrap_or_default()),
+            MessageType::ShutdownRequest | MessageType::Message | MessageType::Broadcast | MessageType::File(_) => {}
+        }
+        if let MessageType::File(_) = self.msg_type {
+            self.fields = fields;
+        }
+    }
+
     /// A plain message of the given type with no protocol fields.
     pub fn new(msg_type: MessageType, from: AgentName, to: AgentName, content: impl Into<String>, timestamp: Millis) -> Self {
         Message {

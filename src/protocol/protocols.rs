@@ -1,6 +1,8 @@
-//! The protocols a team runs under: the lesson's two (always, as Rust enums)
-//! plus, when the team was given a protocol file, every protocol of that file
-//! on the one FSM `pending -> approved | rejected`.
+//! The protocols a team runs under: the lesson's two (always; their request
+//! kinds and message types keep their Rust names, their definitions come
+//! from the built-in lesson file) plus, when the team was given a protocol
+//! file, every protocol of that file, all on the one FSM
+//! `pending -> approved | rejected`.
 //!
 //! Owns the compiled set (`ProtocolSet`, cheap to clone: one shared pointer),
 //! the self-describing, `Copy` names of a file protocol's message types and
@@ -11,11 +13,11 @@
 //! `team`'s.
 
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use super::fields::{FieldValue, Fields};
 use super::file::diff::Under;
-use super::file::model::{Field, FieldType, GateIx, Protocol, ProtocolFile, ProtocolIx, Side};
+use super::file::model::{Field, FieldType, Gate, GateIx, Protocol, ProtocolFile, ProtocolIx, Side};
 use super::message::MessageType;
 use super::tracker::RequestKind;
 
@@ -175,6 +177,71 @@ struct Inner {
     compiled: Vec<Compiled>,
 }
 
+impl Inner {
+    fn running(&self, i: usize) -> Option<Running<'_>> {
+        let c = self.compiled.get(i)?;
+        let def = self.file.protocols.get(i)?;
+        Some(Running { def, gates: &self.file.gates, kind: c.kind, request: c.request, response: c.response })
+    }
+}
+
+/// The index of the lesson's shutdown protocol in the built-in lesson file.
+const LESSON_SHUTDOWN: usize = 0;
+/// The index of the lesson's plan protocol in the built-in lesson file.
+const LESSON_PLAN: usize = 1;
+
+/// The built-in lesson file compiled: built once and shared, as
+/// `runtime::tools::ToolSet::lesson` builds its tools.
+fn lesson_inner() -> &'static Inner {
+    static LESSON: OnceLock<Arc<Inner>> = OnceLock::new();
+    LESSON.get_or_init(|| {
+        // The built-in file is compiled in, and `tests/protocol_files.rs`
+        // loads it: a refusal here is a bug in this program.
+        let file =
+            super::file::builtin::lesson().unwrap_or_else(|e| panic!("the built-in lesson file is refused:\n{}", e.render("lesson")));
+        let ProtocolSet(Some(inner)) = ProtocolSet::new(Arc::new(file)) else { unreachable!("a set made from a file holds it") };
+        inner
+    })
+}
+
+/// The lesson's plan gate as the built-in file writes it (the tools it
+/// closes).
+pub fn lesson_plan_gate() -> Option<&'static Gate> {
+    lesson_inner().file.gates.iter().find(|g| g.builtin)
+}
+
+/// One protocol as the engine runs it: its definition (and the gates of
+/// the file it comes from, which its effects name by index), its request
+/// kind and its two message types. The lesson's two are `Running` like any
+/// file protocol: one path asks, answers and settles them all.
+#[derive(Debug, Clone, Copy)]
+pub struct Running<'a> {
+    /// The protocol as its file defines it.
+    pub def: &'a Protocol,
+    /// The gates of its file.
+    pub gates: &'a [Gate],
+    /// Its request kind.
+    pub kind: RequestKind,
+    /// Its request's message type.
+    pub request: MessageType,
+    /// Its answer's message type.
+    pub response: MessageType,
+}
+
+impl Running<'_> {
+    /// True when gate `g` of a lesson protocol's effect is the lesson's
+    /// plan gate (`gate = "plan"` of the built-in file): the roster keeps
+    /// it, as `plan_mode` and `plan_approved`.
+    pub fn is_lesson_gate(&self, g: GateIx) -> bool {
+        self.is_lesson() && self.gates.get(usize::from(g.0)).is_some_and(|g| g.builtin)
+    }
+
+    /// True for one of the lesson's two protocols.
+    pub fn is_lesson(&self) -> bool {
+        matches!(self.kind, RequestKind::Shutdown | RequestKind::Plan)
+    }
+}
+
 /// The protocols a team runs under. Empty (the default) means the lesson's
 /// two only, as before protocol files; with a file, its protocols by index
 /// (the lesson's, when the file uses them, keep their Rust kinds and types).
@@ -284,11 +351,30 @@ impl ProtocolSet {
     }
 
     /// The file protocol a request of `kind` belongs to (`None` for the
-    /// lesson's two kinds, which the lesson's own path handles).
+    /// lesson's two kinds: `running` finds those too).
     pub fn protocol_of(&self, kind: RequestKind) -> Option<(ProtocolIx, &Protocol)> {
         let RequestKind::File(k) = kind else { return None };
         let ix = k.protocol?;
         Some((ix, self.protocol(ix)?))
+    }
+
+    /// Protocol `ix` of the file as the engine runs it, or the refusal a
+    /// model reads.
+    pub fn running_ix(&self, ix: ProtocolIx) -> Result<Running<'_>, ProtocolsError> {
+        let inner = self.0.as_deref().ok_or(ProtocolsError::UnknownProtocol(ix.0))?;
+        inner.running(usize::from(ix.0)).ok_or(ProtocolsError::UnknownProtocol(ix.0))
+    }
+
+    /// The protocol a request of `kind` belongs to, as the engine runs it:
+    /// a file protocol's, or one of the lesson's two, which every team runs
+    /// (from the built-in lesson file: `shutdown` is its protocol 0, `plan`
+    /// its protocol 1). `None` for a file kind this set does not know.
+    pub fn running(&self, kind: RequestKind) -> Option<Running<'_>> {
+        match kind {
+            RequestKind::Shutdown => lesson_inner().running(LESSON_SHUTDOWN),
+            RequestKind::Plan => lesson_inner().running(LESSON_PLAN),
+            RequestKind::File(k) => self.0.as_deref()?.running(usize::from(k.protocol?.0)),
+        }
     }
 
     /// The index of the gate named `name`.
@@ -325,35 +411,35 @@ impl ProtocolSet {
     /// `side`: every required one present, none undeclared, each of its
     /// declared type (an enum's value one of its values).
     pub fn check_fields(&self, ix: ProtocolIx, side: Side, fields: &Fields) -> Result<(), ProtocolsError> {
-        let p = self.get(ix)?;
-        let msg_type = match side {
-            Side::Request => &p.request_type,
-            Side::Response => &p.response_type,
-        };
-        let declared = p.fields(side);
-        for (name, value) in fields.iter() {
-            let Some(field) = declared.iter().find(|f| f.name == name) else {
-                let known = if declared.is_empty() {
-                    "none".to_string()
-                } else {
-                    declared.iter().map(|f| f.name.as_str()).collect::<Vec<_>>().join(", ")
-                };
-                return Err(ProtocolsError::UnknownField { msg_type: msg_type.clone(), field: name.to_string(), known });
-            };
-            if let Some(expected) = mismatch(field, value) {
-                return Err(ProtocolsError::BadValue {
-                    msg_type: msg_type.clone(),
-                    field: name.to_string(),
-                    expected,
-                    got: value.to_string(),
-                });
-            }
-        }
-        if let Some(missing) = declared.iter().find(|f| f.required && fields.get(&f.name).is_none()) {
-            return Err(ProtocolsError::MissingField { msg_type: msg_type.clone(), field: missing.name.clone() });
-        }
-        Ok(())
+        check_fields(self.get(ix)?, side, fields)
     }
+}
+
+/// Checks `fields` against the declared fields of `p`'s `side`, as
+/// `ProtocolSet::check_fields` does protocol N's.
+pub fn check_fields(p: &Protocol, side: Side, fields: &Fields) -> Result<(), ProtocolsError> {
+    let msg_type = match side {
+        Side::Request => &p.request_type,
+        Side::Response => &p.response_type,
+    };
+    let declared = p.fields(side);
+    for (name, value) in fields.iter() {
+        let Some(field) = declared.iter().find(|f| f.name == name) else {
+            let known = if declared.is_empty() {
+                "none".to_string()
+            } else {
+                declared.iter().map(|f| f.name.as_str()).collect::<Vec<_>>().join(", ")
+            };
+            return Err(ProtocolsError::UnknownField { msg_type: msg_type.clone(), field: name.to_string(), known });
+        };
+        if let Some(expected) = mismatch(field, value) {
+            return Err(ProtocolsError::BadValue { msg_type: msg_type.clone(), field: name.to_string(), expected, got: value.to_string() });
+        }
+    }
+    if let Some(missing) = declared.iter().find(|f| f.required && fields.get(&f.name).is_none()) {
+        return Err(ProtocolsError::MissingField { msg_type: msg_type.clone(), field: missing.name.clone() });
+    }
+    Ok(())
 }
 
 /// What `value` should have been for `field`, in words, or `None` when it

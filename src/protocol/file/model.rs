@@ -226,6 +226,9 @@ pub struct Protocol {
     pub to: Role,
     /// The request's fields.
     pub request_fields: Vec<Field>,
+    /// The request's text when no request field is its `content` (the
+    /// lesson's shutdown: "Please shut down gracefully.").
+    pub request_text: Option<String>,
     /// The answer's fields.
     pub response_fields: Vec<Field>,
     /// Effects of an approval.

@@ -128,6 +128,7 @@ fn protocol(p: &ProtocolSpec, builtin: bool, names: &Names<'_>) -> R<Protocol> {
         from: need(p.from.as_ref(), "from")?.value,
         to: need(p.to.as_ref(), "to")?.value,
         request_fields: p.request_fields.iter().map(field).collect::<R<_>>()?,
+        request_text: p.request_text.as_ref().map(|t| t.value.clone()),
         response_fields: p.response_fields.iter().map(field).collect::<R<_>>()?,
         on_approve: effects(&p.on_approve)?,
         on_reject: effects(&p.on_reject)?,

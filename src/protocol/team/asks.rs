@@ -1,24 +1,27 @@
-//! Any protocol of a protocol file on the team's one FSM: the commands that
-//! ask, answer and expire a request of protocol N (`Team::ask`,
-//! `Team::respond`, `Team::expire`, `Team::expire_due`), the checks they
-//! share with replay (who may ask, who answers, the typed fields, one
-//! pending per addressee, bounded retries after an expiry, a deadline), and
-//! the effects a settled request has (`exit`, `open_gate`, `close_gate`) with
-//! their undo.
+//! Every protocol on the team's one FSM, the lesson's two and a protocol
+//! file's alike: the commands that ask, answer and expire a request
+//! (`Team::ask`, `Team::respond`, and the lesson's names for them,
+//! `request_shutdown`, `submit_plan`, `answer`; `Team::expire`,
+//! `Team::expire_due`), the checks they share with replay (who may ask, who
+//! answers, the typed fields, one pending per addressee, bounded retries
+//! after an expiry, a deadline), and the effects a settled request has
+//! (`exit`, `open_gate`, `close_gate`) with their undo. The lesson's two
+//! come from the built-in lesson file (`ProtocolSet::running`); what is the
+//! lesson's own is its refusals' words (`in_lesson_words`), its messages'
+//! keys (`Message::set_fields`) and its plan gate, which the roster keeps.
 //!
-//! Like the lesson's commands in `team`, every command here turns into
-//! events that `TeamState` checks and applies, so live and replayed state
-//! agree. A command naming one of the lesson's two protocols (a file that
-//! uses the lesson) goes the lesson's own way (`request_shutdown`,
-//! `submit_plan`, `answer`). It must not read a clock: callers pass time in.
+//! Every command here turns into events that `TeamState` checks and
+//! applies, so live and replayed state agree. It must not read a clock:
+//! callers pass time in.
 
 use std::sync::Arc;
 
 use super::{Team, TeamError, TeamState};
+use crate::protocol::fields::FieldValue;
 use crate::protocol::fields::Fields;
 use crate::protocol::file::model::{Asker, Effect, GateIx, Party, Protocol, ProtocolFile, ProtocolIx, Role, Side};
 use crate::protocol::message::{Message, MessageType, RequestId};
-use crate::protocol::protocols::{content_of, ProtocolSet};
+use crate::protocol::protocols::{check_fields, content_of, ProtocolSet, Running};
 use crate::protocol::roster::{MemberStatus, RosterError};
 use crate::protocol::time::Millis;
 use crate::protocol::trace::Event;
@@ -90,6 +93,37 @@ pub(super) enum EffectUndo {
     Exiting { agent: AgentName, was: bool },
     /// A gate change: the agent's gates before.
     Gates { agent: AgentName, was: Option<GateBits> },
+    /// The lesson's plan gate opened: whether it was open before.
+    PlanGate { agent: AgentName, was: bool },
+}
+
+/// What taking back a settled request's effects needs, newest last: the
+/// lesson's protocols have one effect each, kept without allocating.
+#[derive(Debug, Default)]
+pub(super) struct EffectUndos {
+    first: Option<EffectUndo>,
+    rest: Vec<EffectUndo>,
+}
+
+impl EffectUndos {
+    fn push(&mut self, u: EffectUndo) {
+        match self.first {
+            None => self.first = Some(u),
+            Some(_) => self.rest.push(u),
+        }
+    }
+}
+
+/// A refusal of one of the lesson's two protocols in the lesson's words
+/// (the texts its models read); any other refusal as it is.
+fn in_lesson_words(kind: RequestKind, e: TeamError) -> TeamError {
+    match (kind, e) {
+        (RequestKind::Shutdown, TeamError::MayNotAsk { asker, .. }) => TeamError::NotLead(asker),
+        (RequestKind::Shutdown, TeamError::WrongAddressee { to, .. }) => RosterError::UnknownMember(to).into(),
+        (RequestKind::Shutdown, TeamError::AlreadyPending { target, pending, .. }) => TeamError::ShutdownPending { target, pending },
+        (RequestKind::Plan, TeamError::MayNotAsk { .. }) => TeamError::LeadSubmitsPlan,
+        (_, e) => e,
+    }
 }
 
 /// Who may ask, in words.
@@ -149,34 +183,40 @@ impl TeamState {
     pub fn check_expire(&self, id: &RequestId, kind: RequestKind) -> Result<(), TeamError> {
         self.check_known(kind)?;
         self.tracker.check_expire(id, kind)?;
-        match self.protocols.protocol_of(kind) {
-            Some((_, p)) if p.deadline_ms.is_some() => Ok(()),
+        match self.protocols.running(kind) {
+            Some(p) if p.def.deadline_ms.is_some() => Ok(()),
             _ => Err(TrackerError::NoDeadline(id.clone()).into()),
         }
     }
 
     /// Applies the effects of request `id`'s protocol for an approval or a
-    /// rejection (an expiry is one), and returns what undoes them. A party
-    /// that restarted since the request was made is not affected: the
-    /// effect was for the run that asked or was asked.
-    pub(super) fn settle_effects(&mut self, id: &RequestId, approve: bool) -> Vec<EffectUndo> {
-        let Some(req) = self.tracker.get(id) else { return Vec::new() };
-        let set = self.protocols.clone();
-        let Some((_, p)) = set.protocol_of(req.kind) else { return Vec::new() };
-        let effects = if approve { &p.on_approve } else { &p.on_reject };
+    /// rejection (an expiry is one, answered by nobody), and returns what
+    /// undoes them. The requester's effects fall on the run that asked: a
+    /// requester that restarted since is not affected. The addressee's fall
+    /// on the run that answered (`by`): under the protective rules that is
+    /// the run the request was addressed to; with `addressee_only` or
+    /// `incarnation_binding` off, whoever they let answer (the failure they
+    /// prevent). An expiry's fall on the addressee's run it was sent to.
+    pub(super) fn settle_effects(&mut self, id: &RequestId, by: Option<&AgentName>, approve: bool) -> EffectUndos {
+        let mut undo = EffectUndos::default();
+        let Some(req) = self.tracker.get(id) else { return undo };
+        let Some(p) = self.protocols.running(req.kind) else { return undo };
+        let effects = if approve { &p.def.on_approve } else { &p.def.on_reject };
         if effects.is_empty() {
-            return Vec::new();
+            return undo;
         }
-        let requester = (self.roster.incarnation(&req.requester) == req.incarnations.requester).then(|| req.requester.clone());
-        let addressee = (self.roster.incarnation(&req.addressee) == req.incarnations.addressee).then(|| req.addressee.clone());
-        let mut undo = Vec::new();
+        let requester = (self.roster.incarnation(&req.requester) == req.incarnations.requester).then_some(&req.requester);
+        let addressee = match by {
+            Some(by) => Some(by),
+            None => (self.roster.incarnation(&req.addressee) == req.incarnations.addressee).then_some(&req.addressee),
+        };
         for effect in effects {
             let party = match effect {
                 Effect::Exit(p) | Effect::OpenGate(_, p) | Effect::CloseGate(_, p) => p,
             };
             let Some(agent) = (match party {
-                Party::Requester => requester.as_ref(),
-                Party::Addressee => addressee.as_ref(),
+                Party::Requester => requester,
+                Party::Addressee => addressee,
             }) else {
                 continue;
             };
@@ -190,6 +230,15 @@ impl TeamState {
                         undo.push(EffectUndo::Exiting { agent: agent.clone(), was });
                     }
                 }
+                // The lesson's plan gate is the roster's: an approved plan
+                // opens it (`plan_approved`) for the run that submitted it.
+                Effect::OpenGate(g, _) if p.is_lesson_gate(g) => {
+                    if let Some(was) = self.roster.get(agent).map(|m| m.plan_approved) {
+                        self.roster.mark_plan_approved(agent);
+                        undo.push(EffectUndo::PlanGate { agent: agent.clone(), was });
+                    }
+                    open_plan_gates(&self.protocols, &mut self.gates, agent, &mut undo);
+                }
                 Effect::OpenGate(g, _) | Effect::CloseGate(g, _) => {
                     let was = self.gates.set(agent, g, matches!(effect, Effect::CloseGate(..)));
                     undo.push(EffectUndo::Gates { agent: agent.clone(), was });
@@ -199,44 +248,43 @@ impl TeamState {
         undo
     }
 
-    /// The lesson's plan approved for `requester` under a protocol file:
-    /// the file's gates its `plan` protocol opens (`open_gate plan
-    /// requester`) open too, as `settle_effects` opens a file protocol's.
-    /// A teammate of the file's team whose `gates` close the plan gate at
-    /// spawn would otherwise be refused its files after its plan's
-    /// approval. Returns what undoes it (nothing without a file).
-    pub(super) fn open_plan_gates(&mut self, requester: &AgentName) -> Vec<EffectUndo> {
-        let Some(file) = self.protocols.file() else { return Vec::new() };
-        let Some(plan) = file.protocols.iter().find(|p| p.builtin && p.request_type == "plan_approval_request") else {
-            return Vec::new();
-        };
-        let opens: Vec<GateIx> = plan
-            .on_approve
-            .iter()
-            .filter_map(|e| match *e {
-                Effect::OpenGate(g, Party::Requester) => Some(g),
-                _ => None,
-            })
-            .collect();
-        let mut undo = Vec::new();
-        for g in opens {
-            if !self.gates.is_closed(requester, g) {
-                continue;
-            }
-            let was = self.gates.set(requester, g, false);
-            undo.push(EffectUndo::Gates { agent: requester.clone(), was });
-        }
-        undo
-    }
-
     /// Takes back what `settle_effects` did, newest first.
-    pub(super) fn undo_effects(&mut self, undo: Vec<EffectUndo>) {
-        for u in undo.into_iter().rev() {
+    pub(super) fn undo_effects(&mut self, undo: EffectUndos) {
+        for u in undo.rest.into_iter().rev().chain(undo.first) {
             match u {
                 EffectUndo::Exiting { agent, was } => self.roster.restore_shutdown_approved(&agent, was),
                 EffectUndo::Gates { agent, was } => self.gates.restore(&agent, was),
+                EffectUndo::PlanGate { agent, was } => self.roster.restore_plan_approved(&agent, was),
             }
         }
+    }
+}
+
+/// The lesson's plan approved for `requester` under a protocol file:
+/// the file's gates its `plan` protocol opens (`open_gate plan
+/// requester`) open too, as `settle_effects` opens a file protocol's.
+/// A teammate of the file's team whose `gates` close the plan gate at
+/// spawn would otherwise be refused its files after its plan's
+/// approval. What undoes it goes on `undo` (nothing without a file).
+fn open_plan_gates(protocols: &ProtocolSet, gates: &mut ClosedGates, requester: &AgentName, undo: &mut EffectUndos) {
+    let Some(file) = protocols.file() else { return };
+    let Some(plan) = file.protocols.iter().find(|p| p.builtin && p.request_type == "plan_approval_request") else {
+        return;
+    };
+    let opens: Vec<GateIx> = plan
+        .on_approve
+        .iter()
+        .filter_map(|e| match *e {
+            Effect::OpenGate(g, Party::Requester) => Some(g),
+            _ => None,
+        })
+        .collect();
+    for g in opens {
+        if !gates.is_closed(requester, g) {
+            continue;
+        }
+        let was = gates.set(requester, g, false);
+        undo.push(EffectUndo::Gates { agent: requester.clone(), was });
     }
 }
 
@@ -276,28 +324,53 @@ impl Team {
         self.state.gates.closed_among(agent, gates)
     }
 
+    /// The protocol a request of `kind` belongs to, or the refusal of a
+    /// kind this team does not run.
+    fn running(&self, kind: RequestKind) -> Result<Running<'_>, TeamError> {
+        match kind {
+            RequestKind::File(k) => {
+                let ix = k.protocol.ok_or_else(|| TeamError::UnknownProtocolName(k.name().to_string()))?;
+                Ok(self.state.protocols.running_ix(ix)?)
+            }
+            lesson => self.state.protocols.running(lesson).ok_or_else(|| TeamError::UnknownProtocolName(lesson.as_str().to_string())),
+        }
+    }
+
     /// Checks everything `ask` would check, without asking; returns the
     /// protocol's request kind.
     pub fn check_ask(&self, protocol: ProtocolIx, from: &AgentName, to: &AgentName, fields: &Fields) -> Result<RequestKind, TeamError> {
-        let set = &self.state.protocols;
-        let p = set.get(protocol)?;
-        let kind = set.kind(protocol).ok_or(crate::protocol::ProtocolsError::UnknownProtocol(protocol.0))?;
+        let p = self.state.protocols.running_ix(protocol)?;
+        self.check_ask_of(p, from, to, fields)?;
+        Ok(p.kind)
+    }
+
+    /// Checks that `from` may ask `to` with `p` now, with `fields`; a lesson
+    /// protocol's refusal in the lesson's words.
+    fn check_ask_of(&self, p: Running<'_>, from: &AgentName, to: &AgentName, fields: &Fields) -> Result<(), TeamError> {
+        self.check_ask_rules(p, from, to, fields).map_err(|e| in_lesson_words(p.kind, e))
+    }
+
+    fn check_ask_rules(&self, p: Running<'_>, from: &AgentName, to: &AgentName, fields: &Fields) -> Result<(), TeamError> {
+        let (kind, def) = (p.kind, p.def);
         let role = if from.is_lead() { Role::Lead } else { Role::Teammate };
+        if !def.from.allows(role) {
+            return Err(TeamError::MayNotAsk { asker: from.clone(), protocol: def.name.clone(), allowed: allowed(def.from) });
+        }
         if !from.is_lead() && self.state.roster.get(from).is_none() {
             return Err(RosterError::UnknownMember(from.clone()).into());
         }
-        if !p.from.allows(role) {
-            return Err(TeamError::MayNotAsk { asker: from.clone(), protocol: p.name.clone(), allowed: allowed(p.from) });
-        }
-        if self.state.roster.status(from) == Some(MemberStatus::Shutdown) {
+        // The lesson's plan protocol never refused a teammate that has shut
+        // down (it has no loop to ask from; `tests/properties.rs` pins the
+        // command's behaviour): a file protocol does.
+        if !p.is_lesson() && self.state.roster.status(from) == Some(MemberStatus::Shutdown) {
             return Err(TeamError::SenderExited(from.clone()));
         }
-        match p.to {
+        match def.to {
             Role::Lead if !to.is_lead() => {
-                return Err(TeamError::WrongAddressee { protocol: p.name.clone(), role: "the lead", to: to.clone() })
+                return Err(TeamError::WrongAddressee { protocol: def.name.clone(), role: "the lead", to: to.clone() })
             }
             Role::Teammate if to.is_lead() || to == from => {
-                return Err(TeamError::WrongAddressee { protocol: p.name.clone(), role: "a teammate", to: to.clone() })
+                return Err(TeamError::WrongAddressee { protocol: def.name.clone(), role: "a teammate", to: to.clone() })
             }
             Role::Teammate => match self.state.roster.status(to) {
                 None => return Err(RosterError::UnknownMember(to.clone()).into()),
@@ -306,17 +379,17 @@ impl Team {
             },
             Role::Lead => {}
         }
-        set.check_fields(protocol, Side::Request, fields)?;
-        if p.one_pending_per_addressee {
+        check_fields(def, Side::Request, fields)?;
+        if def.one_pending_per_addressee {
             let current = self.state.roster.incarnation(to);
             if let Some(r) = self.state.tracker.pending_to(to).find(|r| r.kind == kind && r.incarnations.addressee == current) {
-                return Err(TeamError::AlreadyPending { protocol: p.name.clone(), target: to.clone(), pending: r.id.clone() });
+                return Err(TeamError::AlreadyPending { protocol: def.name.clone(), target: to.clone(), pending: r.id.clone() });
             }
         }
-        if p.deadline_ms.is_some() {
-            self.check_retries(p, kind, from, to)?;
+        if def.deadline_ms.is_some() {
+            self.check_retries(def, kind, from, to)?;
         }
-        Ok(kind)
+        Ok(())
     }
 
     /// Refuses a request after more expiries in a row (of `from`'s requests
@@ -337,9 +410,8 @@ impl Team {
         Ok(())
     }
 
-    /// `from` asks `to` with protocol `protocol`: a pending request of its
-    /// kind (with `fields`) and its request message. The lesson's two go
-    /// their own way (`request_shutdown`, `submit_plan`).
+    /// `from` asks `to` with protocol `protocol` of the file: a pending
+    /// request of its kind (with `fields`) and its request message.
     pub fn ask(
         &mut self,
         protocol: ProtocolIx,
@@ -348,26 +420,52 @@ impl Team {
         fields: Fields,
         at: Millis,
     ) -> Result<RequestId, TeamError> {
-        let kind = self.check_ask(protocol, from, to, &fields)?;
-        let set = self.state.protocols.clone();
-        let p = set.get(protocol)?;
-        match kind {
-            RequestKind::Shutdown => return self.request_shutdown(from, to, at),
-            RequestKind::Plan => return self.submit_plan(from, &content_of(p, Side::Request, &fields), at),
-            RequestKind::File(_) => {}
-        }
-        let msg_type = set.request_type(protocol).ok_or(crate::protocol::ProtocolsError::UnknownProtocol(protocol.0))?;
+        let kind = self.state.protocols.running_ix(protocol)?.kind;
+        self.ask_kind(kind, from, to, fields, at)
+    }
+
+    /// The lead asks `target` to shut down: a pending request of the
+    /// lesson's `shutdown` protocol and its `shutdown_request` message.
+    pub fn request_shutdown(&mut self, from: &AgentName, target: &AgentName, at: Millis) -> Result<RequestId, TeamError> {
+        self.ask_kind(RequestKind::Shutdown, from, target, Fields::new(), at)
+    }
+
+    /// A teammate submits a plan to the lead: a pending request of the
+    /// lesson's `plan` protocol and its `plan_approval_request` message.
+    pub fn submit_plan(&mut self, from: &AgentName, plan: &str, at: Millis) -> Result<RequestId, TeamError> {
+        let mut fields = Fields::new();
+        fields.set("plan", FieldValue::Text(plan.to_string()));
+        self.ask_kind(RequestKind::Plan, from, &AgentName::lead(), fields, at)
+    }
+
+    /// `from` asks `to` with the protocol of `kind`: the one way every
+    /// request is made.
+    fn ask_kind(
+        &mut self,
+        kind: RequestKind,
+        from: &AgentName,
+        to: &AgentName,
+        fields: Fields,
+        at: Millis,
+    ) -> Result<RequestId, TeamError> {
+        let p = self.running(kind)?;
+        self.check_ask_of(p, from, to, &fields)?;
+        let content = match (p.def.request_fields.iter().any(|f| f.content), &p.def.request_text) {
+            (false, Some(text)) => text.clone(),
+            _ => content_of(p.def, Side::Request, &fields),
+        };
+        let msg_type = p.request;
         let id = self.fresh_id()?;
-        let mut message = Message::new(msg_type, from.clone(), to.clone(), content_of(p, Side::Request, &fields), at);
+        let mut message = Message::new(msg_type, from.clone(), to.clone(), content, at);
         message.request_id = Some(id.clone());
-        message.fields = fields.clone();
+        message.set_fields(fields);
         let created = Event::RequestCreated {
             request_id: id.clone(),
             request_kind: kind,
             requester: from.clone(),
             addressee: to.clone(),
-            plan: None,
-            fields,
+            plan: message.plan.clone(),
+            fields: message.fields.clone(),
         };
         let events = self.inject_faults(vec![created, Event::MessageSent { message }]);
         self.commit(at, events)?;
@@ -384,18 +482,27 @@ impl Team {
         approve: bool,
         fields: &Fields,
     ) -> Result<RequestStatus, TeamError> {
-        let set = &self.state.protocols;
-        set.get(protocol)?;
-        let kind = set.kind(protocol).ok_or(crate::protocol::ProtocolsError::UnknownProtocol(protocol.0))?;
-        let next = self.state.check_answer(id, kind, by, approve)?;
-        set.check_fields(protocol, Side::Response, fields)?;
+        let p = self.state.protocols.running_ix(protocol)?;
+        self.check_respond_of(p, id, by, approve, fields)
+    }
+
+    fn check_respond_of(
+        &self,
+        p: Running<'_>,
+        id: &RequestId,
+        by: &AgentName,
+        approve: bool,
+        fields: &Fields,
+    ) -> Result<RequestStatus, TeamError> {
+        let next = self.state.check_answer(id, p.kind, by, approve)?;
+        check_fields(p.def, Side::Response, fields)?;
         Ok(next)
     }
 
-    /// `by` answers request `id` of protocol `protocol`: the request moves
-    /// (and its protocol's effects apply) and the response message, with
-    /// `fields`, goes back to the requester. The lesson's two go their own
-    /// way (`answer`). Returns the new status.
+    /// `by` answers request `id` of protocol `protocol` of the file: the
+    /// request moves (and its protocol's effects apply) and the response
+    /// message, with `fields`, goes back to the requester. Returns the new
+    /// status.
     pub fn respond(
         &mut self,
         protocol: ProtocolIx,
@@ -405,20 +512,57 @@ impl Team {
         fields: Fields,
         at: Millis,
     ) -> Result<RequestStatus, TeamError> {
-        let to = self.check_respond(protocol, id, by, approve, &fields)?;
-        let set = self.state.protocols.clone();
-        let p = set.get(protocol)?;
-        let content = content_of(p, Side::Response, &fields);
-        let kind = set.kind(protocol).ok_or(crate::protocol::ProtocolsError::UnknownProtocol(protocol.0))?;
-        if matches!(kind, RequestKind::Shutdown | RequestKind::Plan) {
-            return self.answer(kind, id, by, approve, &content, at);
+        let kind = self.state.protocols.running_ix(protocol)?.kind;
+        self.respond_kind(kind, id, by, approve, fields, at)
+    }
+
+    /// The addressee answers a request of protocol `kind` (the lesson's or
+    /// a file's), `text` its answer's content field (the reason of a
+    /// shutdown, the feedback on a plan; left out when empty). Returns the
+    /// new status.
+    pub fn answer(
+        &mut self,
+        kind: RequestKind,
+        id: &RequestId,
+        by: &AgentName,
+        approve: bool,
+        text: &str,
+        at: Millis,
+    ) -> Result<RequestStatus, TeamError> {
+        let p = self.running(kind)?;
+        let mut fields = Fields::new();
+        if let Some(field) = p.def.response_fields.iter().find(|f| f.content).filter(|_| !text.is_empty()) {
+            fields.set(field.name.clone(), FieldValue::Text(text.to_string()));
         }
-        let msg_type = set.response_type(protocol).ok_or(crate::protocol::ProtocolsError::UnknownProtocol(protocol.0))?;
+        self.respond_kind(kind, id, by, approve, fields, at)
+    }
+
+    /// Checks everything `answer` would check, without answering; returns
+    /// the state the answer would lead to.
+    pub fn check_answer(&self, kind: RequestKind, id: &RequestId, by: &AgentName, approve: bool) -> Result<RequestStatus, TeamError> {
+        self.state.check_answer(id, kind, by, approve)
+    }
+
+    /// `by` answers request `id` of the protocol of `kind`: the one way
+    /// every request is answered.
+    fn respond_kind(
+        &mut self,
+        kind: RequestKind,
+        id: &RequestId,
+        by: &AgentName,
+        approve: bool,
+        fields: Fields,
+        at: Millis,
+    ) -> Result<RequestStatus, TeamError> {
+        let p = self.running(kind)?;
+        let to = self.check_respond_of(p, id, by, approve, &fields)?;
+        let content = content_of(p.def, Side::Response, &fields);
+        let msg_type = p.response;
         let req = self.state.tracker.get(id).ok_or_else(|| TrackerError::UnknownRequest(id.clone()))?;
         let mut message = Message::new(msg_type, by.clone(), req.requester.clone(), content, at);
         message.request_id = Some(id.clone());
         message.approve = Some(approve);
-        message.fields = fields;
+        message.set_fields(fields);
         let moved = Event::RequestTransitioned { request_id: id.clone(), request_kind: kind, by: by.clone(), from: req.status, to };
         let events = self.inject_faults(vec![moved, Event::MessageSent { message }]);
         self.commit(at, events)?;
@@ -539,6 +683,50 @@ tools.respond = { name = "answer_handoff", description = "Answer a handoff." }
         let expired = Event::RequestExpired { request_id: id, request_kind: kind };
         assert_eq!(t.commit(Millis(20), vec![expired, Event::MessageReleased { held: 99 }]), Err(TeamError::Bus(BusError::NotHeld(99))));
         assert_eq!((t.state(), t.trace().len()), (&state, len));
+    }
+
+    #[test]
+    fn the_lessons_refusals_on_the_one_path_keep_the_lessons_words() {
+        let mut t = Team::new("t", 1);
+        let (lead, alice) = (AgentName::lead(), name("alice"));
+        t.spawn(&alice, "coder", false, Millis(0)).unwrap();
+        let refused = |r: Result<RequestId, TeamError>| r.unwrap_err().to_string();
+        assert_eq!(refused(t.request_shutdown(&alice, &alice, Millis(1))), "only the lead can request a shutdown; 'alice' cannot");
+        assert_eq!(refused(t.submit_plan(&lead, "p", Millis(1))), "the lead does not submit plans; only teammates do");
+        assert_eq!(
+            t.request_shutdown(&lead, &lead, Millis(1)),
+            Err(TeamError::Roster(RosterError::UnknownMember(lead.clone()))),
+            "the lead is no teammate to shut down"
+        );
+        let id = t.request_shutdown(&lead, &alice, Millis(1)).unwrap();
+        let again = t.request_shutdown(&lead, &alice, Millis(2));
+        assert_eq!(again, Err(TeamError::ShutdownPending { target: alice.clone(), pending: id }));
+    }
+
+    #[test]
+    fn the_lessons_messages_keep_their_own_keys_on_the_one_path() {
+        let mut t = Team::new("t", 1);
+        let (lead, alice) = (AgentName::lead(), name("alice"));
+        t.spawn(&alice, "coder", true, Millis(0)).unwrap();
+        let stop = t.request_shutdown(&lead, &alice, Millis(1)).unwrap();
+        let plan = t.submit_plan(&alice, "step 1", Millis(2)).unwrap();
+        t.answer(RequestKind::Shutdown, &stop, &alice, false, "", Millis(3)).unwrap();
+        t.answer(RequestKind::Plan, &plan, &lead, true, "fine", Millis(4)).unwrap();
+        let sent: Vec<String> = t
+            .trace()
+            .entries()
+            .iter()
+            .filter_map(|e| match &e.event {
+                Event::MessageSent { message } => Some(serde_json::to_string(message).unwrap()),
+                _ => None,
+            })
+            .collect();
+        assert!(sent[0].contains("\"content\":\"Please shut down gracefully.\"") && !sent[0].contains("fields"), "{}", sent[0]);
+        assert!(sent[1].contains("\"content\":\"step 1\"") && sent[1].contains("\"plan\":\"step 1\""), "{}", sent[1]);
+        assert!(sent[2].contains("\"reason\":\"\""), "an empty reason is still the lesson's key: {}", sent[2]);
+        assert!(sent[3].contains("\"feedback\":\"fine\""), "{}", sent[3]);
+        assert_eq!(t.request(&plan).unwrap().plan.as_deref(), Some("step 1"), "the tracker keeps the plan text");
+        assert!(!t.plan_gate_closed(&alice), "the plan protocol's open_gate effect opened the lesson's gate");
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //! the call and its result recorded in the trace.
 //!
 //! Owns the text a successful tool hands back and the order of checks before
-//! a call runs (the plan gate first, then the protocol file's gates). A file
+//! a call runs (the lesson's plan gate first, its tools as the built-in
+//! lesson file lists them, then the protocol file's gates). A file
 //! protocol's calls (`Ask`, `Answer`, `Status`) run through `Team::ask` and
 //! `Team::respond` like the lesson's own. Refusals are `ToolError`s wrapping the
 //! source error; the runtime's own bookkeeping (waking agents, starting
@@ -40,7 +41,7 @@ impl World {
 
 /// Runs a parsed call; the `Ok` text is what the model reads.
 fn execute(w: &mut World, agent: &AgentName, tool: &str, call: ToolCall) -> Result<String, ToolError> {
-    if call.changes_workspace() && w.team.plan_gate_closed(agent) {
+    if w.team.plan_gate_closes(agent, tool) {
         return Err(ToolError::PlanGateClosed(agent.clone()));
     }
     if let Some(g) = w.team.closed_gate_for_tool(agent, tool) {
@@ -216,6 +217,7 @@ mod tests {
 
     use super::*;
     use crate::protocol::file::{builtin, load};
+    use crate::protocol::Millis;
     use crate::runtime::world::WorldConfig;
 
     fn world_under(example: &str) -> World {
@@ -255,5 +257,30 @@ mod tests {
         assert_eq!(world.team.trace().len(), events + 2, "only the call and its refusal are recorded");
         let out = world.run_tool(&lead, AgentRole::Lead, "t2", "answer_claim", &json!({"request_id": "abcd1234"}));
         assert_eq!(out.output, "Error: invalid input for answer_claim: missing field 'approve'", "a bad input is refused first");
+    }
+
+    #[test]
+    fn the_lessons_plan_gate_closes_the_tools_the_lesson_file_lists_until_a_plan_is_approved() {
+        let mut world = World::explored(WorldConfig {
+            team_name: "default".into(),
+            seed: 1,
+            max_rounds: 50,
+            lead_max_rounds: 50,
+            max_tokens: 8000,
+            protocols: None,
+        });
+        let bob = AgentName::parse("bob").unwrap();
+        world.team.spawn(&bob, "coder", true, Millis(0)).unwrap();
+        let write = json!({"path": "a.txt", "content": "x"});
+        let out = world.run_tool(&bob, AgentRole::Teammate, "t1", "write_file", &write);
+        let refusal =
+            "Error: 'bob' works in plan mode: submit a plan with plan_approval and wait until the lead approves it before changing files";
+        assert_eq!(out, ToolOutcome { output: refusal.to_string(), is_error: true });
+        let edit = json!({"path": "a.txt", "old_text": "x", "new_text": "y"});
+        assert_eq!(world.run_tool(&bob, AgentRole::Teammate, "t2", "edit_file", &edit).output, refusal);
+        assert!(!world.run_tool(&bob, AgentRole::Teammate, "t3", "list_files", &json!({})).is_error, "reading stays open");
+        let id = world.team.submit_plan(&bob, "p", Millis(1)).unwrap();
+        world.team.answer(RequestKind::Plan, &id, &AgentName::lead(), true, "", Millis(2)).unwrap();
+        assert!(!world.run_tool(&bob, AgentRole::Teammate, "t4", "write_file", &write).is_error, "an approved plan opens the gate");
     }
 }

@@ -72,6 +72,9 @@ fn open_link(s: Session, l: Lang, hash: &str) -> bool {
             }
         },
         Ok(Some(share::SharedRun::Trace(trace))) => {
+            if let Some(p) = use_context::<Protocols>() {
+                p.adopt(&trace);
+            }
             s.load(trace, None);
             s.keep_current();
             true
@@ -107,6 +110,10 @@ pub fn App(
     let tours = TourState::new();
     provide_context(tours);
     provide_context(ExploreUi::new());
+    // The Protocols view (a modal drawer), opened from the header or with
+    // F; a link's run that carries its file adds the file to it.
+    let protocols = Protocols::new();
+    provide_context(protocols);
     s.reset();
     // A share link reruns its scenario or shows its trace; otherwise the run
     // from before a reload comes back for replay. A bad link says so, and
@@ -167,9 +174,6 @@ pub fn App(
     // The setup column's tabs: the lesson's way in, or the engineer's tools.
     let tabs = SetupTabs::new();
     provide_context(tabs);
-    // The Protocols view (a modal drawer), opened from the header or with F.
-    let protocols = Protocols::new();
-    provide_context(protocols);
     let shortcuts = NodeRef::<leptos::html::Dialog>::new();
     let open_shortcuts = move || {
         if let Some(d) = shortcuts.get_untracked() {

@@ -198,6 +198,15 @@ impl Session {
         self.rt_settings.set_value(Some(team.clone()));
         self.queued.update_value(VecDeque::clear);
         self.run.start(team.seed, snapshot);
+        if file.is_some() {
+            // The trace's header as the world writes it: the file it runs
+            // under (format v2) and its rules, so a link, an export or a
+            // reload reads the run under its own file.
+            let header = self.with_rt(Runtime::trace);
+            if let Some(header) = header {
+                self.run.trace.set(header);
+            }
+        }
         self.runs_shown.update_value(|n| *n += 1);
         self.playback.rewind_to_latest();
         self.banner.set(None);

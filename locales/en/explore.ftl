@@ -175,3 +175,5 @@ property-no_answer_after_expiry = No request is answered after its deadline pass
 scenario-without-protocols-title = Without protocols, then with
 scenario-twins-title = Twins: two coders, both shut down
 scenario-respawn-title = Respawn: alice asked to shut down, then spawned again
+explore-err-file = the protocol file's team cannot be explored: { $error }
+explore-file-team = { $name } (your file)

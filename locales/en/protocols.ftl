@@ -69,3 +69,4 @@ pf-run-errors = { $count ->
 }
 pf-run-no-team = The file has no [team] to run: add one (see the template).
 pf-run-no-prompt = The team has no prompt for its lead: add one to its prompts.
+ui-pf-explore = Explore the team

@@ -175,3 +175,5 @@ property-no_answer_after_expiry = Nessuna richiesta riceve risposta dopo la sua 
 scenario-without-protocols-title = Senza protocolli, poi con
 scenario-twins-title = Gemelli: due programmatori, entrambi spenti
 scenario-respawn-title = Rigenerazione: ad alice si chiede di spegnersi, poi viene generata di nuovo
+explore-err-file = il team del file di protocollo non si può esplorare: { $error }
+explore-file-team = { $name } (il tuo file)

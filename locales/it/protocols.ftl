@@ -67,3 +67,4 @@ pf-run-errors = { $count ->
 }
 pf-run-no-team = Il file non ha un [team] da eseguire: aggiungine uno (vedi il modello).
 pf-run-no-prompt = Il team non ha un prompt per il suo lead: aggiungine uno ai prompts.
+ui-pf-explore = Esplora il team

@@ -173,3 +173,5 @@ property-no_answer_after_expiry = 期限を過ぎたリクエストには誰も�
 scenario-without-protocols-title = プロトコルなし、次にあり
 scenario-twins-title = 双子：二人のコーダー、どちらもシャットダウン
 scenario-respawn-title = 再生成：alice にシャットダウンを求め、その後再び生成
+explore-err-file = プロトコルファイルのチームは探索できません：{ $error }
+explore-file-team = { $name }（あなたのファイル）

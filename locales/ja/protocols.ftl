@@ -60,3 +60,4 @@ pf-run-unchecked = ファイルを検査しています。
 pf-run-errors = チームを実行するには、下のエラー { $count } 件を直してください。
 pf-run-no-team = ファイルに実行する [team] がありません：追加してください（テンプレートを参照）。
 pf-run-no-prompt = チームにリーダーへのプロンプトがありません：prompts に追加してください。
+ui-pf-explore = チームを探索

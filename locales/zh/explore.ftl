@@ -173,3 +173,5 @@ property-no_answer_after_expiry = 没有请求在期限过后才被响应：到�
 scenario-without-protocols-title = 先无协议，再有协议
 scenario-twins-title = 双胞胎：两个程序员，都已关机
 scenario-respawn-title = 重新生成：alice 被要求关机，然后再次被生成
+explore-err-file = 无法探索协议文件的团队：{ $error }
+explore-file-team = { $name }（你的文件）

@@ -60,3 +60,4 @@ pf-run-unchecked = 正在检查文件。
 pf-run-errors = 修正下面的 { $count } 个错误后才能运行团队。
 pf-run-no-team = 文件没有可运行的 [team]：请添加一个（见模板）。
 pf-run-no-prompt = 团队没有给领导的提示：请在 prompts 中添加一个。
+ui-pf-explore = 探索团队

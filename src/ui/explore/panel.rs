@@ -67,6 +67,10 @@ pub fn ExplorePanel() -> impl IntoView {
         let Some(id) = snapshot.scenario.clone().filter(|id| scenarios::explorable(id).is_some()) else { return };
         if !ui.job.with_untracked(|j| j.as_ref().is_some_and(Job::is_running)) {
             ui.settings.update(|x| {
+                if x.team.is_some() {
+                    x.team = None;
+                    x.rules = Default::default();
+                }
                 x.scenario = id;
                 x.seed = snapshot.seed;
             });
@@ -103,7 +107,22 @@ pub fn ExplorePanel() -> impl IntoView {
             <p class="muted small">{move || l.t("explore-intro")}</p>
             <div class="explore-form">
                 <label class="field">{move || l.t("explore-scenario")}
-                    <select aria-label=move || l.t("explore-scenario-label") prop:value=move || ui.settings.with(|x| x.scenario.clone()) on:change=move |ev| { let v = event_target_value(&ev); set(&|x| x.scenario = v.clone()) }>
+                    <select aria-label=move || l.t("explore-scenario-label") prop:value=move || ui.settings.with(|x| x.scenario.clone()) on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        set(&|x| {
+                            // A built-in scenario leaves the file's team.
+                            if x.team.is_some() && x.scenario != v {
+                                x.team = None;
+                                x.rules = Default::default();
+                            }
+                            x.scenario = v.clone();
+                        })
+                    }>
+                        // A protocol file's own team, set from the Protocols view.
+                        {move || ui.settings.with(|x| x.team.is_some().then(|| x.scenario.clone())).map(|id| {
+                            let label = tr!(l.cat(), "explore-file-team", name = id.as_str());
+                            view! { <option value=id.clone() selected=true>{label}</option> }
+                        })}
                         {scenarios::ALL.into_iter().chain([scenarios::TWINS, scenarios::RESPAWN, scenarios::WITHOUT_PROTOCOLS]).map(|sc| view! { <option value=sc.id>{move || crate::view::i18n::scenario_title(l.cat(), sc.id, sc.title)}</option> }).collect_view()}
                     </select>
                 </label>
@@ -380,7 +399,7 @@ fn PathStep(at: usize, choice: Choice) -> impl IntoView {
         }
         let Some(from) = ui.opened.get_untracked() else { return };
         let config = from.settings.config();
-        let Some(scenario) = scenarios::explorable(&config.scenario) else { return };
+        let Ok(scenario) = crate::explore::file_team::scenario_of(&config) else { return };
         match fork::open_choices(scenario, &config, &from.path, at) {
             Ok(open) => others.set(Some(open.into_iter().skip(1).collect())),
             Err(e) => s.error(e),

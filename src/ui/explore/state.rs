@@ -16,7 +16,6 @@ use leptos::prelude::*;
 use crate::explore::job::{ExploreLink, ExploreSettings, FromWorker, Job, JobState, Reaction, MAX_WORKERS};
 use crate::explore::{fork, replay_finding, Choice, PathExample, Property, PropertyReport};
 use crate::protocol::Trace;
-use crate::runtime::scenarios;
 use crate::ui::browser::lang::lang;
 use crate::ui::explore::workers::{OnMessage, Workers};
 use crate::ui::state::session::Session;
@@ -322,9 +321,8 @@ impl ExploreUi {
         let Some(PathExample { path, faults, bound }) = report.example.as_ref() else { return };
         let settings = ExploreSettings { max_faults: *bound, ..settings };
         let config = settings.config();
-        let rebuilt = scenarios::explorable(&config.scenario)
-            .ok_or_else(|| crate::explore::ExploreError::UnknownScenario(config.scenario.clone()))
-            .and_then(|scenario| replay_finding(scenario, &config, path, report.property));
+        let rebuilt =
+            crate::explore::file_team::scenario_of(&config).and_then(|scenario| replay_finding(scenario, &config, path, report.property));
         let (trace, finding) = match rebuilt {
             Ok(run) => run,
             Err(e) => return s.error(e),
@@ -406,7 +404,7 @@ impl ExploreUi {
     pub fn fork_at(self, s: Session, at: usize, choice: Choice) {
         let Some(from) = self.opened.get_untracked() else { return };
         let config = from.settings.config();
-        let Some(scenario) = scenarios::explorable(&config.scenario) else { return };
+        let Ok(scenario) = crate::explore::file_team::scenario_of(&config) else { return };
         let original = crate::explore::replay_path(scenario, &config, &from.path)
             .map(|node| fork::Branch { path: from.path.clone(), trace: node.trace().clone() });
         match original.and_then(|original| fork::fork(scenario, &config, &from.path, at, &choice).map(|forked| (original, forked))) {

@@ -24,6 +24,8 @@ use crate::view::i18n::tr;
 use std::sync::Arc;
 
 use crate::protocol::Trace;
+use crate::ui::explore::state::ExploreUi;
+use crate::ui::shell::drawers::{Drawers, SetupTabs};
 use crate::ui::state::session::Session;
 use crate::view::protocol_file::store::{adopt, free_name, next_id, UserFile, DAMAGED_KEY};
 use crate::view::protocol_file::{self as pf, Checked};
@@ -160,6 +162,23 @@ impl Protocols {
         let Ok(file) = crate::protocol::file::load(&text) else { return };
         if s.run_file(Arc::new(file)) {
             self.hide();
+        }
+    }
+
+    /// Sets the Explore panel on the file on show's team (its properties
+    /// searched in the workers) and brings the panel into view; the view
+    /// closes. The search starts from the panel's Explore.
+    fn explore(self, s: Session, ui: ExploreUi) {
+        self.flush();
+        let text = self.text.get_untracked();
+        let Ok(file) = crate::protocol::file::load(&text) else { return };
+        match ui.settings.get_untracked().for_file(Arc::new(file)) {
+            Ok(settings) => ui.settings.set(settings),
+            Err(e) => return s.error(crate::view::words::explorer::job_error(lang().cat_untracked(), &e)),
+        }
+        self.hide();
+        if let (Some(tabs), Some(drawer)) = (use_context::<SetupTabs>(), use_context::<Drawers>()) {
+            tabs.open_tools(drawer);
         }
     }
 
@@ -533,11 +552,15 @@ fn RunRow() -> impl IntoView {
     let p = expect_context::<Protocols>();
     let l = lang();
     let s = expect_context::<Session>();
+    let ui = expect_context::<ExploreUi>();
     let blocked = Memo::new(move |_| p.checked.with(|c| pf::run_blocked(l.cat(), c.as_ref())));
+    let busy = move || ui.job.with(|j| j.as_ref().is_some_and(|j| j.is_running()));
     view! {
         <div class="pf-run row wrap">
             <button class="primary" id="pf-run" disabled=move || blocked.with(Option::is_some)
                 aria-describedby="pf-run-why" on:click=move |_| p.run(s)>{move || l.t("ui-pf-run")}</button>
+            <button id="pf-explore" disabled=move || blocked.with(Option::is_some) || busy()
+                aria-describedby="pf-run-why" on:click=move |_| p.explore(s, ui)>{move || l.t("ui-pf-explore")}</button>
             <p id="pf-run-why" class="muted small" hidden=move || blocked.with(Option::is_none)>{move || blocked.get().unwrap_or_default()}</p>
         </div>
     }

@@ -18,11 +18,11 @@
 //!
 //! Owns the link format and its errors. Pure: no DOM, no storage.
 
+use crate::explore::file_team::scenario_of;
 use crate::explore::job::ExploreLink;
 use crate::explore::{replay_finding, ExploreError};
 use crate::protocol::{Event, FaultPlan, Trace};
 use crate::runtime::budget::{Budget, BudgetError};
-use crate::runtime::scenarios;
 use crate::view::export::{import_json, ImportError, MAX_IMPORT_BYTES};
 use crate::view::words::explorer::Card;
 
@@ -206,9 +206,7 @@ pub struct FindingRun {
 pub fn finding_of_link(link: &ExploreLink) -> Option<Result<FindingRun, ExploreError>> {
     let (Some(path), Some(property)) = (link.path.as_ref(), link.property()) else { return None };
     let config = link.settings.config();
-    let rebuilt = scenarios::explorable(&config.scenario)
-        .ok_or_else(|| ExploreError::UnknownScenario(config.scenario.clone()))
-        .and_then(|scenario| replay_finding(scenario, &config, path, property));
+    let rebuilt = scenario_of(&config).and_then(|scenario| replay_finding(scenario, &config, path, property));
     Some(rebuilt.map(|(trace, finding)| {
         let faults = trace.entries().iter().filter(|e| matches!(e.event, Event::FaultApplied { rule: None, .. })).count();
         let card = Card::Finding {

@@ -145,6 +145,7 @@ pub fn job_error(cat: &Catalog, e: &ExploreJobError) -> String {
             tr!(cat, "explore-err-too-large", bound = bound_name(cat, bound), count = value.to_string().as_str(), max = *max)
         }
         ExploreJobError::BadMessage(why) => tr!(cat, "explore-err-bad-message", error = why.as_str()),
+        ExploreJobError::File(why) => tr!(cat, "explore-err-file", error = why.as_str()),
     }
 }
 
@@ -314,6 +315,7 @@ mod tests {
             ExploreJobError::TooLarge { bound: "the off-script decisions bound", value: 11, max: 10 },
             ExploreJobError::TooLarge { bound: "the number of random runs", value: 2_001, max: 2_000 },
             ExploreJobError::BadMessage("eof".into()),
+            ExploreJobError::File("the protocol file has no [team] to run".into()),
         ];
         for e in all {
             assert_eq!(job_error(Catalog::en(), &e), e.to_string());

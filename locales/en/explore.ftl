@@ -177,3 +177,7 @@ scenario-twins-title = Twins: two coders, both shut down
 scenario-respawn-title = Respawn: alice asked to shut down, then spawned again
 explore-err-file = the protocol file's team cannot be explored: { $error }
 explore-file-team = { $name } (your file)
+explore-file-broken-title = The file's property { $property } breaks in this run
+explore-file-shown-title = The file's property { $property } happens in this run
+explore-file-finding-text = { $detail } ({ $faults }, { $count } choices.)
+explore-file-verdicts = The file's own properties

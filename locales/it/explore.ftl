@@ -177,3 +177,7 @@ scenario-twins-title = Gemelli: due programmatori, entrambi spenti
 scenario-respawn-title = Rigenerazione: ad alice si chiede di spegnersi, poi viene generata di nuovo
 explore-err-file = il team del file di protocollo non si può esplorare: { $error }
 explore-file-team = { $name } (il tuo file)
+explore-file-broken-title = La proprietà del file { $property } si rompe in questa esecuzione
+explore-file-shown-title = La proprietà del file { $property } accade in questa esecuzione
+explore-file-finding-text = { $detail } ({ $faults }, { $count } scelte.)
+explore-file-verdicts = Le proprietà del file

@@ -175,3 +175,7 @@ scenario-twins-title = 双子：二人のコーダー、どちらもシャット
 scenario-respawn-title = 再生成：alice にシャットダウンを求め、その後再び生成
 explore-err-file = プロトコルファイルのチームは探索できません：{ $error }
 explore-file-team = { $name }（あなたのファイル）
+explore-file-broken-title = ファイルの性質 { $property } がこの実行で破られます
+explore-file-shown-title = ファイルの性質 { $property } がこの実行で起こります
+explore-file-finding-text = { $detail }（{ $faults }、選択 { $count } 回。）
+explore-file-verdicts = ファイル自身の性質

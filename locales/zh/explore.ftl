@@ -175,3 +175,7 @@ scenario-twins-title = 双胞胎：两个程序员，都已关机
 scenario-respawn-title = 重新生成：alice 被要求关机，然后再次被生成
 explore-err-file = 无法探索协议文件的团队：{ $error }
 explore-file-team = { $name }（你的文件）
+explore-file-broken-title = 文件的属性 { $property } 在此运行中被打破
+explore-file-shown-title = 文件的属性 { $property } 在此运行中出现
+explore-file-finding-text = { $detail }（{ $faults }，{ $count } 个选择。）
+explore-file-verdicts = 文件自己的属性

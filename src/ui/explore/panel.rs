@@ -13,17 +13,17 @@ use leptos::ev;
 use leptos::prelude::*;
 
 use crate::explore::job::{ExploreSettings, Job, JobState, MAX_DECISIONS, MAX_DEPTH, MAX_FAULTS, MAX_RUNS, MAX_WORKERS};
-use crate::explore::{fork, Choice, PathExample, Property, PropertyReport, Quantifier, Strategy, Verdict};
+use crate::explore::{fork, Choice, FilePropertyReport, PathExample, Property, PropertyReport, Quantifier, Strategy, Verdict};
 use crate::protocol::{FaultAction, Trace};
 use crate::runtime::scenarios;
 use crate::ui::browser::lang::lang;
 use crate::ui::diagram::more::{Clamp, ClampedText, MoreButton};
-use crate::ui::explore::state::{now, ExploreUi};
+use crate::ui::explore::state::{now, ExploreUi, Opened};
 use crate::ui::explore::workers::cores;
 use crate::ui::state::session::Session;
 use crate::view::export::share;
 use crate::view::i18n::tr;
-use crate::view::words::explorer;
+use crate::view::words::explorer::{self, Card};
 
 /// A snake_case name that may wrap after its underscores (never inside a
 /// word): the parts with `<wbr>` between them; copying it gives the name.
@@ -265,6 +265,15 @@ fn Verdicts() -> impl IntoView {
         })?;
         let outcomes = report.outcomes.len();
         let runs: u64 = report.outcomes.values().sum();
+        let own = report.file_properties.clone();
+        let own_rows = (!own.is_empty()).then(|| {
+            let settings = settings.clone();
+            view! {
+                <ul class="verdicts file-verdicts" aria-label=cat.t("explore-file-verdicts")>
+                    {own.into_iter().map(|p| view! { <FileVerdictRow report=p settings=settings.clone()/> }).collect_view()}
+                </ul>
+            }
+        });
         let mut first = report.properties;
         let later = first.split_off(FIRST_ROWS.min(first.len()));
         rest.update_untracked(|r| *r = later.is_empty());
@@ -284,6 +293,7 @@ fn Verdicts() -> impl IntoView {
                 {rows()}
                 {more}
             </ul>
+            {own_rows}
         })
     };
     view! {
@@ -329,6 +339,55 @@ fn VerdictRow(
             <span class="verdict-name"><code>{explorer::quantifier(property)}" "{breakable(name)}</code>
                 {highlight.then(|| view! { <span class="small muted">{format!(" — {}", explorer::statement(cat, property))}</span> })}
             </span>
+            {button}
+        </li>
+    }
+}
+
+/// One of a protocol file's own properties: its verdict, and the button
+/// that opens its example on the diagram (a run to fork like any other).
+#[component]
+fn FileVerdictRow(
+    /// The property's result.
+    report: FilePropertyReport,
+    /// The settings of the search it came from.
+    settings: ExploreSettings,
+) -> impl IntoView {
+    let s = expect_context::<Session>();
+    let ui = expect_context::<ExploreUi>();
+    let cat = lang().cat_untracked();
+    let written = format!("{} {}", explorer::quantifier_word(report.quantifier), report.name);
+    let button = report.example.clone().map(|e| {
+        let kind = if report.quantifier == Quantifier::Sometimes { cat.t("explore-witness") } else { cat.t("explore-counterexample") };
+        let faults = explorer::faults(cat, e.faults);
+        let label = tr!(
+            cat,
+            "explore-open-example-label",
+            kind = kind.as_str(),
+            property = report.name.as_str(),
+            choices = e.path.len(),
+            faults = faults
+        );
+        let card = Card::FileFinding {
+            name: report.name.clone(),
+            quantifier: report.quantifier,
+            detail: e.finding.detail.clone(),
+            faults: e.faults,
+            choices: e.path.len(),
+        };
+        let open = move |_| {
+            let settings = ExploreSettings { max_faults: e.bound, ..settings.clone() };
+            let opened = Opened { property: None, card: card.clone(), seq: Some(e.finding.seq), path: e.path.clone(), settings };
+            ui.show(s, e.trace.clone(), opened);
+            s.playback.marked.set(Some((e.finding.seq, card.words(lang().cat_untracked()).0)));
+        };
+        view! { <button class="small" aria-label=label on:click=open>{tr!(cat, "explore-open-example", kind = kind)}</button> }
+    });
+    let class = format!("verdict verdict-{}", explorer::verdict_class(report.verdict));
+    view! {
+        <li class=class data-file-property=report.name.clone()>
+            <span class="verdict-badge">{explorer::verdict(cat, report.verdict)}</span>
+            <span class="verdict-name"><code>{breakable(&written)}</code></span>
             {button}
         </li>
     }

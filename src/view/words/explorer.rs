@@ -48,7 +48,12 @@ pub fn reported(p: Property) -> &'static [u32] {
 /// `always`, `sometimes` or `eventually`: part of the property's written
 /// form (`always no_answer_lost`), the same in every language.
 pub fn quantifier(p: Property) -> &'static str {
-    match p.quantifier() {
+    quantifier_word(p.quantifier())
+}
+
+/// A quantifier's written form, the same in every language.
+pub fn quantifier_word(q: Quantifier) -> &'static str {
+    match q {
         Quantifier::Always => "always",
         Quantifier::Sometimes => "sometimes",
         Quantifier::Eventually => "eventually",
@@ -183,6 +188,20 @@ pub enum Card {
         /// The gallery entry.
         entry: &'static str,
     },
+    /// An example of a protocol file's own property: its name as the file
+    /// writes it, and what the monitor saw, in its words.
+    FileFinding {
+        /// The property's name in the file.
+        name: String,
+        /// `always`, `eventually` or `sometimes`.
+        quantifier: Quantifier,
+        /// What happened (the monitor's sentence).
+        detail: String,
+        /// Faults in the run.
+        faults: usize,
+        /// Choices in the run.
+        choices: usize,
+    },
     /// The run on screen recovered as the explorer's path.
     OnScreen {
         /// Its choices.
@@ -223,6 +242,13 @@ impl Card {
                 ),
                 None => (entry.to_string(), String::new()),
             },
+            Card::FileFinding { name, quantifier: q, detail, faults: f, choices } => {
+                let key = if *q == Quantifier::Sometimes { "explore-file-shown-title" } else { "explore-file-broken-title" };
+                (
+                    tr!(cat, key, property = format!("{} {name}", quantifier_word(*q))),
+                    tr!(cat, "explore-file-finding-text", detail = detail.as_str(), faults = faults(cat, *f), count = *choices),
+                )
+            }
             Card::OnScreen { choices } => (tr!(cat, "explore-on-screen-title", count = *choices), cat.t("explore-on-screen-text")),
             Card::ForkSide { branch, at, choice: c } => {
                 let side = if *branch { cat.t("fork-side-branch") } else { cat.t("fork-side-original") };

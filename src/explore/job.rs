@@ -232,6 +232,26 @@ impl ExploreSettings {
         }
     }
 
+    /// The settings that run a protocol file's gallery entry: its file's
+    /// team, with the entry's bounds (`GALLERY_WORKERS`).
+    pub fn of_file_entry(entry: &crate::explore::gallery::FileEntry) -> Result<ExploreSettings, crate::explore::ExploreError> {
+        let c = entry.config()?;
+        Ok(ExploreSettings {
+            scenario: c.scenario,
+            seed: c.seed,
+            max_faults: c.max_faults,
+            fault_kinds: c.fault_kinds,
+            max_depth: c.max_depth,
+            max_states: ExploreSettings::default().max_states,
+            max_decisions: c.max_decisions,
+            decisions: c.decisions,
+            rules: c.rules,
+            strategy: c.strategy,
+            workers: GALLERY_WORKERS,
+            team: c.team,
+        })
+    }
+
     /// One configuration per worker, each with its slice of the search.
     pub fn slices(&self) -> Vec<ExploreConfig> {
         let of = self.workers.clamp(1, MAX_WORKERS);

@@ -130,6 +130,16 @@ pub fn gallery_caption(cat: &Catalog, e: &Entry) -> String {
     or_own(cat, &format!("gallery-{}-caption", e.id), e.caption)
 }
 
+/// A protocol file's gallery entry's title (`gallery-file-<id>-title`), else its own.
+pub fn file_gallery_title(cat: &Catalog, e: &gallery::FileEntry) -> String {
+    or_own(cat, &format!("gallery-file-{}-title", e.id), e.title)
+}
+
+/// A protocol file's gallery entry's caption (`gallery-file-<id>-caption`), else its own.
+pub fn file_gallery_caption(cat: &Catalog, e: &gallery::FileEntry) -> String {
+    or_own(cat, &format!("gallery-file-{}-caption", e.id), e.caption)
+}
+
 /// A protective rule's description (`rule-<name>-description`), else its own.
 pub fn rule_description(cat: &Catalog, r: Rule) -> String {
     or_own(cat, &format!("rule-{}-description", r.name()), r.description())
@@ -319,6 +329,15 @@ mod tests {
             keys.push(format!("gallery-{}-title", e.id));
             keys.push(format!("gallery-{}-caption", e.id));
         }
+        for e in gallery::FILE_GALLERY {
+            keys.push(format!("gallery-file-{}-title", e.id));
+            keys.push(format!("gallery-file-{}-caption", e.id));
+            assert_eq!(file_gallery_caption(Catalog::en(), e), e.caption, "{}: the English caption is the entry's own", e.id);
+        }
+        keys.extend(
+            ["gallery-files-title", "gallery-files-intro", "gallery-file-breaks", "gallery-file-holds", "gallery-file-show"]
+                .map(String::from),
+        );
         keys.extend(Rule::ALL.iter().map(|r| format!("rule-{}-description", r.name())));
         for l in Locale::ALL {
             let cat = Catalog::get(l);

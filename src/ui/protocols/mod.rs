@@ -142,15 +142,21 @@ impl Protocols {
     /// the view opens. True when it was added.
     pub fn adopt(self, trace: &Trace) -> bool {
         let Some(recorded) = trace.recorded_file() else { return false };
+        self.adopt_file(&recorded.name, &recorded.text)
+    }
+
+    /// `adopt` for a file named `name` with `text` (an explorer link's
+    /// file, say).
+    pub fn adopt_file(self, name: &str, text: &str) -> bool {
         self.ensure_loaded();
         let mut added = (0, false);
-        self.files.update(|files| added = adopt(files, &recorded.name, &recorded.text));
+        self.files.update(|files| added = adopt(files, name, text));
         let (id, new) = added;
         if new {
             self.save();
-            self.notice.set(Some(tr!(lang().cat_untracked(), "ui-pf-adopted", name = recorded.name.as_str())));
+            self.notice.set(Some(tr!(lang().cat_untracked(), "ui-pf-adopted", name = name)));
         }
-        self.select(Pick::Mine(id), recorded.text.to_string());
+        self.select(Pick::Mine(id), text.to_string());
         new
     }
 

@@ -79,7 +79,12 @@ fn open_link(s: Session, l: Lang, hash: &str) -> bool {
             s.keep_current();
             true
         }
-        Ok(Some(share::SharedRun::Explore(link))) => expect_context::<ExploreUi>().open_link(s, *link),
+        Ok(Some(share::SharedRun::Explore(link))) => {
+            if let (Some(p), Some(file)) = (use_context::<Protocols>(), link.settings.team.as_ref()) {
+                p.adopt_file(file.name(), &file.text);
+            }
+            expect_context::<ExploreUi>().open_link(s, *link)
+        }
         Ok(None) => false,
         Err(e) => {
             s.error(tr!(l.cat_untracked(), "ui-link-bad", error = errors::share(l.cat_untracked(), &e)));

@@ -431,6 +431,34 @@ mod tests {
     }
 
     #[test]
+    fn an_explorer_link_of_a_files_team_carries_the_file_and_reopens_its_counterexample() {
+        use crate::explore::job::ExploreSettings;
+        use crate::explore::{explore, Property};
+        let file = std::sync::Arc::new(crate::protocol::file::load(crate::view::protocol_file::TEMPLATE).unwrap());
+        let settings = ExploreSettings { max_faults: 1, fault_kinds: vec![FaultAction::Drop], ..ExploreSettings::default() };
+        let settings = settings.for_file(file).unwrap();
+        let report = explore(&settings.config()).unwrap();
+        let lost = report.property(Property::NoAnswerLost).unwrap().example.clone().expect("a dropped answer is lost");
+        let link = ExploreLink {
+            settings: ExploreSettings { max_faults: lost.bound, ..settings },
+            path: Some(lost.path.clone()),
+            property: Some("no_answer_lost".into()),
+            entry: None,
+        };
+        let fragment = explore_fragment(&link).unwrap();
+        let Ok(Some(SharedRun::Explore(back))) = parse_fragment(&fragment) else { panic!("the link reads back") };
+        assert_eq!(*back, link);
+        let run = finding_of_link(&back).unwrap().unwrap();
+        assert_eq!(run.trace, lost.trace, "the same run");
+        assert!(run.trace.recorded_file().is_some(), "its trace records the file");
+        // A link whose file no longer loads says why.
+        let json = serde_json::to_string(&link).unwrap().replace("name = \\\"review\\\"", "name = \\\"Review\\\"");
+        let broken = format!("explore={}", base64url(&miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9)));
+        let Err(ShareError::BadExplore(why)) = parse_fragment(&broken) else { panic!("a broken file is refused") };
+        assert!(why.contains("the protocol file does not load") && why.contains("Review"), "{why}");
+    }
+
+    #[test]
     fn a_trace_too_big_for_a_link_says_so() {
         assert!(matches!(trace_fragment(&busy_trace(20_000, 8, 1)), Err(ShareError::TooLong(_))));
         assert!(trace_fragment(&busy_trace(200, 4, 1)).is_ok());

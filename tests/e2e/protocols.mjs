@@ -155,7 +155,13 @@ export function registerRun(test, h) {
 
           // Its link, in a fresh page (a browser of its own: no files yet).
           const href = await card.getByRole('link', { name: 'Link to this run' }).getAttribute('href');
-          fresh = await h.openPage(browser, size, scheme);
+          const opened = await h.openPage(browser, size, scheme);
+          await opened.page.close();
+          fresh = { context: opened.context, page: await opened.context.newPage(), errors: opened.errors };
+          fresh.page.on('pageerror', (err) => fresh.errors.push(`page error: ${err.message}`));
+          fresh.page.on('console', (msg) => {
+            if (msg.type() === 'error') fresh.errors.push(`console error: ${msg.text()}`);
+          });
           await fresh.page.goto(href, { waitUntil: 'load' });
           await fresh.page.getByRole('region', { name: 'Broken: always no_answer_lost' }).waitFor({ state: 'visible' });
           h.expect((await h.shownOf(fresh.page))[0] === at, 'the link does not reopen the run at the same event');

@@ -45,7 +45,9 @@ use crate::view::words::errors;
 /// Opens what a link's fragment asks for. False when it asks for nothing
 /// or cannot be opened (the banner then says what is wrong with it, and the
 /// run on screen stays).
-fn open_link(s: Session, l: Lang, hash: &str) -> bool {
+/// `ui` and `protocols` are passed in, not looked up: a link pasted into the
+/// open tab arrives in an event listener, outside the page's owner.
+fn open_link(s: Session, l: Lang, ui: ExploreUi, protocols: Protocols, hash: &str) -> bool {
     match share::parse_fragment(hash) {
         Ok(Some(share::SharedRun::Scenario { id, seed, faults })) => match (scenarios::by_id(&id), share::parse_budget(hash)) {
             (_, Err(e)) => {
@@ -72,18 +74,16 @@ fn open_link(s: Session, l: Lang, hash: &str) -> bool {
             }
         },
         Ok(Some(share::SharedRun::Trace(trace))) => {
-            if let Some(p) = use_context::<Protocols>() {
-                p.adopt(&trace);
-            }
+            protocols.adopt(&trace);
             s.load(trace, None);
             s.keep_current();
             true
         }
         Ok(Some(share::SharedRun::Explore(link))) => {
-            if let (Some(p), Some(file)) = (use_context::<Protocols>(), link.settings.team.as_ref()) {
-                p.adopt_file(file.name(), &file.text);
+            if let Some(file) = link.settings.team.as_ref() {
+                protocols.adopt_file(file.name(), &file.text);
             }
-            expect_context::<ExploreUi>().open_link(s, *link)
+            ui.open_link(s, *link)
         }
         Ok(None) => false,
         Err(e) => {
@@ -114,7 +114,8 @@ pub fn App(
     on_cleanup(move || s.end());
     let tours = TourState::new();
     provide_context(tours);
-    provide_context(ExploreUi::new());
+    let explore_ui = ExploreUi::new();
+    provide_context(explore_ui);
     // The Protocols view (a modal drawer), opened from the header or with
     // F; a link's run that carries its file adds the file to it.
     let protocols = Protocols::new();
@@ -124,14 +125,14 @@ pub fn App(
     // from before a reload comes back for replay. A bad link says so, and
     // its banner stays over the restored run.
     let hash = window().location().hash().unwrap_or_default();
-    if !open_link(s, l, &hash) {
+    if !open_link(s, l, explore_ui, protocols, &hash) {
         s.restore_current();
     }
     // A link pasted into this open tab.
     let hash_listener = window_event_listener(ev::hashchange, move |_| {
         let hash = window().location().hash().unwrap_or_default();
         if !hash.trim_start_matches('#').is_empty() {
-            open_link(s, l, &hash);
+            open_link(s, l, explore_ui, protocols, &hash);
         }
     });
     on_cleanup(move || hash_listener.remove());

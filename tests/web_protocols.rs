@@ -268,6 +268,9 @@ async fn a_files_team_runs_onto_the_diagram_and_its_link_brings_the_file_and_the
     let arrows = arrow_types(&host);
     assert!(arrows.contains(&"review_request".to_string()) && arrows.contains(&"review_response".to_string()), "{arrows:?}");
     assert_eq!(texts(&host, "g.badge.fsm text"), ["approved"]);
+    // The page's views replay it under the file: no false finding.
+    let page_text = host.text_content().unwrap_or_default();
+    assert!(!page_text.contains("cannot be replayed") && !page_text.contains("answer to unknown request"), "the views know the file");
     let fragment = share_fragment(&host).expect("a share link");
     assert!(fragment.starts_with("trace="), "a file's run is shared by its trace, which carries the file: {fragment}");
 

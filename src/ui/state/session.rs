@@ -201,9 +201,13 @@ impl Session {
         if file.is_some() {
             // The trace's header as the world writes it: the file it runs
             // under (format v2) and its rules, so a link, an export or a
-            // reload reads the run under its own file.
+            // reload reads the run under its own file, and the page's views
+            // replay it under the file's protocols.
             let header = self.with_rt(Runtime::trace);
             if let Some(header) = header {
+                // Its views know the file's protocols too: the checker, the
+                // trackers and the requests panel read its requests.
+                self.run.views.set(crate::view::derived::RunViews::of(&header));
                 self.run.trace.set(header);
             }
         }

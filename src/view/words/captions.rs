@@ -339,7 +339,7 @@ fn caption_of_priced(
             let read = tr!(cat, key, who_start = who_cap(cat, agent), messages = messages(cat, message_ids.len()), what = what);
             Caption::new(cat.t("cap-inbox-title"), gap(&[&read, &next]))
         }
-        Event::RequestCreated { request_id, request_kind, requester, addressee, plan, .. } => match request_kind {
+        Event::RequestCreated { request_id, request_kind, requester, addressee, plan, fields } => match request_kind {
             RequestKind::Shutdown => Caption::new(
                 cat.t("cap-shutdown-requested-title"),
                 tr!(
@@ -367,12 +367,7 @@ fn caption_of_priced(
             // the request's fields as written, quoted; the sentence around
             // them is a generic template.
             RequestKind::File(_) => {
-                let fields = match &entry.event {
-                    Event::RequestCreated { fields, .. } => {
-                        fields.iter().map(|(k, v)| quoted_field(cat, k, &v.to_string())).collect::<Vec<_>>()
-                    }
-                    _ => Vec::new(),
-                };
+                let fields = fields.iter().map(|(k, v)| quoted_field(cat, k, &v.to_string())).collect::<Vec<_>>();
                 let text = tr!(
                     cat,
                     "cap-file-request-text",
@@ -1078,29 +1073,22 @@ mod tests {
             let trace = rt.trace();
             for (i, e) in trace.entries().iter().enumerate() {
                 let en = at(&trace, i);
-                match &e.event {
-                    Event::RequestCreated { request_id, request_kind: request_kind @ RequestKind::File(_), fields, .. } => {
-                        created += 1;
-                        // Its expiry, as a deadline would record it.
-                        let mut late = Trace::new("d", 0);
-                        late.append(
-                            Millis(0),
-                            Event::RequestExpired { request_id: request_id.clone(), request_kind: request_kind.clone() },
-                        )
-                        .unwrap();
-                        for l in Locale::ALL {
-                            let c = at_in(Catalog::get(l), &late, 0);
-                            assert!(!leftovers(&c) && c.text.contains(request_id.as_str()), "{name} {}: {c:?}", l.tag());
-                            assert!(!c.text.contains("(expired)") || l == Locale::En, "{name} {}: {c:?}", l.tag());
-                        }
-                        expired += 1;
-                        assert!(at(&late, 0).text.starts_with("Nobody answered"), "{name}: {:?}", at(&late, 0));
-                        assert!(en.text.contains("protocol: request"), "{name}: {en:?}");
-                        for (_, v) in fields.iter() {
-                            assert!(en.text.contains(&format!("“{v}")), "{name}: the author's words quoted: {en:?}");
-                        }
+                if let Event::RequestCreated { request_id, request_kind: request_kind @ RequestKind::File(_), fields, .. } = &e.event {
+                    created += 1;
+                    // Its expiry, as a deadline would record it.
+                    let mut late = Trace::new("d", 0);
+                    late.append(Millis(0), Event::RequestExpired { request_id: request_id.clone(), request_kind: *request_kind }).unwrap();
+                    for l in Locale::ALL {
+                        let c = at_in(Catalog::get(l), &late, 0);
+                        assert!(!leftovers(&c) && c.text.contains(request_id.as_str()), "{name} {}: {c:?}", l.tag());
+                        assert!(!c.text.contains("(expired)") || l == Locale::En, "{name} {}: {c:?}", l.tag());
                     }
-                    _ => {}
+                    expired += 1;
+                    assert!(at(&late, 0).text.starts_with("Nobody answered"), "{name}: {:?}", at(&late, 0));
+                    assert!(en.text.contains("protocol: request"), "{name}: {en:?}");
+                    for (_, v) in fields.iter() {
+                        assert!(en.text.contains(&format!("“{v}")), "{name}: the author's words quoted: {en:?}");
+                    }
                 }
                 for l in Locale::ALL {
                     let c = at_in(Catalog::get(l), &trace, i);

@@ -181,4 +181,26 @@ export function registerRun(test, h) {
       });
     }
   }
+
+  test('1440x900 light: a protocol file of the gallery runs and is searched in one click, its counterexample opened in the file\'s words, axe clean', async (browser) => {
+    const size = { width: 1440, height: 900 };
+    const { context, page, errors } = await h.openPage(browser, size, 'light');
+    try {
+      await h.openTools(page, size);
+      await page.getByRole('button', { name: 'Run and search: Two teammates own the same task', exact: true }).click();
+      const card = page.getByRole('region', { name: "The file's property always one_owner_per_task breaks in this run" });
+      await card.waitFor({ state: 'visible', timeout: 120_000 });
+      const text = await card.innerText();
+      h.expect(/no fault, \d+ choices/.test(text), `the card does not count the run: ${text}`);
+      const own = await page.locator('.verdict[data-file-property=one_owner_per_task] .verdict-badge').textContent();
+      h.expect(own === 'fails', `the file's own property: ${own}`);
+      const [at, total] = await h.shownOf(page);
+      h.expect(at >= 1 && at <= total && (await page.locator('svg.diagram g.msg').count()) >= 2, `the counterexample is not on the diagram: ${at} of ${total}`);
+      await h.screenshot(page, size, 'light', 'gallery-file');
+      await h.expectNoAxeViolations(page, 'with a file gallery entry opened');
+      return errors;
+    } finally {
+      await context.close();
+    }
+  });
 }

@@ -1155,7 +1155,7 @@ for (const size of PRESENTER_SIZES) {
 registerExplore(test, { openPage, expect, openDrawer, closeDrawer, openTools, screenshot, expectNoAxeViolations, shownOf });
 registerGallery(test, { openPage, expect, openDrawer, closeDrawer, openTools, screenshot, expectNoAxeViolations });
 registerProtocols(test, { openPage, expect, screenshot, expectNoAxeViolations });
-registerProtocolRun(test, { openPage, expect, openDrawer, closeDrawer, screenshot, expectNoAxeViolations, shownOf });
+registerProtocolRun(test, { openPage, expect, openDrawer, closeDrawer, openTools, screenshot, expectNoAxeViolations, shownOf });
 
 const browser = await chromium.launch({
   executablePath: process.env.E2E_CHROMIUM || '/usr/bin/chromium',

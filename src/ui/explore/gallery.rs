@@ -126,21 +126,9 @@ fn open_file_when_done(s: Session, ui: ExploreUi, pending: FilePending) {
             }
         }
         Watch::Own(name) => {
-            let Some((p, e)) = report.file_properties.iter().find(|p| p.name == name).and_then(|p| p.example.as_ref().map(|e| (p, e)))
-            else {
-                return;
-            };
-            let card = Card::FileFinding {
-                name: p.name.clone(),
-                quantifier: p.quantifier,
-                detail: e.finding.detail.clone(),
-                faults: e.faults,
-                choices: e.path.len(),
-            };
-            let settings = ExploreSettings { max_faults: e.bound, ..settings };
-            let words = card.words(lang().cat_untracked()).0;
-            ui.show(s, e.trace.clone(), Opened { property: None, card, seq: Some(e.finding.seq), path: e.path.clone(), settings });
-            s.playback.marked.set(Some((e.finding.seq, words)));
+            if let Some((index, p)) = report.file_properties.iter().enumerate().find(|(_, p)| p.name == name) {
+                ui.open_file(s, settings, index, p);
+            }
         }
     }
 }

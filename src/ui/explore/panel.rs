@@ -18,12 +18,12 @@ use crate::protocol::{FaultAction, Trace};
 use crate::runtime::scenarios;
 use crate::ui::browser::lang::lang;
 use crate::ui::diagram::more::{Clamp, ClampedText, MoreButton};
-use crate::ui::explore::state::{now, ExploreUi, Opened};
+use crate::ui::explore::state::{now, ExploreUi};
 use crate::ui::explore::workers::cores;
 use crate::ui::state::session::Session;
 use crate::view::export::share;
 use crate::view::i18n::tr;
-use crate::view::words::explorer::{self, Card};
+use crate::view::words::explorer;
 
 /// A snake_case name that may wrap after its underscores (never inside a
 /// word): the parts with `<wbr>` between them; copying it gives the name.
@@ -270,7 +270,7 @@ fn Verdicts() -> impl IntoView {
             let settings = settings.clone();
             view! {
                 <ul class="verdicts file-verdicts" aria-label=cat.t("explore-file-verdicts")>
-                    {own.into_iter().map(|p| view! { <FileVerdictRow report=p settings=settings.clone()/> }).collect_view()}
+                    {own.into_iter().enumerate().map(|(index, p)| view! { <FileVerdictRow report=p index=index settings=settings.clone()/> }).collect_view()}
                 </ul>
             }
         });
@@ -350,6 +350,8 @@ fn VerdictRow(
 fn FileVerdictRow(
     /// The property's result.
     report: FilePropertyReport,
+    /// Its place in the file's `[[property]]` list.
+    index: usize,
     /// The settings of the search it came from.
     settings: ExploreSettings,
 ) -> impl IntoView {
@@ -368,19 +370,8 @@ fn FileVerdictRow(
             choices = e.path.len(),
             faults = faults
         );
-        let card = Card::FileFinding {
-            name: report.name.clone(),
-            quantifier: report.quantifier,
-            detail: e.finding.detail.clone(),
-            faults: e.faults,
-            choices: e.path.len(),
-        };
-        let open = move |_| {
-            let settings = ExploreSettings { max_faults: e.bound, ..settings.clone() };
-            let opened = Opened { property: None, card: card.clone(), seq: Some(e.finding.seq), path: e.path.clone(), settings };
-            ui.show(s, e.trace.clone(), opened);
-            s.playback.marked.set(Some((e.finding.seq, card.words(lang().cat_untracked()).0)));
-        };
+        let opening = report.clone();
+        let open = move |_| ui.open_file(s, settings.clone(), index, &opening);
         view! { <button class="small" aria-label=label on:click=open>{tr!(cat, "explore-open-example", kind = kind)}</button> }
     });
     let class = format!("verdict verdict-{}", explorer::verdict_class(report.verdict));

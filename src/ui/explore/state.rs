@@ -338,6 +338,34 @@ impl ExploreUi {
         self.show(s, trace, Opened { property: Some(report.property), card, seq, path: path.clone(), settings });
     }
 
+    /// Opens the example of a protocol file's own property (the
+    /// `index`th of the file's `[[property]]` list) on the diagram: the run
+    /// rebuilt from its path under the search's settings (a worker's trace
+    /// arrives without the file's protocols resolved), the card in the
+    /// file's words, its event marked.
+    pub fn open_file(self, s: Session, settings: ExploreSettings, index: usize, report: &crate::explore::FilePropertyReport) {
+        let Some(e) = report.example.as_ref() else { return };
+        let settings = ExploreSettings { max_faults: e.bound, ..settings };
+        let config = settings.config();
+        let rebuilt = crate::explore::file_team::scenario_of(&config)
+            .and_then(|scenario| crate::explore::replay_file_finding(scenario, &config, &e.path, index));
+        let (trace, found) = match rebuilt {
+            Ok(run) => run,
+            Err(err) => return s.error(err),
+        };
+        let finding = found.unwrap_or_else(|| e.finding.clone());
+        let card = Card::FileFinding {
+            name: report.name.clone(),
+            quantifier: report.quantifier,
+            detail: finding.detail.clone(),
+            faults: e.faults,
+            choices: e.path.len(),
+        };
+        let words = card.words(lang().cat_untracked()).0;
+        self.show(s, trace, Opened { property: None, card, seq: Some(finding.seq), path: e.path.clone(), settings });
+        s.playback.marked.set(Some((finding.seq, words)));
+    }
+
     /// Loads `trace` on the diagram as the run `opened` describes, the
     /// cursor at its marked event.
     pub fn show(self, s: Session, trace: Trace, opened: Opened) {

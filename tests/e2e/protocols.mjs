@@ -117,6 +117,8 @@ export function registerRun(test, h) {
           h.expect(arrows.includes('review_request') && arrows.includes('review_response'), `the file's arrows are not drawn: ${arrows}`);
           const badges = await page.locator('svg.diagram g.badge.fsm text').allTextContents();
           h.expect(badges.join() === 'approved', `the FSM badge is not approved: ${badges}`);
+          h.expect((await page.getByText('The trace cannot be replayed.').count()) === 0, 'the panels cannot replay the file\'s run');
+          h.expect((await page.getByText('Protocol check (0)', { exact: true }).count()) === 1, 'the checker finds something in a clean run');
           await h.screenshot(page, size, scheme, 'protocols-run');
           await h.expectNoAxeViolations(page, `with a file's run (${tag})`);
 
@@ -192,6 +194,7 @@ export function registerRun(test, h) {
       await card.waitFor({ state: 'visible', timeout: 120_000 });
       const text = await card.innerText();
       h.expect(/no fault, \d+ choices/.test(text), `the card does not count the run: ${text}`);
+      h.expect((await page.getByText('The trace cannot be replayed.').count()) === 0, 'the panels cannot replay the opened run');
       const own = await page.locator('.verdict[data-file-property=one_owner_per_task] .verdict-badge').textContent();
       h.expect(own === 'fails', `the file's own property: ${own}`);
       const [at, total] = await h.shownOf(page);

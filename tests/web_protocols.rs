@@ -4,7 +4,11 @@
 //! an error typed is listed with its line, a click puts the caret on it,
 //! fixing it clears the list; the file survives a reload; deleting it can
 //! be undone; markup in a file never becomes DOM; a damaged store says so
-//! and is set aside.
+//! and is set aside. And items 4 and 6: Run is disabled with its reason
+//! while the file has errors; a file's team runs onto the diagram (its
+//! arrows, its FSM badges); its share link carries the file, and opening
+//! it shows the same run and adds the file to the list without writing
+//! over one of the same name.
 //!
 //! Each test mounts its own App through a `web_page::Page` (which clears
 //! `localStorage` first), unmounted when it ends. Every check of something
@@ -19,7 +23,7 @@ use team_protocols::view::i18n::Catalog;
 use team_protocols::view::protocol_file::{self as pf, store::DAMAGED_KEY, store::KEY};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_page::{until, Page};
+use web_page::{set_hash, until, Page};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -56,14 +60,43 @@ fn storage() -> web_sys::Storage {
     window().local_storage().unwrap().unwrap()
 }
 
+/// Opens the view from the header's button and waits for its list.
+async fn open_view(host: &web_sys::HtmlElement) {
+    el(host, "#protocols-toggle").click();
+    until("the view to open", || dialog_open(host)).await;
+}
+
+/// Opens the view and starts a new file from the template, waiting for it
+/// in the editor (editable).
+async fn new_file(host: &web_sys::HtmlElement) {
+    open_view(host).await;
+    el(host, "#pf-new").click();
+    until("the template in the editor", || exists(host, "#pf-text") && !area(host).read_only() && area(host).value() == pf::TEMPLATE).await;
+}
+
+fn run_button(host: &web_sys::HtmlElement) -> web_sys::HtmlButtonElement {
+    el(host, "#pf-run").unchecked_into()
+}
+
+/// The message types of the diagram's arrows, in order.
+fn arrow_types(host: &web_sys::HtmlElement) -> Vec<String> {
+    texts(host, "g.msg").into_iter().map(|t| t.split(" [").next().unwrap_or_default().to_string()).collect()
+}
+
+fn run_finished(host: &web_sys::HtmlElement) -> bool {
+    exists(host, ".banner.run-end")
+}
+
+fn share_fragment(host: &web_sys::HtmlElement) -> Option<String> {
+    let link = host.query_selector("[aria-label='Share link']").unwrap()?;
+    link.unchecked_into::<web_sys::HtmlInputElement>().value().split_once('#').map(|(_, f)| f.to_string())
+}
+
 #[wasm_bindgen_test]
 async fn a_new_file_is_checked_as_typed_its_error_found_fixed_kept_and_deleted() {
     let page = Page::start();
     let host = page.mount();
-    el(&host, "#protocols-toggle").click();
-    until("the view to open", || dialog_open(&host)).await;
-    el(&host, "#pf-new").click();
-    until("the template in the editor", || exists(&host, "#pf-text") && area(&host).value() == pf::TEMPLATE).await;
+    new_file(&host).await;
     until("the template to load", || texts(&host, "#pf-status") == ["The file loads."]).await;
     assert!(texts(&host, ".pf-previews h4").contains(&"review".to_string()), "{:?}", texts(&host, ".pf-previews h4"));
 
@@ -101,8 +134,7 @@ async fn a_new_file_is_checked_as_typed_its_error_found_fixed_kept_and_deleted()
     until("the file to be kept", || storage().get_item(KEY).unwrap().is_some_and(|s| s.contains("my review"))).await;
     page.unmount(&host);
     let host = page.mount_keeping_storage();
-    el(&host, "#protocols-toggle").click();
-    until("the view to open again", || dialog_open(&host)).await;
+    open_view(&host).await;
     until("the file listed", || texts(&host, ".pf-mine .pf-item") == ["my review"]).await;
     el(&host, ".pf-mine .pf-item").click();
     until("its text in the editor", || exists(&host, "#pf-text") && area(&host).value() == pf::TEMPLATE).await;
@@ -140,10 +172,7 @@ async fn the_view_opens_with_f_and_a_built_in_file_is_read_only_with_edit_a_copy
 async fn markup_and_scripts_in_a_file_stay_text() {
     let page = Page::start();
     let host = page.mount();
-    el(&host, "#protocols-toggle").click();
-    until("the view to open", || dialog_open(&host)).await;
-    el(&host, "#pf-new").click();
-    until("the editor", || exists(&host, "#pf-text")).await;
+    new_file(&host).await;
     let marked = pf::TEMPLATE
         .replace("Ask a teammate to review a change.", "<img id=x src=x onerror='window.__pwned=1'><script>window.__pwned=2</script>")
         .replace("role = \"reviewer\"", "role = \"<b id=y>r</b>\"");
@@ -165,8 +194,7 @@ async fn a_damaged_store_says_so_and_is_set_aside() {
     let page = Page::start();
     storage().set_item(KEY, "{not a list").unwrap();
     let host = page.mount_keeping_storage();
-    el(&host, "#protocols-toggle").click();
-    until("the view to open", || dialog_open(&host)).await;
+    open_view(&host).await;
     until("the notice", || texts(&host, ".pf-notice").iter().any(|t| t.contains("could not be read") && t.contains(DAMAGED_KEY))).await;
     assert_eq!(storage().get_item(DAMAGED_KEY).unwrap().as_deref(), Some("{not a list"));
     el(&host, "#pf-new").click();
@@ -179,10 +207,7 @@ async fn a_damaged_store_says_so_and_is_set_aside() {
 async fn what_was_typed_is_kept_when_another_file_is_shown_at_once() {
     let page = Page::start();
     let host = page.mount();
-    el(&host, "#protocols-toggle").click();
-    until("the view to open", || dialog_open(&host)).await;
-    el(&host, "#pf-new").click();
-    until("the editor", || exists(&host, "#pf-text") && !area(&host).read_only()).await;
+    new_file(&host).await;
     let edited = format!("{}# one more line\n", pf::TEMPLATE);
     type_text(&host, &edited);
     // Before the pause that checks it: another file, then back.
@@ -198,10 +223,7 @@ async fn what_was_typed_is_kept_when_another_file_is_shown_at_once() {
 async fn what_was_typed_just_before_the_page_goes_away_is_kept() {
     let page = Page::start();
     let host = page.mount();
-    el(&host, "#protocols-toggle").click();
-    until("the view to open", || dialog_open(&host)).await;
-    el(&host, "#pf-new").click();
-    until("the template in the editor", || exists(&host, "#pf-text") && area(&host).value() == pf::TEMPLATE).await;
+    new_file(&host).await;
     until("the template kept", || storage().get_item(KEY).unwrap().is_some_and(|s| s.contains("every_review_settles"))).await;
     // Typed, and the page hidden at once (a reload, a closed tab) inside
     // the pause before the check: nothing waits, the text is kept.
@@ -210,5 +232,65 @@ async fn what_was_typed_just_before_the_page_goes_away_is_kept() {
     assert!(!storage().get_item(KEY).unwrap().unwrap().contains("typed_right_before_leaving"), "not yet kept");
     window().dispatch_event(&web_sys::Event::new("pagehide").unwrap()).unwrap();
     assert!(storage().get_item(KEY).unwrap().unwrap().contains("typed_right_before_leaving"), "kept as the page went");
+    drop(page);
+}
+
+#[wasm_bindgen_test]
+async fn a_file_with_errors_cannot_run_and_says_why() {
+    let page = Page::start();
+    let host = page.mount();
+    new_file(&host).await;
+    until("Run enabled for the template", || !run_button(&host).disabled()).await;
+    type_text(&host, &pf::TEMPLATE.replace("name = \"review\"", "name = \"Review\""));
+    until("Run disabled with the reason", || {
+        run_button(&host).disabled()
+            && texts(&host, "#pf-run-why").iter().any(|t| t.starts_with("Fix the") && t.ends_with("below to run the team."))
+    })
+    .await;
+    assert_eq!(run_button(&host).get_attribute("aria-describedby").as_deref(), Some("pf-run-why"));
+    // The lesson's file has protocols but no team.
+    let items = host.query_selector_all(".pf-list .pf-item").unwrap();
+    let lesson = (0..items.length()).map(|i| items.item(i).unwrap()).find(|n| n.text_content().as_deref() == Some("lesson")).unwrap();
+    lesson.unchecked_into::<web_sys::HtmlElement>().click();
+    until("no team to run", || run_button(&host).disabled() && texts(&host, "#pf-run-why").iter().any(|t| t.contains("[team]"))).await;
+    drop(page);
+}
+
+#[wasm_bindgen_test]
+async fn a_files_team_runs_onto_the_diagram_and_its_link_brings_the_file_and_the_run() {
+    let page = Page::start();
+    let host = page.mount();
+    new_file(&host).await;
+    until("Run enabled", || !run_button(&host).disabled()).await;
+    run_button(&host).click();
+    until("the view closed", || !el(&host, "dialog#protocols").unchecked_into::<web_sys::HtmlDialogElement>().open()).await;
+    until("the file's run to finish", || run_finished(&host)).await;
+    let arrows = arrow_types(&host);
+    assert!(arrows.contains(&"review_request".to_string()) && arrows.contains(&"review_response".to_string()), "{arrows:?}");
+    assert_eq!(texts(&host, "g.badge.fsm text"), ["approved"]);
+    // The page's views replay it under the file: no false finding.
+    let page_text = host.text_content().unwrap_or_default();
+    assert!(!page_text.contains("cannot be replayed") && !page_text.contains("answer to unknown request"), "the views know the file");
+    let fragment = share_fragment(&host).expect("a share link");
+    assert!(fragment.starts_with("trace="), "a file's run is shared by its trace, which carries the file: {fragment}");
+
+    // Opened in a fresh page whose user has a different file of the same name.
+    page.unmount(&host);
+    let mine = r#"{"version":1,"files":[{"id":1,"name":"review-team","text":"format = 1\n"}]}"#;
+    storage().set_item(KEY, mine).unwrap();
+    set_hash(&fragment).await;
+    let opened = page.mount_keeping_storage();
+    leptos::task::tick().await;
+    set_hash("").await;
+    until("the shared run or a banner", || !arrow_types(&opened).is_empty() || exists(&opened, ".banner-error")).await;
+    until("the whole shared run", || arrow_types(&opened).len() >= arrows.len() || exists(&opened, ".banner-error")).await;
+    assert_eq!(arrow_types(&opened), arrows, "{:?}", texts(&opened, ".banner-error"));
+    assert_eq!(texts(&opened, "g.badge.fsm text"), ["approved"]);
+    open_view(&opened).await;
+    until("both files listed", || texts(&opened, ".pf-mine .pf-item") == ["review-team", "review-team (2)"]).await;
+    assert!(texts(&opened, ".pf-notice").iter().any(|t| t.contains("added to your files")), "{:?}", texts(&opened, ".pf-notice"));
+    until("the shared file on show", || exists(&opened, "#pf-text") && area(&opened).value() == pf::TEMPLATE).await;
+    let kept = storage().get_item(KEY).unwrap().unwrap();
+    assert!(kept.contains(r#""text":"format = 1\n""#), "the user's own file is untouched: {kept}");
     drop(page);
 }

@@ -167,3 +167,6 @@ cap-budget-reached-text = { $whose_start } next model call could take up to { $e
 cap-budget-unpriced-text = The run's budget is { $limit }, but the price table has no price for this model, so no call's cost can be told. { $whose_start } model call is not made and the run stops here.
 cost-budget-banner = The budget of { $limit } stopped the run at event #{ $seq }, before { $who }'s next model call, which could take up to { $expected } ({ $spent } spent).
 cost-budget-banner-unpriced = The budget of { $limit } stopped the run at event #{ $seq }, before { $who }'s model call: the price table has no price for this model.
+cap-file-request-text = { $requester_start } asks { $addressee } with the { $protocol } protocol: request { $id } is { $status }.
+cap-file-answered-text = { $by_start } answers { $protocol } request { $id }: { $moved }.
+cap-file-expired-text = Nobody answered { $protocol } request { $id } before its deadline: { $moved } (expired).

@@ -60,3 +60,13 @@ ui-pf-no-team = The file has no team.
 ui-pf-store-damaged = The stored protocol files could not be read ({ $error }); they were set aside under { $key } and nothing else was changed.
 ui-pf-store-write = The browser refused to save the files ({ $error }).
 ui-pf-pick = Pick a file to see it here.
+ui-pf-run = Run the team
+ui-pf-adopted = { $name } came with the run on screen and was added to your files.
+pf-run-unchecked = The file is being checked.
+pf-run-errors = { $count ->
+    [one] Fix the error below to run the team.
+   *[other] Fix the { $count } errors below to run the team.
+}
+pf-run-no-team = The file has no [team] to run: add one (see the template).
+pf-run-no-prompt = The team has no prompt for its lead: add one to its prompts.
+ui-pf-explore = Explore the team

@@ -160,3 +160,6 @@ cap-budget-reached-text = La prossima chiamata al modello { $whose_start } potre
 cap-budget-unpriced-text = Il budget dell'esecuzione è di { $limit }, ma la tabella dei prezzi non ha un prezzo per questo modello, quindi il costo di una chiamata non si può stabilire. La chiamata al modello { $whose_start } non viene fatta e l'esecuzione si ferma qui.
 cost-budget-banner = Il budget di { $limit } ha fermato l'esecuzione all'evento #{ $seq }, prima della prossima chiamata al modello ({ $who }; fino a { $expected }; { $spent } spesi).
 cost-budget-banner-unpriced = Il budget di { $limit } ha fermato l'esecuzione all'evento #{ $seq }, prima della chiamata al modello ({ $who }): la tabella dei prezzi non ha un prezzo per questo modello.
+cap-file-request-text = { $requester_start } chiede a { $addressee } con il protocollo { $protocol }: la richiesta { $id } è { $status }.
+cap-file-answered-text = { $by_start } risponde alla richiesta { $protocol } { $id }: { $moved }.
+cap-file-expired-text = Nessuno ha risposto alla richiesta { $protocol } { $id } entro la scadenza: { $moved } (scaduta).

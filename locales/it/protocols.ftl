@@ -58,3 +58,13 @@ ui-pf-no-team = Il file non ha un team.
 ui-pf-store-damaged = I file di protocollo salvati non si leggono ({ $error }); sono stati messi da parte in { $key } e nient'altro è cambiato.
 ui-pf-store-write = Il browser ha rifiutato di salvare i file ({ $error }).
 ui-pf-pick = Scegli un file per vederlo qui.
+ui-pf-run = Esegui il team
+ui-pf-adopted = { $name } è arrivato con l'esecuzione sullo schermo ed è stato aggiunto ai tuoi file.
+pf-run-unchecked = Il file è in controllo.
+pf-run-errors = { $count ->
+    [one] Correggi l'errore qui sotto per eseguire il team.
+   *[other] Correggi i { $count } errori qui sotto per eseguire il team.
+}
+pf-run-no-team = Il file non ha un [team] da eseguire: aggiungine uno (vedi il modello).
+pf-run-no-prompt = Il team non ha un prompt per il suo lead: aggiungine uno ai prompts.
+ui-pf-explore = Esplora il team

@@ -3,6 +3,7 @@
 
 session-fix-settings = { $why }; correggilo prima nelle Impostazioni (non è stato avviato nulla)
 session-busy = c'è un'esecuzione in corso: aspetta che finisca o premi Ferma
+session-file-no-prompt = il team del file di protocollo non ha un prompt per il suo lead
 session-sender-gone = { $name } si è spento e non può più inviare messaggi
 session-settings-not-used = le impostazioni dell'esecuzione salvata non sono state usate: { $error }. La sua traccia è mostrata; le impostazioni non sono cambiate
 session-not-restored = non è stato possibile ripristinare l'esecuzione di prima del ricaricamento: { $error }

@@ -153,3 +153,6 @@ cap-budget-reached-text = { $whose_start }次のモデル呼び出しは最大 {
 cap-budget-unpriced-text = 実行の予算は { $limit } ですが、価格表にこのモデルの価格がないため、呼び出しの費用がわかりません。{ $whose_start }モデル呼び出しは行われず、実行はここで止まります。
 cost-budget-banner = 予算 { $limit } により、{ $who }の次のモデル呼び出し（最大 { $expected }）の前、イベント #{ $seq } で実行が止まりました（消費：{ $spent }）。
 cost-budget-banner-unpriced = 予算 { $limit } により、{ $who }のモデル呼び出しの前、イベント #{ $seq } で実行が止まりました：価格表にこのモデルの価格がありません。
+cap-file-request-text = { $requester_start } が { $protocol } プロトコルで { $addressee } に依頼します：リクエスト { $id } は { $status } です。
+cap-file-answered-text = { $by_start } が { $protocol } リクエスト { $id } に答えます：{ $moved }。
+cap-file-expired-text = { $protocol } リクエスト { $id } は期限までに誰も答えませんでした：{ $moved }（期限切れ）。

@@ -153,3 +153,6 @@ cap-budget-reached-text = { $whose_start }下一次模型调用最多可能用�
 cap-budget-unpriced-text = 本次运行的预算是 { $limit }，但价格表中没有这个模型的价格，无法得知调用的费用。{ $whose_start }模型调用不会发出，运行在此停止。
 cost-budget-banner = 预算 { $limit } 在事件 #{ $seq } 处停止了运行，在 { $who } 的下一次模型调用之前；那次调用最多可能用掉 { $expected }（已用 { $spent }）。
 cost-budget-banner-unpriced = 预算 { $limit } 在事件 #{ $seq } 处停止了运行，在 { $who } 的模型调用之前：价格表中没有这个模型的价格。
+cap-file-request-text = { $requester_start } 用 { $protocol } 协议向 { $addressee } 发出请求：请求 { $id } 处于 { $status }。
+cap-file-answered-text = { $by_start } 答复 { $protocol } 请求 { $id }：{ $moved }。
+cap-file-expired-text = { $protocol } 请求 { $id } 在截止时间前无人答复：{ $moved }（已过期）。

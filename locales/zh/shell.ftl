@@ -3,6 +3,7 @@
 
 session-fix-settings = { $why }；请先在“设置”中修正（没有启动任何东西）
 session-busy = 有一次运行正在进行：请等它结束，或按“停止”
+session-file-no-prompt = 协议文件的团队没有给领导的提示
 session-sender-gone = { $name } 已经关机，不能再发送消息
 session-settings-not-used = 未使用已保存运行的设置：{ $error }。显示的是它的轨迹；设置没有改变
 session-not-restored = 无法恢复重新加载之前的运行：{ $error }

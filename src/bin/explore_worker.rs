@@ -123,10 +123,14 @@ fn main() {
                 return;
             }
             let text = data.as_string().unwrap_or_default();
-            let config = match ToWorker::from_json(&text) {
+            let mut config = match ToWorker::from_json(&text) {
                 Ok(ToWorker::Explore { config }) => config,
                 Err(e) => return post(&FromWorker::Failed { error: e.to_string() }),
             };
+            // A file's team: its properties came as its text.
+            if let Err(e) = config.compile_team_properties() {
+                return post(&FromWorker::Failed { error: e.to_string() });
+            }
             // One search: the page merges the workers' reports and shares
             // out the shrinking searches itself (`explore::job::Job`).
             match Exploration::one_search(&config) {

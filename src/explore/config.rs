@@ -82,18 +82,54 @@ pub struct ExploreConfig {
     /// A protocol file's `[[property]]` entries, checked besides the
     /// built-in properties (`protocol::file::monitor`); empty by default,
     /// and then the search is the same as without them. Not serialized:
-    /// the page's workers do not search files' properties yet (only the
-    /// command line's `explore --file` does).
+    /// a worker compiles them from `team` (`ExploreConfig::compile_team_properties`).
     #[serde(skip)]
     pub file_properties: PropertySet,
     /// A protocol file whose own `[team]` is explored instead of the
     /// built-in scenario (`explore::file_team::file_team_run`: its world
     /// under the file, its prompts, fault rules and rules, its replies from
     /// `FileScriptedModel::playing_team`); `None` for a built-in scenario.
-    /// Not serialized: only the command line's `explore --file` explores a
-    /// file's team yet.
-    #[serde(skip)]
+    /// Serialized as the file's text (the page sends it to its workers,
+    /// which load it again and compile its `[[property]]` entries).
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "file_text")]
     pub team: Option<Arc<ProtocolFile>>,
+}
+
+/// A protocol file as its text on the wire, loaded again when read.
+pub(crate) mod file_text {
+    use std::sync::Arc;
+
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use crate::protocol::file::{self, ProtocolFile};
+
+    pub(crate) fn serialize<S: Serializer>(file: &Option<Arc<ProtocolFile>>, to: S) -> Result<S::Ok, S::Error> {
+        match file {
+            Some(f) => to.serialize_some(&*f.text),
+            None => to.serialize_none(),
+        }
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(from: D) -> Result<Option<Arc<ProtocolFile>>, D::Error> {
+        let Some(text) = Option::<String>::deserialize(from)? else { return Ok(None) };
+        let file = file::load(&text).map_err(|refused| {
+            let first = refused.0.first().map_or_else(String::new, |r| format!("line {}: {}", r.line, r.error));
+            serde::de::Error::custom(format!("the protocol file does not load: {first}"))
+        })?;
+        Ok(Some(Arc::new(file)))
+    }
+}
+
+impl ExploreConfig {
+    /// Compiles the `[[property]]` entries of `team`'s file into
+    /// `file_properties` (what a worker does with a config it was sent:
+    /// the properties travel as the file's text). Nothing without a team.
+    pub fn compile_team_properties(&mut self) -> Result<(), crate::protocol::file::monitor::MonitorError> {
+        if let Some(file) = &self.team {
+            self.file_properties = PropertySet::compile(file)?;
+        }
+        Ok(())
+    }
 }
 
 /// The bound that cut a search short.

@@ -14,6 +14,7 @@ use std::sync::Arc;
 use crate::model::scripted::FileScriptedModel;
 use crate::protocol::file::{MessageTypeRef, ProtocolFile, Side};
 use crate::protocol::{FaultPlan, FaultRule, MessageType, ProtocolSet, Rules};
+use crate::runtime::scenarios::{self, Scenario};
 use crate::runtime::world::WorldConfig;
 
 /// Why a file's team cannot be run.
@@ -49,6 +50,22 @@ pub fn team_config(file: Arc<ProtocolFile>) -> Result<crate::explore::ExploreCon
     config.rules = team.rules.rules;
     config.team = Some(Arc::clone(&file));
     Ok(config)
+}
+
+/// What stands for the scenario when a file's own team is explored (the
+/// team brings its prompts: `Node::start`), as the search names it.
+pub const FILE_TEAM: Scenario = Scenario { id: "file-team", title: "a protocol file's own team", prompts: &[] };
+
+/// The scenario a search, a replay or a fork of `config` starts from:
+/// `FILE_TEAM` for a file's own team, else the explorable scenario
+/// `config.scenario` names.
+pub fn scenario_of(config: &crate::explore::ExploreConfig) -> Result<Scenario, crate::explore::ExploreError> {
+    match &config.team {
+        Some(_) => Ok(FILE_TEAM),
+        None => {
+            scenarios::explorable(&config.scenario).ok_or_else(|| crate::explore::ExploreError::UnknownScenario(config.scenario.clone()))
+        }
+    }
 }
 
 /// The run of `file`'s team with `seed` (the lesson's limits).

@@ -116,6 +116,127 @@ pub const GALLERY: &[Entry] = &[
     },
 ];
 
+/// What a protocol file's gallery entry watches: one of the file's own
+/// `[[property]]` entries, or a built-in property.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Watch {
+    /// A `[[property]]` of the file, by name.
+    Own(&'static str),
+    /// A built-in property.
+    Builtin(Property),
+}
+
+/// A gallery entry of a protocol file (the engine issue's examples,
+/// `protocol::file::builtin::EXAMPLES`): what failed in production, and
+/// the search of the file's own team that shows it — broken, or, for a
+/// file that fixes it, holding even under the fault that caused it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct FileEntry {
+    /// A stable id (links, tests).
+    pub id: &'static str,
+    /// The example's name in `builtin::EXAMPLES`.
+    pub example: &'static str,
+    /// A short title for the entry.
+    pub title: &'static str,
+    /// The reports it answers, as `owner/repo#number`.
+    pub issues: &'static [&'static str],
+    /// What failed in production and what the search shows.
+    pub caption: &'static str,
+    /// The property the search is about.
+    pub watch: Watch,
+    /// True when the search breaks it (a counterexample opens); false
+    /// when the file's protocol makes it hold.
+    pub breaks: bool,
+    /// At most this many faults per run.
+    pub max_faults: usize,
+    /// The faults tried on a message.
+    pub fault_kinds: &'static [FaultAction],
+    /// The policy decisions tried.
+    pub decisions: Decisions,
+    /// At most this many decisions per run that differ from the script.
+    pub max_decisions: usize,
+}
+
+/// The protocol files of the gallery, in the page's order.
+pub const FILE_GALLERY: &[FileEntry] = &[
+    FileEntry {
+        id: "deadline-retry",
+        example: "deadline-retry",
+        title: "A lost shutdown answer leaves the request pending for ever",
+        issues: &["anthropics/claude-code#51556"],
+        caption: "Reported: a shutdown request was never answered and the team sat idle with the request pending. In the \
+                  lesson's protocol a dropped answer does exactly that. This file gives the request a deadline and one retry: \
+                  its team drops every answer, and the search (one more dropped message per run) shows \
+                  \"every_shutdown_settles\" holding in every run: unanswered, the request expires and is asked again.",
+        watch: Watch::Own("every_shutdown_settles"),
+        breaks: false,
+        max_faults: 1,
+        fault_kinds: &[FaultAction::Drop],
+        decisions: SCRIPTED,
+        max_decisions: 0,
+    },
+    FileEntry {
+        id: "permission-no-responder",
+        example: "permission-rule-off",
+        title: "A permission request nobody can answer",
+        issues: &["anthropics/claude-code#50310"],
+        caption: "Reported: a teammate had to ask permission before editing, but nothing could grant it, and the request \
+                  stayed pending for ever. The loader refuses such a protocol (responder_required); this file switches that \
+                  rule off, and the search finds the run where carol asks and everyone goes quiet while her request is \
+                  pending: it breaks \"no run goes quiet while a request is pending\".",
+        watch: Watch::Builtin(Property::NoQuietWhilePending),
+        breaks: true,
+        max_faults: 0,
+        fault_kinds: &[],
+        decisions: SCRIPTED,
+        max_decisions: 0,
+    },
+    FileEntry {
+        id: "task-claim",
+        example: "task-claim",
+        title: "Two teammates own the same task",
+        issues: &[],
+        caption: "Reported in many teams: two agents both believed a task was theirs and did the same work. Here ann and \
+                  ben claim tasks from the lead; nothing in the claim protocol refuses a second approval, so the property \
+                  \"one_owner_per_task\" rests on the lead. The search lets the lead leave its script once and finds the \
+                  run where it approves ben's claim of the parser too.",
+        watch: Watch::Own("one_owner_per_task"),
+        breaks: true,
+        max_faults: 0,
+        fault_kinds: &[],
+        decisions: Decisions { flip_answers: true, ..SCRIPTED },
+        max_decisions: 1,
+    },
+];
+
+/// The file entry with this id.
+pub fn file_entry(id: &str) -> Option<&'static FileEntry> {
+    FILE_GALLERY.iter().find(|e| e.id == id)
+}
+
+impl FileEntry {
+    /// The example file's text.
+    pub fn text(&self) -> &'static str {
+        crate::protocol::file::builtin::EXAMPLES.iter().find(|(n, _)| *n == self.example).map_or("", |(_, t)| t)
+    }
+
+    /// The search of the file's team (its own rules, its properties),
+    /// breadth first on one thread.
+    pub fn config(&self) -> Result<ExploreConfig, ExploreError> {
+        let file = crate::protocol::file::load(self.text()).map_err(|e| ExploreError::Refused(format!("{e:?}")))?;
+        let file = std::sync::Arc::new(file);
+        let mut c = super::file_team::team_config(file).map_err(|e| ExploreError::Refused(e.to_string()))?;
+        c.max_faults = self.max_faults;
+        c.fault_kinds = self.fault_kinds.to_vec();
+        c.decisions = self.decisions;
+        c.max_decisions = self.max_decisions;
+        c.strategy = Strategy::Bfs;
+        c.threads = 1;
+        c.compile_team_properties().map_err(|e| ExploreError::Refused(e.to_string()))?;
+        Ok(c)
+    }
+}
+
 /// The entry with this id.
 pub fn by_id(id: &str) -> Option<&'static Entry> {
     GALLERY.iter().find(|e| e.id == id)
@@ -169,4 +290,25 @@ pub fn with_rule_on(entry: &Entry, path: &[Choice]) -> Result<Trace, ExploreErro
 /// shortest counterexample for it.
 pub fn reproduce(entry: &Entry, rule_on: bool) -> Result<Report, ExploreError> {
     explore(&entry.config(rule_on))
+}
+
+#[cfg(test)]
+mod file_tests {
+    use super::*;
+    use crate::explore::Verdict;
+
+    #[test]
+    fn each_file_entrys_search_shows_what_its_caption_says() {
+        for e in FILE_GALLERY {
+            assert!(!e.text().is_empty(), "{}: the example exists", e.id);
+            let report = explore(&e.config().unwrap()).unwrap();
+            let verdict = match e.watch {
+                Watch::Own(name) => report.file_properties.iter().find(|p| p.name == name).map(|p| (p.verdict, p.example.is_some())),
+                Watch::Builtin(p) => report.property(p).map(|r| (r.verdict, r.example.is_some())),
+            };
+            let want = if e.breaks { (Verdict::Fails, true) } else { (Verdict::Holds, false) };
+            assert_eq!(verdict, Some(want), "{}", e.id);
+            assert!(report.complete, "{}: the search is complete", e.id);
+        }
+    }
 }

@@ -78,6 +78,10 @@ pub enum ExploreJobError {
     /// A message from a worker that is not one.
     #[error("a worker sent a message that cannot be read: {0}")]
     BadMessage(String),
+    /// The protocol file whose team is explored cannot be: it has no team,
+    /// or its properties do not compile.
+    #[error("the protocol file's team cannot be explored: {0}")]
+    File(String),
 }
 
 /// What the Explore panel asks for.
@@ -110,6 +114,11 @@ pub struct ExploreSettings {
     pub strategy: Strategy,
     /// How many workers share the search.
     pub workers: usize,
+    /// A protocol file whose own team is explored instead of `scenario`
+    /// (`ExploreConfig::team`), with its `[[property]]` entries; carried
+    /// as its text (in a link too).
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "crate::explore::config::file_text")]
+    pub team: Option<std::sync::Arc<crate::protocol::file::ProtocolFile>>,
 }
 
 fn default_seed() -> u64 {
@@ -131,6 +140,7 @@ impl Default for ExploreSettings {
             rules: c.rules,
             strategy: Strategy::Bfs,
             workers: 1,
+            team: None,
         }
     }
 }
@@ -138,8 +148,17 @@ impl Default for ExploreSettings {
 impl ExploreSettings {
     /// Checks the settings before a search starts.
     pub fn validate(&self) -> Result<(), ExploreJobError> {
-        if scenarios::explorable(&self.scenario).is_none() {
-            return Err(ExploreJobError::UnknownScenario(self.scenario.clone()));
+        match &self.team {
+            Some(file) => {
+                if file.team.is_none() {
+                    return Err(ExploreJobError::File(crate::explore::file_team::FileTeamError::NoTeam.to_string()));
+                }
+                crate::protocol::file::monitor::PropertySet::compile(file).map_err(|e| ExploreJobError::File(e.to_string()))?;
+            }
+            None if scenarios::explorable(&self.scenario).is_none() => {
+                return Err(ExploreJobError::UnknownScenario(self.scenario.clone()));
+            }
+            None => {}
         }
         if !(1..=MAX_WORKERS).contains(&self.workers) {
             return Err(ExploreJobError::Workers(self.workers));
@@ -180,7 +199,17 @@ impl ExploreSettings {
         c.rules = self.rules;
         c.strategy = self.strategy;
         c.threads = 1;
+        c.team = self.team.clone();
+        // `validate` refuses properties that do not compile.
+        let _ = c.compile_team_properties();
         c
+    }
+
+    /// The panel's settings for `file`'s own team (its id as the
+    /// scenario's, its protective rules), the other bounds as `self`.
+    pub fn for_file(&self, file: std::sync::Arc<crate::protocol::file::ProtocolFile>) -> Result<ExploreSettings, ExploreJobError> {
+        let c = crate::explore::file_team::team_config(std::sync::Arc::clone(&file)).map_err(|e| ExploreJobError::File(e.to_string()))?;
+        Ok(ExploreSettings { scenario: c.scenario, rules: c.rules, team: Some(file), ..self.clone() })
     }
 
     /// The settings that run a gallery entry's search, its rule on or off
@@ -199,7 +228,28 @@ impl ExploreSettings {
             rules: c.rules,
             strategy: c.strategy,
             workers: GALLERY_WORKERS,
+            team: c.team,
         }
+    }
+
+    /// The settings that run a protocol file's gallery entry: its file's
+    /// team, with the entry's bounds (`GALLERY_WORKERS`).
+    pub fn of_file_entry(entry: &crate::explore::gallery::FileEntry) -> Result<ExploreSettings, crate::explore::ExploreError> {
+        let c = entry.config()?;
+        Ok(ExploreSettings {
+            scenario: c.scenario,
+            seed: c.seed,
+            max_faults: c.max_faults,
+            fault_kinds: c.fault_kinds,
+            max_depth: c.max_depth,
+            max_states: ExploreSettings::default().max_states,
+            max_decisions: c.max_decisions,
+            decisions: c.decisions,
+            rules: c.rules,
+            strategy: c.strategy,
+            workers: GALLERY_WORKERS,
+            team: c.team,
+        })
     }
 
     /// One configuration per worker, each with its slice of the search.
@@ -839,5 +889,35 @@ mod tests {
         let t = ToWorker::Explore { config: settings("reject-plan", 1).config() };
         assert_eq!(ToWorker::from_json(&t.to_json()).unwrap(), t);
         assert!(matches!(FromWorker::from_json("{\"kind\":\"dance\"}"), Err(ExploreJobError::BadMessage(_))));
+    }
+
+    #[test]
+    fn a_files_team_travels_to_the_workers_as_its_text_with_its_properties_and_its_counterexample_replays() {
+        use crate::explore::file_team::scenario_of;
+        use crate::explore::replay_file_finding;
+        use crate::protocol::file::{self, builtin};
+        let text = builtin::EXAMPLES.iter().find(|(n, _)| *n == "task-claim").unwrap().1;
+        let f = std::sync::Arc::new(file::load(text).unwrap());
+        let settings = ExploreSettings { max_decisions: 1, max_faults: 0, ..ExploreSettings::default() }.for_file(f).unwrap();
+        settings.validate().unwrap();
+        assert_eq!(settings.scenario, "task-claim");
+        // What the page sends a worker, and what the worker makes of it.
+        let sent = ToWorker::Explore { config: settings.slices().remove(0) };
+        let ToWorker::Explore { config: mut got } = ToWorker::from_json(&sent.to_json()).unwrap();
+        assert!(got.file_properties.is_empty(), "the properties travel as the file's text");
+        got.compile_team_properties().unwrap();
+        assert_eq!(got, settings.config(), "the worker searches the page's search");
+        let report = explore(&got).unwrap();
+        let own = &report.file_properties[0];
+        assert_eq!((own.name.as_str(), own.verdict), ("one_owner_per_task", Verdict::Fails));
+        let e = own.example.as_ref().unwrap();
+        let (_, found) = replay_file_finding(scenario_of(&got).unwrap(), &got, &e.path, 0).unwrap();
+        assert_eq!(found.as_ref(), Some(&e.finding), "the counterexample replays on the page");
+        // A link carries the file too, and a file with no team is refused.
+        let link = ExploreLink { settings: settings.clone(), path: None, property: None, entry: None };
+        let back: ExploreLink = serde_json::from_str(&serde_json::to_string(&link).unwrap()).unwrap();
+        assert_eq!(back, link);
+        let lesson = std::sync::Arc::new(builtin::lesson().unwrap());
+        assert!(matches!(ExploreSettings::default().for_file(lesson), Err(ExploreJobError::File(_))));
     }
 }

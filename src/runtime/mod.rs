@@ -102,6 +102,13 @@ pub struct RuntimeConfig {
     /// The run's model's price per million tokens, for a dollar budget
     /// (none: unknown model, or the scripted one).
     pub rates: Option<budget::Rates>,
+    /// The protocol file the team runs under (`WorldConfig::protocols`):
+    /// its protocols' tools, trackers and trace header (format v2); `None`:
+    /// the lesson's two.
+    pub protocols: Option<std::sync::Arc<crate::protocol::file::ProtocolFile>>,
+    /// The protective rules the run is under (`World::set_rules`): every
+    /// rule on by default; a file's team may leave one off.
+    pub rules: crate::protocol::Rules,
 }
 
 impl Default for RuntimeConfig {
@@ -117,6 +124,8 @@ impl Default for RuntimeConfig {
             faults: FaultPlan::default(),
             budget: None,
             rates: None,
+            protocols: None,
+            rules: crate::protocol::Rules::default(),
         }
     }
 }
@@ -425,11 +434,12 @@ impl Runtime {
             max_rounds: config.max_rounds,
             lead_max_rounds: config.lead_max_rounds,
             max_tokens: config.max_tokens,
-            protocols: None,
+            protocols: config.protocols.clone(),
         };
         let source = if host.clock.is_some() { TimeSource::Wall } else { TimeSource::Virtual };
         let mut world = World::new(world_config, config.mode, source);
         world.set_faults(config.faults.clone());
+        world.set_rules(config.rules);
         world.set_paced(config.pace_ms > 0);
         world.set_budget(config.budget, config.rates);
         let inner = Rc::new_cyclic(|weak| Inner {

@@ -376,9 +376,12 @@ export function registerGallery(test, h) {
     try {
       await h.openTools(page, size);
       const gallery = page.getByRole('region', { name: 'Gallery of real failures' });
-      const entries = gallery.getByRole('article');
+      // The entries with a protective rule (the protocol files' entries follow them).
+      const entries = gallery.getByRole('article').filter({ has: page.getByRole('button', { name: 'Reproduce' }) });
       const n = await entries.count();
       h.expect(n === 4, `${n} gallery entries, not 4`);
+      const files = await gallery.getByRole('article').filter({ has: page.getByRole('button', { name: 'Run and search' }) }).count();
+      h.expect(files === 3, `${files} protocol file entries, not 3`);
       for (let i = 0; i < n; i++) {
         const entry = entries.nth(i);
         const title = (await entry.getByRole('heading').textContent()).trim();

@@ -13,7 +13,7 @@ import { readFileSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { chromium } from 'playwright-core';
 import { register as registerExplore, registerGallery } from './explore.mjs';
-import { register as registerProtocols } from './protocols.mjs';
+import { register as registerProtocols, registerRun as registerProtocolRun } from './protocols.mjs';
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -1155,6 +1155,7 @@ for (const size of PRESENTER_SIZES) {
 registerExplore(test, { openPage, expect, openDrawer, closeDrawer, openTools, screenshot, expectNoAxeViolations, shownOf });
 registerGallery(test, { openPage, expect, openDrawer, closeDrawer, openTools, screenshot, expectNoAxeViolations });
 registerProtocols(test, { openPage, expect, screenshot, expectNoAxeViolations });
+registerProtocolRun(test, { openPage, expect, openDrawer, closeDrawer, openTools, screenshot, expectNoAxeViolations, shownOf });
 
 const browser = await chromium.launch({
   executablePath: process.env.E2E_CHROMIUM || '/usr/bin/chromium',

@@ -12,7 +12,7 @@
 
 use leptos::prelude::*;
 
-use crate::explore::gallery::{self, Entry, GALLERY};
+use crate::explore::gallery::{self, Entry, FileEntry, Watch, FILE_GALLERY, GALLERY};
 use crate::explore::job::{ExploreSettings, JobState, GALLERY_WORKERS};
 use crate::explore::Choice;
 use crate::ui::browser::lang::lang;
@@ -100,18 +100,57 @@ fn rule_on(s: Session, ui: ExploreUi, entry: &'static Entry, path: Vec<Choice>) 
     }
 }
 
+/// The protocol file entry whose search is under way, waiting to open
+/// its example (`FILE_GALLERY`).
+#[derive(Clone, Copy)]
+struct FilePending(RwSignal<Option<&'static FileEntry>>);
+
+/// Opens the watched property's example of a file entry's search once it
+/// is done (an entry whose file makes it hold opens nothing: its verdict
+/// and the team's run on screen say so).
+fn open_file_when_done(s: Session, ui: ExploreUi, pending: FilePending) {
+    let Some(entry) = pending.0.get() else { return };
+    let (report, settings) = match ui.job.with(|j| j.as_ref().map(|j| (j.state.clone(), j.settings.clone()))) {
+        Some((JobState::Done(report), settings)) => (report, settings),
+        Some((JobState::Running, _)) | None => return,
+        Some(_) => return pending.0.set(None),
+    };
+    pending.0.set(None);
+    if !entry.breaks {
+        return;
+    }
+    match entry.watch {
+        Watch::Builtin(p) => {
+            if let Some(found) = report.property(p).filter(|r| r.example.is_some()) {
+                ui.open(s, settings, found);
+            }
+        }
+        Watch::Own(name) => {
+            if let Some((index, p)) = report.file_properties.iter().enumerate().find(|(_, p)| p.name == name) {
+                ui.open_file(s, settings, index, p);
+            }
+        }
+    }
+}
+
 /// The gallery.
 #[component]
 pub fn Gallery() -> impl IntoView {
     let s = expect_context::<Session>();
     let ui = expect_context::<ExploreUi>();
     let l = lang();
+    let pending = FilePending(RwSignal::new(None));
+    provide_context(pending);
     Effect::new(move |_| open_when_done(s, ui));
+    Effect::new(move |_| open_file_when_done(s, ui, pending));
     view! {
         <section class="panel gallery" aria-labelledby="gallery-title" on:pointerenter=move |_| ui.warm_for(GALLERY_WORKERS) on:focusin=move |_| ui.warm_for(GALLERY_WORKERS)>
             <h2 id="gallery-title">{move || l.t("gallery-title")}</h2>
             <p class="muted small">{move || l.t("gallery-intro")}</p>
             {GALLERY.iter().map(|entry| view! { <GalleryEntry entry=entry/> }).collect_view()}
+            <h3 class="gallery-files-title">{move || l.t("gallery-files-title")}</h3>
+            <p class="muted small">{move || l.t("gallery-files-intro")}</p>
+            {FILE_GALLERY.iter().map(|entry| view! { <FileGalleryEntry entry=entry/> }).collect_view()}
         </section>
     }
 }
@@ -169,6 +208,56 @@ fn GalleryEntry(entry: &'static Entry) -> impl IntoView {
                 <summary>{move || l.t("gallery-rule-summary")}</summary>
                 <p>{move || explorer::rule_description(l.cat(), entry.rule)}</p>
             </details>
+        </article>
+    }
+}
+
+/// A protocol file's entry: what failed in production, and one click that
+/// runs the file's team on the diagram and searches it (the example of
+/// the property it breaks opens when the search is done).
+#[component]
+fn FileGalleryEntry(entry: &'static FileEntry) -> impl IntoView {
+    let s = expect_context::<Session>();
+    let ui = expect_context::<ExploreUi>();
+    let pending = expect_context::<FilePending>();
+    let l = lang();
+    let heading = format!("gallery-file-{}", entry.id);
+    let labelled_by = heading.clone();
+    let busy = move || ui.job.with(|j| j.as_ref().is_some_and(|j| j.is_running()));
+    let show = move |_| {
+        let settings = match ExploreSettings::of_file_entry(entry) {
+            Ok(settings) => settings,
+            Err(e) => return s.error(e),
+        };
+        if let Some(file) = settings.team.clone() {
+            s.run_file(file);
+        }
+        ui.settings.set(settings);
+        ui.gallery.set(None);
+        pending.0.set(Some(entry));
+        ui.start(s);
+    };
+    let issues = entry
+        .issues
+        .iter()
+        .map(|r| view! { <a href=issue_url(r).unwrap_or_default() target="_blank" rel="noopener">{r.to_string()}</a>" " })
+        .collect_view();
+    let watched = match entry.watch {
+        Watch::Own(name) => name.to_string(),
+        Watch::Builtin(p) => format!("{} {}", explorer::quantifier(p), p.name()),
+    };
+    let search = if entry.breaks { "gallery-file-breaks" } else { "gallery-file-holds" };
+    view! {
+        <article class="gallery-entry gallery-file" aria-labelledby=labelled_by>
+            <h3 id=heading>{move || explorer::file_gallery_title(l.cat(), entry)}</h3>
+            <p class="small">{issues}<code>{format!("{}.toml", entry.example)}</code></p>
+            <p class="small">{move || explorer::file_gallery_caption(l.cat(), entry)}</p>
+            <p class="small">{move || l.t(search)}" "<code>{watched.clone()}</code></p>
+            <div class="row wrap">
+                <button disabled=busy on:click=show aria-label=move || tr!(l.cat(), "gallery-file-show-label", title = explorer::file_gallery_title(l.cat(), entry))>
+                    {move || l.t("gallery-file-show")}
+                </button>
+            </div>
         </article>
     }
 }

@@ -13,7 +13,7 @@ use leptos::ev;
 use leptos::prelude::*;
 
 use crate::explore::job::{ExploreSettings, Job, JobState, MAX_DECISIONS, MAX_DEPTH, MAX_FAULTS, MAX_RUNS, MAX_WORKERS};
-use crate::explore::{fork, Choice, PathExample, Property, PropertyReport, Quantifier, Strategy, Verdict};
+use crate::explore::{fork, Choice, FilePropertyReport, PathExample, Property, PropertyReport, Quantifier, Strategy, Verdict};
 use crate::protocol::{FaultAction, Trace};
 use crate::runtime::scenarios;
 use crate::ui::browser::lang::lang;
@@ -67,6 +67,10 @@ pub fn ExplorePanel() -> impl IntoView {
         let Some(id) = snapshot.scenario.clone().filter(|id| scenarios::explorable(id).is_some()) else { return };
         if !ui.job.with_untracked(|j| j.as_ref().is_some_and(Job::is_running)) {
             ui.settings.update(|x| {
+                if x.team.is_some() {
+                    x.team = None;
+                    x.rules = Default::default();
+                }
                 x.scenario = id;
                 x.seed = snapshot.seed;
             });
@@ -103,7 +107,22 @@ pub fn ExplorePanel() -> impl IntoView {
             <p class="muted small">{move || l.t("explore-intro")}</p>
             <div class="explore-form">
                 <label class="field">{move || l.t("explore-scenario")}
-                    <select aria-label=move || l.t("explore-scenario-label") prop:value=move || ui.settings.with(|x| x.scenario.clone()) on:change=move |ev| { let v = event_target_value(&ev); set(&|x| x.scenario = v.clone()) }>
+                    <select aria-label=move || l.t("explore-scenario-label") prop:value=move || ui.settings.with(|x| x.scenario.clone()) on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        set(&|x| {
+                            // A built-in scenario leaves the file's team.
+                            if x.team.is_some() && x.scenario != v {
+                                x.team = None;
+                                x.rules = Default::default();
+                            }
+                            x.scenario = v.clone();
+                        })
+                    }>
+                        // A protocol file's own team, set from the Protocols view.
+                        {move || ui.settings.with(|x| x.team.is_some().then(|| x.scenario.clone())).map(|id| {
+                            let label = tr!(l.cat(), "explore-file-team", name = id.as_str());
+                            view! { <option value=id.clone() selected=true>{label}</option> }
+                        })}
                         {scenarios::ALL.into_iter().chain([scenarios::TWINS, scenarios::RESPAWN, scenarios::WITHOUT_PROTOCOLS]).map(|sc| view! { <option value=sc.id>{move || crate::view::i18n::scenario_title(l.cat(), sc.id, sc.title)}</option> }).collect_view()}
                     </select>
                 </label>
@@ -246,6 +265,15 @@ fn Verdicts() -> impl IntoView {
         })?;
         let outcomes = report.outcomes.len();
         let runs: u64 = report.outcomes.values().sum();
+        let own = report.file_properties.clone();
+        let own_rows = (!own.is_empty()).then(|| {
+            let settings = settings.clone();
+            view! {
+                <ul class="verdicts file-verdicts" aria-label=cat.t("explore-file-verdicts")>
+                    {own.into_iter().enumerate().map(|(index, p)| view! { <FileVerdictRow report=p index=index settings=settings.clone()/> }).collect_view()}
+                </ul>
+            }
+        });
         let mut first = report.properties;
         let later = first.split_off(FIRST_ROWS.min(first.len()));
         rest.update_untracked(|r| *r = later.is_empty());
@@ -265,6 +293,7 @@ fn Verdicts() -> impl IntoView {
                 {rows()}
                 {more}
             </ul>
+            {own_rows}
         })
     };
     view! {
@@ -310,6 +339,46 @@ fn VerdictRow(
             <span class="verdict-name"><code>{explorer::quantifier(property)}" "{breakable(name)}</code>
                 {highlight.then(|| view! { <span class="small muted">{format!(" — {}", explorer::statement(cat, property))}</span> })}
             </span>
+            {button}
+        </li>
+    }
+}
+
+/// One of a protocol file's own properties: its verdict, and the button
+/// that opens its example on the diagram (a run to fork like any other).
+#[component]
+fn FileVerdictRow(
+    /// The property's result.
+    report: FilePropertyReport,
+    /// Its place in the file's `[[property]]` list.
+    index: usize,
+    /// The settings of the search it came from.
+    settings: ExploreSettings,
+) -> impl IntoView {
+    let s = expect_context::<Session>();
+    let ui = expect_context::<ExploreUi>();
+    let cat = lang().cat_untracked();
+    let written = format!("{} {}", explorer::quantifier_word(report.quantifier), report.name);
+    let button = report.example.clone().map(|e| {
+        let kind = if report.quantifier == Quantifier::Sometimes { cat.t("explore-witness") } else { cat.t("explore-counterexample") };
+        let faults = explorer::faults(cat, e.faults);
+        let label = tr!(
+            cat,
+            "explore-open-example-label",
+            kind = kind.as_str(),
+            property = report.name.as_str(),
+            choices = e.path.len(),
+            faults = faults
+        );
+        let opening = report.clone();
+        let open = move |_| ui.open_file(s, settings.clone(), index, &opening);
+        view! { <button class="small" aria-label=label on:click=open>{tr!(cat, "explore-open-example", kind = kind)}</button> }
+    });
+    let class = format!("verdict verdict-{}", explorer::verdict_class(report.verdict));
+    view! {
+        <li class=class data-file-property=report.name.clone()>
+            <span class="verdict-badge">{explorer::verdict(cat, report.verdict)}</span>
+            <span class="verdict-name"><code>{breakable(&written)}</code></span>
             {button}
         </li>
     }
@@ -380,7 +449,7 @@ fn PathStep(at: usize, choice: Choice) -> impl IntoView {
         }
         let Some(from) = ui.opened.get_untracked() else { return };
         let config = from.settings.config();
-        let Some(scenario) = scenarios::explorable(&config.scenario) else { return };
+        let Ok(scenario) = crate::explore::file_team::scenario_of(&config) else { return };
         match fork::open_choices(scenario, &config, &from.path, at) {
             Ok(open) => others.set(Some(open.into_iter().skip(1).collect())),
             Err(e) => s.error(e),

@@ -16,7 +16,6 @@ use leptos::prelude::*;
 use crate::explore::job::{ExploreLink, ExploreSettings, FromWorker, Job, JobState, Reaction, MAX_WORKERS};
 use crate::explore::{fork, replay_finding, Choice, PathExample, Property, PropertyReport};
 use crate::protocol::Trace;
-use crate::runtime::scenarios;
 use crate::ui::browser::lang::lang;
 use crate::ui::explore::workers::{OnMessage, Workers};
 use crate::ui::state::session::Session;
@@ -322,9 +321,8 @@ impl ExploreUi {
         let Some(PathExample { path, faults, bound }) = report.example.as_ref() else { return };
         let settings = ExploreSettings { max_faults: *bound, ..settings };
         let config = settings.config();
-        let rebuilt = scenarios::explorable(&config.scenario)
-            .ok_or_else(|| crate::explore::ExploreError::UnknownScenario(config.scenario.clone()))
-            .and_then(|scenario| replay_finding(scenario, &config, path, report.property));
+        let rebuilt =
+            crate::explore::file_team::scenario_of(&config).and_then(|scenario| replay_finding(scenario, &config, path, report.property));
         let (trace, finding) = match rebuilt {
             Ok(run) => run,
             Err(e) => return s.error(e),
@@ -338,6 +336,34 @@ impl ExploreUi {
         };
         let seq = finding.map(|f| f.seq);
         self.show(s, trace, Opened { property: Some(report.property), card, seq, path: path.clone(), settings });
+    }
+
+    /// Opens the example of a protocol file's own property (the
+    /// `index`th of the file's `[[property]]` list) on the diagram: the run
+    /// rebuilt from its path under the search's settings (a worker's trace
+    /// arrives without the file's protocols resolved), the card in the
+    /// file's words, its event marked.
+    pub fn open_file(self, s: Session, settings: ExploreSettings, index: usize, report: &crate::explore::FilePropertyReport) {
+        let Some(e) = report.example.as_ref() else { return };
+        let settings = ExploreSettings { max_faults: e.bound, ..settings };
+        let config = settings.config();
+        let rebuilt = crate::explore::file_team::scenario_of(&config)
+            .and_then(|scenario| crate::explore::replay_file_finding(scenario, &config, &e.path, index));
+        let (trace, found) = match rebuilt {
+            Ok(run) => run,
+            Err(err) => return s.error(err),
+        };
+        let finding = found.unwrap_or_else(|| e.finding.clone());
+        let card = Card::FileFinding {
+            name: report.name.clone(),
+            quantifier: report.quantifier,
+            detail: finding.detail.clone(),
+            faults: e.faults,
+            choices: e.path.len(),
+        };
+        let words = card.words(lang().cat_untracked()).0;
+        self.show(s, trace, Opened { property: None, card, seq: Some(finding.seq), path: e.path.clone(), settings });
+        s.playback.marked.set(Some((finding.seq, words)));
     }
 
     /// Loads `trace` on the diagram as the run `opened` describes, the
@@ -406,7 +432,7 @@ impl ExploreUi {
     pub fn fork_at(self, s: Session, at: usize, choice: Choice) {
         let Some(from) = self.opened.get_untracked() else { return };
         let config = from.settings.config();
-        let Some(scenario) = scenarios::explorable(&config.scenario) else { return };
+        let Ok(scenario) = crate::explore::file_team::scenario_of(&config) else { return };
         let original = crate::explore::replay_path(scenario, &config, &from.path)
             .map(|node| fork::Branch { path: from.path.clone(), trace: node.trace().clone() });
         match original.and_then(|original| fork::fork(scenario, &config, &from.path, at, &choice).map(|forked| (original, forked))) {

@@ -287,14 +287,16 @@ fn RequestRow(
 fn AnswerForm(id: RequestId, addressee: AgentName, kind: RequestKind, text: RwSignal<String>) -> impl IntoView {
     let s = expect_context::<Session>();
     let l = lang();
-    let what = if kind == RequestKind::Shutdown { "reason" } else { "feedback" };
-    let label = tr!(l.cat_untracked(), "ui-answer-label", field = what, addressee = addressee.to_string(), id = id.to_string());
+    // The lesson's reason or feedback, or the file protocol's own field.
+    let what = s.run.trace.with_untracked(|t| crate::view::protocol_file::answer_field(t.protocols(), kind));
+    let placeholder = what.clone();
+    let label = tr!(l.cat_untracked(), "ui-answer-label", field = what.as_str(), addressee = addressee.to_string(), id = id.to_string());
     let (id2, who2) = (id.clone(), addressee.clone());
     let approve_as = addressee.to_string();
     let on_text = move |ev: leptos::ev::Event| text.set(event_target_value(&ev));
     view! {
         <div class="answer">
-            <input type="text" placeholder=move || tr!(l.cat(), "ui-answer-optional", field = what) aria-label=label prop:value=move || text.get() on:input=on_text/>
+            <input type="text" placeholder=move || tr!(l.cat(), "ui-answer-optional", field = placeholder.as_str()) aria-label=label prop:value=move || text.get() on:input=on_text/>
             <button class="approve" on:click=move |_| s.answer(&addressee, &id, true, &text.get_untracked())>
                 {move || tr!(l.cat(), "ui-approve-as", name = approve_as.clone())}
             </button>

@@ -60,6 +60,7 @@ pub fn TracePanel() -> impl IntoView {
             s.error(tr!(l.cat_untracked(), "ui-export-failed", format = format, error = download::words(l.cat_untracked(), &e)));
         }
     };
+    let protocols = use_context::<crate::ui::protocols::Protocols>();
     let import = move |ev: ev::Event| {
         let input: web_sys::HtmlInputElement = event_target(&ev);
         let Some(file) = input.files().and_then(|f| f.get(0)) else {
@@ -75,6 +76,9 @@ pub fn TracePanel() -> impl IntoView {
             let text = wasm_bindgen_futures::JsFuture::from(file.text()).await.ok().and_then(|v| v.as_string());
             match text.map(|t| export::import_json(&t)) {
                 Some(Ok(trace)) => {
+                    if let Some(p) = protocols {
+                        p.adopt(&trace);
+                    }
                     s.load(trace, None);
                     s.keep_current();
                 }

@@ -21,7 +21,13 @@ use leptos::{ev, html};
 use crate::protocol::file::builtin;
 use crate::ui::browser::lang::lang;
 use crate::view::i18n::tr;
-use crate::view::protocol_file::store::{free_name, next_id, UserFile, DAMAGED_KEY};
+use std::sync::Arc;
+
+use crate::protocol::Trace;
+use crate::ui::explore::state::ExploreUi;
+use crate::ui::shell::drawers::{Drawers, SetupTabs};
+use crate::ui::state::session::Session;
+use crate::view::protocol_file::store::{adopt, free_name, next_id, UserFile, DAMAGED_KEY};
 use crate::view::protocol_file::{self as pf, Checked};
 
 /// How long after the last keystroke the file is checked, in ms: typing
@@ -102,6 +108,17 @@ impl Protocols {
 
     /// Opens the view (reading the stored files the first time).
     pub fn show(self) {
+        self.ensure_loaded();
+        self.open.set(true);
+        if let Some(d) = self.dialog.get_untracked() {
+            if !d.open() {
+                let _ = d.show_modal();
+            }
+        }
+    }
+
+    /// Reads the stored files, the first time only.
+    fn ensure_loaded(self) {
         if !self.loaded.get_untracked() {
             let got = store::load();
             self.files.set(got.files);
@@ -116,11 +133,58 @@ impl Protocols {
                 self.notice.set(Some(words));
             }
         }
-        self.open.set(true);
-        if let Some(d) = self.dialog.get_untracked() {
-            if !d.open() {
-                let _ = d.show_modal();
-            }
+    }
+
+    /// The run on screen came with a protocol file (a shared link, an
+    /// imported trace): the file joins the user's list — the one of the
+    /// same text if there is one, else a new file, renamed rather than
+    /// written over one of the same name — and is the file on show when
+    /// the view opens. True when it was added.
+    pub fn adopt(self, trace: &Trace) -> bool {
+        let Some(recorded) = trace.recorded_file() else { return false };
+        self.adopt_file(&recorded.name, &recorded.text)
+    }
+
+    /// `adopt` for a file named `name` with `text` (an explorer link's
+    /// file, say).
+    pub fn adopt_file(self, name: &str, text: &str) -> bool {
+        self.ensure_loaded();
+        let mut added = (0, false);
+        self.files.update(|files| added = adopt(files, name, text));
+        let (id, new) = added;
+        if new {
+            self.save();
+            self.notice.set(Some(tr!(lang().cat_untracked(), "ui-pf-adopted", name = name)));
+        }
+        self.select(Pick::Mine(id), text.to_string());
+        new
+    }
+
+    /// Runs the file on show's team (the view closes onto the diagram), if
+    /// it loads and has a team with a prompt.
+    fn run(self, s: Session) {
+        self.flush();
+        let text = self.text.get_untracked();
+        let Ok(file) = crate::protocol::file::load(&text) else { return };
+        if s.run_file(Arc::new(file)) {
+            self.hide();
+        }
+    }
+
+    /// Sets the Explore panel on the file on show's team (its properties
+    /// searched in the workers) and brings the panel into view; the view
+    /// closes. The search starts from the panel's Explore.
+    fn explore(self, s: Session, ui: ExploreUi) {
+        self.flush();
+        let text = self.text.get_untracked();
+        let Ok(file) = crate::protocol::file::load(&text) else { return };
+        match ui.settings.get_untracked().for_file(Arc::new(file)) {
+            Ok(settings) => ui.settings.set(settings),
+            Err(e) => return s.error(crate::view::words::explorer::job_error(lang().cat_untracked(), &e)),
+        }
+        self.hide();
+        if let (Some(tabs), Some(drawer)) = (use_context::<SetupTabs>(), use_context::<Drawers>()) {
+            tabs.open_tools(drawer);
         }
     }
 
@@ -437,6 +501,7 @@ fn Editor() -> impl IntoView {
             </div>
             <label id="pf-text-label" for="pf-text" class="visually-hidden">{move || l.t("ui-pf-text")}</label>
             <Status go_to=go_to/>
+            <RunRow/>
             <Previews/>
         </section>
     }
@@ -486,6 +551,27 @@ fn Status(go_to: impl Fn((u32, u32), usize) + Copy + Send + Sync + 'static) -> i
     }
 }
 
+/// Run the team: disabled, with the reason beside it, while the file
+/// cannot run (`pf::run_blocked`).
+#[component]
+fn RunRow() -> impl IntoView {
+    let p = expect_context::<Protocols>();
+    let l = lang();
+    let s = expect_context::<Session>();
+    let ui = expect_context::<ExploreUi>();
+    let blocked = Memo::new(move |_| p.checked.with(|c| pf::run_blocked(l.cat(), c.as_ref())));
+    let busy = move || ui.job.with(|j| j.as_ref().is_some_and(|j| j.is_running()));
+    view! {
+        <div class="pf-run row wrap">
+            <button class="primary" id="pf-run" disabled=move || blocked.with(Option::is_some)
+                aria-describedby="pf-run-why" on:click=move |_| p.run(s)>{move || l.t("ui-pf-run")}</button>
+            <button id="pf-explore" disabled=move || blocked.with(Option::is_some) || busy()
+                aria-describedby="pf-run-why" on:click=move |_| p.explore(s, ui)>{move || l.t("ui-pf-explore")}</button>
+            <p id="pf-run-why" class="muted small" hidden=move || blocked.with(Option::is_none)>{move || blocked.get().unwrap_or_default()}</p>
+        </div>
+    }
+}
+
 /// The previews of a file that loads.
 #[component]
 fn Previews() -> impl IntoView {
@@ -493,7 +579,7 @@ fn Previews() -> impl IntoView {
     let l = lang();
     move || {
         let Some(Checked::Loaded(preview)) = p.checked.get() else { return None };
-        let pf::Preview { protocols, tools, config } = *preview;
+        let pf::Preview { protocols, tools, config, .. } = *preview;
         Some(view! {
             <section class="pf-previews" aria-labelledby="pf-previews-title">
                 <h3 id="pf-previews-title">{move || l.t("ui-pf-previews")}</h3>

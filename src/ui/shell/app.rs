@@ -45,7 +45,9 @@ use crate::view::words::errors;
 /// Opens what a link's fragment asks for. False when it asks for nothing
 /// or cannot be opened (the banner then says what is wrong with it, and the
 /// run on screen stays).
-fn open_link(s: Session, l: Lang, hash: &str) -> bool {
+/// `ui` and `protocols` are passed in, not looked up: a link pasted into the
+/// open tab arrives in an event listener, outside the page's owner.
+fn open_link(s: Session, l: Lang, ui: ExploreUi, protocols: Protocols, hash: &str) -> bool {
     match share::parse_fragment(hash) {
         Ok(Some(share::SharedRun::Scenario { id, seed, faults })) => match (scenarios::by_id(&id), share::parse_budget(hash)) {
             (_, Err(e)) => {
@@ -72,11 +74,17 @@ fn open_link(s: Session, l: Lang, hash: &str) -> bool {
             }
         },
         Ok(Some(share::SharedRun::Trace(trace))) => {
+            protocols.adopt(&trace);
             s.load(trace, None);
             s.keep_current();
             true
         }
-        Ok(Some(share::SharedRun::Explore(link))) => expect_context::<ExploreUi>().open_link(s, *link),
+        Ok(Some(share::SharedRun::Explore(link))) => {
+            if let Some(file) = link.settings.team.as_ref() {
+                protocols.adopt_file(file.name(), &file.text);
+            }
+            ui.open_link(s, *link)
+        }
         Ok(None) => false,
         Err(e) => {
             s.error(tr!(l.cat_untracked(), "ui-link-bad", error = errors::share(l.cat_untracked(), &e)));
@@ -106,20 +114,25 @@ pub fn App(
     on_cleanup(move || s.end());
     let tours = TourState::new();
     provide_context(tours);
-    provide_context(ExploreUi::new());
+    let explore_ui = ExploreUi::new();
+    provide_context(explore_ui);
+    // The Protocols view (a modal drawer), opened from the header or with
+    // F; a link's run that carries its file adds the file to it.
+    let protocols = Protocols::new();
+    provide_context(protocols);
     s.reset();
     // A share link reruns its scenario or shows its trace; otherwise the run
     // from before a reload comes back for replay. A bad link says so, and
     // its banner stays over the restored run.
     let hash = window().location().hash().unwrap_or_default();
-    if !open_link(s, l, &hash) {
+    if !open_link(s, l, explore_ui, protocols, &hash) {
         s.restore_current();
     }
     // A link pasted into this open tab.
     let hash_listener = window_event_listener(ev::hashchange, move |_| {
         let hash = window().location().hash().unwrap_or_default();
         if !hash.trim_start_matches('#').is_empty() {
-            open_link(s, l, &hash);
+            open_link(s, l, explore_ui, protocols, &hash);
         }
     });
     on_cleanup(move || hash_listener.remove());
@@ -167,9 +180,6 @@ pub fn App(
     // The setup column's tabs: the lesson's way in, or the engineer's tools.
     let tabs = SetupTabs::new();
     provide_context(tabs);
-    // The Protocols view (a modal drawer), opened from the header or with F.
-    let protocols = Protocols::new();
-    provide_context(protocols);
     let shortcuts = NodeRef::<leptos::html::Dialog>::new();
     let open_shortcuts = move || {
         if let Some(d) = shortcuts.get_untracked() {

@@ -15,8 +15,10 @@ use std::rc::Rc;
 
 use leptos::prelude::*;
 
+use crate::explore::file_team::{file_team_run, FileTeamRun};
 use crate::explore::job::ExploreLink;
 use crate::model::provider_settings::{self, Provider};
+use crate::protocol::file::ProtocolFile;
 use crate::protocol::{AgentName, RequestId, Trace};
 use crate::runtime::scenarios::Scenario;
 use crate::runtime::scheduler::Mode;
@@ -142,6 +144,14 @@ impl Session {
     /// (the old one is stopped). False (and the banner says why) if the
     /// settings cannot build a team.
     pub fn reset(&self) -> bool {
+        self.start_team(None)
+    }
+
+    /// `reset`, or with `file` a fresh team of that protocol file: its
+    /// world under the file, its fault rules and protective rules, played
+    /// by the file's scripted model when the provider is the scripted one
+    /// (a real provider gets the file's tools as generated).
+    fn start_team(&self, file: Option<&FileTeamRun>) -> bool {
         if let Some(why) = self.settings.first_problem() {
             self.error(tr!(self.cat(), "session-fix-settings", why = why.to_string()));
             return false;
@@ -151,6 +161,10 @@ impl Session {
             let sleeper = Rc::new(crate::model::sleep::TimerSleeper);
             provider_settings::build(&team.provider, crate::model::fetch::FetchTransport, sleeper).map_err(|e| e.to_string())
         });
+        let built = match file {
+            Some(run) if team.provider.provider == Provider::Scripted => Ok(Rc::new(run.model.clone()) as Rc<dyn crate::model::Model>),
+            _ => built,
+        };
         let model = match built {
             Ok(model) => model,
             Err(e) => {
@@ -170,6 +184,10 @@ impl Session {
             rates: team.rates,
             ..RuntimeConfig::default()
         };
+        let config = match file {
+            Some(run) => RuntimeConfig { faults: run.faults.clone(), rules: run.rules, protocols: run.config.protocols.clone(), ..config },
+            None => config,
+        };
         let host = if team.provider.provider == Provider::Scripted { browser::host() } else { browser::real_time_host() };
         let rt = Runtime::new(config, model, host);
         let session = *self;
@@ -180,6 +198,19 @@ impl Session {
         self.rt_settings.set_value(Some(team.clone()));
         self.queued.update_value(VecDeque::clear);
         self.run.start(team.seed, snapshot);
+        if file.is_some() {
+            // The trace's header as the world writes it: the file it runs
+            // under (format v2) and its rules, so a link, an export or a
+            // reload reads the run under its own file, and the page's views
+            // replay it under the file's protocols.
+            let header = self.with_rt(Runtime::trace);
+            if let Some(header) = header {
+                // Its views know the file's protocols too: the checker, the
+                // trackers and the requests panel read its requests.
+                self.run.views.set(crate::view::derived::RunViews::of(&header));
+                self.run.trace.set(header);
+            }
+        }
         self.runs_shown.update_value(|n| *n += 1);
         self.playback.rewind_to_latest();
         self.banner.set(None);
@@ -266,6 +297,36 @@ impl Session {
         });
         self.queued.update_value(|q| q.extend(scenario.prompts.iter().skip(1).map(|p| p.to_string())));
         self.send_prompt(scenario.prompts[0]);
+    }
+
+    /// Runs a protocol file's own team (`explore::file_team`) on a fresh
+    /// runtime: its first prompt at once, the others once the team goes
+    /// quiet. False (the banner says why) when the file has no team or
+    /// the settings cannot build one.
+    pub fn run_file(&self, file: std::sync::Arc<ProtocolFile>) -> bool {
+        let seed = self.settings.team_untracked().seed;
+        let run = match file_team_run(file, seed) {
+            Ok(run) => run,
+            Err(e) => {
+                self.error(e);
+                return false;
+            }
+        };
+        let Some((first, rest)) = run.prompts.split_first() else {
+            self.error(self.cat().t("session-file-no-prompt"));
+            return false;
+        };
+        if !self.start_team(Some(&run)) {
+            return false;
+        }
+        self.run.snapshot.update(|s| {
+            if let Some(s) = s {
+                s.scenario = None;
+            }
+        });
+        self.queued.update_value(|q| q.extend(rest.iter().cloned()));
+        self.send_prompt(first);
+        true
     }
 
     /// Live or Step.

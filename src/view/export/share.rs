@@ -18,11 +18,11 @@
 //!
 //! Owns the link format and its errors. Pure: no DOM, no storage.
 
+use crate::explore::file_team::scenario_of;
 use crate::explore::job::ExploreLink;
 use crate::explore::{replay_finding, ExploreError};
 use crate::protocol::{Event, FaultPlan, Trace};
 use crate::runtime::budget::{Budget, BudgetError};
-use crate::runtime::scenarios;
 use crate::view::export::{import_json, ImportError, MAX_IMPORT_BYTES};
 use crate::view::words::explorer::Card;
 
@@ -206,9 +206,7 @@ pub struct FindingRun {
 pub fn finding_of_link(link: &ExploreLink) -> Option<Result<FindingRun, ExploreError>> {
     let (Some(path), Some(property)) = (link.path.as_ref(), link.property()) else { return None };
     let config = link.settings.config();
-    let rebuilt = scenarios::explorable(&config.scenario)
-        .ok_or_else(|| ExploreError::UnknownScenario(config.scenario.clone()))
-        .and_then(|scenario| replay_finding(scenario, &config, path, property));
+    let rebuilt = scenario_of(&config).and_then(|scenario| replay_finding(scenario, &config, path, property));
     Some(rebuilt.map(|(trace, finding)| {
         let faults = trace.entries().iter().filter(|e| matches!(e.event, Event::FaultApplied { rule: None, .. })).count();
         let card = Card::Finding {
@@ -430,6 +428,34 @@ mod tests {
             assert!(matches!(&error, ShareError::BadExplore(why) if why.contains(&says)), "{says}: {error}");
         }
         assert!(parse_fragment(&with("max_depth", MAX_DEPTH.into())).is_ok(), "a bound at its most is taken");
+    }
+
+    #[test]
+    fn an_explorer_link_of_a_files_team_carries_the_file_and_reopens_its_counterexample() {
+        use crate::explore::job::ExploreSettings;
+        use crate::explore::{explore, Property};
+        let file = std::sync::Arc::new(crate::protocol::file::load(crate::view::protocol_file::TEMPLATE).unwrap());
+        let settings = ExploreSettings { max_faults: 1, fault_kinds: vec![FaultAction::Drop], ..ExploreSettings::default() };
+        let settings = settings.for_file(file).unwrap();
+        let report = explore(&settings.config()).unwrap();
+        let lost = report.property(Property::NoAnswerLost).unwrap().example.clone().expect("a dropped answer is lost");
+        let link = ExploreLink {
+            settings: ExploreSettings { max_faults: lost.bound, ..settings },
+            path: Some(lost.path.clone()),
+            property: Some("no_answer_lost".into()),
+            entry: None,
+        };
+        let fragment = explore_fragment(&link).unwrap();
+        let Ok(Some(SharedRun::Explore(back))) = parse_fragment(&fragment) else { panic!("the link reads back") };
+        assert_eq!(*back, link);
+        let run = finding_of_link(&back).unwrap().unwrap();
+        assert_eq!(run.trace, lost.trace, "the same run");
+        assert!(run.trace.recorded_file().is_some(), "its trace records the file");
+        // A link whose file no longer loads says why.
+        let json = serde_json::to_string(&link).unwrap().replace("name = \\\"review\\\"", "name = \\\"Review\\\"");
+        let broken = format!("explore={}", base64url(&miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9)));
+        let Err(ShareError::BadExplore(why)) = parse_fragment(&broken) else { panic!("a broken file is refused") };
+        assert!(why.contains("the protocol file does not load") && why.contains("Review"), "{why}");
     }
 
     #[test]

@@ -212,6 +212,8 @@ pub struct Preview {
     pub tools: Vec<RoleTools>,
     /// The team's roster as `config.json`, when the file has a team.
     pub config: Option<String>,
+    /// How many prompts the team's lead is given (0 without a team).
+    pub prompts: usize,
 }
 
 /// The previews of a loaded file.
@@ -229,7 +231,38 @@ pub fn preview(f: &ProtocolFile) -> Preview {
             RoleTools { role: role.name(), schemas, json }
         })
         .collect();
-    Preview { protocols, tools, config: f.team.as_ref().map(config_json) }
+    Preview { protocols, tools, config: f.team.as_ref().map(config_json), prompts: f.team.as_ref().map_or(0, |t| t.prompts.len()) }
+}
+
+/// The field a hand-written answer to a request of `kind` fills, as the
+/// request panel names it: the lesson's `reason` (shutdown) and
+/// `feedback` (plan); a file protocol's own content field of its answer
+/// (`comment` in the template), else `feedback`.
+pub fn answer_field(protocols: &crate::protocol::ProtocolSet, kind: crate::protocol::RequestKind) -> String {
+    use crate::protocol::RequestKind;
+    match kind {
+        RequestKind::Shutdown => "reason".into(),
+        RequestKind::Plan => "feedback".into(),
+        RequestKind::File(_) => protocols
+            .protocol_of(kind)
+            .and_then(|(_, p)| p.response_fields.iter().find(|f| f.content).map(|f| f.name.clone()))
+            .unwrap_or_else(|| "feedback".into()),
+    }
+}
+
+/// Why a checked file cannot be run or explored yet, in the reader's
+/// language (`None`: it can). A file with errors says how many and that
+/// the list below names them; a file that loads needs a team with a
+/// prompt.
+pub fn run_blocked(cat: &Catalog, checked: Option<&Checked>) -> Option<String> {
+    match checked {
+        None => Some(cat.t("pf-run-unchecked")),
+        Some(Checked::Refused(why)) => Some(why.clone()),
+        Some(Checked::Errors(list)) => Some(tr!(cat, "pf-run-errors", count = list.len())),
+        Some(Checked::Loaded(p)) if p.config.is_none() => Some(cat.t("pf-run-no-team")),
+        Some(Checked::Loaded(p)) if p.prompts == 0 => Some(cat.t("pf-run-no-prompt")),
+        Some(Checked::Loaded(_)) => None,
+    }
 }
 
 /// An effect as the file writes it: `exit addressee`, `open_gate plan requester`.

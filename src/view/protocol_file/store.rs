@@ -69,6 +69,21 @@ pub fn free_name(files: &[UserFile], base: &str) -> String {
     (2..).map(|n| format!("{base} ({n})")).find(|c| !files.iter().any(|f| &f.name == c)).unwrap_or_default()
 }
 
+/// A file that arrived with a run (a shared link, an imported trace),
+/// taken into `files`: the file of the same text if the list has one
+/// (nothing added), else a new file under `name`, renamed as `free_name`
+/// does when a file of that name differs — never written over it. The
+/// id of the file, and whether it was added.
+pub fn adopt(files: &mut Vec<UserFile>, name: &str, text: &str) -> (u64, bool) {
+    if let Some(same) = files.iter().find(|f| f.text == text) {
+        return (same.id, false);
+    }
+    let id = next_id(files);
+    let name = free_name(files, name);
+    files.push(UserFile { id, name, text: text.to_string() });
+    (id, true)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -93,5 +108,19 @@ mod tests {
         assert_eq!(next_id(&files), 5);
         assert_eq!(free_name(&files, "a"), "a (3)");
         assert_eq!(free_name(&files, "b"), "b");
+    }
+
+    #[test]
+    fn a_file_arriving_with_a_run_never_overwrites_one_of_the_same_name() {
+        let mut files = vec![UserFile { id: 1, name: "review".into(), text: "mine".into() }];
+        let (id, added) = adopt(&mut files, "review", "theirs");
+        assert!(added);
+        assert_eq!(id, 2);
+        assert_eq!(files[0].text, "mine", "the user's file is untouched");
+        assert_eq!((files[1].name.as_str(), files[1].text.as_str()), ("review (2)", "theirs"));
+        // The same file arriving again is the one already there.
+        assert_eq!(adopt(&mut files, "review", "theirs"), (2, false));
+        assert_eq!(adopt(&mut files, "other", "mine"), (1, false));
+        assert_eq!(files.len(), 2);
     }
 }

@@ -175,3 +175,30 @@ fn a_five_hundred_line_file_checks_in_a_bounded_time() {
     let each = started.elapsed() / 10;
     assert!(each.as_millis() < 200, "one check took {each:?}");
 }
+
+#[test]
+fn run_is_blocked_with_a_reason_until_the_file_loads_with_a_team_and_a_prompt() {
+    let cat = en();
+    assert!(run_blocked(cat, None).is_some(), "not checked yet");
+    let broken = TEMPLATE.replacen("format = 1", "format = 1\nnot valid = [", 1);
+    let why = run_blocked(cat, Some(&check(cat, &broken))).expect("errors block the run");
+    assert!(why.contains("error"), "{why}");
+    assert_eq!(run_blocked(cat, Some(&check(cat, TEMPLATE))), None, "the template runs");
+    let lesson = run_blocked(cat, Some(&check(cat, builtin::LESSON))).expect("the lesson file has no team");
+    assert!(lesson.contains("[team]"), "{lesson}");
+    for (name, text) in builtin::EXAMPLES.iter().chain(builtin::TEAMS.iter()) {
+        let checked = check(cat, text);
+        let has_team = file::load(text).is_ok_and(|f| f.team.is_some_and(|t| !t.prompts.is_empty()));
+        assert_eq!(run_blocked(cat, Some(&checked)).is_none(), has_team, "{name}");
+    }
+}
+
+#[test]
+fn a_hand_written_answer_fills_the_protocols_own_content_field() {
+    use crate::protocol::{ProtocolSet, RequestKind};
+    let set = ProtocolSet::new(std::sync::Arc::new(file::load(TEMPLATE).unwrap()));
+    let review = set.kind(crate::protocol::file::ProtocolIx(0)).expect("the template's protocol");
+    assert_eq!(answer_field(&set, review), "comment");
+    assert_eq!(answer_field(&set, RequestKind::Shutdown), "reason");
+    assert_eq!(answer_field(&ProtocolSet::lesson(), RequestKind::Plan), "feedback");
+}

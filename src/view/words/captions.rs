@@ -339,7 +339,7 @@ fn caption_of_priced(
             let read = tr!(cat, key, who_start = who_cap(cat, agent), messages = messages(cat, message_ids.len()), what = what);
             Caption::new(cat.t("cap-inbox-title"), gap(&[&read, &next]))
         }
-        Event::RequestCreated { request_id, request_kind, requester, addressee, plan, .. } => match request_kind {
+        Event::RequestCreated { request_id, request_kind, requester, addressee, plan, fields } => match request_kind {
             RequestKind::Shutdown => Caption::new(
                 cat.t("cap-shutdown-requested-title"),
                 tr!(
@@ -363,21 +363,32 @@ fn caption_of_priced(
             ),
             // A file protocol's words are its author's: its own name, and
             // the tracker's move.
-            RequestKind::File(_) => Caption::new(
-                format!("{request_kind} {request_id}"),
-                format!(
-                    "{} → {}: {}",
-                    requester.as_str(),
-                    addressee.as_str(),
-                    tr!(cat, "cap-moved", from = "·", to = RequestStatus::Pending.to_string())
-                ),
-            ),
+            // A file protocol's words are its author's: its own name, and
+            // the request's fields as written, quoted; the sentence around
+            // them is a generic template.
+            RequestKind::File(_) => {
+                let fields = fields.iter().map(|(k, v)| quoted_field(cat, k, &v.to_string())).collect::<Vec<_>>();
+                let text = tr!(
+                    cat,
+                    "cap-file-request-text",
+                    requester_start = who_cap(cat, requester),
+                    addressee = who(cat, addressee),
+                    protocol = request_kind.to_string(),
+                    id = request_id.to_string(),
+                    status = RequestStatus::Pending.to_string()
+                );
+                let fields: Vec<&str> = fields.iter().map(String::as_str).collect();
+                Caption::new(format!("{request_kind} {request_id}"), gap_all(cat, &[&[text.as_str()], fields.as_slice()].concat()))
+            }
         },
         Event::RequestExpired { request_id, request_kind } => Caption::new(
             format!("{request_kind} {request_id}"),
-            format!(
-                "{} (expired)",
-                tr!(cat, "cap-moved", from = RequestStatus::Pending.to_string(), to = RequestStatus::Rejected.to_string())
+            tr!(
+                cat,
+                "cap-file-expired-text",
+                protocol = request_kind.to_string(),
+                id = request_id.to_string(),
+                moved = tr!(cat, "cap-moved", from = RequestStatus::Pending.to_string(), to = RequestStatus::Rejected.to_string())
             ),
         ),
         Event::RequestTransitioned { request_id, request_kind, by, from, to } => {
@@ -391,7 +402,15 @@ fn caption_of_priced(
             let by_start = who_cap(cat, by);
             if let RequestKind::File(_) = request_kind {
                 let stale = if stale { tr!(cat, "cap-stale-transition", id = id.clone(), whose = whose(cat, by)) } else { String::new() };
-                return Caption::new(format!("{request_kind} {id}"), gap(&[&format!("{by_start}: {moved}"), &words, &stale]));
+                let text = tr!(
+                    cat,
+                    "cap-file-answered-text",
+                    by_start = by_start,
+                    protocol = request_kind.to_string(),
+                    id = id.clone(),
+                    moved = moved
+                );
+                return Caption::new(format!("{request_kind} {id}"), gap(&[&text, &words, &stale]));
             }
             let (title, text) = match (request_kind, to, &requester) {
                 (RequestKind::Shutdown, RequestStatus::Approved, _) => (
@@ -663,6 +682,10 @@ mod tests {
 
     fn at(trace: &Trace, i: usize) -> Caption {
         caption(Catalog::en(), trace, Some(i + 1))
+    }
+
+    fn at_in(cat: &Catalog, trace: &Trace, i: usize) -> Caption {
+        caption(cat, trace, Some(i + 1))
     }
 
     /// alice is spawned, asked to shut down, reads the request and approves.
@@ -1016,6 +1039,64 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_file_protocols_events_are_told_by_generic_templates_in_every_language_with_the_authors_words_quoted() {
+        use crate::explore::file_team::file_team_run;
+        use crate::model::sleep::NoSleep;
+        use crate::protocol::file::{self, builtin};
+        use crate::runtime::executor::LocalExecutor;
+        use crate::runtime::{Host, Runtime, RuntimeConfig};
+        use crate::view::i18n::Locale;
+        use std::rc::Rc;
+        use std::sync::Arc;
+        let (mut created, mut expired) = (0, 0);
+        for (name, text) in builtin::EXAMPLES {
+            // An example the loader refuses (a protocol nobody can answer) has no run.
+            let Ok(f) = file::load(text).map(Arc::new) else { continue };
+            let Ok(run) = file_team_run(Arc::clone(&f), 2026) else { continue };
+            let ex = LocalExecutor::new();
+            let host = Host { spawner: Rc::new(ex.clone()), clock: None, sleeper: Rc::new(NoSleep) };
+            let config = RuntimeConfig {
+                seed: 2026,
+                faults: run.faults.clone(),
+                rules: run.rules,
+                protocols: Some(Arc::clone(&f)),
+                ..RuntimeConfig::default()
+            };
+            let rt = Runtime::new(config, Rc::new(run.model.clone()), host);
+            for prompt in &run.prompts {
+                rt.submit_prompt(prompt).unwrap();
+                ex.run_until_stalled();
+            }
+            let trace = rt.trace();
+            for (i, e) in trace.entries().iter().enumerate() {
+                let en = at(&trace, i);
+                if let Event::RequestCreated { request_id, request_kind: request_kind @ RequestKind::File(_), fields, .. } = &e.event {
+                    created += 1;
+                    // Its expiry, as a deadline would record it.
+                    let mut late = Trace::new("d", 0);
+                    late.append(Millis(0), Event::RequestExpired { request_id: request_id.clone(), request_kind: *request_kind }).unwrap();
+                    for l in Locale::ALL {
+                        let c = at_in(Catalog::get(l), &late, 0);
+                        assert!(!leftovers(&c) && c.text.contains(request_id.as_str()), "{name} {}: {c:?}", l.tag());
+                        assert!(!c.text.contains("(expired)") || l == Locale::En, "{name} {}: {c:?}", l.tag());
+                    }
+                    expired += 1;
+                    assert!(at(&late, 0).text.starts_with("Nobody answered"), "{name}: {:?}", at(&late, 0));
+                    assert!(en.text.contains("protocol: request"), "{name}: {en:?}");
+                    for (_, v) in fields.iter() {
+                        assert!(en.text.contains(&format!("“{v}")), "{name}: the author's words quoted: {en:?}");
+                    }
+                }
+                for l in Locale::ALL {
+                    let c = at_in(Catalog::get(l), &trace, i);
+                    assert!(!leftovers(&c), "{name} {}: {c:?}", l.tag());
+                }
+            }
+        }
+        assert!(created > 0 && expired == created, "the examples create file requests ({created})");
     }
 
     #[test]

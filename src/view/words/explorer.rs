@@ -48,7 +48,12 @@ pub fn reported(p: Property) -> &'static [u32] {
 /// `always`, `sometimes` or `eventually`: part of the property's written
 /// form (`always no_answer_lost`), the same in every language.
 pub fn quantifier(p: Property) -> &'static str {
-    match p.quantifier() {
+    quantifier_word(p.quantifier())
+}
+
+/// A quantifier's written form, the same in every language.
+pub fn quantifier_word(q: Quantifier) -> &'static str {
+    match q {
         Quantifier::Always => "always",
         Quantifier::Sometimes => "sometimes",
         Quantifier::Eventually => "eventually",
@@ -125,6 +130,16 @@ pub fn gallery_caption(cat: &Catalog, e: &Entry) -> String {
     or_own(cat, &format!("gallery-{}-caption", e.id), e.caption)
 }
 
+/// A protocol file's gallery entry's title (`gallery-file-<id>-title`), else its own.
+pub fn file_gallery_title(cat: &Catalog, e: &gallery::FileEntry) -> String {
+    or_own(cat, &format!("gallery-file-{}-title", e.id), e.title)
+}
+
+/// A protocol file's gallery entry's caption (`gallery-file-<id>-caption`), else its own.
+pub fn file_gallery_caption(cat: &Catalog, e: &gallery::FileEntry) -> String {
+    or_own(cat, &format!("gallery-file-{}-caption", e.id), e.caption)
+}
+
 /// A protective rule's description (`rule-<name>-description`), else its own.
 pub fn rule_description(cat: &Catalog, r: Rule) -> String {
     or_own(cat, &format!("rule-{}-description", r.name()), r.description())
@@ -145,6 +160,7 @@ pub fn job_error(cat: &Catalog, e: &ExploreJobError) -> String {
             tr!(cat, "explore-err-too-large", bound = bound_name(cat, bound), count = value.to_string().as_str(), max = *max)
         }
         ExploreJobError::BadMessage(why) => tr!(cat, "explore-err-bad-message", error = why.as_str()),
+        ExploreJobError::File(why) => tr!(cat, "explore-err-file", error = why.as_str()),
     }
 }
 
@@ -181,6 +197,20 @@ pub enum Card {
     Prevented {
         /// The gallery entry.
         entry: &'static str,
+    },
+    /// An example of a protocol file's own property: its name as the file
+    /// writes it, and what the monitor saw, in its words.
+    FileFinding {
+        /// The property's name in the file.
+        name: String,
+        /// `always`, `eventually` or `sometimes`.
+        quantifier: Quantifier,
+        /// What happened (the monitor's sentence).
+        detail: String,
+        /// Faults in the run.
+        faults: usize,
+        /// Choices in the run.
+        choices: usize,
     },
     /// The run on screen recovered as the explorer's path.
     OnScreen {
@@ -222,6 +252,13 @@ impl Card {
                 ),
                 None => (entry.to_string(), String::new()),
             },
+            Card::FileFinding { name, quantifier: q, detail, faults: f, choices } => {
+                let key = if *q == Quantifier::Sometimes { "explore-file-shown-title" } else { "explore-file-broken-title" };
+                (
+                    tr!(cat, key, property = format!("{} {name}", quantifier_word(*q))),
+                    tr!(cat, "explore-file-finding-text", detail = detail.as_str(), faults = faults(cat, *f), count = *choices),
+                )
+            }
             Card::OnScreen { choices } => (tr!(cat, "explore-on-screen-title", count = *choices), cat.t("explore-on-screen-text")),
             Card::ForkSide { branch, at, choice: c } => {
                 let side = if *branch { cat.t("fork-side-branch") } else { cat.t("fork-side-original") };
@@ -292,6 +329,15 @@ mod tests {
             keys.push(format!("gallery-{}-title", e.id));
             keys.push(format!("gallery-{}-caption", e.id));
         }
+        for e in gallery::FILE_GALLERY {
+            keys.push(format!("gallery-file-{}-title", e.id));
+            keys.push(format!("gallery-file-{}-caption", e.id));
+            assert_eq!(file_gallery_caption(Catalog::en(), e), e.caption, "{}: the English caption is the entry's own", e.id);
+        }
+        keys.extend(
+            ["gallery-files-title", "gallery-files-intro", "gallery-file-breaks", "gallery-file-holds", "gallery-file-show"]
+                .map(String::from),
+        );
         keys.extend(Rule::ALL.iter().map(|r| format!("rule-{}-description", r.name())));
         for l in Locale::ALL {
             let cat = Catalog::get(l);
@@ -314,6 +360,7 @@ mod tests {
             ExploreJobError::TooLarge { bound: "the off-script decisions bound", value: 11, max: 10 },
             ExploreJobError::TooLarge { bound: "the number of random runs", value: 2_001, max: 2_000 },
             ExploreJobError::BadMessage("eof".into()),
+            ExploreJobError::File("the protocol file has no [team] to run".into()),
         ];
         for e in all {
             assert_eq!(job_error(Catalog::en(), &e), e.to_string());

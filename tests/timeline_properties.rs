@@ -41,3 +41,24 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+
+    #[test]
+    fn the_spend_and_split_at_any_cursor_from_kept_folds_equal_the_fold_from_zero(
+        scenario in 0..scenarios::ALL.len(),
+        seed in any::<u64>(),
+        kind in 0u8..5,
+        probability in 0.1f64..1.0,
+    ) {
+        use team_protocols::view::cost::{protocol_split, spend_at};
+        use team_protocols::view::derived::RunViews;
+        let (_, trace) = common::run_scenario(scenarios::ALL[scenario], seed, fault(kind, probability));
+        let views = RunViews::of(&trace);
+        for cursor in (0..=trace.len()).map(Some).chain([None]) {
+            prop_assert_eq!(views.spend_at(trace.entries(), cursor), spend_at(&trace, cursor), "cursor {:?}", cursor);
+            prop_assert_eq!(views.split_at(trace.entries(), cursor), protocol_split(&trace, cursor), "cursor {:?}", cursor);
+        }
+    }
+}

@@ -8,8 +8,10 @@
 //! clock: callers pass time in.
 
 mod asks;
+mod undo;
 
 pub use asks::ClosedGates;
+pub use undo::StepBack;
 
 use super::bus::{Bus, BusError, Envelope, Held, MessageId};
 use super::faults::{self, FaultAction, FaultPlan};

@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 
 use crate::protocol::checker::Checker;
-use crate::protocol::timeline::{Timeline, DEFAULT_KEYFRAME_EVERY};
+use crate::protocol::timeline::{Timeline, Walker, DEFAULT_KEYFRAME_EVERY};
 use crate::protocol::{AgentName, Event, ReplayError, TeamState, Trace, TraceEntry, Violation};
 use crate::view::cost::{ProtocolSplit, RunSpend, SpendFold};
 
@@ -81,6 +81,21 @@ pub struct RunViews {
     spend_tip: SpendFold,
     model_errors: usize,
     broken: Option<ReplayError>,
+    /// The state at the cursor last asked for, moved one event at a time.
+    walker: WalkerCell,
+}
+
+/// The timeline's walker, kept behind a lock so that `RunViews::state_at`
+/// reads like the pure function it is (the walker is a cache: any state
+/// it gives equals the keyframes' and the replay's). A clone starts with
+/// its own, empty.
+#[derive(Debug, Default)]
+struct WalkerCell(std::sync::Mutex<Walker>);
+
+impl Clone for WalkerCell {
+    fn clone(&self) -> Self {
+        WalkerCell::default()
+    }
 }
 
 impl RunViews {
@@ -95,6 +110,7 @@ impl RunViews {
             spend_tip: SpendFold::default(),
             model_errors: 0,
             broken: None,
+            walker: WalkerCell::default(),
         }
     }
 
@@ -143,12 +159,19 @@ impl RunViews {
     }
 
     /// The protocol state after the first `cursor` events (`None`: all), or
-    /// why the trace cannot be replayed that far.
+    /// why the trace cannot be replayed that far. A cursor one event (or a
+    /// few) from the one asked for last costs those events, not a replay
+    /// from a keyframe.
     pub fn state_at(&self, entries: &[TraceEntry], cursor: Option<usize>) -> Result<TeamState, ReplayError> {
         let shown = cursor.unwrap_or(usize::MAX).min(self.len());
         match &self.broken {
             Some(e) if (e.seq as usize) < shown => Err(e.clone()),
-            _ => Ok(self.timeline.state_at(entries, Some(shown))),
+            // A step from the cursor asked for last applies or takes back
+            // the events in between (`Timeline::walk`).
+            _ => Ok(match self.walker.0.lock() {
+                Ok(mut walker) => self.timeline.walk(&mut walker, entries, Some(shown)),
+                Err(_) => self.timeline.state_at(entries, Some(shown)),
+            }),
         }
     }
 

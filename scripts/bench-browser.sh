@@ -9,7 +9,12 @@
 # and records a Chromium trace to add up the main thread's work per frame
 # while the workers search (p50, p95 and max per frame, the longest task);
 # BENCH_TRACE=/path/trace.json keeps that trace. BENCH_ONLY=typing measures
-# typing into the Protocols view's editor (see below).
+# typing into the Protocols view's editor (see below). BENCH_ONLY=steps
+# measures only the diagram, panels and scale rows (first draw, Back/Next,
+# one part mounted at a time, the scale scenario per frame), without
+# building the app's bundle; BENCH_STEPS_DIST=dir builds the benchmark page
+# there (kept, for a profile) instead of a temporary directory.
+# BENCH_PORT picks the loopback port of the benchmark page (8097).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -32,8 +37,9 @@ if [ "${BENCH_ONLY:-}" = typing ]; then
   exit 0
 fi
 
-trunk build --release --dist "$work/bench" bench.html >/dev/null
-if [ "${BENCH_ONLY:-}" != explore ]; then
+bench_dist=${BENCH_STEPS_DIST:-$work/bench}
+trunk build --release --dist "$bench_dist" bench.html >/dev/null
+if [ "${BENCH_ONLY:-}" != explore ] && [ "${BENCH_ONLY:-}" != steps ]; then
   trunk build --release --dist "$work/app" index.html >/dev/null
   echo "== release bundle of the app (index.html)"
   for f in "$work"/app/*.wasm "$work"/app/*.js; do
@@ -41,7 +47,7 @@ if [ "${BENCH_ONLY:-}" != explore ]; then
   done
 fi
 
-(cd "$work/bench" && exec python3 -m http.server 8097 --bind 127.0.0.1 >/dev/null 2>&1) &
+(cd "$bench_dist" && exec python3 -m http.server "${BENCH_PORT:-8097}" --bind 127.0.0.1 >/dev/null 2>&1) &
 server=$!
 sleep 1
 
@@ -61,6 +67,7 @@ const browser = await chromium.launch({
 });
 const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
 const onlyExplore = process.env.BENCH_ONLY === 'explore';
+const onlySteps = process.env.BENCH_ONLY === 'steps';
 // A Chromium trace of the page, to add up the main thread's work per frame
 // while the Explore panel's workers search (only for the explorer run: the
 // whole benchmark would make the trace too large).
@@ -69,7 +76,7 @@ if (onlyExplore) {
     categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-devtools.timeline.frame', 'blink.user_timing', 'toplevel'],
   });
 }
-await page.goto('http://127.0.0.1:8097/index.html' + (onlyExplore ? '#explore' : ''));
+await page.goto(`http://127.0.0.1:${process.env.BENCH_PORT || 8097}/index.html` + (onlyExplore ? '#explore' : onlySteps ? '#steps' : ''));
 await page.waitForFunction(() => document.title === 'bench done', null, { timeout: 540000 });
 console.log(await page.textContent('#results'));
 if (onlyExplore) {

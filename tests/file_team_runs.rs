@@ -224,3 +224,23 @@ fn dropped(world: &World, msg_type: &str) -> bool {
         _ => false,
     })
 }
+
+/// Next and Back walk a file's team one event at a time (`Timeline::walk`,
+/// over the undo each event keeps): forward through each example's run and
+/// back to its start, every state equals the replay of the prefix under
+/// the file — its own protocols' effects, gates and expiries included.
+#[test]
+fn stepping_a_files_team_forward_and_back_gives_the_replayed_states() {
+    use team_protocols::protocol::timeline::{Timeline, Walker};
+    for id in ["task-claim", "review-gate", "deadline-retry", "status-report"] {
+        let world = team_run(id, 7);
+        let trace = world.team().trace();
+        let mut timeline = Timeline::of_header(trace, 8);
+        timeline.extend(trace.entries()).expect("the run's trace replays");
+        let mut walker = Walker::default();
+        for cursor in (0..=trace.len()).chain((0..trace.len()).rev()) {
+            let replayed = Team::replay(&trace.prefix(cursor)).expect("a prefix replays");
+            assert_eq!(&timeline.walk(&mut walker, trace.entries(), Some(cursor)), replayed.state(), "{id}: cursor {cursor}");
+        }
+    }
+}

@@ -425,6 +425,35 @@ fn a_respawned_teammate_gets_a_new_lifeline_head_at_each_respawn_row() {
     assert_eq!(l.diagram(Some(third as usize + 1), None).columns[1].restarts.len(), 2);
 }
 
+#[test]
+fn a_lifeline_is_drawn_by_incarnation_and_a_window_keeps_only_those_on_screen() {
+    use team_protocols::view::diagram::geometry::{lifeline, lifeline_parts};
+    use team_protocols::view::i18n::Catalog;
+    let (trace, [second, shutdown, third]) = respawned();
+    let l = Layout::of(&trace);
+    let d = l.diagram(None, None);
+    let alice = &d.columns[1];
+    let cat = Catalog::en();
+    // Whole, the parts are the column's lifeline, in order.
+    let parts = lifeline_parts(cat, alice, d.height, None);
+    assert_eq!(parts.iter().map(|(i, _)| *i).collect::<Vec<_>>(), [0, 1, 2], "one part per incarnation");
+    let joined: Vec<_> = parts.iter().flat_map(|(_, it)| it.shapes.clone()).collect();
+    assert_eq!(joined, lifeline(cat, alice, d.height).shapes);
+    // A window at the bottom, below the third head: the third run only.
+    let y = |seq: u64| l.y_of(seq);
+    let at = d.height - 1.0;
+    assert!(at > y(third) + 34.0 + ROW_HEIGHT);
+    let shown: Vec<usize> = lifeline_parts(cat, alice, d.height, Some((at, at + 10.0))).into_iter().map(|(i, _)| i).collect();
+    assert_eq!(shown, [2]);
+    // A window over the second run's ×: the second run, not the third
+    // (its head is below), drawn as when whole.
+    let over = lifeline_parts(cat, alice, d.height, Some((y(shutdown) - 2.0, y(shutdown) + 2.0)));
+    assert!(over.iter().any(|(i, _)| *i == 1) && !over.iter().any(|(i, _)| *i == 2), "second at {}: {over:?}", y(second));
+    for (i, it) in &over {
+        assert_eq!(it, &parts[*i].1, "a part on screen is drawn as in the whole lifeline");
+    }
+}
+
 /// The gallery's respawn case: the restarted alice's head is drawn at the
 /// row where the lead spawns her again, in the page and in the SVG export.
 #[test]

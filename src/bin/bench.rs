@@ -313,14 +313,35 @@ mod page {
     /// Runs every measurement and writes the results into the page.
     pub(crate) async fn run() {
         let out = document().get_element_by_id("results").expect("#results");
-        // `bench.html#explore`: only the explorer's measurements.
-        let only_explore = window().location().hash().is_ok_and(|h| h == "#explore");
+        // `bench.html#explore`: only the explorer's measurements;
+        // `bench.html#steps`: only the diagram, panels and scale ones;
+        // `bench.html#steps-100k`: only the steps at 100k events (the page
+        // to take a CPU profile of); `#steps-100k-diagram` and
+        // `#steps-100k-panels`: one part of them.
+        let hash = window().location().hash().unwrap_or_default();
         let mut lines = Vec::new();
-        if !only_explore {
-            diagram_and_scale(&out, &mut lines).await;
+        if let Some(part) = hash.strip_prefix("#steps-100k") {
+            steps_100k(&out, &mut lines, part).await;
+        } else {
+            if hash != "#explore" {
+                diagram_and_scale(&out, &mut lines).await;
+            }
+            if hash != "#steps" {
+                explorer(&out, &mut lines).await;
+            }
         }
-        explorer(&out, &mut lines).await;
         document().set_title("bench done");
+    }
+
+    /// Back and Next at 100k events: the diagram and the panels, then
+    /// each alone.
+    async fn steps_100k(out: &web_sys::Element, lines: &mut Vec<String>, part: &str) {
+        let all = [("both", Parts::Both), ("diagram only", Parts::Diagram), ("panels only", Parts::Panels)];
+        for (name, parts) in all.into_iter().filter(|(name, _)| part.is_empty() || name.contains(part.trim_start_matches('-'))) {
+            let (first, back, next, _, _) = measure(100_000, parts).await;
+            lines.push(format!("{name:>13}  first draw {first:.1} ms  median back {back:.2} ms  median next {next:.2} ms"));
+            out.set_text_content(Some(&lines.join("\n")));
+        }
     }
 
     /// The diagram, panels and scale measurements.
@@ -338,11 +359,13 @@ mod page {
             out.set_text_content(Some(&lines.join("\n")));
         }
         lines.push(String::new());
-        lines.push("10k events, one part mounted at a time:".to_string());
-        for (name, parts) in [("diagram only", Parts::Diagram), ("panels only", Parts::Panels)] {
-            let (first, back, next, _, _) = measure(10_000, parts).await;
-            lines.push(format!("{name:>13}  first draw {first:.1} ms  median back {back:.2} ms  median next {next:.2} ms"));
-            out.set_text_content(Some(&lines.join("\n")));
+        for n in [10_000, 100_000] {
+            lines.push(format!("{}k events, one part mounted at a time:", n / 1000));
+            for (name, parts) in [("diagram only", Parts::Diagram), ("panels only", Parts::Panels)] {
+                let (first, back, next, _, _) = measure(n, parts).await;
+                lines.push(format!("{name:>13}  first draw {first:.1} ms  median back {back:.2} ms  median next {next:.2} ms"));
+                out.set_text_content(Some(&lines.join("\n")));
+            }
         }
         let (trace, run_ms) = scale_run().await;
         lines.push(String::new());

@@ -12,9 +12,11 @@
 mod asks;
 mod error;
 mod fault_injection;
+mod undo;
 
 pub use asks::ClosedGates;
 pub use error::{ReplayError, TeamError};
+pub use undo::StepBack;
 
 use error::inconsistent;
 

@@ -5,11 +5,19 @@
 //! at most `every - 1` events. Extended in place as a live run's events
 //! arrive, so its cost per event is one `apply` (and one clone per keyframe).
 //!
+//! A `Walker` keeps the state at one cursor for a view that moves it
+//! mostly one event at a time (Back, Next, a live run's new events): a
+//! step forward applies one event, a step back takes one back
+//! (`TeamState::step_back`), so a step costs what its event touched; a
+//! jump starts again from the nearest keyframe.
+//!
 //! Owns keyframing only: the rules are `TeamState::apply`'s, the events are
 //! the trace's. It must not change a trace, and holds no clock.
 
+use std::collections::VecDeque;
+
 use super::rules::Rules;
-use super::team::{ReplayError, TeamState};
+use super::team::{ReplayError, StepBack, TeamState};
 use super::trace::{Trace, TraceEntry, TraceError};
 
 /// Keyframes every this many events unless told otherwise: small enough
@@ -113,6 +121,79 @@ impl Timeline {
             }
         }
         state
+    }
+}
+
+/// The state at one cursor of a timeline, moved by `Timeline::walk`: the
+/// state, and what taking back each event since `base` needs (at most
+/// `2 * every` of them: older ones are forgotten, and a step back past them
+/// starts again from a keyframe).
+#[derive(Debug, Default)]
+pub struct Walker {
+    at: usize,
+    base: usize,
+    state: Option<TeamState>,
+    saved: VecDeque<StepBack>,
+}
+
+impl Walker {
+    /// Forgets where it was: the next walk starts from a keyframe.
+    pub fn reset(&mut self) {
+        *self = Walker::default();
+    }
+}
+
+impl Timeline {
+    /// The state after the first `cursor` events (all of them for `None`),
+    /// as `state_at` gives it, moving `walker` there: forward by applying
+    /// the events in between, back by taking them back, each when fewer
+    /// than `every` away; otherwise from the nearest keyframe. `entries` is
+    /// the trace this timeline was built from. Returns a clone of the
+    /// walker's state (persistent maps: about the size of the roster).
+    pub fn walk(&self, walker: &mut Walker, entries: &[TraceEntry], cursor: Option<usize>) -> TeamState {
+        let target = cursor.unwrap_or(usize::MAX).min(self.len).min(entries.len());
+        let at = walker.at;
+        let near = walker.state.is_some() && target.abs_diff(at) < self.every;
+        if near && target < at && target >= walker.base {
+            if let Some(state) = walker.state.as_mut() {
+                let mut whole = true;
+                for entry in entries[target..at].iter().rev() {
+                    // One saved step per event since `base`.
+                    let Some(saved) = walker.saved.pop_back() else {
+                        whole = false;
+                        break;
+                    };
+                    state.step_back(entry, saved);
+                }
+                if whole {
+                    walker.at = target;
+                    return state.clone();
+                }
+            }
+            walker.reset();
+        }
+        if walker.state.is_none() || !(near && target >= at) {
+            let frame = (target / self.every).min(self.frames.len() - 1);
+            let base = frame * self.every;
+            *walker = Walker { at: base, base, state: Some(self.frames[frame].clone()), saved: VecDeque::new() };
+        }
+        let Some(state) = walker.state.as_mut() else { return self.state_at(entries, Some(target)) };
+        for entry in &entries[walker.at..target] {
+            // Every event up to `len` was applied once already, in this order.
+            match state.apply_undoable(entry) {
+                Ok(saved) => walker.saved.push_back(saved),
+                Err(_) => {
+                    walker.reset();
+                    return self.state_at(entries, Some(target));
+                }
+            }
+            walker.at += 1;
+            if walker.saved.len() > 2 * self.every {
+                walker.saved.pop_front();
+                walker.base += 1;
+            }
+        }
+        state.clone()
     }
 }
 

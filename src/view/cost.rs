@@ -88,14 +88,7 @@ pub struct RunSpend {
 
 /// Sums the first `cursor` events of `trace` (all of them when `None`).
 pub fn spend_at(trace: &Trace, cursor: Option<usize>) -> RunSpend {
-    let mut out = RunSpend::default();
-    for entry in &trace.entries()[..cursor.unwrap_or(usize::MAX).min(trace.len())] {
-        if let (Event::ModelReplied { agent, .. }, Some(spend)) = (&entry.event, Spend::of_event(&entry.event)) {
-            out.agents.entry(agent.clone()).or_default().add(&spend);
-            out.run.add(&spend);
-        }
-    }
-    out
+    fold_at(trace, cursor).spend().clone()
 }
 
 /// The tools of the request/response protocols: a call that asks only for
@@ -117,35 +110,52 @@ pub struct ProtocolSplit {
 /// tool it asked for (the agent's `ToolCalled` events up to its next model
 /// call) is one of `PROTOCOL_TOOLS`.
 pub fn protocol_split(trace: &Trace, cursor: Option<usize>) -> BTreeMap<AgentName, ProtocolSplit> {
-    // Per agent, its last reply's spend and what its tools were so far:
-    // (spend, asked for a protocol tool, asked for another tool).
-    let mut open: BTreeMap<AgentName, (Spend, bool, bool)> = BTreeMap::new();
-    let mut out: BTreeMap<AgentName, ProtocolSplit> = BTreeMap::new();
-    let close = |out: &mut BTreeMap<AgentName, ProtocolSplit>, agent: AgentName, (spend, protocol, other): (Spend, bool, bool)| {
-        let split = out.entry(agent).or_default();
-        if protocol && !other {
-            split.protocol.add(&spend);
-        } else {
-            split.work.add(&spend);
-        }
-    };
+    fold_at(trace, cursor).split()
+}
+
+/// The fold of the first `cursor` events of `trace`, from event 0.
+fn fold_at(trace: &Trace, cursor: Option<usize>) -> SpendFold {
+    let mut fold = SpendFold::default();
     for entry in &trace.entries()[..cursor.unwrap_or(usize::MAX).min(trace.len())] {
-        match &entry.event {
+        fold.push(&entry.event);
+    }
+    fold
+}
+
+/// The spend and the protocol split folded over a run's events one at a
+/// time, so the page can keep one every so many events (`view::derived`)
+/// and read any cursor from the nearest one before it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SpendFold {
+    spend: RunSpend,
+    /// Per agent, its last reply's spend and what its tools were so far:
+    /// (spend, asked for a protocol tool, asked for another tool).
+    open: BTreeMap<AgentName, (Spend, bool, bool)>,
+    /// Per agent, the replies closed so far, split.
+    closed: BTreeMap<AgentName, ProtocolSplit>,
+}
+
+impl SpendFold {
+    /// Takes in the next event.
+    pub fn push(&mut self, event: &Event) {
+        match event {
             Event::ModelCalled { agent } => {
-                if let Some(done) = open.remove(agent) {
-                    close(&mut out, agent.clone(), done);
+                if let Some(done) = self.open.remove(agent) {
+                    close(&mut self.closed, agent.clone(), done);
                 }
             }
             Event::ModelReplied { agent, .. } => {
-                if let Some(done) = open.remove(agent) {
-                    close(&mut out, agent.clone(), done);
+                if let Some(done) = self.open.remove(agent) {
+                    close(&mut self.closed, agent.clone(), done);
                 }
-                if let Some(spend) = Spend::of_event(&entry.event) {
-                    open.insert(agent.clone(), (spend, false, false));
+                if let Some(spend) = Spend::of_event(event) {
+                    self.spend.agents.entry(agent.clone()).or_default().add(&spend);
+                    self.spend.run.add(&spend);
+                    self.open.insert(agent.clone(), (spend, false, false));
                 }
             }
             Event::ToolCalled { agent, tool, .. } => {
-                if let Some((_, protocol, other)) = open.get_mut(agent) {
+                if let Some((_, protocol, other)) = self.open.get_mut(agent) {
                     if PROTOCOL_TOOLS.contains(&tool.as_str()) {
                         *protocol = true;
                     } else {
@@ -156,10 +166,33 @@ pub fn protocol_split(trace: &Trace, cursor: Option<usize>) -> BTreeMap<AgentNam
             _ => {}
         }
     }
-    for (agent, done) in open {
-        close(&mut out, agent, done);
+
+    /// Each agent's spend and the run's, so far.
+    pub fn spend(&self) -> &RunSpend {
+        &self.spend
     }
-    out
+
+    /// Each agent's calls so far, split between protocol and work (a reply
+    /// whose next call has not come yet counts with the tools it asked for
+    /// so far).
+    pub fn split(&self) -> BTreeMap<AgentName, ProtocolSplit> {
+        let mut out = self.closed.clone();
+        for (agent, done) in &self.open {
+            close(&mut out, agent.clone(), *done);
+        }
+        out
+    }
+}
+
+/// Adds one agent's reply to its split: protocol when it asked for a
+/// protocol tool and nothing else.
+fn close(out: &mut BTreeMap<AgentName, ProtocolSplit>, agent: AgentName, (spend, protocol, other): (Spend, bool, bool)) {
+    let split = out.entry(agent).or_default();
+    if protocol && !other {
+        split.protocol.add(&spend);
+    } else {
+        split.work.add(&spend);
+    }
 }
 
 /// The model id a run's snapshot ran on, for its price: the one typed in

@@ -10,8 +10,9 @@
 use std::collections::BTreeMap;
 
 use crate::protocol::checker::Checker;
-use crate::protocol::timeline::{Timeline, DEFAULT_KEYFRAME_EVERY};
-use crate::protocol::{Event, ReplayError, TeamState, Trace, TraceEntry, Violation};
+use crate::protocol::timeline::{Timeline, Walker, DEFAULT_KEYFRAME_EVERY};
+use crate::protocol::{AgentName, Event, ReplayError, TeamState, Trace, TraceEntry, Violation};
+use crate::view::cost::{ProtocolSplit, RunSpend, SpendFold};
 
 use crate::view::diagram::layout::{Diagram, Layout};
 use crate::view::diagram::message_table::{self, MessageRow};
@@ -74,8 +75,27 @@ pub struct RunViews {
     checker: Checker,
     layout: Layout,
     workspace: WorkspaceHistory,
+    /// What the run cost, folded: `spends[i]` after the first
+    /// `i * DEFAULT_KEYFRAME_EVERY` events, `spend_tip` after all.
+    spends: Vec<SpendFold>,
+    spend_tip: SpendFold,
     model_errors: usize,
     broken: Option<ReplayError>,
+    /// The state at the cursor last asked for, moved one event at a time.
+    walker: WalkerCell,
+}
+
+/// The timeline's walker, kept behind a lock so that `RunViews::state_at`
+/// reads like the pure function it is (the walker is a cache: any state
+/// it gives equals the keyframes' and the replay's). A clone starts with
+/// its own, empty.
+#[derive(Debug, Default)]
+struct WalkerCell(std::sync::Mutex<Walker>);
+
+impl Clone for WalkerCell {
+    fn clone(&self) -> Self {
+        WalkerCell::default()
+    }
 }
 
 impl RunViews {
@@ -86,8 +106,11 @@ impl RunViews {
             checker: Checker::new(),
             layout: Layout::new(),
             workspace: WorkspaceHistory::default(),
+            spends: vec![SpendFold::default()],
+            spend_tip: SpendFold::default(),
             model_errors: 0,
             broken: None,
+            walker: WalkerCell::default(),
         }
     }
 
@@ -125,6 +148,10 @@ impl RunViews {
             self.checker.observe(entry);
             self.layout.push(entry);
             self.workspace.push(entry);
+            self.spend_tip.push(&entry.event);
+            if (entry.seq as usize + 1).is_multiple_of(DEFAULT_KEYFRAME_EVERY) {
+                self.spends.push(self.spend_tip.clone());
+            }
             if matches!(entry.event, Event::ModelFailed { .. }) {
                 self.model_errors += 1;
             }
@@ -132,12 +159,19 @@ impl RunViews {
     }
 
     /// The protocol state after the first `cursor` events (`None`: all), or
-    /// why the trace cannot be replayed that far.
+    /// why the trace cannot be replayed that far. A cursor one event (or a
+    /// few) from the one asked for last costs those events, not a replay
+    /// from a keyframe.
     pub fn state_at(&self, entries: &[TraceEntry], cursor: Option<usize>) -> Result<TeamState, ReplayError> {
         let shown = cursor.unwrap_or(usize::MAX).min(self.len());
         match &self.broken {
             Some(e) if (e.seq as usize) < shown => Err(e.clone()),
-            _ => Ok(self.timeline.state_at(entries, Some(shown))),
+            // A step from the cursor asked for last applies or takes back
+            // the events in between (`Timeline::walk`).
+            _ => Ok(match self.walker.0.lock() {
+                Ok(mut walker) => self.timeline.walk(&mut walker, entries, Some(shown)),
+                Err(_) => self.timeline.state_at(entries, Some(shown)),
+            }),
         }
     }
 
@@ -174,6 +208,34 @@ impl RunViews {
     /// diagram's, by the layout).
     pub fn messages_at(&self, entries: &[TraceEntry], cursor: Option<usize>, limit: usize) -> Shown<MessageRow> {
         message_table::rows_at(self.layout.fates(), entries, cursor.unwrap_or(usize::MAX), limit)
+    }
+
+    /// The spend fold after the first `cursor` events (`None`: all) of
+    /// `entries` (the run's trace): the nearest fold kept before it plus
+    /// fewer than `DEFAULT_KEYFRAME_EVERY` events.
+    fn spend_fold_at(&self, entries: &[TraceEntry], cursor: Option<usize>) -> std::borrow::Cow<'_, SpendFold> {
+        let shown = cursor.unwrap_or(usize::MAX).min(self.len()).min(entries.len());
+        if shown == self.len() {
+            return std::borrow::Cow::Borrowed(&self.spend_tip);
+        }
+        let frame = (shown / DEFAULT_KEYFRAME_EVERY).min(self.spends.len() - 1);
+        let mut fold = self.spends[frame].clone();
+        for entry in &entries[frame * DEFAULT_KEYFRAME_EVERY..shown] {
+            fold.push(&entry.event);
+        }
+        std::borrow::Cow::Owned(fold)
+    }
+
+    /// Each agent's spend and the run's as of `cursor` (as `cost::spend_at`
+    /// on the prefix, without folding from event 0).
+    pub fn spend_at(&self, entries: &[TraceEntry], cursor: Option<usize>) -> RunSpend {
+        self.spend_fold_at(entries, cursor).spend().clone()
+    }
+
+    /// Each agent's calls split between protocol and work as of `cursor`
+    /// (as `cost::protocol_split` on the prefix).
+    pub fn split_at(&self, entries: &[TraceEntry], cursor: Option<usize>) -> BTreeMap<AgentName, ProtocolSplit> {
+        self.spend_fold_at(entries, cursor).split()
     }
 
     /// How many model calls have failed in the whole run.
@@ -263,5 +325,19 @@ mod tests {
         let mut strict = trace.clone();
         strict.rules = Rules::default();
         assert!(RunViews::of(&strict).state_at(strict.entries(), None).is_err(), "under every rule the lead's answer is refused");
+    }
+
+    /// Past the folds the page keeps (one every 1,024 events): a long busy run
+    /// read at cursors on both sides of each kept fold.
+    #[test]
+    fn the_spend_of_a_long_run_from_kept_folds_equals_the_fold_from_zero() {
+        use crate::view::cost::{protocol_split, spend_at};
+        let trace = crate::view::synthetic::busy_trace(3_500, 4, 11);
+        let views = RunViews::of(&trace);
+        for cursor in [0, 1, 1023, 1024, 1025, 2047, 2048, 2049, 3000, trace.len() - 1, trace.len()] {
+            assert_eq!(views.spend_at(trace.entries(), Some(cursor)), spend_at(&trace, Some(cursor)), "cursor {cursor}");
+            assert_eq!(views.split_at(trace.entries(), Some(cursor)), protocol_split(&trace, Some(cursor)), "cursor {cursor}");
+        }
+        assert!(views.spend_at(trace.entries(), None).run.calls > 0, "the busy run calls its model");
     }
 }

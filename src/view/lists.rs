@@ -54,15 +54,23 @@ pub fn request_rows(tracker: &Tracker, selected: Option<&RequestId>, query: &str
     if let Some(sel) = selected.and_then(|id| tracker.get(id)).filter(matches) {
         rows.push(sel.id.clone());
     }
+    // Without a query every request matches: the count is the tracker's,
+    // and each pass stops once the rows are full (a long run's step reads
+    // the newest few requests, not all of them).
+    let everything = query.is_empty();
     let mut matching = 0;
     for pending in [true, false] {
         for r in tracker.newest_first().filter(|r| (r.status == RequestStatus::Pending) == pending).filter(matches) {
+            if everything && rows.len() >= limit {
+                break;
+            }
             matching += 1;
             if rows.len() < limit && Some(&r.id) != selected {
                 rows.push(r.id.clone());
             }
         }
     }
+    let matching = if everything { tracker.len() } else { matching };
     Shown { rows, matching, total: tracker.len() }
 }
 
@@ -137,6 +145,15 @@ mod tests {
         assert_eq!(shown.rows.len(), REQUEST_ROWS);
         assert_eq!(shown.rows[0], ids[99]);
         assert_eq!(shown.cut_note(crate::view::i18n::Catalog::en(), "ui-cut-requests").as_deref(), Some("Showing 40 of 100 requests"));
+    }
+
+    #[test]
+    fn no_query_lists_the_rows_and_counts_of_a_query_every_request_matches() {
+        let (t, ids) = team(100);
+        for (selected, limit) in [(None, REQUEST_ROWS), (Some(&ids[0]), 5), (Some(&ids[99]), 60), (None, 200)] {
+            // Every request is a shutdown: "shutdown" matches them all.
+            assert_eq!(request_rows(t.tracker(), selected, "", limit), request_rows(t.tracker(), selected, "shutdown", limit), "{limit}");
+        }
     }
 
     #[test]

@@ -236,44 +236,57 @@ fn tracker_text(r: &Request, whole: bool) -> String {
     }
 }
 
-/// The entries of one tracker to show: the newest `limit` (and the
-/// selected one wherever it is), oldest first.
-fn tracker_view(state: &TeamState, kind: RequestKind, selected: Option<&RequestId>, fresh: Option<&RequestId>) -> TrackerView {
-    let name = match kind {
-        RequestKind::Shutdown => "shutdown_requests",
-        RequestKind::Plan => "plan_requests",
-        RequestKind::File(_) => "requests",
-    };
-    let mut total = 0;
-    let mut picked: Vec<&Request> = Vec::new();
-    for r in state.tracker.newest_first().filter(|r| r.kind == kind) {
-        total += 1;
-        if picked.len() < TRACKER_ROWS {
-            picked.push(r);
+/// The entries of each tracker of `kinds` to show: the newest
+/// `TRACKER_ROWS` (and the selected one wherever it is), oldest first;
+/// the tracker is read once for all of them (a long run's step reads its
+/// requests once, not once per tracker).
+fn tracker_views<const N: usize>(
+    state: &TeamState,
+    kinds: [RequestKind; N],
+    selected: Option<&RequestId>,
+    fresh: Option<&RequestId>,
+) -> [TrackerView; N] {
+    let mut total = [0; N];
+    let mut picked: [Vec<&Request>; N] = std::array::from_fn(|_| Vec::new());
+    for r in state.tracker.newest_first() {
+        if let Some(k) = kinds.iter().position(|kind| *kind == r.kind) {
+            total[k] += 1;
+            if picked[k].len() < TRACKER_ROWS {
+                picked[k].push(r);
+            }
         }
     }
-    if let Some(sel) = selected.and_then(|id| state.tracker.get(id)).filter(|r| r.kind == kind) {
-        if !picked.iter().any(|r| r.id == sel.id) {
-            // Keep it in place among the shown ones: after the ones newer
-            // than it. The oldest shown makes room.
-            picked.pop();
-            picked.push(sel);
+    std::array::from_fn(|k| {
+        let kind = kinds[k];
+        let name = match kind {
+            RequestKind::Shutdown => "shutdown_requests",
+            RequestKind::Plan => "plan_requests",
+            RequestKind::File(_) => "requests",
+        };
+        let mut picked = std::mem::take(&mut picked[k]);
+        if let Some(sel) = selected.and_then(|id| state.tracker.get(id)).filter(|r| r.kind == kind) {
+            if !picked.iter().any(|r| r.id == sel.id) {
+                // Keep it in place among the shown ones: after the ones newer
+                // than it. The oldest shown makes room.
+                picked.pop();
+                picked.push(sel);
+            }
         }
-    }
-    // Creation order: `newest_first` reversed. The selected one, when it
-    // was older than the rest, is last in `picked` and becomes first.
-    picked.reverse();
-    let rows = picked
-        .into_iter()
-        .map(|r| TrackerLine {
-            id: r.id.clone(),
-            status: r.status,
-            text: tracker_text(r, Some(&r.id) == selected),
-            selected: Some(&r.id) == selected,
-            fresh: Some(&r.id) == fresh,
-        })
-        .collect::<Vec<_>>();
-    TrackerView { name, lines: Shown { matching: total, total, rows } }
+        // Creation order: `newest_first` reversed. The selected one, when it
+        // was older than the rest, is last in `picked` and becomes first.
+        picked.reverse();
+        let rows = picked
+            .into_iter()
+            .map(|r| TrackerLine {
+                id: r.id.clone(),
+                status: r.status,
+                text: tracker_text(r, Some(&r.id) == selected),
+                selected: Some(&r.id) == selected,
+                fresh: Some(&r.id) == fresh,
+            })
+            .collect::<Vec<_>>();
+        TrackerView { name, lines: Shown { matching: total[k], total: total[k], rows } }
+    })
 }
 
 fn member_text(m: &Member) -> String {
@@ -326,12 +339,9 @@ pub fn machinery(state: &TeamState, entries: &[TraceEntry], selected: Option<&Re
         chosen: chosen.is_some(),
     });
     let keep: Vec<&AgentName> = request.map(|r| vec![&r.requester, &r.addressee]).unwrap_or_default();
-    Machinery {
-        shutdown_requests: tracker_view(state, RequestKind::Shutdown, shown.as_ref(), fresh_request),
-        plan_requests: tracker_view(state, RequestKind::Plan, shown.as_ref(), fresh_request),
-        config: config_view(state, &keep, fresh_member),
-        fsm,
-    }
+    let [shutdown_requests, plan_requests] =
+        tracker_views(state, [RequestKind::Shutdown, RequestKind::Plan], shown.as_ref(), fresh_request);
+    Machinery { shutdown_requests, plan_requests, config: config_view(state, &keep, fresh_member), fsm }
 }
 
 #[cfg(test)]

@@ -304,7 +304,8 @@ pub fn DiagramView() -> impl IntoView {
             .snapshot
             .with(|snap| crate::view::cost::run_model(snap.as_ref()))
             .and_then(|m| s.settings.prices.with(|t| t.price_of(&m).cloned()));
-        let spend = s.run.trace.with(|t| crate::view::cost::spend_at(t, s.playback.cursor.get()));
+        let cursor = s.playback.cursor.get();
+        let spend = s.run.views.with(|v| s.run.trace.with(|t| v.spend_at(t.entries(), cursor)));
         diagram.with(|d| {
             d.columns
                 .iter()
@@ -418,8 +419,9 @@ pub fn DiagramView() -> impl IntoView {
                         <path d="M 0 0 L 10 5 L 0 10 z"></path>
                     </marker>
                 </defs>
-                // Lifelines and activation bars span many rows: drawn whole.
-                // Keyed by what they draw: a step redraws only what changed.
+                // Lifelines and activation bars span many rows: drawn whole
+                // (a lifeline by incarnation, those on screen). Keyed by
+                // what they draw: a step redraws only what changed.
                 <For
                     each=move || diagram.with(|d| {
                         let cat = l.cat();
@@ -428,9 +430,15 @@ pub fn DiagramView() -> impl IntoView {
                             Some((Movement::ShutDown { agent }, Direction::Back)) => Some((agent.clone(), " reviving")),
                             _ => None,
                         });
-                        let lifelines = d.columns.iter().map(|c| {
+                        // Of a teammate spawned again, only the incarnations on
+                        // screen; a shutdown's motion marks the last one's ×.
+                        let window = window();
+                        let lifelines = d.columns.iter().flat_map(|c| {
                             let extra = ended.as_ref().filter(|(agent, _)| *agent == c.name).map_or("", |(_, class)| class);
-                            (geometry::lifeline(cat, c, d.height), extra.to_string())
+                            let latest = c.restarts.len();
+                            geometry::lifeline_parts(cat, c, d.height, Some(window))
+                                .into_iter()
+                                .map(move |(i, it)| (it, if i == latest { extra.to_string() } else { String::new() }))
                         });
                         // What each call and each agent cost, as of the cursor.
                         let price = s.run.snapshot.with(|snap| crate::view::cost::run_model(snap.as_ref()))

@@ -19,11 +19,18 @@ use crate::view::words::findings;
 
 /// The team's state as of the cursor: the nearest keyframe of the run's
 /// timeline plus the few events after it, never a replay from event 0.
+///
+/// Recomputed only when the cursor or the run changes, and then taken as
+/// changed without comparing: two states of a long run differ in a few
+/// entries, but comparing them walks every request.
 fn state_at(s: Session) -> Memo<Option<TeamState>> {
-    Memo::new(move |_| {
-        let cursor = s.playback.cursor.get();
-        s.run.views.with(|v| s.run.trace.with(|t| v.state_at(t.entries(), cursor).ok()))
-    })
+    Memo::new_with_compare(
+        move |_| {
+            let cursor = s.playback.cursor.get();
+            s.run.views.with(|v| s.run.trace.with(|t| v.state_at(t.entries(), cursor).ok()))
+        },
+        |_, _| true,
+    )
 }
 
 /// Every panel, stacked.
@@ -95,7 +102,7 @@ fn RosterPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
     // for the run, as of the cursor.
     let spend = Memo::new(move |_| {
         let cursor = s.playback.cursor.get();
-        s.run.trace.with(|t| cost::spend_at(t, cursor))
+        s.run.views.with(|v| s.run.trace.with(|t| v.spend_at(t.entries(), cursor)))
     });
     let price = Memo::new(move |_| {
         let model = s.run.snapshot.with(|snap| cost::run_model(snap.as_ref()));
@@ -103,7 +110,7 @@ fn RosterPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
     });
     let split = Memo::new(move |_| {
         let cursor = s.playback.cursor.get();
-        s.run.trace.with(|t| cost::protocol_split(t, cursor))
+        s.run.views.with(|v| s.run.trace.with(|t| v.split_at(t.entries(), cursor)))
     });
     let spend_of = move |who: &AgentName| {
         let one = spend.with(|sp| sp.agents.get(who).copied());

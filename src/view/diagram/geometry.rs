@@ -300,24 +300,62 @@ pub fn draw_as_of(cat: &Catalog, diagram: &Diagram, violations: &[Violation], tr
 /// An agent's head, lifeline (down to `bottom` while it lives) and end ×;
 /// for a teammate spawned again, a new head at each respawn's row starting
 /// its new incarnation's lifeline (the one before ends there, or at its ×).
+/// The whole column as one item (what the SVG export draws): the
+/// `lifeline_parts` of every incarnation, in order.
 pub fn lifeline(cat: &Catalog, c: &Column, bottom: f64) -> Item {
     let end = c.ended_y.unwrap_or(bottom);
     let status = c.status.map_or("lead", MemberStatus::as_str);
-    let heads = heads(cat, c);
-    let mut shapes = Vec::new();
-    for (i, (head_y, word)) in heads.iter().enumerate() {
-        let restart = c.restarts.get(i);
-        let until = restart.map_or(end, |r| r.ended_y.unwrap_or(r.y + 1.0));
-        shapes.push(Shape::Line { x1: c.x, y1: head_y + 34.0, x2: c.x, y2: until, class: Some("life"), head: None });
-        shapes.extend(head_shapes(c, *head_y, word));
-        if let Some(y) = restart.and_then(|r| r.ended_y) {
-            shapes.push(cross(cat, c, y));
-        }
+    let top = first_head(c);
+    let shapes = lifeline_parts(cat, c, bottom, None).into_iter().flat_map(|(_, part)| part.shapes).collect();
+    item(ItemKind::Lifeline, format!("lifeline status-{status}"), None, top, end, shapes)
+}
+
+/// One item per incarnation of an agent's lifeline, top to bottom, with
+/// its number (0 for the first, `restarts.len()` for the latest): its
+/// head, its line down to where the next head starts (or its ×, or
+/// `bottom` while it lives) and its ×. With a `window` (top, bottom), only
+/// the incarnations that reach into it: a teammate spawned again a
+/// thousand times costs the live view the few incarnations on screen, and
+/// a step redraws only the one whose line grows.
+pub fn lifeline_parts(cat: &Catalog, c: &Column, bottom: f64, window: Option<(f64, f64)>) -> Vec<(usize, Item)> {
+    let end = c.ended_y.unwrap_or(bottom);
+    let status = c.status.map_or("lead", MemberStatus::as_str);
+    let (top, low) = window.unwrap_or((f64::NEG_INFINITY, f64::INFINITY));
+    let last = c.restarts.len();
+    (0..=last)
+        .filter_map(|i| {
+            let head_y = if i == 0 { first_head(c) } else { c.restarts[i - 1].y + 1.0 };
+            let restart = c.restarts.get(i);
+            let until = restart.map_or(end, |r| r.ended_y.unwrap_or(r.y + 1.0));
+            let cross_y = match restart {
+                Some(r) => r.ended_y,
+                None => c.ended_y,
+            };
+            let reach = cross_y.map_or(until, |y| until.max(y + CROSS_HALF));
+            if reach + ROW_HEIGHT < top || head_y > low {
+                return None;
+            }
+            let word = match restart {
+                Some(r) if r.ended_y.is_some() => MemberStatus::Shutdown.as_str().to_string(),
+                Some(_) => cat.t("diagram-replaced"),
+                None => status.to_string(),
+            };
+            let mut shapes = vec![Shape::Line { x1: c.x, y1: head_y + 34.0, x2: c.x, y2: until, class: Some("life"), head: None }];
+            shapes.extend(head_shapes(c, head_y, &word));
+            shapes.extend(cross_y.map(|y| cross(cat, c, y)));
+            Some((i, item(ItemKind::Lifeline, format!("lifeline status-{status}"), None, head_y, reach, shapes)))
+        })
+        .collect()
+}
+
+/// The top of an agent's first head: the diagram's top for the lead, its
+/// spawn row for a teammate.
+fn first_head(c: &Column) -> f64 {
+    if c.name.is_lead() {
+        8.0
+    } else {
+        c.born_y + 1.0
     }
-    if let Some(y) = c.ended_y {
-        shapes.push(cross(cat, c, y));
-    }
-    item(ItemKind::Lifeline, format!("lifeline status-{status}"), None, heads[0].0, end, shapes)
 }
 
 /// The head in effect at the scroll position `top` (SVG units), drawn on
@@ -335,8 +373,7 @@ pub fn sticky_head(cat: &Catalog, c: &Column, top: f64) -> Option<Item> {
 /// earlier one `shutdown` when it ended so, else that it was replaced.
 fn heads(cat: &Catalog, c: &Column) -> Vec<(f64, String)> {
     let status = c.status.map_or("lead", MemberStatus::as_str).to_string();
-    let first = if c.name.is_lead() { 8.0 } else { c.born_y + 1.0 };
-    let starts = std::iter::once(first).chain(c.restarts.iter().map(|r| r.y + 1.0));
+    let starts = std::iter::once(first_head(c)).chain(c.restarts.iter().map(|r| r.y + 1.0));
     let words = c
         .restarts
         .iter()

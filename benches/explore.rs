@@ -1,10 +1,10 @@
 //! The model checker's speed: states per second exploring each scenario
 //! exhaustively with 0 and 1 faults, on one thread and on every core; and
 //! the team-N benchmark family's smallest rows (`team-1` with 0 and 1
-//! fault and no decisions off the script: a lead and one teammate in plan
-//! mode, a built-in team file). With the default two decisions off script,
-//! team-1 alone takes about 9 s (release, 2 cores) and is cut by the depth
-//! bound, so those rows stay out of a bench run (< 60 s added).
+//! fault and the default decisions off the script: a lead and one teammate
+//! in plan mode, a built-in team file); and out-of-order and team-1 with 1
+//! fault under partial-order reduction (sleep sets, one thread), beside
+//! their full searches.
 //!
 //! Run with `cargo bench --bench explore`; `-- --test` runs each once as a
 //! smoke test. `Throughput::Elements(states)` turns the time of one full
@@ -28,11 +28,10 @@ use team_protocols::protocol::file::{self, builtin};
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-/// The search of built-in team file `id` with `faults` and no decisions
-/// off the script.
+/// The search of built-in team file `id` with `faults`.
 fn team(id: &str, faults: usize) -> ExploreConfig {
     let f = file::load(builtin::team(id).expect("a built-in team file")).expect("it loads");
-    ExploreConfig { max_faults: faults, max_decisions: 0, ..team_config(Arc::new(f)).expect("it has a team") }
+    ExploreConfig { max_faults: faults, ..team_config(Arc::new(f)).expect("it has a team") }
 }
 
 /// One row: counts it once, untimed by criterion, prints its report, and
@@ -68,8 +67,11 @@ fn bench(c: &mut Criterion) {
         }
     }
     for (id, faults) in [("team-1", 0), ("team-1", 1)] {
-        row(&mut group, format!("{id}/faults={faults}/decisions=0/all cores"), team(id, faults));
+        row(&mut group, format!("{id}/faults={faults}/all cores"), team(id, faults));
     }
+    let reduced = ExploreConfig { max_faults: 1, threads: 1, reduction: true, ..ExploreConfig::new("out-of-order") };
+    row(&mut group, "out-of-order/faults=1/sleep sets/1 thread".into(), reduced);
+    row(&mut group, "team-1/faults=1/sleep sets/1 thread".into(), ExploreConfig { threads: 1, reduction: true, ..team("team-1", 1) });
     group.finish();
 }
 

@@ -12,9 +12,10 @@
 //! `SCAN_BACK` events before the cursor, so a step costs the same at 100
 //! events and at 100,000. The panel (`ui::panels::machinery`) draws it.
 
+use crate::protocol::file::model::ProtocolIx;
 use crate::protocol::text::clip;
 use crate::protocol::{
-    AgentName, Event, Member, MemberStatus, Millis, Request, RequestId, RequestKind, RequestStatus, TeamState, TraceEntry,
+    AgentName, Event, Member, MemberStatus, Millis, ProtocolSet, Request, RequestId, RequestKind, RequestStatus, TeamState, TraceEntry,
 };
 
 use crate::view::lists::Shown;
@@ -96,8 +97,9 @@ pub struct TrackerLine {
 /// One tracker, written as the lesson writes it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TrackerView {
-    /// `shutdown_requests` or `plan_requests`.
-    pub name: &'static str,
+    /// `shutdown_requests`, `plan_requests`, or a file protocol's
+    /// `<name>_requests` (`review_requests`).
+    pub name: String,
     /// The entries shown, oldest first (a dict keeps insertion order).
     pub lines: Shown<TrackerLine>,
 }
@@ -170,10 +172,10 @@ pub struct Machinery {
     /// The FSM with the selected (or most recently touched) request; `None`
     /// before the first request.
     pub fsm: Option<Fsm>,
-    /// `shutdown_requests = {...}`.
-    pub shutdown_requests: TrackerView,
-    /// `plan_requests = {...}`.
-    pub plan_requests: TrackerView,
+    /// One tracker per protocol the run keeps, in the file's order:
+    /// `shutdown_requests = {...}` and `plan_requests = {...}` for the
+    /// lesson, `review_requests = {...}` for a file's `review`.
+    pub trackers: Vec<TrackerView>,
     /// `config.json`.
     pub config: ConfigView,
 }
@@ -236,57 +238,83 @@ fn tracker_text(r: &Request, whole: bool) -> String {
     }
 }
 
+/// The trackers a run under `protocols` keeps, as (kind, dict name): the
+/// lesson's two without a file; with one, each of its protocols in the
+/// file's order, named `<name>_requests` as the lesson names its own (which
+/// keep their names when a file uses them).
+fn tracker_kinds(protocols: &ProtocolSet) -> Vec<(RequestKind, String)> {
+    let lesson = |kind: RequestKind| match kind {
+        RequestKind::Shutdown => "shutdown_requests".to_string(),
+        RequestKind::Plan => "plan_requests".to_string(),
+        RequestKind::File(k) => format!("{}_requests", k.name()),
+    };
+    let Some(file) = protocols.file() else {
+        return [RequestKind::Shutdown, RequestKind::Plan].into_iter().map(|k| (k, lesson(k))).collect();
+    };
+    (0..file.protocols.len())
+        .filter_map(|i| {
+            let ix = ProtocolIx(u8::try_from(i).ok()?);
+            let kind = protocols.kind(ix)?;
+            let name = match kind {
+                RequestKind::File(_) => format!("{}_requests", file.protocols[i].name),
+                k => lesson(k),
+            };
+            Some((kind, name))
+        })
+        .collect()
+}
+
 /// The entries of each tracker of `kinds` to show: the newest
 /// `TRACKER_ROWS` (and the selected one wherever it is), oldest first;
 /// the tracker is read once for all of them (a long run's step reads its
 /// requests once, not once per tracker).
-fn tracker_views<const N: usize>(
+fn tracker_views(
     state: &TeamState,
-    kinds: [RequestKind; N],
+    kinds: Vec<(RequestKind, String)>,
     selected: Option<&RequestId>,
     fresh: Option<&RequestId>,
-) -> [TrackerView; N] {
-    let mut total = [0; N];
-    let mut picked: [Vec<&Request>; N] = std::array::from_fn(|_| Vec::new());
+) -> Vec<TrackerView> {
+    let n = kinds.len();
+    let mut total = vec![0; n];
+    let mut picked: Vec<Vec<&Request>> = vec![Vec::new(); n];
     for r in state.tracker.newest_first() {
-        if let Some(k) = kinds.iter().position(|kind| *kind == r.kind) {
+        if let Some(k) = kinds.iter().position(|(kind, _)| *kind == r.kind) {
             total[k] += 1;
             if picked[k].len() < TRACKER_ROWS {
                 picked[k].push(r);
             }
         }
     }
-    std::array::from_fn(|k| {
-        let kind = kinds[k];
-        let name = match kind {
-            RequestKind::Shutdown => "shutdown_requests",
-            RequestKind::Plan => "plan_requests",
-            RequestKind::File(_) => "requests",
-        };
-        let mut picked = std::mem::take(&mut picked[k]);
-        if let Some(sel) = selected.and_then(|id| state.tracker.get(id)).filter(|r| r.kind == kind) {
-            if !picked.iter().any(|r| r.id == sel.id) {
-                // Keep it in place among the shown ones: after the ones newer
-                // than it. The oldest shown makes room.
-                picked.pop();
-                picked.push(sel);
+    kinds
+        .into_iter()
+        .zip(picked)
+        .zip(total)
+        .map(|(((kind, name), mut picked), total)| {
+            if let Some(sel) = selected.and_then(|id| state.tracker.get(id)).filter(|r| r.kind == kind) {
+                if !picked.iter().any(|r| r.id == sel.id) {
+                    // Keep it in place among the shown ones: after the ones
+                    // newer than it. The oldest shown makes room.
+                    picked.pop();
+                    picked.push(sel);
+                }
             }
-        }
-        // Creation order: `newest_first` reversed. The selected one, when it
-        // was older than the rest, is last in `picked` and becomes first.
-        picked.reverse();
-        let rows = picked
-            .into_iter()
-            .map(|r| TrackerLine {
-                id: r.id.clone(),
-                status: r.status,
-                text: tracker_text(r, Some(&r.id) == selected),
-                selected: Some(&r.id) == selected,
-                fresh: Some(&r.id) == fresh,
-            })
-            .collect::<Vec<_>>();
-        TrackerView { name, lines: Shown { matching: total[k], total: total[k], rows } }
-    })
+            // Creation order: `newest_first` reversed. The selected one, when
+            // it was older than the rest, is last in `picked` and becomes
+            // first.
+            picked.reverse();
+            let rows = picked
+                .into_iter()
+                .map(|r| TrackerLine {
+                    id: r.id.clone(),
+                    status: r.status,
+                    text: tracker_text(r, Some(&r.id) == selected),
+                    selected: Some(&r.id) == selected,
+                    fresh: Some(&r.id) == fresh,
+                })
+                .collect::<Vec<_>>();
+            TrackerView { name, lines: Shown { matching: total, total, rows } }
+        })
+        .collect()
 }
 
 fn member_text(m: &Member) -> String {
@@ -339,9 +367,8 @@ pub fn machinery(state: &TeamState, entries: &[TraceEntry], selected: Option<&Re
         chosen: chosen.is_some(),
     });
     let keep: Vec<&AgentName> = request.map(|r| vec![&r.requester, &r.addressee]).unwrap_or_default();
-    let [shutdown_requests, plan_requests] =
-        tracker_views(state, [RequestKind::Shutdown, RequestKind::Plan], shown.as_ref(), fresh_request);
-    Machinery { shutdown_requests, plan_requests, config: config_view(state, &keep, fresh_member), fsm }
+    let trackers = tracker_views(state, tracker_kinds(&state.protocols), shown.as_ref(), fresh_request);
+    Machinery { trackers, config: config_view(state, &keep, fresh_member), fsm }
 }
 
 #[cfg(test)]
@@ -385,11 +412,11 @@ mod tests {
         let (trace, shut, plan) = both_protocols();
         let m = at(&trace, trace.len(), None);
         assert_eq!(
-            m.shutdown_requests.text(),
+            m.trackers[0].text(),
             format!("shutdown_requests = {{\n    \"{shut}\": {{\"target\": \"alice\", \"status\": \"approved\"}},\n}}")
         );
         assert_eq!(
-            m.plan_requests.text(),
+            m.trackers[1].text(),
             format!(
                 "plan_requests = {{\n    \"{plan}\": {{\"from\": \"bob\", \"plan\": \"Rewrite the \\\"auth\\\" module in one go\", \"status\": \"rejected\"}},\n}}"
             )
@@ -413,7 +440,7 @@ mod tests {
         );
         let empty = at(&trace, 0, None);
         assert_eq!(serde_json::from_str::<serde_json::Value>(&empty.config.text()).unwrap()["members"], serde_json::json!([]));
-        assert_eq!(empty.shutdown_requests.text(), "shutdown_requests = {}");
+        assert_eq!(empty.trackers[0].text(), "shutdown_requests = {}");
         assert_eq!(empty.fsm, None, "no request, no request on the FSM");
     }
 
@@ -423,10 +450,10 @@ mod tests {
         let created = position(&trace, |e| matches!(e, Event::RequestCreated { .. }));
         let moved = position(&trace, |e| matches!(e, Event::RequestTransitioned { .. }));
         let exited = position(&trace, |e| matches!(e, Event::MemberStatusChanged { to: MemberStatus::Shutdown, .. }));
-        assert!(at(&trace, created, None).shutdown_requests.lines.rows.is_empty(), "before the request: no entry");
+        assert!(at(&trace, created, None).trackers[0].lines.rows.is_empty(), "before the request: no entry");
         let pending = at(&trace, created + 1, None);
-        assert_eq!(pending.shutdown_requests.lines.rows[0].status, RequestStatus::Pending);
-        assert!(pending.shutdown_requests.lines.rows[0].fresh, "just created");
+        assert_eq!(pending.trackers[0].lines.rows[0].status, RequestStatus::Pending);
+        assert!(pending.trackers[0].lines.rows[0].fresh, "just created");
         let fsm = pending.fsm.unwrap();
         assert_eq!((fsm.request_id.clone(), fsm.state, fsm.last.clone(), fsm.fresh), (shut.clone(), RequestStatus::Pending, None, true));
         assert_eq!(fsm.describe(), format!("Request {shut} (shutdown, lead → alice): pending, waiting for alice's answer."));
@@ -452,8 +479,8 @@ mod tests {
         let picked = at(&trace, trace.len(), Some(&shut));
         let fsm = picked.fsm.unwrap();
         assert_eq!((fsm.request_id, fsm.chosen, fsm.state), (shut.clone(), true, RequestStatus::Approved));
-        assert!(picked.shutdown_requests.lines.rows[0].selected);
-        assert!(!picked.plan_requests.lines.rows[0].selected);
+        assert!(picked.trackers[0].lines.rows[0].selected);
+        assert!(!picked.trackers[1].lines.rows[0].selected);
         // Before the plan exists, picking it falls back to the default.
         let created_plan = position(&trace, |e| matches!(e, Event::RequestCreated { request_kind: RequestKind::Plan, .. }));
         let early = at(&trace, created_plan, Some(&plan)).fsm.unwrap();
@@ -476,7 +503,7 @@ mod tests {
         let state = t.state().clone();
         let entries = t.trace().entries();
         let m = machinery(&state, entries, None);
-        let rows = &m.shutdown_requests.lines;
+        let rows = &m.trackers[0].lines;
         assert_eq!((rows.rows.len(), rows.total), (TRACKER_ROWS, 1000));
         assert_eq!(rows.cut_note(crate::view::i18n::Catalog::en(), "ui-cut-requests").as_deref(), Some("Showing 12 of 1000 requests"));
         let newest: Vec<_> = ids[1000 - TRACKER_ROWS..].to_vec();
@@ -490,7 +517,7 @@ mod tests {
         // The selected request is shown in creation order, first, and its
         // target is kept in config.json.
         let old = machinery(&state, entries, Some(&ids[3]));
-        let rows = &old.shutdown_requests.lines.rows;
+        let rows = &old.trackers[0].lines.rows;
         assert_eq!(rows.len(), TRACKER_ROWS);
         assert_eq!(rows[0].id, ids[3]);
         assert!(rows[0].selected);
@@ -512,12 +539,37 @@ mod tests {
         let cut = |c: &str| format!("\"{}…\"", c.repeat(PLAN_CHARS - 1));
         // The FSM shows the one touched last: its plan reads whole.
         let m = machinery(t.state(), t.trace().entries(), None);
-        let lines: Vec<&str> = m.plan_requests.lines.rows.iter().map(|l| l.text.as_str()).collect();
+        let lines: Vec<&str> = m.trackers[1].lines.rows.iter().map(|l| l.text.as_str()).collect();
         assert!(lines[0].contains(&cut("x")) && lines[1].contains(&format!("\"{other}\"")), "{lines:?}");
         // Picking the first (a tap or Enter on its entry) opens its plan instead.
         let m = machinery(t.state(), t.trace().entries(), Some(&first));
-        let lines: Vec<&str> = m.plan_requests.lines.rows.iter().map(|l| l.text.as_str()).collect();
+        let lines: Vec<&str> = m.trackers[1].lines.rows.iter().map(|l| l.text.as_str()).collect();
         assert!(lines[0].contains(&format!("\"{long}\"")) && lines[1].contains(&cut("y")), "{lines:?}");
         assert_ne!(first, second);
+    }
+
+    /// A run under a protocol file keeps one tracker per protocol of the
+    /// file, in its order: the lesson's two when it uses them, then its
+    /// own as `<name>_requests` with the request's parties and fields.
+    #[test]
+    fn a_file_runs_trackers_are_its_protocols_named_as_the_lesson_names_its_own() {
+        use crate::protocol::fields::{FieldValue, Fields};
+        use crate::protocol::file::model::ProtocolIx;
+        let text = crate::protocol::file::builtin::EXAMPLES.iter().find(|(n, _)| *n == "review-gate").expect("the example").1;
+        let mut t = crate::protocol::testing::team_under(text, 1, &["alice"]);
+        let review = (0..8u8).map(ProtocolIx).find(|ix| t.state().protocols.protocol(*ix).is_some_and(|p| p.name == "review"));
+        let review = review.expect("the file has a review protocol");
+        let fields: Fields = [("diff".to_string(), FieldValue::Text("+ greet()".into()))].into_iter().collect();
+        let id = t.ask(review, &name("alice"), &AgentName::lead(), fields, Millis(1)).expect("alice may ask the lead");
+        let m = machinery(t.state(), t.trace().entries(), None);
+        let names: Vec<&str> = m.trackers.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["shutdown_requests", "plan_requests", "review_requests"]);
+        assert_eq!(
+            m.trackers[2].text(),
+            format!("review_requests = {{\n    \"{id}\": {{\"from\": \"alice\", \"to\": \"lead\", \"diff\": \"+ greet()\", \"status\": \"pending\"}},\n}}")
+        );
+        assert_eq!(m.fsm.map(|f| f.request_id), Some(id));
+        let lesson_only = machinery(&TeamState::new("t"), &[], None);
+        assert_eq!(lesson_only.trackers.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["shutdown_requests", "plan_requests"]);
     }
 }

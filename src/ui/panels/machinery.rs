@@ -33,9 +33,15 @@ pub fn MachineryPanel(
         let selected = s.playback.selected.get();
         state.with(|st| st.as_ref().map(|st| s.run.trace.with(|t| machinery(st, &t.entries()[..shown.min(t.len())], selected.as_ref()))))
     });
-    let part = move |f: fn(&Machinery) -> TrackerView| Signal::derive(move || data.with(|d| d.as_ref().map(f)));
-    let shutdown = part(|m| m.shutdown_requests.clone());
-    let plan = part(|m| m.plan_requests.clone());
+    // One block per tracker the run keeps (the lesson's two, or a file's
+    // `<name>_requests`), keyed by its name: a step redraws the lines only.
+    let names = Memo::new(move |_| {
+        data.with(|d| d.as_ref().map(|m| m.trackers.iter().map(|t| t.name.clone()).collect::<Vec<_>>()).unwrap_or_default())
+    });
+    let tracker = move |name: String| {
+        let tracker = Signal::derive(move || data.with(|d| d.as_ref().and_then(|m| m.trackers.iter().find(|t| t.name == name).cloned())));
+        view! { <TrackerCode tracker=tracker/> }
+    };
     view! {
         <section class="panel machinery" aria-labelledby="machinery-title">
             <h2 id="machinery-title">{move || l.t("ui-machinery")}</h2>
@@ -47,8 +53,7 @@ pub fn MachineryPanel(
                 Some(m) => fsm_view(l.cat(), m.fsm.as_ref()).into_any(),
             })}
             <h3 class="machinery-sub">{move || l.t("ui-trackers")}</h3>
-            <TrackerCode tracker=shutdown/>
-            <TrackerCode tracker=plan/>
+            <For each=move || names.get() key=|name| name.clone() children=tracker/>
             <h3 class="machinery-sub">"config.json"</h3>
             <ConfigCode data=data/>
         </section>
@@ -141,7 +146,7 @@ fn fsm_view(cat: &Catalog, fsm: Option<&Fsm>) -> impl IntoView {
 fn TrackerCode(tracker: Signal<Option<TrackerView>>) -> impl IntoView {
     let s = expect_context::<Session>();
     let l = lang();
-    let name = move || tracker.with(|t| t.as_ref().map_or("", |t| t.name));
+    let name = move || tracker.with(|t| t.as_ref().map_or(String::new(), |t| t.name.clone()));
     let lines = move || tracker.with(|t| t.as_ref().map(|t| t.lines.rows.clone()).unwrap_or_default());
     let empty = move || tracker.with(|t| t.as_ref().is_none_or(|t| t.lines.rows.is_empty()));
     let line_view = move |l: TrackerLine| {

@@ -268,6 +268,9 @@ async fn a_files_team_runs_onto_the_diagram_and_its_link_brings_the_file_and_the
     let arrows = arrow_types(&host);
     assert!(arrows.contains(&"review_request".to_string()) && arrows.contains(&"review_response".to_string()), "{arrows:?}");
     assert_eq!(texts(&host, "g.badge.fsm text"), ["approved"]);
+    // The machinery writes the file's own tracker as the lesson writes its.
+    let trackers = texts(&host, ".machinery .tracker");
+    assert!(trackers.iter().any(|t| t.starts_with("review_requests = {") && t.contains(r#""status": "approved""#)), "{trackers:?}");
     // The page's views replay it under the file: no false finding.
     let page_text = host.text_content().unwrap_or_default();
     assert!(!page_text.contains("cannot be replayed") && !page_text.contains("answer to unknown request"), "the views know the file");

@@ -215,7 +215,18 @@ impl ExploreSettings {
     /// The settings that run a gallery entry's search, its rule on or off
     /// (`GALLERY_WORKERS`: the entries are small).
     pub fn of_entry(entry: &Entry, rule_on: bool) -> ExploreSettings {
-        let c = entry.config(rule_on);
+        ExploreSettings::of_gallery(entry.config(rule_on))
+    }
+
+    /// The settings that run a protocol file's gallery entry: its file's
+    /// team, with the entry's bounds (`GALLERY_WORKERS`).
+    pub fn of_file_entry(entry: &crate::explore::gallery::FileEntry) -> Result<ExploreSettings, crate::explore::ExploreError> {
+        entry.config().map(ExploreSettings::of_gallery)
+    }
+
+    /// A gallery entry's search `c` as settings: its bounds, the default
+    /// state bound, `GALLERY_WORKERS` workers.
+    fn of_gallery(c: ExploreConfig) -> ExploreSettings {
         ExploreSettings {
             scenario: c.scenario,
             seed: c.seed,
@@ -230,26 +241,6 @@ impl ExploreSettings {
             workers: GALLERY_WORKERS,
             team: c.team,
         }
-    }
-
-    /// The settings that run a protocol file's gallery entry: its file's
-    /// team, with the entry's bounds (`GALLERY_WORKERS`).
-    pub fn of_file_entry(entry: &crate::explore::gallery::FileEntry) -> Result<ExploreSettings, crate::explore::ExploreError> {
-        let c = entry.config()?;
-        Ok(ExploreSettings {
-            scenario: c.scenario,
-            seed: c.seed,
-            max_faults: c.max_faults,
-            fault_kinds: c.fault_kinds,
-            max_depth: c.max_depth,
-            max_states: ExploreSettings::default().max_states,
-            max_decisions: c.max_decisions,
-            decisions: c.decisions,
-            rules: c.rules,
-            strategy: c.strategy,
-            workers: GALLERY_WORKERS,
-            team: c.team,
-        })
     }
 
     /// One configuration per worker, each with its slice of the search.

@@ -27,6 +27,14 @@ fn issue_url(reference: &str) -> Option<String> {
     Some(format!("https://github.com/{repo}/issues/{n}"))
 }
 
+/// The links to the issues an entry cites, each followed by a space.
+fn issue_links(issues: &'static [&'static str]) -> impl IntoView {
+    issues
+        .iter()
+        .map(|r| view! { <a href=issue_url(r).unwrap_or_default() target="_blank" rel="noopener">{r.to_string()}</a>" " })
+        .collect_view()
+}
+
 /// Opens the counterexample of the entry's search once it is done.
 fn open_when_done(s: Session, ui: ExploreUi) {
     let Some(run) = ui.gallery.get() else { return };
@@ -183,11 +191,7 @@ fn GalleryEntry(entry: &'static Entry) -> impl IntoView {
             ui.start(s);
         }
     };
-    let issues = entry
-        .issues
-        .iter()
-        .map(|r| view! { <a href=issue_url(r).unwrap_or_default() target="_blank" rel="noopener">{r.to_string()}</a>" " })
-        .collect_view();
+    let issues = issue_links(entry.issues);
     view! {
         <article class="gallery-entry" aria-labelledby=labelled_by>
             <h3 id=heading>{move || explorer::gallery_title(l.cat(), entry)}</h3>
@@ -237,11 +241,7 @@ fn FileGalleryEntry(entry: &'static FileEntry) -> impl IntoView {
         pending.0.set(Some(entry));
         ui.start(s);
     };
-    let issues = entry
-        .issues
-        .iter()
-        .map(|r| view! { <a href=issue_url(r).unwrap_or_default() target="_blank" rel="noopener">{r.to_string()}</a>" " })
-        .collect_view();
+    let issues = issue_links(entry.issues);
     let watched = match entry.watch {
         Watch::Own(name) => name.to_string(),
         Watch::Builtin(p) => format!("{} {}", explorer::quantifier(p), p.name()),

@@ -24,7 +24,7 @@ use team_protocols::explore::file_team::team_config;
 use team_protocols::explore::{explore, ExploreConfig, Verdict};
 use team_protocols::protocol::file::{self, builtin};
 
-/// As the command line runs it (`src/bin/explore.rs`).
+/// As the command line runs it (`src/bin/explore/main.rs`).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

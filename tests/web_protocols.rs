@@ -23,7 +23,7 @@ use team_protocols::view::i18n::Catalog;
 use team_protocols::view::protocol_file::{self as pf, store::DAMAGED_KEY, store::KEY};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_page::{set_hash, until, Page};
+use web_page::{button, set_hash, until, Page};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -274,6 +274,9 @@ async fn a_files_team_runs_onto_the_diagram_and_its_link_brings_the_file_and_the
     // The page's views replay it under the file: no false finding.
     let page_text = host.text_content().unwrap_or_default();
     assert!(!page_text.contains("cannot be replayed") && !page_text.contains("answer to unknown request"), "the views know the file");
+    // Forking a file's run from the screen says where its forks are.
+    button(&host, "Fork the run on screen").click();
+    until("why a file's run forks from its search", || texts(&host, ".banner-error").iter().any(|t| t.contains("Explore the team"))).await;
     let fragment = share_fragment(&host).expect("a share link");
     assert!(fragment.starts_with("trace="), "a file's run is shared by its trace, which carries the file: {fragment}");
 

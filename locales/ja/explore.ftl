@@ -95,6 +95,7 @@ explore-link-not-rebuilt = このリンクの実行を再構築できません�
 explore-link-bad-settings = リンクの探索器設定が正しくありません：{ $error }
 explore-fork-no-snapshot = フォークできるのはスクリプトモデルでのシナリオの実行だけです。この実行はインポートされたか、どう始まったかの記録がありません
 explore-fork-not-reproducible = フォークできるのはスクリプトモデルでの手を加えていないシナリオの実行だけです（他のモデルなし、手動操作なし）
+explore-fork-file-run = プロトコルファイルの実行は探索からフォークします：プロトコル画面で「チームを探索」を押し、反例を開いてからフォークしてください
 explore-fork-fault-rules = 障害ルールのある実行はフォークできません：障害は探索器が自分で置きます（「探索」で実行あたりの障害数を設定してください）
 explore-fork-failed = フォークを最後まで実行できませんでした：{ $error }
 

@@ -410,7 +410,9 @@ impl ExploreUi {
             return s.error(lang().cat_untracked().t("explore-fork-no-snapshot"));
         };
         let Some(scenario) = snapshot.reproducible_scenario() else {
-            return s.error(lang().cat_untracked().t("explore-fork-not-reproducible"));
+            let file_run = s.run.trace.with_untracked(|t| t.protocols().file().is_some());
+            let why = if file_run { "explore-fork-file-run" } else { "explore-fork-not-reproducible" };
+            return s.error(lang().cat_untracked().t(why));
         };
         if !snapshot.faults.rules.is_empty() {
             return s.error(lang().cat_untracked().t("explore-fork-fault-rules"));

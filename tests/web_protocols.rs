@@ -271,6 +271,8 @@ async fn a_files_team_runs_onto_the_diagram_and_its_link_brings_the_file_and_the
     // The machinery writes the file's own tracker as the lesson writes its.
     let trackers = texts(&host, ".machinery .tracker");
     assert!(trackers.iter().any(|t| t.starts_with("review_requests = {") && t.contains(r#""status": "approved""#)), "{trackers:?}");
+    let intro = texts(&host, ".machinery-intro");
+    assert!(intro.iter().any(|t| t.starts_with("One state machine for every protocol of the file")), "{intro:?}");
     // The page's views replay it under the file: no false finding.
     let page_text = host.text_content().unwrap_or_default();
     assert!(!page_text.contains("cannot be replayed") && !page_text.contains("answer to unknown request"), "the views know the file");

@@ -263,6 +263,7 @@ ui-fate-reordered = reordered
 # The machinery (src/ui/machinery_view.rs)
 ui-machinery = The machinery
 ui-machinery-intro = One state machine for both protocols; two trackers keyed by request_id; the roster as config.json. Pick a tracker entry to put it on the FSM.
+ui-machinery-intro-file = One state machine for every protocol of the file; one tracker per protocol, keyed by request_id; the roster as config.json. Pick a tracker entry to put it on the FSM.
 ui-trackers = Trackers
 ui-fsm-label = The one state machine, pending → approved | rejected, with request { $id } on it: { $state }
 ui-fsm-label-empty = The one state machine, pending → approved | rejected; no request yet

@@ -263,6 +263,7 @@ ui-fate-reordered = riordinato
 # Il meccanismo (src/ui/machinery_view.rs)
 ui-machinery = Il meccanismo
 ui-machinery-intro = Una macchina a stati per entrambi i protocolli; due tracker indicizzati per request_id; il roster come config.json. Scegli una voce di un tracker per metterla sulla FSM.
+ui-machinery-intro-file = Una macchina a stati per ogni protocollo del file; un tracker per protocollo, indicizzato per request_id; il roster come config.json. Scegli una voce di un tracker per metterla sulla FSM.
 ui-trackers = Tracker
 ui-fsm-label = L'unica macchina a stati, pending → approved | rejected, con la richiesta { $id }: { $state }
 ui-fsm-label-empty = L'unica macchina a stati, pending → approved | rejected; ancora nessuna richiesta

@@ -263,6 +263,7 @@ ui-fate-reordered = 順序入れ替え
 # 仕組み (src/ui/machinery_view.rs)
 ui-machinery = 仕組み
 ui-machinery-intro = 2 つのプロトコルで 1 つの状態機械を共有し、request_id をキーとするトラッカーが 2 つあります。名簿は config.json として示します。トラッカーの項目を選ぶと、その状態が FSM 上に表示されます。
+ui-machinery-intro-file = ファイルのすべてのプロトコルで 1 つの状態機械を共有し、プロトコルごとに request_id をキーとするトラッカーが 1 つあります。名簿は config.json として示します。トラッカーの項目を選ぶと、その状態が FSM 上に表示されます。
 ui-trackers = トラッカー
 ui-fsm-label = 唯一の状態機械、pending → approved | rejected、リクエスト { $id } を表示中：{ $state }
 ui-fsm-label-empty = 唯一の状態機械、pending → approved | rejected。まだリクエストはありません

@@ -263,6 +263,7 @@ ui-fate-reordered = 乱序
 # 机制 (src/ui/machinery_view.rs)
 ui-machinery = 机制
 ui-machinery-intro = 两种协议共用一个状态机；两个以 request_id 为键的 tracker；名册即 config.json。点选一个 tracker 条目，即可在 FSM 上查看它。
+ui-machinery-intro-file = 文件中的每个协议共用一个状态机；每个协议一个以 request_id 为键的 tracker；名册即 config.json。点选一个 tracker 条目，即可在 FSM 上查看它。
 ui-trackers = Tracker（跟踪表）
 ui-fsm-label = 唯一的状态机，pending → approved | rejected，当前是请求 { $id }：{ $state }
 ui-fsm-label-empty = 唯一的状态机，pending → approved | rejected；还没有请求

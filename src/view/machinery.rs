@@ -1,8 +1,9 @@
 //! The machinery as the lesson draws it: the one FSM (`pending -> approved |
 //! rejected`) with one request's state lit and its last transition marked,
-//! the two trackers written the way the lesson's Python writes them
+//! the trackers written the way the lesson's Python writes them
 //! (`shutdown_requests = {id: {target, status}}`, `plan_requests = {id:
-//! {from, plan, status}}`) and the roster as the lesson's `config.json`
+//! {from, plan, status}}`; a file's protocols' as `<name>_requests`, beside
+//! or instead of these two) and the roster as the lesson's `config.json`
 //! (`{"team_name": ..., "members": [{name, role, status}]}`), all as of the
 //! cursor.
 //!

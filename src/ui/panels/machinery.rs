@@ -1,7 +1,8 @@
 //! The machinery panel and the messages table: the one FSM with the shown
 //! request's state lit and its last transition marked (animated when the
-//! step just made it; a fade only under reduced motion), the two trackers
-//! and `config.json` written as the lesson writes them; and the diagram's
+//! step just made it; a fade only under reduced motion), the trackers (the
+//! lesson's two, or one per protocol of a file) and `config.json` written
+//! as the lesson writes them; and the diagram's
 //! text alternative, a table of the messages so far. Both follow the
 //! playback cursor (Back, Next, scrub, replay and imported traces alike).
 //!
@@ -46,7 +47,7 @@ pub fn MachineryPanel(
         <section class="panel machinery" aria-labelledby="machinery-title">
             <h2 id="machinery-title">{move || l.t("ui-machinery")}</h2>
             <p class="muted small machinery-intro">
-                {move || l.t("ui-machinery-intro")}
+                {move || l.t(if s.run.trace.with(|t| t.protocols().file().is_some()) { "ui-machinery-intro-file" } else { "ui-machinery-intro" })}
             </p>
             {move || data.with(|d| match d {
                 None => view! { <p class="muted">{l.t("ui-no-replay")}</p> }.into_any(),

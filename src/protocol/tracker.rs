@@ -433,6 +433,13 @@ impl Tracker {
         self.open.get(addressee).into_iter().flatten().filter_map(|id| self.requests.get(id))
     }
 
+    /// Every pending request, by addressee then id (from the index
+    /// `pending_to` reads: costs the pending requests, not every request,
+    /// where `pending` walks them all in creation order).
+    pub fn pending_by_addressee(&self) -> impl Iterator<Item = &Request> {
+        self.open.values().flatten().filter_map(|id| self.requests.get(id))
+    }
+
     /// How many requests exist.
     pub fn len(&self) -> usize {
         self.order.len()

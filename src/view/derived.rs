@@ -16,7 +16,7 @@ use crate::view::cost::{ProtocolSplit, RunSpend, SpendFold};
 
 use crate::view::diagram::layout::{Diagram, Layout};
 use crate::view::diagram::message_table::{self, MessageRow};
-use crate::view::lists::Shown;
+use crate::view::lists::{CreationOrder, Shown};
 
 /// Every version of every workspace file, stamped with the event that
 /// wrote it: successful `write_file` and `edit_file` runs, in order.
@@ -80,6 +80,8 @@ pub struct RunViews {
     spends: Vec<SpendFold>,
     spend_tip: SpendFold,
     model_errors: usize,
+    /// Where each request stands in the order the run created them.
+    requests: CreationOrder,
     broken: Option<ReplayError>,
     /// The state at the cursor last asked for, moved one event at a time.
     walker: WalkerCell,
@@ -109,6 +111,7 @@ impl RunViews {
             spends: vec![SpendFold::default()],
             spend_tip: SpendFold::default(),
             model_errors: 0,
+            requests: CreationOrder::default(),
             broken: None,
             walker: WalkerCell::default(),
         }
@@ -149,6 +152,7 @@ impl RunViews {
             self.layout.push(entry);
             self.workspace.push(entry);
             self.spend_tip.push(&entry.event);
+            self.requests.push(entry);
             if (entry.seq as usize + 1).is_multiple_of(DEFAULT_KEYFRAME_EVERY) {
                 self.spends.push(self.spend_tip.clone());
             }
@@ -173,6 +177,11 @@ impl RunViews {
                 Err(_) => self.timeline.state_at(entries, Some(shown)),
             }),
         }
+    }
+
+    /// Each request's place in the order the run created them.
+    pub fn creation_order(&self) -> &CreationOrder {
+        &self.requests
     }
 
     /// The checker's findings among the first `cursor` events.

@@ -10,7 +10,9 @@
 //! Owns the choice of rows only: pure functions of the state at the cursor.
 //! No DOM, no signals.
 
-use crate::protocol::{RequestId, RequestStatus, Tracker};
+use std::collections::HashMap;
+
+use crate::protocol::{Event, RequestId, RequestStatus, TraceEntry, Tracker};
 
 /// Rows a request list shows at most.
 pub const REQUEST_ROWS: usize = 40;
@@ -37,11 +39,40 @@ impl<T> Shown<T> {
     }
 }
 
+/// Each request's place in the order the run created them, kept as the
+/// run grows (`push`): the request list orders the pending requests by it
+/// without walking every request of a long run.
+#[derive(Debug, Clone, Default)]
+pub struct CreationOrder(HashMap<RequestId, usize>);
+
+impl CreationOrder {
+    /// The order of the requests `tracker` holds.
+    pub fn of(tracker: &Tracker) -> Self {
+        CreationOrder(tracker.iter().enumerate().map(|(i, r)| (r.id.clone(), i)).collect())
+    }
+
+    /// Takes note of the request `entry` creates, if it creates one (a
+    /// request created again keeps its first place).
+    pub fn push(&mut self, entry: &TraceEntry) {
+        if let Event::RequestCreated { request_id, .. } = &entry.event {
+            let next = self.0.len();
+            self.0.entry(request_id.clone()).or_insert(next);
+        }
+    }
+
+    /// Request `id`'s place, if it was created.
+    pub fn place(&self, id: &RequestId) -> Option<usize> {
+        self.0.get(id).copied()
+    }
+}
+
 /// The requests a request list shows: the selected one first, then pending
 /// ones newest first (they are what can still be answered), then settled
 /// ones newest first; only those whose id, protocol or agents contain
-/// `query` (case-insensitive); at most `limit`.
-pub fn request_rows(tracker: &Tracker, selected: Option<&RequestId>, query: &str, limit: usize) -> Shown<RequestId> {
+/// `query` (case-insensitive); at most `limit`. Without a query it reads
+/// the pending requests and the newest settled ones only: `order` places
+/// the pending ones.
+pub fn request_rows(tracker: &Tracker, order: &CreationOrder, selected: Option<&RequestId>, query: &str, limit: usize) -> Shown<RequestId> {
     let query = query.trim().to_lowercase();
     let matches = |r: &&crate::protocol::Request| {
         query.is_empty()
@@ -58,19 +89,29 @@ pub fn request_rows(tracker: &Tracker, selected: Option<&RequestId>, query: &str
     // and each pass stops once the rows are full (a long run's step reads
     // the newest few requests, not all of them).
     let everything = query.is_empty();
+    if everything {
+        let mut pending: Vec<&crate::protocol::Request> = tracker.pending_by_addressee().collect();
+        pending.sort_by_key(|r| std::cmp::Reverse(order.place(&r.id)));
+        let settled = tracker.newest_first().filter(|r| r.status != RequestStatus::Pending);
+        for r in pending.into_iter().chain(settled) {
+            if rows.len() >= limit {
+                break;
+            }
+            if Some(&r.id) != selected {
+                rows.push(r.id.clone());
+            }
+        }
+        return Shown { rows, matching: tracker.len(), total: tracker.len() };
+    }
     let mut matching = 0;
     for pending in [true, false] {
         for r in tracker.newest_first().filter(|r| (r.status == RequestStatus::Pending) == pending).filter(matches) {
-            if everything && rows.len() >= limit {
-                break;
-            }
             matching += 1;
             if rows.len() < limit && Some(&r.id) != selected {
                 rows.push(r.id.clone());
             }
         }
     }
-    let matching = if everything { tracker.len() } else { matching };
     Shown { rows, matching, total: tracker.len() }
 }
 
@@ -132,16 +173,38 @@ mod tests {
     #[test]
     fn pending_requests_come_first_newest_first_then_settled_ones() {
         let (t, ids) = team(6);
-        let shown = request_rows(t.tracker(), None, "", 10);
+        let shown = request_rows(t.tracker(), &CreationOrder::of(t.tracker()), None, "", 10);
         assert_eq!(shown.rows, [&ids[5], &ids[3], &ids[1], &ids[4], &ids[2], &ids[0]].map(Clone::clone));
         assert_eq!((shown.matching, shown.total), (6, 6));
         assert_eq!(shown.cut_note(crate::view::i18n::Catalog::en(), "ui-cut-requests"), None);
     }
 
     #[test]
+    fn without_a_query_the_rows_are_those_a_walk_over_every_request_gives_at_every_cursor() {
+        // The reference: every request walked newest first, pending ones
+        // first; the list reads only the pending ones and the newest few.
+        let trace = crate::view::synthetic::busy_trace(3_000, 4, 9);
+        let views = crate::view::derived::RunViews::of(&trace);
+        for cursor in (0..=trace.len()).step_by(97).chain([trace.len()]) {
+            let state = views.state_at(trace.entries(), Some(cursor)).unwrap();
+            let tracker = &state.tracker;
+            let walked: Vec<RequestId> = [true, false]
+                .into_iter()
+                .flat_map(|pending| tracker.newest_first().filter(move |r| (r.status == RequestStatus::Pending) == pending))
+                .map(|r| r.id.clone())
+                .collect();
+            for limit in [1, 5, REQUEST_ROWS] {
+                let shown = request_rows(tracker, views.creation_order(), None, "", limit);
+                assert_eq!(shown.rows, walked.iter().take(limit).cloned().collect::<Vec<_>>(), "cursor {cursor}, limit {limit}");
+                assert_eq!((shown.matching, shown.total), (tracker.len(), tracker.len()));
+            }
+        }
+    }
+
+    #[test]
     fn a_long_list_is_cut_to_the_limit_and_says_so() {
         let (t, ids) = team(100);
-        let shown = request_rows(t.tracker(), None, "", REQUEST_ROWS);
+        let shown = request_rows(t.tracker(), &CreationOrder::of(t.tracker()), None, "", REQUEST_ROWS);
         assert_eq!(shown.rows.len(), REQUEST_ROWS);
         assert_eq!(shown.rows[0], ids[99]);
         assert_eq!(shown.cut_note(crate::view::i18n::Catalog::en(), "ui-cut-requests").as_deref(), Some("Showing 40 of 100 requests"));
@@ -152,14 +215,18 @@ mod tests {
         let (t, ids) = team(100);
         for (selected, limit) in [(None, REQUEST_ROWS), (Some(&ids[0]), 5), (Some(&ids[99]), 60), (None, 200)] {
             // Every request is a shutdown: "shutdown" matches them all.
-            assert_eq!(request_rows(t.tracker(), selected, "", limit), request_rows(t.tracker(), selected, "shutdown", limit), "{limit}");
+            assert_eq!(
+                request_rows(t.tracker(), &CreationOrder::of(t.tracker()), selected, "", limit),
+                request_rows(t.tracker(), &CreationOrder::of(t.tracker()), selected, "shutdown", limit),
+                "{limit}"
+            );
         }
     }
 
     #[test]
     fn the_selected_request_is_shown_first_even_when_it_would_be_cut() {
         let (t, ids) = team(100);
-        let shown = request_rows(t.tracker(), Some(&ids[0]), "", 5);
+        let shown = request_rows(t.tracker(), &CreationOrder::of(t.tracker()), Some(&ids[0]), "", 5);
         assert_eq!(shown.rows[0], ids[0]);
         assert_eq!(shown.rows.len(), 5);
         assert_eq!(shown.rows.iter().filter(|id| **id == ids[0]).count(), 1, "not twice");
@@ -169,12 +236,12 @@ mod tests {
     fn a_query_keeps_only_requests_whose_id_or_agents_contain_it() {
         let (t, ids) = team(30);
         let id = ids[7].as_str().to_uppercase();
-        let shown = request_rows(t.tracker(), None, &id, 10);
+        let shown = request_rows(t.tracker(), &CreationOrder::of(t.tracker()), None, &id, 10);
         assert_eq!(shown.rows, [ids[7].clone()]);
         assert_eq!(shown.matching, 1);
-        assert_eq!(request_rows(t.tracker(), None, "nobody", 10).matching, 0);
-        assert_eq!(request_rows(t.tracker(), None, "alice", 10).matching, 30);
-        assert_eq!(request_rows(t.tracker(), None, "alice-007", 10).rows, [ids[7].clone()]);
+        assert_eq!(request_rows(t.tracker(), &CreationOrder::of(t.tracker()), None, "nobody", 10).matching, 0);
+        assert_eq!(request_rows(t.tracker(), &CreationOrder::of(t.tracker()), None, "alice", 10).matching, 30);
+        assert_eq!(request_rows(t.tracker(), &CreationOrder::of(t.tracker()), None, "alice-007", 10).rows, [ids[7].clone()]);
     }
 
     #[test]

@@ -60,33 +60,45 @@ fn ViolationsPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
         let cursor = s.playback.cursor.get();
         s.run.views.with(|v| lists::first(v.violations_at(cursor), lists::FINDING_ROWS))
     });
+    // The rows as words, compared: a step that changes no finding's words
+    // redraws nothing here.
+    let rows = Memo::new(move |_| {
+        let cat = l.cat();
+        found.with(|f| {
+            state.with(|st| {
+                f.rows
+                    .iter()
+                    .map(|v| {
+                        let answered = st.as_ref().zip(v.request_id.as_ref()).and_then(|(st, id)| st.tracker.get(id));
+                        (v.seq as usize, findings::kind(cat, v.kind), findings::breach_as_of(cat, &v.detail, answered))
+                    })
+                    .collect::<Vec<_>>()
+            })
+        })
+    });
     view! {
         <section class="panel violations" aria-labelledby="violations-title">
             <h2 id="violations-title">{move || tr!(l.cat(), "ui-check-title", count = found.with(|f| f.total))}</h2>
             {move || found.with(|f| f.cut_note(l.cat(), "ui-cut-findings")).map(|note| view! { <p class="muted small list-cut">{note}</p> })}
-            {move || found.with(|f| { let v = &f.rows; if v.is_empty() {
+            {move || rows.with(|rows| if rows.is_empty() {
                 view! { <p class="muted ok">{l.t("ui-check-ok")}</p> }.into_any()
             } else {
                 view! {
                     <ul class="violation-list">
-                        {v.iter().map(|v| {
-                            let seq = v.seq as usize;
-                            let words = state.with(|st| {
-                                let answered = st.as_ref().zip(v.request_id.as_ref()).and_then(|(st, id)| st.tracker.get(id));
-                                findings::breach_as_of(l.cat(), &v.detail, answered)
-                            });
+                        {rows.iter().map(|(seq, kind, words)| {
+                            let seq = *seq;
                             view! {
                                 <li>
                                     <button class="violation-item" on:click=move |_| s.seek(seq + 1)>
-                                        <strong>{findings::kind(l.cat(), v.kind)}</strong>
-                                        {tr!(l.cat(), "ui-check-at", seq = v.seq, detail = words)}
+                                        <strong>{kind.clone()}</strong>
+                                        {tr!(l.cat(), "ui-check-at", seq = seq, detail = words.clone())}
                                     </button>
                                 </li>
                             }
                         }).collect_view()}
                     </ul>
                 }.into_any()
-            }})}
+            })}
         </section>
     }
 }
@@ -124,25 +136,44 @@ fn RosterPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
             view! { <span class="cost">{words}</span> }
         })
     };
+    // The members' rows, compared: a step that changes no member's status
+    // redraws no row; one that does redraws that row only (keyed by it).
+    let members = Memo::new(move |_| {
+        let stopped = stopped();
+        state.with(|st| {
+            st.as_ref()
+                .map(|st| {
+                    st.roster
+                        .members
+                        .iter()
+                        .map(|m| {
+                            let status = if stopped && m.status == MemberStatus::Working { "stopped" } else { m.status.as_str() };
+                            (m.name.clone(), m.role.clone(), m.plan_mode, status)
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
+        })
+    });
     view! {
         <section class="panel" aria-labelledby="roster-title">
             <h2 id="roster-title">{move || l.t("ui-team")}</h2>
             <ul class="roster">
                 <li class="member status-lead"><span class="name">"lead"</span>{move || spend_of(&AgentName::lead())}<span class="status">{move || if s.run.stopped_by_user.get() && s.playback.cursor.get().is_none() { l.t("ui-lead-stopped") } else { l.t("ui-lead-role") }}</span></li>
-                {move || {
-                    let stopped = stopped();
-                    state.with(|st| st.as_ref().map(|st| st.roster.members.iter().map(|m| {
-                        let status = if stopped && m.status == MemberStatus::Working { "stopped" } else { m.status.as_str() };
+                <For each=move || members.get() key=|row| row.clone() let:row>
+                    {
+                        let (name, role, plan_mode, status) = row;
+                        let who = name.clone();
                         view! {
                             <li class=format!("member status-{status}")>
-                                <span class="name">{m.name.to_string()}</span>
-                                <span class="role">{m.role.clone()}{if m.plan_mode { l.t("ui-plan-mode") } else { String::new() }}</span>
-                                {spend_of(&m.name)}
+                                <span class="name">{name.to_string()}</span>
+                                <span class="role">{role}{move || if plan_mode { l.t("ui-plan-mode") } else { String::new() }}</span>
+                                {move || spend_of(&who)}
                                 <span class="status">{status}</span>
                             </li>
                         }
-                    }).collect_view()))
-                }}
+                    }
+                </For>
             </ul>
             {move || {
                 let run = spend.with(|sp| sp.run);
@@ -165,7 +196,11 @@ fn RequestsPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
     let shown = Memo::new(move |_| {
         let selected = s.playback.selected.get();
         let query = query.get();
-        state.with(|st| st.as_ref().map(|st| lists::request_rows(&st.tracker, selected.as_ref(), &query, lists::REQUEST_ROWS)))
+        s.run.views.with(|v| {
+            state.with(|st| {
+                st.as_ref().map(|st| lists::request_rows(&st.tracker, v.creation_order(), selected.as_ref(), &query, lists::REQUEST_ROWS))
+            })
+        })
     });
     // One tab stop for the list (a roving tab index): the head last moved
     // to (by key or click) while it is shown, else the first; ↑/↓, Home and
@@ -324,43 +359,72 @@ fn InboxPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
             last.set(summary.get_attribute("data-agent"));
         }
     };
+    // Each inbox as what it shows (its owner, how many wait, the oldest
+    // few in words), compared and keyed by it: a step redraws only the
+    // inboxes it changed.
+    let inboxes = Memo::new(move |_| {
+        let cat = l.cat();
+        state.with(|st| {
+            st.as_ref()
+                .map(|st| {
+                    st.bus
+                        .names()
+                        .map(|n| {
+                            let queue = st.bus.peek(n).unwrap_or_default();
+                            // The oldest few: the ones the agent reads first.
+                            let waiting: Vec<String> = queue
+                                .iter()
+                                .take(lists::INBOX_ROWS)
+                                .map(|e| match &e.message.request_id {
+                                    Some(id) => tr!(
+                                        cat,
+                                        "ui-inbox-request",
+                                        msg_type = e.message.msg_type.as_str(),
+                                        from = e.message.from.to_string(),
+                                        id = id.to_string()
+                                    ),
+                                    None => tr!(
+                                        cat,
+                                        "ui-inbox-message",
+                                        msg_type = e.message.msg_type.as_str(),
+                                        from = e.message.from.to_string(),
+                                        content = e.message.content.clone()
+                                    ),
+                                })
+                                .collect();
+                            let label = tr!(cat, "ui-inbox-unread", name = n.to_string(), count = queue.len());
+                            (n.to_string(), queue.len(), label, waiting)
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
+        })
+    });
+    let holder = Memo::new(move |_| {
+        inboxes.with(|rows| last.with(|l| lists::tab_stop(l.as_deref(), rows.iter().map(|r| r.0.as_str())).map(str::to_string)))
+    });
     view! {
         <section class="panel" aria-labelledby="inbox-title" on:keydown=on_key>
             <h2 id="inbox-title">{move || l.t("ui-inboxes")}</h2>
-            {move || state.with(|st| st.as_ref().map(|st| {
-                let cat = l.cat();
-                let names: Vec<AgentName> = st.bus.names().cloned().collect();
-                names.into_iter().map(|n| {
-                    let count = st.bus.peek(&n).map_or(0, |q| q.len());
-                    // The oldest few: the ones the agent reads first.
-                    let waiting: Vec<String> = st.bus.peek(&n).map(|q| q.iter().take(lists::INBOX_ROWS).map(|e| match &e.message.request_id {
-                        Some(id) => tr!(cat, "ui-inbox-request", msg_type = e.message.msg_type.as_str(), from = e.message.from.to_string(), id = id.to_string()),
-                        None => tr!(cat, "ui-inbox-message", msg_type = e.message.msg_type.as_str(), from = e.message.from.to_string(), content = e.message.content.clone()),
-                    }).collect()).unwrap_or_default();
+            <For each=move || inboxes.get() key=|row| row.clone() let:row>
+                {
+                    let (name, count, label, waiting) = row;
                     let more = count.saturating_sub(waiting.len());
-                    let label = tr!(cat, "ui-inbox-unread", name = n.to_string(), count = count);
-                    let me = n.to_string();
-                    let clicked = me.clone();
-                    let tab = move || {
-                        let holds = |st: &TeamState| last.with(|l| lists::tab_stop(l.as_deref(), st.bus.names().map(AgentName::as_str)) == Some(me.as_str()));
-                        if state.with(|st| st.as_ref().is_some_and(holds)) {
-                            "0"
-                        } else {
-                            "-1"
-                        }
-                    };
+                    let me = name.clone();
+                    let clicked = name.clone();
+                    let tab = move || if holder.with(|h| h.as_deref() == Some(me.as_str())) { "0" } else { "-1" };
                     view! {
                         <details class="inbox" open={count > 0}>
                             // A click moves the tab stop here, as the arrow keys do.
-                            <summary tabindex=tab data-agent=n.to_string() on:click=move |_| last.set(Some(clicked.clone()))>{label}</summary>
+                            <summary tabindex=tab data-agent=name on:click=move |_| last.set(Some(clicked.clone()))>{label}</summary>
                             <ul>
                                 {waiting.into_iter().map(|w| view! { <li>{w}</li> }).collect_view()}
-                                {(more > 0).then(|| view! { <li class="muted">{tr!(cat, "ui-and-more", count = more)}</li> })}
+                                {(more > 0).then(|| view! { <li class="muted">{move || tr!(l.cat(), "ui-and-more", count = more)}</li> })}
                             </ul>
                         </details>
                     }
-                }).collect_view()
-            }))}
+                }
+            </For>
         </section>
     }
 }
@@ -420,10 +484,12 @@ fn SendPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
     let from = RwSignal::new("lead".to_string());
     let to = RwSignal::new(String::new());
     let text = RwSignal::new(String::new());
-    let names =
-        move || state.with(|st| st.as_ref().map(|st| st.bus.names().map(|n| n.to_string()).collect::<Vec<_>>()).unwrap_or_default());
+    // Compared, so a step that changes no name redraws no option.
+    let names = Memo::new(move |_| {
+        state.with(|st| st.as_ref().map(|st| st.bus.names().map(|n| n.to_string()).collect::<Vec<_>>()).unwrap_or_default())
+    });
     // A teammate that has shut down sends nothing more: it is not offered.
-    let senders = move || {
+    let senders = Memo::new(move |_| {
         state.with(|st| {
             st.as_ref()
                 .map(|st| {
@@ -435,7 +501,7 @@ fn SendPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
                 })
                 .unwrap_or_default()
         })
-    };
+    });
     let send = move |_| {
         let (Ok(f), Ok(t)) = (AgentName::parse(&from.get_untracked()), AgentName::parse(&to.get_untracked())) else {
             s.banner.set(Some(l.cat_untracked().t("ui-send-pick")));
@@ -450,11 +516,11 @@ fn SendPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
             <h2 id="send-title">{move || l.t("ui-send-title")}</h2>
             <div class="send-form">
                 <label>{move || l.t("ui-from")}" "<select aria-label=move || l.t("ui-from") on:change=move |ev| from.set(event_target_value(&ev)) prop:value=move || from.get()>
-                    {move || senders().into_iter().map(|n| view! { <option value=n.clone()>{n.clone()}</option> }).collect_view()}
+                    {move || senders.get().into_iter().map(|n| view! { <option value=n.clone()>{n.clone()}</option> }).collect_view()}
                 </select></label>
                 <label>{move || l.t("ui-to")}" "<select aria-label=move || l.t("ui-to") on:change=move |ev| to.set(event_target_value(&ev)) prop:value=move || to.get()>
                     <option value="">"—"</option>
-                    {move || names().into_iter().map(|n| view! { <option value=n.clone()>{n.clone()}</option> }).collect_view()}
+                    {move || names.get().into_iter().map(|n| view! { <option value=n.clone()>{n.clone()}</option> }).collect_view()}
                 </select></label>
                 <input type="text" aria-label=move || l.t("ui-message-text") placeholder=move || l.t("ui-message-placeholder") prop:value=move || text.get() on:input=on_text/>
                 <button on:click=send disabled=move || s.run.stopped.get() || s.playback.cursor.get().is_some()>{move || l.t("ui-send")}</button>
@@ -504,6 +570,17 @@ fn EventLog() -> impl IntoView {
         generation.update(|g| *g += 1);
         active.set(None);
     });
+    // Which row is current and which holds the tab stop, as selectors:
+    // a step notifies the two rows whose answer changed, not every row
+    // shown (each of which would also unsubscribe and resubscribe).
+    let current_row = Selector::new(move || s.shown());
+    let focused_row = Selector::new(move || {
+        let shown = s.shown();
+        match active.get() {
+            Some(a) if a < shown && a + SHOWN >= shown => Some(a),
+            _ => shown.checked_sub(1),
+        }
+    });
     let rows = move || {
         let shown = s.shown();
         // A new language redraws the rows too (their captions are in it).
@@ -545,16 +622,16 @@ fn EventLog() -> impl IntoView {
                         }));
                         let line = entry.as_ref().map(describe).unwrap_or_default();
                         let (title, text) = caption.map(|c| (c.title, c.text)).unwrap_or_default();
-                        let current = move || s.shown() == seq + 1;
-                        let tab = move || {
-                            let focused = match active.get() {
-                                Some(a) if a < s.shown() && a + SHOWN >= s.shown() => a == seq,
-                                _ => current(),
-                            };
-                            if focused { "0" } else { "-1" }
+                        let current = {
+                            let current_row = current_row.clone();
+                            move || current_row.selected(&(seq + 1))
+                        };
+                        let tab = {
+                            let focused_row = focused_row.clone();
+                            move || if focused_row.selected(&Some(seq)) { "0" } else { "-1" }
                         };
                         view! {
-                            <li class=move || if current() { "log-row current" } else { "log-row" } data-seq=seq.to_string() role="option"
+                            <li class={ let current = current.clone(); move || if current() { "log-row current" } else { "log-row" } } data-seq=seq.to_string() role="option"
                                 aria-selected=move || current().to_string() tabindex=tab
                                 on:click=move |_| { active.set(Some(seq)); s.seek(seq + 1); }>
                                 <span class="log-seq">{crate::view::words::captions::event_number(seq as u64)}</span>

@@ -317,10 +317,13 @@ mod page {
         // `bench.html#steps`: only the diagram, panels and scale ones;
         // `bench.html#steps-100k`: only the steps at 100k events (the page
         // to take a CPU profile of); `#steps-100k-diagram` and
-        // `#steps-100k-panels`: one part of them.
+        // `#steps-100k-panels`: one part of them; `#steps-scale`: only the
+        // scale scenario's frames.
         let hash = window().location().hash().unwrap_or_default();
         let mut lines = Vec::new();
-        if let Some(part) = hash.strip_prefix("#steps-100k") {
+        if hash == "#steps-scale" {
+            scale(&out, &mut lines).await;
+        } else if let Some(part) = hash.strip_prefix("#steps-100k") {
             steps_100k(&out, &mut lines, part).await;
         } else {
             if hash != "#explore" {
@@ -367,6 +370,11 @@ mod page {
                 out.set_text_content(Some(&lines.join("\n")));
             }
         }
+        scale(out, lines).await;
+    }
+
+    /// The scale scenario run live: UI work per frame.
+    async fn scale(out: &web_sys::Element, lines: &mut Vec<String>) {
         let (trace, run_ms) = scale_run().await;
         lines.push(String::new());
         lines.push(format!("scale scenario (50 teammates x 20 requests): {} events, run in the browser in {run_ms:.0} ms", trace.len()));

@@ -66,14 +66,15 @@ fn run_of(trace: &Trace, title: &str) -> StoredRun {
     StoredRun { id: 1, title: title.to_string(), settings: None, trace: export::trace_json(trace) }
 }
 
-// 30,000 events (about 8 MB of JSON, past localStorage's 5 MB): at
-// 100,000 the unoptimised test build holds the renderer busy for over 30 s
-// on a busy machine while it reads and replays the run, and ChromeDriver
-// gives up on the page (seen in a fresh-clone run).
+// 100,000 events (about 27 MB of JSON, past localStorage's 5 MB). The page
+// reads and replays a stored run a slice at a time (`ui::state::restore`),
+// handing the event loop back every few ms: the unoptimised test build once
+// held the renderer for over 30 s restoring it in one task, and ChromeDriver
+// gave up on the page.
 #[wasm_bindgen_test]
-async fn a_run_past_local_storages_5_mb_survives_a_reload_and_is_saved() {
+async fn a_100000_event_run_survives_a_reload_and_is_saved() {
     let page = Page::start();
-    let trace = long_trace(30_000);
+    let trace = long_trace(100_000);
     let events = trace.len();
     let run = run_of(&trace, "a long run");
     assert!(run.trace.len() > 5 * 1024 * 1024, "the run outgrows localStorage's 5 MB: {} bytes", run.trace.len());

@@ -14,6 +14,7 @@
 # one part mounted at a time, the scale scenario per frame), without
 # building the app's bundle; BENCH_STEPS_DIST=dir builds the benchmark page
 # there (kept, for a profile) instead of a temporary directory.
+# BENCH_ONLY=load measures the first load (see below).
 # BENCH_PORT picks the loopback port of the benchmark page (8097).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,6 +35,29 @@ if [ "${BENCH_ONLY:-}" = typing ]; then
   server=$!
   sleep 1
   E2E_BASE_URL=http://127.0.0.1:8098/ node tests/e2e/typing.mjs
+  exit 0
+fi
+
+# BENCH_ONLY=load: the first-load benchmark only (scripts/bench-load.mjs:
+# bytes on the wire and the time until Run is enabled, fresh cache, with no
+# throttling and on Lighthouse's mobile profile, 3 loads each), against the
+# release page served by scripts/bench-serve.mjs (gzip, or the precompressed
+# .br/.gz files the release build writes). BENCH_DIST=dir reuses a
+# `trunk build --release` of index.html; BENCH_LOAD_RUNS and
+# BENCH_LOAD_PROFILES (none,mobile) pick the loads.
+if [ "${BENCH_ONLY:-}" = load ]; then
+  dist=${BENCH_DIST:-$work/app}
+  [ -n "${BENCH_DIST:-}" ] || trunk build --release --dist "$dist" index.html >/dev/null
+  node scripts/bench-serve.mjs "$dist" "${BENCH_PORT:-0}" >"$work/serve.log" 2>&1 &
+  server=$!
+  url=""
+  for _ in $(seq 1 100); do
+    url=$(grep -o 'http://127.0.0.1:[0-9]*/' "$work/serve.log" 2>/dev/null | head -n1 || true)
+    [ -n "$url" ] && break
+    sleep 0.1
+  done
+  [ -n "$url" ] || { echo "the load benchmark's server did not start:" >&2; cat "$work/serve.log" >&2; exit 1; }
+  E2E_BASE_URL=$url node scripts/bench-load.mjs
   exit 0
 fi
 

@@ -18,7 +18,7 @@ use crate::view::export::snapshot::RunSnapshot;
 #[derive(Clone, Copy)]
 pub struct Run {
     /// The trace so far. Write it only through `start`, `append` and
-    /// `show_recorded`, which keep `views` in step.
+    /// `show_recorded` (or `show_built`), which keep `views` in step.
     pub trace: RwSignal<Trace>,
     /// What the page derives from the trace (state at any cursor, check,
     /// diagram layout, workspace), extended as events arrive.
@@ -76,7 +76,13 @@ impl Run {
 
     /// Shows a recorded trace with no team behind it.
     pub fn show_recorded(&self, trace: Trace, snapshot: Option<RunSnapshot>) {
-        self.views.set(RunViews::of(&trace));
+        self.show_built(RunViews::of(&trace), trace, snapshot);
+    }
+
+    /// [`Run::show_recorded`] with the trace's views already built (a
+    /// stored run's, built a slice at a time).
+    pub fn show_built(&self, views: RunViews, trace: Trace, snapshot: Option<RunSnapshot>) {
+        self.views.set(views);
         self.trace.set(trace);
         self.running.set(false);
         self.stopped.set(true);

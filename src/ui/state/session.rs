@@ -26,10 +26,12 @@ use crate::runtime::{browser, Runtime, RuntimeConfig};
 use crate::ui::browser::lang::Lang;
 use crate::ui::state::library::Library;
 use crate::ui::state::playback::Playback;
+use crate::ui::state::restore;
 use crate::ui::state::run::Run;
 use crate::ui::state::settings::{Settings, TeamSettings};
 use crate::ui::state::storage;
 use crate::ui::state::storage::StorageError;
+use crate::view::derived::RunViews;
 use crate::view::export::snapshot::RunSnapshot;
 use crate::view::export::{self, share};
 use crate::view::i18n::{tr, Catalog, Locale};
@@ -221,12 +223,17 @@ impl Session {
     /// Shows a recorded trace for replay: the running team (if any) is
     /// stopped and set aside; a new prompt starts a fresh team.
     pub fn load(&self, trace: Trace, snapshot: Option<RunSnapshot>) {
+        self.load_built(RunViews::of(&trace), trace, snapshot);
+    }
+
+    /// [`Session::load`] with the trace's views already built.
+    fn load_built(&self, views: RunViews, trace: Trace, snapshot: Option<RunSnapshot>) {
         self.with_rt(Runtime::stop);
         self.rt.set_value(None);
         self.rt_settings.set_value(None);
         self.queued.update_value(VecDeque::clear);
         self.playback.playing.set(false);
-        self.run.show_recorded(trace, snapshot);
+        self.run.show_built(views, trace, snapshot);
         self.runs_shown.update_value(|n| *n += 1);
         self.playback.rewind_to_latest();
         self.banner.set(None);
@@ -518,20 +525,25 @@ impl Session {
         self.in_storage(move |runs| async move { runs.save_current(&run).await });
     }
 
-    /// Shows a stored run: its settings go on the form only if they pass
-    /// validation; a bad value is dropped and the banner says so.
-    fn show_stored(&self, run: storage::StoredRun) -> Result<(), StorageError> {
-        let trace = run.trace()?;
+    /// Reads a stored run's trace and builds its views, a slice at a time
+    /// (`ui::state::restore`: no long task, even at 100,000 events).
+    async fn read_stored(run: &storage::StoredRun) -> Result<(Trace, RunViews), StorageError> {
+        restore::trace_and_views(&run.trace).await.map_err(|e| StorageError::Corrupt(e.to_string()))
+    }
+
+    /// Shows a stored run, read by [`Session::read_stored`]: its settings
+    /// go on the form only if they pass validation; a bad value is dropped
+    /// and the banner says so.
+    fn show_stored(&self, run: storage::StoredRun, trace: Trace, views: RunViews) {
         let applied = run.settings.as_ref().map(|snap| self.settings.apply(snap));
         let snapshot = match applied {
             Some(Ok(())) => run.settings.clone(),
             _ => None,
         };
-        self.load(trace, snapshot);
+        self.load_built(views, trace, snapshot);
         if let Some(Err(e)) = applied {
             self.error(tr!(self.cat(), "session-settings-not-used", error = errors::snapshot(self.cat(), &e)));
         }
-        Ok(())
     }
 
     /// Brings back the run from before the reload, if there was one, once
@@ -549,13 +561,23 @@ impl Session {
                 return;
             }
             let forget = match stored {
-                Ok(Some(run)) => match session.show_stored(run) {
-                    Ok(()) => false,
-                    Err(e) => {
-                        session.error(tr!(session.cat(), "session-not-restored", error = storage::words(session.cat(), &e)));
-                        true
+                Ok(Some(run)) => {
+                    let read = Session::read_stored(&run).await;
+                    // Read a slice at a time: a run started meanwhile wins.
+                    if session.banner.is_disposed() || session.runs_shown.try_get_value() != Some(runs_shown) {
+                        return;
                     }
-                },
+                    match read {
+                        Ok((trace, views)) => {
+                            session.show_stored(run, trace, views);
+                            false
+                        }
+                        Err(e) => {
+                            session.error(tr!(session.cat(), "session-not-restored", error = storage::words(session.cat(), &e)));
+                            true
+                        }
+                    }
+                }
                 Ok(None) => false,
                 Err(e) => {
                     session.storage_error(&e);
@@ -612,10 +634,11 @@ impl Session {
         let session = *self;
         self.in_storage(move |runs| async move {
             let run = runs.saved().await?.into_iter().find(|r| r.id == id).ok_or(StorageError::Gone)?;
+            let (trace, views) = Session::read_stored(&run).await?;
             if session.banner.is_disposed() {
                 return Ok(());
             }
-            session.show_stored(run)?;
+            session.show_stored(run, trace, views);
             session.keep_current();
             Ok(())
         });

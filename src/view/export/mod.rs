@@ -1,8 +1,9 @@
 //! The formats that outlive the page, one per module: `json` (the trace
 //! file, read back with validation), `mermaid` (a `sequenceDiagram`),
 //! `svg` (the laid-out diagram as a standalone document), `share` (the
-//! link that reopens a run) and `snapshot` (what built the run on screen,
-//! kept with saved runs and links).
+//! link that reopens a run), `snapshot` (what built the run on screen,
+//! kept with saved runs and links) and `slices` (a stored trace read back
+//! a slice of events at a time).
 //!
 //! Owns only the choice of formats and the public paths other code uses
 //! (`export::trace_json`, `export::svg`, ...), re-exported here. The
@@ -11,6 +12,7 @@
 pub mod json;
 pub mod mermaid;
 pub mod share;
+pub mod slices;
 pub mod snapshot;
 pub mod svg;
 

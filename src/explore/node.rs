@@ -352,8 +352,16 @@ impl Node {
         // that finds its inbox empty and yields): its state (ticket,
         // conversation) changed, and a message sent to it meanwhile would
         // have been read.
+        // A decision off the script (a reply but the policy's own, an
+        // expiry) uses up the run's shared budget of decisions, which
+        // decides whether every other agent's next model call offers a
+        // choice or follows its script: it commutes with nothing.
         match choice {
-            Choice::Turn { agent, .. } | Choice::Reply { agent, .. } => step.touched.agent(agent),
+            Choice::Turn { agent, .. } => step.touched.agent(agent),
+            Choice::Reply { agent, option, .. } => {
+                step.touched.agent(agent);
+                step.touched.shared |= *option > 0;
+            }
             Choice::Expire { .. } => step.touched.shared = true,
         }
         next.apply(choice, config)?;

@@ -4,7 +4,8 @@
 //! fault and the default decisions off the script: a lead and one teammate
 //! in plan mode, a built-in team file); and out-of-order and team-1 with 1
 //! fault under partial-order reduction (sleep sets, one thread), beside
-//! their full searches.
+//! their full searches (each with its reduction factor, states with /
+//! without), and team-2 on the script under it.
 //!
 //! Run with `cargo bench --bench explore`; `-- --test` runs each once as a
 //! smoke test. `Throughput::Elements(states)` turns the time of one full
@@ -56,6 +57,21 @@ fn row(group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTim
     group.bench_with_input(BenchmarkId::from_parameter(label), &config, |b, config| b.iter(|| black_box(explore(config))));
 }
 
+/// Prints a reduced search's reduction factor: its states (transitions)
+/// and distinct states over the full search's.
+fn factor(label: &str, reduced: &ExploreConfig) {
+    let with = explore(reduced).expect("the scenario explores");
+    let without = explore(&ExploreConfig { reduction: false, ..reduced.clone() }).expect("the scenario explores");
+    eprintln!(
+        "{label}: reduction factor (states with / without) {:.3} ({} / {}), distinct {} / {}",
+        with.states as f64 / without.states as f64,
+        with.states,
+        without.states,
+        with.distinct_states,
+        without.distinct_states
+    );
+}
+
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("explore");
     group.sampling_mode(SamplingMode::Flat).sample_size(10).measurement_time(Duration::from_secs(2));
@@ -70,8 +86,16 @@ fn bench(c: &mut Criterion) {
         row(&mut group, format!("{id}/faults={faults}/all cores"), team(id, faults));
     }
     let reduced = ExploreConfig { max_faults: 1, threads: 1, reduction: true, ..ExploreConfig::new("out-of-order") };
+    factor("out-of-order/faults=1", &reduced);
     row(&mut group, "out-of-order/faults=1/sleep sets/1 thread".into(), reduced);
-    row(&mut group, "team-1/faults=1/sleep sets/1 thread".into(), ExploreConfig { threads: 1, reduction: true, ..team("team-1", 1) });
+    let reduced = ExploreConfig { threads: 1, reduction: true, ..team("team-1", 1) };
+    factor("team-1/faults=1", &reduced);
+    row(&mut group, "team-1/faults=1/sleep sets/1 thread".into(), reduced);
+    // team-2 with 0 faults on the script (no decisions off it): a row the
+    // canonical hash of commuting moves brought to seconds.
+    let reduced = ExploreConfig { threads: 1, reduction: true, max_decisions: 0, ..team("team-2", 0) };
+    factor("team-2/faults=0/decisions=0", &reduced);
+    row(&mut group, "team-2/faults=0/decisions=0/sleep sets/1 thread".into(), reduced);
     group.finish();
 }
 

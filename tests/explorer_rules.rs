@@ -193,7 +193,7 @@ fn the_report_is_the_same_on_one_thread_or_several() {
 fn a_search_cut_short_by_its_state_bound_counts_the_same_on_one_thread_or_two() {
     // The threads drop the children known already; the cut still falls at
     // the same visit, with the same transitions counted before it.
-    for max_states in [1_234, 3_000] {
+    for max_states in [1_234, 2_500] {
         let c = ExploreConfig { max_states, ..config("out-of-order", 1, vec![FaultAction::Drop]) };
         let one = explore(&ExploreConfig { threads: 1, ..c.clone() }).unwrap();
         let two = explore(&ExploreConfig { threads: 2, ..c }).unwrap();

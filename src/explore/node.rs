@@ -158,6 +158,11 @@ impl Footprint {
         Footprint { shared: true, ..Footprint::default() }
     }
 
+    /// The bytes its lists hold (the memory bound's count of a sleep set).
+    pub fn list_bytes(&self) -> usize {
+        self.agents.len() * std::mem::size_of::<AgentName>() + self.requests.len() * std::mem::size_of::<RequestId>()
+    }
+
     /// True when neither touched what the other did: the moves commute.
     pub fn disjoint(&self, other: &Footprint) -> bool {
         let overlap = self.shared
@@ -343,6 +348,22 @@ impl Node {
             path,
         };
         let mut step = Step::default();
+        // A move touches its mover even when it leaves no event (a turn
+        // that finds its inbox empty and yields): its state (ticket,
+        // conversation) changed, and a message sent to it meanwhile would
+        // have been read.
+        // A decision off the script (a reply but the policy's own, an
+        // expiry) uses up the run's shared budget of decisions, which
+        // decides whether every other agent's next model call offers a
+        // choice or follows its script: it commutes with nothing.
+        match choice {
+            Choice::Turn { agent, .. } => step.touched.agent(agent),
+            Choice::Reply { agent, option, .. } => {
+                step.touched.agent(agent);
+                step.touched.shared |= *option > 0;
+            }
+            Choice::Expire { .. } => step.touched.shared = true,
+        }
         next.apply(choice, config)?;
         next.path.push(choice.clone());
         next.settle(config, &mut step)?;

@@ -101,10 +101,11 @@ impl Found {
     }
 
     /// Weighs the search's structures with `waiting` states of about
-    /// `depth` choices waiting to be expanded, and cuts the search once they
+    /// `depth` choices waiting to be expanded and `sleeps` bytes of the
+    /// reduction's sleep sets (`Por::bytes`), and cuts the search once they
     /// pass the memory bound.
-    fn weigh(&mut self, waiting: usize, depth: usize, config: &ExploreConfig) {
-        let bytes = self.claims.bytes() + waiting as u64 * state_bytes(depth);
+    fn weigh(&mut self, waiting: usize, depth: usize, config: &ExploreConfig, sleeps: u64) {
+        let bytes = self.claims.bytes() + waiting as u64 * state_bytes(depth) + sleeps;
         self.peak_memory = self.peak_memory.max(bytes);
         if config.max_memory.is_some_and(|most| bytes > most) {
             self.stop(Bound::Memory);
@@ -426,9 +427,38 @@ struct Por {
     sleeps: HashMap<u64, (Sleep, bool)>,
     /// Moves of an expanded state to explore when it comes up again.
     again: HashMap<u64, Vec<Choice>>,
+    /// The bytes the sleep sets' and the moves' own lists hold, kept up
+    /// to date as they change (`Por::bytes` adds the tables).
+    lists: u64,
+}
+
+/// The bytes one move asleep holds, as the memory bound counts them: its
+/// place in a sleep set and its footprint's lists.
+fn asleep_bytes(sleep: &Sleep) -> u64 {
+    sleep.iter().map(|(_, f)| (std::mem::size_of::<(Choice, Footprint)>() + f.list_bytes()) as u64).sum()
 }
 
 impl Por {
+    /// The bytes the reduction's bookkeeping holds, as the memory bound
+    /// counts them (`Bound::Memory`): each table's buckets (an entry and a
+    /// control byte), every sleep set's moves with their footprints' lists,
+    /// and the moves waiting to be explored again. Choices' and names'
+    /// own texts are not counted.
+    fn bytes(&self) -> u64 {
+        let table = |capacity: usize, entry: usize| (capacity * (entry + 1)) as u64;
+        table(self.sleeps.capacity(), std::mem::size_of::<(u64, (Sleep, bool))>())
+            + table(self.again.capacity(), std::mem::size_of::<(u64, Vec<Choice>)>())
+            + self.lists
+    }
+
+    /// Stores the sleep set of a state seen for the first time.
+    fn insert(&mut self, hash: u64, sleep: Sleep) {
+        self.lists += asleep_bytes(&sleep);
+        if let Some((old, _)) = self.sleeps.insert(hash, (sleep, false)) {
+            self.lists -= asleep_bytes(&old);
+        }
+    }
+
     /// What to explore of state `hash`: its sleep set, and the only moves
     /// to explore when it was expanded before (`None`: nothing to do).
     fn take(&mut self, hash: u64) -> Option<(Sleep, Option<Vec<Choice>>)> {
@@ -437,7 +467,9 @@ impl Por {
             *expanded = true;
             return Some((sleep.clone(), None));
         }
-        self.again.remove(&hash).map(|only| (sleep.clone(), Some(only)))
+        let only = self.again.remove(&hash)?;
+        self.lists -= (only.len() * std::mem::size_of::<Choice>()) as u64;
+        Some((sleep.clone(), Some(only)))
     }
 
     /// State `hash`, known already, reached again with sleep set `sleep`:
@@ -450,10 +482,13 @@ impl Por {
         if missing.is_empty() {
             return false;
         }
+        let before = asleep_bytes(stored);
         stored.retain(|(c, _)| asleep(c));
+        self.lists = self.lists - before + asleep_bytes(stored);
         if !*expanded {
             return false;
         }
+        self.lists += (missing.len() * std::mem::size_of::<Choice>()) as u64;
         let again = self.again.entry(hash).or_default();
         let first = again.is_empty();
         again.extend(missing);
@@ -658,10 +693,11 @@ impl Bfs {
                 let new = found.visit(hash, &child, &step, config);
                 if new && !step.terminal {
                     if let Some(por) = &mut self.por {
-                        por.sleeps.insert(hash, (sleep, false));
+                        por.insert(hash, sleep);
                     }
                     self.next.push((hash, child));
-                    found.weigh(self.level_len + self.next.len(), self.depth + 1, config);
+                    let sleeps = self.por.as_ref().map_or(0, |por| por.bytes());
+                    found.weigh(self.level_len + self.next.len(), self.depth + 1, config, sleeps);
                 } else if !new && !step.terminal && self.por.as_mut().is_some_and(|por| por.revisit(hash, &sleep)) {
                     // Reached again with fewer moves asleep: those moves
                     // are explored from it at the next level.
@@ -692,7 +728,8 @@ impl Bfs {
                     }
                 }
                 self.level_len = self.level.len();
-                found.weigh(self.level_len, self.depth, config);
+                let sleeps = self.por.as_ref().map_or(0, |por| por.bytes());
+                found.weigh(self.level_len, self.depth, config, sleeps);
                 if found.cut {
                     return Ok(Some(false));
                 }
@@ -769,7 +806,7 @@ impl Dfs {
                     self.stack.push((hash, child));
                 }
             }
-            found.weigh(self.stack.len(), node.path.len() + 1, config);
+            found.weigh(self.stack.len(), node.path.len() + 1, config, 0);
         }
         Ok(None)
     }
@@ -797,7 +834,7 @@ impl Walks {
             let (child, step) = node.after(pick, config)?;
             used += 1;
             found.visit(child.state_hash(config), &child, &step, config);
-            found.weigh(usize::from(!step.terminal), child.path.len(), config);
+            found.weigh(usize::from(!step.terminal), child.path.len(), config, 0);
             if found.stopped_by == Some(Bound::Memory) {
                 return Ok(Some(false));
             }
@@ -936,5 +973,43 @@ pub fn explore_with(config: &ExploreConfig, on_progress: &mut dyn FnMut(Progress
         if let Some(report) = report {
             return Ok(report);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn turn(agent: &str) -> Choice {
+        Choice::Turn { agent: AgentName::parse(agent).expect("a name"), fault: None }
+    }
+
+    /// The bytes of every list `por` holds, counted anew.
+    fn recount(por: &Por) -> u64 {
+        let sleeps: u64 = por.sleeps.values().map(|(s, _)| asleep_bytes(s)).sum();
+        let again: u64 = por.again.values().map(|v| (v.len() * std::mem::size_of::<Choice>()) as u64).sum();
+        sleeps + again
+    }
+
+    #[test]
+    fn the_sleep_sets_are_weighed_as_they_grow_and_shrink() {
+        let mut por = Por::default();
+        let empty = por.bytes();
+        let asleep: Sleep = vec![(turn("c1"), Footprint::everything()), (turn("c2"), Footprint::default())];
+        por.insert(1, asleep.clone());
+        por.insert(2, asleep.clone());
+        assert_eq!(por.lists, recount(&por));
+        assert!(por.bytes() > empty, "sleep sets weigh something");
+        // State 1 is expanded, then reached again with c2 awake: c2 is to be
+        // explored from it again, and its sleep set shrinks.
+        assert!(por.take(1).is_some());
+        assert!(por.revisit(1, &vec![asleep[0].clone()]));
+        assert_eq!(por.lists, recount(&por));
+        let (_, only) = por.take(1).expect("c2 again");
+        assert_eq!(only, Some(vec![turn("c2")]));
+        assert_eq!(por.lists, recount(&por));
+        // A state stored again replaces its sleep set's weight.
+        por.insert(2, Vec::new());
+        assert_eq!(por.lists, recount(&por));
     }
 }

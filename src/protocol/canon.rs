@@ -1,7 +1,8 @@
 //! Canonical hashing for the explorer: two states that differ only in what
 //! cannot change what happens next — the time stamped on messages, and the
 //! values of request ids (derived from where in the trace a request was
-//! made) — hash alike, so runs that reach the same situation by different
+//! made), which of two agents asked first, the order two agents' turns
+//! wait in — hash alike, so runs that reach the same situation by different
 //! interleavings meet.
 //!
 //! With symmetry reduction, teammates configured alike (same role, same
@@ -40,7 +41,9 @@
 //! does not mention finds it without reading the text again.
 //!
 //! Owns the rules of that abstraction: times are left out, each request id
-//! is replaced by its place in creation order and each symmetric teammate's
+//! is replaced by its place (by kind, requester, addressee and the
+//! requester's own count, `Canon::of_requests`: not the global creation
+//! order, which two orders of independent moves change) and each symmetric teammate's
 //! name by its canonical name, wherever they appear (a tracker key, a
 //! message field, a tool result's text, a delivered JSON message), and
 //! collections keyed by name hash as unordered sets. It must not change
@@ -49,6 +52,7 @@
 use std::hash::{Hash, Hasher};
 
 use super::message::Message;
+use super::tracker::{Request, RequestKind};
 use super::{AgentName, RequestId, Team};
 
 /// A fast, stable, dependency-free hasher: eight bytes at a time with a
@@ -258,6 +262,41 @@ impl Canon {
         canon
     }
 
+    /// Canonical places for a team's requests (given in creation order)
+    /// that do not depend on how different agents' moves interleaved: each
+    /// request is placed by its kind, requester and addressee, then by how
+    /// many requests of that kind the same requester made of the same
+    /// addressee before it. Two orders of independent moves (alice asks the
+    /// lead, bob asks the lead) create the same requests in a different
+    /// global order — and with ids drawn from different trace positions —
+    /// and this places them alike, so the states meet. Sound because
+    /// nothing in a run reads the global creation order across different
+    /// (kind, requester, addressee) triples or compares ids' values: a
+    /// retry count reads one triple's requests in their order (kept), an
+    /// addressee has at most one pending request of a kind under
+    /// `one_pending_per_addressee`, and every text that names ids is hashed
+    /// with each id written as its place, so a difference in what a text
+    /// lists, or in what order, still tells states apart.
+    pub fn of_requests<'a>(requests: impl IntoIterator<Item = &'a Request>) -> Self {
+        let mut keyed: Vec<(RequestKind, &AgentName, &AgentName, usize, &RequestId)> = Vec::new();
+        for r in requests {
+            let nth = keyed.iter().filter(|(k, from, to, _, _)| *k == r.kind && **from == r.requester && **to == r.addressee).count();
+            keyed.push((r.kind, &r.requester, &r.addressee, nth, &r.id));
+        }
+        keyed.sort_by(|a, b| (a.0, a.1, a.2, a.3).cmp(&(b.0, b.1, b.2, b.3)));
+        Canon::new(keyed.into_iter().map(|(_, _, _, _, id)| id))
+    }
+
+    /// The place of request `id` (`None`: not one of the canon's).
+    fn place(&self, id: &RequestId) -> Option<usize> {
+        let s = id.as_str();
+        let hex = hex8(s.as_bytes()).filter(|_| s.len() == 8);
+        self.ids.iter().position(|k| match k {
+            Id::Hex(v) => hex == Some(*v),
+            Id::Odd(o) => o == s,
+        })
+    }
+
     /// Computes the fingerprints and the set of first bytes.
     fn index(&mut self) {
         let mut h = StableHasher::default();
@@ -353,16 +392,9 @@ impl Canon {
         (count, sum).hash(h);
     }
 
-    /// Hashes a request id as its place in creation order (an unknown one
-    /// by value).
+    /// Hashes a request id as its place (an unknown one by value).
     pub fn hash_id<H: Hasher>(&self, id: &RequestId, h: &mut H) {
-        let s = id.as_str();
-        let hex = hex8(s.as_bytes()).filter(|_| s.len() == 8);
-        let exact = |k: &Id| match k {
-            Id::Hex(v) => hex == Some(*v),
-            Id::Odd(o) => o == s,
-        };
-        match self.ids.iter().position(exact) {
+        match self.place(id) {
             Some(i) => (0xA5u8, i).hash(h),
             None => id.as_str().hash(h),
         }
@@ -435,7 +467,11 @@ impl Canon {
             },
             h,
         );
-        for r in team.tracker().iter() {
+        // In the canon's order of places (`Canon::of_requests`), not the
+        // order they were created in.
+        let mut requests: Vec<_> = team.tracker().iter().map(|r| (self.place(&r.id), r)).collect();
+        requests.sort_by_key(|(place, _)| *place);
+        for (_, r) in requests {
             self.hash_id(&r.id, h);
             r.kind.hash(h);
             self.hash_name(&r.requester, h);
@@ -551,7 +587,7 @@ mod tests {
     }
 
     fn team_hash(t: &Team) -> u64 {
-        let canon = Canon::new(t.tracker().iter().map(|r| &r.id));
+        let canon = Canon::of_requests(t.tracker().iter());
         let mut h = StableHasher::default();
         canon.hash_team(t, &mut h);
         h.finish()
@@ -567,5 +603,50 @@ mod tests {
         };
         assert_eq!(team_hash(&sent("hi")), team_hash(&sent("hi")));
         assert_ne!(team_hash(&sent("hi")), team_hash(&sent("bye")), "the explorer must not merge them");
+    }
+
+    /// A team with alice and bob, where the lead asks `first` and then the
+    /// other to shut down (the ids drawn from where in the trace each
+    /// request was made).
+    fn asked_in_order(first: &str) -> (Team, Vec<RequestId>) {
+        let (alice, bob) = (AgentName::parse("alice").unwrap(), AgentName::parse("bob").unwrap());
+        let mut t = Team::new("default", 7);
+        let at = crate::protocol::Millis(0);
+        t.spawn(&alice, "coder", false, at).unwrap();
+        t.spawn(&bob, "coder", false, at).unwrap();
+        let order = if first == "alice" { [&alice, &bob] } else { [&bob, &alice] };
+        let ids = order.iter().map(|who| t.request_shutdown(&AgentName::lead(), who, at).unwrap()).collect();
+        (t, ids)
+    }
+
+    #[test]
+    fn requests_of_different_agents_made_in_either_order_hash_alike() {
+        let (ab, ab_ids) = asked_in_order("alice");
+        let (ba, ba_ids) = asked_in_order("bob");
+        // Alice's request was made first in one and second in the other,
+        // and the ids differ: the canonical places do not.
+        assert_ne!(ab_ids[0], ba_ids[1]);
+        assert_eq!(team_hash(&ab), team_hash(&ba));
+    }
+
+    #[test]
+    fn requests_that_truly_differ_still_hash_apart() {
+        let (alice, bob) = (AgentName::parse("alice").unwrap(), AgentName::parse("bob").unwrap());
+        let at = crate::protocol::Millis(1);
+        // Alice answers hers in one, bob his in the other.
+        let (mut one, ids) = asked_in_order("alice");
+        one.answer(crate::protocol::RequestKind::Shutdown, &ids[0], &alice, true, "", at).unwrap();
+        let (mut other, ids) = asked_in_order("alice");
+        other.answer(crate::protocol::RequestKind::Shutdown, &ids[1], &bob, true, "", at).unwrap();
+        assert_ne!(team_hash(&one), team_hash(&other));
+        // Two requests of one kind from one requester to one addressee keep
+        // their order: the first and the second are different places.
+        let canon = Canon::of_requests(one.tracker().iter());
+        let place = |id: &RequestId| {
+            let mut h = DefaultHasher::new();
+            canon.hash_id(id, &mut h);
+            h.finish()
+        };
+        assert_ne!(place(&ids[0]), place(&ids[1]));
     }
 }

@@ -290,13 +290,26 @@ impl Turns {
 
     /// Feeds what decides the future of turn order into `h` (the explorer's
     /// state hash, names as `canon` has them): ticket numbers are left out,
-    /// only their order counts.
+    /// and so is the order of different agents' waiting tickets — under
+    /// `Pick::Chosen` (the explorer's) the caller grants any waiting ticket,
+    /// so that order decides nothing but the order the choices are listed
+    /// in, and two orders of independent turns (each agent asking again
+    /// after its own) meet. One agent's own tickets keep their order (its
+    /// first waiting ticket is the one its turn takes).
     pub fn hash_shape<H: std::hash::Hasher>(&self, canon: &crate::protocol::canon::Canon, h: &mut H) {
         use std::hash::Hash;
+        let mut by_agent: BTreeMap<&AgentName, Vec<&TurnKind>> = BTreeMap::new();
         for (agent, kind) in self.waiting.values() {
-            canon.hash_name(agent, h);
-            kind.hash(h);
+            by_agent.entry(agent).or_default().push(kind);
         }
+        canon.hash_unordered(
+            by_agent.iter(),
+            |(agent, kinds), h| {
+                canon.hash_name(agent, h);
+                kinds.hash(h);
+            },
+            h,
+        );
         self.holder.as_ref().map(|a| canon.hash_name(a, h)).hash(h);
         canon.hash_unordered(
             self.parked.iter(),
@@ -410,5 +423,29 @@ mod tests {
         assert!(t.choices().is_empty(), "the baton is taken");
         assert!(!t.grant(a));
         assert_eq!(t.take_granted().unwrap().agent, name("b"));
+    }
+
+    fn shape(t: &Turns) -> u64 {
+        use std::hash::Hasher;
+        let mut h = crate::protocol::canon::StableHasher::default();
+        t.hash_shape(&crate::protocol::canon::Canon::default(), &mut h);
+        h.finish()
+    }
+
+    #[test]
+    fn waiting_tickets_of_different_agents_hash_alike_in_either_order() {
+        let asked = |order: [&str; 2]| {
+            let mut t = Turns::with_pick(Mode::Live, Pick::Chosen);
+            for who in order {
+                t.enqueue(&name(who), TurnKind::ModelCall);
+            }
+            t
+        };
+        assert_eq!(shape(&asked(["a", "b"])), shape(&asked(["b", "a"])));
+        // What each waits for still counts.
+        let mut other = Turns::with_pick(Mode::Live, Pick::Chosen);
+        other.enqueue(&name("a"), TurnKind::ModelCall);
+        other.enqueue(&name("b"), TurnKind::Deliver);
+        assert_ne!(shape(&asked(["a", "b"])), shape(&other));
     }
 }

@@ -884,7 +884,7 @@ impl World {
     /// hashed under a canonical name, by the rank of its own state in its
     /// class (`symmetric_names`).
     pub fn hash_state<H: Hasher>(&self, symmetry: bool, h: &mut H) {
-        let mut canon = Canon::new(self.team.tracker().iter().map(|r| &r.id));
+        let mut canon = Canon::of_requests(self.team.tracker().iter());
         if symmetry {
             let names = self.symmetric_names(&canon);
             canon = canon.with_names(names);

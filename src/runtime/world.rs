@@ -593,8 +593,8 @@ impl World {
         }
     }
 
-    /// Answers a request as `by` through the protocol path and wakes whoever
-    /// must react.
+    /// Answers a request as `by` through the protocol path (`text` its
+    /// answer's content field) and wakes whoever must react (`answered`).
     pub(crate) fn answer(
         &mut self,
         kind: RequestKind,
@@ -605,17 +605,25 @@ impl World {
     ) -> Result<RequestStatus, TeamError> {
         let at = self.now();
         let status = self.with_armed(|t| t.answer(kind, id, by, approve, text, at))?;
-        let requester = self.team.request(id).map(|r| r.requester.clone());
-        if kind == RequestKind::Shutdown && approve {
-            // Not a message but the end of its loop: an idle teammate whose
-            // shutdown was approved for it takes its last turn whatever
-            // `wake_on_message` says.
-            self.turns.unpark(by);
-        }
-        if let Some(requester) = requester {
-            self.wake(&[requester]);
-        }
+        self.answered(id, by);
         Ok(status)
+    }
+
+    /// The one wake rule for an answer, whoever gave it (a human's
+    /// `answer_as`, a model's tool) and whatever its protocol (the lesson's
+    /// or a file's): once `by`'s answer to request `id` is recorded, each
+    /// party the answer made exit (an `exit` effect: an approved shutdown)
+    /// takes its last turn whatever `wake_on_message` says — not a message
+    /// but the end of its loop —, then the requester, to whom the answer
+    /// was sent, is woken as any recipient is (`wake`). Nobody else is told.
+    pub(crate) fn answered(&mut self, id: &RequestId, by: &AgentName) {
+        let Some(requester) = self.team.request(id).map(|r| r.requester.clone()) else { return };
+        for party in [&requester, by] {
+            if self.team.is_exiting(party) {
+                self.turns.unpark(party);
+            }
+        }
+        self.wake(std::slice::from_ref(&requester));
     }
 
     /// Runs a teammate the team has just spawned: an idle teammate whose

@@ -693,9 +693,10 @@ impl World {
         released
     }
 
-    /// Expires every pending request whose deadline has passed; each
-    /// requester whose loop still runs is told so (`tell_expired`) and
-    /// woken, so it may ask again. Returns how many expired.
+    /// Expires every pending request whose deadline has passed; its
+    /// requester and addressee, each whose loop still runs, are told so
+    /// (`tell_expired`) and woken: the requester may ask again, the
+    /// addressee does not answer it. Returns how many expired.
     fn expire_due(&mut self) -> usize {
         let now = self.now();
         let ids = match self.team.expire_due(now) {
@@ -710,8 +711,8 @@ impl World {
     }
 
     /// The explorer: request `id` expires now, whatever the clock says (the
-    /// deadline passing as a choice), and its requester is told so as when
-    /// the clock expires it. Refused, changing nothing, unless its protocol
+    /// deadline passing as a choice), and its requester and addressee are
+    /// told so as when the clock expires it. Refused, changing nothing, unless its protocol
     /// has a deadline and it is pending.
     pub fn expire_now(&mut self, id: &RequestId) -> Result<(), TeamError> {
         let kind = self.team.request(id).map(|r| r.kind).ok_or_else(|| crate::protocol::TrackerError::UnknownRequest(id.clone()))?;
@@ -735,37 +736,64 @@ impl World {
             .map(|r| &r.id)
     }
 
-    /// Tells the requester of each expired request whose loop still runs
-    /// that it expired, as a note it reads with its next delivery (like a
-    /// prompt: an expiry sends no message), and wakes it. The note is a
-    /// JSON object (`"event": "request_expired"`, the request's id,
-    /// protocol and addressee, and the sentence a model reads in `note`),
-    /// so a policy reads the expiry from data, not from words.
+    /// Tells both parties of each expired request that it expired: the
+    /// requester (it may ask again) and the addressee that held it (it must
+    /// not answer it now), each whose loop still runs, as a note it reads
+    /// with its next delivery (like a prompt: an expiry sends no message),
+    /// and wakes them. The note is a JSON object (`"event":
+    /// "request_expired"`, the request's id, protocol, requester and
+    /// addressee, which of the two the reader is under `party`, and the
+    /// sentence a model reads in `note`), so a policy reads the expiry from
+    /// data, not from words.
     fn tell_expired(&mut self, ids: &[RequestId]) {
         for id in ids {
             let Some(r) = self.team.request(id) else { continue };
             let protocol = self.team.protocols().protocol_of(r.kind).map(|(_, p)| p.name.clone()).unwrap_or_default();
             let (requester, addressee) = (r.requester.clone(), r.addressee.clone());
-            let note = serde_json::json!({
-                "event": "request_expired",
-                "request_id": id.as_str(),
-                "protocol": protocol,
-                "to": addressee.as_str(),
-                "status": "rejected (expired)",
-                "note": format!(
+            let note = |party: &str, sentence: String| {
+                serde_json::json!({
+                    "event": "request_expired",
+                    "request_id": id.as_str(),
+                    "protocol": protocol,
+                    "from": requester.as_str(),
+                    "to": addressee.as_str(),
+                    "party": party,
+                    "status": "rejected (expired)",
+                    "note": sentence,
+                })
+                .to_string()
+            };
+            let asked = note(
+                "requester",
+                format!(
                     "Your {protocol} request {id} to '{addressee}' expired unanswered (status: rejected (expired)); you may ask again."
                 ),
-            })
-            .to_string();
-            if requester.is_lead() {
-                self.prompts.push_back(note);
-            } else if self.agents.get(&requester).is_some_and(|a| !a.has_ended()) {
-                self.restarts.entry(requester.clone()).or_default().push_back(note);
-            } else {
-                continue;
+            );
+            let held = note(
+                "addressee",
+                format!(
+                    "The {protocol} request {id} from '{requester}' to you expired unanswered (status: rejected (expired)); do not answer it."
+                ),
+            );
+            self.tell(&requester, asked);
+            if addressee != requester {
+                self.tell(&addressee, held);
             }
-            self.turns.unpark(&requester);
         }
+    }
+
+    /// Hands `agent` a note it reads with its next delivery, if its loop
+    /// still runs, and wakes it (whatever `wake_on_message` says: a note is
+    /// no message).
+    fn tell(&mut self, agent: &AgentName, note: String) {
+        if agent.is_lead() {
+            self.prompts.push_back(note);
+        } else if self.agents.get(agent).is_some_and(|a| !a.has_ended()) {
+            self.restarts.entry(agent.clone()).or_default().push_back(note);
+        } else {
+            return;
+        }
+        self.turns.unpark(agent);
     }
 
     /// The earliest deadline of a pending request, if any has one.

@@ -377,4 +377,44 @@ mod tests {
             assert_eq!(rejected, (vec!["lead".to_string()], vec!["lead".to_string()]));
         }
     }
+
+    #[test]
+    fn an_expiry_is_told_to_the_requester_and_to_the_addressee_that_held_the_request_and_wakes_both() {
+        let lead = AgentName::lead();
+        let alice = AgentName::parse("alice").unwrap();
+        // wake_on_message off: a note is no message, both wake all the same.
+        let mut world = parked_team(Some("deadline-retry"), false, false);
+        world.launch_teammate(&alice, "coder", "You are alice.");
+        world.turns.finish(&alice);
+        world.turns.park(&alice);
+        world.restarts.clear();
+        let id = world.team.ask(ProtocolIx(0), &lead, &alice, Fields::new(), Millis(1)).unwrap();
+        world.expire_now(&id).unwrap();
+        assert_eq!(woken(&world), ["alice", "lead"]);
+        let note = |text: &str| serde_json::from_str::<Value>(text).unwrap();
+        let asked = note(world.prompts.back().unwrap());
+        let held = note(world.restarts[&alice].back().unwrap());
+        for (v, party) in [(&asked, "requester"), (&held, "addressee")] {
+            assert_eq!(v["event"], "request_expired");
+            assert_eq!(v["request_id"], id.as_str());
+            assert_eq!(
+                (&v["protocol"], &v["from"], &v["to"], &v["party"]),
+                (&json!("shutdown"), &json!("lead"), &json!("alice"), &json!(party))
+            );
+        }
+        assert!(asked["note"].as_str().unwrap().ends_with("you may ask again."), "{asked}");
+        assert!(held["note"].as_str().unwrap().ends_with("do not answer it."), "{held}");
+    }
+
+    #[test]
+    fn an_expiry_tells_no_addressee_whose_loop_has_ended() {
+        let lead = AgentName::lead();
+        let alice = AgentName::parse("alice").unwrap();
+        let mut world = parked_team(Some("deadline-retry"), false, true);
+        let id = world.team.ask(ProtocolIx(0), &lead, &alice, Fields::new(), Millis(1)).unwrap();
+        // alice has no running loop here (never launched): only the lead hears.
+        world.expire_now(&id).unwrap();
+        assert_eq!(woken(&world), ["lead"]);
+        assert!(world.restarts.is_empty());
+    }
 }

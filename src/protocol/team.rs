@@ -45,8 +45,8 @@ pub struct TeamState {
     pub rules: Rules,
     /// The protocols the team runs under (the lesson's only by default).
     pub protocols: ProtocolSet,
-    /// The file gates closed, per agent (the lesson's plan gate is the
-    /// roster's `plan_approved`).
+    /// The gates closed, per agent: a file's and the lesson's plan gate
+    /// (at `ProtocolSet::plan_gate`) alike.
     pub gates: ClosedGates,
 }
 
@@ -164,7 +164,7 @@ impl TeamState {
                 let new_inbox = !self.bus.knows(name);
                 self.roster.spawn(name, role, *plan_mode).map_err(|e| inconsistent(entry, e))?;
                 self.bus.register(name);
-                let gates = self.close_gates_at_spawn(name);
+                let gates = self.close_gates_at_spawn(name, *plan_mode);
                 Undo::Spawn { before, new_inbox, gates }
             }
             Event::MemberStatusChanged { name, to, .. } => {
@@ -274,8 +274,8 @@ enum Undo {
     /// The event says it all (or changed nothing).
     Nothing,
     /// A spawn: the member before (none if new), and whether its inbox is new.
-    /// With a protocol file, the spawned agent's file gates before (its
-    /// `gates` closed at spawn).
+    /// The spawned agent's gates before, when its spawn changed them (the
+    /// plan gate in plan mode, a file teammate's `gates`).
     Spawn { before: Option<Box<Member>>, new_inbox: bool, gates: Option<Option<asks::GateBits>> },
     /// The messages a drain took out of the inbox.
     Drained(std::sync::Arc<Vec<Envelope>>),
@@ -510,16 +510,21 @@ impl Team {
         self.state.roster.get(name).is_some_and(|m| m.is_exiting())
     }
 
-    /// True when `name` was spawned in plan mode and none of its plans has
-    /// been approved since: workspace-changing tools stay refused.
+    /// True when the lesson's plan gate is closed for `name` (closed at a
+    /// spawn in plan mode, or by its file's `gates`; opened by an approved
+    /// plan of its current run): workspace-changing tools stay refused.
     pub fn plan_gate_closed(&self, name: &AgentName) -> bool {
-        self.state.roster.get(name).is_some_and(|m| m.plan_mode && !m.plan_approved)
+        self.state.gates.is_closed(name, self.state.protocols.plan_gate())
     }
 
-    /// True when the lesson's plan gate closes `tool` (one of its `tools` in
-    /// the built-in file) and the gate is closed for `name`.
+    /// True when `name`, spawned in plan mode, has its plan gate closed and
+    /// the gate closes `tool` (one of its `tools` in the built-in file):
+    /// refused in the lesson's words (a gate its file closed is refused as
+    /// any file gate is, `closed_gate_for_tool`).
     pub fn plan_gate_closes(&self, name: &AgentName, tool: &str) -> bool {
-        self.plan_gate_closed(name) && super::protocols::lesson_plan_gate().is_some_and(|g| g.tools.iter().any(|t| t == tool))
+        self.state.roster.get(name).is_some_and(|m| m.plan_mode)
+            && self.plan_gate_closed(name)
+            && super::protocols::lesson_plan_gate().is_some_and(|g| g.tools.iter().any(|t| t == tool))
     }
 
     /// A request id unused so far, derived from the seed and the position in

@@ -981,7 +981,7 @@ impl World {
                 .map(|name| {
                     let mut h = StableHasher::default();
                     if let Some(m) = self.team.roster().members.iter().find(|m| &m.name == name) {
-                        (m.status, m.shutdown_approved, m.plan_approved).hash(&mut h);
+                        (m.status, m.shutdown_approved, self.team.plan_approved(&m.name)).hash(&mut h);
                     }
                     if let Some(agent) = self.agents.get(name) {
                         agent.hash_state(&alike, &mut h);

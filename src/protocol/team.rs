@@ -6,16 +6,19 @@
 //! Owns the state's events (check, apply, undo), the atomic commit, faults
 //! on the way out, and the plain commands (spawn, status, send, broadcast,
 //! drain). Asking and answering, the lesson's two protocols and a file's
-//! alike, are `asks`'s. It must not do I/O, await, or read a clock: callers
+//! alike, are `asks`'s; the gates (a file's and the lesson's plan gate, one
+//! state) are `gates`'s. It must not do I/O, await, or read a clock: callers
 //! pass time in.
 
 mod asks;
 mod error;
 mod fault_injection;
+mod gates;
+mod lesson_words;
 mod undo;
 
-pub use asks::ClosedGates;
 pub use error::{ReplayError, TeamError};
+pub use gates::ClosedGates;
 pub use undo::StepBack;
 
 use error::inconsistent;
@@ -276,7 +279,7 @@ enum Undo {
     /// A spawn: the member before (none if new), and whether its inbox is new.
     /// The spawned agent's gates before, when its spawn changed them (the
     /// plan gate in plan mode, a file teammate's `gates`).
-    Spawn { before: Option<Box<Member>>, new_inbox: bool, gates: Option<Option<asks::GateBits>> },
+    Spawn { before: Option<Box<Member>>, new_inbox: bool, gates: Option<Option<gates::GateBits>> },
     /// The messages a drain took out of the inbox.
     Drained(std::sync::Arc<Vec<Envelope>>),
     /// A release: the held message and its place in the held list.
@@ -508,23 +511,6 @@ impl Team {
     /// `shutdown` yet: it finishes its turn, then exits. A respawn clears it.
     pub fn is_exiting(&self, name: &AgentName) -> bool {
         self.state.roster.get(name).is_some_and(|m| m.is_exiting())
-    }
-
-    /// True when the lesson's plan gate is closed for `name` (closed at a
-    /// spawn in plan mode, or by its file's `gates`; opened by an approved
-    /// plan of its current run): workspace-changing tools stay refused.
-    pub fn plan_gate_closed(&self, name: &AgentName) -> bool {
-        self.state.gates.is_closed(name, self.state.protocols.plan_gate())
-    }
-
-    /// True when `name`, spawned in plan mode, has its plan gate closed and
-    /// the gate closes `tool` (one of its `tools` in the built-in file):
-    /// refused in the lesson's words (a gate its file closed is refused as
-    /// any file gate is, `closed_gate_for_tool`).
-    pub fn plan_gate_closes(&self, name: &AgentName, tool: &str) -> bool {
-        self.state.roster.get(name).is_some_and(|m| m.plan_mode)
-            && self.plan_gate_closed(name)
-            && super::protocols::lesson_plan_gate().is_some_and(|g| g.tools.iter().any(|t| t == tool))
     }
 
     /// A request id unused so far, derived from the seed and the position in

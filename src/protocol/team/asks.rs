@@ -7,9 +7,9 @@
 //! after an expiry, a deadline), and the effects a settled request has
 //! (`exit`, `open_gate`, `close_gate`) with their undo. The lesson's two
 //! come from the built-in lesson file (`ProtocolSet::running`); what is the
-//! lesson's own is its refusals' words (`in_lesson_words`) and its messages'
+//! lesson's own is its refusals' words (`lesson_words`) and its messages'
 //! keys (`Message::set_fields`); its plan gate is a gate bit like a file's
-//! (`ProtocolSet::plan_gate`), closed at a spawn in plan mode.
+//! (`gates`).
 //!
 //! Every command here turns into events that `TeamState` checks and
 //! applies, so live and replayed state agree. It must not read a clock:
@@ -17,10 +17,12 @@
 
 use std::sync::Arc;
 
+use super::gates::GateBits;
+use super::lesson_words::in_lesson_words;
 use super::{Team, TeamError, TeamState};
 use crate::protocol::fields::FieldValue;
 use crate::protocol::fields::Fields;
-use crate::protocol::file::model::{Asker, Effect, GateIx, Party, Protocol, ProtocolFile, ProtocolIx, Role, Side};
+use crate::protocol::file::model::{Asker, Effect, Party, Protocol, ProtocolFile, ProtocolIx, Role, Side};
 use crate::protocol::message::{Message, MessageType, RequestId};
 use crate::protocol::protocols::{check_fields, content_of, ProtocolSet, Running};
 use crate::protocol::roster::{MemberStatus, RosterError};
@@ -28,64 +30,6 @@ use crate::protocol::time::Millis;
 use crate::protocol::trace::Event;
 use crate::protocol::tracker::{RequestKind, RequestStatus, TrackerError};
 use crate::protocol::AgentName;
-
-/// One agent's closed file gates, one bit per gate index.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(super) struct GateBits([u64; 4]);
-
-impl GateBits {
-    fn get(&self, g: GateIx) -> bool {
-        self.0[usize::from(g.0 / 64)] & (1 << (g.0 % 64)) != 0
-    }
-
-    fn set(&mut self, g: GateIx, closed: bool) {
-        let word = &mut self.0[usize::from(g.0 / 64)];
-        if closed {
-            *word |= 1 << (g.0 % 64);
-        } else {
-            *word &= !(1 << (g.0 % 64));
-        }
-    }
-}
-
-/// The file gates closed, per agent; an agent with none closed has no
-/// entry, so equal states compare equal however they got there.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ClosedGates(imbl::OrdMap<AgentName, GateBits>);
-
-impl ClosedGates {
-    /// True when gate `g` is closed for `agent`.
-    pub fn is_closed(&self, agent: &AgentName, g: GateIx) -> bool {
-        self.0.get(agent).is_some_and(|b| b.get(g))
-    }
-
-    /// The first gate of `gates` that is closed for `agent`.
-    pub fn closed_among(&self, agent: &AgentName, mut gates: impl Iterator<Item = GateIx>) -> Option<GateIx> {
-        let bits = self.0.get(agent)?;
-        gates.find(|g| bits.get(*g))
-    }
-
-    /// Opens or closes `g` for `agent`; returns the agent's gates before.
-    fn set(&mut self, agent: &AgentName, g: GateIx, closed: bool) -> Option<GateBits> {
-        let before = self.0.get(agent).copied();
-        let mut bits = before.unwrap_or_default();
-        bits.set(g, closed);
-        self.restore(agent, (bits != GateBits::default()).then_some(bits));
-        before
-    }
-
-    /// Puts back `agent`'s gates as `set` returned them.
-    pub(super) fn restore(&mut self, agent: &AgentName, bits: Option<GateBits>) {
-        match bits {
-            Some(bits) => {
-                self.0.insert(agent.clone(), bits);
-            }
-            None => {
-                self.0.remove(agent);
-            }
-        }
-    }
-}
 
 /// What taking back one effect needs.
 #[derive(Debug)]
@@ -110,18 +54,6 @@ impl EffectUndos {
             None => self.first = Some(u),
             Some(_) => self.rest.push(u),
         }
-    }
-}
-
-/// A refusal of one of the lesson's two protocols in the lesson's words
-/// (the texts its models read); any other refusal as it is.
-fn in_lesson_words(kind: RequestKind, e: TeamError) -> TeamError {
-    match (kind, e) {
-        (RequestKind::Shutdown, TeamError::MayNotAsk { asker, .. }) => TeamError::NotLead(asker),
-        (RequestKind::Shutdown, TeamError::WrongAddressee { to, .. }) => RosterError::UnknownMember(to).into(),
-        (RequestKind::Shutdown, TeamError::AlreadyPending { target, pending, .. }) => TeamError::ShutdownPending { target, pending },
-        (RequestKind::Plan, TeamError::MayNotAsk { .. }) => TeamError::LeadSubmitsPlan,
-        (_, e) => e,
     }
 }
 
@@ -156,35 +88,6 @@ impl TeamState {
         } else {
             Err(TeamError::UnknownProtocolName(m.type_name().to_string()))
         }
-    }
-
-    /// The gates closed for `name` at a spawn (or restart) with
-    /// `plan_mode`: the lesson's plan gate in plan mode, and, for a
-    /// teammate of the file's team, the gates its `gates` list names.
-    fn gates_at_spawn(&self, name: &AgentName, plan_mode: bool) -> GateBits {
-        let mut bits = GateBits::default();
-        if plan_mode {
-            bits.set(self.protocols.plan_gate(), true);
-        }
-        let listed = self.protocols.file().into_iter().flat_map(|f| &f.team).flat_map(|t| &t.teammates);
-        for g in listed.filter(|t| &t.name == name).flat_map(|t| &t.gates) {
-            bits.set(*g, true);
-        }
-        bits
-    }
-
-    /// A teammate was spawned (or restarted) with `plan_mode`: exactly the
-    /// gates `gates_at_spawn` names are closed, as at its first spawn.
-    /// Returns its gates before, or `None` when nothing changed.
-    pub(super) fn close_gates_at_spawn(&mut self, name: &AgentName, plan_mode: bool) -> Option<Option<GateBits>> {
-        let bits = self.gates_at_spawn(name, plan_mode);
-        let before = self.gates.0.get(name).copied();
-        let after = (bits != GateBits::default()).then_some(bits);
-        if before == after {
-            return None;
-        }
-        self.gates.restore(name, after);
-        Some(before)
     }
 
     /// Checks that request `id` of protocol `kind` may expire now: its
@@ -277,41 +180,6 @@ impl Team {
     /// The protocols the team runs under.
     pub fn protocols(&self) -> &ProtocolSet {
         &self.state.protocols
-    }
-
-    /// True when file gate `g` is closed for `agent`.
-    pub fn gate_closed(&self, agent: &AgentName, g: GateIx) -> bool {
-        self.state.gates.is_closed(agent, g)
-    }
-
-    /// The roster as the lesson's `config.json`, a member whose plan was
-    /// approved (`plan_approved`) written with `"plan_approved": true`.
-    pub fn config_json(&self) -> String {
-        self.state.roster.to_config_json(|name| self.plan_approved(name))
-    }
-
-    /// True when `name` was spawned with the lesson's plan gate closed
-    /// (in plan mode, or a teammate of the file's team whose `gates` name
-    /// it) and a plan of its current run opened it since: what a member's
-    /// `plan_approved` said when the roster kept the gate.
-    pub fn plan_approved(&self, name: &AgentName) -> bool {
-        let Some(m) = self.state.roster.get(name) else { return false };
-        let g = self.state.protocols.plan_gate();
-        self.state.gates_at_spawn(name, m.plan_mode).get(g) && !self.state.gates.is_closed(name, g)
-    }
-
-    /// The file gate, closed for `agent`, that closes `tool` (the first in
-    /// file order), or `None` when `agent` may run it as far as file gates
-    /// go (a plan-mode member's plan gate is `plan_gate_closes`'s first).
-    pub fn closed_gate_for_tool(&self, agent: &AgentName, tool: &str) -> Option<GateIx> {
-        let file = self.state.protocols.file()?;
-        let gates = file
-            .gates
-            .iter()
-            .enumerate()
-            .filter(|(_, g)| g.tools.iter().any(|t| t == tool))
-            .filter_map(|(i, _)| u8::try_from(i).ok().map(GateIx));
-        self.state.gates.closed_among(agent, gates)
     }
 
     /// The protocol a request of `kind` belongs to, or the refusal of a
@@ -607,8 +475,10 @@ impl Team {
 
 #[cfg(test)]
 mod tests {
+    use super::super::ClosedGates;
     use super::*;
     use crate::protocol::bus::BusError;
+    use crate::protocol::file::model::GateIx;
     use crate::protocol::FieldValue;
 
     const FILE: &str = r#"

@@ -180,6 +180,24 @@ fn deadline_retry_after_each_expiry_the_lead_asks_again_at_most_retries_times_an
 }
 
 #[test]
+fn an_addressee_told_its_request_expired_does_not_answer_it() {
+    // Every request is delayed past its deadline: alice reads each only
+    // after it expired, and is told so.
+    let file = example("deadline-retry");
+    let shutdown = file.protocol_named("shutdown").expect("the file's shutdown");
+    let request = ProtocolSet::new(Arc::clone(&file)).request_type(shutdown);
+    let late = FaultRule { action: FaultAction::Delay { ms: 45_000 }, msg_type: request, from: None, to: None, probability: 1.0 };
+    let world = team_run_with("deadline-retry", 9, vec![late]);
+    let shutdowns: Vec<_> = world.team().tracker().iter().map(|r| (r.status, r.expired())).collect();
+    assert_eq!(shutdowns, [(RequestStatus::Rejected, true), (RequestStatus::Rejected, true)], "one ask and one retry, both expired");
+    let delivered =
+        world.team().trace().entries().iter().any(|e| matches!(&e.event, Event::InboxDrained { agent, .. } if agent.as_str() == "alice"));
+    assert!(delivered, "alice read the late requests");
+    let answers: Vec<_> = calls(&world).into_iter().filter(|c| c.0 == "alice" && c.1 == "shutdown_response").collect();
+    assert_eq!(answers, [], "no answer to a request she was told had expired");
+}
+
+#[test]
 fn a_teammate_asks_again_after_an_expiry_within_its_retries_and_the_leads_own_expired_request_counts_as_settled() {
     // Every review request is dropped: the lead never hears one.
     let file = example("review-gate");
@@ -194,8 +212,9 @@ fn a_teammate_asks_again_after_an_expiry_within_its_retries_and_the_leads_own_ex
     let alice: Vec<_> = calls(&world).into_iter().filter(|c| c.0 == "alice" && c.1 == "request_review").collect();
     assert_eq!(alice.len(), 2, "no third ask: {alice:?}");
     assert!(alice.iter().all(|c| !c.2), "no ask refused: {alice:?}");
-    // Only the requester is told of an expiry: the lead, who never heard of
-    // a review, still waits for one before it asks alice to shut down.
+    // The lead is told each review request to it expired, but it never
+    // heard a review: it still waits for one before it asks alice to shut
+    // down.
     assert!(team.tracker().iter().all(|r| r.kind != RequestKind::Shutdown));
 
     // The lead's own request expiring settles it for the lead: status-report

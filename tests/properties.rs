@@ -368,17 +368,12 @@ impl World {
                         prop_assert!(ok, "answer sent {:?}", new[1].event);
                         if kind == RequestKind::Plan && *approve {
                             let same_run = req.as_ref().unwrap().incarnations.requester == self.incarnation(&requester);
-                            let gate = self.team.roster().get(&requester).map(|m| m.plan_approved);
-                            prop_assert!(
-                                gate.is_none() || !same_run || gate == Some(true),
-                                "an approval opens the gate of the run that asked"
-                            );
+                            let member = self.team.roster().get(&requester).is_some();
+                            let closed = self.team.plan_gate_closed(&requester);
+                            prop_assert!(!member || !same_run || !closed, "an approval opens the gate of the run that asked");
                             if !same_run {
-                                prop_assert_eq!(
-                                    gate,
-                                    state_before.roster.get(&requester).map(|m| m.plan_approved),
-                                    "a stale approval leaves the gate"
-                                );
+                                let before = state_before.gates.is_closed(&requester, state_before.protocols.plan_gate());
+                                prop_assert_eq!(closed, before, "a stale approval leaves the gate");
                             }
                         }
                     }

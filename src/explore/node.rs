@@ -48,7 +48,7 @@ pub enum Choice {
     },
     /// A pending request's deadline passes now, whatever the clock says
     /// (its protocol has a `deadline_ms`): it expires unanswered, and its
-    /// requester is told so. One decision off the script.
+    /// requester and addressee are told so. One decision off the script.
     Expire {
         /// The request.
         request: RequestId,

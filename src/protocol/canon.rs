@@ -463,7 +463,7 @@ impl Canon {
             team.roster().members.iter(),
             |m, h| {
                 self.hash_name(&m.name, h);
-                (&m.role, m.status, m.plan_mode, m.plan_approved, m.shutdown_approved, m.incarnation).hash(h);
+                (&m.role, m.status, m.plan_mode, team.plan_approved(&m.name), m.shutdown_approved, m.incarnation).hash(h);
             },
             h,
         );

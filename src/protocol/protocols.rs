@@ -230,8 +230,9 @@ pub struct Running<'a> {
 
 impl Running<'_> {
     /// True when gate `g` of a lesson protocol's effect is the lesson's
-    /// plan gate (`gate = "plan"` of the built-in file): the roster keeps
-    /// it, as `plan_mode` and `plan_approved`.
+    /// plan gate (`gate = "plan"` of the built-in file), which a lesson
+    /// protocol names by its index in the built-in file: the team keeps it
+    /// at `ProtocolSet::plan_gate`.
     pub fn is_lesson_gate(&self, g: GateIx) -> bool {
         self.is_lesson() && self.gates.get(usize::from(g.0)).is_some_and(|g| g.builtin)
     }
@@ -375,6 +376,21 @@ impl ProtocolSet {
             RequestKind::Plan => lesson_inner().running(LESSON_PLAN),
             RequestKind::File(k) => self.0.as_deref()?.running(usize::from(k.protocol?.0)),
         }
+    }
+
+    /// Where the team keeps the lesson's plan gate in its gate state (one
+    /// bit per agent, as every file gate): the lesson file's own index of
+    /// it when the team runs the lesson's protocols only, the index of the
+    /// file's `plan` gate when its file uses the lesson's, and one past the
+    /// file's gates when it does not (every team runs the lesson's two
+    /// protocols, its plan gate with them).
+    pub fn plan_gate(&self) -> GateIx {
+        let gates = match self.file() {
+            Some(file) => &file.gates,
+            None => &lesson_inner().file.gates,
+        };
+        let i = gates.iter().position(|g| g.builtin).unwrap_or(gates.len());
+        GateIx(u8::try_from(i).unwrap_or(u8::MAX))
     }
 
     /// The index of the gate named `name`.

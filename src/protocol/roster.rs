@@ -69,12 +69,11 @@ pub struct Member {
     pub role: String,
     /// Its status.
     pub status: MemberStatus,
-    /// Whether workspace-changing tools wait for an approved plan.
+    /// Whether it was spawned in plan mode: its workspace-changing tools
+    /// wait for an approved plan. Its starting configuration only: whether
+    /// the gate is open now is the team's gate state (`Team::plan_gate_closed`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub plan_mode: bool,
-    /// Whether one of its plans was approved since it was last spawned.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub plan_approved: bool,
     /// Which run of this name it is: 1 after its first spawn, one more with
     /// each restart. Derived from the spawns in the trace, never recorded.
     #[serde(default)]
@@ -91,6 +90,29 @@ impl Member {
     pub fn is_exiting(&self) -> bool {
         self.shutdown_approved && self.status != MemberStatus::Shutdown
     }
+}
+
+/// A member as `config.json` writes it (`Roster::to_config_json`): its own
+/// fields in order, with `plan_approved` read from the team's gates.
+#[derive(Serialize)]
+struct MemberConfig<'a> {
+    name: &'a AgentName,
+    role: &'a str,
+    status: MemberStatus,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    plan_mode: bool,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    plan_approved: bool,
+    incarnation: u32,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    shutdown_approved: bool,
+}
+
+/// The roster as `config.json` writes it.
+#[derive(Serialize)]
+struct RosterConfig<'a> {
+    team_name: &'a str,
+    members: Vec<MemberConfig<'a>>,
 }
 
 /// The incarnation of the lead, which is never spawned or restarted.
@@ -148,7 +170,6 @@ impl Roster {
             role: role.to_string(),
             status: MemberStatus::Working,
             plan_mode,
-            plan_approved: false,
             incarnation: previous.saturating_add(1),
             shutdown_approved: false,
         };
@@ -173,14 +194,6 @@ impl Roster {
         let old = self.check_status(name, status)?;
         self.members.iter_mut().find(|m| &m.name == name).expect("checked above").status = status;
         Ok(old)
-    }
-
-    /// Records that a plan of `name` was approved, opening its plan gate.
-    /// Unknown names are ignored: plans come only from members.
-    pub fn mark_plan_approved(&mut self, name: &AgentName) {
-        if let Some(m) = self.members.iter_mut().find(|m| &m.name == name) {
-            m.plan_approved = true;
-        }
     }
 
     /// Undoes a change to `name`: puts back the member as it was, or
@@ -219,13 +232,6 @@ impl Roster {
         }
     }
 
-    /// Undoes `mark_plan_approved`: puts back whether the gate was open.
-    pub(crate) fn restore_plan_approved(&mut self, name: &AgentName, approved: bool) {
-        if let Some(m) = self.members.iter_mut().find(|m| &m.name == name) {
-            m.plan_approved = approved;
-        }
-    }
-
     /// The member with this name.
     pub fn get(&self, name: &AgentName) -> Option<&Member> {
         self.members.iter().find(|m| &m.name == name)
@@ -252,9 +258,27 @@ impl Roster {
         self.get(name).map(|m| m.status)
     }
 
-    /// The lesson's `config.json`.
-    pub fn to_config_json(&self) -> String {
-        serde_json::to_string_pretty(self).expect("roster serialises")
+    /// The lesson's `config.json`, each member with `plan_approved: true`
+    /// when `plan_approved` says a plan of its run opened its plan gate
+    /// (the team's gate state holds that, not the roster:
+    /// `Team::config_json`); the text is as it was when the roster kept
+    /// the gate.
+    pub fn to_config_json(&self, plan_approved: impl Fn(&AgentName) -> bool) -> String {
+        let members: Vec<MemberConfig<'_>> = self
+            .members
+            .iter()
+            .map(|m| MemberConfig {
+                name: &m.name,
+                role: &m.role,
+                status: m.status,
+                plan_mode: m.plan_mode,
+                plan_approved: plan_approved(&m.name),
+                incarnation: m.incarnation,
+                shutdown_approved: m.shutdown_approved,
+            })
+            .collect();
+        let config = RosterConfig { team_name: &self.team_name, members };
+        serde_json::to_string_pretty(&config).expect("roster serialises")
     }
 }
 
@@ -335,7 +359,7 @@ mod tests {
     fn config_json_has_the_lesson_shape() {
         let mut r = Roster::new("default");
         r.spawn(&name("alice"), "coder", false).unwrap();
-        let v: serde_json::Value = serde_json::from_str(&r.to_config_json()).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&r.to_config_json(|_| false)).unwrap();
         assert_eq!(v["team_name"], "default");
         assert_eq!(v["members"][0]["name"], "alice");
         assert_eq!(v["members"][0]["role"], "coder");

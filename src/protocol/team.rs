@@ -6,16 +6,19 @@
 //! Owns the state's events (check, apply, undo), the atomic commit, faults
 //! on the way out, and the plain commands (spawn, status, send, broadcast,
 //! drain). Asking and answering, the lesson's two protocols and a file's
-//! alike, are `asks`'s. It must not do I/O, await, or read a clock: callers
+//! alike, are `asks`'s; the gates (a file's and the lesson's plan gate, one
+//! state) are `gates`'s. It must not do I/O, await, or read a clock: callers
 //! pass time in.
 
 mod asks;
 mod error;
 mod fault_injection;
+mod gates;
+mod lesson_words;
 mod undo;
 
-pub use asks::ClosedGates;
 pub use error::{ReplayError, TeamError};
+pub use gates::ClosedGates;
 pub use undo::StepBack;
 
 use error::inconsistent;
@@ -45,8 +48,8 @@ pub struct TeamState {
     pub rules: Rules,
     /// The protocols the team runs under (the lesson's only by default).
     pub protocols: ProtocolSet,
-    /// The file gates closed, per agent (the lesson's plan gate is the
-    /// roster's `plan_approved`).
+    /// The gates closed, per agent: a file's and the lesson's plan gate
+    /// (at `ProtocolSet::plan_gate`) alike.
     pub gates: ClosedGates,
 }
 
@@ -164,7 +167,7 @@ impl TeamState {
                 let new_inbox = !self.bus.knows(name);
                 self.roster.spawn(name, role, *plan_mode).map_err(|e| inconsistent(entry, e))?;
                 self.bus.register(name);
-                let gates = self.close_gates_at_spawn(name);
+                let gates = self.close_gates_at_spawn(name, *plan_mode);
                 Undo::Spawn { before, new_inbox, gates }
             }
             Event::MemberStatusChanged { name, to, .. } => {
@@ -274,9 +277,9 @@ enum Undo {
     /// The event says it all (or changed nothing).
     Nothing,
     /// A spawn: the member before (none if new), and whether its inbox is new.
-    /// With a protocol file, the spawned agent's file gates before (its
-    /// `gates` closed at spawn).
-    Spawn { before: Option<Box<Member>>, new_inbox: bool, gates: Option<Option<asks::GateBits>> },
+    /// The spawned agent's gates before, when its spawn changed them (the
+    /// plan gate in plan mode, a file teammate's `gates`).
+    Spawn { before: Option<Box<Member>>, new_inbox: bool, gates: Option<Option<gates::GateBits>> },
     /// The messages a drain took out of the inbox.
     Drained(std::sync::Arc<Vec<Envelope>>),
     /// A release: the held message and its place in the held list.
@@ -508,18 +511,6 @@ impl Team {
     /// `shutdown` yet: it finishes its turn, then exits. A respawn clears it.
     pub fn is_exiting(&self, name: &AgentName) -> bool {
         self.state.roster.get(name).is_some_and(|m| m.is_exiting())
-    }
-
-    /// True when `name` was spawned in plan mode and none of its plans has
-    /// been approved since: workspace-changing tools stay refused.
-    pub fn plan_gate_closed(&self, name: &AgentName) -> bool {
-        self.state.roster.get(name).is_some_and(|m| m.plan_mode && !m.plan_approved)
-    }
-
-    /// True when the lesson's plan gate closes `tool` (one of its `tools` in
-    /// the built-in file) and the gate is closed for `name`.
-    pub fn plan_gate_closes(&self, name: &AgentName, tool: &str) -> bool {
-        self.plan_gate_closed(name) && super::protocols::lesson_plan_gate().is_some_and(|g| g.tools.iter().any(|t| t == tool))
     }
 
     /// A request id unused so far, derived from the seed and the position in

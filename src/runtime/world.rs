@@ -17,12 +17,18 @@
 //! (`set_paced`), its driver releasing the events one at a time
 //! (`release_one`) at the pace `runtime::pace` gives each.
 //!
+//! Deadlines (expiring requests, telling both parties) are `expiry`'s; the
+//! run's budget on the world is `metering`'s.
+//!
 //! Owns running agents. It changes the team only through `protocol::Team`
 //! (so every event lands in the trace); it must not draw anything, call a
 //! model or sleep.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::hash::{Hash, Hasher};
+
+mod expiry;
+mod metering;
 
 use super::agent::{Agent, Progress};
 use super::scheduler::{Mode, Pick, Ticket, TurnKind, Turns};
@@ -209,29 +215,6 @@ impl World {
     /// prompt; by default every rule is on.
     pub fn set_rules(&mut self, rules: crate::protocol::Rules) {
         self.team.set_rules(rules);
-    }
-
-    /// Caps the run (`runtime::budget`): before each model call, a call
-    /// that would pass the budget is not made, a `BudgetReached` is
-    /// recorded and the run stops as `stop` does. `rates` price a dollar
-    /// budget (none: a dollar budget stops before the first call). Counts
-    /// from the replies recorded after this call.
-    pub fn set_budget(&mut self, budget: Option<super::budget::Budget>, rates: Option<super::budget::Rates>) {
-        self.meter = budget.map(|b| Box::new(super::budget::Meter::new(b, rates)));
-    }
-
-    /// Before `agent`'s model call: true when the budget lets it go, at the
-    /// most the call may spend (`NextCall`: its request's size and
-    /// `max_tokens`); otherwise records why not and stops the run. Without
-    /// a budget nothing is measured.
-    pub(crate) fn budget_allows(&mut self, agent: &AgentName) -> bool {
-        let Some(meter) = self.meter.as_ref() else { return true };
-        let Some(a) = self.agents.get(agent) else { return true };
-        let next = meter.next_call(a.request_chars(), a.max_tokens);
-        let Some(event) = meter.decide(&next).event(agent) else { return true };
-        self.observe(event);
-        self.stop();
-        false
     }
 
     /// Sets the fault plan every message is passed through from now on.
@@ -593,8 +576,8 @@ impl World {
         }
     }
 
-    /// Answers a request as `by` through the protocol path and wakes whoever
-    /// must react.
+    /// Answers a request as `by` through the protocol path (`text` its
+    /// answer's content field) and wakes whoever must react (`answered`).
     pub(crate) fn answer(
         &mut self,
         kind: RequestKind,
@@ -605,17 +588,25 @@ impl World {
     ) -> Result<RequestStatus, TeamError> {
         let at = self.now();
         let status = self.with_armed(|t| t.answer(kind, id, by, approve, text, at))?;
-        let requester = self.team.request(id).map(|r| r.requester.clone());
-        if kind == RequestKind::Shutdown && approve {
-            // Not a message but the end of its loop: an idle teammate whose
-            // shutdown was approved for it takes its last turn whatever
-            // `wake_on_message` says.
-            self.turns.unpark(by);
-        }
-        if let Some(requester) = requester {
-            self.wake(&[requester]);
-        }
+        self.answered(id, by);
         Ok(status)
+    }
+
+    /// The one wake rule for an answer, whoever gave it (a human's
+    /// `answer_as`, a model's tool) and whatever its protocol (the lesson's
+    /// or a file's): once `by`'s answer to request `id` is recorded, each
+    /// party the answer made exit (an `exit` effect: an approved shutdown)
+    /// takes its last turn whatever `wake_on_message` says — not a message
+    /// but the end of its loop —, then the requester, to whom the answer
+    /// was sent, is woken as any recipient is (`wake`). Nobody else is told.
+    pub(crate) fn answered(&mut self, id: &RequestId, by: &AgentName) {
+        let Some(requester) = self.team.request(id).map(|r| r.requester.clone()) else { return };
+        for party in [&requester, by] {
+            if self.team.is_exiting(party) {
+                self.turns.unpark(party);
+            }
+        }
+        self.wake(std::slice::from_ref(&requester));
     }
 
     /// Runs a teammate the team has just spawned: an idle teammate whose
@@ -683,92 +674,6 @@ impl World {
             self.wake(&to);
         }
         released
-    }
-
-    /// Expires every pending request whose deadline has passed; each
-    /// requester whose loop still runs is told so (`tell_expired`) and
-    /// woken, so it may ask again. Returns how many expired.
-    fn expire_due(&mut self) -> usize {
-        let now = self.now();
-        let ids = match self.team.expire_due(now) {
-            Ok(ids) => ids,
-            Err(e) => {
-                self.halt(e);
-                return 0;
-            }
-        };
-        self.tell_expired(&ids);
-        ids.len()
-    }
-
-    /// The explorer: request `id` expires now, whatever the clock says (the
-    /// deadline passing as a choice), and its requester is told so as when
-    /// the clock expires it. Refused, changing nothing, unless its protocol
-    /// has a deadline and it is pending.
-    pub fn expire_now(&mut self, id: &RequestId) -> Result<(), TeamError> {
-        let kind = self.team.request(id).map(|r| r.kind).ok_or_else(|| crate::protocol::TrackerError::UnknownRequest(id.clone()))?;
-        self.team.state().check_expire(id, kind)?;
-        let at = self.now();
-        self.team.expire(id, at)?;
-        self.tell_expired(std::slice::from_ref(id));
-        Ok(())
-    }
-
-    /// The pending requests whose protocol has a deadline, in creation
-    /// order: those the explorer may expire (`expire_now`). None under the
-    /// lesson's protocols alone.
-    pub fn expirable(&self) -> impl Iterator<Item = &RequestId> {
-        let protocols = self.team.protocols();
-        let any = !protocols.is_lesson_only();
-        self.team
-            .tracker()
-            .pending()
-            .filter(move |r| any && protocols.protocol_of(r.kind).is_some_and(|(_, p)| p.deadline_ms.is_some()))
-            .map(|r| &r.id)
-    }
-
-    /// Tells the requester of each expired request whose loop still runs
-    /// that it expired, as a note it reads with its next delivery (like a
-    /// prompt: an expiry sends no message), and wakes it. The note is a
-    /// JSON object (`"event": "request_expired"`, the request's id,
-    /// protocol and addressee, and the sentence a model reads in `note`),
-    /// so a policy reads the expiry from data, not from words.
-    fn tell_expired(&mut self, ids: &[RequestId]) {
-        for id in ids {
-            let Some(r) = self.team.request(id) else { continue };
-            let protocol = self.team.protocols().protocol_of(r.kind).map(|(_, p)| p.name.clone()).unwrap_or_default();
-            let (requester, addressee) = (r.requester.clone(), r.addressee.clone());
-            let note = serde_json::json!({
-                "event": "request_expired",
-                "request_id": id.as_str(),
-                "protocol": protocol,
-                "to": addressee.as_str(),
-                "status": "rejected (expired)",
-                "note": format!(
-                    "Your {protocol} request {id} to '{addressee}' expired unanswered (status: rejected (expired)); you may ask again."
-                ),
-            })
-            .to_string();
-            if requester.is_lead() {
-                self.prompts.push_back(note);
-            } else if self.agents.get(&requester).is_some_and(|a| !a.has_ended()) {
-                self.restarts.entry(requester.clone()).or_default().push_back(note);
-            } else {
-                continue;
-            }
-            self.turns.unpark(&requester);
-        }
-    }
-
-    /// The earliest deadline of a pending request, if any has one.
-    fn next_deadline(&self) -> Option<Millis> {
-        let protocols = self.team.protocols();
-        self.team
-            .tracker()
-            .pending()
-            .filter_map(|r| protocols.protocol_of(r.kind).and_then(|(_, p)| p.deadline_ms).map(|d| r.created_at.0.saturating_add(d)))
-            .min()
-            .map(Millis)
     }
 
     /// Records the end of a run once nothing is running or waiting. Messages
@@ -945,7 +850,7 @@ impl World {
                 .map(|name| {
                     let mut h = StableHasher::default();
                     if let Some(m) = self.team.roster().members.iter().find(|m| &m.name == name) {
-                        (m.status, m.shutdown_approved, m.plan_approved).hash(&mut h);
+                        (m.status, m.shutdown_approved, self.team.plan_approved(&m.name)).hash(&mut h);
                     }
                     if let Some(agent) = self.agents.get(name) {
                         agent.hash_state(&alike, &mut h);

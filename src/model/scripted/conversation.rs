@@ -60,6 +60,10 @@ pub(super) enum Heard {
     /// The runtime's note that a request of ours expired unanswered
     /// (`"event": "request_expired"`, with `request_id`, `protocol`, `to`).
     Expired(Arc<Value>),
+    /// The runtime's note that a request addressed to us expired
+    /// unanswered (the same note, with `"party": "addressee"`): it is not
+    /// to be answered any more.
+    ExpiredAddressed(Arc<Value>),
 }
 
 /// A prompt heard, with the lead's goals read from it (kept as long as the
@@ -131,6 +135,9 @@ pub(super) struct Conversation<'a> {
     pub(super) expiries: Vec<Arc<Value>>,
     /// Every expiry note read.
     pub(super) all_expiries: Vec<Arc<Value>>,
+    /// Every note read of a request addressed to us that expired
+    /// (`Heard::ExpiredAddressed`).
+    pub(super) expired_addressed: Vec<Arc<Value>>,
     /// What the agent learned since the latest prompt, in the order it
     /// learned it: tool results, bus messages and expiries.
     pub(super) learned: Vec<Learned>,
@@ -180,6 +187,7 @@ impl<'a> Conversation<'a> {
                                     c.expiries.push(Arc::clone(e));
                                     c.all_expiries.push(Arc::clone(e));
                                 }
+                                Heard::ExpiredAddressed(e) => c.expired_addressed.push(Arc::clone(e)),
                                 Heard::Message(m) => {
                                     c.learned.push(Learned::Message(c.messages.len()));
                                     c.messages.push(Arc::clone(m));
@@ -224,6 +232,12 @@ impl<'a> Conversation<'a> {
         self.messages.iter().map(|m| &**m).filter(move |m| m["type"] == msg_type)
     }
 
+    /// True when request `id`, addressed to us, expired: it is not to be
+    /// answered.
+    pub(super) fn expired_to_me(&self, id: &str) -> bool {
+        self.expired_addressed.iter().any(|e| e["request_id"] == id)
+    }
+
     pub(super) fn calls_named<'s>(&'s self, name: &'s str) -> impl Iterator<Item = &'s PastCall<'a>> {
         self.calls.iter().filter(move |c| c.name == name)
     }
@@ -244,6 +258,9 @@ pub(super) fn hear(text: &str) -> Vec<Heard> {
                 return vec![Heard::Message(Arc::new(v))];
             }
             if v["event"] == "request_expired" && v["request_id"].is_string() {
+                if v["party"] == "addressee" {
+                    return vec![Heard::ExpiredAddressed(Arc::new(v))];
+                }
                 return vec![Heard::Expired(Arc::new(v))];
             }
         }
@@ -292,6 +309,18 @@ mod tests {
         assert!(matches!(c.learned.last(), Some(Learned::Expired(0))));
         // Without its id it is an ordinary prompt.
         assert!(matches!(hear(r#"{"event":"request_expired"}"#).as_slice(), [Heard::Prompt(_)]));
+    }
+
+    #[test]
+    fn an_expiry_note_to_the_addressee_marks_its_request_dead_and_is_no_expiry_of_ours() {
+        let note = r#"{"event":"request_expired","request_id":"ab12cd34","protocol":"shutdown","from":"lead","to":"alice","party":"addressee","note":"The shutdown request expired."}"#;
+        let mut turns = turns();
+        turns.push(Turn { role: Role::User, content: vec![ContentBlock::text(note)] });
+        let asked: Vec<AskedTurn<'_>> = turns.iter().map(|turn| AskedTurn { turn, reading: None }).collect();
+        let c = Conversation::read(&asked);
+        assert_eq!(c.prompts.len(), 1, "the note is no prompt");
+        assert!(c.expiries.is_empty() && c.all_expiries.is_empty(), "not an expiry of a request of ours");
+        assert!(c.expired_to_me("ab12cd34") && !c.expired_to_me("00000000"));
     }
 
     #[test]

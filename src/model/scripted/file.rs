@@ -83,7 +83,8 @@ fn role(me: Option<&str>) -> Role {
 }
 
 /// Answers the oldest request of a file protocol addressed to this agent
-/// that it has not answered yet, as the protocol's `scripted` says.
+/// that it has not answered yet and that has not expired, as the
+/// protocol's `scripted` says.
 fn answer(file: &ProtocolFile, me: Option<&str>, c: &Conversation, steps: bool) -> Option<Decision> {
     for m in &c.all_messages {
         let Some(msg_type) = m["type"].as_str() else { continue };
@@ -97,7 +98,7 @@ fn answer(file: &ProtocolFile, me: Option<&str>, c: &Conversation, steps: bool) 
         }
         let (Some(tool), Some(id)) = (p.tools.respond.as_ref(), m["request_id"].as_str()) else { continue };
         let answered = c.all_calls.iter().any(|k| k.name == tool.name && k.arg("request_id") == id && k.result.is_some());
-        if answered {
+        if answered || c.expired_to_me(id) {
             continue;
         }
         let scripted = scripted_for(file, me, ix, p);

@@ -72,11 +72,11 @@ pub(super) fn lead_policy(c: &Conversation) -> Decision {
         return d;
     }
 
-    // 2. Review every plan that arrived and was not reviewed yet.
+    // 2. Review every plan that arrived and was not reviewed yet (nor expired).
     let reviewed = |id: &str| c.calls_named("plan_approval").any(|k| k.arg("request_id") == id);
     for plan in c.messages_of("plan_approval_request") {
         let id = plan["request_id"].as_str().unwrap_or_default();
-        if id.is_empty() || reviewed(id) {
+        if id.is_empty() || reviewed(id) || c.expired_to_me(id) {
             continue;
         }
         let from = plan["from"].as_str().unwrap_or_default();

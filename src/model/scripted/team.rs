@@ -54,9 +54,9 @@ pub(super) fn lead(file: &ProtocolFile, c: &Conversation) -> Option<Decision> {
                 if ids.iter().any(|id| tried(id, true)) {
                     continue;
                 }
-                // A request whose answer was refused (it expired before the
-                // lead got to it) is passed over for the next one.
-                let Some(id) = ids.iter().find(|id| !tried(id, false)) else {
+                // A request that expired (the lead was told so, or its
+                // answer was refused) is passed over for the next one.
+                let Some(id) = ids.iter().find(|id| !tried(id, false) && !c.expired_to_me(id)) else {
                     return Some(Decision::say(format!("Waiting for {}'s {} request.", t.name, p.name)));
                 };
                 let mut input = values(file, *protocol, fields, &p.response_fields);

@@ -84,14 +84,14 @@ pub(super) fn teammate_policy(me: &str, c: &Conversation) -> Decision {
     let remaining: Vec<&String> = task.files.iter().filter(|f| !written.contains(&f.as_str())).collect();
     let gate_refused = c.all_calls.iter().any(|k| k.name == "write_file" && !k.ok() && k.output().contains("plan mode"));
 
-    // Shutdown requests not answered yet.
+    // Shutdown requests not answered yet (nor expired).
     let answered = |id: &str| c.all_calls.iter().any(|k| k.name == "shutdown_response" && k.arg("request_id") == id && k.result.is_some());
     let open: Vec<&str> = c
         .all_messages
         .iter()
         .filter(|m| m["type"] == "shutdown_request")
         .filter_map(|m| m["request_id"].as_str())
-        .filter(|id| !answered(id))
+        .filter(|id| !answered(id) && !c.expired_to_me(id))
         .collect();
     if let Some(id) = open.first() {
         let mid_task = !remaining.is_empty();

@@ -7,8 +7,9 @@
 //! after an expiry, a deadline), and the effects a settled request has
 //! (`exit`, `open_gate`, `close_gate`) with their undo. The lesson's two
 //! come from the built-in lesson file (`ProtocolSet::running`); what is the
-//! lesson's own is its refusals' words (`in_lesson_words`), its messages'
-//! keys (`Message::set_fields`) and its plan gate, which the roster keeps.
+//! lesson's own is its refusals' words (`lesson_words`) and its messages'
+//! keys (`Message::set_fields`); its plan gate is a gate bit like a file's
+//! (`gates`).
 //!
 //! Every command here turns into events that `TeamState` checks and
 //! applies, so live and replayed state agree. It must not read a clock:
@@ -16,10 +17,12 @@
 
 use std::sync::Arc;
 
+use super::gates::GateBits;
+use super::lesson_words::in_lesson_words;
 use super::{Team, TeamError, TeamState};
 use crate::protocol::fields::FieldValue;
 use crate::protocol::fields::Fields;
-use crate::protocol::file::model::{Asker, Effect, GateIx, Party, Protocol, ProtocolFile, ProtocolIx, Role, Side};
+use crate::protocol::file::model::{Asker, Effect, Party, Protocol, ProtocolFile, ProtocolIx, Role, Side};
 use crate::protocol::message::{Message, MessageType, RequestId};
 use crate::protocol::protocols::{check_fields, content_of, ProtocolSet, Running};
 use crate::protocol::roster::{MemberStatus, RosterError};
@@ -28,64 +31,6 @@ use crate::protocol::trace::Event;
 use crate::protocol::tracker::{RequestKind, RequestStatus, TrackerError};
 use crate::protocol::AgentName;
 
-/// One agent's closed file gates, one bit per gate index.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(super) struct GateBits([u64; 4]);
-
-impl GateBits {
-    fn get(&self, g: GateIx) -> bool {
-        self.0[usize::from(g.0 / 64)] & (1 << (g.0 % 64)) != 0
-    }
-
-    fn set(&mut self, g: GateIx, closed: bool) {
-        let word = &mut self.0[usize::from(g.0 / 64)];
-        if closed {
-            *word |= 1 << (g.0 % 64);
-        } else {
-            *word &= !(1 << (g.0 % 64));
-        }
-    }
-}
-
-/// The file gates closed, per agent; an agent with none closed has no
-/// entry, so equal states compare equal however they got there.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ClosedGates(imbl::OrdMap<AgentName, GateBits>);
-
-impl ClosedGates {
-    /// True when gate `g` is closed for `agent`.
-    pub fn is_closed(&self, agent: &AgentName, g: GateIx) -> bool {
-        self.0.get(agent).is_some_and(|b| b.get(g))
-    }
-
-    /// The first gate of `gates` that is closed for `agent`.
-    pub fn closed_among(&self, agent: &AgentName, mut gates: impl Iterator<Item = GateIx>) -> Option<GateIx> {
-        let bits = self.0.get(agent)?;
-        gates.find(|g| bits.get(*g))
-    }
-
-    /// Opens or closes `g` for `agent`; returns the agent's gates before.
-    fn set(&mut self, agent: &AgentName, g: GateIx, closed: bool) -> Option<GateBits> {
-        let before = self.0.get(agent).copied();
-        let mut bits = before.unwrap_or_default();
-        bits.set(g, closed);
-        self.restore(agent, (bits != GateBits::default()).then_some(bits));
-        before
-    }
-
-    /// Puts back `agent`'s gates as `set` returned them.
-    pub(super) fn restore(&mut self, agent: &AgentName, bits: Option<GateBits>) {
-        match bits {
-            Some(bits) => {
-                self.0.insert(agent.clone(), bits);
-            }
-            None => {
-                self.0.remove(agent);
-            }
-        }
-    }
-}
-
 /// What taking back one effect needs.
 #[derive(Debug)]
 pub(super) enum EffectUndo {
@@ -93,8 +38,6 @@ pub(super) enum EffectUndo {
     Exiting { agent: AgentName, was: bool },
     /// A gate change: the agent's gates before.
     Gates { agent: AgentName, was: Option<GateBits> },
-    /// The lesson's plan gate opened: whether it was open before.
-    PlanGate { agent: AgentName, was: bool },
 }
 
 /// What taking back a settled request's effects needs, newest last: the
@@ -111,18 +54,6 @@ impl EffectUndos {
             None => self.first = Some(u),
             Some(_) => self.rest.push(u),
         }
-    }
-}
-
-/// A refusal of one of the lesson's two protocols in the lesson's words
-/// (the texts its models read); any other refusal as it is.
-fn in_lesson_words(kind: RequestKind, e: TeamError) -> TeamError {
-    match (kind, e) {
-        (RequestKind::Shutdown, TeamError::MayNotAsk { asker, .. }) => TeamError::NotLead(asker),
-        (RequestKind::Shutdown, TeamError::WrongAddressee { to, .. }) => RosterError::UnknownMember(to).into(),
-        (RequestKind::Shutdown, TeamError::AlreadyPending { target, pending, .. }) => TeamError::ShutdownPending { target, pending },
-        (RequestKind::Plan, TeamError::MayNotAsk { .. }) => TeamError::LeadSubmitsPlan,
-        (_, e) => e,
     }
 }
 
@@ -157,25 +88,6 @@ impl TeamState {
         } else {
             Err(TeamError::UnknownProtocolName(m.type_name().to_string()))
         }
-    }
-
-    /// A teammate of the file's team was spawned (or restarted): exactly
-    /// the gates its `gates` list names are closed, as at its first spawn.
-    /// Returns its gates before, or `None` when nothing changed (always,
-    /// without a protocol file).
-    pub(super) fn close_gates_at_spawn(&mut self, name: &AgentName) -> Option<Option<GateBits>> {
-        let file = self.protocols.file()?;
-        let mut bits = GateBits::default();
-        for g in file.team.iter().flat_map(|t| &t.teammates).filter(|t| &t.name == name).flat_map(|t| &t.gates) {
-            bits.set(*g, true);
-        }
-        let before = self.gates.0.get(name).copied();
-        let after = (bits != GateBits::default()).then_some(bits);
-        if before == after {
-            return None;
-        }
-        self.gates.restore(name, after);
-        Some(before)
     }
 
     /// Checks that request `id` of protocol `kind` may expire now: its
@@ -230,16 +142,10 @@ impl TeamState {
                         undo.push(EffectUndo::Exiting { agent: agent.clone(), was });
                     }
                 }
-                // The lesson's plan gate is the roster's: an approved plan
-                // opens it (`plan_approved`) for the run that submitted it.
-                Effect::OpenGate(g, _) if p.is_lesson_gate(g) => {
-                    if let Some(was) = self.roster.get(agent).map(|m| m.plan_approved) {
-                        self.roster.mark_plan_approved(agent);
-                        undo.push(EffectUndo::PlanGate { agent: agent.clone(), was });
-                    }
-                    open_plan_gates(&self.protocols, &mut self.gates, agent, &mut undo);
-                }
                 Effect::OpenGate(g, _) | Effect::CloseGate(g, _) => {
+                    // A lesson protocol names the plan gate by its index in
+                    // the built-in file; the team keeps it at its own.
+                    let g = if p.is_lesson_gate(g) { self.protocols.plan_gate() } else { g };
                     let was = self.gates.set(agent, g, matches!(effect, Effect::CloseGate(..)));
                     undo.push(EffectUndo::Gates { agent: agent.clone(), was });
                 }
@@ -254,37 +160,8 @@ impl TeamState {
             match u {
                 EffectUndo::Exiting { agent, was } => self.roster.restore_shutdown_approved(&agent, was),
                 EffectUndo::Gates { agent, was } => self.gates.restore(&agent, was),
-                EffectUndo::PlanGate { agent, was } => self.roster.restore_plan_approved(&agent, was),
             }
         }
-    }
-}
-
-/// The lesson's plan approved for `requester` under a protocol file:
-/// the file's gates its `plan` protocol opens (`open_gate plan
-/// requester`) open too, as `settle_effects` opens a file protocol's.
-/// A teammate of the file's team whose `gates` close the plan gate at
-/// spawn would otherwise be refused its files after its plan's
-/// approval. What undoes it goes on `undo` (nothing without a file).
-fn open_plan_gates(protocols: &ProtocolSet, gates: &mut ClosedGates, requester: &AgentName, undo: &mut EffectUndos) {
-    let Some(file) = protocols.file() else { return };
-    let Some(plan) = file.protocols.iter().find(|p| p.builtin && p.request_type == "plan_approval_request") else {
-        return;
-    };
-    let opens: Vec<GateIx> = plan
-        .on_approve
-        .iter()
-        .filter_map(|e| match *e {
-            Effect::OpenGate(g, Party::Requester) => Some(g),
-            _ => None,
-        })
-        .collect();
-    for g in opens {
-        if !gates.is_closed(requester, g) {
-            continue;
-        }
-        let was = gates.set(requester, g, false);
-        undo.push(EffectUndo::Gates { agent: requester.clone(), was });
     }
 }
 
@@ -303,25 +180,6 @@ impl Team {
     /// The protocols the team runs under.
     pub fn protocols(&self) -> &ProtocolSet {
         &self.state.protocols
-    }
-
-    /// True when file gate `g` is closed for `agent`.
-    pub fn gate_closed(&self, agent: &AgentName, g: GateIx) -> bool {
-        self.state.gates.is_closed(agent, g)
-    }
-
-    /// The file gate, closed for `agent`, that closes `tool` (the first in
-    /// file order), or `None` when `agent` may run it as far as file gates
-    /// go (the lesson's plan gate is `plan_gate_closed`).
-    pub fn closed_gate_for_tool(&self, agent: &AgentName, tool: &str) -> Option<GateIx> {
-        let file = self.state.protocols.file()?;
-        let gates = file
-            .gates
-            .iter()
-            .enumerate()
-            .filter(|(_, g)| g.tools.iter().any(|t| t == tool))
-            .filter_map(|(i, _)| u8::try_from(i).ok().map(GateIx));
-        self.state.gates.closed_among(agent, gates)
     }
 
     /// The protocol a request of `kind` belongs to, or the refusal of a
@@ -617,8 +475,10 @@ impl Team {
 
 #[cfg(test)]
 mod tests {
+    use super::super::ClosedGates;
     use super::*;
     use crate::protocol::bus::BusError;
+    use crate::protocol::file::model::GateIx;
     use crate::protocol::FieldValue;
 
     const FILE: &str = r#"
@@ -736,5 +596,74 @@ tools.respond = { name = "answer_handoff", description = "Answer a handoff." }
         extra.set("why", FieldValue::Text("x".into()));
         let err = t.ask(ProtocolIx(0), &AgentName::lead(), &name("ann"), extra, Millis(5)).unwrap_err();
         assert_eq!(err.to_string(), "a handoff_request has no field 'why'; its fields are: none");
+    }
+
+    #[test]
+    fn the_lessons_plan_gate_is_one_gate_bit_closed_at_a_plan_mode_spawn_and_opened_by_an_approved_plan() {
+        let (lead, alice) = (AgentName::lead(), name("alice"));
+        let lesson = Team::new("t", 1);
+        // FILE does not use the lesson: the plan gate sits past its one gate.
+        let other = crate::protocol::testing::team_under(FILE, 1, &[]);
+        let with_lesson = FILE.replace("format = 1", "format = 1\nuse = [\"lesson\"]");
+        let uses_lesson = crate::protocol::testing::team_under(&with_lesson, 1, &[]);
+        assert_eq!(lesson.protocols().plan_gate(), GateIx(0));
+        assert_eq!(other.protocols().plan_gate(), GateIx(1));
+        assert_eq!(Some(uses_lesson.protocols().plan_gate()), uses_lesson.protocols().gate_named("plan"));
+        for mut t in [lesson, other, uses_lesson] {
+            let plan = t.protocols().plan_gate();
+            t.spawn(&alice, "coder", true, Millis(0)).unwrap();
+            assert!(t.gate_closed(&alice, plan) && t.plan_gate_closed(&alice) && !t.plan_approved(&alice));
+            let id = t.submit_plan(&alice, "p", Millis(1)).unwrap();
+            t.answer(RequestKind::Plan, &id, &lead, false, "no", Millis(2)).unwrap();
+            assert!(t.gate_closed(&alice, plan), "a rejected plan keeps it closed");
+            let id = t.submit_plan(&alice, "p", Millis(3)).unwrap();
+            t.answer(RequestKind::Plan, &id, &lead, true, "ok", Millis(4)).unwrap();
+            assert!(!t.gate_closed(&alice, plan) && !t.plan_gate_closed(&alice) && t.plan_approved(&alice));
+            assert_eq!(Team::replay(t.trace()).unwrap().state(), t.state(), "replay rebuilds the one gate state");
+            t.set_status(&alice, MemberStatus::Idle, Millis(5)).unwrap();
+            t.spawn(&alice, "coder", true, Millis(6)).unwrap();
+            assert!(t.gate_closed(&alice, plan) && !t.plan_approved(&alice), "a restart in plan mode closes it again");
+            t.set_status(&alice, MemberStatus::Idle, Millis(7)).unwrap();
+            t.spawn(&alice, "coder", false, Millis(8)).unwrap();
+            assert_eq!(t.state().gates, ClosedGates::default(), "a restart out of plan mode opens it: no gate left");
+        }
+    }
+
+    #[test]
+    fn config_json_writes_an_approved_plan_as_the_roster_did() {
+        let (lead, alice, bob, carol) = (AgentName::lead(), name("alice"), name("bob"), name("carol"));
+        let mut t = Team::new("t", 1);
+        t.spawn(&alice, "coder", true, Millis(0)).unwrap();
+        t.spawn(&bob, "tester", true, Millis(0)).unwrap();
+        t.spawn(&carol, "writer", false, Millis(0)).unwrap();
+        let id = t.submit_plan(&alice, "p", Millis(1)).unwrap();
+        t.answer(RequestKind::Plan, &id, &lead, true, "ok", Millis(2)).unwrap();
+        let expected = r#"{
+  "team_name": "t",
+  "members": [
+    {
+      "name": "alice",
+      "role": "coder",
+      "status": "working",
+      "plan_mode": true,
+      "plan_approved": true,
+      "incarnation": 1
+    },
+    {
+      "name": "bob",
+      "role": "tester",
+      "status": "working",
+      "plan_mode": true,
+      "incarnation": 1
+    },
+    {
+      "name": "carol",
+      "role": "writer",
+      "status": "working",
+      "incarnation": 1
+    }
+  ]
+}"#;
+        assert_eq!(t.config_json(), expected);
     }
 }

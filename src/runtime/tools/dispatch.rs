@@ -131,8 +131,8 @@ fn ask(w: &mut World, agent: &AgentName, protocol: ProtocolIx, to: Option<AgentN
     Ok(format!("{} request {id} sent to '{to}' (status: pending)", title(name)))
 }
 
-/// `agent` answers a file protocol's request: the requester is woken, and
-/// an agent the answer makes exit takes its last turn.
+/// `agent` answers a file protocol's request; who wakes is
+/// `World::answered`'s, as for a hand answer.
 fn respond(
     w: &mut World,
     agent: &AgentName,
@@ -143,20 +143,9 @@ fn respond(
 ) -> Result<String, ToolError> {
     let at = w.now();
     let status = w.with_armed(|t| t.respond(protocol, id, agent, approve, fields, at))?;
-    let requester = w.team.request(id).map(|r| r.requester.clone());
-    if let Some(requester) = &requester {
-        for party in [requester, agent] {
-            if w.team.is_exiting(party) {
-                // Not a message but the end of its loop (as an approved
-                // shutdown): it takes its last turn whatever
-                // `wake_on_message` says.
-                w.turns.unpark(party);
-            }
-        }
-        w.wake(std::slice::from_ref(requester));
-    }
+    w.answered(id, agent);
     let name = &w.tools.file().protocol(protocol).name;
-    let from = requester.map(|r| r.to_string()).unwrap_or_default();
+    let from = w.team.request(id).map(|r| r.requester.to_string()).unwrap_or_default();
     Ok(format!("{} {status} for '{from}'", title(name)))
 }
 
@@ -282,5 +271,150 @@ mod tests {
         let id = world.team.submit_plan(&bob, "p", Millis(1)).unwrap();
         world.team.answer(RequestKind::Plan, &id, &AgentName::lead(), true, "", Millis(2)).unwrap();
         assert!(!world.run_tool(&bob, AgentRole::Teammate, "t4", "write_file", &write).is_error, "an approved plan opens the gate");
+    }
+
+    /// A world (under `example`, or the lesson's protocols alone) with alice
+    /// spawned (in plan mode when `plan_mode`), both alice and the lead
+    /// parked, and `wake_on_message` as given.
+    fn parked_team(example: Option<&str>, plan_mode: bool, wake_on_message: bool) -> World {
+        let mut world = match example {
+            Some(example) => world_under(example),
+            None => World::explored(WorldConfig {
+                team_name: "default".into(),
+                seed: 1,
+                max_rounds: 50,
+                lead_max_rounds: 50,
+                max_tokens: 8000,
+                protocols: None,
+            }),
+        };
+        world.set_rules(crate::protocol::Rules { wake_on_message, ..crate::protocol::Rules::default() });
+        let alice = AgentName::parse("alice").unwrap();
+        world.team.spawn(&alice, "coder", plan_mode, Millis(0)).unwrap();
+        world.turns.park(&alice);
+        world
+    }
+
+    /// Who has a turn waiting, by name, sorted.
+    fn woken(w: &World) -> Vec<String> {
+        let mut names: Vec<String> = w.turns().waiting().into_iter().map(|(n, _)| n.to_string()).collect();
+        names.sort();
+        names
+    }
+
+    /// Who wakes after `by` answers request `id` by hand (`answer_as`) and
+    /// after it answers with its tool `tool` (`input` plus the id and the
+    /// answer), each on its own copy of `world`.
+    fn wakes(
+        world: &World,
+        by: &str,
+        role: AgentRole,
+        tool: &str,
+        id: &RequestId,
+        approve: bool,
+        input: Value,
+    ) -> (Vec<String>, Vec<String>) {
+        let by = AgentName::parse(by).unwrap();
+        let mut hand = world.clone();
+        hand.answer_as(&by, id.as_str(), approve, "done").unwrap();
+        let mut tool_world = world.clone();
+        let mut input = input;
+        input["request_id"] = json!(id.as_str());
+        input["approve"] = json!(approve);
+        let out = tool_world.run_tool(&by, role, "t1", tool, &input);
+        assert!(!out.is_error, "{tool}: {}", out.output);
+        (woken(&hand), woken(&tool_world))
+    }
+
+    #[test]
+    fn a_hand_answer_and_a_tool_answer_to_a_lesson_shutdown_wake_the_same_agents() {
+        let lead = AgentName::lead();
+        let alice = AgentName::parse("alice").unwrap();
+        for wake_on_message in [true, false] {
+            let mut world = parked_team(None, false, wake_on_message);
+            let id = world.team.request_shutdown(&lead, &alice, Millis(1)).unwrap();
+            let input = json!({"reason": "done"});
+            let approved = wakes(&world, "alice", AgentRole::Teammate, "shutdown_response", &id, true, input.clone());
+            assert_eq!(
+                approved,
+                (vec!["alice".into(), "lead".into()], vec!["alice".into(), "lead".into()]),
+                "the exiting addressee takes its last turn"
+            );
+            let rejected = wakes(&world, "alice", AgentRole::Teammate, "shutdown_response", &id, false, input);
+            assert_eq!(rejected, (vec!["lead".to_string()], vec!["lead".to_string()]), "only the requester is told");
+        }
+    }
+
+    #[test]
+    fn a_hand_answer_and_a_tool_answer_to_a_lesson_plan_wake_the_same_agents() {
+        let alice = AgentName::parse("alice").unwrap();
+        for (wake_on_message, expected) in [(true, vec!["alice".to_string()]), (false, vec![])] {
+            let mut world = parked_team(None, true, wake_on_message);
+            let id = world.team.submit_plan(&alice, "p", Millis(1)).unwrap();
+            for approve in [true, false] {
+                let both = wakes(&world, "lead", AgentRole::Lead, "plan_approval", &id, approve, json!({"feedback": "ok"}));
+                assert_eq!(both, (expected.clone(), expected.clone()), "wake_on_message {wake_on_message}, approve {approve}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_hand_answer_and_a_tool_answer_to_a_file_protocol_wake_the_same_agents() {
+        let lead = AgentName::lead();
+        let alice = AgentName::parse("alice").unwrap();
+        for wake_on_message in [true, false] {
+            // deadline-retry's `shutdown` is a file protocol whose approval makes its addressee exit.
+            let mut world = parked_team(Some("deadline-retry"), false, wake_on_message);
+            let id = world.team.ask(ProtocolIx(0), &lead, &alice, Fields::new(), Millis(1)).unwrap();
+            let input = json!({"reason": "done"});
+            let approved = wakes(&world, "alice", AgentRole::Teammate, "shutdown_response", &id, true, input.clone());
+            assert_eq!(
+                approved,
+                (vec!["alice".into(), "lead".into()], vec!["alice".into(), "lead".into()]),
+                "the exiting addressee takes its last turn"
+            );
+            let rejected = wakes(&world, "alice", AgentRole::Teammate, "shutdown_response", &id, false, input);
+            assert_eq!(rejected, (vec!["lead".to_string()], vec!["lead".to_string()]));
+        }
+    }
+
+    #[test]
+    fn an_expiry_is_told_to_the_requester_and_to_the_addressee_that_held_the_request_and_wakes_both() {
+        let lead = AgentName::lead();
+        let alice = AgentName::parse("alice").unwrap();
+        // wake_on_message off: a note is no message, both wake all the same.
+        let mut world = parked_team(Some("deadline-retry"), false, false);
+        world.launch_teammate(&alice, "coder", "You are alice.");
+        world.turns.finish(&alice);
+        world.turns.park(&alice);
+        world.restarts.clear();
+        let id = world.team.ask(ProtocolIx(0), &lead, &alice, Fields::new(), Millis(1)).unwrap();
+        world.expire_now(&id).unwrap();
+        assert_eq!(woken(&world), ["alice", "lead"]);
+        let note = |text: &str| serde_json::from_str::<Value>(text).unwrap();
+        let asked = note(world.prompts.back().unwrap());
+        let held = note(world.restarts[&alice].back().unwrap());
+        for (v, party) in [(&asked, "requester"), (&held, "addressee")] {
+            assert_eq!(v["event"], "request_expired");
+            assert_eq!(v["request_id"], id.as_str());
+            assert_eq!(
+                (&v["protocol"], &v["from"], &v["to"], &v["party"]),
+                (&json!("shutdown"), &json!("lead"), &json!("alice"), &json!(party))
+            );
+        }
+        assert!(asked["note"].as_str().unwrap().ends_with("you may ask again."), "{asked}");
+        assert!(held["note"].as_str().unwrap().ends_with("do not answer it."), "{held}");
+    }
+
+    #[test]
+    fn an_expiry_tells_no_addressee_whose_loop_has_ended() {
+        let lead = AgentName::lead();
+        let alice = AgentName::parse("alice").unwrap();
+        let mut world = parked_team(Some("deadline-retry"), false, true);
+        let id = world.team.ask(ProtocolIx(0), &lead, &alice, Fields::new(), Millis(1)).unwrap();
+        // alice has no running loop here (never launched): only the lead hears.
+        world.expire_now(&id).unwrap();
+        assert_eq!(woken(&world), ["lead"]);
+        assert!(world.restarts.is_empty());
     }
 }

@@ -1,0 +1,20 @@
+//! The lesson's words for the refusals of its two protocols: on the one
+//! path (`asks`) they are refused as any protocol's are, and the texts its
+//! models read stay the lesson's (pinned by `asks`'s tests). Owns that
+//! mapping only; it must not check anything.
+
+use super::TeamError;
+use crate::protocol::roster::RosterError;
+use crate::protocol::tracker::RequestKind;
+
+/// A refusal of one of the lesson's two protocols in the lesson's words
+/// (the texts its models read); any other refusal as it is.
+pub(super) fn in_lesson_words(kind: RequestKind, e: TeamError) -> TeamError {
+    match (kind, e) {
+        (RequestKind::Shutdown, TeamError::MayNotAsk { asker, .. }) => TeamError::NotLead(asker),
+        (RequestKind::Shutdown, TeamError::WrongAddressee { to, .. }) => RosterError::UnknownMember(to).into(),
+        (RequestKind::Shutdown, TeamError::AlreadyPending { target, pending, .. }) => TeamError::ShutdownPending { target, pending },
+        (RequestKind::Plan, TeamError::MayNotAsk { .. }) => TeamError::LeadSubmitsPlan,
+        (_, e) => e,
+    }
+}

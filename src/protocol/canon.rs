@@ -51,6 +51,7 @@
 
 use std::hash::{Hash, Hasher};
 
+use super::fields::{FieldValue, Fields};
 use super::message::Message;
 use super::tracker::{Request, RequestKind};
 use super::{AgentName, RequestId, Team};
@@ -446,6 +447,20 @@ impl Canon {
         h.write_u8(0xFF);
     }
 
+    /// A file protocol's typed fields: what an answer says beyond approve
+    /// or reject (a verdict, a count), so two states whose messages differ
+    /// only there stay apart; texts as `hash_text` (they may name ids).
+    pub fn hash_fields<H: Hasher>(&self, fields: &Fields, h: &mut H) {
+        for (key, value) in fields.iter() {
+            key.hash(h);
+            match value {
+                FieldValue::Text(text) => self.hash_text(text, h),
+                other => other.hash(h),
+            }
+        }
+        fields.iter().count().hash(h);
+    }
+
     /// Feeds what decides the team's future into `h`: members, requests and
     /// the messages waiting or held, without times, sequence numbers or the
     /// trace, request ids and renamed teammates as this canon has them: the
@@ -458,6 +473,7 @@ impl Canon {
             canon.hash_text(&m.content, h);
             m.request_id.as_ref().map(|id| canon.hash_id(id, h)).hash(h);
             m.feedback.as_deref().map(|f| canon.hash_text(f, h)).hash(h);
+            canon.hash_fields(&m.fields, h);
         }
         self.hash_unordered(
             team.roster().members.iter(),
@@ -477,6 +493,7 @@ impl Canon {
             self.hash_name(&r.requester, h);
             self.hash_name(&r.addressee, h);
             (&r.plan, r.status).hash(h);
+            self.hash_fields(&r.fields, h);
         }
         self.hash_unordered(
             team.state().bus.names(),
@@ -535,6 +552,31 @@ mod tests {
         ab.hash_unordered([1u8, 2, 3], |i, h| i.hash(h), &mut x);
         ab.hash_unordered([3u8, 1, 2], |i, h| i.hash(h), &mut y);
         assert_eq!(x.finish(), y.finish(), "unordered");
+    }
+
+    #[test]
+    fn fields_that_differ_hash_apart_and_ids_in_their_texts_hash_by_place() {
+        let fields = |pairs: &[(&str, FieldValue)]| {
+            let mut f = Fields::default();
+            for (k, v) in pairs {
+                f.set(*k, v.clone());
+            }
+            f
+        };
+        let of = |canon: &Canon, f: &Fields| {
+            let mut h = DefaultHasher::new();
+            canon.hash_fields(f, &mut h);
+            h.finish()
+        };
+        let canon = Canon::new([&id("4607cc28")]);
+        let ok = fields(&[("verdict", FieldValue::Text("ok".into()))]);
+        let no = fields(&[("verdict", FieldValue::Text("changes".into()))]);
+        assert_ne!(of(&canon, &ok), of(&canon, &no), "an enum value");
+        assert_ne!(of(&canon, &fields(&[("n", FieldValue::Int(1))])), of(&canon, &fields(&[("n", FieldValue::Int(2))])));
+        assert_ne!(of(&canon, &Fields::default()), of(&canon, &fields(&[("urgent", FieldValue::Bool(false))])), "a field or none");
+        let other = Canon::new([&id("deadbeef")]);
+        let names = |i: &str| fields(&[("about", FieldValue::Text(format!("see {i}")))]);
+        assert_eq!(of(&canon, &names("4607cc28")), of(&other, &names("deadbeef")), "ids by place");
     }
 
     #[test]

@@ -302,3 +302,80 @@ async fn a_files_team_runs_onto_the_diagram_and_its_link_brings_the_file_and_the
     assert!(kept.contains(r#""text":"format = 1\n""#), "the user's own file is untouched: {kept}");
     drop(page);
 }
+
+/// The template, its review answered by nobody but the hand, the answer
+/// given an enum (required, described) and a bool field beside the comment.
+fn hand_answered_template() -> String {
+    pf::TEMPLATE
+        .replace(
+            r#"response_fields = [{ name = "comment", type = "string", content = true }]"#,
+            r#"response_fields = [{ name = "comment", type = "string", content = true },
+                   { name = "severity", type = "enum", values = ["minor", "major"], required = true, description = "How bad the change is." },
+                   { name = "urgent", type = "bool" }]"#,
+        )
+        .replace("deadline_ms = 30000\n", "")
+        .replace("retries = 1\n", "")
+        .replace(r#"scripted = { answer = "approve" }"#, r#"scripted = { answer = "never" }"#)
+}
+
+fn input(host: &web_sys::HtmlElement, selector: &str) -> web_sys::HtmlInputElement {
+    el(host, selector).unchecked_into()
+}
+
+#[wasm_bindgen_test]
+async fn a_files_request_is_answered_by_hand_with_its_own_typed_fields() {
+    let page = Page::start();
+    let host = page.mount();
+    new_file(&host).await;
+    type_text(&host, &hand_answered_template());
+    until("Run enabled for the file", || !run_button(&host).disabled() && texts(&host, "#pf-status") == ["The file loads."]).await;
+    run_button(&host).click();
+    until("the file's run to finish, alice's review pending", || run_finished(&host) && exists(&host, ".answer select")).await;
+    assert_eq!(texts(&host, "g.badge.fsm text"), ["pending"]);
+
+    // One control per field, labelled with its name; the enum's values in a
+    // select, the bool a checkbox, its description beside the enum.
+    let labels = texts(&host, ".answer-field label");
+    assert_eq!(labels, ["comment (optional)", "severity", "urgent"]);
+    let options = texts(&host, "[data-field=severity] option");
+    assert_eq!(options, ["Choose…", "minor", "major"]);
+    assert_eq!(input(&host, "[data-field=urgent] input").type_(), "checkbox");
+    assert_eq!(texts(&host, "[data-field=severity] .answer-help"), ["How bad the change is."]);
+
+    // Sent without the required enum: refused before anything is sent,
+    // and what was typed stays.
+    let comment = input(&host, "[data-field=comment] input");
+    comment.set_value("rename the helper");
+    comment.dispatch_event(&web_sys::Event::new("input").unwrap()).unwrap();
+    input(&host, "[data-field=urgent] input").click();
+    let events = texts(&host, ".event-log li").len();
+    button(&host, "Approve as alice").click();
+    until("the problem named", || texts(&host, ".answer-problems li") == ["Fill in severity: this answer needs it."]).await;
+    assert_eq!(el(&host, "[data-field=severity] select").get_attribute("aria-invalid").as_deref(), Some("true"));
+    assert_eq!(texts(&host, "g.badge.fsm text"), ["pending"], "nothing was sent");
+    assert_eq!(texts(&host, ".event-log li").len(), events, "nothing was recorded");
+    assert_eq!(input(&host, "[data-field=comment] input").value(), "rename the helper");
+    assert!(input(&host, "[data-field=urgent] input").checked());
+
+    // Chosen: the problem goes as it is fixed, and the answer goes.
+    let severity: web_sys::HtmlSelectElement = el(&host, "[data-field=severity] select").unchecked_into();
+    severity.set_value("major");
+    severity.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
+    until("the problem gone", || !exists(&host, ".answer-problems")).await;
+    button(&host, "Approve as alice").click();
+    until("the review approved", || texts(&host, "g.badge.fsm text") == ["approved"]).await;
+
+    // The request's detail lists the answer's fields; its caption quotes them.
+    until("the request's head", || exists(&host, ".request-head")).await;
+    el(&host, ".request-head").click();
+    until("the answer's fields in the detail", || {
+        texts(&host, ".said-fields[data-type=review_response] li") == ["comment: rename the helper", "severity: major", "urgent: true"]
+    })
+    .await;
+    let captions = texts(&host, ".event-log .log-text");
+    assert!(
+        captions.iter().any(|c| c.contains("answers review request") && c.contains("severity: “major”") && c.contains("urgent: “true”")),
+        "{captions:?}"
+    );
+    drop(page);
+}

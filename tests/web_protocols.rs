@@ -276,9 +276,6 @@ async fn a_files_team_runs_onto_the_diagram_and_its_link_brings_the_file_and_the
     // The page's views replay it under the file: no false finding.
     let page_text = host.text_content().unwrap_or_default();
     assert!(!page_text.contains("cannot be replayed") && !page_text.contains("answer to unknown request"), "the views know the file");
-    // Forking a file's run from the screen says where its forks are.
-    button(&host, "Fork the run on screen").click();
-    until("why a file's run forks from its search", || texts(&host, ".banner-error").iter().any(|t| t.contains("Explore the team"))).await;
     let fragment = share_fragment(&host).expect("a share link");
     assert!(fragment.starts_with("trace="), "a file's run is shared by its trace, which carries the file: {fragment}");
 
@@ -377,5 +374,56 @@ async fn a_files_request_is_answered_by_hand_with_its_own_typed_fields() {
         captions.iter().any(|c| c.contains("answers review request") && c.contains("severity: “major”") && c.contains("urgent: “true”")),
         "{captions:?}"
     );
+    drop(page);
+}
+
+/// The buttons under `host` whose accessible name (`aria-label`, else
+/// text) starts with `start`.
+fn buttons_named(host: &web_sys::HtmlElement, start: &str) -> Vec<web_sys::HtmlElement> {
+    let list = host.query_selector_all("button").unwrap();
+    (0..list.length())
+        .map(|i| list.item(i).unwrap().unchecked_into::<web_sys::HtmlElement>())
+        .filter(|b| b.get_attribute("aria-label").or_else(|| b.text_content()).unwrap_or_default().trim().starts_with(start))
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn a_files_run_forks_on_screen_and_its_branch_runs_under_the_file() {
+    let page = Page::start();
+    let host = page.mount();
+    new_file(&host).await;
+    until("Run enabled", || !run_button(&host).disabled()).await;
+    run_button(&host).click();
+    until("the file's run to finish", || run_finished(&host)).await;
+    assert_eq!(texts(&host, "g.badge.fsm text"), ["approved"]);
+    button(&host, "Fork the run on screen").click();
+    until("the run as the explorer's path", || !buttons_named(&host, "Fork at choice").is_empty()).await;
+    assert!(texts(&host, ".banner-error").is_empty(), "{:?}", texts(&host, ".banner-error"));
+    // alice's reply to the review: reject it instead.
+    let mut instead = None;
+    for step in buttons_named(&host, "Fork at choice") {
+        step.click();
+        leptos::task::tick().await;
+        if let Some(b) = buttons_named(&host, "Instead: ").into_iter().find(|b| b.text_content().unwrap_or_default().contains("reject")) {
+            instead = Some(b);
+            break;
+        }
+        step.click();
+        leptos::task::tick().await;
+    }
+    instead.expect("a choice of alice's to reject the review").click();
+    until("the fork shown", || exists(&host, ".fork-view")).await;
+    button(&host, "Open the branch on the diagram").click();
+    until("the branch's card", || texts(&host, "section h3, section h2").iter().any(|t| t.starts_with("The branch of the fork"))).await;
+    // Its end (the cursor opens at the first difference): the review rejected.
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_key("End");
+    init.set_bubbles(true);
+    window().dispatch_event(&web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap()).unwrap();
+    until("the branch's end on the diagram", || texts(&host, "g.badge.fsm text") == ["rejected"]).await;
+    let arrows = arrow_types(&host);
+    assert!(arrows.contains(&"review_request".to_string()) && arrows.contains(&"review_response".to_string()), "{arrows:?}");
+    let page_text = host.text_content().unwrap_or_default();
+    assert!(!page_text.contains("cannot be replayed") && !page_text.contains("answer to unknown request"), "the views know the file");
     drop(page);
 }

@@ -74,3 +74,45 @@ fn a_fork_takes_the_other_branch_and_keeps_to_the_original_elsewhere() {
     let same_run = fork(scenarios::REJECT_PLAN, &c, &original.path, at, &original.path[at]).unwrap();
     assert_eq!(events(&same_run.trace), events(&original.trace));
 }
+
+#[test]
+fn a_files_team_run_is_recovered_and_forked_under_its_file() {
+    use std::sync::Arc;
+    use team_protocols::explore::file_team::{team_config, FILE_TEAM};
+    use team_protocols::view::protocol_file::TEMPLATE;
+    let file = Arc::new(team_protocols::protocol::file::load(TEMPLATE).unwrap());
+    // The team's run as the page runs it: its own prompts, the scripted model.
+    let (world, quiet) = common::file_team::run_file_team(Arc::clone(&file), 2026, 400).unwrap();
+    assert!(quiet);
+    let live = world.team().trace().clone();
+    let c = ExploreConfig { seed: 2026, max_faults: 1, ..team_config(Arc::clone(&file)).unwrap() };
+    let original = recover_path(FILE_TEAM, &c, &live).expect("an untouched run of the file's team is the explorer's path");
+    assert_eq!(events(&original.trace), events(&live));
+    // alice's review: the reply that approves, with a rejection open instead.
+    let (at, other) = (0..original.path.len())
+        .find_map(|i| {
+            let open = open_choices(FILE_TEAM, &c, &original.path, i).unwrap();
+            open.into_iter().skip(1).find(|o| matches!(o, Choice::Reply { label, .. } if label.contains("reject"))).map(|o| (i, o))
+        })
+        .expect("alice may reject the review instead");
+    let forked = fork(FILE_TEAM, &c, &original.path, at, &other).unwrap();
+    let settled = |t: &Trace| {
+        t.entries().iter().find_map(|e| match &e.event {
+            Event::RequestTransitioned { to, .. } => Some(*to),
+            _ => None,
+        })
+    };
+    assert_eq!((settled(&original.trace), settled(&forked.trace)), (Some(RequestStatus::Approved), Some(RequestStatus::Rejected)));
+    // The branch ran under the file: its trace carries it, its arrows are the file's.
+    assert_eq!(forked.trace.protocols().file().map(|f| f.text.as_ref()), Some(TEMPLATE));
+    let types: Vec<String> = forked
+        .trace
+        .entries()
+        .iter()
+        .filter_map(|e| match &e.event {
+            Event::MessageSent { message } => Some(message.msg_type.to_string()),
+            _ => None,
+        })
+        .collect();
+    assert!(types.contains(&"review_request".to_string()) && types.contains(&"review_response".to_string()), "{types:?}");
+}

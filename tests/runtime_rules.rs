@@ -963,6 +963,35 @@ fn a_hand_answer_from_the_wrong_agent_or_to_an_unknown_id_is_refused() {
 }
 
 #[test]
+fn a_lesson_hand_answer_with_its_one_field_is_the_answer_with_its_text() {
+    // The request panel's form sends the answer's fields; the lesson's one
+    // field, `reason`, goes the way `answer_as` takes its text.
+    let answered = |with_fields: bool| {
+        let (run, _model, id) = unanswered_shutdown();
+        let status = if with_fields {
+            let mut fields = Fields::new();
+            fields.set("reason", FieldValue::Text("done by hand".into()));
+            run.rt.answer_as_with_fields(&name("alice"), &id, true, fields)
+        } else {
+            run.rt.answer_as(&name("alice"), &id, true, "done by hand")
+        };
+        assert_eq!(status, Ok(RequestStatus::Approved));
+        run.ex.run_until_stalled();
+        assert_eq!(run.status("alice"), Some(MemberStatus::Shutdown), "alice exits");
+        run.rt.trace().entries().to_vec()
+    };
+    assert_eq!(answered(true), answered(false));
+    // A field the lesson's answer does not have is refused, nothing recorded.
+    let (run, _model, id) = unanswered_shutdown();
+    let len = run.rt.trace().len();
+    let mut fields = Fields::new();
+    fields.set("severity", FieldValue::Text("minor".into()));
+    let err = run.rt.answer_as_with_fields(&name("alice"), &id, true, fields).unwrap_err();
+    assert!(err.to_string().contains("no field 'severity'"), "{err}");
+    assert_eq!(run.rt.trace().len(), len);
+}
+
+#[test]
 fn a_hand_answer_to_a_request_made_to_a_teammates_earlier_run_is_refused_as_stale() {
     // The lead asks alice to shut down, she never answers, and the lead
     // spawns her again: the request was made to her first run.

@@ -276,9 +276,6 @@ async fn a_files_team_runs_onto_the_diagram_and_its_link_brings_the_file_and_the
     // The page's views replay it under the file: no false finding.
     let page_text = host.text_content().unwrap_or_default();
     assert!(!page_text.contains("cannot be replayed") && !page_text.contains("answer to unknown request"), "the views know the file");
-    // Forking a file's run from the screen says where its forks are.
-    button(&host, "Fork the run on screen").click();
-    until("why a file's run forks from its search", || texts(&host, ".banner-error").iter().any(|t| t.contains("Explore the team"))).await;
     let fragment = share_fragment(&host).expect("a share link");
     assert!(fragment.starts_with("trace="), "a file's run is shared by its trace, which carries the file: {fragment}");
 
@@ -300,5 +297,133 @@ async fn a_files_team_runs_onto_the_diagram_and_its_link_brings_the_file_and_the
     until("the shared file on show", || exists(&opened, "#pf-text") && area(&opened).value() == pf::TEMPLATE).await;
     let kept = storage().get_item(KEY).unwrap().unwrap();
     assert!(kept.contains(r#""text":"format = 1\n""#), "the user's own file is untouched: {kept}");
+    drop(page);
+}
+
+/// The template, its review answered by nobody but the hand, the answer
+/// given an enum (required, described) and a bool field beside the comment.
+fn hand_answered_template() -> String {
+    pf::TEMPLATE
+        .replace(
+            r#"response_fields = [{ name = "comment", type = "string", content = true }]"#,
+            r#"response_fields = [{ name = "comment", type = "string", content = true },
+                   { name = "severity", type = "enum", values = ["minor", "major"], required = true, description = "How bad the change is." },
+                   { name = "urgent", type = "bool" }]"#,
+        )
+        .replace("deadline_ms = 30000\n", "")
+        .replace("retries = 1\n", "")
+        .replace(r#"scripted = { answer = "approve" }"#, r#"scripted = { answer = "never" }"#)
+}
+
+fn input(host: &web_sys::HtmlElement, selector: &str) -> web_sys::HtmlInputElement {
+    el(host, selector).unchecked_into()
+}
+
+#[wasm_bindgen_test]
+async fn a_files_request_is_answered_by_hand_with_its_own_typed_fields() {
+    let page = Page::start();
+    let host = page.mount();
+    new_file(&host).await;
+    type_text(&host, &hand_answered_template());
+    until("Run enabled for the file", || !run_button(&host).disabled() && texts(&host, "#pf-status") == ["The file loads."]).await;
+    run_button(&host).click();
+    until("the file's run to finish, alice's review pending", || run_finished(&host) && exists(&host, ".answer select")).await;
+    assert_eq!(texts(&host, "g.badge.fsm text"), ["pending"]);
+
+    // One control per field, labelled with its name; the enum's values in a
+    // select, the bool a checkbox, its description beside the enum.
+    let labels = texts(&host, ".answer-field label");
+    assert_eq!(labels, ["comment (optional)", "severity", "urgent"]);
+    let options = texts(&host, "[data-field=severity] option");
+    assert_eq!(options, ["Choose…", "minor", "major"]);
+    assert_eq!(input(&host, "[data-field=urgent] input").type_(), "checkbox");
+    assert_eq!(texts(&host, "[data-field=severity] .answer-help"), ["How bad the change is."]);
+
+    // Sent without the required enum: refused before anything is sent,
+    // and what was typed stays.
+    let comment = input(&host, "[data-field=comment] input");
+    comment.set_value("rename the helper");
+    comment.dispatch_event(&web_sys::Event::new("input").unwrap()).unwrap();
+    input(&host, "[data-field=urgent] input").click();
+    let events = texts(&host, ".event-log li").len();
+    button(&host, "Approve as alice").click();
+    until("the problem named", || texts(&host, ".answer-problems li") == ["Fill in severity: this answer needs it."]).await;
+    assert_eq!(el(&host, "[data-field=severity] select").get_attribute("aria-invalid").as_deref(), Some("true"));
+    assert_eq!(texts(&host, "g.badge.fsm text"), ["pending"], "nothing was sent");
+    assert_eq!(texts(&host, ".event-log li").len(), events, "nothing was recorded");
+    assert_eq!(input(&host, "[data-field=comment] input").value(), "rename the helper");
+    assert!(input(&host, "[data-field=urgent] input").checked());
+
+    // Chosen: the problem goes as it is fixed, and the answer goes.
+    let severity: web_sys::HtmlSelectElement = el(&host, "[data-field=severity] select").unchecked_into();
+    severity.set_value("major");
+    severity.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
+    until("the problem gone", || !exists(&host, ".answer-problems")).await;
+    button(&host, "Approve as alice").click();
+    until("the review approved", || texts(&host, "g.badge.fsm text") == ["approved"]).await;
+
+    // The request's detail lists the answer's fields; its caption quotes them.
+    until("the request's head", || exists(&host, ".request-head")).await;
+    el(&host, ".request-head").click();
+    until("the answer's fields in the detail", || {
+        texts(&host, ".said-fields[data-type=review_response] li") == ["comment: rename the helper", "severity: major", "urgent: true"]
+    })
+    .await;
+    let captions = texts(&host, ".event-log .log-text");
+    assert!(
+        captions.iter().any(|c| c.contains("answers review request") && c.contains("severity: “major”") && c.contains("urgent: “true”")),
+        "{captions:?}"
+    );
+    drop(page);
+}
+
+/// The buttons under `host` whose accessible name (`aria-label`, else
+/// text) starts with `start`.
+fn buttons_named(host: &web_sys::HtmlElement, start: &str) -> Vec<web_sys::HtmlElement> {
+    let list = host.query_selector_all("button").unwrap();
+    (0..list.length())
+        .map(|i| list.item(i).unwrap().unchecked_into::<web_sys::HtmlElement>())
+        .filter(|b| b.get_attribute("aria-label").or_else(|| b.text_content()).unwrap_or_default().trim().starts_with(start))
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn a_files_run_forks_on_screen_and_its_branch_runs_under_the_file() {
+    let page = Page::start();
+    let host = page.mount();
+    new_file(&host).await;
+    until("Run enabled", || !run_button(&host).disabled()).await;
+    run_button(&host).click();
+    until("the file's run to finish", || run_finished(&host)).await;
+    assert_eq!(texts(&host, "g.badge.fsm text"), ["approved"]);
+    button(&host, "Fork the run on screen").click();
+    until("the run as the explorer's path", || !buttons_named(&host, "Fork at choice").is_empty()).await;
+    assert!(texts(&host, ".banner-error").is_empty(), "{:?}", texts(&host, ".banner-error"));
+    // alice's reply to the review: reject it instead.
+    let mut instead = None;
+    for step in buttons_named(&host, "Fork at choice") {
+        step.click();
+        leptos::task::tick().await;
+        if let Some(b) = buttons_named(&host, "Instead: ").into_iter().find(|b| b.text_content().unwrap_or_default().contains("reject")) {
+            instead = Some(b);
+            break;
+        }
+        step.click();
+        leptos::task::tick().await;
+    }
+    instead.expect("a choice of alice's to reject the review").click();
+    until("the fork shown", || exists(&host, ".fork-view")).await;
+    button(&host, "Open the branch on the diagram").click();
+    until("the branch's card", || texts(&host, "section h3, section h2").iter().any(|t| t.starts_with("The branch of the fork"))).await;
+    // Its end (the cursor opens at the first difference): the review rejected.
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_key("End");
+    init.set_bubbles(true);
+    window().dispatch_event(&web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap()).unwrap();
+    until("the branch's end on the diagram", || texts(&host, "g.badge.fsm text") == ["rejected"]).await;
+    let arrows = arrow_types(&host);
+    assert!(arrows.contains(&"review_request".to_string()) && arrows.contains(&"review_response".to_string()), "{arrows:?}");
+    let page_text = host.text_content().unwrap_or_default();
+    assert!(!page_text.contains("cannot be replayed") && !page_text.contains("answer to unknown request"), "the views know the file");
     drop(page);
 }

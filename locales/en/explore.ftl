@@ -97,7 +97,7 @@ explore-link-not-rebuilt = this link's run could not be rebuilt: { $error }. The
 explore-link-bad-settings = the link's explorer settings are not valid: { $error }
 explore-fork-no-snapshot = only a run of a scenario on the scripted model can be forked; this one was imported or has no record of how it started
 explore-fork-not-reproducible = only an untouched run of a scenario on the scripted model can be forked (no other model, nothing by hand)
-explore-fork-file-run = a protocol file's run is forked from its search: press Explore the team in the Protocols view, open a counterexample, then fork it
+explore-fork-file-run = only an untouched run of a protocol file's team on the scripted model can be forked (the team's own prompts, nothing by hand, no other model); press Run the team in the Protocols view and fork that run
 explore-fork-fault-rules = a run with fault rules cannot be forked: the explorer places faults itself (set Faults per run in Explore)
 explore-fork-failed = the fork could not be played out: { $error }
 

@@ -97,7 +97,7 @@ explore-link-not-rebuilt = non è stato possibile ricostruire l'esecuzione di qu
 explore-link-bad-settings = le impostazioni dell'esploratore nel link non sono valide: { $error }
 explore-fork-no-snapshot = si può biforcare solo un'esecuzione di uno scenario sul modello scriptato; questa è stata importata o non ha traccia di come è iniziata
 explore-fork-not-reproducible = si può biforcare solo un'esecuzione intatta di uno scenario sul modello scriptato (nessun altro modello, niente a mano)
-explore-fork-file-run = l'esecuzione di un file di protocollo si biforca dalla sua ricerca: premi Esplora il team nella vista Protocolli, apri un controesempio, poi biforcalo
+explore-fork-file-run = si può biforcare solo un'esecuzione intatta del team di un file di protocollo sul modello scriptato (i prompt del team, niente a mano, nessun altro modello): premi Esegui il team nella vista Protocolli e biforca quell'esecuzione
 explore-fork-fault-rules = un'esecuzione con regole di guasto non si può biforcare: l'esploratore colloca i guasti da solo (imposta Guasti per esecuzione in Esplora)
 explore-fork-failed = non è stato possibile portare a termine la biforcazione: { $error }
 

@@ -226,10 +226,17 @@ ui-answer-label = { $id } に対する { $addressee } の { $field }
 ui-answer-optional = { $field }（任意）
 ui-approve-as = { $name } として承認
 ui-reject = 拒否
+ui-answer-form-label = { $addressee } として { $id } に回答
+ui-answer-required = { $field } を入力してください：この回答に必要です。
+ui-answer-whole-number = { $field } は 3 のような整数でなければなりません。
+ui-answer-not-listed = { $field } は次のいずれかでなければなりません：{ $values }。
+ui-answer-choose = 選択してください…
+ui-answer-none = （なし）
+ui-answer-not-sent = 何も送信されていません。入力した内容はそのまま残っています：
 ui-inboxes = インボックス
 ui-inbox-request = { $from } からの { $msg_type } [{ $id }]
 ui-inbox-message = { $from } からの { $msg_type }：{ $content }
-ui-inbox-unread = { $name }（未読 { $count }）
+ui-inbox-unread = { $name }（未読 { $count } 件）
 ui-and-more = … ほか { $count } 件
 ui-download-failed = { $path } をダウンロードできませんでした：{ $error }
 ui-workspace = ワークスペース
@@ -284,7 +291,7 @@ ui-col-fate = 配送状況
 ui-no-messages = まだメッセージはありません。
 
 # 図 (src/ui/diagram_view.rs)
-ui-diagram-label = シーケンス図：エージェント { $agents }、メッセージ { $messages }、リクエスト { $requests }。{ $len } イベント中 { $shown } を表示
+ui-diagram-label = シーケンス図：エージェント { $agents } 人、メッセージ { $messages } 件、リクエスト { $requests } 件。イベント { $len } 件中 { $shown } 件を表示
 ui-zoom-out = 縮小
 ui-zoom-in = 拡大
 ui-fit = 幅に合わせる

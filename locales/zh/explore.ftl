@@ -95,7 +95,7 @@ explore-link-not-rebuilt = 无法重建此链接的运行：{ $error }。屏幕�
 explore-link-bad-settings = 链接中的探索器设置无效：{ $error }
 explore-fork-no-snapshot = 只有在脚本模型上运行的场景才能分叉；这次运行是导入的，或没有记录它是如何开始的
 explore-fork-not-reproducible = 只有在脚本模型上未经改动的场景运行才能分叉（没有其他模型，没有手动操作）
-explore-fork-file-run = 协议文件的运行要从它的搜索中分叉：在协议视图中点击“探索团队”，打开一个反例，再分叉它
+explore-fork-file-run = 只能分叉协议文件团队在脚本模型上未经改动的运行（团队自己的提示，没有手动操作，没有其他模型）：在协议视图中点击“运行团队”，再分叉那次运行
 explore-fork-fault-rules = 带有故障规则的运行不能分叉：探索器自己放置故障（请在“探索”中设置每次运行的故障数）
 explore-fork-failed = 无法推演此分叉：{ $error }
 

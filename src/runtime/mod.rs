@@ -592,6 +592,19 @@ impl Runtime {
         self.act(|w| w.answer_as(as_agent, request_id, approve, text))
     }
 
+    /// A human answers a pending request as its addressee with the
+    /// answer's typed fields, as a model's answer tool would
+    /// (`World::answer_as_with_fields`).
+    pub fn answer_as_with_fields(
+        &self,
+        as_agent: &AgentName,
+        request_id: &str,
+        approve: bool,
+        fields: crate::protocol::Fields,
+    ) -> Result<RequestStatus, RuntimeError> {
+        self.act(|w| w.answer_as_with_fields(as_agent, request_id, approve, fields))
+    }
+
     /// A human sends a plain message as any agent.
     pub fn send_as(&self, from: &AgentName, to: &AgentName, content: &str) -> Result<(), RuntimeError> {
         self.act(|w| w.human_send(from, to, content))

@@ -743,6 +743,57 @@ impl World {
         result
     }
 
+    /// A human answers a pending request as its addressee (`as_agent`)
+    /// with the answer's typed `fields` (a file protocol's
+    /// `response_fields`: text, bool, int, an enum's value as its text),
+    /// on the path a model's answer tool takes (`Team::respond`): the
+    /// response message carries exactly these fields, as a tool's answer
+    /// with them would. Fields that do not fit the protocol (unknown, of
+    /// the wrong type, a required one missing) are refused before anything
+    /// is recorded. The lesson's two protocols, whose one answer field is
+    /// their content (`reason`, `feedback`), go the way `answer_as` goes.
+    pub fn answer_as_with_fields(
+        &mut self,
+        as_agent: &AgentName,
+        request_id: &str,
+        approve: bool,
+        fields: crate::protocol::Fields,
+    ) -> Result<RequestStatus, RuntimeError> {
+        use crate::protocol::file::Side;
+        let id = RequestId::parse(request_id)?;
+        let kind = self.team.request(&id).map(|r| r.kind);
+        let kind = kind.ok_or_else(|| RuntimeError::UnknownRequest(id.clone()))?;
+        let file_protocol = self.team.protocols().protocol_of(kind).map(|(ix, _)| ix);
+        let Some(ix) = file_protocol else {
+            // The lesson's: its fields checked as a tool's would be, its
+            // content field the text `answer_as` takes.
+            let running = self.team.protocols().running(kind).ok_or_else(|| RuntimeError::UnknownRequest(id.clone()))?;
+            crate::protocol::protocols::check_fields(running.def, Side::Response, &fields).map_err(TeamError::from)?;
+            let text = crate::protocol::protocols::content_of(running.def, Side::Response, &fields);
+            return self.answer_as(as_agent, request_id, approve, &text);
+        };
+        self.team.check_respond(ix, &id, as_agent, approve, &fields)?;
+        let before = self.recorded();
+        self.begin_human_run(&format!("by hand: {as_agent} {} request {id}", if approve { "approves" } else { "rejects" }))?;
+        let at = self.now();
+        let result = self.with_armed(|t| t.respond(ix, &id, as_agent, approve, fields, at)).map_err(RuntimeError::from);
+        if result.is_ok() {
+            // Woken as a tool's answer wakes them: the requester, and a
+            // party the answer makes exit, for its last turn.
+            if let Some(requester) = self.team.request(&id).map(|r| r.requester.clone()) {
+                for party in [&requester, as_agent] {
+                    if self.team.is_exiting(party) {
+                        self.turns.unpark(party);
+                    }
+                }
+                self.wake(std::slice::from_ref(&requester));
+            }
+        }
+        self.check_quiet();
+        self.release_hand_work(before);
+        result
+    }
+
     /// A human sends a plain message as any agent.
     pub fn human_send(&mut self, from: &AgentName, to: &AgentName, content: &str) -> Result<(), RuntimeError> {
         self.team.check_send(from, to, "message")?;

@@ -660,4 +660,68 @@ mod tests {
         }
         assert!(problems.is_empty(), "{}", problems.join("\n"));
     }
+
+    /// Every Chinese and Japanese message, each of its variables given 1
+    /// and then 2 (the others sample text): those languages have one
+    /// plural form (CLDR: `other` only), so the two renderings differ in
+    /// that digit and nothing else — no `[one]` variant, no "(s)".
+    #[test]
+    fn chinese_and_japanese_messages_read_the_same_for_one_and_two_but_for_the_number() {
+        let mut problems = Vec::new();
+        for l in [Locale::Zh, Locale::Ja] {
+            let cat = Catalog::get(l);
+            for key in cat.keys() {
+                let vars = cat.variables(key);
+                for counted in &vars {
+                    let render = |n: i64| {
+                        let args: Vec<(&str, Arg)> = vars
+                            .iter()
+                            .map(|v| (v.as_str(), if v == counted { Arg::Number(n) } else { Arg::Text(format!("<{v}>")) }))
+                            .collect();
+                        cat.try_format(key, &args).unwrap_or_default()
+                    };
+                    let (one, two) = (render(1), render(2));
+                    // Place by place the same, but where the number stands
+                    // (once or more).
+                    let same_but_number = one.chars().count() == two.chars().count()
+                        && one.chars().zip(two.chars()).all(|(a, b)| a == b || (a, b) == ('1', '2'))
+                        && one != two;
+                    if !same_but_number {
+                        problems.push(format!("{}: '{key}' with ${counted} = 1 / 2: {one:?} / {two:?}", l.tag()));
+                    }
+                    if one.contains("(s)") || two.contains("(s)") {
+                        problems.push(format!("{}: '{key}' writes (s): {two}", l.tag()));
+                    }
+                }
+            }
+        }
+        assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+    }
+
+    #[test]
+    fn counted_things_take_their_counter_in_chinese_and_japanese() {
+        let zh = Catalog::get(Locale::Zh);
+        let ja = Catalog::get(Locale::Ja);
+        let n = |v: i64| Arg::Number(v);
+        let t = |v: &str| Arg::Text(v.to_string());
+        for (count, zh_words, ja_words) in [(1, "1 条消息", "メッセージ 1 件"), (2, "2 条消息", "メッセージ 2 件")] {
+            assert_eq!(zh.f("cap-messages", &[("count", n(count))]), zh_words);
+            assert_eq!(ja.f("cap-messages", &[("count", n(count))]), ja_words);
+        }
+        assert_eq!(zh.f("explore-faults", &[("count", n(1))]), "1 个故障");
+        assert_eq!(ja.f("explore-faults", &[("count", n(1))]), "障害 1 件");
+        assert_eq!(zh.f("ui-pf-errors", &[("count", n(1))]), "1 个错误");
+        assert_eq!(ja.f("ui-pf-errors", &[("count", n(2))]), "エラー 2 件");
+        assert_eq!(zh.f("ui-inbox-unread", &[("name", t("alice")), ("count", n(1))]), "alice（1 条未读）");
+        assert_eq!(ja.f("ui-inbox-unread", &[("name", t("alice")), ("count", n(1))]), "alice（未読 1 件）");
+        let svg = [("title", t("run")), ("agents", n(2)), ("messages", n(1)), ("requests", n(1))];
+        assert_eq!(zh.f("svg-label", &svg), "run：序列图，2 个智能体、1 条消息、1 个请求");
+        assert_eq!(ja.f("svg-label", &svg), "run：シーケンス図（エージェント 2 人、メッセージ 1 件、リクエスト 1 件）");
+        let diagram = [("agents", n(2)), ("messages", n(1)), ("requests", n(1)), ("len", n(2)), ("shown", n(1))];
+        assert_eq!(
+            ja.f("ui-diagram-label", &diagram),
+            "シーケンス図：エージェント 2 人、メッセージ 1 件、リクエスト 1 件。イベント 2 件中 1 件を表示"
+        );
+        assert_eq!(zh.f("ui-diagram-label", &diagram), "时序图：2 个智能体，1 条消息，1 个请求；显示 2 个事件中的 1 个");
+    }
 }

@@ -18,6 +18,7 @@
 //! import `ui`: the page's components (`ui`, wasm32 only) read from here,
 //! never the other way round.
 
+pub mod answer_form;
 pub mod cost;
 pub mod derived;
 pub mod diagram;

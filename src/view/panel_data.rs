@@ -118,6 +118,34 @@ pub fn said_about(entries: &[TraceEntry], id: &RequestId) -> Vec<Said> {
     }))
 }
 
+/// The typed fields of one message of a request, as the request detail
+/// lists them: a file protocol's request or answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SaidFields {
+    /// The message's type (`review_response`).
+    pub msg_type: String,
+    /// Its approve or reject, for an answer.
+    pub approve: Option<bool>,
+    /// Each field as `name: value`, in name order.
+    pub fields: Vec<String>,
+}
+
+/// The fields carried by the messages of request `id` (its request and its
+/// answers, in order), for the messages that carry any.
+pub fn fields_about(entries: &[TraceEntry], id: &RequestId) -> Vec<SaidFields> {
+    entries
+        .iter()
+        .filter_map(|e| match &e.event {
+            Event::MessageSent { message } if message.request_id.as_ref() == Some(id) && !message.fields.is_empty() => Some(SaidFields {
+                msg_type: message.msg_type.to_string(),
+                approve: message.approve,
+                fields: message.fields.iter().map(|(k, v)| format!("{k}: {v}")).collect(),
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -133,6 +161,46 @@ mod tests {
                 Event::ToolReturned { agent, tool_use_id: id.into(), tool: tool.into(), output: String::new(), is_error: !ok },
             )
             .unwrap();
+    }
+
+    #[test]
+    fn a_file_requests_detail_lists_each_messages_typed_fields() {
+        use crate::protocol::file::ProtocolIx;
+        use crate::protocol::{FieldValue, Fields};
+        let text = crate::view::protocol_file::TEMPLATE.replace(
+            r#"response_fields = [{ name = "comment", type = "string", content = true }]"#,
+            r#"response_fields = [{ name = "comment", type = "string", content = true }, { name = "severity", type = "enum", values = ["minor", "major"] }, { name = "urgent", type = "bool" }]"#,
+        );
+        let mut t = crate::protocol::testing::team_under(&text, 3, &["alice"]);
+        let alice = AgentName::parse("alice").unwrap();
+        let mut asked = Fields::new();
+        asked.set("change", FieldValue::Text("src/auth.py".into()));
+        let id = t.ask(ProtocolIx(0), &AgentName::lead(), &alice, asked, Millis(1)).unwrap();
+        let mut answer = Fields::new();
+        answer.set("severity", FieldValue::Text("major".into()));
+        answer.set("urgent", FieldValue::Bool(true));
+        t.respond(ProtocolIx(0), &id, &alice, false, answer, Millis(2)).unwrap();
+        let listed = fields_about(t.trace().entries(), &id);
+        assert_eq!(
+            listed,
+            [
+                SaidFields { msg_type: "review_request".into(), approve: None, fields: vec!["change: src/auth.py".into()] },
+                SaidFields {
+                    msg_type: "review_response".into(),
+                    approve: Some(false),
+                    fields: vec!["severity: major".into(), "urgent: true".into()]
+                },
+            ]
+        );
+        // The lesson's messages carry their words in their own keys: none here.
+        let lesson = crate::protocol::testing::handshake();
+        let shutdown = lesson.entries().iter().find_map(|e| match &e.event {
+            Event::RequestCreated { request_id, .. } => Some(request_id.clone()),
+            _ => None,
+        });
+        let shutdown = shutdown.expect("the handshake asks alice to shut down");
+        assert!(!said_about(lesson.entries(), &shutdown).is_empty(), "its reason is said");
+        assert!(fields_about(lesson.entries(), &shutdown).is_empty());
     }
 
     #[test]

@@ -184,6 +184,71 @@ export function registerRun(test, h) {
     }
   }
 
+  // A request answered by hand with the protocol's own typed fields: the
+  // template's review, which alice never answers, its answer given a
+  // required enum and a bool beside the comment.
+  for (const size of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
+    for (const scheme of ['light', 'dark']) {
+      const tag = `${size.width}x${size.height} ${scheme}`;
+      test(`${tag}: a file's request is answered by hand with a control per field of its answer, a required one enforced first, axe clean`, async (browser) => {
+        const { context, page, errors } = await h.openPage(browser, size, scheme);
+        try {
+          await page.getByRole('combobox', { name: 'Speed' }).selectOption('4');
+          await page.getByRole('button', { name: 'Protocols', exact: true }).click();
+          const dialog = page.getByRole('dialog', { name: 'Protocol files' });
+          await dialog.getByRole('button', { name: 'New file', exact: true }).click();
+          const editor = dialog.getByRole('textbox', { name: 'File text' });
+          const template = await editor.inputValue();
+          const file = template
+            .replace('response_fields = [{ name = "comment", type = "string", content = true }]',
+              'response_fields = [{ name = "comment", type = "string", content = true },\n' +
+              '  { name = "severity", type = "enum", values = ["minor", "major"], required = true, description = "How bad the change is." },\n' +
+              '  { name = "urgent", type = "bool" }]')
+            .replace('deadline_ms = 30000\n', '')
+            .replace('retries = 1\n', '')
+            .replace('scripted = { answer = "approve" }', 'scripted = { answer = "never" }');
+          await editor.fill(file);
+          await dialog.getByText('The file loads.').waitFor();
+          await dialog.getByRole('button', { name: 'Run the team', exact: true }).click();
+          await dialog.waitFor({ state: 'hidden' });
+          await runEnds(page);
+          await h.openDrawer(page, size, 'Panels');
+          const form = page.getByRole('group', { name: /^Answer [0-9a-f]{8} as alice$/ });
+          await form.scrollIntoViewIfNeeded();
+          const severity = form.getByRole('combobox', { name: 'severity' });
+          const urgent = form.getByRole('checkbox', { name: 'urgent' });
+          const comment = form.getByRole('textbox', { name: 'comment (optional)' });
+          h.expect((await severity.locator('option').allTextContents()).join() === 'Choose…,minor,major', 'the enum\'s values are not its options');
+          await comment.fill('rename the helper');
+          await urgent.check();
+          await form.getByRole('button', { name: 'Approve as alice', exact: true }).click();
+          await form.getByRole('alert').filter({ hasText: 'Fill in severity: this answer needs it.' }).waitFor();
+          h.expect((await comment.inputValue()) === 'rename the helper' && await urgent.isChecked(), 'what was typed is lost');
+          await h.screenshot(page, size, scheme, 'answer-form-refused');
+          await h.expectNoAxeViolations(page, `with the answer form's problem listed (${tag})`);
+          await severity.selectOption('major');
+          await h.screenshot(page, size, scheme, 'answer-form');
+          await form.getByRole('button', { name: 'Approve as alice', exact: true }).click();
+          await form.waitFor({ state: 'detached' });
+          const badges = await page.locator('svg.diagram g.badge.fsm text').allTextContents();
+          h.expect(badges.join() === 'approved', `the review is not approved: ${badges}`);
+          const head = page.locator('.request-head').first();
+          await head.scrollIntoViewIfNeeded();
+          await head.click();
+          const fields = page.locator('.said-fields[data-type=review_response] li');
+          await fields.first().waitFor();
+          const listed = (await fields.allTextContents()).join();
+          h.expect(listed === 'comment: rename the helper,severity: major,urgent: true', `the answer's fields: ${listed}`);
+          await h.screenshot(page, size, scheme, 'answer-fields');
+          await h.expectNoAxeViolations(page, `with the answer's fields listed (${tag})`);
+          return errors;
+        } finally {
+          await context.close();
+        }
+      });
+    }
+  }
+
   test('1440x900 light: a protocol file of the gallery runs and is searched in one click, its counterexample opened in the file\'s words, axe clean', async (browser) => {
     const size = { width: 1440, height: 900 };
     const { context, page, errors } = await h.openPage(browser, size, 'light');

@@ -402,25 +402,42 @@ impl ExploreUi {
 }
 
 impl ExploreUi {
-    /// Recovers the run on screen (a scripted scenario run, untouched) as
-    /// the explorer's path and opens it, so any of its choices can be
-    /// forked. The banner says why when it cannot.
+    /// Recovers the run on screen (a scripted scenario run, or a protocol
+    /// file's own team run, untouched) as the explorer's path and opens it,
+    /// so any of its choices can be forked; a file's run is explored under
+    /// its file (its protocols, its team, its fault rules), so the forks
+    /// run under the same protocols. The banner says why when it cannot.
     pub fn fork_on_screen(self, s: Session) {
         let Some(snapshot) = s.run.snapshot.get_untracked() else {
             return s.error(lang().cat_untracked().t("explore-fork-no-snapshot"));
         };
-        let Some(scenario) = snapshot.reproducible_scenario() else {
-            let file_run = s.run.trace.with_untracked(|t| t.protocols().file().is_some());
-            let why = if file_run { "explore-fork-file-run" } else { "explore-fork-not-reproducible" };
-            return s.error(lang().cat_untracked().t(why));
+        let file = s.run.trace.with_untracked(|t| t.protocols().file().cloned());
+        let settings = match (snapshot.reproducible_scenario(), file) {
+            (Some(scenario), _) => {
+                if !snapshot.faults.rules.is_empty() {
+                    return s.error(lang().cat_untracked().t("explore-fork-fault-rules"));
+                }
+                ExploreSettings {
+                    scenario: scenario.id.to_string(),
+                    seed: snapshot.seed,
+                    max_faults: 1,
+                    team: None,
+                    ..self.settings.get_untracked()
+                }
+            }
+            (None, Some(file)) if snapshot.reproducible_file_team(&file) => {
+                match self.settings.get_untracked().for_file(std::sync::Arc::new(file)) {
+                    Ok(settings) => ExploreSettings { seed: snapshot.seed, max_faults: 1, ..settings },
+                    Err(e) => return s.error(crate::view::words::explorer::job_error(lang().cat_untracked(), &e)),
+                }
+            }
+            (None, Some(_)) => return s.error(lang().cat_untracked().t("explore-fork-file-run")),
+            (None, None) => return s.error(lang().cat_untracked().t("explore-fork-not-reproducible")),
         };
-        if !snapshot.faults.rules.is_empty() {
-            return s.error(lang().cat_untracked().t("explore-fork-fault-rules"));
-        }
-        let settings =
-            ExploreSettings { scenario: scenario.id.to_string(), seed: snapshot.seed, max_faults: 1, ..self.settings.get_untracked() };
+        let config = settings.config();
         let trace = s.run.trace.get_untracked();
-        match fork::recover_path(scenario, &settings.config(), &trace) {
+        let recovered = crate::explore::file_team::scenario_of(&config).and_then(|scenario| fork::recover_path(scenario, &config, &trace));
+        match recovered {
             Ok(branch) => {
                 let card = Card::OnScreen { choices: branch.path.len() };
                 let seq = s.playback.cursor.get_untracked().and_then(|c| trace.entries().get(c.saturating_sub(1)).map(|e| e.seq));

@@ -11,6 +11,7 @@ use crate::ui::browser::download;
 use crate::ui::browser::lang::lang;
 use crate::ui::panels::machinery::MachineryPanel;
 use crate::ui::state::session::Session;
+use crate::view::answer_form;
 use crate::view::cost;
 use crate::view::i18n::tr;
 use crate::view::lists;
@@ -248,8 +249,9 @@ fn RequestRow(
     let l = lang();
     let key = id.clone();
     let request = Memo::new(move |_| state.with(|st| st.as_ref().and_then(|st| st.tracker.get(&key).cloned())));
-    // Kept here, not in the form, so it outlives the form being hidden.
-    let text = RwSignal::new(String::new());
+    // Kept here, not in the form, so what was typed outlives the form
+    // being hidden and an answer refused.
+    let typed = RwSignal::new(answer_form::Typed::new());
     let open = {
         let id = id.clone();
         Memo::new(move |_| s.playback.selected.with(|sel| sel.as_ref() == Some(&id)))
@@ -297,15 +299,29 @@ fn RequestRow(
                         // What was said, whole: the plan, the feedback, the reason
                         // (the diagram shows only their start under each arrow).
                         {
-                            let said = s.run.trace.with(|t| {
-                                let shown = s.shown().min(t.len());
-                                crate::view::panel_data::said_about(&t.entries()[..shown], &r.id)
+                            let (said, typed) = s.run.trace.with(|t| {
+                                let shown = &t.entries()[..s.shown().min(t.len())];
+                                (crate::view::panel_data::said_about(shown, &r.id), crate::view::panel_data::fields_about(shown, &r.id))
                             });
                             let plan_told = said.iter().any(|w| w.field == "plan");
                             view! {
                                 {r.plan.clone().filter(|_| !plan_told).map(|p| view! { <blockquote class="plan">{p}</blockquote> })}
                                 {said.into_iter().map(|w| view! {
                                     <blockquote class=format!("said said-{}", w.field)><span class="said-field">{format!("{}: ", w.field)}</span>{w.text}</blockquote>
+                                }).collect_view()}
+                                // A file protocol's typed fields, message by message.
+                                {typed.into_iter().map(|m| {
+                                    let head = match m.approve {
+                                        // The message's own key and value, as the protocol writes them.
+                                        Some(a) => format!("{} (approve: {a}): ", m.msg_type),
+                                        None => format!("{}: ", m.msg_type),
+                                    };
+                                    view! {
+                                        <blockquote class="said said-fields" data-type=m.msg_type.clone()>
+                                            <span class="said-field">{head}</span>
+                                            <ul class="said-field-list">{m.fields.into_iter().map(|f| view! { <li>{f}</li> }).collect_view()}</ul>
+                                        </blockquote>
+                                    }
                                 }).collect_view()}
                             }
                         }
@@ -317,34 +333,145 @@ fn RequestRow(
             })}
             <Show when=pending_live>
                 {move || request.with_untracked(|r| r.as_ref().map(|r| view! {
-                    <AnswerForm id=r.id.clone() addressee=r.addressee.clone() kind=r.kind text=text/>
+                    <AnswerForm id=r.id.clone() addressee=r.addressee.clone() kind=r.kind typed=typed/>
                 }))}
             </Show>
         </li>
     }
 }
 
-/// Approve or reject a pending request by hand, as its addressee.
+/// Approve or reject a pending request by hand, as its addressee: one
+/// control per field of the protocol's answer (`view::answer_form`), each
+/// labelled with its name and description. Nothing is sent while a field
+/// is wrong; the problems are listed (and follow the typing from then on),
+/// and what was typed stays, also when the runtime refuses the answer.
 #[component]
-fn AnswerForm(id: RequestId, addressee: AgentName, kind: RequestKind, text: RwSignal<String>) -> impl IntoView {
+fn AnswerForm(id: RequestId, addressee: AgentName, kind: RequestKind, typed: RwSignal<answer_form::Typed>) -> impl IntoView {
     let s = expect_context::<Session>();
     let l = lang();
-    // The lesson's reason or feedback, or the file protocol's own field.
-    let what = s.run.trace.with_untracked(|t| crate::view::protocol_file::answer_field(t.protocols(), kind));
-    let placeholder = what.clone();
-    let label = tr!(l.cat_untracked(), "ui-answer-label", field = what.as_str(), addressee = addressee.to_string(), id = id.to_string());
-    let (id2, who2) = (id.clone(), addressee.clone());
+    let form = s.run.trace.with_untracked(|t| answer_form::form_of(t.protocols(), kind));
+    typed.update(|t| {
+        for f in &form {
+            t.entry(f.name.clone()).or_insert_with(|| f.initial());
+        }
+    });
+    let form = StoredValue::new(form);
+    // Problems are shown once a send was refused, then recomputed as the
+    // user types (and in the page's language).
+    let tried = RwSignal::new(false);
+    let problems = Memo::new(move |_| {
+        if !tried.get() {
+            return Vec::new();
+        }
+        typed.with(|t| form.with_value(|f| answer_form::to_send(l.cat(), f, t).err().unwrap_or_default()))
+    });
+    let send = {
+        let (id, addressee) = (id.clone(), addressee.clone());
+        move |approve: bool| {
+            let read = typed.with_untracked(|t| form.with_value(|f| answer_form::to_send(l.cat_untracked(), f, t)));
+            match read {
+                Ok(fields) => {
+                    tried.set(false);
+                    s.answer(&addressee, &id, approve, fields);
+                }
+                Err(_) => tried.set(true),
+            }
+        }
+    };
+    let reject = send.clone();
+    let group = tr!(l.cat_untracked(), "ui-answer-form-label", id = id.to_string(), addressee = addressee.to_string());
     let approve_as = addressee.to_string();
-    let on_text = move |ev: leptos::ev::Event| text.set(event_target_value(&ev));
+    let controls = form.with_value(|f| f.iter().map(|f| answer_control(f, &id, typed, problems)).collect_view());
     view! {
-        <div class="answer">
-            <input type="text" placeholder=move || tr!(l.cat(), "ui-answer-optional", field = placeholder.as_str()) aria-label=label prop:value=move || text.get() on:input=on_text/>
-            <button class="approve" on:click=move |_| s.answer(&addressee, &id, true, &text.get_untracked())>
-                {move || tr!(l.cat(), "ui-approve-as", name = approve_as.clone())}
-            </button>
-            <button class="reject" on:click=move |_| s.answer(&who2, &id2, false, &text.get_untracked())>
-                {move || l.t("ui-reject")}
-            </button>
+        <div class="answer" role="group" aria-label=group>
+            {controls}
+            {move || problems.with(|p| (!p.is_empty()).then(|| view! {
+                <div class="answer-problems" role="alert">
+                    <p>{l.t("ui-answer-not-sent")}</p>
+                    <ul>{p.iter().map(|p| view! { <li>{p.message.clone()}</li> }).collect_view()}</ul>
+                </div>
+            }))}
+            <div class="answer-buttons">
+                <button class="approve" on:click={ let send = send.clone(); move |_| send(true) }>
+                    {move || tr!(l.cat(), "ui-approve-as", name = approve_as.clone())}
+                </button>
+                <button class="reject" on:click=move |_| reject(false)>
+                    {move || l.t("ui-reject")}
+                </button>
+            </div>
+        </div>
+    }
+}
+
+/// One field's control in the answer form, bound to its typed value; its
+/// description (the file's words) describes it, and a problem with it
+/// marks it invalid.
+fn answer_control(
+    f: &answer_form::FormField,
+    id: &RequestId,
+    typed: RwSignal<answer_form::Typed>,
+    problems: Memo<Vec<answer_form::Problem>>,
+) -> impl IntoView {
+    use answer_form::Control;
+    let l = lang();
+    let name = f.name.clone();
+    let dom_id = format!("answer-{id}-{name}");
+    let help_id = f.description.as_ref().map(|_| format!("{dom_id}-help"));
+    let value = {
+        let name = name.clone();
+        move || typed.with(|t| t.get(&name).cloned().unwrap_or_default())
+    };
+    let set = {
+        let name = name.clone();
+        move |v: String| {
+            typed.update(|t| {
+                t.insert(name.clone(), v);
+            })
+        }
+    };
+    let invalid = {
+        let name = name.clone();
+        move || problems.with(|p| p.iter().any(|p| p.field == name)).then_some("true")
+    };
+    let label = f.label(l.cat_untracked());
+    let required = f.required.then_some("true");
+    let control = match &f.control {
+        Control::Text => view! {
+            <input type="text" id=dom_id.clone() aria-describedby=help_id.clone() aria-required=required aria-invalid=invalid
+                prop:value=value on:input=move |ev| set(event_target_value(&ev))/>
+        }
+        .into_any(),
+        Control::Number => view! {
+            // Text with a number keypad: what was typed stays visible, so
+            // a value that is not whole is named, not silently emptied.
+            <input type="text" inputmode="numeric" class="answer-number" id=dom_id.clone() aria-describedby=help_id.clone()
+                aria-required=required aria-invalid=invalid prop:value=value on:input=move |ev| set(event_target_value(&ev))/>
+        }
+        .into_any(),
+        Control::Checkbox => view! {
+            <input type="checkbox" id=dom_id.clone() aria-describedby=help_id.clone()
+                prop:checked=move || value() == "true" on:change=move |ev| set(event_target_checked(&ev).to_string())/>
+        }
+        .into_any(),
+        Control::Select(values) => {
+            let blank = if f.required { "ui-answer-choose" } else { "ui-answer-none" };
+            let options = values.iter().map(|v| view! { <option value=v.clone()>{v.clone()}</option> }).collect_view();
+            view! {
+                <select id=dom_id.clone() aria-describedby=help_id.clone() aria-required=required aria-invalid=invalid
+                    prop:value=value on:change=move |ev| set(event_target_value(&ev))>
+                    <option value="">{move || l.t(blank)}</option>
+                    {options}
+                </select>
+            }
+            .into_any()
+        }
+    };
+    let checkbox = f.control == Control::Checkbox;
+    view! {
+        <div class=if checkbox { "answer-field answer-check" } else { "answer-field" } data-field=name.clone()>
+            <label for=dom_id>{label}</label>
+            {control}
+            {f.description.clone().map(|d| view! { <span class="answer-help small muted" id=help_id.clone()>{d}</span> })}
         </div>
     }
 }

@@ -390,14 +390,23 @@ impl Session {
         self.playback.seek(to, self.run.trace.with_untracked(Trace::len));
     }
 
-    /// A human answers a request as its addressee.
-    pub fn answer(&self, as_agent: &AgentName, id: &RequestId, approve: bool, text: &str) {
-        match self.with_rt(|rt| rt.answer_as(as_agent, id.as_str(), approve, text)) {
-            Some(Err(e)) => self.error(e),
-            Some(Ok(_)) => self.run.mark_by_hand(),
-            None => {}
-        }
+    /// A human answers a request as its addressee, with the answer's typed
+    /// fields (`view::answer_form`), as a model's answer tool would. False
+    /// when it was refused (the banner says why).
+    pub fn answer(&self, as_agent: &AgentName, id: &RequestId, approve: bool, fields: crate::protocol::Fields) -> bool {
+        let answered = match self.with_rt(|rt| rt.answer_as_with_fields(as_agent, id.as_str(), approve, fields)) {
+            Some(Err(e)) => {
+                self.error(e);
+                false
+            }
+            Some(Ok(_)) => {
+                self.run.mark_by_hand();
+                true
+            }
+            None => false,
+        };
         self.sync();
+        answered
     }
 
     /// A human sends a message as any agent still in the team; a teammate

@@ -145,6 +145,18 @@ impl RunSnapshot {
         let same_prompts = self.prompts.iter().map(String::as_str).eq(scenario.prompts.iter().copied());
         (self.provider == Provider::Scripted.id() && same_prompts && !self.by_hand).then_some(scenario)
     }
+
+    /// True when this run is `file`'s own team run untouched, so its seed
+    /// reproduces it as the explorer plays the file (`explore::file_team`):
+    /// a scripted run of exactly the team's prompts, from no scenario,
+    /// nothing by hand. The team's fault rules are the file's own, which
+    /// the explorer applies too (the settings' fault rules do not run
+    /// under a file).
+    pub fn reproducible_file_team(&self, file: &crate::protocol::file::ProtocolFile) -> bool {
+        let Some(team) = file.team.as_ref() else { return false };
+        let same_prompts = self.prompts.iter().eq(team.prompts.iter());
+        self.provider == Provider::Scripted.id() && self.scenario.is_none() && same_prompts && !self.by_hand
+    }
 }
 
 #[cfg(test)]
@@ -163,6 +175,22 @@ mod tests {
         assert_eq!(run.reproducible_scenario().map(|s| s.id), Some("shutdown"));
         run.prompts.push("Spawn bob.".into());
         assert_eq!(run.reproducible_scenario(), None);
+    }
+
+    #[test]
+    fn a_files_team_run_reproduces_from_its_seed_only_untouched_on_the_scripted_model() {
+        let file = crate::protocol::file::load(crate::view::protocol_file::TEMPLATE).unwrap();
+        let prompts = file.team.as_ref().unwrap().prompts.clone();
+        let run = RunSnapshot { prompts: prompts.clone(), ..RunSnapshot::default() };
+        assert!(run.reproducible_file_team(&file));
+        assert!(!RunSnapshot { by_hand: true, ..run.clone() }.reproducible_file_team(&file), "answered or stepped by hand");
+        assert!(!RunSnapshot { provider: "anthropic".into(), ..run.clone() }.reproducible_file_team(&file), "a real model");
+        let mut more = run.clone();
+        more.prompts.push("Spawn bob.".into());
+        assert!(!more.reproducible_file_team(&file), "a prompt typed after the team's");
+        assert!(!RunSnapshot { scenario: Some("shutdown".into()), ..run.clone() }.reproducible_file_team(&file));
+        let lesson = crate::protocol::file::load(crate::protocol::file::builtin::LESSON).unwrap();
+        assert!(!run.reproducible_file_team(&lesson), "a file without a team has no run of its own");
     }
 
     #[test]

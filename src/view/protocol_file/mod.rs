@@ -234,22 +234,6 @@ pub fn preview(f: &ProtocolFile) -> Preview {
     Preview { protocols, tools, config: f.team.as_ref().map(config_json), prompts: f.team.as_ref().map_or(0, |t| t.prompts.len()) }
 }
 
-/// The field a hand-written answer to a request of `kind` fills, as the
-/// request panel names it: the lesson's `reason` (shutdown) and
-/// `feedback` (plan); a file protocol's own content field of its answer
-/// (`comment` in the template), else `feedback`.
-pub fn answer_field(protocols: &crate::protocol::ProtocolSet, kind: crate::protocol::RequestKind) -> String {
-    use crate::protocol::RequestKind;
-    match kind {
-        RequestKind::Shutdown => "reason".into(),
-        RequestKind::Plan => "feedback".into(),
-        RequestKind::File(_) => protocols
-            .protocol_of(kind)
-            .and_then(|(_, p)| p.response_fields.iter().find(|f| f.content).map(|f| f.name.clone()))
-            .unwrap_or_else(|| "feedback".into()),
-    }
-}
-
 /// Why a checked file cannot be run or explored yet, in the reader's
 /// language (`None`: it can). A file with errors says how many and that
 /// the list below names them; a file that loads needs a team with a

@@ -192,13 +192,3 @@ fn run_is_blocked_with_a_reason_until_the_file_loads_with_a_team_and_a_prompt() 
         assert_eq!(run_blocked(cat, Some(&checked)).is_none(), has_team, "{name}");
     }
 }
-
-#[test]
-fn a_hand_written_answer_fills_the_protocols_own_content_field() {
-    use crate::protocol::{ProtocolSet, RequestKind};
-    let set = ProtocolSet::new(std::sync::Arc::new(file::load(TEMPLATE).unwrap()));
-    let review = set.kind(crate::protocol::file::ProtocolIx(0)).expect("the template's protocol");
-    assert_eq!(answer_field(&set, review), "comment");
-    assert_eq!(answer_field(&set, RequestKind::Shutdown), "reason");
-    assert_eq!(answer_field(&ProtocolSet::lesson(), RequestKind::Plan), "feedback");
-}

@@ -410,7 +410,12 @@ fn caption_of_priced(
                     id = id.clone(),
                     moved = moved
                 );
-                return Caption::new(format!("{request_kind} {id}"), gap(&[&text, &words, &stale]));
+                // The answer's fields as written, quoted, as the request's are.
+                let fields: Vec<String> =
+                    reply.map(|m| m.fields.iter().map(|(k, v)| quoted_field(cat, k, &v.to_string())).collect()).unwrap_or_default();
+                let fields: Vec<&str> = fields.iter().map(String::as_str).collect();
+                let parts = [&[text.as_str(), words.as_str()], fields.as_slice(), &[stale.as_str()]].concat();
+                return Caption::new(format!("{request_kind} {id}"), gap_all(cat, &parts));
             }
             let (title, text) = match (request_kind, to, &requester) {
                 (RequestKind::Shutdown, RequestStatus::Approved, _) => (

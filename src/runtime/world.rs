@@ -778,16 +778,8 @@ impl World {
         let at = self.now();
         let result = self.with_armed(|t| t.respond(ix, &id, as_agent, approve, fields, at)).map_err(RuntimeError::from);
         if result.is_ok() {
-            // Woken as a tool's answer wakes them: the requester, and a
-            // party the answer makes exit, for its last turn.
-            if let Some(requester) = self.team.request(&id).map(|r| r.requester.clone()) {
-                for party in [&requester, as_agent] {
-                    if self.team.is_exiting(party) {
-                        self.turns.unpark(party);
-                    }
-                }
-                self.wake(std::slice::from_ref(&requester));
-            }
+            // The one rule a tool's answer and `answer_as` follow.
+            self.answered(&id, as_agent);
         }
         self.check_quiet();
         self.release_hand_work(before);

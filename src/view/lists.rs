@@ -12,7 +12,7 @@
 
 use std::collections::HashMap;
 
-use crate::protocol::{Event, RequestId, RequestStatus, TraceEntry, Tracker};
+use crate::protocol::{Event, RequestId, RequestKind, RequestStatus, TraceEntry, Tracker};
 
 /// Rows a request list shows at most.
 pub const REQUEST_ROWS: usize = 40;
@@ -43,26 +43,47 @@ impl<T> Shown<T> {
 /// run grows (`push`): the request list orders the pending requests by it
 /// without walking every request of a long run.
 #[derive(Debug, Clone, Default)]
-pub struct CreationOrder(HashMap<RequestId, usize>);
+pub struct CreationOrder {
+    places: HashMap<RequestId, usize>,
+    /// The places of each protocol's requests, in order.
+    by_kind: HashMap<RequestKind, Vec<usize>>,
+}
 
 impl CreationOrder {
     /// The order of the requests `tracker` holds.
     pub fn of(tracker: &Tracker) -> Self {
-        CreationOrder(tracker.iter().enumerate().map(|(i, r)| (r.id.clone(), i)).collect())
+        let mut order = CreationOrder::default();
+        for r in tracker.iter() {
+            order.created(&r.id, r.kind);
+        }
+        order
     }
 
     /// Takes note of the request `entry` creates, if it creates one (a
     /// request created again keeps its first place).
     pub fn push(&mut self, entry: &TraceEntry) {
-        if let Event::RequestCreated { request_id, .. } = &entry.event {
-            let next = self.0.len();
-            self.0.entry(request_id.clone()).or_insert(next);
+        if let Event::RequestCreated { request_id, request_kind, .. } = &entry.event {
+            self.created(request_id, *request_kind);
+        }
+    }
+
+    fn created(&mut self, id: &RequestId, kind: RequestKind) {
+        let next = self.places.len();
+        if let std::collections::hash_map::Entry::Vacant(e) = self.places.entry(id.clone()) {
+            e.insert(next);
+            self.by_kind.entry(kind).or_default().push(next);
         }
     }
 
     /// Request `id`'s place, if it was created.
     pub fn place(&self, id: &RequestId) -> Option<usize> {
-        self.0.get(id).copied()
+        self.places.get(id).copied()
+    }
+
+    /// How many of the first `created` requests are of protocol `kind`
+    /// (a state's tracker holds the first `tracker.len()` the run created).
+    pub fn count(&self, kind: RequestKind, created: usize) -> usize {
+        self.by_kind.get(&kind).map_or(0, |places| places.partition_point(|p| *p < created))
     }
 }
 

@@ -19,7 +19,7 @@ use crate::protocol::{
     AgentName, Event, Member, MemberStatus, Millis, ProtocolSet, Request, RequestId, RequestKind, RequestStatus, TeamState, TraceEntry,
 };
 
-use crate::view::lists::Shown;
+use crate::view::lists::{CreationOrder, Shown};
 
 /// Entries a tracker shows at most (the newest, plus the selected one).
 pub const TRACKER_ROWS: usize = 12;
@@ -271,18 +271,26 @@ fn tracker_kinds(protocols: &ProtocolSet) -> Vec<(RequestKind, String)> {
 /// requests once, not once per tracker).
 fn tracker_views(
     state: &TeamState,
+    order: &CreationOrder,
     kinds: Vec<(RequestKind, String)>,
     selected: Option<&RequestId>,
     fresh: Option<&RequestId>,
 ) -> Vec<TrackerView> {
     let n = kinds.len();
-    let mut total = vec![0; n];
+    // How many each tracker holds, from the creation order: the walk below
+    // stops once every tracker has its newest rows, not at the oldest
+    // request of a long run.
+    let total: Vec<usize> = kinds.iter().map(|(kind, _)| order.count(*kind, state.tracker.len())).collect();
+    let mut wanted: usize = total.iter().map(|t| (*t).min(TRACKER_ROWS)).sum();
     let mut picked: Vec<Vec<&Request>> = vec![Vec::new(); n];
     for r in state.tracker.newest_first() {
+        if wanted == 0 {
+            break;
+        }
         if let Some(k) = kinds.iter().position(|(kind, _)| *kind == r.kind) {
-            total[k] += 1;
             if picked[k].len() < TRACKER_ROWS {
                 picked[k].push(r);
+                wanted -= 1;
             }
         }
     }
@@ -345,6 +353,13 @@ fn config_view(state: &TeamState, keep: &[&AgentName], fresh: Option<&AgentName>
 /// if any. A picked request the tracker does not know yet (the cursor is
 /// before it) gives way to the default, the request touched most recently.
 pub fn machinery(state: &TeamState, entries: &[TraceEntry], selected: Option<&RequestId>) -> Machinery {
+    machinery_in(state, &CreationOrder::of(&state.tracker), entries, selected)
+}
+
+/// `machinery`, with the run's creation order of requests (`RunViews`
+/// keeps it as the run grows): what a step costs then does not grow with
+/// the requests the run holds.
+pub fn machinery_in(state: &TeamState, order: &CreationOrder, entries: &[TraceEntry], selected: Option<&RequestId>) -> Machinery {
     let chosen = selected.filter(|id| state.tracker.get(id).is_some()).cloned();
     let shown = chosen.clone().or_else(|| most_recent_request(state, entries));
     let last_event = entries.last().map(|e| &e.event);
@@ -368,7 +383,7 @@ pub fn machinery(state: &TeamState, entries: &[TraceEntry], selected: Option<&Re
         chosen: chosen.is_some(),
     });
     let keep: Vec<&AgentName> = request.map(|r| vec![&r.requester, &r.addressee]).unwrap_or_default();
-    let trackers = tracker_views(state, tracker_kinds(&state.protocols), shown.as_ref(), fresh_request);
+    let trackers = tracker_views(state, order, tracker_kinds(&state.protocols), shown.as_ref(), fresh_request);
     Machinery { trackers, config: config_view(state, &keep, fresh_member), fsm }
 }
 
@@ -486,6 +501,27 @@ mod tests {
         let created_plan = position(&trace, |e| matches!(e, Event::RequestCreated { request_kind: RequestKind::Plan, .. }));
         let early = at(&trace, created_plan, Some(&plan)).fsm.unwrap();
         assert_eq!((early.request_id, early.chosen), (shut, false));
+    }
+
+    #[test]
+    fn with_the_runs_creation_order_the_machinery_is_the_one_read_from_the_state_alone() {
+        // The page passes the run's creation order so a step stops walking
+        // the tracker early; what it shows must not change, at any cursor,
+        // with or without a selected request.
+        let trace = crate::view::synthetic::busy_trace(2_500, 4, 5);
+        let views = crate::view::derived::RunViews::of(&trace);
+        let ids: Vec<RequestId> = views.state_at(trace.entries(), None).unwrap().tracker.iter().map(|r| r.id.clone()).collect();
+        for cursor in (0..=trace.len()).step_by(83).chain([trace.len()]) {
+            let state = views.state_at(trace.entries(), Some(cursor)).unwrap();
+            for selected in [None, ids.first(), ids.get(ids.len() / 2)] {
+                let entries = &trace.entries()[..cursor];
+                assert_eq!(
+                    machinery_in(&state, views.creation_order(), entries, selected),
+                    machinery(&state, entries, selected),
+                    "cursor {cursor}, selected {selected:?}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -18,7 +18,7 @@ use crate::ui::browser::lang::lang;
 use crate::ui::state::session::Session;
 use crate::view::diagram::message_table::{MessageRow, MESSAGE_ROWS};
 use crate::view::i18n::{tr, Catalog};
-use crate::view::machinery::{machinery, Fsm, Machinery, MemberLine, TrackerLine, TrackerView};
+use crate::view::machinery::{machinery_in, Fsm, Machinery, MemberLine, TrackerLine, TrackerView};
 
 /// The machinery as the lesson draws it, as of the cursor. `state` is the
 /// team at the cursor (the panels' memo).
@@ -32,7 +32,13 @@ pub fn MachineryPanel(
     let data = Memo::new(move |_| {
         let shown = s.shown();
         let selected = s.playback.selected.get();
-        state.with(|st| st.as_ref().map(|st| s.run.trace.with(|t| machinery(st, &t.entries()[..shown.min(t.len())], selected.as_ref()))))
+        s.run.views.with(|v| {
+            state.with(|st| {
+                st.as_ref().map(|st| {
+                    s.run.trace.with(|t| machinery_in(st, v.creation_order(), &t.entries()[..shown.min(t.len())], selected.as_ref()))
+                })
+            })
+        })
     });
     // One block per tracker the run keeps (the lesson's two, or a file's
     // `<name>_requests`), keyed by its name: a step redraws the lines only.

@@ -21,13 +21,7 @@ export function register(test, h) {
       test(`${tag}: the Protocols view opens from the header, a new file's error is listed with its line, clicked to the caret and fixed, axe clean`, async (browser) => {
         const { context, page, errors } = await h.openPage(browser, size, scheme);
         try {
-          await page.getByRole('button', { name: 'Protocols', exact: true }).click();
-          const dialog = page.getByRole('dialog', { name: 'Protocol files' });
-          await dialog.waitFor({ state: 'visible' });
-          await dialog.getByRole('button', { name: 'New file', exact: true }).click();
-          const editor = dialog.getByRole('textbox', { name: 'File text' });
-          await editor.waitFor({ state: 'visible' });
-          const template = await editor.inputValue();
+          const { dialog, editor, template } = await newFile(page);
           h.expect(template.startsWith('# A new protocol file.'), 'the template is in the editor');
           await dialog.getByText('The file loads.').waitFor();
           await h.screenshot(page, size, scheme, 'protocols');
@@ -65,14 +59,16 @@ export function register(test, h) {
   }
 }
 
-/** Waits until the run on screen is over: Run enabled, every event shown. */
-async function runEnds(page) {
-  await page.waitForFunction(() => {
-    const run = [...document.querySelectorAll('button')].find((b) => b.textContent.trim() === 'Run');
-    const svg = document.querySelector('svg.diagram');
-    const m = /showing (\d+) of (\d+) events/.exec(svg?.getAttribute('aria-label') || '');
-    return run && !run.disabled && m && Number(m[2]) > 5 && m[1] === m[2];
-  }, null, { timeout: 60_000 });
+/** Opens the Protocols view and starts a new file: the dialog, its editor
+ * and the template the editor holds. */
+async function newFile(page) {
+  await page.getByRole('button', { name: 'Protocols', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Protocol files' });
+  await dialog.waitFor({ state: 'visible' });
+  await dialog.getByRole('button', { name: 'New file', exact: true }).click();
+  const editor = dialog.getByRole('textbox', { name: 'File text' });
+  await editor.waitFor({ state: 'visible' });
+  return { dialog, editor, template: await editor.inputValue() };
 }
 
 /** The message types of the diagram's arrows. */
@@ -92,11 +88,7 @@ export function registerRun(test, h) {
         let fresh = null;
         try {
           await page.getByRole('combobox', { name: 'Speed' }).selectOption('4');
-          await page.getByRole('button', { name: 'Protocols', exact: true }).click();
-          const dialog = page.getByRole('dialog', { name: 'Protocol files' });
-          await dialog.getByRole('button', { name: 'New file', exact: true }).click();
-          const editor = dialog.getByRole('textbox', { name: 'File text' });
-          const template = await editor.inputValue();
+          const { dialog, editor, template } = await newFile(page);
           await dialog.getByText('The file loads.').waitFor();
           const run = dialog.getByRole('button', { name: 'Run the team', exact: true });
           const explore = dialog.getByRole('button', { name: 'Explore the team', exact: true });
@@ -112,7 +104,7 @@ export function registerRun(test, h) {
           await dialog.getByText('The file loads.').waitFor();
           await run.click();
           await dialog.waitFor({ state: 'hidden' });
-          await runEnds(page);
+          await h.runEnded(page);
           const arrows = await arrowTypes(page);
           h.expect(arrows.includes('review_request') && arrows.includes('review_response'), `the file's arrows are not drawn: ${arrows}`);
           const badges = await page.locator('svg.diagram g.badge.fsm text').allTextContents();
@@ -194,11 +186,7 @@ export function registerRun(test, h) {
         const { context, page, errors } = await h.openPage(browser, size, scheme);
         try {
           await page.getByRole('combobox', { name: 'Speed' }).selectOption('4');
-          await page.getByRole('button', { name: 'Protocols', exact: true }).click();
-          const dialog = page.getByRole('dialog', { name: 'Protocol files' });
-          await dialog.getByRole('button', { name: 'New file', exact: true }).click();
-          const editor = dialog.getByRole('textbox', { name: 'File text' });
-          const template = await editor.inputValue();
+          const { dialog, editor, template } = await newFile(page);
           const file = template
             .replace('response_fields = [{ name = "comment", type = "string", content = true }]',
               'response_fields = [{ name = "comment", type = "string", content = true },\n' +
@@ -211,7 +199,7 @@ export function registerRun(test, h) {
           await dialog.getByText('The file loads.').waitFor();
           await dialog.getByRole('button', { name: 'Run the team', exact: true }).click();
           await dialog.waitFor({ state: 'hidden' });
-          await runEnds(page);
+          await h.runEnded(page);
           await h.openDrawer(page, size, 'Panels');
           const form = page.getByRole('group', { name: /^Answer [0-9a-f]{8} as alice$/ });
           await form.scrollIntoViewIfNeeded();

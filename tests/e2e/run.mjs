@@ -183,7 +183,12 @@ async function runShutdown(page, size) {
   await openDrawer(page, size, 'Setup');
   await page.locator('#setup').getByRole('button', { name: /^Graceful shutdown/ }).click();
   await closeDrawer(page, size, 'Setup');
-  // The run is over when Run is enabled again and the trace has events.
+  await runEnded(page);
+}
+
+/** Waits until the run on screen is over: Run enabled again, the trace has
+ * events and every one of them is shown. */
+async function runEnded(page) {
   await page.waitForFunction(() => {
     const run = [...document.querySelectorAll('button')].find((b) => b.textContent.trim() === 'Run');
     const svg = document.querySelector('svg.diagram');
@@ -1154,8 +1159,8 @@ for (const size of PRESENTER_SIZES) {
 
 registerExplore(test, { openPage, expect, openDrawer, closeDrawer, openTools, screenshot, expectNoAxeViolations, shownOf });
 registerGallery(test, { openPage, expect, openDrawer, closeDrawer, openTools, screenshot, expectNoAxeViolations });
-registerProtocols(test, { openPage, expect, screenshot, expectNoAxeViolations });
-registerProtocolRun(test, { openPage, expect, openDrawer, closeDrawer, openTools, screenshot, expectNoAxeViolations, shownOf });
+registerProtocols(test, { openPage, expect, screenshot, expectNoAxeViolations, runEnded });
+registerProtocolRun(test, { openPage, expect, openDrawer, closeDrawer, openTools, screenshot, expectNoAxeViolations, shownOf, runEnded });
 
 const browser = await chromium.launch({
   executablePath: process.env.E2E_CHROMIUM || '/usr/bin/chromium',

@@ -6,7 +6,7 @@
 
 use leptos::prelude::*;
 
-use crate::protocol::{AgentName, Event, MemberStatus, RequestId, RequestKind, RequestStatus, TeamState};
+use crate::protocol::{AgentName, Event, MemberStatus, RequestId, RequestKind, RequestStatus, TeamState, Trace};
 use crate::ui::browser::download;
 use crate::ui::browser::lang::lang;
 use crate::ui::panels::machinery::MachineryPanel;
@@ -699,11 +699,17 @@ fn EventLog() -> impl IntoView {
     });
     // Which row is current and which holds the tab stop, as selectors:
     // a step notifies the two rows whose answer changed, not every row
-    // shown (each of which would also unsubscribe and resubscribe).
-    let current_row = Selector::new(move || s.shown());
+    // shown (each of which would also unsubscribe and resubscribe). A
+    // selector's effect lives as long as its clones, not the page's owner:
+    // run after the page is gone, it reads nothing disposed (`None`).
+    let shown_now = move || {
+        let len = s.run.trace.try_with(Trace::len)?;
+        Some(s.playback.cursor.try_get()?.map_or(len, |c| c.min(len)))
+    };
+    let current_row = Selector::new(shown_now);
     let focused_row = Selector::new(move || {
-        let shown = s.shown();
-        match active.get() {
+        let shown = shown_now()?;
+        match active.try_get()? {
             Some(a) if a < shown && a + SHOWN >= shown => Some(a),
             _ => shown.checked_sub(1),
         }
@@ -751,7 +757,7 @@ fn EventLog() -> impl IntoView {
                         let (title, text) = caption.map(|c| (c.title, c.text)).unwrap_or_default();
                         let current = {
                             let current_row = current_row.clone();
-                            move || current_row.selected(&(seq + 1))
+                            move || current_row.selected(&Some(seq + 1))
                         };
                         let tab = {
                             let focused_row = focused_row.clone();

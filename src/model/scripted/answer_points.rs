@@ -36,6 +36,9 @@ pub struct AnswerPoint {
     pub enum_changes: Vec<String>,
 }
 
+/// One changed axis of a point: the axis, and which of its other values.
+type Change = (usize, usize);
+
 /// One axis of the product: a JSON key and the values it may take other
 /// than the scripted one.
 struct Axis<'a> {
@@ -64,7 +67,7 @@ fn axes<'a>(protocol: &'a Protocol, scripted: &Value) -> Vec<Axis<'a>> {
 pub fn answer_points(protocol: &Protocol, scripted: &Value) -> Vec<AnswerPoint> {
     let axes = axes(protocol, scripted);
     let mut out = Vec::new();
-    let mut chosen: Vec<(usize, usize)> = Vec::new();
+    let mut chosen: Vec<Change> = Vec::new();
     for changes in 1..=axes.len() {
         pick(&axes, 0, changes, &mut chosen, &mut |chosen| {
             let mut input = scripted.clone();
@@ -92,13 +95,7 @@ pub fn answer_points(protocol: &Protocol, scripted: &Value) -> Vec<AnswerPoint> 
 /// Calls `emit` with each way to change exactly `left` of the axes from
 /// `from` on (with `chosen` already changed), in order; stops when `emit`
 /// says so (returns false). Returns whether to go on.
-fn pick(
-    axes: &[Axis<'_>],
-    from: usize,
-    left: usize,
-    chosen: &mut Vec<(usize, usize)>,
-    emit: &mut dyn FnMut(&[(usize, usize)]) -> bool,
-) -> bool {
+fn pick(axes: &[Axis<'_>], from: usize, left: usize, chosen: &mut Vec<Change>, emit: &mut dyn FnMut(&[Change]) -> bool) -> bool {
     if left == 0 {
         return emit(chosen);
     }

@@ -250,3 +250,82 @@ fn a_fault_can_hit_a_file_protocols_own_messages() {
         .collect();
     assert_eq!(dropped, ["claim_request"], "{:?}", stuck.path);
 }
+
+/// A team whose lead asks bob one `check`, answered with `fields`.
+fn check_team(fields: &str) -> Arc<ProtocolFile> {
+    let text = format!(
+        r#"format = 1
+use = ["lesson"]
+
+[[protocol]]
+name = "check"
+request = "check_request"
+response = "check_response"
+from = "lead"
+to = "teammate"
+response_fields = [{fields}]
+tools.request = {{ name = "ask_check", description = "Ask a teammate to check its work." }}
+tools.respond = {{ name = "answer_check", description = "Answer a check request." }}
+scripted = {{ answer = "approve" }}
+
+[team]
+id = "check"
+title = "bob answers one check"
+prompt = "Spawn bob to write notes.md, then ask him to check it."
+
+[[team.teammate]]
+name = "bob"
+role = "writer"
+task = "Write notes.md."
+
+[[team.step]]
+spawn = "bob"
+[[team.step]]
+ask = "check"
+to = "bob"
+"#
+    );
+    loaded("check", &text)
+}
+
+/// The labels of the replies open where bob answers the check (the node
+/// whose replies flip an answer), but the scripted one.
+fn answers_off_the_script(file: &Arc<ProtocolFile>) -> Vec<String> {
+    let all = Decisions { flip_answers: true, withhold_answers: true, skip_plans: true, answer_for_addressee: false };
+    let config = ExploreConfig { decisions: all, max_decisions: 1, ..team_config(file, 0) };
+    let walked = walk(&config, 2_000);
+    let (at, _) = walked
+        .iter()
+        .find(|(_, c)| matches!(c, Choice::Reply { label, .. } if label.ends_with(" instead")))
+        .unwrap_or_else(|| panic!("no answer offered the other way among {:?}", labels(&walked)));
+    at.choices(&config)
+        .into_iter()
+        .filter_map(|c| match c {
+            Choice::Reply { label, .. } if label != "as scripted" => Some(label),
+            _ => None,
+        })
+        .collect()
+}
+
+const LEVEL: &str = r#"{ name = "level", type = "enum", values = ["low", "mid", "high"], required = true }"#;
+
+#[test]
+fn an_answer_with_approve_and_an_enum_of_three_values_is_offered_at_every_other_point_and_withheld_once() {
+    let labels = answers_off_the_script(&check_team(LEVEL));
+    let withheld = labels.iter().filter(|l| l.starts_with("withhold the answer to ")).count();
+    assert_eq!(withheld, 1, "{labels:?}");
+    let answers: Vec<&String> = labels.iter().filter(|l| !l.starts_with("withhold")).collect();
+    assert_eq!(answers.len(), 2 * 3 - 1, "{answers:?}");
+    // A reject with a non-default value, labelled with what differs.
+    assert!(answers.iter().any(|l| l.starts_with("reject ") && l.ends_with(" instead, with level = high")), "{answers:?}");
+    assert!(answers.iter().any(|l| l.starts_with("answer ") && l.ends_with(" with level = mid")), "{answers:?}");
+}
+
+#[test]
+fn an_answer_with_two_enum_fields_is_offered_at_every_point_of_the_product() {
+    let risk = r#"{ name = "risk", type = "enum", values = ["none", "some"], required = true }"#;
+    let labels = answers_off_the_script(&check_team(&format!("{LEVEL}, {risk}")));
+    assert_eq!(labels.iter().filter(|l| l.starts_with("withhold")).count(), 1, "{labels:?}");
+    assert_eq!(labels.iter().filter(|l| !l.starts_with("withhold")).count(), 2 * 3 * 2 - 1, "{labels:?}");
+    assert!(labels.iter().any(|l| l.ends_with(" instead, with level = mid, risk = some")), "{labels:?}");
+}

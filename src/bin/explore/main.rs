@@ -49,6 +49,7 @@ use clap::{CommandFactory, Parser};
 use std::time::Instant;
 
 use team_protocols::explore::{explore, ExploreConfig, Slice, Strategy, Verdict};
+use team_protocols::model::scripted::answer_points;
 
 /// The search allocates a state's parts at every step, on every core:
 /// mimalloc's per-thread heaps, not the system allocator's shared arenas.
@@ -421,8 +422,25 @@ fn team_of(f: file::ProtocolFile, shown: &str, asked: &TeamAsked, config: &mut E
         eprintln!("explore: {path}: {e}");
         ExitCode::from(2)
     })?;
+    eprint!("{}", capped_answers(path, &f));
     config.team = Some(std::sync::Arc::new(f));
     Ok(())
+}
+
+/// One line per protocol of `f` whose answers off the script outnumber
+/// what the explorer offers per answer (`answer_points::MAX_ANSWER_POINTS`):
+/// the search tries only the first of them, and says so.
+fn capped_answers(shown: &str, f: &file::ProtocolFile) -> String {
+    let cap = answer_points::MAX_ANSWER_POINTS;
+    answer_points::capped_protocols(f)
+        .into_iter()
+        .map(|(name, n)| {
+            format!(
+                "explore: {shown}: protocol '{name}' has {n} answers (approve x its enum fields); \
+                 the explorer offers at most {cap} off the script per answer, the fewest changes first\n"
+            )
+        })
+        .collect()
 }
 
 /// `--file FILE` with `--scenario`: the file's properties, compiled for a
@@ -493,6 +511,7 @@ fn file_summary(shown: &str, f: &file::ProtocolFile) -> String {
         }
     }
     let _ = writeln!(out, "properties: {}", names(f.properties.iter().map(|p| p.name.as_str()).collect()));
+    out.push_str(&capped_answers(shown, f));
     out
 }
 

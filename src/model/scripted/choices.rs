@@ -12,11 +12,12 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
+use super::answer_points::{answer_points, AnswerPoint};
 #[cfg(test)]
 use super::respond;
 use super::{json_len, respond_asked, Asked, FileScriptedModel};
 use crate::model::{ContentBlock, ModelRequest, ModelResponse, StopReason};
-use crate::protocol::file::{Effect, FieldType, Party, Protocol};
+use crate::protocol::file::{Effect, Party, Protocol};
 
 /// Which kinds of alternative decision to offer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -148,12 +149,15 @@ pub fn alternatives_of(request: Asked<'_>, reply: ModelResponse, decisions: Deci
 /// from the file's tools, message types and fields (no word of a message):
 /// for each answer of a file protocol the lesson's do not vary, the other
 /// answer (`flip_answers`) and none this turn (`withhold_answers`); for
-/// each answer of a file protocol, each other value of each enum field of
-/// its response (`flip_answers`: another answer); and where a teammate asks
-/// before a tool its closed gate holds, calling the tool without asking
-/// (`skip_plans`, the lesson's "start work instead of submitting a plan":
-/// the core refuses the tool, naming the protocol that opens the gate).
-/// Each is one decision off the script.
+/// each answer of a file protocol, every other point of approve x each enum
+/// field of its response (`flip_answers`: another answer, e.g. a reject
+/// with a non-default enum value; `answer_points`, at most
+/// `answer_points::MAX_ANSWER_POINTS` per answer, the fewest changes
+/// first); and where a teammate asks before a tool its closed gate holds,
+/// calling the tool without asking (`skip_plans`, the lesson's "start work
+/// instead of submitting a plan": the core refuses the tool, naming the
+/// protocol that opens the gate). Each label says what differs from the
+/// script.
 pub fn alternatives_under(request: Asked<'_>, model: &FileScriptedModel, decisions: Decisions, input_chars: usize) -> Vec<Alternative> {
     let file = model.file();
     let mut all = alternatives_of(request, model.respond_asked(request, input_chars), decisions);
@@ -167,29 +171,26 @@ pub fn alternatives_under(request: Asked<'_>, model: &FileScriptedModel, decisio
             continue;
         }
         let rid = request_id(input);
-        let with_input = |input: Value| with_call(&reply, index, Some(ContentBlock::ToolUse { id: id.clone(), name: name.clone(), input }));
-        if !is_answer(name, input) {
-            let approve = input["approve"] == true;
-            if decisions.flip_answers {
-                let mut flipped = input.clone();
-                flipped["approve"] = json!(!approve);
-                let verb = if approve { "reject" } else { "approve" };
-                all.push(Alternative { label: format!("{verb} {rid} instead"), reply: with_input(flipped) });
+        // The lesson's answers had their flip and withholding offered by
+        // `alternatives_of`. The order keeps the single decisions first (the
+        // other answer, withholding, each enum value), then the combinations.
+        let lesson = is_answer(name, input);
+        let points = if decisions.flip_answers { answer_points(p, input) } else { Vec::new() };
+        let (flip, others): (Vec<_>, Vec<_>) = points.into_iter().partition(|pt| pt.flips_approve && pt.enum_changes.is_empty());
+        let offer = |point: AnswerPoint| {
+            let label = point_label(rid, input, &point);
+            Alternative {
+                label,
+                reply: with_call(&reply, index, Some(ContentBlock::ToolUse { id: id.clone(), name: name.clone(), input: point.input })),
             }
+        };
+        if !lesson {
+            all.extend(flip.into_iter().map(offer));
             if decisions.withhold_answers {
                 all.push(Alternative { label: format!("withhold the answer to {rid}"), reply: with_call(&reply, index, None) });
             }
         }
-        if decisions.flip_answers {
-            for field in &p.response_fields {
-                let FieldType::Enum(values) = &field.field_type else { continue };
-                for value in values.iter().filter(|v| input.get(&field.name).and_then(Value::as_str) != Some(v.as_str())) {
-                    let mut other = input.clone();
-                    other[field.name.as_str()] = json!(value);
-                    all.push(Alternative { label: format!("answer {rid} with {} = {value}", field.name), reply: with_input(other) });
-                }
-            }
-        }
+        all.extend(others.into_iter().map(offer));
     }
     if asks_at_gate && decisions.skip_plans && !request.system.starts_with("You are a team lead") {
         let skipped = model.respond_asked_without_gate_asks(request, input_chars);
@@ -199,6 +200,19 @@ pub fn alternatives_under(request: Asked<'_>, model: &FileScriptedModel, decisio
         }
     }
     all
+}
+
+/// What an answer off the script changes, in words: "reject r1 instead",
+/// "answer r1 with progress = blocked", "reject r1 instead, with progress =
+/// blocked, risk = high".
+fn point_label(rid: &str, scripted: &Value, point: &AnswerPoint) -> String {
+    let changes = point.enum_changes.join(", ");
+    if !point.flips_approve {
+        return format!("answer {rid} with {changes}");
+    }
+    let verb = if scripted["approve"] == true { "reject" } else { "approve" };
+    let with = if changes.is_empty() { String::new() } else { format!(", with {changes}") };
+    format!("{verb} {rid} instead{with}")
 }
 
 /// True when approving a request of `p` opens a gate of its requester's.

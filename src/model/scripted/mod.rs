@@ -10,7 +10,7 @@
 //! `goal`, the policies are `lead` and `teammate` (with `team` for a
 //! protocol file's scripted team, `scale` for the
 //! benchmark's big teams, and `choices` for the explorer's off-script
-//! decisions). It sees only a `ModelRequest`,
+//! decisions, `answer_points` for the answers a file protocol allows). It sees only a `ModelRequest`,
 //! like any provider: it must not reach into the runtime or the team.
 
 use super::{
@@ -18,6 +18,7 @@ use super::{
     Usage,
 };
 
+pub mod answer_points;
 pub mod choices;
 mod conversation;
 mod file;

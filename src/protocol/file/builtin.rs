@@ -3,7 +3,10 @@
 //! the explorer's benchmark family `team-N` as team files (`teams/*.toml`), and the examples
 //! (`examples/*.toml`), all compiled in.
 //!
-//! Owns the texts and their names. Loading them is `file::load`'s job.
+//! Owns the texts and their names, and keeps the lesson file once loaded
+//! (`lesson`). Loading them is `file::load`'s job.
+
+use std::sync::OnceLock;
 
 use super::model::ProtocolFile;
 use super::{load, Refusals};
@@ -45,9 +48,13 @@ pub const EXAMPLES: [(&str, &str); 7] = [
     ("lesson-properties", include_str!("examples/lesson-properties.toml")),
 ];
 
-/// The lesson's protocols and gate, loaded (marked built in).
+/// The lesson's protocols and gate, loaded (marked built in). Loaded once
+/// per program and copied after that: the engine's protocol set and the
+/// lesson's tool set each ask for it at start-up, and a load (parsing the
+/// TOML, validating, resolving names) costs far more than a copy.
 pub fn lesson() -> Result<ProtocolFile, Refusals> {
-    load("format = 1\nuse = [\"lesson\"]\n")
+    static LOADED: OnceLock<Result<ProtocolFile, Refusals>> = OnceLock::new();
+    LOADED.get_or_init(|| load("format = 1\nuse = [\"lesson\"]\n")).clone()
 }
 
 /// The built-in team file with this id.

@@ -18,9 +18,7 @@ use team_protocols::model::scripted;
 use team_protocols::model::{ContentBlock, ModelRequest, ModelResponse, StopReason, Usage};
 use team_protocols::protocol::file::{builtin, load, ProtocolFile, ProtocolIx};
 use team_protocols::protocol::trace_file::trace_json;
-use team_protocols::protocol::{
-    AgentName, Event, FieldValue, Fields, MemberStatus, RequestKind, RequestStatus, Team, TeamError, TrackerError,
-};
+use team_protocols::protocol::{AgentName, Event, FieldValue, Fields, MemberStatus, RequestStatus, Team, TeamError, TrackerError};
 use team_protocols::runtime::scheduler::Mode;
 use team_protocols::runtime::world::{Next, TimeSource, World, WorldConfig};
 

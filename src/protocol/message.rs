@@ -622,6 +622,22 @@ mod tests {
         assert!(!serde_json::to_string(&lesson).unwrap().contains("fields"), "no fields, no key");
     }
 
+    /// The explorer's state hashes fold message types in: a type hashes as
+    /// the enum it replaced did (the lesson's four were its variants 2..=5).
+    #[test]
+    fn a_message_type_hashes_as_the_enum_it_replaced() {
+        use std::hash::{Hash, Hasher};
+        let of = |v: &dyn Fn(&mut crate::protocol::canon::StableHasher)| {
+            let mut h = crate::protocol::canon::StableHasher::default();
+            v(&mut h);
+            h.finish()
+        };
+        for (i, t) in MessageType::ALL.into_iter().enumerate() {
+            assert_eq!(of(&|h| t.hash(h)), of(&|h| (i as isize).hash(h)), "{t}");
+        }
+        assert_eq!(format!("{:?}", MessageType::PLAN_APPROVAL_RESPONSE), "PlanApprovalResponse");
+    }
+
     #[test]
     fn protocol_messages_must_carry_their_fields() {
         let base = |t| Message::new(t, AgentName::lead(), name("bob"), "", Millis(0));

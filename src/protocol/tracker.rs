@@ -762,4 +762,26 @@ mod tests {
         }
         assert!(!RequestStatus::Pending.is_terminal());
     }
+
+    /// The explorer's state hashes fold request kinds in: a kind hashes as
+    /// the enum it replaced (`Shutdown`, `Plan`, `File(FileKind)`) did.
+    #[test]
+    fn a_request_kind_hashes_as_the_enum_it_replaced() {
+        use std::hash::{Hash, Hasher};
+        let of = |v: &dyn Fn(&mut crate::protocol::canon::StableHasher)| {
+            let mut h = crate::protocol::canon::StableHasher::default();
+            v(&mut h);
+            h.finish()
+        };
+        assert_eq!(of(&|h| RequestKind::SHUTDOWN.hash(h)), of(&|h| 0isize.hash(h)));
+        assert_eq!(of(&|h| RequestKind::PLAN.hash(h)), of(&|h| 1isize.hash(h)));
+        let claim = RequestKind::unresolved("claim").unwrap();
+        let legacy = |h: &mut crate::protocol::canon::StableHasher| {
+            2isize.hash(h);
+            None::<ProtocolIx>.hash(h);
+            InlineName::<MAX_PROTOCOL_NAME>::new("claim").unwrap().hash(h);
+        };
+        assert_eq!(of(&|h| claim.hash(h)), of(&legacy));
+        assert_eq!(format!("{:?}", RequestKind::PLAN), "Plan");
+    }
 }

@@ -340,7 +340,7 @@ impl Running<'_> {
 
 /// The protocols a team runs under. Empty (the default) means the lesson's
 /// two only, as before protocol files; with a file, its protocols by index
-/// (the lesson's, when the file uses them, keep their Rust kinds and types).
+/// (the lesson's, when the file uses them, are the built-in lesson file's kinds and types).
 /// Cloning copies one pointer.
 #[derive(Debug, Clone, Default)]
 pub struct ProtocolSet(Option<Arc<Inner>>);

@@ -141,7 +141,7 @@ fn tracker_create_resolve(c: &mut Criterion) {
                         tracker
                             .create(
                                 id.clone(),
-                                RequestKind::Shutdown,
+                                RequestKind::SHUTDOWN,
                                 lead.clone(),
                                 to,
                                 Incarnations { requester: 1, addressee: 1 },
@@ -155,7 +155,7 @@ fn tracker_create_resolve(c: &mut Criterion) {
                     for (i, id) in created.iter().enumerate() {
                         let by = &teammates[i % teammates.len()];
                         tracker
-                            .answer(id, RequestKind::Shutdown, by, i % 2 == 0, Millis((n + i) as u64))
+                            .answer(id, RequestKind::SHUTDOWN, by, i % 2 == 0, Millis((n + i) as u64))
                             .expect("pending, right addressee");
                     }
                     // Every answer above succeeded, so none is pending.
@@ -206,7 +206,7 @@ fn team_handshake(c: &mut Criterion) {
                         let target = &teammates[i % teammates.len()];
                         let id = team.request_shutdown(&lead, target, at).expect("lead asks a live teammate");
                         let approve = i % 2 == 0;
-                        team.answer(RequestKind::Shutdown, &id, target, approve, "ok", Millis(at.0 + 1)).expect("addressee answers");
+                        team.answer(RequestKind::SHUTDOWN, &id, target, approve, "ok", Millis(at.0 + 1)).expect("addressee answers");
                     }
                     black_box(team.trace().len());
                     team

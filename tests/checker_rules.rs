@@ -34,7 +34,7 @@ fn base() -> (Team, RequestId, RequestId) {
     t.spawn(&name("alice"), "coder", false, Millis(0)).unwrap();
     t.spawn(&name("bob"), "coder", true, Millis(0)).unwrap();
     let shut = t.request_shutdown(&AgentName::lead(), &name("alice"), Millis(1)).unwrap();
-    t.answer(RequestKind::Shutdown, &shut, &name("alice"), true, "", Millis(2)).unwrap();
+    t.answer(RequestKind::SHUTDOWN, &shut, &name("alice"), true, "", Millis(2)).unwrap();
     let plan = t.submit_plan(&name("bob"), "p", Millis(3)).unwrap();
     (t, shut, plan)
 }
@@ -42,7 +42,7 @@ fn base() -> (Team, RequestId, RequestId) {
 #[test]
 fn a_clean_run_has_no_violations() {
     let (mut t, _, plan) = base();
-    t.answer(RequestKind::Plan, &plan, &AgentName::lead(), true, "", Millis(4)).unwrap();
+    t.answer(RequestKind::PLAN, &plan, &AgentName::lead(), true, "", Millis(4)).unwrap();
     t.set_status(&name("alice"), MemberStatus::Shutdown, Millis(5)).unwrap();
     t.finish_run(Millis(6)).unwrap();
     assert_eq!(check(t.trace()), vec![]);
@@ -54,7 +54,7 @@ fn an_answer_to_an_unknown_id_is_flagged() {
     let ghost = RequestId::parse("deadbeef").unwrap();
     // From bob: alice approved her shutdown, so a word from her now would
     // be an act after it too.
-    let bad = inject(t.trace(), response(MessageType::ShutdownResponse, "bob", "lead", &ghost));
+    let bad = inject(t.trace(), response(MessageType::SHUTDOWN_RESPONSE, "bob", "lead", &ghost));
     let v = check(&bad);
     assert_eq!(v.len(), 1);
     assert_eq!((v[0].kind, v[0].seq), (ViolationKind::AnswerToUnknownRequest, bad.len() as u64 - 1));
@@ -64,21 +64,21 @@ fn an_answer_to_an_unknown_id_is_flagged() {
 #[test]
 fn an_answer_of_the_wrong_protocol_counts_as_unknown() {
     let (t, shut, _) = base();
-    let bad = inject(t.trace(), response(MessageType::PlanApprovalResponse, "lead", "alice", &shut));
+    let bad = inject(t.trace(), response(MessageType::PLAN_APPROVAL_RESPONSE, "lead", "alice", &shut));
     assert_eq!(kinds(&bad), [ViolationKind::AnswerToUnknownRequest]);
 }
 
 #[test]
 fn a_second_answer_is_flagged() {
     let (t, shut, _) = base();
-    let bad = inject(t.trace(), response(MessageType::ShutdownResponse, "alice", "lead", &shut));
+    let bad = inject(t.trace(), response(MessageType::SHUTDOWN_RESPONSE, "alice", "lead", &shut));
     assert_eq!(kinds(&bad), [ViolationKind::SecondAnswer]);
 }
 
 #[test]
 fn an_answer_from_the_wrong_agent_is_flagged() {
     let (t, _, plan) = base();
-    let bad = inject(t.trace(), response(MessageType::PlanApprovalResponse, "bob", "bob", &plan));
+    let bad = inject(t.trace(), response(MessageType::PLAN_APPROVAL_RESPONSE, "bob", "bob", &plan));
     assert_eq!(kinds(&bad), [ViolationKind::AnswerFromWrongAgent]);
 }
 
@@ -119,7 +119,7 @@ fn an_answer_across_a_restart_is_flagged() {
     let shut = t.request_shutdown(&AgentName::lead(), &name("alice"), Millis(1)).unwrap();
     t.set_status(&name("alice"), MemberStatus::Idle, Millis(2)).unwrap();
     t.spawn(&name("alice"), "coder", false, Millis(3)).unwrap();
-    let bad = inject(t.trace(), response(MessageType::ShutdownResponse, "alice", "lead", &shut));
+    let bad = inject(t.trace(), response(MessageType::SHUTDOWN_RESPONSE, "alice", "lead", &shut));
     let v = check(&bad);
     assert_eq!(v.len(), 1, "{v:?}");
     assert_eq!((v[0].kind, v[0].seq, v[0].request_id.clone()), (ViolationKind::AnswerAcrossRestart, bad.len() as u64 - 1, Some(shut)));
@@ -162,7 +162,7 @@ fn a_request_read_by_the_run_after_the_one_it_was_addressed_to_crossed_a_restart
     let mut t = Team::new("default", 3);
     t.spawn(&name("alice"), "coder", false, Millis(0)).unwrap();
     let id = t.request_shutdown(&AgentName::lead(), &name("alice"), Millis(1)).unwrap();
-    t.answer(RequestKind::Shutdown, &id, &name("alice"), false, "not yet", Millis(2)).unwrap();
+    t.answer(RequestKind::SHUTDOWN, &id, &name("alice"), false, "not yet", Millis(2)).unwrap();
     t.set_status(&name("alice"), MemberStatus::Idle, Millis(3)).unwrap();
     t.spawn(&name("alice"), "coder", false, Millis(3)).unwrap();
     t.drain(&name("alice"), Millis(4)).unwrap();
@@ -175,19 +175,19 @@ fn a_request_made_before_its_addressee_first_spawns_is_addressed_to_its_first_ru
     let id = RequestId::parse("0badcafe").unwrap();
     let created = Event::RequestCreated {
         request_id: id.clone(),
-        request_kind: RequestKind::Shutdown,
+        request_kind: RequestKind::SHUTDOWN,
         requester: AgentName::lead(),
         addressee: name("carol"),
         plan: None,
         fields: Default::default(),
     };
-    let mut m = Message::new(MessageType::ShutdownRequest, AgentName::lead(), name("carol"), "please stop", Millis(0));
+    let mut m = Message::new(MessageType::SHUTDOWN_REQUEST, AgentName::lead(), name("carol"), "please stop", Millis(0));
     m.request_id = Some(id.clone());
     let asked = inject(&inject(Team::new("default", 3).trace(), created.clone()), Event::MessageSent { message: m });
     let spawned = Event::MemberSpawned { name: name("carol"), role: "coder".into(), plan_mode: false };
     let read = Event::InboxDrained { agent: name("carol"), message_ids: vec![MessageId(1)] };
     // Her first run reads the request and answers it: neither crosses a restart.
-    let answered = [spawned.clone(), read.clone(), response(MessageType::ShutdownResponse, "carol", "lead", &id)];
+    let answered = [spawned.clone(), read.clone(), response(MessageType::SHUTDOWN_RESPONSE, "carol", "lead", &id)];
     let first = answered.into_iter().fold(asked.clone(), |t, e| inject(&t, e));
     assert_eq!(kinds(&first), vec![], "{:?}", check(&first));
     // Her second run is another matter: the first one left it unread.
@@ -196,7 +196,7 @@ fn a_request_made_before_its_addressee_first_spawns_is_addressed_to_its_first_ru
     // The team binds it to her first run too: that run may answer it.
     let mut t = Team::replay(&inject(Team::new("default", 3).trace(), created)).unwrap();
     t.spawn(&name("carol"), "coder", false, Millis(1)).unwrap();
-    assert_eq!(t.answer(RequestKind::Shutdown, &id, &name("carol"), true, "", Millis(2)), Ok(RequestStatus::Approved));
+    assert_eq!(t.answer(RequestKind::SHUTDOWN, &id, &name("carol"), true, "", Millis(2)), Ok(RequestStatus::Approved));
 }
 
 #[test]
@@ -265,7 +265,7 @@ fn a_request_left_pending_says_why_when_the_trace_shows_it() {
     assert_eq!(pending_detail(t.trace()), (format!("shutdown request {id} to alice was still pending when the run finished"), None));
     // A reply arrived but the tracker never moved (only an import has that).
     let (t, id) = asked_alice();
-    let bad = inject(&inject(t.trace(), response(MessageType::ShutdownResponse, "alice", "lead", &id)), Event::RunFinished);
+    let bad = inject(&inject(t.trace(), response(MessageType::SHUTDOWN_RESPONSE, "alice", "lead", &id)), Event::RunFinished);
     let want = format!(
         "shutdown request {id} to alice was still pending when the run finished; a reply arrived but the tracker never recorded an answer"
     );
@@ -276,7 +276,7 @@ fn a_request_left_pending_says_why_when_the_trace_shows_it() {
 fn a_request_held_back_by_a_fault_and_left_pending_names_the_fault() {
     let mut t = Team::new("default", 3);
     t.spawn(&name("alice"), "coder", false, Millis(0)).unwrap();
-    let late = FaultRule { msg_type: Some(MessageType::ShutdownRequest), ..FaultRule::new(FaultAction::Delay { ms: 500 }) };
+    let late = FaultRule { msg_type: Some(MessageType::SHUTDOWN_REQUEST), ..FaultRule::new(FaultAction::Delay { ms: 500 }) };
     let quiet = FaultRule { msg_type: Some(MessageType::Broadcast), ..FaultRule::new(FaultAction::Drop) };
     t.set_faults(FaultPlan::new(vec![quiet, late]));
     let id = t.request_shutdown(&AgentName::lead(), &name("alice"), Millis(1)).unwrap();
@@ -292,7 +292,7 @@ fn a_request_held_back_by_a_fault_and_left_pending_names_the_fault() {
 fn shutdown_answered_under(approve: bool, rule: FaultRule) -> (Vec<Violation>, RequestId) {
     let (mut t, id) = asked_alice();
     t.set_faults(FaultPlan::new(vec![rule]));
-    t.answer(RequestKind::Shutdown, &id, &name("alice"), approve, "no", Millis(2)).unwrap();
+    t.answer(RequestKind::SHUTDOWN, &id, &name("alice"), approve, "no", Millis(2)).unwrap();
     (check(t.trace()), id)
 }
 
@@ -312,7 +312,7 @@ fn a_lost_plan_approval_does_not_say_the_teammate_exits() {
     t.spawn(&name("bob"), "coder", true, Millis(0)).unwrap();
     let id = t.submit_plan(&name("bob"), "p", Millis(1)).unwrap();
     t.set_faults(FaultPlan::new(vec![FaultRule::new(FaultAction::Drop)]));
-    t.answer(RequestKind::Plan, &id, &AgentName::lead(), true, "ok", Millis(2)).unwrap();
+    t.answer(RequestKind::PLAN, &id, &AgentName::lead(), true, "ok", Millis(2)).unwrap();
     let v = check(t.trace());
     assert_eq!(v.len(), 1);
     assert_eq!(
@@ -324,21 +324,21 @@ fn a_lost_plan_approval_does_not_say_the_teammate_exits() {
 #[test]
 fn a_dropped_reply_that_was_no_valid_answer_is_not_an_answer_lost() {
     let (t, id) = asked_alice();
-    let mut reply = Message::new(MessageType::ShutdownResponse, name("bob"), AgentName::lead(), "", Millis(0));
+    let mut reply = Message::new(MessageType::SHUTDOWN_RESPONSE, name("bob"), AgentName::lead(), "", Millis(0));
     reply.request_id = Some(id.clone());
     reply.approve = Some(true);
     let spawn_bob = Event::MemberSpawned { name: name("bob"), role: "r".into(), plan_mode: false };
     let wrong_agent = Event::FaultApplied { action: FaultAction::Drop, message: reply.clone(), rule: Some(1) };
     let mut plan_reply = reply.clone();
-    plan_reply.msg_type = MessageType::PlanApprovalResponse;
+    plan_reply.msg_type = MessageType::PLAN_APPROVAL_RESPONSE;
     plan_reply.from = name("alice");
     let wrong_kind = Event::FaultApplied { action: FaultAction::Drop, message: plan_reply, rule: Some(1) };
     let bad = inject(&inject(&inject(t.trace(), spawn_bob), wrong_agent), wrong_kind);
     assert_eq!(check(&bad), vec![], "nobody lost an answer: neither was the addressee's reply");
     // A reply dropped after one already arrived lost nothing either.
     let (mut t, id) = asked_alice();
-    t.answer(RequestKind::Shutdown, &id, &name("alice"), true, "ok", Millis(2)).unwrap();
-    let mut again = Message::new(MessageType::ShutdownResponse, name("alice"), AgentName::lead(), "ok", Millis(0));
+    t.answer(RequestKind::SHUTDOWN, &id, &name("alice"), true, "ok", Millis(2)).unwrap();
+    let mut again = Message::new(MessageType::SHUTDOWN_RESPONSE, name("alice"), AgentName::lead(), "ok", Millis(0));
     again.request_id = Some(id.clone());
     again.approve = Some(true);
     let dropped = Event::FaultApplied { action: FaultAction::Drop, message: again, rule: Some(1) };
@@ -348,8 +348,8 @@ fn a_dropped_reply_that_was_no_valid_answer_is_not_an_answer_lost() {
 #[test]
 fn a_different_message_after_a_duplicate_fault_is_not_its_copy() {
     let (mut t, id) = asked_alice();
-    t.answer(RequestKind::Shutdown, &id, &name("alice"), true, "ok", Millis(2)).unwrap();
-    let mut reply = Message::new(MessageType::ShutdownResponse, name("alice"), AgentName::lead(), "again", Millis(0));
+    t.answer(RequestKind::SHUTDOWN, &id, &name("alice"), true, "ok", Millis(2)).unwrap();
+    let mut reply = Message::new(MessageType::SHUTDOWN_RESPONSE, name("alice"), AgentName::lead(), "again", Millis(0));
     reply.request_id = Some(id.clone());
     reply.approve = Some(true);
     let note = Message::new(MessageType::Message, name("alice"), AgentName::lead(), "note", Millis(0));
@@ -364,7 +364,7 @@ fn a_lost_answer_the_tracker_never_recorded_says_what_the_dropped_reply_said() {
     // Only an import has this: the reply was dropped but no transition was recorded.
     for (approve, said) in [(true, "approved"), (false, "rejected")] {
         let (t, id) = asked_alice();
-        let mut reply = Message::new(MessageType::ShutdownResponse, name("alice"), AgentName::lead(), "", Millis(0));
+        let mut reply = Message::new(MessageType::SHUTDOWN_RESPONSE, name("alice"), AgentName::lead(), "", Millis(0));
         reply.request_id = Some(id.clone());
         reply.approve = Some(approve);
         let bad = inject(t.trace(), Event::FaultApplied { action: FaultAction::Drop, message: reply, rule: Some(1) });
@@ -384,7 +384,7 @@ fn a_duplicated_request_left_pending_is_not_said_to_be_held_back() {
     let mut t = Team::new("default", 3);
     t.spawn(&name("alice"), "coder", false, Millis(0)).unwrap();
     t.set_faults(FaultPlan::new(vec![FaultRule {
-        msg_type: Some(MessageType::ShutdownRequest),
+        msg_type: Some(MessageType::SHUTDOWN_REQUEST),
         ..FaultRule::new(FaultAction::Duplicate)
     }]));
     let id = t.request_shutdown(&AgentName::lead(), &name("alice"), Millis(1)).unwrap();
@@ -399,7 +399,7 @@ fn a_copy_that_is_the_only_delivery_of_a_reply_is_the_answer_not_a_duplicate() {
     // Only an import has this: the duplicate fault's copy arrives with no
     // original before it.
     let (t, id) = asked_alice();
-    let mut reply = Message::new(MessageType::ShutdownResponse, name("alice"), AgentName::lead(), "", Millis(0));
+    let mut reply = Message::new(MessageType::SHUTDOWN_RESPONSE, name("alice"), AgentName::lead(), "", Millis(0));
     reply.request_id = Some(id.clone());
     reply.approve = Some(true);
     let dup = Event::FaultApplied { action: FaultAction::Duplicate, message: reply.clone(), rule: Some(1) };
@@ -448,7 +448,7 @@ fn a_teammate_finishing_the_turn_it_approved_its_shutdown_in_is_not_flagged() {
     let mut trace = inject(t.trace(), Event::ModelCalled { agent: name("alice") });
     trace = inject(&trace, tool_called("alice", "t1", "shutdown_response"));
     let mut t = Team::replay(&trace).unwrap();
-    t.answer(RequestKind::Shutdown, &shut, &name("alice"), true, "done", Millis(3)).unwrap();
+    t.answer(RequestKind::SHUTDOWN, &shut, &name("alice"), true, "done", Millis(3)).unwrap();
     let mut trace = inject(t.trace(), tool_returned("alice", "t1", "shutdown_response"));
     trace = inject(&trace, tool_called("alice", "t2", "send_message"));
     let mut t = Team::replay(&trace).unwrap();
@@ -473,7 +473,7 @@ fn a_message_sent_as_a_teammate_after_its_shutdown_was_approved_is_flagged_unles
     let mut t = Team::new("default", 3);
     t.spawn(&name("alice"), "coder", false, Millis(0)).unwrap();
     let shut = t.request_shutdown(&AgentName::lead(), &name("alice"), Millis(1)).unwrap();
-    t.answer(RequestKind::Shutdown, &shut, &name("alice"), true, "by hand", Millis(2)).unwrap();
+    t.answer(RequestKind::SHUTDOWN, &shut, &name("alice"), true, "by hand", Millis(2)).unwrap();
     assert_eq!(check(t.trace()), vec![]);
     t.send(&name("alice"), &AgentName::lead(), "message", "one more thing", Millis(3)).unwrap();
     let v = check(t.trace());

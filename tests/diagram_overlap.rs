@@ -201,7 +201,7 @@ fn faulted_runs() -> Vec<(String, Trace)> {
     for action in [FaultAction::Drop, FaultAction::Delay { ms: 400 }, FaultAction::Duplicate, FaultAction::Reorder] {
         let mut fired = 0;
         for scenario in scenarios::ALL {
-            for msg_type in [MessageType::ShutdownResponse, MessageType::PlanApprovalResponse, MessageType::ShutdownRequest] {
+            for msg_type in [MessageType::SHUTDOWN_RESPONSE, MessageType::PLAN_APPROVAL_RESPONSE, MessageType::SHUTDOWN_REQUEST] {
                 let rule = FaultRule { msg_type: Some(msg_type), ..FaultRule::new(action.clone()) };
                 let (_, trace) = common::run_scenario(scenario, common::SEED, FaultPlan::new(vec![rule]));
                 fired += usize::from(trace.entries().iter().any(|e| matches!(e.event, Event::FaultApplied { .. })));

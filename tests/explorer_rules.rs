@@ -41,7 +41,7 @@ fn plans() -> Vec<FaultPlan> {
     let rule = |action, msg_type, probability| FaultRule { action, msg_type, from: None, to: None, probability };
     vec![
         FaultPlan::default(),
-        FaultPlan::new(vec![rule(FaultAction::Drop, Some(MessageType::ShutdownResponse), 0.5)]),
+        FaultPlan::new(vec![rule(FaultAction::Drop, Some(MessageType::SHUTDOWN_RESPONSE), 0.5)]),
         FaultPlan::new(vec![rule(FaultAction::Duplicate, None, 0.3)]),
         FaultPlan::new(vec![rule(FaultAction::Delay { ms: 700 }, None, 0.4)]),
         FaultPlan::new(vec![rule(FaultAction::Reorder, None, 0.4)]),

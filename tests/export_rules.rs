@@ -191,7 +191,7 @@ fn the_frame_svg_holds_the_arrows_up_to_the_cursor_and_the_whole_run_svg_every_a
 /// never learns it, and the checker flags the request.
 fn shutdown_with_dropped_answer() -> Trace {
     let mut rule = FaultRule::new(FaultAction::Drop);
-    rule.msg_type = Some(MessageType::ShutdownResponse);
+    rule.msg_type = Some(MessageType::SHUTDOWN_RESPONSE);
     run_with(scenarios::SHUTDOWN, FaultPlan::new(vec![rule]))
 }
 

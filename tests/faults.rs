@@ -19,7 +19,7 @@ mod common;
 use common::try_run_scenario as run;
 
 fn shutdown_with(action: FaultAction) -> (Runtime, Trace) {
-    let rule = FaultRule { msg_type: Some(MessageType::ShutdownResponse), ..FaultRule::new(action) };
+    let rule = FaultRule { msg_type: Some(MessageType::SHUTDOWN_RESPONSE), ..FaultRule::new(action) };
     run(scenarios::SHUTDOWN, SEED, FaultPlan::new(vec![rule])).unwrap()
 }
 
@@ -80,8 +80,8 @@ fn a_dropped_shutdown_response_is_an_answer_lost_that_agrees_with_the_tracker() 
     assert_eq!(rt.with_team(|t| t.request(&id).unwrap().status), RequestStatus::Approved, "the tracker moves as without faults");
     let faults = faults_of(&trace);
     assert_eq!(faults.len(), 1);
-    assert_eq!((faults[0].1.clone(), faults[0].2.msg_type), (FaultAction::Drop, MessageType::ShutdownResponse));
-    assert!(delivered(&trace).values().all(|m| m.msg_type != MessageType::ShutdownResponse), "the lead never hears");
+    assert_eq!((faults[0].1.clone(), faults[0].2.msg_type), (FaultAction::Drop, MessageType::SHUTDOWN_RESPONSE));
+    assert!(delivered(&trace).values().all(|m| m.msg_type != MessageType::SHUTDOWN_RESPONSE), "the lead never hears");
     let drop = faults[0].0;
     let found = check(&trace);
     assert_eq!(found.len(), 1, "{found:?}");
@@ -99,7 +99,7 @@ fn a_dropped_shutdown_response_is_an_answer_lost_that_agrees_with_the_tracker() 
 fn a_duplicated_shutdown_response_is_a_duplicate_delivered_that_the_tracker_ignored() {
     let (rt, trace) = shutdown_with(FaultAction::Duplicate);
     let id = request_id(&rt);
-    let responses = delivered(&trace).into_values().filter(|m| m.msg_type == MessageType::ShutdownResponse).count();
+    let responses = delivered(&trace).into_values().filter(|m| m.msg_type == MessageType::SHUTDOWN_RESPONSE).count();
     assert_eq!(responses, 2);
     let dup = faults_of(&trace)[0].0;
     let found = check(&trace);

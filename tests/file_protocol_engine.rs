@@ -300,7 +300,7 @@ fn an_answer_to_an_unknown_id_a_second_answer_a_non_addressee_and_the_wrong_prot
     assert_eq!(err.to_string(), format!("request '{id}' is addressed to 'lead'; 'ben' cannot answer it"));
     let err = t.respond(HANDOFF_IX, &id, &lead(), true, Fields::new(), Millis(2)).unwrap_err();
     assert_eq!(err.to_string(), format!("request '{id}' is a claim request, not a handoff request"));
-    let err = t.answer(RequestKind::Shutdown, &id, &lead(), true, "", Millis(2)).unwrap_err();
+    let err = t.answer(RequestKind::SHUTDOWN, &id, &lead(), true, "", Millis(2)).unwrap_err();
     assert!(matches!(err, TeamError::Tracker(TrackerError::WrongKind { .. })), "{err}");
     t.respond(CLAIM_IX, &id, &lead(), true, Fields::new(), Millis(2)).unwrap();
     let err = t.respond(CLAIM_IX, &id, &lead(), false, Fields::new(), Millis(3)).unwrap_err();
@@ -412,7 +412,7 @@ fn the_deadline_example_runs_its_own_shutdown_with_an_expiry_and_one_retry() {
     let mut t = team_under(toml, 3, &["alice"]);
     let alice = name("alice");
     let first = t.ask(ProtocolIx(0), &lead(), &alice, Fields::new(), Millis(1)).unwrap();
-    assert!(matches!(t.request(&first).unwrap().kind, RequestKind::File(_)), "the file's own shutdown, not the lesson's");
+    assert!(t.request(&first).unwrap().kind.is_file(), "the file's own shutdown, not the lesson's");
     assert_eq!(t.expire_due(Millis(30_001)), Ok(vec![first]));
     let retry = t.ask(ProtocolIx(0), &lead(), &alice, Fields::new(), Millis(30_002)).unwrap();
     t.respond(ProtocolIx(0), &retry, &alice, true, fields(&[("reason", text("done"))]), Millis(30_003)).unwrap();
@@ -428,8 +428,8 @@ fn a_file_that_uses_the_lesson_asks_its_shutdown_and_plan_the_lessons_way() {
     let mut t = team_under(toml, 3, &["alice"]);
     let alice = name("alice");
     let id = t.ask(ProtocolIx(0), &lead(), &alice, Fields::new(), Millis(1)).unwrap();
-    assert_eq!(t.request(&id).unwrap().kind, RequestKind::Shutdown);
-    assert_eq!(t.peek(&alice).unwrap()[0].message.msg_type, MessageType::ShutdownRequest);
+    assert_eq!(t.request(&id).unwrap().kind, RequestKind::SHUTDOWN);
+    assert_eq!(t.peek(&alice).unwrap()[0].message.msg_type, MessageType::SHUTDOWN_REQUEST);
     t.respond(ProtocolIx(0), &id, &alice, true, fields(&[("reason", text("ok"))]), Millis(2)).unwrap();
     assert!(t.is_exiting(&alice));
     assert_eq!(t.peek(&lead()).unwrap()[0].message.reason.as_deref(), Some("ok"));

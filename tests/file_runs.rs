@@ -18,9 +18,7 @@ use team_protocols::model::scripted;
 use team_protocols::model::{ContentBlock, ModelRequest, ModelResponse, StopReason, Usage};
 use team_protocols::protocol::file::{builtin, load, ProtocolFile, ProtocolIx};
 use team_protocols::protocol::trace_file::trace_json;
-use team_protocols::protocol::{
-    AgentName, Event, FieldValue, Fields, MemberStatus, RequestKind, RequestStatus, Team, TeamError, TrackerError,
-};
+use team_protocols::protocol::{AgentName, Event, FieldValue, Fields, MemberStatus, RequestStatus, Team, TeamError, TrackerError};
 use team_protocols::runtime::scheduler::Mode;
 use team_protocols::runtime::world::{Next, TimeSource, World, WorldConfig};
 
@@ -510,7 +508,7 @@ fn calls_of(world: &World) -> Vec<(String, String, bool)> {
 fn the_scripted_teammate_asks_to_open_its_gate_before_writing_and_the_lead_rejects_first_as_scripted() {
     let world = scripted_run("review-gate", 1);
     let calls = calls_of(&world);
-    let reviews: Vec<_> = world.team().tracker().iter().filter(|r| matches!(r.kind, RequestKind::File(_))).map(|r| r.status).collect();
+    let reviews: Vec<_> = world.team().tracker().iter().filter(|r| r.kind.is_file()).map(|r| r.status).collect();
     assert_eq!(reviews, [RequestStatus::Rejected, RequestStatus::Approved], "reject_first, then approve");
     let alice: Vec<_> = calls.iter().filter(|c| c.0 == "alice").map(|c| (c.1.as_str(), c.2)).collect();
     assert!(!alice.iter().any(|c| c.0 == "write_file" && c.1), "no gated write is tried and refused: {alice:?}");

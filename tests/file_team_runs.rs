@@ -101,7 +101,7 @@ fn task_claim_the_lead_answers_each_claim_as_its_step_says_so_one_owner_per_task
     for who in ["ann", "ben"] {
         assert!(team.roster().members.iter().any(|m| m.name == name(who)), "{who} was spawned");
     }
-    let claims: Vec<_> = team.tracker().iter().filter(|r| matches!(r.kind, RequestKind::File(_))).collect();
+    let claims: Vec<_> = team.tracker().iter().filter(|r| r.kind.is_file()).collect();
     assert_eq!(claims.len(), 2, "{claims:?}");
     let status_of = |who: &str| claims.iter().find(|r| r.requester == name(who)).map(|r| r.status);
     assert_eq!(status_of("ann"), Some(RequestStatus::Approved), "step 3 approves ann's claim");
@@ -128,15 +128,15 @@ fn review_gate_alice_asks_a_review_before_writing_and_the_lead_asks_her_shutdown
     let entries = team.trace().entries();
     let settled = entries
         .iter()
-        .position(|e| matches!(&e.event, Event::RequestTransitioned { request_kind: RequestKind::File(_), .. }))
+        .position(|e| matches!(&e.event, Event::RequestTransitioned { request_kind, .. } if request_kind.is_file()))
         .expect("a review settled");
     let shutdown = entries
         .iter()
-        .position(|e| matches!(&e.event, Event::RequestCreated { request_kind: RequestKind::Shutdown, .. }))
+        .position(|e| matches!(&e.event, Event::RequestCreated { request_kind: RequestKind::SHUTDOWN, .. }))
         .expect("the lead asks alice to shut down");
     assert!(settled < shutdown, "no shutdown before the review");
     assert!(dropped(&world, "review_response"), "the team's fault drops the lead's answer");
-    let reviews: Vec<_> = team.tracker().iter().filter(|r| matches!(r.kind, RequestKind::File(_))).map(|r| r.status).collect();
+    let reviews: Vec<_> = team.tracker().iter().filter(|r| r.kind.is_file()).map(|r| r.status).collect();
     assert_eq!(reviews.first(), Some(&RequestStatus::Rejected), "reject_first, as the protocol's scripted says");
     assert!(reviews[1..].iter().all(|s| *s == RequestStatus::Approved), "then yes: {reviews:?}");
 }
@@ -206,8 +206,7 @@ fn a_teammate_asks_again_after_an_expiry_within_its_retries_and_the_leads_own_ex
     let drop_requests = FaultRule { action: FaultAction::Drop, msg_type: request, from: None, to: None, probability: 1.0 };
     let world = team_run_with("review-gate", 5, vec![drop_requests]);
     let team = world.team();
-    let reviews: Vec<_> =
-        team.tracker().iter().filter(|r| matches!(r.kind, RequestKind::File(_))).map(|r| (r.status, r.expired())).collect();
+    let reviews: Vec<_> = team.tracker().iter().filter(|r| r.kind.is_file()).map(|r| (r.status, r.expired())).collect();
     assert_eq!(reviews, [(RequestStatus::Rejected, true), (RequestStatus::Rejected, true)], "one ask and one retry (retries = 1)");
     let alice: Vec<_> = calls(&world).into_iter().filter(|c| c.0 == "alice" && c.1 == "request_review").collect();
     assert_eq!(alice.len(), 2, "no third ask: {alice:?}");
@@ -215,7 +214,7 @@ fn a_teammate_asks_again_after_an_expiry_within_its_retries_and_the_leads_own_ex
     // The lead is told each review request to it expired, but it never
     // heard a review: it still waits for one before it asks alice to shut
     // down.
-    assert!(team.tracker().iter().all(|r| r.kind != RequestKind::Shutdown));
+    assert!(team.tracker().iter().all(|r| r.kind != RequestKind::SHUTDOWN));
 
     // The lead's own request expiring settles it for the lead: status-report
     // asks for gina's shutdown after her status request settled.
@@ -236,8 +235,8 @@ fn a_teammate_asks_again_after_an_expiry_within_its_retries_and_the_leads_own_ex
 fn dropped(world: &World, msg_type: &str) -> bool {
     world.team().trace().entries().iter().any(|e| match &e.event {
         Event::FaultApplied { action: FaultAction::Drop, message, .. } => match message.msg_type {
-            MessageType::ShutdownResponse => msg_type == "shutdown_response",
-            MessageType::File(f) => f.name() == msg_type,
+            MessageType::SHUTDOWN_RESPONSE => msg_type == "shutdown_response",
+            MessageType::Protocol(f) => f.name() == msg_type,
             _ => false,
         },
         _ => false,

@@ -173,12 +173,12 @@ fn asked(rules: Rules) -> (Team, RequestId) {
 fn addressee_only_refuses_anyone_else_s_answer_and_off_takes_it() {
     let lead = AgentName::lead();
     let (mut on, id) = asked(Rules::default());
-    let refused = on.answer(RequestKind::Shutdown, &id, &lead, true, "", Millis(2));
+    let refused = on.answer(RequestKind::SHUTDOWN, &id, &lead, true, "", Millis(2));
     assert!(matches!(refused, Err(TeamError::Tracker(TrackerError::NotAddressee { .. }))), "{refused:?}");
     assert_eq!(on.trace().len(), 3, "nothing recorded");
 
     let (mut off, id) = asked(Rules::default().with(Rule::AddresseeOnly, false));
-    assert!(off.answer(RequestKind::Shutdown, &id, &lead, true, "", Millis(2)).is_ok());
+    assert!(off.answer(RequestKind::SHUTDOWN, &id, &lead, true, "", Millis(2)).is_ok());
     assert!(Team::replay(off.trace()).is_ok(), "the run replays under its own rules");
     assert_eq!(LEAD_INCARNATION, off.roster().incarnation(&lead));
 }
@@ -190,7 +190,7 @@ fn incarnation_binding_refuses_a_restarted_teammate_s_answer_and_off_takes_it() 
         let (mut team, id) = asked(rules);
         team.set_status(&alice, team_protocols::protocol::MemberStatus::Idle, Millis(2)).unwrap();
         team.spawn(&alice, "coder", false, Millis(3)).unwrap();
-        let answer = team.answer(RequestKind::Shutdown, &id, &alice, true, "", Millis(4));
+        let answer = team.answer(RequestKind::SHUTDOWN, &id, &alice, true, "", Millis(4));
         assert_eq!(answer.is_ok(), taken, "{answer:?}");
         if !taken {
             assert!(matches!(answer, Err(TeamError::StaleRequest { addressed: 1, current: 2, .. })), "{answer:?}");

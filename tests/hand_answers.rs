@@ -108,7 +108,7 @@ fn approvals(trace: &Trace) -> Vec<(AgentName, u64)> {
         .entries()
         .iter()
         .filter_map(|e| match &e.event {
-            Event::RequestTransitioned { request_kind: RequestKind::Shutdown, to: RequestStatus::Approved, by, .. } if !by.is_lead() => {
+            Event::RequestTransitioned { request_kind: RequestKind::SHUTDOWN, to: RequestStatus::Approved, by, .. } if !by.is_lead() => {
                 Some((by.clone(), e.seq))
             }
             _ => None,

@@ -63,7 +63,7 @@ fn rule(action: FaultAction, msg_type: Option<MessageType>, probability: f64) ->
 fn corpus() -> Vec<Sample> {
     let plans = [
         ("none", FaultPlan::default()),
-        ("drop-answers", FaultPlan::new(vec![rule(FaultAction::Drop, Some(MessageType::ShutdownResponse), 0.5)])),
+        ("drop-answers", FaultPlan::new(vec![rule(FaultAction::Drop, Some(MessageType::SHUTDOWN_RESPONSE), 0.5)])),
         ("drop", FaultPlan::new(vec![rule(FaultAction::Drop, None, 0.2)])),
         ("duplicate", FaultPlan::new(vec![rule(FaultAction::Duplicate, None, 0.3)])),
         ("delay", FaultPlan::new(vec![rule(FaultAction::Delay { ms: 700 }, None, 0.4)])),

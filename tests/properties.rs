@@ -19,16 +19,18 @@ fn lead() -> AgentName {
 }
 
 fn other_kind(kind: RequestKind) -> RequestKind {
-    match kind {
-        RequestKind::Shutdown => RequestKind::Plan,
-        RequestKind::Plan | RequestKind::File(_) => RequestKind::Shutdown,
+    if kind == RequestKind::SHUTDOWN {
+        RequestKind::PLAN
+    } else {
+        RequestKind::SHUTDOWN
     }
 }
 
 fn response_type(kind: RequestKind) -> MessageType {
-    match kind {
-        RequestKind::Shutdown => MessageType::ShutdownResponse,
-        RequestKind::Plan | RequestKind::File(_) => MessageType::PlanApprovalResponse,
+    if kind == RequestKind::SHUTDOWN {
+        MessageType::SHUTDOWN_RESPONSE
+    } else {
+        MessageType::PLAN_APPROVAL_RESPONSE
     }
 }
 
@@ -165,7 +167,7 @@ impl World {
     }
 
     fn has_pending_plan(&self, n: &AgentName) -> bool {
-        self.team.tracker().pending().any(|r| r.kind == RequestKind::Plan && &r.requester == n)
+        self.team.tracker().pending().any(|r| r.kind == RequestKind::PLAN && &r.requester == n)
     }
 
     /// Runs one command at `now + dt` and checks it against the model; a
@@ -264,7 +266,7 @@ impl World {
                 // One shutdown request at a time per run of a teammate.
                 let open = self.ids.iter().any(|id| {
                     let r = self.team.request(id).unwrap();
-                    r.kind == RequestKind::Shutdown
+                    r.kind == RequestKind::SHUTDOWN
                         && r.addressee == target
                         && r.status == RequestStatus::Pending
                         && self.addressed[id] == self.incarnation(&target)
@@ -277,7 +279,7 @@ impl World {
                     let req = self.team.request(id).unwrap();
                     prop_assert_eq!(
                         (req.kind, &req.requester, &req.addressee, req.status),
-                        (RequestKind::Shutdown, &lead(), &target, RequestStatus::Pending)
+                        (RequestKind::SHUTDOWN, &lead(), &target, RequestStatus::Pending)
                     );
                     prop_assert_eq!(self.team.trace().len(), len_before + 2);
                     let bound = Incarnations { requester: 1, addressee: self.incarnation(&target) };
@@ -300,7 +302,7 @@ impl World {
                     let req = self.team.request(id).unwrap();
                     prop_assert_eq!(
                         (req.kind, &req.requester, &req.addressee, req.status),
-                        (RequestKind::Plan, &from, &lead(), RequestStatus::Pending)
+                        (RequestKind::PLAN, &from, &lead(), RequestStatus::Pending)
                     );
                     prop_assert_eq!(req.plan.as_deref(), Some(plan.as_str()));
                     prop_assert_eq!(self.team.trace().len(), len_before + 2);
@@ -321,8 +323,8 @@ impl World {
                 let kind = match &req {
                     Some(r) if *wrong_kind => other_kind(r.kind),
                     Some(r) => r.kind,
-                    None if pick % 2 == 0 => RequestKind::Shutdown,
-                    None => RequestKind::Plan,
+                    None if pick % 2 == 0 => RequestKind::SHUTDOWN,
+                    None => RequestKind::PLAN,
                 };
                 let by = match by {
                     Some(i) => self.agent(*i),
@@ -337,7 +339,7 @@ impl World {
                     Some(_) if *approve => Ok(RequestStatus::Approved),
                     Some(_) => Ok(RequestStatus::Rejected),
                 };
-                if self.clean && expect.is_ok() && kind == RequestKind::Plan && self.exited(&req.as_ref().unwrap().requester) {
+                if self.clean && expect.is_ok() && kind == RequestKind::PLAN && self.exited(&req.as_ref().unwrap().requester) {
                     return Ok(());
                 }
                 if self.clean && expect.is_ok() && self.exiting(&by) {
@@ -366,7 +368,7 @@ impl World {
                             if message.msg_type == response_type(kind) && message.from == by && message.to == requester
                                 && message.request_id.as_ref() == Some(&id) && message.approve == Some(*approve));
                         prop_assert!(ok, "answer sent {:?}", new[1].event);
-                        if kind == RequestKind::Plan && *approve {
+                        if kind == RequestKind::PLAN && *approve {
                             let same_run = req.as_ref().unwrap().incarnations.requester == self.incarnation(&requester);
                             let member = self.team.roster().get(&requester).is_some();
                             let closed = self.team.plan_gate_closed(&requester);
@@ -720,11 +722,11 @@ impl<'a> Ctx<'a> {
                 let id = self.fresh(inj.salt);
                 let mate = self.teammate(inj.from);
                 let (kind, requester, addressee, ty) = if inj.flag {
-                    (RequestKind::Plan, mate, lead(), MessageType::PlanApprovalRequest)
+                    (RequestKind::PLAN, mate, lead(), MessageType::PLAN_APPROVAL_REQUEST)
                 } else {
-                    (RequestKind::Shutdown, lead(), mate, MessageType::ShutdownRequest)
+                    (RequestKind::SHUTDOWN, lead(), mate, MessageType::SHUTDOWN_REQUEST)
                 };
-                let plan = (kind == RequestKind::Plan).then(|| "injected plan".to_string());
+                let plan = (kind == RequestKind::PLAN).then(|| "injected plan".to_string());
                 let created = Event::RequestCreated {
                     request_id: id.clone(),
                     request_kind: kind,
@@ -744,7 +746,7 @@ impl<'a> Ctx<'a> {
             _ => {
                 let (kind, id) = match self.requests.get(inj.pick % self.requests.len().max(1)) {
                     Some(r) if inj.flag => (other_kind(r.kind), r.id.clone()),
-                    _ => (if inj.pick.is_multiple_of(2) { RequestKind::Shutdown } else { RequestKind::Plan }, self.fresh(inj.salt)),
+                    _ => (if inj.pick.is_multiple_of(2) { RequestKind::SHUTDOWN } else { RequestKind::PLAN }, self.fresh(inj.salt)),
                 };
                 let mut m = Self::response(kind, self.agent(inj.from), self.agent(inj.to), &id, inj.flag);
                 // Now and then with no id at all, as only an import could have it.
@@ -796,7 +798,7 @@ fn build(trace: &Trace, mut planned: Vec<Planned>) -> Result<(Trace, Vec<Flagged
                 // too many, unless it is that answer again.
                 if let Event::MessageSent { message } = event {
                     if let Some((id, flagged)) = exiting.get_mut(&message.from) {
-                        let the_answer = message.msg_type == MessageType::ShutdownResponse && message.request_id.as_ref() == Some(id);
+                        let the_answer = message.msg_type == MessageType::SHUTDOWN_RESPONSE && message.request_id.as_ref() == Some(id);
                         if !*flagged && !the_answer {
                             *flagged = true;
                             expected.push((seq, ViolationKind::ActAfterShutdownApproved, Some(id.clone())));
@@ -807,7 +809,7 @@ fn build(trace: &Trace, mut planned: Vec<Planned>) -> Result<(Trace, Vec<Flagged
         }
         if g < n {
             match &entries[g].event {
-                Event::RequestTransitioned { request_id, request_kind: RequestKind::Shutdown, to: RequestStatus::Approved, by, .. }
+                Event::RequestTransitioned { request_id, request_kind: RequestKind::SHUTDOWN, to: RequestStatus::Approved, by, .. }
                     if !by.is_lead() =>
                 {
                     exiting.insert(by.clone(), (request_id.clone(), false));

@@ -128,7 +128,7 @@ mod golden {
         let lesson = builtin::lesson().unwrap();
         let runtime: Vec<&str> = MessageType::ALL.iter().filter(|t| t.is_request() || t.is_response()).map(|t| t.as_str()).collect();
         assert_eq!(lesson.message_types(), runtime);
-        let kinds: Vec<String> = [RequestKind::Shutdown, RequestKind::Plan].iter().map(|k| k.to_string()).collect();
+        let kinds: Vec<String> = [RequestKind::SHUTDOWN, RequestKind::PLAN].iter().map(|k| k.to_string()).collect();
         assert_eq!(lesson.protocols.iter().map(|p| p.name.clone()).collect::<Vec<_>>(), kinds, "protocol names are the tracker's kinds");
     }
 
@@ -156,7 +156,7 @@ mod golden {
         let id = team.request_shutdown(&AgentName::lead(), &alice, Millis(1)).unwrap();
         let second = team.request_shutdown(&AgentName::lead(), &alice, Millis(2));
         assert_eq!(shutdown.one_pending_per_addressee, matches!(second, Err(TeamError::ShutdownPending { .. })));
-        team.answer(RequestKind::Shutdown, &id, &alice, true, "done", Millis(3)).unwrap();
+        team.answer(RequestKind::SHUTDOWN, &id, &alice, true, "done", Millis(3)).unwrap();
         assert!(team.is_exiting(&alice));
         use team_protocols::protocol::file::{Effect, Party};
         assert_eq!(shutdown.on_approve, [Effect::Exit(Party::Addressee)]);
@@ -165,7 +165,7 @@ mod golden {
         team.spawn(&bob, "coder", true, Millis(4)).unwrap();
         assert!(team.plan_gate_closed(&bob));
         let id = team.submit_plan(&bob, "a plan", Millis(5)).unwrap();
-        team.answer(RequestKind::Plan, &id, &AgentName::lead(), true, "ok", Millis(6)).unwrap();
+        team.answer(RequestKind::PLAN, &id, &AgentName::lead(), true, "ok", Millis(6)).unwrap();
         assert!(!team.plan_gate_closed(&bob));
         assert!(matches!(plan.on_approve[..], [Effect::OpenGate(_, Party::Requester)]));
     }

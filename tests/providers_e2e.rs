@@ -217,7 +217,7 @@ fn assert_clean_handshake(rt: &Runtime) {
     let approved: Vec<_> = trace
         .entries()
         .iter()
-        .filter(|e| matches!(&e.event, Event::RequestTransitioned { request_kind: RequestKind::Shutdown, by, to: RequestStatus::Approved, .. } if *by == alice))
+        .filter(|e| matches!(&e.event, Event::RequestTransitioned { request_kind: RequestKind::SHUTDOWN, by, to: RequestStatus::Approved, .. } if *by == alice))
         .collect();
     assert_eq!(approved.len(), 1, "alice approved one shutdown request");
     let types: Vec<MessageType> = trace
@@ -228,7 +228,7 @@ fn assert_clean_handshake(rt: &Runtime) {
             _ => None,
         })
         .collect();
-    assert_eq!(types, [MessageType::ShutdownRequest, MessageType::ShutdownResponse]);
+    assert_eq!(types, [MessageType::SHUTDOWN_REQUEST, MessageType::SHUTDOWN_RESPONSE]);
     let spawned =
         trace.entries().iter().any(|e| matches!(&e.event, Event::MemberSpawned { name, role, .. } if *name == alice && role == "coder"));
     assert!(spawned, "the lead spawned alice as a coder");

@@ -848,7 +848,7 @@ fn approved_shutdowns(trace: &Trace) -> Vec<AgentName> {
     let mut out: BTreeMap<AgentName, bool> = BTreeMap::new();
     for e in trace.entries() {
         match &e.event {
-            Event::RequestTransitioned { request_kind: RequestKind::Shutdown, by, to: RequestStatus::Approved, .. } => {
+            Event::RequestTransitioned { request_kind: RequestKind::SHUTDOWN, by, to: RequestStatus::Approved, .. } => {
                 out.insert(by.clone(), true);
             }
             Event::MemberSpawned { name, .. } => {
@@ -918,7 +918,7 @@ fn a_request_answered_by_hand_moves_and_the_teammate_exits() {
     // Same path as a model's answer: a shutdown_response message reaches the lead, who reads it.
     let trace = run.rt.trace();
     let response = trace.entries().iter().find_map(|e| match &e.event {
-        Event::MessageSent { message } if message.msg_type == MessageType::ShutdownResponse => Some(message.clone()),
+        Event::MessageSent { message } if message.msg_type == MessageType::SHUTDOWN_RESPONSE => Some(message.clone()),
         _ => None,
     });
     let response = response.expect("a shutdown_response is sent");
@@ -1135,8 +1135,8 @@ fn every_tool_answers_in_the_words_models_read() {
     let ok = |id: &str, text: &str| assert_eq!(out(id), (text.to_string(), false), "{id}");
     let err = |id: &str, text: &str| assert_eq!(out(id), (format!("Error: {text}"), true), "{id}");
     let ids: Vec<(RequestKind, String)> = run.rt.with_team(|t| t.tracker().iter().map(|r| (r.kind, r.id.to_string())).collect());
-    let shutdown_id = &ids.iter().find(|r| r.0 == RequestKind::Shutdown).unwrap().1;
-    let plan_id = &ids.iter().find(|r| r.0 == RequestKind::Plan).unwrap().1;
+    let shutdown_id = &ids.iter().find(|r| r.0 == RequestKind::SHUTDOWN).unwrap().1;
+    let plan_id = &ids.iter().find(|r| r.0 == RequestKind::PLAN).unwrap().1;
 
     ok("t_spawn_alice", "Spawned 'alice' (role: coder)");
     ok("t_spawn_bob", "Spawned 'bob' (role: planner, plan mode)");
@@ -1218,7 +1218,7 @@ fn a_clock_that_jumps_backwards_cannot_move_the_trace_backwards_or_break_the_run
         let ex = LocalExecutor::new();
         let clock = Rc::new(WrappingClock(std::cell::Cell::new(u64::MAX - 2_000)));
         let host = Host { spawner: Rc::new(ex.clone()), clock: Some(clock), sleeper: Rc::new(NoSleep) };
-        let delay = FaultRule { msg_type: Some(MessageType::ShutdownResponse), ..FaultRule::new(FaultAction::Delay { ms: 600_000 }) };
+        let delay = FaultRule { msg_type: Some(MessageType::SHUTDOWN_RESPONSE), ..FaultRule::new(FaultAction::Delay { ms: 600_000 }) };
         let config = RuntimeConfig { seed: SEED, mode: Mode::Step, faults: FaultPlan::new(vec![delay]), ..RuntimeConfig::default() };
         let rt = Runtime::new(config, Rc::new(ScriptedModel), host);
         let run = Run { ex, rt, silent_changes: Rc::default() };

@@ -70,11 +70,11 @@ fn m(t: MessageType, from: &str, to: &str) -> (MessageType, String, String) {
 fn alice_approves_the_shutdown_and_exits() {
     let (rt, trace) = run(scenarios::SHUTDOWN);
     assert_eq!(status(&rt, "alice"), Some(MemberStatus::Shutdown));
-    assert_eq!(requests(&rt), [(RequestKind::Shutdown, "lead".into(), "alice".into(), RequestStatus::Approved)]);
+    assert_eq!(requests(&rt), [(RequestKind::SHUTDOWN, "lead".into(), "alice".into(), RequestStatus::Approved)]);
     let id = &ids(&rt)[0];
     assert_eq!(
         messages_of(&trace, id),
-        [m(MessageType::ShutdownRequest, "lead", "alice"), m(MessageType::ShutdownResponse, "alice", "lead")]
+        [m(MessageType::SHUTDOWN_REQUEST, "lead", "alice"), m(MessageType::SHUTDOWN_RESPONSE, "alice", "lead")]
     );
     assert!(last_lead_text(&trace).contains(&format!("alice approved shutdown request {id}")));
     assert!(matches!(trace.entries().last().unwrap().event, Event::RunFinished));
@@ -100,14 +100,14 @@ fn bobs_risky_plan_is_rejected_and_his_revision_approved() {
     assert_eq!(
         requests(&rt),
         [
-            (RequestKind::Plan, "bob".into(), "lead".into(), RequestStatus::Rejected),
-            (RequestKind::Plan, "bob".into(), "lead".into(), RequestStatus::Approved),
+            (RequestKind::PLAN, "bob".into(), "lead".into(), RequestStatus::Rejected),
+            (RequestKind::PLAN, "bob".into(), "lead".into(), RequestStatus::Approved),
         ]
     );
     for id in ids(&rt) {
         assert_eq!(
             messages_of(&trace, &id),
-            [m(MessageType::PlanApprovalRequest, "bob", "lead"), m(MessageType::PlanApprovalResponse, "lead", "bob")]
+            [m(MessageType::PLAN_APPROVAL_REQUEST, "bob", "lead"), m(MessageType::PLAN_APPROVAL_RESPONSE, "lead", "bob")]
         );
     }
     let plans = rt.with_team(|t| t.tracker().iter().map(|r| r.plan.clone().unwrap()).collect::<Vec<_>>());
@@ -123,10 +123,10 @@ fn bobs_risky_plan_is_rejected_and_his_revision_approved() {
 #[test]
 fn charlies_plan_is_approved_and_he_does_the_work() {
     let (rt, trace) = run(scenarios::APPROVE_PLAN);
-    assert_eq!(requests(&rt), [(RequestKind::Plan, "charlie".into(), "lead".into(), RequestStatus::Approved)]);
+    assert_eq!(requests(&rt), [(RequestKind::PLAN, "charlie".into(), "lead".into(), RequestStatus::Approved)]);
     assert_eq!(
         messages_of(&trace, &ids(&rt)[0]),
-        [m(MessageType::PlanApprovalRequest, "charlie", "lead"), m(MessageType::PlanApprovalResponse, "lead", "charlie")]
+        [m(MessageType::PLAN_APPROVAL_REQUEST, "charlie", "lead"), m(MessageType::PLAN_APPROVAL_RESPONSE, "lead", "charlie")]
     );
     assert_eq!(status(&rt, "charlie"), Some(MemberStatus::Idle));
     assert_eq!(rt.with_workspace(|w| w.len()), 1);
@@ -138,8 +138,8 @@ fn a_busy_teammate_rejects_mid_task_then_accepts_when_done() {
     assert_eq!(
         requests(&rt),
         [
-            (RequestKind::Shutdown, "lead".into(), "dave".into(), RequestStatus::Rejected),
-            (RequestKind::Shutdown, "lead".into(), "dave".into(), RequestStatus::Approved),
+            (RequestKind::SHUTDOWN, "lead".into(), "dave".into(), RequestStatus::Rejected),
+            (RequestKind::SHUTDOWN, "lead".into(), "dave".into(), RequestStatus::Approved),
         ]
     );
     assert_eq!(status(&rt, "dave"), Some(MemberStatus::Shutdown));
@@ -164,7 +164,7 @@ fn two_requests_in_flight_are_answered_out_of_order() {
         .entries()
         .iter()
         .filter_map(|e| match &e.event {
-            Event::MessageSent { message } if message.msg_type == MessageType::ShutdownResponse => Some(message.from.to_string()),
+            Event::MessageSent { message } if message.msg_type == MessageType::SHUTDOWN_RESPONSE => Some(message.from.to_string()),
             _ => None,
         })
         .collect();
@@ -236,10 +236,10 @@ fn lead_summaries_agree_with_the_trace(trace: &Trace, what: &str) -> usize {
                     let (seq, by, to) = answered.get(&c.id).unwrap_or_else(|| panic!("{at}: the request was never answered"));
                     assert_eq!(*to, c.verdict, "{at}: the request ended {to}");
                     if c.plan {
-                        assert_eq!(*kind, RequestKind::Plan, "{at}");
+                        assert_eq!(*kind, RequestKind::PLAN, "{at}");
                         assert_eq!(*requester, c.name, "{at}: the plan was {requester}'s");
                     } else {
-                        assert_eq!(*kind, RequestKind::Shutdown, "{at}");
+                        assert_eq!(*kind, RequestKind::SHUTDOWN, "{at}");
                         assert_eq!((by, addressee), (&c.name, &c.name), "{at}: {by} answered");
                     }
                     assert!(*seq < last_seq, "{at}: an older outcome is reported before a newer one");
@@ -293,7 +293,7 @@ fn the_request_detail_tells_the_plan_and_the_feedback_whole_in_the_order_sent() 
     let (_, trace) = run(scenarios::REJECT_PLAN);
     let mut told = 0;
     for e in trace.entries() {
-        let Event::RequestCreated { request_id, request_kind: RequestKind::Plan, .. } = &e.event else { continue };
+        let Event::RequestCreated { request_id, request_kind: RequestKind::PLAN, .. } = &e.event else { continue };
         let said = said_about(trace.entries(), request_id);
         let fields: Vec<&str> = said.iter().map(|s| s.field).collect();
         assert_eq!(fields, ["plan", "feedback"], "{request_id}: {said:?}");
@@ -310,7 +310,7 @@ fn the_request_detail_tells_the_plan_and_the_feedback_whole_in_the_order_sent() 
         let answered = trace
             .entries()
             .iter()
-            .position(|e| matches!(&e.event, Event::MessageSent { message } if message.request_id.as_ref() == Some(request_id) && message.msg_type == MessageType::PlanApprovalResponse))
+            .position(|e| matches!(&e.event, Event::MessageSent { message } if message.request_id.as_ref() == Some(request_id) && message.msg_type == MessageType::PLAN_APPROVAL_RESPONSE))
             .expect("an answer");
         assert_eq!(said_about(&trace.entries()[..answered], request_id).len(), 1);
         told += 1;

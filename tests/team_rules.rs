@@ -37,14 +37,14 @@ fn shutdown_handshake_moves_the_request_and_correlates_both_messages() {
     let id = t.request_shutdown(&lead(), &name("alice"), Millis(10)).unwrap();
     assert_eq!(id.as_str().len(), 8);
     let req = last_message(&t);
-    assert_eq!((req.msg_type, req.content.as_str()), (MessageType::ShutdownRequest, "Please shut down gracefully."));
+    assert_eq!((req.msg_type, req.content.as_str()), (MessageType::SHUTDOWN_REQUEST, "Please shut down gracefully."));
     assert_eq!(req.request_id.as_ref(), Some(&id));
     assert_eq!(t.request(&id).unwrap().status, RequestStatus::Pending);
 
-    let status = t.answer(RequestKind::Shutdown, &id, &name("alice"), true, "all done", Millis(30)).unwrap();
+    let status = t.answer(RequestKind::SHUTDOWN, &id, &name("alice"), true, "all done", Millis(30)).unwrap();
     assert_eq!(status, RequestStatus::Approved);
     let resp = last_message(&t);
-    assert_eq!(resp.msg_type, MessageType::ShutdownResponse);
+    assert_eq!(resp.msg_type, MessageType::SHUTDOWN_RESPONSE);
     assert_eq!((resp.from.as_str(), resp.to.as_str()), ("alice", "lead"));
     assert_eq!(resp.request_id.as_ref(), Some(&id));
     assert_eq!(resp.approve, Some(true));
@@ -57,12 +57,12 @@ fn plan_handshake_sends_the_plan_and_returns_feedback() {
     let mut t = team_with(&["bob"]);
     let id = t.submit_plan(&name("bob"), "1. rename 2. test", Millis(5)).unwrap();
     let req = last_message(&t);
-    assert_eq!(req.msg_type, MessageType::PlanApprovalRequest);
+    assert_eq!(req.msg_type, MessageType::PLAN_APPROVAL_REQUEST);
     assert_eq!(req.plan.as_deref(), Some("1. rename 2. test"));
     assert_eq!(req.to, lead());
-    t.answer(RequestKind::Plan, &id, &lead(), false, "too risky", Millis(9)).unwrap();
+    t.answer(RequestKind::PLAN, &id, &lead(), false, "too risky", Millis(9)).unwrap();
     let resp = last_message(&t);
-    assert_eq!(resp.msg_type, MessageType::PlanApprovalResponse);
+    assert_eq!(resp.msg_type, MessageType::PLAN_APPROVAL_RESPONSE);
     assert_eq!((resp.approve, resp.feedback.as_deref()), (Some(false), Some("too risky")));
     assert_eq!(resp.to, name("bob"));
     assert_eq!(t.request(&id).unwrap().status, RequestStatus::Rejected);
@@ -76,18 +76,18 @@ fn a_refused_command_leaves_state_and_trace_unchanged() {
     let before_len = t.trace().len();
     let unknown = RequestId::parse("00000000").unwrap();
     assert!(matches!(
-        t.answer(RequestKind::Shutdown, &unknown, &name("alice"), true, "", Millis(2)),
+        t.answer(RequestKind::SHUTDOWN, &unknown, &name("alice"), true, "", Millis(2)),
         Err(TeamError::Tracker(TrackerError::UnknownRequest(_)))
     ));
     assert!(matches!(
-        t.answer(RequestKind::Shutdown, &id, &name("bob"), true, "", Millis(2)),
+        t.answer(RequestKind::SHUTDOWN, &id, &name("bob"), true, "", Millis(2)),
         Err(TeamError::Tracker(TrackerError::NotAddressee { .. }))
     ));
-    t.answer(RequestKind::Shutdown, &id, &name("alice"), false, "busy", Millis(3)).unwrap();
+    t.answer(RequestKind::SHUTDOWN, &id, &name("alice"), false, "busy", Millis(3)).unwrap();
     let settled_state = t.state().clone();
     let settled_len = t.trace().len();
     assert!(matches!(
-        t.answer(RequestKind::Shutdown, &id, &name("alice"), true, "", Millis(4)),
+        t.answer(RequestKind::SHUTDOWN, &id, &name("alice"), true, "", Millis(4)),
         Err(TeamError::Tracker(TrackerError::AlreadySettled { .. }))
     ));
     assert_eq!((t.state(), t.trace().len()), (&settled_state, settled_len));
@@ -114,7 +114,7 @@ fn sending_an_unknown_type_is_refused() {
 fn protocol_types_cannot_bypass_their_tools() {
     let mut t = team_with(&["alice"]);
     let err = t.send(&name("alice"), &lead(), "shutdown_response", "ok", Millis(1)).unwrap_err();
-    assert_eq!(err, TeamError::ProtocolTypeViaSend(MessageType::ShutdownResponse));
+    assert_eq!(err, TeamError::ProtocolTypeViaSend(MessageType::SHUTDOWN_RESPONSE));
     assert!(err.to_string().contains("use the shutdown_response tool"));
 }
 
@@ -174,10 +174,10 @@ fn plan_mode_gate_opens_only_on_an_approved_plan() {
     t.spawn(&name("charlie"), "coder", true, Millis(0)).unwrap();
     assert!(t.plan_gate_closed(&name("charlie")));
     let first = t.submit_plan(&name("charlie"), "v1", Millis(1)).unwrap();
-    t.answer(RequestKind::Plan, &first, &lead(), false, "no", Millis(2)).unwrap();
+    t.answer(RequestKind::PLAN, &first, &lead(), false, "no", Millis(2)).unwrap();
     assert!(t.plan_gate_closed(&name("charlie")), "a rejected plan keeps the gate shut");
     let second = t.submit_plan(&name("charlie"), "v2", Millis(3)).unwrap();
-    t.answer(RequestKind::Plan, &second, &lead(), true, "ok", Millis(4)).unwrap();
+    t.answer(RequestKind::PLAN, &second, &lead(), true, "ok", Millis(4)).unwrap();
     assert!(!t.plan_gate_closed(&name("charlie")));
     t.set_status(&name("charlie"), MemberStatus::Idle, Millis(5)).unwrap();
     t.spawn(&name("charlie"), "coder", true, Millis(6)).unwrap();
@@ -189,7 +189,7 @@ fn plan_mode_gate_opens_only_on_an_approved_plan() {
 fn every_transition_is_recorded_with_its_time_and_author() {
     let mut t = team_with(&["alice"]);
     let id = t.request_shutdown(&lead(), &name("alice"), Millis(100)).unwrap();
-    t.answer(RequestKind::Shutdown, &id, &name("alice"), true, "", Millis(350)).unwrap();
+    t.answer(RequestKind::SHUTDOWN, &id, &name("alice"), true, "", Millis(350)).unwrap();
     let req = t.request(&id).unwrap();
     assert_eq!(req.created_at, Millis(100));
     assert_eq!(
@@ -218,7 +218,7 @@ fn replay_rebuilds_the_exact_state() {
     let mut t = team_with(&["alice", "bob"]);
     let id = t.request_shutdown(&lead(), &name("alice"), Millis(1)).unwrap();
     t.drain(&name("alice"), Millis(2)).unwrap();
-    t.answer(RequestKind::Shutdown, &id, &name("alice"), true, "", Millis(3)).unwrap();
+    t.answer(RequestKind::SHUTDOWN, &id, &name("alice"), true, "", Millis(3)).unwrap();
     t.set_status(&name("alice"), MemberStatus::Shutdown, Millis(4)).unwrap();
     t.submit_plan(&name("bob"), "plan", Millis(5)).unwrap();
     let json = t.trace().to_json();
@@ -230,7 +230,7 @@ fn replay_rebuilds_the_exact_state() {
 fn replay_refuses_a_trace_that_breaks_the_rules_and_names_the_event() {
     let mut t = team_with(&["alice"]);
     let id = t.request_shutdown(&lead(), &name("alice"), Millis(1)).unwrap();
-    t.answer(RequestKind::Shutdown, &id, &name("alice"), true, "", Millis(2)).unwrap();
+    t.answer(RequestKind::SHUTDOWN, &id, &name("alice"), true, "", Millis(2)).unwrap();
     let mut entries = t.trace().entries().to_vec();
     let dup = entries.iter().find(|e| matches!(e.event, Event::RequestTransitioned { .. })).unwrap().clone();
     entries.push(TraceEntry { seq: entries.len() as u64, ..dup });
@@ -278,7 +278,7 @@ fn restarted_with_a_pending_shutdown() -> (Team, RequestId) {
 fn a_stale_shutdown_answer_is_refused_with_its_own_error() {
     let (mut t, id) = restarted_with_a_pending_shutdown();
     let len = t.trace().len();
-    let err = t.answer(RequestKind::Shutdown, &id, &name("alice"), true, "ok", Millis(4)).unwrap_err();
+    let err = t.answer(RequestKind::SHUTDOWN, &id, &name("alice"), true, "ok", Millis(4)).unwrap_err();
     assert_eq!(
         err.to_string(),
         format!(
@@ -298,7 +298,7 @@ fn incarnations_count_spawns_and_bind_requests_and_replay_derives_them() {
     assert_eq!((req.incarnations.requester, req.incarnations.addressee), (1, 1));
     let fresh = t.request_shutdown(&lead(), &name("alice"), Millis(4)).unwrap();
     assert_eq!(t.request(&fresh).unwrap().incarnations.addressee, 2);
-    assert_eq!(t.answer(RequestKind::Shutdown, &fresh, &name("alice"), true, "ok", Millis(5)), Ok(RequestStatus::Approved));
+    assert_eq!(t.answer(RequestKind::SHUTDOWN, &fresh, &name("alice"), true, "ok", Millis(5)), Ok(RequestStatus::Approved));
     assert_eq!(Team::replay(t.trace()).unwrap().state(), t.state());
     assert!(!t.trace().to_json().contains("incarnation"), "the trace format is unchanged");
 }
@@ -309,7 +309,7 @@ fn a_stale_shutdown_in_a_trace_is_refused_on_replay() {
     let mut entries = t.trace().entries().to_vec();
     let moved = Event::RequestTransitioned {
         request_id: id.clone(),
-        request_kind: RequestKind::Shutdown,
+        request_kind: RequestKind::SHUTDOWN,
         by: name("alice"),
         from: RequestStatus::Pending,
         to: RequestStatus::Approved,
@@ -327,10 +327,10 @@ fn a_plan_approved_for_an_earlier_run_does_not_open_the_new_runs_gate() {
     let plan = t.submit_plan(&name("bob"), "old plan", Millis(1)).unwrap();
     t.set_status(&name("bob"), MemberStatus::Idle, Millis(2)).unwrap();
     t.spawn(&name("bob"), "coder", true, Millis(3)).unwrap();
-    assert_eq!(t.answer(RequestKind::Plan, &plan, &lead(), true, "fine", Millis(4)), Ok(RequestStatus::Approved));
+    assert_eq!(t.answer(RequestKind::PLAN, &plan, &lead(), true, "fine", Millis(4)), Ok(RequestStatus::Approved));
     assert!(t.plan_gate_closed(&name("bob")), "the approval was for bob's previous run");
     let fresh = t.submit_plan(&name("bob"), "new plan", Millis(5)).unwrap();
-    t.answer(RequestKind::Plan, &fresh, &lead(), true, "fine", Millis(6)).unwrap();
+    t.answer(RequestKind::PLAN, &fresh, &lead(), true, "fine", Millis(6)).unwrap();
     assert!(!t.plan_gate_closed(&name("bob")), "the new run's own plan opens it");
     assert_eq!(Team::replay(t.trace()).unwrap().state(), t.state());
 }
@@ -343,7 +343,7 @@ fn a_second_shutdown_request_while_one_is_pending_is_refused() {
     let err = t.request_shutdown(&lead(), &name("alice"), Millis(2)).unwrap_err();
     assert_eq!(err.to_string(), format!("a shutdown request to 'alice' is already pending ({first}); wait for its answer"));
     assert_eq!(t.trace().len(), len);
-    t.answer(RequestKind::Shutdown, &first, &name("alice"), false, "busy", Millis(3)).unwrap();
+    t.answer(RequestKind::SHUTDOWN, &first, &name("alice"), false, "busy", Millis(3)).unwrap();
     assert!(t.request_shutdown(&lead(), &name("alice"), Millis(4)).is_ok(), "once answered, the lead may ask again");
 }
 
@@ -353,9 +353,9 @@ fn a_teammate_that_approved_its_shutdown_is_exiting_until_it_shuts_down_or_respa
     let a = t.request_shutdown(&lead(), &name("alice"), Millis(1)).unwrap();
     let b = t.request_shutdown(&lead(), &name("bob"), Millis(1)).unwrap();
     assert!(!t.is_exiting(&name("alice")), "asked is not exiting");
-    t.answer(RequestKind::Shutdown, &b, &name("bob"), false, "busy", Millis(2)).unwrap();
+    t.answer(RequestKind::SHUTDOWN, &b, &name("bob"), false, "busy", Millis(2)).unwrap();
     assert!(!t.is_exiting(&name("bob")), "a rejection keeps it working");
-    t.answer(RequestKind::Shutdown, &a, &name("alice"), true, "ok", Millis(2)).unwrap();
+    t.answer(RequestKind::SHUTDOWN, &a, &name("alice"), true, "ok", Millis(2)).unwrap();
     assert!(t.is_exiting(&name("alice")), "approved: it finishes its turn, then exits");
     assert!(Team::replay(t.trace()).unwrap().is_exiting(&name("alice")), "derived on replay");
     t.set_status(&name("alice"), MemberStatus::Shutdown, Millis(3)).unwrap();
@@ -387,7 +387,7 @@ fn replay_refuses_a_transition_whose_recorded_from_state_is_wrong() {
     let mut entries = t.trace().entries().to_vec();
     let moved = Event::RequestTransitioned {
         request_id: id.clone(),
-        request_kind: RequestKind::Shutdown,
+        request_kind: RequestKind::SHUTDOWN,
         by: name("alice"),
         from: RequestStatus::Rejected,
         to: RequestStatus::Approved,

@@ -50,7 +50,7 @@ fn every_stop_of_every_tour_resolves_in_the_default_seed_run_of_its_scenario_in_
 #[test]
 fn a_tour_of_a_run_with_a_dropped_answer_skips_what_never_happened_and_keeps_the_rest() {
     let tour = tours::by_id("shutdown").unwrap();
-    let drop = FaultPlan::new(vec![FaultRule { msg_type: Some(MessageType::ShutdownResponse), ..FaultRule::new(FaultAction::Drop) }]);
+    let drop = FaultPlan::new(vec![FaultRule { msg_type: Some(MessageType::SHUTDOWN_RESPONSE), ..FaultRule::new(FaultAction::Drop) }]);
     let (_rt, trace) = common::run_scenario(tour.scenario, common::SEED, drop);
     let stops = tours::resolve(Catalog::en(), tour, trace.entries());
     let found: Vec<usize> = stops.iter().map(|s| s.stop).collect();
@@ -63,7 +63,7 @@ fn a_tour_of_a_run_with_a_dropped_answer_skips_what_never_happened_and_keeps_the
 fn the_stop_on_why_a_second_answer_is_refused_is_the_lead_asking_again_with_a_new_request_id() {
     let (trace, stops) = stops_of("reject-then-accept");
     let s = stops.iter().find(|s| s.title == "Why a second answer is refused").expect("the stop");
-    let Event::RequestCreated { request_id, request_kind: RequestKind::Shutdown, .. } = event_at(&trace, s) else {
+    let Event::RequestCreated { request_id, request_kind: RequestKind::SHUTDOWN, .. } = event_at(&trace, s) else {
         panic!("a new shutdown request: {:?}", event_at(&trace, s))
     };
     let rejected = trace.entries()[..s.cursor].iter().find_map(|e| match &e.event {
@@ -103,7 +103,7 @@ fn the_answer_out_of_order_answers_the_request_made_second_before_the_first_is_a
     let (trace, stops) = stops_of("out-of-order");
     let s = stops.iter().find(|s| s.title == "An answer out of order").expect("the stop");
     let Event::MessageSent { message } = event_at(&trace, s) else { panic!("a message") };
-    assert_eq!(message.msg_type, MessageType::ShutdownResponse);
+    assert_eq!(message.msg_type, MessageType::SHUTDOWN_RESPONSE);
     let created: Vec<_> = trace
         .entries()
         .iter()
@@ -128,7 +128,7 @@ fn the_plan_gate_stops_land_on_the_plan_mode_spawn_and_the_first_write_after_app
         assert!(matches!(event_at(&trace, write), Event::ToolReturned { tool, is_error: false, .. } if tool == "write_file"), "{id}");
         let approved = trace.entries()[..write.cursor]
             .iter()
-            .any(|e| matches!(&e.event, Event::RequestTransitioned { request_kind: RequestKind::Plan, to: RequestStatus::Approved, .. }));
+            .any(|e| matches!(&e.event, Event::RequestTransitioned { request_kind: RequestKind::PLAN, to: RequestStatus::Approved, .. }));
         assert!(approved, "{id}: the write comes after an approval");
     }
 }
@@ -163,7 +163,7 @@ fn without_protocols_the_lead_gets_nothing_to_match_and_with_the_handshake_it_do
         })
         .expect("a shutdown request");
     assert!(second_half.iter().any(|e| matches!(&e.event,
-        Event::MessageSent { message } if message.msg_type == MessageType::ShutdownResponse && message.request_id.as_ref() == Some(&id) && message.to.is_lead())));
+        Event::MessageSent { message } if message.msg_type == MessageType::SHUTDOWN_RESPONSE && message.request_id.as_ref() == Some(&id) && message.to.is_lead())));
     assert!(second_half.iter().any(|e| matches!(&e.event, Event::MemberStatusChanged { to: MemberStatus::Shutdown, .. })));
 }
 

@@ -26,7 +26,7 @@ fn rule(action: FaultAction, msg_type: Option<MessageType>, probability: f64) ->
 fn plans() -> Vec<(&'static str, FaultPlan)> {
     vec![
         ("none", FaultPlan::default()),
-        ("drop-answers", FaultPlan::new(vec![rule(FaultAction::Drop, Some(MessageType::ShutdownResponse), 0.5)])),
+        ("drop-answers", FaultPlan::new(vec![rule(FaultAction::Drop, Some(MessageType::SHUTDOWN_RESPONSE), 0.5)])),
         ("duplicate", FaultPlan::new(vec![rule(FaultAction::Duplicate, None, 0.3)])),
         ("delay", FaultPlan::new(vec![rule(FaultAction::Delay { ms: 700 }, None, 0.4)])),
         ("reorder", FaultPlan::new(vec![rule(FaultAction::Reorder, None, 0.4)])),

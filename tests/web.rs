@@ -282,7 +282,7 @@ mod runtime_in_the_browser {
                 _ => None,
             })
             .collect();
-        assert_eq!(types, [MessageType::ShutdownRequest, MessageType::ShutdownResponse]);
+        assert_eq!(types, [MessageType::SHUTDOWN_REQUEST, MessageType::SHUTDOWN_RESPONSE]);
         assert!(matches!(trace.entries().last().unwrap().event, Event::RunFinished));
     }
 
@@ -542,7 +542,7 @@ async fn a_dropped_answer_shows_as_a_crossed_arrow_and_a_violation_that_jumps_to
     let dropped: Vec<u64> = trace
         .entries()
         .iter()
-        .filter(|e| matches!(&e.event, Event::FaultApplied { action: FaultAction::Drop, message, .. } if message.msg_type == MessageType::ShutdownResponse))
+        .filter(|e| matches!(&e.event, Event::FaultApplied { action: FaultAction::Drop, message, .. } if message.msg_type == MessageType::SHUTDOWN_RESPONSE))
         .map(|e| e.seq)
         .collect();
     assert_eq!(dropped.len(), 1, "one answer was dropped");

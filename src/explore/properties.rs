@@ -19,7 +19,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::detail::Detail;
-use crate::protocol::{AgentName, Checker, Event, ProtocolSet, RequestId, RequestKind, RequestStatus, Team, TraceEntry, ViolationKind};
+use crate::protocol::{AgentName, Checker, Event, ProtocolSet, RequestId, RequestStatus, Team, TraceEntry, ViolationKind};
 
 /// How a property quantifies over runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -260,27 +260,23 @@ impl Monitor {
                 }
             }
             Event::RequestCreated { request_id, request_kind, requester, addressee, .. } => {
-                if *request_kind == RequestKind::Plan {
+                let running = self.checker.protocols().running(*request_kind);
+                // The requests whose approval opens the lesson's plan gate
+                // (the lesson's plan approval), by author.
+                if running.is_some_and(|p| p.opens_lesson_gate()) {
                     self.plan_authors.insert(request_id.clone(), requester.clone());
                 }
-                let legal = match request_kind {
-                    RequestKind::Shutdown => !addressee.is_lead(),
-                    RequestKind::Plan => addressee.is_lead(),
-                    // `Team::ask` sends a file protocol's request only to
-                    // the role that answers it; that role has the answer
-                    // tool unless the file has none (`responder_required`
-                    // switched off).
-                    RequestKind::File(_) => {
-                        self.checker.protocols().protocol_of(*request_kind).is_none_or(|(_, p)| p.tools.respond.is_some())
-                    }
-                };
+                // `Team::ask` sends a request only to the role that answers
+                // it; that role has the answer tool unless the file has none
+                // (`responder_required` switched off).
+                let legal = running.is_none_or(|p| p.def.tools.respond.is_some() && p.def.to.admits(addressee));
                 if !legal {
                     let detail = Detail::NoResponder { request: request_id.clone(), kind: *request_kind, addressee: addressee.clone() };
                     self.note(&mut out, Property::EveryRequestHasAResponder, seq, detail);
                 }
             }
-            Event::RequestTransitioned { request_id, request_kind, by, to, .. } => {
-                if (*request_kind, *to) == (RequestKind::Plan, RequestStatus::Approved) {
+            Event::RequestTransitioned { request_id, by, to, .. } => {
+                if *to == RequestStatus::Approved {
                     let author = self.plan_authors.get(request_id).cloned();
                     if let Some(gate) = author.and_then(|a| self.plan_mode.get_mut(&a)) {
                         *gate = true;
@@ -348,7 +344,7 @@ impl Monitor {
 mod tests {
     use super::*;
     use crate::protocol::testing::handshake;
-    use crate::protocol::{MemberStatus, Millis, RequestId, Trace};
+    use crate::protocol::{MemberStatus, Millis, RequestId, RequestKind, Trace};
 
     fn name(s: &str) -> AgentName {
         AgentName::parse(s).unwrap()
@@ -407,7 +403,7 @@ mod tests {
             spawn,
             Event::RequestCreated {
                 request_id: id.clone(),
-                request_kind: RequestKind::Plan,
+                request_kind: RequestKind::PLAN,
                 requester: bob.clone(),
                 addressee: AgentName::lead(),
                 plan: Some("small steps".into()),
@@ -415,7 +411,7 @@ mod tests {
             },
             Event::RequestTransitioned {
                 request_id: id,
-                request_kind: RequestKind::Plan,
+                request_kind: RequestKind::PLAN,
                 by: AgentName::lead(),
                 from: RequestStatus::Pending,
                 to: RequestStatus::Approved,
@@ -429,7 +425,7 @@ mod tests {
     fn a_request_nobody_may_answer_is_caught() {
         let to_lead = Event::RequestCreated {
             request_id: RequestId::parse("0badf00d").unwrap(),
-            request_kind: RequestKind::Shutdown,
+            request_kind: RequestKind::SHUTDOWN,
             requester: name("alice"),
             addressee: AgentName::lead(),
             plan: None,

@@ -13,6 +13,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::message::{MessageType, RequestId};
+use super::protocols::LessonProtocol;
 use super::tracker::{RequestKind, RequestStatus};
 use super::AgentName;
 
@@ -335,7 +336,7 @@ impl fmt::Display for Breach {
             }
             Breach::AnswerLost { from, approved, kind, request, fault, to } => {
                 let verb = if *approved { "approved" } else { "rejected" };
-                let exits = if *approved && *kind == RequestKind::Shutdown { " and exits" } else { "" };
+                let exits = if *approved && kind.lesson() == Some(LessonProtocol::Shutdown) { " and exits" } else { "" };
                 write!(
                     f,
                     "{} {verb} {kind} request {request}{exits}; {} dropped the reply (#{}), so {} never learned it",

@@ -320,7 +320,7 @@ mod tests {
     #[test]
     fn malformed_protocol_message_is_refused() {
         let mut bus = bus_with(&["lead", "alice"]);
-        let m = Message::new(MessageType::ShutdownRequest, name("lead"), name("alice"), "", Millis(0));
+        let m = Message::new(MessageType::SHUTDOWN_REQUEST, name("lead"), name("alice"), "", Millis(0));
         assert!(matches!(bus.send(MessageId(0), m), Err(BusError::Invalid(MessageError::MissingField { .. }))));
         assert_eq!(bus.pending_total(), 0);
     }

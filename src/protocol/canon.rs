@@ -677,9 +677,9 @@ mod tests {
         let at = crate::protocol::Millis(1);
         // Alice answers hers in one, bob his in the other.
         let (mut one, ids) = asked_in_order("alice");
-        one.answer(crate::protocol::RequestKind::Shutdown, &ids[0], &alice, true, "", at).unwrap();
+        one.answer(crate::protocol::RequestKind::SHUTDOWN, &ids[0], &alice, true, "", at).unwrap();
         let (mut other, ids) = asked_in_order("alice");
-        other.answer(crate::protocol::RequestKind::Shutdown, &ids[1], &bob, true, "", at).unwrap();
+        other.answer(crate::protocol::RequestKind::SHUTDOWN, &ids[1], &bob, true, "", at).unwrap();
         assert_ne!(team_hash(&one), team_hash(&other));
         // Two requests of one kind from one requester to one addressee keep
         // their order: the first and the second are different places.

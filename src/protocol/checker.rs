@@ -26,7 +26,7 @@ use super::bus::MessageId;
 use super::faults::FaultAction;
 use super::file::model::{Effect, GateIx, Party};
 use super::message::{Message, MessageType, RequestId};
-use super::protocols::{FileKind, ProtocolSet};
+use super::protocols::ProtocolSet;
 use super::roster::{MemberStatus, FIRST_INCARNATION, LEAD_INCARNATION};
 use super::trace::{Event, Trace, TraceEntry};
 use super::tracker::{RequestKind, RequestStatus};
@@ -147,8 +147,7 @@ impl FaultNote {
 #[derive(Debug, Clone)]
 struct OpenRequest {
     kind: RequestKind,
-    /// Who asked, kept for a file protocol's effects only (and the
-    /// lesson's plan, whose approval opens a file teammate's plan gate).
+    /// Who asked (a protocol's effects on its requester fall on them).
     requester: Option<AgentName>,
     /// The requester's incarnation when it asked (a file protocol's
     /// effects apply to that run only).
@@ -249,16 +248,12 @@ impl Checker {
         Checker { protocols, ..Checker::default() }
     }
 
-    /// The protocol a request or response type belongs to.
-    fn kind_of(&self, t: MessageType) -> RequestKind {
-        match t {
-            MessageType::File(f) => f
-                .protocol
-                .and_then(|ix| self.protocols.kind(ix))
-                .or_else(|| FileKind::unresolved(f.name()).map(RequestKind::File))
-                .unwrap_or(RequestKind::Plan),
-            lesson => response_kind(lesson),
-        }
+    /// The protocol a request or response message belongs to, the
+    /// lesson's as a file's (`None` for free text); a type not yet tied to
+    /// its file, by the name the message was read with.
+    fn kind_of(&self, m: &Message) -> Option<RequestKind> {
+        let MessageType::Protocol(t) = m.msg_type else { return None };
+        self.protocols.kind_of_type(t).or_else(|| RequestKind::unresolved(m.type_name()))
     }
 
     /// The protocols the run ran under.
@@ -314,7 +309,7 @@ impl Checker {
                 let addressed = self.incarnation(addressee).max(FIRST_INCARNATION);
                 let open = OpenRequest {
                     kind: *request_kind,
-                    requester: matches!(request_kind, RequestKind::File(_) | RequestKind::Plan).then(|| requester.clone()),
+                    requester: Some(requester.clone()),
                     asked_by: self.incarnation(requester).max(FIRST_INCARNATION),
                     addressee: addressee.clone(),
                     expired: false,
@@ -331,14 +326,7 @@ impl Checker {
                     r.settled = Some(*to);
                 }
                 self.exits(seq, request_id, *request_kind, Some(by), *to == RequestStatus::Approved);
-                if let RequestKind::File(_) = request_kind {
-                    self.file_gates(request_id, *request_kind, *to == RequestStatus::Approved);
-                }
-                // Under a file the lesson's plan approval opens the gates its
-                // `plan` protocol names, as the team does.
-                if *request_kind == RequestKind::Plan && *to == RequestStatus::Approved {
-                    self.file_gates(request_id, RequestKind::Plan, true);
-                }
+                self.file_gates(request_id, *request_kind, *to == RequestStatus::Approved);
             }
             Event::RequestExpired { request_id, request_kind } => {
                 if let Some(r) = self.requests.get_mut(request_id) {
@@ -455,14 +443,10 @@ impl Checker {
     /// effects change the gates of the party they name, if that party is
     /// still the run that asked or was asked (as the team applies them).
     fn file_gates(&mut self, id: &RequestId, kind: RequestKind, approve: bool) {
-        let p = match kind {
-            // The lesson's plan, as the file declares it (`use = ["lesson"]`).
-            RequestKind::Plan => {
-                self.protocols.file().and_then(|f| f.protocols.iter().find(|p| p.builtin && p.request_type == "plan_approval_request"))
-            }
-            _ => self.protocols.protocol_of(kind).map(|(_, p)| p),
-        };
-        let Some(p) = p else { return };
+        // A lesson protocol's, as the file declares it (`use = ["lesson"]`):
+        // under a file the lesson's plan approval opens the gates its `plan`
+        // protocol names, as the team does.
+        let Some(p) = self.protocols.declared(kind) else { return };
         let Some(r) = self.requests.get(id) else { return };
         let effects = if approve { &p.on_approve } else { &p.on_reject };
         let mut changes = Vec::new();
@@ -508,9 +492,8 @@ impl Checker {
     /// tool of the turn it is finishing sent it.
     fn message_from_exiting(&mut self, seq: u64, message: &Message) {
         let Some(e) = self.exiting.get(&message.from) else { return };
-        let answers =
-            matches!(message.msg_type, MessageType::ShutdownResponse) || matches!(message.msg_type, MessageType::File(f) if f.response);
-        let the_answer = answers && message.request_id.as_ref() == Some(&e.request);
+        let answers = message.msg_type.is_response() && message.request_id.as_ref() == Some(&e.request);
+        let the_answer = answers && self.requests.get(&e.request).is_some_and(|r| self.kind_of(message) == Some(r.kind));
         let from_a_tool = !e.gone && self.in_tool.contains_key(&message.from);
         if !the_answer && !from_a_tool {
             let act = Act::Message { msg_type: message.msg_type, to: message.to.clone() };
@@ -522,13 +505,13 @@ impl Checker {
     /// flags a dropped reply to a request as an answer lost.
     fn fault_hit(&mut self, seq: u64, note: &FaultNote, message: &Message) {
         let Some(id) = &message.request_id else { return };
-        let kind = self.kind_of(message.msg_type);
+        let kind = self.kind_of(message);
         let Some(r) = self.requests.get_mut(id) else { return };
         if message.msg_type.is_request() {
             r.request_fault = Some(note.clone());
             return;
         }
-        let legit = message.msg_type.is_response() && kind == r.kind && message.from == r.addressee;
+        let legit = message.msg_type.is_response() && kind == Some(r.kind) && message.from == r.addressee;
         if note.action != FaultAction::Drop || !legit || r.answered {
             return;
         }
@@ -610,7 +593,7 @@ impl Checker {
         if !message.msg_type.is_response() {
             return;
         }
-        let kind = self.kind_of(message.msg_type);
+        let Some(kind) = self.kind_of(message) else { return };
         let id = message.request_id.clone();
         let open = id.as_ref().and_then(|id| self.requests.get_mut(id)).filter(|r| r.kind == kind);
         let from = message.from.clone();
@@ -643,14 +626,6 @@ impl Checker {
     }
 }
 
-/// The protocol a response type answers.
-fn response_kind(t: MessageType) -> RequestKind {
-    match t {
-        MessageType::ShutdownResponse | MessageType::ShutdownRequest => RequestKind::Shutdown,
-        _ => RequestKind::Plan,
-    }
-}
-
 /// Reads `trace` and returns every violation, in trace order: a fold of
 /// `Checker::observe` over its entries.
 pub fn check(trace: &Trace) -> Vec<Violation> {
@@ -679,7 +654,7 @@ mod tests {
         let id = t.request_shutdown(&AgentName::lead(), &alice(), Millis(1)).unwrap();
         t.drain(&alice(), Millis(2)).unwrap();
         t.set_faults(FaultPlan::new(vec![FaultRule::new(action)]));
-        t.answer(RequestKind::Shutdown, &id, &alice(), true, "ok", Millis(3)).unwrap();
+        t.answer(RequestKind::SHUTDOWN, &id, &alice(), true, "ok", Millis(3)).unwrap();
         t.release_all(Millis(4)).unwrap();
         t.finish_run(Millis(5)).unwrap();
         (check(t.trace()).into_iter().map(|v| (v.kind, v.request_id)).collect(), id)
@@ -701,7 +676,10 @@ mod tests {
     fn a_request_left_pending_by_a_dropped_request_names_the_drop() {
         let mut t = Team::new("t", 1);
         t.spawn(&alice(), "coder", false, Millis(0)).unwrap();
-        t.set_faults(FaultPlan::new(vec![FaultRule { msg_type: Some(MessageType::ShutdownRequest), ..FaultRule::new(FaultAction::Drop) }]));
+        t.set_faults(FaultPlan::new(vec![FaultRule {
+            msg_type: Some(MessageType::SHUTDOWN_REQUEST),
+            ..FaultRule::new(FaultAction::Drop)
+        }]));
         let id = t.request_shutdown(&AgentName::lead(), &alice(), Millis(1)).unwrap();
         t.finish_run(Millis(2)).unwrap();
         let found = check(t.trace());

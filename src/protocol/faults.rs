@@ -173,17 +173,17 @@ mod tests {
     #[test]
     fn filters_select_by_type_sender_and_recipient() {
         let rule = FaultRule {
-            msg_type: Some(MessageType::ShutdownResponse),
+            msg_type: Some(MessageType::SHUTDOWN_RESPONSE),
             from: Some(name("alice")),
             to: Some(name("lead")),
             ..FaultRule::new(FaultAction::Duplicate)
         };
         let plan = FaultPlan::new(vec![rule]);
-        let hit = Message { request_id: None, ..msg(MessageType::ShutdownResponse, "alice", "lead") };
+        let hit = Message { request_id: None, ..msg(MessageType::SHUTDOWN_RESPONSE, "alice", "lead") };
         assert_eq!(plan.decide(&hit, 0), Some((1, FaultAction::Duplicate)));
         assert_eq!(plan.decide(&msg(MessageType::Message, "alice", "lead"), 0), None);
-        assert_eq!(plan.decide(&msg(MessageType::ShutdownResponse, "bob", "lead"), 0), None);
-        assert_eq!(plan.decide(&msg(MessageType::ShutdownResponse, "alice", "bob"), 0), None);
+        assert_eq!(plan.decide(&msg(MessageType::SHUTDOWN_RESPONSE, "bob", "lead"), 0), None);
+        assert_eq!(plan.decide(&msg(MessageType::SHUTDOWN_RESPONSE, "alice", "bob"), 0), None);
     }
 
     #[test]

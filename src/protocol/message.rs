@@ -1,6 +1,9 @@
-//! Messages: the six message types of the lesson and the request and
-//! response types of a protocol file's protocols, their typed protocol
-//! fields, and the checks that a message of each type carries what it must.
+//! Messages: free text (`message`, `broadcast`) and the request and
+//! response types of every protocol, the lesson's four (the types of the
+//! built-in lesson file, named by constants such as
+//! `MessageType::SHUTDOWN_REQUEST`) as a protocol file's, their typed
+//! protocol fields, and the checks that a message of each type carries what
+//! it must.
 //!
 //! Owns the wire shape (serde, with the lesson's JSON field names; a file
 //! protocol's fields sit beside them, absent on a lesson message, so lesson
@@ -16,7 +19,7 @@ use serde::{Deserialize, Serialize};
 
 use super::fields::{FieldValue, Fields};
 use super::file::model::ProtocolIx;
-use super::protocols::{FileMessageType, MAX_TYPE_NAME};
+use super::protocols::{LessonProtocol, Origin, ProtocolType, MAX_TYPE_NAME};
 
 /// The key under which a message read from a trace keeps the name of a type
 /// the lesson lacks until its protocol file resolves it (`type` is never a
@@ -45,79 +48,138 @@ pub enum MessageError {
     BadRequestId(String),
 }
 
-/// One of the six message types of the team protocol, or a request or
-/// response type of a protocol file's protocol. Written as its name
-/// (`"shutdown_request"`, or the file's `"claim_request"`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// A message's type: free text (`message`, `broadcast`) or a protocol's
+/// request or response type, the lesson's four (`SHUTDOWN_REQUEST`, ...,
+/// the types of the built-in lesson file) as a protocol file's. Written as
+/// its name (`"shutdown_request"`, or the file's `"claim_request"`).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum MessageType {
     /// Free text between two agents.
     Message,
     /// Free text fanned out to every member but the sender.
     Broadcast,
-    /// Lead asks a teammate to shut down (carries `request_id`).
-    ShutdownRequest,
-    /// Teammate answers a shutdown request (`request_id`, `approve`).
-    ShutdownResponse,
-    /// Teammate submits a plan for review (`request_id`, `plan`).
-    PlanApprovalRequest,
-    /// Lead answers a plan (`request_id`, `approve`, `feedback`).
-    PlanApprovalResponse,
-    /// A file protocol's request or response (`request_id`, `approve` on
-    /// the response, and the protocol's `fields`).
-    File(FileMessageType),
+    /// A protocol's request or response (`request_id`, `approve` on the
+    /// response; the lesson's own text keys, or a file protocol's `fields`).
+    Protocol(ProtocolType),
 }
 
 impl MessageType {
-    /// Every message type, in protocol order.
+    /// Lead asks a teammate to shut down (carries `request_id`).
+    pub const SHUTDOWN_REQUEST: MessageType =
+        MessageType::Protocol(ProtocolType::lesson(LessonProtocol::Shutdown, false, "shutdown_request"));
+    /// Teammate answers a shutdown request (`request_id`, `approve`).
+    pub const SHUTDOWN_RESPONSE: MessageType =
+        MessageType::Protocol(ProtocolType::lesson(LessonProtocol::Shutdown, true, "shutdown_response"));
+    /// Teammate submits a plan for review (`request_id`, `plan`).
+    pub const PLAN_APPROVAL_REQUEST: MessageType =
+        MessageType::Protocol(ProtocolType::lesson(LessonProtocol::Plan, false, "plan_approval_request"));
+    /// Lead answers a plan (`request_id`, `approve`, `feedback`).
+    pub const PLAN_APPROVAL_RESPONSE: MessageType =
+        MessageType::Protocol(ProtocolType::lesson(LessonProtocol::Plan, true, "plan_approval_response"));
+
+    /// The lesson's six message types, in protocol order.
     pub const ALL: [MessageType; 6] = [
         MessageType::Message,
         MessageType::Broadcast,
-        MessageType::ShutdownRequest,
-        MessageType::ShutdownResponse,
-        MessageType::PlanApprovalRequest,
-        MessageType::PlanApprovalResponse,
+        MessageType::SHUTDOWN_REQUEST,
+        MessageType::SHUTDOWN_RESPONSE,
+        MessageType::PLAN_APPROVAL_REQUEST,
+        MessageType::PLAN_APPROVAL_RESPONSE,
     ];
 
     /// The type's name as it appears in JSON: the lesson's, or the one its
     /// protocol file wrote.
     pub fn as_str(self) -> &'static str {
         match self {
-            MessageType::File(f) => f.name(),
+            MessageType::Protocol(f) => f.name(),
             MessageType::Message => "message",
             MessageType::Broadcast => "broadcast",
-            MessageType::ShutdownRequest => "shutdown_request",
-            MessageType::ShutdownResponse => "shutdown_response",
-            MessageType::PlanApprovalRequest => "plan_approval_request",
-            MessageType::PlanApprovalResponse => "plan_approval_response",
         }
     }
 
-    /// True for the types that open a request (the lesson's two and every
-    /// file protocol's request type).
+    /// True for the types that open a request (every protocol's request
+    /// type).
     pub fn is_request(self) -> bool {
-        match self {
-            MessageType::ShutdownRequest | MessageType::PlanApprovalRequest => true,
-            MessageType::File(f) => !f.response,
-            _ => false,
-        }
+        matches!(self, MessageType::Protocol(f) if !f.response)
     }
 
     /// True for the types that answer a request.
     pub fn is_response(self) -> bool {
+        matches!(self, MessageType::Protocol(f) if f.response)
+    }
+
+    /// The protocol of the team's own file this type belongs to (`None` for
+    /// the free-text types, the lesson's, and a type read from a trace and
+    /// not yet resolved).
+    pub fn protocol(self) -> Option<ProtocolIx> {
         match self {
-            MessageType::ShutdownResponse | MessageType::PlanApprovalResponse => true,
-            MessageType::File(f) => f.response,
-            _ => false,
+            MessageType::Protocol(f) if f.origin == Origin::File => f.protocol,
+            _ => None,
         }
     }
 
-    /// The file protocol this type belongs to (`None` for the lesson's six
-    /// and for a type read from a trace and not yet resolved).
-    pub fn protocol(self) -> Option<ProtocolIx> {
+    /// True for a type of a protocol of the team's own file (resolved or
+    /// not), false for the lesson's six.
+    pub fn is_file(self) -> bool {
+        matches!(self, MessageType::Protocol(f) if f.origin == Origin::File)
+    }
+
+    /// True for a type read from a trace and not yet tied to its file.
+    pub fn is_unresolved(self) -> bool {
+        matches!(self, MessageType::Protocol(f) if f.protocol.is_none())
+    }
+
+    /// Which of the lesson's protocols this type belongs to, for the places
+    /// that are the lesson's own (its wire keys, captions and tours).
+    pub fn lesson(self) -> Option<LessonProtocol> {
         match self {
-            MessageType::File(f) => f.protocol,
+            MessageType::Protocol(f) => f.lesson_protocol(),
             _ => None,
         }
+    }
+}
+
+/// Formats as the enum it replaced did (`ShutdownRequest`, ...).
+impl fmt::Debug for MessageType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let lesson = match (self.lesson(), self) {
+            (Some(LessonProtocol::Shutdown), MessageType::Protocol(t)) if !t.response => "ShutdownRequest",
+            (Some(LessonProtocol::Shutdown), _) => "ShutdownResponse",
+            (Some(LessonProtocol::Plan), MessageType::Protocol(t)) if !t.response => "PlanApprovalRequest",
+            (Some(LessonProtocol::Plan), _) => "PlanApprovalResponse",
+            (None, MessageType::Message) => "Message",
+            (None, MessageType::Broadcast) => "Broadcast",
+            (None, MessageType::Protocol(t)) => return write!(f, "File({t:?})"),
+        };
+        f.write_str(lesson)
+    }
+}
+
+/// Hashes as the enum it replaced did (a variant's index, then a file
+/// type's index, side and name), so the explorer's state hashes do not
+/// change.
+impl std::hash::Hash for MessageType {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        #[derive(Hash)]
+        enum Legacy<'a> {
+            Message,
+            Broadcast,
+            ShutdownRequest,
+            ShutdownResponse,
+            PlanApprovalRequest,
+            PlanApprovalResponse,
+            File(&'a Option<ProtocolIx>, &'a bool, &'a str),
+        }
+        let legacy = match (self.lesson(), self) {
+            (_, MessageType::Message) => Legacy::Message,
+            (_, MessageType::Broadcast) => Legacy::Broadcast,
+            (Some(LessonProtocol::Shutdown), MessageType::Protocol(t)) if !t.response => Legacy::ShutdownRequest,
+            (Some(LessonProtocol::Shutdown), _) => Legacy::ShutdownResponse,
+            (Some(LessonProtocol::Plan), MessageType::Protocol(t)) if !t.response => Legacy::PlanApprovalRequest,
+            (Some(LessonProtocol::Plan), _) => Legacy::PlanApprovalResponse,
+            (None, MessageType::Protocol(t)) => Legacy::File(&t.protocol, &t.response, t.name()),
+        };
+        legacy.hash(h)
     }
 }
 
@@ -289,7 +351,7 @@ impl Serialize for Message {
                 m.serialize_entry(key, value)?;
             }
         }
-        let unresolved = matches!(self.msg_type, MessageType::File(f) if f.protocol.is_none());
+        let unresolved = self.msg_type.is_unresolved();
         for (key, value) in self.fields.iter().filter(|(k, _)| !(unresolved && *k == UNRESOLVED_TYPE_KEY)) {
             m.serialize_entry(key, value)?;
         }
@@ -326,7 +388,7 @@ impl TryFrom<RawMessage> for Message {
         let (msg_type, unresolved) = match raw.msg_type.parse::<MessageType>() {
             Ok(t) => (t, None),
             Err(_) if crate::protocol::file::is_name(&raw.msg_type, MAX_TYPE_NAME) => {
-                (MessageType::File(FileMessageType::UNRESOLVED), Some(raw.msg_type))
+                (MessageType::Protocol(ProtocolType::UNRESOLVED), Some(raw.msg_type))
             }
             Err(e) => return Err(e.to_string()),
         };
@@ -372,9 +434,7 @@ impl Message {
     /// with.
     pub fn type_name(&self) -> &str {
         match self.msg_type {
-            MessageType::File(f) if f.protocol.is_none() => {
-                self.fields.get(UNRESOLVED_TYPE_KEY).and_then(FieldValue::as_text).unwrap_or_default()
-            }
+            t if t.is_unresolved() => self.fields.get(UNRESOLVED_TYPE_KEY).and_then(FieldValue::as_text).unwrap_or_default(),
             t => t.as_str(),
         }
     }
@@ -402,13 +462,16 @@ impl Message {
             Some(other) => Some(other.to_string()),
             None => None,
         };
-        match self.msg_type {
-            MessageType::PlanApprovalRequest => self.plan = take("plan"),
-            MessageType::PlanApprovalResponse => self.feedback = Some(take("feedback").unwrap_or_default()),
-            MessageType::ShutdownResponse => self.reason = Some(take("reason").unwrap_or_default()),
-            MessageType::ShutdownRequest | MessageType::Message | MessageType::Broadcast | MessageType::File(_) => {}
+        // The lesson's wire keys are its own: which text key a lesson
+        // message carries depends on which of its protocols it belongs to.
+        let response = self.msg_type.is_response();
+        match (self.msg_type.lesson(), response) {
+            (Some(LessonProtocol::Plan), false) => self.plan = take("plan"),
+            (Some(LessonProtocol::Plan), true) => self.feedback = Some(take("feedback").unwrap_or_default()),
+            (Some(LessonProtocol::Shutdown), true) => self.reason = Some(take("reason").unwrap_or_default()),
+            (Some(LessonProtocol::Shutdown), false) | (None, _) => {}
         }
-        if let MessageType::File(_) = self.msg_type {
+        if self.msg_type.is_file() {
             self.fields = fields;
         }
     }
@@ -445,7 +508,8 @@ impl Message {
         if self.msg_type.is_response() {
             need(self.approve.is_some(), "approve")?;
         }
-        if self.msg_type == MessageType::PlanApprovalRequest {
+        // The lesson's plan request carries its plan under its own key.
+        if self.msg_type.lesson() == Some(LessonProtocol::Plan) && self.msg_type.is_request() {
             need(self.plan.is_some(), "plan")?;
         }
         Ok(())
@@ -486,7 +550,7 @@ mod tests {
 
     #[test]
     fn message_serialises_with_the_lesson_field_names() {
-        let mut m = Message::new(MessageType::ShutdownResponse, name("alice"), AgentName::lead(), "done", Millis(1500));
+        let mut m = Message::new(MessageType::SHUTDOWN_RESPONSE, name("alice"), AgentName::lead(), "done", Millis(1500));
         m.request_id = Some(RequestId::parse("0badf00d").unwrap());
         m.approve = Some(true);
         m.reason = Some("finished".into());
@@ -540,7 +604,7 @@ mod tests {
     fn a_type_the_lesson_lacks_reads_as_a_file_protocols_type_until_resolved() {
         let json = r#"{"type":"nudge","from":"a","to":"b","content":"","timestamp":0}"#;
         let m: Message = serde_json::from_str(json).unwrap();
-        assert!(matches!(m.msg_type, MessageType::File(f) if f.protocol.is_none()));
+        assert!(m.msg_type.is_unresolved());
         assert_eq!(m.type_name(), "nudge");
         assert_eq!(serde_json::to_string(&m).unwrap(), json, "written back as it was read");
         assert_eq!("nudge".parse::<MessageType>(), Err(MessageError::UnknownType("nudge".into())), "a typed name is the lesson's");
@@ -558,19 +622,35 @@ mod tests {
         assert!(!serde_json::to_string(&lesson).unwrap().contains("fields"), "no fields, no key");
     }
 
+    /// The explorer's state hashes fold message types in: a type hashes as
+    /// the enum it replaced did (the lesson's four were its variants 2..=5).
+    #[test]
+    fn a_message_type_hashes_as_the_enum_it_replaced() {
+        use std::hash::{Hash, Hasher};
+        let of = |v: &dyn Fn(&mut crate::protocol::canon::StableHasher)| {
+            let mut h = crate::protocol::canon::StableHasher::default();
+            v(&mut h);
+            h.finish()
+        };
+        for (i, t) in MessageType::ALL.into_iter().enumerate() {
+            assert_eq!(of(&|h| t.hash(h)), of(&|h| (i as isize).hash(h)), "{t}");
+        }
+        assert_eq!(format!("{:?}", MessageType::PLAN_APPROVAL_RESPONSE), "PlanApprovalResponse");
+    }
+
     #[test]
     fn protocol_messages_must_carry_their_fields() {
         let base = |t| Message::new(t, AgentName::lead(), name("bob"), "", Millis(0));
         assert_eq!(
-            base(MessageType::ShutdownRequest).validate(),
-            Err(MessageError::MissingField { msg_type: MessageType::ShutdownRequest, field: "request_id" })
+            base(MessageType::SHUTDOWN_REQUEST).validate(),
+            Err(MessageError::MissingField { msg_type: MessageType::SHUTDOWN_REQUEST, field: "request_id" })
         );
-        let mut resp = base(MessageType::PlanApprovalResponse);
+        let mut resp = base(MessageType::PLAN_APPROVAL_RESPONSE);
         resp.request_id = Some(RequestId::parse("12345678").unwrap());
-        assert_eq!(resp.validate(), Err(MessageError::MissingField { msg_type: MessageType::PlanApprovalResponse, field: "approve" }));
-        let mut plan = base(MessageType::PlanApprovalRequest);
+        assert_eq!(resp.validate(), Err(MessageError::MissingField { msg_type: MessageType::PLAN_APPROVAL_RESPONSE, field: "approve" }));
+        let mut plan = base(MessageType::PLAN_APPROVAL_REQUEST);
         plan.request_id = Some(RequestId::parse("12345678").unwrap());
-        assert_eq!(plan.validate(), Err(MessageError::MissingField { msg_type: MessageType::PlanApprovalRequest, field: "plan" }));
+        assert_eq!(plan.validate(), Err(MessageError::MissingField { msg_type: MessageType::PLAN_APPROVAL_REQUEST, field: "plan" }));
         assert_eq!(base(MessageType::Message).validate(), Ok(()));
         assert_eq!(base(MessageType::Broadcast).validate(), Ok(()));
     }

@@ -35,7 +35,7 @@ pub use faults::{FaultAction, FaultError, FaultPlan, FaultRule};
 pub use fields::{FieldValue, Fields};
 pub use message::{Message, MessageError, MessageType, RequestId};
 pub use name::{AgentName, NameError};
-pub use protocols::{FileKind, FileMessageType, ProtocolSet, ProtocolsError};
+pub use protocols::{LessonProtocol, Origin, ProtocolSet, ProtocolType, ProtocolsError};
 pub use roster::{Member, MemberStatus, Roster, RosterError, SpawnKind, LEAD_INCARNATION};
 pub use rules::{Rule, Rules, RulesError};
 pub use team::{ReplayError, Team, TeamError, TeamState};

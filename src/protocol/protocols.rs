@@ -1,14 +1,15 @@
-//! The protocols a team runs under: the lesson's two (always; their request
-//! kinds and message types keep their Rust names, their definitions come
-//! from the built-in lesson file) plus, when the team was given a protocol
+//! The protocols a team runs under: the lesson's two (always: the protocols
+//! of the built-in lesson file, their kinds and types named by constants
+//! such as `RequestKind::SHUTDOWN`) plus, when the team was given a protocol
 //! file, every protocol of that file, all on the one FSM
 //! `pending -> approved | rejected`.
 //!
 //! Owns the compiled set (`ProtocolSet`, cheap to clone: one shared pointer),
-//! the self-describing, `Copy` names of a file protocol's message types and
-//! request kinds (`FileMessageType`, `FileKind`: the protocol's index for
-//! the hot path, the name inline for the trace), and the check of a message's
-//! typed fields against the file. It must not change team state: the
+//! the self-describing, `Copy` names of a protocol's message types and
+//! request kinds, the lesson's as any file's (`ProtocolType`, `RequestKind`:
+//! the file and the protocol's index there for the hot path, the name inline
+//! for the trace), `LessonProtocol` for the few places that are the lesson's
+//! own, and the check of a message's typed fields against the file. It must not change team state: the
 //! commands that ask, answer and expire are `asks`'s, the state changes
 //! `team`'s.
 
@@ -17,7 +18,7 @@ use std::sync::{Arc, OnceLock};
 
 use super::fields::{FieldValue, Fields};
 use super::file::diff::Under;
-use super::file::model::{Field, FieldType, Gate, GateIx, Protocol, ProtocolFile, ProtocolIx, Side};
+use super::file::model::{Effect, Field, FieldType, Gate, GateIx, Party, Protocol, ProtocolFile, ProtocolIx, Side};
 use super::message::MessageType;
 use super::tracker::RequestKind;
 
@@ -83,6 +84,25 @@ impl<const N: usize> InlineName<N> {
         Some(InlineName { len: u8::try_from(s.len()).ok()?, bytes })
     }
 
+    /// The empty name (what a name too long to hold is cut to; the loader
+    /// refuses one).
+    pub(crate) const EMPTY: Self = InlineName { len: 0, bytes: [0; N] };
+
+    /// Holds `s` in a constant (a name written in this program: ASCII of
+    /// at most `N` bytes, checked when the constant is evaluated).
+    pub const fn of_static(s: &'static str) -> Self {
+        let src = s.as_bytes();
+        assert!(!src.is_empty() && src.len() <= N && src.len() <= u8::MAX as usize, "a constant name fits its inline length");
+        let mut bytes = [0; N];
+        let mut i = 0;
+        while i < src.len() {
+            assert!(src[i].is_ascii(), "a constant name is ASCII");
+            bytes[i] = src[i];
+            i += 1;
+        }
+        InlineName { len: src.len() as u8, bytes }
+    }
+
     /// The name as text.
     pub fn as_str(&self) -> &str {
         // Only `new` makes one, from ASCII text.
@@ -101,65 +121,98 @@ pub const MAX_TYPE_NAME: usize = 64;
 /// The longest protocol name a file may use.
 pub const MAX_PROTOCOL_NAME: usize = 32;
 
-/// The message type of a file protocol's request or response: the
-/// protocol's index (compared first), which side, and the type's name as
-/// the file wrote it (what a trace records), held as a `&'static str` so
-/// the type stays `Copy` and small (a message carries one). A file's names
-/// are made `'static` once, when its `ProtocolSet` is built (a few bytes per
-/// protocol, kept for the program's life). `protocol` is `None` only for a
+/// Which file a protocol's index counts in: the built-in lesson file (the
+/// lesson's `shutdown` and `plan`, which every team runs, whatever its own
+/// file) or the team's own protocol file. Ordered so the lesson's come
+/// first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Origin {
+    /// A protocol of the built-in lesson file (`builtin = true` in it, and
+    /// in a file that uses it).
+    Lesson,
+    /// A protocol of the team's own protocol file.
+    File,
+}
+
+/// The lesson's two protocols, for the few places that are the lesson's
+/// own (its tours, captions and refusal words, its messages' wire keys):
+/// asked of a kind or a type by `lesson()`, never matched by the engine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum LessonProtocol {
+    /// Graceful shutdown: the lead asks, the teammate answers.
+    Shutdown,
+    /// Plan approval: the teammate asks, the lead answers.
+    Plan,
+}
+
+impl LessonProtocol {
+    /// The protocol's index in the built-in lesson file.
+    pub const fn index(self) -> ProtocolIx {
+        match self {
+            LessonProtocol::Shutdown => ProtocolIx(LESSON_SHUTDOWN),
+            LessonProtocol::Plan => ProtocolIx(LESSON_PLAN),
+        }
+    }
+
+    /// The lesson protocol at `ix` of the built-in lesson file.
+    pub const fn at(ix: ProtocolIx) -> Option<LessonProtocol> {
+        match ix.0 {
+            LESSON_SHUTDOWN => Some(LessonProtocol::Shutdown),
+            LESSON_PLAN => Some(LessonProtocol::Plan),
+            _ => None,
+        }
+    }
+}
+
+/// The message type of a protocol's request or response, the lesson's as
+/// any file's: the file it counts in and the protocol's index there
+/// (compared first), which side, and the type's name as the file wrote it
+/// (what a trace records), held as a `&'static str` so the type stays
+/// `Copy` and small (a message carries one). A file's names are made
+/// `'static` once, when its `ProtocolSet` is built (a few bytes per
+/// protocol, kept for the program's life); the lesson's are constants
+/// (`MessageType::SHUTDOWN_REQUEST`, ...). `protocol` is `None` only for a
 /// type read from a trace and not yet tied to its file: its name is then
 /// the message's (`Message::type_name`), and `name` is empty.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct FileMessageType {
-    /// The protocol, by index in the file.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct ProtocolType {
+    /// Which file `protocol` counts in.
+    pub origin: Origin,
+    /// The protocol, by index in its file.
     pub protocol: Option<ProtocolIx>,
     /// True for the response type, false for the request type.
     pub response: bool,
     name: &'static str,
 }
 
-impl FileMessageType {
+impl ProtocolType {
     /// A type read from a trace, its name kept by its message until the
     /// trace meets its protocol file.
-    pub const UNRESOLVED: FileMessageType = FileMessageType { protocol: None, response: false, name: "" };
+    pub const UNRESOLVED: ProtocolType = ProtocolType { origin: Origin::File, protocol: None, response: false, name: "" };
+
+    /// A type of the built-in lesson file (the lesson's constants).
+    pub(crate) const fn lesson(lesson: LessonProtocol, response: bool, name: &'static str) -> ProtocolType {
+        ProtocolType { origin: Origin::Lesson, protocol: Some(lesson.index()), response, name }
+    }
 
     /// The type's name (empty while unresolved).
     pub fn name(&self) -> &'static str {
         self.name
     }
+
+    /// Which of the lesson's protocols this type belongs to (`None` for a
+    /// type of the team's own file).
+    pub fn lesson_protocol(&self) -> Option<LessonProtocol> {
+        match self.origin {
+            Origin::Lesson => LessonProtocol::at(self.protocol?),
+            Origin::File => None,
+        }
+    }
 }
 
-impl fmt::Debug for FileMessageType {
+impl fmt::Debug for ProtocolType {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "FileMessageType({:?}, {:?}, response: {})", self.name(), self.protocol.map(|p| p.0), self.response)
-    }
-}
-
-/// The request kind of a file protocol: its index (compared first) and its
-/// name (what a trace records). `protocol` is `None` until resolved, as for
-/// `FileMessageType`.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct FileKind {
-    /// The protocol, by index in the file.
-    pub protocol: Option<ProtocolIx>,
-    name: InlineName<MAX_PROTOCOL_NAME>,
-}
-
-impl FileKind {
-    /// The kind as a trace names it, not yet tied to a protocol.
-    pub fn unresolved(name: &str) -> Option<Self> {
-        Some(FileKind { protocol: None, name: InlineName::new(name)? })
-    }
-
-    /// The protocol's name.
-    pub fn name(&self) -> &str {
-        self.name.as_str()
-    }
-}
-
-impl fmt::Debug for FileKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "FileKind({:?}, {:?})", self.name(), self.protocol.map(|p| p.0))
+        write!(f, "ProtocolType({:?}, {:?}, {:?}, response: {})", self.name(), self.origin, self.protocol.map(|p| p.0), self.response)
     }
 }
 
@@ -178,6 +231,37 @@ struct Inner {
 }
 
 impl Inner {
+    /// Compiles `file`'s protocols counted in `origin`: the built-in lesson
+    /// file's own, or a team's file, whose built-in protocols (the ones it
+    /// takes from the lesson by `use = ["lesson"]`) are the lesson file's,
+    /// found by name, so a kind or a type names one protocol however the
+    /// team came to run it.
+    fn compile(file: Arc<ProtocolFile>, origin: Origin) -> Inner {
+        let compiled = file
+            .protocols
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                if p.builtin && origin == Origin::File {
+                    if let Some(c) = lesson_inner().compiled.iter().find(|c| c.kind.name() == p.name) {
+                        return Compiled { kind: c.kind, request: c.request, response: c.response };
+                    }
+                }
+                let ix = Some(ProtocolIx(u8::try_from(i).unwrap_or(u8::MAX)));
+                let message = |name: &str, response| {
+                    let name: &'static str = Box::leak(name.to_string().into_boxed_str());
+                    MessageType::Protocol(ProtocolType { origin, protocol: ix, response, name })
+                };
+                Compiled {
+                    kind: RequestKind::compiled(origin, ix, &p.name),
+                    request: message(&p.request_type, false),
+                    response: message(&p.response_type, true),
+                }
+            })
+            .collect();
+        Inner { file, compiled }
+    }
+
     fn running(&self, i: usize) -> Option<Running<'_>> {
         let c = self.compiled.get(i)?;
         let def = self.file.protocols.get(i)?;
@@ -186,9 +270,9 @@ impl Inner {
 }
 
 /// The index of the lesson's shutdown protocol in the built-in lesson file.
-const LESSON_SHUTDOWN: usize = 0;
+const LESSON_SHUTDOWN: u8 = 0;
 /// The index of the lesson's plan protocol in the built-in lesson file.
-const LESSON_PLAN: usize = 1;
+const LESSON_PLAN: u8 = 1;
 
 /// The built-in lesson file compiled: built once and shared, as
 /// `runtime::tools::ToolSet::lesson` builds its tools.
@@ -199,9 +283,14 @@ fn lesson_inner() -> &'static Inner {
         // loads it: a refusal here is a bug in this program.
         let file =
             super::file::builtin::lesson().unwrap_or_else(|e| panic!("the built-in lesson file is refused:\n{}", e.render("lesson")));
-        let ProtocolSet(Some(inner)) = ProtocolSet::new(Arc::new(file)) else { unreachable!("a set made from a file holds it") };
-        inner
+        Arc::new(Inner::compile(Arc::new(file), Origin::Lesson))
     })
+}
+
+/// The protocols of the built-in lesson file, in its order (the index a
+/// lesson kind or type carries).
+pub fn lesson_protocols() -> &'static [Protocol] {
+    &lesson_inner().file.protocols
 }
 
 /// The lesson's plan gate as the built-in file writes it (the tools it
@@ -237,15 +326,21 @@ impl Running<'_> {
         self.is_lesson() && self.gates.get(usize::from(g.0)).is_some_and(|g| g.builtin)
     }
 
+    /// True when an approval opens the lesson's plan gate for the
+    /// requester (the lesson's plan approval, wherever it comes from).
+    pub fn opens_lesson_gate(&self) -> bool {
+        self.def.on_approve.iter().any(|e| matches!(*e, Effect::OpenGate(g, Party::Requester) if self.is_lesson_gate(g)))
+    }
+
     /// True for one of the lesson's two protocols.
     pub fn is_lesson(&self) -> bool {
-        matches!(self.kind, RequestKind::Shutdown | RequestKind::Plan)
+        self.kind.origin() == Origin::Lesson
     }
 }
 
 /// The protocols a team runs under. Empty (the default) means the lesson's
 /// two only, as before protocol files; with a file, its protocols by index
-/// (the lesson's, when the file uses them, keep their Rust kinds and types).
+/// (the lesson's, when the file uses them, are the built-in lesson file's kinds and types).
 /// Cloning copies one pointer.
 #[derive(Debug, Clone, Default)]
 pub struct ProtocolSet(Option<Arc<Inner>>);
@@ -272,39 +367,7 @@ impl ProtocolSet {
 
     /// The protocols of `file`.
     pub fn new(file: Arc<ProtocolFile>) -> Self {
-        let compiled = file
-            .protocols
-            .iter()
-            .enumerate()
-            .map(|(i, p)| {
-                let ix = ProtocolIx(u8::try_from(i).unwrap_or(u8::MAX));
-                match (p.builtin, p.name.as_str()) {
-                    (true, "shutdown") => Compiled {
-                        kind: RequestKind::Shutdown,
-                        request: MessageType::ShutdownRequest,
-                        response: MessageType::ShutdownResponse,
-                    },
-                    (true, "plan") => Compiled {
-                        kind: RequestKind::Plan,
-                        request: MessageType::PlanApprovalRequest,
-                        response: MessageType::PlanApprovalResponse,
-                    },
-                    _ => {
-                        let message = |name: &str, response| {
-                            let name: &'static str = Box::leak(name.to_string().into_boxed_str());
-                            MessageType::File(FileMessageType { protocol: Some(ix), response, name })
-                        };
-                        let name = InlineName::new(&p.name).unwrap_or(InlineName { len: 0, bytes: [0; MAX_PROTOCOL_NAME] });
-                        Compiled {
-                            kind: RequestKind::File(FileKind { protocol: Some(ix), name }),
-                            request: message(&p.request_type, false),
-                            response: message(&p.response_type, true),
-                        }
-                    }
-                }
-            })
-            .collect();
-        ProtocolSet(Some(Arc::new(Inner { file, compiled })))
+        ProtocolSet(Some(Arc::new(Inner::compile(file, Origin::File))))
     }
 
     /// The file, when there is one.
@@ -354,8 +417,7 @@ impl ProtocolSet {
     /// The file protocol a request of `kind` belongs to (`None` for the
     /// lesson's two kinds: `running` finds those too).
     pub fn protocol_of(&self, kind: RequestKind) -> Option<(ProtocolIx, &Protocol)> {
-        let RequestKind::File(k) = kind else { return None };
-        let ix = k.protocol?;
+        let ix = kind.file_protocol()?;
         Some((ix, self.protocol(ix)?))
     }
 
@@ -371,11 +433,7 @@ impl ProtocolSet {
     /// (from the built-in lesson file: `shutdown` is its protocol 0, `plan`
     /// its protocol 1). `None` for a file kind this set does not know.
     pub fn running(&self, kind: RequestKind) -> Option<Running<'_>> {
-        match kind {
-            RequestKind::Shutdown => lesson_inner().running(LESSON_SHUTDOWN),
-            RequestKind::Plan => lesson_inner().running(LESSON_PLAN),
-            RequestKind::File(k) => self.0.as_deref()?.running(usize::from(k.protocol?.0)),
-        }
+        self.inner(kind.origin())?.running(usize::from(kind.protocol()?.0))
     }
 
     /// Where the team keeps the lesson's plan gate in its gate state (one
@@ -391,6 +449,42 @@ impl ProtocolSet {
         };
         let i = gates.iter().position(|g| g.builtin).unwrap_or(gates.len());
         GateIx(u8::try_from(i).unwrap_or(u8::MAX))
+    }
+
+    /// True when the team runs the protocol `t` is a type of (the lesson's
+    /// always; a file's when `t` is its protocol's, resolved).
+    pub fn runs_type(&self, t: ProtocolType) -> bool {
+        self.compiled_of(t).is_some_and(|c| MessageType::Protocol(t) == if t.response { c.response } else { c.request })
+    }
+
+    /// The compiled set `origin` counts in: the built-in lesson file's, or
+    /// the team's file's.
+    fn inner(&self, origin: Origin) -> Option<&Inner> {
+        match origin {
+            Origin::Lesson => Some(lesson_inner()),
+            Origin::File => self.0.as_deref(),
+        }
+    }
+
+    fn compiled_of(&self, t: ProtocolType) -> Option<&Compiled> {
+        self.inner(t.origin)?.compiled.get(usize::from(t.protocol?.0))
+    }
+
+    /// The request kind of the protocol `t` is a type of (`None` for a type
+    /// not yet tied to its file, or of a protocol this team does not run).
+    pub fn kind_of_type(&self, t: ProtocolType) -> Option<RequestKind> {
+        self.compiled_of(t).map(|c| c.kind)
+    }
+
+    /// The team's file's declaration of the protocol of `kind`: a file
+    /// protocol's by its index; a lesson protocol's when the file takes it
+    /// from the lesson (`use = ["lesson"]`), whose effects name the file's
+    /// gates. `None` without a file.
+    pub fn declared(&self, kind: RequestKind) -> Option<&Protocol> {
+        match kind.origin() {
+            Origin::File => self.protocol(kind.protocol()?),
+            Origin::Lesson => self.file()?.protocols.iter().find(|p| p.builtin && p.name == kind.name()),
+        }
     }
 
     /// The index of the gate named `name`.
@@ -416,10 +510,10 @@ impl ProtocolSet {
     /// `resolve_message_type` does a type.
     pub fn resolve_kind(&self, k: RequestKind) -> Result<RequestKind, ProtocolsError> {
         let found = self.0.as_deref().and_then(|i| i.compiled.iter().map(|c| c.kind).find(|c| c.as_str() == k.as_str()));
-        match (found, k) {
+        match (found, k.origin()) {
             (Some(f), _) => Ok(f),
-            (None, RequestKind::File(f)) => Err(ProtocolsError::UnknownName(f.name().to_string())),
-            (None, lesson) => Ok(lesson),
+            (None, Origin::File) => Err(ProtocolsError::UnknownName(k.name().to_string())),
+            (None, Origin::Lesson) => Ok(k),
         }
     }
 
@@ -496,8 +590,31 @@ mod tests {
         assert!(set.is_lesson_only());
         assert_eq!(set.get(ProtocolIx(0)), Err(ProtocolsError::UnknownProtocol(0)));
         assert_eq!(set.message_type_named("claim_request"), None);
-        let k = RequestKind::File(FileKind::unresolved("claim").unwrap());
+        let k = RequestKind::unresolved("claim").unwrap();
         assert_eq!(set.resolve_kind(k), Err(ProtocolsError::UnknownName("claim".into())));
-        assert_eq!(set.resolve_kind(RequestKind::Plan), Ok(RequestKind::Plan));
+        assert_eq!(set.resolve_kind(RequestKind::PLAN), Ok(RequestKind::PLAN));
+    }
+
+    #[test]
+    fn the_lesson_constants_are_the_builtin_files_compiled_protocols() {
+        let lesson = lesson_inner();
+        for (p, kind, request, response) in [
+            (LessonProtocol::Shutdown, RequestKind::SHUTDOWN, MessageType::SHUTDOWN_REQUEST, MessageType::SHUTDOWN_RESPONSE),
+            (LessonProtocol::Plan, RequestKind::PLAN, MessageType::PLAN_APPROVAL_REQUEST, MessageType::PLAN_APPROVAL_RESPONSE),
+        ] {
+            let c = &lesson.compiled[usize::from(p.index().0)];
+            assert_eq!((c.kind, c.request, c.response), (kind, request, response));
+            assert_eq!(kind.lesson(), Some(p));
+            assert_eq!((request.lesson(), response.lesson()), (Some(p), Some(p)));
+        }
+    }
+
+    #[test]
+    fn a_files_builtin_protocols_are_the_lessons_and_its_own_are_its_own() {
+        let file = crate::protocol::file::builtin::lesson().unwrap();
+        let set = ProtocolSet::new(Arc::new(file));
+        assert_eq!(set.kind(ProtocolIx(0)).map(|k| k.lesson()), Some(Some(LessonProtocol::Shutdown)));
+        assert_eq!(set.running(RequestKind::PLAN).map(|r| r.request), Some(MessageType::PLAN_APPROVAL_REQUEST));
+        assert_eq!(RequestKind::unresolved("shutdown").map(|k| k.lesson()), Some(None));
     }
 }

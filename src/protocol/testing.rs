@@ -34,7 +34,7 @@ pub(crate) fn handshake() -> Trace {
     t.send(&AgentName::lead(), &name("alice"), "message", "hi; #1 <b>&</b>\n100%", Millis(2)).expect("alice is there");
     let id = t.request_shutdown(&AgentName::lead(), &name("alice"), Millis(3)).expect("alice is working");
     t.drain(&name("alice"), Millis(4)).expect("alice has an inbox");
-    t.answer(RequestKind::Shutdown, &id, &name("alice"), true, "done", Millis(5)).expect("alice is the addressee");
+    t.answer(RequestKind::SHUTDOWN, &id, &name("alice"), true, "done", Millis(5)).expect("alice is the addressee");
     t.set_status(&name("alice"), MemberStatus::Shutdown, Millis(6)).expect("alice may exit");
     t.finish_run(Millis(7)).expect("time moves on");
     t.trace().clone()

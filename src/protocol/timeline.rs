@@ -217,7 +217,7 @@ mod tests {
             t.send(&AgentName::lead(), &who, "message", "hi", Millis(i)).unwrap();
             let id = t.request_shutdown(&AgentName::lead(), &who, Millis(i)).unwrap();
             t.drain(&who, Millis(i)).unwrap();
-            t.answer(RequestKind::Shutdown, &id, &who, i % 2 == 0, "", Millis(i)).unwrap();
+            t.answer(RequestKind::SHUTDOWN, &id, &who, i % 2 == 0, "", Millis(i)).unwrap();
         }
         t
     }

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use super::bus::MessageId;
 use super::faults::FaultAction;
 use super::fields::Fields;
-use super::message::{Message, MessageType, RequestId, UNRESOLVED_TYPE_KEY};
+use super::message::{Message, RequestId, UNRESOLVED_TYPE_KEY};
 use super::protocols::{ProtocolSet, ProtocolsError};
 use super::roster::MemberStatus;
 use super::rules::Rules;
@@ -322,14 +322,14 @@ pub fn dollars_of_micros(micros: u64) -> String {
 /// Ties the file protocol names of `event` to `protocols`.
 fn resolve_event(event: &mut Event, protocols: &ProtocolSet) -> Result<(), ProtocolsError> {
     let message = |m: &mut Message| -> Result<(), ProtocolsError> {
-        let unresolved = matches!(m.msg_type, MessageType::File(f) if f.protocol.is_none());
+        let unresolved = m.msg_type.is_unresolved();
         match protocols.message_type_named(m.type_name()) {
             Some(t) => {
                 if unresolved {
                     m.fields.remove(UNRESOLVED_TYPE_KEY);
                 }
                 m.msg_type = t;
-                if let MessageType::File(_) = t {
+                if t.is_file() {
                     m.own_fields();
                 }
             }

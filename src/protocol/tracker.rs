@@ -1,9 +1,10 @@
-//! Request trackers: shutdown and plan requests, and the requests of a
-//! protocol file's protocols, on one shared state machine,
+//! Request trackers: the requests of every protocol, the lesson's shutdown
+//! and plan as a protocol file's, on one shared state machine,
 //! `pending -> approved | rejected` (an expiry is `pending -> rejected` with
 //! cause `expired`), with every transition and its time.
 //!
-//! Owns request state only. Sending the request and response messages is the
+//! Owns request state only, and the `Copy` name of a request's protocol
+//! (`RequestKind`). Sending the request and response messages is the
 //! caller's job (`team`), as is checking that the agents exist.
 
 use std::fmt;
@@ -11,9 +12,10 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::fields::Fields;
+use super::file::model::ProtocolIx;
 use super::ids::IdSource;
 use super::message::RequestId;
-use super::protocols::{FileKind, MAX_PROTOCOL_NAME};
+use super::protocols::{InlineName, LessonProtocol, Origin, MAX_PROTOCOL_NAME};
 use super::rules::Rules;
 use super::time::Millis;
 use super::AgentName;
@@ -69,26 +71,115 @@ pub enum TrackerError {
     IdsExhausted,
 }
 
-/// Which protocol a request belongs to: one of the lesson's two, or a
-/// protocol of the team's protocol file. Written as the protocol's name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum RequestKind {
-    /// Graceful shutdown: the lead asks, the teammate answers.
-    Shutdown,
-    /// Plan approval: the teammate asks, the lead answers.
-    Plan,
-    /// A protocol of the team's protocol file.
-    File(FileKind),
+/// Which protocol a request belongs to, the lesson's two as any file's:
+/// the file its index counts in (`Origin`), the index (compared first: the
+/// explorer's hot path compares integers) and the protocol's name inline
+/// (what a trace records). The lesson's are the constants `SHUTDOWN` and
+/// `PLAN`; a file's are made when its `ProtocolSet` is built. `protocol` is
+/// `None` for a kind read from a trace and not yet tied to its file.
+/// Written as the protocol's name.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct RequestKind {
+    origin: Origin,
+    protocol: Option<ProtocolIx>,
+    name: InlineName<MAX_PROTOCOL_NAME>,
 }
 
 impl RequestKind {
+    /// The lesson's graceful shutdown: the lead asks, the teammate answers.
+    pub const SHUTDOWN: RequestKind = RequestKind::lesson_kind(LessonProtocol::Shutdown, "shutdown");
+    /// The lesson's plan approval: the teammate asks, the lead answers.
+    pub const PLAN: RequestKind = RequestKind::lesson_kind(LessonProtocol::Plan, "plan");
+
+    const fn lesson_kind(p: LessonProtocol, name: &'static str) -> RequestKind {
+        RequestKind { origin: Origin::Lesson, protocol: Some(p.index()), name: InlineName::of_static(name) }
+    }
+
+    /// The kind of protocol `protocol` of a file counted in `origin`, named
+    /// `name` (a name longer than a protocol name may be is cut to empty:
+    /// the loader refuses one).
+    pub(crate) fn compiled(origin: Origin, protocol: Option<ProtocolIx>, name: &str) -> RequestKind {
+        let name = InlineName::new(name).unwrap_or(InlineName::EMPTY);
+        RequestKind { origin, protocol, name }
+    }
+
+    /// The kind as a trace names it, not yet tied to a protocol of the
+    /// team's file (`None` for a name that cannot be a protocol's).
+    pub fn unresolved(name: &str) -> Option<Self> {
+        Some(RequestKind { origin: Origin::File, protocol: None, name: InlineName::new(name)? })
+    }
+
     /// The protocol's name.
     pub fn as_str(&self) -> &str {
-        match self {
-            RequestKind::Shutdown => "shutdown",
-            RequestKind::Plan => "plan",
-            RequestKind::File(k) => k.name(),
+        self.name.as_str()
+    }
+
+    /// The protocol's name.
+    pub fn name(&self) -> &str {
+        self.name.as_str()
+    }
+
+    /// Which file the protocol's index counts in.
+    pub fn origin(&self) -> Origin {
+        self.origin
+    }
+
+    /// The protocol's index in its file (`origin`), `None` while unresolved.
+    pub fn protocol(&self) -> Option<ProtocolIx> {
+        self.protocol
+    }
+
+    /// The protocol's index in the team's own file, `None` for the lesson's
+    /// (and while unresolved).
+    pub fn file_protocol(&self) -> Option<ProtocolIx> {
+        match self.origin {
+            Origin::File => self.protocol,
+            Origin::Lesson => None,
         }
+    }
+
+    /// True for a protocol of the team's own file (not the lesson's).
+    pub fn is_file(&self) -> bool {
+        self.origin == Origin::File
+    }
+
+    /// Which of the lesson's protocols this is, for the places that are the
+    /// lesson's own (`None` for a protocol of the team's file).
+    pub fn lesson(&self) -> Option<LessonProtocol> {
+        match self.origin {
+            Origin::Lesson => LessonProtocol::at(self.protocol?),
+            Origin::File => None,
+        }
+    }
+}
+
+/// Formats as the enum it replaced did (`Shutdown`, `Plan`,
+/// `File(FileKind("claim", Some(0)))`).
+impl fmt::Debug for RequestKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.lesson() {
+            Some(p) => write!(f, "{p:?}"),
+            None => write!(f, "File(FileKind({:?}, {:?}))", self.name(), self.protocol.map(|p| p.0)),
+        }
+    }
+}
+
+/// Hashes as the enum it replaced did (a variant's index, then a file
+/// kind's index and name), so the explorer's state hashes do not change.
+impl std::hash::Hash for RequestKind {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        #[derive(Hash)]
+        enum Legacy<'a> {
+            Shutdown,
+            Plan,
+            File(&'a Option<ProtocolIx>, &'a InlineName<MAX_PROTOCOL_NAME>),
+        }
+        match self.lesson() {
+            Some(LessonProtocol::Shutdown) => Legacy::Shutdown,
+            Some(LessonProtocol::Plan) => Legacy::Plan,
+            None => Legacy::File(&self.protocol, &self.name),
+        }
+        .hash(h)
     }
 }
 
@@ -109,15 +200,13 @@ impl Serialize for RequestKind {
 impl<'de> Deserialize<'de> for RequestKind {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let s = std::borrow::Cow::<'de, str>::deserialize(deserializer)?;
-        match &*s {
-            "shutdown" => Ok(RequestKind::Shutdown),
-            "plan" => Ok(RequestKind::Plan),
-            _ => crate::protocol::file::is_name(&s, MAX_PROTOCOL_NAME)
-                .then(|| FileKind::unresolved(&s))
-                .flatten()
-                .map(RequestKind::File)
-                .ok_or_else(|| serde::de::Error::custom(format!("'{s}' is not a protocol name"))),
+        if let Some(lesson) = [RequestKind::SHUTDOWN, RequestKind::PLAN].into_iter().find(|k| k.as_str() == s) {
+            return Ok(lesson);
         }
+        crate::protocol::file::is_name(&s, MAX_PROTOCOL_NAME)
+            .then(|| RequestKind::unresolved(&s))
+            .flatten()
+            .ok_or_else(|| serde::de::Error::custom(format!("'{s}' is not a protocol name")))
     }
 }
 
@@ -415,12 +504,12 @@ impl Tracker {
 
     /// The lesson's `shutdown_requests` view.
     pub fn shutdown_requests(&self) -> impl Iterator<Item = &Request> {
-        self.iter().filter(|r| r.kind == RequestKind::Shutdown)
+        self.iter().filter(|r| r.kind == RequestKind::SHUTDOWN)
     }
 
     /// The lesson's `plan_requests` view.
     pub fn plan_requests(&self) -> impl Iterator<Item = &Request> {
-        self.iter().filter(|r| r.kind == RequestKind::Plan)
+        self.iter().filter(|r| r.kind == RequestKind::PLAN)
     }
 
     /// Requests still waiting for an answer.
@@ -485,7 +574,7 @@ mod tests {
 
     fn with_shutdown(id: &str) -> Tracker {
         let mut t = Tracker::new();
-        t.create(rid(id), RequestKind::Shutdown, AgentName::lead(), name("alice"), ONE, None, Fields::new(), Millis(10)).unwrap();
+        t.create(rid(id), RequestKind::SHUTDOWN, AgentName::lead(), name("alice"), ONE, None, Fields::new(), Millis(10)).unwrap();
         t
     }
 
@@ -502,7 +591,7 @@ mod tests {
     #[test]
     fn approve_moves_pending_to_approved_and_records_time_and_actor() {
         let mut t = with_shutdown("aaaaaaaa");
-        let tr = t.answer(&rid("aaaaaaaa"), RequestKind::Shutdown, &name("alice"), true, Millis(250)).unwrap().clone();
+        let tr = t.answer(&rid("aaaaaaaa"), RequestKind::SHUTDOWN, &name("alice"), true, Millis(250)).unwrap().clone();
         assert_eq!(
             tr,
             Transition { from: RequestStatus::Pending, to: RequestStatus::Approved, at: Millis(250), by: name("alice"), expired: false }
@@ -515,7 +604,7 @@ mod tests {
     #[test]
     fn reject_moves_pending_to_rejected() {
         let mut t = with_shutdown("aaaaaaaa");
-        t.answer(&rid("aaaaaaaa"), RequestKind::Shutdown, &name("alice"), false, Millis(20)).unwrap();
+        t.answer(&rid("aaaaaaaa"), RequestKind::SHUTDOWN, &name("alice"), false, Millis(20)).unwrap();
         assert_eq!(t.get(&rid("aaaaaaaa")).unwrap().status, RequestStatus::Rejected);
     }
 
@@ -524,7 +613,7 @@ mod tests {
         let mut t = with_shutdown("aaaaaaaa");
         let before = t.clone();
         assert_eq!(
-            t.answer(&rid("bbbbbbbb"), RequestKind::Shutdown, &name("alice"), true, Millis(20)).unwrap_err(),
+            t.answer(&rid("bbbbbbbb"), RequestKind::SHUTDOWN, &name("alice"), true, Millis(20)).unwrap_err(),
             TrackerError::UnknownRequest(rid("bbbbbbbb"))
         );
         assert_eq!(t, before);
@@ -534,9 +623,9 @@ mod tests {
     fn second_answer_is_refused_and_the_first_stands() {
         for first in [true, false] {
             let mut t = with_shutdown("aaaaaaaa");
-            t.answer(&rid("aaaaaaaa"), RequestKind::Shutdown, &name("alice"), first, Millis(20)).unwrap();
+            t.answer(&rid("aaaaaaaa"), RequestKind::SHUTDOWN, &name("alice"), first, Millis(20)).unwrap();
             let before = t.clone();
-            let err = t.answer(&rid("aaaaaaaa"), RequestKind::Shutdown, &name("alice"), !first, Millis(30)).unwrap_err();
+            let err = t.answer(&rid("aaaaaaaa"), RequestKind::SHUTDOWN, &name("alice"), !first, Millis(30)).unwrap_err();
             assert!(matches!(err, TrackerError::AlreadySettled { .. }));
             assert!(err.to_string().contains("already"), "{err}");
             assert_eq!(t, before);
@@ -547,7 +636,7 @@ mod tests {
     fn only_the_addressee_may_answer() {
         let mut t = with_shutdown("aaaaaaaa");
         let before = t.clone();
-        let err = t.answer(&rid("aaaaaaaa"), RequestKind::Shutdown, &name("bob"), true, Millis(20)).unwrap_err();
+        let err = t.answer(&rid("aaaaaaaa"), RequestKind::SHUTDOWN, &name("bob"), true, Millis(20)).unwrap_err();
         assert_eq!(err, TrackerError::NotAddressee { id: rid("aaaaaaaa"), addressee: name("alice"), by: name("bob") });
         assert_eq!(t, before);
     }
@@ -555,23 +644,23 @@ mod tests {
     #[test]
     fn an_answer_must_be_for_the_right_protocol() {
         let mut t = with_shutdown("aaaaaaaa");
-        let err = t.answer(&rid("aaaaaaaa"), RequestKind::Plan, &name("alice"), true, Millis(20)).unwrap_err();
-        assert!(matches!(err, TrackerError::WrongKind { expected: RequestKind::Plan, actual: RequestKind::Shutdown, .. }));
+        let err = t.answer(&rid("aaaaaaaa"), RequestKind::PLAN, &name("alice"), true, Millis(20)).unwrap_err();
+        assert!(matches!(err, TrackerError::WrongKind { expected: RequestKind::PLAN, actual: RequestKind::SHUTDOWN, .. }));
         assert_eq!(err.to_string(), "request 'aaaaaaaa' is a shutdown request, not a plan request", "the text a model reads");
         assert_eq!(t.get(&rid("aaaaaaaa")).unwrap().status, RequestStatus::Pending);
-        let plan = TrackerError::WrongKind { id: rid("aaaaaaaa"), expected: RequestKind::Shutdown, actual: RequestKind::Plan };
+        let plan = TrackerError::WrongKind { id: rid("aaaaaaaa"), expected: RequestKind::SHUTDOWN, actual: RequestKind::PLAN };
         assert_eq!(plan.to_string(), "request 'aaaaaaaa' is a plan request, not a shutdown request");
     }
 
     #[test]
     fn shutdown_and_plan_requests_share_one_fsm_but_two_views() {
         let mut t = with_shutdown("aaaaaaaa");
-        t.create(rid("bbbbbbbb"), RequestKind::Plan, name("bob"), AgentName::lead(), ONE, Some("p".into()), Fields::new(), Millis(11))
+        t.create(rid("bbbbbbbb"), RequestKind::PLAN, name("bob"), AgentName::lead(), ONE, Some("p".into()), Fields::new(), Millis(11))
             .unwrap();
         let ids = |it: &mut dyn Iterator<Item = &Request>| it.map(|r| r.id.as_str().to_string()).collect::<Vec<_>>();
         assert_eq!(ids(&mut t.shutdown_requests()), ["aaaaaaaa"]);
         assert_eq!(ids(&mut t.plan_requests()), ["bbbbbbbb"]);
-        t.answer(&rid("bbbbbbbb"), RequestKind::Plan, &AgentName::lead(), false, Millis(12)).unwrap();
+        t.answer(&rid("bbbbbbbb"), RequestKind::PLAN, &AgentName::lead(), false, Millis(12)).unwrap();
         assert_eq!(t.get(&rid("bbbbbbbb")).unwrap().status, RequestStatus::Rejected);
         let ids: Vec<_> = t.iter().map(|r| r.id.as_str().to_string()).collect();
         assert_eq!(ids, ["aaaaaaaa", "bbbbbbbb"], "creation order");
@@ -581,7 +670,7 @@ mod tests {
     fn a_duplicate_id_is_refused() {
         let mut t = with_shutdown("aaaaaaaa");
         let err =
-            t.create(rid("aaaaaaaa"), RequestKind::Plan, name("x"), AgentName::lead(), ONE, None, Fields::new(), Millis(0)).unwrap_err();
+            t.create(rid("aaaaaaaa"), RequestKind::PLAN, name("x"), AgentName::lead(), ONE, None, Fields::new(), Millis(0)).unwrap_err();
         assert_eq!(err, TrackerError::DuplicateId(rid("aaaaaaaa")));
         assert_eq!(t.len(), 1);
     }
@@ -608,7 +697,7 @@ mod tests {
         let first = SeededIds::new(1).next_bytes();
         let taken = Stuttering { repeat: 1, inner: SeededIds::new(99), first }.next_request_id();
         let mut t = Tracker::new();
-        t.create(taken.clone(), RequestKind::Shutdown, AgentName::lead(), name("a"), ONE, None, Fields::new(), Millis(0)).unwrap();
+        t.create(taken.clone(), RequestKind::SHUTDOWN, AgentName::lead(), name("a"), ONE, None, Fields::new(), Millis(0)).unwrap();
         let mut source = Stuttering { repeat: 5, inner: SeededIds::new(2), first };
         let fresh = t.fresh_id(&mut source).unwrap();
         assert_ne!(fresh, taken);
@@ -620,17 +709,17 @@ mod tests {
         let first = SeededIds::new(1).next_bytes();
         let mut t = Tracker::new();
         let taken = Stuttering { repeat: 1, inner: SeededIds::new(0), first }.next_request_id();
-        t.create(taken, RequestKind::Shutdown, AgentName::lead(), name("a"), ONE, None, Fields::new(), Millis(0)).unwrap();
+        t.create(taken, RequestKind::SHUTDOWN, AgentName::lead(), name("a"), ONE, None, Fields::new(), Millis(0)).unwrap();
         let mut source = Stuttering { repeat: usize::MAX, inner: SeededIds::new(0), first };
         assert_eq!(t.fresh_id(&mut source), Err(TrackerError::IdsExhausted));
     }
 
     #[test]
     fn a_file_kind_writes_as_its_protocols_name_and_reads_back_unresolved() {
-        let kind = RequestKind::File(FileKind::unresolved("claim").unwrap());
+        let kind = RequestKind::unresolved("claim").unwrap();
         assert_eq!(serde_json::to_string(&kind).unwrap(), r#""claim""#);
         assert_eq!(serde_json::from_str::<RequestKind>(r#""claim""#).unwrap(), kind);
-        assert_eq!(serde_json::from_str::<RequestKind>(r#""shutdown""#).unwrap(), RequestKind::Shutdown);
+        assert_eq!(serde_json::from_str::<RequestKind>(r#""shutdown""#).unwrap(), RequestKind::SHUTDOWN);
         assert!(serde_json::from_str::<RequestKind>(r#""Claim!""#).is_err(), "not a protocol name");
         assert_eq!(kind.to_string(), "claim");
     }
@@ -638,7 +727,7 @@ mod tests {
     #[test]
     fn an_expired_request_is_rejected_by_its_deadline_and_takes_no_answer() {
         let mut t = with_shutdown("aaaaaaaa");
-        let tr = t.expire(&rid("aaaaaaaa"), RequestKind::Shutdown, Millis(40)).unwrap().clone();
+        let tr = t.expire(&rid("aaaaaaaa"), RequestKind::SHUTDOWN, Millis(40)).unwrap().clone();
         assert_eq!(
             tr,
             Transition { from: RequestStatus::Pending, to: RequestStatus::Rejected, at: Millis(40), by: name("alice"), expired: true }
@@ -647,10 +736,10 @@ mod tests {
         assert_eq!(t.pending_to(&name("alice")).count(), 0);
         let before = t.clone();
         assert_eq!(
-            t.answer(&rid("aaaaaaaa"), RequestKind::Shutdown, &name("alice"), true, Millis(50)),
+            t.answer(&rid("aaaaaaaa"), RequestKind::SHUTDOWN, &name("alice"), true, Millis(50)),
             Err(TrackerError::Expired(rid("aaaaaaaa")))
         );
-        assert_eq!(t.expire(&rid("aaaaaaaa"), RequestKind::Shutdown, Millis(50)).unwrap_err(), TrackerError::Expired(rid("aaaaaaaa")));
+        assert_eq!(t.expire(&rid("aaaaaaaa"), RequestKind::SHUTDOWN, Millis(50)).unwrap_err(), TrackerError::Expired(rid("aaaaaaaa")));
         assert_eq!(t, before);
         t.unanswer(&rid("aaaaaaaa"));
         assert_eq!(t.get(&rid("aaaaaaaa")).unwrap().status, RequestStatus::Pending, "undone, it is pending again");
@@ -660,7 +749,7 @@ mod tests {
     #[test]
     fn an_answers_transition_writes_no_expiry() {
         let mut t = with_shutdown("aaaaaaaa");
-        let tr = t.answer(&rid("aaaaaaaa"), RequestKind::Shutdown, &name("alice"), false, Millis(20)).unwrap();
+        let tr = t.answer(&rid("aaaaaaaa"), RequestKind::SHUTDOWN, &name("alice"), false, Millis(20)).unwrap();
         assert!(!serde_json::to_string(tr).unwrap().contains("expired"));
     }
 
@@ -672,5 +761,27 @@ mod tests {
             assert_eq!(s.answered(false), None);
         }
         assert!(!RequestStatus::Pending.is_terminal());
+    }
+
+    /// The explorer's state hashes fold request kinds in: a kind hashes as
+    /// the enum it replaced (`Shutdown`, `Plan`, `File(FileKind)`) did.
+    #[test]
+    fn a_request_kind_hashes_as_the_enum_it_replaced() {
+        use std::hash::{Hash, Hasher};
+        let of = |v: &dyn Fn(&mut crate::protocol::canon::StableHasher)| {
+            let mut h = crate::protocol::canon::StableHasher::default();
+            v(&mut h);
+            h.finish()
+        };
+        assert_eq!(of(&|h| RequestKind::SHUTDOWN.hash(h)), of(&|h| 0isize.hash(h)));
+        assert_eq!(of(&|h| RequestKind::PLAN.hash(h)), of(&|h| 1isize.hash(h)));
+        let claim = RequestKind::unresolved("claim").unwrap();
+        let legacy = |h: &mut crate::protocol::canon::StableHasher| {
+            2isize.hash(h);
+            None::<ProtocolIx>.hash(h);
+            InlineName::<MAX_PROTOCOL_NAME>::new("claim").unwrap().hash(h);
+        };
+        assert_eq!(of(&|h| claim.hash(h)), of(&legacy));
+        assert_eq!(format!("{:?}", RequestKind::PLAN), "Plan");
     }
 }

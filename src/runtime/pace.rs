@@ -87,7 +87,7 @@ mod tests {
         let protocol = [
             Event::RequestCreated {
                 request_id: id.clone(),
-                request_kind: RequestKind::Shutdown,
+                request_kind: RequestKind::SHUTDOWN,
                 requester: name("lead"),
                 addressee: name("alice"),
                 plan: None,
@@ -95,17 +95,17 @@ mod tests {
             },
             Event::RequestTransitioned {
                 request_id: id,
-                request_kind: RequestKind::Shutdown,
+                request_kind: RequestKind::SHUTDOWN,
                 by: name("alice"),
                 from: RequestStatus::Pending,
                 to: RequestStatus::Approved,
             },
             Event::MemberSpawned { name: name("alice"), role: "coder".into(), plan_mode: false },
             Event::MemberStatusChanged { name: name("alice"), from: MemberStatus::Working, to: MemberStatus::Shutdown },
-            sent(MessageType::ShutdownRequest),
-            sent(MessageType::ShutdownResponse),
-            sent(MessageType::PlanApprovalRequest),
-            sent(MessageType::PlanApprovalResponse),
+            sent(MessageType::SHUTDOWN_REQUEST),
+            sent(MessageType::SHUTDOWN_RESPONSE),
+            sent(MessageType::PLAN_APPROVAL_REQUEST),
+            sent(MessageType::PLAN_APPROVAL_RESPONSE),
         ];
         for event in &protocol {
             assert_eq!(weight(event), PROTOCOL, "{event:?}");

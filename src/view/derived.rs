@@ -328,7 +328,7 @@ mod tests {
         team.set_rules(Rules::default().with(Rule::AddresseeOnly, false));
         team.spawn(&alice, "coder", false, Millis(0)).unwrap();
         let id = team.request_shutdown(&lead, &alice, Millis(1)).unwrap();
-        team.answer(RequestKind::Shutdown, &id, &lead, true, "", Millis(2)).unwrap();
+        team.answer(RequestKind::SHUTDOWN, &id, &lead, true, "", Millis(2)).unwrap();
         let trace = team.trace().clone();
         assert!(RunViews::of(&trace).state_at(trace.entries(), None).is_ok(), "replayed under its own rules");
         let mut strict = trace.clone();

@@ -172,7 +172,7 @@ mod tests {
         let mut t = Team::new("d", 7);
         t.spawn(&name("alice"), "coder", false, Millis(1)).unwrap();
         let id = t.request_shutdown(&name("lead"), &name("alice"), Millis(2)).unwrap();
-        t.answer(RequestKind::Shutdown, &id, &name("alice"), approve, "ok", Millis(3)).unwrap();
+        t.answer(RequestKind::SHUTDOWN, &id, &name("alice"), approve, "ok", Millis(3)).unwrap();
         t.trace().clone()
     }
 

@@ -184,7 +184,7 @@ mod tests {
             t.spawn(&a, "coder", false, Millis(i)).unwrap();
             let id = t.request_shutdown(&AgentName::lead(), &a, Millis(i)).unwrap();
             if i % 2 == 0 {
-                t.answer(RequestKind::Shutdown, &id, &a, false, "busy", Millis(i)).unwrap();
+                t.answer(RequestKind::SHUTDOWN, &id, &a, false, "busy", Millis(i)).unwrap();
             }
             ids.push(id);
         }

@@ -16,7 +16,8 @@
 use crate::protocol::file::model::ProtocolIx;
 use crate::protocol::text::clip;
 use crate::protocol::{
-    AgentName, Event, Member, MemberStatus, Millis, ProtocolSet, Request, RequestId, RequestKind, RequestStatus, TeamState, TraceEntry,
+    AgentName, Event, LessonProtocol, Member, MemberStatus, Millis, ProtocolSet, Request, RequestId, RequestKind, RequestStatus, TeamState,
+    TraceEntry,
 };
 
 use crate::view::lists::{CreationOrder, Shown};
@@ -213,11 +214,11 @@ pub fn most_recent_request(state: &TeamState, entries: &[TraceEntry]) -> Option<
 /// [`PLAN_CHARS`] unless `whole` (the entry the FSM shows, picked by a tap
 /// or a key, reads in full).
 fn tracker_text(r: &Request, whole: bool) -> String {
-    match r.kind {
-        RequestKind::Shutdown => {
+    match r.kind.lesson() {
+        Some(LessonProtocol::Shutdown) => {
             format!("\"{}\": {{\"target\": {}, \"status\": \"{}\"}},", r.id, quoted(r.addressee.as_str()), r.status)
         }
-        RequestKind::Plan => format!(
+        Some(LessonProtocol::Plan) => format!(
             "\"{}\": {{\"from\": {}, \"plan\": {}, \"status\": \"{}\"}},",
             r.id,
             quoted(r.requester.as_str()),
@@ -226,7 +227,7 @@ fn tracker_text(r: &Request, whole: bool) -> String {
         ),
         // A file protocol's request: its parties and fields, as its
         // `<name>_requests` dict would hold them.
-        RequestKind::File(_) => {
+        None => {
             let fields: String = r.fields.iter().map(|(k, v)| format!(", {}: {}", quoted(k), quoted(&v.to_string()))).collect();
             format!(
                 "\"{}\": {{\"from\": {}, \"to\": {}{fields}, \"status\": \"{}\"}},",
@@ -244,25 +245,11 @@ fn tracker_text(r: &Request, whole: bool) -> String {
 /// file's order, named `<name>_requests` as the lesson names its own (which
 /// keep their names when a file uses them).
 fn tracker_kinds(protocols: &ProtocolSet) -> Vec<(RequestKind, String)> {
-    let lesson = |kind: RequestKind| match kind {
-        RequestKind::Shutdown => "shutdown_requests".to_string(),
-        RequestKind::Plan => "plan_requests".to_string(),
-        RequestKind::File(k) => format!("{}_requests", k.name()),
-    };
+    let dict = |kind: RequestKind| (kind, format!("{}_requests", kind.name()));
     let Some(file) = protocols.file() else {
-        return [RequestKind::Shutdown, RequestKind::Plan].into_iter().map(|k| (k, lesson(k))).collect();
+        return [RequestKind::SHUTDOWN, RequestKind::PLAN].into_iter().map(dict).collect();
     };
-    (0..file.protocols.len())
-        .filter_map(|i| {
-            let ix = ProtocolIx(u8::try_from(i).ok()?);
-            let kind = protocols.kind(ix)?;
-            let name = match kind {
-                RequestKind::File(_) => format!("{}_requests", file.protocols[i].name),
-                k => lesson(k),
-            };
-            Some((kind, name))
-        })
-        .collect()
+    (0..file.protocols.len()).filter_map(|i| protocols.kind(ProtocolIx(u8::try_from(i).ok()?)).map(dict)).collect()
 }
 
 /// The entries of each tracker of `kinds` to show: the newest
@@ -416,10 +403,10 @@ mod tests {
         t.spawn(&name("bob"), "refactorer", true, Millis(0)).unwrap();
         let shut = t.request_shutdown(&AgentName::lead(), &name("alice"), Millis(10)).unwrap();
         t.drain(&name("alice"), Millis(20)).unwrap();
-        t.answer(RequestKind::Shutdown, &shut, &name("alice"), true, "done", Millis(3333)).unwrap();
+        t.answer(RequestKind::SHUTDOWN, &shut, &name("alice"), true, "done", Millis(3333)).unwrap();
         t.set_status(&name("alice"), MemberStatus::Shutdown, Millis(3400)).unwrap();
         let plan = t.submit_plan(&name("bob"), "Rewrite the \"auth\" module in one go", Millis(4000)).unwrap();
-        t.answer(RequestKind::Plan, &plan, &AgentName::lead(), false, "Too risky", Millis(4500)).unwrap();
+        t.answer(RequestKind::PLAN, &plan, &AgentName::lead(), false, "Too risky", Millis(4500)).unwrap();
         (t.trace().clone(), shut, plan)
     }
 
@@ -498,7 +485,7 @@ mod tests {
         assert!(picked.trackers[0].lines.rows[0].selected);
         assert!(!picked.trackers[1].lines.rows[0].selected);
         // Before the plan exists, picking it falls back to the default.
-        let created_plan = position(&trace, |e| matches!(e, Event::RequestCreated { request_kind: RequestKind::Plan, .. }));
+        let created_plan = position(&trace, |e| matches!(e, Event::RequestCreated { request_kind: RequestKind::PLAN, .. }));
         let early = at(&trace, created_plan, Some(&plan)).fsm.unwrap();
         assert_eq!((early.request_id, early.chosen), (shut, false));
     }
@@ -533,7 +520,7 @@ mod tests {
             t.spawn(&a, "coder", false, Millis(i)).unwrap();
             for _ in 0..20 {
                 let id = t.request_shutdown(&AgentName::lead(), &a, Millis(i)).unwrap();
-                t.answer(RequestKind::Shutdown, &id, &a, false, "busy", Millis(i)).unwrap();
+                t.answer(RequestKind::SHUTDOWN, &id, &a, false, "busy", Millis(i)).unwrap();
                 ids.push(id);
             }
         }

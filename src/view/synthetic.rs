@@ -35,7 +35,7 @@ pub fn busy_trace(events: usize, agents: usize, seed: u64) -> Trace {
             2 => {
                 if let Some((id, by)) = pending.pop() {
                     let approve = rng.next_u64().is_multiple_of(3);
-                    let answered = team.answer(RequestKind::Shutdown, &id, &by, approve, "", at);
+                    let answered = team.answer(RequestKind::SHUTDOWN, &id, &by, approve, "", at);
                     if approve && answered.is_ok() {
                         // It keeps its promise and leaves; the team spawns
                         // it again, so the busy team keeps its size.

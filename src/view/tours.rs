@@ -241,7 +241,7 @@ fn created(entries: &[TraceEntry], kind: RequestKind) -> Vec<Created<'_>> {
         .enumerate()
         .filter_map(|(at, e)| match &e.event {
             Event::RequestCreated { request_id, request_kind, requester, addressee, .. } if *request_kind == kind => {
-                Some(Created { at, id: request_id, teammate: if kind == RequestKind::Shutdown { addressee } else { requester } })
+                Some(Created { at, id: request_id, teammate: if kind == RequestKind::SHUTDOWN { addressee } else { requester } })
             }
             _ => None,
         })
@@ -250,10 +250,10 @@ fn created(entries: &[TraceEntry], kind: RequestKind) -> Vec<Created<'_>> {
 
 /// The teammate a request is about, from its creation.
 fn teammate_of<'a>(entries: &'a [TraceEntry], id: &RequestId) -> Option<&'a AgentName> {
-    [RequestKind::Shutdown, RequestKind::Plan].into_iter().find_map(|k| {
+    [RequestKind::SHUTDOWN, RequestKind::PLAN].into_iter().find_map(|k| {
         entries.iter().find_map(|e| match &e.event {
             Event::RequestCreated { request_id, request_kind, requester, addressee, .. } if request_id == id && *request_kind == k => {
-                Some(if k == RequestKind::Shutdown { addressee } else { requester })
+                Some(if k == RequestKind::SHUTDOWN { addressee } else { requester })
             }
             _ => None,
         })
@@ -310,7 +310,7 @@ fn first_exit(entries: &[TraceEntry]) -> Option<(usize, &AgentName)> {
 /// The approved shutdown request of `name` (the one it exits on).
 fn approved_shutdown_of<'a>(entries: &'a [TraceEntry], name: &AgentName) -> Option<&'a RequestId> {
     entries.iter().find_map(|e| match &e.event {
-        Event::RequestTransitioned { request_id, request_kind: RequestKind::Shutdown, by, to: RequestStatus::Approved, .. }
+        Event::RequestTransitioned { request_id, request_kind: RequestKind::SHUTDOWN, by, to: RequestStatus::Approved, .. }
             if by == name =>
         {
             Some(request_id)
@@ -356,16 +356,16 @@ fn the_teammate_idles_after_the_plain_message(entries: &[TraceEntry]) -> Option<
 }
 
 fn the_first_shutdown_request(entries: &[TraceEntry]) -> Option<Hit> {
-    nth_created(entries, RequestKind::Shutdown, 0)
+    nth_created(entries, RequestKind::SHUTDOWN, 0)
 }
 
 fn the_second_shutdown_request(entries: &[TraceEntry]) -> Option<Hit> {
-    nth_created(entries, RequestKind::Shutdown, 1)
+    nth_created(entries, RequestKind::SHUTDOWN, 1)
 }
 
 fn the_first_shutdown_answer_sent(entries: &[TraceEntry]) -> Option<Hit> {
-    let first = created(entries, RequestKind::Shutdown).into_iter().next()?;
-    message_for(entries, MessageType::ShutdownResponse, first.id).map(|(at, m)| hit(at).about(Some(first.id), Some(&m.from)))
+    let first = created(entries, RequestKind::SHUTDOWN).into_iter().next()?;
+    message_for(entries, MessageType::SHUTDOWN_RESPONSE, first.id).map(|(at, m)| hit(at).about(Some(first.id), Some(&m.from)))
 }
 
 fn the_first_exit(entries: &[TraceEntry]) -> Option<Hit> {
@@ -376,8 +376,8 @@ fn the_first_exit(entries: &[TraceEntry]) -> Option<Hit> {
 // The shutdown handshake.
 
 fn the_request_read_by_its_teammate(entries: &[TraceEntry]) -> Option<Hit> {
-    let first = created(entries, RequestKind::Shutdown).into_iter().next()?;
-    let (sent, _) = message_for(entries, MessageType::ShutdownRequest, first.id)?;
+    let first = created(entries, RequestKind::SHUTDOWN).into_iter().next()?;
+    let (sent, _) = message_for(entries, MessageType::SHUTDOWN_REQUEST, first.id)?;
     drained(entries, first.teammate, sent).map(|at| hit(at).about(Some(first.id), Some(first.teammate)))
 }
 
@@ -389,19 +389,19 @@ fn the_last_model_call_before_the_exit(entries: &[TraceEntry]) -> Option<Hit> {
 }
 
 fn the_first_approved_shutdown(entries: &[TraceEntry]) -> Option<Hit> {
-    nth_transition(entries, RequestKind::Shutdown, RequestStatus::Approved, 0)
+    nth_transition(entries, RequestKind::SHUTDOWN, RequestStatus::Approved, 0)
 }
 
 fn the_first_rejected_shutdown(entries: &[TraceEntry]) -> Option<Hit> {
-    nth_transition(entries, RequestKind::Shutdown, RequestStatus::Rejected, 0)
+    nth_transition(entries, RequestKind::SHUTDOWN, RequestStatus::Rejected, 0)
 }
 
 /// Where the lead reads the answer to the approved request its first exit
 /// was on.
 fn the_lead_reads_the_approval(entries: &[TraceEntry]) -> Option<Hit> {
-    let approved = nth_transition(entries, RequestKind::Shutdown, RequestStatus::Approved, 0)?;
+    let approved = nth_transition(entries, RequestKind::SHUTDOWN, RequestStatus::Approved, 0)?;
     let id = approved.id.as_ref()?;
-    let (sent, m) = message_for(entries, MessageType::ShutdownResponse, id)?;
+    let (sent, m) = message_for(entries, MessageType::SHUTDOWN_RESPONSE, id)?;
     drained(entries, &m.to, sent).map(|at| hit(at).about(Some(id), Some(&m.from)))
 }
 
@@ -428,29 +428,29 @@ fn the_plan_mode_spawn(entries: &[TraceEntry]) -> Option<Hit> {
 }
 
 fn the_first_plan(entries: &[TraceEntry]) -> Option<Hit> {
-    nth_created(entries, RequestKind::Plan, 0)
+    nth_created(entries, RequestKind::PLAN, 0)
 }
 
 fn the_second_plan(entries: &[TraceEntry]) -> Option<Hit> {
-    nth_created(entries, RequestKind::Plan, 1)
+    nth_created(entries, RequestKind::PLAN, 1)
 }
 
 fn the_first_rejected_plan(entries: &[TraceEntry]) -> Option<Hit> {
-    nth_transition(entries, RequestKind::Plan, RequestStatus::Rejected, 0)
+    nth_transition(entries, RequestKind::PLAN, RequestStatus::Rejected, 0)
 }
 
 fn the_first_approved_plan(entries: &[TraceEntry]) -> Option<Hit> {
-    nth_transition(entries, RequestKind::Plan, RequestStatus::Approved, 0)
+    nth_transition(entries, RequestKind::PLAN, RequestStatus::Approved, 0)
 }
 
 fn the_planner_waits(entries: &[TraceEntry]) -> Option<Hit> {
-    let first = created(entries, RequestKind::Plan).into_iter().next()?;
+    let first = created(entries, RequestKind::PLAN).into_iter().next()?;
     status_change(entries, first.teammate, MemberStatus::Idle, first.at).map(|at| hit(at).about(Some(first.id), Some(first.teammate)))
 }
 
 fn the_lead_reads_the_plan(entries: &[TraceEntry]) -> Option<Hit> {
-    let first = created(entries, RequestKind::Plan).into_iter().next()?;
-    let (sent, m) = message_for(entries, MessageType::PlanApprovalRequest, first.id)?;
+    let first = created(entries, RequestKind::PLAN).into_iter().next()?;
+    let (sent, m) = message_for(entries, MessageType::PLAN_APPROVAL_REQUEST, first.id)?;
     drained(entries, &m.to, sent).map(|at| hit(at).about(Some(first.id), Some(first.teammate)))
 }
 
@@ -473,12 +473,12 @@ fn the_first_write_after_approval(entries: &[TraceEntry]) -> Option<Hit> {
 /// unanswered: the answer that arrives out of order. Also returns the
 /// request it overtook.
 fn overtaking_answer(entries: &[TraceEntry]) -> Option<(usize, &Message, &RequestId)> {
-    let asked = created(entries, RequestKind::Shutdown);
+    let asked = created(entries, RequestKind::SHUTDOWN);
     let mut answered: Vec<&RequestId> = Vec::new();
     for (at, e) in entries.iter().enumerate() {
         match &e.event {
-            Event::RequestTransitioned { request_id, request_kind: RequestKind::Shutdown, .. } => answered.push(request_id),
-            Event::MessageSent { message } if message.msg_type == MessageType::ShutdownResponse => {
+            Event::RequestTransitioned { request_id, request_kind: RequestKind::SHUTDOWN, .. } => answered.push(request_id),
+            Event::MessageSent { message } if message.msg_type == MessageType::SHUTDOWN_RESPONSE => {
                 let Some(id) = message.request_id.as_ref() else { continue };
                 let Some(mine) = asked.iter().position(|c| c.id == id) else { continue };
                 if let Some(earlier) = asked[..mine].iter().find(|c| c.at < at && !answered.contains(&c.id)) {
@@ -503,7 +503,7 @@ fn the_lead_matches_the_early_answer(entries: &[TraceEntry]) -> Option<Hit> {
 
 fn the_overtaken_answer(entries: &[TraceEntry]) -> Option<Hit> {
     let (_, _, earlier) = overtaking_answer(entries)?;
-    message_for(entries, MessageType::ShutdownResponse, earlier).map(|(at, m)| hit(at).about(Some(earlier), Some(&m.from)))
+    message_for(entries, MessageType::SHUTDOWN_RESPONSE, earlier).map(|(at, m)| hit(at).about(Some(earlier), Some(&m.from)))
 }
 
 fn the_last_exit(entries: &[TraceEntry]) -> Option<Hit> {
@@ -595,9 +595,9 @@ mod tests {
         t.spawn(&name("frank"), "helper", false, Millis(0)).unwrap();
         let e = t.request_shutdown(&AgentName::lead(), &name("erin"), Millis(1)).unwrap();
         let f = t.request_shutdown(&AgentName::lead(), &name("frank"), Millis(2)).unwrap();
-        t.answer(RequestKind::Shutdown, &f, &name("frank"), true, "ok", Millis(3)).unwrap();
+        t.answer(RequestKind::SHUTDOWN, &f, &name("frank"), true, "ok", Millis(3)).unwrap();
         t.drain(&AgentName::lead(), Millis(4)).unwrap();
-        t.answer(RequestKind::Shutdown, &e, &name("erin"), true, "done", Millis(5)).unwrap();
+        t.answer(RequestKind::SHUTDOWN, &e, &name("erin"), true, "done", Millis(5)).unwrap();
         (t.trace().clone(), e, f)
     }
 
@@ -620,8 +620,8 @@ mod tests {
         t.spawn(&name("frank"), "helper", false, Millis(0)).unwrap();
         let e = t.request_shutdown(&AgentName::lead(), &name("erin"), Millis(1)).unwrap();
         let f = t.request_shutdown(&AgentName::lead(), &name("frank"), Millis(2)).unwrap();
-        t.answer(RequestKind::Shutdown, &e, &name("erin"), true, "ok", Millis(3)).unwrap();
-        t.answer(RequestKind::Shutdown, &f, &name("frank"), true, "ok", Millis(4)).unwrap();
+        t.answer(RequestKind::SHUTDOWN, &e, &name("erin"), true, "ok", Millis(3)).unwrap();
+        t.answer(RequestKind::SHUTDOWN, &f, &name("frank"), true, "ok", Millis(4)).unwrap();
         assert_eq!(the_answer_out_of_order(t.trace().entries()), None);
     }
 

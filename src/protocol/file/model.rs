@@ -57,6 +57,11 @@ pub enum Role {
 }
 
 impl Role {
+    /// True when `agent` plays this role.
+    pub fn admits(self, agent: &crate::protocol::AgentName) -> bool {
+        agent.is_lead() == (self == Role::Lead)
+    }
+
     /// The role's name in a file.
     pub fn name(self) -> &'static str {
         match self {

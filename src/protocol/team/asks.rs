@@ -70,20 +70,17 @@ impl TeamState {
     /// Refuses a file protocol's request kind this team does not run (read
     /// from a trace without its file, or of another file).
     pub(super) fn check_known(&self, kind: RequestKind) -> Result<(), TeamError> {
-        match kind {
-            RequestKind::File(k) if k.protocol.and_then(|ix| self.protocols.kind(ix)) != Some(kind) => {
-                Err(TeamError::UnknownProtocolName(k.name().to_string()))
-            }
-            _ => Ok(()),
+        match self.protocols.running(kind) {
+            Some(p) if p.kind == kind => Ok(()),
+            _ => Err(TeamError::UnknownProtocolName(kind.name().to_string())),
         }
     }
 
     /// Refuses a message of a file protocol's type this team does not run.
     pub(super) fn check_known_type(&self, m: &Message) -> Result<(), TeamError> {
         let t = m.msg_type;
-        let MessageType::File(f) = t else { return Ok(()) };
-        let known = f.protocol.is_some_and(|ix| self.protocols.request_type(ix) == Some(t) || self.protocols.response_type(ix) == Some(t));
-        if known {
+        let MessageType::Protocol(f) = t else { return Ok(()) };
+        if self.protocols.runs_type(f) {
             Ok(())
         } else {
             Err(TeamError::UnknownProtocolName(m.type_name().to_string()))
@@ -185,12 +182,9 @@ impl Team {
     /// The protocol a request of `kind` belongs to, or the refusal of a
     /// kind this team does not run.
     fn running(&self, kind: RequestKind) -> Result<Running<'_>, TeamError> {
-        match kind {
-            RequestKind::File(k) => {
-                let ix = k.protocol.ok_or_else(|| TeamError::UnknownProtocolName(k.name().to_string()))?;
-                Ok(self.state.protocols.running_ix(ix)?)
-            }
-            lesson => self.state.protocols.running(lesson).ok_or_else(|| TeamError::UnknownProtocolName(lesson.as_str().to_string())),
+        match kind.file_protocol() {
+            Some(ix) => Ok(self.state.protocols.running_ix(ix)?),
+            None => self.state.protocols.running(kind).ok_or_else(|| TeamError::UnknownProtocolName(kind.as_str().to_string())),
         }
     }
 
@@ -285,7 +279,7 @@ impl Team {
     /// The lead asks `target` to shut down: a pending request of the
     /// lesson's `shutdown` protocol and its `shutdown_request` message.
     pub fn request_shutdown(&mut self, from: &AgentName, target: &AgentName, at: Millis) -> Result<RequestId, TeamError> {
-        self.ask_kind(RequestKind::Shutdown, from, target, Fields::new(), at)
+        self.ask_kind(RequestKind::SHUTDOWN, from, target, Fields::new(), at)
     }
 
     /// A teammate submits a plan to the lead: a pending request of the
@@ -293,7 +287,7 @@ impl Team {
     pub fn submit_plan(&mut self, from: &AgentName, plan: &str, at: Millis) -> Result<RequestId, TeamError> {
         let mut fields = Fields::new();
         fields.set("plan", FieldValue::Text(plan.to_string()));
-        self.ask_kind(RequestKind::Plan, from, &AgentName::lead(), fields, at)
+        self.ask_kind(RequestKind::PLAN, from, &AgentName::lead(), fields, at)
     }
 
     /// `from` asks `to` with the protocol of `kind`: the one way every
@@ -570,8 +564,8 @@ tools.respond = { name = "answer_handoff", description = "Answer a handoff." }
         t.spawn(&alice, "coder", true, Millis(0)).unwrap();
         let stop = t.request_shutdown(&lead, &alice, Millis(1)).unwrap();
         let plan = t.submit_plan(&alice, "step 1", Millis(2)).unwrap();
-        t.answer(RequestKind::Shutdown, &stop, &alice, false, "", Millis(3)).unwrap();
-        t.answer(RequestKind::Plan, &plan, &lead, true, "fine", Millis(4)).unwrap();
+        t.answer(RequestKind::SHUTDOWN, &stop, &alice, false, "", Millis(3)).unwrap();
+        t.answer(RequestKind::PLAN, &plan, &lead, true, "fine", Millis(4)).unwrap();
         let sent: Vec<String> = t
             .trace()
             .entries()
@@ -614,10 +608,10 @@ tools.respond = { name = "answer_handoff", description = "Answer a handoff." }
             t.spawn(&alice, "coder", true, Millis(0)).unwrap();
             assert!(t.gate_closed(&alice, plan) && t.plan_gate_closed(&alice) && !t.plan_approved(&alice));
             let id = t.submit_plan(&alice, "p", Millis(1)).unwrap();
-            t.answer(RequestKind::Plan, &id, &lead, false, "no", Millis(2)).unwrap();
+            t.answer(RequestKind::PLAN, &id, &lead, false, "no", Millis(2)).unwrap();
             assert!(t.gate_closed(&alice, plan), "a rejected plan keeps it closed");
             let id = t.submit_plan(&alice, "p", Millis(3)).unwrap();
-            t.answer(RequestKind::Plan, &id, &lead, true, "ok", Millis(4)).unwrap();
+            t.answer(RequestKind::PLAN, &id, &lead, true, "ok", Millis(4)).unwrap();
             assert!(!t.gate_closed(&alice, plan) && !t.plan_gate_closed(&alice) && t.plan_approved(&alice));
             assert_eq!(Team::replay(t.trace()).unwrap().state(), t.state(), "replay rebuilds the one gate state");
             t.set_status(&alice, MemberStatus::Idle, Millis(5)).unwrap();
@@ -637,7 +631,7 @@ tools.respond = { name = "answer_handoff", description = "Answer a handoff." }
         t.spawn(&bob, "tester", true, Millis(0)).unwrap();
         t.spawn(&carol, "writer", false, Millis(0)).unwrap();
         let id = t.submit_plan(&alice, "p", Millis(1)).unwrap();
-        t.answer(RequestKind::Plan, &id, &lead, true, "ok", Millis(2)).unwrap();
+        t.answer(RequestKind::PLAN, &id, &lead, true, "ok", Millis(2)).unwrap();
         let expected = r#"{
   "team_name": "t",
   "members": [

@@ -172,14 +172,17 @@ pub(super) fn inconsistent(entry: &TraceEntry, problem: impl std::fmt::Display) 
     TeamError::Inconsistent { event: entry.event.kind(), problem: problem.to_string() }
 }
 
+/// The tool that sends a message of type `t`: a lesson type's, the one
+/// the built-in lesson file names for it; a file type's, in words (the
+/// file's own tool names are its).
 fn protocol_tool(t: MessageType) -> &'static str {
-    match t {
-        MessageType::File(f) if f.response => "protocol's answer",
-        MessageType::File(_) => "protocol's request",
-        MessageType::ShutdownRequest => "shutdown_request",
-        MessageType::ShutdownResponse => "shutdown_response",
-        MessageType::PlanApprovalRequest | MessageType::PlanApprovalResponse => "plan_approval",
-        MessageType::Message | MessageType::Broadcast => "send_message",
+    let MessageType::Protocol(f) = t else { return "send_message" };
+    let lesson = f.lesson_protocol().and_then(|p| crate::protocol::protocols::lesson_protocols().get(usize::from(p.index().0)));
+    match (lesson, f.response) {
+        (Some(p), true) => p.tools.respond.as_ref().map_or("protocol's answer", |t| t.name.as_str()),
+        (Some(p), false) => p.tools.request.name.as_str(),
+        (None, true) => "protocol's answer",
+        (None, false) => "protocol's request",
     }
 }
 

@@ -4,17 +4,20 @@
 //! mapping only; it must not check anything.
 
 use super::TeamError;
+use crate::protocol::protocols::LessonProtocol;
 use crate::protocol::roster::RosterError;
 use crate::protocol::tracker::RequestKind;
 
 /// A refusal of one of the lesson's two protocols in the lesson's words
 /// (the texts its models read); any other refusal as it is.
 pub(super) fn in_lesson_words(kind: RequestKind, e: TeamError) -> TeamError {
-    match (kind, e) {
-        (RequestKind::Shutdown, TeamError::MayNotAsk { asker, .. }) => TeamError::NotLead(asker),
-        (RequestKind::Shutdown, TeamError::WrongAddressee { to, .. }) => RosterError::UnknownMember(to).into(),
-        (RequestKind::Shutdown, TeamError::AlreadyPending { target, pending, .. }) => TeamError::ShutdownPending { target, pending },
-        (RequestKind::Plan, TeamError::MayNotAsk { .. }) => TeamError::LeadSubmitsPlan,
+    match (kind.lesson(), e) {
+        (Some(LessonProtocol::Shutdown), TeamError::MayNotAsk { asker, .. }) => TeamError::NotLead(asker),
+        (Some(LessonProtocol::Shutdown), TeamError::WrongAddressee { to, .. }) => RosterError::UnknownMember(to).into(),
+        (Some(LessonProtocol::Shutdown), TeamError::AlreadyPending { target, pending, .. }) => {
+            TeamError::ShutdownPending { target, pending }
+        }
+        (Some(LessonProtocol::Plan), TeamError::MayNotAsk { .. }) => TeamError::LeadSubmitsPlan,
         (_, e) => e,
     }
 }

@@ -106,7 +106,7 @@ mod faults_on_the_way_out {
         let id = t.request_shutdown(&AgentName::lead(), &name("alice"), Millis(1)).unwrap();
         t.drain(&name("alice"), Millis(2)).unwrap();
         t.set_faults(FaultPlan::new(vec![FaultRule::new(FaultAction::Drop)]));
-        t.answer(RequestKind::Shutdown, &id, &name("alice"), true, "ok", Millis(3)).unwrap();
+        t.answer(RequestKind::SHUTDOWN, &id, &name("alice"), true, "ok", Millis(3)).unwrap();
         assert_eq!(t.request(&id).unwrap().status, RequestStatus::Approved);
         assert!(t.peek(&AgentName::lead()).unwrap().is_empty(), "the lead never hears");
         assert_replays(&t);
@@ -189,7 +189,7 @@ mod commit_rules {
             (
                 at(Event::RequestTransitioned {
                     request_id: RequestId::parse("0badc0de").unwrap(),
-                    request_kind: RequestKind::Shutdown,
+                    request_kind: RequestKind::SHUTDOWN,
                     by: alice.clone(),
                     from: RequestStatus::Pending,
                     to: RequestStatus::Approved,
@@ -255,14 +255,14 @@ mod commit_rules {
             Event::InboxDrained { agent: alice.clone(), message_ids: ids },
             Event::RequestTransitioned {
                 request_id: plan.clone(),
-                request_kind: RequestKind::Plan,
+                request_kind: RequestKind::PLAN,
                 by: AgentName::lead(),
                 from: RequestStatus::Pending,
                 to: RequestStatus::Approved,
             },
             Event::RequestCreated {
                 request_id: RequestId::parse("0badc0de").unwrap(),
-                request_kind: RequestKind::Shutdown,
+                request_kind: RequestKind::SHUTDOWN,
                 requester: AgentName::lead(),
                 addressee: alice.clone(),
                 plan: None,
@@ -301,7 +301,7 @@ mod commit_rules {
         let (t, state, len) = refused_after(|id, alice| {
             vec![Event::RequestTransitioned {
                 request_id: id.clone(),
-                request_kind: RequestKind::Shutdown,
+                request_kind: RequestKind::SHUTDOWN,
                 by: alice.clone(),
                 from: RequestStatus::Pending,
                 to: RequestStatus::Approved,

@@ -77,12 +77,12 @@ fn execute(w: &mut World, agent: &AgentName, tool: &str, call: ToolCall) -> Resu
         ToolCall::ShutdownStatus { request_id } => shutdown_status(w, &request_id),
         ToolCall::ShutdownResponse { request_id, approve, reason } => {
             let id = RequestId::parse(&request_id)?;
-            w.answer(RequestKind::Shutdown, &id, agent, approve, &reason)?;
+            w.answer(RequestKind::SHUTDOWN, &id, agent, approve, &reason)?;
             Ok(if approve { "Shutdown approved" } else { "Shutdown rejected" }.to_string())
         }
         ToolCall::PlanReview { request_id, approve, feedback } => {
             let id = RequestId::parse(&request_id)?;
-            let status = w.answer(RequestKind::Plan, &id, agent, approve, &feedback)?;
+            let status = w.answer(RequestKind::PLAN, &id, agent, approve, &feedback)?;
             let from = w.team.request(&id).map(|r| r.requester.to_string()).unwrap_or_default();
             Ok(format!("Plan {status} for '{from}'"))
         }
@@ -193,7 +193,7 @@ fn read_inbox(w: &mut World, agent: &AgentName) -> Result<String, ToolError> {
 fn shutdown_status(w: &mut World, raw_id: &str) -> Result<String, ToolError> {
     let id = RequestId::parse(raw_id)?;
     let team = &w.team;
-    let req = team.request(&id).filter(|r| r.kind == RequestKind::Shutdown);
+    let req = team.request(&id).filter(|r| r.kind == RequestKind::SHUTDOWN);
     let req = req.ok_or_else(|| ToolError::UnknownShutdownRequest(id.clone()))?;
     Ok(serde_json::json!({ "target": req.addressee, "status": req.status }).to_string())
 }
@@ -241,7 +241,7 @@ mod tests {
         let id = RequestId::parse("abcd1234").unwrap();
         let kind = world.team.protocols().kind(ProtocolIx(0)).unwrap();
         let err = world.team.check_respond(ProtocolIx(0), &id, &lead, true, &Fields::new()).unwrap_err();
-        assert!(matches!(kind, RequestKind::File(_)));
+        assert!(kind.is_file());
         assert_eq!(out, ToolOutcome { output: format!("Error: {err}"), is_error: true });
         assert_eq!(world.team.trace().len(), events + 2, "only the call and its refusal are recorded");
         let out = world.run_tool(&lead, AgentRole::Lead, "t2", "answer_claim", &json!({"request_id": "abcd1234"}));
@@ -269,7 +269,7 @@ mod tests {
         assert_eq!(world.run_tool(&bob, AgentRole::Teammate, "t2", "edit_file", &edit).output, refusal);
         assert!(!world.run_tool(&bob, AgentRole::Teammate, "t3", "list_files", &json!({})).is_error, "reading stays open");
         let id = world.team.submit_plan(&bob, "p", Millis(1)).unwrap();
-        world.team.answer(RequestKind::Plan, &id, &AgentName::lead(), true, "", Millis(2)).unwrap();
+        world.team.answer(RequestKind::PLAN, &id, &AgentName::lead(), true, "", Millis(2)).unwrap();
         assert!(!world.run_tool(&bob, AgentRole::Teammate, "t4", "write_file", &write).is_error, "an approved plan opens the gate");
     }
 

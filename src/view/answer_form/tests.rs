@@ -48,7 +48,7 @@ fn each_field_type_gets_its_own_control_in_the_files_order() {
 #[test]
 fn the_lessons_answers_are_one_text_field_each() {
     let lesson = ProtocolSet::lesson();
-    for (kind, name) in [(RequestKind::Shutdown, "reason"), (RequestKind::Plan, "feedback")] {
+    for (kind, name) in [(RequestKind::SHUTDOWN, "reason"), (RequestKind::PLAN, "feedback")] {
         let form = form_of(&lesson, kind);
         assert_eq!(form.len(), 1, "{kind}");
         assert_eq!((form[0].name.as_str(), &form[0].control, form[0].required, form[0].content), (name, &Control::Text, false, true));

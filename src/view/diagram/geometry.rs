@@ -811,7 +811,7 @@ pub(crate) mod fixtures {
         let id = t.request_shutdown(&AgentName::lead(), &name("alice"), Millis(1)).unwrap();
         t.drain(&name("alice"), Millis(2)).unwrap();
         t.set_faults(FaultPlan::new(vec![FaultRule::new(FaultAction::Drop)]));
-        t.answer(RequestKind::Shutdown, &id, &name("alice"), true, "ok", Millis(3)).unwrap();
+        t.answer(RequestKind::SHUTDOWN, &id, &name("alice"), true, "ok", Millis(3)).unwrap();
         t.set_faults(FaultPlan::default());
         t.set_status(&name("alice"), MemberStatus::Shutdown, Millis(4)).unwrap();
         t.finish_run(Millis(5)).unwrap();

@@ -799,7 +799,7 @@ mod tests {
         t.spawn(&name("alice"), "coder", false, Millis(0)).unwrap();
         let id = t.request_shutdown(&AgentName::lead(), &name("alice"), Millis(1)).unwrap();
         t.drain(&name("alice"), Millis(2)).unwrap();
-        t.answer(RequestKind::Shutdown, &id, &name("alice"), true, "ok", Millis(3)).unwrap();
+        t.answer(RequestKind::SHUTDOWN, &id, &name("alice"), true, "ok", Millis(3)).unwrap();
         t.set_status(&name("alice"), MemberStatus::Shutdown, Millis(4)).unwrap();
         (t.trace().clone(), id)
     }
@@ -900,7 +900,7 @@ mod tests {
         let mut t = Team::new("d", 1);
         t.spawn(&name("bob"), "refactorer", true, Millis(0)).unwrap();
         let id = t.submit_plan(&name("bob"), "Rewrite the auth module in one go", Millis(1)).unwrap();
-        t.answer(RequestKind::Plan, &id, &AgentName::lead(), false, "Too risky: split it", Millis(2)).unwrap();
+        t.answer(RequestKind::PLAN, &id, &AgentName::lead(), false, "Too risky: split it", Millis(2)).unwrap();
         let d = layout(t.trace(), None);
         let said: Vec<_> = d
             .rows

@@ -142,12 +142,12 @@ mod tests {
         t.spawn(&name("alice"), "coder", false, Millis(0)).unwrap();
         let id = t.request_shutdown(&AgentName::lead(), &name("alice"), Millis(10)).unwrap();
         t.drain(&name("alice"), Millis(20)).unwrap();
-        t.answer(RequestKind::Shutdown, &id, &name("alice"), true, "All files saved.", Millis(3333)).unwrap();
+        t.answer(RequestKind::SHUTDOWN, &id, &name("alice"), true, "All files saved.", Millis(3333)).unwrap();
         let trace = t.trace().clone();
         let rows = table(&trace, trace.len());
         assert_eq!(rows.total, 2);
         let [answer, request] = &rows.rows[..] else { panic!("two rows: {rows:?}") };
-        assert_eq!((answer.from.as_str(), answer.to.as_str(), answer.msg_type), ("alice", "lead", MessageType::ShutdownResponse));
+        assert_eq!((answer.from.as_str(), answer.to.as_str(), answer.msg_type), ("alice", "lead", MessageType::SHUTDOWN_RESPONSE));
         assert_eq!(answer.request_id.as_ref(), Some(&id));
         assert_eq!(answer.said, "reason: All files saved.");
         assert_eq!(answer.time, Millis(3333));

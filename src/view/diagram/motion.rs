@@ -422,7 +422,7 @@ pub(crate) mod tests {
         t.spawn(&name("alice"), "coder", false, Millis(0)).unwrap();
         let id = t.request_shutdown(&AgentName::lead(), &name("alice"), Millis(1)).unwrap();
         t.drain(&name("alice"), Millis(2)).unwrap();
-        t.answer(RequestKind::Shutdown, &id, &name("alice"), true, "ok", Millis(3)).unwrap();
+        t.answer(RequestKind::SHUTDOWN, &id, &name("alice"), true, "ok", Millis(3)).unwrap();
         t.set_status(&name("alice"), MemberStatus::Shutdown, Millis(4)).unwrap();
         t.trace().clone()
     }

@@ -298,7 +298,7 @@ mod tests {
         let mut t = Team::new("default", 7);
         t.spawn(&name("bob"), "refactorer", true, Millis(1)).unwrap();
         let id = t.submit_plan(&name("bob"), "Rewrite auth; all at once", Millis(2)).unwrap();
-        t.answer(RequestKind::Plan, &id, &AgentName::lead(), false, "Too risky", Millis(3)).unwrap();
+        t.answer(RequestKind::PLAN, &id, &AgentName::lead(), false, "Too risky", Millis(3)).unwrap();
         let m = mermaid(t.trace());
         assert!(m.contains(&format!("    p1->>p0: plan_approval_request [{id}] plan: “Rewrite auth#59; all at once”\n")), "{m}");
         assert!(m.contains(&format!("    p0->>p1: plan_approval_response [{id}] feedback: “Too risky”\n")), "{m}");

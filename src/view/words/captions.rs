@@ -16,7 +16,7 @@
 //! request ids, states, agent names) go into every language unchanged.
 
 use crate::protocol::{
-    AgentName, Event, FaultAction, MemberStatus, Message, MessageType, RequestKind, RequestStatus, TeamState, Trace, TraceEntry,
+    AgentName, Event, FaultAction, LessonProtocol, MemberStatus, Message, MessageType, RequestStatus, TeamState, Trace, TraceEntry,
 };
 use crate::view::i18n::{tr, Catalog, Locale};
 
@@ -66,10 +66,10 @@ pub struct Said {
 /// shutdown request (its text is always the same) and empty answers.
 pub fn said(message: &Message) -> Option<Said> {
     let (field, own) = match message.msg_type {
-        MessageType::PlanApprovalRequest => ("plan", &message.plan),
-        MessageType::PlanApprovalResponse => ("feedback", &message.feedback),
-        MessageType::ShutdownResponse => ("reason", &message.reason),
-        MessageType::ShutdownRequest | MessageType::Message | MessageType::Broadcast | MessageType::File(_) => return None,
+        MessageType::PLAN_APPROVAL_REQUEST => ("plan", &message.plan),
+        MessageType::PLAN_APPROVAL_RESPONSE => ("feedback", &message.feedback),
+        MessageType::SHUTDOWN_RESPONSE => ("reason", &message.reason),
+        MessageType::Message | MessageType::Broadcast | MessageType::Protocol(_) => return None,
     };
     let text = own.as_deref().filter(|t| !t.trim().is_empty()).unwrap_or(&message.content).trim();
     (!text.is_empty()).then(|| Said { field, text: text.to_string() })
@@ -339,8 +339,8 @@ fn caption_of_priced(
             let read = tr!(cat, key, who_start = who_cap(cat, agent), messages = messages(cat, message_ids.len()), what = what);
             Caption::new(cat.t("cap-inbox-title"), gap(&[&read, &next]))
         }
-        Event::RequestCreated { request_id, request_kind, requester, addressee, plan, fields } => match request_kind {
-            RequestKind::Shutdown => Caption::new(
+        Event::RequestCreated { request_id, request_kind, requester, addressee, plan, fields } => match request_kind.lesson() {
+            Some(LessonProtocol::Shutdown) => Caption::new(
                 cat.t("cap-shutdown-requested-title"),
                 tr!(
                     cat,
@@ -350,7 +350,7 @@ fn caption_of_priced(
                     id = request_id.to_string()
                 ),
             ),
-            RequestKind::Plan => Caption::new(
+            Some(LessonProtocol::Plan) => Caption::new(
                 cat.t("cap-plan-submitted-title"),
                 tr!(
                     cat,
@@ -366,7 +366,7 @@ fn caption_of_priced(
             // A file protocol's words are its author's: its own name, and
             // the request's fields as written, quoted; the sentence around
             // them is a generic template.
-            RequestKind::File(_) => {
+            None => {
                 let fields = fields.iter().map(|(k, v)| quoted_field(cat, k, &v.to_string())).collect::<Vec<_>>();
                 let text = tr!(
                     cat,
@@ -400,7 +400,7 @@ fn caption_of_priced(
             let moved = tr!(cat, "cap-moved", from = from.to_string(), to = to.to_string());
             let id = request_id.to_string();
             let by_start = who_cap(cat, by);
-            if let RequestKind::File(_) = request_kind {
+            if request_kind.lesson().is_none() {
                 let stale = if stale { tr!(cat, "cap-stale-transition", id = id.clone(), whose = whose(cat, by)) } else { String::new() };
                 let text = tr!(
                     cat,
@@ -417,16 +417,16 @@ fn caption_of_priced(
                 let parts = [&[text.as_str(), words.as_str()], fields.as_slice(), &[stale.as_str()]].concat();
                 return Caption::new(format!("{request_kind} {id}"), gap_all(cat, &parts));
             }
-            let (title, text) = match (request_kind, to, &requester) {
-                (RequestKind::Shutdown, RequestStatus::Approved, _) => (
+            let (title, text) = match (request_kind.lesson(), to, &requester) {
+                (Some(LessonProtocol::Shutdown), RequestStatus::Approved, _) => (
                     "cap-shutdown-approved-title",
                     tr!(cat, "cap-shutdown-approved-text", by_start = by_start, id = id.clone(), moved = moved),
                 ),
-                (RequestKind::Shutdown, _, _) => (
+                (Some(LessonProtocol::Shutdown), _, _) => (
                     "cap-shutdown-rejected-title",
                     tr!(cat, "cap-shutdown-rejected-text", by_start = by_start, id = id.clone(), moved = moved),
                 ),
-                (RequestKind::Plan, RequestStatus::Approved, Some(r)) => (
+                (Some(LessonProtocol::Plan), RequestStatus::Approved, Some(r)) => (
                     "cap-plan-approved-title",
                     tr!(
                         cat,
@@ -438,11 +438,11 @@ fn caption_of_priced(
                         moved = moved
                     ),
                 ),
-                (RequestKind::Plan, RequestStatus::Approved, None) => (
+                (Some(LessonProtocol::Plan), RequestStatus::Approved, None) => (
                     "cap-plan-approved-title",
                     tr!(cat, "cap-plan-approved-text-anon", by_start = by_start, id = id.clone(), moved = moved),
                 ),
-                (RequestKind::Plan, _, Some(r)) => (
+                (Some(LessonProtocol::Plan), _, Some(r)) => (
                     "cap-plan-rejected-title",
                     tr!(
                         cat,
@@ -454,7 +454,7 @@ fn caption_of_priced(
                         moved = moved
                     ),
                 ),
-                (RequestKind::Plan, _, None) | (RequestKind::File(_), _, _) => (
+                (Some(LessonProtocol::Plan), _, None) | (None, _, _) => (
                     "cap-plan-rejected-title",
                     tr!(cat, "cap-plan-rejected-text-anon", by_start = by_start, id = id.clone(), moved = moved),
                 ),
@@ -607,22 +607,22 @@ fn sent_caption(cat: &Catalog, entries: &[TraceEntry], before: Option<&TeamState
         MessageType::Broadcast => {
             ("cap-sent-broadcast-title", tr!(cat, "cap-sent-broadcast-text", from_start = from, to = to, content = quote(cat, &m.content)))
         }
-        MessageType::ShutdownRequest => (
+        MessageType::SHUTDOWN_REQUEST => (
             "cap-sent-shutdown-request-title",
             tr!(cat, "cap-sent-shutdown-request-text", from_start = from, id = id, to = to, content = quote(cat, &m.content)),
         ),
-        MessageType::ShutdownResponse => {
+        MessageType::SHUTDOWN_RESPONSE => {
             ("cap-sent-shutdown-response-title", tr!(cat, "cap-sent-shutdown-response-text", from_start = from, id = id, approve = approve))
         }
-        MessageType::PlanApprovalRequest => {
+        MessageType::PLAN_APPROVAL_REQUEST => {
             ("cap-sent-plan-request-title", tr!(cat, "cap-sent-plan-request-text", from_start = from, to = to, id = id))
         }
-        MessageType::PlanApprovalResponse => {
+        MessageType::PLAN_APPROVAL_RESPONSE => {
             ("cap-sent-plan-response-title", tr!(cat, "cap-sent-plan-response-text", from_start = from, id = id, approve = approve))
         }
         // A file protocol's message: its own type name as the title, told
         // as a message with its request id, decision and fields.
-        MessageType::File(t) => {
+        MessageType::Protocol(t) => {
             let mut said = format!("{} [{id}]", t.name());
             if t.response {
                 said.push_str(&format!(" {approve}"));
@@ -674,7 +674,7 @@ fn tool_caption(cat: &Catalog, agent: &AgentName, tool: &str, input: &serde_json
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::{FaultPlan, FaultRule, Millis, RequestId, Team};
+    use crate::protocol::{FaultPlan, FaultRule, Millis, RequestId, RequestKind, Team};
     use crate::view::panel_data::describe;
 
     fn name(s: &str) -> AgentName {
@@ -699,7 +699,7 @@ mod tests {
         t.spawn(&name("alice"), "coder", false, Millis(0)).unwrap();
         let id = t.request_shutdown(&AgentName::lead(), &name("alice"), Millis(1)).unwrap();
         t.drain(&name("alice"), Millis(2)).unwrap();
-        t.answer(RequestKind::Shutdown, &id, &name("alice"), true, "all done", Millis(3)).unwrap();
+        t.answer(RequestKind::SHUTDOWN, &id, &name("alice"), true, "all done", Millis(3)).unwrap();
         t.set_status(&name("alice"), MemberStatus::Shutdown, Millis(4)).unwrap();
         (t.trace().clone(), id)
     }
@@ -758,7 +758,7 @@ mod tests {
         let mut t = Team::new("d", 1);
         t.spawn(&name("bob"), "refactorer", true, Millis(0)).unwrap();
         let id = t.submit_plan(&name("bob"), "Rewrite auth in one go", Millis(1)).unwrap();
-        t.answer(RequestKind::Plan, &id, &AgentName::lead(), false, "Too risky: split it", Millis(2)).unwrap();
+        t.answer(RequestKind::PLAN, &id, &AgentName::lead(), false, "Too risky: split it", Millis(2)).unwrap();
         let trace = t.trace().clone();
         let created = at(&trace, find(&trace, |e| matches!(e, Event::RequestCreated { .. })));
         assert!(created.text.contains("bob submits a plan for approval: “Rewrite auth in one go”"), "{}", created.text);
@@ -826,10 +826,10 @@ mod tests {
 
     #[test]
     fn what_was_said_is_the_plan_the_feedback_or_the_reason() {
-        let mut m = Message::new(MessageType::PlanApprovalRequest, name("bob"), AgentName::lead(), "the plan", Millis(0));
+        let mut m = Message::new(MessageType::PLAN_APPROVAL_REQUEST, name("bob"), AgentName::lead(), "the plan", Millis(0));
         m.plan = Some("Step 1\nStep 2".into());
         assert_eq!(said(&m), Some(Said { field: "plan", text: "Step 1\nStep 2".into() }));
-        let mut r = Message::new(MessageType::ShutdownResponse, name("bob"), AgentName::lead(), "busy", Millis(0));
+        let mut r = Message::new(MessageType::SHUTDOWN_RESPONSE, name("bob"), AgentName::lead(), "busy", Millis(0));
         assert_eq!(said(&r).map(|s| (s.field, s.text)), Some(("reason", "busy".to_string())), "content stands in for a missing field");
         r.reason = Some("  ".into());
         r.content = String::new();
@@ -838,7 +838,7 @@ mod tests {
         assert_eq!(said(&plain), None);
         let f = Message {
             feedback: Some("split it".into()),
-            ..Message::new(MessageType::PlanApprovalResponse, AgentName::lead(), name("bob"), "", Millis(0))
+            ..Message::new(MessageType::PLAN_APPROVAL_RESPONSE, AgentName::lead(), name("bob"), "", Millis(0))
         };
         assert_eq!(said_in([&m, &plain, &f]).iter().map(|s| s.field).collect::<Vec<_>>(), ["plan", "feedback"]);
         assert_eq!(clip("a\nb  c", 10), "a b c");
@@ -860,7 +860,7 @@ mod tests {
             Event::InboxDrained { agent: name("alice"), message_ids: vec![crate::protocol::MessageId(4)] },
             Event::RequestCreated {
                 request_id: id.clone(),
-                request_kind: RequestKind::Shutdown,
+                request_kind: RequestKind::SHUTDOWN,
                 requester: AgentName::lead(),
                 addressee: name("alice"),
                 plan: None,
@@ -868,7 +868,7 @@ mod tests {
             },
             Event::RequestTransitioned {
                 request_id: id,
-                request_kind: RequestKind::Shutdown,
+                request_kind: RequestKind::SHUTDOWN,
                 by: name("alice"),
                 from: RequestStatus::Pending,
                 to: RequestStatus::Approved,
@@ -1078,7 +1078,10 @@ mod tests {
             let trace = rt.trace();
             for (i, e) in trace.entries().iter().enumerate() {
                 let en = at(&trace, i);
-                if let Event::RequestCreated { request_id, request_kind: request_kind @ RequestKind::File(_), fields, .. } = &e.event {
+                if let Event::RequestCreated { request_id, request_kind, fields, .. } = &e.event {
+                    if !request_kind.is_file() {
+                        continue;
+                    }
                     created += 1;
                     // Its expiry, as a deadline would record it.
                     let mut late = Trace::new("d", 0);
@@ -1144,7 +1147,7 @@ mod tests {
         let id = t.request_shutdown(&AgentName::lead(), &alice, Millis(1)).unwrap();
         t.drain(&alice, Millis(2)).unwrap();
         t.set_faults(FaultPlan::new(vec![FaultRule::new(FaultAction::Drop)]));
-        t.answer(RequestKind::Shutdown, &id, &alice, true, "ok", Millis(3)).unwrap();
+        t.answer(RequestKind::SHUTDOWN, &id, &alice, true, "ok", Millis(3)).unwrap();
         let found = crate::protocol::check(t.trace());
         let fault = found[0].fault.expect("the drop caused it");
         let fault_entry = &t.trace().entries()[fault as usize];

@@ -294,7 +294,7 @@ mod tests {
             from: alice.clone(),
             incarnation: 2,
             request: Some(id.clone()),
-            kind: crate::protocol::RequestKind::Shutdown,
+            kind: crate::protocol::RequestKind::SHUTDOWN,
             addressed: 1,
         };
         let (title, text) = finding_caption(en, Property::NoAnswerAcrossRestart, Some(&Detail::Checker { breach }), 1, 9);

@@ -8,7 +8,9 @@
 //! statuses) and event numbers are passed through as they are.
 
 use crate::explore::Detail;
-use crate::protocol::{Act, AgentName, Arrival, Breach, FaultRef, PendingCause, Request, RequestId, RequestKind, ViolationKind};
+use crate::protocol::{
+    Act, AgentName, Arrival, Breach, FaultRef, LessonProtocol, PendingCause, Request, RequestId, RequestKind, ViolationKind,
+};
 use crate::view::i18n::{tr, Catalog};
 use crate::view::words::captions::{who, whose};
 
@@ -149,16 +151,16 @@ pub fn breach(cat: &Catalog, b: &Breach) -> String {
                 cat,
                 "finding-act-after-shutdown",
                 agent = name(agent),
-                kind = kind_word(cat, RequestKind::Shutdown),
+                kind = kind_word(cat, RequestKind::SHUTDOWN),
                 request = request(cat, Some(id)),
                 seq = *approved as usize,
                 act = act
             )
         }
         Breach::AnswerLost { from, approved, kind, request: id, fault: f, to } => {
-            let key = match (approved, kind) {
-                (true, RequestKind::Shutdown) => "finding-answer-lost-approved-exits",
-                (true, RequestKind::Plan | RequestKind::File(_)) => "finding-answer-lost-approved",
+            let key = match (approved, kind.lesson()) {
+                (true, Some(LessonProtocol::Shutdown)) => "finding-answer-lost-approved-exits",
+                (true, Some(LessonProtocol::Plan) | None) => "finding-answer-lost-approved",
                 (false, _) => "finding-answer-lost-rejected",
             };
             tr!(
@@ -254,13 +256,13 @@ mod tests {
         let f = FaultRef { seq: 12, rule: Some(2) };
         let any = FaultRef { seq: 7, rule: None };
         let mut all = vec![
-            Breach::AnswerToUnknownRequest { from: alice.clone(), request: None, kind: RequestKind::Plan },
+            Breach::AnswerToUnknownRequest { from: alice.clone(), request: None, kind: RequestKind::PLAN },
             Breach::AnswerFromWrongAgent { from: bob.clone(), request: Some(id.clone()), addressee: alice.clone() },
             Breach::AnswerAcrossRestart {
                 from: alice.clone(),
                 incarnation: 2,
                 request: Some(id.clone()),
-                kind: RequestKind::Shutdown,
+                kind: RequestKind::SHUTDOWN,
                 addressed: 1,
             },
             Breach::SecondAnswer { from: alice.clone(), request: Some(id.clone()) },
@@ -268,13 +270,13 @@ mod tests {
                 agent: alice.clone(),
                 incarnation: 2,
                 request: id.clone(),
-                kind: RequestKind::Shutdown,
+                kind: RequestKind::SHUTDOWN,
                 addressed: 1,
             },
             Breach::AnswerLost {
                 from: alice.clone(),
                 approved: true,
-                kind: RequestKind::Shutdown,
+                kind: RequestKind::SHUTDOWN,
                 request: id.clone(),
                 fault: f,
                 to: bob.clone(),
@@ -282,7 +284,7 @@ mod tests {
             Breach::AnswerLost {
                 from: bob.clone(),
                 approved: true,
-                kind: RequestKind::Plan,
+                kind: RequestKind::PLAN,
                 request: id.clone(),
                 fault: any,
                 to: alice.clone(),
@@ -303,7 +305,7 @@ mod tests {
             Breach::AnswerLost {
                 from: bob.clone(),
                 approved: false,
-                kind: RequestKind::Plan,
+                kind: RequestKind::PLAN,
                 request: id.clone(),
                 fault: f,
                 to: alice.clone(),
@@ -312,14 +314,14 @@ mod tests {
             Breach::AnswerAfterExpiry {
                 from: bob.clone(),
                 request: Some(id.clone()),
-                kind: RequestKind::File(crate::protocol::FileKind::unresolved("claim").unwrap_or_else(|| unreachable!())),
+                kind: RequestKind::unresolved("claim").unwrap_or_else(|| unreachable!()),
             },
         ];
         for recorded in [Some(RequestStatus::Approved), None] {
             all.push(Breach::DuplicateDelivered { fault: f, from: alice.clone(), request: Some(id.clone()), to: bob.clone(), recorded });
         }
         for arrival in [Arrival::Sent, Arrival::Released { fault: f }, Arrival::Copy { fault: any }] {
-            all.push(Breach::MessageToExited { from: bob.clone(), msg_type: MessageType::ShutdownRequest, to: alice.clone(), arrival });
+            all.push(Breach::MessageToExited { from: bob.clone(), msg_type: MessageType::SHUTDOWN_REQUEST, to: alice.clone(), arrival });
         }
         for cause in [
             PendingCause::Unknown,
@@ -329,7 +331,7 @@ mod tests {
             PendingCause::ReplyUnrecorded,
             PendingCause::ExitedUnanswered,
         ] {
-            all.push(Breach::LeftPending { kind: RequestKind::Shutdown, request: id.clone(), addressee: alice.clone(), cause });
+            all.push(Breach::LeftPending { kind: RequestKind::SHUTDOWN, request: id.clone(), addressee: alice.clone(), cause });
         }
         all
     }
@@ -339,17 +341,17 @@ mod tests {
         let id = RequestId::parse("4607cc28").unwrap();
         let mut all: Vec<Detail> = breaches().into_iter().map(|breach| Detail::Checker { breach }).collect();
         all.extend([
-            Detail::NoResponder { request: id.clone(), kind: RequestKind::Plan, addressee: alice.clone() },
+            Detail::NoResponder { request: id.clone(), kind: RequestKind::PLAN, addressee: alice.clone() },
             Detail::Approved { by: alice.clone(), request: id.clone() },
             Detail::Rejected { by: bob.clone(), request: id.clone() },
             Detail::WorkBeforePlanApproval { agent: bob.clone(), tool: "write_file".into() },
             Detail::QuietWhilePending {
-                kind: RequestKind::Shutdown,
+                kind: RequestKind::SHUTDOWN,
                 request: id.clone(),
                 requester: bob.clone(),
                 addressee: alice.clone(),
             },
-            Detail::EndedPending { kind: RequestKind::Plan, request: id.clone(), addressee: bob.clone() },
+            Detail::EndedPending { kind: RequestKind::PLAN, request: id.clone(), addressee: bob.clone() },
             Detail::ApprovedNotExited { agent: alice, status: MemberStatus::Idle },
             Detail::Stuck,
         ]);

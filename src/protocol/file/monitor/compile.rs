@@ -12,7 +12,7 @@ use std::sync::Arc;
 use super::super::model::{FieldIx, FieldSetting, FieldType, FieldValue, ProtocolFile, ProtocolIx, Side};
 use super::super::property::{AgentFilter, EventKind, Expect, Matcher, Pattern, Property, Scope};
 use super::{MonitorError, PropertySet};
-use crate::protocol::{FieldValue as Value, MessageType, RequestKind};
+use crate::protocol::{FieldValue as Value, MessageType, Origin, RequestKind};
 
 /// Where an event carries a field a property reads.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -87,9 +87,11 @@ pub(super) struct PropertyCheck {
 pub(super) struct Inner {
     pub(super) properties: Vec<Property>,
     pub(super) compiled: Vec<PropertyCheck>,
-    /// The file's protocol of each lesson `RequestKind` (shutdown, plan);
-    /// a file protocol's kind and types carry their index.
-    pub(super) kinds: [Option<ProtocolIx>; 2],
+    /// The file's index of each protocol of the built-in lesson file (by
+    /// the lesson file's index), where the file takes it from the lesson: a
+    /// lesson kind or type carries the lesson file's index, a file
+    /// protocol's its own file's.
+    pub(super) lesson: Vec<Option<ProtocolIx>>,
     /// The fields the properties read.
     pub(super) slots: Vec<Slot>,
     /// Some matcher names one teammate (`agent = "alice"`).
@@ -99,10 +101,14 @@ pub(super) struct Inner {
 impl Inner {
     /// The file's protocol a request of `kind` belongs to.
     pub(super) fn protocol_of_kind(&self, kind: RequestKind) -> Option<ProtocolIx> {
-        match kind {
-            RequestKind::Shutdown => self.kinds[0],
-            RequestKind::Plan => self.kinds[1],
-            RequestKind::File(k) => k.protocol,
+        self.in_file(kind.origin(), kind.protocol())
+    }
+
+    /// The file's index of protocol `ix` counted in `origin`.
+    fn in_file(&self, origin: Origin, ix: Option<ProtocolIx>) -> Option<ProtocolIx> {
+        match origin {
+            Origin::File => ix,
+            Origin::Lesson => self.lesson.get(usize::from(ix?.0)).copied().flatten(),
         }
     }
 
@@ -110,9 +116,7 @@ impl Inner {
     /// plain message or broadcast).
     pub(super) fn protocol_of_type(&self, t: MessageType) -> Option<ProtocolIx> {
         match t {
-            MessageType::ShutdownRequest | MessageType::ShutdownResponse => self.kinds[0],
-            MessageType::PlanApprovalRequest | MessageType::PlanApprovalResponse => self.kinds[1],
-            MessageType::File(f) => f.protocol,
+            MessageType::Protocol(f) => self.in_file(f.origin, f.protocol),
             MessageType::Message | MessageType::Broadcast => None,
         }
     }
@@ -178,7 +182,7 @@ impl PropertySet {
             return Ok(PropertySet::default());
         }
         let builtin = |name: &str| file.protocols.iter().position(|p| p.builtin && p.name == name).map(|i| ProtocolIx(i as u8));
-        let kinds = [builtin("shutdown"), builtin("plan")];
+        let lesson = crate::protocol::protocols::lesson_protocols().iter().map(|p| builtin(&p.name)).collect();
         let mut slots = Slots { file, slots: Vec::new(), of: Vec::new() };
         let mut compiled = Vec::new();
         let mut names_a_teammate = false;
@@ -211,7 +215,7 @@ impl PropertySet {
             };
             compiled.push(PropertyCheck { pattern, scope, expect: p.expect, protocols });
         }
-        let inner = Inner { properties: file.properties.clone(), compiled, kinds, slots: slots.slots, names_a_teammate };
+        let inner = Inner { properties: file.properties.clone(), compiled, lesson, slots: slots.slots, names_a_teammate };
         Ok(PropertySet(Some(Arc::new(inner))))
     }
 

@@ -28,7 +28,7 @@ fn spawn(who: &str, role: &str) -> Event {
 fn ask(n: u32, to: &str) -> Event {
     Event::RequestCreated {
         request_id: id(n),
-        request_kind: RequestKind::Shutdown,
+        request_kind: RequestKind::SHUTDOWN,
         requester: AgentName::lead(),
         addressee: name(to),
         plan: None,
@@ -40,7 +40,7 @@ fn ask(n: u32, to: &str) -> Event {
 fn plan(n: u32, from: &str, text: &str) -> Event {
     Event::RequestCreated {
         request_id: id(n),
-        request_kind: RequestKind::Plan,
+        request_kind: RequestKind::PLAN,
         requester: name(from),
         addressee: AgentName::lead(),
         plan: Some(text.into()),
@@ -84,9 +84,9 @@ fn absence_is_broken_at_the_first_match_in_each_scope() {
         let p = format!(
             "expect = \"always\"\npattern = \"absence\"\nmatch = {{ event = \"rejected\", protocol = \"plan\" }}\nscope = \"{scope}\""
         );
-        let ok = vec![spawn("alice", "coder"), plan(1, "alice", "a"), answer(1, RequestKind::Plan, "lead", true)];
+        let ok = vec![spawn("alice", "coder"), plan(1, "alice", "a"), answer(1, RequestKind::PLAN, "lead", true)];
         assert_eq!(judge(&p, ok), (vec![], vec![]), "{scope}");
-        let bad = vec![spawn("alice", "coder"), plan(1, "alice", "a"), answer(1, RequestKind::Plan, "lead", false), model("alice")];
+        let bad = vec![spawn("alice", "coder"), plan(1, "alice", "a"), answer(1, RequestKind::PLAN, "lead", false), model("alice")];
         assert_eq!(judge(&p, bad).0, vec![2], "{scope}");
     }
 }
@@ -99,9 +99,9 @@ fn at_most_counts_each_scope_instance_apart() {
     // alice's plan "a" and bob's plan "b", both approved once.
     let two = vec![
         plan(1, "alice", "a"),
-        answer(1, RequestKind::Plan, "lead", true),
+        answer(1, RequestKind::PLAN, "lead", true),
         plan(2, "bob", "b"),
-        answer(2, RequestKind::Plan, "lead", true),
+        answer(2, RequestKind::PLAN, "lead", true),
     ];
     // Over the whole run, two approvals are one too many; per agent,
     // request or plan text they are one each.
@@ -113,9 +113,9 @@ fn at_most_counts_each_scope_instance_apart() {
     // broken; each request is still approved once.
     let again = vec![
         plan(1, "alice", "a"),
-        answer(1, RequestKind::Plan, "lead", true),
+        answer(1, RequestKind::PLAN, "lead", true),
         plan(2, "alice", "a"),
-        answer(2, RequestKind::Plan, "lead", true),
+        answer(2, RequestKind::PLAN, "lead", true),
     ];
     assert_eq!(judge(&p("per_agent"), again.clone()).0, vec![3]);
     assert_eq!(judge(&p("per_key:plan"), again.clone()).0, vec![3]);
@@ -127,7 +127,7 @@ fn existence_needs_a_match_in_every_instance_by_the_run_end() {
     let p = |scope: &str| {
         format!("expect = \"always\"\npattern = \"existence\"\nmatch = {{ event = \"settled\", protocol = \"plan\" }}\nscope = \"{scope}\"")
     };
-    let settled = |n, who: &str, text: &str| vec![plan(n, who, text), answer(n, RequestKind::Plan, "lead", false)];
+    let settled = |n, who: &str, text: &str| vec![plan(n, who, text), answer(n, RequestKind::PLAN, "lead", false)];
     // Nothing at all: the run has no match; no teammate, request or key
     // exists that would need one, but the lead is an agent.
     assert_eq!(judge(&p("run"), vec![]).1.len(), 1);
@@ -156,7 +156,7 @@ fn precedence_allows_then_only_strictly_after_a_first_of_the_same_instance() {
              then = {{ event = \"approved\", protocol = \"plan\" }}\nscope = \"{scope}\""
         )
     };
-    let ordered = vec![plan(1, "alice", "a"), answer(1, RequestKind::Plan, "lead", true)];
+    let ordered = vec![plan(1, "alice", "a"), answer(1, RequestKind::PLAN, "lead", true)];
     for scope in SCOPES {
         assert_eq!(judge(&p(scope), ordered.clone()), (vec![], vec![]), "{scope}");
     }
@@ -187,9 +187,9 @@ fn precedence_per_request_and_per_key_read_the_request_of_each_event() {
     // Plan "a" rejected as request 1, then approved as request 2.
     let events = vec![
         plan(1, "alice", "a"),
-        answer(1, RequestKind::Plan, "lead", false),
+        answer(1, RequestKind::PLAN, "lead", false),
         plan(2, "alice", "a"),
-        answer(2, RequestKind::Plan, "lead", true),
+        answer(2, RequestKind::PLAN, "lead", true),
     ];
     assert_eq!(judge(&p("per_key:plan"), events.clone()).0, Vec::<u64>::new(), "the same plan text was rejected first");
     assert_eq!(judge(&p("per_request"), events).0, vec![3], "request 2 itself was never rejected");
@@ -203,7 +203,7 @@ fn response_needs_a_reply_after_every_trigger_of_each_instance_by_the_run_end() 
              reply = {{ event = \"settled\", protocol = \"plan\" }}\nscope = \"{scope}\""
         )
     };
-    let answered = vec![plan(1, "alice", "a"), answer(1, RequestKind::Plan, "lead", true)];
+    let answered = vec![plan(1, "alice", "a"), answer(1, RequestKind::PLAN, "lead", true)];
     for scope in SCOPES {
         assert_eq!(judge(&p(scope), answered.clone()), (vec![], vec![]), "{scope}");
     }
@@ -216,7 +216,7 @@ fn response_needs_a_reply_after_every_trigger_of_each_instance_by_the_run_end() 
     }
     // Over the run, alice's later answer answers bob's trigger too; per
     // request it does not.
-    let crossed = vec![plan(1, "alice", "a"), plan(2, "bob", "b"), answer(1, RequestKind::Plan, "lead", true)];
+    let crossed = vec![plan(1, "alice", "a"), plan(2, "bob", "b"), answer(1, RequestKind::PLAN, "lead", true)];
     assert_eq!(judge(&p("run"), crossed.clone()).1, Vec::<String>::new());
     assert_eq!(judge(&p("per_request"), crossed.clone()).1.len(), 1);
     assert_eq!(judge(&p("per_agent"), crossed).1.len(), 1, "bob's request is bob's");
@@ -236,10 +236,10 @@ fn eventually_reports_a_broken_safety_pattern_at_the_run_end_and_always_at_the_e
 #[test]
 fn sometimes_is_shown_at_a_run_end_that_keeps_the_property_and_never_on_the_way() {
     let p = "expect = \"sometimes\"\npattern = \"existence\"\nmatch = { event = \"rejected\", protocol = \"shutdown\" }\nscope = \"run\"";
-    let shown = vec![spawn("alice", "coder"), ask(1, "alice"), answer(1, RequestKind::Shutdown, "alice", false)];
+    let shown = vec![spawn("alice", "coder"), ask(1, "alice"), answer(1, RequestKind::SHUTDOWN, "alice", false)];
     let (way, end) = judge(p, shown);
     assert!(way.is_empty() && end.len() == 1, "a witness at the end: {end:?}");
-    assert_eq!(judge(p, vec![ask(1, "alice"), answer(1, RequestKind::Shutdown, "alice", true)]), (vec![], vec![]));
+    assert_eq!(judge(p, vec![ask(1, "alice"), answer(1, RequestKind::SHUTDOWN, "alice", true)]), (vec![], vec![]));
 }
 
 #[test]
@@ -260,9 +260,9 @@ fn a_field_filter_reads_the_plan_of_the_request_on_each_of_its_events() {
     let p = "expect = \"always\"\npattern = \"absence\"\nmatch = { event = \"approved\", protocol = \"plan\", plan = \"rm -rf\" }\nscope = \"run\"";
     let events = vec![
         plan(1, "alice", "small steps"),
-        answer(1, RequestKind::Plan, "lead", true),
+        answer(1, RequestKind::PLAN, "lead", true),
         plan(2, "alice", "rm -rf"),
-        answer(2, RequestKind::Plan, "lead", true),
+        answer(2, RequestKind::PLAN, "lead", true),
     ];
     assert_eq!(judge(p, events).0, vec![3]);
 }
@@ -270,7 +270,7 @@ fn a_field_filter_reads_the_plan_of_the_request_on_each_of_its_events() {
 #[test]
 fn a_delivery_is_each_message_read_from_an_inbox_held_ones_once_released() {
     let p = "expect = \"always\"\npattern = \"at_most\"\nn = 1\ncount = { event = \"delivered\", protocol = \"shutdown\" }\nscope = \"per_request\"";
-    let mut request = Message::new(MessageType::ShutdownRequest, AgentName::lead(), name("alice"), "stop", Millis(0));
+    let mut request = Message::new(MessageType::SHUTDOWN_REQUEST, AgentName::lead(), name("alice"), "stop", Millis(0));
     request.request_id = Some(id(1));
     let drained = |ids: &[u64]| Event::InboxDrained {
         agent: name("alice"),

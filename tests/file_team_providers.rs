@@ -315,7 +315,7 @@ fn a_file_team_runs_on(wire: Wire) {
         .entries()
         .iter()
         .filter_map(|e| match &e.event {
-            Event::RequestTransitioned { request_kind: RequestKind::File(_), to, .. } => Some(*to),
+            Event::RequestTransitioned { request_kind, to, .. } if request_kind.is_file() => Some(*to),
             _ => None,
         })
         .collect();
@@ -325,8 +325,10 @@ fn a_file_team_runs_on(wire: Wire) {
         .iter()
         .any(|e| matches!(&e.event, Event::ToolReturned { agent, tool, is_error: false, .. } if *agent == gina && tool == "report_status"));
     assert!(answered, "{wire:?}: gina's good answer went through after the malformed one was refused");
-    let shutdown_asked =
-        trace.entries().iter().any(|e| matches!(&e.event, Event::RequestCreated { request_kind: RequestKind::Shutdown, .. }));
+    let shutdown_asked = trace
+        .entries()
+        .iter()
+        .any(|e| matches!(&e.event, Event::RequestCreated { request_kind, .. } if *request_kind == RequestKind::SHUTDOWN));
     assert!(shutdown_asked, "{wire:?}: the lead asked gina's shutdown after the status settled");
 }
 

@@ -513,7 +513,8 @@ fn mover(choice: &Choice) -> Option<&AgentName> {
 /// asleep here and the siblings explored before it that commute with the
 /// move (another agent's, disjoint footprints). While messages are held
 /// (their release waits on the clock every move moves) nothing goes to
-/// sleep.
+/// sleep, nor does a turn the move did not end (its model call waits for
+/// one of several replies).
 fn expand_reduced(node: &Node, sleep: &Sleep, only: Option<&[Choice]>, config: &ExploreConfig) -> Result<Vec<Reduced>, ExploreError> {
     let quiet = node.world.team().held().is_empty();
     let mut done: Sleep = Vec::new();

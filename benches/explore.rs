@@ -11,7 +11,7 @@
 //! smoke test. `Throughput::Elements(states)` turns the time of one full
 //! exploration into states (transitions) per second. Before each row it
 //! prints the row's report: states, distinct states, depth, seconds of the
-//! counting run, peak memory as the search counts it (visited set and
+//! counting run and its states per second, peak memory as the search counts it (visited set and
 //! frontier, `Bound::Memory`) and the verdicts. With the command line's
 //! allocator (mimalloc). Larger team-N rows take minutes: measure them with
 //! `explore --scenario team-N --json` (README, "The explorer's speed").
@@ -43,10 +43,11 @@ fn row(group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTim
     let seconds = started.elapsed().as_secs_f64();
     let count = |v: Verdict| report.properties.iter().filter(|p| p.verdict == v).count();
     eprintln!(
-        "{label}: {} states, {} distinct, depth {}, {seconds:.2} s, peak memory {:.1} MiB counted, verdicts {} holds / {} fails / {} unknown{}",
+        "{label}: {} states, {} distinct, depth {}, {seconds:.2} s, {:.0} states/s, peak memory {:.1} MiB counted, verdicts {} holds / {} fails / {} unknown{}",
         report.states,
         report.distinct_states,
         report.depth,
+        report.states as f64 / seconds.max(1e-9),
         report.peak_memory as f64 / (1u64 << 20) as f64,
         count(Verdict::Holds),
         count(Verdict::Fails),

@@ -33,6 +33,37 @@ fn json_reports_the_counts_and_each_propertys_verdict_and_exits_zero_when_all_ho
 }
 
 #[test]
+fn compare_reduction_reports_the_reduction_factor_of_both_modes_in_json_and_text() {
+    // out-of-order with 1 drop: sleep sets run fewer transitions than the
+    // full search on the same situations (README, "Partial-order
+    // reduction"); the drop breaks a property, so the status is 1.
+    let args = ["--scenario", "out-of-order", "--faults", "1", "--kinds", "drop", "--threads", "1", "--compare-reduction"];
+    let (code, out, err) = explore(&[&args[..], &["--json"]].concat());
+    assert_eq!(code, 1, "a dropped message breaks a property: {err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
+    let c = &v["reduction_factor"];
+    assert_eq!(c["with"]["states"], v["states"], "the reduced side is the search reported: {c}");
+    assert_eq!(c["reduction_ran"], true, "{c}");
+    let (with, without) = (c["with"]["states"].as_u64().expect("a count"), c["without"]["states"].as_u64().expect("a count"));
+    assert!(with < without, "sleep sets run fewer transitions: {with} vs {without}");
+    let factor = c["factor"].as_f64().expect("a factor");
+    assert!((factor - with as f64 / without as f64).abs() < 1e-9, "factor is with / without: {c}");
+    // Asked from the full search, the same two searches are compared.
+    let (code, out, err) = explore(&[&args[..], &["--no-reduction", "--json"]].concat());
+    assert_eq!(code, 1, "a dropped message breaks a property: {err}");
+    let v2: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
+    assert_eq!(v2["reduction_factor"]["without"]["states"], v2["states"]);
+    assert_eq!(v2["reduction_factor"]["factor"], c["factor"]);
+    let (code, out, err) = explore(&args);
+    assert_eq!(code, 1, "a dropped message breaks a property: {err}");
+    assert!(out.contains("reduction factor (states with / without)"), "{out}");
+    // Without the flag the JSON has no comparison.
+    let (_, out, _) = explore(&args[..args.len() - 1].iter().chain(&["--json"]).copied().collect::<Vec<_>>());
+    let v3: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
+    assert!(v3.get("reduction_factor").is_none(), "{v3}");
+}
+
+#[test]
 fn a_failing_property_exits_non_zero_and_names_its_counterexample() {
     let (code, out, _) = explore(&["--scenario", "shutdown", "--faults", "1", "--kinds", "drop", "--json"]);
     assert_eq!(code, 1);
@@ -103,6 +134,8 @@ fn help_names_every_flag_and_exits_zero() {
         "--lead-answers",
         "--rule-off",
         "--no-symmetry",
+        "--no-reduction",
+        "--compare-reduction",
         "--json",
         "--list",
         "--trace-out",

@@ -122,6 +122,12 @@ impl Claims {
         self.owners.get(&hash).is_none_or(|o| o.worker == self.me)
     }
 
+    /// Every state this worker holds a claim on (tests compare searches).
+    #[cfg(test)]
+    pub(crate) fn hashes(&self) -> impl Iterator<Item = u64> + '_ {
+        self.owners.keys().copied()
+    }
+
     /// Takes in worker `from`'s claims.
     pub(crate) fn learn(&mut self, from: usize, claims: &[Claim]) {
         let from = from as u32;

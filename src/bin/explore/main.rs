@@ -61,7 +61,7 @@ use team_protocols::protocol::{file, FaultAction, Rule};
 use team_protocols::runtime::scenarios;
 
 use merge::merge_command;
-use output::{emit, file_digest, finish, peak_rss, Extras};
+use output::{emit, file_digest, finish, peak_rss, Comparison, Extras};
 
 /// The command line (clap, derive). Numbers and words are read by the
 /// value parsers below, so a refusal says which flag and why.
@@ -129,6 +129,10 @@ struct Cli {
     /// Explore every order of turns that commute (no partial-order reduction: the full search).
     #[arg(long = "no-reduction")]
     no_reduction: bool,
+    /// Also run the search in the other mode (full if reduced, reduced if full) and report the
+    /// reduction factor: states (transitions) and distinct states with the reduction / without.
+    #[arg(long = "compare-reduction")]
+    compare_reduction: bool,
     /// Print the report as one JSON object.
     #[arg(long)]
     json: bool,
@@ -226,7 +230,15 @@ fn rule(value: &str) -> Result<Rule, String> {
 enum Command {
     /// Explore a built-in scenario (with a protocol file's properties), or
     /// with `team` a protocol file's own team.
-    Explore { config: Box<ExploreConfig>, json: bool, trace_out: Option<String>, file: Option<PathBuf>, team: Option<TeamAsked> },
+    Explore {
+        config: Box<ExploreConfig>,
+        json: bool,
+        trace_out: Option<String>,
+        file: Option<PathBuf>,
+        team: Option<TeamAsked>,
+        /// `--compare-reduction`: run the other mode too.
+        compare: bool,
+    },
     /// Name the scenarios.
     List,
     /// Validate a protocol file.
@@ -350,7 +362,14 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Command, Refused> {
         return Err(Refused::Arg(ArgError::NoScenario));
     };
     config.scenario = scenario;
-    Ok(Command::Explore { config: Box::new(config), json: cli.json, trace_out: cli.trace_out, file: cli.file, team })
+    Ok(Command::Explore {
+        config: Box::new(config),
+        json: cli.json,
+        trace_out: cli.trace_out,
+        file: cli.file,
+        team,
+        compare: cli.compare_reduction,
+    })
 }
 
 /// Reads and loads a protocol file; on failure, says why on stderr (every
@@ -520,8 +539,8 @@ fn main() -> ExitCode {
     if args.first().is_some_and(|a| a == "merge") {
         return merge_command(&args[1..]);
     }
-    let (mut config, json, trace_out, file, mut team) = match parse(args.into_iter()) {
-        Ok(Command::Explore { config, json, trace_out, file, team }) => (config, json, trace_out, file, team),
+    let (mut config, json, trace_out, file, mut team, compare) = match parse(args.into_iter()) {
+        Ok(Command::Explore { config, json, trace_out, file, team, compare }) => (config, json, trace_out, file, team, compare),
         Ok(Command::List) => {
             let mut list: String =
                 scenarios::PAGE.iter().chain([&scenarios::TWINS]).map(|s| format!("{:<22} {}\n", s.id, s.title)).collect();
@@ -616,6 +635,21 @@ fn main() -> ExitCode {
             }
         }
     }
-    let extras = Extras { file: file.is_some(), team: team.is_some(), digest, peak_rss: peak_rss(), merged_from: None };
+    // The other mode's search, after this one (so the peak resident
+    // memory reported is the larger of the two).
+    let compared = if compare {
+        let other = ExploreConfig { reduction: !config.reduction, ..(*config).clone() };
+        let started = Instant::now();
+        match explore(&other) {
+            Ok(r) => Some(Comparison::of(&report, &r.timed(started.elapsed().as_secs_f64()))),
+            Err(e) => {
+                eprintln!("explore: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    } else {
+        None
+    };
+    let extras = Extras { file: file.is_some(), team: team.is_some(), digest, peak_rss: peak_rss(), merged_from: None, compared };
     finish(&report, &extras, json)
 }

@@ -130,6 +130,7 @@ pub(crate) fn merge_reports(args: &[String]) -> Result<(Report, Extras, bool), M
         digest: first.search["file_digest"].as_str().map(str::to_string),
         peak_rss: parts.iter().filter_map(|p| p.peak_rss).max(),
         merged_from: Some(of),
+        compared: None,
     };
     let report = Report::merge(parts.into_iter().map(|p| p.report).collect()).ok_or(MergeError::NoReports)?;
     Ok((report, extras, json))

@@ -122,6 +122,78 @@ pub(crate) struct Extras {
     pub(crate) peak_rss: Option<u64>,
     /// For a merged report: how many slices' reports it joins.
     pub(crate) merged_from: Option<usize>,
+    /// `--compare-reduction`: the same search with and without the
+    /// partial-order reduction.
+    pub(crate) compared: Option<Comparison>,
+}
+
+/// One search run with and without the partial-order reduction
+/// (`--compare-reduction`): the reduction factor is states with / without.
+/// Each side's `reduction` says whether it really ran reduced (breadth
+/// first on the whole space only: with `--strategy dfs|simulate` or
+/// `--slice` both sides are the full search and the factor is 1).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Comparison {
+    /// The reduced search's (states, distinct states, seconds, complete).
+    pub(crate) with: (u64, u64, f64, bool),
+    /// The full search's.
+    pub(crate) without: (u64, u64, f64, bool),
+    /// Whether the reduced side ran reduced.
+    pub(crate) reduced_ran: bool,
+}
+
+impl Comparison {
+    /// The comparison of two reports of one search in the two modes, in
+    /// either order.
+    pub(crate) fn of(a: &Report, b: &Report) -> Comparison {
+        let (with, without) = if a.config.reduction || !b.config.reduction { (a, b) } else { (b, a) };
+        let side = |r: &Report| (r.states, r.distinct_states, r.seconds, r.complete);
+        Comparison { with: side(with), without: side(without), reduced_ran: with.config.reduction }
+    }
+
+    /// States (transitions) with the reduction over states without.
+    pub(crate) fn factor(&self) -> f64 {
+        ratio(self.with.0, self.without.0)
+    }
+
+    /// Distinct states with the reduction over distinct states without.
+    pub(crate) fn distinct_factor(&self) -> f64 {
+        ratio(self.with.1, self.without.1)
+    }
+
+    fn json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "factor": self.factor(),
+            "distinct_factor": self.distinct_factor(),
+            "reduction_ran": self.reduced_ran,
+            "with": { "states": self.with.0, "distinct_states": self.with.1, "seconds": self.with.2, "complete": self.with.3 },
+            "without": { "states": self.without.0, "distinct_states": self.without.1, "seconds": self.without.2, "complete": self.without.3 },
+        })
+    }
+
+    fn line(&self) -> String {
+        format!(
+            "reduction factor (states with / without): {:.3} ({} / {}), distinct {:.3} ({} / {}), {:.2} s / {:.2} s{}\n",
+            self.factor(),
+            self.with.0,
+            self.without.0,
+            self.distinct_factor(),
+            self.with.1,
+            self.without.1,
+            self.with.2,
+            self.without.2,
+            if self.with.3 && self.without.3 { "" } else { " (a side was cut short by a bound: the factor compares what each covered)" }
+        )
+    }
+}
+
+/// `a / b`, 1 when both are 0.
+fn ratio(a: u64, b: u64) -> f64 {
+    if b == 0 {
+        1.0
+    } else {
+        a as f64 / b as f64
+    }
 }
 
 /// Prints the report (JSON or text) and gives the exit status its
@@ -166,6 +238,9 @@ pub(crate) fn memory_lines(report: &Report, extras: &Extras) -> String {
     }
     if let Some(n) = extras.merged_from {
         let _ = writeln!(out, "merged from {n} slices: {MERGE_NOTE}");
+    }
+    if let Some(c) = &extras.compared {
+        out.push_str(&c.line());
     }
     out
 }
@@ -261,6 +336,9 @@ pub(crate) fn json_report(report: &Report, extras: &Extras) -> serde_json::Value
     if let Some(n) = extras.merged_from {
         out["merged_from"] = serde_json::Value::from(n);
         out["merge_note"] = serde_json::Value::from(MERGE_NOTE);
+    }
+    if let Some(c) = &extras.compared {
+        out["reduction_factor"] = c.json();
     }
     if extras.file {
         out["file_properties"] = serde_json::Value::Object(file_properties);

@@ -18,17 +18,21 @@
 //! (`release_one`) at the pace `runtime::pace` gives each.
 //!
 //! Deadlines (expiring requests, telling both parties) are `expiry`'s; the
-//! run's budget on the world is `metering`'s.
+//! run's budget on the world is `metering`'s; what a person does to the
+//! team (a prompt, an answer or a message by hand) is `hand`'s; the state
+//! hash the explorer compares is `state_hash`'s.
 //!
 //! Owns running agents. It changes the team only through `protocol::Team`
 //! (so every event lands in the trace); it must not draw anything, call a
 //! model or sleep.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
-use std::hash::{Hash, Hasher};
+use std::hash::Hash;
 
 mod expiry;
+mod hand;
 mod metering;
+mod state_hash;
 
 use super::agent::{Agent, Progress};
 use super::scheduler::{Mode, Pick, Ticket, TurnKind, Turns};
@@ -36,7 +40,6 @@ use super::tools::ToolSet;
 use super::workspace::Workspace;
 use super::RuntimeError;
 use crate::model::{ModelError, ModelRequest, ModelResponse};
-use crate::protocol::canon::Canon;
 use crate::protocol::file::ProtocolFile;
 use crate::protocol::ids::SeededIds;
 use crate::protocol::{AgentName, Event, FaultAction, MemberStatus, Millis, RequestId, RequestKind, RequestStatus, Team, TeamError};
@@ -708,206 +711,5 @@ impl World {
                 self.halt(e);
             }
         }
-    }
-
-    /// Starts (or continues) a run with a user prompt for the lead.
-    pub fn submit_prompt(&mut self, prompt: &str) -> Result<(), RuntimeError> {
-        let prompt = prompt.trim();
-        if prompt.is_empty() {
-            return Err(RuntimeError::EmptyPrompt);
-        }
-        self.check_can_run()?;
-        let (at, before) = (self.now(), self.recorded());
-        self.team.start_run(prompt, at)?;
-        self.release_hand_work(before);
-        self.run_active = true;
-        self.prompts.push_back(prompt.to_string());
-        self.wake(&[AgentName::lead()]);
-        Ok(())
-    }
-
-    /// A human answers a pending request as its addressee (`as_agent`),
-    /// through the same protocol path as a model's tool call.
-    pub fn answer_as(&mut self, as_agent: &AgentName, request_id: &str, approve: bool, text: &str) -> Result<RequestStatus, RuntimeError> {
-        let id = RequestId::parse(request_id)?;
-        let kind = self.team.request(&id).map(|r| r.kind);
-        let kind = kind.ok_or_else(|| RuntimeError::UnknownRequest(id.clone()))?;
-        // The team's check, not only the tracker's: a stale answer across a
-        // restart is refused before anything is recorded.
-        self.team.check_answer(kind, &id, as_agent, approve)?;
-        let before = self.recorded();
-        self.begin_human_run(&format!("by hand: {as_agent} {} request {id}", if approve { "approves" } else { "rejects" }))?;
-        let result = self.answer(kind, &id, as_agent, approve, text).map_err(RuntimeError::from);
-        self.check_quiet();
-        self.release_hand_work(before);
-        result
-    }
-
-    /// A human answers a pending request as its addressee (`as_agent`)
-    /// with the answer's typed `fields` (a file protocol's
-    /// `response_fields`: text, bool, int, an enum's value as its text),
-    /// on the path a model's answer tool takes (`Team::respond`): the
-    /// response message carries exactly these fields, as a tool's answer
-    /// with them would. Fields that do not fit the protocol (unknown, of
-    /// the wrong type, a required one missing) are refused before anything
-    /// is recorded. The lesson's two protocols, whose one answer field is
-    /// their content (`reason`, `feedback`), go the way `answer_as` goes.
-    pub fn answer_as_with_fields(
-        &mut self,
-        as_agent: &AgentName,
-        request_id: &str,
-        approve: bool,
-        fields: crate::protocol::Fields,
-    ) -> Result<RequestStatus, RuntimeError> {
-        use crate::protocol::file::Side;
-        let id = RequestId::parse(request_id)?;
-        let kind = self.team.request(&id).map(|r| r.kind);
-        let kind = kind.ok_or_else(|| RuntimeError::UnknownRequest(id.clone()))?;
-        let file_protocol = self.team.protocols().protocol_of(kind).map(|(ix, _)| ix);
-        let Some(ix) = file_protocol else {
-            // The lesson's: its fields checked as a tool's would be, its
-            // content field the text `answer_as` takes.
-            let running = self.team.protocols().running(kind).ok_or_else(|| RuntimeError::UnknownRequest(id.clone()))?;
-            crate::protocol::protocols::check_fields(running.def, Side::Response, &fields).map_err(TeamError::from)?;
-            let text = crate::protocol::protocols::content_of(running.def, Side::Response, &fields);
-            return self.answer_as(as_agent, request_id, approve, &text);
-        };
-        self.team.check_respond(ix, &id, as_agent, approve, &fields)?;
-        let before = self.recorded();
-        self.begin_human_run(&format!("by hand: {as_agent} {} request {id}", if approve { "approves" } else { "rejects" }))?;
-        let at = self.now();
-        let result = self.with_armed(|t| t.respond(ix, &id, as_agent, approve, fields, at)).map_err(RuntimeError::from);
-        if result.is_ok() {
-            // The one rule a tool's answer and `answer_as` follow.
-            self.answered(&id, as_agent);
-        }
-        self.check_quiet();
-        self.release_hand_work(before);
-        result
-    }
-
-    /// A human sends a plain message as any agent.
-    pub fn human_send(&mut self, from: &AgentName, to: &AgentName, content: &str) -> Result<(), RuntimeError> {
-        self.team.check_send(from, to, "message")?;
-        let before = self.recorded();
-        self.begin_human_run(&format!("by hand: {from} messages {to}"))?;
-        let result = self.send_as(from, to, "message", content).map_err(RuntimeError::from);
-        self.check_quiet();
-        self.release_hand_work(before);
-        result
-    }
-
-    /// Refuses new work after a stop or a failure, and when a fault rule
-    /// cannot run (the plan came in without validation).
-    fn check_can_run(&self) -> Result<(), RuntimeError> {
-        if let Some(failure) = self.failure.clone() {
-            return Err(failure);
-        }
-        if self.turns.is_stopped() {
-            return Err(RuntimeError::Stopped);
-        }
-        for (i, rule) in self.team.faults().rules.iter().enumerate() {
-            rule.validate().map_err(|source| RuntimeError::BadFaultRule { index: i + 1, source })?;
-        }
-        Ok(())
-    }
-
-    /// Work a human starts while the team is quiet is a run of its own, so
-    /// it ends with `RunFinished` and the checker judges it like any run.
-    fn begin_human_run(&mut self, what: &str) -> Result<(), RuntimeError> {
-        self.check_can_run()?;
-        if !self.run_active {
-            let at = self.now();
-            self.team.start_run(what, at)?;
-            self.run_active = true;
-        }
-        Ok(())
-    }
-
-    /// Feeds everything that decides what can happen next into `h`: the
-    /// team's state, the workspace, turn order and each agent's loop. The
-    /// trace, the clock and ticket numbers are left out (the explorer's
-    /// canonical state; runs that differ only in timing meet). With
-    /// `symmetry`, teammates configured alike are interchangeable: each is
-    /// hashed under a canonical name, by the rank of its own state in its
-    /// class (`symmetric_names`).
-    pub fn hash_state<H: Hasher>(&self, symmetry: bool, h: &mut H) {
-        let mut canon = Canon::of_requests(self.team.tracker().iter());
-        if symmetry {
-            let names = self.symmetric_names(&canon);
-            canon = canon.with_names(names);
-        }
-        canon.hash_team(&self.team, h);
-        self.workspace.canon_hash(&canon).hash(h);
-        self.turns.hash_shape(&canon, h);
-        canon.hash_unordered(
-            self.agents.iter(),
-            |(name, agent), h| {
-                canon.hash_name(name, h);
-                agent.hash_state(&canon, h);
-            },
-            h,
-        );
-        self.running.as_ref().map(|r| canon.hash_name(r, h)).hash(h);
-        for p in &self.prompts {
-            canon.hash_text(p, h);
-        }
-        canon.hash_unordered(
-            self.restarts.iter(),
-            |(name, prompts), h| {
-                canon.hash_name(name, h);
-                prompts.iter().for_each(|p| canon.hash_text(p, h));
-            },
-            h,
-        );
-        self.run_active.hash(h);
-    }
-
-    /// Canonical names for teammates configured alike: same role, plan mode
-    /// and first prompt once each one's own name is taken out. Within a
-    /// class, each teammate is ranked by the hash of its own state with
-    /// every name of the class written alike, so which twin did what does
-    /// not matter; classes of one keep their names.
-    fn symmetric_names(&self, canon: &Canon) -> Vec<(String, String)> {
-        use crate::protocol::canon::StableHasher;
-        // Only teammates that share role and plan mode can be alike: their
-        // prompts are read only then.
-        let mut shape: BTreeMap<(&str, bool), usize> = BTreeMap::new();
-        for m in &self.team.roster().members {
-            *shape.entry((m.role.as_str(), m.plan_mode)).or_default() += 1;
-        }
-        let mut classes: BTreeMap<(String, bool, String), Vec<AgentName>> = BTreeMap::new();
-        for m in &self.team.roster().members {
-            if shape.get(&(m.role.as_str(), m.plan_mode)).is_none_or(|n| *n < 2) {
-                continue;
-            }
-            let Some(agent) = self.agents.get(&m.name) else { continue };
-            let prompt = agent.first_prompt().replace(m.name.as_str(), "@");
-            classes.entry((m.role.clone(), m.plan_mode, prompt)).or_default().push(m.name.clone());
-        }
-        let mut names = Vec::new();
-        for (class, (_, members)) in classes.into_iter().filter(|(_, m)| m.len() > 1).enumerate() {
-            let alike = canon.clone().with_names(members.iter().map(|n| (n.to_string(), format!("@{class}"))).collect());
-            let mut ranked: Vec<(u64, &AgentName)> = members
-                .iter()
-                .map(|name| {
-                    let mut h = StableHasher::default();
-                    if let Some(m) = self.team.roster().members.iter().find(|m| &m.name == name) {
-                        (m.status, m.shutdown_approved, self.team.plan_approved(&m.name)).hash(&mut h);
-                    }
-                    if let Some(agent) = self.agents.get(name) {
-                        agent.hash_state(&alike, &mut h);
-                    }
-                    for e in self.team.peek(name).into_iter().flatten() {
-                        alike.hash_text(&e.message.content, &mut h);
-                        e.message.msg_type.hash(&mut h);
-                    }
-                    (h.finish(), name)
-                })
-                .collect();
-            ranked.sort();
-            names.extend(ranked.into_iter().enumerate().map(|(rank, (_, name))| (name.to_string(), format!("@{class}#{rank}"))));
-        }
-        names
     }
 }

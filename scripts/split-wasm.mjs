@@ -15,7 +15,10 @@
 //      data-wasm-opt-params, as Trunk would);
 //   4. the staged glue and main wasm Trunk made are replaced, the other
 //      modules added next to them, and the staged HTML's integrity
-//      attributes of the two replaced files updated.
+//      attributes of the two replaced files updated. The loader and the
+//      modules are named after Trunk's hashed name of the page
+//      (team-protocols-HASH_split.js, team-protocols-HASH_chunk_8.wasm...),
+//      so a new release never meets a cached module of an older one.
 //
 // Release builds of index.html only (TRUNK_PROFILE=release and a staged
 // team-protocols-HASH_bg.wasm): `trunk serve` and the bench page are left
@@ -25,7 +28,7 @@
 // Usage (Trunk sets the variables): node scripts/split-wasm.mjs
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const BIN = 'team-protocols';
@@ -73,11 +76,24 @@ const wasm = join(staging, `${base}_bg.wasm`);
 const before = [sri(js), sri(wasm)];
 const unsplit = statSync(wasm).size;
 
-// 3. Optimise into the staging directory.
+// 3. Optimise into the staging directory, under the page's hashed name.
+const named = (m) => `${base}_${m}`;
 run('wasm-opt', [...MAIN_OPT, join(glueDir, `${base}_bg.wasm`), '-o', wasm]);
-for (const m of modules) run('wasm-opt', [...SPLIT_OPT, join(splitDir, m), '-o', join(staging, m)]);
-copyFileSync(join(glueDir, `${base}.js`), js);
-copyFileSync(join(splitDir, '__wasm_split.js'), join(staging, '__wasm_split.js'));
+for (const m of modules) run('wasm-opt', [...SPLIT_OPT, join(splitDir, m), '-o', join(staging, named(m))]);
+// The glue imports the loader as a JS module (the wasm's import names, the
+// keys of its imports object, stay "./__wasm_split.js"); the loader
+// fetches the modules by name.
+const loader = `${base}_split.js`;
+const glue = readFileSync(join(glueDir, `${base}.js`), 'utf8');
+const renamedGlue = glue.split('from "./__wasm_split.js"').join(`from "./${loader}"`);
+if (renamedGlue === glue) {
+  console.error('split-wasm: the glue does not import ./__wasm_split.js (a new wasm-bindgen?)');
+  process.exit(1);
+}
+writeFileSync(js, renamedGlue);
+let link = readFileSync(join(splitDir, '__wasm_split.js'), 'utf8');
+for (const m of modules) link = link.split(`"./${m}"`).join(`"./${named(m)}"`);
+writeFileSync(join(staging, loader), link);
 const snippets = join(glueDir, 'snippets');
 if (existsSync(snippets)) run('cp', ['-r', snippets, staging]);
 
@@ -92,5 +108,5 @@ for (const html of readdirSync(staging).filter((f) => f.endsWith('.html'))) {
   writeFileSync(path, text);
 }
 
-const sizes = modules.map((m) => `${m} ${statSync(join(staging, m)).size}`).join(', ');
+const sizes = modules.map((m) => `${m} ${statSync(join(staging, named(m))).size}`).join(', ');
 console.log(`split-wasm: ${base}_bg.wasm ${unsplit} -> ${statSync(wasm).size} bytes; later: ${sizes}`);

@@ -7,7 +7,8 @@
 //! (Trunk's post_build hook) moves the code only it reaches into a module
 //! of its own. Every other build gets the same function as a plain `async`
 //! one over the same body, so `trunk serve`, the wasm tests and the page
-//! behave the same, in one module.
+//! behave the same, in one module: there the future is ready at its first
+//! poll, and `Suspend` builds the view at once, as the component did.
 //!
 //! Owns only the split points: each returns the view of a component that
 //! lives in its own module; the callers render it with `Suspend` where and

@@ -11,6 +11,10 @@ export PATH="$HOME/.cargo/bin:$PATH"
 # The wasm-bindgen CLI must match the library version in Cargo.lock exactly.
 WASM_BINDGEN_VERSION=$(awk '/^name = "wasm-bindgen"$/{getline; gsub(/version = |"/,""); print; exit}' Cargo.lock)
 TRUNK_VERSION=0.21.14
+# The wasm splitter of the release page (scripts/split-wasm.mjs): the CLI of
+# the crate cargo-leptos's `--split` uses, pinned to the one this build was
+# tested with (it must understand wasm_split_helpers' markers, Cargo.lock).
+WASM_SPLIT_VERSION=0.2.4
 WASM_PACK_VERSION=0.15.1
 # wasm-opt from the npm registry's `binaryen` package (a node build of binaryen):
 # Debian's binaryen 108 breaks wasm-bindgen 0.2.130's tables (WebAssembly.Table.set
@@ -39,6 +43,11 @@ if ! have_version wasm-bindgen "$WASM_BINDGEN_VERSION"; then
   log "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 3 minutes)"
   # --locked fails for this crate: its lock names a version the registry no longer serves.
   cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
+fi
+# (wasm-split-cli has no --version: cargo's list of installed crates says it.)
+if ! command -v wasm-split-cli >/dev/null 2>&1 || ! cargo install --list | grep -qx "wasm_split_cli_support v$WASM_SPLIT_VERSION:"; then
+  log "installing wasm-split-cli $WASM_SPLIT_VERSION (about 3 minutes)"
+  cargo install wasm_split_cli_support --version "$WASM_SPLIT_VERSION" --features build-binary --locked --force
 fi
 if ! have_version wasm-pack "$WASM_PACK_VERSION"; then
   log "installing wasm-pack $WASM_PACK_VERSION (about 3 minutes)"

@@ -12,7 +12,9 @@
 //! `panels` (the side panels: requests, inboxes, machinery, trace box),
 //! `protocols` (the Protocols view: protocol files, their editor and previews),
 //! `setup` (what to run: prompt, scenarios, settings, faults) and
-//! `explore` (the Explore panel, its gallery, forks and Web Workers).
+//! `explore` (the Explore panel, its gallery, forks and Web Workers);
+//! `split` holds the page's split points (the parts the release build
+//! loads as separate wasm modules when first shown).
 //!
 //! Every component draws from the trace (and the views `view` derives
 //! from it); none changes the team except through `runtime::Runtime`, via
@@ -25,6 +27,7 @@ pub mod panels;
 pub mod protocols;
 pub mod setup;
 pub mod shell;
+pub mod split;
 pub mod state;
 
 pub use diagram::canvas::DiagramView;

@@ -353,9 +353,16 @@ pub fn ProtocolsView() -> impl IntoView {
                 <h2 id="protocols-title">{move || l.t("ui-protocols-title")}</h2>
                 <button id="protocols-close" aria-label=move || l.t("ui-protocols-close") on:click=move |_| p.hide()>{move || l.t("ui-close")}</button>
             </div>
-            {move || p.open.get().then(|| view! { <Body/> })}
+            // The content is its own wasm module in the release build
+            // (`ui::split`), fetched the first time the view opens.
+            {move || p.open.get().then(|| Suspend::new(crate::ui::split::protocols_body()))}
         </dialog>
     }
+}
+
+/// The view's content, for its split point (`ui::split::protocols_body`).
+pub(crate) fn body() -> AnyView {
+    view! { <Body/> }.into_any()
 }
 
 /// The list and the editor.

@@ -8,7 +8,9 @@
 //! links). Each part is its own module: the diagram, its controls and
 //! caption in `ui::diagram`, the forms in `ui::setup`, the side panels and
 //! the trace box in `ui::panels`, the drawers `drawers`, the shortcuts'
-//! help `shortcuts`; every action goes through the `Session`.
+//! help `shortcuts`; every action goes through the `Session`. The parts the
+//! first screen does not need (the tours, the explorer's cards, the Tools
+//! tab) come through `ui::split`'s split points, rendered with `Suspend`.
 
 use leptos::ev;
 use leptos::prelude::*;
@@ -21,21 +23,16 @@ use crate::ui::browser::web;
 use crate::ui::diagram::canvas::DiagramView;
 use crate::ui::diagram::caption_box::CaptionBox;
 use crate::ui::diagram::controls::Controls;
-use crate::ui::diagram::tour::{TourCard, TourList, TourState};
-use crate::ui::explore::fork::ForkView;
-use crate::ui::explore::gallery::Gallery;
-use crate::ui::explore::panel::{ExploreFinding, ExplorePanel};
+use crate::ui::diagram::tour::TourState;
 use crate::ui::explore::state::ExploreUi;
 use crate::ui::panels::side::Panels;
-use crate::ui::panels::trace_box::TracePanel;
 use crate::ui::protocols::{Protocols, ProtocolsButton, ProtocolsView};
-use crate::ui::setup::faults_form::FaultsPanel;
 use crate::ui::setup::prompt_box::{model_words, PromptBox, ScenarioList};
-use crate::ui::setup::settings_form::Settings;
 use crate::ui::setup::start_card::StartCard;
 use crate::ui::shell::drawers::{Drawer, DrawerHead, DrawerToggle, Drawers, SetupTab, SetupTabList, SetupTabs, ToolsButton};
 use crate::ui::shell::presenter::PresenterToggle;
 use crate::ui::shell::shortcuts::ShortcutsHelp;
+use crate::ui::split;
 use crate::ui::state::presenter::Presenter;
 use crate::ui::state::session::Session;
 use crate::view::export::share;
@@ -260,9 +257,10 @@ pub fn App(
                     <StartCard/>
                     <Controls/>
                     <CaptionBox/>
-                    <TourCard/>
-                    <ExploreFinding/>
-                    <ForkView/>
+                    // Split points (`ui::split`): their own wasm modules in
+                    // the release build, loaded once the page is up.
+                    {Suspend::new(split::tour_card())}
+                    {Suspend::new(split::explore_cards())}
                     <DiagramView/>
                 </main>
                 <aside id="setup" class=move || drawer.class(Drawer::Setup, "left") hidden=move || presenter.on() aria-label=move || l.t("ui-drawer-setup-title")>
@@ -270,15 +268,11 @@ pub fn App(
                     <SetupTabList/>
                     <div id="setup-tab-learn-panel" class="setup-panel" role="tabpanel" aria-labelledby=SetupTab::Learn.id() hidden=move || tabs.0.get() != SetupTab::Learn>
                         <PromptBox/>
-                        <TourList on_start=Callback::new(move |()| drawer.close(false))/>
+                        {Suspend::new(split::tour_list(Callback::new(move |()| drawer.close(false))))}
                         <ScenarioList/>
                     </div>
                     <div id="setup-tab-tools-panel" class="setup-panel" role="tabpanel" aria-labelledby=SetupTab::Tools.id() hidden=move || tabs.0.get() != SetupTab::Tools>
-                        <ExplorePanel/>
-                        <TracePanel/>
-                        <Settings/>
-                        <FaultsPanel/>
-                        <Gallery/>
+                        {Suspend::new(split::tools_tab())}
                     </div>
                 </aside>
                 <aside id="panels" class=move || drawer.class(Drawer::Panels, "right") hidden=move || presenter.on() aria-label=move || l.t("ui-drawer-panels-title")>

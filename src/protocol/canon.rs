@@ -72,6 +72,14 @@ impl Default for StableHasher {
 }
 
 impl StableHasher {
+    /// The hash of whatever `feed` writes into a fresh hasher: one line for
+    /// "hash this the way the explorer does".
+    pub fn digest(feed: impl FnOnce(&mut StableHasher)) -> u64 {
+        let mut h = StableHasher::default();
+        feed(&mut h);
+        h.finish()
+    }
+
     fn add(&mut self, word: u64) {
         self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(SEED);
     }

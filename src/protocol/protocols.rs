@@ -162,6 +162,16 @@ impl LessonProtocol {
             _ => None,
         }
     }
+
+    /// The lesson protocol a kind or message type of `origin` at `protocol`
+    /// stands for: only the built-in lesson file's protocols are the
+    /// lesson's (`None` for the team's own file or an unresolved type).
+    pub const fn of(origin: Origin, protocol: Option<ProtocolIx>) -> Option<LessonProtocol> {
+        match (origin, protocol) {
+            (Origin::Lesson, Some(ix)) => LessonProtocol::at(ix),
+            _ => None,
+        }
+    }
 }
 
 /// The message type of a protocol's request or response, the lesson's as
@@ -203,10 +213,7 @@ impl ProtocolType {
     /// Which of the lesson's protocols this type belongs to (`None` for a
     /// type of the team's own file).
     pub fn lesson_protocol(&self) -> Option<LessonProtocol> {
-        match self.origin {
-            Origin::Lesson => LessonProtocol::at(self.protocol?),
-            Origin::File => None,
-        }
+        LessonProtocol::of(self.origin, self.protocol)
     }
 }
 

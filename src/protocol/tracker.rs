@@ -146,10 +146,7 @@ impl RequestKind {
     /// Which of the lesson's protocols this is, for the places that are the
     /// lesson's own (`None` for a protocol of the team's file).
     pub fn lesson(&self) -> Option<LessonProtocol> {
-        match self.origin {
-            Origin::Lesson => LessonProtocol::at(self.protocol?),
-            Origin::File => None,
-        }
+        LessonProtocol::of(self.origin, self.protocol)
     }
 }
 
@@ -767,21 +764,17 @@ mod tests {
     /// the enum it replaced (`Shutdown`, `Plan`, `File(FileKind)`) did.
     #[test]
     fn a_request_kind_hashes_as_the_enum_it_replaced() {
-        use std::hash::{Hash, Hasher};
-        let of = |v: &dyn Fn(&mut crate::protocol::canon::StableHasher)| {
-            let mut h = crate::protocol::canon::StableHasher::default();
-            v(&mut h);
-            h.finish()
-        };
-        assert_eq!(of(&|h| RequestKind::SHUTDOWN.hash(h)), of(&|h| 0isize.hash(h)));
-        assert_eq!(of(&|h| RequestKind::PLAN.hash(h)), of(&|h| 1isize.hash(h)));
+        use crate::protocol::canon::StableHasher;
+        use std::hash::Hash;
+        assert_eq!(StableHasher::digest(|h| RequestKind::SHUTDOWN.hash(h)), StableHasher::digest(|h| 0isize.hash(h)));
+        assert_eq!(StableHasher::digest(|h| RequestKind::PLAN.hash(h)), StableHasher::digest(|h| 1isize.hash(h)));
         let claim = RequestKind::unresolved("claim").unwrap();
-        let legacy = |h: &mut crate::protocol::canon::StableHasher| {
+        let legacy = StableHasher::digest(|h| {
             2isize.hash(h);
             None::<ProtocolIx>.hash(h);
             InlineName::<MAX_PROTOCOL_NAME>::new("claim").unwrap().hash(h);
-        };
-        assert_eq!(of(&|h| claim.hash(h)), of(&legacy));
+        });
+        assert_eq!(StableHasher::digest(|h| claim.hash(h)), legacy);
         assert_eq!(format!("{:?}", RequestKind::PLAN), "Plan");
     }
 }

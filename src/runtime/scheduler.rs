@@ -426,10 +426,7 @@ mod tests {
     }
 
     fn shape(t: &Turns) -> u64 {
-        use std::hash::Hasher;
-        let mut h = crate::protocol::canon::StableHasher::default();
-        t.hash_shape(&crate::protocol::canon::Canon::default(), &mut h);
-        h.finish()
+        crate::protocol::canon::StableHasher::digest(|h| t.hash_shape(&crate::protocol::canon::Canon::default(), h))
     }
 
     #[test]

@@ -29,6 +29,7 @@ pub mod gallery;
 pub mod job;
 mod node;
 pub mod properties;
+mod rebuild;
 mod replies;
 mod report;
 mod search;

@@ -14,7 +14,8 @@
 //!
 //! A façade: the bounds in `config`, the error in `error`, a state and its
 //! moves in `node`, the verdicts and examples in `report`, the search in
-//! `search`, shrinking in `shrink`, the properties in `properties`, and a
+//! `search`, shrinking in `shrink`, the properties in `properties`, a
+//! report's JSON written with sorted keys in `sorted_json`, and a
 //! search shared among the page's Web Workers in `job` (its wire format
 //! and state machine, sans-IO). It must not draw anything or call a real
 //! model; the page's panel and the `explore` binary are its drivers.
@@ -34,6 +35,7 @@ mod replies;
 mod report;
 mod search;
 pub mod shrink;
+pub mod sorted_json;
 
 pub use claims::Claim;
 pub use config::{Bound, ExploreConfig, Progress, Slice, Strategy};

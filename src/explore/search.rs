@@ -25,8 +25,8 @@ use super::rebuild::rebuild_traces;
 use super::report::quantifier;
 use super::shrink::Shrinking;
 use super::{
-    outcome, Choice, Counterexample, ExploreConfig, ExploreError, FileCounterexample, FilePropertyReport, Finding, Node,
-    Progress, Property, PropertyReport, Report, Slice, Step, Strategy, Verdict,
+    outcome, Choice, Counterexample, ExploreConfig, ExploreError, FileCounterexample, FilePropertyReport, Finding, Node, Progress,
+    Property, PropertyReport, Report, Slice, Step, Strategy, Verdict,
 };
 use crate::protocol::file::monitor::FileFinding;
 use crate::protocol::ids::SeededIds;

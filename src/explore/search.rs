@@ -21,11 +21,12 @@ use std::collections::{BTreeMap, HashMap};
 use super::claims::{Claim, Claims};
 use super::config::Bound;
 use super::node::Footprint;
+use super::rebuild::rebuild_traces;
 use super::report::quantifier;
 use super::shrink::Shrinking;
 use super::{
-    outcome, replay_path, Choice, Counterexample, ExploreConfig, ExploreError, FileCounterexample, FilePropertyReport, Finding, Node,
-    Progress, Property, PropertyReport, Report, Slice, Step, Strategy, Verdict,
+    outcome, Choice, Counterexample, ExploreConfig, ExploreError, FileCounterexample, FilePropertyReport, Finding, Node, Progress,
+    Property, PropertyReport, Report, Slice, Step, Strategy, Verdict,
 };
 use crate::protocol::file::monitor::FileFinding;
 use crate::protocol::ids::SeededIds;
@@ -181,19 +182,35 @@ impl Found {
                 }
             }
         }
+        let kept_file = keep_file_examples(std::mem::take(&mut self.file_examples), complete);
+        // The search forgets history; each example's run is rebuilt from
+        // its path, once for every path however many properties it breaks
+        // or shows (a request dropped is one left pending that never
+        // settles), and each prefix the paths share once (`rebuild`).
+        let mut paths: Vec<&[Choice]> = Vec::new();
+        let mut users: Vec<usize> = Vec::new();
+        // Each example's path, by its place in `paths`: the built-in
+        // properties' first, then the file's.
+        let mut place: Vec<usize> = Vec::with_capacity(kept.len() + kept_file.len());
+        for path in kept.values().map(|e| &e.path).chain(kept_file.values().map(|e| &e.path)) {
+            let i = paths.iter().position(|p| *p == path.as_slice()).unwrap_or_else(|| {
+                paths.push(path);
+                users.push(0);
+                paths.len() - 1
+            });
+            users[i] += 1;
+            place.push(i);
+        }
+        let rebuilt = rebuild_traces(scenario, config, &paths)?;
+        let mut traces = Traces { traces: rebuilt.into_iter().map(Some).collect(), users };
+        let (place, file_place) = place.split_at(kept.len());
+        let file_traces: Vec<_> = file_place.iter().map(|&i| traces.take(i)).collect();
         let mut examples: BTreeMap<Property, Counterexample> = BTreeMap::new();
-        for (property, e) in kept {
-            // The search forgets history; the run is rebuilt from its path,
-            // once for every property it breaks (a request dropped is one
-            // left pending that never settles).
-            let trace = match examples.values().find(|c| c.path == e.path) {
-                Some(same) => same.trace.clone(),
-                None => replay_path(scenario, config, &e.path)?.trace().clone(),
-            };
+        for ((property, e), &i) in kept.into_iter().zip(place) {
+            let trace = traces.take(i);
             examples
                 .insert(property, Counterexample { finding: e.finding, path: e.path, faults: e.faults, bound: config.max_faults, trace });
         }
-        let traces: Vec<(Vec<Choice>, crate::protocol::Trace)> = examples.values().map(|c| (c.path.clone(), c.trace.clone())).collect();
         let properties = Property::ALL
             .into_iter()
             .map(|property| {
@@ -202,7 +219,7 @@ impl Found {
                 PropertyReport { property, verdict, example }
             })
             .collect();
-        let file_properties = file_report(std::mem::take(&mut self.file_examples), scenario, config, complete, traces)?;
+        let file_properties = file_report(kept_file, file_traces, config, complete);
         Ok(Report {
             config: config.clone(),
             states: self.states,
@@ -220,16 +237,9 @@ impl Found {
     }
 }
 
-/// The file's properties' verdicts and examples (chosen as the built-in
-/// ones are), each run rebuilt from its path once (`traces`: the runs
-/// rebuilt already).
-fn file_report(
-    found: BTreeMap<(usize, usize), FileExample>,
-    scenario: Scenario,
-    config: &ExploreConfig,
-    complete: bool,
-    mut traces: Vec<(Vec<Choice>, crate::protocol::Trace)>,
-) -> Result<Vec<FilePropertyReport>, ExploreError> {
+/// The example kept for each of the file's properties (by its place in
+/// the file), chosen as the built-in ones are.
+fn keep_file_examples(found: BTreeMap<(usize, usize), FileExample>, complete: bool) -> BTreeMap<usize, FileExample> {
     let mut kept: BTreeMap<usize, FileExample> = BTreeMap::new();
     for ((property, _), e) in found {
         match kept.get(&property) {
@@ -239,27 +249,51 @@ fn file_report(
             }
         }
     }
+    kept
+}
+
+/// The rebuilt runs of a report's examples, one per distinct path, each
+/// handed out to the examples on that path: moved to the last of them,
+/// copied for the others.
+struct Traces {
+    /// The run of each distinct path, until its last example takes it.
+    traces: Vec<Option<crate::protocol::Trace>>,
+    /// How many examples have yet to take each path's run.
+    users: Vec<usize>,
+}
+
+impl Traces {
+    /// The run of the `i`th distinct path, for one example on it.
+    fn take(&mut self, i: usize) -> crate::protocol::Trace {
+        self.users[i] -= 1;
+        let trace = if self.users[i] == 0 { self.traces[i].take() } else { self.traces[i].clone() };
+        trace.expect("a path's run is moved out to its last example only")
+    }
+}
+
+/// The file's properties' verdicts, each with its kept example
+/// (`keep_file_examples`) and that example's rebuilt run.
+fn file_report(
+    mut kept: BTreeMap<usize, FileExample>,
+    traces: Vec<crate::protocol::Trace>,
+    config: &ExploreConfig,
+    complete: bool,
+) -> Vec<FilePropertyReport> {
+    let mut traces: BTreeMap<usize, crate::protocol::Trace> = kept.keys().copied().zip(traces).collect();
     let mut out = Vec::new();
     for (i, p) in config.file_properties.properties().iter().enumerate() {
-        let example = match kept.remove(&i) {
-            None => None,
-            Some(e) => {
-                let trace = match traces.iter().find(|(path, _)| *path == e.path) {
-                    Some((_, t)) => t.clone(),
-                    None => {
-                        let t = replay_path(scenario, config, &e.path)?.trace().clone();
-                        traces.push((e.path.clone(), t.clone()));
-                        t
-                    }
-                };
-                Some(FileCounterexample { finding: e.finding, path: e.path, faults: e.faults, bound: config.max_faults, trace })
-            }
-        };
+        let example = kept.remove(&i).map(|e| FileCounterexample {
+            finding: e.finding,
+            trace: traces.remove(&i).expect("each kept example has its run"),
+            path: e.path,
+            faults: e.faults,
+            bound: config.max_faults,
+        });
         let quantifier = quantifier(p.expect);
         let verdict = Verdict::judge(quantifier, example.is_some(), complete);
         out.push(FilePropertyReport { name: p.name.clone(), quantifier, verdict, example });
     }
-    Ok(out)
+    out
 }
 
 /// The states one move leads to, each with its hash and what the move found.

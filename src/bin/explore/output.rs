@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::process::ExitCode;
 
-use team_protocols::explore::{Quantifier, Report, Verdict};
+use team_protocols::explore::{sorted_json, Quantifier, Report, Verdict};
 
 /// A verdict as the JSON report writes it.
 pub(crate) fn verdict_word(v: Verdict) -> &'static str {
@@ -199,7 +199,7 @@ fn ratio(a: u64, b: u64) -> f64 {
 /// Prints the report (JSON or text) and gives the exit status its
 /// verdicts say.
 pub(crate) fn finish(report: &Report, extras: &Extras, json: bool) -> ExitCode {
-    let text = if json { json_line(&json_report(report, extras)) } else { text_report(report) + &memory_lines(report, extras) };
+    let text = if json { json_line(report, extras) } else { text_report(report) + &memory_lines(report, extras) };
     if let Some(failed) = emit(&text) {
         return failed;
     }
@@ -210,16 +210,42 @@ pub(crate) fn finish(report: &Report, extras: &Extras, json: bool) -> ExitCode {
     }
 }
 
-/// `value` as one line of compact JSON. Written into a byte buffer
-/// (`serde_json::to_string`), not through `Display`, which pushes every
-/// token through a formatter: the same bytes, for a fraction of the cost of
-/// a small search.
-fn json_line(value: &serde_json::Value) -> String {
-    // A `Value`'s map keys are strings, so writing it cannot fail; were it
-    // to, `Display` writes the same text.
-    let mut line = serde_json::to_string(value).unwrap_or_else(|_| value.to_string());
+/// The JSON report (`json_report`) as one line of compact JSON, keys
+/// sorted: the bytes of `serde_json::to_string` of the `Value` with the
+/// whole `Report` under `report`, written without building that `Value`
+/// (`sorted_json`: the report's traces made it dearer than a small search).
+fn json_line(report: &Report, extras: &Extras) -> String {
+    let whole = WithReport { head: json_report(report, extras), report };
+    // Every key is a string and every number fits, so writing cannot
+    // fail; were it to, the `Value` route writes the same text.
+    let mut line = sorted_json::to_string(&whole).unwrap_or_else(|_| {
+        let mut value = whole.head.clone();
+        value["report"] = serde_json::to_value(report).unwrap_or(serde_json::Value::Null);
+        value.to_string()
+    });
     line.push('\n');
     line
+}
+
+/// The JSON report: its keys (`json_report`) and the whole `Report` under
+/// `report`.
+struct WithReport<'a> {
+    head: serde_json::Value,
+    report: &'a Report,
+}
+
+impl serde::Serialize for WithReport<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(None)?;
+        if let serde_json::Value::Object(head) = &self.head {
+            for (k, v) in head {
+                map.serialize_entry(k, v)?;
+            }
+        }
+        map.serialize_entry("report", self.report)?;
+        map.end()
+    }
 }
 
 /// What the text report adds: the bound that stopped the search, what it
@@ -277,8 +303,6 @@ pub(crate) const MERGE_NOTE: &str =
      meet a state is counted by each (at least the single search's); depth is the deepest slice's (a slice may reach a state by a \
      longer path); seconds, peak memory and peak RSS are the largest slice's (each slice runs on its own machine).";
 
-/// The report as one JSON object: the keys CI reads, and the whole
-/// `Report` under `report` (what `explore merge` joins).
 /// The search's mode in words: with the partial-order reduction (sleep
 /// sets: `states` counts the transitions it ran, fewer than the full
 /// search's; `distinct` the same states) or without it.
@@ -290,6 +314,8 @@ pub(crate) fn reduction_word(on: bool) -> &'static str {
     }
 }
 
+/// The report as one JSON object: the keys CI reads (`json_line` adds the
+/// whole `Report` under `report`, what `explore merge` joins).
 pub(crate) fn json_report(report: &Report, extras: &Extras) -> serde_json::Value {
     let properties: serde_json::Map<String, serde_json::Value> =
         report.properties.iter().map(|p| (p.property.name().to_string(), serde_json::Value::from(verdict_word(p.verdict)))).collect();
@@ -350,7 +376,6 @@ pub(crate) fn json_report(report: &Report, extras: &Extras) -> serde_json::Value
     if let Some(d) = &extras.digest {
         out["file_digest"] = serde_json::Value::from(d.clone());
     }
-    out["report"] = serde_json::to_value(report).unwrap_or(serde_json::Value::Null);
     out
 }
 

@@ -173,6 +173,7 @@ pub fn ExplorePanel() -> impl IntoView {
                 <button disabled=move || s.run.running.get() || s.run.trace.with(Trace::is_empty) on:click=move |_| ui.fork_on_screen(s)>{move || l.t("explore-fork-on-screen")}</button>
             </div>
             <Counters/>
+            <CappedAnswers/>
             <Verdicts/>
         </section>
     }
@@ -238,6 +239,21 @@ fn Counters() -> impl IntoView {
             }
         })
     }
+}
+
+/// The note under the counters when the search reported (or, when that was
+/// not under a file, the one the form would start) runs a protocol file's team with a
+/// protocol whose answers the explorer caps: the search covers only part
+/// of them (`explorer::capped_answers_in`).
+#[component]
+fn CappedAnswers() -> impl IntoView {
+    let ui = expect_context::<ExploreUi>();
+    let l = lang();
+    let notes = Memo::new(move |_| {
+        let team = ui.job.with(|j| j.as_ref().and_then(|j| j.settings.team.clone())).or_else(|| ui.settings.with(|x| x.team.clone()));
+        team.map(|f| explorer::capped_answers_in(l.cat(), &f)).unwrap_or_default()
+    });
+    move || notes.get().into_iter().map(|note| view! { <p class="explore-capped small">{note}</p> }).collect_view()
 }
 
 /// Verdict rows drawn in the frame a report arrives; the rest follow in the

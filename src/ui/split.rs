@@ -46,7 +46,8 @@ split_point! {
 
 split_point! {
     /// The setup column's Tools tab: the Explore panel, the trace box and
-    /// its exports, the settings, the faults and the gallery.
+    /// its exports, the settings, the faults and the gallery (built, and
+    /// loaded, when the tab first opens; kept from then on).
     tools_tab() => {
         use crate::ui::explore::gallery::Gallery;
         use crate::ui::explore::panel::ExplorePanel;

@@ -60,23 +60,9 @@ pub fn ExplorePanel() -> impl IntoView {
     let l = lang();
     let max_workers = cores(MAX_WORKERS);
     let all_cores = cores(usize::MAX);
-    // The team on screen: a run of an explorable scenario sets the panel's
-    // scenario (and seed) unless a search is running.
-    Effect::new(move |_| {
-        let Some(snapshot) = s.run.snapshot.get() else { return };
-        let Some(id) = snapshot.scenario.clone().filter(|id| scenarios::explorable(id).is_some()) else { return };
-        if !ui.job.with_untracked(|j| j.as_ref().is_some_and(Job::is_running)) {
-            ui.settings.update(|x| {
-                if x.team.is_some() {
-                    x.team = None;
-                    x.rules = Default::default();
-                }
-                x.scenario = id;
-                x.seed = snapshot.seed;
-            });
-        }
-    });
-    on_cleanup(move || ui.close());
+    // The panel's settings follow the run on screen (`ExploreUi::follow_runs`,
+    // from the page, whether or not the panel has loaded yet), and its
+    // workers end with the page (`ExploreUi::close`, likewise).
     // Spare workers follow the number chosen (`ExploreUi::warm` starts them
     // once the user comes to the panel).
     Effect::new(move |first: Option<()>| {

@@ -67,7 +67,8 @@ split_point! {
 
 split_point! {
     /// The explorer's cards over the diagram: a finding opened from a
-    /// search, and a fork side by side.
+    /// search, and a fork side by side (built, and loaded, when the first
+    /// of them opens; kept from then on).
     explore_cards() => {
         use crate::ui::explore::fork::ForkView;
         use crate::ui::explore::panel::ExploreFinding;

@@ -180,6 +180,11 @@ pub fn App(
     // The setup column's tabs: the lesson's way in, or the engineer's tools.
     let tabs = SetupTabs::new();
     provide_context(tabs);
+    // True from the first time an explorer's finding or fork is on screen,
+    // for good.
+    let cards_opened = Memo::new(move |was: Option<&bool>| {
+        was.copied().unwrap_or(false) || explore_ui.opened.with(Option::is_some) || explore_ui.fork.with(Option::is_some)
+    });
     // True from the first time the Tools tab shows, for good.
     let tools_opened = Memo::new(move |was: Option<&bool>| was.copied().unwrap_or(false) || tabs.0.get() == SetupTab::Tools);
     let shortcuts = NodeRef::<leptos::html::Dialog>::new();
@@ -263,9 +268,10 @@ pub fn App(
                     <Controls/>
                     <CaptionBox/>
                     // Split points (`ui::split`): their own wasm modules in
-                    // the release build, loaded once the page is up.
+                    // the release build, loaded once the page is up (the
+                    // explorer's cards when the first finding or fork opens).
                     {Suspend::new(split::tour_card())}
-                    {Suspend::new(split::explore_cards())}
+                    {move || cards_opened.get().then(|| Suspend::new(split::explore_cards()))}
                     <DiagramView/>
                 </main>
                 <aside id="setup" class=move || drawer.class(Drawer::Setup, "left") hidden=move || presenter.on() aria-label=move || l.t("ui-drawer-setup-title")>

@@ -55,6 +55,16 @@ Scripted replies, read from the conversation (never a canned transcript):
     shutdown_request message in its conversation it has not answered:
     shutdown_response with approve=true. Otherwise: end_turn text.
 
+    A protocol file's own protocols, read from the system prompt's
+    sentences ("The status protocol: ask with ask_status, ..."): a lead
+    that has spawned its teammate asks it once with each protocol's
+    request tool before any shutdown_request; a teammate answers each
+    request of such a protocol (its message type `<protocol>_...`, or the
+    only one it answers) with that protocol's answer tool, approve=true,
+    in the order the requests came. Required fields the tool's schema
+    lists are filled deterministically: an enum's first value, "x", 1,
+    true.
+
 The server also checks each request the way the real APIs do (required
 headers and fields, tool schemas, tool results right after their calls) and
 answers a faulty one with a 400 naming the problem; the record of such a
@@ -210,7 +220,8 @@ def read_openai(body):
 
 def heard_messages(items):
     """Bus messages delivered to the agent: a teammate gets one JSON object
-    per text block, the lead an `<inbox>[...]</inbox>` block."""
+    per text block, or per line when several arrive at once; the lead an
+    `<inbox>[...]</inbox>` block."""
     out = []
     for it in items:
         if it["kind"] != "user_text":
@@ -220,6 +231,8 @@ def heard_messages(items):
         candidates = [text]
         if m:
             candidates = [m.group(1)]
+        elif "\n" in text:
+            candidates = [text] + [line for line in text.splitlines() if line.strip()]
         for c in candidates:
             try:
                 v = json.loads(c)
@@ -231,9 +244,52 @@ def heard_messages(items):
     return out
 
 
-def decide(system, items):
+def file_protocols(system):
+    """A protocol file's protocols the system prompt names, in order:
+    [(protocol, {"ask": tool, "answer": tool, ...})] from its sentences
+    "The NAME protocol: ask with X, answer with Y, check a request with Z."."""
+    out = []
+    for name, parts in re.findall(r"The ([a-z][a-z0-9_]*) protocol: ([^.]*)\.", system):
+        tools = {}
+        for verb, tool in re.findall(r"(ask|answer) with ([A-Za-z0-9_-]+)", parts):
+            tools[verb] = tool
+        out.append((name, tools))
+    return out
+
+
+def filled(schema, given):
+    """`given`, with each required field the schema lists and `given` lacks
+    filled in: an enum's first value, else "x", 1 or true by type."""
+    out = dict(given)
+    props = (schema or {}).get("properties") or {}
+    for key in (schema or {}).get("required") or []:
+        if key in out:
+            continue
+        p = props.get(key) or {}
+        if p.get("enum"):
+            out[key] = p["enum"][0]
+        else:
+            out[key] = {"integer": 1, "number": 1, "boolean": True}.get(p.get("type"), "x")
+    return out
+
+
+def tool_schemas(body, openai):
+    """The request's tools: {name: input schema}."""
+    out = {}
+    for t in body.get("tools") or []:
+        if openai:
+            f = t.get("function") or {}
+            out[f.get("name")] = f.get("parameters")
+        else:
+            out[t.get("name")] = t.get("input_schema")
+    return out
+
+
+def decide(system, items, schemas=None):
     """The scripted policy: (text, [(tool name, input)])."""
+    schemas = schemas or {}
     used = [it for it in items if it["kind"] == "tool_use"]
+    protocols = file_protocols(system)
     if system.startswith("You are a team lead"):
         prompts = [it["text"] for it in items if it["kind"] == "user_text" and not it["text"].strip().startswith("<inbox>")]
         prompt = prompts[0] if prompts else ""
@@ -247,6 +303,10 @@ def decide(system, items):
             if not any(u["name"] == "spawn_teammate" for u in used):
                 return (f"Spawning {name} \u2014 the caf\u00e9 notes \u2713.", [("spawn_teammate", {
                     "name": name, "role": role, "prompt": f"You are {name}, a {role}. Write the caf\u00e9 notes in notes.md."})])
+            for protocol, tools in protocols:
+                ask = tools.get("ask")
+                if ask and ask in schemas and not any(u["name"] == ask for u in used):
+                    return (f"Asking {name} ({protocol}).", [(ask, filled(schemas[ask], {"teammate": name}))])
             if wants_shutdown and not any(u["name"] == "shutdown_request" for u in used):
                 return (f"Asking {name} to shut down.", [("shutdown_request", {"teammate": name})])
         answers = [m for m in heard_messages(items) if m.get("type") == "shutdown_response"]
@@ -258,11 +318,18 @@ def decide(system, items):
     if not name_m:
         return ("Hello from the fake model.", [])
     name = name_m.group(1)
-    answered = {str(u["input"].get("request_id")) for u in used if u["name"] == "shutdown_response"}
+    answered = {str(u["input"].get("request_id")) for u in used if "request_id" in u["input"]}
+    answers = [(protocol, tools["answer"]) for protocol, tools in protocols if tools.get("answer") in schemas]
     for msg in heard_messages(items):
         rid = msg.get("request_id")
-        if msg.get("type") == "shutdown_request" and rid and str(rid) not in answered:
+        if not rid or str(rid) in answered:
+            continue
+        if msg.get("type") == "shutdown_request":
             return (f"{name} wraps up.", [("shutdown_response", {"request_id": rid, "approve": True, "reason": "My work is done."})])
+        mine = [tool for protocol, tool in answers if str(msg.get("type", "")).startswith(protocol + "_")]
+        tool = mine[0] if mine else (answers[0][1] if len(answers) == 1 else None)
+        if tool and msg.get("type") != "shutdown_response":
+            return (f"{name} answers {msg.get('type')}.", [(tool, filled(schemas[tool], {"request_id": rid, "approve": True}))])
     return (f"{name}: notes written.", [])
 
 
@@ -593,7 +660,7 @@ class Handler(BaseHTTPRequestHandler):
                 time.sleep(SLOW_STEP)
             STATE.update(rec, slow_completed=True)
         system, items = (read_anthropic if api == "anthropic" else read_openai)(body)
-        text, calls = decide(system, items)
+        text, calls = decide(system, items, tool_schemas(body, openai=api != "anthropic"))
         if fault == "malformed":
             return self.malformed(api, stream)
         if fault == "midstream-error":
@@ -883,6 +950,40 @@ def self_test():
                 break
             msgs = msgs + [{"role": "assistant", "content": None, "tool_calls": tool_calls}] + [{"role": "tool", "tool_call_id": c["id"], "content": "ok"} for c in tool_calls]
         ok(names == ["spawn_teammate", "shutdown_request", "stop"], f"openai lead script {names}")
+
+    # A protocol file's own protocol (OpenAI, non-streaming): the lead asks
+    # with the file's request tool between spawn and shutdown; the teammate
+    # answers with the file's answer tool, its required enum filled.
+    fn = lambda name, params: {"type": "function", "function": {"name": name, "parameters": params}}
+    file_lead_sys = lead_sys + " The status protocol: ask with ask_status, check a request with status_request."
+    lead_tools = [fn("spawn_teammate", {"type": "object"}), fn("shutdown_request", {"type": "object"}),
+                  fn("ask_status", {"type": "object", "properties": {"teammate": {"type": "string"}}, "required": ["teammate"]})]
+    msgs = [{"role": "system", "content": file_lead_sys}, {"role": "user", "content": "Spawn gina to write docs, ask for her status, then request her shutdown."}]
+    names = []
+    for _ in range(4):
+        status, _, raw = call("/scope/ofile/v1/chat/completions", {"model": "m", "messages": msgs, "tools": lead_tools}, oai_h)
+        ok(status == 200, f"file lead {status} {raw[:200]}")
+        tool_calls = json.loads(raw)["choices"][0]["message"].get("tool_calls", [])
+        names.append(tool_calls[0]["function"]["name"] if tool_calls else "stop")
+        if not tool_calls:
+            break
+        msgs = msgs + [{"role": "assistant", "content": None, "tool_calls": tool_calls}] + [{"role": "tool", "tool_call_id": c["id"], "content": "ok"} for c in tool_calls]
+    ok(names == ["spawn_teammate", "ask_status", "shutdown_request", "stop"], f"file lead script {names}")
+    ok(json.loads(msgs[4]["tool_calls"][0]["function"]["arguments"]) == {"teammate": "gina"}, "ask_status names the teammate")
+    mate_tools = [fn("report_status", {"type": "object", "properties": {"request_id": {"type": "string"}, "approve": {"type": "boolean"},
+                                                                         "progress": {"type": "string", "enum": ["on_track", "blocked", "done"]}, "note": {"type": "string"}},
+                                       "required": ["request_id", "approve", "progress"]}),
+                  fn("shutdown_response", {"type": "object"})]
+    asked = json.dumps({"type": "status_request", "from": "lead", "to": "gina", "content": "", "timestamp": 1, "request_id": "st000001"})
+    mate = [{"role": "system", "content": "You are 'gina', role: writer, at /workspace. The status protocol: answer with report_status."},
+            {"role": "user", "content": asked + "\n" + shutdown_msg}]
+    status, _, raw = call("/scope/ofile/v1/chat/completions", {"model": "m", "messages": mate, "tools": mate_tools}, oai_h)
+    call0 = json.loads(raw)["choices"][0]["message"]["tool_calls"][0]
+    ok(call0["function"]["name"] == "report_status" and json.loads(call0["function"]["arguments"]) == {"request_id": "st000001", "approve": True, "progress": "on_track"},
+       f"the teammate answers the file's request first: {call0}")
+    mate += [{"role": "assistant", "content": None, "tool_calls": [call0]}, {"role": "tool", "tool_call_id": call0["id"], "content": "ok"}]
+    status, _, raw = call("/scope/ofile/v1/chat/completions", {"model": "m", "messages": mate, "tools": mate_tools}, oai_h)
+    ok(json.loads(raw)["choices"][0]["message"]["tool_calls"][0]["function"]["name"] == "shutdown_response", "then the shutdown")
 
     # The checks a real API makes.
     bad = [

@@ -15,7 +15,7 @@ mod web_page;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_page::{all, button, click, run_finished, set_hash, texts, until, ConsoleLog, Page, Patch, WindowErrors, WindowHooks};
+use web_page::{all, button, click, open_tools, run_finished, set_hash, texts, until, ConsoleLog, Page, Patch, WindowErrors, WindowHooks};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -43,6 +43,7 @@ async fn every_control_has_an_accessible_name_and_the_diagram_is_an_image() {
     let page = Page::start();
     let host = page.mount();
     leptos::task::tick().await;
+    open_tools(&host).await;
     assert_eq!(texts(&host, "h1"), ["Team Protocols Playground"]);
     for name in ["Run", "Play", "Next", "Back", "Stop", "Live", "Step"] {
         button(&host, name);
@@ -63,6 +64,7 @@ async fn a_real_provider_without_a_key_explains_what_is_missing_and_runs_nothing
     let page = Page::start();
     let host = page.mount();
     leptos::task::tick().await;
+    open_tools(&host).await;
     let select: web_sys::HtmlSelectElement = host.query_selector("[aria-label=Provider]").unwrap().unwrap().unchecked_into();
     select.set_value("anthropic");
     select.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
@@ -367,6 +369,7 @@ async fn export_then_import_restores_the_same_diagram() {
     let page = Page::start();
     let host = page.mount();
     leptos::task::tick().await;
+    open_tools(&host).await;
     click(&host, "[data-scenario=reject-then-accept]");
     until("the run to finish", || run_finished(&host)).await;
     let (labels, badges_before, json) = (arrow_labels(&host), badges(&host), exported(&host, "json"));
@@ -387,6 +390,7 @@ async fn a_bad_file_is_refused_with_its_reason_and_nothing_is_lost() {
     let page = Page::start();
     let host = page.mount();
     leptos::task::tick().await;
+    open_tools(&host).await;
     click(&host, "[data-scenario=shutdown]");
     until("the run to finish", || run_finished(&host)).await;
     let labels = arrow_labels(&host);
@@ -407,6 +411,7 @@ async fn a_reload_restores_the_run_and_a_share_link_names_scenario_and_seed() {
     let page = Page::start();
     let first = page.mount();
     leptos::task::tick().await;
+    open_tools(&first).await;
     click(&first, "[data-scenario=approve-plan]");
     until("the run to finish", || run_finished(&first)).await;
     let (labels, badges_before) = (arrow_labels(&first), badges(&first));
@@ -416,6 +421,7 @@ async fn a_reload_restores_the_run_and_a_share_link_names_scenario_and_seed() {
     page.unmount(&first);
     let second = page.mount_keeping_storage();
     leptos::task::tick().await;
+    open_tools(&second).await;
     until("the restored run", || arrow_labels(&second) == labels).await;
     assert_eq!(badges(&second), badges_before);
 }
@@ -425,6 +431,7 @@ async fn a_saved_run_can_be_reopened_and_deleted() {
     let page = Page::start();
     let host = page.mount();
     leptos::task::tick().await;
+    open_tools(&host).await;
     click(&host, "[data-scenario=reject-plan]");
     until("the run to finish", || run_finished(&host)).await;
     let labels = arrow_labels(&host);
@@ -445,6 +452,7 @@ async fn a_stored_key_is_absent_from_every_export_and_from_storage_of_runs() {
     let page = Page::start();
     let host = page.mount();
     leptos::task::tick().await;
+    open_tools(&host).await;
     click(&host, "[data-scenario=shutdown]");
     until("the run to finish", || run_finished(&host)).await;
     let select: web_sys::HtmlSelectElement = host.query_selector("[aria-label=Provider]").unwrap().unwrap().unchecked_into();
@@ -488,6 +496,7 @@ async fn a_key_never_reaches_the_console_even_when_the_call_fails() {
     let console = ConsoleLog::record();
     let host = page.mount();
     leptos::task::tick().await;
+    open_tools(&host).await;
     let set = |selector: &str, value: &str| {
         let el: web_sys::HtmlInputElement = host.query_selector(selector).unwrap().unwrap().unchecked_into();
         el.set_value(value);
@@ -517,6 +526,7 @@ async fn a_dropped_answer_shows_as_a_crossed_arrow_and_a_violation_that_jumps_to
     let page = Page::start();
     let host = page.mount();
     leptos::task::tick().await;
+    open_tools(&host).await;
     let set_select = |label: &str, value: &str| {
         let el: web_sys::HtmlSelectElement = host.query_selector(&format!("[aria-label='{label}']")).unwrap().unwrap().unchecked_into();
         el.set_value(value);
@@ -565,6 +575,7 @@ async fn a_share_link_of_a_typed_prompt_carries_the_trace_and_opens_the_same_run
     let page = Page::start();
     let first = page.mount();
     leptos::task::tick().await;
+    open_tools(&first).await;
     let prompt: web_sys::HtmlTextAreaElement = first.query_selector("#prompt").unwrap().unwrap().unchecked_into();
     prompt.set_value("Spawn bob with a risky refactoring task. Review and reject his plan.");
     prompt.dispatch_event(&web_sys::Event::new("input").unwrap()).unwrap();
@@ -579,6 +590,7 @@ async fn a_share_link_of_a_typed_prompt_carries_the_trace_and_opens_the_same_run
     set_hash(&fragment).await;
     let opened = page.mount();
     leptos::task::tick().await;
+    open_tools(&opened).await;
     set_hash("").await;
     until("the shared run", || arrow_labels(&opened) == labels).await;
     assert_eq!(badges(&opened), ["rejected", "approved"]);
@@ -589,6 +601,7 @@ async fn full_browser_storage_gives_a_clear_error_and_the_run_stays() {
     let page = Page::start();
     let host = page.mount();
     leptos::task::tick().await;
+    open_tools(&host).await;
     click(&host, "[data-scenario=shutdown]");
     until("the run to finish", || run_finished(&host)).await;
     let labels = arrow_labels(&host);
@@ -646,6 +659,7 @@ async fn run_uses_the_settings_shown_and_the_page_says_which_model_will_run() {
     let page = Page::start();
     let host = page.mount();
     leptos::task::tick().await;
+    open_tools(&host).await;
     assert!(texts(&host, ".will-run").join(" ").contains("Will run: Scripted (offline)"), "{:?}", texts(&host, ".will-run"));
     set_select(&host, "Provider", "anthropic");
     leptos::task::tick().await;
@@ -671,6 +685,7 @@ async fn after_a_scenario_and_a_typed_prompt_the_link_carries_the_trace_and_can_
     let page = Page::start();
     let host = page.mount();
     leptos::task::tick().await;
+    open_tools(&host).await;
     click(&host, "[data-scenario=shutdown]");
     until("the scenario to finish", || run_finished(&host)).await;
     assert!(share_link(&host).unwrap().contains("#scenario=shutdown"));
@@ -688,6 +703,7 @@ async fn after_a_scenario_and_a_typed_prompt_the_link_carries_the_trace_and_can_
     set_hash(&fragment).await;
     let opened = page.mount();
     leptos::task::tick().await;
+    open_tools(&opened).await;
     set_hash("").await;
     until("the shared run", || arrow_labels(&opened) == labels).await;
 }
@@ -786,6 +802,7 @@ async fn a_stored_fault_rule_out_of_range_is_dropped_with_a_banner_and_never_run
     let page = Page::start();
     let host = page.mount();
     leptos::task::tick().await;
+    open_tools(&host).await;
     click(&host, "[data-scenario=shutdown]");
     until("the run to finish", || run_finished(&host)).await;
     let stored = page.until_stored("the run kept", "team-protocols.current", Option::is_some).await.unwrap();
@@ -795,6 +812,7 @@ async fn a_stored_fault_rule_out_of_range_is_dropped_with_a_banner_and_never_run
     page.store("team-protocols.current", &poisoned).await;
     let reloaded = page.mount_keeping_storage();
     leptos::task::tick().await;
+    open_tools(&reloaded).await;
     until("a banner", || banner(&reloaded).contains("fault")).await;
     assert!(texts(&reloaded, ".fault-rules li span").is_empty(), "the bad rule is not on the form");
     click(&reloaded, "[data-scenario=shutdown]");
@@ -806,6 +824,7 @@ async fn stop_mid_run_leaves_nothing_looking_busy() {
     let page = Page::start();
     let host = page.mount();
     leptos::task::tick().await;
+    open_tools(&host).await;
     button(&host, "Step").click();
     type_prompt(&host, "Spawn alice as a coder. Then request her shutdown.");
     button(&host, "Run").click();
@@ -855,6 +874,7 @@ async fn an_imported_run_survives_a_reload() {
     let page = Page::start();
     let host = page.mount();
     leptos::task::tick().await;
+    open_tools(&host).await;
     click(&host, "[data-scenario=reject-plan]");
     until("the run to finish", || run_finished(&host)).await;
     let (labels, json) = (arrow_labels(&host), exported(&host, "json"));
@@ -865,6 +885,7 @@ async fn an_imported_run_survives_a_reload() {
     page.unmount(&host);
     let reloaded = page.mount_keeping_storage();
     leptos::task::tick().await;
+    open_tools(&reloaded).await;
     until("the imported run after the reload", || arrow_labels(&reloaded) == labels).await;
 }
 
@@ -873,6 +894,7 @@ async fn a_rejected_fault_value_is_not_replaced_by_the_previous_one() {
     let page = Page::start();
     let host = page.mount();
     leptos::task::tick().await;
+    open_tools(&host).await;
     set_input(&host, "[aria-label='Fault probability']", "5", "change");
     leptos::task::tick().await;
     assert!(banner(&host).contains("probability"), "{}", banner(&host));
@@ -891,6 +913,7 @@ async fn a_damaged_saved_list_does_not_block_save_and_can_be_cleared() {
     storage.set_item("team-protocols.saved", "{ not a list").unwrap();
     let host = page.mount();
     leptos::task::tick().await;
+    open_tools(&host).await;
     until("the damaged list reported", || texts(&host, ".saved-damaged").join(" ").contains("damaged")).await;
     click(&host, "[data-scenario=shutdown]");
     until("the run to finish", || run_finished(&host)).await;
@@ -927,6 +950,7 @@ async fn a_rejected_seed_stops_run_instead_of_running_the_previous_seed() {
     let page = Page::start();
     let host = page.mount();
     leptos::task::tick().await;
+    open_tools(&host).await;
     set_input(&host, "[aria-label='Seed']", "-1", "change");
     leptos::task::tick().await;
     assert!(banner(&host).contains("seed '-1'"), "{}", banner(&host));
@@ -963,6 +987,7 @@ async fn settings_that_cannot_build_a_team_leave_the_run_on_screen_as_it_was() {
     let page = Page::start();
     let host = page.mount();
     leptos::task::tick().await;
+    open_tools(&host).await;
     click(&host, "[data-scenario=shutdown]");
     until("the run to finish", || run_finished(&host)).await;
     let (labels, link) = (arrow_labels(&host), share_link(&host));
@@ -1351,6 +1376,7 @@ async fn a_tour_uses_the_run_on_screen_when_it_is_its_scenarios_and_escape_ends_
     let page = Page::start();
     let host = page.mount();
     leptos::task::tick().await;
+    open_tools(&host).await;
     click(&host, "[data-scenario=shutdown]");
     until("the run to finish", || run_finished(&host)).await;
     let id = arrow_ids(&host, "shutdown_request").into_iter().next().expect("a shutdown request");
@@ -1373,6 +1399,7 @@ async fn a_tour_that_cannot_run_its_scenario_does_not_start_over_the_run_on_scre
     let page = Page::start();
     let host = page.mount();
     leptos::task::tick().await;
+    open_tools(&host).await;
     click(&host, "[data-scenario=reject-plan]");
     until("the run to finish", || run_finished(&host)).await;
     set_select(&host, "Provider", "anthropic");
@@ -1435,6 +1462,7 @@ async fn each_language_renders_the_page_in_it_with_no_missing_key_and_keeps_the_
     let page = Page::start();
     let host = page.mount();
     leptos::task::tick().await;
+    open_tools(&host).await;
     click(&host, "[data-scenario=shutdown]");
     until("the run to finish", || run_finished(&host)).await;
     button(&host, "Back").click();
@@ -1473,6 +1501,7 @@ async fn the_diagram_its_legend_and_the_provider_menu_speak_the_page_language() 
     let page = Page::start();
     let host = page.mount();
     leptos::task::tick().await;
+    open_tools(&host).await;
     click(&host, "[data-scenario=shutdown]");
     until("the run to finish", || run_finished(&host)).await;
     switch_language(&host, "ja").await;
@@ -1677,6 +1706,7 @@ async fn the_team_panel_shows_each_agents_tokens_as_the_trace_sums_them_estimate
     let page = Page::start();
     let host = page.mount();
     leptos::task::tick().await;
+    open_tools(&host).await;
     click(&host, "[data-scenario=shutdown]");
     until("the run to finish", || run_finished(&host)).await;
     let json = exported(&host, "json");

@@ -13,7 +13,7 @@ mod web_page;
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_page::{all, button, click, set_hash, texts, until, Page};
+use web_page::{all, button, click, open_tools, set_hash, texts, until, Page};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -58,6 +58,7 @@ async fn a_zero_negative_or_nonsense_budget_is_refused_and_blocks_run_and_a_toke
     let page = Page::start();
     let host = page.mount();
     leptos::task::tick().await;
+    open_tools(&host).await;
     for (typed, why) in
         [("0", "more than zero"), ("-5", "more than zero"), ("NaN", "not a number"), ("lots", "not a number"), ("12.5", "whole number")]
     {
@@ -101,6 +102,7 @@ async fn a_dollar_budget_on_a_model_without_a_price_stops_before_the_first_call(
     let page = Page::start();
     let host = page.mount();
     leptos::task::tick().await;
+    open_tools(&host).await;
     choose(&host, "Budget unit", "dollars");
     type_into(&host, "Budget amount", "$2");
     leptos::task::tick().await;
@@ -127,6 +129,7 @@ async fn the_budget_and_the_run_it_stopped_come_back_after_a_reload_with_the_sam
     let page = Page::start();
     let first = page.mount();
     leptos::task::tick().await;
+    open_tools(&first).await;
     type_into(&first, "Budget amount", "10000");
     click(&first, "[data-scenario=shutdown]");
     until("the budget's banner", || !all(&first, ".banner-budget").is_empty()).await;
@@ -135,6 +138,7 @@ async fn the_budget_and_the_run_it_stopped_come_back_after_a_reload_with_the_sam
     page.unmount(&first);
     let second = page.mount_keeping_storage();
     leptos::task::tick().await;
+    open_tools(&second).await;
     until("the restored run", || all(&second, "g.msg").len() == arrows).await;
     until("the banner back", || texts(&second, ".banner-budget") == words).await;
     assert_eq!((input(&second, "Budget amount").value(), unit(&second)), ("10000".to_string(), "tokens".to_string()), "the budget is kept");
@@ -146,6 +150,7 @@ async fn the_budget_and_the_run_it_stopped_come_back_after_a_reload_with_the_sam
     page.unmount(&second);
     let third = page.mount_keeping_storage();
     leptos::task::tick().await;
+    open_tools(&third).await;
     until("the dollar budget back", || input(&third, "Budget amount").value() == "0.5").await;
     assert_eq!(unit(&third), "dollars");
     page.unmount(&third);
@@ -156,6 +161,7 @@ async fn a_share_link_carries_the_budget_and_a_run_it_stopped_opens_with_the_sam
     let page = Page::start();
     let first = page.mount();
     leptos::task::tick().await;
+    open_tools(&first).await;
     // A run its budget stopped travels as its trace, which holds the stop.
     type_into(&first, "Budget amount", "10000");
     click(&first, "[data-scenario=shutdown]");
@@ -168,6 +174,7 @@ async fn a_share_link_carries_the_budget_and_a_run_it_stopped_opens_with_the_sam
     set_hash(&fragment).await;
     let opened = page.mount();
     leptos::task::tick().await;
+    open_tools(&opened).await;
     set_hash("").await;
     until("the shared run's banner", || texts(&opened, ".banner-budget") == words).await;
     // A scenario run its budget let finish names the budget in its link.
@@ -182,6 +189,7 @@ async fn a_share_link_carries_the_budget_and_a_run_it_stopped_opens_with_the_sam
     set_hash(&fragment).await;
     let again = page.mount();
     leptos::task::tick().await;
+    open_tools(&again).await;
     set_hash("").await;
     until("the rerun", || share_link(&again).contains("#scenario=") && all(&again, "g.msg").len() == arrows).await;
     assert_eq!(
@@ -195,6 +203,7 @@ async fn a_share_link_carries_the_budget_and_a_run_it_stopped_opens_with_the_sam
     set_hash("scenario=shutdown&seed=2026&budget=tokens:0").await;
     let bad = page.mount();
     leptos::task::tick().await;
+    open_tools(&bad).await;
     set_hash("").await;
     until("the refusal", || banner(&bad).contains("budget")).await;
     assert!(banner(&bad).contains("more than zero"), "{}", banner(&bad));
@@ -206,6 +215,7 @@ async fn an_edited_price_survives_a_reload_a_bad_one_is_refused_and_reset_brings
     let page = Page::start();
     let first = page.mount();
     leptos::task::tick().await;
+    open_tools(&first).await;
     let sonnet_input = "claude-sonnet-4-5 · Input";
     assert_eq!(input(&first, sonnet_input).value(), "3");
     let taken = texts(&first, ".price .taken");
@@ -232,6 +242,7 @@ async fn an_edited_price_survives_a_reload_a_bad_one_is_refused_and_reset_brings
     page.unmount(&first);
     let second = page.mount_keeping_storage();
     leptos::task::tick().await;
+    open_tools(&second).await;
     assert_eq!(input(&second, sonnet_input).value(), "2.5", "the edit is kept in this browser");
     assert_eq!(input(&second, "claude-haiku-4-5 · Output").value(), "5", "the refused price was not kept");
     assert!(second.query_selector("[aria-label='my-local · Input']").unwrap().is_some());
@@ -245,6 +256,7 @@ async fn an_edited_price_survives_a_reload_a_bad_one_is_refused_and_reset_brings
     page.unmount(&second);
     let third = page.mount_keeping_storage();
     leptos::task::tick().await;
+    open_tools(&third).await;
     assert_eq!(input(&third, sonnet_input).value(), "3", "the reset is kept too");
     page.unmount(&third);
 }

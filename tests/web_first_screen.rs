@@ -176,12 +176,20 @@ async fn the_tools_button_opens_the_engineer_tab_of_the_setup_column() {
     for selector in ["#prompt", ".scenarios", ".tour-list"] {
         assert!(exists(&host, &format!("#setup-tab-learn-panel {selector}")), "{selector} is in the Learn tab");
     }
-    for selector in ["section.explore", "section.gallery", "[aria-label=Provider]", ".fault-form", "#trace-title"] {
-        assert!(exists(&host, &format!("#setup-tab-tools-panel {selector}")), "{selector} is in the Tools tab");
-    }
+    // The Tools tab's content is built (in the release page, its module
+    // loaded) when the tab first opens.
+    assert!(!exists(&host, "#setup-tab-tools-panel section"), "nothing of the Tools tab before it opens");
     assert!(!el(&host, ".layout").class_list().contains("tools"));
     el(&host, "#tools-toggle").click();
     leptos::task::tick().await;
+    until("the Tools tab's content", || exists(&host, "#setup-tab-tools-panel #settings-title")).await;
+    for selector in ["section.explore", "section.gallery", "[aria-label=Provider]", ".fault-form", "#trace-title"] {
+        assert!(exists(&host, &format!("#setup-tab-tools-panel {selector}")), "{selector} is in the Tools tab");
+    }
+    // What is typed there survives switching tabs.
+    let delay = input(&host, "[aria-label='Fault delay in milliseconds']");
+    delay.set_value("750");
+    delay.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
     assert_eq!(tools.get_attribute("aria-selected").as_deref(), Some("true"), "Tools goes straight to the engineer's tab");
     assert!(hidden(&host, "#setup-tab-learn-panel") && !hidden(&host, "#setup-tab-tools-panel"));
     assert!(el(&host, ".layout").class_list().contains("tools"), "the column widens for the tools");
@@ -199,6 +207,9 @@ async fn the_tools_button_opens_the_engineer_tab_of_the_setup_column() {
     el(&host, ".start-tools-button").click();
     leptos::task::tick().await;
     assert_eq!(tools.get_attribute("aria-selected").as_deref(), Some("true"), "the card's button opens the tools");
+    let again = input(&host, "[aria-label='Fault delay in milliseconds']");
+    assert!(again.is_same_node(Some(delay.unchecked_ref())), "the tab's content is kept, not built again");
+    assert_eq!(again.value(), "750", "what was typed is still there");
 }
 
 /// Puts `locale`'s messages in place (as the page does once it has fetched

@@ -23,7 +23,7 @@ use team_protocols::view::i18n::Catalog;
 use team_protocols::view::protocol_file::{self as pf, store::DAMAGED_KEY, store::KEY};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_page::{button, set_hash, until, Page};
+use web_page::{button, open_tools, set_hash, until, Page};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -260,6 +260,7 @@ async fn a_file_with_errors_cannot_run_and_says_why() {
 async fn a_files_team_runs_onto_the_diagram_and_its_link_brings_the_file_and_the_run() {
     let page = Page::start();
     let host = page.mount();
+    open_tools(&host).await;
     new_file(&host).await;
     until("Run enabled", || !run_button(&host).disabled()).await;
     run_button(&host).click();
@@ -391,6 +392,7 @@ fn buttons_named(host: &web_sys::HtmlElement, start: &str) -> Vec<web_sys::HtmlE
 async fn a_files_run_forks_on_screen_and_its_branch_runs_under_the_file() {
     let page = Page::start();
     let host = page.mount();
+    open_tools(&host).await;
     new_file(&host).await;
     until("Run enabled", || !run_button(&host).disabled()).await;
     run_button(&host).click();
@@ -425,5 +427,46 @@ async fn a_files_run_forks_on_screen_and_its_branch_runs_under_the_file() {
     assert!(arrows.contains(&"review_request".to_string()) && arrows.contains(&"review_response".to_string()), "{arrows:?}");
     let page_text = host.text_content().unwrap_or_default();
     assert!(!page_text.contains("cannot be replayed") && !page_text.contains("answer to unknown request"), "the views know the file");
+    drop(page);
+}
+
+/// The template with a response of five optional enum fields of two values
+/// each: 2 × 3^5 = 486 answers, more than the explorer offers per answer.
+fn capped_template() -> String {
+    let fields: Vec<String> = (0..5).map(|i| format!(r#"{{ name = "f{i}", type = "enum", values = ["a", "b"] }}"#)).collect();
+    let line = pf::TEMPLATE.lines().find(|l| l.starts_with("response_fields")).unwrap();
+    pf::TEMPLATE.replace(line, &format!("response_fields = [{}]", fields.join(", ")))
+}
+
+#[wasm_bindgen_test]
+async fn a_file_whose_answers_exceed_the_explorers_cap_says_so_in_its_check_and_in_the_explore_panel() {
+    let page = Page::start();
+    let host = page.mount();
+    new_file(&host).await;
+    until("the template to load", || texts(&host, "#pf-status") == ["The file loads."]).await;
+    assert!(texts(&host, ".pf-capped").is_empty(), "a file under the cap says nothing of it");
+    type_text(&host, &capped_template());
+    let expected = team_protocols::view::words::explorer::capped_answers(Catalog::en(), &[("review".to_string(), 486)]);
+    assert_eq!(expected.len(), 1);
+    until("the capped note beside the check", || texts(&host, ".pf-capped") == expected).await;
+    assert_eq!(texts(&host, "#pf-status"), ["The file loads."], "the file still loads");
+    // Explore the team: the Tools tab opens on the Explore panel, which
+    // says the search covers only part of the answers.
+    until("Explore enabled", || !el(&host, "#pf-explore").unchecked_into::<web_sys::HtmlButtonElement>().disabled()).await;
+    el(&host, "#pf-explore").click();
+    until("the Explore panel's note", || texts(&host, "section.explore .explore-capped") == expected).await;
+    // A built-in scenario leaves the file's team, and the note goes.
+    let select: web_sys::HtmlSelectElement = el(&host, "section.explore select").unchecked_into();
+    select.set_value("shutdown");
+    select.dispatch_event(&web_sys::Event::new("change").unwrap()).unwrap();
+    until("no note for the lesson's team", || texts(&host, "section.explore .explore-capped").is_empty()).await;
+    // Under the cap, the Explore panel says nothing either.
+    open_view(&host).await;
+    type_text(&host, pf::TEMPLATE);
+    until("the template loads again", || texts(&host, "#pf-status") == ["The file loads."] && texts(&host, ".pf-capped").is_empty()).await;
+    until("Explore enabled", || !el(&host, "#pf-explore").unchecked_into::<web_sys::HtmlButtonElement>().disabled()).await;
+    el(&host, "#pf-explore").click();
+    until("the file's team in the panel", || texts(&host, "section.explore select option").iter().any(|o| o.contains("(your file)"))).await;
+    assert!(texts(&host, "section.explore .explore-capped").is_empty());
     drop(page);
 }

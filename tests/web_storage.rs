@@ -17,7 +17,7 @@ use team_protocols::ui::state::storage::StoredRun;
 use team_protocols::view::export;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_page::{all, button, run_finished, texts, until, Page};
+use web_page::{all, button, open_tools, run_finished, texts, until, Page};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -84,6 +84,7 @@ async fn a_run_past_local_storages_5_mb_survives_a_reload_and_is_saved() {
     page.runs().save_current(&run).await.unwrap();
     // A reload: the new page brings the run back whole.
     let host = page.mount_keeping_storage();
+    open_tools(&host).await;
     until_long(&host, "the long run restored", || total_events(&host) == Some(events)).await;
     // The page keeps it among the saved runs too, and a second reload
     // still has both.
@@ -91,6 +92,7 @@ async fn a_run_past_local_storages_5_mb_survives_a_reload_and_is_saved() {
     until_long(&host, "the long run saved", || all(&host, ".saved-open").len() == 1).await;
     page.unmount(&host);
     let again = page.mount_keeping_storage();
+    open_tools(&again).await;
     until_long(&again, "the long run restored again", || total_events(&again) == Some(events)).await;
     until_long(&again, "the saved long run listed", || all(&again, ".saved-open").len() == 1).await;
     assert_eq!(texts(&again, ".banner-error"), Vec::<String>::new(), "no storage error");
@@ -106,6 +108,7 @@ async fn runs_kept_in_local_storage_move_to_indexeddb_once() {
     local.set_item(CURRENT, &current).unwrap();
     local.set_item(SAVED, &saved).unwrap();
     let host = page.mount_keeping_storage();
+    open_tools(&host).await;
     until("the run kept before restored", || total_events(&host) == Some(trace.len())).await;
     until("the run saved before listed", || texts(&host, ".saved-open").iter().any(|t| t.contains("saved before"))).await;
     // Copied, then gone from localStorage: the move happens once.
@@ -116,6 +119,7 @@ async fn runs_kept_in_local_storage_move_to_indexeddb_once() {
     // A reload reads IndexedDB: the run is still there.
     page.unmount(&host);
     let again = page.mount_keeping_storage();
+    open_tools(&again).await;
     until("the moved run restored", || total_events(&again) == Some(trace.len())).await;
 }
 

@@ -182,6 +182,7 @@ explore-file-broken-title = The file's property { $property } breaks in this run
 explore-file-shown-title = The file's property { $property } happens in this run
 explore-file-finding-text = { $detail } ({ $faults }, { $count } choices.)
 explore-file-verdicts = The file's own properties
+explore-capped-answers = The protocol '{ $name }' has { $count } answers (approve or reject × each enum field of its response): the explorer tries at most { $cap } of them per answer besides the scripted one, those with the fewest changes first, so a search under this file covers only part of them.
 gallery-files-title = Protocol files that answer them
 gallery-files-intro = Protocols written as files (open them in the Protocols view): each runs its team on the diagram and searches it in one click.
 gallery-file-breaks = The search breaks:

@@ -182,6 +182,7 @@ explore-file-broken-title = La proprietà del file { $property } si rompe in que
 explore-file-shown-title = La proprietà del file { $property } accade in questa esecuzione
 explore-file-finding-text = { $detail } ({ $faults }, { $count } scelte.)
 explore-file-verdicts = Le proprietà del file
+explore-capped-answers = Il protocollo '{ $name }' ha { $count } risposte (approva o rifiuta × ogni campo enum della sua risposta): l'esploratore ne prova al massimo { $cap } per risposta oltre a quella del copione, prima quelle con meno cambiamenti, quindi una ricerca con questo file ne copre solo una parte.
 gallery-files-title = File di protocollo che rispondono
 gallery-files-intro = Protocolli scritti come file (aprili nella vista Protocolli): ognuno esegue il suo team sul diagramma e lo esplora con un clic.
 gallery-file-breaks = La ricerca rompe:

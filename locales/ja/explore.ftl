@@ -180,6 +180,7 @@ explore-file-broken-title = ファイルの性質 { $property } がこの実行�
 explore-file-shown-title = ファイルの性質 { $property } がこの実行で起こります
 explore-file-finding-text = { $detail }（{ $faults }、選択 { $count } 回。）
 explore-file-verdicts = ファイル自身の性質
+explore-capped-answers = プロトコル '{ $name }' のレスポンスは { $count } 通りあります（承認か拒否 × レスポンスの各列挙フィールド）。探索はレスポンスごとにスクリプトのもの以外を最大 { $cap } 通り、変更の少ないものから試すので、このファイルでの探索はその一部しか扱いません。
 gallery-files-title = それに答えるプロトコルファイル
 gallery-files-intro = ファイルとして書かれたプロトコル（プロトコル画面で開けます）：ワンクリックでそのチームを図の上で実行し、探索します。
 gallery-file-breaks = 探索が破るもの：

@@ -180,6 +180,7 @@ explore-file-broken-title = 文件的属性 { $property } 在此运行中被打�
 explore-file-shown-title = 文件的属性 { $property } 在此运行中出现
 explore-file-finding-text = { $detail }（{ $faults }，{ $count } 个选择。）
 explore-file-verdicts = 文件自己的属性
+explore-capped-answers = 协议 '{ $name }' 有 { $count } 种响应（批准或拒绝 × 其响应的每个枚举字段）：探索器对每个响应除脚本给出的之外最多尝试 { $cap } 种，改动最少的优先，所以在此文件下的搜索只覆盖其中一部分。
 gallery-files-title = 回应这些故障的协议文件
 gallery-files-intro = 以文件写成的协议（可在“协议”视图中打开）：一次点击即可在图上运行其团队并探索它。
 gallery-file-breaks = 探索打破：

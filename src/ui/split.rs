@@ -46,7 +46,8 @@ split_point! {
 
 split_point! {
     /// The setup column's Tools tab: the Explore panel, the trace box and
-    /// its exports, the settings, the faults and the gallery.
+    /// its exports, the settings, the faults and the gallery (built, and
+    /// loaded, when the tab first opens; kept from then on).
     tools_tab() => {
         use crate::ui::explore::gallery::Gallery;
         use crate::ui::explore::panel::ExplorePanel;
@@ -66,7 +67,8 @@ split_point! {
 
 split_point! {
     /// The explorer's cards over the diagram: a finding opened from a
-    /// search, and a fork side by side.
+    /// search, and a fork side by side (built, and loaded, when the first
+    /// of them opens; kept from then on).
     explore_cards() => {
         use crate::ui::explore::fork::ForkView;
         use crate::ui::explore::panel::ExploreFinding;

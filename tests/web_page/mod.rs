@@ -328,6 +328,15 @@ pub(crate) fn click(host: &web_sys::HtmlElement, selector: &str) {
     el.click();
 }
 
+/// Opens the setup column's Tools tab, as a user does before using what it
+/// holds (the trace box, the settings, the faults, Explore, the gallery):
+/// the page builds that content when the tab first opens, so a test that
+/// reads or sets it opens the tab first, then waits for it to be there.
+pub(crate) async fn open_tools(host: &web_sys::HtmlElement) {
+    click(host, "#setup-tab-tools");
+    until("the Tools tab's content", || host.query_selector("#setup-tab-tools-panel #settings-title").unwrap().is_some()).await;
+}
+
 /// The run on screen has ended (its closing banner shows).
 pub(crate) fn run_finished(host: &web_sys::HtmlElement) -> bool {
     !all(host, ".banner.run-end").is_empty()

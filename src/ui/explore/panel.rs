@@ -60,23 +60,9 @@ pub fn ExplorePanel() -> impl IntoView {
     let l = lang();
     let max_workers = cores(MAX_WORKERS);
     let all_cores = cores(usize::MAX);
-    // The team on screen: a run of an explorable scenario sets the panel's
-    // scenario (and seed) unless a search is running.
-    Effect::new(move |_| {
-        let Some(snapshot) = s.run.snapshot.get() else { return };
-        let Some(id) = snapshot.scenario.clone().filter(|id| scenarios::explorable(id).is_some()) else { return };
-        if !ui.job.with_untracked(|j| j.as_ref().is_some_and(Job::is_running)) {
-            ui.settings.update(|x| {
-                if x.team.is_some() {
-                    x.team = None;
-                    x.rules = Default::default();
-                }
-                x.scenario = id;
-                x.seed = snapshot.seed;
-            });
-        }
-    });
-    on_cleanup(move || ui.close());
+    // The panel's settings follow the run on screen (`ExploreUi::follow_runs`,
+    // from the page, whether or not the panel has loaded yet), and its
+    // workers end with the page (`ExploreUi::close`, likewise).
     // Spare workers follow the number chosen (`ExploreUi::warm` starts them
     // once the user comes to the panel).
     Effect::new(move |first: Option<()>| {
@@ -173,6 +159,7 @@ pub fn ExplorePanel() -> impl IntoView {
                 <button disabled=move || s.run.running.get() || s.run.trace.with(Trace::is_empty) on:click=move |_| ui.fork_on_screen(s)>{move || l.t("explore-fork-on-screen")}</button>
             </div>
             <Counters/>
+            <CappedAnswers/>
             <Verdicts/>
         </section>
     }
@@ -238,6 +225,21 @@ fn Counters() -> impl IntoView {
             }
         })
     }
+}
+
+/// The note under the counters when the search reported (or, when that was
+/// not under a file, the one the form would start) runs a protocol file's team with a
+/// protocol whose answers the explorer caps: the search covers only part
+/// of them (`explorer::capped_answers_in`).
+#[component]
+fn CappedAnswers() -> impl IntoView {
+    let ui = expect_context::<ExploreUi>();
+    let l = lang();
+    let notes = Memo::new(move |_| {
+        let team = ui.job.with(|j| j.as_ref().and_then(|j| j.settings.team.clone())).or_else(|| ui.settings.with(|x| x.team.clone()));
+        team.map(|f| explorer::capped_answers_in(l.cat(), &f)).unwrap_or_default()
+    });
+    move || notes.get().into_iter().map(|note| view! { <p class="explore-capped small">{note}</p> }).collect_view()
 }
 
 /// Verdict rows drawn in the frame a report arrives; the rest follow in the

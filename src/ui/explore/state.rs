@@ -133,6 +133,29 @@ impl ExploreUi {
         }
     }
 
+    /// Makes the settings follow the team on screen: a run of an explorable
+    /// scenario sets the scenario (and seed) unless a search is running.
+    /// Called once by the page, so the settings follow runs made before the
+    /// Tools tab (and the panel, a split point) first loads.
+    pub fn follow_runs(self, s: Session) {
+        Effect::new(move |_| {
+            let Some(snapshot) = s.run.snapshot.get() else { return };
+            let Some(id) = snapshot.scenario.clone().filter(|id| crate::runtime::scenarios::explorable(id).is_some()) else {
+                return;
+            };
+            if !self.job.with_untracked(|j| j.as_ref().is_some_and(Job::is_running)) {
+                self.settings.update(|x| {
+                    if x.team.is_some() {
+                        x.team = None;
+                        x.rules = Default::default();
+                    }
+                    x.scenario = id;
+                    x.seed = snapshot.seed;
+                });
+            }
+        });
+    }
+
     /// Starts the workers the next search will need (as many as the
     /// settings say), unless they are started already or a search runs:
     /// called when the user moves into the panel, and a moment after each

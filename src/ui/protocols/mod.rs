@@ -29,6 +29,7 @@ use crate::ui::shell::drawers::{Drawers, SetupTabs};
 use crate::ui::state::session::Session;
 use crate::view::protocol_file::store::{adopt, free_name, next_id, UserFile, DAMAGED_KEY};
 use crate::view::protocol_file::{self as pf, Checked};
+use crate::view::words::explorer;
 
 /// How long after the last keystroke the file is checked, in ms: typing
 /// never waits on the loader.
@@ -531,6 +532,12 @@ fn Status(go_to: impl Fn((u32, u32), usize) + Copy + Send + Sync + 'static) -> i
     let l = lang();
     move || {
         let checked = p.checked.get();
+        // A search under the file covers only part of a capped protocol's
+        // answers: the check says so beside "The file loads."
+        let capped = match &checked {
+            Some(Checked::Loaded(preview)) => explorer::capped_answers(l.cat(), &preview.capped),
+            _ => Vec::new(),
+        };
         let (status, list) = match checked {
             None => (String::new(), Vec::new()),
             Some(Checked::Loaded(_)) => (l.t("ui-pf-loads"), Vec::new()),
@@ -541,6 +548,7 @@ fn Status(go_to: impl Fn((u32, u32), usize) + Copy + Send + Sync + 'static) -> i
         let english = l.cat().locale() != crate::view::i18n::Locale::En && list.iter().any(|e| e.english);
         view! {
             <p id="pf-status" class=if bad { "pf-status bad" } else { "pf-status" } role="status">{status}</p>
+            {capped.into_iter().map(|note| view! { <p class="pf-capped small">{note}</p> }).collect_view()}
             <ol class="pf-errors" hidden=!bad>
                 {list.into_iter().map(|e| {
                     let at = tr!(l.cat(), "ui-pf-at", line = e.line, column = e.column);

@@ -113,6 +113,9 @@ pub fn App(
     provide_context(tours);
     let explore_ui = ExploreUi::new();
     provide_context(explore_ui);
+    // Here rather than in the Explore panel, which loads with the Tools tab.
+    explore_ui.follow_runs(s);
+    on_cleanup(move || explore_ui.close());
     // The Protocols view (a modal drawer), opened from the header or with
     // F; a link's run that carries its file adds the file to it.
     let protocols = Protocols::new();
@@ -177,6 +180,13 @@ pub fn App(
     // The setup column's tabs: the lesson's way in, or the engineer's tools.
     let tabs = SetupTabs::new();
     provide_context(tabs);
+    // True from the first time an explorer's finding or fork is on screen,
+    // for good.
+    let cards_opened = Memo::new(move |was: Option<&bool>| {
+        was.copied().unwrap_or(false) || explore_ui.opened.with(Option::is_some) || explore_ui.fork.with(Option::is_some)
+    });
+    // True from the first time the Tools tab shows, for good.
+    let tools_opened = Memo::new(move |was: Option<&bool>| was.copied().unwrap_or(false) || tabs.0.get() == SetupTab::Tools);
     let shortcuts = NodeRef::<leptos::html::Dialog>::new();
     let open_shortcuts = move || {
         if let Some(d) = shortcuts.get_untracked() {
@@ -258,9 +268,10 @@ pub fn App(
                     <Controls/>
                     <CaptionBox/>
                     // Split points (`ui::split`): their own wasm modules in
-                    // the release build, loaded once the page is up.
+                    // the release build, loaded once the page is up (the
+                    // explorer's cards when the first finding or fork opens).
                     {Suspend::new(split::tour_card())}
-                    {Suspend::new(split::explore_cards())}
+                    {move || cards_opened.get().then(|| Suspend::new(split::explore_cards()))}
                     <DiagramView/>
                 </main>
                 <aside id="setup" class=move || drawer.class(Drawer::Setup, "left") hidden=move || presenter.on() aria-label=move || l.t("ui-drawer-setup-title")>
@@ -272,7 +283,9 @@ pub fn App(
                         <ScenarioList/>
                     </div>
                     <div id="setup-tab-tools-panel" class="setup-panel" role="tabpanel" aria-labelledby=SetupTab::Tools.id() hidden=move || tabs.0.get() != SetupTab::Tools>
-                        {Suspend::new(split::tools_tab())}
+                        // Built (and, split, loaded) when the tab first opens,
+                        // then kept: its state survives switching tabs.
+                        {move || tools_opened.get().then(|| Suspend::new(split::tools_tab()))}
                     </div>
                 </aside>
                 <aside id="panels" class=move || drawer.class(Drawer::Panels, "right") hidden=move || presenter.on() aria-label=move || l.t("ui-drawer-panels-title")>

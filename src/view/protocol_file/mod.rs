@@ -14,6 +14,7 @@
 
 pub mod store;
 
+use crate::model::scripted::answer_points::capped_protocols;
 use crate::model::ToolSchema;
 use crate::protocol::file::{self, Asker, Effect, FileError, Party, ProtocolFile, Refusal, Role};
 use crate::runtime::tools::generated::protocol_schemas;
@@ -214,6 +215,10 @@ pub struct Preview {
     pub config: Option<String>,
     /// How many prompts the team's lead is given (0 without a team).
     pub prompts: usize,
+    /// The protocols whose answers the explorer caps, with how many answers
+    /// each has (`answer_points::capped_protocols`); the check says so in
+    /// words (`words::explorer::capped_answers`).
+    pub capped: Vec<(String, u128)>,
 }
 
 /// The previews of a loaded file.
@@ -231,7 +236,13 @@ pub fn preview(f: &ProtocolFile) -> Preview {
             RoleTools { role: role.name(), schemas, json }
         })
         .collect();
-    Preview { protocols, tools, config: f.team.as_ref().map(config_json), prompts: f.team.as_ref().map_or(0, |t| t.prompts.len()) }
+    Preview {
+        protocols,
+        tools,
+        config: f.team.as_ref().map(config_json),
+        prompts: f.team.as_ref().map_or(0, |t| t.prompts.len()),
+        capped: capped_protocols(f),
+    }
 }
 
 /// Why a checked file cannot be run or explored yet, in the reader's

@@ -192,3 +192,35 @@ fn run_is_blocked_with_a_reason_until_the_file_loads_with_a_team_and_a_prompt() 
         assert_eq!(run_blocked(cat, Some(&checked)).is_none(), has_team, "{name}");
     }
 }
+
+/// The template with a response of five optional enum fields of two values
+/// each: 2 × 3^5 = 486 answers, over the explorer's cap.
+fn capped_template() -> String {
+    let fields: Vec<String> = (0..5).map(|i| format!(r#"{{ name = "f{i}", type = "enum", values = ["a", "b"] }}"#)).collect();
+    let line = TEMPLATE.lines().find(|l| l.starts_with("response_fields")).expect("the template has response fields");
+    TEMPLATE.replace(line, &format!("response_fields = [{}]", fields.join(", ")))
+}
+
+#[test]
+fn a_file_whose_answers_exceed_the_explorers_cap_says_so_in_every_language() {
+    let preview = loaded(&capped_template());
+    assert_eq!(preview.capped, vec![("review".to_string(), 486)]);
+    for locale in [Locale::En, Locale::Zh, Locale::Ja, Locale::It] {
+        let notes = crate::view::words::explorer::capped_answers(Catalog::get(locale), &preview.capped);
+        assert_eq!(notes.len(), 1, "{locale:?}");
+        let note = &notes[0];
+        assert!(note.contains("'review'") && note.contains("486") && note.contains("64"), "{locale:?}: {note}");
+        if locale != Locale::En {
+            assert_ne!(note, &crate::view::words::explorer::capped_answers(en(), &preview.capped)[0], "{locale:?} is translated");
+        }
+    }
+}
+
+#[test]
+fn a_file_under_the_explorers_cap_says_nothing_of_it() {
+    let preview = loaded(TEMPLATE);
+    assert!(preview.capped.is_empty());
+    assert!(crate::view::words::explorer::capped_answers(en(), &preview.capped).is_empty());
+    let f = file::load(TEMPLATE).expect("the template loads");
+    assert!(crate::view::words::explorer::capped_answers_in(en(), &f).is_empty());
+}

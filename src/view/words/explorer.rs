@@ -272,6 +272,22 @@ impl Card {
     }
 }
 
+/// One sentence per protocol of a file whose answers outnumber what the
+/// explorer offers per answer (`capped`, as
+/// `model::scripted::answer_points::capped_protocols` names them, with how
+/// many answers each has): a search under the file covers only the first
+/// `MAX_ANSWER_POINTS` of them, and the reader is told so. Empty when no
+/// protocol is capped.
+pub fn capped_answers(cat: &Catalog, capped: &[(String, u128)]) -> Vec<String> {
+    let cap = crate::model::scripted::answer_points::MAX_ANSWER_POINTS;
+    capped.iter().map(|(name, n)| tr!(cat, "explore-capped-answers", name = name.as_str(), count = n.to_string(), cap = cap)).collect()
+}
+
+/// `capped_answers` of the protocols of `file` the explorer caps.
+pub fn capped_answers_in(cat: &Catalog, file: &crate::protocol::file::ProtocolFile) -> Vec<String> {
+    capped_answers(cat, &crate::model::scripted::answer_points::capped_protocols(file))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -57,7 +57,7 @@ pub(crate) enum Resume {
 }
 
 /// One turn of a conversation, with what the explorer computes from it
-/// remembered: its canonical hash (under the last two canons it was hashed
+/// remembered: its canonical hash (under the last canons it was hashed
 /// with), its length as JSON (a model's usage estimate) and whatever the
 /// explorer keeps with it (`kept`: what its model's policy read in the
 /// turn and, on the last turn of a model call's conversation, its answers
@@ -193,6 +193,33 @@ impl<T> PartialEq for Memo<T> {
     }
 }
 
+/// What is remembered about one agent value, for the explorer: its
+/// canonical hash (under the last canon keys it was asked for) and its
+/// first prompt with its own name masked (`masked_first_prompt`). An agent
+/// unchanged by a move is shared with the state before it (`World::agents`
+/// holds `Arc<Agent>`), so a state pays only for the agents that moved. A
+/// copy remembers nothing (it is made to be changed: `Arc::make_mut`), and
+/// every change in place goes through `Agent::edit`, which forgets; equal
+/// to every other memo, so it never tells two agents apart.
+#[derive(Debug, Default)]
+struct AgentMemo {
+    hash: CanonMemo,
+    masked_prompt: OnceLock<String>,
+}
+
+impl Clone for AgentMemo {
+    /// A copy to change: nothing is remembered.
+    fn clone(&self) -> Self {
+        AgentMemo::default()
+    }
+}
+
+impl PartialEq for AgentMemo {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
 /// One agent's loop, as a value.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Agent {
@@ -215,6 +242,8 @@ pub(crate) struct Agent {
     pub(super) calls: VecDeque<(String, String, Value)>,
     pub(super) results: Vec<ContentBlock>,
     pub(super) at: Resume,
+    /// Its canonical hash and masked prompt, remembered (`AgentMemo`).
+    memo: AgentMemo,
 }
 
 impl Agent {
@@ -234,6 +263,7 @@ impl Agent {
             calls: VecDeque::new(),
             results: Vec::new(),
             at: Resume::LeadWoken,
+            memo: AgentMemo::default(),
         }
     }
 
@@ -253,12 +283,29 @@ impl Agent {
             calls: VecDeque::new(),
             results: Vec::new(),
             at: Resume::ModelTurn,
+            memo: AgentMemo::default(),
         }
+    }
+
+    /// The agent in `shared`, to change: copied if another state shares it
+    /// (`Arc::make_mut`), and with what was remembered about it forgotten.
+    /// Every change to an agent held by a world goes through here.
+    pub(crate) fn edit(shared: &mut Arc<Agent>) -> &mut Agent {
+        let agent = Arc::make_mut(shared);
+        agent.memo = AgentMemo::default();
+        agent
     }
 
     /// The first thing it was told (a teammate's task prompt).
     pub(crate) fn first_prompt(&self) -> String {
         self.conversation.first().map(|t| t.text()).unwrap_or_default()
+    }
+
+    /// The first prompt with the agent's own name written `@` (what tells
+    /// teammates configured alike apart, `World::symmetric_names`),
+    /// remembered.
+    pub(crate) fn masked_first_prompt(&self) -> &str {
+        self.memo.masked_prompt.get_or_init(|| self.first_prompt().replace(self.me.as_str(), "@"))
     }
 
     /// True once the loop has ended.
@@ -322,8 +369,37 @@ impl Agent {
     }
 
     /// Feeds the loop's position and conversation into `h`, canonically
-    /// (`canon`: no times, request ids by their place).
+    /// (`canon`: no times, request ids by their place), as one word:
+    /// `hash_parts`, remembered for this agent value under the canon's key
+    /// for the agent's texts (`CanonMemo`), so an agent a move did not
+    /// change costs a lookup.
     pub(crate) fn hash_state<H: Hasher>(&self, canon: &Canon, h: &mut H) {
+        let whole = || {
+            let mut sub = StableHasher::default();
+            self.hash_parts(canon, &mut sub);
+            sub.finish()
+        };
+        let value = self.memo.hash.hash(canon, |out| self.windows(out), whole);
+        debug_assert_eq!(value, whole(), "an agent changed in place without Agent::edit");
+        value.hash(h);
+    }
+
+    /// The hex windows of every text `hash_parts` hands to
+    /// `Canon::hash_text` (`canon::id_windows`).
+    fn windows(&self, out: &mut Vec<u32>) {
+        if let Resume::Replied(Some(reply)) = &self.at {
+            blocks_windows(&reply.content, out);
+        }
+        for (id, _, input) in &self.calls {
+            id_windows(id, out);
+            value_windows(input, out);
+        }
+        blocks_windows(&self.results, out);
+        self.conversation.iter().for_each(|t| out.extend_from_slice(t.windows()));
+    }
+
+    /// Feeds the loop's position and conversation into `h`, canonically.
+    fn hash_parts<H: Hasher>(&self, canon: &Canon, h: &mut H) {
         match &self.at {
             Resume::Replied(reply) => {
                 0xB0u8.hash(h);

@@ -64,21 +64,20 @@ impl World {
         for m in &self.team.roster().members {
             *shape.entry((m.role.as_str(), m.plan_mode)).or_default() += 1;
         }
-        let mut classes: BTreeMap<(String, bool, String), Vec<AgentName>> = BTreeMap::new();
+        let mut classes: BTreeMap<(&str, bool, &str), Vec<&AgentName>> = BTreeMap::new();
         for m in &self.team.roster().members {
             if shape.get(&(m.role.as_str(), m.plan_mode)).is_none_or(|n| *n < 2) {
                 continue;
             }
             let Some(agent) = self.agents.get(&m.name) else { continue };
-            let prompt = agent.first_prompt().replace(m.name.as_str(), "@");
-            classes.entry((m.role.clone(), m.plan_mode, prompt)).or_default().push(m.name.clone());
+            classes.entry((m.role.as_str(), m.plan_mode, agent.masked_first_prompt())).or_default().push(&m.name);
         }
         let mut names = Vec::new();
         for (class, (_, members)) in classes.into_iter().filter(|(_, m)| m.len() > 1).enumerate() {
             let alike = canon.clone().with_names(members.iter().map(|n| (n.to_string(), format!("@{class}"))).collect());
             let mut ranked: Vec<(u64, &AgentName)> = members
                 .iter()
-                .map(|name| {
+                .map(|&name| {
                     let mut h = StableHasher::default();
                     if let Some(m) = self.team.roster().members.iter().find(|m| &m.name == name) {
                         (m.status, m.shutdown_approved, self.team.plan_approved(&m.name)).hash(&mut h);

@@ -594,6 +594,25 @@ mod tests {
     }
 
     #[test]
+    fn an_agent_remembers_its_hash_until_an_edit_and_a_changed_agent_hashes_as_computed_anew() {
+        let mut shared = Arc::new(alice());
+        let canon = Canon::default();
+        let first = hash_of(&shared, &canon);
+        let before = Arc::clone(&shared);
+        push_turn(&mut Agent::edit(&mut shared).conversation, Turn::user_text("Please shut down."));
+        Agent::edit(&mut shared).rounds = 3;
+        let changed = hash_of(&shared, &canon);
+        assert_ne!(first, changed, "the edit is seen");
+        assert_eq!(hash_of(&before, &canon), first, "the state before keeps its agent and its hash");
+        let anew = Agent { conversation: shared.conversation.iter().map(|t| Arc::new(Said::clone(t))).collect(), ..(*shared).clone() };
+        assert_eq!(hash_of(&anew, &canon), changed, "remembered = computed anew");
+        // Edited in place (no other state shares it): forgotten too.
+        assert_eq!(Arc::strong_count(&shared), 1);
+        Agent::edit(&mut shared).rounds = 4;
+        assert_ne!(hash_of(&shared, &canon), changed);
+    }
+
+    #[test]
     fn a_remembered_turn_hash_follows_the_canon_it_is_asked_under() {
         let mut a = alice();
         let text = r#"{"type":"shutdown_request","from":"lead","request_id":"4607cc28"}"#;

@@ -193,9 +193,10 @@ impl<T> PartialEq for Memo<T> {
     }
 }
 
-/// What is remembered about one agent value, for the explorer: its
-/// canonical hash (under the last canon keys it was asked for) and its
-/// first prompt with its own name masked (`masked_first_prompt`). An agent
+/// What is remembered about one agent value, for the explorer: the
+/// canonical hash of what it holds between turns (`Agent::hash_in_hand`,
+/// under the last canon keys it was asked for) and its first prompt with
+/// its own name masked (`masked_first_prompt`). An agent
 /// unchanged by a move is shared with the state before it (`World::agents`
 /// holds `Arc<Agent>`), so a state pays only for the agents that moved. A
 /// copy remembers nothing (it is made to be changed: `Arc::make_mut`), and
@@ -203,7 +204,7 @@ impl<T> PartialEq for Memo<T> {
 /// to every other memo, so it never tells two agents apart.
 #[derive(Debug, Default)]
 struct AgentMemo {
-    hash: CanonMemo,
+    in_hand: CanonMemo,
     masked_prompt: OnceLock<String>,
 }
 
@@ -369,55 +370,31 @@ impl Agent {
     }
 
     /// Feeds the loop's position and conversation into `h`, canonically
-    /// (`canon`: no times, request ids by their place), as one word:
-    /// `hash_parts`, remembered for this agent value under the canon's key
-    /// for the agent's texts (`CanonMemo`), so an agent a move did not
-    /// change costs a lookup.
+    /// (`canon`: no times, request ids by their place). The reply, tool
+    /// calls and results in hand are hashed as one word remembered for
+    /// this agent value (`AgentMemo`), and the conversation as one word
+    /// remembered on its last turn (`Said`), each under the canon's key for
+    /// its texts (`CanonMemo`): an agent a move did not change costs two
+    /// lookups.
     pub(crate) fn hash_state<H: Hasher>(&self, canon: &Canon, h: &mut H) {
-        let whole = || {
-            let mut sub = StableHasher::default();
-            self.hash_parts(canon, &mut sub);
-            sub.finish()
-        };
-        let value = self.memo.hash.hash(canon, |out| self.windows(out), whole);
-        debug_assert_eq!(value, whole(), "an agent changed in place without Agent::edit");
-        value.hash(h);
-    }
-
-    /// The hex windows of every text `hash_parts` hands to
-    /// `Canon::hash_text` (`canon::id_windows`).
-    fn windows(&self, out: &mut Vec<u32>) {
-        if let Resume::Replied(Some(reply)) = &self.at {
-            blocks_windows(&reply.content, out);
-        }
-        for (id, _, input) in &self.calls {
-            id_windows(id, out);
-            value_windows(input, out);
-        }
-        blocks_windows(&self.results, out);
-        self.conversation.iter().for_each(|t| out.extend_from_slice(t.windows()));
-    }
-
-    /// Feeds the loop's position and conversation into `h`, canonically.
-    fn hash_parts<H: Hasher>(&self, canon: &Canon, h: &mut H) {
         match &self.at {
-            Resume::Replied(reply) => {
-                0xB0u8.hash(h);
-                if let Some(r) = reply {
-                    hash_blocks(&r.content, canon, h);
-                    r.stop_reason.to_string().hash(h);
-                }
-            }
+            Resume::Replied(_) => 0xB0u8.hash(h),
             other => other.hash(h),
         }
         self.rounds.hash(h);
         self.lead_rounds.hash(h);
-        for (id, name, input) in &self.calls {
-            canon.hash_text(id, h);
-            name.hash(h);
-            hash_value(input, canon, h);
+        let in_hand = matches!(self.at, Resume::Replied(Some(_))) || !self.calls.is_empty() || !self.results.is_empty();
+        in_hand.hash(h);
+        if in_hand {
+            let compute = || {
+                let mut sub = StableHasher::default();
+                self.hash_in_hand(canon, &mut sub);
+                sub.finish()
+            };
+            let value = self.memo.in_hand.hash(canon, |out| self.in_hand_windows(out), compute);
+            debug_assert_eq!(value, compute(), "an agent changed in place without Agent::edit");
+            value.hash(h);
         }
-        hash_blocks(&self.results, canon, h);
         let whole = |last: &Said| {
             last.whole.hash(
                 canon,
@@ -432,6 +409,34 @@ impl Agent {
             )
         };
         (self.conversation.len(), self.conversation.last().map(|last| whole(last))).hash(h);
+    }
+
+    /// The hex windows of every text `hash_in_hand` hands to
+    /// `Canon::hash_text` (`canon::id_windows`).
+    fn in_hand_windows(&self, out: &mut Vec<u32>) {
+        if let Resume::Replied(Some(reply)) = &self.at {
+            blocks_windows(&reply.content, out);
+        }
+        for (id, _, input) in &self.calls {
+            id_windows(id, out);
+            value_windows(input, out);
+        }
+        blocks_windows(&self.results, out);
+    }
+
+    /// Feeds what the loop holds between turns into `h`, canonically: the
+    /// reply not yet read, the tool calls not yet run, their results so far.
+    fn hash_in_hand<H: Hasher>(&self, canon: &Canon, h: &mut H) {
+        if let Resume::Replied(Some(r)) = &self.at {
+            hash_blocks(&r.content, canon, h);
+            r.stop_reason.to_string().hash(h);
+        }
+        for (id, name, input) in &self.calls {
+            canon.hash_text(id, h);
+            name.hash(h);
+            hash_value(input, canon, h);
+        }
+        hash_blocks(&self.results, canon, h);
     }
 }
 
@@ -594,22 +599,23 @@ mod tests {
     }
 
     #[test]
-    fn an_agent_remembers_its_hash_until_an_edit_and_a_changed_agent_hashes_as_computed_anew() {
+    fn an_agent_remembers_what_it_holds_until_an_edit_and_a_changed_agent_hashes_as_computed_anew() {
+        let result = |text: &str| ContentBlock::ToolResult { tool_use_id: "toolu_1".into(), content: text.into(), is_error: false };
         let mut shared = Arc::new(alice());
+        Agent::edit(&mut shared).results.push(result("ok"));
         let canon = Canon::default();
         let first = hash_of(&shared, &canon);
         let before = Arc::clone(&shared);
-        push_turn(&mut Agent::edit(&mut shared).conversation, Turn::user_text("Please shut down."));
-        Agent::edit(&mut shared).rounds = 3;
+        Agent::edit(&mut shared).results.push(result("written"));
         let changed = hash_of(&shared, &canon);
         assert_ne!(first, changed, "the edit is seen");
         assert_eq!(hash_of(&before, &canon), first, "the state before keeps its agent and its hash");
-        let anew = Agent { conversation: shared.conversation.iter().map(|t| Arc::new(Said::clone(t))).collect(), ..(*shared).clone() };
-        assert_eq!(hash_of(&anew, &canon), changed, "remembered = computed anew");
+        assert_eq!(hash_of(&(*shared).clone(), &canon), changed, "remembered = computed anew");
         // Edited in place (no other state shares it): forgotten too.
+        drop(before);
         assert_eq!(Arc::strong_count(&shared), 1);
-        Agent::edit(&mut shared).rounds = 4;
-        assert_ne!(hash_of(&shared, &canon), changed);
+        Agent::edit(&mut shared).results.pop();
+        assert_eq!(hash_of(&shared, &canon), first);
     }
 
     #[test]

@@ -191,16 +191,23 @@ pub fn id_windows(text: &str, out: &mut Vec<u32>) {
 }
 
 /// A canonical hash remembered for a value that never changes (a turn of a
-/// conversation, a whole conversation, a workspace's files): under the last
-/// two canon keys it was asked for ([`Canon::key_for`] of its hex
-/// windows), so a state whose canon differs only by requests the value does
-/// not mention finds it. Shared between clones of the value; a value that
-/// changes takes a fresh one. Never part of what makes two values equal.
+/// conversation, a whole conversation, a workspace's files, an agent):
+/// under the last [`MEMO_KEYS`] canon keys it was asked for
+/// ([`Canon::key_for`] of its hex windows), so a state whose canon differs
+/// only by requests the value does not mention finds it. Shared between
+/// clones of the value; a value that changes takes a fresh one. Never part
+/// of what makes two values equal.
 #[derive(Debug, Default)]
 pub struct CanonMemo {
     windows: std::sync::OnceLock<Box<[u32]>>,
-    hashes: std::sync::Mutex<[Option<(u64, u64)>; 2]>,
+    hashes: std::sync::Mutex<[Option<(u64, u64)>; MEMO_KEYS]>,
 }
+
+/// How many canon keys a [`CanonMemo`] remembers a hash under. A teammate
+/// with a twin is asked under three in turn: its class's shared name while
+/// the twins are ranked (`World::symmetric_names`), then its rank's name,
+/// which swaps as the twins move; with two, each ask forgot the next one.
+pub const MEMO_KEYS: usize = 4;
 
 /// A [`CanonMemo`] shared between clones of a value that holds it: equal
 /// to every other and hashing as nothing, so it never tells two values
@@ -246,7 +253,7 @@ impl CanonMemo {
         }
         let value = compute();
         if let Ok(mut memo) = self.hashes.lock() {
-            memo[1] = memo[0];
+            memo.rotate_right(1);
             memo[0] = Some((key, value));
         }
         value
@@ -428,7 +435,9 @@ impl Canon {
                 continue;
             }
             let rest = &bytes[i..];
-            let hit = if rest.starts_with(TIMESTAMP.as_bytes()) {
+            // The second byte first: most quotes in a JSON text begin no
+            // timestamp, and a call to compare the whole pattern costs more.
+            let hit = if rest.get(1) == Some(&TIMESTAMP.as_bytes()[1]) && rest.starts_with(TIMESTAMP.as_bytes()) {
                 let after = &rest[TIMESTAMP.len()..];
                 let spaces = after.iter().take_while(|c| **c == b' ').count();
                 let digits = after[spaces..].iter().take_while(|c| c.is_ascii_digit()).count();
@@ -436,7 +445,10 @@ impl Canon {
             } else if let Some((k, len)) = self.id_at(rest) {
                 Some((len, Some((0xFEu8, k))))
             } else {
-                self.names.iter().position(|(n, _)| rest.starts_with(n.as_bytes())).map(|k| (self.names[k].0.len(), Some((0xFDu8, k))))
+                self.names
+                    .iter()
+                    .position(|(n, _)| n.as_bytes().first() == Some(&b) && rest.starts_with(n.as_bytes()))
+                    .map(|k| (self.names[k].0.len(), Some((0xFDu8, k))))
             };
             let Some((len, what)) = hit else {
                 i += 1;

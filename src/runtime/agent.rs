@@ -57,7 +57,7 @@ pub(crate) enum Resume {
 }
 
 /// One turn of a conversation, with what the explorer computes from it
-/// remembered: its canonical hash (under the last two canons it was hashed
+/// remembered: its canonical hash (under the last canons it was hashed
 /// with), its length as JSON (a model's usage estimate) and whatever the
 /// explorer keeps with it (`kept`: what its model's policy read in the
 /// turn and, on the last turn of a model call's conversation, its answers
@@ -193,6 +193,34 @@ impl<T> PartialEq for Memo<T> {
     }
 }
 
+/// What is remembered about one agent value, for the explorer: the
+/// canonical hash of what it holds between turns (`Agent::hash_in_hand`,
+/// under the last canon keys it was asked for) and its first prompt with
+/// its own name masked (`masked_first_prompt`). An agent
+/// unchanged by a move is shared with the state before it (`World::agents`
+/// holds `Arc<Agent>`), so a state pays only for the agents that moved. A
+/// copy remembers nothing (it is made to be changed: `Arc::make_mut`), and
+/// every change in place goes through `Agent::edit`, which forgets; equal
+/// to every other memo, so it never tells two agents apart.
+#[derive(Debug, Default)]
+struct AgentMemo {
+    in_hand: CanonMemo,
+    masked_prompt: OnceLock<String>,
+}
+
+impl Clone for AgentMemo {
+    /// A copy to change: nothing is remembered.
+    fn clone(&self) -> Self {
+        AgentMemo::default()
+    }
+}
+
+impl PartialEq for AgentMemo {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
 /// One agent's loop, as a value.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Agent {
@@ -215,6 +243,8 @@ pub(crate) struct Agent {
     pub(super) calls: VecDeque<(String, String, Value)>,
     pub(super) results: Vec<ContentBlock>,
     pub(super) at: Resume,
+    /// Its canonical hash and masked prompt, remembered (`AgentMemo`).
+    memo: AgentMemo,
 }
 
 impl Agent {
@@ -234,6 +264,7 @@ impl Agent {
             calls: VecDeque::new(),
             results: Vec::new(),
             at: Resume::LeadWoken,
+            memo: AgentMemo::default(),
         }
     }
 
@@ -253,12 +284,29 @@ impl Agent {
             calls: VecDeque::new(),
             results: Vec::new(),
             at: Resume::ModelTurn,
+            memo: AgentMemo::default(),
         }
+    }
+
+    /// The agent in `shared`, to change: copied if another state shares it
+    /// (`Arc::make_mut`), and with what was remembered about it forgotten.
+    /// Every change to an agent held by a world goes through here.
+    pub(crate) fn edit(shared: &mut Arc<Agent>) -> &mut Agent {
+        let agent = Arc::make_mut(shared);
+        agent.memo = AgentMemo::default();
+        agent
     }
 
     /// The first thing it was told (a teammate's task prompt).
     pub(crate) fn first_prompt(&self) -> String {
         self.conversation.first().map(|t| t.text()).unwrap_or_default()
+    }
+
+    /// The first prompt with the agent's own name written `@` (what tells
+    /// teammates configured alike apart, `World::symmetric_names`),
+    /// remembered.
+    pub(crate) fn masked_first_prompt(&self) -> &str {
+        self.memo.masked_prompt.get_or_init(|| self.first_prompt().replace(self.me.as_str(), "@"))
     }
 
     /// True once the loop has ended.
@@ -322,26 +370,31 @@ impl Agent {
     }
 
     /// Feeds the loop's position and conversation into `h`, canonically
-    /// (`canon`: no times, request ids by their place).
+    /// (`canon`: no times, request ids by their place). The reply, tool
+    /// calls and results in hand are hashed as one word remembered for
+    /// this agent value (`AgentMemo`), and the conversation as one word
+    /// remembered on its last turn (`Said`), each under the canon's key for
+    /// its texts (`CanonMemo`): an agent a move did not change costs two
+    /// lookups.
     pub(crate) fn hash_state<H: Hasher>(&self, canon: &Canon, h: &mut H) {
         match &self.at {
-            Resume::Replied(reply) => {
-                0xB0u8.hash(h);
-                if let Some(r) = reply {
-                    hash_blocks(&r.content, canon, h);
-                    r.stop_reason.to_string().hash(h);
-                }
-            }
+            Resume::Replied(_) => 0xB0u8.hash(h),
             other => other.hash(h),
         }
         self.rounds.hash(h);
         self.lead_rounds.hash(h);
-        for (id, name, input) in &self.calls {
-            canon.hash_text(id, h);
-            name.hash(h);
-            hash_value(input, canon, h);
+        let in_hand = matches!(self.at, Resume::Replied(Some(_))) || !self.calls.is_empty() || !self.results.is_empty();
+        in_hand.hash(h);
+        if in_hand {
+            let compute = || {
+                let mut sub = StableHasher::default();
+                self.hash_in_hand(canon, &mut sub);
+                sub.finish()
+            };
+            let value = self.memo.in_hand.hash(canon, |out| self.in_hand_windows(out), compute);
+            debug_assert_eq!(value, compute(), "an agent changed in place without Agent::edit");
+            value.hash(h);
         }
-        hash_blocks(&self.results, canon, h);
         let whole = |last: &Said| {
             last.whole.hash(
                 canon,
@@ -356,6 +409,34 @@ impl Agent {
             )
         };
         (self.conversation.len(), self.conversation.last().map(|last| whole(last))).hash(h);
+    }
+
+    /// The hex windows of every text `hash_in_hand` hands to
+    /// `Canon::hash_text` (`canon::id_windows`).
+    fn in_hand_windows(&self, out: &mut Vec<u32>) {
+        if let Resume::Replied(Some(reply)) = &self.at {
+            blocks_windows(&reply.content, out);
+        }
+        for (id, _, input) in &self.calls {
+            id_windows(id, out);
+            value_windows(input, out);
+        }
+        blocks_windows(&self.results, out);
+    }
+
+    /// Feeds what the loop holds between turns into `h`, canonically: the
+    /// reply not yet read, the tool calls not yet run, their results so far.
+    fn hash_in_hand<H: Hasher>(&self, canon: &Canon, h: &mut H) {
+        if let Resume::Replied(Some(r)) = &self.at {
+            hash_blocks(&r.content, canon, h);
+            r.stop_reason.to_string().hash(h);
+        }
+        for (id, name, input) in &self.calls {
+            canon.hash_text(id, h);
+            name.hash(h);
+            hash_value(input, canon, h);
+        }
+        hash_blocks(&self.results, canon, h);
     }
 }
 
@@ -515,6 +596,26 @@ mod tests {
         let mut h = StableHasher::default();
         agent.hash_state(canon, &mut h);
         h.finish()
+    }
+
+    #[test]
+    fn an_agent_remembers_what_it_holds_until_an_edit_and_a_changed_agent_hashes_as_computed_anew() {
+        let result = |text: &str| ContentBlock::ToolResult { tool_use_id: "toolu_1".into(), content: text.into(), is_error: false };
+        let mut shared = Arc::new(alice());
+        Agent::edit(&mut shared).results.push(result("ok"));
+        let canon = Canon::default();
+        let first = hash_of(&shared, &canon);
+        let before = Arc::clone(&shared);
+        Agent::edit(&mut shared).results.push(result("written"));
+        let changed = hash_of(&shared, &canon);
+        assert_ne!(first, changed, "the edit is seen");
+        assert_eq!(hash_of(&before, &canon), first, "the state before keeps its agent and its hash");
+        assert_eq!(hash_of(&(*shared).clone(), &canon), changed, "remembered = computed anew");
+        // Edited in place (no other state shares it): forgotten too.
+        drop(before);
+        assert_eq!(Arc::strong_count(&shared), 1);
+        Agent::edit(&mut shared).results.pop();
+        assert_eq!(hash_of(&shared, &canon), first);
     }
 
     #[test]

@@ -135,14 +135,14 @@ impl World {
     fn yielded(&mut self, me: &AgentName) -> Progress {
         if self.turns.is_stopped() {
             if let Some(a) = self.agents.get_mut(me) {
-                Arc::make_mut(a).end();
+                Agent::edit(a).end();
             }
         }
         Progress::Yielded
     }
 
     fn agent(&mut self, me: &AgentName) -> &mut Agent {
-        Arc::make_mut(self.agents.get_mut(me).expect("resume runs only agents of this world"))
+        Agent::edit(self.agents.get_mut(me).expect("resume runs only agents of this world"))
     }
 
     /// Queues a turn and says where the loop resumes when it comes.

@@ -97,7 +97,7 @@ pub struct World {
     time: Millis,
     source: TimeSource,
     /// Each agent's loop, shared between clones of the world until one
-    /// changes it (`Arc::make_mut`): a transition copies only the agent that
+    /// changes it (`Agent::edit`): a transition copies only the agent that
     /// moved.
     pub(crate) agents: BTreeMap<AgentName, std::sync::Arc<Agent>>,
     /// The agents' tools, from the config's protocol file: fixed for the
@@ -308,7 +308,7 @@ impl World {
         self.running = None;
         for agent in self.agents.values_mut() {
             if !agent.awaits_model() && !agent.has_ended() {
-                std::sync::Arc::make_mut(agent).end();
+                Agent::edit(agent).end();
             }
         }
     }
@@ -531,7 +531,7 @@ impl World {
             Err(e) => self.observe(Event::ModelFailed { agent: agent.clone(), error: e.to_string() }),
         }
         if let Some(a) = self.agents.get_mut(agent) {
-            std::sync::Arc::make_mut(a).take_reply(result.ok());
+            Agent::edit(a).take_reply(result.ok());
         }
         self.settle_gate();
     }
@@ -539,7 +539,7 @@ impl World {
     /// A loop that ends without a word (a stop reached it mid-call).
     fn end_agent_quietly(&mut self, agent: &AgentName) {
         if let Some(a) = self.agents.get_mut(agent) {
-            std::sync::Arc::make_mut(a).end();
+            Agent::edit(a).end();
         }
         self.turns.finish(agent);
         if self.running.as_ref() == Some(agent) {

@@ -256,6 +256,29 @@ mod tests {
         assert!(!world.run_tool(&bob, AgentRole::Teammate, "t4", "write_file", &write).is_error, "an approved plan opens the gate");
     }
 
+    #[test]
+    fn the_lessons_tools_read_the_lessons_texts_from_the_lesson_file() {
+        let mut world = parked_team(None, true, true);
+        let (lead, alice) = (AgentName::lead(), AgentName::parse("alice").unwrap());
+        let mut call = |who: &AgentName, role, tool: &str, input: Value| world.run_tool(who, role, "t", tool, &input);
+        let asked = call(&lead, AgentRole::Lead, "shutdown_request", json!({"teammate": "alice"}));
+        let id = asked.output.split(' ').nth(2).unwrap().to_string();
+        assert_eq!(asked.output, format!("Shutdown request {id} sent to 'alice' (status: pending)"));
+        let status = call(&lead, AgentRole::Lead, "shutdown_response", json!({"request_id": id}));
+        assert_eq!(status.output, r#"{"status":"pending","target":"alice"}"#);
+        let unknown = call(&lead, AgentRole::Lead, "shutdown_response", json!({"request_id": "abcd1234"}));
+        assert_eq!(unknown.output, "Error: unknown shutdown request_id 'abcd1234'");
+        let itself = call(&lead, AgentRole::Lead, "shutdown_response", json!({"request_id": id, "approve": true}));
+        assert!(itself.is_error, "the lead is not the addressee: {}", itself.output);
+        let submitted = call(&alice, AgentRole::Teammate, "plan_approval", json!({"plan": "p"}));
+        let plan = submitted.output.trim_start_matches("Plan submitted (request_id=").split(')').next().unwrap().to_string();
+        assert_eq!(submitted.output, format!("Plan submitted (request_id={plan}). Waiting for lead approval."));
+        let reviewed = call(&lead, AgentRole::Lead, "plan_approval", json!({"request_id": plan, "approve": false, "feedback": "no"}));
+        assert_eq!(reviewed.output, "Plan rejected for 'alice'");
+        let answered = call(&alice, AgentRole::Teammate, "shutdown_response", json!({"request_id": id, "approve": true}));
+        assert_eq!(answered.output, "Shutdown approved");
+    }
+
     /// A world (under `example`, or the lesson's protocols alone) with alice
     /// spawned (in plan mode when `plan_mode`), both alice and the lead
     /// parked, and `wake_on_message` as given.

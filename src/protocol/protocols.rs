@@ -339,8 +339,10 @@ impl Running<'_> {
 }
 
 /// The protocols a team runs under. Empty (the default) means the lesson's
-/// two only, as before protocol files; with a file, its protocols by index
-/// (the lesson's, when the file uses them, are the built-in lesson file's kinds and types).
+/// two only, as before protocol files, and a `ProtocolIx` counts in the
+/// built-in lesson file (`shutdown` 0, `plan` 1), the file its agents'
+/// tools come from; with a file, its protocols by index (the lesson's, when
+/// the file uses them, are the built-in lesson file's kinds and types).
 /// Cloning copies one pointer.
 #[derive(Debug, Clone, Default)]
 pub struct ProtocolSet(Option<Arc<Inner>>);

@@ -259,10 +259,15 @@ fn only_the_askers_role_may_ask_and_only_to_the_answering_role() {
 }
 
 #[test]
-fn a_lesson_only_team_refuses_every_file_protocol() {
+fn a_lesson_only_team_counts_protocols_in_the_lesson_file_and_refuses_any_other() {
     let mut t = Team::new("t", 1);
+    // Index 0 is the lesson file's shutdown: asked of the lead, it is
+    // refused in the lesson's words, as `request_shutdown` is.
     let err = t.ask(ProtocolIx(0), &lead(), &lead(), Fields::new(), Millis(1)).unwrap_err();
-    assert!(err.to_string().contains("no protocol number 0"), "{err}");
+    assert_eq!(err, t.request_shutdown(&lead(), &lead(), Millis(1)).unwrap_err());
+    let err = t.ask(ProtocolIx(2), &lead(), &lead(), Fields::new(), Millis(1)).unwrap_err();
+    assert!(err.to_string().contains("no protocol number 2"), "{err}");
+    assert_eq!(t.trace().len(), 0, "nothing recorded by a refusal");
 }
 
 #[test]

@@ -262,3 +262,74 @@ fn stepping_a_files_team_forward_and_back_gives_the_replayed_states() {
         }
     }
 }
+
+/// Runs the team of `file` as `team_run` does, except that the first
+/// reply calling `tool` calls it with `slip` merged into its input, alone in
+/// its reply (a model's slip the tool refuses); every later reply is the
+/// scripted model's own.
+fn team_run_with_a_slip(file: Arc<ProtocolFile>, tool: &str, slip: serde_json::Value) -> World {
+    let id = file.team.as_ref().map(|t| t.id.clone()).unwrap_or_default();
+    let run = file_team_run(file, 7).expect("the file has a team");
+    let mut world = World::new(run.config, Mode::Live, TimeSource::Virtual);
+    world.set_faults(run.faults);
+    world.set_rules(run.rules);
+    let mut slipped = false;
+    for prompt in &run.prompts {
+        world.submit_prompt(prompt).expect("the prompt is taken");
+        for _ in 0..10_000 {
+            if world.begin().is_none() {
+                break;
+            }
+            while let Next::CallModel { agent } = world.proceed() {
+                let request = world.model_request(&agent).expect("the agent exists");
+                let mut reply = run.model.respond(&request);
+                for block in &mut reply.content {
+                    if let team_protocols::model::ContentBlock::ToolUse { name, input, .. } = block {
+                        if name == tool && !slipped {
+                            slipped = true;
+                            for (k, v) in slip.as_object().expect("the slip is an object") {
+                                input[k] = v.clone();
+                            }
+                        }
+                    }
+                }
+                world.model_returned(&agent, Ok(reply));
+            }
+        }
+        assert_eq!(world.failure(), None, "{id}");
+    }
+    assert!(slipped, "{id}: {tool} was called");
+    world
+}
+
+#[test]
+fn a_teammate_whose_answer_was_refused_for_its_input_answers_again_on_its_next_turn() {
+    let world = team_run_with_a_slip(example("status-report"), "report_status", serde_json::json!({ "progress": "sideways" }));
+    let reports: Vec<bool> = calls(&world).into_iter().filter(|(a, t, _)| a == "gina" && t == "report_status").map(|(_, _, e)| e).collect();
+    assert_eq!(reports, [true, false], "the slip is refused, then gina answers again, correctly");
+    let settled: Vec<(RequestStatus, bool)> = world
+        .team()
+        .trace()
+        .entries()
+        .iter()
+        .filter_map(|e| match &e.event {
+            Event::RequestTransitioned { request_kind, to, by, .. } if request_kind.is_file() => Some((*to, by.as_str() == "gina")),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(settled, [(RequestStatus::Approved, true)], "gina's answer settles the status request (it does not expire)");
+}
+
+#[test]
+fn a_lesson_teammate_whose_shutdown_answer_was_refused_for_its_input_answers_again_on_its_next_turn() {
+    let (_, text) = builtin::TEAMS.iter().find(|(n, _)| *n == "shutdown").unwrap();
+    let file = Arc::new(load(text).unwrap());
+    let world = team_run_with_a_slip(file, "shutdown_response", serde_json::json!({ "approve": "yes" }));
+    let answers: Vec<bool> =
+        calls(&world).into_iter().filter(|(a, t, _)| a == "alice" && t == "shutdown_response").map(|(_, _, e)| e).collect();
+    assert_eq!(answers, [true, false], "the slip is refused, then alice answers again, correctly");
+    let settled = world.team().trace().entries().iter().any(|e| {
+        matches!(&e.event, Event::RequestTransitioned { request_kind, by, .. } if *request_kind == RequestKind::SHUTDOWN && by.as_str() == "alice")
+    });
+    assert!(settled, "alice's second answer settles the shutdown request");
+}

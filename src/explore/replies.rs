@@ -30,8 +30,9 @@ struct Kept {
 /// conversation's last turn: the states that share the conversation share
 /// them.
 /// With `file`, the replies are the file's model's
-/// (`FileScriptedModel::playing_team`), varied by the lesson's decisions and
-/// the file protocols' own (`choices::alternatives_under`).
+/// (`FileScriptedModel::playing_team`), varied along the file's protocols
+/// (`choices::alternatives_under`); without, along the built-in lesson
+/// file's, on the same path.
 pub(super) fn alternatives(agent: &Agent, decisions: Decisions, file: Option<&FileScriptedModel>) -> Arc<Vec<Alternative>> {
     let conversation = agent.conversation();
     let compute = || {

@@ -346,8 +346,10 @@ impl Running<'_> {
 }
 
 /// The protocols a team runs under. Empty (the default) means the lesson's
-/// two only, as before protocol files; with a file, its protocols by index
-/// (the lesson's, when the file uses them, are the built-in lesson file's kinds and types).
+/// two only, as before protocol files, and a `ProtocolIx` counts in the
+/// built-in lesson file (`shutdown` 0, `plan` 1), the file its agents'
+/// tools come from; with a file, its protocols by index (the lesson's, when
+/// the file uses them, are the built-in lesson file's kinds and types).
 /// Cloning copies one pointer.
 #[derive(Debug, Clone, Default)]
 pub struct ProtocolSet(Option<Arc<Inner>>);
@@ -392,13 +394,24 @@ impl ProtocolSet {
         self.0.is_none()
     }
 
-    fn compiled(&self, ix: ProtocolIx) -> Option<&Compiled> {
-        self.0.as_deref()?.compiled.get(usize::from(ix.0))
+    /// The compiled file a `ProtocolIx` counts in: the team's file, or the
+    /// built-in lesson file when the team runs the lesson's protocols only
+    /// (the file its agents' tools come from, `ToolSet::lesson`).
+    fn indexed(&self) -> &Inner {
+        match self.0.as_deref() {
+            Some(inner) => inner,
+            None => lesson_inner(),
+        }
     }
 
-    /// The protocol at `ix`.
+    fn compiled(&self, ix: ProtocolIx) -> Option<&Compiled> {
+        self.indexed().compiled.get(usize::from(ix.0))
+    }
+
+    /// The protocol at `ix` of the file the team's tools come from (the
+    /// built-in lesson file without a file of its own).
     pub fn protocol(&self, ix: ProtocolIx) -> Option<&Protocol> {
-        self.file()?.protocols.get(usize::from(ix.0))
+        self.indexed().file.protocols.get(usize::from(ix.0))
     }
 
     /// The protocol at `ix`, or the refusal a model reads.
@@ -425,14 +438,14 @@ impl ProtocolSet {
     /// lesson's two kinds: `running` finds those too).
     pub fn protocol_of(&self, kind: RequestKind) -> Option<(ProtocolIx, &Protocol)> {
         let ix = kind.file_protocol()?;
-        Some((ix, self.protocol(ix)?))
+        Some((ix, self.file()?.protocols.get(usize::from(ix.0))?))
     }
 
-    /// Protocol `ix` of the file as the engine runs it, or the refusal a
-    /// model reads.
+    /// Protocol `ix` as the engine runs it, counted in the file the team's
+    /// tools come from (its own, or the built-in lesson file: `shutdown` 0,
+    /// `plan` 1), or the refusal a model reads.
     pub fn running_ix(&self, ix: ProtocolIx) -> Result<Running<'_>, ProtocolsError> {
-        let inner = self.0.as_deref().ok_or(ProtocolsError::UnknownProtocol(ix.0))?;
-        inner.running(usize::from(ix.0)).ok_or(ProtocolsError::UnknownProtocol(ix.0))
+        self.indexed().running(usize::from(ix.0)).ok_or(ProtocolsError::UnknownProtocol(ix.0))
     }
 
     /// The protocol a request of `kind` belongs to, as the engine runs it:
@@ -489,7 +502,7 @@ impl ProtocolSet {
     /// gates. `None` without a file.
     pub fn declared(&self, kind: RequestKind) -> Option<&Protocol> {
         match kind.origin() {
-            Origin::File => self.protocol(kind.protocol()?),
+            Origin::File => self.file()?.protocols.get(usize::from(kind.protocol()?.0)),
             Origin::Lesson => self.file()?.protocols.iter().find(|p| p.builtin && p.name == kind.name()),
         }
     }
@@ -592,10 +605,14 @@ mod tests {
     }
 
     #[test]
-    fn the_lesson_only_set_knows_no_file_protocol() {
+    fn the_lesson_only_set_knows_no_file_protocol_and_counts_indices_in_the_lesson_file() {
         let set = ProtocolSet::lesson();
         assert!(set.is_lesson_only());
-        assert_eq!(set.get(ProtocolIx(0)), Err(ProtocolsError::UnknownProtocol(0)));
+        assert_eq!(set.get(ProtocolIx(0)).map(|p| p.name.as_str()), Ok("shutdown"));
+        assert_eq!(set.running_ix(LessonProtocol::Plan.index()).map(|r| r.kind), Ok(RequestKind::PLAN));
+        assert_eq!(set.kind(ProtocolIx(0)), Some(RequestKind::SHUTDOWN));
+        assert_eq!(set.get(ProtocolIx(2)), Err(ProtocolsError::UnknownProtocol(2)));
+        assert_eq!(set.file(), None);
         assert_eq!(set.message_type_named("claim_request"), None);
         let k = RequestKind::unresolved("claim").unwrap();
         assert_eq!(set.resolve_kind(k), Err(ProtocolsError::UnknownName("claim".into())));

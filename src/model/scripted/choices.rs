@@ -6,6 +6,13 @@
 //! instead of submitting a plan. The explorer (`crate::explore`) tries them
 //! all; no network, no language model.
 //!
+//! One path for the lesson's protocols and a file's (`alternatives_in`):
+//! an answer is a call of a protocol's respond tool carrying `approve`,
+//! its alternatives read from the protocol's declarations (the lesson's
+//! from the built-in lesson file). What stays the lesson's own: starting
+//! work instead of submitting a plan (a fixed write) and the lead
+//! answering its own shutdown request (anthropics/claude-code#81464).
+//!
 //! Owns turning one decision into its alternatives. It sees only a
 //! `ModelRequest` and the reply, like any provider.
 
@@ -17,7 +24,8 @@ use super::answer_points::{answer_points, AnswerPoint};
 use super::respond;
 use super::{json_len, respond_asked, Asked, FileScriptedModel};
 use crate::model::{ContentBlock, ModelRequest, ModelResponse, StopReason};
-use crate::protocol::file::{Effect, Party, Protocol};
+use crate::protocol::file::{Effect, FieldType, Party, Protocol};
+use crate::protocol::protocols::lesson_protocols;
 
 /// Which kinds of alternative decision to offer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -50,12 +58,6 @@ pub struct Alternative {
     pub label: String,
     /// The reply.
     pub reply: ModelResponse,
-}
-
-/// Whether a tool call answers a request: a teammate's `shutdown_response`,
-/// or the lead's `plan_approval` review (it carries `approve`).
-fn is_answer(name: &str, input: &Value) -> bool {
-    (name == "shutdown_response" || name == "plan_approval") && input.get("approve").is_some()
 }
 
 fn request_id(input: &Value) -> &str {
@@ -93,37 +95,47 @@ pub fn alternatives_asked(request: Asked<'_>, decisions: Decisions, input_chars:
     alternatives_of(request, respond_asked(request, input_chars), decisions)
 }
 
-/// The alternatives to `reply`, the scripted reply to `request` (the
-/// lesson's policy's, or a protocol file's model's): the lesson's decisions,
-/// on the lesson's answers and plans (a file protocol's own are varied by
-/// `alternatives_under`).
+/// The alternatives to `reply`, the scripted reply to `request` under the
+/// lesson's protocols alone (the built-in lesson file): `alternatives_in`
+/// on the lesson file's protocols, as `alternatives_under` on a file's.
 pub fn alternatives_of(request: Asked<'_>, reply: ModelResponse, decisions: Decisions) -> Vec<Alternative> {
+    alternatives_in(lesson_protocols(), request, reply, decisions)
+}
+
+/// The one path of the alternatives to `reply` (the scripted reply to
+/// `request`) under `protocols` (a file's, the lesson's among them when it
+/// uses them, or the lesson file's alone), read from their declarations:
+/// for each call of a protocol's respond tool that carries `approve`, every
+/// other point of approve x each enum field of its response
+/// (`flip_answers`: the other answer first — its content field, if the
+/// protocol has one, saying it was explored —, then each enum value, then
+/// the combinations; at most `answer_points::MAX_ANSWER_POINTS` per
+/// answer) and none this turn (`withhold_answers`, after the other
+/// answer); for each call of a lesson protocol's request tool whose
+/// approval opens the asker's gate (a plan submission), starting work
+/// instead (`skip_plans`: the lesson's own alternative, a write the gate
+/// refuses; a file's gate asks are varied by `alternatives_under`); and,
+/// for the lead, answering a shutdown request it sent itself
+/// (`answer_for_addressee`). Each label says what differs from the script.
+fn alternatives_in(protocols: &[Protocol], request: Asked<'_>, reply: ModelResponse, decisions: Decisions) -> Vec<Alternative> {
     let mut out = Vec::new();
     for (index, block) in reply.content.iter().enumerate() {
         let ContentBlock::ToolUse { id, name, input } = block else { continue };
-        if is_answer(name, input) {
-            let approve = input.get("approve").and_then(Value::as_bool).unwrap_or(false);
-            let rid = request_id(input);
-            if decisions.flip_answers {
-                let mut flipped = input.clone();
-                flipped["approve"] = json!(!approve);
-                let text_key = if name == "shutdown_response" { "reason" } else { "feedback" };
-                flipped[text_key] =
-                    json!(if approve { "Not now (explored: the other answer)." } else { "Fine (explored: the other answer)." });
-                let block = ContentBlock::ToolUse { id: id.clone(), name: name.clone(), input: flipped };
-                let verb = if approve { "reject" } else { "approve" };
-                out.push(Alternative { label: format!("{verb} {rid} instead"), reply: with_call(&reply, index, Some(block)) });
+        let answers = |p: &&Protocol| p.tools.respond.as_ref().is_some_and(|t| t.name == *name);
+        match protocols.iter().find(answers).filter(|_| input.get("approve").is_some()) {
+            Some(p) => out.extend(answer_alternatives(p, &reply, index, id, name, input, decisions)),
+            None if decisions.skip_plans && protocols.iter().any(|p| p.builtin && p.tools.request.name == *name && opens_a_gate(p)) => {
+                let work = ContentBlock::ToolUse {
+                    id: id.clone(),
+                    name: "write_file".into(),
+                    input: json!({ "path": "src/work.py", "content": "# started without an approved plan\n" }),
+                };
+                out.push(Alternative {
+                    label: "start work instead of submitting a plan".into(),
+                    reply: with_call(&reply, index, Some(work)),
+                });
             }
-            if decisions.withhold_answers {
-                out.push(Alternative { label: format!("withhold the answer to {rid}"), reply: with_call(&reply, index, None) });
-            }
-        } else if name == "plan_approval" && decisions.skip_plans {
-            let work = ContentBlock::ToolUse {
-                id: id.clone(),
-                name: "write_file".into(),
-                input: json!({ "path": "src/work.py", "content": "# started without an approved plan\n" }),
-            };
-            out.push(Alternative { label: "start work instead of submitting a plan".into(), reply: with_call(&reply, index, Some(work)) });
+            None => {}
         }
     }
     if decisions.answer_for_addressee && request.system.starts_with("You are a team lead") {
@@ -143,55 +155,61 @@ pub fn alternatives_of(request: Asked<'_>, reply: ModelResponse, decisions: Deci
     all
 }
 
+/// The alternatives to the answer call at `index` of `reply` (protocol
+/// `p`'s respond tool `name`, its `input` carrying `approve`): the other
+/// answer, withholding it, then each other point of `answer_points`.
+fn answer_alternatives(
+    p: &Protocol,
+    reply: &ModelResponse,
+    index: usize,
+    id: &str,
+    name: &str,
+    input: &Value,
+    decisions: Decisions,
+) -> Vec<Alternative> {
+    let rid = request_id(input);
+    let points = if decisions.flip_answers { answer_points(p, input) } else { Vec::new() };
+    let (flip, others): (Vec<_>, Vec<_>) = points.into_iter().partition(|pt| pt.flips_approve && pt.enum_changes.is_empty());
+    let content = p.response_fields.iter().find(|f| f.content && f.field_type == FieldType::String);
+    let offer = |point: AnswerPoint| {
+        let label = point_label(rid, input, &point);
+        Alternative {
+            label,
+            reply: with_call(reply, index, Some(ContentBlock::ToolUse { id: id.to_string(), name: name.to_string(), input: point.input })),
+        }
+    };
+    let mut out: Vec<Alternative> = flip
+        .into_iter()
+        .map(|mut point| {
+            // The other answer's text says it was explored, not the
+            // script's reason for the answer it replaces.
+            if let Some(f) = content {
+                let approve = input.get("approve").and_then(Value::as_bool).unwrap_or(false);
+                point.input[f.name.as_str()] =
+                    json!(if approve { "Not now (explored: the other answer)." } else { "Fine (explored: the other answer)." });
+            }
+            offer(point)
+        })
+        .collect();
+    if decisions.withhold_answers {
+        out.push(Alternative { label: format!("withhold the answer to {rid}"), reply: with_call(reply, index, None) });
+    }
+    out.extend(others.into_iter().map(offer));
+    out
+}
+
 /// The alternatives under a protocol file, at a call `model` (the scripted
-/// model playing the file) answers: the lesson's (`alternatives_of` on the
-/// model's reply), then what a file protocol lets the agent decide, read
-/// from the file's tools, message types and fields (no word of a message):
-/// for each answer of a file protocol the lesson's do not vary, the other
-/// answer (`flip_answers`) and none this turn (`withhold_answers`); for
-/// each answer of a file protocol, every other point of approve x each enum
-/// field of its response (`flip_answers`: another answer, e.g. a reject
-/// with a non-default enum value; `answer_points`, at most
-/// `answer_points::MAX_ANSWER_POINTS` per answer, the fewest changes
-/// first); and where a teammate asks before a tool its closed gate holds,
+/// model playing the file) answers: `alternatives_in` on the file's
+/// protocols (the lesson's among them when it uses them) and the model's
+/// reply, then, where a teammate asks before a tool its closed gate holds,
 /// calling the tool without asking (`skip_plans`, the lesson's "start work
-/// instead of submitting a plan": the core refuses the tool, naming the
-/// protocol that opens the gate). Each label says what differs from the
-/// script.
+/// instead of submitting a plan" for a file's gate: the core refuses the
+/// tool, naming the protocol that opens the gate).
 pub fn alternatives_under(request: Asked<'_>, model: &FileScriptedModel, decisions: Decisions, input_chars: usize) -> Vec<Alternative> {
     let file = model.file();
-    let mut all = alternatives_of(request, model.respond_asked(request, input_chars), decisions);
+    let mut all = alternatives_in(&file.protocols, request, model.respond_asked(request, input_chars), decisions);
     let reply = all[0].reply.clone();
-    let mut asks_at_gate = false;
-    for (index, block) in reply.content.iter().enumerate() {
-        let ContentBlock::ToolUse { id, name, input } = block else { continue };
-        asks_at_gate |= file.protocols.iter().any(|p| p.tools.request.name == *name && opens_a_gate(p));
-        let Some(p) = file.protocols.iter().find(|p| p.tools.respond.as_ref().is_some_and(|t| t.name == *name)) else { continue };
-        if input.get("approve").is_none() {
-            continue;
-        }
-        let rid = request_id(input);
-        // The lesson's answers had their flip and withholding offered by
-        // `alternatives_of`. The order keeps the single decisions first (the
-        // other answer, withholding, each enum value), then the combinations.
-        let lesson = is_answer(name, input);
-        let points = if decisions.flip_answers { answer_points(p, input) } else { Vec::new() };
-        let (flip, others): (Vec<_>, Vec<_>) = points.into_iter().partition(|pt| pt.flips_approve && pt.enum_changes.is_empty());
-        let offer = |point: AnswerPoint| {
-            let label = point_label(rid, input, &point);
-            Alternative {
-                label,
-                reply: with_call(&reply, index, Some(ContentBlock::ToolUse { id: id.clone(), name: name.clone(), input: point.input })),
-            }
-        };
-        if !lesson {
-            all.extend(flip.into_iter().map(offer));
-            if decisions.withhold_answers {
-                all.push(Alternative { label: format!("withhold the answer to {rid}"), reply: with_call(&reply, index, None) });
-            }
-        }
-        all.extend(others.into_iter().map(offer));
-    }
+    let asks_at_gate = reply.tool_uses().any(|(_, name, _)| file.protocols.iter().any(|p| p.tools.request.name == name && opens_a_gate(p)));
     if asks_at_gate && decisions.skip_plans && !request.system.starts_with("You are a team lead") {
         let skipped = model.respond_asked_without_gate_asks(request, input_chars);
         let calls = |r: &ModelResponse| r.tool_uses().map(|(_, name, input)| (name.to_string(), input.clone())).collect::<Vec<_>>();

@@ -9,7 +9,9 @@
 //!
 //! Owns only those two decisions, read from message types, request ids,
 //! `approve` flags and the file's declarations: no English word of a
-//! message is matched. It sees only the request (and the file): it must
+//! message is matched. An answer the tool refused for its input (it does
+//! not fit the file's declarations) counts as not given: the agent answers
+//! again on its next turn. It sees only the request (and the file): it must
 //! not reach into the runtime or the team.
 
 use serde_json::{json, Map, Value};
@@ -97,7 +99,14 @@ fn answer(file: &ProtocolFile, me: Option<&str>, c: &Conversation, steps: bool) 
             continue;
         }
         let (Some(tool), Some(id)) = (p.tools.respond.as_ref(), m["request_id"].as_str()) else { continue };
-        let answered = c.all_calls.iter().any(|k| k.name == tool.name && k.arg("request_id") == id && k.result.is_some());
+        // An answer the tool refused for its input (a slip: it does not fit
+        // the respond tool's schema) never reached the team: answer again.
+        // One the team refused (it fit) stands: asking again would be
+        // refused again.
+        let answered = c
+            .all_calls
+            .iter()
+            .any(|k| k.name == tool.name && k.arg("request_id") == id && k.result.is_some() && (k.ok() || fits_answer(p, k.input)));
         if answered || c.expired_to_me(id) {
             continue;
         }
@@ -116,6 +125,29 @@ fn answer(file: &ProtocolFile, me: Option<&str>, c: &Conversation, steps: bool) 
         return Some(Decision::say(say).call(&tool.name, Value::Object(input)));
     }
     None
+}
+
+/// True when `input` fits `p`'s respond tool's schema (`runtime::tools`
+/// reads a call against the same declarations): a text `request_id`, a
+/// true/false `approve`, no key the protocol does not declare, every
+/// required field present and each value of its field's type (an enum's
+/// among its values). Read from the file's declarations, not from the
+/// refusal's words.
+pub(super) fn fits_answer(p: &Protocol, input: &Value) -> bool {
+    let Some(o) = input.as_object() else { return false };
+    let envelope = o.get("request_id").is_some_and(Value::is_string) && o.get("approve").is_some_and(Value::is_boolean);
+    let declared = o.keys().all(|k| k == "request_id" || k == "approve" || p.response_fields.iter().any(|f| f.name == *k));
+    envelope
+        && declared
+        && p.response_fields.iter().all(|f| match o.get(f.name.as_str()).filter(|v| !v.is_null()) {
+            None => !f.required,
+            Some(v) => match &f.field_type {
+                FieldType::String => v.is_string(),
+                FieldType::Bool => v.is_boolean(),
+                FieldType::Int => v.is_i64(),
+                FieldType::Enum(values) => v.as_str().is_some_and(|s| values.iter().any(|e| e == s)),
+            },
+        })
 }
 
 /// A value for each required field (and each content field, which carries

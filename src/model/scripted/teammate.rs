@@ -10,6 +10,7 @@ use serde_json::{json, Value};
 
 use super::conversation::{Conversation, Decision, PastCall};
 use super::goal::words;
+use crate::protocol::protocols::{lesson_protocols, LessonProtocol};
 
 pub(super) fn teammate_identity(system: &str) -> (String, String) {
     let name = system.split('\'').nth(1).unwrap_or("teammate").to_string();
@@ -84,8 +85,17 @@ pub(super) fn teammate_policy(me: &str, c: &Conversation) -> Decision {
     let remaining: Vec<&String> = task.files.iter().filter(|f| !written.contains(&f.as_str())).collect();
     let gate_refused = c.all_calls.iter().any(|k| k.name == "write_file" && !k.ok() && k.output().contains("plan mode"));
 
-    // Shutdown requests not answered yet (nor expired).
-    let answered = |id: &str| c.all_calls.iter().any(|k| k.name == "shutdown_response" && k.arg("request_id") == id && k.result.is_some());
+    // Shutdown requests not answered yet (nor expired). An answer the tool
+    // refused for its input is not given, as under a file (`file`).
+    let shutdown = &lesson_protocols()[usize::from(LessonProtocol::Shutdown.index().0)];
+    let answered = |id: &str| {
+        c.all_calls.iter().any(|k| {
+            k.name == "shutdown_response"
+                && k.arg("request_id") == id
+                && k.result.is_some()
+                && (k.ok() || super::file::fits_answer(shutdown, k.input))
+        })
+    };
     let open: Vec<&str> = c
         .all_messages
         .iter()

@@ -101,6 +101,9 @@ pub enum FileError {
     /// A tool name providers refuse.
     #[error("'{0}' is not a valid tool name: 1 to 64 letters, digits, '_' or '-'")]
     BadToolName(String),
+    /// A tool's `result` template that does not read.
+    #[error("this result text does not read: {0}")]
+    BadResult(super::result_text::TemplateError),
     /// A tool name every agent already has.
     #[error("'{0}' is a built-in tool's name; name the protocol's tool something else")]
     ToolClashesWithBuiltin(String),

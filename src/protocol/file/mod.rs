@@ -26,6 +26,7 @@ mod parse;
 pub mod property;
 mod read;
 mod resolve;
+pub mod result_text;
 mod validate;
 mod validate_team;
 

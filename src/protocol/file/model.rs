@@ -173,6 +173,9 @@ pub struct ToolDef {
     pub name: String,
     /// What the model is told it does.
     pub description: String,
+    /// The text the model reads when a call succeeds, a `result_text`
+    /// template (`None`: its kind's default).
+    pub result: Option<String>,
 }
 
 /// The tools a protocol gives: request (to `from`), respond (to `to`),

@@ -96,6 +96,7 @@ pub(crate) struct EffectSpec {
 pub(crate) struct ToolSpec {
     pub(crate) name: Option<At<String>>,
     pub(crate) description: Option<At<String>>,
+    pub(crate) result: Option<At<String>>,
 }
 
 #[derive(Clone)]
@@ -292,12 +293,12 @@ fn effect(n: &Node<'_, '_>, p: &mut Problems<'_>) -> EffectSpec {
 }
 
 fn tool(n: &Node<'_, '_>, p: &mut Problems<'_>) -> ToolSpec {
-    n.only_keys(&["name", "description"], p);
+    n.only_keys(&["name", "description", "result"], p);
     let name = n.string("name", p);
     let name = n.require(name, "name", "the model calls a tool by its name", p);
     let description = n.string("description", p);
     let description = n.require(description, "description", "the model reads it to know when to call the tool", p);
-    ToolSpec { name, description }
+    ToolSpec { name, description, result: n.string("result", p) }
 }
 
 fn scripted(n: &Node<'_, '_>, p: &mut Problems<'_>) -> ScriptedSpec {

@@ -119,7 +119,11 @@ fn protocol(p: &ProtocolSpec, builtin: bool, names: &Names<'_>) -> R<Protocol> {
             .collect::<R<Vec<_>>>()
     };
     let tool = |t: &super::parse::ToolSpec| {
-        Ok(ToolDef { name: text(&t.name, "tool name")?, description: text(&t.description, "tool description")? })
+        Ok(ToolDef {
+            name: text(&t.name, "tool name")?,
+            description: text(&t.description, "tool description")?,
+            result: t.result.as_ref().map(|r| r.value.clone()),
+        })
     };
     Ok(Protocol {
         name: text(&p.name, "protocol name")?,

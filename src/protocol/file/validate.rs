@@ -17,6 +17,7 @@ use super::errors::{FileError, Problems, MAX_DEADLINE_MS, MAX_RETRIES};
 use super::model::{Asker, Party, Role, ScriptedAnswer, MAX_REJECTIONS};
 use super::parse::{EffectKind, FieldKind, FieldSpec, FileSpec, GateSpec, ProtocolSpec};
 use super::read::At;
+use super::result_text;
 
 /// The tools every agent has without a protocol (the contract's list).
 pub const BUILTIN_TOOLS: [&str; 9] =
@@ -232,6 +233,11 @@ fn protocol(pr: &ProtocolSpec, known: &Known<'_>, teammates: Option<usize>, p: &
             p.add(t.span.clone(), t.path.clone(), FileError::BadToolName(t.value.clone()));
         } else if BUILTIN_TOOLS.contains(&t.value.as_str()) {
             p.add(t.span.clone(), t.path.clone(), FileError::ToolClashesWithBuiltin(t.value.clone()));
+        }
+    }
+    for r in [&pr.request_tool, &pr.respond_tool, &pr.status_tool].into_iter().flatten().filter_map(|t| t.result.as_ref()) {
+        if let Err(e) = result_text::check(&r.value) {
+            p.add(r.span.clone(), r.path.clone(), FileError::BadResult(e));
         }
     }
     let to_teammate = pr.to.as_ref().is_some_and(|t| t.value == Role::Teammate);

@@ -24,7 +24,7 @@ use crate::protocol::fields::FieldValue;
 use crate::protocol::fields::Fields;
 use crate::protocol::file::model::{Asker, Effect, Party, Protocol, ProtocolFile, ProtocolIx, Role, Side};
 use crate::protocol::message::{Message, MessageType, RequestId};
-use crate::protocol::protocols::{check_fields, content_of, ProtocolSet, Running};
+use crate::protocol::protocols::{check_fields, content_of, ProtocolSet, ProtocolsError, Running};
 use crate::protocol::roster::{MemberStatus, RosterError};
 use crate::protocol::time::Millis;
 use crate::protocol::trace::Event;
@@ -183,6 +183,8 @@ impl Team {
     /// kind this team does not run.
     fn running(&self, kind: RequestKind) -> Result<Running<'_>, TeamError> {
         match kind.file_protocol() {
+            // A file's kind under no file (read from a trace without it).
+            Some(ix) if self.state.protocols.is_lesson_only() => Err(ProtocolsError::UnknownProtocol(ix.0).into()),
             Some(ix) => Ok(self.state.protocols.running_ix(ix)?),
             None => self.state.protocols.running(kind).ok_or_else(|| TeamError::UnknownProtocolName(kind.as_str().to_string())),
         }
@@ -278,12 +280,16 @@ impl Team {
 
     /// The lead asks `target` to shut down: a pending request of the
     /// lesson's `shutdown` protocol and its `shutdown_request` message.
+    /// `ask` under the lesson's name, kept for the lesson's tours, the
+    /// synthetic demo traces, benches and tests that build a team by hand;
+    /// the agents' tools ask through `ask` (`runtime::tools`).
     pub fn request_shutdown(&mut self, from: &AgentName, target: &AgentName, at: Millis) -> Result<RequestId, TeamError> {
         self.ask_kind(RequestKind::SHUTDOWN, from, target, Fields::new(), at)
     }
 
     /// A teammate submits a plan to the lead: a pending request of the
     /// lesson's `plan` protocol and its `plan_approval_request` message.
+    /// `ask` under the lesson's name, kept as `request_shutdown` is.
     pub fn submit_plan(&mut self, from: &AgentName, plan: &str, at: Millis) -> Result<RequestId, TeamError> {
         let mut fields = Fields::new();
         fields.set("plan", FieldValue::Text(plan.to_string()));

@@ -1,7 +1,7 @@
 //! Reading a model's tool call: the tool name checked against the agent's
 //! tool set, the JSON input checked against the tool's schema, the result a
-//! typed `ToolCall`. The fixed tools and the lesson's protocol tools are
-//! read by hand (their variants are the lesson's); a file protocol's tools
+//! typed `ToolCall`. The fixed tools are read by hand; every protocol's
+//! tools — the lesson's, from the built-in lesson file, as a user's file's —
 //! are read against the schema generated from the file (`generated`), each
 //! field typed as a `protocol::Fields` value.
 //!
@@ -74,41 +74,8 @@ pub enum ToolCall {
         /// The text.
         content: String,
     },
-    /// Lead: ask a teammate to shut down.
-    ShutdownRequest {
-        /// Who should shut down.
-        teammate: String,
-    },
-    /// Lead: check a shutdown request's status (the lesson's lead-side
-    /// `shutdown_response`).
-    ShutdownStatus {
-        /// The request asked about.
-        request_id: String,
-    },
-    /// Teammate: answer a shutdown request.
-    ShutdownResponse {
-        /// The request answered.
-        request_id: String,
-        /// Approve (shut down) or reject.
-        approve: bool,
-        /// Why.
-        reason: String,
-    },
-    /// Lead: approve or reject a plan.
-    PlanReview {
-        /// The plan request answered.
-        request_id: String,
-        /// Approve or reject.
-        approve: bool,
-        /// What the lead says about it.
-        feedback: String,
-    },
-    /// Teammate: submit a plan.
-    PlanSubmit {
-        /// The plan text.
-        plan: String,
-    },
-    /// Ask with a file protocol (its request tool).
+    /// Ask with a protocol (its request tool): the lesson's
+    /// `shutdown_request` and teammate `plan_approval` as a file's.
     Ask {
         /// The protocol.
         protocol: ProtocolIx,
@@ -118,7 +85,8 @@ pub enum ToolCall {
         /// The request's fields, typed as the file declares them.
         fields: Fields,
     },
-    /// Answer a file protocol's request (its respond tool).
+    /// Answer a protocol's request (its respond tool; also a status tool
+    /// that shares its respond tool's name, called with `approve`).
     Answer {
         /// The protocol.
         protocol: ProtocolIx,
@@ -129,7 +97,7 @@ pub enum ToolCall {
         /// The answer's fields, typed as the file declares them.
         fields: Fields,
     },
-    /// Ask a file protocol's request's status (its status tool).
+    /// Ask a protocol's request's status (its status tool).
     Status {
         /// The protocol.
         protocol: ProtocolIx,
@@ -181,33 +149,6 @@ struct SendIn {
 struct ContentIn {
     content: String,
 }
-#[derive(Deserialize)]
-struct TeammateIn {
-    teammate: String,
-}
-#[derive(Deserialize)]
-struct RequestIdIn {
-    request_id: String,
-}
-#[derive(Deserialize)]
-struct ShutdownAnswerIn {
-    request_id: String,
-    approve: bool,
-    #[serde(default)]
-    reason: String,
-}
-#[derive(Deserialize)]
-struct PlanReviewIn {
-    request_id: String,
-    approve: bool,
-    #[serde(default)]
-    feedback: String,
-}
-#[derive(Deserialize)]
-struct PlanIn {
-    plan: String,
-}
-
 fn typed<T: for<'de> Deserialize<'de>>(tool: &str, input: &Value) -> Result<T, ToolError> {
     let input = if input.is_null() { json!({}) } else { input.clone() };
     serde_json::from_value(input).map_err(|source| ToolError::BadInput { tool: tool.to_string(), source })
@@ -219,9 +160,9 @@ pub fn parse(role: AgentRole, name: &str, input: &Value) -> Result<ToolCall, Too
     parse_with(ToolSet::lesson(), role, name, input)
 }
 
-/// Parses a tool call for an agent of `role` holding `tools`: a file
-/// protocol's tool against its generated schema, every other tool as the
-/// lesson reads it.
+/// Parses a tool call for an agent of `role` holding `tools`: a protocol's
+/// tool (the lesson's as any file's) against its generated schema, a fixed
+/// tool as its own.
 pub fn parse_with(tools: &ToolSet, role: AgentRole, name: &str, input: &Value) -> Result<ToolCall, ToolError> {
     if !tools.has_tool(role, name) {
         return Err(ToolError::UnknownTool { name: name.to_string(), available: tools.tool_names(role).collect::<Vec<_>>().join(", ") });
@@ -230,57 +171,55 @@ pub fn parse_with(tools: &ToolSet, role: AgentRole, name: &str, input: &Value) -
         return Err(ToolError::NotAnObject { tool: name.to_string() });
     }
     match tools.protocol_tool(role, name) {
-        Some(tool) if !tools.file().protocol(tool.protocol).builtin => parse_protocol_call(tools.file(), tool, name, input),
-        _ => parse_lesson(tools, role, name, input),
+        Some(tool) => parse_protocol_call(tools.file(), answering(tools.file(), tool, input), name, input),
+        None => parse_fixed(tools, role, name, input),
     }
 }
 
-/// Reads a call of a fixed tool or of one of the lesson's protocol tools.
-fn parse_lesson(tools: &ToolSet, role: AgentRole, name: &str, input: &Value) -> Result<ToolCall, ToolError> {
-    Ok(match (role, name) {
-        (_, "list_files") => ToolCall::ListFiles,
-        (_, "read_file") => {
+/// The tool a call of `tool` stands for: a status tool that shares its
+/// name with its protocol's respond tool (the lesson's lead-side
+/// `shutdown_response`), called with an `approve`, is an attempt to answer
+/// the request — which the team refuses unless the caller is its addressee
+/// (anthropics/claude-code#81464); every other call is of `tool`.
+fn answering(file: &ProtocolFile, tool: ProtocolTool, input: &Value) -> ProtocolTool {
+    let p = file.protocol(tool.protocol);
+    let shares_name = p.tools.status.as_ref().zip(p.tools.respond.as_ref()).is_some_and(|(s, r)| s.name == r.name);
+    if tool.kind == ToolKind::Status && shares_name && input.get("approve").is_some() {
+        ProtocolTool { kind: ToolKind::Respond, ..tool }
+    } else {
+        tool
+    }
+}
+
+/// Reads a call of a fixed tool (workspace, team, messages).
+fn parse_fixed(tools: &ToolSet, role: AgentRole, name: &str, input: &Value) -> Result<ToolCall, ToolError> {
+    Ok(match name {
+        "list_files" => ToolCall::ListFiles,
+        "read_file" => {
             let i: PathIn = typed(name, input)?;
             ToolCall::ReadFile { path: i.path, limit: i.limit }
         }
-        (_, "write_file") => {
+        "write_file" => {
             let i: WriteIn = typed(name, input)?;
             ToolCall::WriteFile { path: i.path, content: i.content }
         }
-        (_, "edit_file") => {
+        "edit_file" => {
             let i: EditIn = typed(name, input)?;
             ToolCall::EditFile { path: i.path, old_text: i.old_text, new_text: i.new_text }
         }
-        (_, "spawn_teammate") => {
+        "spawn_teammate" => {
             let i: SpawnIn = typed(name, input)?;
             ToolCall::SpawnTeammate { name: i.name, role: i.role, prompt: i.prompt, plan_mode: i.plan_mode }
         }
-        (_, "list_teammates") => ToolCall::ListTeammates,
-        (_, "send_message") => {
+        "list_teammates" => ToolCall::ListTeammates,
+        "send_message" => {
             let i: SendIn = typed(name, input)?;
             ToolCall::SendMessage { to: i.to, content: i.content, msg_type: i.msg_type }
         }
-        (_, "read_inbox") => ToolCall::ReadInbox,
-        (_, "broadcast") => ToolCall::Broadcast { content: typed::<ContentIn>(name, input)?.content },
-        (_, "shutdown_request") => ToolCall::ShutdownRequest { teammate: typed::<TeammateIn>(name, input)?.teammate },
-        // The lead's `shutdown_response` checks a request's status; given an
-        // `approve` it is an attempt to answer the request itself, which the
-        // tracker refuses unless the lead is its addressee
-        // (anthropics/claude-code#81464).
-        (AgentRole::Lead, "shutdown_response") if input.get("approve").is_none() => {
-            ToolCall::ShutdownStatus { request_id: typed::<RequestIdIn>(name, input)?.request_id }
-        }
-        (_, "shutdown_response") => {
-            let i: ShutdownAnswerIn = typed(name, input)?;
-            ToolCall::ShutdownResponse { request_id: i.request_id, approve: i.approve, reason: i.reason }
-        }
-        (AgentRole::Lead, "plan_approval") => {
-            let i: PlanReviewIn = typed(name, input)?;
-            ToolCall::PlanReview { request_id: i.request_id, approve: i.approve, feedback: i.feedback }
-        }
-        (AgentRole::Teammate, "plan_approval") => ToolCall::PlanSubmit { plan: typed::<PlanIn>(name, input)?.plan },
-        // Every fixed and lesson tool name is matched above; a list and
-        // this match drifting apart is refused like any unknown tool.
+        "read_inbox" => ToolCall::ReadInbox,
+        "broadcast" => ToolCall::Broadcast { content: typed::<ContentIn>(name, input)?.content },
+        // Every fixed tool name is matched above; a list and this match
+        // drifting apart is refused like any unknown tool.
         _ => {
             return Err(ToolError::UnknownTool { name: name.to_string(), available: tools.tool_names(role).collect::<Vec<_>>().join(", ") })
         }
@@ -290,7 +229,8 @@ fn parse_lesson(tools: &ToolSet, role: AgentRole, name: &str, input: &Value) -> 
 /// Reads a call of a file protocol's tool against the schema `generated`
 /// gives it: no key the schema lacks, every required one present, each
 /// value of its field's type (an enum's among its values). An optional
-/// field given as `null` counts as left out.
+/// field given as `null` counts as left out (and an optional content field
+/// given as empty text).
 pub fn parse_protocol_call(file: &ProtocolFile, tool: ProtocolTool, name: &str, input: &Value) -> Result<ToolCall, ToolError> {
     let p = file.protocol(tool.protocol);
     let empty = Map::new();
@@ -352,11 +292,15 @@ impl Input<'_> {
         v.as_bool().ok_or_else(|| self.wrong(key, "true or false"))
     }
 
-    /// The protocol's fields, each typed, in name order.
+    /// The protocol's fields, each typed, in name order. An optional
+    /// content field given as empty text counts as left out, as a hand
+    /// answer's empty text does (`Team::answer`): a message carries no
+    /// empty content field.
     fn fields(&self, fields: &[Field]) -> Result<Fields, ToolError> {
         let mut values = Fields::new();
         for f in fields {
-            match self.present(&f.name) {
+            let empty_content = |v: &&Value| !f.required && f.content && v.as_str() == Some("");
+            match self.present(&f.name).filter(|v| !empty_content(v)) {
                 None if f.required => return Err(self.missing(&f.name)),
                 None => {}
                 Some(v) => values.set(f.name.clone(), self.value(f, v)?),
@@ -382,20 +326,46 @@ impl Input<'_> {
 mod tests {
     use super::*;
 
+    fn id(s: &str) -> RequestId {
+        RequestId::parse(s).unwrap()
+    }
+
+    fn text_fields(key: &str, value: &str) -> Fields {
+        [(key.to_string(), FieldValue::Text(value.into()))].into_iter().collect()
+    }
+
+    const SHUTDOWN: ProtocolIx = ProtocolIx(0);
+    const PLAN: ProtocolIx = ProtocolIx(1);
+
     #[test]
     fn the_same_tool_name_means_different_things_per_role() {
         let lead = parse(AgentRole::Lead, "plan_approval", &json!({"request_id": "abcd1234", "approve": true})).unwrap();
-        assert_eq!(lead, ToolCall::PlanReview { request_id: "abcd1234".into(), approve: true, feedback: String::new() });
+        assert_eq!(lead, ToolCall::Answer { protocol: PLAN, request_id: id("abcd1234"), approve: true, fields: Fields::new() });
         let mate = parse(AgentRole::Teammate, "plan_approval", &json!({"plan": "p"})).unwrap();
-        assert_eq!(mate, ToolCall::PlanSubmit { plan: "p".into() });
+        assert_eq!(mate, ToolCall::Ask { protocol: PLAN, to: None, fields: text_fields("plan", "p") });
         let status = parse(AgentRole::Lead, "shutdown_response", &json!({"request_id": "abcd1234"})).unwrap();
-        assert_eq!(status, ToolCall::ShutdownStatus { request_id: "abcd1234".into() });
+        assert_eq!(status, ToolCall::Status { protocol: SHUTDOWN, request_id: id("abcd1234") });
+        let ask = parse(AgentRole::Lead, "shutdown_request", &json!({"teammate": "alice"})).unwrap();
+        assert_eq!(ask, ToolCall::Ask { protocol: SHUTDOWN, to: Some(AgentName::parse("alice").unwrap()), fields: Fields::new() });
     }
 
     #[test]
     fn a_lead_shutdown_response_with_an_answer_is_an_attempt_to_answer_not_a_status_check() {
         let attempt = parse(AgentRole::Lead, "shutdown_response", &json!({"request_id": "abcd1234", "approve": true})).unwrap();
-        assert_eq!(attempt, ToolCall::ShutdownResponse { request_id: "abcd1234".into(), approve: true, reason: String::new() });
+        assert_eq!(attempt, ToolCall::Answer { protocol: SHUTDOWN, request_id: id("abcd1234"), approve: true, fields: Fields::new() });
+    }
+
+    #[test]
+    fn an_empty_answer_text_is_left_out_as_a_hand_answers_is() {
+        let answer = parse(AgentRole::Teammate, "shutdown_response", &json!({"request_id": "abcd1234", "approve": false, "reason": ""}));
+        assert_eq!(
+            answer.unwrap(),
+            ToolCall::Answer { protocol: SHUTDOWN, request_id: id("abcd1234"), approve: false, fields: Fields::new() }
+        );
+        let answer =
+            parse(AgentRole::Teammate, "shutdown_response", &json!({"request_id": "abcd1234", "approve": false, "reason": "busy"}));
+        let fields = text_fields("reason", "busy");
+        assert_eq!(answer.unwrap(), ToolCall::Answer { protocol: SHUTDOWN, request_id: id("abcd1234"), approve: false, fields });
     }
 
     #[test]
@@ -409,9 +379,11 @@ mod tests {
     #[test]
     fn a_missing_field_or_wrong_type_is_refused_with_the_reason() {
         let err = parse(AgentRole::Teammate, "shutdown_response", &json!({"approve": true})).unwrap_err();
-        assert!(err.to_string().contains("missing field `request_id`"), "{err}");
-        let err = parse(AgentRole::Teammate, "shutdown_response", &json!({"request_id": "x", "approve": "yes"})).unwrap_err();
-        assert!(err.to_string().contains("expected a boolean"), "{err}");
+        assert_eq!(err.to_string(), "invalid input for shutdown_response: missing field 'request_id'");
+        let err = parse(AgentRole::Teammate, "shutdown_response", &json!({"request_id": "abcd1234", "approve": "yes"})).unwrap_err();
+        assert_eq!(err.to_string(), "invalid input for shutdown_response: field 'approve' must be true or false");
+        let err = parse(AgentRole::Lead, "read_file", &json!({})).unwrap_err();
+        assert!(err.to_string().contains("missing field `path`"), "{err}");
         let err = parse(AgentRole::Lead, "read_file", &json!("a.txt")).unwrap_err();
         assert!(err.to_string().contains("JSON object"), "{err}");
     }
@@ -518,13 +490,14 @@ mod tests {
     }
 
     #[test]
-    fn a_file_using_the_lesson_reads_the_lessons_tools_as_today() {
+    fn a_file_using_the_lesson_reads_the_lessons_tools_at_their_index_in_the_file() {
         let set = example("review-gate");
         assert!(set.file().uses_lesson);
+        let (shutdown, plan) = (set.file().protocol_named("shutdown").unwrap(), set.file().protocol_named("plan").unwrap());
         let call = parse_with(&set, AgentRole::Lead, "shutdown_response", &json!({"request_id": "abcd1234"})).unwrap();
-        assert_eq!(call, ToolCall::ShutdownStatus { request_id: "abcd1234".into() });
+        assert_eq!(call, ToolCall::Status { protocol: shutdown, request_id: id("abcd1234") });
         let call = parse_with(&set, AgentRole::Teammate, "plan_approval", &json!({"plan": "p"})).unwrap();
-        assert_eq!(call, ToolCall::PlanSubmit { plan: "p".into() });
+        assert_eq!(call, ToolCall::Ask { protocol: plan, to: None, fields: text_fields("plan", "p") });
     }
 
     /// proptest is a native dev-dependency (the wasm32 build does not
@@ -534,17 +507,18 @@ mod tests {
         use super::*;
         use proptest::prelude::*;
 
-        /// Every file protocol tool of every example that loads, both roles.
+        /// Every protocol tool of the lesson file and of every example that
+        /// loads, both roles.
         fn example_protocol_tools() -> Vec<(ToolSet, AgentRole, String, ProtocolTool)> {
             let mut tools = Vec::new();
-            for (_, text) in builtin::EXAMPLES {
+            for text in std::iter::once(builtin::LESSON).chain(builtin::EXAMPLES.iter().map(|(_, t)| *t)) {
                 let Ok(file) = load(text) else { continue };
                 let file = std::sync::Arc::new(file);
                 for role in [AgentRole::Lead, AgentRole::Teammate] {
                     let set = ToolSet::new(std::sync::Arc::clone(&file));
                     let names: Vec<String> = set.tool_names(role).map(str::to_string).collect();
                     for name in names {
-                        if let Some(t) = set.protocol_tool(role, &name).filter(|t| !set.file().protocol(t.protocol).builtin) {
+                        if let Some(t) = set.protocol_tool(role, &name) {
                             tools.push((ToolSet::new(std::sync::Arc::clone(&file)), role, name, t));
                         }
                     }
@@ -586,7 +560,18 @@ mod tests {
                             (_, other) => panic!("{name}: unexpected type {other}"),
                         };
                         input.insert(key.clone(), json_value);
-                        if let Some(v) = value {
+                        let p = set.file().protocol(tool.protocol);
+                        let side: &[Field] = match tool.kind {
+                            ToolKind::Request => &p.request_fields,
+                            ToolKind::Respond => &p.response_fields,
+                            ToolKind::Status => &[],
+                        };
+                        let declared = side.iter().find(|f| f.name == *key);
+                        // An optional content field given as empty text is left out.
+                        let left_out = |v: &FieldValue| {
+                            declared.is_some_and(|f| f.content && !f.required) && *v == FieldValue::Text(String::new())
+                        };
+                        if let Some(v) = value.filter(|v| !left_out(v)) {
                             want.set(key.clone(), v);
                         }
                     }

@@ -4,17 +4,19 @@
 //!
 //! Owns the text a successful tool hands back and the order of checks before
 //! a call runs (the lesson's plan gate first, its tools as the built-in
-//! lesson file lists them, then the protocol file's gates). A file
-//! protocol's calls (`Ask`, `Answer`, `Status`) run through `Team::ask` and
-//! `Team::respond` like the lesson's own. Refusals are `ToolError`s wrapping the
+//! lesson file lists them, then the protocol file's gates). Every
+//! protocol's calls (`Ask`, `Answer`, `Status`), the lesson's as a file's,
+//! run through `Team::ask` and `Team::respond`; their texts are the file's
+//! `result` templates (`protocol::file::result_text`). Refusals are `ToolError`s wrapping the
 //! source error; the runtime's own bookkeeping (waking agents, starting
 //! loops) stays in `runtime::world`.
 
 use serde_json::Value;
 
-use super::{parse_with, AgentRole, ToolCall, ToolError, ToolOutcome};
+use super::{parse_with, AgentRole, ToolCall, ToolError, ToolKind, ToolOutcome};
+use crate::protocol::file::result_text::{self, Slot};
 use crate::protocol::file::{Effect, GateIx, ProtocolIx};
-use crate::protocol::{AgentName, Event, Fields, RequestId, RequestKind};
+use crate::protocol::{AgentName, Event, Fields, RequestId, RequestStatus};
 use crate::runtime::world::World;
 
 impl World {
@@ -67,42 +69,33 @@ fn execute(w: &mut World, agent: &AgentName, tool: &str, call: ToolCall) -> Resu
             w.wake(&to);
             Ok(format!("Broadcast to {} teammates", to.len()))
         }
-        ToolCall::ShutdownRequest { teammate } => {
-            let target = AgentName::parse(&teammate)?;
-            let at = w.now();
-            let id = w.with_armed(|t| t.request_shutdown(agent, &target, at))?;
-            w.wake(std::slice::from_ref(&target));
-            Ok(format!("Shutdown request {id} sent to '{target}' (status: pending)"))
-        }
-        ToolCall::ShutdownStatus { request_id } => shutdown_status(w, &request_id),
-        ToolCall::ShutdownResponse { request_id, approve, reason } => {
-            let id = RequestId::parse(&request_id)?;
-            w.answer(RequestKind::SHUTDOWN, &id, agent, approve, &reason)?;
-            Ok(if approve { "Shutdown approved" } else { "Shutdown rejected" }.to_string())
-        }
-        ToolCall::PlanReview { request_id, approve, feedback } => {
-            let id = RequestId::parse(&request_id)?;
-            let status = w.answer(RequestKind::PLAN, &id, agent, approve, &feedback)?;
-            let from = w.team.request(&id).map(|r| r.requester.to_string()).unwrap_or_default();
-            Ok(format!("Plan {status} for '{from}'"))
-        }
-        ToolCall::PlanSubmit { plan } => {
-            let at = w.now();
-            let id = w.with_armed(|t| t.submit_plan(agent, &plan, at))?;
-            w.wake(&[AgentName::lead()]);
-            Ok(format!("Plan submitted (request_id={id}). Waiting for lead approval."))
-        }
         ToolCall::Ask { protocol, to, fields } => ask(w, agent, protocol, to, fields),
         ToolCall::Answer { protocol, request_id, approve, fields } => respond(w, agent, protocol, &request_id, approve, fields),
         ToolCall::Status { protocol, request_id } => status(w, protocol, &request_id),
     }
 }
 
-/// A file protocol's name with a capital first letter, as a result's first
-/// word ("Claim request ...").
-fn title(name: &str) -> String {
-    let mut chars = name.chars();
-    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
+/// The text a protocol tool's success hands back: its `result` template
+/// from the file (the lesson's from the built-in lesson file), else its
+/// kind's default, filled in with request `id` as it stands now.
+fn result_text(w: &World, protocol: ProtocolIx, kind: ToolKind, id: &RequestId, status: &str) -> String {
+    let p = w.tools.file().protocol(protocol);
+    let (def, default) = match kind {
+        ToolKind::Request => (Some(&p.tools.request), result_text::DEFAULT_REQUEST),
+        ToolKind::Respond => (p.tools.respond.as_ref(), result_text::DEFAULT_RESPOND),
+        ToolKind::Status => (p.tools.status.as_ref(), result_text::DEFAULT_STATUS),
+    };
+    let template = def.and_then(|d| d.result.as_deref()).unwrap_or(default);
+    let req = w.team.request(id);
+    let party = |a: Option<&AgentName>| a.map(ToString::to_string).unwrap_or_default();
+    result_text::render(template, |slot| match slot {
+        Slot::Id => id.to_string(),
+        Slot::To => party(req.map(|r| &r.addressee)),
+        Slot::From => party(req.map(|r| &r.requester)),
+        Slot::Status => status.to_string(),
+        Slot::Protocol => p.name.clone(),
+        Slot::ProtocolTitle => result_text::title(&p.name),
+    })
 }
 
 /// The refusal of `tool` behind gate `g`, naming the protocol (and its
@@ -120,18 +113,17 @@ fn gate_closed(w: &World, agent: &AgentName, tool: &str, g: GateIx) -> ToolError
     ToolError::GateClosed { agent: agent.clone(), tool: tool.to_string(), gate, opener }
 }
 
-/// `agent` asks with a file protocol: the request goes to `to` (the lead
-/// when the protocol's addressee is the lead), who is woken.
+/// `agent` asks with a protocol: the request goes to `to` (the lead when
+/// the protocol's addressee is the lead), who is woken.
 fn ask(w: &mut World, agent: &AgentName, protocol: ProtocolIx, to: Option<AgentName>, fields: Fields) -> Result<String, ToolError> {
     let to = to.unwrap_or_else(AgentName::lead);
     let at = w.now();
     let id = w.with_armed(|t| t.ask(protocol, agent, &to, fields, at))?;
     w.wake(std::slice::from_ref(&to));
-    let name = &w.tools.file().protocol(protocol).name;
-    Ok(format!("{} request {id} sent to '{to}' (status: pending)", title(name)))
+    Ok(result_text(w, protocol, ToolKind::Request, &id, RequestStatus::Pending.as_str()))
 }
 
-/// `agent` answers a file protocol's request; who wakes is
+/// `agent` answers a protocol's request; who wakes is
 /// `World::answered`'s, as for a hand answer.
 fn respond(
     w: &mut World,
@@ -144,20 +136,19 @@ fn respond(
     let at = w.now();
     let status = w.with_armed(|t| t.respond(protocol, id, agent, approve, fields, at))?;
     w.answered(id, agent);
-    let name = &w.tools.file().protocol(protocol).name;
-    let from = w.team.request(id).map(|r| r.requester.to_string()).unwrap_or_default();
-    Ok(format!("{} {status} for '{from}'", title(name)))
+    Ok(result_text(w, protocol, ToolKind::Respond, id, status.as_str()))
 }
 
-/// The status of a file protocol's request, as JSON: who it went to and
-/// where it stands (`rejected (expired)` when its deadline passed).
+/// The status of a protocol's request: who it went to and where it stands
+/// (`rejected (expired)` when its deadline passed), in the status tool's
+/// words.
 fn status(w: &World, protocol: ProtocolIx, id: &RequestId) -> Result<String, ToolError> {
     let kind = w.team.protocols().kind(protocol);
     let req = w.team.request(id).filter(|r| Some(r.kind) == kind);
     let name = &w.tools.file().protocol(protocol).name;
     let req = req.ok_or_else(|| ToolError::UnknownRequest { protocol: name.clone(), id: id.clone() })?;
     let status = if req.expired() { format!("{} (expired)", req.status) } else { req.status.to_string() };
-    Ok(serde_json::json!({ "to": req.addressee, "status": status }).to_string())
+    Ok(result_text(w, protocol, ToolKind::Status, id, &status))
 }
 
 fn spawn_teammate(w: &mut World, raw_name: &str, role: &str, prompt: &str, plan_mode: bool) -> Result<String, ToolError> {
@@ -190,14 +181,6 @@ fn read_inbox(w: &mut World, agent: &AgentName) -> Result<String, ToolError> {
     Ok(serde_json::to_string_pretty(&messages)?)
 }
 
-fn shutdown_status(w: &mut World, raw_id: &str) -> Result<String, ToolError> {
-    let id = RequestId::parse(raw_id)?;
-    let team = &w.team;
-    let req = team.request(&id).filter(|r| r.kind == RequestKind::SHUTDOWN);
-    let req = req.ok_or_else(|| ToolError::UnknownShutdownRequest(id.clone()))?;
-    Ok(serde_json::json!({ "target": req.addressee, "status": req.status }).to_string())
-}
-
 #[cfg(test)]
 mod tests {
     use std::sync::Arc;
@@ -206,7 +189,7 @@ mod tests {
 
     use super::*;
     use crate::protocol::file::{builtin, load};
-    use crate::protocol::Millis;
+    use crate::protocol::{Millis, RequestKind};
     use crate::runtime::world::WorldConfig;
 
     fn world_under(example: &str) -> World {
@@ -271,6 +254,29 @@ mod tests {
         let id = world.team.submit_plan(&bob, "p", Millis(1)).unwrap();
         world.team.answer(RequestKind::PLAN, &id, &AgentName::lead(), true, "", Millis(2)).unwrap();
         assert!(!world.run_tool(&bob, AgentRole::Teammate, "t4", "write_file", &write).is_error, "an approved plan opens the gate");
+    }
+
+    #[test]
+    fn the_lessons_tools_read_the_lessons_texts_from_the_lesson_file() {
+        let mut world = parked_team(None, true, true);
+        let (lead, alice) = (AgentName::lead(), AgentName::parse("alice").unwrap());
+        let mut call = |who: &AgentName, role, tool: &str, input: Value| world.run_tool(who, role, "t", tool, &input);
+        let asked = call(&lead, AgentRole::Lead, "shutdown_request", json!({"teammate": "alice"}));
+        let id = asked.output.split(' ').nth(2).unwrap().to_string();
+        assert_eq!(asked.output, format!("Shutdown request {id} sent to 'alice' (status: pending)"));
+        let status = call(&lead, AgentRole::Lead, "shutdown_response", json!({"request_id": id}));
+        assert_eq!(status.output, r#"{"status":"pending","target":"alice"}"#);
+        let unknown = call(&lead, AgentRole::Lead, "shutdown_response", json!({"request_id": "abcd1234"}));
+        assert_eq!(unknown.output, "Error: unknown shutdown request_id 'abcd1234'");
+        let itself = call(&lead, AgentRole::Lead, "shutdown_response", json!({"request_id": id, "approve": true}));
+        assert!(itself.is_error, "the lead is not the addressee: {}", itself.output);
+        let submitted = call(&alice, AgentRole::Teammate, "plan_approval", json!({"plan": "p"}));
+        let plan = submitted.output.trim_start_matches("Plan submitted (request_id=").split(')').next().unwrap().to_string();
+        assert_eq!(submitted.output, format!("Plan submitted (request_id={plan}). Waiting for lead approval."));
+        let reviewed = call(&lead, AgentRole::Lead, "plan_approval", json!({"request_id": plan, "approve": false, "feedback": "no"}));
+        assert_eq!(reviewed.output, "Plan rejected for 'alice'");
+        let answered = call(&alice, AgentRole::Teammate, "shutdown_response", json!({"request_id": id, "approve": true}));
+        assert_eq!(answered.output, "Shutdown approved");
     }
 
     /// A world (under `example`, or the lesson's protocols alone) with alice

@@ -118,8 +118,9 @@ pub enum ToolError {
         /// approval opens it.
         opener: String,
     },
-    /// A file protocol's status tool named a request of no such id (or of
-    /// another protocol).
+    /// A protocol's status tool named a request of no such id (or of
+    /// another protocol): "unknown shutdown request_id '...'" for the
+    /// lesson's.
     #[error("unknown {protocol} request_id '{id}'")]
     UnknownRequest {
         /// The protocol's name.
@@ -139,9 +140,6 @@ pub enum ToolError {
     /// `spawn_teammate` with a blank prompt.
     #[error("give '{0}' a prompt: what should it work on?")]
     EmptyPrompt(AgentName),
-    /// The lead asked for the status of a shutdown request that does not exist.
-    #[error("unknown shutdown request_id '{0}'")]
-    UnknownShutdownRequest(RequestId),
     /// The team refused (a protocol rule).
     #[error(transparent)]
     Team(#[from] TeamError),

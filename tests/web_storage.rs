@@ -73,7 +73,8 @@ fn run_of(trace: &Trace, title: &str) -> StoredRun {
 // renderer did not answer ChromeDriver for 300 s. Which task held it was
 // not found; the unoptimised build still does in one task each: this test
 // building and encoding the trace, "Save run" encoding it again, and the
-// first draw of 100,000 events.
+// first draw of 100,000 events. The 100,000-event reload is the release
+// page's end-to-end test (tests/e2e/storage.mjs: imported, kept, reloaded).
 #[wasm_bindgen_test]
 async fn a_run_past_local_storages_5_mb_survives_a_reload_and_is_saved() {
     let page = Page::start();

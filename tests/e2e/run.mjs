@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import { chromium } from 'playwright-core';
 import { register as registerExplore, registerGallery } from './explore.mjs';
 import { register as registerProtocols, registerRun as registerProtocolRun } from './protocols.mjs';
+import { register as registerStorage } from './storage.mjs';
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -1161,6 +1162,7 @@ registerExplore(test, { openPage, expect, openDrawer, closeDrawer, openTools, sc
 registerGallery(test, { openPage, expect, openDrawer, closeDrawer, openTools, screenshot, expectNoAxeViolations });
 registerProtocols(test, { openPage, expect, screenshot, expectNoAxeViolations, runEnded });
 registerProtocolRun(test, { openPage, expect, openDrawer, closeDrawer, openTools, screenshot, expectNoAxeViolations, shownOf, runEnded });
+registerStorage(test, { openPage, expect, openTools, shownOf });
 
 const browser = await chromium.launch({
   executablePath: process.env.E2E_CHROMIUM || '/usr/bin/chromium',

@@ -35,8 +35,8 @@ mod replies;
 mod report;
 mod search;
 pub mod shrink;
-// The command line's writer only: the page's JSON is `job`'s.
-#[cfg(not(target_arch = "wasm32"))]
+// The command line's writer (the page's JSON is `job`'s); the page's
+// build links none of it, as nothing there calls it.
 pub mod sorted_json;
 
 pub use claims::Claim;

@@ -415,8 +415,13 @@ fn slices_that_share_their_claims_give_the_whole_search_verdicts_and_shortest_ex
                 whole.states,
                 ratio(merged.states, whole.states)
             );
+            // "About once": which slice wins a state two reach at one depth
+            // is ranked by the state's hash (`claims.rs`, `hash % of`), so the
+            // overlap moves with the hash's values, not only its equalities:
+            // out-of-order's 3 slices overlapped 3.7 % before the agents'
+            // hashes were cached (issue 30), 10.2 % after, the same states.
             assert!(
-                ratio(merged.distinct_states, whole.distinct_states) < 1.1 && ratio(merged.states, whole.states) < 1.25,
+                ratio(merged.distinct_states, whole.distinct_states) < 1.15 && ratio(merged.states, whole.states) < 1.3,
                 "{case}: the slices explored {} distinct states and took {} transitions, the whole search {} and {}",
                 merged.distinct_states,
                 merged.states,

@@ -14,6 +14,8 @@
 //! model in its next request.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
 use std::cell::{Cell, RefCell};
 use std::future::Future;
 use std::pin::pin;
@@ -21,6 +23,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 
+use common::file_team::{run_prompts, world_of};
 use serde_json::{json, Value};
 use team_protocols::explore::file_team::file_team_run;
 use team_protocols::model::anthropic::{AnthropicConfig, AnthropicModel};
@@ -31,9 +34,8 @@ use team_protocols::model::sleep::Sleeper;
 use team_protocols::model::{CancelToken, ContentBlock, LocalBoxFuture, Model, ModelError, ModelRequest, ModelResponse, StopReason};
 use team_protocols::protocol::file::{builtin, load, ProtocolFile};
 use team_protocols::protocol::{AgentName, Event, RequestKind, RequestStatus};
-use team_protocols::runtime::scheduler::Mode;
 use team_protocols::runtime::tools::{AgentRole, ToolSet};
-use team_protocols::runtime::world::{Next, TimeSource, World};
+use team_protocols::runtime::world::World;
 
 /// The refusal the world gives the malformed answer.
 const REFUSAL: &str = "Error: invalid input for report_status: field 'progress' must be one of on_track, blocked, done";
@@ -193,25 +195,13 @@ fn run_on(wire: Wire) -> (World, Rc<FakeApi>) {
             Rc::new(NoWait),
         )),
     };
-    let mut world = World::new(run.config, Mode::Live, TimeSource::Virtual);
-    world.set_faults(run.faults);
-    world.set_rules(run.rules);
+    let mut world = world_of(&run, run.faults.clone());
     for prompt in &run.prompts {
-        world.submit_prompt(prompt).expect("the prompt is taken");
-        let mut quiet = false;
-        for _ in 0..10_000 {
-            if world.begin().is_none() {
-                quiet = true;
-                break;
-            }
-            while let Next::CallModel { agent } = world.proceed() {
-                let request = world.model_request(&agent).expect("the agent exists");
-                *api.asked.borrow_mut() = Some(request.clone());
-                let result = block_on(model.complete(&request, Rc::new(|_: &str| {}), CancelToken::new()));
-                world.model_returned(&agent, result);
-            }
-        }
-        assert!(quiet, "{wire:?}: the run did not go quiet");
+        let quiet = run_prompts(&mut world, std::slice::from_ref(prompt), 10_000, |_, request| {
+            *api.asked.borrow_mut() = Some(request.clone());
+            block_on(model.complete(request, Rc::new(|_: &str| {}), CancelToken::new()))
+        });
+        assert!(quiet, "{wire:?}: the prompt was not taken or its run did not go quiet");
     }
     assert_eq!(world.failure(), None, "{wire:?}");
     (world, api)

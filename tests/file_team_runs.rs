@@ -8,16 +8,18 @@
 //! holds on the run as the example's comment says.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
 use std::sync::Arc;
 
+use common::file_team::{run_prompts, world_of};
 use team_protocols::explore::file_team::{file_team_run, FileTeamError};
 use team_protocols::protocol::file::{builtin, load, ProtocolFile};
 use team_protocols::protocol::trace_file::trace_json;
 use team_protocols::protocol::{
     AgentName, Event, FaultAction, FaultPlan, FaultRule, MessageType, ProtocolSet, RequestKind, RequestStatus, Team,
 };
-use team_protocols::runtime::scheduler::Mode;
-use team_protocols::runtime::world::{Next, TimeSource, World};
+use team_protocols::runtime::world::World;
 
 fn example(id: &str) -> Arc<ProtocolFile> {
     let (_, text) = builtin::EXAMPLES.iter().find(|(n, _)| *n == id).unwrap_or_else(|| panic!("no example '{id}'"));
@@ -32,23 +34,10 @@ fn team_run(id: &str, seed: u64) -> World {
 /// `team_run`, with fault rules `first` ahead of the team's own.
 fn team_run_with(id: &str, seed: u64, first: Vec<FaultRule>) -> World {
     let run = file_team_run(example(id), seed).expect("the example has a team");
-    let mut world = World::new(run.config, Mode::Live, TimeSource::Virtual);
-    world.set_faults(FaultPlan::new(first.into_iter().chain(run.faults.rules).collect()));
-    world.set_rules(run.rules);
+    let mut world = world_of(&run, FaultPlan::new(first.into_iter().chain(run.faults.rules.clone()).collect()));
     for prompt in &run.prompts {
-        world.submit_prompt(prompt).expect("the prompt is taken");
-        let mut quiet = false;
-        for _ in 0..10_000 {
-            if world.begin().is_none() {
-                quiet = true;
-                break;
-            }
-            while let Next::CallModel { agent } = world.proceed() {
-                let request = world.model_request(&agent).expect("the agent exists");
-                world.model_returned(&agent, Ok(run.model.respond(&request)));
-            }
-        }
-        assert!(quiet, "{id}: the run did not go quiet");
+        let quiet = run_prompts(&mut world, std::slice::from_ref(prompt), 10_000, |_, request| Ok(run.model.respond(request)));
+        assert!(quiet, "{id}: the prompt was not taken or its run did not go quiet");
         assert!(!world.is_running(), "{id}: nothing to begin, yet the run goes on");
         assert_eq!(world.failure(), None, "{id}");
     }
@@ -270,32 +259,23 @@ fn stepping_a_files_team_forward_and_back_gives_the_replayed_states() {
 fn team_run_with_a_slip(file: Arc<ProtocolFile>, tool: &str, slip: serde_json::Value) -> World {
     let id = file.team.as_ref().map(|t| t.id.clone()).unwrap_or_default();
     let run = file_team_run(file, 7).expect("the file has a team");
-    let mut world = World::new(run.config, Mode::Live, TimeSource::Virtual);
-    world.set_faults(run.faults);
-    world.set_rules(run.rules);
+    let mut world = world_of(&run, run.faults.clone());
     let mut slipped = false;
     for prompt in &run.prompts {
-        world.submit_prompt(prompt).expect("the prompt is taken");
-        for _ in 0..10_000 {
-            if world.begin().is_none() {
-                break;
-            }
-            while let Next::CallModel { agent } = world.proceed() {
-                let request = world.model_request(&agent).expect("the agent exists");
-                let mut reply = run.model.respond(&request);
-                for block in &mut reply.content {
-                    if let team_protocols::model::ContentBlock::ToolUse { name, input, .. } = block {
-                        if name == tool && !slipped {
-                            slipped = true;
-                            for (k, v) in slip.as_object().expect("the slip is an object") {
-                                input[k] = v.clone();
-                            }
+        run_prompts(&mut world, std::slice::from_ref(prompt), 10_000, |_, request| {
+            let mut reply = run.model.respond(request);
+            for block in &mut reply.content {
+                if let team_protocols::model::ContentBlock::ToolUse { name, input, .. } = block {
+                    if name == tool && !slipped {
+                        slipped = true;
+                        for (k, v) in slip.as_object().expect("the slip is an object") {
+                            input[k] = v.clone();
                         }
                     }
                 }
-                world.model_returned(&agent, Ok(reply));
             }
-        }
+            Ok(reply)
+        });
         assert_eq!(world.failure(), None, "{id}");
     }
     assert!(slipped, "{id}: {tool} was called");

@@ -430,7 +430,7 @@ impl Agent {
     fn hash_in_hand<H: Hasher>(&self, canon: &Canon, h: &mut H) {
         if let Resume::Replied(Some(r)) = &self.at {
             hash_blocks(&r.content, canon, h);
-            r.stop_reason.to_string().hash(h);
+            r.stop_reason.as_str().hash(h);
         }
         for (id, name, input) in &self.calls {
             canon.hash_text(id, h);

@@ -507,8 +507,12 @@ impl Canon {
         // order they were created in.
         let mut requests: Vec<_> = team.tracker().iter().map(|r| (self.place(&r.id), r)).collect();
         requests.sort_by_key(|(place, _)| *place);
-        for (_, r) in requests {
-            self.hash_id(&r.id, h);
+        for (place, r) in requests {
+            // `hash_id`, with the place already found.
+            match place {
+                Some(i) => (0xA5u8, i).hash(h),
+                None => r.id.as_str().hash(h),
+            }
             r.kind.hash(h);
             self.hash_name(&r.requester, h);
             self.hash_name(&r.addressee, h);

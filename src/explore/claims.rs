@@ -48,7 +48,7 @@ pub struct Claim {
 /// The visited set's hasher: its keys are already well-mixed 64-bit state
 /// hashes, so hashing them again (SipHash, by default) is wasted work.
 #[derive(Default)]
-struct AsIs(u64);
+pub(crate) struct AsIs(u64);
 
 impl Hasher for AsIs {
     fn finish(&self) -> u64 {
@@ -65,6 +65,9 @@ impl Hasher for AsIs {
     }
 }
 
+/// A map keyed by state hashes, hashed as they are (`AsIs`).
+pub(crate) type ByHash<V> = HashMap<u64, V, BuildHasherDefault<AsIs>>;
+
 /// The best claim known on a state.
 #[derive(Debug, Clone, Copy)]
 struct Owner {
@@ -76,7 +79,7 @@ struct Owner {
 pub(crate) struct Claims {
     me: u32,
     of: u32,
-    owners: HashMap<u64, Owner, BuildHasherDefault<AsIs>>,
+    owners: ByHash<Owner>,
     held: u64,
     sharing: bool,
     fresh: Vec<Claim>,

@@ -14,8 +14,7 @@
 //!
 //! A façade: the bounds in `config`, the error in `error`, a state and its
 //! moves in `node`, the verdicts and examples in `report`, the search in
-//! `search`, shrinking in `shrink`, the properties in `properties`, a
-//! report's JSON written with sorted keys in `sorted_json`, and a
+//! `search`, shrinking in `shrink`, the properties in `properties`, and a
 //! search shared among the page's Web Workers in `job` (its wire format
 //! and state machine, sans-IO). It must not draw anything or call a real
 //! model; the page's panel and the `explore` binary are its drivers.
@@ -35,9 +34,6 @@ mod replies;
 mod report;
 mod search;
 pub mod shrink;
-// The command line's writer (the page's JSON is `job`'s); the page's
-// build links none of it, as nothing there calls it.
-pub mod sorted_json;
 
 pub use claims::Claim;
 pub use config::{Bound, ExploreConfig, Progress, Slice, Strategy};

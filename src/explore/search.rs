@@ -16,9 +16,9 @@
 //! Owns visiting states and collecting findings; what a state is and what
 //! moves it has belong to `Node`; who expands a shared state, to `claims`.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
-use super::claims::{Claim, Claims};
+use super::claims::{ByHash, Claim, Claims};
 use super::config::Bound;
 use super::node::Footprint;
 use super::rebuild::rebuild_traces;
@@ -458,9 +458,9 @@ type Sleep = Vec<(Choice, Footprint)>;
 #[derive(Default)]
 struct Por {
     /// Each state's sleep set, and whether it has been expanded.
-    sleeps: HashMap<u64, (Sleep, bool)>,
+    sleeps: ByHash<(Sleep, bool)>,
     /// Moves of an expanded state to explore when it comes up again.
-    again: HashMap<u64, Vec<Choice>>,
+    again: ByHash<Vec<Choice>>,
     /// The bytes the sleep sets' and the moves' own lists hold, kept up
     /// to date as they change (`Por::bytes` adds the tables).
     lists: u64,

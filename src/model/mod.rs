@@ -179,10 +179,26 @@ pub enum StopReason {
     ModelContextWindowExceeded,
 }
 
+impl StopReason {
+    /// Its name on the wire (serde's, `snake_case`): what a trace records
+    /// and the explorer hashes, once per model reply, so spelled out here
+    /// rather than written through serde each time.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            StopReason::EndTurn => "end_turn",
+            StopReason::ToolUse => "tool_use",
+            StopReason::MaxTokens => "max_tokens",
+            StopReason::StopSequence => "stop_sequence",
+            StopReason::PauseTurn => "pause_turn",
+            StopReason::Refusal => "refusal",
+            StopReason::ModelContextWindowExceeded => "model_context_window_exceeded",
+        }
+    }
+}
+
 impl fmt::Display for StopReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let s = serde_json::to_value(self).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
-        f.write_str(&s)
+        f.write_str(self.as_str())
     }
 }
 
@@ -405,4 +421,20 @@ pub trait Model {
         on_text: TextSink,
         cancel: CancelToken,
     ) -> LocalBoxFuture<'a, Result<ModelResponse, ModelError>>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stop_reasons_name_is_its_serde_name() {
+        use StopReason::*;
+        for r in [EndTurn, ToolUse, MaxTokens, StopSequence, PauseTurn, Refusal, ModelContextWindowExceeded] {
+            let wire = serde_json::to_value(&r).unwrap();
+            assert_eq!(Some(r.as_str()), wire.as_str(), "{r:?}");
+            assert_eq!(r.to_string(), r.as_str());
+            assert_eq!(serde_json::from_value::<StopReason>(wire).unwrap(), r);
+        }
+    }
 }

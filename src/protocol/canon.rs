@@ -266,10 +266,10 @@ impl Canon {
         let ids = ids
             .into_iter()
             .map(|id| {
-                let s = id.as_str();
-                match hex8(s.as_bytes()).filter(|_| s.len() == 8) {
+                // Eight characters (`RequestId::parse`), read as bytes.
+                match hex8(id.as_bytes()) {
                     Some(v) => Id::Hex(v),
-                    None => Id::Odd(s.to_string()),
+                    None => Id::Odd(id.as_str().to_string()),
                 }
             })
             .collect();
@@ -294,7 +294,10 @@ impl Canon {
     /// with each id written as its place, so a difference in what a text
     /// lists, or in what order, still tells states apart.
     pub fn of_requests<'a>(requests: impl IntoIterator<Item = &'a Request>) -> Self {
-        let mut keyed: Vec<(RequestKind, &AgentName, &AgentName, usize, &RequestId)> = Vec::new();
+        let requests = requests.into_iter();
+        // A tracker's requests come filtered (no lower bound), as many as its order.
+        let (least, most) = requests.size_hint();
+        let mut keyed: Vec<(RequestKind, &AgentName, &AgentName, usize, &RequestId)> = Vec::with_capacity(most.unwrap_or(least));
         for r in requests {
             let nth = keyed.iter().filter(|(k, from, to, _, _)| *k == r.kind && **from == r.requester && **to == r.addressee).count();
             keyed.push((r.kind, &r.requester, &r.addressee, nth, &r.id));
@@ -305,11 +308,13 @@ impl Canon {
 
     /// The place of request `id` (`None`: not one of the canon's).
     fn place(&self, id: &RequestId) -> Option<usize> {
-        let s = id.as_str();
-        let hex = hex8(s.as_bytes()).filter(|_| s.len() == 8);
+        // An id is eight characters (`RequestId::parse`), read as bytes:
+        // no UTF-8 check on the explorer's every state.
+        let bytes = id.as_bytes();
+        let hex = hex8(bytes);
         self.ids.iter().position(|k| match k {
             Id::Hex(v) => hex == Some(*v),
-            Id::Odd(o) => o == s,
+            Id::Odd(o) => o.as_bytes() == bytes,
         })
     }
 
@@ -505,10 +510,15 @@ impl Canon {
         );
         // In the canon's order of places (`Canon::of_requests`), not the
         // order they were created in.
-        let mut requests: Vec<_> = team.tracker().iter().map(|r| (self.place(&r.id), r)).collect();
+        let mut requests = Vec::with_capacity(team.tracker().len());
+        requests.extend(team.tracker().iter().map(|r| (self.place(&r.id), r)));
         requests.sort_by_key(|(place, _)| *place);
-        for (_, r) in requests {
-            self.hash_id(&r.id, h);
+        for (place, r) in requests {
+            // `hash_id`, with the place already found.
+            match place {
+                Some(i) => (0xA5u8, i).hash(h),
+                None => r.id.as_str().hash(h),
+            }
             r.kind.hash(h);
             self.hash_name(&r.requester, h);
             self.hash_name(&r.addressee, h);

@@ -232,6 +232,11 @@ impl RequestId {
         }
     }
 
+    /// The id's eight characters, as bytes.
+    pub fn as_bytes(&self) -> &[u8; 8] {
+        &self.0
+    }
+
     /// The id as text.
     pub fn as_str(&self) -> &str {
         // Only `parse` makes an id, and it takes eight ASCII hex digits.

@@ -288,9 +288,9 @@ fn lesson_inner() -> &'static Inner {
     LESSON.get_or_init(|| {
         // The built-in file is compiled in, and `tests/protocol_files.rs`
         // loads it: a refusal here is a bug in this program.
-        let file =
-            super::file::builtin::lesson().unwrap_or_else(|e| panic!("the built-in lesson file is refused:\n{}", e.render("lesson")));
-        Arc::new(Inner::compile(Arc::new(file), Origin::Lesson))
+        let file = super::file::builtin::lesson_shared()
+            .unwrap_or_else(|e| panic!("the built-in lesson file is refused:\n{}", e.render("lesson")));
+        Arc::new(Inner::compile(Arc::clone(file), Origin::Lesson))
     })
 }
 

@@ -226,9 +226,10 @@ impl PartialEq for AgentMemo {
 pub(crate) struct Agent {
     pub(super) me: AgentName,
     pub(super) role: AgentRole,
-    /// The system prompt, tools and token limit of every call.
+    /// The system prompt, tools (its role's share of the set, whose
+    /// schemas are written only when a request is) and token limit of every call.
     pub(super) system: std::sync::Arc<str>,
-    pub(super) tools: std::sync::Arc<[crate::model::ToolSchema]>,
+    pub(super) tools: Arc<ToolSet>,
     pub(super) max_tokens: u32,
     /// The conversation so far, each turn shared: cloning an agent (the
     /// explorer does at every choice point) copies pointers, not turns.
@@ -250,12 +251,12 @@ pub(crate) struct Agent {
 impl Agent {
     /// The lead, parked, waiting for a prompt, with the lead's share of
     /// `tools`.
-    pub(crate) fn lead(max_tokens: u32, tools: &ToolSet) -> Self {
+    pub(crate) fn lead(max_tokens: u32, tools: &Arc<ToolSet>) -> Self {
         Agent {
             me: AgentName::lead(),
             role: AgentRole::Lead,
             system: tools.lead_system_prompt().into(),
-            tools: Arc::clone(tools.schemas(AgentRole::Lead)),
+            tools: Arc::clone(tools),
             max_tokens,
             conversation: Vec::new(),
             frame_chars: Memo::default(),
@@ -270,12 +271,12 @@ impl Agent {
 
     /// A teammate with its first prompt, waiting for its first model call,
     /// with a teammate's share of `tools`.
-    pub(crate) fn teammate(max_tokens: u32, tools: &ToolSet, me: &AgentName, role: &str, prompt: &str) -> Self {
+    pub(crate) fn teammate(max_tokens: u32, tools: &Arc<ToolSet>, me: &AgentName, role: &str, prompt: &str) -> Self {
         Agent {
             me: me.clone(),
             role: AgentRole::Teammate,
             system: tools.teammate_system_prompt(me.as_str(), role).into(),
-            tools: Arc::clone(tools.schemas(AgentRole::Teammate)),
+            tools: Arc::clone(tools),
             max_tokens,
             conversation: vec![Arc::new(Said::new(Turn::user_text(prompt)))],
             frame_chars: Memo::default(),
@@ -324,7 +325,7 @@ impl Agent {
         ModelRequest {
             system: self.system.to_string(),
             messages: self.conversation.iter().map(|t| t.turn.clone()).collect(),
-            tools: self.tools.clone(),
+            tools: Arc::clone(self.tools.schemas(self.role)),
             max_tokens: self.max_tokens,
         }
     }
@@ -337,7 +338,7 @@ impl Agent {
             let empty = ModelRequest {
                 system: self.system.to_string(),
                 messages: Vec::new(),
-                tools: self.tools.clone(),
+                tools: Arc::clone(self.tools.schemas(self.role)),
                 max_tokens: self.max_tokens,
             };
             json_len(&empty)
@@ -429,7 +430,7 @@ impl Agent {
     fn hash_in_hand<H: Hasher>(&self, canon: &Canon, h: &mut H) {
         if let Resume::Replied(Some(r)) = &self.at {
             hash_blocks(&r.content, canon, h);
-            r.stop_reason.to_string().hash(h);
+            r.stop_reason.as_str().hash(h);
         }
         for (id, name, input) in &self.calls {
             canon.hash_text(id, h);

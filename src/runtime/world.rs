@@ -520,7 +520,7 @@ impl World {
                 self.observe(Event::ModelReplied {
                     agent: agent.clone(),
                     text,
-                    stop_reason: reply.stop_reason.to_string(),
+                    stop_reason: reply.stop_reason.as_str().to_string(),
                     input_tokens: reply.usage.input_tokens,
                     output_tokens: reply.usage.output_tokens,
                     cache_read_tokens: reply.usage.cache_read_tokens,

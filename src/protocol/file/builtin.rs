@@ -6,7 +6,7 @@
 //! Owns the texts and their names, and keeps the lesson file once loaded
 //! (`lesson`). Loading them is `file::load`'s job.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use super::model::ProtocolFile;
 use super::{load, Refusals};
@@ -53,11 +53,31 @@ pub const EXAMPLES: [(&str, &str); 7] = [
 /// lesson's tool set each ask for it at start-up, and a load (parsing the
 /// TOML, validating, resolving names) costs far more than a copy.
 pub fn lesson() -> Result<ProtocolFile, Refusals> {
-    static LOADED: OnceLock<Result<ProtocolFile, Refusals>> = OnceLock::new();
-    LOADED.get_or_init(|| load("format = 1\nuse = [\"lesson\"]\n")).clone()
+    lesson_shared().map(|f| ProtocolFile::clone(f)).map_err(Refusals::clone)
+}
+
+/// The lesson's protocols and gate, loaded once per program and shared:
+/// the engine's protocol set and the lesson's tool set hold this one value
+/// (`Arc::clone`), so the lesson is neither loaded nor copied twice.
+pub fn lesson_shared() -> Result<&'static Arc<ProtocolFile>, &'static Refusals> {
+    static LOADED: OnceLock<Result<Arc<ProtocolFile>, Refusals>> = OnceLock::new();
+    LOADED.get_or_init(|| load("format = 1\nuse = [\"lesson\"]\n").map(Arc::new)).as_ref()
 }
 
 /// The built-in team file with this id.
 pub fn team(id: &str) -> Option<&'static str> {
     TEAMS.iter().find(|(i, _)| *i == id).map(|(_, t)| *t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_lesson_is_loaded_once_and_is_what_loading_its_file_gives() {
+        let (a, b) = (lesson_shared().unwrap(), lesson_shared().unwrap());
+        assert!(Arc::ptr_eq(a, b), "loaded twice");
+        assert_eq!(**a, load("format = 1\nuse = [\"lesson\"]\n").unwrap());
+        assert_eq!(lesson().unwrap(), **a, "a copy is the shared value");
+    }
 }

@@ -16,7 +16,7 @@ use serde_json::{json, Value};
 use super::generated::{self, ProtocolTool, ToolKind};
 use super::AgentRole;
 use crate::model::ToolSchema;
-use crate::protocol::file::{builtin, ProtocolFile, ProtocolIx};
+use crate::protocol::file::{builtin, ProtocolFile, ProtocolIx, BUILTIN_TOOLS};
 
 /// The virtual directory agents are told they work in.
 pub const WORKDIR: &str = "/workspace";
@@ -68,31 +68,55 @@ fn send_message_schema(description: &str) -> ToolSchema {
     )
 }
 
-/// The tools of one protocol file for both roles, generated once when the
+/// The tools of one protocol file for both roles, named once when the
 /// file is chosen and shared by every agent of a run (the explorer's runs
 /// clone a pointer, not the schemas): the fixed tools, then each protocol's
-/// tools (`generated`), and which protocol tool each name stands for.
-#[derive(Debug, PartialEq)]
+/// tools (`generated`), and which protocol tool each name stands for. The
+/// schemas themselves (JSON input schemas) are written on first need, once:
+/// a model that reads them (a provider's request, the length of a request)
+/// asks for them; the scripted model and the explorer need only the names.
+#[derive(Debug)]
 pub struct ToolSet {
     file: Arc<ProtocolFile>,
     lead: RoleTools,
     teammate: RoleTools,
 }
 
+impl PartialEq for ToolSet {
+    /// The same file gives the same tools (names and schemas are derived
+    /// from it), whether or not the schemas were written yet.
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.file, &other.file) || self.file == other.file
+    }
+}
+
+/// Equal tool sets are the same tools (`Arc<ToolSet>` compares by pointer first).
+impl Eq for ToolSet {}
+
 /// One role's share of a `ToolSet`.
-#[derive(Debug, PartialEq)]
+#[derive(Debug)]
 struct RoleTools {
-    schemas: Arc<[ToolSchema]>,
-    /// The protocol tools among `schemas`, by name.
+    /// The tool names, in the schemas' order: the fixed tools, then the protocols'.
+    names: Vec<String>,
+    /// The protocol tools among `names`, by name.
     protocol: Vec<(String, ProtocolTool)>,
+    /// The schemas, in `names`' order, written on first need.
+    schemas: OnceLock<Arc<[ToolSchema]>>,
 }
 
 impl RoleTools {
     fn new(file: &ProtocolFile, role: AgentRole) -> Self {
+        let tools = generated::protocol_tools(file, role.file_role());
+        let names = fixed_tool_names(role).iter().map(|n| n.to_string()).chain(tools.iter().map(|(def, _)| def.name.clone())).collect();
+        RoleTools { names, protocol: tools.into_iter().map(|(def, t)| (def.name.clone(), t)).collect(), schemas: OnceLock::new() }
+    }
+
+    /// The schemas of `role`'s tools under `file`: the fixed ones, then the protocols'.
+    fn write_schemas(file: &ProtocolFile, role: AgentRole) -> Arc<[ToolSchema]> {
         let mut schemas = fixed_tools(role);
         let tools = generated::protocol_tools(file, role.file_role());
         schemas.extend(tools.iter().map(|(def, t)| generated::tool_schema(file.protocol(t.protocol), def, t.kind)));
-        RoleTools { schemas: schemas.into(), protocol: tools.into_iter().map(|(def, t)| (def.name.clone(), t)).collect() }
+        schemas.into()
     }
 }
 
@@ -110,8 +134,8 @@ impl ToolSet {
         LESSON.get_or_init(|| {
             // The built-in file is compiled in, and `tests/protocol_files.rs`
             // loads it: a refusal here is a bug in this program.
-            let file = builtin::lesson().unwrap_or_else(|e| panic!("the built-in lesson file is refused:\n{}", e.render("lesson")));
-            Arc::new(ToolSet::new(Arc::new(file)))
+            let file = builtin::lesson_shared().unwrap_or_else(|e| panic!("the built-in lesson file is refused:\n{}", e.render("lesson")));
+            Arc::new(ToolSet::new(Arc::clone(file)))
         })
     }
 
@@ -128,14 +152,15 @@ impl ToolSet {
     }
 
     /// The tool schemas of `role`, in order: the fixed tools, then the
-    /// protocols' (shared: cloning is a pointer copy).
+    /// protocols' (written on the first call, then shared: cloning is a
+    /// pointer copy).
     pub fn schemas(&self, role: AgentRole) -> &Arc<[ToolSchema]> {
-        &self.of(role).schemas
+        self.of(role).schemas.get_or_init(|| RoleTools::write_schemas(&self.file, role))
     }
 
-    /// The tool names of `role`, in the schemas' order.
+    /// The tool names of `role`, in the schemas' order (without writing the schemas).
     pub fn tool_names(&self, role: AgentRole) -> impl Iterator<Item = &str> {
-        self.of(role).schemas.iter().map(|s| s.name.as_str())
+        self.of(role).names.iter().map(String::as_str)
     }
 
     /// True when an agent of `role` holds a tool named `name`.
@@ -210,6 +235,18 @@ pub fn schemas(role: AgentRole) -> Vec<ToolSchema> {
     ToolSet::lesson().schemas(role).to_vec()
 }
 
+/// The names of `fixed_tools(role)`, in order, without writing their
+/// schemas: the lead has every built-in tool (`BUILTIN_TOOLS`, the
+/// contract's list), a teammate the workspace's four, `send_message` and
+/// `read_inbox`.
+fn fixed_tool_names(role: AgentRole) -> &'static [&'static str] {
+    const TEAMMATE: [&str; 6] = ["list_files", "read_file", "write_file", "edit_file", "send_message", "read_inbox"];
+    match role {
+        AgentRole::Lead => &BUILTIN_TOOLS,
+        AgentRole::Teammate => &TEAMMATE,
+    }
+}
+
 /// The tools no protocol file changes: the workspace's, then the team's
 /// and the messages' of `role`, in the lesson's order.
 fn fixed_tools(role: AgentRole) -> Vec<ToolSchema> {
@@ -267,7 +304,7 @@ pub fn teammate_system_prompt(name: &str, role: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::file::{load, Role, BUILTIN_TOOLS};
+    use crate::protocol::file::{load, Role};
 
     /// Today's tools and prompts, captured from the hand-written schemas
     /// before they were generated from `lesson.toml`.
@@ -357,8 +394,31 @@ mod tests {
     }
 
     #[test]
+    fn the_fixed_tool_names_are_the_fixed_schemas_names() {
+        for role in [AgentRole::Lead, AgentRole::Teammate] {
+            let written: Vec<String> = fixed_tools(role).into_iter().map(|s| s.name).collect();
+            assert_eq!(written, fixed_tool_names(role), "{role:?}");
+        }
+    }
+
+    #[test]
+    fn a_files_names_are_known_before_its_schemas_are_written_and_agree_with_them() {
+        let set = ToolSet::new(claim_file());
+        for role in [AgentRole::Lead, AgentRole::Teammate] {
+            assert!(set.of(role).schemas.get().is_none(), "{role:?}: naming the tools wrote no schema");
+            let names: Vec<String> = set.tool_names(role).map(str::to_string).collect();
+            let written: Vec<String> = set.schemas(role).iter().map(|s| s.name.clone()).collect();
+            assert_eq!(names, written, "{role:?}");
+            assert!(Arc::ptr_eq(set.schemas(role), set.schemas(role)), "{role:?}: written once");
+        }
+        assert_eq!(set, ToolSet::new(claim_file()), "the same file gives equal tool sets, written or not");
+        assert_ne!(&set, &**ToolSet::lesson());
+    }
+
+    #[test]
     fn the_lessons_tool_set_is_built_once() {
         assert!(Arc::ptr_eq(ToolSet::lesson(), ToolSet::lesson()));
         assert!(ToolSet::lesson().file().uses_lesson);
+        assert!(Arc::ptr_eq(&ToolSet::lesson().file, builtin::lesson_shared().unwrap()), "the lesson's one loaded file, not a copy");
     }
 }

@@ -1,0 +1,34 @@
+//! Runs one scenario's search K times in one process, to measure the
+//! search apart from the process's fixed costs (start-up, the command
+//! line, writing the report): under cachegrind, the instructions of
+//! K = 11 less those of K = 1, over 10, are one search's.
+//!
+//! `cargo run --release --example search_cost -- SCENARIO FAULTS K`
+//! explores as `explore --scenario SCENARIO --faults FAULTS --threads 1`
+//! does (breadth first, partial-order reduction on) and prints each
+//! search's states, distinct states and failing properties, so the runs
+//! can be checked against the command line's.
+
+/// The same allocator as the `explore` binary's, so the search costs the same.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+use team_protocols::explore::{explore, ExploreConfig, Verdict};
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let usage = "usage: search_cost SCENARIO FAULTS K";
+    let scenario = args.next().expect(usage);
+    let faults: usize = args.next().and_then(|a| a.parse().ok()).expect(usage);
+    let k: usize = args.next().and_then(|a| a.parse().ok()).expect(usage);
+    let mut config = ExploreConfig::new(&scenario);
+    config.max_faults = faults;
+    config.threads = 1;
+    config.reduction = true;
+    for _ in 0..k {
+        let report = explore(&config).expect("the scenario explores");
+        let failing: Vec<String> =
+            report.properties.iter().filter(|p| p.verdict == Verdict::Fails).map(|p| p.property.name().to_string()).collect();
+        println!("{} states, {} distinct, failing: {}", report.states, report.distinct_states, failing.join(","));
+    }
+}

@@ -97,14 +97,27 @@ writeFileSync(join(staging, loader), link);
 const snippets = join(glueDir, 'snippets');
 if (existsSync(snippets)) run('cp', ['-r', snippets, staging]);
 
-// 4. The staged HTML's integrity attributes follow the replaced files.
+// 4. The staged HTML's integrity attributes follow the replaced files, and
+// the loader is preloaded next to the glue: the glue imports it, so without
+// the preload the browser asks for it only once the glue has arrived, and
+// the main module's compilation (which starts when the glue runs) waits a
+// round trip more than the unsplit page's did (issue 27: the loads between
+// the HTML and the first screen are the unsplit page's, side by side).
 const after = [sri(js), sri(wasm)];
+const gluePreload = new RegExp(`<link rel="modulepreload" href="([^"]*)${base}\\.js"[^>]*>`);
 for (const html of readdirSync(staging).filter((f) => f.endsWith('.html'))) {
   const path = join(staging, html);
   let text = readFileSync(path, 'utf8');
   before.forEach((old, i) => {
     text = text.split(old).join(after[i]);
   });
+  const preload = gluePreload.exec(text);
+  if (!preload) {
+    console.error(`split-wasm: ${html} has no modulepreload of ${base}.js (a new Trunk?)`);
+    process.exit(1);
+  }
+  const loaderPreload = `<link rel="modulepreload" href="${preload[1]}${loader}" crossorigin="anonymous" integrity="${sri(join(staging, loader))}">`;
+  text = text.replace(preload[0], preload[0] + loaderPreload);
   writeFileSync(path, text);
 }
 

@@ -22,7 +22,7 @@ export PATH="$HOME/.cargo/bin:$PATH"
 ./scripts/setup.sh
 
 work=$(mktemp -d)
-trap 'kill "${server:-0}" 2>/dev/null || true; rm -rf "$work"' EXIT
+trap '[ -z "${server:-}" ] || kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
 
 # BENCH_ONLY=typing: the Protocols view's typing benchmark only
 # (tests/e2e/typing.mjs: the longest main-thread task per keystroke while
@@ -44,20 +44,51 @@ fi
 # release page served by scripts/bench-serve.mjs (gzip, or the precompressed
 # .br/.gz files the release build writes). BENCH_DIST=dir reuses a
 # `trunk build --release` of index.html; BENCH_LOAD_RUNS and
-# BENCH_LOAD_PROFILES (none,mobile) pick the loads.
+# BENCH_LOAD_PROFILES (none,mobile) pick the loads; BENCH_TRACE=PREFIX
+# traces the last load of each profile and prints what it did until Run
+# was enabled (its requests, when the main module compiled and the page
+# started, the wasm functions it ran).
 if [ "${BENCH_ONLY:-}" = load ]; then
+  # Serves DIST and runs the benchmark on it once.
+  load_bench() {
+    node scripts/bench-serve.mjs "$1" "${BENCH_PORT:-0}" >"$work/serve.log" 2>&1 &
+    server=$!
+    url=""
+    for _ in $(seq 1 100); do
+      url=$(grep -o 'http://127.0.0.1:[0-9]*/' "$work/serve.log" 2>/dev/null | head -n1 || true)
+      [ -n "$url" ] && break
+      sleep 0.1
+    done
+    [ -n "$url" ] || { echo "the load benchmark's server did not start:" >&2; cat "$work/serve.log" >&2; exit 1; }
+    E2E_BASE_URL=$url node scripts/bench-load.mjs
+    kill "$server" 2>/dev/null || true
+    wait "$server" 2>/dev/null || true
+  }
+  # BENCH_DISTS="A B": two (or more) release builds compared, alternated
+  # BENCH_LOAD_ROUNDS times (8), each round loading each build in turn
+  # (so a change in the machine's load meets both); one line per build
+  # and round, then each build's median of its rounds' medians.
+  if [ -n "${BENCH_DISTS:-}" ]; then
+    rounds=${BENCH_LOAD_ROUNDS:-8}
+    for round in $(seq 1 "$rounds"); do
+      for d in $BENCH_DISTS; do
+        load=$(cut -d' ' -f1 /proc/loadavg)
+        load_bench "$d" >"$work/one.txt"
+        grep -E '^(none|mobile) ' "$work/one.txt" | sed "s|^|$d round $round (load $load): |" | tee -a "$work/rounds.txt"
+      done
+    done
+    echo "median of the rounds' medians (ms until Run is enabled):"
+    for d in $BENCH_DISTS; do
+      for p in none mobile; do
+        { grep -F "$d round" "$work/rounds.txt" || true; } | awk -v p="$p" '{for (i = 1; i < NF; i++) if ($i == p) {print $(i + 2); break}}' | sort -n |
+          awk -v d="$d" -v p="$p" '{v[NR]=$1} END {if (NR) printf "  %-40s %-7s %s (%d rounds)\n", d, p, (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2), NR}'
+      done
+    done
+    exit 0
+  fi
   dist=${BENCH_DIST:-$work/app}
   [ -n "${BENCH_DIST:-}" ] || trunk build --release --dist "$dist" index.html >/dev/null
-  node scripts/bench-serve.mjs "$dist" "${BENCH_PORT:-0}" >"$work/serve.log" 2>&1 &
-  server=$!
-  url=""
-  for _ in $(seq 1 100); do
-    url=$(grep -o 'http://127.0.0.1:[0-9]*/' "$work/serve.log" 2>/dev/null | head -n1 || true)
-    [ -n "$url" ] && break
-    sleep 0.1
-  done
-  [ -n "$url" ] || { echo "the load benchmark's server did not start:" >&2; cat "$work/serve.log" >&2; exit 1; }
-  E2E_BASE_URL=$url node scripts/bench-load.mjs
+  load_bench "$dist"
   exit 0
 fi
 

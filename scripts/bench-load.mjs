@@ -47,6 +47,7 @@ const watchRun = () => {
   const seen = () => {
     if (window.__runEnabledAt === undefined && runButton()) {
       window.__runEnabledAt = performance.now();
+      performance.mark('bench-load: run enabled');
       observer.disconnect();
     }
   };
@@ -54,14 +55,87 @@ const watchRun = () => {
   observer.observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['disabled'] });
 };
 
+// BENCH_TRACE=PREFIX: the last load of each profile is traced (the first
+// meets a cold browser), kept in PREFIX.PROFILE.json for Chromium's
+// Performance panel, and what it did until Run was enabled is printed
+// (loadTimeline).
+const traceTo = process.env.BENCH_TRACE || '';
+const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'v8', 'v8.wasm', 'disabled-by-default-v8.wasm.detailed', 'loading', 'toplevel'];
+
+// What a traced load did until Run was enabled (the mark `bench-load: run
+// enabled`), in ms after the navigation started:
+// - the page's own requests, each sent and finished (the chain from the
+//   HTML to the main module, and what else loads before Run);
+// - when the main module's compilation started (before its download
+//   finished: compiled while streaming) and when the glue first called
+//   into it (FunctionCall);
+// - what does not depend on the machine's load: how many wasm functions
+//   were compiled (V8 compiles a function when it first runs, so this is
+//   the code the start-up ran) and their bytes;
+// - the renderer main thread's time by event (self time; the 10 largest).
+function loadTimeline(events) {
+  const mark = events.find((e) => e.name === 'bench-load: run enabled');
+  if (!mark) return '          (no run-enabled mark in the trace)';
+  const pid = mark.pid;
+  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && e.pid === pid);
+  const nav = events.find((e) => e.pid === pid && e.name === 'navigationStart');
+  const start = nav.ts;
+  const end = mark.ts;
+  const at = (us) => ((us - start) / 1000).toFixed(1).padStart(7);
+  const ms = (us) => (us / 1000).toFixed(1).padStart(7);
+  const lines = [`          until Run is enabled (${at(end)} ms after the navigation started):`];
+  const urls = new Map();
+  for (const e of events) {
+    if (e.name === 'ResourceSendRequest' && e.args.data.url.startsWith(base)) urls.set(e.args.data.requestId, [e.ts, e.args.data.url.replace(base, '/'), null]);
+  }
+  for (const e of events) {
+    if (e.name === 'ResourceFinish' && urls.has(e.args.data.requestId)) urls.get(e.args.data.requestId)[2] = e.ts;
+  }
+  for (const [sent, url, done] of [...urls.values()].filter(([sent]) => sent <= end).sort((x, y) => x[0] - y[0])) {
+    lines.push(`            ${at(sent)} → ${done ? at(done) : '   (after)'} ms  ${url}`);
+  }
+  const inLoad = (e) => e.pid === pid && e.ts >= start && e.ts <= end;
+  const compile = events.find((e) => inLoad(e) && e.name === 'v8.wasm.compileConsume');
+  if (compile) lines.push(`            ${at(compile.ts)} ms  the main module's compilation starts`);
+  const call = events
+    .filter((e) => inLoad(e) && e.tid === main?.tid && e.name === 'FunctionCall' && e.args?.data?.url?.startsWith(base))
+    .reduce((longest, e) => (longest && longest.dur >= e.dur ? longest : e), null);
+  if (call) lines.push(`            ${at(call.ts)} ms  the page starts: the glue's longest call (${ms(call.dur).trim()} ms)`);
+  const compiled = events.filter((e) => inLoad(e) && e.name === 'wasm.CompileBaseline');
+  const bytes = compiled.reduce((sum, e) => sum + (e.args?.bodySize || 0), 0);
+  lines.push(`            wasm functions run (compiled) before Run: ${compiled.length}, ${bytes} body bytes`);
+  const onMain = events.filter((e) => inLoad(e) && e.tid === main?.tid && e.ph === 'X').sort((x, y) => x.ts - y.ts || y.dur - x.dur);
+  const self = new Map();
+  let tasks = 0;
+  const stack = [];
+  for (const e of onMain) {
+    while (stack.length && stack[stack.length - 1].ts + stack[stack.length - 1].dur <= e.ts) stack.pop();
+    if (e.name === 'RunTask' && stack.length === 0) tasks += e.dur;
+    if (stack.length) {
+      const parent = stack[stack.length - 1];
+      self.set(parent.name, (self.get(parent.name) || 0) - Math.min(e.dur, parent.ts + parent.dur - e.ts));
+    }
+    self.set(e.name, (self.get(e.name) || 0) + e.dur);
+    stack.push(e);
+  }
+  lines.push(`            main thread: top-level tasks ${ms(tasks).trim()} ms; by event (self time):`);
+  [...self.entries()]
+    .filter(([name]) => name !== 'RunTask')
+    .sort((x, y) => y[1] - x[1])
+    .slice(0, 10)
+    .forEach(([name, us]) => lines.push(`            ${ms(us)} ms  ${name}`));
+  return lines.join('\n');
+}
+
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });
 
-async function loadOnce(profile) {
+async function loadOnce(profile, traced) {
   const context = await browser.newContext({ viewport: profile.viewport, locale: 'en-US' });
   const page = await context.newPage();
+  if (traced) await browser.startTracing(page, { categories: TRACE_CATEGORIES });
   await page.addInitScript(watchRun);
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.enable');
@@ -90,8 +164,9 @@ async function loadOnce(profile) {
   while ([...requests.values()].some((r) => !r.done) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   const list = [...requests.values()].filter((r) => !r.url.startsWith('data:'));
   const bytes = list.reduce((sum, r) => sum + r.bytes, 0);
+  const trace = traced ? await browser.stopTracing() : null;
   await context.close();
-  return { usable, bytes, list };
+  return { usable, bytes, list, trace };
 }
 
 const median = (v) => {
@@ -105,7 +180,7 @@ for (const name of only) {
   const profile = profiles[name];
   if (!profile) throw new Error(`unknown profile ${name} (none, mobile)`);
   const results = [];
-  for (let i = 0; i < runs; i++) results.push(await loadOnce(profile));
+  for (let i = 0; i < runs; i++) results.push(await loadOnce(profile, traceTo && i === runs - 1));
   const t = results.map((r) => r.usable);
   const kb = results.map((r) => r.bytes / 1000);
   console.log(
@@ -114,6 +189,13 @@ for (const name of only) {
   );
   for (const r of results[0].list) {
     console.log(`          ${(r.bytes / 1000).toFixed(1).padStart(8)} KB  ${(r.encoding || '-').padEnd(4)}  ${r.url.replace(base, '/')}`);
+  }
+  const traced = results[runs - 1].trace;
+  if (traced) {
+    const path = `${traceTo}.${name}.json`;
+    (await import('node:fs')).writeFileSync(path, traced);
+    console.log(`          the last load's trace: ${path}`);
+    console.log(loadTimeline(JSON.parse(traced.toString()).traceEvents));
   }
 }
 await browser.close();

@@ -14,8 +14,10 @@
 //   3. wasm-opt -Oz optimises every module (the main one with index.html's
 //      data-wasm-opt-params, as Trunk would);
 //   4. the staged glue and main wasm Trunk made are replaced, the other
-//      modules added next to them, and the staged HTML's integrity
-//      attributes of the two replaced files updated. The loader and the
+//      modules added next to them, the staged HTML's integrity
+//      attributes of the two replaced files updated, the loader preloaded
+//      with the glue, and the HTML's start-up script made to compile the
+//      main module while it downloads, before the glue has arrived. The loader and the
 //      modules are named after Trunk's hashed name of the page
 //      (team-protocols-HASH_split.js, team-protocols-HASH_chunk_8.wasm...),
 //      so a new release never meets a cached module of an older one.
@@ -97,14 +99,49 @@ writeFileSync(join(staging, loader), link);
 const snippets = join(glueDir, 'snippets');
 if (existsSync(snippets)) run('cp', ['-r', snippets, staging]);
 
-// 4. The staged HTML's integrity attributes follow the replaced files.
+// 4. The staged HTML's integrity attributes follow the replaced files, the
+// loader is preloaded next to the glue (the glue imports it: without the
+// preload the browser asks for it only once the glue has arrived, a round
+// trip the unsplit page did not wait), and the main module compiles from
+// the start (issue 27: the first load no slower than the unsplit page's).
 const after = [sri(js), sri(wasm)];
+const gluePreload = new RegExp(`<link rel="modulepreload" href="([^"]*)${base}\\.js"[^>]*>`);
 for (const html of readdirSync(staging).filter((f) => f.endsWith('.html'))) {
   const path = join(staging, html);
   let text = readFileSync(path, 'utf8');
   before.forEach((old, i) => {
     text = text.split(old).join(after[i]);
   });
+  const preload = gluePreload.exec(text);
+  if (!preload) {
+    console.error(`split-wasm: ${html} has no modulepreload of ${base}.js (a new Trunk?)`);
+    process.exit(1);
+  }
+  const loaderPreload = `<link rel="modulepreload" href="${preload[1]}${loader}" crossorigin="anonymous" integrity="${sri(join(staging, loader))}">`;
+  text = text.replace(preload[0], preload[0] + loaderPreload);
+  // Trunk's start-up script imports the glue, then has it fetch and
+  // compile the main module: the compilation starts once the glue and the
+  // loader have arrived and run, and when the module's download is already
+  // over by then (a fast network) it is compiled after the download, not
+  // while it streams. The main module's compilation starts first instead,
+  // from the preloaded download (a fetch without integrity, as the glue's
+  // own: one with it resolves only once the whole body is checked, which
+  // is no streaming), and the glue instantiates the compiled module. If
+  // that compilation fails (a host that serves wasm under another MIME
+  // type, which compileStreaming refuses), the glue gets the module's URL
+  // and loads it its own way, falling back as it does.
+  const prefix = preload[1];
+  const start = `import init, * as bindings from '${prefix}${base}.js';\nconst wasm = await init({ module_or_path: '${prefix}${base}_bg.wasm' });`;
+  if (!text.includes(start)) {
+    console.error(`split-wasm: ${html}'s start-up script is not Trunk's usual one (a new Trunk?)`);
+    process.exit(1);
+  }
+  const early = [
+    `const compiling = WebAssembly.compileStreaming(fetch('${prefix}${base}_bg.wasm')).catch(() => '${prefix}${base}_bg.wasm');`,
+    `const bindings = await import('${prefix}${base}.js');`,
+    'const wasm = await bindings.default({ module_or_path: await compiling });',
+  ].join('\n');
+  text = text.replace(start, early);
   writeFileSync(path, text);
 }
 

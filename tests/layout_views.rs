@@ -305,9 +305,9 @@ fn the_incremental_layout_equals_the_fold_from_zero_at_every_cursor() {
     for (name, trace) in traces() {
         let layout = Layout::of(&trace);
         for c in 0..=trace.len() {
-            assert_eq!(layout.diagram(Some(c), None), reference_layout(&trace, Some(c)), "{name} at cursor {c}");
+            assert_eq!(layout.diagram(trace.entries(), Some(c), None), reference_layout(&trace, Some(c)), "{name} at cursor {c}");
         }
-        assert_eq!(layout.diagram(None, None), reference_layout(&trace, None), "{name} following the latest");
+        assert_eq!(layout.diagram(trace.entries(), None, None), reference_layout(&trace, None), "{name} following the latest");
     }
 }
 
@@ -316,9 +316,9 @@ fn a_window_materialises_exactly_what_intersects_it() {
     for (name, trace) in traces() {
         let layout = Layout::of(&trace);
         for c in (0..=trace.len()).step_by(7) {
-            let full = layout.diagram(Some(c), None);
+            let full = layout.diagram(trace.entries(), Some(c), None);
             for (top, bottom) in [(0.0, 300.0), (400.0, 900.0), (HEADER_HEIGHT + 10.0 * ROW_HEIGHT, HEADER_HEIGHT + 11.0 * ROW_HEIGHT)] {
-                let win = layout.diagram(Some(c), Some((top, bottom)));
+                let win = layout.diagram(trace.entries(), Some(c), Some((top, bottom)));
                 assert_eq!(win.rows, full.rows_between(top, bottom), "{name} rows at {c} in {top}..{bottom}");
                 let badges: Vec<_> = full.badges.iter().filter(|b| b.y >= top && b.y <= bottom).cloned().collect();
                 assert_eq!(win.badges, badges, "{name} badges at {c}");
@@ -379,7 +379,7 @@ fn a_respawned_teammate_gets_a_new_lifeline_head_at_each_respawn_row() {
     use team_protocols::view::i18n::Catalog;
     let (trace, [second, shutdown, third]) = respawned();
     let l = Layout::of(&trace);
-    let d = l.diagram(None, None);
+    let d = l.diagram(trace.entries(), None, None);
     let alice = &d.columns[1];
     assert_eq!(d.columns.len(), 3, "one column for alice: the name is the same");
     let y = |seq: u64| l.y_of(seq);
@@ -420,9 +420,9 @@ fn a_respawned_teammate_gets_a_new_lifeline_head_at_each_respawn_row() {
     assert_eq!(word(y(third) + 50.0).as_deref(), Some("working"));
 
     // Before the cursor reaches a respawn, there is no head for it.
-    let before = l.diagram(Some(second as usize), None);
+    let before = l.diagram(trace.entries(), Some(second as usize), None);
     assert!(before.columns[1].restarts.is_empty());
-    assert_eq!(l.diagram(Some(third as usize + 1), None).columns[1].restarts.len(), 2);
+    assert_eq!(l.diagram(trace.entries(), Some(third as usize + 1), None).columns[1].restarts.len(), 2);
 }
 
 #[test]
@@ -431,7 +431,7 @@ fn a_lifeline_is_drawn_by_incarnation_and_a_window_keeps_only_those_on_screen() 
     use team_protocols::view::i18n::Catalog;
     let (trace, [second, shutdown, third]) = respawned();
     let l = Layout::of(&trace);
-    let d = l.diagram(None, None);
+    let d = l.diagram(trace.entries(), None, None);
     let alice = &d.columns[1];
     let cat = Catalog::en();
     // Whole, the parts are the column's lifeline, in order.
@@ -472,7 +472,7 @@ fn the_gallery_respawn_counterexample_draws_the_restarted_alice_a_new_head() {
         .expect("alice is spawned twice")
         .seq;
     let l = Layout::of(&trace);
-    let d = l.diagram(None, None);
+    let d = l.diagram(trace.entries(), None, None);
     assert_eq!(d.columns[1].restarts, vec![Restart { y: l.y_of(respawn), ended_y: None }]);
     let svg = svg_of_run(Catalog::en(), &trace, None, "respawn");
     assert_eq!(svg.matches(r#"<rect class="head""#).count(), 3, "the lead's head and alice's two");

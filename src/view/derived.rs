@@ -191,9 +191,10 @@ impl RunViews {
         &found[..found.partition_point(|v| v.seq < shown)]
     }
 
-    /// The diagram as of `cursor`, materialised for `window` only.
-    pub fn diagram(&self, cursor: Option<usize>, window: Option<(f64, f64)>) -> Diagram {
-        self.layout.diagram(cursor, window)
+    /// The diagram as of `cursor`, materialised for `window` only, its
+    /// rows' text read from `entries` (the run's trace).
+    pub fn diagram(&self, entries: &[TraceEntry], cursor: Option<usize>, window: Option<(f64, f64)>) -> Diagram {
+        self.layout.diagram(entries, cursor, window)
     }
 
     /// The whole run's diagram layout.

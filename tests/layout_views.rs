@@ -2,8 +2,11 @@
 //! straightforward fold from event 0 it replaced: for every scenario, with
 //! and without faults, at every cursor, the diagram is the same; a window
 //! returns exactly the rows, badges and activations that intersect it; and
-//! extending a layout in any chunks gives the layout of the whole trace.
+//! extending a layout in any chunks gives the layout of the whole trace;
+//! rows built on demand (any row, any order) equal the fold's.
 #![cfg(not(target_arch = "wasm32"))]
+
+mod common;
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -16,6 +19,8 @@ use team_protocols::runtime::scenarios;
 use team_protocols::runtime::{Host, Runtime, RuntimeConfig};
 use team_protocols::view::diagram::layout::*;
 use team_protocols::view::fate::{Hold, Mark};
+
+use proptest::prelude::*;
 
 fn clip(s: &str, max: usize) -> String {
     if s.chars().count() <= max {
@@ -477,4 +482,60 @@ fn the_gallery_respawn_counterexample_draws_the_restarted_alice_a_new_head() {
     let svg = svg_of_run(Catalog::en(), &trace, None, "respawn");
     assert_eq!(svg.matches(r#"<rect class="head""#).count(), 3, "the lead's head and alice's two");
     assert!(svg.contains(">replaced</text>"), "the first alice was replaced");
+}
+
+fn fault(kind: u8, probability: f64) -> FaultPlan {
+    let action = match kind {
+        0 => return FaultPlan::default(),
+        1 => FaultAction::Drop,
+        2 => FaultAction::Duplicate,
+        3 => FaultAction::Delay { ms: 400 },
+        _ => FaultAction::Reorder,
+    };
+    FaultPlan::new(vec![FaultRule { probability, ..FaultRule::new(action) }])
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// The layout builds a row's text only when the row is drawn: for any
+    /// scenario, seed and fault, at cursors visited in any order, every row
+    /// asked for alone (a window one row high), in any order, equals the
+    /// eager fold's row, and so do the rows of any window.
+    #[test]
+    fn rows_built_on_demand_equal_the_eager_rows_in_any_access_order(
+        scenario in 0..scenarios::ALL.len(),
+        seed in any::<u64>(),
+        kind in 0u8..5,
+        probability in 0.1f64..1.0,
+        cursors in proptest::collection::vec(any::<proptest::sample::Index>(), 1..4),
+        shuffle in any::<u64>(),
+        windows in proptest::collection::vec((0.0f64..4000.0, 0.0f64..900.0), 0..6),
+    ) {
+        let (_, trace) = common::run_scenario(scenarios::ALL[scenario], seed, fault(kind, probability));
+        let layout = Layout::of(&trace);
+        for at in cursors {
+            let cursor = at.index(trace.len() + 1);
+            let eager = reference_layout(&trace, Some(cursor));
+            // Every row, in an order picked by `shuffle` (a seeded
+            // Fisher–Yates: the access order varies from case to case).
+            let mut order: Vec<usize> = (0..eager.rows.len()).collect();
+            let mut state = shuffle | 1;
+            for i in (1..order.len()).rev() {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                order.swap(i, (state % (i as u64 + 1)) as usize);
+            }
+            for i in order {
+                let row = &eager.rows[i];
+                let alone = layout.diagram(trace.entries(), Some(cursor), Some((row.y + 1.0, row.y + 2.0)));
+                prop_assert_eq!(&alone.rows, std::slice::from_ref(row), "row {} at cursor {}", i, cursor);
+            }
+            for &(top, height) in &windows {
+                let win = layout.diagram(trace.entries(), Some(cursor), Some((top, top + height)));
+                prop_assert_eq!(&win.rows[..], eager.rows_between(top, top + height), "window {}..{} at cursor {}", top, top + height, cursor);
+            }
+        }
+    }
 }

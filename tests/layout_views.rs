@@ -495,13 +495,32 @@ fn fault(kind: u8, probability: f64) -> FaultPlan {
     FaultPlan::new(vec![FaultRule { probability, ..FaultRule::new(action) }])
 }
 
+/// What a built row spans sideways and how far right it reaches, from its
+/// text (`Layout::span_of` counts it without building the row).
+fn span_of_row(row: &Row) -> Span {
+    let (from, to) = match &row.kind {
+        RowKind::Message { from_x, to_x, .. } if (to_x - from_x).abs() < 1.0 => (*from_x, from_x + 40.0),
+        RowKind::Message { from_x, to_x, .. } | RowKind::Spawn { from_x, to_x, .. } => (*from_x, *to_x),
+        RowKind::Transition { x, .. } | RowKind::Tool { x, .. } | RowKind::Failure { x, .. } => (*x, *x),
+        RowKind::RunStarted { .. } | RowKind::RunFinished | RowKind::BudgetReached { .. } => {
+            return Span { from: LEFT, to: LEFT, right: LEFT }
+        }
+    };
+    let badge = match &row.kind {
+        RowKind::Message { msg_type, request_id: Some(_), .. } if msg_type.is_request() => from.max(to) + BADGE_REACH,
+        _ => 0.0,
+    };
+    Span { from, to, right: row_reach(&row.kind).max(badge) }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
     /// The layout builds a row's text only when the row is drawn: for any
     /// scenario, seed and fault, at cursors visited in any order, every row
     /// asked for alone (a window one row high), in any order, equals the
-    /// eager fold's row, and so do the rows of any window.
+    /// eager fold's row (its span and reach, counted without building it,
+    /// too), and so do the rows of any window.
     #[test]
     fn rows_built_on_demand_equal_the_eager_rows_in_any_access_order(
         scenario in 0..scenarios::ALL.len(),
@@ -531,6 +550,7 @@ proptest! {
                 let row = &eager.rows[i];
                 let alone = layout.diagram(trace.entries(), Some(cursor), Some((row.y + 1.0, row.y + 2.0)));
                 prop_assert_eq!(&alone.rows, std::slice::from_ref(row), "row {} at cursor {}", i, cursor);
+                prop_assert_eq!(layout.span_of(row.seq), Some(span_of_row(row)), "the span of row {}, counted without building it", i);
             }
             for &(top, height) in &windows {
                 let win = layout.diagram(trace.entries(), Some(cursor), Some((top, top + height)));

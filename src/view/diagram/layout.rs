@@ -354,7 +354,7 @@ impl Layout {
                 if col.born_seq < seq {
                     col.restarts.push((seq, y));
                 }
-                RowSpot::built(entry, y, Shape::Spawn { to_x }).ok()
+                Some(RowSpot::spawn(seq, y, to_x))
             }
             (Event::MemberStatusChanged { name, to, .. }, None) => {
                 if let Some(&i) = self.col_of.get(name) {
@@ -410,10 +410,10 @@ impl Layout {
                 let x = self.x_of(agent, seq);
                 RowSpot::built(entry, y, Shape::Failure { x }).ok()
             }
-            (Event::ToolCalled { agent, tool_use_id, .. }, None) => {
+            (Event::ToolCalled { agent, tool_use_id, tool, input }, None) => {
                 let x = self.x_of(agent, seq);
                 self.open_tools.insert(tool_use_id.clone(), self.rows.len());
-                RowSpot::built(entry, y, Shape::Tool { x, done: None }).ok()
+                Some(RowSpot::tool(seq, y, x, tool, input))
             }
             (Event::ToolReturned { tool_use_id, is_error, .. }, None) => {
                 if let Some(r) = self.open_tools.remove(tool_use_id) {

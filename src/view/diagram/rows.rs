@@ -59,7 +59,7 @@ pub fn row_reach(kind: &RowKind) -> f64 {
         RowKind::Spawn { to_x, .. } => to_x + 60.0,
         RowKind::Message { from_x, to_x, label, .. } => message_reach(*from_x, *to_x, text_columns(label)),
         RowKind::Transition { request_id, to, x, .. } => transition_reach(*x, request_id, *to),
-        RowKind::Tool { x, label, .. } => x + 8.0 + label.chars().count() as f64 * CHAR_WIDTH + 14.0,
+        RowKind::Tool { x, label, .. } => tool_reach(*x, label.chars().count()),
         RowKind::Failure { x, error, .. } => x + 10.0 + text_columns(&format!("⚠ {error}")) * CHAR_WIDTH,
     }
 }
@@ -111,11 +111,14 @@ fn message_label(message: &Message) -> String {
     }
 }
 
+/// The keys of a tool call's input whose values a note shows, in order.
+const SHORT_ARG_KEYS: [&str; 9] = ["path", "name", "teammate", "to", "request_id", "approve", "plan", "feedback", "reason"];
+
 /// A tool call's arguments, short: the values of the keys a note shows.
 fn short_args(input: &serde_json::Value) -> String {
     let Some(obj) = input.as_object() else { return String::new() };
     let mut parts = Vec::new();
-    for key in ["path", "name", "teammate", "to", "request_id", "approve", "plan", "feedback", "reason"] {
+    for key in SHORT_ARG_KEYS {
         if let Some(v) = obj.get(key) {
             let text = match v {
                 serde_json::Value::String(s) => s.clone(),
@@ -125,6 +128,30 @@ fn short_args(input: &serde_json::Value) -> String {
         }
     }
     parts.join(", ")
+}
+
+/// How many characters a tool note's label (`tool(args)` cut to
+/// [`TOOL_LABEL_CHARS`]) has, counted without building it (a value that is
+/// not a string is written out to be counted, as [`short_args`] does).
+fn tool_label_len(tool: &str, input: &serde_json::Value) -> usize {
+    let args = input.as_object().map_or(0, |obj| {
+        let values: Vec<usize> = SHORT_ARG_KEYS
+            .iter()
+            .filter_map(|key| obj.get(*key))
+            .map(|v| match v {
+                serde_json::Value::String(s) => s.chars().count(),
+                other => other.to_string().chars().count(),
+            })
+            .collect();
+        values.iter().sum::<usize>() + 2 * values.len().saturating_sub(1)
+    });
+    (tool.chars().count() + 2 + args).min(TOOL_LABEL_CHARS)
+}
+
+/// How far right a tool note at `x` whose label has `label_len`
+/// characters reaches.
+fn tool_reach(x: f64, label_len: usize) -> f64 {
+    x + 8.0 + label_len as f64 * CHAR_WIDTH + 14.0
 }
 
 /// `text` whole, when cutting it to `max` characters loses something.
@@ -230,8 +257,18 @@ impl RowSpot {
         RowSpot { seq, y, reach: transition_reach(x, request_id, to), shape: Shape::Transition { to, x, color } }
     }
 
-    /// Any other row (rare in a run: banners, spawns, tools, failures): its
-    /// reach from the row it builds from `entry`.
+    /// A spawn's row (its reach is its arrow's head and the name).
+    pub fn spawn(seq: u64, y: f64, to_x: f64) -> RowSpot {
+        RowSpot { seq, y, reach: to_x + 60.0, shape: Shape::Spawn { to_x } }
+    }
+
+    /// A tool note's row, its reach counted without building its label.
+    pub fn tool(seq: u64, y: f64, x: f64, tool: &str, input: &serde_json::Value) -> RowSpot {
+        RowSpot { seq, y, reach: tool_reach(x, tool_label_len(tool, input)), shape: Shape::Tool { x, done: None } }
+    }
+
+    /// Any other row (rare in a run: banners, failures): its reach from the
+    /// row it builds from `entry`.
     pub fn built(entry: &TraceEntry, y: f64, shape: Shape) -> Result<RowSpot, RowsError> {
         let mut spot = RowSpot { seq: entry.seq, y, reach: 0.0, shape };
         spot.reach = row_reach(&spot.kind_from(std::slice::from_ref(entry))?);
@@ -426,4 +463,36 @@ pub struct Row {
     pub y: f64,
     /// What it shows.
     pub kind: RowKind,
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A value a tool call's input may hold under a key a note shows.
+    fn value() -> impl Strategy<Value = serde_json::Value> {
+        prop_oneof![
+            "[a-zé漢/ .]{0,20}".prop_map(serde_json::Value::from),
+            any::<bool>().prop_map(serde_json::Value::from),
+            any::<i32>().prop_map(serde_json::Value::from),
+        ]
+    }
+
+    proptest! {
+        /// A tool note's reach is counted without building its label: the
+        /// count equals the characters of the label built when it is drawn.
+        #[test]
+        fn a_tool_labels_length_counted_equals_the_label_built(
+            tool in "[a-z_漢]{0,16}",
+            args in proptest::collection::btree_map(proptest::sample::select(SHORT_ARG_KEYS.to_vec()), value(), 0..5),
+            other in value(),
+        ) {
+            let mut input: serde_json::Map<String, serde_json::Value> = args.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+            input.insert("content".into(), other);
+            let input = serde_json::Value::Object(input);
+            let label = clip(&format!("{tool}({})", short_args(&input)), TOOL_LABEL_CHARS);
+            prop_assert_eq!(tool_label_len(&tool, &input), label.chars().count());
+        }
+    }
 }

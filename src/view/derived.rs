@@ -142,12 +142,15 @@ impl RunViews {
     /// suffix starting at or before `len()`).
     pub fn extend(&mut self, entries: &[TraceEntry]) {
         let new = entries.partition_point(|e| (e.seq as usize) < self.len());
-        for entry in &entries[new..] {
-            if self.broken.is_none() {
-                if let Err(e) = self.timeline.push(entry) {
-                    self.broken = Some(e);
-                }
+        // The timeline takes the batch whole: it snapshots only the
+        // keyframes a first screen reaches (near the end, and every
+        // `EAGER_FRAMES`th), not each one as a push would (`Timeline::extend`).
+        if self.broken.is_none() {
+            if let Err(e) = self.timeline.extend(&entries[new..]) {
+                self.broken = Some(e);
             }
+        }
+        for entry in &entries[new..] {
             self.checker.observe(entry);
             self.layout.push(entry);
             self.workspace.push(entry);

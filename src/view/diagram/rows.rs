@@ -135,15 +135,14 @@ fn short_args(input: &serde_json::Value) -> String {
 /// not a string is written out to be counted, as [`short_args`] does).
 fn tool_label_len(tool: &str, input: &serde_json::Value) -> usize {
     let args = input.as_object().map_or(0, |obj| {
-        let values: Vec<usize> = SHORT_ARG_KEYS
-            .iter()
-            .filter_map(|key| obj.get(*key))
-            .map(|v| match v {
+        let (chars, values) = SHORT_ARG_KEYS.iter().filter_map(|key| obj.get(*key)).fold((0usize, 0usize), |(chars, values), v| {
+            let n = match v {
                 serde_json::Value::String(s) => s.chars().count(),
                 other => other.to_string().chars().count(),
-            })
-            .collect();
-        values.iter().sum::<usize>() + 2 * values.len().saturating_sub(1)
+            };
+            (chars + n, values + 1)
+        });
+        chars + 2 * values.saturating_sub(1)
     });
     (tool.chars().count() + 2 + args).min(TOOL_LABEL_CHARS)
 }

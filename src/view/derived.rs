@@ -291,6 +291,25 @@ mod tests {
         assert_eq!(views.workspace_at(None)["a.md"], "again");
     }
 
+    /// A recorded run taken in whole leaves most keyframes to be built
+    /// when first reached: the state at any cursor, reached in any order,
+    /// is still the replay of the prefix (around keyframes built eagerly,
+    /// lazily and not at all, and at the end).
+    #[test]
+    fn the_state_at_any_cursor_of_a_run_taken_in_whole_is_the_replay_of_its_prefix() {
+        use crate::protocol::timeline::EAGER_FRAMES;
+        let every = DEFAULT_KEYFRAME_EVERY;
+        let trace = crate::view::synthetic::busy_trace((EAGER_FRAMES + 2) * every + 300, 4, 3);
+        let views = RunViews::of(&trace);
+        let len = trace.len();
+        for cursor in
+            [5 * every + 7, len, 1, EAGER_FRAMES * every, 3 * every - 1, EAGER_FRAMES * every + 1, len - every - 3, 0, 5 * every + 6]
+        {
+            let replayed = crate::protocol::Team::replay(&trace.prefix(cursor)).expect("the busy trace replays");
+            assert_eq!(&views.state_at(trace.entries(), Some(cursor)).expect("no refusal"), replayed.state(), "cursor {cursor} of {len}");
+        }
+    }
+
     #[test]
     fn violations_at_a_cursor_are_those_of_the_prefix() {
         let trace = crate::view::synthetic::busy_trace(400, 3, 5);

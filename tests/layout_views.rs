@@ -520,7 +520,7 @@ proptest! {
     /// scenario, seed and fault, at cursors visited in any order, every row
     /// asked for alone (a window one row high), in any order, equals the
     /// eager fold's row (its span and reach, counted without building it,
-    /// too), and so do the rows of any window.
+    /// too), and so do the rows of any window and the diagram's width.
     #[test]
     fn rows_built_on_demand_equal_the_eager_rows_in_any_access_order(
         scenario in 0..scenarios::ALL.len(),
@@ -536,6 +536,8 @@ proptest! {
         for at in cursors {
             let cursor = at.index(trace.len() + 1);
             let eager = reference_layout(&trace, Some(cursor));
+            // The width the page sizes its canvas by, read without building a row.
+            prop_assert_eq!(layout.width_at(Some(cursor)), eager.width, "width at cursor {}", cursor);
             // Every row, in an order picked by `shuffle` (a seeded
             // Fisher–Yates: the access order varies from case to case).
             let mut order: Vec<usize> = (0..eager.rows.len()).collect();

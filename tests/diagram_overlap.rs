@@ -234,7 +234,7 @@ fn no_collisions_either_when_faults_mark_the_protocol_messages() {
 /// The diagram at `cursor` with what stays of the moving messages (inboxes
 /// under the last row, held messages parked in rows of their own) drawn in.
 fn with_motion(cat: &Catalog, trace: &Trace, whole: &Layout, cursor: usize) -> Geometry {
-    let d = whole.diagram(Some(cursor), None);
+    let d = whole.diagram(trace.entries(), Some(cursor), None);
     let mut g = draw(cat, &d, &check(trace), cursor);
     let m = whole.flights().at(cursor, cursor.checked_sub(1));
     let drawn = motion_draw::draw(cat, &m, &d, |seq| whole.y_of(seq));

@@ -727,7 +727,7 @@ fn views_of(trace: &Trace) -> Result<(), TestCaseError> {
     let len = trace.len();
     for cursor in [None, Some(0), Some(len / 2), Some(len.saturating_sub(1))] {
         views.state_at(trace.entries(), cursor).map_err(|e| TestCaseError::fail(format!("an imported trace did not replay: {e}")))?;
-        let _ = views.diagram(cursor, None);
+        let _ = views.diagram(trace.entries(), cursor, None);
         let _ = views.violations_at(cursor);
         let _ = views.messages_at(trace.entries(), cursor, 20);
     }

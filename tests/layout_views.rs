@@ -2,8 +2,11 @@
 //! straightforward fold from event 0 it replaced: for every scenario, with
 //! and without faults, at every cursor, the diagram is the same; a window
 //! returns exactly the rows, badges and activations that intersect it; and
-//! extending a layout in any chunks gives the layout of the whole trace.
+//! extending a layout in any chunks gives the layout of the whole trace;
+//! rows built on demand (any row, any order) equal the fold's.
 #![cfg(not(target_arch = "wasm32"))]
+
+mod common;
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -16,6 +19,8 @@ use team_protocols::runtime::scenarios;
 use team_protocols::runtime::{Host, Runtime, RuntimeConfig};
 use team_protocols::view::diagram::layout::*;
 use team_protocols::view::fate::{Hold, Mark};
+
+use proptest::prelude::*;
 
 fn clip(s: &str, max: usize) -> String {
     if s.chars().count() <= max {
@@ -305,9 +310,9 @@ fn the_incremental_layout_equals_the_fold_from_zero_at_every_cursor() {
     for (name, trace) in traces() {
         let layout = Layout::of(&trace);
         for c in 0..=trace.len() {
-            assert_eq!(layout.diagram(Some(c), None), reference_layout(&trace, Some(c)), "{name} at cursor {c}");
+            assert_eq!(layout.diagram(trace.entries(), Some(c), None), reference_layout(&trace, Some(c)), "{name} at cursor {c}");
         }
-        assert_eq!(layout.diagram(None, None), reference_layout(&trace, None), "{name} following the latest");
+        assert_eq!(layout.diagram(trace.entries(), None, None), reference_layout(&trace, None), "{name} following the latest");
     }
 }
 
@@ -316,9 +321,9 @@ fn a_window_materialises_exactly_what_intersects_it() {
     for (name, trace) in traces() {
         let layout = Layout::of(&trace);
         for c in (0..=trace.len()).step_by(7) {
-            let full = layout.diagram(Some(c), None);
+            let full = layout.diagram(trace.entries(), Some(c), None);
             for (top, bottom) in [(0.0, 300.0), (400.0, 900.0), (HEADER_HEIGHT + 10.0 * ROW_HEIGHT, HEADER_HEIGHT + 11.0 * ROW_HEIGHT)] {
-                let win = layout.diagram(Some(c), Some((top, bottom)));
+                let win = layout.diagram(trace.entries(), Some(c), Some((top, bottom)));
                 assert_eq!(win.rows, full.rows_between(top, bottom), "{name} rows at {c} in {top}..{bottom}");
                 let badges: Vec<_> = full.badges.iter().filter(|b| b.y >= top && b.y <= bottom).cloned().collect();
                 assert_eq!(win.badges, badges, "{name} badges at {c}");
@@ -379,7 +384,7 @@ fn a_respawned_teammate_gets_a_new_lifeline_head_at_each_respawn_row() {
     use team_protocols::view::i18n::Catalog;
     let (trace, [second, shutdown, third]) = respawned();
     let l = Layout::of(&trace);
-    let d = l.diagram(None, None);
+    let d = l.diagram(trace.entries(), None, None);
     let alice = &d.columns[1];
     assert_eq!(d.columns.len(), 3, "one column for alice: the name is the same");
     let y = |seq: u64| l.y_of(seq);
@@ -420,9 +425,9 @@ fn a_respawned_teammate_gets_a_new_lifeline_head_at_each_respawn_row() {
     assert_eq!(word(y(third) + 50.0).as_deref(), Some("working"));
 
     // Before the cursor reaches a respawn, there is no head for it.
-    let before = l.diagram(Some(second as usize), None);
+    let before = l.diagram(trace.entries(), Some(second as usize), None);
     assert!(before.columns[1].restarts.is_empty());
-    assert_eq!(l.diagram(Some(third as usize + 1), None).columns[1].restarts.len(), 2);
+    assert_eq!(l.diagram(trace.entries(), Some(third as usize + 1), None).columns[1].restarts.len(), 2);
 }
 
 #[test]
@@ -431,7 +436,7 @@ fn a_lifeline_is_drawn_by_incarnation_and_a_window_keeps_only_those_on_screen() 
     use team_protocols::view::i18n::Catalog;
     let (trace, [second, shutdown, third]) = respawned();
     let l = Layout::of(&trace);
-    let d = l.diagram(None, None);
+    let d = l.diagram(trace.entries(), None, None);
     let alice = &d.columns[1];
     let cat = Catalog::en();
     // Whole, the parts are the column's lifeline, in order.
@@ -472,9 +477,87 @@ fn the_gallery_respawn_counterexample_draws_the_restarted_alice_a_new_head() {
         .expect("alice is spawned twice")
         .seq;
     let l = Layout::of(&trace);
-    let d = l.diagram(None, None);
+    let d = l.diagram(trace.entries(), None, None);
     assert_eq!(d.columns[1].restarts, vec![Restart { y: l.y_of(respawn), ended_y: None }]);
     let svg = svg_of_run(Catalog::en(), &trace, None, "respawn");
     assert_eq!(svg.matches(r#"<rect class="head""#).count(), 3, "the lead's head and alice's two");
     assert!(svg.contains(">replaced</text>"), "the first alice was replaced");
+}
+
+fn fault(kind: u8, probability: f64) -> FaultPlan {
+    let action = match kind {
+        0 => return FaultPlan::default(),
+        1 => FaultAction::Drop,
+        2 => FaultAction::Duplicate,
+        3 => FaultAction::Delay { ms: 400 },
+        _ => FaultAction::Reorder,
+    };
+    FaultPlan::new(vec![FaultRule { probability, ..FaultRule::new(action) }])
+}
+
+/// What a built row spans sideways and how far right it reaches, from its
+/// text (`Layout::span_of` counts it without building the row).
+fn span_of_row(row: &Row) -> Span {
+    let (from, to) = match &row.kind {
+        RowKind::Message { from_x, to_x, .. } if (to_x - from_x).abs() < 1.0 => (*from_x, from_x + 40.0),
+        RowKind::Message { from_x, to_x, .. } | RowKind::Spawn { from_x, to_x, .. } => (*from_x, *to_x),
+        RowKind::Transition { x, .. } | RowKind::Tool { x, .. } | RowKind::Failure { x, .. } => (*x, *x),
+        RowKind::RunStarted { .. } | RowKind::RunFinished | RowKind::BudgetReached { .. } => {
+            return Span { from: LEFT, to: LEFT, right: LEFT }
+        }
+    };
+    let badge = match &row.kind {
+        RowKind::Message { msg_type, request_id: Some(_), .. } if msg_type.is_request() => from.max(to) + BADGE_REACH,
+        _ => 0.0,
+    };
+    Span { from, to, right: row_reach(&row.kind).max(badge) }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// The layout builds a row's text only when the row is drawn: for any
+    /// scenario, seed and fault, at cursors visited in any order, every row
+    /// asked for alone (a window one row high), in any order, equals the
+    /// eager fold's row (its span and reach, counted without building it,
+    /// too), and so do the rows of any window and the diagram's width.
+    #[test]
+    fn rows_built_on_demand_equal_the_eager_rows_in_any_access_order(
+        scenario in 0..scenarios::ALL.len(),
+        seed in any::<u64>(),
+        kind in 0u8..5,
+        probability in 0.1f64..1.0,
+        cursors in proptest::collection::vec(any::<proptest::sample::Index>(), 1..4),
+        shuffle in any::<u64>(),
+        windows in proptest::collection::vec((0.0f64..4000.0, 0.0f64..900.0), 0..6),
+    ) {
+        let (_, trace) = common::run_scenario(scenarios::ALL[scenario], seed, fault(kind, probability));
+        let layout = Layout::of(&trace);
+        for at in cursors {
+            let cursor = at.index(trace.len() + 1);
+            let eager = reference_layout(&trace, Some(cursor));
+            // The width the page sizes its canvas by, read without building a row.
+            prop_assert_eq!(layout.width_at(Some(cursor)), eager.width, "width at cursor {}", cursor);
+            // Every row, in an order picked by `shuffle` (a seeded
+            // Fisher–Yates: the access order varies from case to case).
+            let mut order: Vec<usize> = (0..eager.rows.len()).collect();
+            let mut state = shuffle | 1;
+            for i in (1..order.len()).rev() {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                order.swap(i, (state % (i as u64 + 1)) as usize);
+            }
+            for i in order {
+                let row = &eager.rows[i];
+                let alone = layout.diagram(trace.entries(), Some(cursor), Some((row.y + 1.0, row.y + 2.0)));
+                prop_assert_eq!(&alone.rows, std::slice::from_ref(row), "row {} at cursor {}", i, cursor);
+                prop_assert_eq!(layout.span_of(row.seq), Some(span_of_row(row)), "the span of row {}, counted without building it", i);
+            }
+            for &(top, height) in &windows {
+                let win = layout.diagram(trace.entries(), Some(cursor), Some((top, top + height)));
+                prop_assert_eq!(&win.rows[..], eager.rows_between(top, top + height), "window {}..{} at cursor {}", top, top + height, cursor);
+            }
+        }
+    }
 }

@@ -142,12 +142,15 @@ impl RunViews {
     /// suffix starting at or before `len()`).
     pub fn extend(&mut self, entries: &[TraceEntry]) {
         let new = entries.partition_point(|e| (e.seq as usize) < self.len());
-        for entry in &entries[new..] {
-            if self.broken.is_none() {
-                if let Err(e) = self.timeline.push(entry) {
-                    self.broken = Some(e);
-                }
+        // The timeline takes the batch whole: it snapshots only the
+        // keyframes a first screen reaches (near the end, and every
+        // `EAGER_FRAMES`th), not each one as a push would (`Timeline::extend`).
+        if self.broken.is_none() {
+            if let Err(e) = self.timeline.extend(&entries[new..]) {
+                self.broken = Some(e);
             }
+        }
+        for entry in &entries[new..] {
             self.checker.observe(entry);
             self.layout.push(entry);
             self.workspace.push(entry);
@@ -191,9 +194,10 @@ impl RunViews {
         &found[..found.partition_point(|v| v.seq < shown)]
     }
 
-    /// The diagram as of `cursor`, materialised for `window` only.
-    pub fn diagram(&self, cursor: Option<usize>, window: Option<(f64, f64)>) -> Diagram {
-        self.layout.diagram(cursor, window)
+    /// The diagram as of `cursor`, materialised for `window` only, its
+    /// rows' text read from `entries` (the run's trace).
+    pub fn diagram(&self, entries: &[TraceEntry], cursor: Option<usize>, window: Option<(f64, f64)>) -> Diagram {
+        self.layout.diagram(entries, cursor, window)
     }
 
     /// The whole run's diagram layout.
@@ -285,6 +289,25 @@ mod tests {
             assert_eq!(views.workspace_at(Some(c)), crate::view::panel_data::workspace_at(&trace, Some(c)), "cursor {c}");
         }
         assert_eq!(views.workspace_at(None)["a.md"], "again");
+    }
+
+    /// A recorded run taken in whole leaves most keyframes to be built
+    /// when first reached: the state at any cursor, reached in any order,
+    /// is still the replay of the prefix (around keyframes built eagerly,
+    /// lazily and not at all, and at the end).
+    #[test]
+    fn the_state_at_any_cursor_of_a_run_taken_in_whole_is_the_replay_of_its_prefix() {
+        use crate::protocol::timeline::EAGER_FRAMES;
+        let every = DEFAULT_KEYFRAME_EVERY;
+        let trace = crate::view::synthetic::busy_trace((EAGER_FRAMES + 2) * every + 300, 4, 3);
+        let views = RunViews::of(&trace);
+        let len = trace.len();
+        for cursor in
+            [5 * every + 7, len, 1, EAGER_FRAMES * every, 3 * every - 1, EAGER_FRAMES * every + 1, len - every - 3, 0, 5 * every + 6]
+        {
+            let replayed = crate::protocol::Team::replay(&trace.prefix(cursor)).expect("the busy trace replays");
+            assert_eq!(&views.state_at(trace.entries(), Some(cursor)).expect("no refusal"), replayed.state(), "cursor {cursor} of {len}");
+        }
     }
 
     #[test]

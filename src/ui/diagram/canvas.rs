@@ -123,7 +123,7 @@ pub fn DiagramView() -> impl IntoView {
     // window: read it from the full layout's columns.
     let full_width = Memo::new(move |_| {
         let cursor = s.playback.cursor.get();
-        s.run.views.with(|v| v.diagram(cursor, Some((0.0, 0.0))).width.max(600.0))
+        s.run.views.with(|v| v.layout().width_at(cursor).max(600.0))
     });
     // Presenter mode (none when the canvas is mounted without the page):
     // fitted to the pane as it enters, at a readable scale, and the
@@ -178,7 +178,8 @@ pub fn DiagramView() -> impl IntoView {
     });
     let diagram = Memo::new(move |_| {
         let window = window();
-        let mut d = s.run.views.with(|v| v.diagram(s.playback.cursor.get(), Some(window)));
+        let cursor = s.playback.cursor.get();
+        let mut d = s.run.trace.with(|t| s.run.views.with(|v| v.diagram(t.entries(), cursor, Some(window))));
         motion.with(|m| motion_draw::make_room(&mut d, m));
         d
     });
@@ -210,7 +211,7 @@ pub fn DiagramView() -> impl IntoView {
             let tracker = state.as_ref().map(|st| &st.tracker);
             let mut marks = geometry::marks(cat, v.violations(), shown, tracker, |seq| v.layout().y_of(seq));
             if let Some((seq, label)) = marked.filter(|(seq, _)| *seq < shown as u64) {
-                let width = v.diagram(None, Some((0.0, 0.0))).width;
+                let width = v.layout().width_at(None);
                 marks.push(geometry::finding_mark(seq, &label, v.layout().y_of(seq), width));
                 marks.sort_by(|a, b| a.top.total_cmp(&b.top));
             }

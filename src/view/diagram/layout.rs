@@ -2,16 +2,20 @@
 //! places lifelines, arrows, request badges, activation bars and tool notes.
 //! The SVG component only draws what this returns, for the rows on screen.
 //!
-//! Owns geometry and labels. It must not touch the DOM or any signal, so it
-//! is tested natively and stays cheap enough to recompute on every step.
+//! Owns geometry: columns, activations, badges, each row's place and
+//! which rows a window shows. A row's text is `rows`' and is built only
+//! for the rows drawn, from the trace's entries. It must not touch the DOM
+//! or any signal, so it is tested natively and stays cheap enough to
+//! recompute on every step.
 
-use crate::protocol::text::clip;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
-use crate::protocol::{AgentName, Event, MemberStatus, Message, MessageType, RequestId, RequestStatus, Trace, TraceEntry};
+use crate::protocol::{AgentName, Event, MemberStatus, Message, RequestId, RequestStatus, Trace, TraceEntry};
 use crate::view::diagram::motion::Flights;
-use crate::view::fate::{Change, Fates, Mark};
-use crate::view::words::captions::{said, Said};
+pub use crate::view::diagram::rows::{row_reach, Row, RowKind, Span, MESSAGE_TEXT_CHARS, PROMPT_CHARS, TOOL_LABEL_CHARS};
+use crate::view::diagram::rows::{RowSpot, Shape};
+use crate::view::fate::{Change, Fates};
 
 /// The width of a diagram of `columns` agents whose rows and badges reach
 /// `reach` to the right: room for the last column's notes, and never less
@@ -30,53 +34,12 @@ pub const ROW_HEIGHT: f64 = 36.0;
 pub const HEADER_HEIGHT: f64 = 56.0;
 /// Left margin.
 pub const LEFT: f64 = 90.0;
-/// How many characters of a tool call a note keeps (the rest is in the
-/// event log): a note fits between its agent's lifeline and the next one.
-pub const TOOL_LABEL_CHARS: usize = 28;
-/// How many characters of a plain message's text its arrow keeps.
-pub const MESSAGE_TEXT_CHARS: usize = 28;
 /// How many colours requests cycle through.
 pub const PALETTE_SIZE: usize = 8;
 /// Room kept right of the rightmost thing drawn.
 pub const RIGHT_MARGIN: f64 = 12.0;
-/// The width of one character of 13 px text, regular and bold (transition
-/// notes), as measured in Chromium's default sans-serif: what a row's text
-/// reaches to the right is estimated with these.
-const CHAR_WIDTH: f64 = 7.3;
-const BOLD_CHAR_WIDTH: f64 = 8.1;
-/// The most characters of a prompt a run banner holds (cut with "…").
-pub const PROMPT_CHARS: usize = 90;
 /// A badge's right edge, from the x it is drawn beside (`geometry::badge`).
 pub const BADGE_REACH: f64 = 86.0;
-
-/// How far right what `kind` draws reaches (its text, note box or plate),
-/// in SVG units; the diagram's width includes the widest row shown, so
-/// nothing near the right edge is cut off. Estimated from the stylesheet's
-/// 13 px text, as `geometry` draws it.
-pub fn row_reach(kind: &RowKind) -> f64 {
-    use crate::view::diagram::metrics::{text_columns, BANNER_CHAR_WIDTH, BANNER_X};
-    match kind {
-        RowKind::RunStarted { prompt, .. } => BANNER_X + 4.0 + text_columns(&format!("▶ {prompt}")) * BANNER_CHAR_WIDTH,
-        // "Run finished" is a few words in every language.
-        RowKind::RunFinished => 0.0,
-        // "Budget reached: 50k tokens" is a few words in every language.
-        RowKind::BudgetReached { .. } => BANNER_X + 4.0 + 32.0 * BANNER_CHAR_WIDTH,
-        RowKind::Spawn { to_x, .. } => to_x + 60.0,
-        RowKind::Message { from_x, to_x, label, .. } => {
-            // The label sits in the middle of the gap next to the sender
-            // (a message to oneself: a 40-unit arrow to the right).
-            let (x1, x2) = if (to_x - from_x).abs() < 1.0 { (*from_x, from_x + 40.0) } else { (*from_x, *to_x) };
-            let gap = (x2 - x1).abs().min(COLUMN_WIDTH);
-            let mid = if x2 >= x1 { x1 + gap / 2.0 } else { x1 - gap / 2.0 };
-            (mid + text_columns(label) * CHAR_WIDTH / 2.0).max(x1.max(x2) + 6.0)
-        }
-        RowKind::Transition { request_id, to, x, .. } => {
-            x + 10.0 + text_columns(&format!("{request_id}: pending → {to}")) * BOLD_CHAR_WIDTH
-        }
-        RowKind::Tool { x, label, .. } => x + 8.0 + label.chars().count() as f64 * CHAR_WIDTH + 14.0,
-        RowKind::Failure { x, error, .. } => x + 10.0 + text_columns(&format!("⚠ {error}")) * CHAR_WIDTH,
-    }
-}
 
 /// An agent's column.
 #[derive(Debug, Clone, PartialEq)]
@@ -105,122 +68,6 @@ pub struct Restart {
     pub y: f64,
     /// The previous incarnation's shutdown row, if it shut down before.
     pub ended_y: Option<f64>,
-}
-
-/// What one row shows.
-#[derive(Debug, Clone, PartialEq)]
-pub enum RowKind {
-    /// A user prompt started a run.
-    RunStarted {
-        /// The prompt, cut to 90 characters.
-        prompt: String,
-        /// The whole prompt, when `prompt` cuts it: the diagram opens it
-        /// when the banner is tapped.
-        whole: Option<String>,
-    },
-    /// The team went quiet.
-    RunFinished,
-    /// The run's budget stopped it (a banner like the run's end).
-    BudgetReached {
-        /// The budget.
-        limit: crate::protocol::BudgetLimit,
-    },
-    /// The lead spawned a teammate.
-    Spawn {
-        /// Who.
-        name: AgentName,
-        /// The lead's x.
-        from_x: f64,
-        /// The teammate's x.
-        to_x: f64,
-    },
-    /// A message arrow.
-    Message {
-        /// Sender x.
-        from_x: f64,
-        /// Recipient x.
-        to_x: f64,
-        /// `type [request_id]`.
-        label: String,
-        /// The message type.
-        msg_type: MessageType,
-        /// The request it belongs to.
-        request_id: Option<RequestId>,
-        /// Colour slot of its request.
-        color: Option<usize>,
-        /// Whether the recipient has read it as of the cursor (never, for a
-        /// dropped message).
-        delivered: bool,
-        /// The fault that hit it: dropped, the duplicate's copy, or the late
-        /// arrival of a delayed or reordered message; `None` for a normal
-        /// message.
-        fault: Option<Mark>,
-        /// What was said, whole: the plan on a plan request, the lead's
-        /// feedback or the teammate's reason on a response.
-        said: Option<Said>,
-        /// A plain message's (or broadcast's) whole text, which its label
-        /// may cut: the diagram opens it whole when its label is tapped.
-        text: Option<String>,
-    },
-    /// A request moved along its FSM.
-    Transition {
-        /// Which request.
-        request_id: RequestId,
-        /// The new state.
-        to: RequestStatus,
-        /// Where to draw the badge.
-        x: f64,
-        /// Colour slot.
-        color: usize,
-    },
-    /// A tool run, as a note beside the agent.
-    Tool {
-        /// The agent's x.
-        x: f64,
-        /// `tool(args)`, cut to [`TOOL_LABEL_CHARS`].
-        label: String,
-        /// The tool's name and its arguments whole (`label` may cut them):
-        /// the diagram opens them when the note is tapped.
-        call: (String, String),
-        /// Its outcome as of the cursor: `None` while running.
-        ok: Option<bool>,
-        /// The result text, if any.
-        output: Option<String>,
-    },
-    /// A model call failed.
-    Failure {
-        /// The agent's x.
-        x: f64,
-        /// The error, cut to 80 characters.
-        error: String,
-        /// The whole error, when `error` cuts it: the diagram opens it
-        /// when the note is tapped.
-        whole: Option<String>,
-    },
-}
-
-/// One drawn row, tied to the event it shows.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Row {
-    /// The event's sequence number.
-    pub seq: u64,
-    /// Top of the row.
-    pub y: f64,
-    /// What it shows.
-    pub kind: RowKind,
-}
-
-/// What a row spans sideways: from the sender's x to the recipient's (the
-/// same x for a row about one agent), and how far right what it draws
-/// reaches (a request's badge, a note).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Span {
-    /// Where it starts (an arrow's sender).
-    pub from: f64,
-    /// Where it ends (an arrow's head).
-    pub to: f64,
-    /// The right edge of its label, note or badge.
-    pub right: f64,
 }
 
 /// A span during which an agent waited on its model.
@@ -300,43 +147,11 @@ impl Diagram {
     }
 }
 
-fn short_args(input: &serde_json::Value) -> String {
-    let Some(obj) = input.as_object() else { return String::new() };
-    let mut parts = Vec::new();
-    for key in ["path", "name", "teammate", "to", "request_id", "approve", "plan", "feedback", "reason"] {
-        if let Some(v) = obj.get(key) {
-            let text = match v {
-                serde_json::Value::String(s) => s.clone(),
-                other => other.to_string(),
-            };
-            parts.push(text);
-        }
-    }
-    parts.join(", ")
-}
-
-/// `text` whole when `clip(text, max)` cuts it.
-fn cut_from(text: &str, max: usize) -> Option<String> {
-    (clip(text, max) != text).then(|| text.to_string())
-}
-
 /// Lays out the first `cursor` events of `trace` (all of them for `None`).
 /// For repeated cursors over one trace, keep a [`Layout`] instead: this
 /// builds one and throws it away.
 pub fn layout(trace: &Trace, cursor: Option<usize>) -> Diagram {
-    Layout::of(trace).diagram(cursor, None)
-}
-
-/// A row's history after it is drawn.
-#[derive(Debug, Clone, PartialEq)]
-enum RowTrack {
-    /// Nothing changes after the row is drawn.
-    Fixed,
-    /// A message arrow: its message's index in the run's `Fates`, which say
-    /// when its recipient read it.
-    Message { fate: usize },
-    /// A tool note, finished at this seq with this outcome.
-    Tool { done: Option<(u64, bool, String)> },
+    Layout::of(trace).diagram(trace.entries(), cursor, None)
 }
 
 /// A column's history: born at a seq, then status changes with their rows.
@@ -377,12 +192,12 @@ struct BadgeTrack {
 /// The whole run laid out once, every element stamped with the events that
 /// create and change it, so the diagram as of any cursor is a cheap view
 /// ([`Layout::diagram`]) rather than a fold from event 0. Extended in place
-/// as events arrive ([`Layout::push`]); cost per event is O(log n).
+/// as events arrive ([`Layout::push`]); cost per event is O(log n), and a
+/// row is kept as a [`RowSpot`] (numbers, no text) until it is drawn.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Layout {
     columns: Vec<ColumnTrack>,
-    rows: Vec<Row>,
-    tracks: Vec<RowTrack>,
+    rows: Vec<RowSpot>,
     /// Messages among `rows[..i]`, for each i (prefix counts, one longer than rows).
     messages_before: Vec<usize>,
     activations: Vec<ActivationTrack>,
@@ -394,9 +209,10 @@ pub struct Layout {
     badge_of: BTreeMap<RequestId, usize>,
     open_calls: BTreeMap<AgentName, usize>,
     open_tools: BTreeMap<String, usize>,
-    /// Messages held by a fault (by their index in the `Fates`), kept until
-    /// their release draws their arrow.
-    held: BTreeMap<usize, Message>,
+    /// Messages held by a fault (by their index in the `Fates`), with the
+    /// seq of the fault's event (which carries it), kept until their
+    /// release draws their arrow.
+    held: BTreeMap<usize, (u64, Message)>,
     flights: Flights,
     /// Where the drawing reaches farthest right, as it grows: (the event
     /// that pushed it further, how far), in event order.
@@ -485,29 +301,27 @@ impl Layout {
         let change = self.flights.push(entry);
         let y = self.y;
         // An arrow for a message sent, dropped or released (a held one is
-        // kept until then): the message and its index in the fates.
+        // kept until then): the event carrying the message, the message
+        // and its index in the fates.
         let arrow = match (change, &entry.event) {
             (Some(Change::Sent(i) | Change::Dropped(i)), Event::MessageSent { message } | Event::FaultApplied { message, .. }) => {
-                Some((message.clone(), i))
+                Some((seq, Cow::Borrowed(message), i))
             }
             (Some(Change::Held(i)), Event::FaultApplied { message, .. }) => {
-                self.held.insert(i, message.clone());
+                self.held.insert(i, (seq, message.clone()));
                 None
             }
-            (Some(Change::Released(i)), _) => self.held.remove(&i).map(|m| (m, i)),
+            (Some(Change::Released(i)), _) => self.held.remove(&i).map(|(source, m)| (source, Cow::Owned(m), i)),
             _ => None,
         };
-        let (kind, track) = match (&entry.event, arrow) {
-            (_, Some((message, fate))) => {
+        let spot = match (&entry.event, arrow) {
+            (_, Some((source, message, fate))) => {
                 let fault = self.flights.fates().all()[fate].mark();
                 let from_x = self.x_of(&message.from, seq);
                 let to_x = self.x_of(&message.to, seq);
                 let color = message.request_id.as_ref().map(|id| self.color(id));
-                let label = match &message.request_id {
-                    Some(id) => format!("{} [{id}]", message.msg_type),
-                    None => format!("{}: {}", message.msg_type, clip(&message.content, MESSAGE_TEXT_CHARS)),
-                };
-                if message.msg_type.is_request() {
+                let request = message.msg_type.is_request();
+                if request {
                     if let (Some(id), Some(color)) = (&message.request_id, color) {
                         if !self.badge_of.contains_key(id) {
                             self.badge_of.insert(id.clone(), self.badges.len());
@@ -523,25 +337,12 @@ impl Layout {
                         }
                     }
                 }
-                let kind = RowKind::Message {
-                    from_x,
-                    to_x,
-                    label,
-                    msg_type: message.msg_type,
-                    request_id: message.request_id.clone(),
-                    color,
-                    delivered: false,
-                    fault,
-                    said: said(&message),
-                    text: matches!(message.msg_type, MessageType::Message | MessageType::Broadcast).then(|| message.content.clone()),
-                };
-                (Some(kind), RowTrack::Message { fate })
+                let badge = request && message.request_id.is_some();
+                Some(RowSpot::message(seq, y, &message, Shape::Message { from_x, to_x, source, color, fault, fate, badge }))
             }
-            (Event::RunStarted { prompt }, None) => {
-                (Some(RowKind::RunStarted { prompt: clip(prompt, PROMPT_CHARS), whole: cut_from(prompt, PROMPT_CHARS) }), RowTrack::Fixed)
+            (Event::RunStarted { .. } | Event::RunFinished | Event::BudgetReached { .. }, None) => {
+                RowSpot::built(entry, y, Shape::Banner).ok()
             }
-            (Event::RunFinished, None) => (Some(RowKind::RunFinished), RowTrack::Fixed),
-            (Event::BudgetReached { limit, .. }, None) => (Some(RowKind::BudgetReached { limit: *limit }), RowTrack::Fixed),
             (Event::MemberSpawned { name, .. }, None) => {
                 let to_x = self.x_of(name, seq);
                 let i = self.col_of[name];
@@ -553,20 +354,20 @@ impl Layout {
                 if col.born_seq < seq {
                     col.restarts.push((seq, y));
                 }
-                (Some(RowKind::Spawn { name: name.clone(), from_x: LEFT, to_x }), RowTrack::Fixed)
+                Some(RowSpot::spawn(seq, y, to_x))
             }
             (Event::MemberStatusChanged { name, to, .. }, None) => {
                 if let Some(&i) = self.col_of.get(name) {
                     self.columns[i].changes.push((seq, *to, y));
                 }
-                (None, RowTrack::Fixed)
+                None
             }
-            (Event::MessageSent { .. } | Event::FaultApplied { .. } | Event::MessageReleased { .. }, None) => (None, RowTrack::Fixed),
+            (Event::MessageSent { .. } | Event::FaultApplied { .. } | Event::MessageReleased { .. }, None) => None,
             // Who read what is in the fates.
-            (Event::InboxDrained { .. }, None) => (None, RowTrack::Fixed),
+            (Event::InboxDrained { .. }, None) => None,
             (Event::RequestCreated { request_id, .. }, None) => {
                 self.color(request_id);
-                (None, RowTrack::Fixed)
+                None
             }
             (Event::RequestTransitioned { request_id, to, by, .. }, None) => {
                 let color = self.color_of.get(request_id).copied().unwrap_or(0);
@@ -574,7 +375,7 @@ impl Layout {
                     self.badges[b].moves.push((seq, *to));
                 }
                 let x = self.x_of(by, seq);
-                (Some(RowKind::Transition { request_id: request_id.clone(), to: *to, x, color }), RowTrack::Fixed)
+                Some(RowSpot::transition(seq, y, request_id, *to, x, color))
             }
             // No one answered: the request's badge turns rejected where it
             // stands.
@@ -585,13 +386,13 @@ impl Layout {
                 if let Some(b) = badge {
                     self.badges[b].moves.push((seq, RequestStatus::Rejected));
                 }
-                (Some(RowKind::Transition { request_id: request_id.clone(), to: RequestStatus::Rejected, x, color }), RowTrack::Fixed)
+                Some(RowSpot::transition(seq, y, request_id, RequestStatus::Rejected, x, color))
             }
             (Event::ModelCalled { agent }, None) => {
                 let x = self.x_of(agent, seq);
                 self.open_calls.insert(agent.clone(), self.activations.len());
                 self.activations.push(ActivationTrack { x, y0: y, start_seq: seq, end: None, spend: None });
-                (None, RowTrack::Fixed)
+                None
             }
             (Event::ModelReplied { agent, .. }, None) => {
                 if let Some(i) = self.open_calls.remove(agent) {
@@ -600,36 +401,33 @@ impl Layout {
                     a.end = Some((seq, y.max(a.y0 + ROW_HEIGHT - 6.0)));
                     a.spend = crate::view::cost::Spend::of_event(&entry.event);
                 }
-                (None, RowTrack::Fixed)
+                None
             }
-            (Event::ModelFailed { agent, error }, None) => {
+            (Event::ModelFailed { agent, .. }, None) => {
                 if let Some(i) = self.open_calls.remove(agent) {
                     self.activations[i].end = Some((seq, y));
                 }
                 let x = self.x_of(agent, seq);
-                (Some(RowKind::Failure { x, error: clip(error, 80), whole: cut_from(error, 80) }), RowTrack::Fixed)
+                RowSpot::built(entry, y, Shape::Failure { x }).ok()
             }
             (Event::ToolCalled { agent, tool_use_id, tool, input }, None) => {
                 let x = self.x_of(agent, seq);
                 self.open_tools.insert(tool_use_id.clone(), self.rows.len());
-                let args = short_args(input);
-                let label = clip(&format!("{tool}({args})"), TOOL_LABEL_CHARS);
-                (Some(RowKind::Tool { x, label, call: (tool.clone(), args), ok: None, output: None }), RowTrack::Tool { done: None })
+                Some(RowSpot::tool(seq, y, x, tool, input))
             }
-            (Event::ToolReturned { tool_use_id, output, is_error, .. }, None) => {
+            (Event::ToolReturned { tool_use_id, is_error, .. }, None) => {
                 if let Some(r) = self.open_tools.remove(tool_use_id) {
-                    if let RowTrack::Tool { done } = &mut self.tracks[r] {
-                        *done = Some((seq, !is_error, clip(output, 200)));
+                    if let Shape::Tool { done, .. } = &mut self.rows[r].shape {
+                        *done = Some((seq, !is_error));
                     }
                 }
-                (None, RowTrack::Fixed)
+                None
             }
         };
-        if let Some(kind) = kind {
-            let is_message = matches!(kind, RowKind::Message { .. });
-            self.reach_to(seq, row_reach(&kind));
-            self.rows.push(Row { seq, y, kind });
-            self.tracks.push(track);
+        if let Some(spot) = spot {
+            let is_message = matches!(spot.shape, Shape::Message { .. });
+            self.reach_to(seq, spot.reach);
+            self.rows.push(spot);
             let before = *self.messages_before.last().unwrap_or(&0);
             self.messages_before.push(before + usize::from(is_message));
             self.y += ROW_HEIGHT;
@@ -653,21 +451,7 @@ impl Layout {
     /// before the first row.
     pub fn span_of(&self, seq: u64) -> Option<Span> {
         let i = self.rows.partition_point(|r| r.seq <= seq).checked_sub(1)?;
-        let kind = &self.rows[i].kind;
-        let (from, to) = match kind {
-            RowKind::Message { from_x, to_x, .. } if (to_x - from_x).abs() < 1.0 => (*from_x, from_x + 40.0),
-            RowKind::Message { from_x, to_x, .. } | RowKind::Spawn { from_x, to_x, .. } => (*from_x, *to_x),
-            RowKind::Transition { x, .. } | RowKind::Tool { x, .. } | RowKind::Failure { x, .. } => (*x, *x),
-            // A banner starts at the left edge: the lead's lifeline.
-            RowKind::RunStarted { .. } | RowKind::RunFinished | RowKind::BudgetReached { .. } => {
-                return Some(Span { from: LEFT, to: LEFT, right: LEFT })
-            }
-        };
-        let badge = match kind {
-            RowKind::Message { msg_type, request_id: Some(_), .. } if msg_type.is_request() => from.max(to) + BADGE_REACH,
-            _ => 0.0,
-        };
-        Some(Span { from, to, right: row_reach(kind).max(badge) })
+        Some(self.rows[i].span())
     }
 
     /// The diagram's height as of the first `cursor` events.
@@ -675,6 +459,19 @@ impl Layout {
         let shown = cursor.unwrap_or(usize::MAX).min(self.len);
         let rows = self.rows.partition_point(|r| r.seq < shown as u64) + 1 + self.flights.held_count(shown);
         HEADER_HEIGHT + ROW_HEIGHT * rows as f64
+    }
+
+    /// The diagram's width as of the first `cursor` events (as
+    /// [`Layout::diagram`] gives it, without building any row).
+    pub fn width_at(&self, cursor: Option<usize>) -> f64 {
+        let shown = cursor.unwrap_or(usize::MAX).min(self.len) as u64;
+        let columns = self.columns.iter().filter(|c| c.name.is_lead() || c.born_seq < shown).count();
+        diagram_width(columns, self.reach_at(shown))
+    }
+
+    /// How far right the drawing reaches among the events before `shown`.
+    fn reach_at(&self, shown: u64) -> f64 {
+        self.reach.partition_point(|(seq, _)| *seq < shown).checked_sub(1).map_or(0.0, |i| self.reach[i].1)
     }
 
     /// Every message's journey (for `motion`).
@@ -688,10 +485,12 @@ impl Layout {
     }
 
     /// The diagram as of the first `cursor` events (all laid out for
-    /// `None`). With a `window` `(top, bottom)`, only the rows, badges and
+    /// `None`), its rows' text read from `entries` (the trace this layout
+    /// was built from; a row whose event is not among them is left out).
+    /// With a `window` `(top, bottom)`, only the rows, badges and
     /// activations that intersect it are materialised — what the page draws
     /// on each step — so the cost follows the window, not the run's length.
-    pub fn diagram(&self, cursor: Option<usize>, window: Option<(f64, f64)>) -> Diagram {
+    pub fn diagram(&self, entries: &[TraceEntry], cursor: Option<usize>, window: Option<(f64, f64)>) -> Diagram {
         let shown = cursor.unwrap_or(usize::MAX).min(self.len) as u64;
         let before = |seq: u64| seq < shown;
         let row_count = self.rows.partition_point(|r| before(r.seq));
@@ -702,20 +501,19 @@ impl Layout {
         let last = self.rows[..row_count].partition_point(|r| r.y <= bottom).max(first);
         let rows = self.rows[first..last]
             .iter()
-            .zip(&self.tracks[first..last])
-            .map(|(row, track)| {
-                let mut row = row.clone();
-                match (&mut row.kind, track) {
-                    (RowKind::Message { delivered, .. }, RowTrack::Message { fate }) => {
-                        *delivered = fates[*fate].read.is_some_and(before);
+            .filter_map(|spot| {
+                let mut row = spot.row(entries).ok()?;
+                match (&mut row.kind, spot.shape) {
+                    (RowKind::Message { delivered, .. }, Shape::Message { fate, .. }) => {
+                        *delivered = fates[fate].read.is_some_and(before);
                     }
-                    (RowKind::Tool { ok, output, .. }, RowTrack::Tool { done: Some((at, done_ok, done_output)) }) if before(*at) => {
-                        *ok = Some(*done_ok);
-                        *output = Some(done_output.clone());
+                    (RowKind::Tool { ok, output, .. }, Shape::Tool { done: Some((at, done_ok)), .. }) if before(at) => {
+                        *ok = Some(done_ok);
+                        *output = RowSpot::tool_output(entries, at).ok();
                     }
                     _ => {}
                 }
-                row
+                Some(row)
             })
             .collect();
         let columns: Vec<Column> = self
@@ -770,7 +568,7 @@ impl Layout {
             })
             .collect();
         let requests = self.badges.partition_point(|b| before(b.first_seq));
-        let reach = self.reach.partition_point(|(seq, _)| before(*seq)).checked_sub(1).map_or(0.0, |i| self.reach[i].1);
+        let reach = self.reach_at(shown);
         Diagram {
             width: diagram_width(columns.len(), reach),
             height: bottom_y + ROW_HEIGHT * (1 + self.flights.held_count(shown as usize)) as f64,
@@ -789,6 +587,7 @@ impl Layout {
 mod tests {
     use super::*;
     use crate::protocol::{Millis, RequestKind, Team};
+    use crate::view::fate::Mark;
 
     fn name(s: &str) -> AgentName {
         AgentName::parse(s).unwrap()

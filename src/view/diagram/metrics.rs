@@ -17,7 +17,13 @@ pub const BANNER_CHAR_WIDTH: f64 = 7.2;
 /// Chinese, Japanese or Korean scripts (or a full-width form) is about 1.8
 /// Latin characters wide at the same size.
 pub fn text_columns(s: &str) -> f64 {
-    s.chars().map(|c| if is_wide(c) { WIDE_CHAR } else { 1.0 }).sum()
+    chars_columns(s.chars())
+}
+
+/// [`text_columns`] of the string `chars` would make, without making it
+/// (the same sum, in the same order).
+pub fn chars_columns(chars: impl Iterator<Item = char>) -> f64 {
+    chars.map(|c| if is_wide(c) { WIDE_CHAR } else { 1.0 }).sum()
 }
 
 /// The width of a wide character, in Latin characters.

@@ -1,5 +1,6 @@
 //! The sequence diagram as data: `layout` places lifelines, arrows, badges,
-//! activation bars and notes for a trace; `geometry` turns a layout at a
+//! activation bars and notes for a trace, `rows` keeps each row compact and
+//! builds it when drawn; `geometry` turns a layout at a
 //! cursor into the primitives both the page and the SVG export draw;
 //! `motion` and `motion_draw` say where each message is and what moves at
 //! a step; `legend` explains the marks; `metrics` says how wide text is drawn; `message_table` is the diagram's
@@ -17,4 +18,5 @@ pub mod metrics;
 pub mod motion;
 pub mod motion_draw;
 pub mod presenter;
+pub mod rows;
 pub mod viewport;

@@ -254,13 +254,13 @@ mod tests {
         let f = Flights::of(trace.entries());
         let held = seq_of(&trace, |e| matches!(e, crate::protocol::Event::FaultApplied { .. }));
         // Forward onto the fault: parked on the first held row.
-        let d = layout.diagram(Some(held + 1), None);
+        let d = layout.diagram(trace.entries(), Some(held + 1), None);
         let on = draw(Catalog::en(), &f.at(held + 1, Some(held)), &d, |seq| layout.y_of(seq));
         let row = on.movers[0].path[2].1;
         assert_eq!(row, held_y(&d, 0));
         // Back off it: the same row, back to the sender, inside the drawing.
         let motion = f.at(held, Some(held + 1));
-        let mut d = layout.diagram(Some(held), None);
+        let mut d = layout.diagram(trace.entries(), Some(held), None);
         make_room(&mut d, &motion);
         let back = draw(Catalog::en(), &motion, &d, |seq| layout.y_of(seq));
         assert!(back.movers[0].class.contains("park back"), "{:?}", back.movers[0]);
@@ -278,7 +278,7 @@ mod tests {
             for shown in 0..=trace.len() {
                 for previous in [shown.checked_sub(1), Some(shown + 1), None] {
                     let motion = f.at(shown, previous);
-                    let mut d = layout.diagram(Some(shown), None);
+                    let mut d = layout.diagram(trace.entries(), Some(shown), None);
                     make_room(&mut d, &motion);
                     let drawing = draw(Catalog::en(), &motion, &d, |seq| layout.y_of(seq));
                     for m in &drawing.movers {
@@ -297,7 +297,7 @@ mod tests {
         let layout = Layout::of(&trace);
         let f = Flights::of(trace.entries());
         let sent = seq_of(&trace, is_sent);
-        let d = layout.diagram(Some(sent + 1), None);
+        let d = layout.diagram(trace.entries(), Some(sent + 1), None);
         let drawing = draw(Catalog::en(), &f.at(sent + 1, Some(sent)), &d, |seq| layout.y_of(seq));
         let (lead, alice) = (d.columns[0].x, d.columns[1].x);
         let y = layout.y_of(sent as u64) + ROW_HEIGHT / 2.0;
@@ -305,7 +305,8 @@ mod tests {
         assert_eq!(drawing.movers[0].path, [(lead, y), (alice, y), (alice, inbox_y(&d))]);
         let inbox: Vec<&Item> = drawing.items.iter().filter(|i| i.kind == ItemKind::Inbox).collect();
         assert!(inbox.iter().all(|i| i.class.ends_with(" arriving")), "{inbox:?}");
-        let back = draw(Catalog::en(), &f.at(sent, Some(sent + 1)), &layout.diagram(Some(sent), None), |seq| layout.y_of(seq));
+        let back =
+            draw(Catalog::en(), &f.at(sent, Some(sent + 1)), &layout.diagram(trace.entries(), Some(sent), None), |seq| layout.y_of(seq));
         assert_eq!(back.movers[0].path[0], (alice, y), "back starts at the recipient");
         assert_eq!(back.movers[0].path[2], (lead, y), "and ends at the sender");
         assert!(back.movers[0].class.contains("back"));

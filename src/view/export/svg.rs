@@ -106,7 +106,7 @@ pub fn svg_of_run_priced(cat: &Catalog, trace: &Trace, cursor: Option<usize>, ti
     let shown = cursor.unwrap_or(usize::MAX).min(trace.len());
     // One layout: its diagram and its flights read the same fates.
     let whole = Layout::of(trace);
-    let diagram = whole.diagram(cursor, None);
+    let diagram = whole.diagram(trace.entries(), cursor, None);
     // The marks' words agree with the tracker as of the same cursor.
     let team = Team::replay(&trace.prefix(shown)).ok();
     let mut geometry = draw_as_of(cat, &diagram, &check(trace), team.as_ref().map(Team::tracker), shown);
@@ -307,7 +307,7 @@ mod tests {
         let price = table.price_of("claude-sonnet-4-5");
         let priced = svg_of_run_priced(en, &trace, None, "cost", price);
         // The same words the page's pieces draw: the bar's title, the head's text.
-        let diagram = Layout::of(&trace).diagram(None, None);
+        let diagram = Layout::of(&trace).diagram(trace.entries(), None, None);
         let bar = activation_with_cost(en, &diagram.activations[0], price);
         let Some(Shape::Tooltip(title)) = bar.shapes.last() else { panic!("the bar has its cost as title") };
         assert_eq!(title, "Usage: 1000 in, 500 out ($0.0105).");

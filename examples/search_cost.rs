@@ -10,6 +10,7 @@
 //! can be checked against the command line's.
 
 /// The same allocator as the `explore` binary's, so the search costs the same.
+#[cfg(not(target_arch = "wasm32"))]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -112,7 +112,7 @@ stage() {
 stage gates "gates: cargo fmt --check, clippy -D warnings (native and wasm32), lints from Cargo.toml"
 cargo fmt --check
 cargo clippy --locked --all-targets -- -D warnings
-cargo clippy --locked --target wasm32-unknown-unknown --lib --bins --tests -- -D warnings
+cargo clippy --locked --target wasm32-unknown-unknown --lib --bins --tests --examples -- -D warnings
 
 stage native "native tests (cargo test)"
 cargo test --locked

@@ -484,17 +484,6 @@ fn the_gallery_respawn_counterexample_draws_the_restarted_alice_a_new_head() {
     assert!(svg.contains(">replaced</text>"), "the first alice was replaced");
 }
 
-fn fault(kind: u8, probability: f64) -> FaultPlan {
-    let action = match kind {
-        0 => return FaultPlan::default(),
-        1 => FaultAction::Drop,
-        2 => FaultAction::Duplicate,
-        3 => FaultAction::Delay { ms: 400 },
-        _ => FaultAction::Reorder,
-    };
-    FaultPlan::new(vec![FaultRule { probability, ..FaultRule::new(action) }])
-}
-
 /// What a built row spans sideways and how far right it reaches, from its
 /// text (`Layout::span_of` counts it without building the row).
 fn span_of_row(row: &Row) -> Span {
@@ -531,7 +520,7 @@ proptest! {
         shuffle in any::<u64>(),
         windows in proptest::collection::vec((0.0f64..4000.0, 0.0f64..900.0), 0..6),
     ) {
-        let (_, trace) = common::run_scenario(scenarios::ALL[scenario], seed, fault(kind, probability));
+        let (_, trace) = common::run_scenario(scenarios::ALL[scenario], seed, common::fault_plan(kind, probability));
         let layout = Layout::of(&trace);
         for at in cursors {
             let cursor = at.index(trace.len() + 1);

@@ -10,17 +10,6 @@ use team_protocols::protocol::timeline::Timeline;
 use team_protocols::protocol::*;
 use team_protocols::runtime::scenarios;
 
-fn fault(kind: u8, probability: f64) -> FaultPlan {
-    let action = match kind {
-        0 => return FaultPlan::default(),
-        1 => FaultAction::Drop,
-        2 => FaultAction::Duplicate,
-        3 => FaultAction::Delay { ms: 400 },
-        _ => FaultAction::Reorder,
-    };
-    FaultPlan::new(vec![FaultRule { probability, ..FaultRule::new(action) }])
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
@@ -32,7 +21,7 @@ proptest! {
         probability in 0.1f64..1.0,
         every in 1usize..64,
     ) {
-        let (_, trace) = common::run_scenario(scenarios::ALL[scenario], seed, fault(kind, probability));
+        let (_, trace) = common::run_scenario(scenarios::ALL[scenario], seed, common::fault_plan(kind, probability));
         let mut timeline = Timeline::new(&trace.team_name, every);
         prop_assert!(timeline.extend(trace.entries()).is_ok());
         for cursor in 0..=trace.len() {
@@ -54,7 +43,7 @@ proptest! {
     ) {
         use team_protocols::view::cost::{protocol_split, spend_at};
         use team_protocols::view::derived::RunViews;
-        let (_, trace) = common::run_scenario(scenarios::ALL[scenario], seed, fault(kind, probability));
+        let (_, trace) = common::run_scenario(scenarios::ALL[scenario], seed, common::fault_plan(kind, probability));
         let views = RunViews::of(&trace);
         for cursor in (0..=trace.len()).map(Some).chain([None]) {
             prop_assert_eq!(views.spend_at(trace.entries(), cursor), spend_at(&trace, cursor), "cursor {:?}", cursor);
@@ -80,7 +69,7 @@ proptest! {
         moves in proptest::collection::vec(0usize..10_000, 0..40),
     ) {
         use team_protocols::protocol::timeline::Walker;
-        let (_, trace) = common::run_scenario(scenarios::ALL[scenario], seed, fault(kind, probability));
+        let (_, trace) = common::run_scenario(scenarios::ALL[scenario], seed, common::fault_plan(kind, probability));
         let mut timeline = Timeline::new(&trace.team_name, every);
         prop_assert!(timeline.extend(trace.entries()).is_ok());
         let replayed: Vec<TeamState> = (0..=trace.len())
@@ -103,7 +92,7 @@ fn every_scenario_steps_forward_and_back_to_the_replayed_states() {
     use team_protocols::protocol::timeline::Walker;
     for scenario in scenarios::ALL {
         for kind in 0u8..5 {
-            let (_, trace) = common::run_scenario(scenario, 7, fault(kind, 0.5));
+            let (_, trace) = common::run_scenario(scenario, 7, common::fault_plan(kind, 0.5));
             let mut timeline = Timeline::new(&trace.team_name, 16);
             timeline.extend(trace.entries()).unwrap();
             let mut walker = Walker::default();

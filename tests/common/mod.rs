@@ -16,7 +16,7 @@ use std::rc::Rc;
 use team_protocols::model::scripted::ScriptedModel;
 use team_protocols::model::sleep::NoSleep;
 use team_protocols::model::Model;
-use team_protocols::protocol::{FaultPlan, ReplayError, Team, Trace};
+use team_protocols::protocol::{FaultAction, FaultPlan, FaultRule, ReplayError, Team, Trace};
 use team_protocols::runtime::executor::LocalExecutor;
 use team_protocols::runtime::scenarios::Scenario;
 use team_protocols::runtime::{Host, Runtime, RuntimeConfig, RuntimeError};
@@ -115,4 +115,17 @@ pub(crate) fn run_scenario(scenario: Scenario, seed: u64, faults: FaultPlan) -> 
 /// The trace of `scenario` with the default seed and no faults.
 pub(crate) fn scenario_trace(scenario: Scenario) -> Trace {
     run_scenario(scenario, SEED, FaultPlan::default()).1
+}
+
+/// The fault plan a property test draws: `kind` 0 is none, then a drop, a
+/// duplicate, a 400 ms delay or a reorder, each at `probability`.
+pub(crate) fn fault_plan(kind: u8, probability: f64) -> FaultPlan {
+    let action = match kind {
+        0 => return FaultPlan::default(),
+        1 => FaultAction::Drop,
+        2 => FaultAction::Duplicate,
+        3 => FaultAction::Delay { ms: 400 },
+        _ => FaultAction::Reorder,
+    };
+    FaultPlan::new(vec![FaultRule { probability, ..FaultRule::new(action) }])
 }

@@ -18,7 +18,8 @@ mod web_page;
 
 use leptos::prelude::*;
 use team_protocols::runtime::scenarios;
-use team_protocols::view::i18n::{scenario_description, Catalog, Locale};
+use team_protocols::view::i18n::{Catalog, Locale};
+use team_protocols::view::words::scenarios::scenario_description;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_page::{all, texts, until, Page};

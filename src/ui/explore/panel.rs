@@ -109,7 +109,7 @@ pub fn ExplorePanel() -> impl IntoView {
                             let label = tr!(l.cat(), "explore-file-team", name = id.as_str());
                             view! { <option value=id.clone() selected=true>{label}</option> }
                         })}
-                        {scenarios::ALL.into_iter().chain([scenarios::TWINS, scenarios::RESPAWN, scenarios::WITHOUT_PROTOCOLS]).map(|sc| view! { <option value=sc.id>{move || crate::view::i18n::scenario_title(l.cat(), sc.id, sc.title)}</option> }).collect_view()}
+                        {scenarios::ALL.into_iter().chain([scenarios::TWINS, scenarios::RESPAWN, scenarios::WITHOUT_PROTOCOLS]).map(|sc| view! { <option value=sc.id>{move || crate::view::words::scenarios::scenario_title(l.cat(), sc.id, sc.title)}</option> }).collect_view()}
                     </select>
                 </label>
                 <label class="field">{move || l.t("explore-faults-per-run")}

@@ -72,8 +72,8 @@ pub fn ScenarioList() -> impl IntoView {
                 {scenarios::PAGE.into_iter().map(|sc| view! {
                     <li>
                         <button class="scenario" data-scenario=sc.id on:click=move |_| { s.run_scenario(sc); drawer.close(true); }>
-                            <strong>{move || crate::view::i18n::scenario_title(l.cat(), sc.id, sc.title)}</strong>
-                            <span class="scenario-prompt">{move || crate::view::i18n::scenario_description(l.cat(), &sc)}</span>
+                            <strong>{move || crate::view::words::scenarios::scenario_title(l.cat(), sc.id, sc.title)}</strong>
+                            <span class="scenario-prompt">{move || crate::view::words::scenarios::scenario_description(l.cat(), &sc)}</span>
                         </button>
                     </li>
                 }).collect_view()}

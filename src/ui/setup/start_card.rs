@@ -15,8 +15,8 @@ use crate::ui::browser::lang::lang;
 use crate::ui::diagram::tour::{self, TourState};
 use crate::ui::shell::drawers::{Drawers, SetupTabs};
 use crate::ui::state::session::Session;
-use crate::view::i18n::{scenario_description, scenario_title};
 use crate::view::tours;
+use crate::view::words::scenarios::{scenario_description, scenario_title};
 
 /// The lesson's core scenarios, in the order the lesson tells them.
 pub const CORE: [Scenario; 3] = [scenarios::SHUTDOWN, scenarios::APPROVE_PLAN, scenarios::REJECT_PLAN];

@@ -620,7 +620,7 @@ pub fn row(cat: &Catalog, r: &Row) -> Item {
             let mut it = item(ItemKind::Banner, "banner run-start", seq, top, bottom, banner(y, format!("▶ {shown}")));
             // Cut short (in English, or only in the page's language): whole
             // on hover and on a tap (`said_target`), in the page's language.
-            let words = crate::view::i18n::prompt_words(cat, whole.as_deref().unwrap_or(prompt));
+            let words = crate::view::words::scenarios::prompt_words(cat, whole.as_deref().unwrap_or(prompt));
             if shown != words {
                 it.shapes.push(Shape::Tooltip(words.clone()));
                 it.label = Some(format!("prompt: {words}"));
@@ -761,7 +761,7 @@ pub fn row(cat: &Catalog, r: &Row) -> Item {
 /// takes (the diagram's width is laid out from the prompt, the same in
 /// every language), so a longer translation never reaches past the edge.
 fn prompt_shown(cat: &Catalog, prompt: &str) -> String {
-    let words = crate::view::i18n::prompt_words_where(cat, prompt, |p| {
+    let words = crate::view::words::scenarios::prompt_words_where(cat, prompt, |p| {
         crate::protocol::text::clip(p, crate::view::diagram::layout::PROMPT_CHARS) == prompt
     });
     cut_to_columns(&words, text_columns(prompt))
@@ -1039,7 +1039,7 @@ mod tests {
                     let cat = Catalog::get(l);
                     let shown = prompt_shown(cat, &held);
                     assert!(text_columns(&shown) <= text_columns(&held), "{l:?}: {shown:?} is wider than the room of {held:?}");
-                    let whole = crate::view::i18n::prompt_words(cat, p);
+                    let whole = crate::view::words::scenarios::prompt_words(cat, p);
                     let kept = shown.trim_end_matches('…');
                     assert!(whole.starts_with(kept) && !kept.is_empty(), "{l:?}: {shown:?} is not the start of {whole:?}");
                 }

@@ -286,7 +286,7 @@ fn caption_of_priced(
     match &entry.event {
         Event::RunStarted { prompt } => Caption::new(
             cat.t("cap-run-started-title"),
-            tr!(cat, "cap-run-started-text", prompt = quote(cat, &crate::view::i18n::prompt_words(cat, prompt))),
+            tr!(cat, "cap-run-started-text", prompt = quote(cat, &crate::view::words::scenarios::prompt_words(cat, prompt))),
         ),
         Event::RunFinished => {
             let text = match before {

@@ -33,6 +33,9 @@ mod expiry;
 mod hand;
 mod metering;
 mod state_hash;
+mod state_parts;
+
+pub use state_parts::VIEW_MARK;
 
 use super::agent::{Agent, Progress};
 use super::scheduler::{Mode, Pick, Ticket, TurnKind, Turns};

@@ -6,18 +6,20 @@
 //! by a coarser view (its turns as a multiset; every turn's blocks as one
 //! multiset: order and batching forgotten).
 //!
-//! `cargo run --release --example state_parts -- SCENARIO FAULTS DECISIONS [MAX_STATES] [show] [no-symmetry]`
+//! `cargo run --release --example state_parts -- SCENARIO FAULTS DECISIONS [MAX_STATES] [show] [no-symmetry] [no-delay] [merges]`
 //! (`team-2 0 0` is the small case of issue 30; MAX_STATES bounds the
 //! distinct states visited, default 200,000; `show` prints two lead
 //! conversations of states alike in every other part; `no-symmetry` turns
-//! the teammates' symmetry off).
+//! the teammates' symmetry off; `no-delay` leaves the delay fault out of
+//! the fault kinds tried; `merges` checks the explorer's own hash: every
+//! state reached again must have the moves of the state it merged into).
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 use team_protocols::explore::file_team::{scenario_of, team_config};
-use team_protocols::explore::{ExploreConfig, Node};
+use team_protocols::explore::{Choice, ExploreConfig, Node};
 use team_protocols::protocol::canon::StableHasher;
 use team_protocols::protocol::file::monitor::PropertySet;
 use team_protocols::protocol::file::{self, builtin};
@@ -25,7 +27,7 @@ use team_protocols::runtime::world::VIEW_MARK;
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let usage = "usage: state_parts SCENARIO FAULTS DECISIONS [MAX_STATES] [show] [no-symmetry]";
+    let usage = "usage: state_parts SCENARIO FAULTS DECISIONS [MAX_STATES] [show] [no-symmetry] [no-delay] [merges]";
     let scenario = args.next().expect(usage);
     let faults: usize = args.next().and_then(|a| a.parse().ok()).expect(usage);
     let decisions: usize = args.next().and_then(|a| a.parse().ok()).expect(usage);
@@ -45,9 +47,18 @@ fn main() {
     config.max_faults = faults;
     config.max_decisions = decisions;
     config.symmetry = !rest.iter().any(|a| a == "no-symmetry");
-    let v = visit(&config, max_states, show);
+    if rest.iter().any(|a| a == "no-delay") {
+        config.fault_kinds.retain(|k| !matches!(k, team_protocols::protocol::FaultAction::Delay { .. }));
+    }
+    let merges = rest.iter().any(|a| a == "merges");
+    let v = visit(&config, max_states, show, merges);
+    if merges {
+        check_merges(&v);
+    }
     report(&scenario, faults, decisions, &v.states, v.complete);
     if !config.symmetry {
+        // The baseline: the explorer's own hash (every exact part).
+        check_view(&v, "lead.conversation", false);
         for view in ["per-sender", "outcomes"] {
             for unnamed in [false, true] {
                 check_view(&v, &format!("lead.conversation{VIEW_MARK}{view}"), unnamed);
@@ -94,9 +105,15 @@ struct Visit {
     moves: Vec<(usize, String, usize)>,
     expanded: Vec<usize>,
     complete: bool,
+    /// Each state's hash, by index.
+    hashes: Vec<u64>,
+    /// With `merges`: each state reached again by another path (as the
+    /// index of the state it was merged into), with its own moves (each
+    /// choice and the hash of where it leads).
+    merged: Vec<(usize, Vec<(String, u64)>)>,
 }
 
-fn visit(config: &ExploreConfig, max_states: usize, show: bool) -> Visit {
+fn visit(config: &ExploreConfig, max_states: usize, show: bool, merges: bool) -> Visit {
     let lead = team_protocols::protocol::AgentName::lead();
     let turns = |node: &Node| -> Vec<String> {
         if !show {
@@ -115,13 +132,27 @@ fn visit(config: &ExploreConfig, max_states: usize, show: bool) -> Visit {
         moves: Vec::new(),
         expanded: Vec::new(),
         complete: true,
+        hashes: vec![start.state_hash(config)],
+        merged: Vec::new(),
     };
     let mut queue = VecDeque::from([(0, start)]);
     'search: while let Some((at, node)) = queue.pop_front() {
         for choice in node.choices(config) {
             let (next, _) = node.after(&choice, config).expect("a move runs");
             let to = match seen.entry(next.state_hash(config)) {
-                std::collections::hash_map::Entry::Occupied(e) => *e.get(),
+                std::collections::hash_map::Entry::Occupied(e) => {
+                    if merges {
+                        let mut moves: Vec<(String, u64)> = next
+                            .choices(config)
+                            .iter()
+                            .map(|c| (move_name(c), next.after(c, config).expect("a move runs").0.state_hash(config)))
+                            .collect();
+                        moves.sort();
+                        moves.dedup();
+                        v.merged.push((*e.get(), moves));
+                    }
+                    *e.get()
+                }
                 std::collections::hash_map::Entry::Vacant(e) => {
                     if v.states.len() >= max_states {
                         v.complete = false;
@@ -130,15 +161,50 @@ fn visit(config: &ExploreConfig, max_states: usize, show: bool) -> Visit {
                     e.insert(v.states.len());
                     v.states.push(with_views(&next, config));
                     v.leads.push(turns(&next));
+                    v.hashes.push(next.state_hash(config));
                     queue.push_back((v.states.len() - 1, next));
                     v.states.len() - 1
                 }
             };
-            v.moves.push((at, choice.to_string(), to));
+            v.moves.push((at, move_name(&choice), to));
         }
         v.expanded.push(at);
     }
     v
+}
+
+/// A move in words, without what names a request by its id (a reply's
+/// label quotes the raw id, which two orders of the same moves draw
+/// differently: the state hash compares ids by place).
+fn move_name(choice: &Choice) -> String {
+    match choice {
+        Choice::Reply { agent, option, .. } => format!("{agent}'s model: option {option}"),
+        other => other.to_string(),
+    }
+}
+
+/// Whether the explorer's own hash merges only states with the same
+/// moves: each state reached again by another path must offer the same
+/// choices as the state it was merged into, each leading to a state of the
+/// same hash. Prints how many merges were checked and how many fail.
+fn check_merges(v: &Visit) {
+    let mut moves_of: HashMap<usize, Vec<(String, u64)>> = HashMap::new();
+    for (from, choice, to) in &v.moves {
+        moves_of.entry(*from).or_default().push((choice.clone(), v.hashes[*to]));
+    }
+    for m in moves_of.values_mut() {
+        m.sort();
+        m.dedup();
+    }
+    let expanded: HashSet<usize> = v.expanded.iter().copied().collect();
+    let checked: Vec<_> = v.merged.iter().filter(|(into, _)| expanded.contains(into)).collect();
+    let failing: Vec<_> =
+        checked.iter().filter(|(into, moves)| moves_of.get(into).map_or(&[][..], Vec::as_slice) != moves.as_slice()).collect();
+    println!("the explorer's hash: {} merges checked, {} where the merged state's moves differ", checked.len(), failing.len());
+    if let Some((into, moves)) = failing.first() {
+        let labels = |m: &[(String, u64)]| m.iter().map(|(l, k)| format!("{l} -> {k:016x}")).collect::<Vec<_>>().join("; ");
+        println!("  e.g. state {into}: {}\n  merged: {}", labels(moves_of.get(into).map_or(&[][..], Vec::as_slice)), labels(moves));
+    }
 }
 
 /// A state's moves: each choice, in words, and the key of where it leads.
@@ -148,7 +214,8 @@ type Moves = Vec<(String, u64)>;
 /// merges only states with the same future, one move deep: every two fully
 /// expanded states alike under the view must offer the same choices, each
 /// leading to states alike under the view. Prints the number of merged
-/// classes and of classes where that fails, with one example.
+/// classes and of classes where that fails, with one example. With `view`
+/// "lead.conversation" itself this checks the explorer's own hash.
 fn check_view(v: &Visit, view: &str, unnamed: bool) {
     let replaced = |n: &str| n == "lead.conversation" || (unnamed && n == "lead.loop");
     let key = |i: usize| {
@@ -184,6 +251,12 @@ fn check_view(v: &Visit, view: &str, unnamed: bool) {
         let other = c.iter().find(|(_, m)| *m != c[0].1).expect("a differing member");
         let labels = |m: &[(String, u64)]| m.iter().map(|(l, k)| format!("{l} -> {k:016x}")).collect::<Vec<_>>().join("; ");
         println!("  e.g. state {}: {}\n  state {}: {}", c[0].0, labels(&c[0].1), other.0, labels(&other.1));
+        if v.leads[c[0].0] != v.leads[other.0] {
+            println!("  their lead conversations differ in:");
+            for (x, y) in v.leads[c[0].0].iter().zip(&v.leads[other.0]).filter(|(x, y)| x != y) {
+                println!("    A: {x}\n    B: {y}");
+            }
+        }
         // Which parts tell the two states' successors apart, choice by choice.
         let child = |from: usize, choice: &str| v.moves.iter().find(|(f, l, _)| *f == from && l == choice).map(|m| m.2);
         for (label, _) in &c[0].1 {

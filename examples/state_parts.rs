@@ -110,7 +110,20 @@ struct Visit {
     /// With `merges`: each state reached again by another path (as the
     /// index of the state it was merged into), with its own moves (each
     /// choice and the hash of where it leads).
-    merged: Vec<(usize, Vec<(String, u64)>)>,
+    merged: Vec<(usize, Moves, u64)>,
+    /// Each state's delayed messages' remaining delays (hashed), by index.
+    delays: Vec<u64>,
+}
+
+/// The delays left of the node's held messages (due − now), hashed: what
+/// the state hash does not read of a delayed message.
+fn delays_left(node: &Node) -> u64 {
+    let now = node.world.now().0;
+    StableHasher::digest(|h| {
+        for held in node.world.team().held() {
+            held.due.map(|d| d.0.saturating_sub(now)).hash(h);
+        }
+    })
 }
 
 fn visit(config: &ExploreConfig, max_states: usize, show: bool, merges: bool) -> Visit {
@@ -134,6 +147,7 @@ fn visit(config: &ExploreConfig, max_states: usize, show: bool, merges: bool) ->
         complete: true,
         hashes: vec![start.state_hash(config)],
         merged: Vec::new(),
+        delays: vec![delays_left(&start)],
     };
     let mut queue = VecDeque::from([(0, start)]);
     'search: while let Some((at, node)) = queue.pop_front() {
@@ -149,7 +163,7 @@ fn visit(config: &ExploreConfig, max_states: usize, show: bool, merges: bool) ->
                             .collect();
                         moves.sort();
                         moves.dedup();
-                        v.merged.push((*e.get(), moves));
+                        v.merged.push((*e.get(), moves, delays_left(&next)));
                     }
                     *e.get()
                 }
@@ -162,6 +176,7 @@ fn visit(config: &ExploreConfig, max_states: usize, show: bool, merges: bool) ->
                     v.states.push(with_views(&next, config));
                     v.leads.push(turns(&next));
                     v.hashes.push(next.state_hash(config));
+                    v.delays.push(delays_left(&next));
                     queue.push_back((v.states.len() - 1, next));
                     v.states.len() - 1
                 }
@@ -197,11 +212,19 @@ fn check_merges(v: &Visit) {
         m.dedup();
     }
     let expanded: HashSet<usize> = v.expanded.iter().copied().collect();
-    let checked: Vec<_> = v.merged.iter().filter(|(into, _)| expanded.contains(into)).collect();
+    let checked: Vec<_> = v.merged.iter().filter(|(into, ..)| expanded.contains(into)).collect();
     let failing: Vec<_> =
-        checked.iter().filter(|(into, moves)| moves_of.get(into).map_or(&[][..], Vec::as_slice) != moves.as_slice()).collect();
-    println!("the explorer's hash: {} merges checked, {} where the merged state's moves differ", checked.len(), failing.len());
-    if let Some((into, moves)) = failing.first() {
+        checked.iter().filter(|(into, moves, _)| moves_of.get(into).map_or(&[][..], Vec::as_slice) != moves.as_slice()).collect();
+    let same_delays = failing.iter().filter(|(into, _, delays)| v.delays[*into] == *delays).count();
+    println!(
+        "the explorer's hash: {} merges checked, {} where the merged state's moves differ ({} of them with the same delays left)",
+        checked.len(),
+        failing.len(),
+        same_delays
+    );
+    let unequal_delays = checked.iter().filter(|(into, _, delays)| v.delays[*into] != *delays).count();
+    println!("  merges of states whose held messages have different delays left: {unequal_delays}");
+    if let Some((into, moves, _)) = failing.first() {
         let labels = |m: &[(String, u64)]| m.iter().map(|(l, k)| format!("{l} -> {k:016x}")).collect::<Vec<_>>().join("; ");
         println!("  e.g. state {into}: {}\n  merged: {}", labels(moves_of.get(into).map_or(&[][..], Vec::as_slice)), labels(moves));
     }

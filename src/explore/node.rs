@@ -514,6 +514,29 @@ impl Node {
     }
 }
 
+impl Node {
+    /// The parts of `state_hash`, apart (`World::state_parts`, then what
+    /// the node adds: the properties its path has broken, as `monitors`,
+    /// and the prompts, faults and decisions left, as `node.rest`): for
+    /// finding what multiplies a search's distinct states
+    /// (`examples/state_parts.rs`). The parts without a `VIEW_MARK` together
+    /// tell apart what `state_hash` tells apart.
+    pub fn state_parts(&self, config: &ExploreConfig) -> Vec<(String, u64)> {
+        let mut parts = self.world.state_parts(config.symmetry && !config.file_properties.names_a_teammate());
+        let mut monitors = StableHasher::default();
+        self.monitor.broken().hash(&mut monitors);
+        if let Some(file) = &self.file {
+            file.hash_into(&mut monitors);
+        }
+        parts.push(("monitors".to_owned(), monitors.finish()));
+        let mut rest = StableHasher::default();
+        self.prompts.hash(&mut rest);
+        (self.faults_left, self.decisions_left).hash(&mut rest);
+        parts.push(("node.rest".to_owned(), rest.finish()));
+        parts
+    }
+}
+
 /// How a run ended, in words: each teammate's status and the requests'.
 pub fn outcome(world: &World) -> String {
     let team = world.team();

@@ -33,6 +33,9 @@ mod expiry;
 mod hand;
 mod metering;
 mod state_hash;
+mod state_parts;
+
+pub use state_parts::VIEW_MARK;
 
 use super::agent::{Agent, Progress};
 use super::scheduler::{Mode, Pick, Ticket, TurnKind, Turns};
@@ -192,7 +195,7 @@ impl World {
 
     /// Now, never earlier than the last event recorded: a host clock that
     /// jumps back cannot move the trace backwards.
-    pub(crate) fn now(&self) -> Millis {
+    pub fn now(&self) -> Millis {
         let last = self.team.trace().last_time();
         self.time.max(last)
     }

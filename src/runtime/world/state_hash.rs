@@ -56,7 +56,7 @@ impl World {
     /// class, each teammate is ranked by the hash of its own state with
     /// every name of the class written alike, so which twin did what does
     /// not matter; classes of one keep their names.
-    fn symmetric_names(&self, canon: &Canon) -> Vec<(String, String)> {
+    pub(super) fn symmetric_names(&self, canon: &Canon) -> Vec<(String, String)> {
         use crate::protocol::canon::StableHasher;
         // Only teammates that share role and plan mode can be alike: their
         // prompts are read only then.

@@ -123,8 +123,10 @@ pub struct Canon {
     print: u64,
     /// A hash of `names` alone.
     names_print: u64,
-    /// The bytes a rewritten pattern can begin with, as a 256-bit set.
-    first: [u64; 4],
+    /// The bytes a rewritten pattern can begin with: 1 for each such byte
+    /// value, 0 for the rest (a table, so `hash_text` tests eight bytes
+    /// with eight loads and an or).
+    first: [u8; 256],
 }
 
 /// A request id as the canon matches it in text.
@@ -159,12 +161,11 @@ const HEX_DIGIT: [u8; 256] = {
 fn hex8(bytes: &[u8]) -> Option<u32> {
     let window = bytes.get(..8)?;
     let mut v = 0u32;
-    for b in window {
-        let d = match b {
-            b'0'..=b'9' => b - b'0',
-            b'a'..=b'f' => b - b'a' + 10,
-            _ => return None,
-        };
+    for &b in window {
+        let d = HEX_DIGIT[usize::from(b)];
+        if d == NOT_HEX {
+            return None;
+        }
         v = (v << 4) | u32::from(d);
     }
     Some(v)
@@ -187,6 +188,16 @@ pub fn id_windows(text: &str, out: &mut Vec<u32>) {
         if run >= 8 {
             out.push(value);
         }
+    }
+}
+
+/// Hashes request `id` as its `place` among a canon's ids (`None`: not
+/// one of them, hashed by value): the one encoding of `Canon::hash_id` and
+/// of the requests in `Canon::hash_team`.
+fn hash_place<H: Hasher>(place: Option<usize>, id: &RequestId, h: &mut H) {
+    match place {
+        Some(i) => (0xA5u8, i).hash(h),
+        None => id.as_str().hash(h),
     }
 }
 
@@ -273,7 +284,7 @@ impl Canon {
                 }
             })
             .collect();
-        let mut canon = Canon { ids, names: Vec::new(), print: 0, names_print: 0, first: [0; 4] };
+        let mut canon = Canon { ids, names: Vec::new(), print: 0, names_print: 0, first: [0; 256] };
         canon.index();
         canon
     }
@@ -326,8 +337,8 @@ impl Canon {
         let mut h = StableHasher::default();
         self.names.hash(&mut h);
         self.names_print = h.finish();
-        self.first = [0; 4];
-        let mut mark = |b: u8| self.first[usize::from(b >> 6)] |= 1u64 << (b & 63);
+        self.first = [0; 256];
+        let mut mark = |b: u8| self.first[usize::from(b)] = 1;
         mark(TIMESTAMP.as_bytes()[0]);
         for id in &self.ids {
             match id {
@@ -415,10 +426,7 @@ impl Canon {
 
     /// Hashes a request id as its place (an unknown one by value).
     pub fn hash_id<H: Hasher>(&self, id: &RequestId, h: &mut H) {
-        match self.place(id) {
-            Some(i) => (0xA5u8, i).hash(h),
-            None => id.as_str().hash(h),
-        }
+        hash_place(self.place(id), id, h);
     }
 
     /// Hashes text with every `"timestamp": <digits>` left out, every known
@@ -432,11 +440,9 @@ impl Canon {
         let (mut i, mut literal) = (0, 0);
         while i < bytes.len() {
             let b = bytes[i];
-            if self.first[usize::from(b >> 6)] & (1u64 << (b & 63)) == 0 {
+            if self.first[usize::from(b)] == 0 {
                 // On to the next byte that can begin a pattern.
-                let first = &self.first;
-                let skip = bytes[i..].iter().position(|&c| first[usize::from(c >> 6)] & (1u64 << (c & 63)) != 0);
-                i = skip.map_or(bytes.len(), |k| i + k);
+                i = self.next_first(bytes, i + 1);
                 continue;
             }
             let rest = &bytes[i..];
@@ -470,6 +476,23 @@ impl Canon {
         }
         h.write(&bytes[literal..]);
         h.write_u8(0xFF);
+    }
+
+    /// The first position from `i` on whose byte can begin a pattern
+    /// (`bytes.len()` if none): eight bytes tested at a time.
+    fn next_first(&self, bytes: &[u8], mut i: usize) -> usize {
+        let first = &self.first;
+        let at = |b: u8| first[usize::from(b)];
+        for w in bytes.get(i..).unwrap_or_default().chunks_exact(8) {
+            if at(w[0]) | at(w[1]) | at(w[2]) | at(w[3]) | at(w[4]) | at(w[5]) | at(w[6]) | at(w[7]) != 0 {
+                break;
+            }
+            i += 8;
+        }
+        while i < bytes.len() && at(bytes[i]) == 0 {
+            i += 1;
+        }
+        i
     }
 
     /// A file protocol's typed fields: what an answer says beyond approve
@@ -515,10 +538,7 @@ impl Canon {
         requests.sort_by_key(|(place, _)| *place);
         for (place, r) in requests {
             // `hash_id`, with the place already found.
-            match place {
-                Some(i) => (0xA5u8, i).hash(h),
-                None => r.id.as_str().hash(h),
-            }
+            hash_place(place, &r.id, h);
             r.kind.hash(h);
             self.hash_name(&r.requester, h);
             self.hash_name(&r.addressee, h);

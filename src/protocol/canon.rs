@@ -51,6 +51,11 @@
 
 use std::hash::{Hash, Hasher};
 
+mod scan;
+
+pub use scan::id_windows;
+use scan::{find_quote, hex8, hex_run, stamp_len, HEX_DIGIT, TIMESTAMP};
+
 use super::fields::{FieldValue, Fields};
 use super::message::Message;
 use super::tracker::{Request, RequestKind};
@@ -123,8 +128,10 @@ pub struct Canon {
     print: u64,
     /// A hash of `names` alone.
     names_print: u64,
-    /// The bytes a rewritten pattern can begin with, as a 256-bit set.
-    first: [u64; 4],
+    /// The bytes a rewritten pattern can begin with: 1 for each such byte
+    /// value, 0 for the rest (a table, so `hash_text` tests eight bytes
+    /// with eight loads and an or).
+    first: [u8; 256],
 }
 
 /// A request id as the canon matches it in text.
@@ -136,57 +143,13 @@ enum Id {
     Odd(String),
 }
 
-const TIMESTAMP: &str = "\"timestamp\":";
-
-const NOT_HEX: u8 = 0xFF;
-
-/// Each byte's value as a lowercase hex digit, or `NOT_HEX`.
-const HEX_DIGIT: [u8; 256] = {
-    let mut table = [NOT_HEX; 256];
-    let mut b = 0;
-    while b < 256 {
-        table[b] = match b as u8 {
-            c @ b'0'..=b'9' => c - b'0',
-            c @ b'a'..=b'f' => c - b'a' + 10,
-            _ => NOT_HEX,
-        };
-        b += 1;
-    }
-    table
-};
-
-/// The value of eight lowercase hex digits at the start of `bytes`.
-fn hex8(bytes: &[u8]) -> Option<u32> {
-    let window = bytes.get(..8)?;
-    let mut v = 0u32;
-    for b in window {
-        let d = match b {
-            b'0'..=b'9' => b - b'0',
-            b'a'..=b'f' => b - b'a' + 10,
-            _ => return None,
-        };
-        v = (v << 4) | u32::from(d);
-    }
-    Some(v)
-}
-
-/// Every run of eight lowercase hex characters in `text` (overlapping
-/// ones too), as values, pushed onto `out`: the only places a request id
-/// can be matched in the text (`Canon::hash_text`).
-pub fn id_windows(text: &str, out: &mut Vec<u32>) {
-    // The value of the last eight digits rolls along the run.
-    let (mut run, mut value) = (0usize, 0u32);
-    for &b in text.as_bytes() {
-        let digit = HEX_DIGIT[usize::from(b)];
-        if digit == NOT_HEX {
-            run = 0;
-            continue;
-        }
-        value = (value << 4) | u32::from(digit);
-        run += 1;
-        if run >= 8 {
-            out.push(value);
-        }
+/// Hashes request `id` as its `place` among a canon's ids (`None`: not
+/// one of them, hashed by value): the one encoding of `Canon::hash_id` and
+/// of the requests in `Canon::hash_team`.
+fn hash_place<H: Hasher>(place: Option<usize>, id: &RequestId, h: &mut H) {
+    match place {
+        Some(i) => (0xA5u8, i).hash(h),
+        None => id.as_str().hash(h),
     }
 }
 
@@ -273,7 +236,7 @@ impl Canon {
                 }
             })
             .collect();
-        let mut canon = Canon { ids, names: Vec::new(), print: 0, names_print: 0, first: [0; 4] };
+        let mut canon = Canon { ids, names: Vec::new(), print: 0, names_print: 0, first: [0; 256] };
         canon.index();
         canon
     }
@@ -326,8 +289,8 @@ impl Canon {
         let mut h = StableHasher::default();
         self.names.hash(&mut h);
         self.names_print = h.finish();
-        self.first = [0; 4];
-        let mut mark = |b: u8| self.first[usize::from(b >> 6)] |= 1u64 << (b & 63);
+        self.first = [0; 256];
+        let mut mark = |b: u8| self.first[usize::from(b)] = 1;
         mark(TIMESTAMP.as_bytes()[0]);
         for id in &self.ids {
             match id {
@@ -380,15 +343,21 @@ impl Canon {
 
     /// The same, with these teammates renamed (symmetry reduction).
     pub fn with_names(mut self, names: Vec<(String, String)>) -> Self {
+        self.rename(names);
+        self
+    }
+
+    /// Renames these teammates (symmetry reduction), in place: a canon
+    /// is made at every state, and moving it costs a copy of its table.
+    pub fn rename(&mut self, names: Vec<(String, String)>) {
         if names.is_empty() && self.names.is_empty() {
-            return self;
+            return;
         }
         // Longest first, so a name inside another is never matched first.
         let mut names = names;
         names.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then_with(|| a.0.cmp(&b.0)));
         self.names = names;
         self.index();
-        self
     }
 
     /// Hashes a name as its canonical name, if it has one.
@@ -415,16 +384,22 @@ impl Canon {
 
     /// Hashes a request id as its place (an unknown one by value).
     pub fn hash_id<H: Hasher>(&self, id: &RequestId, h: &mut H) {
-        match self.place(id) {
-            Some(i) => (0xA5u8, i).hash(h),
-            None => id.as_str().hash(h),
-        }
+        hash_place(self.place(id), id, h);
     }
 
     /// Hashes text with every `"timestamp": <digits>` left out, every known
     /// request id replaced by its place and every renamed teammate by its
     /// canonical name.
     pub fn hash_text<H: Hasher>(&self, text: &str, h: &mut H) {
+        if self.names.is_empty() && !self.ids.iter().any(|id| matches!(id, Id::Odd(_))) {
+            self.hash_text_ids(text, h);
+        } else {
+            self.hash_text_bytes(text, h);
+        }
+    }
+
+    /// `hash_text` for any canon, byte by byte.
+    fn hash_text_bytes<H: Hasher>(&self, text: &str, h: &mut H) {
         // One pass, left to right: at each byte that can begin a pattern,
         // the first pattern that matches there (a timestamp, then the ids in
         // creation order, then the names longest first) is rewritten.
@@ -432,21 +407,16 @@ impl Canon {
         let (mut i, mut literal) = (0, 0);
         while i < bytes.len() {
             let b = bytes[i];
-            if self.first[usize::from(b >> 6)] & (1u64 << (b & 63)) == 0 {
+            if self.first[usize::from(b)] == 0 {
                 // On to the next byte that can begin a pattern.
-                let first = &self.first;
-                let skip = bytes[i..].iter().position(|&c| first[usize::from(c >> 6)] & (1u64 << (c & 63)) != 0);
-                i = skip.map_or(bytes.len(), |k| i + k);
+                i = self.next_first(bytes, i + 1);
                 continue;
             }
             let rest = &bytes[i..];
             // The second byte first: most quotes in a JSON text begin no
             // timestamp, and a call to compare the whole pattern costs more.
             let hit = if rest.get(1) == Some(&TIMESTAMP.as_bytes()[1]) && rest.starts_with(TIMESTAMP.as_bytes()) {
-                let after = &rest[TIMESTAMP.len()..];
-                let spaces = after.iter().take_while(|c| **c == b' ').count();
-                let digits = after[spaces..].iter().take_while(|c| c.is_ascii_digit()).count();
-                Some((TIMESTAMP.len() + spaces + digits, None))
+                Some((stamp_len(rest), None))
             } else if let Some((k, len)) = self.id_at(rest) {
                 Some((len, Some((0xFEu8, k))))
             } else {
@@ -470,6 +440,94 @@ impl Canon {
         }
         h.write(&bytes[literal..]);
         h.write_u8(0xFF);
+    }
+
+    /// `hash_text` for a canon that renames no teammate and whose ids are
+    /// all eight hex digits: the same patterns rewritten at the same places
+    /// (so the same hash), found without reading every byte: the next
+    /// timestamp from the next quote, the next id from the next run of
+    /// eight hex digits (`hex_run`), the leftmost of the two rewritten.
+    fn hash_text_ids<H: Hasher>(&self, text: &str, h: &mut H) {
+        let bytes = text.as_bytes();
+        let (mut i, mut literal) = (0, 0);
+        // The next timestamp and id at `i` or later, once found (`None`:
+        // none left); looked for again once `i` passes them.
+        let mut stamp: Option<Option<usize>> = None;
+        let mut id: Option<Option<(usize, usize)>> = None;
+        loop {
+            if stamp.is_some_and(|s| s.is_some_and(|at| at < i)) {
+                stamp = None;
+            }
+            let next_stamp = *stamp.get_or_insert_with(|| self.find_timestamp(bytes, i));
+            if id.is_some_and(|d| d.is_some_and(|(at, _)| at < i)) {
+                id = None;
+            }
+            let next_id = *id.get_or_insert_with(|| self.find_id(bytes, i));
+            let (at, len, what) = match (next_stamp, next_id) {
+                (None, None) => break,
+                (Some(s), Some((d, k))) if d < s => (d, 8, Some(k)),
+                (None, Some((d, k))) => (d, 8, Some(k)),
+                (Some(s), _) => (s, stamp_len(&bytes[s..]), None),
+            };
+            h.write(&bytes[literal..at]);
+            match what {
+                None => 0xFCu8.hash(h),
+                Some(k) => (0xFEu8, k).hash(h),
+            }
+            i = at + len;
+            literal = i;
+        }
+        h.write(&bytes[literal..]);
+        h.write_u8(0xFF);
+    }
+
+    /// Where the next `"timestamp":` begins, at `from` or later.
+    fn find_timestamp(&self, bytes: &[u8], mut from: usize) -> Option<usize> {
+        while let Some(at) = find_quote(bytes, from) {
+            if bytes[at..].starts_with(TIMESTAMP.as_bytes()) {
+                return Some(at);
+            }
+            from = at + 1;
+        }
+        None
+    }
+
+    /// Where the next request id of this canon begins, at `from` or later,
+    /// and its place (the first in creation order, as `id_at`).
+    fn find_id(&self, bytes: &[u8], mut from: usize) -> Option<(usize, usize)> {
+        if self.ids.is_empty() {
+            return None;
+        }
+        while let Some((start, end)) = hex_run(bytes, from) {
+            let mut value = 0u32;
+            for (k, &b) in bytes[start..end].iter().enumerate() {
+                value = (value << 4) | u32::from(HEX_DIGIT[usize::from(b)]);
+                if k >= 7 {
+                    if let Some(place) = self.ids.iter().position(|id| *id == Id::Hex(value)) {
+                        return Some((start + k - 7, place));
+                    }
+                }
+            }
+            from = end;
+        }
+        None
+    }
+
+    /// The first position from `i` on whose byte can begin a pattern
+    /// (`bytes.len()` if none): eight bytes tested at a time.
+    fn next_first(&self, bytes: &[u8], mut i: usize) -> usize {
+        let first = &self.first;
+        let at = |b: u8| first[usize::from(b)];
+        for w in bytes.get(i..).unwrap_or_default().chunks_exact(8) {
+            if at(w[0]) | at(w[1]) | at(w[2]) | at(w[3]) | at(w[4]) | at(w[5]) | at(w[6]) | at(w[7]) != 0 {
+                break;
+            }
+            i += 8;
+        }
+        while i < bytes.len() && at(bytes[i]) == 0 {
+            i += 1;
+        }
+        i
     }
 
     /// A file protocol's typed fields: what an answer says beyond approve
@@ -515,10 +573,7 @@ impl Canon {
         requests.sort_by_key(|(place, _)| *place);
         for (place, r) in requests {
             // `hash_id`, with the place already found.
-            match place {
-                Some(i) => (0xA5u8, i).hash(h),
-                None => r.id.as_str().hash(h),
-            }
+            hash_place(place, &r.id, h);
             r.kind.hash(h);
             self.hash_name(&r.requester, h);
             self.hash_name(&r.addressee, h);
@@ -545,180 +600,4 @@ impl Canon {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use std::collections::hash_map::DefaultHasher;
-
-    fn hash_of(canon: &Canon, text: &str) -> u64 {
-        let mut h = DefaultHasher::new();
-        canon.hash_text(text, &mut h);
-        h.finish()
-    }
-
-    fn id(s: &str) -> RequestId {
-        RequestId::parse(s).unwrap()
-    }
-
-    #[test]
-    fn texts_that_differ_only_in_timestamps_hash_alike() {
-        let c = Canon::default();
-        let a = r#"{"type":"message","timestamp":1200,"content":"hi"}"#;
-        let b = r#"{"type":"message","timestamp": 98,"content":"hi"}"#;
-        assert_eq!(hash_of(&c, a), hash_of(&c, b));
-        assert_ne!(hash_of(&c, a), hash_of(&c, r#"{"type":"message","timestamp":1200,"content":"ho"}"#));
-    }
-
-    #[test]
-    fn twins_renamed_to_their_canonical_names_hash_alike_in_text_and_as_names() {
-        let ab = Canon::default().with_names(vec![("alice".into(), "@0".into()), ("bob".into(), "@1".into())]);
-        let ba = Canon::default().with_names(vec![("bob".into(), "@0".into()), ("alice".into(), "@1".into())]);
-        assert_eq!(hash_of(&ab, "alice approved; bob rejected"), hash_of(&ba, "bob approved; alice rejected"));
-        assert_ne!(hash_of(&ab, "alice approved; bob rejected"), hash_of(&ab, "bob approved; alice rejected"));
-        let (mut x, mut y) = (DefaultHasher::new(), DefaultHasher::new());
-        ab.hash_name(&AgentName::parse("alice").unwrap(), &mut x);
-        ba.hash_name(&AgentName::parse("bob").unwrap(), &mut y);
-        assert_eq!(x.finish(), y.finish());
-        let (mut x, mut y) = (DefaultHasher::new(), DefaultHasher::new());
-        ab.hash_unordered([1u8, 2, 3], |i, h| i.hash(h), &mut x);
-        ab.hash_unordered([3u8, 1, 2], |i, h| i.hash(h), &mut y);
-        assert_eq!(x.finish(), y.finish(), "unordered");
-    }
-
-    #[test]
-    fn fields_that_differ_hash_apart_and_ids_in_their_texts_hash_by_place() {
-        let fields = |pairs: &[(&str, FieldValue)]| {
-            let mut f = Fields::default();
-            for (k, v) in pairs {
-                f.set(*k, v.clone());
-            }
-            f
-        };
-        let of = |canon: &Canon, f: &Fields| {
-            let mut h = DefaultHasher::new();
-            canon.hash_fields(f, &mut h);
-            h.finish()
-        };
-        let canon = Canon::new([&id("4607cc28")]);
-        let ok = fields(&[("verdict", FieldValue::Text("ok".into()))]);
-        let no = fields(&[("verdict", FieldValue::Text("changes".into()))]);
-        assert_ne!(of(&canon, &ok), of(&canon, &no), "an enum value");
-        assert_ne!(of(&canon, &fields(&[("n", FieldValue::Int(1))])), of(&canon, &fields(&[("n", FieldValue::Int(2))])));
-        assert_ne!(of(&canon, &Fields::default()), of(&canon, &fields(&[("urgent", FieldValue::Bool(false))])), "a field or none");
-        let other = Canon::new([&id("deadbeef")]);
-        let names = |i: &str| fields(&[("about", FieldValue::Text(format!("see {i}")))]);
-        assert_eq!(of(&canon, &names("4607cc28")), of(&other, &names("deadbeef")), "ids by place");
-    }
-
-    #[test]
-    fn request_ids_hash_as_their_place_in_creation_order() {
-        let first = Canon::new([&id("4607cc28"), &id("0badf00d")]);
-        let second = Canon::new([&id("deadbeef"), &id("0badf00d")]);
-        assert_eq!(hash_of(&first, "answer 4607cc28 then 0badf00d"), hash_of(&second, "answer deadbeef then 0badf00d"));
-        assert_ne!(hash_of(&first, "answer 4607cc28"), hash_of(&first, "answer 0badf00d"), "places differ");
-        let (mut a, mut b) = (DefaultHasher::new(), DefaultHasher::new());
-        first.hash_id(&id("4607cc28"), &mut a);
-        second.hash_id(&id("deadbeef"), &mut b);
-        assert_eq!(a.finish(), b.finish());
-    }
-
-    #[test]
-    fn the_id_windows_of_a_text_are_its_runs_of_eight_lowercase_hex_characters() {
-        let mut out = Vec::new();
-        id_windows("id 4607cc28, not 4607CC28 nor 4607cc2; 0badf00d1", &mut out);
-        assert_eq!(out, [0x4607_cc28, 0x0bad_f00d, 0xbadf_00d1]);
-    }
-
-    #[test]
-    fn a_remembered_text_hash_is_the_hash_computed_anew_under_every_canon_with_its_key() {
-        let text = "answer 4607cc28 now";
-        let mut windows = Vec::new();
-        id_windows(text, &mut windows);
-        let one = Canon::new([&id("4607cc28")]);
-        let more = Canon::new([&id("4607cc28"), &id("0badf00d")]);
-        let moved = Canon::new([&id("0badf00d"), &id("4607cc28")]);
-        assert_eq!(one.key_for(&windows), more.key_for(&windows), "a request the text does not mention leaves the key");
-        assert_eq!(hash_of(&one, text), hash_of(&more, text));
-        assert_ne!(one.key_for(&windows), moved.key_for(&windows), "the id's place moved");
-        let memo = CanonMemo::default();
-        let ask = |canon: &Canon| {
-            memo.hash(
-                canon,
-                |out| id_windows(text, out),
-                || {
-                    let mut h = StableHasher::default();
-                    canon.hash_text(text, &mut h);
-                    h.finish()
-                },
-            )
-        };
-        for canon in [&one, &more, &moved, &one] {
-            let mut h = StableHasher::default();
-            canon.hash_text(text, &mut h);
-            assert_eq!(ask(canon), h.finish(), "remembered = computed anew");
-        }
-    }
-
-    fn team_hash(t: &Team) -> u64 {
-        let canon = Canon::of_requests(t.tracker().iter());
-        let mut h = StableHasher::default();
-        canon.hash_team(t, &mut h);
-        h.finish()
-    }
-
-    #[test]
-    fn teams_that_differ_only_in_what_a_waiting_message_says_hash_apart() {
-        let sent = |text: &str| {
-            let mut t = Team::new("default", 7);
-            t.spawn(&AgentName::parse("alice").unwrap(), "coder", false, crate::protocol::Millis(0)).unwrap();
-            t.send(&AgentName::lead(), &AgentName::parse("alice").unwrap(), "message", text, crate::protocol::Millis(1)).unwrap();
-            t
-        };
-        assert_eq!(team_hash(&sent("hi")), team_hash(&sent("hi")));
-        assert_ne!(team_hash(&sent("hi")), team_hash(&sent("bye")), "the explorer must not merge them");
-    }
-
-    /// A team with alice and bob, where the lead asks `first` and then the
-    /// other to shut down (the ids drawn from where in the trace each
-    /// request was made).
-    fn asked_in_order(first: &str) -> (Team, Vec<RequestId>) {
-        let (alice, bob) = (AgentName::parse("alice").unwrap(), AgentName::parse("bob").unwrap());
-        let mut t = Team::new("default", 7);
-        let at = crate::protocol::Millis(0);
-        t.spawn(&alice, "coder", false, at).unwrap();
-        t.spawn(&bob, "coder", false, at).unwrap();
-        let order = if first == "alice" { [&alice, &bob] } else { [&bob, &alice] };
-        let ids = order.iter().map(|who| t.request_shutdown(&AgentName::lead(), who, at).unwrap()).collect();
-        (t, ids)
-    }
-
-    #[test]
-    fn requests_of_different_agents_made_in_either_order_hash_alike() {
-        let (ab, ab_ids) = asked_in_order("alice");
-        let (ba, ba_ids) = asked_in_order("bob");
-        // Alice's request was made first in one and second in the other,
-        // and the ids differ: the canonical places do not.
-        assert_ne!(ab_ids[0], ba_ids[1]);
-        assert_eq!(team_hash(&ab), team_hash(&ba));
-    }
-
-    #[test]
-    fn requests_that_truly_differ_still_hash_apart() {
-        let (alice, bob) = (AgentName::parse("alice").unwrap(), AgentName::parse("bob").unwrap());
-        let at = crate::protocol::Millis(1);
-        // Alice answers hers in one, bob his in the other.
-        let (mut one, ids) = asked_in_order("alice");
-        one.answer(crate::protocol::RequestKind::SHUTDOWN, &ids[0], &alice, true, "", at).unwrap();
-        let (mut other, ids) = asked_in_order("alice");
-        other.answer(crate::protocol::RequestKind::SHUTDOWN, &ids[1], &bob, true, "", at).unwrap();
-        assert_ne!(team_hash(&one), team_hash(&other));
-        // Two requests of one kind from one requester to one addressee keep
-        // their order: the first and the second are different places.
-        let canon = Canon::of_requests(one.tracker().iter());
-        let place = |id: &RequestId| {
-            let mut h = DefaultHasher::new();
-            canon.hash_id(id, &mut h);
-            h.finish()
-        };
-        assert_ne!(place(&ids[0]), place(&ids[1]));
-    }
-}
+mod tests;

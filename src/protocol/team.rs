@@ -379,7 +379,11 @@ impl Team {
     /// refusal the applied ones are undone (newest first), so state and trace
     /// are left as they were. Only what each event touched is saved for the
     /// undo, so a command costs the same at any trace length.
-    fn commit(&mut self, at: Millis, events: Vec<Event>) -> Result<std::ops::Range<u64>, TeamError> {
+    fn commit(&mut self, at: Millis, mut events: Vec<Event>) -> Result<std::ops::Range<u64>, TeamError> {
+        if events.len() == 1 {
+            let event = events.pop().expect("one event");
+            return self.commit_one(at, event).map(|seq| seq..seq + 1);
+        }
         self.trace.check_append(at)?;
         let first = self.trace.next_seq();
         let entries: Vec<TraceEntry> =
@@ -404,27 +408,37 @@ impl Team {
         Ok(first..end)
     }
 
+    /// `commit` of one event, the most common step (an observation, a
+    /// status, a message): a refused event is not applied, so there is
+    /// nothing to undo and nothing is saved or copied for it.
+    fn commit_one(&mut self, at: Millis, event: Event) -> Result<u64, TeamError> {
+        self.trace.check_append(at)?;
+        let entry = TraceEntry { seq: self.trace.next_seq(), time: at, event };
+        self.state.check(&entry).and_then(|()| self.state.apply_checked(&entry))?;
+        Ok(self.trace.append(entry.time, entry.event).expect("time checked above"))
+    }
+
     /// Records the start of a run from a user prompt.
     pub fn start_run(&mut self, prompt: &str, at: Millis) -> Result<(), TeamError> {
-        self.commit(at, vec![Event::RunStarted { prompt: prompt.to_string() }]).map(drop)
+        self.commit_one(at, Event::RunStarted { prompt: prompt.to_string() }).map(drop)
     }
 
     /// Records an observation (model call, tool run) that changes no
     /// protocol state.
     pub fn observe(&mut self, event: Event, at: Millis) -> Result<(), TeamError> {
         debug_assert!(event.observed_agent().is_some(), "only observation events");
-        self.commit(at, vec![event]).map(drop)
+        self.commit_one(at, event).map(drop)
     }
 
     /// Records that the team went quiet.
     pub fn finish_run(&mut self, at: Millis) -> Result<(), TeamError> {
-        self.commit(at, vec![Event::RunFinished]).map(drop)
+        self.commit_one(at, Event::RunFinished).map(drop)
     }
 
     /// Spawns (or restarts) a teammate.
     pub fn spawn(&mut self, name: &AgentName, role: &str, plan_mode: bool, at: Millis) -> Result<SpawnKind, TeamError> {
         let kind = self.state.roster.check_spawn(name, role)?;
-        self.commit(at, vec![Event::MemberSpawned { name: name.clone(), role: role.to_string(), plan_mode }])?;
+        self.commit_one(at, Event::MemberSpawned { name: name.clone(), role: role.to_string(), plan_mode })?;
         Ok(kind)
     }
 
@@ -434,7 +448,7 @@ impl Team {
         if from == to {
             return Ok(());
         }
-        self.commit(at, vec![Event::MemberStatusChanged { name: name.clone(), from, to }]).map(drop)
+        self.commit_one(at, Event::MemberStatusChanged { name: name.clone(), from, to }).map(drop)
     }
 
     /// Sends a plain message. `msg_type` is the lesson's type string; the
@@ -497,7 +511,7 @@ impl Team {
         let waiting = self.state.bus.inbox_shared(agent)?;
         if !waiting.is_empty() {
             let message_ids = waiting.iter().map(|e| e.id).collect();
-            self.commit(at, vec![Event::InboxDrained { agent: agent.clone(), message_ids }])?;
+            self.commit_one(at, Event::InboxDrained { agent: agent.clone(), message_ids })?;
         }
         Ok(std::sync::Arc::try_unwrap(waiting).unwrap_or_else(|shared| shared.as_ref().clone()))
     }

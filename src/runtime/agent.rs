@@ -201,11 +201,23 @@ impl<T> PartialEq for Memo<T> {
 /// holds `Arc<Agent>`), so a state pays only for the agents that moved. A
 /// copy remembers nothing (it is made to be changed: `Arc::make_mut`), and
 /// every change in place goes through `Agent::edit`, which forgets; equal
-/// to every other memo, so it never tells two agents apart.
+/// to every other memo, so it never tells two agents apart. Made when
+/// first asked for: a move edits its agent several times, and forgetting
+/// an empty memo is one test.
 #[derive(Debug, Default)]
-struct AgentMemo {
+struct AgentMemo(OnceLock<Box<Remembered>>);
+
+/// What an [`AgentMemo`] holds.
+#[derive(Debug, Default)]
+struct Remembered {
     in_hand: CanonMemo,
     masked_prompt: OnceLock<String>,
+}
+
+impl AgentMemo {
+    fn get(&self) -> &Remembered {
+        self.0.get_or_init(Box::default)
+    }
 }
 
 impl Clone for AgentMemo {
@@ -309,7 +321,7 @@ impl Agent {
     /// Every change to an agent held by a world goes through here.
     pub(crate) fn edit(shared: &mut Arc<Agent>) -> &mut Agent {
         let agent = Arc::make_mut(shared);
-        agent.memo = AgentMemo::default();
+        agent.memo.0.take();
         agent
     }
 
@@ -322,7 +334,7 @@ impl Agent {
     /// teammates configured alike apart, `World::symmetric_names`),
     /// remembered.
     pub(crate) fn masked_first_prompt(&self) -> &str {
-        self.memo.masked_prompt.get_or_init(|| self.first_prompt().replace(self.me.as_str(), "@"))
+        self.memo.get().masked_prompt.get_or_init(|| self.first_prompt().replace(self.me.as_str(), "@"))
     }
 
     /// True once the loop has ended.
@@ -407,7 +419,7 @@ impl Agent {
                 self.hash_in_hand(canon, &mut sub);
                 sub.finish()
             };
-            let value = self.memo.in_hand.hash(canon, |out| self.in_hand_windows(out), compute);
+            let value = self.memo.get().in_hand.hash(canon, |out| self.in_hand_windows(out), compute);
             debug_assert_eq!(value, compute(), "an agent changed in place without Agent::edit");
             value.hash(h);
         }

@@ -434,7 +434,7 @@ impl Team {
     /// `expire_due` is the clock's way.
     pub fn expire(&mut self, id: &RequestId, at: Millis) -> Result<(), TeamError> {
         let kind = self.state.tracker.get(id).ok_or_else(|| TrackerError::UnknownRequest(id.clone()))?.kind;
-        self.commit(at, vec![Event::RequestExpired { request_id: id.clone(), request_kind: kind }]).map(drop)
+        self.commit_one(at, Event::RequestExpired { request_id: id.clone(), request_kind: kind }).map(drop)
     }
 
     /// The pending requests whose deadline has passed at `now`

@@ -23,7 +23,7 @@ impl World {
         let mut canon = Canon::of_requests(self.team.tracker().iter());
         if symmetry {
             let names = self.symmetric_names(&canon);
-            canon = canon.with_names(names);
+            canon.rename(names);
         }
         canon.hash_team(&self.team, h);
         self.workspace.canon_hash(&canon).hash(h);

@@ -513,3 +513,27 @@ fn acting_after_an_approved_exit_effect_is_a_finding() {
     t.observe(Event::ModelCalled { agent: ben.clone() }, Millis(3)).unwrap();
     assert_eq!(kinds(t.trace()), [ViolationKind::ActAfterShutdownApproved]);
 }
+
+/// The explorer's hash of a team at `now` (`Canon::hash_team`).
+fn team_hash_at(t: &Team, now: Millis) -> u64 {
+    use std::hash::Hasher;
+    let canon = team_protocols::protocol::canon::Canon::of_requests(t.tracker().iter());
+    let mut h = team_protocols::protocol::canon::StableHasher::default();
+    canon.hash_team(t, now, &mut h);
+    h.finish()
+}
+
+#[test]
+fn a_pending_requests_time_left_before_its_deadline_is_part_of_the_state() {
+    // ann claims at 100 in one run and at 400 in the other; the deadline is
+    // 1,000 ms, and it expires by the clock before a turn with no move
+    // choosing it, so what decides the future is the time left.
+    let claimed_at = |at: u64| {
+        let mut t = claims();
+        t.ask(CLAIM_IX, &name("ann"), &lead(), claim("parser"), Millis(at)).unwrap();
+        t
+    };
+    let (early, late) = (claimed_at(100), claimed_at(400));
+    assert_eq!(team_hash_at(&early, Millis(600)), team_hash_at(&late, Millis(900)), "500 ms left in both: one state");
+    assert_ne!(team_hash_at(&early, Millis(600)), team_hash_at(&late, Millis(600)), "500 ms left against 800: it expires first in one");
+}

@@ -56,10 +56,11 @@ mod scan;
 pub use scan::id_windows;
 use scan::{find_quote, hex8, hex_run, stamp_len, HEX_DIGIT, TIMESTAMP};
 
+use super::bus::Held;
 use super::fields::{FieldValue, Fields};
 use super::message::Message;
-use super::tracker::{Request, RequestKind};
-use super::{AgentName, RequestId, Team};
+use super::tracker::{Request, RequestKind, RequestStatus};
+use super::{AgentName, Member, Millis, RequestId, Team};
 
 /// A fast, stable, dependency-free hasher: eight bytes at a time with a
 /// multiply and rotate (in the manner of rustc's FxHasher), the rest byte
@@ -545,27 +546,15 @@ impl Canon {
     }
 
     /// Feeds what decides the team's future into `h`: members, requests and
-    /// the messages waiting or held, without times, sequence numbers or the
-    /// trace, request ids and renamed teammates as this canon has them: the
-    /// explorer's canonical state of a team.
-    pub fn hash_team<H: Hasher>(&self, team: &Team, h: &mut H) {
-        fn message(canon: &Canon, m: &Message, h: &mut StableHasher) {
-            (m.msg_type, m.approve).hash(h);
-            canon.hash_name(&m.from, h);
-            canon.hash_name(&m.to, h);
-            canon.hash_text(&m.content, h);
-            m.request_id.as_ref().map(|id| canon.hash_id(id, h)).hash(h);
-            m.feedback.as_deref().map(|f| canon.hash_text(f, h)).hash(h);
-            canon.hash_fields(&m.fields, h);
-        }
-        self.hash_unordered(
-            team.roster().members.iter(),
-            |m, h| {
-                self.hash_name(&m.name, h);
-                (&m.role, m.status, m.plan_mode, team.plan_approved(&m.name), m.shutdown_approved, m.incarnation).hash(h);
-            },
-            h,
-        );
+    /// the messages waiting or held, without sequence numbers or the trace,
+    /// request ids and renamed teammates as this canon has them: the
+    /// explorer's canonical state of a team at virtual time `now`. Times
+    /// enter only as what is left of them at `now` (a held message's delay,
+    /// a pending request's deadline), the two clocks that decide when
+    /// something happens without a move choosing it; two histories that
+    /// spent different time to reach the same situation meet.
+    pub fn hash_team<H: Hasher>(&self, team: &Team, now: Millis, h: &mut H) {
+        self.hash_unordered(team.roster().members.iter(), |m, h| self.hash_member(team, m, h), h);
         // In the canon's order of places (`Canon::of_requests`), not the
         // order they were created in.
         let mut requests = Vec::with_capacity(team.tracker().len());
@@ -574,28 +563,76 @@ impl Canon {
         for (place, r) in requests {
             // `hash_id`, with the place already found.
             hash_place(place, &r.id, h);
-            r.kind.hash(h);
-            self.hash_name(&r.requester, h);
-            self.hash_name(&r.addressee, h);
-            (&r.plan, r.status).hash(h);
-            self.hash_fields(&r.fields, h);
+            self.hash_request_rest(team, r, now, h);
         }
         self.hash_unordered(
             team.state().bus.names(),
             |name, h| {
                 self.hash_name(name, h);
                 for e in team.peek(name).into_iter().flatten() {
-                    message(self, &e.message, h);
+                    self.hash_message(&e.message, h);
                 }
             },
             h,
         );
         for held in team.held() {
             let mut sub = StableHasher::default();
-            held.due.is_some().hash(&mut sub);
-            message(self, &held.message, &mut sub);
+            self.hash_held(held, now, &mut sub);
             std::hash::Hasher::finish(&sub).hash(h);
         }
+    }
+
+    /// A member as `hash_team` takes it: name, role, status, plan mode,
+    /// approvals and incarnation.
+    pub fn hash_member<H: Hasher>(&self, team: &Team, m: &Member, h: &mut H) {
+        self.hash_name(&m.name, h);
+        (&m.role, m.status, m.plan_mode, team.plan_approved(&m.name), m.shutdown_approved, m.incarnation).hash(h);
+    }
+
+    /// A request as `hash_team` takes it: its id by place, then the rest
+    /// (`hash_request_rest`).
+    pub fn hash_request<H: Hasher>(&self, team: &Team, r: &Request, now: Millis, h: &mut H) {
+        self.hash_id(&r.id, h);
+        self.hash_request_rest(team, r, now, h);
+    }
+
+    /// A request but its id: kind, parties, plan, status, fields, and for a
+    /// pending one whose protocol has a deadline, the time left until it
+    /// expires at `now` (it expires by the clock, before a turn, with no
+    /// move choosing it).
+    fn hash_request_rest<H: Hasher>(&self, team: &Team, r: &Request, now: Millis, h: &mut H) {
+        r.kind.hash(h);
+        self.hash_name(&r.requester, h);
+        self.hash_name(&r.addressee, h);
+        (&r.plan, r.status).hash(h);
+        self.hash_fields(&r.fields, h);
+        // The kind tells whether there is a deadline: nothing more is
+        // hashed without one (the lesson's protocols have none).
+        if r.status == RequestStatus::Pending {
+            if let Some(d) = team.state().protocols.protocol_of(r.kind).and_then(|(_, p)| p.deadline_ms) {
+                Millis(r.created_at.0.saturating_add(d)).since(now).hash(h);
+            }
+        }
+    }
+
+    /// A message as `hash_team` takes it (waiting or held): type, answer,
+    /// parties, content, request id by place, feedback and fields.
+    pub fn hash_message<H: Hasher>(&self, m: &Message, h: &mut H) {
+        (m.msg_type, m.approve).hash(h);
+        self.hash_name(&m.from, h);
+        self.hash_name(&m.to, h);
+        self.hash_text(&m.content, h);
+        m.request_id.as_ref().map(|id| self.hash_id(id, h)).hash(h);
+        m.feedback.as_deref().map(|f| self.hash_text(f, h)).hash(h);
+        self.hash_fields(&m.fields, h);
+    }
+
+    /// A message held on the bus as `hash_team` takes it: for a delayed one
+    /// the delay left at `now` (it is released when the clock reaches it),
+    /// `None` for a reordered one, then the message.
+    pub fn hash_held<H: Hasher>(&self, held: &Held, now: Millis, h: &mut H) {
+        held.due.map(|due| due.since(now)).hash(h);
+        self.hash_message(&held.message, h);
     }
 }
 

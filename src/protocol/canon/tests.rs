@@ -147,7 +147,7 @@ fn the_fast_text_hash_rewrites_what_the_byte_by_byte_one_does() {
 fn team_hash(t: &Team) -> u64 {
     let canon = Canon::of_requests(t.tracker().iter());
     let mut h = StableHasher::default();
-    canon.hash_team(t, &mut h);
+    canon.hash_team(t, crate::protocol::Millis(0), &mut h);
     h.finish()
 }
 
@@ -206,4 +206,35 @@ fn requests_that_truly_differ_still_hash_apart() {
         h.finish()
     };
     assert_ne!(place(&ids[0]), place(&ids[1]));
+}
+
+/// A team whose message to alice is held by a delay of `ms`, sent at `at`.
+fn delayed(ms: u64, at: u64) -> Team {
+    use crate::protocol::{FaultAction, FaultPlan, FaultRule, Millis};
+    let alice = AgentName::parse("alice").unwrap();
+    let mut t = Team::new("default", 7);
+    t.spawn(&alice, "coder", false, Millis(0)).unwrap();
+    t.set_faults(FaultPlan::new(vec![FaultRule::new(FaultAction::Delay { ms })]));
+    t.send(&AgentName::lead(), &alice, "message", "later", Millis(at)).unwrap();
+    t
+}
+
+fn team_hash_at(t: &Team, now: u64) -> u64 {
+    let canon = Canon::of_requests(t.tracker().iter());
+    let mut h = StableHasher::default();
+    canon.hash_team(t, crate::protocol::Millis(now), &mut h);
+    h.finish()
+}
+
+#[test]
+fn a_held_messages_delay_left_is_part_of_the_state_and_its_absolute_time_is_not() {
+    // Released when the clock reaches it, with no move choosing it: two
+    // histories with the same delay left have the same future, two with
+    // different delays left may not (the explorer found such merges part
+    // one move later, `examples/state_parts ... merges`).
+    let (a, b) = (delayed(100, 10), delayed(100, 40));
+    assert_eq!(a.held()[0].due, Some(crate::protocol::Millis(110)));
+    assert_eq!(team_hash_at(&a, 60), team_hash_at(&b, 90), "50 ms left in both");
+    assert_ne!(team_hash_at(&a, 60), team_hash_at(&b, 60), "50 ms left against 80");
+    assert_eq!(team_hash_at(&a, 200), team_hash_at(&b, 300), "overdue in both: released at the next turn");
 }

@@ -15,7 +15,8 @@ impl World {
     /// Feeds everything that decides what can happen next into `h`: the
     /// team's state, the workspace, turn order and each agent's loop. The
     /// trace, the clock and ticket numbers are left out (the explorer's
-    /// canonical state; runs that differ only in timing meet). With
+    /// canonical state; runs that differ only in timing meet), but for the
+    /// time left of a delayed message or a deadline (`Canon::hash_team`). With
     /// `symmetry`, teammates configured alike are interchangeable: each is
     /// hashed under a canonical name, by the rank of its own state in its
     /// class (`symmetric_names`).
@@ -25,7 +26,7 @@ impl World {
             let names = self.symmetric_names(&canon);
             canon.rename(names);
         }
-        canon.hash_team(&self.team, h);
+        canon.hash_team(&self.team, self.now(), h);
         self.workspace.canon_hash(&canon).hash(h);
         self.turns.hash_shape(&canon, h);
         canon.hash_unordered(

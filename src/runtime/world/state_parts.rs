@@ -13,7 +13,6 @@ use std::hash::Hash;
 
 use super::World;
 use crate::protocol::canon::{Canon, StableHasher};
-use crate::protocol::Message;
 use crate::runtime::agent::AgentParts;
 use crate::runtime::tools::AgentRole;
 
@@ -35,37 +34,16 @@ impl World {
             canon = canon.with_names(names);
         }
         let team = &self.team;
+        let now = self.now();
         let mut out: Vec<(String, u64)> = Vec::new();
         let mut part = |name: &str, value: u64| out.push((name.to_owned(), value));
         part(
             "roster",
-            StableHasher::digest(|h| {
-                canon.hash_unordered(
-                    team.roster().members.iter(),
-                    |m, h| {
-                        canon.hash_name(&m.name, h);
-                        (&m.role, m.status, m.plan_mode, team.plan_approved(&m.name), m.shutdown_approved, m.incarnation).hash(h);
-                    },
-                    h,
-                )
-            }),
+            StableHasher::digest(|h| canon.hash_unordered(team.roster().members.iter(), |m, h| canon.hash_member(team, m, h), h)),
         );
         part(
             "requests",
-            StableHasher::digest(|h| {
-                canon.hash_unordered(
-                    team.tracker().iter(),
-                    |r, h| {
-                        canon.hash_id(&r.id, h);
-                        r.kind.hash(h);
-                        canon.hash_name(&r.requester, h);
-                        canon.hash_name(&r.addressee, h);
-                        (&r.plan, r.status).hash(h);
-                        canon.hash_fields(&r.fields, h);
-                    },
-                    h,
-                )
-            }),
+            StableHasher::digest(|h| canon.hash_unordered(team.tracker().iter(), |r, h| canon.hash_request(team, r, now, h), h)),
         );
         part(
             "inboxes",
@@ -75,14 +53,13 @@ impl World {
                     |name, h| {
                         canon.hash_name(name, h);
                         for e in team.peek(name).into_iter().flatten() {
-                            hash_message(&canon, &e.message, h);
+                            canon.hash_message(&e.message, h);
                         }
                     },
                     h,
                 );
                 for held in team.held() {
-                    held.due.is_some().hash(h);
-                    hash_message(&canon, &held.message, h);
+                    canon.hash_held(held, now, h);
                 }
             }),
         );
@@ -138,14 +115,3 @@ impl World {
 
 /// One part of an agent's state, read from its parts.
 type PartOf = fn(&AgentParts) -> u64;
-
-/// A message as `Canon::hash_team` hashes one.
-fn hash_message(canon: &Canon, m: &Message, h: &mut StableHasher) {
-    (m.msg_type, m.approve).hash(h);
-    canon.hash_name(&m.from, h);
-    canon.hash_name(&m.to, h);
-    canon.hash_text(&m.content, h);
-    m.request_id.as_ref().map(|id| canon.hash_id(id, h)).hash(h);
-    m.feedback.as_deref().map(|f| canon.hash_text(f, h)).hash(h);
-    canon.hash_fields(&m.fields, h);
-}

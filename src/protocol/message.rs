@@ -538,14 +538,19 @@ impl Message {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use proptest::prelude::*;
+    // proptest is a native dev-dependency only.
+    #[cfg(not(target_arch = "wasm32"))]
+    mod order {
+        use super::*;
+        use proptest::prelude::*;
 
-    proptest! {
-        #[test]
-        fn request_ids_are_ordered_as_their_text_is(a in "[0-9a-f]{8}", b in "[0-9a-f]{8}") {
-            let (x, y) = (RequestId::parse(&a).unwrap(), RequestId::parse(&b).unwrap());
-            prop_assert_eq!(x.cmp(&y), a.cmp(&b));
-            prop_assert_eq!(x.partial_cmp(&y), a.partial_cmp(&b));
+        proptest! {
+            #[test]
+            fn request_ids_are_ordered_as_their_text_is(a in "[0-9a-f]{8}", b in "[0-9a-f]{8}") {
+                let (x, y) = (RequestId::parse(&a).unwrap(), RequestId::parse(&b).unwrap());
+                prop_assert_eq!(x.cmp(&y), a.cmp(&b));
+                prop_assert_eq!(x.partial_cmp(&y), a.partial_cmp(&b));
+            }
         }
     }
 

@@ -115,6 +115,16 @@ impl Bus {
     /// Appends a message to its recipient's inbox, or refuses it whole.
     pub fn send(&mut self, id: MessageId, message: Message) -> Result<(), BusError> {
         self.check_send(&message)?;
+        self.send_checked(id, message)
+    }
+
+    /// `send` of a message `check_send` accepted against this very bus
+    /// (as `TeamState::apply` does): it is not checked again. Refuses only
+    /// a recipient without an inbox, changing nothing.
+    pub(crate) fn send_checked(&mut self, id: MessageId, message: Message) -> Result<(), BusError> {
+        if !self.knows(&message.to) {
+            return Err(BusError::UnknownRecipient { to: message.to.clone(), known: self.known_names() });
+        }
         let inbox = Arc::make_mut(&mut self.inboxes).get_mut(&message.to).expect("recipient checked above");
         Arc::make_mut(inbox).push(Envelope { id, message });
         Ok(())

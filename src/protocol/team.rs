@@ -78,7 +78,8 @@ impl TeamState {
     /// (`TeamError::Inconsistent`), never a panic.
     pub fn apply(&mut self, entry: &TraceEntry) -> Result<(), TeamError> {
         self.check(entry)?;
-        self.apply_checked(entry)?;
+        // Nothing will take it back: what an undo needs is not kept.
+        self.apply_checked_as(entry, false)?;
         Ok(())
     }
 
@@ -161,9 +162,16 @@ impl TeamState {
     /// fallible step changes nothing when it fails, and the steps after it
     /// cannot fail once it succeeded, so the event is then not applied.
     fn apply_checked(&mut self, entry: &TraceEntry) -> Result<Undo, TeamError> {
+        self.apply_checked_as(entry, true)
+    }
+
+    /// `apply_checked`; unless `undoable`, the member a spawn replaces is
+    /// not copied into the `Undo` (a replay discards it), so the returned
+    /// `Undo` must then not be passed to `undo`.
+    fn apply_checked_as(&mut self, entry: &TraceEntry, undoable: bool) -> Result<Undo, TeamError> {
         let undo = match &entry.event {
             Event::MemberSpawned { name, role, plan_mode } => {
-                let before = self.roster.get(name).cloned().map(Box::new);
+                let before = if undoable { self.roster.get(name).cloned().map(Box::new) } else { None };
                 let new_inbox = !self.bus.knows(name);
                 self.roster.spawn(name, role, *plan_mode).map_err(|e| inconsistent(entry, e))?;
                 self.bus.register(name);
@@ -175,7 +183,8 @@ impl TeamState {
                 Undo::Nothing
             }
             Event::MessageSent { message } => {
-                self.bus.send(MessageId(entry.seq), message.clone()).map_err(|e| inconsistent(entry, e))?;
+                // `check` ran `check_send` against this state.
+                self.bus.send_checked(MessageId(entry.seq), message.clone()).map_err(|e| inconsistent(entry, e))?;
                 Undo::Nothing
             }
             Event::InboxDrained { agent, .. } => Undo::Drained(self.bus.drain_shared(agent).map_err(|e| inconsistent(entry, e))?),

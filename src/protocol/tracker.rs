@@ -8,6 +8,7 @@
 //! caller's job (`team`), as is checking that the agents exist.
 
 use std::fmt;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -183,8 +184,10 @@ impl Request {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Tracker {
     // Persistent: cloning a tracker (a keyframe of the timeline) is O(1)
-    // and clones share every request they have in common.
-    requests: imbl::OrdMap<RequestId, Request>,
+    // and clones share every request they have in common. Each request is
+    // shared on its own too: changing a map node two clones share copies
+    // the node's pointers, not its requests (and their transitions).
+    requests: imbl::OrdMap<RequestId, Arc<Request>>,
     order: imbl::Vector<RequestId>,
     /// The pending requests by addressee, so `pending_to` does not scan.
     open: imbl::OrdMap<AgentName, imbl::OrdSet<RequestId>>,
@@ -232,8 +235,8 @@ impl Tracker {
             created_at: at,
             transitions: Vec::new(),
         };
-        self.requests.insert(id.clone(), request);
-        Ok(&self.requests[&id])
+        self.requests.insert(id.clone(), Arc::new(request));
+        Ok(self.requests[&id].as_ref())
     }
 
     /// Checks that `by` may answer request `id` of protocol `kind` now, and
@@ -286,7 +289,7 @@ impl Tracker {
     /// changes nothing. `unanswer` takes it back.
     pub fn expire(&mut self, id: &RequestId, kind: RequestKind, at: Millis) -> Result<&Transition, TrackerError> {
         self.check_expire(id, kind)?;
-        let req = self.requests.get_mut(id).expect("checked above");
+        let req = Arc::make_mut(self.requests.get_mut(id).expect("checked above"));
         let by = req.addressee.clone();
         req.transitions.push(Transition { from: req.status, to: RequestStatus::Rejected, at, by, expired: true });
         req.status = RequestStatus::Rejected;
@@ -317,7 +320,7 @@ impl Tracker {
         rules: &Rules,
     ) -> Result<&Transition, TrackerError> {
         let to = self.check_answer_under(id, kind, by, approve, rules)?;
-        let req = self.requests.get_mut(id).expect("checked above");
+        let req = Arc::make_mut(self.requests.get_mut(id).expect("checked above"));
         req.transitions.push(Transition { from: req.status, to, at, by: by.clone(), expired: false });
         req.status = to;
         close(&mut self.open, &req.addressee, id);
@@ -337,7 +340,7 @@ impl Tracker {
     /// Undoes `answer` of request `id`: drops its newest transition and
     /// puts back the state it left.
     pub(crate) fn unanswer(&mut self, id: &RequestId) {
-        if let Some(req) = self.requests.get_mut(id) {
+        if let Some(req) = self.requests.get_mut(id).map(Arc::make_mut) {
             if let Some(t) = req.transitions.pop() {
                 req.status = t.from;
                 if t.from == RequestStatus::Pending {
@@ -349,17 +352,17 @@ impl Tracker {
 
     /// The request with this id.
     pub fn get(&self, id: &RequestId) -> Option<&Request> {
-        self.requests.get(id)
+        self.requests.get(id).map(Arc::as_ref)
     }
 
     /// Every request, in creation order.
     pub fn iter(&self) -> impl Iterator<Item = &Request> {
-        self.order.iter().filter_map(|id| self.requests.get(id))
+        self.order.iter().filter_map(|id| self.get(id))
     }
 
     /// Every request, newest first (for lists that show the latest).
     pub fn newest_first(&self) -> impl Iterator<Item = &Request> {
-        self.order.iter().rev().filter_map(|id| self.requests.get(id))
+        self.order.iter().rev().filter_map(|id| self.get(id))
     }
 
     /// The lesson's `shutdown_requests` view.
@@ -379,14 +382,14 @@ impl Tracker {
 
     /// The requests still waiting for `addressee`'s answer, by id.
     pub fn pending_to<'a>(&'a self, addressee: &AgentName) -> impl Iterator<Item = &'a Request> + 'a {
-        self.open.get(addressee).into_iter().flatten().filter_map(|id| self.requests.get(id))
+        self.open.get(addressee).into_iter().flatten().filter_map(|id| self.get(id))
     }
 
     /// Every pending request, by addressee then id (from the index
     /// `pending_to` reads: costs the pending requests, not every request,
     /// where `pending` walks them all in creation order).
     pub fn pending_by_addressee(&self) -> impl Iterator<Item = &Request> {
-        self.open.values().flatten().filter_map(|id| self.requests.get(id))
+        self.open.values().flatten().filter_map(|id| self.get(id))
     }
 
     /// How many requests exist.
@@ -412,10 +415,17 @@ fn close(open: &mut imbl::OrdMap<AgentName, imbl::OrdSet<RequestId>>, addressee:
 }
 
 /// Puts `id` into `addressee`'s pending set.
+/// Changed in place: a copy of the set, changed and put back, would copy
+/// the nodes it shared with the one in the map.
 fn open(open: &mut imbl::OrdMap<AgentName, imbl::OrdSet<RequestId>>, addressee: &AgentName, id: &RequestId) {
-    let mut ids = open.get(addressee).cloned().unwrap_or_default();
-    ids.insert(id.clone());
-    open.insert(addressee.clone(), ids);
+    match open.get_mut(addressee) {
+        Some(ids) => {
+            ids.insert(id.clone());
+        }
+        None => {
+            open.insert(addressee.clone(), imbl::OrdSet::unit(id.clone()));
+        }
+    }
 }
 
 #[cfg(test)]

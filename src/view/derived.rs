@@ -22,9 +22,22 @@ use crate::view::lists::{CreationOrder, Shown};
 /// wrote it: successful `write_file` and `edit_file` runs, in order.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct WorkspaceHistory {
-    calls: BTreeMap<String, (String, serde_json::Value)>,
+    /// The file calls not returned yet, by tool use id: the normalised path
+    /// and what the call writes, taken from its input when it is called
+    /// (other tools, and paths outside the workspace, are not kept).
+    calls: BTreeMap<String, (String, FileWrite)>,
     /// path -> (seq, content) versions, oldest first.
     versions: BTreeMap<String, Vec<(u64, String)>>,
+}
+
+/// What a file call writes once it returns without error.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum FileWrite {
+    /// `write_file`: the whole content.
+    Whole(String),
+    /// `edit_file`: the first `old_text` in the file as it then stands
+    /// becomes `new_text`.
+    Edit { old_text: String, new_text: String },
 }
 
 impl WorkspaceHistory {
@@ -32,22 +45,34 @@ impl WorkspaceHistory {
     pub fn push(&mut self, entry: &TraceEntry) {
         match &entry.event {
             Event::ToolCalled { tool_use_id, tool, input, .. } => {
-                self.calls.insert(tool_use_id.clone(), (tool.clone(), input.clone()));
+                let text = |key: &str| input[key].as_str().unwrap_or_default().to_string();
+                let write = match tool.as_str() {
+                    "write_file" => Some(FileWrite::Whole(text("content"))),
+                    "edit_file" => Some(FileWrite::Edit { old_text: text("old_text"), new_text: text("new_text") }),
+                    _ => None,
+                };
+                let path = crate::runtime::workspace::normalise(input["path"].as_str().unwrap_or_default()).ok();
+                match path.zip(write) {
+                    Some(call) => {
+                        self.calls.insert(tool_use_id.clone(), call);
+                    }
+                    // A later call with the same id replaces the earlier one.
+                    None => {
+                        self.calls.remove(tool_use_id);
+                    }
+                }
             }
             Event::ToolReturned { tool_use_id, is_error, .. } => {
-                let Some((tool, input)) = self.calls.remove(tool_use_id) else { return };
+                let Some((path, write)) = self.calls.remove(tool_use_id) else { return };
                 if *is_error {
                     return;
                 }
-                let Ok(path) = crate::runtime::workspace::normalise(input["path"].as_str().unwrap_or_default()) else { return };
-                let text = |key: &str| input[key].as_str().unwrap_or_default().to_string();
-                let next = match tool.as_str() {
-                    "write_file" => text("content"),
-                    "edit_file" => match self.versions.get(&path).and_then(|v| v.last()) {
-                        Some((_, current)) => current.replacen(&text("old_text"), &text("new_text"), 1),
+                let next = match write {
+                    FileWrite::Whole(content) => content,
+                    FileWrite::Edit { old_text, new_text } => match self.versions.get(&path).and_then(|v| v.last()) {
+                        Some((_, current)) => current.replacen(&old_text, &new_text, 1),
                         None => return,
                     },
-                    _ => return,
                 };
                 self.versions.entry(path).or_default().push((entry.seq, next));
             }
@@ -278,6 +303,15 @@ mod tests {
         tool(&mut t, "4", "edit_file", json!({"path": "missing.md", "old_text": "x", "new_text": "y"}), true);
         tool(&mut t, "5", "write_file", json!({"path": "a.md", "content": "again"}), true);
         tool(&mut t, "6", "write_file", json!({"path": "../escape.md", "content": "no"}), true);
+        // An id called again before it returned: the later call is the one
+        // its return finishes (here a tool that writes nothing).
+        let agent = AgentName::parse("a").unwrap();
+        for (tool, input) in [("write_file", json!({"path": "a.md", "content": "lost"})), ("read_file", json!({"path": "a.md"}))] {
+            let called = Event::ToolCalled { agent: agent.clone(), tool_use_id: "7".into(), tool: tool.into(), input };
+            t.append(Millis(0), called).unwrap();
+        }
+        let done = Event::ToolReturned { agent, tool_use_id: "7".into(), tool: "read_file".into(), output: String::new(), is_error: false };
+        t.append(Millis(0), done).unwrap();
         t
     }
 

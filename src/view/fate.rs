@@ -239,9 +239,10 @@ pub fn fault_words(action: &FaultAction) -> String {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Fates {
     fates: Vec<MessageFate>,
-    /// Message id (the seq of the event that put it in an inbox) ->
-    /// message.
-    by_id: BTreeMap<u64, usize>,
+    /// (message id, message): the id is the seq of the event that put it
+    /// in an inbox. Sorted by id: events arrive in order, so adding one is
+    /// a push, not a map insert.
+    by_id: Vec<(u64, usize)>,
     /// Every message a fault held, in order.
     held: Vec<usize>,
     /// The `FaultApplied` seq of a message held and not released yet ->
@@ -288,7 +289,7 @@ impl Fates {
                     None => Route::Sent,
                 };
                 let i = self.add(seq, message, route, Some(seq));
-                self.by_id.insert(seq, i);
+                self.arrived(seq, i);
                 Some(Change::Sent(i))
             }
             Event::FaultApplied { action: FaultAction::Duplicate, rule, .. } => {
@@ -312,12 +313,12 @@ impl Fates {
                     *released = Some(seq);
                 }
                 f.arrived = Some(seq);
-                self.by_id.insert(seq, i);
+                self.arrived(seq, i);
                 Some(Change::Released(i))
             }
             Event::InboxDrained { message_ids, .. } => {
                 let read: Vec<usize> =
-                    message_ids.iter().filter_map(|id| self.by_id.get(&id.0).copied()).filter(|&i| self.fates[i].read.is_none()).collect();
+                    message_ids.iter().filter_map(|id| self.by_id(id.0)).filter(|&i| self.fates[i].read.is_none()).collect();
                 for &i in &read {
                     self.fates[i].read = Some(seq);
                 }
@@ -325,6 +326,27 @@ impl Fates {
             }
             _ => None,
         }
+    }
+
+    /// Message `i` arrived in an inbox at `seq`, its id.
+    fn arrived(&mut self, seq: u64, i: usize) {
+        match self.by_id.last() {
+            Some(&(last, _)) if last >= seq => {
+                // Only an event taken in out of order lands here.
+                let at = self.by_id.partition_point(|&(id, _)| id < seq);
+                if self.by_id.get(at).is_some_and(|&(id, _)| id == seq) {
+                    self.by_id[at].1 = i;
+                } else {
+                    self.by_id.insert(at, (seq, i));
+                }
+            }
+            _ => self.by_id.push((seq, i)),
+        }
+    }
+
+    /// The message whose id is `id`.
+    fn by_id(&self, id: u64) -> Option<usize> {
+        self.by_id.binary_search_by_key(&id, |&(id, _)| id).ok().map(|at| self.by_id[at].1)
     }
 
     fn add(&mut self, seq: u64, m: &Message, route: Route, arrived: Option<u64>) -> usize {
@@ -362,7 +384,7 @@ impl Fates {
     /// that put it in an inbox), else the one it put on the bus (a
     /// `FaultApplied` that dropped or held it).
     pub fn find(&self, seq: u64) -> Option<usize> {
-        self.by_id.get(&seq).copied().or_else(|| {
+        self.by_id(seq).or_else(|| {
             let i = self.fates.partition_point(|f| f.sent < seq);
             self.fates.get(i).is_some_and(|f| f.sent == seq).then_some(i)
         })
@@ -452,6 +474,26 @@ mod tests {
         }
         assert_eq!(fates.find(0), None, "the spawn is no message");
         assert_eq!(fates.held().map(|(i, _)| i).collect::<Vec<_>>(), [3]);
+    }
+
+    /// The id index is a sorted list pushed to as events arrive: every
+    /// message of a long busy run is found by its id and by the event that
+    /// put it on the bus, and an event that carries no message finds none.
+    #[test]
+    fn every_message_of_a_long_run_is_found_by_its_id() {
+        let trace = crate::view::synthetic::busy_trace(3_000, 5, 9);
+        let fates = Fates::of(trace.entries());
+        assert!(fates.all().len() > 100, "the busy run sends messages");
+        for (i, f) in fates.all().iter().enumerate() {
+            assert_eq!(fates.find(f.sent), Some(i));
+            if let Some(id) = f.arrived {
+                assert_eq!(fates.find(id), Some(i));
+            }
+        }
+        let carries = |seq: u64| fates.all().iter().any(|f| f.sent == seq || f.arrived == Some(seq));
+        for seq in (0..trace.len() as u64).filter(|&s| !carries(s)) {
+            assert_eq!(fates.find(seq), None, "event {seq}");
+        }
     }
 
     #[test]

@@ -77,8 +77,29 @@ fn message_reach(from_x: f64, to_x: f64, label_columns: f64) -> f64 {
 /// How far right a transition note (`{request_id}: pending → {to}`, bold)
 /// at `x` reaches.
 fn transition_reach(x: f64, request_id: &RequestId, to: RequestStatus) -> f64 {
-    let text = request_id.as_str().chars().chain(": pending → ".chars()).chain(to.as_str().chars());
-    x + 10.0 + chars_columns(text) * BOLD_CHAR_WIDTH
+    const PENDING: &str = ": pending → ";
+    let (id, to) = (request_id.as_str(), to.as_str());
+    // No wide character (an id is hex): one column each, an exact sum.
+    let columns = if to.is_ascii() {
+        (id.len() + PENDING.chars().count() + to.len()) as f64
+    } else {
+        chars_columns(id.chars().chain(PENDING.chars()).chain(to.chars()))
+    };
+    x + 10.0 + columns * BOLD_CHAR_WIDTH
+}
+
+/// `chars_columns(label_chars(message))`, without walking the label when
+/// it is ASCII (most are): one column per character, an exact sum.
+fn label_columns(message: &Message) -> f64 {
+    let kind = message.msg_type.as_str();
+    match &message.request_id {
+        Some(id) if kind.is_ascii() => (kind.len() + " [".len() + id.as_str().len() + "]".len()) as f64,
+        // Cut text ends in `…` (one column) in place of its last character.
+        None if kind.is_ascii() && message.content.is_ascii() => {
+            (kind.len() + ": ".len() + message.content.len().min(MESSAGE_TEXT_CHARS)) as f64
+        }
+        _ => chars_columns(label_chars(message)),
+    }
 }
 
 /// The characters of `clip(s, max)`, without building it.
@@ -135,7 +156,10 @@ fn short_args(input: &serde_json::Value) -> String {
 /// not a string is written out to be counted, as [`short_args`] does).
 fn tool_label_len(tool: &str, input: &serde_json::Value) -> usize {
     let args = input.as_object().map_or(0, |obj| {
-        let (chars, values) = SHORT_ARG_KEYS.iter().filter_map(|key| obj.get(*key)).fold((0usize, 0usize), |(chars, values), v| {
+        // A sum over the keys a note shows, in any order: one pass over the
+        // input's (few) keys rather than a map lookup per key shown.
+        let shown = obj.iter().filter(|(key, _)| SHORT_ARG_KEYS.contains(&key.as_str())).map(|(_, v)| v);
+        let (chars, values) = shown.fold((0usize, 0usize), |(chars, values), v| {
             let n = match v {
                 serde_json::Value::String(s) => s.chars().count(),
                 other => other.to_string().chars().count(),
@@ -245,7 +269,7 @@ impl RowSpot {
     /// A message arrow's row, its reach counted without building its label.
     pub fn message(seq: u64, y: f64, message: &Message, shape: Shape) -> RowSpot {
         let reach = match shape {
-            Shape::Message { from_x, to_x, .. } => message_reach(from_x, to_x, chars_columns(label_chars(message))),
+            Shape::Message { from_x, to_x, .. } => message_reach(from_x, to_x, label_columns(message)),
             _ => 0.0,
         };
         RowSpot { seq, y, reach, shape }
@@ -478,7 +502,32 @@ mod tests {
         ]
     }
 
+    #[test]
+    fn a_transitions_reach_counted_equals_its_texts_columns() {
+        let id = RequestId::parse("0badc0de").unwrap();
+        for to in [RequestStatus::Pending, RequestStatus::Approved, RequestStatus::Rejected] {
+            let text = format!("{}: pending → {}", id.as_str(), to.as_str());
+            assert_eq!(transition_reach(100.0, &id, to), 100.0 + 10.0 + text_columns(&text) * BOLD_CHAR_WIDTH, "{to:?}");
+        }
+    }
+
     proptest! {
+        /// A message arrow's label width, counted on the ASCII shortcut or
+        /// not, equals the characters' columns of the label built.
+        #[test]
+        fn a_message_labels_columns_counted_equal_the_label_built(
+            content in "([a-z ?.]{0,40}|[a-zé漢 ]{0,40})",
+            id in proptest::option::of("[0-9a-f]{8}"),
+        ) {
+            use crate::protocol::{Millis, MessageType};
+            let (from, to) = (AgentName::lead(), AgentName::parse("alice").unwrap());
+            let kind = if id.is_some() { MessageType::SHUTDOWN_REQUEST } else { MessageType::Message };
+            let mut m = Message::new(kind, from, to, &content, Millis(0));
+            m.request_id = id.map(|id| RequestId::parse(&id).unwrap());
+            prop_assert_eq!(label_columns(&m), chars_columns(label_chars(&m)));
+            prop_assert_eq!(label_columns(&m), text_columns(&message_label(&m)));
+        }
+
         /// A tool note's reach is counted without building its label: the
         /// count equals the characters of the label built when it is drawn.
         #[test]

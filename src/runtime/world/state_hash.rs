@@ -37,6 +37,13 @@ impl World {
             },
             h,
         );
+        self.hash_rest(&canon, h);
+    }
+
+    /// The rest of the world `hash_state` feeds in after the agents: who
+    /// runs, the prompts not yet given, the restarts waiting and whether a
+    /// run is active.
+    pub(super) fn hash_rest<H: Hasher>(&self, canon: &Canon, h: &mut H) {
         self.running.as_ref().map(|r| canon.hash_name(r, h)).hash(h);
         for p in &self.prompts {
             canon.hash_text(p, h);

@@ -91,24 +91,7 @@ impl World {
                 }),
             );
         }
-        part(
-            "world.rest",
-            StableHasher::digest(|h| {
-                self.running.as_ref().map(|r| canon.hash_name(r, h)).hash(h);
-                for p in &self.prompts {
-                    canon.hash_text(p, h);
-                }
-                canon.hash_unordered(
-                    self.restarts.iter(),
-                    |(name, prompts), h| {
-                        canon.hash_name(name, h);
-                        prompts.iter().for_each(|p| canon.hash_text(p, h));
-                    },
-                    h,
-                );
-                self.run_active.hash(h);
-            }),
-        );
+        part("world.rest", StableHasher::digest(|h| self.hash_rest(&canon, h)));
         out
     }
 }

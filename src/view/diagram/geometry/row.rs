@@ -71,8 +71,8 @@ pub fn said_target(it: &Item) -> Option<SaidTarget> {
                 _ => None,
             })
         }
-        // A run banner's prompt: its plate.
-        ItemKind::Banner => {
+        // A run banner's prompt, a tool call's note: its plate.
+        ItemKind::Banner | ItemKind::Tool => {
             let whole = it.label.clone()?;
             it.shapes.iter().find_map(|s| match s {
                 Shape::Rect { x, y, width, height, .. } => {
@@ -92,15 +92,6 @@ pub fn said_target(it: &Item) -> Option<SaidTarget> {
                     height: 18.0,
                     whole: whole.clone(),
                 }),
-                _ => None,
-            })
-        }
-        ItemKind::Tool => {
-            let whole = it.label.clone()?;
-            it.shapes.iter().find_map(|s| match s {
-                Shape::Rect { x, y, width, height, .. } => {
-                    Some(SaidTarget { x: *x, y: *y, width: *width, height: *height, whole: whole.clone() })
-                }
                 _ => None,
             })
         }

@@ -24,9 +24,11 @@ fn json_reports_the_counts_and_each_propertys_verdict_and_exits_zero_when_all_ho
     let (code, out, err) = explore(&["--scenario", "shutdown", "--json"]);
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
-    for key in ["states", "distinct_states", "seconds", "states_per_second"] {
+    for key in ["states", "distinct_states", "seconds", "states_per_second", "hash_collision_bound"] {
         assert!(v[key].is_number(), "{key} in {v}");
     }
+    let n = v["distinct_states"].as_f64().unwrap();
+    assert_eq!(v["hash_collision_bound"].as_f64().unwrap(), n * (n - 1.0) / 2.0 / 2f64.powi(64), "the birthday bound of {n} states");
     let properties = v["properties"].as_object().expect("properties");
     assert_eq!(properties.len(), team_protocols::explore::Property::ALL.len());
     assert!(properties.values().all(|p| p == "holds"), "{properties:?}");

@@ -242,6 +242,18 @@ impl<E: Example> Report<E> {
         self.properties.iter().any(|p| p.verdict == Verdict::Fails) || self.file_properties.iter().any(|p| p.verdict == Verdict::Fails)
     }
 
+    /// The chance, at most, that two of the distinct states visited had the
+    /// same 64-bit state hash, counted as the birthday bound
+    /// `n (n − 1) / 2 · 2⁻⁶⁴` for `n` distinct states. The visited set keeps
+    /// each state's hash, not the state (a fingerprint set, as TLC's and
+    /// SPIN's hash compaction): two states with one hash are taken for one,
+    /// and the second one's moves are not explored. The bound assumes the
+    /// hash spreads states evenly over its 2⁶⁴ values.
+    pub fn hash_collision_bound(&self) -> f64 {
+        let n = self.distinct_states as f64;
+        (n * (n - 1.0).max(0.0) / 2.0 / 2f64.powi(64)).min(1.0)
+    }
+
     /// One report from the reports of the slices of one search (see
     /// [`super::Slice`]): counters summed (each worker counts the distinct states
     /// it holds, so when they exchanged claims the sum is about the whole
@@ -353,5 +365,20 @@ mod tests {
         assert_eq!(merged((0, 6), (0, 4), true), (0, 4, true));
         assert_eq!(merged((1, 3), (0, 6), false), (1, 3, false));
         assert_eq!(merged((0, 6), (1, 3), false), (1, 3, false));
+    }
+    #[test]
+    fn the_hash_collision_bound_is_the_birthday_bound_of_the_distinct_states() {
+        let mut r = explore(&ExploreConfig { threads: 1, ..ExploreConfig::new("shutdown") }).unwrap();
+        let with = |r: &mut Report, n: u64| {
+            r.distinct_states = n;
+            r.hash_collision_bound()
+        };
+        assert_eq!(with(&mut r, 0), 0.0);
+        assert_eq!(with(&mut r, 1), 0.0, "one state has no pair to collide with");
+        assert_eq!(with(&mut r, 2), 2f64.powi(-64), "one pair: one chance in 2^64");
+        let at_2_32 = with(&mut r, 1 << 32);
+        assert!((at_2_32 - 0.5).abs() < 1e-6, "2^32 states: about one half, got {at_2_32}");
+        assert_eq!(with(&mut r, u64::MAX), 1.0, "a probability: never above one");
+        assert!(with(&mut r, 400_000) < 1e-8 && with(&mut r, 400_000) > 4e-9);
     }
 }

@@ -55,6 +55,11 @@ pub(crate) fn text_report(report: &Report) -> String {
         report.states_per_second,
         if report.complete { "" } else { " (bounded: not every state was explored)" }
     );
+    let _ = writeln!(
+        out,
+        "visited set: one 64-bit hash per distinct state; chance that two of them shared one ≤ {:.1e}",
+        report.hash_collision_bound()
+    );
     let _ = writeln!(out, "outcomes:");
     for (outcome, n) in &report.outcomes {
         let _ = writeln!(out, "  {n:>6}  {outcome}");
@@ -323,6 +328,7 @@ pub(crate) fn json_report(report: &Report, extras: &Extras) -> serde_json::Value
         "states_per_second": report.states_per_second,
         "peak_memory_bytes": report.peak_memory,
         "peak_rss_bytes": extras.peak_rss,
+        "hash_collision_bound": report.hash_collision_bound(),
         "outcomes": report.outcomes,
         "properties": properties,
         "counterexamples": report.properties.iter().filter(|p| p.verdict == Verdict::Fails).filter_map(|p| p.example.as_ref().map(|e| serde_json::json!({

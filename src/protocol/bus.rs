@@ -120,14 +120,18 @@ impl Bus {
 
     /// `send` of a message `check_send` accepted against this very bus
     /// (as `TeamState::apply` does): it is not checked again. Refuses only
-    /// a recipient without an inbox, changing nothing.
+    /// a recipient without an inbox, leaving the bus equal to what it was.
     pub(crate) fn send_checked(&mut self, id: MessageId, message: Message) -> Result<(), BusError> {
-        if !self.knows(&message.to) {
-            return Err(BusError::UnknownRecipient { to: message.to.clone(), known: self.known_names() });
+        // One look-up: a bus shared with a keyframe is copied (pointers
+        // only) even when the recipient turns out unknown, which leaves it
+        // equal to what it was.
+        match Arc::make_mut(&mut self.inboxes).get_mut(&message.to) {
+            Some(inbox) => {
+                Arc::make_mut(inbox).push(Envelope { id, message });
+                Ok(())
+            }
+            None => Err(BusError::UnknownRecipient { to: message.to.clone(), known: self.known_names() }),
         }
-        let inbox = Arc::make_mut(&mut self.inboxes).get_mut(&message.to).expect("recipient checked above");
-        Arc::make_mut(inbox).push(Envelope { id, message });
-        Ok(())
     }
 
     /// Removes and returns every message waiting for `name`, oldest first.
@@ -154,6 +158,25 @@ impl Bus {
         }
         let inbox = Arc::make_mut(&mut self.inboxes).get_mut(name).ok_or_else(|| BusError::UnknownInbox(name.clone()))?;
         Ok(std::mem::take(inbox))
+    }
+
+    /// `drain` for a caller that will not put the messages back (a replay
+    /// that keeps no undo): the inbox is emptied in place and keeps its
+    /// room for the next messages, unless a clone of the bus still shares
+    /// it (then the clone keeps it whole and this bus starts a new one).
+    pub(crate) fn discard_inbox(&mut self, name: &AgentName) -> Result<(), BusError> {
+        match self.inboxes.get(name) {
+            None => return Err(BusError::UnknownInbox(name.clone())),
+            Some(inbox) if inbox.is_empty() => return Ok(()),
+            Some(_) => {}
+        }
+        if let Some(inbox) = Arc::make_mut(&mut self.inboxes).get_mut(name) {
+            match Arc::get_mut(inbox) {
+                Some(messages) => messages.clear(),
+                None => *inbox = Arc::default(),
+            }
+        }
+        Ok(())
     }
 
     /// The inbox of `name`, shared (see `drain_shared`).

@@ -35,23 +35,39 @@ pub enum NameError {
 pub struct AgentName(std::sync::Arc<str>);
 
 /// The text's order (bytewise, as `str`'s), found without a `memcmp` call
-/// when the names are one shared text or differ in their first 8 bytes:
-/// every map of the state and of the views is keyed by names, and names
-/// are short (`agent-07`).
+/// when the names are one shared text, differ in their first 8 bytes, or
+/// one of them ends within them: every map of the state and of the views
+/// is keyed by names, and names are short (`agent-07`, `lead`).
 impl Ord for AgentName {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
         if std::sync::Arc::ptr_eq(&self.0, &other.0) {
             return std::cmp::Ordering::Equal;
         }
         let (a, b) = (self.0.as_bytes(), other.0.as_bytes());
-        if let (Some(x), Some(y)) = (a.first_chunk::<8>(), b.first_chunk::<8>()) {
-            // Big-endian: the first differing byte decides, as bytewise.
-            let (x, y) = (u64::from_be_bytes(*x), u64::from_be_bytes(*y));
-            if x != y {
-                return x.cmp(&y);
-            }
+        // Big-endian: the first differing byte decides, as bytewise.
+        let (x, y) = (first_word(a), first_word(b));
+        if x != y {
+            return x.cmp(&y);
         }
-        a.cmp(b)
+        if a.len() <= 8 || b.len() <= 8 {
+            // The same first bytes, and one name ends within them.
+            return a.len().cmp(&b.len());
+        }
+        a[8..].cmp(&b[8..])
+    }
+}
+
+/// The first 8 bytes of a name as one big-endian number. A name shorter
+/// than 8 bytes is padded with zero bytes, which no name holds (a NUL is a
+/// control character), so a padded name sorts before any longer name it
+/// is a prefix of, as its text does.
+#[inline]
+fn first_word(bytes: &[u8]) -> u64 {
+    match bytes.first_chunk::<8>() {
+        Some(word) => u64::from_be_bytes(*word),
+        // Byte by byte: a copy of a length not known here would be a
+        // `memcpy` call, which costs more than the compare it saves.
+        None => bytes.iter().enumerate().fold(0, |word, (i, &b)| word | u64::from(b) << (56 - 8 * i)),
     }
 }
 
@@ -124,7 +140,7 @@ mod tests {
         proptest! {
             /// Names sharing long prefixes, short ones and multi-byte ones.
             #[test]
-            fn names_are_ordered_and_equal_as_their_text_is(a in "(agent-0|ag|é|a)[a-z0-9é-]{0,12}", b in "(agent-0|ag|é|a)[a-z0-9é-]{0,12}") {
+            fn names_are_ordered_and_equal_as_their_text_is(a in "(agent-0|lead|ag|é|a)[a-z0-9é-]{0,12}", b in "(agent-0|lead|ag|é|a)[a-z0-9é-]{0,12}") {
                 let (x, y) = (AgentName::parse(&a).unwrap(), AgentName::parse(&b).unwrap());
                 prop_assert_eq!(x.cmp(&y), a.cmp(&b));
                 prop_assert_eq!(x.partial_cmp(&y), a.partial_cmp(&b));

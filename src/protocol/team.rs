@@ -166,8 +166,9 @@ impl TeamState {
     }
 
     /// `apply_checked`; unless `undoable`, the member a spawn replaces is
-    /// not copied into the `Undo` (a replay discards it), so the returned
-    /// `Undo` must then not be passed to `undo`.
+    /// not copied into the `Undo` and the messages a drain read are not
+    /// kept (a replay discards them: the inbox is emptied in place), so the
+    /// returned `Undo` must then not be passed to `undo`.
     fn apply_checked_as(&mut self, entry: &TraceEntry, undoable: bool) -> Result<Undo, TeamError> {
         let undo = match &entry.event {
             Event::MemberSpawned { name, role, plan_mode } => {
@@ -185,6 +186,11 @@ impl TeamState {
             Event::MessageSent { message } => {
                 // `check` ran `check_send` against this state.
                 self.bus.send_checked(MessageId(entry.seq), message.clone()).map_err(|e| inconsistent(entry, e))?;
+                Undo::Nothing
+            }
+            Event::InboxDrained { agent, .. } if !undoable => {
+                // A replay: the messages read are not kept for an undo.
+                self.bus.discard_inbox(agent).map_err(|e| inconsistent(entry, e))?;
                 Undo::Nothing
             }
             Event::InboxDrained { agent, .. } => Undo::Drained(self.bus.drain_shared(agent).map_err(|e| inconsistent(entry, e))?),

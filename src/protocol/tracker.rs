@@ -217,7 +217,7 @@ impl Tracker {
         plan: Option<String>,
         fields: Fields,
         at: Millis,
-    ) -> Result<&Request, TrackerError> {
+    ) -> Result<(), TrackerError> {
         if self.requests.contains_key(&id) {
             return Err(TrackerError::DuplicateId(id));
         }
@@ -233,10 +233,11 @@ impl Tracker {
             incarnations,
             status: RequestStatus::Pending,
             created_at: at,
-            transitions: Vec::new(),
+            // A request settles once: its one transition, allocated once.
+            transitions: Vec::with_capacity(1),
         };
-        self.requests.insert(id.clone(), Arc::new(request));
-        Ok(self.requests[&id].as_ref())
+        self.requests.insert(id, Arc::new(request));
+        Ok(())
     }
 
     /// Checks that `by` may answer request `id` of protocol `kind` now, and

@@ -148,6 +148,10 @@ pub fn normalise(path: &str) -> Result<String, WorkspaceError> {
     if let Some(ch) = path.chars().find(|&c| c == '\\' || c.is_control()) {
         return Err(WorkspaceError::BadChar { path: path.to_string(), ch });
     }
+    // Already normal (the usual case): every segment names something.
+    if path.split('/').all(|segment| !matches!(segment, "" | "." | "..")) {
+        return Ok(path.to_string());
+    }
     let mut segments: Vec<&str> = Vec::new();
     for segment in path.split('/') {
         match segment {

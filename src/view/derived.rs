@@ -175,6 +175,7 @@ impl RunViews {
                 self.broken = Some(e);
             }
         }
+        self.layout.reserve(entries.len() - new);
         for entry in &entries[new..] {
             self.checker.observe(entry);
             self.layout.push(entry);

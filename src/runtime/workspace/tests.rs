@@ -30,6 +30,34 @@ fn normalise_drops_dot_segments_and_repeated_slashes() {
     assert_eq!(normalise("notes.txt").unwrap(), "notes.txt");
 }
 
+/// Every path over a small alphabet of separators, dots and names:
+/// a path already normal comes back as it is, and any other as the
+/// segment fold makes it (each `..` takes back one name).
+#[test]
+fn normalise_is_the_segment_fold_of_every_short_path() {
+    let fold = |path: &str| -> Option<String> {
+        let mut kept: Vec<&str> = Vec::new();
+        for segment in path.split('/') {
+            match segment {
+                "" | "." => {}
+                ".." => {
+                    kept.pop()?;
+                }
+                name => kept.push(name),
+            }
+        }
+        (!kept.is_empty()).then(|| kept.join("/"))
+    };
+    let alphabet = ["a", "b.md", ".", "..", "/"];
+    let mut paths = vec![String::new()];
+    for _ in 0..5 {
+        paths = paths.iter().flat_map(|p| alphabet.iter().map(move |s| format!("{p}{s}"))).collect();
+        for path in &paths {
+            assert_eq!(normalise(path).ok(), fold(path), "{path:?}");
+        }
+    }
+}
+
 #[test]
 fn leading_slash_means_the_workspace_root() {
     assert_eq!(normalise("/src/x").unwrap(), "src/x");

@@ -294,6 +294,15 @@ impl Layout {
         *self.color_of.entry(id.clone()).or_insert(next)
     }
 
+    /// Makes room for `events` more events at once, so taking in a long
+    /// recorded run does not copy its rows each time they outgrow their
+    /// room (an upper bound: not every event draws a row).
+    pub fn reserve(&mut self, events: usize) {
+        self.rows.reserve(events);
+        self.messages_before.reserve(events);
+        self.flights.reserve(events);
+    }
+
     /// Lays out the next event (its seq must be [`Layout::len`]).
     pub fn push(&mut self, entry: &TraceEntry) {
         let seq = entry.seq;

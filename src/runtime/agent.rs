@@ -81,6 +81,13 @@ pub(crate) struct Said {
     whole: CanonMemo,
     /// The turn's length written as JSON.
     chars: OnceLock<usize>,
+    /// On a conversation's first turn, its text with the name of the agent
+    /// whose conversation it begins written `@` (`masked_first_prompt`):
+    /// a first turn is made for one agent (`Agent::teammate`, or a
+    /// conversation's only turn replaced, `Said::after` with no turn
+    /// before), so it is asked under one name; remembered here rather
+    /// than on the agent value, which every move of the agent forgets.
+    masked: OnceLock<String>,
     /// What the explorer keeps with the turn (`Said::kept`), of a type the
     /// runtime does not know. A turn is only ever made to follow one turn
     /// (`Said::after`) and never moved, so a conversation's last turn names
@@ -99,6 +106,7 @@ impl Said {
             hashed: CanonMemo::default(),
             whole: CanonMemo::default(),
             chars: OnceLock::new(),
+            masked: OnceLock::new(),
             kept: OnceLock::new(),
             next: Mutex::new(Vec::new()),
         }
@@ -200,8 +208,7 @@ impl<T> PartialEq for Memo<T> {
 
 /// What is remembered about one agent value, for the explorer: the
 /// canonical hash of what it holds between turns (`Agent::hash_in_hand`,
-/// under the last canon keys it was asked for) and its first prompt with
-/// its own name masked (`masked_first_prompt`). An agent
+/// under the last canon keys it was asked for). An agent
 /// unchanged by a move is shared with the state before it (`World::agents`
 /// holds `Arc<Agent>`), so a state pays only for the agents that moved. A
 /// copy remembers nothing (it is made to be changed: `Arc::make_mut`), and
@@ -216,7 +223,6 @@ struct AgentMemo(OnceLock<Box<Remembered>>);
 #[derive(Debug, Default)]
 struct Remembered {
     in_hand: CanonMemo,
-    masked_prompt: OnceLock<String>,
 }
 
 impl AgentMemo {
@@ -315,16 +321,15 @@ impl Agent {
         agent
     }
 
-    /// The first thing it was told (a teammate's task prompt).
-    pub(crate) fn first_prompt(&self) -> String {
-        self.conversation.first().map(|t| t.text()).unwrap_or_default()
-    }
-
     /// The first prompt with the agent's own name written `@` (what tells
     /// teammates configured alike apart, `World::symmetric_names`),
-    /// remembered.
+    /// remembered on the first turn (`Said::masked`), so a move that
+    /// leaves the first turn as it was does not write it again.
     pub(crate) fn masked_first_prompt(&self) -> &str {
-        self.memo.get().masked_prompt.get_or_init(|| self.first_prompt().replace(self.me.as_str(), "@"))
+        match self.conversation.first() {
+            Some(first) => first.masked.get_or_init(|| first.text().replace(self.me.as_str(), "@")),
+            None => "",
+        }
     }
 
     /// True once the loop has ended.

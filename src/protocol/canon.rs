@@ -33,7 +33,8 @@
 //! Hashes of texts that do not change (a turn of a conversation, a whole
 //! conversation, the workspace's files) are remembered ([`CanonMemo`])
 //! under a key of what the canon can rewrite in them: the renamed
-//! teammates, and the place of each request id that occurs in the text (an
+//! teammates the text names (so a text that names none of them keeps its
+//! key as their ranks swap), and the place of each request id that occurs in the text (an
 //! id is eight lowercase hex characters, so the runs of eight such
 //! characters in a text are the only places one can match). Two canons with
 //! the same key hash the text alike, so the remembered hash is the one
@@ -127,8 +128,12 @@ pub struct Canon {
     /// A hash of `ids` and `names`: two canons with the same fingerprint
     /// hash every text alike.
     print: u64,
-    /// A hash of `names` alone.
-    names_print: u64,
+    /// Each renamed teammate's name hashed, in `names`' order: how a
+    /// [`CanonMemo`] remembers whether its value mentions the name.
+    name_keys: Vec<u64>,
+    /// Each renamed teammate's name and canonical name hashed, in `names`'
+    /// order: what `key_for` adds for a name the text holds.
+    pair_keys: Vec<u64>,
     /// The bytes a rewritten pattern can begin with: 1 for each such byte
     /// value, 0 for the rest (a table, so `hash_text` tests eight bytes
     /// with eight loads and an or).
@@ -164,7 +169,25 @@ fn hash_place<H: Hasher>(place: Option<usize>, id: &RequestId, h: &mut H) {
 #[derive(Debug, Default)]
 pub struct CanonMemo {
     windows: std::sync::OnceLock<Box<[u32]>>,
-    hashes: std::sync::Mutex<[Option<(u64, u64)>; MEMO_KEYS]>,
+    known: std::sync::Mutex<Known>,
+}
+
+/// What a [`CanonMemo`] has learnt, behind one lock.
+#[derive(Debug, Default)]
+struct Known {
+    /// The hashes under the last keys asked, newest first.
+    hashes: [Option<(u64, u64)>; MEMO_KEYS],
+    /// Whether the value holds a teammate's name (by the name's hash,
+    /// `Canon::name_keys`), for each name a canon renamed when it asked:
+    /// a text that names no renamed teammate keeps its key when the
+    /// teammates' ranks swap.
+    mentions: Vec<(u64, bool)>,
+}
+
+impl Known {
+    fn mention(&self, key: u64) -> Option<bool> {
+        self.mentions.iter().find(|(k, _)| *k == key).map(|(_, yes)| *yes)
+    }
 }
 
 /// How many canon keys a [`CanonMemo`] remembers a hash under. A teammate
@@ -204,21 +227,63 @@ impl CanonMemo {
         })
     }
 
+    /// Whether the value holds `name` (`test` reads its texts),
+    /// remembered under `key`, the name's hash.
+    pub fn mentions(&self, key: u64, name: &str, test: impl FnOnce(&str) -> bool) -> bool {
+        if let Some(yes) = self.known.lock().ok().and_then(|known| known.mention(key)) {
+            return yes;
+        }
+        // Asked without the lock: `test` may ask other memos.
+        let yes = test(name);
+        if let Ok(mut known) = self.known.lock() {
+            known.mentions.push((key, yes));
+        }
+        yes
+    }
+
     /// The value's hash under `canon`: remembered, or `compute`d (and then
     /// remembered). `collect` gives the value's hex windows (see
-    /// [`CanonMemo::windows`]).
-    pub fn hash(&self, canon: &Canon, collect: impl FnOnce(&mut Vec<u32>), compute: impl FnOnce() -> u64) -> u64 {
+    /// [`CanonMemo::windows`]); `mentions` says whether the value holds a
+    /// name anywhere a text `compute` hands to `Canon::hash_text` could
+    /// (a substring of one; true when unsure), asked once per name.
+    pub fn hash(
+        &self,
+        canon: &Canon,
+        collect: impl FnOnce(&mut Vec<u32>),
+        mentions: impl Fn(&str) -> bool,
+        compute: impl FnOnce() -> u64,
+    ) -> u64 {
         let windows = self.windows(collect);
-        let key = canon.key_for(windows).unwrap_or_else(|| canon.fingerprint().rotate_left(1) ^ 0x0DD);
-        if let Ok(memo) = self.hashes.lock() {
-            if let Some((_, h)) = memo.iter().flatten().find(|(k, _)| *k == key) {
-                return *h;
+        let fallback = || canon.fingerprint().rotate_left(1) ^ 0x0DD;
+        // The key and the lookup under one lock when every name has been
+        // asked about before (the usual case).
+        let mut key = None;
+        if let Ok(known) = self.known.lock() {
+            let mut unknown = false;
+            let k = canon.key_for(windows, |k| {
+                known.mention(canon.name_keys[k]).unwrap_or_else(|| {
+                    unknown = true;
+                    true
+                })
+            });
+            if !unknown {
+                let k = k.unwrap_or_else(fallback);
+                if let Some((_, h)) = known.hashes.iter().flatten().find(|(key, _)| *key == k) {
+                    return *h;
+                }
+                key = Some(k);
             }
         }
+        let key = key.unwrap_or_else(|| {
+            canon.key_for(windows, |k| self.mentions(canon.name_keys[k], &canon.names[k].0, &mentions)).unwrap_or_else(fallback)
+        });
+        if let Some(h) = self.known.lock().ok().and_then(|known| known.hashes.iter().flatten().find(|(k, _)| *k == key).map(|(_, h)| *h)) {
+            return h;
+        }
         let value = compute();
-        if let Ok(mut memo) = self.hashes.lock() {
-            memo.rotate_right(1);
-            memo[0] = Some((key, value));
+        if let Ok(mut known) = self.known.lock() {
+            known.hashes.rotate_right(1);
+            known.hashes[0] = Some((key, value));
         }
         value
     }
@@ -237,7 +302,7 @@ impl Canon {
                 }
             })
             .collect();
-        let mut canon = Canon { ids, names: Vec::new(), print: 0, names_print: 0, first: [0; 256] };
+        let mut canon = Canon { ids, names: Vec::new(), print: 0, name_keys: Vec::new(), pair_keys: Vec::new(), first: [0; 256] };
         canon.index();
         canon
     }
@@ -287,9 +352,8 @@ impl Canon {
         let mut h = StableHasher::default();
         (&self.ids, &self.names).hash(&mut h);
         self.print = h.finish();
-        let mut h = StableHasher::default();
-        self.names.hash(&mut h);
-        self.names_print = h.finish();
+        self.name_keys = self.names.iter().map(|(n, _)| StableHasher::digest(|h| n.hash(h))).collect();
+        self.pair_keys = self.names.iter().map(|pair| StableHasher::digest(|h| pair.hash(h))).collect();
         self.first = [0; 256];
         let mut mark = |b: u8| self.first[usize::from(b)] = 1;
         mark(TIMESTAMP.as_bytes()[0]);
@@ -315,19 +379,29 @@ impl Canon {
     }
 
     /// A key for how this canon hashes a text whose hex windows
-    /// ([`id_windows`]) are `windows`: two canons give a text the same
-    /// hash when they give it the same key. The key holds the renamed
-    /// teammates and, for each window that is a request id, that id's
-    /// place — all `hash_text` can read of the canon in that text (an id
-    /// not among the windows never matches there). `None` when the canon
-    /// has an id that is not eight hex digits (then only the fingerprint
-    /// will do).
-    pub fn key_for(&self, windows: &[u32]) -> Option<u64> {
+    /// ([`id_windows`]) are `windows` and which holds the renamed
+    /// teammates' names for which `mentions` (given the name's index in
+    /// the canon's names) says true: two canons give a text the same hash
+    /// when they give it the same key. The key holds those teammates with
+    /// their canonical names and, for each window that is a request id,
+    /// that id's place — all `hash_text` can read of the canon in that
+    /// text (an id not among the windows never matches there, nor a name
+    /// the text does not hold; a canon that renames no teammate the text
+    /// holds hashes it as one that renames none: `hash_text`'s two ways
+    /// rewrite the same places). `None` when the canon has an id that is
+    /// not eight hex digits (then only the fingerprint will do).
+    pub fn key_for(&self, windows: &[u32], mut mentions: impl FnMut(usize) -> bool) -> Option<u64> {
         if self.ids.iter().any(|id| matches!(id, Id::Odd(_))) {
             return None;
         }
         let mut h = StableHasher::default();
-        (0x4Bu8, self.names_print).hash(&mut h);
+        0x4Bu8.hash(&mut h);
+        for (k, pair) in self.pair_keys.iter().enumerate() {
+            if mentions(k) {
+                pair.hash(&mut h);
+            }
+        }
+        0x4Cu8.hash(&mut h);
         for w in windows {
             if let Some(k) = self.ids.iter().position(|id| *id == Id::Hex(*w)) {
                 (*w, k).hash(&mut h);

@@ -136,6 +136,7 @@ impl Said {
         self.hashed.hash(
             canon,
             |out| blocks_windows(&self.turn.content, out),
+            |name| blocks_mention(&self.turn.content, name),
             || {
                 let mut h = StableHasher::default();
                 (self.turn.role as u8).hash(&mut h);
@@ -143,6 +144,22 @@ impl Said {
                 h.finish()
             },
         )
+    }
+
+    /// Whether the turn holds `name` (see `blocks_mention`), remembered
+    /// under `key`, the name's hash.
+    fn mentions(&self, key: u64, name: &str) -> bool {
+        self.hashed.mentions(key, name, |name| blocks_mention(&self.turn.content, name))
+    }
+
+    /// Whether the conversation before this turn, its last turn, holds
+    /// `name` (`conversation` ends with this turn): remembered on that
+    /// turn's whole-conversation memo, so a new last turn asks only the
+    /// turn before it.
+    fn mentions_before(&self, key: u64, name: &str, conversation: &[Arc<Said>]) -> bool {
+        let Some((_, rest)) = conversation.split_last() else { return false };
+        let Some(before) = rest.last() else { return false };
+        before.whole.mentions(key, name, |name| before.mentions_before(key, name, rest) || before.mentions(key, name))
     }
 
     /// The turn's hex windows (`canon::id_windows`).
@@ -414,7 +431,7 @@ impl Agent {
                 self.hash_in_hand(canon, &mut sub);
                 sub.finish()
             };
-            let value = self.memo.get().in_hand.hash(canon, |out| self.in_hand_windows(out), compute);
+            let value = self.memo.get().in_hand.hash(canon, |out| self.in_hand_windows(out), |name| self.in_hand_mentions(name), compute);
             debug_assert_eq!(value, compute(), "an agent changed in place without Agent::edit");
             value.hash(h);
         }
@@ -422,6 +439,10 @@ impl Agent {
             last.whole.hash(
                 canon,
                 |out| self.conversation.iter().for_each(|t| out.extend_from_slice(t.windows())),
+                |name| {
+                    let key = StableHasher::digest(|h| name.hash(h));
+                    last.mentions_before(key, name, &self.conversation) || last.mentions(key, name)
+                },
                 || {
                     let mut sub = StableHasher::default();
                     for turn in &self.conversation {
@@ -445,6 +466,15 @@ impl Agent {
             value_windows(input, out);
         }
         blocks_windows(&self.results, out);
+    }
+
+    /// Whether a text `hash_in_hand` hands to `Canon::hash_text` holds
+    /// `name`.
+    fn in_hand_mentions(&self, name: &str) -> bool {
+        let reply = matches!(&self.at, Resume::Replied(Some(reply)) if blocks_mention(&reply.content, name));
+        reply
+            || self.calls.iter().any(|(id, _, input)| id.contains(name) || value_mentions(input, name))
+            || blocks_mention(&self.results, name)
     }
 
     /// Feeds what the loop holds between turns into `h`, canonically: the
@@ -509,6 +539,25 @@ fn blocks_windows(blocks: &[ContentBlock], out: &mut Vec<u32>) {
                 id_windows(content, out);
             }
         }
+    }
+}
+
+/// Whether a text `hash_blocks` hands to `Canon::hash_text` holds `name`.
+fn blocks_mention(blocks: &[ContentBlock], name: &str) -> bool {
+    blocks.iter().any(|b| match b {
+        ContentBlock::Text { text } => text.contains(name),
+        ContentBlock::ToolUse { id, input, .. } => id.contains(name) || value_mentions(input, name),
+        ContentBlock::ToolResult { tool_use_id, content, .. } => tool_use_id.contains(name) || content.contains(name),
+    })
+}
+
+/// Whether a string `hash_value` hands to `Canon::hash_text` holds `name`.
+fn value_mentions(v: &Value, name: &str) -> bool {
+    match v {
+        Value::String(s) => s.contains(name),
+        Value::Array(items) => items.iter().any(|i| value_mentions(i, name)),
+        Value::Object(map) => map.values().any(|i| value_mentions(i, name)),
+        Value::Null | Value::Bool(_) | Value::Number(_) => false,
     }
 }
 

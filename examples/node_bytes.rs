@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicIsize, Ordering};
 use std::sync::Arc;
 
 use team_protocols::explore::file_team::{scenario_of, team_config};
-use team_protocols::explore::{explore_with, Choice, ExploreConfig, Node};
+use team_protocols::explore::{explore_with, Choice, ExploreConfig, Node, Path};
 use team_protocols::protocol::file::{self, builtin};
 use team_protocols::runtime::world::World;
 
@@ -140,13 +140,12 @@ fn main() {
         weigh(&|c| Box::new(c.world.team().state().clone())),
         weigh(&|c| Box::new(c.world.team().trace().clone())),
     );
-    let path: usize = children.iter().map(|c| c.path.len() * std::mem::size_of::<Choice>()).sum();
     println!(
-        "level {level}: {parents} states, {} children: each child adds {:.0} B while its parent is held (the path {:.0} B of it); \
+        "level {level}: {parents} states, {} children: each child adds {:.0} B while its parent is held (its path's own link {} B); \
          dropping the parents frees {:.0} B per parent",
         children.len(),
         (with_children - held) as f64 / n,
-        path as f64 / n,
+        Path::link_bytes(),
         (with_children - without_parents) as f64 / parents.max(1) as f64,
     );
 }

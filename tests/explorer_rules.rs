@@ -295,7 +295,7 @@ proptest! {
                 break;
             }
             node = node.after(&choices[pick as usize % choices.len()], &config).unwrap().0;
-            let rebuilt = replay_path(scenario, &config, &node.path).unwrap();
+            let rebuilt = replay_path(scenario, &config, &node.path.to_vec()).unwrap();
             prop_assert_eq!(rebuilt.state_hash(&config), node.state_hash(&config));
             prop_assert_eq!(rebuilt.trace().next_seq(), node.trace().next_seq());
         }

@@ -35,7 +35,7 @@ fn first_clash(config: &ExploreConfig) -> (Option<String>, usize) {
     let scenario = scenarios::explorable(&config.scenario).or_else(|| scenarios::explorable("shutdown")).expect("a scenario");
     let (root, _) = Node::start(scenario, config, false).expect("it starts");
     let mut seen: HashMap<u64, (Vec<String>, Vec<Choice>)> = HashMap::new();
-    seen.insert(root.state_hash(config), (requests(&root), root.path.clone()));
+    seen.insert(root.state_hash(config), (requests(&root), root.path.to_vec()));
     let mut level = vec![root];
     while !level.is_empty() {
         let mut next = Vec::new();
@@ -50,7 +50,7 @@ fn first_clash(config: &ExploreConfig) -> (Option<String>, usize) {
                     }
                     Some(_) => {}
                     None => {
-                        seen.insert(hash, (mine, child.path.clone()));
+                        seen.insert(hash, (mine, child.path.to_vec()));
                         if !step.terminal {
                             next.push(child);
                         }

@@ -144,8 +144,8 @@ pub enum Bound {
     /// deterministically (so a report does not depend on the machine): the
     /// visited set's table (its buckets, each a state's hash and its claim,
     /// and a control byte) and each state waiting to be expanded (its box,
-    /// its node and its path), and under partial-order reduction the sleep
-    /// sets of the states seen. The agents' loops a state shares with its
+    /// its node and its own link of its path, `Path`), and under
+    /// partial-order reduction the sleep sets of the states seen. The agents' loops a state shares with its
     /// neighbours (`Arc`) are not counted, so the process uses more: the
     /// command line reports its peak resident memory besides.
     Memory,

@@ -70,7 +70,7 @@ pub fn fork(scenario: Scenario, config: &ExploreConfig, path: &[Choice], at: usi
         let next = next.unwrap_or_else(|| open[0].clone());
         (node, step) = node.after(&next, config)?;
     }
-    Ok(Branch { path: node.path.clone(), trace: node.trace().clone() })
+    Ok(Branch { path: node.path.to_vec(), trace: node.trace().clone() })
 }
 
 /// The explorer's path for a recorded run of `scenario` on the scripted
@@ -110,7 +110,7 @@ pub fn recover_path(scenario: Scenario, config: &ExploreConfig, recorded: &Trace
     if node.trace().len() != want.len() {
         return Err(ExploreError::Unforkable { step: node.path.len(), seq: first_difference(node.trace(), recorded) });
     }
-    Ok(Branch { path: node.path.clone(), trace: node.trace().clone() })
+    Ok(Branch { path: node.path.to_vec(), trace: node.trace().clone() })
 }
 
 /// The sequence number of the first recorded entry the explorer's run does

@@ -39,7 +39,7 @@ pub use claims::Claim;
 pub use config::{Bound, ExploreConfig, Progress, Slice, Strategy};
 pub use detail::Detail;
 pub use error::ExploreError;
-pub use node::{outcome, replay_file_finding, replay_finding, replay_path, Choice, Footprint, Node, Step};
+pub use node::{outcome, replay_file_finding, replay_finding, replay_path, Choice, Footprint, Node, Path, Step};
 pub use properties::{Finding, Monitor, Property, Quantifier};
 pub use report::{Counterexample, Example, FileCounterexample, FilePropertyReport, PathExample, PropertyReport, Report, Verdict};
 pub use search::{explore, explore_with, Exploration};

@@ -13,12 +13,13 @@
 //! which property an entry breaks. It reads traces only; it must not run
 //! agents or search.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
 use super::detail::Detail;
+use crate::protocol::small_map::SmallMap;
 use crate::protocol::{AgentName, Checker, Event, ProtocolSet, RequestId, RequestStatus, Team, TraceEntry, ViolationKind};
 
 /// How a property quantifies over runs.
@@ -207,9 +208,9 @@ pub struct Monitor {
     checker: Checker,
     seen_findings: usize,
     /// Plan-mode teammates and whether a plan of theirs was approved.
-    plan_mode: BTreeMap<AgentName, bool>,
+    plan_mode: SmallMap<AgentName, bool>,
     /// Who asked for each plan request.
-    plan_authors: BTreeMap<RequestId, AgentName>,
+    plan_authors: SmallMap<RequestId, AgentName>,
     /// Properties already broken (or shown) on this path.
     broken: BTreeSet<Property>,
 }

@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 
 use super::claims::{ByHash, Claim, Claims};
 use super::config::Bound;
-use super::node::Footprint;
+use super::node::{Footprint, Path};
 use super::rebuild::rebuild_traces;
 use super::report::quantifier;
 use super::shrink::Shrinking;
@@ -73,9 +73,10 @@ struct Found {
 
 /// The bytes one state waiting to be expanded holds, as the memory bound
 /// counts them: its place in the frontier, its node (the world's own
-/// fields, not the agents' loops it shares) and its path of `depth` choices.
-fn state_bytes(depth: usize) -> u64 {
-    (std::mem::size_of::<Waiting>() + std::mem::size_of::<Node>() + depth * std::mem::size_of::<Choice>()) as u64
+/// fields, not the agents' loops it shares) and its own link of its path
+/// (the rest it shares with the states before it: `Path`).
+fn state_bytes() -> u64 {
+    (std::mem::size_of::<Waiting>() + std::mem::size_of::<Node>() + Path::link_bytes()) as u64
 }
 
 impl Found {
@@ -101,12 +102,12 @@ impl Found {
         self.stopped_by.get_or_insert(bound);
     }
 
-    /// Weighs the search's structures with `waiting` states of about
-    /// `depth` choices waiting to be expanded and `sleeps` bytes of the
+    /// Weighs the search's structures with `waiting` states waiting to be
+    /// expanded and `sleeps` bytes of the
     /// reduction's sleep sets (`Por::bytes`), and cuts the search once they
     /// pass the memory bound.
-    fn weigh(&mut self, waiting: usize, depth: usize, config: &ExploreConfig, sleeps: u64) {
-        let bytes = self.claims.bytes() + waiting as u64 * state_bytes(depth) + sleeps;
+    fn weigh(&mut self, waiting: usize, config: &ExploreConfig, sleeps: u64) {
+        let bytes = self.claims.bytes() + waiting as u64 * state_bytes() + sleeps;
         self.peak_memory = self.peak_memory.max(bytes);
         if config.max_memory.is_some_and(|most| bytes > most) {
             self.stop(Bound::Memory);
@@ -124,14 +125,14 @@ impl Found {
         for finding in &step.findings {
             self.examples.entry((finding.property, faults)).or_insert_with(|| Example {
                 finding: finding.clone(),
-                path: node.path.clone(),
+                path: node.path.to_vec(),
                 faults,
             });
         }
         for finding in &step.file_findings {
             self.file_examples.entry((finding.property, faults)).or_insert_with(|| FileExample {
                 finding: finding.clone(),
-                path: node.path.clone(),
+                path: node.path.to_vec(),
                 faults,
             });
         }
@@ -739,7 +740,7 @@ impl Bfs {
                     }
                     self.next.push((hash, child));
                     let sleeps = self.por.as_ref().map_or(0, |por| por.bytes());
-                    found.weigh(self.level_len + self.next.len(), self.depth + 1, config, sleeps);
+                    found.weigh(self.level_len + self.next.len(), config, sleeps);
                 } else if !new && !step.terminal && self.por.as_mut().is_some_and(|por| por.revisit(hash, &sleep)) {
                     // Reached again with fewer moves asleep: those moves
                     // are explored from it at the next level.
@@ -771,7 +772,7 @@ impl Bfs {
                 }
                 self.level_len = self.level.len();
                 let sleeps = self.por.as_ref().map_or(0, |por| por.bytes());
-                found.weigh(self.level_len, self.depth, config, sleeps);
+                found.weigh(self.level_len, config, sleeps);
                 if found.cut {
                     return Ok(Some(false));
                 }
@@ -848,7 +849,7 @@ impl Dfs {
                     self.stack.push((hash, child));
                 }
             }
-            found.weigh(self.stack.len(), node.path.len() + 1, config, 0);
+            found.weigh(self.stack.len(), config, 0);
         }
         Ok(None)
     }
@@ -876,7 +877,7 @@ impl Walks {
             let (child, step) = node.after(pick, config)?;
             used += 1;
             found.visit(child.state_hash(config), &child, &step, config);
-            found.weigh(usize::from(!step.terminal), child.path.len(), config, 0);
+            found.weigh(usize::from(!step.terminal), config, 0);
             if found.stopped_by == Some(Bound::Memory) {
                 return Ok(Some(false));
             }

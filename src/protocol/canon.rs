@@ -33,7 +33,8 @@
 //! Hashes of texts that do not change (a turn of a conversation, a whole
 //! conversation, the workspace's files) are remembered ([`CanonMemo`])
 //! under a key of what the canon can rewrite in them: the renamed
-//! teammates, and the place of each request id that occurs in the text (an
+//! teammates the text names (so a text that names none of them keeps its
+//! key as their ranks swap), and the place of each request id that occurs in the text (an
 //! id is eight lowercase hex characters, so the runs of eight such
 //! characters in a text are the only places one can match). Two canons with
 //! the same key hash the text alike, so the remembered hash is the one
@@ -51,7 +52,10 @@
 
 use std::hash::{Hash, Hasher};
 
+mod memo;
 mod scan;
+
+pub use memo::{CanonMemo, SharedMemo, MEMO_KEYS};
 
 pub use scan::id_windows;
 use scan::{find_quote, hex8, hex_run, stamp_len, HEX_DIGIT, TIMESTAMP};
@@ -127,8 +131,12 @@ pub struct Canon {
     /// A hash of `ids` and `names`: two canons with the same fingerprint
     /// hash every text alike.
     print: u64,
-    /// A hash of `names` alone.
-    names_print: u64,
+    /// Each renamed teammate's name hashed, in `names`' order: how a
+    /// [`CanonMemo`] remembers whether its value mentions the name.
+    name_keys: Vec<u64>,
+    /// Each renamed teammate's name and canonical name hashed, in `names`'
+    /// order: what `key_for` adds for a name the text holds.
+    pair_keys: Vec<u64>,
     /// The bytes a rewritten pattern can begin with: 1 for each such byte
     /// value, 0 for the rest (a table, so `hash_text` tests eight bytes
     /// with eight loads and an or).
@@ -154,76 +162,6 @@ fn hash_place<H: Hasher>(place: Option<usize>, id: &RequestId, h: &mut H) {
     }
 }
 
-/// A canonical hash remembered for a value that never changes (a turn of a
-/// conversation, a whole conversation, a workspace's files, an agent):
-/// under the last [`MEMO_KEYS`] canon keys it was asked for
-/// ([`Canon::key_for`] of its hex windows), so a state whose canon differs
-/// only by requests the value does not mention finds it. Shared between
-/// clones of the value; a value that changes takes a fresh one. Never part
-/// of what makes two values equal.
-#[derive(Debug, Default)]
-pub struct CanonMemo {
-    windows: std::sync::OnceLock<Box<[u32]>>,
-    hashes: std::sync::Mutex<[Option<(u64, u64)>; MEMO_KEYS]>,
-}
-
-/// How many canon keys a [`CanonMemo`] remembers a hash under. A teammate
-/// with a twin is asked under three in turn: its class's shared name while
-/// the twins are ranked (`World::symmetric_names`), then its rank's name,
-/// which swaps as the twins move; with two, each ask forgot the next one.
-pub const MEMO_KEYS: usize = 4;
-
-/// A [`CanonMemo`] shared between clones of a value that holds it: equal
-/// to every other and hashing as nothing, so it never tells two values
-/// apart. The value takes a fresh one whenever it changes.
-#[derive(Debug, Clone, Default)]
-pub struct SharedMemo(pub std::sync::Arc<CanonMemo>);
-
-impl PartialEq for SharedMemo {
-    fn eq(&self, _: &Self) -> bool {
-        true
-    }
-}
-
-impl Eq for SharedMemo {}
-
-impl Hash for SharedMemo {
-    fn hash<H: Hasher>(&self, _: &mut H) {}
-}
-
-impl CanonMemo {
-    /// The value's hex windows (`collect` pushes those of every text the
-    /// value hashes with `Canon::hash_text`), computed once.
-    pub fn windows(&self, collect: impl FnOnce(&mut Vec<u32>)) -> &[u32] {
-        self.windows.get_or_init(|| {
-            let mut out = Vec::new();
-            collect(&mut out);
-            out.sort_unstable();
-            out.dedup();
-            out.into_boxed_slice()
-        })
-    }
-
-    /// The value's hash under `canon`: remembered, or `compute`d (and then
-    /// remembered). `collect` gives the value's hex windows (see
-    /// [`CanonMemo::windows`]).
-    pub fn hash(&self, canon: &Canon, collect: impl FnOnce(&mut Vec<u32>), compute: impl FnOnce() -> u64) -> u64 {
-        let windows = self.windows(collect);
-        let key = canon.key_for(windows).unwrap_or_else(|| canon.fingerprint().rotate_left(1) ^ 0x0DD);
-        if let Ok(memo) = self.hashes.lock() {
-            if let Some((_, h)) = memo.iter().flatten().find(|(k, _)| *k == key) {
-                return *h;
-            }
-        }
-        let value = compute();
-        if let Ok(mut memo) = self.hashes.lock() {
-            memo.rotate_right(1);
-            memo[0] = Some((key, value));
-        }
-        value
-    }
-}
-
 impl Canon {
     /// Canonical names for these ids, in creation order.
     pub fn new<'a>(ids: impl IntoIterator<Item = &'a RequestId>) -> Self {
@@ -237,7 +175,7 @@ impl Canon {
                 }
             })
             .collect();
-        let mut canon = Canon { ids, names: Vec::new(), print: 0, names_print: 0, first: [0; 256] };
+        let mut canon = Canon { ids, names: Vec::new(), print: 0, name_keys: Vec::new(), pair_keys: Vec::new(), first: [0; 256] };
         canon.index();
         canon
     }
@@ -287,9 +225,8 @@ impl Canon {
         let mut h = StableHasher::default();
         (&self.ids, &self.names).hash(&mut h);
         self.print = h.finish();
-        let mut h = StableHasher::default();
-        self.names.hash(&mut h);
-        self.names_print = h.finish();
+        self.name_keys = self.names.iter().map(|(n, _)| StableHasher::digest(|h| n.hash(h))).collect();
+        self.pair_keys = self.names.iter().map(|pair| StableHasher::digest(|h| pair.hash(h))).collect();
         self.first = [0; 256];
         let mut mark = |b: u8| self.first[usize::from(b)] = 1;
         mark(TIMESTAMP.as_bytes()[0]);
@@ -315,19 +252,29 @@ impl Canon {
     }
 
     /// A key for how this canon hashes a text whose hex windows
-    /// ([`id_windows`]) are `windows`: two canons give a text the same
-    /// hash when they give it the same key. The key holds the renamed
-    /// teammates and, for each window that is a request id, that id's
-    /// place — all `hash_text` can read of the canon in that text (an id
-    /// not among the windows never matches there). `None` when the canon
-    /// has an id that is not eight hex digits (then only the fingerprint
-    /// will do).
-    pub fn key_for(&self, windows: &[u32]) -> Option<u64> {
+    /// ([`id_windows`]) are `windows` and which holds the renamed
+    /// teammates' names for which `mentions` (given the name's index in
+    /// the canon's names) says true: two canons give a text the same hash
+    /// when they give it the same key. The key holds those teammates with
+    /// their canonical names and, for each window that is a request id,
+    /// that id's place — all `hash_text` can read of the canon in that
+    /// text (an id not among the windows never matches there, nor a name
+    /// the text does not hold; a canon that renames no teammate the text
+    /// holds hashes it as one that renames none: `hash_text`'s two ways
+    /// rewrite the same places). `None` when the canon has an id that is
+    /// not eight hex digits (then only the fingerprint will do).
+    pub fn key_for(&self, windows: &[u32], mut mentions: impl FnMut(usize) -> bool) -> Option<u64> {
         if self.ids.iter().any(|id| matches!(id, Id::Odd(_))) {
             return None;
         }
         let mut h = StableHasher::default();
-        (0x4Bu8, self.names_print).hash(&mut h);
+        0x4Bu8.hash(&mut h);
+        for (k, pair) in self.pair_keys.iter().enumerate() {
+            if mentions(k) {
+                pair.hash(&mut h);
+            }
+        }
+        0x4Cu8.hash(&mut h);
         for w in windows {
             if let Some(k) = self.ids.iter().position(|id| *id == Id::Hex(*w)) {
                 (*w, k).hash(&mut h);
@@ -363,7 +310,11 @@ impl Canon {
 
     /// Hashes a name as its canonical name, if it has one.
     pub fn hash_name<H: Hasher>(&self, name: &AgentName, h: &mut H) {
-        match self.names.iter().find(|(n, _)| n == name.as_str()) {
+        // Names are short: compared byte by byte inline, not by a call
+        // to `memcmp` (a team-3 state hashes some forty names).
+        let text = name.as_str().as_bytes();
+        let same = |n: &str| n.len() == text.len() && n.bytes().zip(text).all(|(a, b)| a == *b);
+        match self.names.iter().find(|(n, _)| same(n)) {
             Some((_, canonical)) => canonical.hash(h),
             None => name.as_str().hash(h),
         }

@@ -16,7 +16,6 @@
 //! `Checker` is a fold over entries (cloneable, for keyframes); `check` runs
 //! it over a whole trace.
 
-use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -28,6 +27,7 @@ use super::file::model::{Effect, GateIx, Party};
 use super::message::{Message, MessageType, RequestId};
 use super::protocols::ProtocolSet;
 use super::roster::{MemberStatus, FIRST_INCARNATION, LEAD_INCARNATION};
+use super::small_map::{SmallMap, SmallSet};
 use super::trace::{Event, Trace, TraceEntry};
 use super::tracker::{RequestKind, RequestStatus};
 use super::AgentName;
@@ -211,29 +211,29 @@ enum Via {
 /// checking from zero.
 #[derive(Debug, Clone, Default)]
 pub struct Checker {
-    requests: BTreeMap<RequestId, OpenRequest>,
-    incarnations: BTreeMap<AgentName, u32>,
-    exited: BTreeSet<AgentName>,
-    held: BTreeMap<u64, HeldMessage>,
+    requests: SmallMap<RequestId, OpenRequest>,
+    incarnations: SmallMap<AgentName, u32>,
+    exited: SmallSet<AgentName>,
+    held: SmallMap<u64, HeldMessage>,
     /// The message a duplicate fault just copied: the next `MessageSent` of
     /// the same message is the copy.
     copy: Option<(FaultNote, Message)>,
     /// Request messages waiting in an inbox, by message id (the seq of the
     /// event that put them there), until their addressee reads them.
-    waiting: BTreeMap<u64, RequestId>,
+    waiting: SmallMap<u64, RequestId>,
     /// Teammates whose shutdown was approved, until they run again.
-    exiting: BTreeMap<AgentName, Exiting>,
+    exiting: SmallMap<AgentName, Exiting>,
     /// The tool call each agent is in (from `ToolCalled` to its
     /// `ToolReturned`): the messages it sends meanwhile are that tool's.
-    in_tool: BTreeMap<AgentName, String>,
+    in_tool: SmallMap<AgentName, String>,
     /// The protocols the run ran under: a file protocol's effects (`exit`,
     /// its gates) and its response types' kinds.
     protocols: ProtocolSet,
     /// The file gates closed, per agent (only under a file with gates).
-    closed: BTreeMap<AgentName, BTreeSet<GateIx>>,
+    closed: SmallMap<AgentName, SmallSet<GateIx>>,
     /// A tool call made while a gate that holds it was closed, per agent:
     /// the call's id and the gate, until its `ToolReturned`.
-    gated_call: BTreeMap<AgentName, (String, GateIx)>,
+    gated_call: SmallMap<AgentName, (String, GateIx)>,
     found: Vec<Violation>,
 }
 
@@ -292,7 +292,7 @@ impl Checker {
             Event::MemberSpawned { name, .. } => {
                 self.exited.remove(name);
                 self.exiting.remove(name);
-                let n = self.incarnations.entry(name.clone()).or_insert(0);
+                let n = self.incarnations.get_or_insert_with(name.clone(), || 0);
                 *n = n.saturating_add(1);
                 self.close_gates_at_spawn(name);
             }
@@ -422,7 +422,7 @@ impl Checker {
     /// (`Team`'s `close_gates_at_spawn`).
     fn close_gates_at_spawn(&mut self, name: &AgentName) {
         let Some(team) = self.protocols.file().and_then(|f| f.team.as_ref()) else { return };
-        let gates: BTreeSet<GateIx> = team.teammates.iter().filter(|t| &t.name == name).flat_map(|t| t.gates.iter().copied()).collect();
+        let gates: SmallSet<GateIx> = team.teammates.iter().filter(|t| &t.name == name).flat_map(|t| t.gates.iter().copied()).collect();
         if gates.is_empty() {
             self.closed.remove(name);
         } else {
@@ -465,7 +465,7 @@ impl Checker {
             }
         }
         for (agent, g, closed) in changes {
-            let gates = self.closed.entry(agent.clone()).or_default();
+            let gates = self.closed.get_or_insert_with(agent.clone(), SmallSet::new);
             if closed {
                 gates.insert(g);
             } else {

@@ -19,6 +19,7 @@ pub mod protocols;
 pub mod request_kind;
 pub mod roster;
 pub mod rules;
+pub mod small_map;
 pub mod team;
 #[doc(hidden)]
 pub mod testing;

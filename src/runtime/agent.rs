@@ -18,8 +18,10 @@ use std::sync::{Arc, Mutex, OnceLock, Weak};
 use serde_json::Value;
 
 mod parts;
+mod texts;
 
 pub(crate) use parts::AgentParts;
+use texts::{blocks_mention, blocks_windows, hash_blocks, hash_value, value_mentions, value_windows};
 
 use super::tools::{AgentRole, ToolSet};
 use crate::model::{json_len, ContentBlock, ModelRequest, ModelResponse, Turn};
@@ -81,6 +83,13 @@ pub(crate) struct Said {
     whole: CanonMemo,
     /// The turn's length written as JSON.
     chars: OnceLock<usize>,
+    /// On a conversation's first turn, its text with the name of the agent
+    /// whose conversation it begins written `@` (`masked_first_prompt`):
+    /// a first turn is made for one agent (`Agent::teammate`, or a
+    /// conversation's only turn replaced, `Said::after` with no turn
+    /// before), so it is asked under one name; remembered here rather
+    /// than on the agent value, which every move of the agent forgets.
+    masked: OnceLock<String>,
     /// What the explorer keeps with the turn (`Said::kept`), of a type the
     /// runtime does not know. A turn is only ever made to follow one turn
     /// (`Said::after`) and never moved, so a conversation's last turn names
@@ -99,6 +108,7 @@ impl Said {
             hashed: CanonMemo::default(),
             whole: CanonMemo::default(),
             chars: OnceLock::new(),
+            masked: OnceLock::new(),
             kept: OnceLock::new(),
             next: Mutex::new(Vec::new()),
         }
@@ -128,6 +138,7 @@ impl Said {
         self.hashed.hash(
             canon,
             |out| blocks_windows(&self.turn.content, out),
+            |name| blocks_mention(&self.turn.content, name),
             || {
                 let mut h = StableHasher::default();
                 (self.turn.role as u8).hash(&mut h);
@@ -135,6 +146,22 @@ impl Said {
                 h.finish()
             },
         )
+    }
+
+    /// Whether the turn holds `name` (see `blocks_mention`), remembered
+    /// under `key`, the name's hash.
+    fn mentions(&self, key: u64, name: &str) -> bool {
+        self.hashed.mentions(key, name, |name| blocks_mention(&self.turn.content, name))
+    }
+
+    /// Whether the conversation before this turn, its last turn, holds
+    /// `name` (`conversation` ends with this turn): remembered on that
+    /// turn's whole-conversation memo, so a new last turn asks only the
+    /// turn before it.
+    fn mentions_before(&self, key: u64, name: &str, conversation: &[Arc<Said>]) -> bool {
+        let Some((_, rest)) = conversation.split_last() else { return false };
+        let Some(before) = rest.last() else { return false };
+        before.whole.mentions(key, name, |name| before.mentions_before(key, name, rest) || before.mentions(key, name))
     }
 
     /// The turn's hex windows (`canon::id_windows`).
@@ -200,8 +227,7 @@ impl<T> PartialEq for Memo<T> {
 
 /// What is remembered about one agent value, for the explorer: the
 /// canonical hash of what it holds between turns (`Agent::hash_in_hand`,
-/// under the last canon keys it was asked for) and its first prompt with
-/// its own name masked (`masked_first_prompt`). An agent
+/// under the last canon keys it was asked for). An agent
 /// unchanged by a move is shared with the state before it (`World::agents`
 /// holds `Arc<Agent>`), so a state pays only for the agents that moved. A
 /// copy remembers nothing (it is made to be changed: `Arc::make_mut`), and
@@ -216,7 +242,6 @@ struct AgentMemo(OnceLock<Box<Remembered>>);
 #[derive(Debug, Default)]
 struct Remembered {
     in_hand: CanonMemo,
-    masked_prompt: OnceLock<String>,
 }
 
 impl AgentMemo {
@@ -315,16 +340,15 @@ impl Agent {
         agent
     }
 
-    /// The first thing it was told (a teammate's task prompt).
-    pub(crate) fn first_prompt(&self) -> String {
-        self.conversation.first().map(|t| t.text()).unwrap_or_default()
-    }
-
     /// The first prompt with the agent's own name written `@` (what tells
     /// teammates configured alike apart, `World::symmetric_names`),
-    /// remembered.
+    /// remembered on the first turn (`Said::masked`), so a move that
+    /// leaves the first turn as it was does not write it again.
     pub(crate) fn masked_first_prompt(&self) -> &str {
-        self.memo.get().masked_prompt.get_or_init(|| self.first_prompt().replace(self.me.as_str(), "@"))
+        match self.conversation.first() {
+            Some(first) => first.masked.get_or_init(|| first.text().replace(self.me.as_str(), "@")),
+            None => "",
+        }
     }
 
     /// True once the loop has ended.
@@ -409,7 +433,7 @@ impl Agent {
                 self.hash_in_hand(canon, &mut sub);
                 sub.finish()
             };
-            let value = self.memo.get().in_hand.hash(canon, |out| self.in_hand_windows(out), compute);
+            let value = self.memo.get().in_hand.hash(canon, |out| self.in_hand_windows(out), |name| self.in_hand_mentions(name), compute);
             debug_assert_eq!(value, compute(), "an agent changed in place without Agent::edit");
             value.hash(h);
         }
@@ -417,6 +441,10 @@ impl Agent {
             last.whole.hash(
                 canon,
                 |out| self.conversation.iter().for_each(|t| out.extend_from_slice(t.windows())),
+                |name| {
+                    let key = StableHasher::digest(|h| name.hash(h));
+                    last.mentions_before(key, name, &self.conversation) || last.mentions(key, name)
+                },
                 || {
                     let mut sub = StableHasher::default();
                     for turn in &self.conversation {
@@ -442,6 +470,15 @@ impl Agent {
         blocks_windows(&self.results, out);
     }
 
+    /// Whether a text `hash_in_hand` hands to `Canon::hash_text` holds
+    /// `name`.
+    fn in_hand_mentions(&self, name: &str) -> bool {
+        let reply = matches!(&self.at, Resume::Replied(Some(reply)) if blocks_mention(&reply.content, name));
+        reply
+            || self.calls.iter().any(|(id, _, input)| id.contains(name) || value_mentions(input, name))
+            || blocks_mention(&self.results, name)
+    }
+
     /// Feeds what the loop holds between turns into `h`, canonically: the
     /// reply not yet read, the tool calls not yet run, their results so far.
     fn hash_in_hand<H: Hasher>(&self, canon: &Canon, h: &mut H) {
@@ -464,79 +501,6 @@ impl Hash for Resume {
         std::mem::discriminant(self).hash(h);
         if let Resume::TeammateDeliver { fresh } = self {
             fresh.hash(h);
-        }
-    }
-}
-
-fn hash_blocks<H: Hasher>(blocks: &[ContentBlock], canon: &Canon, h: &mut H) {
-    for b in blocks {
-        match b {
-            ContentBlock::Text { text } => {
-                0u8.hash(h);
-                canon.hash_text(text, h);
-            }
-            ContentBlock::ToolUse { id, name, input } => {
-                1u8.hash(h);
-                canon.hash_text(id, h);
-                name.hash(h);
-                hash_value(input, canon, h);
-            }
-            ContentBlock::ToolResult { tool_use_id, content, is_error } => {
-                (2u8, is_error).hash(h);
-                canon.hash_text(tool_use_id, h);
-                canon.hash_text(content, h);
-            }
-        }
-    }
-}
-
-/// The hex windows of every text `hash_blocks` hands to `Canon::hash_text`.
-fn blocks_windows(blocks: &[ContentBlock], out: &mut Vec<u32>) {
-    for b in blocks {
-        match b {
-            ContentBlock::Text { text } => id_windows(text, out),
-            ContentBlock::ToolUse { id, input, .. } => {
-                id_windows(id, out);
-                value_windows(input, out);
-            }
-            ContentBlock::ToolResult { tool_use_id, content, .. } => {
-                id_windows(tool_use_id, out);
-                id_windows(content, out);
-            }
-        }
-    }
-}
-
-/// The hex windows of every string `hash_value` hands to `Canon::hash_text`.
-fn value_windows(v: &Value, out: &mut Vec<u32>) {
-    match v {
-        Value::String(s) => id_windows(s, out),
-        Value::Array(items) => items.iter().for_each(|i| value_windows(i, out)),
-        Value::Object(map) => map.values().for_each(|i| value_windows(i, out)),
-        Value::Null | Value::Bool(_) | Value::Number(_) => {}
-    }
-}
-
-/// Hashes JSON by its structure (serde_json's `Value` has no `Hash`).
-fn hash_value<H: Hasher>(v: &Value, canon: &Canon, h: &mut H) {
-    match v {
-        Value::Null => 0u8.hash(h),
-        Value::Bool(b) => (1u8, b).hash(h),
-        Value::Number(n) => (2u8, n.to_string()).hash(h),
-        Value::String(s) => {
-            3u8.hash(h);
-            canon.hash_text(s, h);
-        }
-        Value::Array(items) => {
-            (4u8, items.len()).hash(h);
-            items.iter().for_each(|i| hash_value(i, canon, h));
-        }
-        Value::Object(map) => {
-            (5u8, map.len()).hash(h);
-            for (k, v) in map {
-                k.hash(h);
-                hash_value(v, canon, h);
-            }
         }
     }
 }

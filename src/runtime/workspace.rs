@@ -234,6 +234,7 @@ impl Workspace {
                     id_windows(content, out);
                 }
             },
+            |name| self.files().any(|(path, content)| path.contains(name) || content.contains(name)),
             || {
                 let mut h = StableHasher::default();
                 for (path, content) in self.files() {

@@ -83,14 +83,15 @@ fn a_remembered_text_hash_is_the_hash_computed_anew_under_every_canon_with_its_k
     let one = Canon::new([&id("4607cc28")]);
     let more = Canon::new([&id("4607cc28"), &id("0badf00d")]);
     let moved = Canon::new([&id("0badf00d"), &id("4607cc28")]);
-    assert_eq!(one.key_for(&windows), more.key_for(&windows), "a request the text does not mention leaves the key");
+    assert_eq!(one.key_for(&windows, |_| true), more.key_for(&windows, |_| true), "a request the text does not mention leaves the key");
     assert_eq!(hash_of(&one, text), hash_of(&more, text));
-    assert_ne!(one.key_for(&windows), moved.key_for(&windows), "the id's place moved");
+    assert_ne!(one.key_for(&windows, |_| true), moved.key_for(&windows, |_| true), "the id's place moved");
     let memo = CanonMemo::default();
     let ask = |canon: &Canon| {
         memo.hash(
             canon,
             |out| id_windows(text, out),
+            |name| text.contains(name),
             || {
                 let mut h = StableHasher::default();
                 canon.hash_text(text, &mut h);
@@ -103,6 +104,35 @@ fn a_remembered_text_hash_is_the_hash_computed_anew_under_every_canon_with_its_k
         canon.hash_text(text, &mut h);
         assert_eq!(ask(canon), h.finish(), "remembered = computed anew");
     }
+}
+
+#[test]
+fn a_remembered_hash_keeps_its_key_when_teammates_the_text_does_not_name_are_renamed() {
+    let text = r#"{"from":"lead","timestamp":12,"content":"answer 4607cc28, carol"}"#;
+    let mut windows = Vec::new();
+    id_windows(text, &mut windows);
+    let plain = Canon::new([&id("4607cc28")]);
+    let ab = plain.clone().with_names(vec![("alice".into(), "@0#0".into()), ("bob".into(), "@0#1".into())]);
+    let ba = plain.clone().with_names(vec![("alice".into(), "@0#1".into()), ("bob".into(), "@0#0".into())]);
+    let named = |c: &Canon| c.key_for(&windows, |k| text.contains(c.names[k].0.as_str()));
+    assert_eq!(named(&ab), named(&ba), "ranks swapped between teammates the text does not name");
+    assert_eq!(named(&ab), named(&plain), "renaming teammates the text does not name");
+    assert_eq!(hash_of(&ab, text), hash_of(&plain, text), "so the hash is the one without names");
+    assert_eq!(hash_of(&ba, text), hash_of(&plain, text));
+    let carol = plain.clone().with_names(vec![("carol".into(), "@1".into())]);
+    assert_ne!(named(&carol), named(&plain), "a teammate the text names enters the key");
+    assert_ne!(hash_of(&carol, text), hash_of(&plain, text));
+    let memo = CanonMemo::default();
+    for canon in [&ab, &plain, &carol, &ba, &carol] {
+        let got = memo.hash(canon, |out| id_windows(text, out), |name| text.contains(name), || hash_of_stable(canon, text));
+        assert_eq!(got, hash_of_stable(canon, text), "remembered = computed anew");
+    }
+}
+
+fn hash_of_stable(canon: &Canon, text: &str) -> u64 {
+    let mut h = StableHasher::default();
+    canon.hash_text(text, &mut h);
+    h.finish()
 }
 
 /// Texts made of the pieces a rewritten pattern is made of (hex

@@ -119,7 +119,9 @@ impl Team {
     pub fn plan_approved(&self, name: &AgentName) -> bool {
         let Some(m) = self.state.roster.get(name) else { return false };
         let g = self.state.protocols.plan_gate();
-        self.state.gates_at_spawn(name, m.plan_mode).get(g) && !self.state.gates.is_closed(name, g)
+        // The closed gate first: the cheaper test, and the one that
+        // answers while a plan waits.
+        !self.state.gates.is_closed(name, g) && self.state.gates_at_spawn(name, m.plan_mode).get(g)
     }
 
     /// The file gate, closed for `agent`, that closes `tool` (the first in

@@ -328,7 +328,7 @@ pub fn DiagramView() -> impl IntoView {
                     .filter_map(|c| geometry::sticky_head(l.cat(), c, top).map(|it| (c, it)))
                     .map(|(c, it)| {
                         let cost = costs.iter().find(|(name, _)| *name == c.name).map(|(_, cost)| cost.clone());
-                        (format!("{it:?}{cost:?}"), it, cost)
+                        (format!("{:016x}{:?}", it.fingerprint(), cost.as_ref().map(Item::fingerprint)), it, cost)
                     })
                     .collect::<Vec<_>>()
             })
@@ -525,10 +525,10 @@ pub fn DiagramView() -> impl IntoView {
 }
 
 /// Items with a key that changes whenever anything they draw changes (the
-/// item's own description and the classes the view adds), so a keyed list
+/// item's fingerprint and the classes the view adds), so a keyed list
 /// keeps every element that is still drawn the same and rebuilds the rest.
 fn keyed(items: impl Iterator<Item = (Item, String)>) -> Vec<(String, Item, String)> {
-    items.map(|(it, extra)| (format!("{it:?}{extra}"), it, extra)).collect()
+    items.map(|(it, extra)| (format!("{:016x}{extra}", it.fingerprint()), it, extra)).collect()
 }
 
 /// Classes the live view adds to an item: the selected request's arrows and

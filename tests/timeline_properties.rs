@@ -130,7 +130,7 @@ proptest! {
         use team_protocols::view::lists;
         let (_, trace) = common::run_scenario(scenarios::ALL[scenario], seed, common::fault_plan(kind, probability));
         let mut live = Trace::new(&trace.team_name, trace.seed);
-        live.rules = trace.rules.clone();
+        live.rules = trace.rules;
         let mut views = RunViews::of(&live);
         let mut at = 0;
         for size in batches.iter().copied().cycle() {

@@ -108,3 +108,56 @@ fn every_scenario_steps_forward_and_back_to_the_replayed_states() {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
+
+    /// A live run (issue 28 §1): the page appends each batch of the
+    /// runtime's new events to the run's views (`RunViews::extend`) and
+    /// reads them at the tip, one walker step per event; after batches of
+    /// any sizes, what the panels read there (the state, the request rows,
+    /// the spend, the workspace, the findings, the messages table) equals
+    /// the views of the same prefix built from scratch (`RunViews::of`).
+    #[test]
+    fn views_appended_in_batches_and_read_at_the_tip_equal_those_built_from_scratch(
+        scenario in 0..scenarios::ALL.len(),
+        seed in any::<u64>(),
+        kind in 0u8..5,
+        probability in 0.1f64..1.0,
+        batches in proptest::collection::vec(1usize..40, 1..60),
+    ) {
+        use team_protocols::view::derived::RunViews;
+        use team_protocols::view::lists;
+        let (_, trace) = common::run_scenario(scenarios::ALL[scenario], seed, common::fault_plan(kind, probability));
+        let mut live = Trace::new(&trace.team_name, trace.seed);
+        live.rules = trace.rules;
+        let mut views = RunViews::of(&live);
+        let mut at = 0;
+        for size in batches.iter().copied().cycle() {
+            if at == trace.len() {
+                break;
+            }
+            let batch = &trace.entries()[at..(at + size).min(trace.len())];
+            views.extend(batch);
+            for e in batch {
+                live.append(e.time, e.event.clone()).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            }
+            at += batch.len();
+            let fresh = RunViews::of(&live);
+            let entries = live.entries();
+            let state = views.state_at(entries, None);
+            prop_assert_eq!(&state, &fresh.state_at(entries, None), "state after {} events", at);
+            if let Ok(st) = &state {
+                prop_assert_eq!(
+                    lists::request_rows(&st.tracker, views.creation_order(), None, "", lists::REQUEST_ROWS),
+                    lists::request_rows(&st.tracker, fresh.creation_order(), None, "", lists::REQUEST_ROWS),
+                    "request rows after {} events", at
+                );
+            }
+            prop_assert_eq!(views.spend_at(entries, None), fresh.spend_at(entries, None), "spend after {} events", at);
+            prop_assert_eq!(views.workspace_at(None), fresh.workspace_at(None));
+            prop_assert_eq!(views.violations_at(None), fresh.violations_at(None));
+            prop_assert_eq!(views.messages_at(entries, None, 40), fresh.messages_at(entries, None, 40));
+        }
+    }
+}

@@ -316,24 +316,32 @@ pub fn DiagramView() -> impl IntoView {
                 .collect::<Vec<_>>()
         })
     });
+    // Each sticky head with its cost, keyed by what they draw: a step (or a
+    // scroll) redraws only the heads it changed (a status, a cost), not
+    // every head of a 50-teammate run.
     let sticky_heads = move || {
         let top = scroll_top.get() / scale.get();
-        let costs = head_costs.get();
-        diagram.with(|d| {
-            d.columns
-                .iter()
-                .filter_map(|c| geometry::sticky_head(l.cat(), c, top).map(|it| (c, it)))
-                .map(|(c, it)| {
-                    let shapes: Vec<AnyView> =
-                        it.shapes.iter().filter(|sh| matches!(sh, Shape::Rect { .. } | Shape::Text { .. })).map(shape_view).collect();
-                    let cost = costs.iter().find(|(name, _)| *name == c.name).map(|(_, cost)| {
-                        let texts: Vec<AnyView> = cost.shapes.iter().map(shape_view).collect();
-                        view! { <g class=cost.class.clone() transform=format!("translate(0 {})", 8.0 - cost.top)>{texts}</g> }
-                    });
-                    view! { <g class=it.class.clone() transform=format!("translate(0 {})", 8.0 - it.top)>{shapes}</g>{cost} }
-                })
-                .collect_view()
+        head_costs.with(|costs| {
+            diagram.with(|d| {
+                d.columns
+                    .iter()
+                    .filter_map(|c| geometry::sticky_head(l.cat(), c, top).map(|it| (c, it)))
+                    .map(|(c, it)| {
+                        let cost = costs.iter().find(|(name, _)| *name == c.name).map(|(_, cost)| cost.clone());
+                        (format!("{:016x}{:?}", it.fingerprint(), cost.as_ref().map(Item::fingerprint)), it, cost)
+                    })
+                    .collect::<Vec<_>>()
+            })
         })
+    };
+    let sticky_head_view = |(_, it, cost): (String, Item, Option<Item>)| {
+        let shapes: Vec<AnyView> =
+            it.shapes.iter().filter(|sh| matches!(sh, Shape::Rect { .. } | Shape::Text { .. })).map(shape_view).collect();
+        let cost = cost.map(|cost| {
+            let texts: Vec<AnyView> = cost.shapes.iter().map(shape_view).collect();
+            view! { <g class=cost.class.clone() transform=format!("translate(0 {})", 8.0 - cost.top)>{texts}</g> }
+        });
+        view! { <g class=it.class.clone() transform=format!("translate(0 {})", 8.0 - it.top)>{shapes}</g>{cost} }
     };
 
     // The boxes of words drawn cut on screen (what was said under an arrow,
@@ -392,7 +400,7 @@ pub fn DiagramView() -> impl IntoView {
         >
             <div class="diagram-heads" aria-hidden="true" style=move || format!("width: {:.1}px; height: {:.1}px", width(), HEAD_ROW * scale.get())>
                 <svg class="diagram-heads-svg" width=width height=move || HEAD_ROW * scale.get() viewBox=move || format!("0 0 {} {HEAD_ROW}", full_width.get())>
-                    {sticky_heads}
+                    <For each=sticky_heads key=|(key, _, _)| key.clone() children=sticky_head_view/>
                 </svg>
             </div>
             <svg
@@ -517,10 +525,10 @@ pub fn DiagramView() -> impl IntoView {
 }
 
 /// Items with a key that changes whenever anything they draw changes (the
-/// item's own description and the classes the view adds), so a keyed list
+/// item's fingerprint and the classes the view adds), so a keyed list
 /// keeps every element that is still drawn the same and rebuilds the rest.
 fn keyed(items: impl Iterator<Item = (Item, String)>) -> Vec<(String, Item, String)> {
-    items.map(|(it, extra)| (format!("{it:?}{extra}"), it, extra)).collect()
+    items.map(|(it, extra)| (format!("{:016x}{extra}", it.fingerprint()), it, extra)).collect()
 }
 
 /// Classes the live view adds to an item: the selected request's arrows and

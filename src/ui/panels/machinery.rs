@@ -40,6 +40,10 @@ pub fn MachineryPanel(
             })
         })
     });
+    // The FSM alone, compared: a step that leaves the request it shows as
+    // it was (a model call, a tool, another agent's message) redraws none
+    // of its figure.
+    let fsm = Memo::new(move |_| data.with(|d| d.as_ref().map(|m| m.fsm.clone())));
     // One block per tracker the run keeps (the lesson's two, or a file's
     // `<name>_requests`), keyed by its name: a step redraws the lines only.
     let names = Memo::new(move |_| {
@@ -55,9 +59,9 @@ pub fn MachineryPanel(
             <p class="muted small machinery-intro">
                 {move || l.t(if s.run.trace.with(|t| t.protocols().file().is_some()) { "ui-machinery-intro-file" } else { "ui-machinery-intro" })}
             </p>
-            {move || data.with(|d| match d {
+            {move || fsm.with(|f| match f {
                 None => view! { <p class="muted">{l.t("ui-no-replay")}</p> }.into_any(),
-                Some(m) => fsm_view(l.cat(), m.fsm.as_ref()).into_any(),
+                Some(f) => fsm_view(l.cat(), f.as_ref()).into_any(),
             })}
             <h3 class="machinery-sub">{move || l.t("ui-trackers")}</h3>
             <For each=move || names.get() key=|name| name.clone() children=tracker/>

@@ -128,17 +128,32 @@ fn RosterPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
         let cursor = s.playback.cursor.get();
         s.run.views.with(|v| s.run.trace.with(|t| v.split_at(t.entries(), cursor)))
     });
-    let spend_of = move |who: &AgentName| {
-        let one = spend.with(|sp| sp.agents.get(who).copied());
-        let share = split.with(|sp| sp.get(who).and_then(|sp| cost::protocol_words(l.cat(), sp)));
-        one.map(|one| {
-            let words = price.with(|p| cost::spend_words(l.cat(), &one, p.as_ref()));
-            let words = match share {
-                Some(share) => format!("{words}, {share}"),
-                None => words,
-            };
-            view! { <span class="cost">{words}</span> }
+    // Each agent's spend in words, compared: a step that changes one
+    // agent's spend redraws that agent's words only (`spend_of`), not
+    // every member's.
+    let words = Memo::new(move |_| {
+        let cat = l.cat();
+        spend.with(|sp| {
+            split.with(|split| {
+                price.with(|p| {
+                    sp.agents
+                        .iter()
+                        .map(|(who, one)| {
+                            let words = cost::spend_words(cat, one, p.as_ref());
+                            let words = match split.get(who).and_then(|sp| cost::protocol_words(cat, sp)) {
+                                Some(share) => format!("{words}, {share}"),
+                                None => words,
+                            };
+                            (who.clone(), words)
+                        })
+                        .collect::<std::collections::BTreeMap<_, _>>()
+                })
+            })
         })
+    });
+    let spend_of = move |who: AgentName| {
+        let mine = Memo::new(move |_| words.with(|w| w.get(&who).cloned()));
+        move || mine.get().map(|words| view! { <span class="cost">{words}</span> })
     };
     // The members' rows, compared: a step that changes no member's status
     // redraws no row; one that does redraws that row only (keyed by it).
@@ -163,7 +178,7 @@ fn RosterPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
         <section class="panel" aria-labelledby="roster-title">
             <h2 id="roster-title">{move || l.t("ui-team")}</h2>
             <ul class="roster">
-                <li class="member status-lead"><span class="name">"lead"</span>{move || spend_of(&AgentName::lead())}<span class="status">{move || if s.run.stopped_by_user.get() && s.playback.cursor.get().is_none() { l.t("ui-lead-stopped") } else { l.t("ui-lead-role") }}</span></li>
+                <li class="member status-lead"><span class="name">"lead"</span>{spend_of(AgentName::lead())}<span class="status">{move || if s.run.stopped_by_user.get() && s.playback.cursor.get().is_none() { l.t("ui-lead-stopped") } else { l.t("ui-lead-role") }}</span></li>
                 <For each=move || members.get() key=|row| row.clone() let:row>
                     {
                         let (name, role, plan_mode, status) = row;
@@ -172,7 +187,7 @@ fn RosterPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
                             <li class=format!("member status-{status}")>
                                 <span class="name">{name.to_string()}</span>
                                 <span class="role">{role}{move || if plan_mode { l.t("ui-plan-mode") } else { String::new() }}</span>
-                                {move || spend_of(&who)}
+                                {spend_of(who)}
                                 <span class="status">{status}</span>
                             </li>
                         }
@@ -200,10 +215,10 @@ fn InboxPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
         }
     };
     // Each inbox as what it shows (its owner, how many wait, the oldest
-    // few in words), compared and keyed by it: a step redraws only the
-    // inboxes it changed.
+    // few), compared and keyed by it (and the language): a step redraws
+    // only the inboxes it changed, and words them only then.
     let inboxes = Memo::new(move |_| {
-        let cat = l.cat();
+        let locale = l.0.get();
         state.with(|st| {
             st.as_ref()
                 .map(|st| {
@@ -212,28 +227,18 @@ fn InboxPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
                         .map(|n| {
                             let queue = st.bus.peek(n).unwrap_or_default();
                             // The oldest few: the ones the agent reads first.
-                            let waiting: Vec<String> = queue
+                            let waiting: Vec<(&'static str, String, Result<String, String>)> = queue
                                 .iter()
                                 .take(lists::INBOX_ROWS)
-                                .map(|e| match &e.message.request_id {
-                                    Some(id) => tr!(
-                                        cat,
-                                        "ui-inbox-request",
-                                        msg_type = e.message.msg_type.as_str(),
-                                        from = e.message.from.to_string(),
-                                        id = id.to_string()
-                                    ),
-                                    None => tr!(
-                                        cat,
-                                        "ui-inbox-message",
-                                        msg_type = e.message.msg_type.as_str(),
-                                        from = e.message.from.to_string(),
-                                        content = e.message.content.clone()
-                                    ),
+                                .map(|e| {
+                                    let said = match &e.message.request_id {
+                                        Some(id) => Ok(id.to_string()),
+                                        None => Err(e.message.content.clone()),
+                                    };
+                                    (e.message.msg_type.as_str(), e.message.from.to_string(), said)
                                 })
                                 .collect();
-                            let label = tr!(cat, "ui-inbox-unread", name = n.to_string(), count = queue.len());
-                            (n.to_string(), queue.len(), label, waiting)
+                            (n.to_string(), queue.len(), waiting, locale)
                         })
                         .collect::<Vec<_>>()
                 })
@@ -248,7 +253,16 @@ fn InboxPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
             <h2 id="inbox-title">{move || l.t("ui-inboxes")}</h2>
             <For each=move || inboxes.get() key=|row| row.clone() let:row>
                 {
-                    let (name, count, label, waiting) = row;
+                    let (name, count, waiting, _) = row;
+                    let cat = l.cat_untracked();
+                    let label = tr!(cat, "ui-inbox-unread", name = name.clone(), count = count);
+                    let waiting: Vec<String> = waiting
+                        .into_iter()
+                        .map(|(msg_type, from, said)| match said {
+                            Ok(id) => tr!(cat, "ui-inbox-request", msg_type = msg_type, from = from, id = id),
+                            Err(content) => tr!(cat, "ui-inbox-message", msg_type = msg_type, from = from, content = content),
+                        })
+                        .collect();
                     let more = count.saturating_sub(waiting.len());
                     let me = name.clone();
                     let clicked = name.clone();

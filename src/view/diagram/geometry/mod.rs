@@ -18,6 +18,7 @@ use crate::view::diagram::layout::{Activation, Badge, Column, Diagram, RowKind, 
 use crate::view::i18n::{tr, Catalog};
 use crate::view::words::findings;
 
+mod fingerprint;
 #[cfg(test)]
 pub(crate) mod fixtures;
 mod row;
@@ -136,7 +137,7 @@ impl Shape {
 }
 
 /// An arrow head: a marker in a request's colour slot, or the plain one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Head {
     /// The request colour slot (`arrow-0` ... `arrow-7`), or `None` for
     /// `arrow-plain`.
@@ -154,7 +155,7 @@ impl Head {
 }
 
 /// What an item shows; the live view uses it for selection and animation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ItemKind {
     /// An agent's head, lifeline and end cross.
     Lifeline,

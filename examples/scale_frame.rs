@@ -10,14 +10,16 @@
 //!
 //! `valgrind --tool=callgrind target/release/examples/scale_frame [tail]`
 
+use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::rc::Rc;
 
 use team_protocols::model::scripted::ScriptedModel;
 use team_protocols::model::sleep::NoSleep;
-use team_protocols::protocol::{TeamState, Trace, TraceEntry};
+use team_protocols::protocol::{AgentName, TeamState, Trace, TraceEntry};
 use team_protocols::runtime::executor::LocalExecutor;
 use team_protocols::runtime::{scenarios, Host, Runtime, RuntimeConfig};
+use team_protocols::view::cost::{ProtocolSplit, Spend};
 use team_protocols::view::derived::RunViews;
 use team_protocols::view::diagram::geometry;
 use team_protocols::view::i18n::Catalog;
@@ -61,26 +63,7 @@ fn part_machinery(views: &RunViews, st: &TeamState, trace: &Trace) {
 /// only for the rows that changed, in the page's list).
 #[inline(never)]
 fn part_inboxes(st: &TeamState) {
-    let rows: Vec<_> = st
-        .bus
-        .names()
-        .map(|n| {
-            let queue = st.bus.peek(n).unwrap_or_default();
-            let waiting: Vec<(&'static str, String, Result<String, String>)> = queue
-                .iter()
-                .take(lists::INBOX_ROWS)
-                .map(|e| {
-                    let said = match &e.message.request_id {
-                        Some(id) => Ok(id.to_string()),
-                        None => Err(e.message.content.clone()),
-                    };
-                    (e.message.msg_type.as_str(), e.message.from.to_string(), said)
-                })
-                .collect();
-            (n.to_string(), queue.len(), waiting)
-        })
-        .collect();
-    black_box(rows);
+    black_box(lists::inbox_rows(&st.bus));
 }
 
 #[inline(never)]
@@ -90,16 +73,26 @@ fn part_roster(st: &TeamState) {
     black_box((rows, names));
 }
 
+/// Each agent's spend as the page's per-agent memos see it: looked up and
+/// compared with the last frame's; worded only when it changed.
 #[inline(never)]
-fn part_spend(cat: &Catalog, views: &RunViews, trace: &Trace) {
+fn part_spend(cat: &Catalog, views: &RunViews, trace: &Trace, last: &mut Spends) {
     let spend = views.spend_at(trace.entries(), None);
     let split = views.split_at(trace.entries(), None);
-    for (who, one) in &spend.agents {
-        let words = team_protocols::view::cost::spend_words(cat, one, None);
-        let share = split.get(who).and_then(|sp| team_protocols::view::cost::protocol_words(cat, sp));
+    for who in spend.agents.keys() {
+        let now = (spend.agents.get(who).copied(), split.get(who).copied());
+        if last.get(who) == Some(&now) {
+            continue;
+        }
+        let words = now.0.map(|one| team_protocols::view::cost::spend_words(cat, &one, None));
+        let share = now.1.and_then(|sp| team_protocols::view::cost::protocol_words(cat, &sp));
         black_box((words, share));
+        last.insert(who.clone(), now);
     }
 }
+
+/// What each agent's spend memo held at the last frame.
+type Spends = BTreeMap<AgentName, (Option<Spend>, Option<ProtocolSplit>)>;
 
 #[inline(never)]
 fn part_small(views: &RunViews, trace: &Trace) {
@@ -137,6 +130,7 @@ fn main() {
     }
     let mut views = RunViews::of(&trace);
     let cat = Catalog::en();
+    let mut spends = Spends::new();
     eprintln!("scale trace: {} events, the last {tail} appended one at a time", full.len());
     for e in &full.entries()[split..] {
         part_extend(&mut views, &mut trace, e);
@@ -145,7 +139,7 @@ fn main() {
         part_machinery(&views, &st, &trace);
         part_inboxes(&st);
         part_roster(&st);
-        part_spend(cat, &views, &trace);
+        part_spend(cat, &views, &trace, &mut spends);
         part_small(&views, &trace);
         part_diagram(cat, &views, &trace);
     }

@@ -39,6 +39,73 @@ impl<T> Shown<T> {
     }
 }
 
+/// What a waiting message says in its inbox's list: a request by its id
+/// (the body is the protocol's), any other message by its text.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Said {
+    /// A request or an answer, named by its request id.
+    Request(String),
+    /// A plain message, by its text.
+    Message(String),
+}
+
+/// One message waiting in an inbox, as its row shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Waiting {
+    /// The message's type (`message`, `shutdown_request`, …).
+    pub msg_type: &'static str,
+    /// Who sent it.
+    pub from: String,
+    /// Its id or its text.
+    pub said: Said,
+}
+
+impl Waiting {
+    /// The row's words: "plan_approval_request from alice [req-3]".
+    pub fn words(&self, cat: &crate::view::i18n::Catalog) -> String {
+        use crate::view::i18n::tr;
+        let (msg_type, from) = (self.msg_type, self.from.as_str());
+        match &self.said {
+            Said::Request(id) => tr!(cat, "ui-inbox-request", msg_type = msg_type, from = from, id = id.as_str()),
+            Said::Message(text) => tr!(cat, "ui-inbox-message", msg_type = msg_type, from = from, content = text.as_str()),
+        }
+    }
+}
+
+/// One agent's inbox as its panel row shows it: whose, how many messages
+/// wait, and the oldest few (`INBOX_ROWS`), the ones the agent reads first.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct InboxRow {
+    /// The inbox's owner.
+    pub owner: String,
+    /// How many messages wait in all.
+    pub count: usize,
+    /// The oldest few of them.
+    pub waiting: Vec<Waiting>,
+}
+
+/// Every inbox of the bus, in the bus's order, as its row shows it.
+pub fn inbox_rows(bus: &crate::protocol::Bus) -> Vec<InboxRow> {
+    bus.names()
+        .map(|n| {
+            let queue = bus.peek(n).unwrap_or_default();
+            let waiting = queue
+                .iter()
+                .take(INBOX_ROWS)
+                .map(|e| Waiting {
+                    msg_type: e.message.msg_type.as_str(),
+                    from: e.message.from.to_string(),
+                    said: match &e.message.request_id {
+                        Some(id) => Said::Request(id.to_string()),
+                        None => Said::Message(e.message.content.clone()),
+                    },
+                })
+                .collect();
+            InboxRow { owner: n.to_string(), count: queue.len(), waiting }
+        })
+        .collect()
+}
+
 /// Each request's place in the order the run created them, kept as the
 /// run grows (`push`): the request list orders the pending requests by it
 /// without walking every request of a long run.
@@ -189,6 +256,29 @@ mod tests {
             ids.push(id);
         }
         (t, ids)
+    }
+
+    #[test]
+    fn an_inbox_row_names_a_request_by_its_id_and_a_message_by_its_text_oldest_first() {
+        let (mut t, ids) = team(1);
+        let alice = AgentName::parse("alice-000").unwrap();
+        for i in 0..INBOX_ROWS + 3 {
+            t.send(&AgentName::lead(), &alice, "message", &format!("note {i}"), Millis(10)).unwrap();
+        }
+        let rows = inbox_rows(&t.state().bus);
+        let row = rows.iter().find(|r| r.owner == "alice-000").expect("alice's inbox");
+        // The shutdown request came first; then the notes, cut to the limit.
+        assert_eq!(row.count, INBOX_ROWS + 4);
+        assert_eq!(row.waiting.len(), INBOX_ROWS);
+        assert_eq!(row.waiting[0].said, Said::Request(ids[0].to_string()));
+        assert_eq!((row.waiting[0].msg_type, row.waiting[0].from.as_str()), ("shutdown_request", "lead"));
+        assert_eq!(row.waiting[1].said, Said::Message("note 0".into()));
+        let cat = crate::view::i18n::Catalog::en();
+        assert_eq!(
+            row.waiting[1].words(cat),
+            crate::view::i18n::tr!(cat, "ui-inbox-message", msg_type = "message", from = "lead", content = "note 0")
+        );
+        assert!(row.waiting[0].words(cat).contains(&ids[0].to_string()), "{}", row.waiting[0].words(cat));
     }
 
     #[test]

@@ -128,32 +128,22 @@ fn RosterPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
         let cursor = s.playback.cursor.get();
         s.run.views.with(|v| s.run.trace.with(|t| v.split_at(t.entries(), cursor)))
     });
-    // Each agent's spend in words, compared: a step that changes one
-    // agent's spend redraws that agent's words only (`spend_of`), not
-    // every member's.
-    let words = Memo::new(move |_| {
-        let cat = l.cat();
-        spend.with(|sp| {
-            split.with(|split| {
-                price.with(|p| {
-                    sp.agents
-                        .iter()
-                        .map(|(who, one)| {
-                            let words = cost::spend_words(cat, one, p.as_ref());
-                            let words = match split.get(who).and_then(|sp| cost::protocol_words(cat, sp)) {
-                                Some(share) => format!("{words}, {share}"),
-                                None => words,
-                            };
-                            (who.clone(), words)
-                        })
-                        .collect::<std::collections::BTreeMap<_, _>>()
-                })
-            })
-        })
-    });
+    // Each agent's spend, compared, then worded: a step that changes one
+    // agent's spend words that agent's spend only (the others' memos look
+    // their agent up and find it unchanged), and redraws only its row.
     let spend_of = move |who: AgentName| {
-        let mine = Memo::new(move |_| words.with(|w| w.get(&who).cloned()));
-        move || mine.get().map(|words| view! { <span class="cost">{words}</span> })
+        let mine = Memo::new(move |_| (spend.with(|sp| sp.agents.get(&who).copied()), split.with(|sp| sp.get(&who).copied())));
+        let words = Memo::new(move |_| {
+            let cat = l.cat();
+            let (one, share) = mine.get();
+            let one = one?;
+            let words = price.with(|p| cost::spend_words(cat, &one, p.as_ref()));
+            Some(match share.and_then(|sp| cost::protocol_words(cat, &sp)) {
+                Some(share) => format!("{words}, {share}"),
+                None => words,
+            })
+        });
+        move || words.get().map(|words| view! { <span class="cost">{words}</span> })
     };
     // The members' rows, compared: a step that changes no member's status
     // redraws no row; one that does redraws that row only (keyed by it).
@@ -220,49 +210,21 @@ fn InboxPanel(state: Memo<Option<TeamState>>) -> impl IntoView {
     let inboxes = Memo::new(move |_| {
         let locale = l.0.get();
         state.with(|st| {
-            st.as_ref()
-                .map(|st| {
-                    st.bus
-                        .names()
-                        .map(|n| {
-                            let queue = st.bus.peek(n).unwrap_or_default();
-                            // The oldest few: the ones the agent reads first.
-                            let waiting: Vec<(&'static str, String, Result<String, String>)> = queue
-                                .iter()
-                                .take(lists::INBOX_ROWS)
-                                .map(|e| {
-                                    let said = match &e.message.request_id {
-                                        Some(id) => Ok(id.to_string()),
-                                        None => Err(e.message.content.clone()),
-                                    };
-                                    (e.message.msg_type.as_str(), e.message.from.to_string(), said)
-                                })
-                                .collect();
-                            (n.to_string(), queue.len(), waiting, locale)
-                        })
-                        .collect::<Vec<_>>()
-                })
-                .unwrap_or_default()
+            st.as_ref().map(|st| lists::inbox_rows(&st.bus).into_iter().map(|row| (row, locale)).collect::<Vec<_>>()).unwrap_or_default()
         })
     });
     let holder = Memo::new(move |_| {
-        inboxes.with(|rows| last.with(|l| lists::tab_stop(l.as_deref(), rows.iter().map(|r| r.0.as_str())).map(str::to_string)))
+        inboxes.with(|rows| last.with(|l| lists::tab_stop(l.as_deref(), rows.iter().map(|r| r.0.owner.as_str())).map(str::to_string)))
     });
     view! {
         <section class="panel" aria-labelledby="inbox-title" on:keydown=on_key>
             <h2 id="inbox-title">{move || l.t("ui-inboxes")}</h2>
             <For each=move || inboxes.get() key=|row| row.clone() let:row>
                 {
-                    let (name, count, waiting, _) = row;
+                    let (lists::InboxRow { owner: name, count, waiting }, _) = row;
                     let cat = l.cat_untracked();
                     let label = tr!(cat, "ui-inbox-unread", name = name.clone(), count = count);
-                    let waiting: Vec<String> = waiting
-                        .into_iter()
-                        .map(|(msg_type, from, said)| match said {
-                            Ok(id) => tr!(cat, "ui-inbox-request", msg_type = msg_type, from = from, id = id),
-                            Err(content) => tr!(cat, "ui-inbox-message", msg_type = msg_type, from = from, content = content),
-                        })
-                        .collect();
+                    let waiting: Vec<String> = waiting.iter().map(|w| w.words(cat)).collect();
                     let more = count.saturating_sub(waiting.len());
                     let me = name.clone();
                     let clicked = name.clone();

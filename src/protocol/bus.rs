@@ -67,9 +67,11 @@ pub struct Held {
 }
 
 /// The inboxes, by name: shared between clones of a bus until one changes
-/// (`Arc::make_mut`), and each inbox shared on its own. Inboxes hold a few
-/// messages, so a change copies a short list of pointers and at most one
-/// short inbox — cheaper than a persistent map's wide nodes.
+/// (`Arc::make_mut`), and each inbox shared on its own. Inboxes mostly hold
+/// a few messages, so a change copies a short list of pointers and at most
+/// one inbox — cheaper than a persistent map's wide nodes. An inbox nobody
+/// drains (the lead's in a long synthetic run) is copied whole once per
+/// clone that shares it, with room for the next messages.
 type Inboxes = Arc<BTreeMap<AgentName, Arc<Vec<Envelope>>>>;
 
 /// One FIFO inbox per registered agent.

@@ -67,9 +67,11 @@ pub struct Held {
 }
 
 /// The inboxes, by name: shared between clones of a bus until one changes
-/// (`Arc::make_mut`), and each inbox shared on its own. Inboxes hold a few
-/// messages, so a change copies a short list of pointers and at most one
-/// short inbox — cheaper than a persistent map's wide nodes.
+/// (`Arc::make_mut`), and each inbox shared on its own. Inboxes mostly hold
+/// a few messages, so a change copies a short list of pointers and at most
+/// one inbox — cheaper than a persistent map's wide nodes. An inbox nobody
+/// drains (the lead's in a long synthetic run) is copied whole once per
+/// clone that shares it, with room for the next messages.
 type Inboxes = Arc<BTreeMap<AgentName, Arc<Vec<Envelope>>>>;
 
 /// One FIFO inbox per registered agent.
@@ -127,7 +129,19 @@ impl Bus {
         // equal to what it was.
         match Arc::make_mut(&mut self.inboxes).get_mut(&message.to) {
             Some(inbox) => {
-                Arc::make_mut(inbox).push(Envelope { id, message });
+                let envelope = Envelope { id, message };
+                match Arc::get_mut(inbox) {
+                    Some(messages) => messages.push(envelope),
+                    // Shared with a clone (a keyframe): copied once, with the
+                    // room the push would have grown it to, not copied to its
+                    // length and then moved again by the push's growth.
+                    None => {
+                        let mut own = Vec::with_capacity((inbox.len() * 2).max(4));
+                        own.extend_from_slice(inbox);
+                        own.push(envelope);
+                        *inbox = Arc::new(own);
+                    }
+                }
                 Ok(())
             }
             None => Err(BusError::UnknownRecipient { to: message.to.clone(), known: self.known_names() }),
@@ -173,7 +187,9 @@ impl Bus {
         if let Some(inbox) = Arc::make_mut(&mut self.inboxes).get_mut(name) {
             match Arc::get_mut(inbox) {
                 Some(messages) => messages.clear(),
-                None => *inbox = Arc::default(),
+                // The clone keeps the messages; this bus starts an empty
+                // inbox with room for as many.
+                None => *inbox = Arc::new(Vec::with_capacity(inbox.len())),
             }
         }
         Ok(())
@@ -316,6 +332,44 @@ mod tests {
         let got: Vec<_> = bus.drain(&name("alice")).unwrap().into_iter().map(|e| e.message.content).collect();
         assert_eq!(got, ["m0", "m1", "m2"]);
         assert_eq!(bus.pending_total(), 1, "the lead's message still waits");
+    }
+
+    #[test]
+    fn a_clone_s_inbox_is_unchanged_by_later_sends_and_drains() {
+        let mut bus = bus_with(&["lead", "alice"]);
+        for i in 0..5 {
+            bus.send(MessageId(i), msg("alice", "lead", &format!("m{i}"))).unwrap();
+            bus.send(MessageId(10 + i), msg("lead", "alice", &format!("a{i}"))).unwrap();
+        }
+        let keyframe = bus.clone();
+        let kept = (keyframe.peek(&name("lead")).unwrap().to_vec(), keyframe.peek(&name("alice")).unwrap().to_vec());
+        bus.send(MessageId(20), msg("alice", "lead", "later")).unwrap();
+        bus.discard_inbox(&name("alice")).unwrap();
+        bus.send(MessageId(21), msg("lead", "alice", "after")).unwrap();
+        assert_eq!((keyframe.peek(&name("lead")).unwrap(), keyframe.peek(&name("alice")).unwrap()), (&kept.0[..], &kept.1[..]));
+        let lead: Vec<u64> = bus.peek(&name("lead")).unwrap().iter().map(|e| e.id.0).collect();
+        assert_eq!(lead, [0, 1, 2, 3, 4, 20], "the live bus has the old messages and the new one");
+        let alice: Vec<u64> = bus.peek(&name("alice")).unwrap().iter().map(|e| e.id.0).collect();
+        assert_eq!(alice, [21]);
+    }
+
+    #[test]
+    fn an_inbox_emptied_and_refilled_equals_a_fresh_one_whether_shared_or_not() {
+        for shared in [false, true] {
+            let mut bus = bus_with(&["lead", "alice"]);
+            for i in 0..9 {
+                bus.send(MessageId(i), msg("lead", "alice", "old")).unwrap();
+            }
+            let keyframe = shared.then(|| bus.clone());
+            bus.discard_inbox(&name("alice")).unwrap();
+            let mut fresh = bus_with(&["lead", "alice"]);
+            for i in 9..12 {
+                bus.send(MessageId(i), msg("lead", "alice", "new")).unwrap();
+                fresh.send(MessageId(i), msg("lead", "alice", "new")).unwrap();
+            }
+            assert_eq!(bus, fresh, "shared: {shared}");
+            assert_eq!(keyframe.map(|k| k.peek(&name("alice")).unwrap().len()), shared.then_some(9));
+        }
     }
 
     #[test]

@@ -17,8 +17,13 @@ use super::file::{FileError, ProtocolFile, Refusal, Refusals};
 use super::trace::RecordedFile;
 
 /// Reads the protocol file a trace's header records: `file::load`, or a
-/// file loaded beforehand (`Preloaded::load`).
-pub type LoadFile<'a> = &'a dyn Fn(&str) -> Result<ProtocolFile, Refusals>;
+/// file loaded beforehand (`Preloaded::load`). Readers take it as a
+/// generic, never as `dyn`: a vtable naming `file::load` would pin the
+/// loader in the page's main module (the splitter keeps every function a
+/// vtable's table entry names there).
+pub trait LoadFile: Fn(&str) -> Result<ProtocolFile, Refusals> {}
+
+impl<F: Fn(&str) -> Result<ProtocolFile, Refusals>> LoadFile for F {}
 
 /// A trace's `"entries"` key, which `trace_json` writes after the header.
 const ENTRIES: &str = "\"entries\":";

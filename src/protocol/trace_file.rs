@@ -189,7 +189,7 @@ pub fn import_json(text: &str) -> Result<Trace, ImportError> {
 /// [`import_json`] with the protocol file the trace's header records read
 /// by `load` (the page's first screen hands over a file it loaded
 /// beforehand through a split point: `recorded_file::Preloaded`).
-pub fn import_json_with(text: &str, load: LoadFile<'_>) -> Result<Trace, ImportError> {
+pub fn import_json_with(text: &str, load: &impl LoadFile) -> Result<Trace, ImportError> {
     check_import_size(text.len() as u64)?;
     read_json_under(text, &ProtocolSet::lesson(), load)
 }
@@ -217,13 +217,13 @@ pub fn read_json(text: &str) -> Result<Trace, ImportError> {
 
 /// [`read_json`] with the recorded protocol file read by `load` (as
 /// [`import_json_with`]).
-pub fn read_json_with(text: &str, load: LoadFile<'_>) -> Result<Trace, ImportError> {
+pub fn read_json_with(text: &str, load: &impl LoadFile) -> Result<Trace, ImportError> {
     read_json_under(text, &ProtocolSet::lesson(), load)
 }
 
 /// [`read_json`] for a run under `protocols`, the recorded file read by
 /// `load`.
-fn read_json_under(text: &str, protocols: &ProtocolSet, load: LoadFile<'_>) -> Result<Trace, ImportError> {
+fn read_json_under(text: &str, protocols: &ProtocolSet, load: &impl LoadFile) -> Result<Trace, ImportError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if text.trim().is_empty() {
         return Err(ImportError::Empty);
@@ -269,7 +269,7 @@ fn read_json_under(text: &str, protocols: &ProtocolSet, load: LoadFile<'_>) -> R
 
 /// The protocols of the file a trace's header records, loaded from its
 /// text by `load`.
-fn recorded_protocols(recorded: &super::trace::RecordedFile, load: LoadFile<'_>) -> Result<ProtocolSet, ImportError> {
+fn recorded_protocols(recorded: &super::trace::RecordedFile, load: &impl LoadFile) -> Result<ProtocolSet, ImportError> {
     match load(&recorded.text) {
         Ok(file) => Ok(ProtocolSet::new(Arc::new(file))),
         Err(refusals) => {

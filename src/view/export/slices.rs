@@ -24,10 +24,10 @@ use crate::protocol::{Trace, TraceEntry};
 const ENTRIES: &str = "\"entries\":";
 
 /// Reads an exported trace's entries a slice at a time.
-pub struct SliceReader<'a> {
+pub struct SliceReader<'a, L: LoadFile> {
     text: &'a str,
     /// Reads the protocol file a header records.
-    load: LoadFile<'a>,
+    load: &'a L,
     /// Where the next entry (or the closing `]`) starts.
     at: usize,
     trace: Trace,
@@ -35,9 +35,9 @@ pub struct SliceReader<'a> {
 }
 
 /// What [`SliceReader::start`] found.
-pub enum Start<'a> {
+pub enum Start<'a, L: LoadFile> {
     /// Read the entries with the reader.
-    Slices(SliceReader<'a>),
+    Slices(SliceReader<'a, L>),
     /// Not a trace read in slices (a run under a protocol file, or a text
     /// not laid out as `trace_json` writes it): `read_json` read it whole.
     Whole(Trace),
@@ -51,11 +51,11 @@ fn skip_space(text: &str, mut at: usize) -> usize {
     at
 }
 
-impl<'a> SliceReader<'a> {
+impl<'a, L: LoadFile> SliceReader<'a, L> {
     /// Reads the header of `text` (a trace as `trace_json` writes it) and
     /// gets ready to read its entries; a protocol file its header records
     /// is read by `load` (`file::load`, or a file loaded beforehand).
-    pub fn start(text: &'a str, load: LoadFile<'a>) -> Result<Start<'a>, ImportError> {
+    pub fn start(text: &'a str, load: &'a L) -> Result<Start<'a, L>, ImportError> {
         let read_json = |text: &str| read_json_with(text, load);
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         // Inside a JSON string a quote is escaped, so `"entries":` is a key;

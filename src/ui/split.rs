@@ -118,3 +118,11 @@ split_point! {
         crate::view::export::share::parse_fragment(&fragment)
     }
 }
+
+split_point! {
+    /// The Protocols view's check of a file (the loader, its refusals as
+    /// the error list's lines, the previews), in the language of `cat`.
+    check_protocol_file(cat: &'static crate::view::i18n::Catalog, text: String) -> crate::view::protocol_file::Checked => {
+        crate::view::protocol_file::check(cat, &text)
+    }
+}

@@ -18,9 +18,9 @@ use super::trace::RecordedFile;
 
 /// Reads the protocol file a trace's header records: `file::load`, or a
 /// file loaded beforehand (`Preloaded::load`). Readers take it as a
-/// generic, never as `dyn`: a vtable naming `file::load` would pin the
-/// loader in the page's main module (the splitter keeps every function a
-/// vtable's table entry names there).
+/// generic, never as `dyn`, so no vtable in the page's main module names
+/// `file::load` (a vtable's functions sit in the table the splitter keeps
+/// in that module).
 pub trait LoadFile: Fn(&str) -> Result<ProtocolFile, Refusals> {}
 
 impl<F: Fn(&str) -> Result<ProtocolFile, Refusals>> LoadFile for F {}

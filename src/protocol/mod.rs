@@ -16,6 +16,7 @@ pub mod ids;
 pub mod message;
 pub mod name;
 pub mod protocols;
+pub mod recorded_file;
 pub mod request_kind;
 pub mod roster;
 pub mod rules;

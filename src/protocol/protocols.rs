@@ -286,10 +286,9 @@ const LESSON_PLAN: u8 = 1;
 fn lesson_inner() -> &'static Inner {
     static LESSON: OnceLock<Arc<Inner>> = OnceLock::new();
     LESSON.get_or_init(|| {
-        // The built-in file is compiled in, and `tests/protocol_files.rs`
-        // loads it: a refusal here is a bug in this program.
-        let file = super::file::builtin::lesson_shared()
-            .unwrap_or_else(|e| panic!("the built-in lesson file is refused:\n{}", e.render("lesson")));
+        // Built in, as loading `lesson.toml` gives it (`file::lesson_codegen`
+        // checks the two are equal).
+        let file = super::file::builtin::lesson_shared();
         Arc::new(Inner::compile(Arc::clone(file), Origin::Lesson))
     })
 }

@@ -18,6 +18,7 @@ use serde_json::{Map, Value};
 
 use super::file::diff::{compare, FileMismatch};
 use super::file::{FileError, Refusal};
+pub use super::recorded_file::LoadFile;
 use super::trace::TRACE_FORMAT_VERSIONS;
 use super::{Event, Message, Millis, ProtocolSet, ReplayError, Team, Trace, TraceError};
 
@@ -185,6 +186,14 @@ pub fn import_json(text: &str) -> Result<Trace, ImportError> {
     import_json_under(text, &ProtocolSet::lesson())
 }
 
+/// [`import_json`] with the protocol file the trace's header records read
+/// by `load` (the page's first screen hands over a file it loaded
+/// beforehand through a split point: `recorded_file::Preloaded`).
+pub fn import_json_with(text: &str, load: &impl LoadFile) -> Result<Trace, ImportError> {
+    check_import_size(text.len() as u64)?;
+    read_json_under(text, &ProtocolSet::lesson(), load)
+}
+
 /// `import_json` for a run under `protocols` (a team given a protocol
 /// file): the file protocols' types and kinds the trace names are tied to
 /// `protocols` before it replays. A trace whose header records its file is
@@ -195,7 +204,7 @@ pub fn import_json(text: &str) -> Result<Trace, ImportError> {
 /// own file, so it imports anywhere.
 pub fn import_json_under(text: &str, protocols: &ProtocolSet) -> Result<Trace, ImportError> {
     check_import_size(text.len() as u64)?;
-    read_json_under(text, protocols)
+    read_json_under(text, protocols, &super::file::load)
 }
 
 /// Reads a trace the page wrote itself (a run kept in browser storage) as
@@ -203,11 +212,18 @@ pub fn import_json_under(text: &str, protocols: &ProtocolSet) -> Result<Trace, I
 /// recorded (100,000 events are about 27 MB of JSON) may be longer than a
 /// file one picks.
 pub fn read_json(text: &str) -> Result<Trace, ImportError> {
-    read_json_under(text, &ProtocolSet::lesson())
+    read_json_with(text, &super::file::load)
 }
 
-/// [`read_json`] for a run under `protocols`.
-fn read_json_under(text: &str, protocols: &ProtocolSet) -> Result<Trace, ImportError> {
+/// [`read_json`] with the recorded protocol file read by `load` (as
+/// [`import_json_with`]).
+pub fn read_json_with(text: &str, load: &impl LoadFile) -> Result<Trace, ImportError> {
+    read_json_under(text, &ProtocolSet::lesson(), load)
+}
+
+/// [`read_json`] for a run under `protocols`, the recorded file read by
+/// `load`.
+fn read_json_under(text: &str, protocols: &ProtocolSet, load: &impl LoadFile) -> Result<Trace, ImportError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if text.trim().is_empty() {
         return Err(ImportError::Empty);
@@ -236,7 +252,7 @@ fn read_json_under(text: &str, protocols: &ProtocolSet) -> Result<Trace, ImportE
     trace.rules = raw.rules;
     let protocols = match raw.recorded_file() {
         Some(recorded) => {
-            let own = recorded_protocols(recorded)?;
+            let own = recorded_protocols(recorded, load)?;
             if !protocols.is_lesson_only() {
                 compare(own.under(), protocols.under()).map_err(ImportError::DifferentFile)?;
             }
@@ -252,9 +268,9 @@ fn read_json_under(text: &str, protocols: &ProtocolSet) -> Result<Trace, ImportE
 }
 
 /// The protocols of the file a trace's header records, loaded from its
-/// text.
-fn recorded_protocols(recorded: &super::trace::RecordedFile) -> Result<ProtocolSet, ImportError> {
-    match super::file::load(&recorded.text) {
+/// text by `load`.
+fn recorded_protocols(recorded: &super::trace::RecordedFile, load: &impl LoadFile) -> Result<ProtocolSet, ImportError> {
+    match load(&recorded.text) {
         Ok(file) => Ok(ProtocolSet::new(Arc::new(file))),
         Err(refusals) => {
             let first = refusals.0.into_iter().next();

@@ -11,30 +11,36 @@
 //! poll, and `Suspend` builds the view at once, as the component did.
 //!
 //! Owns only the split points: each returns the view of a component that
-//! lives in its own module; the callers render it with `Suspend` where and
-//! when they used to render the component. Must not hold state or logic.
+//! lives in its own module (the callers render it with `Suspend` where and
+//! when they used to render the component), or the result of code the
+//! first screen does not need (the protocol-file loader). Must not hold
+//! state or logic.
 //! The only unsafe code of the crate is what `#[lazy]` expands to here.
 #![allow(unsafe_code)]
 
 use leptos::prelude::*;
 
-/// Declares an async split point `fn NAME(ARGS) -> AnyView` over `BODY`:
-/// a `#[lazy]` function in the split build, a plain async one otherwise.
-/// Arguments must be concrete types (what `#[lazy]` can pass across).
+/// Declares an async split point `fn NAME(ARGS) -> RET` over `BODY`
+/// (`-> AnyView` when no type is given): a `#[lazy]` function in the split
+/// build, a plain async one otherwise. Arguments must be concrete types
+/// (what `#[lazy]` can pass across).
 macro_rules! split_point {
-    ($(#[$doc:meta])* $name:ident($($arg:ident: $ty:ty),*) => $body:expr) => {
+    ($(#[$doc:meta])* $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty => $body:expr) => {
         $(#[$doc])*
         #[cfg(wasm_split)]
         #[leptos::lazy]
-        pub fn $name($($arg: $ty),*) -> AnyView {
+        pub fn $name($($arg: $ty),*) -> $ret {
             $body
         }
 
         $(#[$doc])*
         #[cfg(not(wasm_split))]
-        pub async fn $name($($arg: $ty),*) -> AnyView {
+        pub async fn $name($($arg: $ty),*) -> $ret {
             $body
         }
+    };
+    ($(#[$doc:meta])* $name:ident($($arg:ident: $ty:ty),*) => $body:expr) => {
+        split_point! { $(#[$doc])* $name($($arg: $ty),*) -> AnyView => $body }
     };
 }
 
@@ -93,5 +99,30 @@ split_point! {
     tour_card() => {
         use crate::ui::diagram::tour::TourCard;
         view! { <TourCard/> }.into_any()
+    }
+}
+
+split_point! {
+    /// The protocol-file loader (the TOML reader, validation, name
+    /// resolution: `protocol::file::load`), for a file a restored run's
+    /// trace records (loaded before the trace is read).
+    load_protocol_file(text: String) -> Result<crate::protocol::file::ProtocolFile, crate::protocol::file::Refusals> => {
+        crate::protocol::file::load(&text)
+    }
+}
+
+split_point! {
+    /// A share link that needs the protocol-file loader (an explorer link,
+    /// or a trace that records its protocol file), read whole.
+    read_link(fragment: String) -> Result<Option<crate::view::export::share::SharedRun>, crate::view::export::share::ShareError> => {
+        crate::view::export::share::parse_fragment(&fragment)
+    }
+}
+
+split_point! {
+    /// The Protocols view's check of a file (the loader, its refusals as
+    /// the error list's lines, the previews), in the language of `cat`.
+    check_protocol_file(cat: &'static crate::view::i18n::Catalog, text: String) -> crate::view::protocol_file::Checked => {
+        crate::view::protocol_file::check(cat, &text)
     }
 }

@@ -1162,7 +1162,7 @@ registerExplore(test, { openPage, expect, openDrawer, closeDrawer, openTools, sc
 registerGallery(test, { openPage, expect, openDrawer, closeDrawer, openTools, screenshot, expectNoAxeViolations });
 registerProtocols(test, { openPage, expect, screenshot, expectNoAxeViolations, runEnded });
 registerProtocolRun(test, { openPage, expect, openDrawer, closeDrawer, openTools, screenshot, expectNoAxeViolations, shownOf, runEnded });
-registerStorage(test, { openPage, expect, openTools, shownOf });
+registerStorage(test, { openPage, expect, openTools, shownOf, runEnded });
 
 const browser = await chromium.launch({
   executablePath: process.env.E2E_CHROMIUM || '/usr/bin/chromium',

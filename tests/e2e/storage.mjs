@@ -4,7 +4,9 @@
 // the same cursor with the same caption. The run is written by the page
 // itself (the import), read back from IndexedDB by the test before the
 // reload, so the reload never races the write. Every wait is on a condition
-// the page shows, bounded by playwright's timeout. Registered by run.mjs.
+// the page shows, bounded by playwright's timeout. And a protocol file's
+// team run, whose trace records the file, comes back after a reload too.
+// Registered by run.mjs.
 
 /** Events in the imported run. */
 const EVENTS = 100_000;
@@ -92,4 +94,37 @@ export function register(test, h) {
     }
     return errors;
   });
+
+  // A run under a protocol file of its own records the file in its trace;
+  // after a reload the file is loaded through the loader's split point
+  // (the first screen's module does not hold it) before the run is read.
+  test('1440x900 light: a protocol file\'s team run survives a reload, its file loaded when the run is read', async (browser) => {
+    const { context, page, errors } = await h.openPage(browser, size, 'light');
+    try {
+      await page.getByRole('combobox', { name: 'Speed' }).selectOption('4');
+      await page.getByRole('button', { name: 'Protocols', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: 'Protocol files' });
+      await dialog.getByRole('button', { name: 'New file', exact: true }).click();
+      await dialog.getByText('The file loads.').waitFor();
+      await dialog.getByRole('button', { name: 'Run the team', exact: true }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      await h.runEnded(page);
+      const [shown, total] = await h.shownOf(page);
+      const arrows = await arrowTypes(page);
+      h.expect(arrows.includes('review_request'), `the file's arrows are not drawn: ${arrows}`);
+      await page.waitForFunction(storedWhole, total, { polling: 250, timeout: 60_000 });
+      await page.reload();
+      await page.waitForFunction(showing, [shown, total], { timeout: 60_000 });
+      const again = await arrowTypes(page);
+      h.expect(JSON.stringify(again) === JSON.stringify(arrows), `after the reload the arrows are ${again}, before ${arrows}`);
+      const banner = await page.locator('.banner-error').allInnerTexts();
+      h.expect(banner.length === 0, `an error after the reload: ${banner.join(' | ')}`);
+    } finally {
+      await context.close();
+    }
+    return errors;
+  });
 }
+
+/** The message types of the diagram's arrows. */
+const arrowTypes = (page) => page.locator('svg.diagram g.msg').evaluateAll((gs) => gs.map((g) => g.textContent.split(' [')[0]));

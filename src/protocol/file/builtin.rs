@@ -3,16 +3,23 @@
 //! the explorer's benchmark family `team-N` as team files (`teams/*.toml`), and the examples
 //! (`examples/*.toml`), all compiled in.
 //!
-//! Owns the texts and their names, and keeps the lesson file once loaded
-//! (`lesson`). Loading them is `file::load`'s job.
+//! Owns the texts and their names, and keeps the lesson file once built
+//! (`lesson`): from `lesson_compiled` (what loading `LESSON_USE` gives,
+//! written as Rust and checked against the loader by `lesson_codegen`'s
+//! test), so neither the page nor the explorer parses it to start.
+//! Loading the texts is `file::load`'s job.
 
 use std::sync::{Arc, OnceLock};
 
 use super::model::ProtocolFile;
-use super::{load, Refusals};
+use super::Refusals;
 
 /// The lesson's two protocols and the plan gate (`use = ["lesson"]`).
 pub const LESSON: &str = include_str!("lesson.toml");
+
+/// The file of the lesson's protocols alone: what `lesson` is the loaded
+/// form of (and the text its `ProtocolFile::text` holds).
+pub const LESSON_USE: &str = "format = 1\nuse = [\"lesson\"]\n";
 
 /// The built-in teams, by id: the six page scenarios, respawn, scale, and
 /// the scaling benchmark `team-1` … `team-5` (a lead and N teammates in plan
@@ -48,20 +55,21 @@ pub const EXAMPLES: [(&str, &str); 7] = [
     ("lesson-properties", include_str!("examples/lesson-properties.toml")),
 ];
 
-/// The lesson's protocols and gate, loaded (marked built in). Loaded once
-/// per program and copied after that: the engine's protocol set and the
-/// lesson's tool set each ask for it at start-up, and a load (parsing the
-/// TOML, validating, resolving names) costs far more than a copy.
+/// The lesson's protocols and gate, loaded (marked built in): a copy of
+/// `lesson_shared`. Never refused (the compiled form is checked against
+/// the loader in the tests); the `Result` is the loader's, for callers
+/// that also load other files.
 pub fn lesson() -> Result<ProtocolFile, Refusals> {
-    lesson_shared().map(|f| ProtocolFile::clone(f)).map_err(Refusals::clone)
+    Ok(ProtocolFile::clone(lesson_shared()))
 }
 
-/// The lesson's protocols and gate, loaded once per program and shared:
-/// the engine's protocol set and the lesson's tool set hold this one value
-/// (`Arc::clone`), so the lesson is neither loaded nor copied twice.
-pub fn lesson_shared() -> Result<&'static Arc<ProtocolFile>, &'static Refusals> {
-    static LOADED: OnceLock<Result<Arc<ProtocolFile>, Refusals>> = OnceLock::new();
-    LOADED.get_or_init(|| load("format = 1\nuse = [\"lesson\"]\n").map(Arc::new)).as_ref()
+/// The lesson's protocols and gate, built once per program (from
+/// `lesson_compiled`, without parsing) and shared: the engine's protocol
+/// set and the lesson's tool set hold this one value (`Arc::clone`), so
+/// the lesson is neither built nor copied twice.
+pub fn lesson_shared() -> &'static Arc<ProtocolFile> {
+    static BUILT: OnceLock<Arc<ProtocolFile>> = OnceLock::new();
+    BUILT.get_or_init(|| Arc::new(super::lesson_compiled::lesson()))
 }
 
 /// The built-in team file with this id.
@@ -72,12 +80,13 @@ pub fn team(id: &str) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::file::load;
 
     #[test]
     fn the_lesson_is_loaded_once_and_is_what_loading_its_file_gives() {
-        let (a, b) = (lesson_shared().unwrap(), lesson_shared().unwrap());
+        let (a, b) = (lesson_shared(), lesson_shared());
         assert!(Arc::ptr_eq(a, b), "loaded twice");
-        assert_eq!(**a, load("format = 1\nuse = [\"lesson\"]\n").unwrap());
+        assert_eq!(**a, load(LESSON_USE).unwrap());
         assert_eq!(lesson().unwrap(), **a, "a copy is the shared value");
     }
 }

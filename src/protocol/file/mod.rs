@@ -20,6 +20,9 @@
 pub mod builtin;
 pub mod diff;
 pub mod errors;
+#[cfg(test)]
+mod lesson_codegen;
+mod lesson_compiled;
 pub mod model;
 pub mod monitor;
 mod parse;

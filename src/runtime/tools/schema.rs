@@ -132,9 +132,8 @@ impl ToolSet {
     pub fn lesson() -> &'static Arc<ToolSet> {
         static LESSON: OnceLock<Arc<ToolSet>> = OnceLock::new();
         LESSON.get_or_init(|| {
-            // The built-in file is compiled in, and `tests/protocol_files.rs`
-            // loads it: a refusal here is a bug in this program.
-            let file = builtin::lesson_shared().unwrap_or_else(|e| panic!("the built-in lesson file is refused:\n{}", e.render("lesson")));
+            // Built in, as loading `lesson.toml` gives it.
+            let file = builtin::lesson_shared();
             Arc::new(ToolSet::new(Arc::clone(file)))
         })
     }
@@ -419,6 +418,6 @@ mod tests {
     fn the_lessons_tool_set_is_built_once() {
         assert!(Arc::ptr_eq(ToolSet::lesson(), ToolSet::lesson()));
         assert!(ToolSet::lesson().file().uses_lesson);
-        assert!(Arc::ptr_eq(&ToolSet::lesson().file, builtin::lesson_shared().unwrap()), "the lesson's one loaded file, not a copy");
+        assert!(Arc::ptr_eq(&ToolSet::lesson().file, builtin::lesson_shared()), "the lesson's one loaded file, not a copy");
     }
 }

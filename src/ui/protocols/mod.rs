@@ -6,7 +6,9 @@
 //! gutter kept in step with its scrolling, the file checked a moment
 //! after typing stops (`CHECK_DELAY_MS`), every error listed with its line,
 //! column, field path and sentence (a click puts the caret on it), and the
-//! previews of a file that loads.
+//! previews of a file that loads (the check runs in the loader's split
+//! module, `ui::split::check_protocol_file`: its result arrives a moment
+//! later, and only while the text it checked is still the one shown).
 //!
 //! Owns the view's signals and the browser calls (timer, caret, scroll,
 //! storage via `store`). What is shown is computed in
@@ -212,14 +214,29 @@ impl Protocols {
         self.dialog.get_untracked().is_some_and(|d| d.open())
     }
 
-    /// Shows `pick` with `text`, checked at once (what was typed into the
-    /// file on show before is kept first).
+    /// Shows `pick` with `text`, its check started at once (what was typed
+    /// into the file on show before is kept first).
     fn select(self, pick: Pick, text: String) {
         self.flush();
         self.lines.set(line_count(&text));
-        self.checked.set(Some(pf::check(lang().cat_untracked(), &text)));
-        self.text.set(text);
+        self.checked.set(None);
+        self.text.set(text.clone());
         self.pick.set(pick);
+        self.check(text);
+    }
+
+    /// Checks `text` with the loader, in the loader's module (fetched the
+    /// first time: `ui::split::check_protocol_file`, so the first screen's
+    /// module does not hold it), and shows what it finds unless the
+    /// editor's text has changed since (that text's own check follows).
+    fn check(self, text: String) {
+        let cat = lang().cat_untracked();
+        leptos::task::spawn_local(async move {
+            let checked = crate::ui::split::check_protocol_file(cat, text.clone()).await;
+            if self.text.try_get_untracked().is_some_and(|now| now == text) {
+                self.checked.try_set(Some(checked));
+            }
+        });
     }
 
     /// Checks and keeps at once what is waiting for typing to pause.
@@ -276,7 +293,7 @@ impl Protocols {
     fn settle(self) {
         self.timer.set_value(None);
         let text = self.text.get_untracked();
-        self.checked.set(Some(pf::check(lang().cat_untracked(), &text)));
+        self.check(text.clone());
         if let Pick::Mine(id) = self.pick.get_untracked() {
             self.files.update(|files| {
                 if let Some(f) = files.iter_mut().find(|f| f.id == id) {

@@ -44,8 +44,40 @@ use crate::view::words::errors;
 /// run on screen stays).
 /// `ui` and `protocols` are passed in, not looked up: a link pasted into the
 /// open tab arrives in an event listener, outside the page's owner.
-fn open_link(s: Session, l: Lang, ui: ExploreUi, protocols: Protocols, hash: &str) -> bool {
-    match share::parse_fragment(hash) {
+/// A link that needs the protocol-file loader (an explorer link, a trace
+/// recording its protocol file) is read once the loader's module has
+/// arrived (`ui::split::read_link`): true then, and if it turns out not to
+/// open, `or_else` runs (at start-up: the run from before a reload comes
+/// back, as for any link that does not open).
+fn open_link(s: Session, l: Lang, ui: ExploreUi, protocols: Protocols, hash: &str, or_else: fn(Session)) -> bool {
+    let read = match share::parse_fragment_first(hash) {
+        Ok(share::FirstRead::Read(run)) => Ok(run),
+        Ok(share::FirstRead::NeedsLoader) => {
+            let hash = hash.to_string();
+            leptos::task::spawn_local(async move {
+                let read = crate::ui::split::read_link(hash.clone()).await;
+                if !show_link(s, l, ui, protocols, &hash, read) {
+                    or_else(s);
+                }
+            });
+            return true;
+        }
+        Err(e) => Err(e),
+    };
+    show_link(s, l, ui, protocols, hash, read)
+}
+
+/// Shows a link read by `open_link`; false when it asks for nothing or
+/// cannot be opened.
+fn show_link(
+    s: Session,
+    l: Lang,
+    ui: ExploreUi,
+    protocols: Protocols,
+    hash: &str,
+    read: Result<Option<share::SharedRun>, share::ShareError>,
+) -> bool {
+    match read {
         Ok(Some(share::SharedRun::Scenario { id, seed, faults })) => match (scenarios::by_id(&id), share::parse_budget(hash)) {
             (_, Err(e)) => {
                 s.error(tr!(l.cat_untracked(), "ui-link-bad", error = errors::share(l.cat_untracked(), &e)));
@@ -125,14 +157,14 @@ pub fn App(
     // from before a reload comes back for replay. A bad link says so, and
     // its banner stays over the restored run.
     let hash = window().location().hash().unwrap_or_default();
-    if !open_link(s, l, explore_ui, protocols, &hash) {
+    if !open_link(s, l, explore_ui, protocols, &hash, |s| s.restore_current()) {
         s.restore_current();
     }
     // A link pasted into this open tab.
     let hash_listener = window_event_listener(ev::hashchange, move |_| {
         let hash = window().location().hash().unwrap_or_default();
         if !hash.trim_start_matches('#').is_empty() {
-            open_link(s, l, explore_ui, protocols, &hash);
+            open_link(s, l, explore_ui, protocols, &hash, |_| {});
         }
     });
     on_cleanup(move || hash_listener.remove());

@@ -4,11 +4,17 @@
 //! [`BUDGET_MS`] have passed, so a 100,000-event run restores while the
 //! page stays responsive (and a browser driver waiting on it is answered).
 //!
-//! Owns the pacing only. What a stored run holds is `ui::state::storage`'s;
+//! A run under a protocol file of its own records the file in its trace:
+//! the file is loaded first, through the loader's split point
+//! (`ui::split::load_protocol_file`, not in the first screen's module),
+//! and handed to the reader (`preload_recorded`).
+//!
+//! Owns the pacing and that hand-over. What a stored run holds is `ui::state::storage`'s;
 //! showing it is the `Session`'s. The protocol check `read_json` makes (a
 //! replay) is the views' own replay here: a run that breaks the rules is
 //! refused with the same error.
 
+use crate::protocol::recorded_file::Preloaded;
 use crate::protocol::trace_file::ImportError;
 use crate::protocol::Trace;
 use crate::view::derived::RunViews;
@@ -34,8 +40,10 @@ fn now() -> f64 {
 /// The trace in `text` (as `trace_json` writes it) and its views, read
 /// and built a slice at a time; refused as `read_json` would refuse it.
 pub async fn trace_and_views(text: &str) -> Result<(Trace, RunViews), ImportError> {
+    let preloaded = preload_recorded(text).await;
+    let load = |t: &str| Preloaded::load(preloaded.as_ref(), t);
     let mut since = now();
-    let mut reader = match SliceReader::start(text)? {
+    let mut reader = match SliceReader::start(text, &load)? {
         Start::Whole(trace) => {
             let views = RunViews::of(&trace);
             return Ok((trace, views));
@@ -59,4 +67,13 @@ pub async fn trace_and_views(text: &str) -> Result<(Trace, RunViews), ImportErro
     // The replay `read_json` would have made: the views made it.
     views.state_at(trace.entries(), None).map_err(ImportError::BreaksProtocol)?;
     Ok((trace, views))
+}
+
+/// The protocol file the trace in `text` records, loaded through the
+/// loader's split point (fetched the first time); `None` when it records
+/// none.
+pub async fn preload_recorded(text: &str) -> Option<Preloaded> {
+    let recorded = crate::protocol::recorded_file::recorded_text(text)?;
+    let loaded = crate::ui::split::load_protocol_file(recorded.to_string()).await;
+    Some(Preloaded::new(recorded, loaded))
 }

@@ -8,5 +8,5 @@
 
 /// Writing, size-checking and validated reading of the trace file.
 pub use crate::protocol::trace_file::{
-    check_import_size, import_json, read_json, trace_json, ImportError, MAX_IMPORT_BYTES, SUPPORTED_VERSIONS,
+    check_import_size, import_json, import_json_with, read_json, trace_json, ImportError, MAX_IMPORT_BYTES, SUPPORTED_VERSIONS,
 };

@@ -16,6 +16,8 @@ pub mod slices;
 pub mod snapshot;
 pub mod svg;
 
-pub use json::{check_import_size, import_json, read_json, trace_json, ImportError, MAX_IMPORT_BYTES, SUPPORTED_VERSIONS};
+pub use json::{
+    check_import_size, import_json, import_json_with, read_json, trace_json, ImportError, MAX_IMPORT_BYTES, SUPPORTED_VERSIONS,
+};
 pub use mermaid::{mermaid, mermaid_text, mermaid_with, MermaidOptions, MERMAID_PROMPT_CHARS, MERMAID_TEXT_CHARS};
 pub use svg::{svg, svg_of_run, svg_of_run_priced, xml, SVG_LEGEND_GAP, SVG_PALETTE, SVG_TITLE_HEIGHT};

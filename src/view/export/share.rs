@@ -23,7 +23,7 @@ use crate::explore::job::ExploreLink;
 use crate::explore::{replay_finding, ExploreError};
 use crate::protocol::{Event, FaultPlan, Trace};
 use crate::runtime::budget::{Budget, BudgetError};
-use crate::view::export::{import_json, ImportError, MAX_IMPORT_BYTES};
+use crate::view::export::{import_json, import_json_with, ImportError, MAX_IMPORT_BYTES};
 use crate::view::words::explorer::Card;
 
 /// Longest fragment offered as a link (browsers and chat apps cut longer).
@@ -221,21 +221,65 @@ pub fn finding_of_link(link: &ExploreLink) -> Option<Result<FindingRun, ExploreE
 }
 
 /// What the fragment (with or without `#`) asks for; `None` for none.
+/// Reads every kind of link: the protocol-file loader reads an explorer
+/// link's file and a trace's recorded one (on the page, in a split point:
+/// `parse_fragment_first` reads the rest without it).
 pub fn parse_fragment(fragment: &str) -> Result<Option<SharedRun>, ShareError> {
+    match parse_parts(fragment, |data| unpack(data).map(Some), |data| parse_explore(data).map(Some))? {
+        FirstRead::Read(run) => Ok(run),
+        FirstRead::NeedsLoader => unreachable!("both readers above read every part"),
+    }
+}
+
+/// What [`parse_fragment_first`] makes of a fragment.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FirstRead {
+    /// Read: what it asks for (`None` for nothing).
+    Read(Option<SharedRun>),
+    /// Reading it needs the protocol-file loader (an explorer link, or a
+    /// trace that records its protocol file): `parse_fragment` reads it.
+    NeedsLoader,
+}
+
+/// [`parse_fragment`] without the protocol-file loader (the page's first
+/// screen, whose module does not hold it): scenario links and traces of
+/// the lesson's protocols are read; a link that needs the loader says so;
+/// errors are `parse_fragment`'s for every link read here.
+pub fn parse_fragment_first(fragment: &str) -> Result<FirstRead, ShareError> {
+    let trace = |data: &str| {
+        let json = inflate_text(data)?;
+        if crate::protocol::recorded_file::recorded_text(&json).is_some() {
+            return Ok(None);
+        }
+        let refuse = |_: &str| Err(crate::protocol::recorded_file::not_loaded());
+        Ok(Some(import_json_with(&json, &refuse)?))
+    };
+    parse_parts(fragment, trace, |_| Ok(None))
+}
+
+/// The fragment's parts read, a trace's by `trace` and an explorer link's
+/// by `explore` (`None` from either: it needs the loader).
+fn parse_parts(
+    fragment: &str,
+    trace: impl Fn(&str) -> Result<Option<Trace>, ShareError>,
+    explore: impl Fn(&str) -> Result<Option<ExploreLink>, ShareError>,
+) -> Result<FirstRead, ShareError> {
     let mut scenario = None;
     let mut seed = None;
     let mut faults = FaultPlan::default();
     for part in fragment.trim_start_matches('#').split('&') {
         match part.split_once('=') {
-            Some(("trace", data)) => return Ok(Some(SharedRun::Trace(unpack(data)?))),
-            Some(("explore", data)) => return Ok(Some(SharedRun::Explore(Box::new(parse_explore(data)?)))),
+            Some(("trace", data)) => return Ok(trace(data)?.map_or(FirstRead::NeedsLoader, |t| FirstRead::Read(Some(SharedRun::Trace(t))))),
+            Some(("explore", data)) => {
+                return Ok(explore(data)?.map_or(FirstRead::NeedsLoader, |l| FirstRead::Read(Some(SharedRun::Explore(Box::new(l))))))
+            }
             Some(("scenario", id)) => scenario = Some(id.to_string()),
             Some(("seed", n)) => seed = Some(n.parse().map_err(|_| ShareError::BadSeed(n.chars().take(40).collect()))?),
             Some(("faults", data)) => faults = parse_faults(data)?,
             _ => {}
         }
     }
-    Ok(scenario.map(|id| SharedRun::Scenario { id, seed, faults }))
+    Ok(FirstRead::Read(scenario.map(|id| SharedRun::Scenario { id, seed, faults })))
 }
 
 /// Fault rules from a link, checked as the form checks them.
@@ -327,11 +371,25 @@ mod tests {
             ("scenario=shutdown&seed=".into(), "seed ''"),
         ];
         for (link, says) in cases {
+            let first = parse_fragment_first(&link).expect_err(&link);
+            assert_eq!(Err(first), parse_fragment(&link), "{link}: read first, refused as read whole");
             let error = parse_fragment(&link).expect_err(&link).to_string();
             assert!(error.contains(says), "{link}: {error}");
             for raw in ["HasMoreOutput", "Failed", "JsValue", "Err("] {
                 assert!(!error.contains(raw), "{link}: {error}");
             }
+        }
+    }
+
+    #[test]
+    fn scenario_links_and_traces_of_the_lessons_protocols_are_read_without_the_loader() {
+        let trace = busy_trace(40, 2, 3);
+        assert!(trace.recorded_file().is_none());
+        for link in
+            [trace_fragment(&trace).unwrap(), scenario_fragment("shutdown", 7, &FaultPlan::default()), "#other=1".into(), String::new()]
+        {
+            let Ok(FirstRead::Read(first)) = parse_fragment_first(&link) else { panic!("{link}: read without the loader") };
+            assert_eq!(Ok(first), parse_fragment(&link), "{link}");
         }
     }
 
@@ -448,9 +506,13 @@ mod tests {
         let fragment = explore_fragment(&link).unwrap();
         let Ok(Some(SharedRun::Explore(back))) = parse_fragment(&fragment) else { panic!("the link reads back") };
         assert_eq!(*back, link);
+        assert_eq!(parse_fragment_first(&fragment), Ok(FirstRead::NeedsLoader), "an explorer link's file needs the loader");
         let run = finding_of_link(&back).unwrap().unwrap();
         assert_eq!(run.trace, lost.trace, "the same run");
         assert!(run.trace.recorded_file().is_some(), "its trace records the file");
+        let trace_link = trace_fragment(&run.trace).unwrap();
+        assert_eq!(parse_fragment_first(&trace_link), Ok(FirstRead::NeedsLoader), "so does a trace that records its file");
+        assert_eq!(parse_fragment(&trace_link), Ok(Some(SharedRun::Trace(run.trace.clone()))), "which the loader reads");
         // A link whose file no longer loads says why.
         let json = serde_json::to_string(&link).unwrap().replace("name = \\\"review\\\"", "name = \\\"Review\\\"");
         let broken = format!("explore={}", base64url(&miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9)));

@@ -11,20 +11,23 @@
 //! events in). Anything this reader refuses is read again whole by
 //! `read_json`, so an error is always worded by the one reader. A run
 //! under a protocol file (its events are tied to the file's protocols by
-//! `resolve_protocols` over the whole trace) is not read in slices.
+//! `resolve_protocols` over the whole trace) is not read in slices; its
+//! file is read by the loader the caller hands over (`LoadFile`: on the
+//! page, a file loaded beforehand through a split point).
 //!
 //! Owns the slicing only; must not touch the format or its checks.
 
-use crate::protocol::trace_file::{read_json, ImportError};
+use crate::protocol::trace_file::{read_json_with, ImportError, LoadFile};
 use crate::protocol::{Trace, TraceEntry};
 
 /// The key the entries follow, last in the header (`Trace`'s field order).
 const ENTRIES: &str = "\"entries\":";
 
 /// Reads an exported trace's entries a slice at a time.
-#[derive(Debug)]
-pub struct SliceReader<'a> {
+pub struct SliceReader<'a, L: LoadFile> {
     text: &'a str,
+    /// Reads the protocol file a header records.
+    load: &'a L,
     /// Where the next entry (or the closing `]`) starts.
     at: usize,
     trace: Trace,
@@ -32,10 +35,9 @@ pub struct SliceReader<'a> {
 }
 
 /// What [`SliceReader::start`] found.
-#[derive(Debug)]
-pub enum Start<'a> {
+pub enum Start<'a, L: LoadFile> {
     /// Read the entries with the reader.
-    Slices(SliceReader<'a>),
+    Slices(SliceReader<'a, L>),
     /// Not a trace read in slices (a run under a protocol file, or a text
     /// not laid out as `trace_json` writes it): `read_json` read it whole.
     Whole(Trace),
@@ -49,10 +51,12 @@ fn skip_space(text: &str, mut at: usize) -> usize {
     at
 }
 
-impl<'a> SliceReader<'a> {
+impl<'a, L: LoadFile> SliceReader<'a, L> {
     /// Reads the header of `text` (a trace as `trace_json` writes it) and
-    /// gets ready to read its entries.
-    pub fn start(text: &'a str) -> Result<Start<'a>, ImportError> {
+    /// gets ready to read its entries; a protocol file its header records
+    /// is read by `load` (`file::load`, or a file loaded beforehand).
+    pub fn start(text: &'a str, load: &'a L) -> Result<Start<'a, L>, ImportError> {
+        let read_json = |text: &str| read_json_with(text, load);
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         // Inside a JSON string a quote is escaped, so `"entries":` is a key;
         // the header's fields come before the entries (`Trace`'s order).
@@ -66,7 +70,7 @@ impl<'a> SliceReader<'a> {
         if trace.recorded_file().is_some() {
             return Ok(Start::Whole(read_json(text)?));
         }
-        Ok(Start::Slices(SliceReader { text, at: open + 1, trace, done: false }))
+        Ok(Start::Slices(SliceReader { text, load, at: open + 1, trace, done: false }))
     }
 
     /// Reads up to `n` more entries; true once every entry is read (and
@@ -79,7 +83,7 @@ impl<'a> SliceReader<'a> {
             if self.step().is_none() {
                 // Refused here: the one reader says why (or, should it take
                 // the text after all, its trace is the answer).
-                let whole = read_json(self.text)?;
+                let whole = read_json_with(self.text, self.load)?;
                 self.trace = whole;
                 self.done = true;
             }
@@ -132,7 +136,7 @@ impl<'a> SliceReader<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::trace_file::trace_json;
+    use crate::protocol::trace_file::{read_json, trace_json};
     use crate::protocol::{AgentName, Millis, Team};
 
     /// A valid trace of about `events` events: the lead messages a teammate.
@@ -149,7 +153,7 @@ mod tests {
     }
 
     fn read_all(text: &str, n: usize) -> Result<Trace, ImportError> {
-        match SliceReader::start(text)? {
+        match SliceReader::start(text, &crate::protocol::file::load)? {
             Start::Whole(trace) => Ok(trace),
             Start::Slices(mut reader) => {
                 while !reader.read(n)? {}
@@ -164,7 +168,9 @@ mod tests {
             let text = trace_json(&trace_of(events));
             let whole = read_json(&text).unwrap();
             for n in [1, 3, 1000] {
-                let Start::Slices(_) = SliceReader::start(&text).unwrap() else { panic!("a lesson trace is read in slices") };
+                let Start::Slices(_) = SliceReader::start(&text, &crate::protocol::file::load).unwrap() else {
+                    panic!("a lesson trace is read in slices")
+                };
                 assert_eq!(read_all(&text, n).unwrap(), whole, "{events} events, slices of {n}");
             }
         }
@@ -176,7 +182,7 @@ mod tests {
     #[test]
     fn a_slice_reads_at_most_n_entries() {
         let text = trace_json(&trace_of(10));
-        let Start::Slices(mut reader) = SliceReader::start(&text).unwrap() else { panic!("read in slices") };
+        let Start::Slices(mut reader) = SliceReader::start(&text, &crate::protocol::file::load).unwrap() else { panic!("read in slices") };
         assert!(!reader.read(4).unwrap());
         assert_eq!(reader.trace().len(), 4);
         assert!(!reader.read(4).unwrap());

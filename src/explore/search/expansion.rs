@@ -151,7 +151,7 @@ pub(super) fn threads(config: &ExploreConfig) -> usize {
 /// several threads (`expand_ahead`): at most this many per thread at a
 /// time, so what waits in memory stays small beside the level.
 #[cfg(not(target_arch = "wasm32"))]
-pub(super) const AHEAD_PER_THREAD: usize = 1024;
+pub(super) const AHEAD_PER_THREAD: usize = 128;
 
 /// A state's reduced expansion computed ahead of its turn, with what the
 /// sleep sets said when it was computed (`Por::peek`). The search uses it

@@ -171,37 +171,3 @@ fn the_reduction_keeps_every_verdict_of_random_small_protocol_files() {
     result.unwrap();
     assert!(compared.get() > cases as usize / 4, "too few files compared: {}", compared.get());
 }
-
-/// A report without what depends on the machine (its wall time) or on the
-/// thread count it was asked for.
-fn on_any_machine(mut r: Report) -> Report {
-    (r.seconds, r.states_per_second, r.config.threads) = (0.0, 0.0, 0);
-    r
-}
-
-#[test]
-fn a_reduced_search_reports_the_same_on_one_thread_or_several() {
-    // Other threads expand a level's states ahead of their turn; each
-    // expansion is used only if the sleep sets still say the same then, so
-    // the states, transitions, depth, peak memory, verdicts and examples
-    // are those of the one-thread search, cut short or not.
-    let out_of_order =
-        ExploreConfig { max_faults: 1, fault_kinds: vec![FaultAction::Drop, FaultAction::Duplicate], ..ExploreConfig::new("out-of-order") };
-    let rows = [
-        ("out-of-order, 1 fault", out_of_order),
-        ("team-1, 1 fault", team("team-1", 1, 2)),
-        ("team-2 on the script", team("team-2", 0, 0)),
-        ("team-2 on the script, cut at 3,000", ExploreConfig { max_states: 3_000, ..team("team-2", 0, 0) }),
-    ];
-    for (what, config) in rows {
-        let config = ExploreConfig { reduction: true, ..config };
-        let one = on_any_machine(explore(&ExploreConfig { threads: 1, ..config.clone() }).unwrap());
-        assert!(one.config.reduction, "{what}: the search is reduced");
-        for threads in [2, 3] {
-            let many = on_any_machine(explore(&ExploreConfig { threads, ..config.clone() }).unwrap());
-            let counts = |r: &Report| (r.states, r.distinct_states, r.depth, r.peak_memory, verdicts(r));
-            assert_eq!(counts(&one), counts(&many), "{what}: {threads} threads");
-            assert_eq!(one, many, "{what}: {threads} threads");
-        }
-    }
-}

@@ -59,13 +59,6 @@ struct Bfs {
     por: Option<Box<Por>>,
     /// The sleep set of each child in `pending`, in order (with `por`).
     pending_sleep: std::vec::IntoIter<Sleep>,
-    /// Reduced expansions of this level's states computed ahead on the
-    /// other threads (`expand_ahead`), by place; used if still valid.
-    #[cfg(not(target_arch = "wasm32"))]
-    ahead: std::collections::VecDeque<expansion::Ahead>,
-    /// The level's places up to which states were expanded ahead.
-    #[cfg(not(target_arch = "wasm32"))]
-    ahead_end: usize,
 }
 
 /// A depth-first search between two steps.
@@ -132,10 +125,6 @@ impl Pass {
                 sliced: config.slice.is_none(),
                 por: config.reduction.then(Box::<Por>::default),
                 pending_sleep: Vec::new().into_iter(),
-                #[cfg(not(target_arch = "wasm32"))]
-                ahead: Default::default(),
-                #[cfg(not(target_arch = "wasm32"))]
-                ahead_end: 0,
             }),
             Strategy::Dfs if !step.terminal => Walk::Dfs(Dfs { stack: vec![(hash, Box::new(root))], sliced: config.slice.is_none() }),
             Strategy::Simulate { runs, seed } => {
@@ -285,42 +274,11 @@ impl Bfs {
                         self.pending = expand(node, config)?.into_iter().map(|(h, n, s)| (h, Some(n), s)).collect::<Vec<_>>().into_iter();
                     }
                     Some(por) => {
-                        #[cfg(not(target_arch = "wasm32"))]
-                        let place = self.at - 1;
-                        #[cfg(not(target_arch = "wasm32"))]
-                        let mut ready = None;
-                        #[cfg(not(target_arch = "wasm32"))]
-                        if threads > 1 && self.level.len() >= PER_THREAD * threads {
-                            // The next few states expanded ahead on every
-                            // thread, from what the sleep sets say now.
-                            if self.ahead_end <= place {
-                                let end = (place + expansion::AHEAD_PER_THREAD * threads).min(self.level.len());
-                                let jobs = (place..end)
-                                    .filter_map(|p| {
-                                        let (h, n) = &self.level[p];
-                                        let (sleep, only) = found.claims.ours(*h).then(|| por.peek(*h)).flatten()?;
-                                        Some((p, &**n, sleep, only))
-                                    })
-                                    .collect();
-                                self.ahead = expansion::expand_ahead(jobs, config, threads);
-                                self.ahead_end = end;
-                            }
-                            while self.ahead.front().is_some_and(|a| a.place < place) {
-                                self.ahead.pop_front();
-                            }
-                            ready = self.ahead.front().is_some_and(|a| a.place == place).then(|| self.ahead.pop_front()).flatten();
-                        }
                         let Some((sleep, only)) = por.take(*hash) else { continue };
-                        #[cfg(not(target_arch = "wasm32"))]
-                        let children = match ready {
-                            // Still what the sleep sets say: the same expansion.
-                            Some(a) if a.sleep == sleep && a.only == only => a.children?,
-                            _ => expand_reduced(node, &sleep, only.as_deref(), config)?,
-                        };
-                        #[cfg(target_arch = "wasm32")]
-                        let children = expand_reduced(node, &sleep, only.as_deref(), config)?;
-                        let (children, sleeps): (Vec<Child>, Vec<Sleep>) =
-                            children.into_iter().map(|(h, n, s, z)| ((h, Some(n), s), z)).unzip();
+                        let (children, sleeps): (Vec<Child>, Vec<Sleep>) = expand_reduced(node, &sleep, only.as_deref(), config)?
+                            .into_iter()
+                            .map(|(h, n, s, z)| ((h, Some(n), s), z))
+                            .unzip();
                         self.pending = children.into_iter();
                         self.pending_sleep = sleeps.into_iter();
                     }
@@ -331,11 +289,6 @@ impl Bfs {
             self.at = 0;
             self.depth += 1;
             self.begun = false;
-            #[cfg(not(target_arch = "wasm32"))]
-            {
-                self.ahead.clear();
-                self.ahead_end = 0;
-            }
         }
         let _ = threads;
         Ok(None)

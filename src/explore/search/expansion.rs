@@ -5,12 +5,7 @@
 
 #[cfg(not(target_arch = "wasm32"))]
 use crate::explore::claims::Claims;
-#[cfg(not(target_arch = "wasm32"))]
-use crate::explore::Choice;
 use crate::explore::{ExploreConfig, ExploreError, Node, Step};
-
-#[cfg(not(target_arch = "wasm32"))]
-use super::sleep::{expand_reduced, Reduced, Sleep};
 
 /// The states one move leads to, each with its hash and what the move found.
 pub(super) type Expanded = Vec<(u64, Box<Node>, Step)>;
@@ -145,67 +140,4 @@ pub(super) fn threads(config: &ExploreConfig) -> usize {
         return std::thread::available_parallelism().map_or(1, usize::from);
     }
     config.threads.max(1)
-}
-
-/// States of a level a reduced search expands ahead of their turn, on
-/// several threads (`expand_ahead`): at most this many per thread at a
-/// time, so what waits in memory stays small beside the level.
-#[cfg(not(target_arch = "wasm32"))]
-pub(super) const AHEAD_PER_THREAD: usize = 128;
-
-/// A state's reduced expansion computed ahead of its turn, with what the
-/// sleep sets said when it was computed (`Por::peek`). The search uses it
-/// only if the sleep sets say the same when the state's turn comes (a
-/// sibling's child may have reached the state again meanwhile and woken a
-/// move): so a reduced search visits, counts and reports exactly what it
-/// does on one thread.
-#[cfg(not(target_arch = "wasm32"))]
-pub(super) struct Ahead {
-    /// The state's place in its level.
-    pub(super) place: usize,
-    /// The sleep set it was expanded with.
-    pub(super) sleep: Sleep,
-    /// The only moves it was expanded for, when it was expanded before.
-    pub(super) only: Option<Vec<Choice>>,
-    /// Its children, or why the expansion stopped.
-    pub(super) children: Result<Vec<Reduced>, ExploreError>,
-}
-
-/// A state to expand ahead: its place in the level, the state, and the
-/// sleep set and moves `Por::peek` gave for it.
-#[cfg(not(target_arch = "wasm32"))]
-pub(super) type AheadJob<'a> = (usize, &'a Node, Sleep, Option<Vec<Choice>>);
-
-/// Reduced expansions of a level's states (by place, each with the sleep
-/// set and moves `Por::peek` gave), on `threads` threads, in the order
-/// given whatever the thread count; each thread takes the next state as it
-/// finishes one.
-#[cfg(not(target_arch = "wasm32"))]
-pub(super) fn expand_ahead(jobs: Vec<AheadJob<'_>>, config: &ExploreConfig, threads: usize) -> std::collections::VecDeque<Ahead> {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    use std::sync::Mutex;
-    let jobs: Vec<Mutex<Option<AheadJob<'_>>>> = jobs.into_iter().map(|j| Mutex::new(Some(j))).collect();
-    let next = AtomicUsize::new(0);
-    let work = || {
-        let mut done = Vec::new();
-        loop {
-            let at = next.fetch_add(1, Ordering::Relaxed);
-            let Some(job) = jobs.get(at) else { break };
-            let Some((place, node, sleep, only)) = job.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take() else { continue };
-            let children = expand_reduced(node, &sleep, only.as_deref(), config);
-            done.push(Ahead { place, sleep, only, children });
-        }
-        done
-    };
-    let mut done: Vec<Ahead> = Vec::new();
-    std::thread::scope(|scope| {
-        // The calling thread is one of the `threads`.
-        let helpers: Vec<_> = (1..threads.max(1)).map(|_| scope.spawn(work)).collect();
-        done.extend(work());
-        for helper in helpers {
-            done.extend(helper.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
-        }
-    });
-    done.sort_unstable_by_key(|a| a.place);
-    done.into()
 }

@@ -71,18 +71,6 @@ impl Por {
         Some((sleep.clone(), Some(only)))
     }
 
-    /// What `take` would return now, without taking it: a reduced
-    /// expansion computed ahead of its turn (`expansion::expand_ahead`) is
-    /// used only if `take` then gives the same.
-    #[cfg(not(target_arch = "wasm32"))]
-    pub(super) fn peek(&self, hash: u64) -> Option<(Sleep, Option<Vec<Choice>>)> {
-        match self.sleeps.get(&hash) {
-            None => Some((Sleep::new(), None)),
-            Some((sleep, false)) => Some((sleep.clone(), None)),
-            Some((sleep, true)) => self.again.get(&hash).map(|only| (sleep.clone(), Some(only.clone()))),
-        }
-    }
-
     /// State `hash`, known already, reached again with sleep set `sleep`:
     /// true when it must be expanded again for the moves its stored sleep
     /// set had and this one lacks.
@@ -178,25 +166,6 @@ mod tests {
         let sleeps: u64 = por.sleeps.values().map(|(s, _)| asleep_bytes(s)).sum();
         let again: u64 = por.again.values().map(|v| (v.len() * std::mem::size_of::<Choice>()) as u64).sum();
         sleeps + again
-    }
-
-    #[test]
-    #[cfg(not(target_arch = "wasm32"))]
-    fn a_peek_gives_what_the_take_after_it_gives() {
-        let mut por = Por::default();
-        let asleep = vec![(turn("c1"), Footprint::default()), (turn("c2"), Footprint::default())];
-        // Unknown, stored and not expanded, expanded with moves to explore
-        // again, expanded with none left: each peek equals the take after it.
-        assert_eq!(por.peek(7), por.take(7));
-        por.insert(1, asleep.clone());
-        assert_eq!(por.peek(1), Some((asleep.clone(), None)));
-        assert_eq!(por.peek(1), por.take(1));
-        assert!(por.revisit(1, &asleep[..1].to_vec()));
-        let peeked = por.peek(1);
-        assert_eq!(peeked, Some((asleep[..1].to_vec(), Some(vec![turn("c2")]))));
-        assert_eq!(peeked, por.take(1));
-        assert_eq!(por.peek(1), None);
-        assert_eq!(por.peek(1), por.take(1));
     }
 
     #[test]

@@ -103,3 +103,79 @@ async fn an_appended_event_redraws_the_rows_it_changed_and_keeps_the_others() {
     drop(handle);
     host.remove();
 }
+
+/// The rows of the event log, newest first, as their `data-seq`.
+fn log_seqs(host: &web_sys::HtmlElement) -> Vec<usize> {
+    let rows = host.query_selector_all(".event-log li.log-row").unwrap();
+    (0..rows.length()).filter_map(|i| rows.item(i)?.dyn_into::<web_sys::Element>().ok()?.get_attribute("data-seq")?.parse().ok()).collect()
+}
+
+/// Waits (a task at a time) until `ok` holds, or panics naming `what`.
+async fn until(what: &str, mut ok: impl FnMut() -> bool) {
+    for _ in 0..200 {
+        if ok() {
+            return;
+        }
+        gloo_timers::future::TimeoutFuture::new(5).await;
+    }
+    panic!("{what} did not happen");
+}
+
+#[wasm_bindgen_test]
+async fn the_event_log_builds_its_newest_rows_first_and_the_older_ones_as_it_is_scrolled_or_entered() {
+    use team_protocols::ui::panels::event_log::{FIRST_ROWS, SHOWN};
+    // A run of 300 events: far more than the log holds.
+    let lead = AgentName::lead();
+    let alice = AgentName::parse("alice").unwrap();
+    let mut team = Team::new("default", 7);
+    team.spawn(&alice, "coder", false, Millis(0)).unwrap();
+    let mut at = 1;
+    while team.trace().len() < 300 {
+        team.send(&lead, &alice, "message", &format!("note {at}"), Millis(at)).unwrap();
+        at += 1;
+    }
+    let trace = team.trace().clone();
+    let len = trace.len();
+
+    let host: web_sys::HtmlElement = document().create_element("div").unwrap().unchecked_into();
+    document().body().unwrap().append_child(&host).unwrap();
+    let s = Session::new(0.0);
+    s.run.show_recorded(trace.clone(), None);
+    let handle = leptos::mount::mount_to(host.clone(), move || {
+        provide_context(s);
+        view! { <aside class="right"><Panels/></aside> }
+    });
+    leptos::task::tick().await;
+    let newest: Vec<usize> = (len - FIRST_ROWS..len).rev().collect();
+    assert_eq!(log_seqs(&host), newest, "only the newest rows are built, newest first");
+
+    // The list as the page styles it: a box that scrolls.
+    let list: web_sys::HtmlElement = one(&host, "ol.event-log").unchecked_into();
+    list.style().set_property("max-height", "200px").unwrap();
+    list.style().set_property("overflow-y", "auto").unwrap();
+    assert!(list.scroll_height() > list.client_height() + 400, "the built rows overflow the box");
+    let scroll_to = |top: i32| {
+        list.set_scroll_top(top);
+        list.dispatch_event(&web_sys::Event::new("scroll").unwrap()).unwrap();
+    };
+    scroll_to(0);
+    leptos::task::tick().await;
+    assert_eq!(log_seqs(&host).len(), FIRST_ROWS, "a scroll far from the end builds nothing");
+    scroll_to(list.scroll_height());
+    until("older rows built by scrolling to the end", || log_seqs(&host).len() > FIRST_ROWS).await;
+    let more = log_seqs(&host);
+    assert!(more.len() < SHOWN, "a scroll builds some more, not all: {}", more.len());
+    assert_eq!(more, (len - more.len()..len).rev().collect::<Vec<_>>(), "the rows stay the newest, in order");
+
+    // The keyboard entering the list builds every row it holds.
+    let first: web_sys::HtmlElement = one(&host, ".event-log li.log-row").unchecked_into();
+    first.focus().unwrap();
+    until("every row built once the list has focus", || log_seqs(&host).len() == SHOWN).await;
+    assert_eq!(log_seqs(&host), (len - SHOWN..len).rev().collect::<Vec<_>>());
+
+    // Another run drawn starts small again.
+    s.run.show_recorded(trace, None);
+    until("a run drawn anew to build its newest rows only", || log_seqs(&host).len() == FIRST_ROWS).await;
+    drop(handle);
+    host.remove();
+}

@@ -13,18 +13,35 @@ use crate::ui::browser::lang::lang;
 use crate::ui::state::session::Session;
 use crate::view::panel_data::describe;
 
+/// The most rows the log holds: the last `SHOWN` events up to the cursor.
+pub const SHOWN: usize = 200;
+/// The rows it builds when drawn: a lesson scenario's whole run (30 to 66
+/// events) and several screens of a long one (the list shows about ten).
+pub const FIRST_ROWS: usize = 80;
+/// The rows a scroll near the list's end adds.
+const MORE_ROWS: usize = 60;
+/// How near its end (in pixels) a scroll must come to add rows.
+const NEAR_END_PX: i32 = 400;
+
 /// The event log: the last `SHOWN` events up to the cursor, newest first,
 /// each told as its caption (title and text), the raw line on demand. Rows
 /// are keyed by (run, seq), so a step adds or removes a row instead of
 /// redrawing the list. One tab stop for the whole list (a roving tab
 /// index): ↑/↓ move, Home/End go to the ends, Enter jumps the cursor there.
+///
+/// Only the newest `FIRST_ROWS` are built when a run is drawn (on a long
+/// run the other 120 rows of its first draw were most of the side
+/// column's elements, below the fold); scrolling near the list's end
+/// builds more, and the keyboard entering the list builds them all, so
+/// Home/End and ↑/↓ reach every row shown.
 #[component]
 pub fn EventLog() -> impl IntoView {
     use wasm_bindgen::JsCast;
     let s = expect_context::<Session>();
     let l = lang();
-    const SHOWN: usize = 200;
     let raw = RwSignal::new(false);
+    // How many of the newest rows are built (at most `SHOWN`).
+    let built = RwSignal::new(FIRST_ROWS);
     // Which row holds the list's one tab stop (`None`: the newest shown).
     let active = RwSignal::new(None::<usize>);
     // A new run (or a recorded one) reuses sequence numbers from 0: its rows
@@ -35,6 +52,7 @@ pub fn EventLog() -> impl IntoView {
         s.run.imported.track();
         generation.update(|g| *g += 1);
         active.set(None);
+        built.set(FIRST_ROWS);
     });
     // Which row is current and which holds the tab stop, as selectors:
     // a step notifies the two rows whose answer changed, not every row
@@ -57,7 +75,13 @@ pub fn EventLog() -> impl IntoView {
         let shown = s.shown();
         // A new language redraws the rows too (their captions are in it).
         let g = (generation.get(), l.0.get());
-        (shown.saturating_sub(SHOWN)..shown).rev().map(|seq| (g, seq)).collect::<Vec<_>>()
+        (shown.saturating_sub(built.get().min(SHOWN))..shown).rev().map(|seq| (g, seq)).collect::<Vec<_>>()
+    };
+    let on_scroll = move |ev: leptos::ev::Event| {
+        let Some(list) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
+        if list.scroll_top() + list.client_height() + NEAR_END_PX >= list.scroll_height() && built.get_untracked() < SHOWN {
+            built.update(|b| *b = (*b + MORE_ROWS).min(SHOWN));
+        }
     };
     let seq_of = |el: &web_sys::Element| el.get_attribute("data-seq").and_then(|v| v.parse::<usize>().ok());
     let on_key = move |ev: leptos::ev::KeyboardEvent| {
@@ -80,19 +104,20 @@ pub fn EventLog() -> impl IntoView {
                 <input type="checkbox" prop:checked=move || raw.get() on:change=move |ev| raw.set(event_target_checked(&ev))/>
                 {move || l.t("ui-log-raw")}
             </label>
-            <ol class="event-log" role="listbox" aria-label=move || l.t("ui-log-label") on:keydown=on_key>
+            <ol class="event-log" role="listbox" aria-label=move || l.t("ui-log-label") on:keydown=on_key on:scroll=on_scroll
+                on:focusin=move |_| if built.get_untracked() < SHOWN { built.set(SHOWN) }>
                 <For each=rows key=|k| *k let:key>
                     {
                         let seq = key.1;
-                        let entry = s.run.trace.with_untracked(|t| t.entries().get(seq).cloned());
-                        let caption = s.run.trace.with_untracked(|t| entry.as_ref().map(|e| {
+                        let caption = s.run.trace.with_untracked(|t| t.entries().get(seq).map(|e| {
                             // The closing caption tells the state the run ended in.
                             let before = matches!(e.event, Event::RunFinished)
                                 .then(|| s.run.views.with_untracked(|v| v.state_at(t.entries(), Some(seq)).ok()))
                                 .flatten();
                             crate::view::words::captions::caption_of(l.cat_untracked(), t.entries(), before.as_ref(), e)
                         }));
-                        let line = entry.as_ref().map(describe).unwrap_or_default();
+                        // The raw line is written when it is asked for.
+                        let line = move || s.run.trace.with_untracked(|t| t.entries().get(seq).map(describe).unwrap_or_default());
                         let (title, text) = caption.map(|c| (c.title, c.text)).unwrap_or_default();
                         let current = {
                             let current_row = current_row.clone();
@@ -110,7 +135,7 @@ pub fn EventLog() -> impl IntoView {
                                 <span class="log-title">{title}</span>
                                 <span class="log-text">{text}</span>
                                 <Show when=move || raw.get()>
-                                    <code class="log-raw">{line.clone()}</code>
+                                    <code class="log-raw">{line()}</code>
                                 </Show>
                             </li>
                         }

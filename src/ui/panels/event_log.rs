@@ -47,12 +47,16 @@ pub fn EventLog() -> impl IntoView {
     // A new run (or a recorded one) reuses sequence numbers from 0: its rows
     // are new rows.
     let generation = RwSignal::new(0_u64);
-    Effect::new(move |_| {
+    // Its first run only subscribes: the rows drawn at mount are already
+    // the run on screen's, and bumping the generation then rebuilt them all.
+    Effect::new(move |seen: Option<()>| {
         s.run.snapshot.track();
         s.run.imported.track();
-        generation.update(|g| *g += 1);
-        active.set(None);
-        built.set(FIRST_ROWS);
+        if seen.is_some() {
+            generation.update(|g| *g += 1);
+            active.set(None);
+            built.set(FIRST_ROWS);
+        }
     });
     // Which row is current and which holds the tab stop, as selectors:
     // a step notifies the two rows whose answer changed, not every row
